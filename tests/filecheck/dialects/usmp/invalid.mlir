@@ -1,0 +1,192 @@
+// RUN: usmp-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+usmp.pool @p scratch alignment 16
+// CHECK: pool kind must be one of workspace, constant, got 'scratch'
+
+// -----
+
+usmp.pool @p workspace alignment 12
+// CHECK: pool alignment must be a positive power of two, got 12
+
+// -----
+
+usmp.pool @p workspace alignment 16 size_hint -4
+// CHECK: pool size_hint must not be negative
+
+// -----
+
+usmp.pool @p workspace alignment 16 size_hint 64 size 128
+// CHECK: planned size 128 bytes exceeds the pool's size hint of 64 bytes
+
+// -----
+
+usmp.pool @p workspace alignment 16 {target_burst_bytes = {c = "wide"}}
+// CHECK: target_burst_bytes of 'c' must be a non-negative integer
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @q[?] align 16 : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1)
+}
+// CHECK: buffer 'a': unknown pool @q
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] align 6 : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1)
+}
+// CHECK: buffer 'a': alignment must be a positive power of two, got 6
+
+// -----
+
+usmp.pool @p workspace alignment 16
+usmp.pool @q workspace alignment 16
+%a = usmp.alloc_offset "a" [@p, @q][0] align 16 : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1)
+}
+// CHECK: buffer 'a' has an offset but 2 candidate pools; a planned buffer names exactly one pool
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[-16] align 16 : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1)
+}
+// CHECK: buffer 'a' has a negative offset -16
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[8] align 16 : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1)
+}
+// CHECK: buffer 'a': offset 8 is not a multiple of its alignment 16
+
+// -----
+
+usmp.pool @p workspace alignment 16 size 32
+%a = usmp.alloc_offset "a" @p[16] align 16 : memref<8xf32>
+usmp.liveness {
+  "a" [0, 1)
+}
+// CHECK: buffer 'a' ends at byte 48, past the size of pool @p (32 bytes)
+
+// -----
+
+usmp.pool @p workspace alignment 16 size_hint 32
+%a = usmp.alloc_offset "a" @p[16] align 16 : memref<8xf32>
+usmp.liveness {
+  "a" [0, 1)
+}
+// CHECK: buffer 'a' ends at byte 48, past the size hint of pool @p (32 bytes)
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] align 16 : memref<?xf32>
+// CHECK: buffer type must have a static shape
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] align 16 : tensor<4xf32>
+// CHECK: expected a memref buffer type, got tensor<4xf32>
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1)
+  "a" [2, 3)
+}
+// CHECK: buffer 'a' is listed twice
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
+usmp.liveness {
+  "a" [4, 4)
+}
+// CHECK: buffer 'a': live interval [4, 4) must have 0 <= start < end
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1) conflicts("a")
+}
+// CHECK: buffer 'a' is listed as conflicting with itself
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1)
+  "ghost" [0, 1)
+}
+// CHECK: liveness names buffer 'ghost' that no usmp.alloc_offset defines
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
+%b = usmp.alloc_offset "b" @p[?] align 16 : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1)
+}
+// CHECK: buffer 'b' has no entry in usmp.liveness
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
+%b = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1)
+}
+// CHECK: two usmp.alloc_offset ops are named 'a'
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1)
+}
+usmp.liveness {
+  "a" [0, 1)
+}
+// CHECK: a module holds at most one usmp.liveness
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[0] align 16 : memref<8xf32>
+%b = usmp.alloc_offset "b" @p[16] align 16 : memref<8xf32>
+usmp.liveness {
+  "a" [0, 4)
+  "b" [3, 6)
+}
+// CHECK: buffers 'a' and 'b'
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[0] align 16 : memref<8xf32>
+%b = usmp.alloc_offset "b" @p[16] align 16 : memref<8xf32>
+usmp.liveness {
+  "a" conflicts("b")
+  "b"
+}
+// CHECK: buffers 'a' and 'b'

@@ -1,0 +1,38 @@
+// RUN: usmp-opt %s | usmp-opt | filecheck %s
+// RUN: usmp-opt %s --print-op-generic | usmp-opt | filecheck %s
+// RUN: usmp-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+
+// A pool with every field, one with the defaults, a planned one.
+usmp.pool @sram workspace alignment 32 size_hint 4096 targets ["c", "llvm"] {clock_frequency_hz = 100000000 : i64, read_bandwidth_bytes_per_cycle = 8 : i64, write_bandwidth_bytes_per_cycle = 4 : i64, read_latency_cycles = 1 : i64, write_latency_cycles = 2 : i64, target_burst_bytes = {c = 64 : i64}, is_internal}
+usmp.pool @dram workspace
+usmp.pool @weights constant alignment 16 size 64
+
+// CHECK:      usmp.pool @sram workspace alignment 32 size_hint 4096 targets ["c", "llvm"] {clock_frequency_hz = 100000000 : i64, read_bandwidth_bytes_per_cycle = 8 : i64, write_bandwidth_bytes_per_cycle = 4 : i64, read_latency_cycles = 1 : i64, write_latency_cycles = 2 : i64, target_burst_bytes = {c = 64 : i64}, is_internal}
+// CHECK-NEXT: usmp.pool @dram workspace alignment 16
+// CHECK-NEXT: usmp.pool @weights constant alignment 16 size 64
+
+// GENERIC: "usmp.pool"() <{sym_name = "dram", kind = "workspace", alignment = 16 : i64, targets = []}> : () -> ()
+
+%a = usmp.alloc_offset "a" @sram[?] align 32 : memref<16xf32>
+%b = usmp.alloc_offset "b" [@sram, @dram][?] align 16 : memref<2x4xi32>
+%c = usmp.alloc_offset "c" @dram[48] align 16 {note = "placed by hand"} : memref<8xi8>
+
+// CHECK-NEXT: %a = usmp.alloc_offset "a" @sram[?] align 32 : memref<16xf32>
+// CHECK-NEXT: %b = usmp.alloc_offset "b" [@sram, @dram][?] align 16 : memref<2x4xi32>
+// CHECK-NEXT: %c = usmp.alloc_offset "c" @dram[48] align 16 {note = "placed by hand"} : memref<8xi8>
+
+// GENERIC: "usmp.alloc_offset"() <{buffer_name = "c", pools = [@dram], alignment = 16 : i64, offset = 48 : i64}> {note = "placed by hand"} : () -> memref<8xi8>
+
+usmp.liveness {
+  "a" [0, 5) [7, 9)
+  "b" [3, 8) conflicts("c")
+  "c"
+}
+
+// CHECK-NEXT: usmp.liveness {
+// CHECK-NEXT:   "a" [0, 5) [7, 9)
+// CHECK-NEXT:   "b" [3, 8) conflicts("c")
+// CHECK-NEXT:   "c"
+// CHECK-NEXT: }
+
+// GENERIC: "usmp.liveness"() <{buffers = ["a", "b", "c"], interval_owners = array<i64: 0, 0, 1>, interval_starts = array<i64: 0, 7, 3>, interval_ends = array<i64: 5, 9, 8>, conflict_pairs = array<i64: 1, 2>}> : () -> ()

@@ -1,0 +1,25 @@
+// RUN: usmp-opt %s --split-input-file --parsing-diagnostics | filecheck %s
+
+usmp.pool @p workspace alignment 16 {speed = 3}
+// CHECK: unknown pool property 'speed'
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" [][?] align 16 : memref<4xf32>
+// CHECK: expected at least one pool
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1) conflicts("b")
+}
+// CHECK: conflict with unknown buffer 'b'
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] : memref<4xf32>
+// CHECK: Expected 'align'

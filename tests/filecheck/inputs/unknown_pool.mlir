@@ -1,0 +1,5 @@
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @nowhere[?] align 16 : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1)
+}

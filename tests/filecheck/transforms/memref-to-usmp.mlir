@@ -1,0 +1,122 @@
+// RUN: usmp-opt %s --split-input-file -p memref-to-usmp | filecheck %s
+
+// Straight-line code: a buffer lives from its allocation to its last use; a dealloc is a
+// use that ends it, and a buffer allocated right after may start where it ended.
+func.func @main() {
+  %a = memref.alloc() : memref<4xf32>
+  %b = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+  %c0 = arith.constant 0 : index
+  %f = arith.constant 1.0 : f32
+  memref.store %f, %a[%c0] : memref<4xf32>
+  memref.store %f, %b[%c0] : memref<4xf32>
+  memref.dealloc %a : memref<4xf32>
+  %c = memref.alloc() : memref<4xf32>
+  memref.store %f, %c[%c0] : memref<4xf32>
+  func.return
+}
+
+// CHECK:       usmp.pool @global_workspace workspace alignment 16
+// CHECK:       func.func @main() {
+// CHECK-NEXT:    %a = usmp.alloc_offset "a" @global_workspace[?] align 16 : memref<4xf32>
+// CHECK-NEXT:    %b = usmp.alloc_offset "b" @global_workspace[?] align 64 : memref<4xf32>
+// CHECK-NOT:     memref.dealloc
+// CHECK:         %c = usmp.alloc_offset "c" @global_workspace[?] align 16 : memref<4xf32>
+// CHECK:       usmp.liveness {
+// CHECK-NEXT:    "a" [0, 7)
+// CHECK-NEXT:    "b" [1, 6)
+// CHECK-NEXT:    "c" [7, 9)
+// CHECK-NEXT:  }
+
+// -----
+
+// A use inside a loop body keeps the buffer live through the whole loop.
+func.func @main() {
+  %a = memref.alloc() : memref<4xf32>
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  scf.for %i = %c0 to %c4 step %c1 {
+    memref.store %f, %a[%i] : memref<4xf32>
+    scf.yield
+  }
+  %b = memref.alloc() : memref<4xf32>
+  memref.store %f, %b[%c0] : memref<4xf32>
+  func.return
+}
+
+// CHECK:       usmp.liveness {
+// CHECK-NEXT:    "a" [0, 8)
+// CHECK-NEXT:    "b" [8, 10)
+// CHECK-NEXT:  }
+
+// -----
+
+// Across calls: the callee's ops are numbered at the call site, a callee's own buffer
+// gets one interval per call, and the callee's pool candidates follow its target.
+func.func @op(%x: memref<4xf32>) {
+  %ws = memref.alloc() : memref<8xf32>
+  %c0 = arith.constant 0 : index
+  %v = memref.load %x[%c0] : memref<4xf32>
+  memref.store %v, %ws[%c0] : memref<8xf32>
+  func.return
+}
+func.func @main() {
+  %a = memref.alloc() : memref<4xf32>
+  func.call @op(%a) : (memref<4xf32>) -> ()
+  func.call @op(%a) : (memref<4xf32>) -> ()
+  %b = memref.alloc() : memref<4xf32>
+  func.call @op(%b) : (memref<4xf32>) -> ()
+  func.return
+}
+
+// CHECK:       func.func @op
+// CHECK-NEXT:    %ws = usmp.alloc_offset "ws" @global_workspace[?] align 16 : memref<8xf32>
+// CHECK:       usmp.liveness {
+// CHECK-NEXT:    "ws" [2, 6) [8, 12) [15, 19)
+// CHECK-NEXT:    "a" [0, 13)
+// CHECK-NEXT:    "b" [13, 20)
+// CHECK-NEXT:  }
+
+// -----
+
+// What cannot be planned safely stays a memref.alloc and says why.
+func.func @escapes() -> memref<4xf32> {
+  %r = memref.alloc() : memref<4xf32>
+  func.return %r : memref<4xf32>
+}
+func.func @main(%n: index) {
+  %d = memref.alloc(%n) : memref<?xf32>
+  %r = func.call @escapes() : () -> memref<4xf32>
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  "scf.parallel"(%c0, %c4, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%i: index):
+    %p = memref.alloc() : memref<4xf32>
+    "scf.reduce"() : () -> ()
+  }) : (index, index, index) -> ()
+  func.return
+}
+func.func @unused() {
+  %u = memref.alloc() : memref<4xf32>
+  func.return
+}
+
+// CHECK:  %r = memref.alloc() {usmp.unplanned = "escapes through func.return"} : memref<4xf32>
+// CHECK:  %d = memref.alloc(%n) {usmp.unplanned = "dynamic shape"} : memref<?xf32>
+// CHECK:  %p = memref.alloc() {usmp.unplanned = "inside a parallel loop"} : memref<4xf32>
+// CHECK:  %u = memref.alloc() {usmp.unplanned = "not reachable from the entry function"} : memref<4xf32>
+// CHECK-NOT: usmp.liveness
+
+// -----
+
+// Pools with targets serve only the functions of those targets, in declaration order.
+usmp.pool @fast workspace alignment 32 size_hint 64 targets ["c"]
+usmp.pool @slow workspace alignment 16
+func.func @main() attributes {usmp.target = "c"} {
+  %a = memref.alloc() : memref<4xf32>
+  func.return
+}
+
+// CHECK:  %a = usmp.alloc_offset "a" [@fast, @slow][?] align 32 : memref<4xf32>

@@ -1,0 +1,24 @@
+// RUN: usmp-opt %s --split-input-file --verify-diagnostics -p 'usmp-plan{algorithm=greedy_by_size}' | filecheck %s
+// RUN: usmp-opt %s --split-input-file --verify-diagnostics -p 'usmp-plan{algorithm=hill_climb}' | filecheck %s
+// RUN: usmp-opt %s --split-input-file --verify-diagnostics -p 'usmp-plan{algorithm=first_fit}' | filecheck %s
+// RUN: usmp-opt %s --split-input-file --verify-diagnostics -p 'usmp-plan{algorithm=exact}' | filecheck %s
+// RUN: usmp-opt %s --split-input-file --verify-diagnostics -p 'usmp-plan{algorithm=no_such_thing}' | filecheck %s --check-prefix=UNKNOWN
+
+// Three 10-byte buffers in a cycle of conflicts do not fit a 10-byte pool.
+usmp.pool @global_workspace workspace alignment 1 size_hint 10
+%a = usmp.alloc_offset "bi_a" @global_workspace[?] align 1 : memref<10xi8>
+%b = usmp.alloc_offset "bi_b" @global_workspace[?] align 1 : memref<10xi8>
+%c = usmp.alloc_offset "bi_c" @global_workspace[?] align 1 : memref<10xi8>
+usmp.liveness {
+  "bi_a" conflicts("bi_b")
+  "bi_b" conflicts("bi_c")
+  "bi_c" conflicts("bi_a")
+}
+// CHECK: (10 bytes) does not fit
+// UNKNOWN: unknown planning algorithm 'no_such_thing' (available:
+
+// -----
+
+usmp.pool @global_workspace workspace alignment 1
+%a = usmp.alloc_offset "a" @global_workspace[?] align 1 : memref<10xi8>
+// CHECK: the module has buffers but no usmp.liveness

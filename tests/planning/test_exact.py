@@ -1,0 +1,133 @@
+"""`exact` against a brute-force optimum, and its anytime and multi-pool behaviour."""
+
+from itertools import permutations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from usmp_dialect.planning.conflicts import conflicts_from_intervals, max_live
+from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, PoolSpec, Problem
+from usmp_dialect.planning.registry import Budget, get_algorithm
+
+
+def interval_problem(spans, sizes, pools=(PoolSpec("global_workspace"),), candidates=()):
+    n = len(sizes)
+    intervals = Intervals.from_lists(range(n), [s for s, _ in spans], [e for _, e in spans])
+    return Problem(
+        names=tuple(f"b{i}" for i in range(n)),
+        sizes=np.asarray(sizes, dtype=np.int64),
+        alignments=np.ones(n, dtype=np.int64),
+        conflicts=conflicts_from_intervals(intervals, n),
+        pools=pools,
+        candidates=candidates,
+        intervals=intervals,
+    )
+
+
+def assert_valid(problem: Problem, plan: Plan) -> None:
+    """Conflicting buffers in one pool share no byte; offsets are aligned; hints hold."""
+    sizes, offset, pool = problem.sizes, plan.offset, plan.pool
+    assert (offset >= 0).all() and (offset % problem.alignments == 0).all()
+    for a in range(problem.num_buffers):
+        assert pool[a] in problem.candidates[a]
+        for b in problem.conflicts.of(a).tolist():
+            if pool[a] == pool[b] and sizes[a] and sizes[b]:
+                assert offset[a] + sizes[a] <= offset[b] or offset[b] + sizes[b] <= offset[a]
+    for index, spec in enumerate(problem.pools):
+        if spec.size_hint is not None:
+            assert plan.pool_sizes(problem)[index] <= spec.size_hint
+
+
+def brute_force_optimum(problem: Problem) -> int:
+    """Every plan can be pushed down until each buffer rests on a conflicting buffer (or
+    on 0): then, taken in order of offset, each sits at the highest top of the conflicting
+    buffers before it. So the best of those plans over all orders is optimal."""
+    sizes = problem.sizes.tolist()
+    neighbours = [set(problem.conflicts.of(i).tolist()) for i in range(problem.num_buffers)]
+    best = sum(sizes)
+    for order in permutations(range(problem.num_buffers)):
+        tops: dict[int, int] = {}
+        for buffer in order:
+            offset = max((tops[j] for j in neighbours[buffer] if j in tops), default=0)
+            tops[buffer] = offset + sizes[buffer]
+        best = min(best, max(tops.values(), default=0))
+    return best
+
+
+small_instances = st.integers(1, 6).flatmap(
+    lambda n: st.tuples(
+        st.lists(
+            st.tuples(st.integers(0, 8), st.integers(1, 5)).map(lambda p: (p[0], p[0] + p[1])),
+            min_size=n,
+            max_size=n,
+        ),
+        st.lists(st.integers(1, 16), min_size=n, max_size=n),
+    )
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_instances)
+def test_exact_matches_brute_force(instance):
+    problem = interval_problem(*instance)
+    plan = get_algorithm("exact")(problem, Budget(time_limit=5.0))
+    assert_valid(problem, plan)
+    assert plan.total_size(problem) == brute_force_optimum(problem)
+    assert plan.proven_optimal
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_instances)
+def test_proven_optimal_is_honest_under_a_tiny_limit(instance):
+    problem = interval_problem(*instance)
+    plan = get_algorithm("exact")(problem, Budget(time_limit=0.001))
+    assert_valid(problem, plan)
+    size = plan.total_size(problem)
+    assert size >= max_live(problem)
+    if plan.proven_optimal:
+        assert size == brute_force_optimum(problem)
+
+
+def random_instance(n: int, seed: int) -> Problem:
+    rng = np.random.default_rng(seed)
+    start = rng.integers(0, 4 * n, n)
+    spans = [(int(s), int(s + rng.integers(1, n))) for s in start]
+    return interval_problem(spans, rng.integers(1, 1 << 12, n).tolist())
+
+
+def test_anytime_returns_a_valid_plan_when_time_runs_out():
+    problem = random_instance(300, seed=1)
+    plan = get_algorithm("exact")(problem, Budget(time_limit=0.05))
+    assert_valid(problem, plan)
+    assert plan.total_size(problem) >= max_live(problem)
+
+
+def test_several_pools_with_size_hints():
+    problem = random_instance(60, seed=2)
+    bound = max_live(problem)
+    pools = (PoolSpec("sram", size_hint=bound // 2), PoolSpec("dram"))
+    problem = interval_problem(
+        list(zip(problem.intervals.start.tolist(), problem.intervals.end.tolist())),
+        problem.sizes.tolist(),
+        pools=pools,
+        candidates=((0, 1),) * problem.num_buffers,
+    )
+    plan = get_algorithm("exact")(problem, Budget(time_limit=1.0))
+    assert_valid(problem, plan)
+    assert (plan.pool == 0).any() and (plan.pool == 1).any()
+    assert not plan.proven_optimal  # the pool assignment is a heuristic
+
+
+def test_explicit_conflicts_without_intervals():
+    sizes = [4, 8, 2, 6]
+    conflicts = [[1, 2], [0], [0, 3], [2]]  # listed on one side only, as a user may
+    problem = Problem(
+        names=("a", "b", "c", "d"),
+        sizes=np.asarray(sizes, dtype=np.int64),
+        alignments=np.asarray([4, 8, 2, 2], dtype=np.int64),
+        conflicts=Conflicts.from_lists(conflicts),
+    )
+    plan = get_algorithm("exact")(problem, Budget(time_limit=1.0))
+    assert_valid(problem, plan)
+    assert plan.total_size(problem) >= 12

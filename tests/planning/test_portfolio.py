@@ -1,0 +1,90 @@
+"""The `default` portfolio: valid plans, never below max-live, honest optimality."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_exact import assert_valid, brute_force_optimum, interval_problem
+
+from usmp_dialect.planning.conflicts import conflicts_from_intervals, max_live
+from usmp_dialect.planning.problem import Intervals, PlanningError, PoolSpec, Problem
+from usmp_dialect.planning.registry import Budget, get_algorithm
+
+instances = st.integers(1, 40).flatmap(
+    lambda n: st.tuples(
+        st.lists(
+            st.tuples(st.integers(0, 30), st.integers(0, 12)).map(lambda p: (p[0], p[0] + p[1])),
+            min_size=n,
+            max_size=n,
+        ),
+        st.lists(st.integers(1, 1000), min_size=n, max_size=n),
+    )
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(instances)
+def test_default_gives_valid_plans_at_least_max_live(instance):
+    problem = interval_problem(*instance)
+    plan = get_algorithm("default")(problem, Budget(time_limit=0.2))
+    assert_valid(problem, plan)
+    assert plan.total_size(problem) >= max_live(problem)
+    if plan.proven_optimal and problem.num_buffers <= 6:
+        assert plan.total_size(problem) == brute_force_optimum(problem)
+
+
+def test_a_chain_of_operators_reaches_max_live():
+    # Each operator's output lives until the next one has run: two live at a time.
+    sizes = [64, 128, 32, 256, 16, 512]
+    problem = interval_problem([(i, i + 2) for i in range(len(sizes))], sizes)
+    plan = get_algorithm("default")(problem, Budget())
+    assert_valid(problem, plan)
+    assert plan.total_size(problem) == max_live(problem) == 16 + 512
+    assert plan.proven_optimal
+
+
+def test_buffers_with_several_intervals():
+    owner, start, end = [0, 0, 1, 2, 2], [0, 6, 2, 1, 7], [2, 8, 7, 3, 9]
+    intervals = Intervals.from_lists(owner, start, end)
+    problem = Problem(
+        names=("a", "b", "c"),
+        sizes=np.asarray([10, 20, 30], dtype=np.int64),
+        alignments=np.ones(3, dtype=np.int64),
+        conflicts=conflicts_from_intervals(intervals, 3),
+        intervals=intervals,
+    )
+    plan = get_algorithm("default")(problem, Budget(time_limit=0.5))
+    assert_valid(problem, plan)
+    # Every two of them meet at some time, though the three are never live together.
+    assert plan.total_size(problem) == 60
+
+
+def test_size_hints_spill_to_the_next_candidate_pool():
+    problem = interval_problem(
+        [(0, 4)] * 4,
+        [100] * 4,
+        pools=(PoolSpec("sram", size_hint=250), PoolSpec("dram")),
+        candidates=((0, 1),) * 4,
+    )
+    plan = get_algorithm("default")(problem, Budget(time_limit=0.5))
+    assert_valid(problem, plan)
+    assert sorted(plan.pool.tolist()) == [0, 0, 1, 1]
+
+
+def test_hints_that_cannot_hold_the_buffers_are_an_error():
+    problem = interval_problem(
+        [(0, 4)] * 3, [100] * 3, pools=(PoolSpec("sram", size_hint=250),)
+    )
+    with pytest.raises(PlanningError):
+        get_algorithm("default")(problem, Budget(time_limit=0.5))
+
+
+def test_many_buffers_plan_quickly_and_validly():
+    rng = np.random.default_rng(7)
+    n = 3000
+    start = rng.integers(0, 5000, n)
+    spans = list(zip(start.tolist(), (start + rng.integers(1, 200, n)).tolist()))
+    problem = interval_problem(spans, rng.integers(1, 1 << 20, n).tolist())
+    plan = get_algorithm("default")(problem, Budget(time_limit=2.0))
+    assert_valid(problem, plan)
+    assert plan.total_size(problem) <= 1.25 * max_live(problem)

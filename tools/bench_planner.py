@@ -1,0 +1,200 @@
+"""Run the planning algorithms over the benchmark instances and record the results.
+
+    python tools/bench_planner.py [--benchmarks DIR] [--algorithms a,b] [--time-limit S]
+                                  [--instances A,B] [--output BENCHMARKS.md]
+
+For every instance (every `*.csv` under the benchmarks folder) and algorithm it prints and
+writes to the "Planner" section of BENCHMARKS.md: the pool size, its ratio to max-live and
+to the best known size, whether the algorithm proved it optimal, the time, and whether an
+independent sweep found the plan valid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import re
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from usmp_dialect.planning.conflicts import conflicts_from_intervals, max_live  # noqa: E402
+from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, Problem  # noqa: E402
+from usmp_dialect.planning.registry import (  # noqa: E402
+    Budget,
+    available_algorithms,
+    get_algorithm,
+)
+
+# The smallest valid pool anyone reported, from the table in
+# shared/benchmarks/README.md ("best known"). D and J: MiniMalloc's feasible 1048576, their
+# optima are unknown; mlperf_tiny and tvm instances are at max-live (filled in at run time).
+BEST_KNOWN = {
+    **{name: 1048576 for name in "ABDEFGHIJK"},
+    "C": 1039360,
+    "resnet50": 1515472556,
+    "G_1": 3030937746,
+    "pangu_2.6B": 5572042815,
+    "S_1": 1538088827,
+    "Y_1": 498973390000,
+}
+AT_MAX_LIVE_FOLDERS = {"mlperf_tiny", "tvm", "minimalloc"}
+"""Folders whose instances not in BEST_KNOWN are known to be solvable at max-live."""
+
+MAX_CONFLICT_PAIRS = 20_000_000
+"""Above this many conflicting pairs the explicit conflict lists are not built (Y_1 has
+180M): only algorithms that read the live intervals can run there."""
+INTERVAL_ALGORITHMS = {"default", "exact"}
+
+DEFAULT_BENCHMARKS = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
+SECTION_TITLE = "## Planner"
+
+
+def instance_name(path: Path) -> str:
+    return path.name.split(".")[0] if path.parent.name == "minimalloc" else path.stem
+
+
+def read_instance(path: Path) -> tuple[Problem, bool]:
+    """The instance as a problem, and whether its conflict lists were built."""
+    table = np.loadtxt(path, delimiter=",", skiprows=1, dtype=np.int64, usecols=(1, 2, 3), ndmin=2)
+    n = len(table)
+    intervals = Intervals(np.arange(n, dtype=np.int64), table[:, 0].copy(), table[:, 1].copy())
+    with_conflicts = conflict_pairs(intervals) <= MAX_CONFLICT_PAIRS
+    if with_conflicts:
+        conflicts = conflicts_from_intervals(intervals, n)
+    else:
+        conflicts = Conflicts(np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    names = tuple(str(i) for i in range(n))
+    problem = Problem(
+        names, table[:, 2].copy(), np.ones(n, dtype=np.int64), conflicts, intervals=intervals
+    )
+    return problem, with_conflicts
+
+
+def conflict_pairs(intervals: Intervals) -> int:
+    starts, ends = np.sort(intervals.start), np.sort(intervals.end)
+    overlapping = np.searchsorted(starts, intervals.end) - np.searchsorted(ends, intervals.start, "right")
+    return int((overlapping - 1).sum()) // 2
+
+
+def sweep_violations(problem: Problem, plan: Plan) -> list[str]:
+    """Buffers live at once that share a byte, found by a sweep over time: the buffers live
+    at a moment are disjoint in memory, so a newcomer need only be checked against its
+    neighbours by offset. O(n log n) however many conflicts there are."""
+    assert problem.intervals is not None
+    intervals = problem.intervals
+    sizes = problem.sizes
+    errors = []
+    events = sorted(
+        [(int(e), 0, int(b)) for b, s, e in zip(intervals.owner, intervals.start, intervals.end) if e > s]
+        + [(int(s), 1, int(b)) for b, s, e in zip(intervals.owner, intervals.start, intervals.end) if e > s]
+    )
+    live: dict[int, list[tuple[int, int, int]]] = {}
+    for _, kind, buffer in events:
+        pool = int(plan.pool[buffer])
+        entry = (int(plan.offset[buffer]), int(plan.offset[buffer] + sizes[buffer]), buffer)
+        occupied = live.setdefault(pool, [])
+        if kind == 0:
+            occupied.remove(entry)
+            continue
+        if entry[1] > entry[0]:
+            at = bisect.bisect_left(occupied, entry)
+            for other in occupied[max(at - 1, 0) : at + 1]:
+                if other[0] < entry[1] and entry[0] < other[1]:
+                    errors.append(f"buffers {other[2]} and {buffer} overlap")
+            occupied.insert(at, entry)
+    for index, pool in enumerate(problem.pools):
+        used = plan.pool_sizes(problem)[index]
+        if pool.size_hint is not None and used > pool.size_hint:
+            errors.append(f"pool {pool.name} exceeds its size hint")
+    if (plan.offset < 0).any():
+        errors.append("negative offset")
+    return errors
+
+
+def run(args: argparse.Namespace) -> list[list[str]]:
+    algorithms = args.algorithms.split(",") if args.algorithms else available_algorithms()
+    wanted = set(args.instances.split(",")) if args.instances else None
+    rows = []
+    for path in sorted(Path(args.benchmarks).glob("*/*.csv")):
+        name = instance_name(path)
+        if wanted is not None and name not in wanted:
+            continue
+        problem, with_conflicts = read_instance(path)
+        lower_bound = max_live(problem)
+        best_known = BEST_KNOWN.get(name)
+        if best_known is None and path.parent.name in AT_MAX_LIVE_FOLDERS:
+            best_known = lower_bound
+        for algorithm in algorithms:
+            if not with_conflicts and algorithm not in INTERVAL_ALGORITHMS:
+                rows.append([f"{path.parent.name}/{name}", str(problem.num_buffers), algorithm]
+                            + ["conflicts not built"] + [""] * 5)
+                continue
+            began = time.perf_counter()
+            plan = get_algorithm(algorithm)(problem, Budget(time_limit=args.time_limit))
+            seconds = time.perf_counter() - began
+            size = plan.total_size(problem)
+            valid = not sweep_violations(problem, plan)
+            rows.append([
+                f"{path.parent.name}/{name}",
+                str(problem.num_buffers),
+                algorithm,
+                str(size),
+                f"{size / lower_bound:.4f}" if lower_bound else "-",
+                f"{size / best_known:.4f}" if best_known else "-",
+                "yes" if plan.proven_optimal else "",
+                f"{seconds:.2f}",
+                "yes" if valid else "**NO**",
+            ])
+            print(" | ".join(rows[-1]), flush=True)
+    return rows
+
+
+def markdown(rows: list[list[str]], command: str, time_limit: float) -> str:
+    header = ["instance", "buffers", "algorithm", "pool size", "× max-live", "× best known",
+              "proven optimal", "seconds", "valid"]
+    lines = [
+        SECTION_TITLE,
+        "",
+        f"Produced by `{command}` (time limit {time_limit:g} s per run; `default` caps its",
+        "own budget at 1.5 s + 0.12 ms per buffer) on the project's 2-core machine. Best known",
+        "sizes are from `shared/benchmarks/README.md`.",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+    ]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def write_section(output: Path, section: str) -> None:
+    """Replace the Planner section of `output`, keeping every other section."""
+    text = output.read_text() if output.exists() else "# Benchmarks\n"
+    pattern = re.compile(rf"^{re.escape(SECTION_TITLE)}\n.*?(?=^## |\Z)", re.S | re.M)
+    if pattern.search(text):
+        text = pattern.sub(lambda _: section + "\n", text).rstrip("\n") + "\n"
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    output.write_text(text)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--benchmarks", default=str(DEFAULT_BENCHMARKS))
+    parser.add_argument("--algorithms", help="comma-separated; default: all registered")
+    parser.add_argument("--instances", help="comma-separated instance names; default: all")
+    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--output", default=str(Path(__file__).resolve().parents[1] / "BENCHMARKS.md"))
+    args = parser.parse_args()
+    rows = run(args)
+    command = shlex.join(["python", "tools/bench_planner.py", *sys.argv[1:]])
+    write_section(Path(args.output), markdown(rows, command, args.time_limit))
+
+
+if __name__ == "__main__":
+    main()

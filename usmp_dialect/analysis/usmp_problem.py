@@ -1,0 +1,166 @@
+"""Reading a module's `usmp` ops as a planning problem, and checking a plan written in IR.
+
+The planner core sees arrays only; this module is the one place that turns pools,
+allocations and liveness into those arrays, so the planning pass and the planned-IR
+verifier agree on what a module means.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import VerifyException
+
+from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp, PoolOp
+from usmp_dialect.planning.conflicts import conflicts_from_intervals
+from usmp_dialect.planning.problem import (
+    Conflicts,
+    Intervals,
+    Plan,
+    PoolSpec,
+    Problem,
+)
+from usmp_dialect.planning.validator import validate
+
+
+@dataclass(frozen=True)
+class ModuleProblem:
+    """A problem together with the ops its buffers and pools came from."""
+
+    problem: Problem
+    allocs: tuple[AllocOffsetOp, ...]
+    pools: tuple[PoolOp, ...]
+
+
+def module_pools(module: Operation) -> list[PoolOp]:
+    return [op for op in module.regions[0].block.ops if isinstance(op, PoolOp)]
+
+
+def module_allocs(module: Operation) -> list[AllocOffsetOp]:
+    return [op for op in module.walk() if isinstance(op, AllocOffsetOp)]
+
+
+def module_liveness(module: Operation) -> LivenessOp | None:
+    found = [op for op in module.regions[0].block.ops if isinstance(op, LivenessOp)]
+    if len(found) > 1:
+        raise VerifyException("a module holds at most one usmp.liveness")
+    return found[0] if found else None
+
+
+def _merged_conflicts(
+    num_buffers: int, from_intervals: Conflicts, explicit: np.ndarray
+) -> Conflicts:
+    """Interval conflicts plus explicit ones, made symmetric and free of duplicates."""
+    if not len(explicit):
+        return from_intervals
+    counts = from_intervals.counts()
+    rows = np.repeat(np.arange(num_buffers, dtype=np.int64), counts)
+    pairs = np.concatenate(
+        [
+            np.stack([rows, from_intervals.indices], axis=1),
+            explicit,
+            explicit[:, ::-1],
+        ]
+    )
+    keys = np.unique(pairs[:, 0] * num_buffers + pairs[:, 1])
+    rows, columns = np.divmod(keys, num_buffers)
+    indptr = np.zeros(num_buffers + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=num_buffers), out=indptr[1:])
+    return Conflicts(indptr, columns.astype(np.int64))
+
+
+def _candidate_indices(op: AllocOffsetOp, pool_index: dict[str, int]) -> tuple[int, ...]:
+    for name in op.pool_names:
+        if name not in pool_index:
+            raise VerifyException(f"buffer '{op.buffer_name.data}': unknown pool @{name}")
+    return tuple(pool_index[name] for name in op.pool_names)
+
+
+def _liveness_to_buffers(liveness: LivenessOp, position: dict[str, int]):
+    """Liveness indices mapped to buffer indices (-1 where the buffer is not selected)."""
+    return np.fromiter(
+        (position.get(name, -1) for name in liveness.buffer_names),
+        dtype=np.int64,
+        count=len(liveness.buffer_names),
+    )
+
+
+def build_problem(
+    allocs: Sequence[AllocOffsetOp], pools: Sequence[PoolOp], liveness: LivenessOp | None
+) -> ModuleProblem:
+    names = tuple(op.buffer_name.data for op in allocs)
+    position = {name: i for i, name in enumerate(names)}
+    pool_index = {pool.sym_name.data: i for i, pool in enumerate(pools)}
+    sizes = np.fromiter((op.size_in_bytes for op in allocs), np.int64, len(allocs))
+    alignments = np.fromiter((op.alignment_bytes for op in allocs), np.int64, len(allocs))
+    candidates = tuple(_candidate_indices(op, pool_index) for op in allocs)
+    owners = starts = ends = np.zeros(0, dtype=np.int64)
+    explicit = np.zeros((0, 2), dtype=np.int64)
+    if liveness is not None:
+        to_buffer = _liveness_to_buffers(liveness, position)
+        owners, starts, ends = liveness.intervals()
+        owners = to_buffer[owners]
+        keep = owners >= 0
+        owners, starts, ends = owners[keep], starts[keep], ends[keep]
+        explicit = to_buffer[liveness.conflicts()]
+        explicit = explicit[(explicit >= 0).all(axis=1)]
+    intervals = Intervals(owners, starts, ends)
+    conflicts = _merged_conflicts(
+        len(names), conflicts_from_intervals(intervals, len(names)), explicit
+    )
+    problem = Problem(
+        names=names,
+        sizes=sizes,
+        alignments=alignments,
+        conflicts=conflicts,
+        pools=tuple(PoolSpec(p.sym_name.data, p.size_hint_bytes) for p in pools),
+        candidates=candidates,
+        intervals=intervals,
+    )
+    return ModuleProblem(problem, tuple(allocs), tuple(pools))
+
+
+def module_problem(module: Operation) -> ModuleProblem:
+    return build_problem(module_allocs(module), module_pools(module), module_liveness(module))
+
+
+def _check_names(allocs: Sequence[AllocOffsetOp], liveness: LivenessOp) -> None:
+    seen: set[str] = set()
+    for op in allocs:
+        name = op.buffer_name.data
+        if name in seen:
+            raise VerifyException(f"two usmp.alloc_offset ops are named '{name}'")
+        seen.add(name)
+    listed = set(liveness.buffer_names)
+    for name in liveness.buffer_names:
+        if name not in seen:
+            raise VerifyException(f"liveness names buffer '{name}' that no usmp.alloc_offset defines")
+    for op in allocs:
+        if op.buffer_name.data not in listed:
+            raise VerifyException(
+                f"buffer '{op.buffer_name.data}' has no entry in usmp.liveness"
+            )
+
+
+def verify_module_plan(module: Operation, liveness: LivenessOp) -> None:
+    """The facts that span the module: names match, and no two planned buffers that are
+    live at the same time share a byte of the same pool."""
+    if module_liveness(module) is not liveness:
+        return
+    allocs = module_allocs(module)
+    _check_names(allocs, liveness)
+    planned = [op for op in allocs if op.offset is not None]
+    if not planned:
+        return
+    pools = module_pools(module)
+    placed = build_problem(planned, pools, liveness)
+    plan = Plan(
+        pool=np.fromiter((c[0] for c in placed.problem.candidates), np.int64, len(planned)),
+        offset=np.fromiter((op.offset_bytes for op in planned), np.int64, len(planned)),
+    )
+    errors = validate(placed.problem, plan)
+    if errors:
+        raise VerifyException(errors[0])

@@ -1,0 +1,112 @@
+"""`-t usmp-report`: what a plan costs, as a table for people or JSON for scripts.
+
+Each pool's size is shown beside its max-live lower bound (the most bytes its buffers
+ever need at one time), so a user sees at once how far a plan is from the best possible.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import IO, Literal
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.target import Target
+
+from usmp_dialect.analysis.usmp_problem import ModuleProblem, module_problem
+from usmp_dialect.diagnostics import UsmpError
+from usmp_dialect.planning.conflicts import max_live, max_live_per_pool
+from usmp_dialect.planning.problem import Plan
+
+
+def _planned(planned: ModuleProblem) -> Plan:
+    unplanned = [op for op in planned.allocs if op.offset is None]
+    if unplanned:
+        raise UsmpError(
+            f"buffer '{unplanned[0].buffer_name.data}' is not planned yet: run usmp-plan "
+            "(or --plan-pools) before asking for a report",
+            unplanned[0],
+        )
+    return Plan(
+        pool=np.fromiter((c[0] for c in planned.problem.candidates), np.int64),
+        offset=np.fromiter((op.offset_bytes for op in planned.allocs), np.int64),
+    )
+
+
+def plan_report(module: ModuleOp) -> dict[str, object]:
+    """The report as plain data: `{"pools", "buffers", "max_live"}`."""
+    planned = module_problem(module)
+    problem = planned.problem
+    plan = _planned(planned)
+    pool_live = max_live_per_pool(problem, plan)
+    pool_sizes = plan.pool_sizes(problem)
+    intervals = problem.intervals
+    live: list[list[list[int]]] = [[] for _ in planned.allocs]
+    if intervals is not None:
+        for owner, start, end in zip(intervals.owner, intervals.start, intervals.end):
+            live[owner].append([int(start), int(end)])
+    pools = [
+        {
+            "name": pool.sym_name.data,
+            "size": int(pool.planned_size if pool.planned_size is not None else size),
+            "size_hint": pool.size_hint_bytes,
+            "max_live": int(pool_live[index]),
+        }
+        for index, (pool, size) in enumerate(zip(planned.pools, pool_sizes))
+    ]
+    buffers = [
+        {
+            "name": problem.names[index],
+            "pool": planned.pools[int(plan.pool[index])].sym_name.data,
+            "offset": int(plan.offset[index]),
+            "size": int(problem.sizes[index]),
+            "live": live[index],
+        }
+        for index in range(problem.num_buffers)
+    ]
+    return {"pools": pools, "buffers": buffers, "max_live": int(max_live(problem))}
+
+
+def _ratio(size: int, bound: int) -> str:
+    return f"{size / bound:.3f}x" if bound else "-"
+
+
+def format_text_report(report: dict[str, object]) -> str:
+    lines = ["pool                  size   max-live   ratio  size-hint"]
+    for pool in report["pools"]:
+        hint = "-" if pool["size_hint"] is None else str(pool["size_hint"])
+        lines.append(
+            f"{pool['name']:<16}{pool['size']:>10} {pool['max_live']:>10} "
+            f"{_ratio(pool['size'], pool['max_live']):>7}  {hint}"
+        )
+    lines.append("")
+    lines.append(f"{'buffer':<24}{'pool':<18}{'offset':>10}{'size':>10}  live")
+    for buffer in report["buffers"]:
+        live = " ".join(f"[{s}, {e})" for s, e in buffer["live"]) or "-"
+        lines.append(
+            f"{buffer['name']:<24}{buffer['pool']:<18}{buffer['offset']:>10}"
+            f"{buffer['size']:>10}  {live}"
+        )
+    total = sum(pool["size"] for pool in report["pools"])
+    lines.append("")
+    lines.append(
+        f"total {total} bytes in {len(report['pools'])} pool(s); max-live "
+        f"{report['max_live']} bytes ({_ratio(total, report['max_live'])})"
+    )
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class UsmpReport(Target):
+    name = "usmp-report"
+
+    format: Literal["text", "json"] = "text"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        report = plan_report(module)
+        if self.format == "json":
+            output.write(json.dumps(report) + "\n")
+        else:
+            output.write(format_text_report(report))

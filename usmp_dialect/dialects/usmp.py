@@ -1,0 +1,527 @@
+"""The `usmp` dialect: memory pools, buffers placed in them, and when buffers are live.
+
+```mlir
+usmp.pool @sram workspace alignment 16 size_hint 4096 targets ["c"]
+%a = usmp.alloc_offset "a" @sram[?] align 16 : memref<16xf32>
+%b = usmp.alloc_offset "b" [@sram, @dram][?] align 16 : memref<8xi32>
+usmp.liveness {
+  "a" [0, 5) [7, 9)
+  "b" [3, 8)
+}
+```
+
+After planning every `?` is a byte offset, every candidate list a single pool, and every
+pool carries its planned `size`. The verifiers reject what cannot be right, including two
+buffers that are live at the same time and share a byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    I64,
+    ArrayAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    NoneAttr,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+    i64,
+)
+from xdsl.ir import Attribute, Dialect, Operation
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import SymbolOpInterface, SymbolTable
+from xdsl.utils.exceptions import VerifyException
+
+POOL_KINDS = ("workspace", "constant")
+DEFAULT_ALIGNMENT = 16
+
+_INT_POOL_PROPERTIES = (
+    "clock_frequency_hz",
+    "read_bandwidth_bytes_per_cycle",
+    "write_bandwidth_bytes_per_cycle",
+    "read_latency_cycles",
+    "write_latency_cycles",
+)
+
+
+def _int_attr(value: int) -> IntegerAttr:
+    return IntegerAttr(value, i64)
+
+
+def _is_power_of_two(value: int) -> bool:
+    return value > 0 and value & (value - 1) == 0
+
+
+def buffer_size_in_bytes(buffer_type: Attribute) -> int:
+    """Bytes a buffer of this type occupies; raises VerifyException when not static."""
+    if not isinstance(buffer_type, MemRefType):
+        raise VerifyException(f"expected a memref buffer type, got {buffer_type}")
+    if not isinstance(buffer_type.layout, NoneAttr):
+        raise VerifyException("buffer type must have the identity layout")
+    if buffer_type.get_num_dims() and any(d < 0 for d in buffer_type.get_shape()):
+        raise VerifyException("buffer type must have a static shape")
+    element = buffer_type.get_element_type()
+    if isinstance(element, IndexType):
+        element_bytes = 8
+    elif isinstance(element, IntegerType) or hasattr(element, "bitwidth"):
+        element_bytes = (element.bitwidth + 7) // 8
+    else:
+        raise VerifyException(f"element type {element} has no size in bytes")
+    return buffer_type.element_count() * element_bytes
+
+
+@irdl_op_definition
+class PoolOp(IRDLOperation):
+    """A memory pool: a module-level symbol the planner places buffers into.
+
+    `size_hint` is the most the pool may hold (absent: unrestricted); `size` is what the
+    plan needs. The other numbers describe the memory for schedulers and code generators,
+    as TVM's PoolInfo did; the planner reads only kind, alignment, size hint and targets.
+    """
+
+    name = "usmp.pool"
+
+    sym_name = prop_def(StringAttr)
+    kind = prop_def(StringAttr)
+    alignment = prop_def(IntegerAttr[I64])
+    size_hint = opt_prop_def(IntegerAttr[I64])
+    size = opt_prop_def(IntegerAttr[I64])
+    targets = prop_def(ArrayAttr[StringAttr], default_value=ArrayAttr(()))
+    clock_frequency_hz = opt_prop_def(IntegerAttr[I64])
+    read_bandwidth_bytes_per_cycle = opt_prop_def(IntegerAttr[I64])
+    write_bandwidth_bytes_per_cycle = opt_prop_def(IntegerAttr[I64])
+    read_latency_cycles = opt_prop_def(IntegerAttr[I64])
+    write_latency_cycles = opt_prop_def(IntegerAttr[I64])
+    target_burst_bytes = opt_prop_def(DictionaryAttr)
+    is_internal = opt_prop_def(UnitAttr)
+
+    traits = traits_def(SymbolOpInterface())
+
+    DESCRIPTIVE_PROPERTIES: ClassVar[tuple[str, ...]] = (
+        *_INT_POOL_PROPERTIES,
+        "target_burst_bytes",
+        "is_internal",
+    )
+
+    def __init__(
+        self,
+        sym_name: str,
+        kind: str = "workspace",
+        alignment: int = DEFAULT_ALIGNMENT,
+        size_hint: int | None = None,
+        targets: Sequence[str] = (),
+        size: int | None = None,
+        descriptive: dict[str, Attribute] | None = None,
+    ):
+        properties: dict[str, Attribute | None] = {
+            "sym_name": StringAttr(sym_name),
+            "kind": StringAttr(kind),
+            "alignment": _int_attr(alignment),
+            "size_hint": None if size_hint is None else _int_attr(size_hint),
+            "size": None if size is None else _int_attr(size),
+            "targets": ArrayAttr(StringAttr(t) for t in targets),
+            **(descriptive or {}),
+        }
+        super().__init__(properties=properties)
+
+    @property
+    def size_hint_bytes(self) -> int | None:
+        return None if self.size_hint is None else self.size_hint.value.data
+
+    @property
+    def planned_size(self) -> int | None:
+        return None if self.size is None else self.size.value.data
+
+    @property
+    def target_names(self) -> tuple[str, ...]:
+        return tuple(t.data for t in self.targets.data)
+
+    def verify_(self) -> None:
+        if self.kind.data not in POOL_KINDS:
+            raise VerifyException(
+                f"pool kind must be one of {', '.join(POOL_KINDS)}, got '{self.kind.data}'"
+            )
+        if not _is_power_of_two(self.alignment.value.data):
+            raise VerifyException(
+                f"pool alignment must be a positive power of two, got "
+                f"{self.alignment.value.data}"
+            )
+        for field in ("size_hint", "size", *_INT_POOL_PROPERTIES):
+            value = getattr(self, field)
+            if value is not None and value.value.data < 0:
+                raise VerifyException(f"pool {field} must not be negative")
+        hint, size = self.size_hint_bytes, self.planned_size
+        if hint is not None and size is not None and size > hint:
+            raise VerifyException(
+                f"planned size {size} bytes exceeds the pool's size hint of {hint} bytes"
+            )
+        if self.target_burst_bytes is not None:
+            for target, burst in self.target_burst_bytes.data.items():
+                if not isinstance(burst, IntegerAttr) or burst.value.data < 0:
+                    raise VerifyException(
+                        f"target_burst_bytes of '{target}' must be a non-negative integer"
+                    )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PoolOp:
+        sym_name = parser.parse_symbol_name().data
+        kind = parser.parse_identifier()
+        alignment = DEFAULT_ALIGNMENT
+        if parser.parse_optional_keyword("alignment") is not None:
+            alignment = parser.parse_integer(allow_boolean=False)
+        size_hint = None
+        if parser.parse_optional_keyword("size_hint") is not None:
+            size_hint = parser.parse_integer(allow_boolean=False)
+        targets: list[str] = []
+        if parser.parse_optional_keyword("targets") is not None:
+            targets = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, parser.parse_str_literal
+            )
+        size = None
+        if parser.parse_optional_keyword("size") is not None:
+            size = parser.parse_integer(allow_boolean=False)
+        start = parser.pos
+        descriptive = parser.parse_optional_attr_dict()
+        for key in descriptive:
+            if key not in cls.DESCRIPTIVE_PROPERTIES:
+                parser.raise_error(
+                    f"unknown pool property '{key}' (known: "
+                    f"{', '.join(cls.DESCRIPTIVE_PROPERTIES)})",
+                    start,
+                    parser.pos,
+                )
+        return cls(sym_name, kind, alignment, size_hint, targets, size, descriptive)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        printer.print_string(f" {self.kind.data} alignment {self.alignment.value.data}")
+        if (hint := self.size_hint_bytes) is not None:
+            printer.print_string(f" size_hint {hint}")
+        if self.targets.data:
+            printer.print_string(" targets [")
+            printer.print_list(self.targets.data, printer.print_attribute)
+            printer.print_string("]")
+        if (size := self.planned_size) is not None:
+            printer.print_string(f" size {size}")
+        descriptive = {
+            key: value
+            for key in self.DESCRIPTIVE_PROPERTIES
+            if (value := self.properties.get(key)) is not None
+        }
+        if descriptive:
+            printer.print_string(" ")
+            printer.print_attr_dict(descriptive)
+
+
+@irdl_op_definition
+class AllocOffsetOp(IRDLOperation):
+    """One buffer placed in a pool at a byte offset (`?` until planned).
+
+    Before planning it may list several candidate pools, in order of preference; after
+    planning it names exactly the pool it went into. Its result is the buffer the rest of
+    the program uses.
+    """
+
+    name = "usmp.alloc_offset"
+
+    buffer_name = prop_def(StringAttr)
+    pools = prop_def(ArrayAttr[SymbolRefAttr])
+    offset = opt_prop_def(IntegerAttr[I64])
+    alignment = prop_def(IntegerAttr[I64])
+
+    buffer = result_def()
+
+    def __init__(
+        self,
+        buffer_name: str,
+        pools: Sequence[str],
+        buffer_type: Attribute,
+        alignment: int = DEFAULT_ALIGNMENT,
+        offset: int | None = None,
+    ):
+        super().__init__(
+            result_types=[buffer_type],
+            properties={
+                "buffer_name": StringAttr(buffer_name),
+                "pools": ArrayAttr(SymbolRefAttr(p) for p in pools),
+                "alignment": _int_attr(alignment),
+                "offset": None if offset is None else _int_attr(offset),
+            },
+        )
+
+    @property
+    def pool_names(self) -> tuple[str, ...]:
+        return tuple(p.root_reference.data for p in self.pools.data)
+
+    @property
+    def offset_bytes(self) -> int | None:
+        return None if self.offset is None else self.offset.value.data
+
+    @property
+    def size_in_bytes(self) -> int:
+        return buffer_size_in_bytes(self.buffer.type)
+
+    @property
+    def alignment_bytes(self) -> int:
+        return self.alignment.value.data
+
+    def pool_ops(self) -> list[PoolOp]:
+        pools: list[PoolOp] = []
+        for name in self.pool_names:
+            pool = SymbolTable.lookup_symbol(self, name)
+            if not isinstance(pool, PoolOp):
+                raise VerifyException(f"buffer '{self.buffer_name.data}': unknown pool @{name}")
+            pools.append(pool)
+        return pools
+
+    def verify_(self) -> None:
+        name = self.buffer_name.data
+        size = self.size_in_bytes
+        if not self.pools.data:
+            raise VerifyException(f"buffer '{name}' has no candidate pool")
+        if not _is_power_of_two(self.alignment_bytes):
+            raise VerifyException(
+                f"buffer '{name}': alignment must be a positive power of two, got "
+                f"{self.alignment_bytes}"
+            )
+        pools = self.pool_ops()
+        offset = self.offset_bytes
+        if offset is None:
+            return
+        if len(pools) != 1:
+            raise VerifyException(
+                f"buffer '{name}' has an offset but {len(pools)} candidate pools; a planned "
+                "buffer names exactly one pool"
+            )
+        if offset < 0:
+            raise VerifyException(f"buffer '{name}' has a negative offset {offset}")
+        if offset % self.alignment_bytes:
+            raise VerifyException(
+                f"buffer '{name}': offset {offset} is not a multiple of its alignment "
+                f"{self.alignment_bytes}"
+            )
+        pool = pools[0]
+        for limit, what in ((pool.planned_size, "size"), (pool.size_hint_bytes, "size hint")):
+            if limit is not None and offset + size > limit:
+                raise VerifyException(
+                    f"buffer '{name}' ends at byte {offset + size}, past the {what} of "
+                    f"pool @{pool.sym_name.data} ({limit} bytes)"
+                )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AllocOffsetOp:
+        buffer_name = parser.parse_str_literal()
+        pos = parser.pos
+        if parser.parse_optional_punctuation("[") is not None:
+            if parser.parse_optional_punctuation("]") is not None:
+                parser.raise_error("expected at least one pool", pos, parser.pos)
+            pools = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, lambda: parser.parse_symbol_name().data
+            )
+            parser.parse_punctuation("]")
+        else:
+            pools = [parser.parse_symbol_name().data]
+        parser.parse_punctuation("[")
+        offset = None
+        if parser.parse_optional_punctuation("?") is None:
+            offset = parser.parse_integer(allow_boolean=False)
+        parser.parse_punctuation("]")
+        parser.parse_keyword("align")
+        alignment = parser.parse_integer(allow_boolean=False)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        buffer_type = parser.parse_type()
+        op = cls(buffer_name, pools, buffer_type, alignment, offset)
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.buffer_name.data)
+        printer.print_string(" ")
+        names = self.pool_names
+        if len(names) == 1:
+            printer.print_symbol_name(names[0])
+        else:
+            printer.print_string("[")
+            printer.print_list(names, printer.print_symbol_name)
+            printer.print_string("]")
+        offset = self.offset_bytes
+        printer.print_string(f"[{'?' if offset is None else offset}]")
+        printer.print_string(f" align {self.alignment_bytes}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.buffer.type)
+
+
+def _i64_array(values: Sequence[int] | np.ndarray) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, [int(v) for v in values])
+
+
+def _i64_values(array: DenseArrayBase) -> np.ndarray:
+    return np.frombuffer(array.data.data, dtype=np.int64)
+
+
+@irdl_op_definition
+class LivenessOp(IRDLOperation):
+    """When buffers are live, by name: half-open intervals `[start, end)` on one timeline
+    (a buffer may have several, one per call of the operator that holds it) and, for
+    hand-written problems, explicit conflicts. Two buffers conflict when an interval of
+    one overlaps an interval of the other, or when a conflict between them is listed.
+
+    There is at most one per module, and it names every `usmp.alloc_offset`.
+    """
+
+    name = "usmp.liveness"
+
+    buffers = prop_def(ArrayAttr[StringAttr])
+    interval_owners = prop_def(DenseArrayBase)
+    interval_starts = prop_def(DenseArrayBase)
+    interval_ends = prop_def(DenseArrayBase)
+    conflict_pairs = prop_def(DenseArrayBase)
+    """Flattened `(i, j)` pairs of indices into `buffers`."""
+
+    def __init__(
+        self,
+        buffers: Sequence[str],
+        intervals: tuple[Sequence[int], Sequence[int], Sequence[int]] = ((), (), ()),
+        conflict_pairs: Sequence[tuple[int, int]] = (),
+    ):
+        owners, starts, ends = intervals
+        super().__init__(
+            properties={
+                "buffers": ArrayAttr(StringAttr(b) for b in buffers),
+                "interval_owners": _i64_array(owners),
+                "interval_starts": _i64_array(starts),
+                "interval_ends": _i64_array(ends),
+                "conflict_pairs": _i64_array([i for pair in conflict_pairs for i in pair]),
+            }
+        )
+
+    @property
+    def buffer_names(self) -> tuple[str, ...]:
+        return tuple(b.data for b in self.buffers.data)
+
+    def intervals(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return (
+            _i64_values(self.interval_owners),
+            _i64_values(self.interval_starts),
+            _i64_values(self.interval_ends),
+        )
+
+    def conflicts(self) -> np.ndarray:
+        """The explicit conflicts as an `(k, 2)` array of buffer indices."""
+        return _i64_values(self.conflict_pairs).reshape(-1, 2)
+
+    def verify_(self) -> None:
+        names = self.buffer_names
+        if len(set(names)) != len(names):
+            duplicate = next(n for n in names if names.count(n) > 1)
+            raise VerifyException(f"buffer '{duplicate}' is listed twice")
+        owners, starts, ends = self.intervals()
+        if not len(owners) == len(starts) == len(ends):
+            raise VerifyException("interval arrays must have the same length")
+        pairs = self.conflicts()
+        if len(_i64_values(self.conflict_pairs)) % 2:
+            raise VerifyException("conflict_pairs must hold pairs")
+        for index in (owners, pairs.ravel()):
+            if len(index) and (index.min() < 0 or index.max() >= len(names)):
+                raise VerifyException("a buffer index is out of range")
+        for owner, start, end in zip(owners, starts, ends):
+            if start < 0 or end <= start:
+                raise VerifyException(
+                    f"buffer '{names[owner]}': live interval [{start}, {end}) must have "
+                    "0 <= start < end"
+                )
+        for i, j in pairs:
+            if i == j:
+                raise VerifyException(f"buffer '{names[i]}' is listed as conflicting with itself")
+        self._verify_against_module()
+
+    def _verify_against_module(self) -> None:
+        # The liveness and the placement facts of the whole module are checked together,
+        # against the same independent validator the planner uses.
+        from usmp_dialect.analysis.usmp_problem import verify_module_plan
+
+        module = self.parent_op()
+        if module is None:
+            return
+        verify_module_plan(module, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LivenessOp:
+        names: list[str] = []
+        owners: list[int] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        named_conflicts: list[tuple[int, str, object]] = []
+        parser.parse_punctuation("{")
+        while (name := parser.parse_optional_str_literal()) is not None:
+            index = len(names)
+            names.append(name)
+            while parser.parse_optional_punctuation("[") is not None:
+                owners.append(index)
+                starts.append(parser.parse_integer(allow_boolean=False))
+                parser.parse_punctuation(",")
+                ends.append(parser.parse_integer(allow_boolean=False))
+                parser.parse_punctuation(")")
+            if parser.parse_optional_keyword("conflicts") is not None:
+                for other in parser.parse_comma_separated_list(
+                    parser.Delimiter.PAREN,
+                    lambda: (parser.pos, parser.parse_str_literal()),
+                ):
+                    named_conflicts.append((index, other[1], other[0]))
+        parser.parse_punctuation("}")
+        position = {n: i for i, n in enumerate(names)}
+        pairs: list[tuple[int, int]] = []
+        for index, other, pos in named_conflicts:
+            if other not in position:
+                parser.raise_error(f"conflict with unknown buffer '{other}'", pos)
+            pairs.append((index, position[other]))
+        return cls(names, (owners, starts, ends), pairs)
+
+    def print(self, printer: Printer) -> None:
+        names = self.buffer_names
+        owners, starts, ends = self.intervals()
+        intervals_of: list[list[str]] = [[] for _ in names]
+        for owner, start, end in zip(owners, starts, ends):
+            intervals_of[owner].append(f"[{start}, {end})")
+        conflicts_of: list[list[int]] = [[] for _ in names]
+        for i, j in self.conflicts():
+            conflicts_of[i].append(int(j))
+        printer.print_string(" {")
+        with printer.indented():
+            for index, name in enumerate(names):
+                printer.print_string("\n")
+                printer.print_string_literal(name)
+                if intervals_of[index]:
+                    printer.print_string(" " + " ".join(intervals_of[index]))
+                if conflicts_of[index]:
+                    printer.print_string(" conflicts(")
+                    printer.print_list(
+                        conflicts_of[index], lambda j: printer.print_string_literal(names[j])
+                    )
+                    printer.print_string(")")
+        printer.print_string("\n}")
+
+
+USMP = Dialect("usmp", [PoolOp, AllocOffsetOp, LivenessOp], [])

@@ -1,0 +1,25 @@
+"""A benchmark instance (`id,lower,upper,size`) as usmp IR: one unrestricted workspace
+pool, one byte buffer per row, and the rows' intervals as the liveness."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import MemRefType, ModuleOp, i8
+
+from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp, PoolOp
+from usmp_dialect.frontends.csv_instance import CsvInstance
+
+CSV_POOL = "global_workspace"
+
+
+def csv_instance_to_module(instance: CsvInstance) -> ModuleOp:
+    # The format has no alignment: byte granularity is what other tools plan with.
+    pool = PoolOp(CSV_POOL, alignment=1)
+    allocs = [
+        AllocOffsetOp(name, [CSV_POOL], MemRefType(i8, [int(size)]), alignment=1)
+        for name, size in zip(instance.names, instance.sizes)
+    ]
+    intervals = instance.intervals
+    liveness = LivenessOp(
+        instance.names, (intervals.owner, intervals.start, intervals.end)
+    )
+    return ModuleOp([pool, *allocs, liveness])

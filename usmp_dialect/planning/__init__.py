@@ -1,0 +1,1 @@
+"""The planner core: plain arrays in, a plan out. No xDSL in here."""

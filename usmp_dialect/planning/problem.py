@@ -1,0 +1,118 @@
+"""The planner's input and output as plain arrays: no IR objects in here.
+
+A `Problem` is what every algorithm reads: buffer sizes and alignments, who conflicts with
+whom (an ordered adjacency list per buffer, as TVM's `BufferInfo.conflicts` was), the pools
+and each buffer's pool candidates in the user's order. A `Plan` is what an algorithm returns:
+one pool and one byte offset per buffer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+class PlanningError(Exception):
+    """A problem that has no plan under the given constraints (a user-facing error).
+
+    `buffer` is the index of the buffer the error is about, when there is one, so that a
+    front end can point at where that buffer came from."""
+
+    def __init__(self, message: str, buffer: int | None = None):
+        super().__init__(message)
+        self.buffer = buffer
+
+
+@dataclass(frozen=True)
+class PoolSpec:
+    name: str
+    size_hint: int | None = None
+    """Bytes the pool may hold; `None` means unrestricted."""
+
+
+@dataclass(frozen=True)
+class Intervals:
+    """Live intervals, half-open `[start, end)`; a buffer may own several."""
+
+    owner: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+
+    @staticmethod
+    def from_lists(
+        owner: Sequence[int], start: Sequence[int], end: Sequence[int]
+    ) -> Intervals:
+        return Intervals(
+            np.asarray(owner, dtype=np.int64),
+            np.asarray(start, dtype=np.int64),
+            np.asarray(end, dtype=np.int64),
+        )
+
+
+@dataclass(frozen=True)
+class Conflicts:
+    """Ordered adjacency lists in CSR form: the conflicts of buffer `i` are
+    `indices[indptr[i]:indptr[i + 1]]`, in the order they were given."""
+
+    indptr: np.ndarray
+    indices: np.ndarray
+
+    @staticmethod
+    def from_lists(lists: Sequence[Sequence[int]]) -> Conflicts:
+        lengths = np.fromiter((len(x) for x in lists), dtype=np.int64, count=len(lists))
+        indptr = np.zeros(len(lists) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=indptr[1:])
+        indices = np.fromiter(
+            (j for x in lists for j in x), dtype=np.int64, count=int(indptr[-1])
+        )
+        return Conflicts(indptr, indices)
+
+    def of(self, buffer: int) -> np.ndarray:
+        return self.indices[self.indptr[buffer] : self.indptr[buffer + 1]]
+
+    def counts(self) -> np.ndarray:
+        return np.diff(self.indptr)
+
+
+@dataclass(frozen=True)
+class Problem:
+    names: tuple[str, ...]
+    sizes: np.ndarray
+    alignments: np.ndarray
+    conflicts: Conflicts
+    pools: tuple[PoolSpec, ...] = (PoolSpec("global_workspace"),)
+    candidates: tuple[tuple[int, ...], ...] = ()
+    """Per buffer, the indices of the pools it may go into, in order of preference.
+    Empty means every buffer may use pool 0 only."""
+    intervals: Intervals | None = None
+    """The live intervals the conflicts came from, when they came from intervals."""
+
+    def __post_init__(self):
+        if not self.candidates:
+            object.__setattr__(self, "candidates", ((0,),) * len(self.names))
+
+    @property
+    def num_buffers(self) -> int:
+        return len(self.names)
+
+
+@dataclass(frozen=True)
+class Plan:
+    pool: np.ndarray
+    """Index into `Problem.pools`, one per buffer."""
+    offset: np.ndarray
+    """Byte offset inside that pool, one per buffer."""
+    proven_optimal: bool = False
+    notes: dict[str, object] = field(default_factory=dict)
+    """What the algorithm wants to tell the user (e.g. rounds run, time used)."""
+
+    def pool_sizes(self, problem: Problem) -> np.ndarray:
+        sizes = np.zeros(len(problem.pools), dtype=np.int64)
+        if problem.num_buffers:
+            np.maximum.at(sizes, self.pool, self.offset + problem.sizes)
+        return sizes
+
+    def total_size(self, problem: Problem) -> int:
+        return int(self.pool_sizes(problem).sum())

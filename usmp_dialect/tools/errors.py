@@ -1,0 +1,71 @@
+"""One place that turns a user's mistake into an MLIR-style diagnostic and exit status 1.
+
+Only the errors a user can cause are caught here; anything else is a bug in this project
+and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from xdsl.utils.arg_spec import ArgSpecParseError
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from usmp_dialect.diagnostics import UsmpError, format_error, location_prefix
+from usmp_dialect.frontends.csv_instance import CsvInstanceError
+
+
+@dataclass
+class ErrorContext:
+    tool: str
+    input_name: str | None = None
+
+    @property
+    def prefix(self) -> str:
+        return self.input_name or self.tool
+
+
+def _parse_error_text(error: ParseError) -> str:
+    span = error.span
+    location = span.get_location()
+    content = span.input.content
+    if isinstance(content, bytes):
+        content = content.decode("utf-8", "replace")
+    line_start = content.rfind("\n", 0, span.start) + 1
+    line_end = content.find("\n", span.start)
+    source_line = content[line_start : None if line_end < 0 else line_end]
+    caret = " " * (location.col - 1) + "^"
+    header = format_error(f"{location.file}:{location.line}:{location.col}", error.msg)
+    return f"{header}\n{source_line}\n{caret}"
+
+
+def user_error_text(error: BaseException, context: ErrorContext) -> str | None:
+    """The diagnostic for a user's mistake, or None when the error is not one."""
+    match error:
+        case ParseError():
+            return _parse_error_text(error)
+        case UsmpError():
+            return format_error(location_prefix(error.op, context.prefix), error.message)
+        case CsvInstanceError():
+            return format_error(
+                f"{error.filename}:{error.line}:{error.column}", error.message
+            )
+        case DiagnosticException():
+            return format_error(context.prefix, str(error))
+        case ArgSpecParseError():
+            return format_error(context.tool, str(error).replace("\n", " "))
+    return None
+
+
+@contextmanager
+def report_user_errors(tool: str) -> Iterator[ErrorContext]:
+    context = ErrorContext(tool)
+    try:
+        yield context
+    except (ParseError, DiagnosticException, CsvInstanceError, ArgSpecParseError) as error:
+        text = user_error_text(error, context)
+        print(text, file=sys.stderr)
+        raise SystemExit(1) from None

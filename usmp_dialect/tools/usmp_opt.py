@@ -1,0 +1,169 @@
+"""`usmp-opt`: xdsl-opt with the usmp dialect, its passes and the `--plan-pools` pipeline.
+
+Every xdsl-opt flag keeps working. A user's mistake is printed as an MLIR-style
+diagnostic (`file:line:col: error: ...`) with exit status 1, and nothing is written to the
+output until the whole input has been processed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from collections.abc import Sequence
+from io import StringIO
+from typing import IO, NoReturn
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipelineCallbackType
+from xdsl.utils.exceptions import VerifyException
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from usmp_dialect.diagnostics import with_location
+from usmp_dialect.parsing import LocatingParser
+from usmp_dialect.tools.errors import report_user_errors
+from usmp_dialect.universe import USMP_UNIVERSE
+
+LOWERINGS = ("usmp-to-memref",)
+"""Passes that turn planned usmp IR back into the program's own form: a report describes
+the plan, so `--plan-pools -t usmp-report` stops before them."""
+
+
+def plan_pools_pipeline(algorithm: str, time_limit: float, lower: bool) -> str:
+    passes = [
+        "memref-to-usmp",
+        f"usmp-plan{{algorithm={algorithm} time-limit={time_limit:g}}}",
+    ]
+    if lower:
+        passes.extend(LOWERINGS)
+    return ",".join(passes)
+
+
+def _usage_error(message: str) -> NoReturn:
+    print(f"usmp-opt: error: {message}", file=sys.stderr)
+    raise SystemExit(1)
+
+
+class UsmpOptMain(xDSLOptMain):
+    def __init__(self, args: Sequence[str] | None = None):
+        self._held_output: _HeldOutput | None = None
+        super().__init__(description="usmp-opt: the Unified Static Memory Planner", args=args)
+
+    def register_all_dialects(self):
+        super().register_all_dialects()
+        for name, factory in USMP_UNIVERSE.all_dialects.items():
+            if name not in self.ctx.registered_dialect_names:
+                self.ctx.register_dialect(name, factory)
+
+    def register_all_passes(self):
+        super().register_all_passes()
+        for name, factory in USMP_UNIVERSE.all_passes.items():
+            self.register_pass(name, factory)
+
+    def register_all_targets(self):
+        super().register_all_targets()
+        self.available_targets.update(USMP_UNIVERSE.all_targets)
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
+        super().register_all_arguments(arg_parser)
+        arg_parser.error = _usage_error
+        arg_parser.add_argument(
+            "--plan-pools",
+            action="store_true",
+            help="run the default planning pipeline: "
+            + plan_pools_pipeline("ALGORITHM", 10, lower=True),
+        )
+        arg_parser.add_argument(
+            "--algorithm",
+            help="planning algorithm for --plan-pools (default: the portfolio 'default')",
+        )
+        arg_parser.add_argument(
+            "--time-limit",
+            type=float,
+            help="seconds an anytime algorithm may spend (default: 10)",
+        )
+
+    def setup_pipeline(self):
+        args = self.args
+        if not args.plan_pools and (args.algorithm or args.time_limit is not None):
+            _usage_error(
+                "--algorithm and --time-limit go with --plan-pools "
+                "(or write -p 'usmp-plan{algorithm=NAME time-limit=SECONDS}')"
+            )
+        if args.plan_pools:
+            if args.passes:
+                _usage_error("use either --plan-pools or -p, not both")
+            args.passes = plan_pools_pipeline(
+                args.algorithm or "default",
+                10.0 if args.time_limit is None else args.time_limit,
+                lower=not args.target.startswith("usmp-report"),
+            )
+        try:
+            super().setup_pipeline()
+        except ValueError as error:
+            _usage_error(f"invalid pass pipeline '{args.passes}': {error}")
+        self.pipeline = dataclasses.replace(
+            self.pipeline, callback=_located_verification(self.pipeline.callback)
+        )
+
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp | None:
+        if (self.args.frontend or file_extension) != "mlir":
+            return super().parse_chunk(chunk, file_extension, start_offset)
+        parser = LocatingParser(
+            self.ctx, chunk.read(), self.get_input_name(), line_offset=start_offset
+        )
+        return parser.parse_module(not self.args.no_implicit_module)
+
+    def prepare_output(self) -> IO[str]:
+        # Held back until every chunk has been processed, so that a failure leaves no
+        # half-written output behind. Diagnostics checked by --verify-diagnostics stay in
+        # order with the output they belong to.
+        if self.args.verify_diagnostics and self.args.output_file is None:
+            return sys.stdout
+        self._held_output = _HeldOutput()
+        return self._held_output
+
+    def run(self):
+        self._held_output = None
+        super().run()
+        if self._held_output is None:
+            return
+        text = self._held_output.getvalue()
+        if self.args.output_file is None:
+            sys.stdout.write(text)
+        else:
+            with open(self.args.output_file, "w") as file:
+                file.write(text)
+
+
+def _located_verification(callback: PassPipelineCallbackType | None):
+    """The pipeline's verification, with a failure pointing at the op that failed."""
+
+    def verify(previous: ModulePass | None, module: ModuleOp, next: ModulePass | None):
+        if callback is None:
+            return
+        try:
+            callback(previous, module, next)
+        except VerifyException as error:
+            raise with_location(error, module) from error
+
+    return verify
+
+
+class _HeldOutput(StringIO):
+    def close(self) -> None:
+        """Kept open: `run` writes the text out once everything succeeded."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    with report_user_errors("usmp-opt") as context:
+        tool = UsmpOptMain(args=argv)
+        context.input_name = tool.get_input_name()
+        tool.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

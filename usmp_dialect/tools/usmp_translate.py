@@ -1,0 +1,124 @@
+"""`usmp-translate`: between usmp IR and the formats planning problems come in.
+
+    usmp-translate --import-csv A.csv           benchmark instance -> usmp IR
+    usmp-translate --export-csv planned.mlir    planned usmp IR -> CSV with an offset column
+
+As `mlir-translate` does, the mode is a flag and the input a positional file (default:
+standard input); the output goes to standard output or `-o FILE`, written only once the
+whole translation succeeded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from io import StringIO
+from typing import NoReturn
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from usmp_dialect.diagnostics import with_location
+from usmp_dialect.parsing import LocatingParser
+from usmp_dialect.tools.errors import report_user_errors
+
+TOOL = "usmp-translate"
+
+
+def _usage_error(message: str) -> NoReturn:
+    print(f"{TOOL}: error: {message}", file=sys.stderr)
+    raise SystemExit(1)
+
+
+def _read_input(path: str | None) -> str:
+    if path is None:
+        return sys.stdin.read()
+    try:
+        with open(path) as file:
+            return file.read()
+    except OSError as error:
+        _usage_error(f"cannot read '{path}': {error.strerror}")
+
+
+def usmp_context() -> Context:
+    from xdsl.universe import Universe
+
+    from usmp_dialect.universe import USMP_UNIVERSE
+
+    ctx = Context()
+    for name, factory in {
+        **Universe.get_multiverse().all_dialects,
+        **USMP_UNIVERSE.all_dialects,
+    }.items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    return ctx
+
+
+def parse_module(text: str, name: str) -> ModuleOp:
+    module = LocatingParser(usmp_context(), text, name).parse_module()
+    try:
+        module.verify()
+    except VerifyException as error:
+        raise with_location(error, module) from error
+    return module
+
+
+def print_module(module: ModuleOp) -> str:
+    output = StringIO()
+    Printer(stream=output).print_op(module)
+    output.write("\n")
+    return output.getvalue()
+
+
+def import_csv(text: str, name: str) -> str:
+    from usmp_dialect.frontends.csv_instance import read_csv_instance
+    from usmp_dialect.frontends.csv_to_usmp import csv_instance_to_module
+
+    return print_module(csv_instance_to_module(read_csv_instance(text, name)))
+
+
+def export_csv(text: str, name: str) -> str:
+    from usmp_dialect.backends.csv_export import module_to_csv
+
+    return module_to_csv(parse_module(text, name))
+
+
+TRANSLATIONS: dict[str, tuple[Callable[[str, str], str], str]] = {
+    "import-csv": (import_csv, "benchmark CSV (id,lower,upper,size) to usmp IR"),
+    "export-csv": (export_csv, "planned usmp IR to CSV with an offset column"),
+}
+
+
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog=TOOL, description=__doc__.splitlines()[0])
+    parser.error = _usage_error
+    modes = parser.add_mutually_exclusive_group(required=True)
+    for flag, (_, help_text) in TRANSLATIONS.items():
+        modes.add_argument(f"--{flag}", action="store_true", help=help_text)
+    parser.add_argument("input_file", nargs="?", help="input file (default: stdin)")
+    parser.add_argument("-o", "--output-file", help="output file (default: stdout)")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _arguments(argv)
+    mode = next(flag for flag in TRANSLATIONS if getattr(args, flag.replace("-", "_")))
+    name = args.input_file or "<stdin>"
+    with report_user_errors(TOOL) as context:
+        context.input_name = name
+        translate, _ = TRANSLATIONS[mode]
+        result = translate(_read_input(args.input_file), name)
+    if args.output_file is None:
+        sys.stdout.write(result)
+    else:
+        with open(args.output_file, "w") as file:
+            file.write(result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""`usmp-plan`: fill in every buffer's offset and every pool's size.
+
+The rewrite reads pools, allocations and liveness as arrays, asks a registered algorithm
+for a plan, has the independent validator check it, and only then writes it back. A module
+that is already planned is left alone, so the pattern stops matching once applied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, SymbolRefAttr, i64
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from usmp_dialect.analysis.usmp_problem import (
+    ModuleProblem,
+    module_allocs,
+    module_liveness,
+    module_pools,
+    module_problem,
+)
+from usmp_dialect.dialects.usmp import LivenessOp
+from usmp_dialect.diagnostics import UsmpError
+from usmp_dialect.planning.problem import Plan, PlanningError
+from usmp_dialect.planning.registry import Budget, get_algorithm
+from usmp_dialect.planning.validator import validate
+
+DEFAULT_ALGORITHM = "default"
+
+
+def plan_module_problem(
+    planned: ModuleProblem, algorithm: str, budget: Budget
+) -> Plan:
+    """Run the algorithm and the validator; errors point at the buffer they are about."""
+    try:
+        plan = get_algorithm(algorithm)(planned.problem, budget)
+    except PlanningError as error:
+        op = planned.allocs[error.buffer] if error.buffer is not None else None
+        raise UsmpError(str(error), op) from error
+    errors = validate(planned.problem, plan)
+    if errors:
+        raise UsmpError(
+            f"algorithm '{algorithm}' produced an invalid plan: {errors[0]}"
+        )
+    return plan
+
+
+def write_plan(planned: ModuleProblem, plan: Plan, rewriter: PatternRewriter) -> None:
+    for index, op in enumerate(planned.allocs):
+        pool = planned.pools[int(plan.pool[index])]
+        op.properties["pools"] = ArrayAttr([SymbolRefAttr(pool.sym_name)])
+        op.properties["offset"] = IntegerAttr(int(plan.offset[index]), i64)
+        rewriter.notify_op_modified(op)
+    for pool, size in zip(planned.pools, plan.pool_sizes(planned.problem)):
+        pool.properties["size"] = IntegerAttr(int(size), i64)
+        rewriter.notify_op_modified(pool)
+
+
+@dataclass
+class PlanPools(RewritePattern):
+    """Matches the module's `usmp.liveness`, the anchor of its planning problem, while any
+    buffer or pool of the module is still unplanned."""
+
+    algorithm: str
+    budget: Budget
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: LivenessOp, rewriter: PatternRewriter) -> None:
+        module = op.parent_op()
+        if module is None or module_liveness(module) is not op:
+            return
+        if all(a.offset is not None for a in module_allocs(module)) and all(
+            pool.size is not None for pool in module_pools(module)
+        ):
+            return
+        planned = module_problem(module)
+        write_plan(planned, plan_module_problem(planned, self.algorithm, self.budget), rewriter)
+
+
+@dataclass(frozen=True)
+class UsmpPlan(ModulePass):
+    """Place every buffer in a pool with the named algorithm (see `usmp-opt --help`)."""
+
+    name = "usmp-plan"
+
+    algorithm: str = DEFAULT_ALGORITHM
+    time_limit: int | float = 10.0
+    """Seconds an anytime algorithm may spend before it returns its best plan."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        try:
+            get_algorithm(self.algorithm)
+        except PlanningError as error:
+            raise UsmpError(str(error)) from error
+        if self.time_limit <= 0:
+            raise UsmpError(f"time-limit must be positive, got {self.time_limit}")
+        allocs = module_allocs(op)
+        if allocs and module_liveness(op) is None:
+            raise UsmpError(
+                "the module has buffers but no usmp.liveness: run memref-to-usmp or "
+                "tir-to-usmp first, or write the live intervals",
+                allocs[0],
+            )
+        pattern = PlanPools(self.algorithm, Budget(time_limit=float(self.time_limit)))
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+

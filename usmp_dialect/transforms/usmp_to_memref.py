@@ -1,0 +1,166 @@
+"""`usmp-to-memref`: planned pools become function arguments, buffers views into them.
+
+Each pool that holds a buffer becomes a `memref<SIZExi8>` argument (marked
+`{usmp.pool = @name}`) of every function that places a buffer in it or calls one that does,
+and every call site passes the caller's pool on. Each `usmp.alloc_offset` becomes a
+`memref.view` at its byte offset. The `usmp.pool` ops stay as the record of each pool's
+planned size; the names of lowered buffers leave the `usmp.liveness`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, memref
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    SymbolRefAttr,
+    i8,
+)
+from xdsl.ir import BlockArgument
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from usmp_dialect.analysis.usmp_problem import module_liveness, module_pools
+from usmp_dialect.diagnostics import UsmpError
+from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp, PoolOp
+
+POOL_ARG_ATTR = "usmp.pool"
+
+
+def _allocs_by_function(functions: list[func.FuncOp]) -> dict[str, list[AllocOffsetOp]]:
+    allocs: dict[str, list[AllocOffsetOp]] = {}
+    for function in functions:
+        found = [op for op in function.walk() if isinstance(op, AllocOffsetOp)]
+        for op in found:
+            if op.offset is None:
+                raise UsmpError(
+                    f"buffer '{op.buffer_name.data}' is not planned: run usmp-plan first", op
+                )
+        allocs[function.sym_name.data] = found
+    return allocs
+
+
+def _calls(function: func.FuncOp) -> list[func.CallOp]:
+    return [op for op in function.walk() if isinstance(op, func.CallOp)]
+
+
+def pools_needed(
+    functions: list[func.FuncOp], allocs: dict[str, list[AllocOffsetOp]]
+) -> dict[str, set[str]]:
+    """Per function, the pools it or anything it calls places buffers in (a fixpoint over
+    the call graph, so any call order and shape works)."""
+    needed = {
+        name: {op.pool_names[0] for op in found} for name, found in allocs.items()
+    }
+    callees = {
+        f.sym_name.data: [c.callee.root_reference.data for c in _calls(f)] for f in functions
+    }
+    changed = True
+    while changed:
+        changed = False
+        for name, called in callees.items():
+            for callee in called:
+                extra = needed.get(callee, set()) - needed[name]
+                if extra:
+                    needed[name] |= extra
+                    changed = True
+    return needed
+
+
+def _add_pool_arguments(
+    function: func.FuncOp, pools: list[PoolOp]
+) -> dict[str, BlockArgument]:
+    block = function.body.blocks[0]
+    arguments: dict[str, BlockArgument] = {}
+    new_attrs: list[DictionaryAttr] = []
+    for pool in pools:
+        pool_type = MemRefType(i8, [pool.planned_size or 0])
+        argument = block.insert_arg(pool_type, len(block.args))
+        argument.name_hint = pool.sym_name.data
+        arguments[pool.sym_name.data] = argument
+        new_attrs.append(DictionaryAttr({POOL_ARG_ATTR: SymbolRefAttr(pool.sym_name)}))
+    old_attrs = (
+        list(function.arg_attrs.data)
+        if function.arg_attrs is not None
+        else [DictionaryAttr({}) for _ in range(len(block.args) - len(pools))]
+    )
+    function.arg_attrs = ArrayAttr(old_attrs + new_attrs)
+    function.update_function_type()
+    return arguments
+
+
+def _lower_alloc(op: AllocOffsetOp, pool_argument: BlockArgument) -> None:
+    offset = arith.ConstantOp(IntegerAttr(op.offset_bytes, IndexType()))
+    view = memref.ViewOp(pool_argument, offset, [], op.buffer.type)
+    view.result.name_hint = op.buffer.name_hint
+    offset.location = view.location = op.location
+    Rewriter.insert_op(offset, InsertPoint.before(op))
+    Rewriter.replace_op(op, view)
+
+
+def _prune_liveness(liveness: LivenessOp, lowered: set[str]) -> None:
+    names = liveness.buffer_names
+    kept = [i for i, name in enumerate(names) if name not in lowered]
+    if not kept:
+        Rewriter.erase_op(liveness)
+        return
+    new_index = {old: new for new, old in enumerate(kept)}
+    owners, starts, ends = liveness.intervals()
+    keep = [i for i, owner in enumerate(owners) if owner in new_index]
+    pairs = [
+        (new_index[i], new_index[j])
+        for i, j in liveness.conflicts()
+        if i in new_index and j in new_index
+    ]
+    Rewriter.replace_op(
+        liveness,
+        LivenessOp(
+            [names[i] for i in kept],
+            (
+                [new_index[owners[i]] for i in keep],
+                [starts[i] for i in keep],
+                [ends[i] for i in keep],
+            ),
+            pairs,
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class UsmpToMemref(ModulePass):
+    name = "usmp-to-memref"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        functions = [f for f in op.ops if isinstance(f, func.FuncOp) and not f.is_declaration]
+        allocs = _allocs_by_function(functions)
+        if not any(allocs.values()):
+            return
+        needed = pools_needed(functions, allocs)
+        pool_order = module_pools(op)
+        arguments: dict[str, dict[str, BlockArgument]] = {}
+        for function in functions:
+            pools = [p for p in pool_order if p.sym_name.data in needed[function.sym_name.data]]
+            if pools:
+                arguments[function.sym_name.data] = _add_pool_arguments(function, pools)
+        for function in functions:
+            own = arguments.get(function.sym_name.data, {})
+            for call in _calls(function):
+                callee_pools = arguments.get(call.callee.root_reference.data)
+                if callee_pools:
+                    call.operands = [*call.operands, *(own[name] for name in callee_pools)]
+        lowered: set[str] = set()
+        for function in functions:
+            for alloc in allocs[function.sym_name.data]:
+                lowered.add(alloc.buffer_name.data)
+                _lower_alloc(alloc, arguments[function.sym_name.data][alloc.pool_names[0]])
+        liveness = module_liveness(op)
+        if liveness is not None:
+            _prune_liveness(liveness, lowered)
+

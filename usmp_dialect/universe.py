@@ -1,0 +1,47 @@
+"""What this package adds to xDSL: found by `xdsl-opt` through the `xdsl.universe`
+entry point, and used by `usmp-opt` directly."""
+
+from __future__ import annotations
+
+from xdsl.universe import Universe
+
+
+def _usmp_dialect():
+    from usmp_dialect.dialects.usmp import USMP
+
+    return USMP
+
+
+def _usmp_plan():
+    from usmp_dialect.transforms.usmp_plan import UsmpPlan
+
+    return UsmpPlan
+
+
+def _memref_to_usmp():
+    from usmp_dialect.transforms.memref_to_usmp import MemrefToUsmp
+
+    return MemrefToUsmp
+
+
+def _usmp_to_memref():
+    from usmp_dialect.transforms.usmp_to_memref import UsmpToMemref
+
+    return UsmpToMemref
+
+
+def _usmp_report():
+    from usmp_dialect.backends.report import UsmpReport
+
+    return UsmpReport
+
+
+USMP_UNIVERSE = Universe(
+    all_dialects={"usmp": _usmp_dialect},
+    all_passes={
+        "memref-to-usmp": _memref_to_usmp,
+        "usmp-plan": _usmp_plan,
+        "usmp-to-memref": _usmp_to_memref,
+    },
+    all_targets={"usmp-report": _usmp_report},
+)
