@@ -1,89 +1,195 @@
-"""The independent check every plan passes before it is written back.
+"""An independent check of a plan, trusted more than any algorithm.
 
-It shares no code with any algorithm: a plan is valid when each buffer sits in one of its
-candidate pools at a non-negative offset that respects its alignment, inside the pool's
-size hint, and no two conflicting buffers (listed in either direction) in the same pool
-share a byte.
+It reads only the problem's arrays and the plan: every buffer in one of its candidate
+pools, at an aligned, non-negative offset, within the pool's size hint, and no two buffers
+that conflict (in either direction of the lists) sharing a byte of the same pool. It is
+vectorised over the conflict lists so that a 62k-buffer trace is checked in seconds.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import numpy as np
 
 from usmp_dialect.planning.problem import Plan, PlanningError, Problem
 
-MAX_MESSAGES = 10
+_EDGES_PER_CHUNK = 1 << 24
+"""Conflict-list entries checked per numpy pass: bounds the temporary arrays (a few
+hundred megabytes) on traces with hundreds of millions of conflicts."""
+
+MORE_FAULTS = "further faults not listed"
 
 
-def _placement_errors(problem: Problem, plan: Plan) -> list[str]:
-    errors: list[str] = []
-    for index, name in enumerate(problem.names):
-        pool, offset = int(plan.pool[index]), int(plan.offset[index])
-        size, alignment = int(problem.sizes[index]), int(problem.alignments[index])
-        if pool not in problem.candidates[index]:
-            errors.append(f"buffer '{name}' is in pool #{pool}, not one of its candidates")
-            continue
-        spec = problem.pools[pool]
-        if offset < 0:
-            errors.append(f"buffer '{name}' has a negative offset {offset}")
-        elif offset % alignment:
-            errors.append(
-                f"buffer '{name}': offset {offset} is not a multiple of its alignment {alignment}"
-            )
-        if spec.size_hint is not None and offset + size > spec.size_hint:
-            errors.append(
-                f"buffer '{name}' ends at byte {offset + size}, past the size hint of pool "
-                f"{spec.name} ({spec.size_hint} bytes)"
-            )
-    return errors
-
-
-def _overlap_errors(problem: Problem, plan: Plan) -> list[str]:
-    conflicts = problem.conflicts
-    first = np.repeat(np.arange(problem.num_buffers, dtype=np.int64), conflicts.counts())
-    second = conflicts.indices
-    offsets, sizes, pools = plan.offset, problem.sizes, plan.pool
-    begin_a, begin_b = offsets[first], offsets[second]
-    end_a, end_b = begin_a + sizes[first], begin_b + sizes[second]
-    overlapping = (
-        (first != second)
-        & (pools[first] == pools[second])
-        & (begin_a < end_b)
-        & (begin_b < end_a)
-        & (sizes[first] > 0)
-        & (sizes[second] > 0)
-    )
-    errors: list[str] = []
-    seen: set[tuple[int, int]] = set()
-    for a, b in zip(first[overlapping], second[overlapping]):
-        pair = (min(a, b), max(a, b))
-        if pair in seen:
-            continue
-        seen.add(pair)
-        a, b = pair
-        pool = problem.pools[int(pools[a])].name
-        errors.append(
-            f"buffers '{problem.names[a]}' and '{problem.names[b]}' are live at the same "
-            f"time and share bytes of pool {pool}: [{offsets[a]}, {offsets[a] + sizes[a]}) "
-            f"and [{offsets[b]}, {offsets[b] + sizes[b]})"
-        )
-        if len(errors) >= MAX_MESSAGES:
+def validate(problem: Problem, plan: Plan, max_messages: int = 100) -> list[str]:
+    """Every fault of `plan`, as messages naming the buffers, pools and byte ranges; an
+    empty list when the plan is valid. After `max_messages` faults the list ends with
+    `MORE_FAULTS`."""
+    shape_error = _shape_error(problem, plan)
+    if shape_error is not None:
+        return [shape_error]
+    messages: list[str] = []
+    for message in _faults(problem, plan):
+        if len(messages) == max_messages:
+            messages.append(MORE_FAULTS)
             break
-    return errors
-
-
-def validate(problem: Problem, plan: Plan) -> list[str]:
-    """Every fault of the plan (up to a few per kind), each naming the buffers involved."""
-    if len(plan.pool) != problem.num_buffers or len(plan.offset) != problem.num_buffers:
-        return [
-            f"the plan places {len(plan.offset)} buffers but the problem has "
-            f"{problem.num_buffers}"
-        ]
-    errors = _placement_errors(problem, plan)[:MAX_MESSAGES]
-    return errors + _overlap_errors(problem, plan)
+        messages.append(message)
+    return messages
 
 
 def check_plan(problem: Problem, plan: Plan) -> None:
-    errors = validate(problem, plan)
+    """Raise `PlanningError` listing the first faults of an invalid plan."""
+    errors = validate(problem, plan, max_messages=5)
     if errors:
-        raise PlanningError("invalid plan: " + "; ".join(errors[:3]))
+        raise PlanningError("invalid plan: " + "; ".join(errors))
+
+
+def _shape_error(problem: Problem, plan: Plan) -> str | None:
+    n = problem.num_buffers
+    if len(plan.pool) != n or len(plan.offset) != n:
+        return (
+            f"the plan places {len(plan.pool)} pools and {len(plan.offset)} offsets "
+            f"for {n} buffers"
+        )
+    return None
+
+
+def _faults(problem: Problem, plan: Plan) -> Iterator[str]:
+    pool = np.asarray(plan.pool, dtype=np.int64)
+    offset = np.asarray(plan.offset, dtype=np.int64)
+    yield from _pool_faults(problem, pool)
+    in_a_pool = (pool >= 0) & (pool < len(problem.pools))
+    yield from _offset_faults(problem, pool, offset, in_a_pool)
+    yield from _overlap_faults(problem, pool, offset, in_a_pool)
+
+
+def _pool_faults(problem: Problem, pool: np.ndarray) -> Iterator[str]:
+    num_pools = len(problem.pools)
+    for buffer in np.flatnonzero((pool < 0) | (pool >= num_pools)).tolist():
+        yield (
+            f"buffer '{problem.names[buffer]}' is in pool #{pool[buffer]}, "
+            f"but there are {num_pools} pools"
+        )
+    allowed = _candidate_matrix(problem)
+    known = np.clip(pool, 0, num_pools - 1)
+    outside = ~allowed[np.arange(problem.num_buffers), known] & (pool == known)
+    for buffer in np.flatnonzero(outside).tolist():
+        candidates = ", ".join(problem.pools[p].name for p in problem.candidates[buffer])
+        yield (
+            f"buffer '{problem.names[buffer]}' is in pool "
+            f"'{problem.pools[pool[buffer]].name}', which is not one of its candidates "
+            f"({candidates or 'none'})"
+        )
+
+
+def _candidate_matrix(problem: Problem) -> np.ndarray:
+    """`allowed[buffer, pool]`: may the buffer go into the pool?"""
+    lengths = np.fromiter(map(len, problem.candidates), np.int64, problem.num_buffers)
+    pools = np.fromiter(
+        (p for c in problem.candidates for p in c), np.int64, int(lengths.sum())
+    )
+    buffers = np.repeat(np.arange(problem.num_buffers), lengths)
+    valid = (pools >= 0) & (pools < len(problem.pools))
+    allowed = np.zeros((problem.num_buffers, max(len(problem.pools), 1)), dtype=bool)
+    allowed[buffers[valid], pools[valid]] = True
+    return allowed
+
+
+def _offset_faults(
+    problem: Problem, pool: np.ndarray, offset: np.ndarray, in_a_pool: np.ndarray
+) -> Iterator[str]:
+    names, sizes = problem.names, np.asarray(problem.sizes, dtype=np.int64)
+    alignments = np.maximum(np.asarray(problem.alignments, dtype=np.int64), 1)
+    for buffer in np.flatnonzero(in_a_pool & (offset < 0)).tolist():
+        yield (
+            f"buffer '{names[buffer]}' has a negative offset {offset[buffer]} in pool "
+            f"'{problem.pools[pool[buffer]].name}'"
+        )
+    for buffer in np.flatnonzero(in_a_pool & (offset % alignments != 0)).tolist():
+        yield (
+            f"buffer '{names[buffer]}' at offset {offset[buffer]} in pool "
+            f"'{problem.pools[pool[buffer]].name}' is not aligned to "
+            f"{alignments[buffer]} bytes"
+        )
+    hints = np.array(
+        [-1 if p.size_hint is None else p.size_hint for p in problem.pools] or [-1],
+        dtype=np.int64,
+    )
+    hint = hints[np.where(in_a_pool, pool, 0)]
+    past_hint = in_a_pool & (hint >= 0) & (offset + sizes > hint)
+    for buffer in np.flatnonzero(past_hint).tolist():
+        yield (
+            f"buffer '{names[buffer]}' at {_range(offset[buffer], sizes[buffer])} passes "
+            f"the size hint of pool '{problem.pools[pool[buffer]].name}' "
+            f"({hint[buffer]} bytes)"
+        )
+
+
+def _overlap_faults(
+    problem: Problem, pool: np.ndarray, offset: np.ndarray, in_a_pool: np.ndarray
+) -> Iterator[str]:
+    sizes = np.asarray(problem.sizes, dtype=np.int64)
+    end = offset + sizes
+    reported: set[tuple[int, int]] = set()
+    for first, second in _overlapping_conflicts(problem, pool, offset, end, in_a_pool):
+        pair = (min(first, second), max(first, second))
+        if pair in reported:
+            continue
+        reported.add(pair)
+        a, b = pair
+        yield (
+            f"buffers '{problem.names[a]}' and '{problem.names[b]}' conflict but overlap "
+            f"in pool '{problem.pools[pool[a]].name}': '{problem.names[a]}' at "
+            f"{_range(offset[a], sizes[a])}, '{problem.names[b]}' at "
+            f"{_range(offset[b], sizes[b])}"
+        )
+
+
+def _overlapping_conflicts(
+    problem: Problem,
+    pool: np.ndarray,
+    offset: np.ndarray,
+    end: np.ndarray,
+    in_a_pool: np.ndarray,
+) -> Iterator[tuple[int, int]]:
+    """`(buffer, conflict)` for every list entry whose two buffers share a byte of one
+    pool, chunk by chunk over the lists."""
+    indptr = problem.conflicts.indptr
+    for first_row, last_row in _row_chunks(indptr):
+        lo, hi = int(indptr[first_row]), int(indptr[last_row])
+        counts = np.diff(indptr[first_row : last_row + 1])
+        target = np.asarray(problem.conflicts.indices[lo:hi], dtype=np.int64)
+        # Byte ranges first (cheap, and rarely true for a good plan), then the rest on
+        # the few hits; empty buffers never overlap under the strict comparisons.
+        hits = np.flatnonzero(
+            (np.repeat(offset[first_row:last_row], counts) < end[target])
+            & (offset[target] < np.repeat(end[first_row:last_row], counts))
+        )
+        if not len(hits):
+            continue
+        source = np.searchsorted(indptr, lo + hits, side="right") - 1
+        target = target[hits]
+        real = (
+            (source != target)
+            & (pool[source] == pool[target])
+            & in_a_pool[source]
+            & in_a_pool[target]
+        )
+        yield from zip(source[real].tolist(), target[real].tolist())
+
+
+def _row_chunks(indptr: np.ndarray) -> Iterator[tuple[int, int]]:
+    """Consecutive row ranges `[first, last)` holding about `_EDGES_PER_CHUNK` entries
+    each (a longer single row makes its own chunk)."""
+    num_rows = len(indptr) - 1
+    first = 0
+    while first < num_rows:
+        limit = indptr[first] + _EDGES_PER_CHUNK
+        last = int(np.searchsorted(indptr, limit, side="right")) - 1
+        last = min(max(last, first + 1), num_rows)
+        yield first, last
+        first = last
+
+
+def _range(offset: int, size: int) -> str:
+    return f"[{offset}, {offset + size})"
