@@ -12,11 +12,12 @@ from typing import IO, Literal
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.utils.target import Target
 
 from usmp_dialect.analysis.usmp_problem import ModuleProblem, module_problem
 from usmp_dialect.diagnostics import UsmpError
+from usmp_dialect.dialects.usmp import UNPLANNED_ATTR
 from usmp_dialect.planning.conflicts import max_live, max_live_per_pool
 from usmp_dialect.planning.problem import Plan
 
@@ -36,7 +37,7 @@ def _planned(planned: ModuleProblem) -> Plan:
 
 
 def plan_report(module: ModuleOp) -> dict[str, object]:
-    """The report as plain data: `{"pools", "buffers", "max_live"}`."""
+    """The report as plain data: `{"pools", "buffers", "max_live", "unplanned"}`."""
     planned = module_problem(module)
     problem = planned.problem
     plan = _planned(planned)
@@ -66,7 +67,23 @@ def plan_report(module: ModuleOp) -> dict[str, object]:
         }
         for index in range(problem.num_buffers)
     ]
-    return {"pools": pools, "buffers": buffers, "max_live": int(max_live(problem))}
+    return {
+        "pools": pools,
+        "buffers": buffers,
+        "max_live": int(max_live(problem)),
+        "unplanned": _unplanned(module),
+    }
+
+
+def _unplanned(module: ModuleOp) -> list[dict[str, str]]:
+    """Allocations the planner left alone, and why."""
+    found: list[dict[str, str]] = []
+    for op in module.walk():
+        reason = op.attributes.get(UNPLANNED_ATTR)
+        if isinstance(reason, StringAttr):
+            name = op.results[0].name_hint if op.results else None
+            found.append({"name": name or op.name, "reason": reason.data})
+    return found
 
 
 def _ratio(size: int, bound: int) -> str:
@@ -89,6 +106,11 @@ def format_text_report(report: dict[str, object]) -> str:
             f"{buffer['name']:<24}{buffer['pool']:<18}{buffer['offset']:>10}"
             f"{buffer['size']:>10}  {live}"
         )
+    if report["unplanned"]:
+        lines.append("")
+        lines.append("not planned:")
+        for entry in report["unplanned"]:
+            lines.append(f"  {entry['name']:<22}{entry['reason']}")
     total = sum(pool["size"] for pool in report["pools"])
     lines.append("")
     lines.append(

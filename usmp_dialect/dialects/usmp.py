@@ -51,6 +51,8 @@ from xdsl.traits import SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 POOL_KINDS = ("workspace", "constant")
+UNPLANNED_ATTR = "usmp.unplanned"
+"""Discardable attribute on an allocation the planner leaves alone, saying why."""
 DEFAULT_ALIGNMENT = 16
 
 _INT_POOL_PROPERTIES = (

@@ -42,8 +42,11 @@ def _parse_error_text(error: ParseError) -> str:
     return f"{header}\n{source_line}\n{caret}"
 
 
-def user_error_text(error: BaseException, context: ErrorContext) -> str | None:
-    """The diagnostic for a user's mistake, or None when the error is not one."""
+USER_ERRORS = (ParseError, DiagnosticException, CsvInstanceError, ArgSpecParseError)
+
+
+def user_error_text(error: BaseException, context: ErrorContext) -> str:
+    """The diagnostic for one of the `USER_ERRORS`."""
     match error:
         case ParseError():
             return _parse_error_text(error)
@@ -55,9 +58,8 @@ def user_error_text(error: BaseException, context: ErrorContext) -> str | None:
             )
         case DiagnosticException():
             return format_error(context.prefix, str(error))
-        case ArgSpecParseError():
+        case _:
             return format_error(context.tool, str(error).replace("\n", " "))
-    return None
 
 
 @contextmanager
@@ -65,7 +67,6 @@ def report_user_errors(tool: str) -> Iterator[ErrorContext]:
     context = ErrorContext(tool)
     try:
         yield context
-    except (ParseError, DiagnosticException, CsvInstanceError, ArgSpecParseError) as error:
-        text = user_error_text(error, context)
-        print(text, file=sys.stderr)
+    except USER_ERRORS as error:
+        print(user_error_text(error, context), file=sys.stderr)
         raise SystemExit(1) from None

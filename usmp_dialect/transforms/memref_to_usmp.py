@@ -21,10 +21,9 @@ from xdsl.rewriter import Rewriter
 from usmp_dialect.analysis.memref_liveness import Allocation, program_liveness
 from usmp_dialect.analysis.usmp_problem import module_liveness, module_pools
 from usmp_dialect.diagnostics import UsmpError
-from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp, PoolOp
+from usmp_dialect.dialects.usmp import UNPLANNED_ATTR, AllocOffsetOp, LivenessOp, PoolOp
 
 DEFAULT_POOL = "global_workspace"
-UNPLANNED_ATTR = "usmp.unplanned"
 TARGET_ATTR = "usmp.target"
 """A function's target; a pool with targets serves only functions of those targets."""
 
