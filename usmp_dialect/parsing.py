@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
 from xdsl.ir import Operation
@@ -14,12 +16,22 @@ class LocatingParser(Parser):
         super().__init__(ctx, input, name)
         self._line_offset = line_offset
         self._file_name = StringAttr(name)
+        newline = b"\n" if isinstance(input, bytes) else "\n"
+        # Line starts found once, so locating an op is a binary search rather than a
+        # count of the newlines before it (which made large inputs quadratic).
+        self._line_starts = [0]
+        position = input.find(newline)
+        while position >= 0:
+            self._line_starts.append(position + 1)
+            position = input.find(newline, position + 1)
 
     def parse_operation(self) -> Operation:
-        start = self._current_token.span.get_location()
+        start = self._current_token.span.start
         op = super().parse_operation()
         if isinstance(op.location, UnknownLoc):
+            line = bisect_right(self._line_starts, start)
+            column = start - self._line_starts[line - 1] + 1
             op.location = FileLineColLoc(
-                self._file_name, IntAttr(start.line + self._line_offset), IntAttr(start.col)
+                self._file_name, IntAttr(line + self._line_offset), IntAttr(column)
             )
         return op

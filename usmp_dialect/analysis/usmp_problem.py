@@ -108,8 +108,10 @@ def build_problem(
         explicit = to_buffer[liveness.conflicts()]
         explicit = explicit[(explicit >= 0).all(axis=1)]
     intervals = Intervals(owners, starts, ends)
-    conflicts = _merged_conflicts(
-        len(names), conflicts_from_intervals(intervals, len(names)), explicit
+    conflicts = Conflicts.lazy(
+        lambda: _merged_conflicts(
+            len(names), conflicts_from_intervals(intervals, len(names)), explicit
+        )
     )
     problem = Problem(
         names=names,
@@ -119,6 +121,7 @@ def build_problem(
         pools=tuple(PoolSpec(p.sym_name.data, p.size_hint_bytes) for p in pools),
         candidates=candidates,
         intervals=intervals,
+        explicit_pairs=explicit,
     )
     return ModuleProblem(problem, tuple(allocs), tuple(pools))
 

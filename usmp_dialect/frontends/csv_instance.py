@@ -1,22 +1,29 @@
 """Benchmark instances in the common CSV format: `id,lower,upper,size`, one buffer a row,
 live on the half-open interval `[lower, upper)` (MiniMalloc's and idealloc's format).
 
-Reading is strict, because a silently skipped row is a wrong plan: every fault is a
-`CsvInstanceError` with the 1-based line and column of the bad cell.
+The columns may come in any order and extra ones are allowed; an `offset` column (a
+planned result, MiniMalloc's output) is read too. Cells are separated by commas and not
+quoted. Reading is strict, because a silently skipped row is a wrong plan: every fault
+is a `CsvInstanceError` with the 1-based line and column of the bad cell. The format has
+no alignment: every buffer is byte-aligned.
 """
 
 from __future__ import annotations
 
-import csv
-import io
+import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from usmp_dialect.planning.problem import Intervals
 
 REQUIRED_COLUMNS = ("id", "lower", "upper", "size")
+OFFSET_COLUMN = "offset"
+_INTEGER_COLUMNS = ("lower", "upper", "size", OFFSET_COLUMN)
+_INTEGER = re.compile(r"-?[0-9]+")
 
 
 class CsvInstanceError(Exception):
@@ -38,96 +45,154 @@ class CsvInstance:
     """The `offset` column of a planned result, when the file has one."""
 
 
-def _cell_columns(line: str) -> list[int]:
-    """1-based column where each comma-separated cell of a line starts."""
-    columns, position = [1], 0
-    for part in line.split(",")[:-1]:
-        position += len(part) + 1
-        columns.append(position + 1)
-    return columns
+@dataclass(frozen=True)
+class _Cell:
+    text: str
+    column: int
+    """1-based column of the cell's first non-blank character."""
+
+
+def _cells(line: str) -> list[_Cell]:
+    cells, start = [], 0
+    for part in line.split(","):
+        stripped = part.strip()
+        leading = len(part) - len(part.lstrip())
+        cells.append(_Cell(stripped, start + leading + 1))
+        start += len(part) + 1
+    return cells
 
 
 class _Reader:
     def __init__(self, text: str, filename: str):
-        self.lines = text.splitlines()
         self.filename = filename
+        # Lines as an editor counts them: split at "\n" only ("\r" is stripped as blank).
+        self.lines = text.removeprefix("\ufeff").split("\n")
 
-    def fail(self, message: str, line: int, cell: int = 0) -> CsvInstanceError:
-        columns = _cell_columns(self.lines[line - 1]) if line <= len(self.lines) else [1]
-        return CsvInstanceError(
-            message, self.filename, line, columns[min(cell, len(columns) - 1)]
-        )
+    def error(self, message: str, line: int, column: int = 1) -> CsvInstanceError:
+        return CsvInstanceError(message, self.filename, line, column)
 
     def header(self) -> dict[str, int]:
+        """Column name → cell index."""
         if not self.lines or not self.lines[0].strip():
-            raise self.fail(f"empty file: expected the header {','.join(REQUIRED_COLUMNS)}", 1)
-        names = [n.strip() for n in next(csv.reader([self.lines[0]]))]
+            raise self.error(f"expected the header {','.join(REQUIRED_COLUMNS)}", 1)
+        cells = _cells(self.lines[0])
+        columns: dict[str, int] = {}
+        for index, cell in enumerate(cells):
+            if cell.text in columns:
+                raise self.error(f"column '{cell.text}' appears twice", 1, cell.column)
+            columns[cell.text] = index
         for required in REQUIRED_COLUMNS:
-            if required not in names:
-                raise self.fail(
+            if required not in columns:
+                raise self.error(
                     f"missing column '{required}' (the header must name "
                     f"{', '.join(REQUIRED_COLUMNS)})",
                     1,
-                    len(names),
+                    len(self.lines[0]) + 1,
                 )
-        return {name: index for index, name in enumerate(names)}
+        return columns
 
-    def integer(self, row: list[str], line: int, cell: int, column: str) -> int:
-        text = row[cell].strip()
-        try:
-            return int(text)
-        except ValueError:
-            raise self.fail(f"{column} must be an integer, got '{text}'", line, cell) from None
-
-
-def read_csv_instance(text: str, filename: str = "<csv>") -> CsvInstance:
-    reader = _Reader(text, filename)
-    columns = reader.header()
-    names: list[str] = []
-    values: dict[str, list[int]] = {"lower": [], "upper": [], "size": [], "offset": []}
-    seen: dict[str, int] = {}
-    has_offset = "offset" in columns
-    for line, row in enumerate(csv.reader(io.StringIO(text)), start=1):
-        if line == 1 or not any(cell.strip() for cell in row):
-            continue
-        if len(row) < len(columns):
-            raise reader.fail(
-                f"expected {len(columns)} cells, found {len(row)}", line, len(row)
-            )
-        name = row[columns["id"]].strip()
-        if name in seen:
-            raise reader.fail(
-                f"duplicate id '{name}' (first on line {seen[name]})", line, columns["id"]
-            )
-        seen[name] = line
-        row_values = {
-            column: reader.integer(row, line, columns[column], column)
-            for column in values
-            if column in columns
-        }
-        if row_values["size"] < 0:
-            raise reader.fail(
-                f"size must not be negative, got {row_values['size']}", line, columns["size"]
-            )
-        if row_values["lower"] < 0:
-            raise reader.fail("lower must not be negative", line, columns["lower"])
-        if row_values["upper"] <= row_values["lower"]:
-            raise reader.fail(
-                f"upper ({row_values['upper']}) must be greater than lower "
-                f"({row_values['lower']})",
+    def row(self, line: int, width: int) -> list[_Cell] | None:
+        """The cells of a data line, `None` for a blank one."""
+        text = self.lines[line - 1]
+        if not text.strip():
+            return None
+        cells = _cells(text)
+        if len(cells) != width:
+            raise self.error(
+                f"expected {width} cells as in the header, found {len(cells)}",
                 line,
-                columns["upper"],
+                cells[min(len(cells), width) - 1].column,
             )
+        return cells
+
+    def integer(self, cell: _Cell, line: int, column: str) -> int:
+        if not _INTEGER.fullmatch(cell.text):
+            raise self.error(
+                f"'{column}' must be an integer, got '{cell.text}'", line, cell.column
+            )
+        return int(cell.text)
+
+
+def read_csv_instance(
+    path_or_text: str | os.PathLike[str], filename: str | None = None
+) -> CsvInstance:
+    """Read an instance from CSV text, or from a file when given a path; `filename` names
+    the input in errors."""
+    if isinstance(path_or_text, os.PathLike):
+        text = Path(path_or_text).read_text(encoding="utf-8")
+        filename = filename or os.fspath(path_or_text)
+    else:
+        text = path_or_text
+    reader = _Reader(text, filename or "<csv>")
+    columns = reader.header()
+    read = [c for c in _INTEGER_COLUMNS if c in columns]
+    values: dict[str, list[int]] = {column: [] for column in read}
+    names: list[str] = []
+    first_line_of: dict[str, int] = {}
+    for line in range(2, len(reader.lines) + 1):
+        cells = reader.row(line, len(columns))
+        if cells is None:
+            continue
+        name = _read_id(reader, cells[columns["id"]], line, first_line_of)
+        row = {c: reader.integer(cells[columns[c]], line, c) for c in read}
+        _check_row(reader, row, cells, columns, line)
         names.append(name)
-        for column, value in row_values.items():
+        for column, value in row.items():
             values[column].append(value)
-    count = len(names)
     return CsvInstance(
         names=tuple(names),
         sizes=np.asarray(values["size"], dtype=np.int64),
-        intervals=Intervals.from_lists(range(count), values["lower"], values["upper"]),
-        offsets=np.asarray(values["offset"], dtype=np.int64) if has_offset else None,
+        intervals=Intervals.from_lists(range(len(names)), values["lower"], values["upper"]),
+        offsets=(
+            np.asarray(values[OFFSET_COLUMN], dtype=np.int64)
+            if OFFSET_COLUMN in values
+            else None
+        ),
     )
+
+
+def _read_id(
+    reader: _Reader, cell: _Cell, line: int, first_line_of: dict[str, int]
+) -> str:
+    if not cell.text:
+        raise reader.error("empty id", line, cell.column)
+    if cell.text in first_line_of:
+        raise reader.error(
+            f"duplicate id '{cell.text}' (first on line {first_line_of[cell.text]})",
+            line,
+            cell.column,
+        )
+    first_line_of[cell.text] = line
+    return cell.text
+
+
+def _check_row(
+    reader: _Reader,
+    row: dict[str, int],
+    cells: list[_Cell],
+    columns: dict[str, int],
+    line: int,
+) -> None:
+    def cell(column: str) -> int:
+        return cells[columns[column]].column
+
+    if row["size"] < 0:
+        raise reader.error(
+            f"'size' must not be negative, got {row['size']}", line, cell("size")
+        )
+    if row["upper"] <= row["lower"]:
+        raise reader.error(
+            f"'upper' ({row['upper']}) must be greater than 'lower' ({row['lower']}): "
+            "a buffer is live on [lower, upper)",
+            line,
+            cell("upper"),
+        )
+    if OFFSET_COLUMN in row and row[OFFSET_COLUMN] < 0:
+        raise reader.error(
+            f"'offset' must not be negative, got {row[OFFSET_COLUMN]}",
+            line,
+            cell(OFFSET_COLUMN),
+        )
 
 
 def write_csv_instance(
@@ -138,8 +203,14 @@ def write_csv_instance(
     offsets: Sequence[int],
 ) -> str:
     """A planned instance in MiniMalloc's output format (`id,lower,upper,size,offset`)."""
+    for name in names:
+        if "," in name or "\n" in name or name != name.strip():
+            raise ValueError(f"buffer name {name!r} cannot be written as a CSV id")
     lines = ["id,lower,upper,size,offset"]
     lines += [
-        f"{n},{lo},{up},{s},{o}" for n, lo, up, s, o in zip(names, lowers, uppers, sizes, offsets)
+        f"{name},{lower},{upper},{size},{offset}"
+        for name, lower, upper, size, offset in zip(
+            names, lowers, uppers, sizes, offsets, strict=True
+        )
     ]
     return "\n".join(lines) + "\n"

@@ -8,7 +8,7 @@ one pool and one byte offset per buffer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,6 +23,19 @@ class PlanningError(Exception):
     def __init__(self, message: str, buffer: int | None = None):
         super().__init__(message)
         self.buffer = buffer
+
+
+def out_of_space(problem: Problem, buffer: int) -> PlanningError:
+    """The error for a buffer that fits in none of its candidate pools."""
+    pools = ", ".join(
+        f"{problem.pools[p].name}: size hint {problem.pools[p].size_hint} bytes"
+        for p in problem.candidates[buffer]
+    )
+    return PlanningError(
+        f"buffer '{problem.names[buffer]}' ({int(problem.sizes[buffer])} bytes) does not "
+        f"fit in any candidate pool ({pools}); increase the size hints",
+        buffer,
+    )
 
 
 @dataclass(frozen=True)
@@ -51,13 +64,44 @@ class Intervals:
         )
 
 
-@dataclass(frozen=True)
 class Conflicts:
     """Ordered adjacency lists in CSR form: the conflicts of buffer `i` are
-    `indices[indptr[i]:indptr[i + 1]]`, in the order they were given."""
+    `indices[indptr[i]:indptr[i + 1]]`, in the order they were given.
 
-    indptr: np.ndarray
-    indices: np.ndarray
+    Lists that follow from live intervals can be `lazy`: a 62k-buffer trace has hundreds
+    of millions of conflicting pairs, and the algorithms that work from the intervals
+    never read them, so they are built only when something does."""
+
+    def __init__(self, indptr: np.ndarray, indices: np.ndarray):
+        self._arrays: tuple[np.ndarray, np.ndarray] | None = (indptr, indices)
+        self._build: Callable[[], Conflicts] | None = None
+
+    @staticmethod
+    def lazy(build: Callable[[], Conflicts]) -> Conflicts:
+        conflicts = Conflicts.__new__(Conflicts)
+        conflicts._arrays = None
+        conflicts._build = build
+        return conflicts
+
+    @property
+    def is_built(self) -> bool:
+        return self._arrays is not None
+
+    def _built(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._arrays is None:
+            assert self._build is not None
+            built = self._build()
+            self._arrays = (built.indptr, built.indices)
+            self._build = None
+        return self._arrays
+
+    @property
+    def indptr(self) -> np.ndarray:
+        return self._built()[0]
+
+    @property
+    def indices(self) -> np.ndarray:
+        return self._built()[1]
 
     @staticmethod
     def from_lists(lists: Sequence[Sequence[int]]) -> Conflicts:
@@ -88,6 +132,9 @@ class Problem:
     Empty means every buffer may use pool 0 only."""
     intervals: Intervals | None = None
     """The live intervals the conflicts came from, when they came from intervals."""
+    explicit_pairs: np.ndarray | None = None
+    """With `intervals`: the `(k, 2)` conflicts listed beyond what the intervals imply.
+    Intervals plus these pairs say everything `conflicts` says."""
 
     def __post_init__(self):
         if not self.candidates:

@@ -16,7 +16,7 @@ from enum import Enum
 
 import numpy as np
 
-from usmp_dialect.planning.problem import Plan, Problem
+from usmp_dialect.planning.problem import Plan, Problem, out_of_space
 
 _UNBOUNDED = np.iinfo(np.int64).max // 4
 
@@ -242,9 +242,10 @@ class _Occupancy:
 
 def place_in_order(
     problem: Problem, geometry: Geometry, order: np.ndarray, fit: Fit
-) -> Plan | None:
+) -> Plan:
     """Each buffer in `order` goes to its first candidate pool where it fits under the
-    pool's size hint; `None` when some buffer fits in none."""
+    pool's size hint. Raises the out-of-space error for the first buffer that fits in
+    none."""
     occupancy = _Occupancy(problem, geometry)
     hints = [pool.size_hint for pool in problem.pools]
     sizes = problem.sizes.tolist()
@@ -260,5 +261,5 @@ def place_in_order(
                 occupancy.place(buffer, pool, offset, size)
                 break
         else:
-            return None
+            raise out_of_space(problem, buffer)
     return Plan(pool=occupancy.pool, offset=occupancy.offset)

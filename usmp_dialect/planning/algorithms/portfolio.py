@@ -111,6 +111,7 @@ def run_portfolio(
     runs), how many ran, and the longest one took in seconds."""
     orders = {order.name: order for order in ORDERS}
     best: Candidate | None = None
+    first_failure: PlanningError | None = None
     done: set[tuple[str, Fit]] = set()
     slowest = 0.0
     for name, fit in RUNS:
@@ -121,15 +122,19 @@ def run_portfolio(
         done.add((name, fit))
         began = time.perf_counter()
         sequence = order_of(problem, geometry, orders[name])
-        plan = place_in_order(problem, geometry, sequence, fit)
-        slowest = max(slowest, time.perf_counter() - began)
-        if plan is None:
+        try:
+            plan = place_in_order(problem, geometry, sequence, fit)
+        except PlanningError as failure:
+            first_failure = first_failure or failure
             continue
+        finally:
+            slowest = max(slowest, time.perf_counter() - began)
         total = plan.total_size(problem)
         if best is None or total < best.total:
             best = Candidate(plan, total, sequence, fit, f"{name}/{fit.value}")
     if best is None:
-        raise PlanningError("no buffer order fits the buffers into their pools' size hints")
+        assert first_failure is not None
+        raise first_failure
     return best, len(done), slowest
 
 
@@ -164,10 +169,12 @@ def hill_climb(
             continue
         target = int(rng.integers(0, position))
         sequence = np.insert(np.delete(current.order, position), target, moved)
-        plan = place_in_order(problem, geometry, sequence, current.fit)
-        slowest = max(slowest, time.perf_counter() - began)
-        if plan is None:
+        try:
+            plan = place_in_order(problem, geometry, sequence, current.fit)
+        except PlanningError:
             continue
+        finally:
+            slowest = max(slowest, time.perf_counter() - began)
         total = plan.total_size(problem)
         if total <= current.total:
             current = Candidate(plan, total, sequence, current.fit, current.name)
