@@ -18,7 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from usmp_dialect.planning.problem import Intervals
+from usmp_dialect.planning.conflicts import conflicts_from_intervals
+from usmp_dialect.planning.problem import Intervals, PoolSpec, Problem
 
 REQUIRED_COLUMNS = ("id", "lower", "upper", "size")
 OFFSET_COLUMN = "offset"
@@ -43,6 +44,18 @@ class CsvInstance:
     """One interval per buffer: buffer `i` owns interval `i`."""
     offsets: np.ndarray | None = None
     """The `offset` column of a planned result, when the file has one."""
+
+    def problem(self, pool: PoolSpec = PoolSpec("global_workspace")) -> Problem:
+        """The instance as a planning problem: byte-aligned buffers in one pool."""
+        count = len(self.names)
+        return Problem(
+            names=self.names,
+            sizes=self.sizes,
+            alignments=np.ones(count, dtype=np.int64),
+            conflicts=conflicts_from_intervals(self.intervals, count),
+            pools=(pool,),
+            intervals=self.intervals,
+        )
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ vectorised over the conflict lists so that a 62k-buffer trace is checked in seco
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator
 
 import numpy as np
@@ -154,13 +155,16 @@ def _overlapping_conflicts(
 ) -> Iterator[tuple[int, int]]:
     """`(buffer, conflict)` for every list entry whose two buffers share a byte of one
     pool, chunk by chunk over the lists."""
+    if problem.intervals is not None and not problem.conflicts.is_built:
+        yield from _overlapping_live_buffers(problem, pool, offset, end, in_a_pool)
+        return
     indptr = problem.conflicts.indptr
     for first_row, last_row in _row_chunks(indptr):
         lo, hi = int(indptr[first_row]), int(indptr[last_row])
         counts = np.diff(indptr[first_row : last_row + 1])
         target = problem.conflicts.indices[lo:hi]
         # Byte ranges first (cheap, and rarely true for a good plan), then the rest on
-        # the few hits; empty buffers never overlap under the strict comparisons.
+        # the few hits; an empty buffer holds no byte, so it overlaps nothing.
         hits = np.flatnonzero(
             (np.repeat(offset[first_row:last_row], counts) < end[target])
             & (offset[target] < np.repeat(end[first_row:last_row], counts))
@@ -171,11 +175,76 @@ def _overlapping_conflicts(
         target = target[hits]
         real = (
             (source != target)
+            & (end[source] > offset[source])
+            & (end[target] > offset[target])
             & (pool[source] == pool[target])
             & in_a_pool[source]
             & in_a_pool[target]
         )
         yield from zip(source[real].tolist(), target[real].tolist())
+
+
+def _overlapping_live_buffers(
+    problem: Problem,
+    pool: np.ndarray,
+    offset: np.ndarray,
+    end: np.ndarray,
+    in_a_pool: np.ndarray,
+) -> Iterator[tuple[int, int]]:
+    """The same check from the live intervals, without building the conflict lists: a
+    sweep over time keeps, per pool, the byte ranges of the live buffers sorted by offset.
+    While those are disjoint, a new range can only overlap its neighbours in that order,
+    so the first fault is always found (and most later ones)."""
+    intervals = problem.intervals
+    assert intervals is not None
+    owners = intervals.owner.tolist()
+    starts, stops = intervals.start.tolist(), intervals.end.tolist()
+    # Ends sort before starts at the same time: the intervals are half-open.
+    events = sorted(
+        [(stops[i], 0, i) for i in range(len(owners)) if starts[i] < stops[i]]
+        + [(starts[i], 1, i) for i in range(len(owners)) if starts[i] < stops[i]]
+    )
+    live: dict[int, list[tuple[int, int]]] = {}
+    for _, is_start, interval in events:
+        buffer = owners[interval]
+        if not in_a_pool[buffer] or end[buffer] <= offset[buffer]:
+            continue
+        ranges = live.setdefault(int(pool[buffer]), [])
+        key = (int(offset[buffer]), interval)
+        position = bisect_left(ranges, key)
+        if not is_start:
+            del ranges[position]
+            continue
+        for neighbour in (position - 1, position):
+            if 0 <= neighbour < len(ranges):
+                other = owners[ranges[neighbour][1]]
+                if other != buffer and offset[other] < end[buffer] and offset[buffer] < end[other]:
+                    yield buffer, other
+        ranges.insert(position, key)
+    yield from _overlapping_pairs(problem.explicit_pairs, pool, offset, end, in_a_pool)
+
+
+def _overlapping_pairs(
+    pairs: np.ndarray | None,
+    pool: np.ndarray,
+    offset: np.ndarray,
+    end: np.ndarray,
+    in_a_pool: np.ndarray,
+) -> Iterator[tuple[int, int]]:
+    if pairs is None or not len(pairs):
+        return
+    a, b = pairs[:, 0], pairs[:, 1]
+    hit = (
+        (a != b)
+        & (end[a] > offset[a])
+        & (end[b] > offset[b])
+        & (pool[a] == pool[b])
+        & in_a_pool[a]
+        & in_a_pool[b]
+        & (offset[a] < end[b])
+        & (offset[b] < end[a])
+    )
+    yield from zip(a[hit].tolist(), b[hit].tolist())
 
 
 def _row_chunks(indptr: np.ndarray) -> Iterator[tuple[int, int]]:

@@ -94,13 +94,16 @@ class UsmpPlan(ModulePass):
     time_limit: int | float = 10.0
     """Seconds an anytime algorithm may spend before it returns its best plan."""
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def __post_init__(self):
+        # Options are checked when the pipeline is built, before any input is read.
         try:
             get_algorithm(self.algorithm)
         except PlanningError as error:
             raise UsmpError(str(error)) from error
         if self.time_limit <= 0:
             raise UsmpError(f"time-limit must be positive, got {self.time_limit}")
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
         allocs = module_allocs(op)
         if allocs and module_liveness(op) is None:
             raise UsmpError(

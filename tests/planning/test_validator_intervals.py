@@ -1,0 +1,64 @@
+"""The validator's interval sweep (used when the conflict lists are not built, as for
+large traces) accepts and rejects exactly the plans the conflict-list check does."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from usmp_dialect.planning.conflicts import conflicts_from_intervals
+from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, PoolSpec, Problem
+from usmp_dialect.planning.validator import validate
+
+
+@st.composite
+def planned_instances(draw):
+    n = draw(st.integers(1, 12))
+    owners = list(range(n)) + draw(st.lists(st.integers(0, n - 1), max_size=4))
+    starts = [draw(st.integers(0, 20)) for _ in owners]
+    ends = [s + draw(st.integers(1, 8)) for s in starts]
+    sizes = np.array([draw(st.integers(0, 16)) for _ in range(n)], dtype=np.int64)
+    pools = draw(st.integers(1, 2))
+    pool = np.array([draw(st.integers(0, pools - 1)) for _ in range(n)], dtype=np.int64)
+    offset = np.array([draw(st.integers(0, 40)) for _ in range(n)], dtype=np.int64)
+    explicit = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3))
+    explicit = np.array([p for p in explicit if p[0] != p[1]], dtype=np.int64).reshape(-1, 2)
+    intervals = Intervals.from_lists(owners, starts, ends)
+    return n, sizes, pools, pool, offset, intervals, explicit
+
+
+def _problem(n, sizes, pools, intervals, explicit, conflicts) -> Problem:
+    return Problem(
+        names=tuple(f"b{i}" for i in range(n)),
+        sizes=sizes,
+        alignments=np.ones(n, dtype=np.int64),
+        conflicts=conflicts,
+        pools=tuple(PoolSpec(f"p{i}") for i in range(pools)),
+        candidates=(tuple(range(pools)),) * n,
+        intervals=intervals,
+        explicit_pairs=explicit,
+    )
+
+
+def _lists(n: int, intervals: Intervals, explicit: np.ndarray) -> Conflicts:
+    from_intervals = conflicts_from_intervals(intervals, n)
+    lists = [set(from_intervals.of(i).tolist()) for i in range(n)]
+    for a, b in explicit.tolist():
+        lists[a].add(b)
+        lists[b].add(a)
+    return Conflicts.from_lists([sorted(x) for x in lists])
+
+
+@settings(max_examples=300, deadline=None)
+@given(planned_instances())
+def test_interval_sweep_agrees_with_conflict_lists(instance):
+    n, sizes, pools, pool, offset, intervals, explicit = instance
+    plan = Plan(pool=pool, offset=offset)
+    lazy = Conflicts.lazy(lambda: _lists(n, intervals, explicit))
+    swept = validate(_problem(n, sizes, pools, intervals, explicit, lazy), plan)
+    assert not lazy.is_built
+    listed = validate(
+        _problem(n, sizes, pools, intervals, explicit, _lists(n, intervals, explicit)), plan
+    )
+    assert bool(swept) == bool(listed)

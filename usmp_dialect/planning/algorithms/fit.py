@@ -1,0 +1,101 @@
+"""Gap-reusing greedy planners: `first_fit` and `best_fit`.
+
+Buffers are placed largest first (ties: more conflicts first, then buffer index), each in
+the first candidate pool where it fits under the size hint, at the lowest (`first_fit`)
+or the tightest (`best_fit`) aligned gap between its placed conflicts, the top of them when
+no gap holds it. Finding the gaps sorts the placed conflicts by offset: O(d log d) for a
+buffer with d placed conflicts. Conflicts count in either direction of the lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from usmp_dialect.planning.algorithms.greedy import (
+    Placement,
+    out_of_space_error,
+    round_up,
+)
+from usmp_dialect.planning.conflicts import symmetric_conflicts
+from usmp_dialect.planning.problem import Conflicts, Plan, Problem
+from usmp_dialect.planning.registry import Budget, register_algorithm
+
+
+def gap_starts(
+    offsets: np.ndarray, tops: np.ndarray, size: int, alignment: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """`(start, room)` of every aligned gap that holds `size` bytes among blocks occupying
+    `[offset, top)`, lowest first; the last is the unbounded space above all blocks.
+
+    Below block k (in offset order) and above every block before it the bytes are free, so
+    the gaps are `[running max of earlier tops, offset of k)`.
+    """
+    by_offset = np.argsort(offsets, kind="stable")
+    start = np.zeros(len(offsets) + 1, dtype=np.int64)
+    np.maximum.accumulate(tops[by_offset], out=start[1:])
+    if alignment > 1:
+        start = -(-start // alignment) * alignment
+    end = np.append(offsets[by_offset], np.iinfo(np.int64).max)
+    room = end - start
+    holds = np.flatnonzero(room >= size)
+    return start[holds], room[holds]
+
+
+def place_in_gaps(
+    problem: Problem, order: Sequence[int], conflicts: Conflicts, tightest: bool
+) -> Plan:
+    placement = Placement(problem)
+    for buffer in order:
+        size = int(problem.sizes[buffer])
+        alignment = max(int(problem.alignments[buffer]), 1)
+        listed = conflicts.of(buffer)
+        listed = listed[placement.pool[listed] >= 0]
+        listed_pools = placement.pool[listed]
+        needed = []
+        for pool in problem.candidates[buffer]:
+            blocking = listed[listed_pools == pool]
+            # The conflict's top unrounded: a gap starts where its bytes end.
+            starts, room = gap_starts(
+                placement.offset[blocking],
+                placement.offset[blocking] + problem.sizes[blocking],
+                size,
+                alignment,
+            )
+            fitting = np.flatnonzero(starts + size <= _hint_or_max(placement, pool))
+            if len(fitting):
+                chosen = fitting[np.argmin(room[fitting])] if tightest else fitting[0]
+                placement.place(buffer, pool, int(starts[chosen]))
+                break
+            needed.append((pool, int(starts[-1]) + size))
+        else:
+            raise out_of_space_error(problem, buffer, needed)
+    return placement.plan()
+
+
+def _hint_or_max(placement: Placement, pool: int) -> int:
+    hint = placement.hints[pool]
+    return np.iinfo(np.int64).max if hint is None else hint
+
+
+def size_order(problem: Problem, degrees: np.ndarray) -> np.ndarray:
+    """Largest first; ties: more conflicts first, then lower buffer index."""
+    return np.lexsort((np.arange(problem.num_buffers), -degrees, -problem.sizes))
+
+
+def _plan(problem: Problem, tightest: bool) -> Plan:
+    indptr, indices = symmetric_conflicts(problem.conflicts)
+    conflicts = Conflicts(indptr, indices)
+    order = size_order(problem, conflicts.counts())
+    return place_in_gaps(problem, order.tolist(), conflicts, tightest)
+
+
+@register_algorithm("first_fit")
+def first_fit(problem: Problem, budget: Budget) -> Plan:
+    return _plan(problem, tightest=False)
+
+
+@register_algorithm("best_fit")
+def best_fit(problem: Problem, budget: Budget) -> Plan:
+    return _plan(problem, tightest=True)
