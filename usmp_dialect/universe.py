@@ -12,6 +12,12 @@ def _usmp_dialect():
     return USMP
 
 
+def _tir_dialect():
+    from usmp_dialect.dialects.tir import TIR
+
+    return TIR
+
+
 def _usmp_plan():
     from usmp_dialect.transforms.usmp_plan import UsmpPlan
 
@@ -37,7 +43,7 @@ def _usmp_report():
 
 
 USMP_UNIVERSE = Universe(
-    all_dialects={"usmp": _usmp_dialect},
+    all_dialects={"usmp": _usmp_dialect, "tir": _tir_dialect},
     all_passes={
         "memref-to-usmp": _memref_to_usmp,
         "usmp-plan": _usmp_plan,

@@ -7,7 +7,6 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from usmp_dialect.planning.conflicts import conflicts_from_intervals
 from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, PoolSpec, Problem
 from usmp_dialect.planning.validator import validate
 
@@ -22,13 +21,11 @@ def planned_instances(draw):
     pools = draw(st.integers(1, 2))
     pool = np.array([draw(st.integers(0, pools - 1)) for _ in range(n)], dtype=np.int64)
     offset = np.array([draw(st.integers(0, 40)) for _ in range(n)], dtype=np.int64)
-    explicit = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3))
-    explicit = np.array([p for p in explicit if p[0] != p[1]], dtype=np.int64).reshape(-1, 2)
     intervals = Intervals.from_lists(owners, starts, ends)
-    return n, sizes, pools, pool, offset, intervals, explicit
+    return n, sizes, pools, pool, offset, intervals
 
 
-def _problem(n, sizes, pools, intervals, explicit, conflicts) -> Problem:
+def _problem(n, sizes, pools, intervals, conflicts) -> Problem:
     return Problem(
         names=tuple(f"b{i}" for i in range(n)),
         sizes=sizes,
@@ -37,28 +34,29 @@ def _problem(n, sizes, pools, intervals, explicit, conflicts) -> Problem:
         pools=tuple(PoolSpec(f"p{i}") for i in range(pools)),
         candidates=(tuple(range(pools)),) * n,
         intervals=intervals,
-        explicit_pairs=explicit,
     )
 
 
-def _lists(n: int, intervals: Intervals, explicit: np.ndarray) -> Conflicts:
-    from_intervals = conflicts_from_intervals(intervals, n)
-    lists = [set(from_intervals.of(i).tolist()) for i in range(n)]
-    for a, b in explicit.tolist():
-        lists[a].add(b)
-        lists[b].add(a)
+def _lists(n: int, intervals: Intervals) -> Conflicts:
+    """Conflict lists by brute force over every pair of intervals."""
+    lists: list[set[int]] = [set() for _ in range(n)]
+    owner, start, end = intervals.owner, intervals.start, intervals.end
+    for i in range(len(owner)):
+        for j in range(len(owner)):
+            if owner[i] != owner[j] and start[i] < end[j] and start[j] < end[i]:
+                lists[owner[i]].add(int(owner[j]))
     return Conflicts.from_lists([sorted(x) for x in lists])
 
 
 @settings(max_examples=300, deadline=None)
 @given(planned_instances())
 def test_interval_sweep_agrees_with_conflict_lists(instance):
-    n, sizes, pools, pool, offset, intervals, explicit = instance
+    n, sizes, pools, pool, offset, intervals = instance
     plan = Plan(pool=pool, offset=offset)
-    lazy = Conflicts.lazy(lambda: _lists(n, intervals, explicit))
-    swept = validate(_problem(n, sizes, pools, intervals, explicit, lazy), plan)
+    lazy = Conflicts.lazy(lambda: _lists(n, intervals))
+    swept = validate(_problem(n, sizes, pools, intervals, lazy), plan)
     assert not lazy.is_built
     listed = validate(
-        _problem(n, sizes, pools, intervals, explicit, _lists(n, intervals, explicit)), plan
+        _problem(n, sizes, pools, intervals, _lists(n, intervals)), plan
     )
     assert bool(swept) == bool(listed)

@@ -33,6 +33,9 @@ class ModuleProblem:
     problem: Problem
     allocs: tuple[AllocOffsetOp, ...]
     pools: tuple[PoolOp, ...]
+    live: Intervals
+    """The live intervals written in the IR (the problem holds them only when explicit
+    conflicts add nothing to them)."""
 
 
 def module_pools(module: Operation) -> list[PoolOp]:
@@ -54,8 +57,6 @@ def _merged_conflicts(
     num_buffers: int, from_intervals: Conflicts, explicit: np.ndarray
 ) -> Conflicts:
     """Interval conflicts plus explicit ones, made symmetric and free of duplicates."""
-    if not len(explicit):
-        return from_intervals
     counts = from_intervals.counts()
     rows = np.repeat(np.arange(num_buffers, dtype=np.int64), counts)
     pairs = np.concatenate(
@@ -108,11 +109,12 @@ def build_problem(
         explicit = to_buffer[liveness.conflicts()]
         explicit = explicit[(explicit >= 0).all(axis=1)]
     intervals = Intervals(owners, starts, ends)
-    conflicts = Conflicts.lazy(
-        lambda: _merged_conflicts(
+    if len(explicit):
+        conflicts = _merged_conflicts(
             len(names), conflicts_from_intervals(intervals, len(names)), explicit
         )
-    )
+    else:
+        conflicts = Conflicts.lazy(lambda: conflicts_from_intervals(intervals, len(names)))
     problem = Problem(
         names=names,
         sizes=sizes,
@@ -120,10 +122,9 @@ def build_problem(
         conflicts=conflicts,
         pools=tuple(PoolSpec(p.sym_name.data, p.size_hint_bytes) for p in pools),
         candidates=candidates,
-        intervals=intervals,
-        explicit_pairs=explicit,
+        intervals=None if len(explicit) else intervals,
     )
-    return ModuleProblem(problem, tuple(allocs), tuple(pools))
+    return ModuleProblem(problem, tuple(allocs), tuple(pools), intervals)
 
 
 def module_problem(module: Operation) -> ModuleProblem:

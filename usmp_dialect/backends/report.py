@@ -43,11 +43,10 @@ def plan_report(module: ModuleOp) -> dict[str, object]:
     plan = _planned(planned)
     pool_live = max_live_per_pool(problem, plan)
     pool_sizes = plan.pool_sizes(problem)
-    intervals = problem.intervals
+    intervals = planned.live
     live: list[list[list[int]]] = [[] for _ in planned.allocs]
-    if intervals is not None:
-        for owner, start, end in zip(intervals.owner, intervals.start, intervals.end):
-            live[owner].append([int(start), int(end)])
+    for owner, start, end in zip(intervals.owner, intervals.start, intervals.end):
+        live[owner].append([int(start), int(end)])
     pools = [
         {
             "name": pool.sym_name.data,

@@ -179,7 +179,7 @@ def _has_intervals(problem: Problem) -> bool:
 def _max_live(
     problem: Problem,
     sizes: np.ndarray,
-    neighbours: tuple[np.ndarray, np.ndarray] | None = None,
+    neighbours: Conflicts | None = None,
 ) -> int:
     if _has_intervals(problem):
         return _max_live_of(problem.intervals, sizes)
@@ -229,12 +229,10 @@ def _merge_per_owner(intervals: Intervals) -> tuple[np.ndarray, np.ndarray, np.n
     return owner[run_begin], start[run_begin], run_end
 
 
-def _greedy_clique_weight(
-    neighbours: tuple[np.ndarray, np.ndarray], weights: np.ndarray
-) -> int:
+def _greedy_clique_weight(neighbours: Conflicts, weights: np.ndarray) -> int:
     if len(weights) == 0:
         return 0
-    indptr, indices = neighbours
+    indptr, indices = neighbours.indptr, neighbours.indices
     source = np.repeat(np.arange(len(weights)), np.diff(indptr))
     # Seeds: the buffers with the most weight around them, where heavy cliques can be.
     around = weights + np.bincount(
@@ -258,9 +256,22 @@ def _greedy_clique_weight(
     return best
 
 
-def symmetric_conflicts(conflicts: Conflicts) -> tuple[np.ndarray, np.ndarray]:
-    """`(indptr, indices)` of the conflicts in either direction of the lists, each list
-    sorted, without duplicates or self conflicts: who may not share a byte with whom."""
+def conflicts_either_direction(problem: Problem) -> Conflicts:
+    """Who may not share a byte with whom: the conflict lists closed under symmetry,
+    sorted, without duplicates or self conflicts.
+
+    Lists that came from intervals are symmetric already (`conflicts_from_intervals` and
+    the IR's problem builder make them so) and are returned as they are: closing 360M
+    entries would cost more than any algorithm using them. One-sided lists, as TVM's
+    tests give them, are closed."""
+    if problem.intervals is not None:
+        return problem.conflicts
+    return symmetric_conflicts(problem.conflicts)
+
+
+def symmetric_conflicts(conflicts: Conflicts) -> Conflicts:
+    """The lists closed under symmetry, each sorted, without duplicates or self
+    conflicts."""
     num_buffers = len(conflicts.indptr) - 1
     source = np.repeat(np.arange(num_buffers, dtype=np.int64), conflicts.counts())
     target = np.asarray(conflicts.indices, dtype=np.int64)
@@ -269,7 +280,7 @@ def symmetric_conflicts(conflicts: Conflicts) -> tuple[np.ndarray, np.ndarray]:
     keys = np.unique(
         np.concatenate((source * num_buffers + target, target * num_buffers + source))
     )
-    rows, columns = np.divmod(keys, num_buffers)
+    rows, columns = np.divmod(keys, max(num_buffers, 1))
     indptr = np.zeros(num_buffers + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=num_buffers), out=indptr[1:])
-    return indptr, columns
+    return Conflicts(indptr, columns)

@@ -8,7 +8,7 @@ one pool and one byte offset per buffer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,10 +25,15 @@ class PlanningError(Exception):
         self.buffer = buffer
 
 
-def out_of_space(problem: Problem, buffer: int) -> PlanningError:
-    """The error for a buffer that fits in none of its candidate pools."""
+def out_of_space(
+    problem: Problem, buffer: int, needed: Mapping[int, int] | None = None
+) -> PlanningError:
+    """The error for a buffer that fits in none of its candidate pools; `needed` may say,
+    per pool index, how many bytes that pool would have to hold to take the buffer."""
+    needed = needed or {}
     pools = ", ".join(
         f"{problem.pools[p].name}: size hint {problem.pools[p].size_hint} bytes"
+        + (f", needs {needed[p]}" if p in needed else "")
         for p in problem.candidates[buffer]
     )
     return PlanningError(
@@ -131,10 +136,8 @@ class Problem:
     """Per buffer, the indices of the pools it may go into, in order of preference.
     Empty means every buffer may use pool 0 only."""
     intervals: Intervals | None = None
-    """The live intervals the conflicts came from, when they came from intervals."""
-    explicit_pairs: np.ndarray | None = None
-    """With `intervals`: the `(k, 2)` conflicts listed beyond what the intervals imply.
-    Intervals plus these pairs say everything `conflicts` says."""
+    """The live intervals the conflicts came from, when they came from intervals alone:
+    then `conflicts` says nothing the intervals do not, and algorithms may use either."""
 
     def __post_init__(self):
         if not self.candidates:

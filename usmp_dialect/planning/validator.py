@@ -221,30 +221,6 @@ def _overlapping_live_buffers(
                 if other != buffer and offset[other] < end[buffer] and offset[buffer] < end[other]:
                     yield buffer, other
         ranges.insert(position, key)
-    yield from _overlapping_pairs(problem.explicit_pairs, pool, offset, end, in_a_pool)
-
-
-def _overlapping_pairs(
-    pairs: np.ndarray | None,
-    pool: np.ndarray,
-    offset: np.ndarray,
-    end: np.ndarray,
-    in_a_pool: np.ndarray,
-) -> Iterator[tuple[int, int]]:
-    if pairs is None or not len(pairs):
-        return
-    a, b = pairs[:, 0], pairs[:, 1]
-    hit = (
-        (a != b)
-        & (end[a] > offset[a])
-        & (end[b] > offset[b])
-        & (pool[a] == pool[b])
-        & in_a_pool[a]
-        & in_a_pool[b]
-        & (offset[a] < end[b])
-        & (offset[b] < end[a])
-    )
-    yield from zip(a[hit].tolist(), b[hit].tolist())
 
 
 def _row_chunks(indptr: np.ndarray) -> Iterator[tuple[int, int]]:

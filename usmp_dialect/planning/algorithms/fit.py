@@ -13,13 +13,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from usmp_dialect.planning.algorithms.greedy import (
-    Placement,
-    out_of_space_error,
-    round_up,
-)
-from usmp_dialect.planning.conflicts import symmetric_conflicts
-from usmp_dialect.planning.problem import Conflicts, Plan, Problem
+from usmp_dialect.planning.algorithms.greedy import Placement
+from usmp_dialect.planning.conflicts import conflicts_either_direction
+from usmp_dialect.planning.problem import Conflicts, Plan, Problem, out_of_space
 from usmp_dialect.planning.registry import Budget, register_algorithm
 
 
@@ -53,7 +49,7 @@ def place_in_gaps(
         listed = conflicts.of(buffer)
         listed = listed[placement.pool[listed] >= 0]
         listed_pools = placement.pool[listed]
-        needed = []
+        needed = {}
         for pool in problem.candidates[buffer]:
             blocking = listed[listed_pools == pool]
             # The conflict's top unrounded: a gap starts where its bytes end.
@@ -68,9 +64,9 @@ def place_in_gaps(
                 chosen = fitting[np.argmin(room[fitting])] if tightest else fitting[0]
                 placement.place(buffer, pool, int(starts[chosen]))
                 break
-            needed.append((pool, int(starts[-1]) + size))
+            needed[pool] = int(starts[-1]) + size
         else:
-            raise out_of_space_error(problem, buffer, needed)
+            raise out_of_space(problem, buffer, needed)
     return placement.plan()
 
 
@@ -85,8 +81,7 @@ def size_order(problem: Problem, degrees: np.ndarray) -> np.ndarray:
 
 
 def _plan(problem: Problem, tightest: bool) -> Plan:
-    indptr, indices = symmetric_conflicts(problem.conflicts)
-    conflicts = Conflicts(indptr, indices)
+    conflicts = conflicts_either_direction(problem)
     order = size_order(problem, conflicts.counts())
     return place_in_gaps(problem, order.tolist(), conflicts, tightest)
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from usmp_dialect.planning.problem import Plan, PlanningError, Problem
+from usmp_dialect.planning.problem import Plan, Problem, out_of_space
 from usmp_dialect.planning.registry import Budget, register_algorithm
 
 
@@ -84,24 +84,6 @@ class Placement:
         return Plan(self.pool.copy(), self.offset.copy(), notes=dict(notes))
 
 
-def out_of_space_error(
-    problem: Problem, buffer: int, needed: Sequence[tuple[int, int]]
-) -> PlanningError:
-    """The error for a buffer that fits in none of its candidate pools; `needed` holds,
-    per candidate pool, the bytes that pool would have to hold to take the buffer."""
-    if not needed:
-        return PlanningError(f"buffer '{problem.names[buffer]}' has no candidate pool")
-    pools = ", ".join(
-        f"{problem.pools[pool].name}: needs {bytes_needed} bytes, size hint "
-        f"{problem.pools[pool].size_hint} bytes"
-        for pool, bytes_needed in needed
-    )
-    return PlanningError(
-        f"buffer '{problem.names[buffer]}' ({int(problem.sizes[buffer])} bytes) does "
-        f"not fit in any candidate pool ({pools}); increase the size hints"
-    )
-
-
 def place_above_conflicts(problem: Problem, order: Sequence[int]) -> Plan:
     """TVM's `PostSortAllocation`: each buffer, in order, above its highest placed conflict
     in the first candidate pool where it stays within the size hint."""
@@ -111,16 +93,16 @@ def place_above_conflicts(problem: Problem, order: Sequence[int]) -> Plan:
         alignment = max(int(problem.alignments[buffer]), 1)
         conflicts = placement.placed_conflicts(buffer)
         conflict_pools = placement.pool[conflicts]
-        needed = []
+        needed = {}
         for pool in problem.candidates[buffer]:
             tops = placement.top[conflicts[conflict_pools == pool]]
             offset = round_up(int(tops.max(initial=0)), alignment)
             if placement.fits(pool, offset, size):
                 placement.place(buffer, pool, offset)
                 break
-            needed.append((pool, offset + size))
+            needed[pool] = offset + size
         else:
-            raise out_of_space_error(problem, buffer, needed)
+            raise out_of_space(problem, buffer, needed)
     return placement.plan()
 
 
