@@ -196,8 +196,10 @@ class _Importer:
     def type(self, ty: Any, node: Any = None) -> Attribute | None:
         import tvm
 
-        if ty is None:
-            return None
+        if ty is None or ty.is_missing():
+            raise self.unsupported("a value of unknown type", node)
+        if isinstance(ty, tvm.ir.TupleType) and not len(ty.fields):
+            return None  # void
         if isinstance(ty, tvm.tirx.BufferType):
             return self.buffer_type(ty, node)
         if isinstance(ty, tvm.ir.PointerType):
