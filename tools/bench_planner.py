@@ -6,13 +6,12 @@
 For every instance (every `*.csv` under the benchmarks folder) and algorithm it prints and
 writes to the "Planner" section of BENCHMARKS.md: the pool size, its ratio to max-live and
 to the best known size, whether the algorithm proved it optimal, the time, and whether an
-independent sweep found the plan valid.
+independent validator found the plan valid.
 """
 
 from __future__ import annotations
 
 import argparse
-import bisect
 import re
 import shlex
 import sys
@@ -23,13 +22,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from usmp_dialect.frontends.csv_instance import read_csv_instance  # noqa: E402
 from usmp_dialect.planning.conflicts import conflicts_from_intervals, max_live  # noqa: E402
-from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, Problem  # noqa: E402
+from usmp_dialect.planning.problem import Conflicts, Intervals, Problem  # noqa: E402
 from usmp_dialect.planning.registry import (  # noqa: E402
     Budget,
     available_algorithms,
     get_algorithm,
 )
+from usmp_dialect.planning.validator import validate  # noqa: E402
 
 # The smallest valid pool anyone reported, from the table in
 # shared/benchmarks/README.md ("best known"). D and J: MiniMalloc's feasible 1048576, their
@@ -60,61 +61,25 @@ def instance_name(path: Path) -> str:
 
 
 def read_instance(path: Path) -> tuple[Problem, bool]:
-    """The instance as a problem, and whether its conflict lists were built."""
-    table = np.loadtxt(path, delimiter=",", skiprows=1, dtype=np.int64, usecols=(1, 2, 3), ndmin=2)
-    n = len(table)
-    intervals = Intervals(np.arange(n, dtype=np.int64), table[:, 0].copy(), table[:, 1].copy())
-    with_conflicts = conflict_pairs(intervals) <= MAX_CONFLICT_PAIRS
-    if with_conflicts:
-        conflicts = conflicts_from_intervals(intervals, n)
-    else:
-        conflicts = Conflicts(np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int64))
-    names = tuple(str(i) for i in range(n))
+    """The instance as a problem (conflict lists built only when read), and whether its
+    conflict lists are small enough to build."""
+    instance = read_csv_instance(path.read_text(), str(path))
+    n = len(instance.names)
+    intervals = instance.intervals
     problem = Problem(
-        names, table[:, 2].copy(), np.ones(n, dtype=np.int64), conflicts, intervals=intervals
+        instance.names,
+        instance.sizes,
+        np.ones(n, dtype=np.int64),
+        Conflicts.lazy(lambda: conflicts_from_intervals(intervals, n)),
+        intervals=intervals,
     )
-    return problem, with_conflicts
+    return problem, conflict_pairs(intervals) <= MAX_CONFLICT_PAIRS
 
 
 def conflict_pairs(intervals: Intervals) -> int:
     starts, ends = np.sort(intervals.start), np.sort(intervals.end)
     overlapping = np.searchsorted(starts, intervals.end) - np.searchsorted(ends, intervals.start, "right")
     return int((overlapping - 1).sum()) // 2
-
-
-def sweep_violations(problem: Problem, plan: Plan) -> list[str]:
-    """Buffers live at once that share a byte, found by a sweep over time: the buffers live
-    at a moment are disjoint in memory, so a newcomer need only be checked against its
-    neighbours by offset. O(n log n) however many conflicts there are."""
-    assert problem.intervals is not None
-    intervals = problem.intervals
-    sizes = problem.sizes
-    errors = []
-    events = sorted(
-        [(int(e), 0, int(b)) for b, s, e in zip(intervals.owner, intervals.start, intervals.end) if e > s]
-        + [(int(s), 1, int(b)) for b, s, e in zip(intervals.owner, intervals.start, intervals.end) if e > s]
-    )
-    live: dict[int, list[tuple[int, int, int]]] = {}
-    for _, kind, buffer in events:
-        pool = int(plan.pool[buffer])
-        entry = (int(plan.offset[buffer]), int(plan.offset[buffer] + sizes[buffer]), buffer)
-        occupied = live.setdefault(pool, [])
-        if kind == 0:
-            occupied.remove(entry)
-            continue
-        if entry[1] > entry[0]:
-            at = bisect.bisect_left(occupied, entry)
-            for other in occupied[max(at - 1, 0) : at + 1]:
-                if other[0] < entry[1] and entry[0] < other[1]:
-                    errors.append(f"buffers {other[2]} and {buffer} overlap")
-            occupied.insert(at, entry)
-    for index, pool in enumerate(problem.pools):
-        used = plan.pool_sizes(problem)[index]
-        if pool.size_hint is not None and used > pool.size_hint:
-            errors.append(f"pool {pool.name} exceeds its size hint")
-    if (plan.offset < 0).any():
-        errors.append("negative offset")
-    return errors
 
 
 def run(args: argparse.Namespace) -> list[list[str]]:
@@ -139,7 +104,7 @@ def run(args: argparse.Namespace) -> list[list[str]]:
             plan = get_algorithm(algorithm)(problem, Budget(time_limit=args.time_limit))
             seconds = time.perf_counter() - began
             size = plan.total_size(problem)
-            valid = not sweep_violations(problem, plan)
+            valid = not validate(problem, plan)
             rows.append([
                 f"{path.parent.name}/{name}",
                 str(problem.num_buffers),

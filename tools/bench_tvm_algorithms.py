@@ -20,14 +20,21 @@ from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.registry import Budget, get_algorithm
 from usmp_dialect.planning.validator import check_plan
 
-ALGORITHMS = ("greedy_by_size", "greedy_by_conflicts", "hill_climb", "first_fit", "best_fit")
+ALGORITHMS = (
+    "greedy_by_size",
+    "greedy_by_conflicts",
+    "hill_climb",
+    "first_fit",
+    "best_fit",
+)
 DEFAULT_SUITES = ("minimalloc/[A-K].*.csv", "tvm/*.csv")
 
 
 def default_instances() -> list[Path]:
     root = Path(
         os.environ.get(
-            "USMP_BENCHMARKS", Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
+            "USMP_BENCHMARKS",
+            Path(__file__).resolve().parents[2] / "shared" / "benchmarks",
         )
     )
     return [path for pattern in DEFAULT_SUITES for path in sorted(root.glob(pattern))]

@@ -155,7 +155,9 @@ def read_csv_instance(
     return CsvInstance(
         names=tuple(names),
         sizes=np.asarray(values["size"], dtype=np.int64),
-        intervals=Intervals.from_lists(range(len(names)), values["lower"], values["upper"]),
+        intervals=Intervals.from_lists(
+            range(len(names)), values["lower"], values["upper"]
+        ),
         offsets=(
             np.asarray(values[OFFSET_COLUMN], dtype=np.int64)
             if OFFSET_COLUMN in values

@@ -91,7 +91,9 @@ def _conflict_rows(spans: _Spans) -> Iterator[tuple[int, np.ndarray]]:
     """`(buffer, its conflicts sorted)` for every buffer with an interval."""
     for rows, row_begin, columns, overlaps in _overlap_blocks(spans):
         row_end = np.r_[row_begin[1:], len(overlaps)]
-        for row, begin, end in zip(rows.tolist(), row_begin.tolist(), row_end.tolist()):
+        for row, begin, end in zip(
+            rows.tolist(), row_begin.tolist(), row_end.tolist(), strict=True
+        ):
             if spans.one_per_owner:
                 yield row, columns[overlaps[begin]]
                 continue
@@ -166,9 +168,13 @@ def max_live_per_pool(problem: Problem, plan: Plan) -> np.ndarray:
     bounds = np.zeros(len(problem.pools), dtype=np.int64)
     pool = np.asarray(plan.pool, dtype=np.int64)
     sizes = np.asarray(problem.sizes, dtype=np.int64)
-    neighbours = None if _has_intervals(problem) else symmetric_conflicts(problem.conflicts)
+    neighbours = (
+        None if _has_intervals(problem) else symmetric_conflicts(problem.conflicts)
+    )
     for index in np.unique(pool).tolist():
-        bounds[index] = _max_live(problem, np.where(pool == index, sizes, 0), neighbours)
+        bounds[index] = _max_live(
+            problem, np.where(pool == index, sizes, 0), neighbours
+        )
     return bounds
 
 

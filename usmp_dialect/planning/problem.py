@@ -30,6 +30,8 @@ def out_of_space(
 ) -> PlanningError:
     """The error for a buffer that fits in none of its candidate pools; `needed` may say,
     per pool index, how many bytes that pool would have to hold to take the buffer."""
+    if not problem.candidates[buffer]:
+        return PlanningError(f"buffer '{problem.names[buffer]}' has no candidate pool", buffer)
     needed = needed or {}
     pools = ", ".join(
         f"{problem.pools[p].name}: size hint {problem.pools[p].size_hint} bytes"

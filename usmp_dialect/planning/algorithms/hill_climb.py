@@ -67,7 +67,11 @@ class _Round:
         """The highest byte of each pool that holds a buffer."""
         placed = self.pool >= 0
         highest: dict[int, int] = {}
-        for pool, top in zip(self.pool[placed].tolist(), (self.offset + sizes)[placed].tolist()):
+        for pool, top in zip(
+            self.pool[placed].tolist(),
+            (self.offset + sizes)[placed].tolist(),
+            strict=True,
+        ):
             highest[pool] = max(highest.get(pool, 0), top)
         return highest
 
@@ -83,17 +87,18 @@ class _FirstFit:
 
     def __call__(self, order: np.ndarray) -> _Round:
         n = self.problem.num_buffers
-        last = self.last
-        if last is None:
-            same = 0
-            state = _Round(order.copy(), np.full(n, -1), np.zeros(n, np.int64), np.zeros(n, np.int64))
-        else:
-            differs = np.flatnonzero(last.order != order)
-            same = int(differs[0]) if len(differs) else n
-            state = _Round(order.copy(), last.pool.copy(), last.offset.copy(), last.top.copy())
-            state.pool[order[same:]] = -1
-            kept = set(order[:same].tolist())
-            state.needed = {b: need for b, need in last.needed.items() if b in kept}
+        # Before the first round, an order that shares no prefix with any other.
+        last = self.last or _Round(
+            np.full(n, -1), np.full(n, -1), np.zeros(n, np.int64), np.zeros(n, np.int64)
+        )
+        differs = np.flatnonzero(last.order != order)
+        same = int(differs[0]) if len(differs) else n
+        state = _Round(
+            order.copy(), last.pool.copy(), last.offset.copy(), last.top.copy()
+        )
+        state.pool[order[same:]] = -1
+        kept = set(order[:same].tolist())
+        state.needed = {b: need for b, need in last.needed.items() if b in kept}
         for buffer in order[same:].tolist():
             self._place(state, buffer)
         self.last = state
@@ -110,7 +115,9 @@ class _FirstFit:
         for pool in problem.candidates[buffer]:
             blocking = placed[placed_pools == pool]
             tops = state.top[blocking]
-            offset = int(gap_starts(state.offset[blocking], tops, size, alignment)[0][0])
+            offset = int(
+                gap_starts(state.offset[blocking], tops, size, alignment)[0][0]
+            )
             # TVM drops the pool when the buffer would not fit above any one conflict.
             highest = round_up(int(tops.max(initial=0)), alignment)
             hint = self.hints[pool]
@@ -147,7 +154,9 @@ class _Climb:
     def top_buffers(self, placed: _Round, pool_sizes: dict[int, int]) -> np.ndarray:
         """The buffers that reach the top of their pool, in order."""
         in_pool = placed.pool >= 0
-        reach = np.array([pool_sizes.get(p, -1) for p in range(len(self.problem.pools))])
+        reach = np.array(
+            [pool_sizes.get(p, -1) for p in range(len(self.problem.pools))]
+        )
         at_top = in_pool & (placed.offset + self.problem.sizes == reach[placed.pool])
         buffers = np.flatnonzero(at_top)
         return buffers[np.argsort(self.position[buffers])]
@@ -163,13 +172,17 @@ class _Climb:
         entry = np.repeat(begin - np.cumsum(lengths) + lengths, lengths)
         entry += np.arange(len(entry))
         second = conflicts.indices[entry].astype(np.int64)
-        second = second[self.position[second] < np.repeat(self.position[listed], lengths)]
+        second = second[
+            self.position[second] < np.repeat(self.position[listed], lengths)
+        ]
         return (
             self.order[np.sort(self.position[first])],
             self.order[np.sort(self.position[second])],
         )
 
-    def pick_pair(self, first: np.ndarray, second: np.ndarray) -> tuple[int, int] | None:
+    def pick_pair(
+        self, first: np.ndarray, second: np.ndarray
+    ) -> tuple[int, int] | None:
         """Two buffers to swap: one from `first`, the other usually from `second`."""
         pick = int(first[self.rand() % len(first)])
         if np.all(first == pick) and np.all(second == pick):
@@ -196,9 +209,7 @@ def hill_climb_plan(
         return Plan(np.zeros(0, np.int64), np.zeros(0, np.int64))
     for buffer in range(n):
         if not problem.candidates[buffer]:
-            raise PlanningError(
-                f"buffer '{problem.names[buffer]}' has no candidate pool", buffer
-            )
+            raise out_of_space(problem, buffer)
     desired = max_live(problem) if memory_pressure is None else memory_pressure
     deadline = time.monotonic() + budget.time_limit
     climb = _Climb(problem)
@@ -210,8 +221,6 @@ def hill_climb_plan(
     kept: _Round | None = None
     rounds = 0
     for attempt in range(MAX_ROUNDS):
-        if attempt and time.monotonic() > deadline:
-            break
         rounds += 1
         previous = current
         current = first_fit(climb.order)
@@ -236,6 +245,8 @@ def hill_climb_plan(
             current = previous
             assert current is not None
             pool_sizes = current.pool_sizes(sizes)
+        if time.monotonic() > deadline:
+            break
         at_top = climb.top_buffers(current, pool_sizes)
         node = int(at_top[climb.rand() % len(at_top)])
         first, second = climb.neighbour_lists(node)
@@ -256,7 +267,9 @@ def hill_climb_plan(
     )
 
 
-def _first_unfit_error(problem: Problem, placed: _Round, climb: _Climb) -> PlanningError:
+def _first_unfit_error(
+    problem: Problem, placed: _Round, climb: _Climb
+) -> PlanningError:
     buffer = min(placed.needed, key=lambda b: climb.position[b])
     return out_of_space(problem, buffer, placed.needed[buffer])
 
