@@ -106,6 +106,21 @@ class UsmpOptMain(xDSLOptMain):
             self.pipeline, callback=_located_verification(self.pipeline.callback)
         )
 
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        try:
+            return super().get_input_stream()
+        except OSError as error:
+            _usage_error(f"cannot read '{self.args.input_file}': {error.strerror}")
+
+    def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
+        try:
+            return super().prepare_input()
+        except ValueError as error:
+            hint = ""
+            if str(self.args.input_file).endswith(".csv"):
+                hint = "; turn a benchmark instance into IR with usmp-translate --import-csv"
+            _usage_error(f"{error} (expected .mlir){hint}")
+
     def parse_chunk(
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
     ) -> ModuleOp | None:
