@@ -231,9 +231,11 @@ class _Emitter:
                 value = self.value(op.value)
                 return tirx.AttrStmt(node, op.key.data, value, self.block(op.body.block))
             case tir.AssertOp():
+                # The Python signature says (kind, condition, ...); the FFI constructor
+                # it forwards to takes the condition first.
                 return tirx.AssertStmt(
-                    ir.StringImm(op.error_kind.data),
                     self.value(op.condition),
+                    ir.StringImm(op.error_kind.data),
                     [ir.StringImm(p.data) for p in op.message_parts.data],
                 )
             case tir.ReturnOp():

@@ -952,9 +952,10 @@ class AttrOp(IRDLOperation):
                 node_attr = parser.parse_attribute()
         parser.parse_punctuation("=")
         value = parser.parse_operand()
-        attrs = parser.parse_optional_attr_dict()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
         op = cls(key, value, node, node_attr, parser.parse_region())
-        op.attributes.update(attrs)
+        if attrs is not None:
+            op.attributes.update(attrs.data)
         return op
 
     def print(self, printer: Printer) -> None:
@@ -968,7 +969,7 @@ class AttrOp(IRDLOperation):
             printer.print_attribute(self.node_attr)
         printer.print_string(" = ")
         printer.print_operand(self.value)
-        printer.print_op_attributes(self.attributes)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
         printer.print_region(self.body)
 

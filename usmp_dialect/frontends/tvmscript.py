@@ -10,6 +10,7 @@ TVM is imported inside these functions only: planning `.mlir` never pays for it.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -32,7 +33,6 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from usmp_dialect.dialects import tir
 
-IMPORT_LINE = re.compile(r"^\s*(from\s+\S+\s+import\s+.*|import\s+.*)$")
 _NAME = re.compile(r"[A-Za-z_][\w.$-]*")
 
 
@@ -79,10 +79,31 @@ _THREAD_INDEX = 1
 """TVM's `IterVar.ThreadIndex`, the iter type of a thread-binding loop's IterVar."""
 
 
-def strip_imports(text: str) -> str:
-    """The source without its import lines (TVM's parser injects `T`, `I`, `tvm`); each
-    becomes an empty line so that TVM's line numbers stay the file's."""
-    return "\n".join("" if IMPORT_LINE.match(line) else line for line in text.splitlines())
+def tvmscript_source(text: str, filename: str) -> str:
+    """The one `@I.ir_module` class or `@T.prim_func` of a Python file, as TVM's parser
+    takes it: every other top-level statement (imports, which the parser injects itself;
+    docstrings; other code) becomes empty lines, so that TVM's line numbers stay the
+    file's."""
+    try:
+        tree = ast.parse(text, filename)
+    except SyntaxError as error:
+        location = f"{filename}:{error.lineno}:{error.offset or 1}"
+        raise TVMScriptError(str(error.msg), location) from None
+    definitions = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.ClassDef | ast.FunctionDef) and node.decorator_list
+    ]
+    if len(definitions) != 1:
+        raise TVMScriptError(
+            f"expected one @I.ir_module class or @T.prim_func, found {len(definitions)}",
+            filename,
+        )
+    definition = definitions[0]
+    first = definition.decorator_list[0].lineno
+    lines = text.splitlines()
+    kept = lines[first - 1 : definition.end_lineno]
+    return "\n" * (first - 1) + "\n".join(kept) + "\n"
 
 
 _DIAGNOSTIC_LOCATION = re.compile(r"-->\s*(\S+?):(\d+):(\d+)")
@@ -107,8 +128,8 @@ def parse_tvmscript(text: str, filename: str) -> Any:
     import tvm
 
     try:
-        parsed = tvm.script.from_source(strip_imports(text))
-    except (tvm.error.DiagnosticError, SyntaxError, tvm.TVMError) as error:
+        parsed = tvm.script.from_source(tvmscript_source(text, filename))
+    except (tvm.error.DiagnosticError, SyntaxError) as error:
         raise _parse_failure(error, filename) from None
     if isinstance(parsed, tvm.tirx.PrimFunc):
         name = parsed.attrs["global_symbol"] if parsed.attrs and "global_symbol" in parsed.attrs else "main"
@@ -206,7 +227,8 @@ class _Importer:
             element = ty.element_type
             if not isinstance(element, tvm.ir.PrimType):
                 raise self.unsupported(f"pointer to {element}", node)
-            pointee = None if str(element.dtype) == "void" else self.dtype(element.dtype, node)
+            is_void = str(element.dtype) in ("", "void")
+            pointee = None if is_void else self.dtype(element.dtype, node)
             return tir.PointerType(pointee, ty.storage_scope)
         if isinstance(ty, tvm.ir.PrimType):
             return self.dtype(ty.dtype, node)

@@ -2,7 +2,7 @@
 
 Intervals are half-open `[start, end)`: one that ends at `t` and one that starts at `t` do
 not overlap, and an empty interval (`end <= start`) overlaps nothing. Everything here is
-vectorised with numpy, so a 62k-buffer trace with millions of conflicts takes seconds.
+vectorised with numpy: the 62k-buffer Y_1 trace (360M conflict entries) takes ~5 s.
 """
 
 from __future__ import annotations

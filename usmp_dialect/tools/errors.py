@@ -16,6 +16,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from usmp_dialect.diagnostics import UsmpError, format_error, location_prefix
 from usmp_dialect.frontends.csv_instance import CsvInstanceError
+from usmp_dialect.frontends.tvmscript import TVMScriptError
 
 
 @dataclass
@@ -56,6 +57,8 @@ def user_error_text(error: BaseException, context: ErrorContext) -> str:
             return format_error(
                 f"{error.filename}:{error.line}:{error.column}", error.message
             )
+        case TVMScriptError():
+            return format_error(error.location, error.message)
         case DiagnosticException():
             return format_error(context.prefix, str(error))
         case _:

@@ -2,6 +2,8 @@
 
     usmp-translate --import-csv A.csv           benchmark instance -> usmp IR
     usmp-translate --export-csv planned.mlir    planned usmp IR -> CSV with an offset column
+    usmp-translate --import-tvmscript model.py  TVMScript -> tir dialect
+    usmp-translate --emit-tvmscript in.mlir     tir dialect -> TVMScript
 
 As `mlir-translate` does, the mode is a flag and the input a positional file (default:
 standard input); the output goes to standard output or `-o FILE`, written only once the
@@ -87,9 +89,23 @@ def export_csv(text: str, name: str) -> str:
     return module_to_csv(parse_module(text, name))
 
 
+def import_tvmscript(text: str, name: str) -> str:
+    from usmp_dialect.frontends.tvmscript import import_tvmscript as tvmscript_to_tir
+
+    return print_module(tvmscript_to_tir(text, name))
+
+
+def emit_tvmscript(text: str, name: str) -> str:
+    from usmp_dialect.backends.tvmscript import emit_tvmscript as tir_to_tvmscript
+
+    return tir_to_tvmscript(parse_module(text, name))
+
+
 TRANSLATIONS: dict[str, tuple[Callable[[str, str], str], str]] = {
     "import-csv": (import_csv, "benchmark CSV (id,lower,upper,size) to usmp IR"),
     "export-csv": (export_csv, "planned usmp IR to CSV with an offset column"),
+    "import-tvmscript": (import_tvmscript, "TVMScript (TVM 0.27 TIR, .py) to the tir dialect"),
+    "emit-tvmscript": (emit_tvmscript, "tir dialect to TVMScript"),
 }
 
 

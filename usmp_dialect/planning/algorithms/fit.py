@@ -47,7 +47,8 @@ def place_in_gaps(
         size = int(problem.sizes[buffer])
         alignment = max(int(problem.alignments[buffer]), 1)
         listed = conflicts.of(buffer)
-        listed = listed[placement.pool[listed] >= 0]
+        # An empty buffer holds no byte: it would only split a gap in two.
+        listed = listed[(placement.pool[listed] >= 0) & (problem.sizes[listed] > 0)]
         listed_pools = placement.pool[listed]
         needed = {}
         for pool in problem.candidates[buffer]:

@@ -1,0 +1,119 @@
+// RUN: usmp-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+tir.prim_func @f() {
+  %b = tir.alloc_buffer : !tir.buffer<4xf32, align 12>
+}
+// CHECK: buffer alignment must be a power of two, got 12
+
+// -----
+
+tir.prim_func @f() {
+  %b = tir.alloc_buffer : !tir.buffer<4x4xf32, strides [1]>
+}
+// CHECK: buffer has 1 strides for 2 dimensions
+
+// -----
+
+tir.prim_func @f() {
+  %b = tir.alloc_buffer : !tir.buffer<4x4xf32>
+  %c0 = arith.constant 0 : i32
+  %v = tir.load %b[%c0] : f32
+}
+// CHECK: 1 indices for a buffer of rank 2
+
+// -----
+
+tir.prim_func @f() {
+  %b = tir.alloc_buffer : !tir.buffer<4xf32>
+  %c0 = arith.constant 0 : i32
+  tir.store %c0, %b[%c0]
+}
+// CHECK: store of i32 into !tir.buffer<4xf32> needs f32
+
+// -----
+
+tir.prim_func @f() {
+  %b = tir.alloc_buffer : !tir.buffer<4xf32>
+  %c0 = arith.constant 0 : i32
+  %v = tir.load %b[%c0] : i32
+}
+// CHECK: load from !tir.buffer<4xf32> gives f32, not i32
+
+// -----
+
+tir.prim_func @f() {
+  %c0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : i64
+  tir.for %i = %c0 extent %c4 serial : i32 {
+  }
+}
+// CHECK: loop bound of type i64 for a loop var of type i32
+
+// -----
+
+tir.prim_func @f() {
+  %c0 = arith.constant 0 : i32
+  tir.for %i = %c0 extent %c0 parallel thread "threadIdx.x" : i32 {
+  }
+}
+// CHECK: a thread tag is given exactly for thread_binding loops
+
+// -----
+
+tir.prim_func @f() {
+  %c0 = arith.constant 0 : i32
+  "tir.for"(%c0, %c0) <{kind = "sideways", annotations = {}}> ({
+  ^bb0(%i: i32):
+  }) : (i32, i32) -> ()
+}
+// CHECK: loop kind must be one of serial, parallel, vectorized, unrolled, thread_binding, got 'sideways'
+
+// -----
+
+tir.prim_func @f(%p: !tir.ptr<f32, "local">) {
+  %b = tir.decl_buffer %p : !tir.ptr<f32, "local"> -> !tir.buffer<4xf32>
+}
+// CHECK: a buffer in scope 'global' over a pointer in scope 'local'
+
+// -----
+
+tir.prim_func @f() {
+  tir.call @missing() : () -> ()
+}
+// CHECK: call to unknown function @missing
+
+// -----
+
+tir.prim_func @g(%n: i32) {
+}
+tir.prim_func @f() {
+  tir.call @g() : () -> ()
+}
+// CHECK: @g takes 1 arguments, called with 0
+
+// -----
+
+tir.prim_func @f(%n: i32) -> f32 {
+  tir.return %n : i32
+}
+// CHECK: returns i32 from a function returning f32
+
+// -----
+
+tir.prim_func @f(%n: i32) {
+  tir.assert %n, "RuntimeError", ["no"]
+}
+// CHECK: assert condition must be i1, got i32
+
+// -----
+
+tir.prim_func @f(%n: si32) {
+}
+// CHECK: param type si32 is not a TIR buffer, pointer or dtype
+
+// -----
+
+tir.prim_func @f(%n: i32) {
+  %v = tir.cast %n : i32 to vector<4xf32>
+}
+// CHECK: a cast keeps the number of lanes
