@@ -42,6 +42,12 @@ def _usmp_report():
     return UsmpReport
 
 
+def _usmp_svg():
+    from usmp_dialect.backends.plan_svg import UsmpSvg
+
+    return UsmpSvg
+
+
 USMP_UNIVERSE = Universe(
     all_dialects={"usmp": _usmp_dialect, "tir": _tir_dialect},
     all_passes={
@@ -49,5 +55,5 @@ USMP_UNIVERSE = Universe(
         "usmp-plan": _usmp_plan,
         "usmp-to-memref": _usmp_to_memref,
     },
-    all_targets={"usmp-report": _usmp_report},
+    all_targets={"usmp-report": _usmp_report, "usmp-svg": _usmp_svg},
 )

@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     ModuleOp,
+    NoneType,
     StringAttr,
     i1,
     i64,
@@ -87,6 +88,8 @@ def type_to_tvm(t: Attribute | None, op: Operation | None = None) -> Any:
 
     if t is None:
         return ir.TupleType([])
+    if isinstance(t, NoneType):
+        return ir.PrimType("void")
     if isinstance(t, tir.PointerType):
         pointee = "void" if t.pointee is None else tir.type_to_dtype(t.pointee)
         return ir.PointerType(ir.PrimType(pointee), t.scope.data)

@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    NoneType,
     StringAttr,
     i1,
     i64,
@@ -209,6 +210,8 @@ class _Importer:
     # ------------------------------------------------------------------ types and attributes
 
     def dtype(self, dtype: Any, node: Any = None) -> Attribute:
+        if str(dtype) in ("", "void"):
+            return NoneType()  # the PrimType of an intrinsic that gives nothing
         try:
             return tir.dtype_to_type(str(dtype))
         except ValueError as error:

@@ -25,8 +25,10 @@ from usmp_dialect.tools.errors import report_user_errors
 from usmp_dialect.universe import USMP_UNIVERSE
 
 LOWERINGS = ("usmp-to-memref",)
-"""Passes that turn planned usmp IR back into the program's own form: a report describes
-the plan, so `--plan-pools -t usmp-report` stops before them."""
+"""Passes that turn planned usmp IR back into the program's own form: a report or a
+picture describes the plan, so `--plan-pools -t usmp-report` (or `usmp-svg`) stops
+before them."""
+PLAN_TARGETS = ("usmp-report", "usmp-svg")
 
 
 def plan_pools_pipeline(algorithm: str, time_limit: float, lower: bool) -> str:
@@ -96,7 +98,7 @@ class UsmpOptMain(xDSLOptMain):
             args.passes = plan_pools_pipeline(
                 args.algorithm or "default",
                 10.0 if args.time_limit is None else args.time_limit,
-                lower=not args.target.startswith("usmp-report"),
+                lower=not args.target.startswith(PLAN_TARGETS),
             )
         try:
             super().setup_pipeline()

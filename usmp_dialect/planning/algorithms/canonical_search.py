@@ -1,31 +1,29 @@
 """A branch and bound over canonical plans, in the spirit of MiniMalloc (Moffitt, ASPLOS 2024).
 
-The search only builds canonical plans: every buffer sits at the lowest offset above the
-conflicting buffers placed before it, and buffers are placed in order of non-decreasing
-offset (ties by a static preorder), so each plan is reached once. At every node:
+The search itself (canonical placements, dominance, section inference, dynamic
+decomposition) is the compiled loop in `search_kernel`; this module builds its arrays for
+one pool and decides which capacities to ask it about.
 
-- the next buffer is one whose lowest possible offset is smallest; none may start at or
-  above the lowest top any unplaced buffer could reach, since it could drop below it
-  (dominance);
-- each section of the timeline (between two consecutive interval ends) must still hold its
-  unplaced bytes above its floor, which is at least the current offset (inference);
-- a buffer that overlaps no unplaced buffer fails for all its siblings too.
+A question is a decision: do the pool's buffers fit in `capacity` bytes? Like MiniMalloc,
+each question takes turns with three static tie-breaking orders under a node limit that
+doubles every round, so one unlucky early decision cannot take all the time; a run that
+ends without hitting its limit is a proof either way.
 
 `improve_plan` starts from a given plan, first asks for a plan at the lower bound (max-live,
-which settles most instances at once), then lowers the capacity below the best plan found,
-each plan found tightening it, until the time runs out or the search space is exhausted:
-then the best plan is proven optimal.
+which settles most instances at once), then bisects between the largest capacity known (or
+presumed, after a question ran out of time) to be too small and the best plan found, until
+the time runs out or the two meet: then the best plan is proven optimal when every
+capacity below it was proven too small.
 """
 
 from __future__ import annotations
 
-import sys
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 
+from usmp_dialect.planning.algorithms import search_kernel as kernel
 from usmp_dialect.planning.algorithms.placement import single_spans, symmetric_conflicts
 from usmp_dialect.planning.problem import Plan, Problem
 
@@ -36,16 +34,13 @@ buys nothing within any sensible limit: the pool keeps the portfolio's placement
 _LOWER_BOUND_SHARE = 0.5
 """The share of the search time spent asking for a plan at the lower bound first."""
 
-_NODES_PER_CLOCK_CHECK = 128
-_NEVER = np.iinfo(np.int64).max // 4
+_BISECTION_SLICES = 4
+"""A bisection question gets this share (1/n) of the time left, at least."""
 
+_NODES_PER_SLICE = 20_000
+"""Nodes the compiled loop visits between two looks at the clock (a few milliseconds)."""
 
-class _OutOfTime(Exception):
-    pass
-
-
-class _OutOfNodes(Exception):
-    pass
+_MAX_KEY = np.iinfo(np.int64).max // 2
 
 
 @dataclass(frozen=True)
@@ -54,7 +49,9 @@ class Subproblem:
 
     sizes: np.ndarray
     alignments: np.ndarray
-    neighbours: list[np.ndarray]
+    nb_ptr: np.ndarray
+    nb_idx: np.ndarray
+    """Conflicts in CSR form (symmetric, no self-loops)."""
     section_start: np.ndarray
     """Per buffer, the first section its lifetime covers."""
     section_end: np.ndarray
@@ -62,6 +59,10 @@ class Subproblem:
     num_sections: int
     preorders: tuple[np.ndarray, ...]
     """Static tie-breaking orders to take turns with: per buffer, its rank in each."""
+
+    @property
+    def num_buffers(self) -> int:
+        return len(self.sizes)
 
 
 def subproblem_of(problem: Problem, buffers: np.ndarray) -> Subproblem:
@@ -72,30 +73,45 @@ def subproblem_of(problem: Problem, buffers: np.ndarray) -> Subproblem:
         start = spans[0][buffers].astype(np.int64)
         end = spans[1][buffers].astype(np.int64)
         times, ranks = np.unique(np.concatenate((start, end)), return_inverse=True)
-        section_start, section_end = ranks[: len(buffers)], ranks[len(buffers) :]
+        section_start = ranks[: len(buffers)].astype(np.int64)
+        section_end = ranks[len(buffers) :].astype(np.int64)
         live = section_end > section_start
-        overlap = (
-            (section_start[:, None] < section_end[None, :])
-            & (section_start[None, :] < section_end[:, None])
-            & live[:, None]
-            & live[None, :]
-        )
-        np.fill_diagonal(overlap, False)
-        neighbours = [np.flatnonzero(row) for row in overlap]
+        # Sort by start: the buffers overlapping `i` that start after it are those
+        # starting before its end; each pair is found once and mirrored.
+        order = np.argsort(section_start, kind="stable")
+        sorted_start = section_start[order]
+        rows, cols = [], []
+        for position, i in enumerate(order.tolist()):
+            if not live[i]:
+                continue
+            last = int(np.searchsorted(sorted_start, section_end[i], side="left"))
+            later = order[position + 1 : last]
+            later = later[live[later]]
+            rows.append(np.full(len(later), i, dtype=np.int64))
+            cols.append(later)
+        source = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+        target = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
+        nb_ptr, nb_idx = _csr(len(buffers), np.concatenate((source, target)),
+                              np.concatenate((target, source)))
         num_sections = max(len(times) - 1, 0)
         width = (section_end - section_start).astype(np.float64)
     else:
         indptr, indices = symmetric_conflicts(problem)
         local = np.full(problem.num_buffers, -1, dtype=np.int64)
         local[buffers] = np.arange(len(buffers))
-        neighbours = []
-        for buffer in buffers.tolist():
+        source_list, target_list = [], []
+        for position, buffer in enumerate(buffers.tolist()):
             mapped = local[indices[indptr[buffer] : indptr[buffer + 1]]]
-            neighbours.append(np.sort(mapped[mapped >= 0]))
+            mapped = mapped[mapped >= 0]
+            source_list.append(np.full(len(mapped), position, dtype=np.int64))
+            target_list.append(mapped)
+        source = np.concatenate(source_list) if source_list else np.zeros(0, dtype=np.int64)
+        target = np.concatenate(target_list) if target_list else np.zeros(0, dtype=np.int64)
+        nb_ptr, nb_idx = _csr(len(buffers), source, target)
         section_start = np.zeros(len(buffers), dtype=np.int64)
         section_end = section_start
         num_sections = 0
-        width = np.array([len(x) for x in neighbours], dtype=np.float64)
+        width = np.diff(nb_ptr).astype(np.float64)
     area = width * sizes
     pressure = _pressure(sizes, section_start, section_end, num_sections)
     # MiniMalloc's three: by lifetime, area and section pressure in turn (W, A, T).
@@ -104,8 +120,15 @@ def subproblem_of(problem: Problem, buffers: np.ndarray) -> Subproblem:
         for keys in ((-width, -area, -pressure), (-pressure, -area, -width), (-pressure, -width, -area))
     )
     return Subproblem(
-        sizes, alignments, neighbours, section_start, section_end, num_sections, preorders
+        sizes, alignments, nb_ptr, nb_idx, section_start, section_end, num_sections, preorders
     )
+
+
+def _csr(n: int, source: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    order = np.lexsort((target, source))
+    nb_ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(source, minlength=n), out=nb_ptr[1:])
+    return nb_ptr, np.ascontiguousarray(target[order], dtype=np.int64)
 
 
 def _ranks(keys: tuple[np.ndarray, ...]) -> np.ndarray:
@@ -131,174 +154,127 @@ def _pressure(
 
 
 class Search:
-    """Depth-first search over canonical plans of one subproblem under a capacity."""
+    """Decision questions about one subproblem, answered by the compiled search."""
 
     def __init__(self, sub: Subproblem, deadline: float):
         self.sub = sub
         self.deadline = deadline
-        n = len(sub.sizes)
-        self.sizes = sub.sizes
-        self.sizes_list = sub.sizes.tolist()
-        self.aligned = bool((sub.alignments > 1).any())
-        self.preorder = sub.preorders[0]
-        self.node_limit = -1
-        self.neighbours = sub.neighbours
-        self.starts = sub.section_start.tolist()
-        self.ends = sub.section_end.tolist()
-        change = np.zeros(sub.num_sections + 1, dtype=np.int64)
-        np.add.at(change, sub.section_start, sub.sizes)
-        np.add.at(change, sub.section_end, -sub.sizes)
-        self.section_bytes = np.cumsum(change)[: sub.num_sections]
-        sections = np.arange(sub.num_sections)
-        self.covers = (sub.section_start[:, None] <= sections[None, :]) & (
-            sections[None, :] < sub.section_end[:, None]
-        )
-        self._reset()
-        self.capacity = 0
+        self.nodes = 0
         self.best: np.ndarray | None = None
         self.best_height = 0
-        self.nodes = 0
-        self.minimize = False
-
-    def _reset(self) -> None:
-        n = len(self.sizes)
-        self.min_offset = np.zeros(n, dtype=np.int64)
-        self.offset = np.zeros(n, dtype=np.int64)
-        self.placed = np.zeros(n, dtype=bool)
-        self.floor = np.zeros(self.sub.num_sections, dtype=np.int64)
-        self.unplaced_bytes = self.section_bytes.copy()
+        n = sub.num_buffers
+        sections = sub.num_sections
+        self.sizes = sub.sizes
+        # Buffers of no size or no lifetime meet nobody: they sit at 0 and are not searched.
+        if sections:
+            searched = (sub.sizes > 0) & (sub.section_end > sub.section_start)
+        else:
+            searched = sub.sizes > 0
+        self.fixed = np.flatnonzero(~searched)
+        self.initial_list = np.flatnonzero(searched)
+        self.initial_list = self.initial_list[
+            np.argsort(sub.section_start[self.initial_list], kind="stable")
+        ].astype(np.int64)
+        start, end = sub.section_start[searched], sub.section_end[searched]
+        members = self.initial_list
+        lengths = sub.section_end[members] - sub.section_start[members]
+        owner = np.repeat(members, lengths)
+        first_entry = np.repeat(np.cumsum(lengths) - lengths, lengths)
+        section = (
+            np.repeat(sub.section_start[members], lengths)
+            + np.arange(int(lengths.sum()))
+            - first_entry
+        )
+        by_section = np.argsort(section, kind="stable")
+        self.sm_idx = np.ascontiguousarray(owner[by_section], dtype=np.int64)
+        self.sm_ptr = np.zeros(max(sections, 1) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(section, minlength=max(sections, 1)), out=self.sm_ptr[1:])
+        change = np.zeros(sections + 1, dtype=np.int64)
+        np.add.at(change, start, sub.sizes[searched])
+        np.add.at(change, end, -sub.sizes[searched])
+        self.section_bytes = np.cumsum(change)[:sections]
+        # Buffers crossing the boundary after each section.
+        crossing = np.zeros(sections + 1, dtype=np.int64)
+        np.add.at(crossing, start, 1)
+        np.add.at(crossing, np.maximum(end - 1, start), -1)
+        self.initial_cut = np.zeros(max(sections, 1), dtype=np.int64)
+        self.initial_cut[: max(sections, 0)] = np.cumsum(crossing)[:sections]
+        self.max_degree = int(np.diff(sub.nb_ptr).max(initial=0))
+        self.key_scale = max(n, 1)
+        # Arrays the compiled loop grows into; kept across questions.
+        self.trail = np.zeros((4 * n + 2 * sections + self.max_degree + 64, 3), dtype=np.int64)
+        self.ls = np.zeros(8 * n + 64, dtype=np.int64)
+        self.fr = np.zeros((n + 8, kernel.F_COLUMNS), dtype=np.int64)
+        self.pt = np.zeros((3 * n + 8, kernel.P_COLUMNS), dtype=np.int64)
+        self.rc = np.zeros((n + 8, kernel.R_COLUMNS), dtype=np.int64)
 
     def lower_bound(self) -> int:
         return int(max(self.section_bytes.max(initial=0), self.sizes.max(initial=0)))
 
-    def solve(self, capacity: int, minimize: bool, node_limit: int = -1) -> bool:
-        """Whether the space was exhausted; plans found are in `best`. With `minimize`,
-        every plan found lowers the capacity below itself and the search goes on."""
-        self._reset()
-        self.capacity = capacity
-        self.minimize = minimize
-        self.node_limit = self.nodes + node_limit if node_limit > 0 else -1
-        with _recursion_limit(3 * len(self.sizes) + 1000):
-            self._search(0, -1)
-        return True
+    def _grow(self) -> None:
+        self.trail = np.concatenate((self.trail, np.zeros_like(self.trail)))
+        self.ls = np.concatenate((self.ls, np.zeros_like(self.ls)))
+        self.fr = np.concatenate((self.fr, np.zeros_like(self.fr)))
+        self.pt = np.concatenate((self.pt, np.zeros_like(self.pt)))
+        self.rc = np.concatenate((self.rc, np.zeros_like(self.rc)))
+
+    def run(self, capacity: int, preorder: np.ndarray, node_limit: int) -> int:
+        """One search under `capacity` with one preorder: FOUND, INFEASIBLE, or PAUSED
+        when it hit `node_limit` nodes (-1: none) or the deadline."""
+        n = self.sub.num_buffers
+        if capacity * self.key_scale + n >= _MAX_KEY:
+            return kernel.PAUSED  # offsets too large to order by one integer key
+        sizes = self.sub.sizes
+        if sizes.max(initial=0) > capacity:
+            return kernel.INFEASIBLE
+        min_off = np.zeros(n, dtype=np.int64)
+        offset = np.zeros(n, dtype=np.int64)
+        placed = np.zeros(n, dtype=np.uint8)
+        placed[self.fixed] = 1
+        floor = np.zeros(self.sub.num_sections, dtype=np.int64)
+        total = self.section_bytes.copy()
+        cut = self.initial_cut.copy()
+        st = np.zeros(kernel.ST_SIZE, dtype=np.int64)
+        limit = node_limit if node_limit > 0 else np.iinfo(np.int64).max
+        while True:
+            stop = min(int(st[kernel.ST_NODES]) + _NODES_PER_SLICE, limit)
+            status = kernel.run(
+                capacity, sizes, self.sub.alignments, preorder, self.sub.nb_ptr,
+                self.sub.nb_idx, self.sub.section_start, self.sub.section_end, self.sm_ptr,
+                self.sm_idx, self.initial_list, min_off, offset, placed, floor, total, cut,
+                self.trail, self.ls, self.fr, self.pt, self.rc, st, stop, self.key_scale,
+                self.max_degree,
+            )
+            if status == kernel.NEED_SPACE:
+                self._grow()
+                continue
+            if status != kernel.PAUSED:
+                break
+            if st[kernel.ST_NODES] >= limit or time.perf_counter() > self.deadline:
+                break
+        self.nodes += int(st[kernel.ST_NODES])
+        if status == kernel.FOUND:
+            offset[self.fixed] = 0
+            height = int((offset + sizes).max(initial=0))
+            if self.best is None or height < self.best_height:
+                self.best = offset.copy()
+                self.best_height = height
+        return status
 
     def decide(self, capacity: int) -> bool | None:
-        """Whether a plan fits `capacity` (`None`: unknown when the time ran out). Like
-        MiniMalloc, it takes turns with the preorders under a node limit that doubles
-        each round, so one unlucky early decision cannot take all the time."""
-        node_limit = len(self.sizes)
-        try:
-            while True:
-                node_limit *= 2
-                for preorder in self.sub.preorders:
-                    self.preorder = preorder
-                    try:
-                        self.solve(capacity, minimize=False, node_limit=node_limit)
-                    except _OutOfNodes:
-                        continue
-                    return self.best is not None and self.best_height <= capacity
-        except _OutOfTime:
-            return None
-
-    def minimize_below(self, capacity: int) -> bool:
-        """Search for ever smaller plans under `capacity`; whether the space was exhausted."""
-        try:
-            return self.solve(capacity, minimize=True)
-        except _OutOfTime:
-            return False
-
-    def _found(self) -> bool:
-        height = int((self.offset + self.sizes).max(initial=0))
-        if self.best is None or height < self.best_height:
-            self.best = self.offset.copy()
-            self.best_height = height
-        if not self.minimize:
-            return True
-        self.capacity = height - 1
-        return False
-
-    def _search(self, last_offset: int, last_rank: int) -> bool:
-        self.nodes += 1
-        if self.nodes % _NODES_PER_CLOCK_CHECK == 0 and time.perf_counter() > self.deadline:
-            raise _OutOfTime
-        if self.nodes == self.node_limit:
-            raise _OutOfNodes
-        unplaced = np.flatnonzero(~self.placed)
-        if len(unplaced) == 0:
-            return self._found()
-        lowest = self.min_offset[unplaced]
-        ranks = self.preorder[unplaced]
-        by_offset = np.lexsort((ranks, lowest))
-        # Dominance: a buffer placed at or above this height leaves room below it for the
-        # buffer reaching it, which a canonical plan would have put there first.
-        lowest_top = int((lowest + self.sizes[unplaced]).min())
-        for buffer, offset, rank in zip(
-            unplaced[by_offset].tolist(), lowest[by_offset].tolist(), ranks[by_offset].tolist()
-        ):
-            if offset >= lowest_top:
-                break
-            if offset < last_offset or (offset == last_offset and rank < last_rank):
-                continue
-            found, hatless = self._try(buffer, offset, rank)
-            if found:
-                return True
-            if hatless:
-                break
-        return False
-
-    def _try(self, buffer: int, offset: int, rank: int) -> tuple[bool, bool]:
-        """Place `buffer` at `offset`, search below, undo; `(found, overlapped nothing)`."""
-        size = self.sizes_list[buffer]
-        top = offset + size
-        if top > self.capacity:
-            return False, False
-        neighbours = self.neighbours[buffer]
-        waiting = neighbours[~self.placed[neighbours]]
-        previous_min = self.min_offset[waiting]
-        raised = np.maximum(previous_min, top)
-        if self.aligned:
-            alignment = self.sub.alignments[waiting]
-            raised = -(-raised // alignment) * alignment
-        self.min_offset[waiting] = raised
-        self.placed[buffer] = True
-        self.offset[buffer] = offset
-        first, last = self.starts[buffer], self.ends[buffer]
-        previous_floor = self.floor[first:last].copy()
-        self.floor[first:last] = top
-        self.unplaced_bytes[first:last] -= size
-        found = False
-        if self._feasible(offset):
-            found = self._search(offset, rank)
-        self.unplaced_bytes[first:last] += size
-        self.floor[first:last] = previous_floor
-        self.placed[buffer] = False
-        self.min_offset[waiting] = previous_min
-        return found, len(waiting) == 0
-
-    def _feasible(self, offset: int) -> bool:
-        """Every section's unplaced bytes fit above its floor, and no floor is below the
-        current offset: later buffers all go at least that high."""
-        if not len(self.floor):
-            return True
-        # No unplaced buffer can go below its lowest possible offset, so nor can the
-        # bytes of a section go below the lowest of its unplaced buffers' ones.
-        unplaced = np.flatnonzero(~self.placed)
-        lowest = np.where(self.covers[unplaced], self.min_offset[unplaced, None], _NEVER).min(
-            axis=0, initial=_NEVER
-        )
-        floor = np.maximum(np.maximum(self.floor, offset), lowest)
-        needed = np.where(self.unplaced_bytes > 0, floor + self.unplaced_bytes, 0)
-        return int(needed.max()) <= self.capacity
-
-
-@contextmanager
-def _recursion_limit(limit: int):
-    previous = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(previous, limit))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(previous)
+        """Whether a plan fits `capacity` (`None`: unknown when the time ran out)."""
+        node_limit = self.sub.num_buffers
+        while time.perf_counter() < self.deadline:
+            node_limit *= 2
+            for preorder in self.sub.preorders:
+                status = self.run(capacity, preorder, node_limit)
+                if status == kernel.FOUND:
+                    return True
+                if status == kernel.INFEASIBLE:
+                    return False
+                if time.perf_counter() >= self.deadline:
+                    return None
+        return None
 
 
 def improve_pool(
@@ -311,17 +287,35 @@ def improve_pool(
     notes: dict[str, object] = {"lower_bound": bound, "incumbent": incumbent_height}
     if incumbent_height <= bound:
         return incumbent, True, notes
+    # Every question asks for less than the incumbent, which respects the size hint.
+    del capacity_hint
+    best_height = incumbent_height
+    proven_low = bound  # every capacity below this one is proven too small
+    presumed_low = bound  # ... or ran out of time
     now = time.perf_counter()
-    lower_deadline = now + _LOWER_BOUND_SHARE * max(deadline - now, 0.0)
-    search.deadline = lower_deadline
-    proven = search.decide(bound) is True
-    if not proven:
+    search.deadline = now + _LOWER_BOUND_SHARE * max(deadline - now, 0.0)
+    questions = []
+    while presumed_low < best_height and time.perf_counter() < deadline:
+        if not questions:
+            capacity = bound
+        else:
+            capacity = (presumed_low + best_height - 1) // 2
+            left = deadline - time.perf_counter()
+            search.deadline = time.perf_counter() + max(left / _BISECTION_SLICES, 0.0)
+        answer = search.decide(capacity)
+        questions.append((capacity, answer))
+        if answer is True:
+            best_height = min(best_height, search.best_height)
+        elif answer is False:
+            proven_low = max(proven_low, capacity + 1)
+            presumed_low = max(presumed_low, capacity + 1)
+        else:
+            presumed_low = max(presumed_low, capacity + 1)
+            # The first question may take half the time; later ones share the rest.
         search.deadline = deadline
-        ceiling = incumbent_height - 1
-        if capacity_hint is not None:
-            ceiling = min(ceiling, capacity_hint)
-        proven = search.minimize_below(ceiling)
+    proven = proven_low >= best_height
     notes["nodes"] = search.nodes
+    notes["questions"] = [(c, a) for c, a in questions]
     if search.best is not None and search.best_height < incumbent_height:
         return search.best, proven, notes
     return incumbent, proven, notes

@@ -254,6 +254,8 @@ def run(
                 floor[s] = top
         for k in range(lo, hi - 1):
             cut[k] -= 1
+        # A buffer that does not fit now never will (offsets only rise): with `hatless`
+        # set, no sibling is tried either.
         ok = top <= capacity
         hatless = 1
         affected_lo = n_sections
@@ -394,9 +396,7 @@ def run(
                 last_offset = 0
                 last_rank = -1
                 if creator >= 0:
-                    last_offset = fr[creator, F_LAST_OFFSET]
-                    last_rank = fr[creator, F_LAST_RANK]
-                    # The creator's current child sets the order's floor for all pieces.
+                    # The placement that split them bounds the order of every piece.
                     child = ls[fr[creator, F_LIST] + fr[creator, F_UNPLACED]
                                + fr[creator, F_NEXT] - 1]
                     last_offset = offset[child]

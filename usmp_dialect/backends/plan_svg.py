@@ -1,0 +1,88 @@
+"""`-t usmp-svg`: a picture of a plan, one panel per pool.
+
+Time runs left to right and bytes bottom to top; each buffer is a rectangle per live
+interval, so a good plan looks like a tightly packed wall and wasted memory shows as
+holes. A dashed line marks the pool's max-live bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from typing import IO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.target import Target
+
+from usmp_dialect.backends.report import plan_report
+
+PANEL_WIDTH = 960
+PANEL_HEIGHT = 360
+MARGIN = 48
+
+
+def _colour(index: int) -> str:
+    # Golden-angle hues keep neighbouring buffers apart in colour.
+    return f"hsl({(index * 137.508) % 360:.1f}, 65%, 62%)"
+
+
+def _panel(pool: dict, buffers: list[dict], top: float) -> list[str]:
+    spans = [span for b in buffers for span in b["live"]]
+    t0 = min((s for s, _ in spans), default=0)
+    t1 = max((e for _, e in spans), default=1)
+    height = max(pool["size"], pool["max_live"], 1)
+    x_scale = PANEL_WIDTH / max(t1 - t0, 1)
+    y_scale = PANEL_HEIGHT / height
+
+    def y(byte: int) -> float:
+        return top + PANEL_HEIGHT - byte * y_scale
+
+    parts = [
+        f'<text x="{MARGIN}" y="{top - 10:.1f}" font-size="14">pool {escape(pool["name"])}: '
+        f'{pool["size"]} bytes, max-live {pool["max_live"]} bytes</text>',
+        f'<rect x="{MARGIN}" y="{top:.1f}" width="{PANEL_WIDTH}" height="{PANEL_HEIGHT}" '
+        'fill="none" stroke="#444"/>',
+    ]
+    for index, buffer in enumerate(buffers):
+        for start, end in buffer["live"]:
+            x = MARGIN + (start - t0) * x_scale
+            parts.append(
+                f'<rect x="{x:.2f}" y="{y(buffer["offset"] + buffer["size"]):.2f}" '
+                f'width="{max((end - start) * x_scale, 0.5):.2f}" '
+                f'height="{max(buffer["size"] * y_scale, 0.5):.2f}" '
+                f'fill="{_colour(index)}" stroke="#222" stroke-width="0.3">'
+                f'<title>{escape(buffer["name"])}: offset {buffer["offset"]}, '
+                f'{buffer["size"]} bytes, live [{start}, {end})</title></rect>'
+            )
+    bound = y(pool["max_live"])
+    parts.append(
+        f'<line x1="{MARGIN}" x2="{MARGIN + PANEL_WIDTH}" y1="{bound:.2f}" y2="{bound:.2f}" '
+        'stroke="#c00" stroke-dasharray="6 4"/>'
+    )
+    return parts
+
+
+def plan_svg(report: dict) -> str:
+    pools = report["pools"]
+    panel_step = PANEL_HEIGHT + 2 * MARGIN
+    width = PANEL_WIDTH + 2 * MARGIN
+    height = max(len(pools), 1) * panel_step
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+    ]
+    for index, pool in enumerate(pools):
+        buffers = [b for b in report["buffers"] if b["pool"] == pool["name"]]
+        parts += _panel(pool, buffers, MARGIN + index * panel_step)
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+@dataclass(frozen=True)
+class UsmpSvg(Target):
+    name = "usmp-svg"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        output.write(plan_svg(plan_report(module)))
