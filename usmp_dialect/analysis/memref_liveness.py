@@ -105,11 +105,21 @@ def _aliases(value: SSAValue) -> Iterator[SSAValue]:
             pending.extend(r for r in use.operation.results if isinstance(r.type, MemRefType))
 
 
+ADDRESS_OPS = ("memref.extract_aligned_pointer_as_index",)
+"""Ops that turn a buffer into a plain number, whose later uses the timeline cannot see."""
+
+
 def _escape_reason(op: memref.AllocOp) -> str | None:
+    block = op.parent_block()
     for alias in _aliases(op.memref):
         for use in alias.uses:
-            if use.operation.has_trait(IsTerminator):
-                return f"escapes through {use.operation.name}"
+            user = use.operation
+            if user.has_trait(IsTerminator):
+                return f"escapes through {user.name}"
+            if user.name in ADDRESS_OPS:
+                return f"address taken by {user.name}"
+            if block is not None and _ancestor_in(block, user) is None:
+                return "used in another block (unstructured control flow)"
     return None
 
 

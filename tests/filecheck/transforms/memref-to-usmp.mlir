@@ -120,3 +120,22 @@ func.func @main() attributes {usmp.target = "c"} {
 }
 
 // CHECK:  %a = usmp.alloc_offset "a" [@fast, @slow][?] align 32 : memref<4xf32>
+
+// -----
+
+// A use in another block of a CFG region, or a buffer's address taken as a number: the
+// timeline cannot see how long the buffer lives, so it is left alone.
+func.func @main() {
+  %a = memref.alloc() : memref<4xf32>
+  %b = memref.alloc() : memref<4xf32>
+  %p = "memref.extract_aligned_pointer_as_index"(%b) : (memref<4xf32>) -> index
+  cf.br ^next
+^next:
+  %c0 = arith.constant 0 : index
+  %f = arith.constant 1.0 : f32
+  memref.store %f, %a[%c0] : memref<4xf32>
+  func.return
+}
+
+// CHECK:  %a = memref.alloc() {usmp.unplanned = "used in another block (unstructured control flow)"} : memref<4xf32>
+// CHECK:  %b = memref.alloc() {usmp.unplanned = "address taken by memref.extract_aligned_pointer_as_index"} : memref<4xf32>
