@@ -400,7 +400,7 @@ class _Importer:
             node_attr = IntegerAttr(node, i64)
         elif isinstance(node, str):
             node_attr = StringAttr(node)
-        elif isinstance(node, tvm.ir.PrimExpr if hasattr(tvm.ir, "PrimExpr") else tvm.ir.Expr):
+        elif isinstance(node, tvm.ir.Expr):
             node_value = self.expr(node)
         else:
             raise self.unsupported(f"attr statement on a {type(node).__name__}", s)

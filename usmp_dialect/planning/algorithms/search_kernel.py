@@ -119,17 +119,18 @@ def _push_frame(
             continue
         if offset < last_offset or (offset == last_offset and rank[x] < last_rank):
             continue
-        # Insertion by (offset, rank): candidate lists are short below the root.
-        key = offset * key_scale + rank[x]
-        j = count
-        while j > 0:
-            y = ls[first + j - 1]
-            if min_off[y] * key_scale + rank[y] <= key:
-                break
-            ls[first + j] = y
-            j -= 1
-        ls[first + j] = x
+        ls[first + count] = x
         count += 1
+    # Candidates by (offset, rank); ranks are distinct, so the keys are.
+    if count > 1:
+        keys = np.empty(count, dtype=np.int64)
+        for i in range(count):
+            x = ls[first + i]
+            keys[i] = min_off[x] * key_scale + rank[x]
+        order = np.argsort(keys)
+        chosen = ls[first : first + count].copy()
+        for i in range(count):
+            ls[first + i] = chosen[order[i]]
     f = st[ST_FRAMES]
     fr[f, F_LIST] = start
     fr[f, F_UNPLACED] = unplaced
