@@ -17,8 +17,9 @@ from usmp_dialect.planning.registry import Budget, available_algorithms, get_alg
 from usmp_dialect.planning.validator import validate
 
 TVM_ALGORITHMS = ("greedy_by_size", "greedy_by_conflicts", "hill_climb")
-BENCHMARKS = Path(__file__).resolve().parents[3] / "shared" / "benchmarks"
-TVM_INTERVAL_SETS = sorted((BENCHMARKS / "tvm").glob("*.csv"))
+DATA = Path(__file__).resolve().parent / "data"
+TVM_INTERVAL_SETS = sorted((DATA / "tvm").glob("*.csv"))
+assert TVM_INTERVAL_SETS, "the TVM interval sets are missing from tests/planning/data"
 
 
 def listed_problem(

@@ -72,10 +72,13 @@ def subproblem_of(problem: Problem, buffers: np.ndarray) -> Subproblem:
     if spans is not None:
         start = spans[0][buffers].astype(np.int64)
         end = spans[1][buffers].astype(np.int64)
-        times, ranks = np.unique(np.concatenate((start, end)), return_inverse=True)
-        section_start = ranks[: len(buffers)].astype(np.int64)
-        section_end = ranks[len(buffers) :].astype(np.int64)
-        live = section_end > section_start
+        live = end > start
+        # MiniMalloc's sections: one per distinct end time, holding the buffers live just
+        # before it. Between two ends only starts happen, so no other time holds more.
+        ends = np.unique(end[live])
+        section_start = np.searchsorted(ends, start, side="right").astype(np.int64)
+        section_end = np.searchsorted(ends, end, side="right").astype(np.int64)
+        section_end = np.where(live, section_end, section_start)
         # Sort by start: the buffers overlapping `i` that start after it are those
         # starting before its end; each pair is found once and mirrored.
         order = np.argsort(section_start, kind="stable")
@@ -93,8 +96,8 @@ def subproblem_of(problem: Problem, buffers: np.ndarray) -> Subproblem:
         target = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
         nb_ptr, nb_idx = _csr(len(buffers), np.concatenate((source, target)),
                               np.concatenate((target, source)))
-        num_sections = max(len(times) - 1, 0)
-        width = (section_end - section_start).astype(np.float64)
+        num_sections = len(ends)
+        width = _real_widths(problem, buffers)
     else:
         indptr, indices = symmetric_conflicts(problem)
         local = np.full(problem.num_buffers, -1, dtype=np.int64)
@@ -122,6 +125,17 @@ def subproblem_of(problem: Problem, buffers: np.ndarray) -> Subproblem:
     return Subproblem(
         sizes, alignments, nb_ptr, nb_idx, section_start, section_end, num_sections, preorders
     )
+
+
+def _real_widths(problem: Problem, buffers: np.ndarray) -> np.ndarray:
+    """Each buffer's lifetime length in the problem's own time units (MiniMalloc's W)."""
+    intervals = problem.intervals
+    assert intervals is not None
+    width = np.zeros(problem.num_buffers, dtype=np.float64)
+    length = (intervals.end - intervals.start).astype(np.float64)
+    live = length > 0
+    np.add.at(width, np.asarray(intervals.owner, dtype=np.int64)[live], length[live])
+    return width[buffers]
 
 
 def _csr(n: int, source: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -93,7 +93,7 @@ _NONE = np.iinfo(np.int64).max
 @njit(cache=True)
 def _push_frame(
     source, length, partition, root, last_offset, last_rank,
-    ls, fr, st, placed, min_off, sizes, rank, key_scale,
+    ls, fr, st, placed, min_off, sizes, rank, key_scale, capacity, total, low, high,
 ):
     """Push a frame over the unplaced buffers of `ls[source:source + length]`; returns
     False (pushing nothing) when there are none: the partition is solved."""
@@ -110,12 +110,19 @@ def _push_frame(
                 lowest_top = top
     if unplaced == 0:
         return False
+    # Every byte still unplaced goes above the next buffer's offset (canonical order):
+    # no candidate may start above the capacity less the fullest section's unplaced bytes.
+    fullest = 0
+    for s in range(low, high):
+        if total[s] > fullest:
+            fullest = total[s]
+    highest = capacity - fullest
     first = start + unplaced
     count = 0
     for i in range(unplaced):
         x = ls[start + i]
         offset = min_off[x]
-        if offset >= lowest_top:
+        if offset >= lowest_top or offset > highest:
             continue
         if offset < last_offset or (offset == last_offset and rank[x] < last_rank):
             continue
@@ -198,7 +205,8 @@ def run(
         if parts == 0:
             return FOUND
         _push_frame(pt[0, P_LIST], pt[0, P_LENGTH], 0, 1, 0, -1,
-                    ls, fr, st, placed, min_off, sizes, rank, key_scale)
+                    ls, fr, st, placed, min_off, sizes, rank, key_scale,
+                    capacity, total, pt[0, P_LOW], pt[0, P_HIGH])
 
     while True:
         if st[ST_NODES] >= node_stop:
@@ -331,7 +339,8 @@ def run(
         solved = -1
         if splits == 0:
             pushed = _push_frame(source, length, part, 0, at, rank[b],
-                                 ls, fr, st, placed, min_off, sizes, rank, key_scale)
+                                 ls, fr, st, placed, min_off, sizes, rank, key_scale,
+                                 capacity, total, pt[part, P_LOW], pt[part, P_HIGH])
             if not pushed:
                 solved = part
         else:
@@ -381,7 +390,8 @@ def run(
                 st[ST_PARTITIONS] = first_part + parts
                 st[ST_LIST_TOP] = write
                 _push_frame(pt[first_part, P_LIST], pt[first_part, P_LENGTH], first_part, 1,
-                            at, rank[b], ls, fr, st, placed, min_off, sizes, rank, key_scale)
+                            at, rank[b], ls, fr, st, placed, min_off, sizes, rank, key_scale,
+                            capacity, total, pt[first_part, P_LOW], pt[first_part, P_HIGH])
                 pushed = True
         # A solved partition is kept: its frames go, and the next piece of its record
         # starts, or, when that was the last one, the partition that was split is solved.
@@ -404,7 +414,8 @@ def run(
                     last_rank = rank[child]
                 # Every buffer of a piece is unplaced when it starts.
                 _push_frame(pt[p, P_LIST], pt[p, P_LENGTH], p, 1, last_offset, last_rank,
-                            ls, fr, st, placed, min_off, sizes, rank, key_scale)
+                            ls, fr, st, placed, min_off, sizes, rank, key_scale,
+                            capacity, total, pt[p, P_LOW], pt[p, P_HIGH])
                 solved = -1
             else:
                 if creator < 0:
