@@ -48,12 +48,26 @@ def _usmp_svg():
     return UsmpSvg
 
 
+def _tir_to_usmp():
+    from usmp_dialect.transforms.tir_to_usmp import TirToUsmp
+
+    return TirToUsmp
+
+
+def _usmp_to_tir():
+    from usmp_dialect.transforms.usmp_to_tir import UsmpToTir
+
+    return UsmpToTir
+
+
 USMP_UNIVERSE = Universe(
     all_dialects={"usmp": _usmp_dialect, "tir": _tir_dialect},
     all_passes={
         "memref-to-usmp": _memref_to_usmp,
         "usmp-plan": _usmp_plan,
         "usmp-to-memref": _usmp_to_memref,
+        "tir-to-usmp": _tir_to_usmp,
+        "usmp-to-tir": _usmp_to_tir,
     },
     all_targets={"usmp-report": _usmp_report, "usmp-svg": _usmp_svg},
 )

@@ -89,6 +89,39 @@ def test_proven_optimal_is_honest_under_a_tiny_limit(instance):
         assert size == brute_force_optimum(problem)
 
 
+spread_instances = st.integers(2, 7).flatmap(
+    lambda n: st.tuples(
+        st.lists(
+            st.tuples(st.integers(0, 24), st.integers(1, 6)).map(lambda p: (p[0], p[0] + p[1])),
+            min_size=n,
+            max_size=n,
+        ),
+        st.lists(st.integers(0, 24), min_size=n, max_size=n),
+    )
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(spread_instances)
+def test_exact_matches_brute_force_on_spread_lifetimes(instance):
+    """Short lifetimes over a long timeline: placements often leave parts of the timeline
+    that no unplaced buffer crosses, which the search then solves one by one."""
+    problem = interval_problem(*instance)
+    plan = get_algorithm("exact")(problem, Budget(time_limit=5.0))
+    assert_valid(problem, plan)
+    assert plan.total_size(problem) == brute_force_optimum(problem)
+    assert plan.proven_optimal
+
+
+def test_several_independent_parts_and_empty_buffers():
+    spans = [(0, 4), (1, 3), (2, 6), (6, 9), (7, 8), (8, 12), (12, 12), (13, 15)]
+    sizes = [5, 3, 4, 6, 2, 7, 9, 0]
+    problem = interval_problem(spans, sizes)
+    plan = get_algorithm("exact")(problem, Budget(time_limit=5.0))
+    assert_valid(problem, plan)
+    assert plan.total_size(problem) == brute_force_optimum(problem)
+
+
 def random_instance(n: int, seed: int) -> Problem:
     rng = np.random.default_rng(seed)
     start = rng.integers(0, 4 * n, n)
@@ -131,3 +164,28 @@ def test_explicit_conflicts_without_intervals():
     plan = get_algorithm("exact")(problem, Budget(time_limit=1.0))
     assert_valid(problem, plan)
     assert plan.total_size(problem) >= 12
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.one_of(small_instances, spread_instances))
+def test_search_decides_the_optimum_exactly(instance):
+    """The search itself, not only the portfolio before it: a plan at the optimum, and a
+    proof that nothing fits one byte below it."""
+    import time
+
+    from usmp_dialect.planning.algorithms.canonical_search import Search, subproblem_of
+
+    problem = interval_problem(*instance)
+    optimum = brute_force_optimum(problem)
+    sub = subproblem_of(problem, np.arange(problem.num_buffers))
+    search = Search(sub, time.perf_counter() + 10.0)
+    assert search.decide(optimum) is True
+    assert search.best_height <= optimum
+    offsets = search.best
+    for a in range(problem.num_buffers):
+        for b in problem.conflicts.of(a).tolist():
+            if sub.sizes[a] and sub.sizes[b]:
+                assert (offsets[a] + sub.sizes[a] <= offsets[b]
+                        or offsets[b] + sub.sizes[b] <= offsets[a])
+    if optimum > 0:
+        assert search.decide(optimum - 1) is False

@@ -73,7 +73,13 @@ def _is_power_of_two(value: int) -> bool:
 
 
 def buffer_size_in_bytes(buffer_type: Attribute) -> int:
-    """Bytes a buffer of this type occupies; raises VerifyException when not static."""
+    """Bytes a buffer of this type occupies; raises VerifyException when not static.
+
+    A memref, or any buffer type that knows its size (`!tir.buffer`'s `size_in_bytes()`).
+    """
+    size_of = getattr(buffer_type, "size_in_bytes", None)
+    if not isinstance(buffer_type, MemRefType) and callable(size_of):
+        return int(size_of())
     if not isinstance(buffer_type, MemRefType):
         raise VerifyException(f"expected a memref buffer type, got {buffer_type}")
     if not isinstance(buffer_type.layout, NoneAttr):

@@ -24,7 +24,7 @@ from usmp_dialect.parsing import LocatingParser
 from usmp_dialect.tools.errors import report_user_errors
 from usmp_dialect.universe import USMP_UNIVERSE
 
-LOWERINGS = ("usmp-to-memref",)
+LOWERINGS = ("usmp-to-memref", "usmp-to-tir")
 """Passes that turn planned usmp IR back into the program's own form: a report or a
 picture describes the plan, so `--plan-pools -t usmp-report` (or `usmp-svg`) stops
 before them."""
@@ -34,6 +34,7 @@ PLAN_TARGETS = ("usmp-report", "usmp-svg")
 def plan_pools_pipeline(algorithm: str, time_limit: float, lower: bool) -> str:
     passes = [
         "memref-to-usmp",
+        "tir-to-usmp",
         f"usmp-plan{{algorithm={algorithm} time-limit={time_limit:g}}}",
     ]
     if lower:

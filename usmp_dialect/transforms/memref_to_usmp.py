@@ -50,15 +50,18 @@ def candidate_pools(function: func.FuncOp, pools: list[PoolOp]) -> list[PoolOp]:
 _NAME = re.compile(r"[A-Za-z_][\w.$-]*")
 
 
-class _BufferNames:
+class BufferNames:
     """Readable, unique buffer names: the SSA name when there is one."""
 
     def __init__(self):
         self.used: set[str] = set()
 
     def name(self, allocation: Allocation, index: int) -> str:
-        hint = allocation.op.memref.name_hint
-        base = hint if hint and _NAME.fullmatch(hint) else f"{allocation.function}.alloc{index}"
+        return self.unique(allocation.op.memref.name_hint, f"{allocation.function}.alloc{index}")
+
+    def unique(self, hint: str | None, fallback: str) -> str:
+        """`hint` if it is a readable name, else `fallback`; a suffix makes it unique."""
+        base = hint if hint and _NAME.fullmatch(hint) else fallback
         name, suffix = base, 1
         while name in self.used:
             name, suffix = f"{base}.{suffix}", suffix + 1
@@ -112,7 +115,7 @@ class MemrefToUsmp(ModulePass):
             )
         pools = workspace_pools(op)
         functions = {f.sym_name.data: f for f in op.ops if isinstance(f, func.FuncOp)}
-        names = _BufferNames()
+        names = BufferNames()
         owners: list[int] = []
         starts: list[int] = []
         ends: list[int] = []

@@ -52,22 +52,27 @@ def _calls(function: func.FuncOp) -> list[func.CallOp]:
 
 
 def pools_needed(
-    functions: list[func.FuncOp], allocs: dict[str, list[AllocOffsetOp]]
+    functions: list[func.FuncOp],
+    allocs: dict[str, list[AllocOffsetOp]],
+    callees: dict[str, list[str]] | None = None,
 ) -> dict[str, set[str]]:
     """Per function, the pools it or anything it calls places buffers in (a fixpoint over
-    the call graph, so any call order and shape works)."""
+    the call graph, so any call order and shape works). `callees` gives each function's
+    callees by name (default: its `func.call`s)."""
     needed = {
         name: {op.pool_names[0] for op in found} for name, found in allocs.items()
     }
-    callees = {
-        f.sym_name.data: [c.callee.root_reference.data for c in _calls(f)] for f in functions
-    }
+    if callees is None:
+        callees = {
+            f.sym_name.data: [c.callee.root_reference.data for c in _calls(f)]
+            for f in functions
+        }
     changed = True
     while changed:
         changed = False
         for name, called in callees.items():
             for callee in called:
-                extra = needed.get(callee, set()) - needed[name]
+                extra = needed.get(callee, set()) - needed.setdefault(name, set())
                 if extra:
                     needed[name] |= extra
                     changed = True

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from usmp_dialect.planning.algorithms import search_kernel as kernel
 from usmp_dialect.planning.algorithms.placement import single_spans, symmetric_conflicts
 from usmp_dialect.planning.problem import Plan, Problem
 
@@ -31,7 +30,7 @@ MAX_SEARCH_BUFFERS = 2000
 """Beyond this many buffers in a pool the search's per-node cost (linear in the buffers)
 buys nothing within any sensible limit: the pool keeps the portfolio's placement."""
 
-_LOWER_BOUND_SHARE = 0.5
+_LOWER_BOUND_SHARE = 0.25
 """The share of the search time spent asking for a plan at the lower bound first."""
 
 _BISECTION_SLICES = 4
@@ -41,6 +40,15 @@ _NODES_PER_SLICE = 20_000
 """Nodes the compiled loop visits between two looks at the clock (a few milliseconds)."""
 
 _MAX_KEY = np.iinfo(np.int64).max // 2
+
+
+def _kernel():
+    """The compiled search, imported on first use: loading numba takes a few tenths of a
+    second that planners not searching should not pay. Compiled code is cached on disk
+    (`cache=True`), so only the first run on a machine compiles."""
+    from usmp_dialect.planning.algorithms import search_kernel
+
+    return search_kernel
 
 
 @dataclass(frozen=True)
@@ -58,7 +66,11 @@ class Subproblem:
     """Per buffer, one past the last section (equal to the start when there are none)."""
     num_sections: int
     preorders: tuple[np.ndarray, ...]
-    """Static tie-breaking orders to take turns with: per buffer, its rank in each."""
+    """Static tie-breaking orders to take turns with: per buffer, its rank in each
+    (MiniMalloc's WAT, TAW and TWA)."""
+    width: np.ndarray
+    """Per buffer, its lifetime's length (float64), for the orders of the pieces."""
+    area: np.ndarray
 
     @property
     def num_buffers(self) -> int:
@@ -115,7 +127,7 @@ def subproblem_of(problem: Problem, buffers: np.ndarray) -> Subproblem:
         section_end = section_start
         num_sections = 0
         width = np.diff(nb_ptr).astype(np.float64)
-    area = width * sizes
+    area = width * sizes.astype(np.float64)
     pressure = _pressure(sizes, section_start, section_end, num_sections)
     # MiniMalloc's three: by lifetime, area and section pressure in turn (W, A, T).
     preorders = tuple(
@@ -123,7 +135,8 @@ def subproblem_of(problem: Problem, buffers: np.ndarray) -> Subproblem:
         for keys in ((-width, -area, -pressure), (-pressure, -area, -width), (-pressure, -width, -area))
     )
     return Subproblem(
-        sizes, alignments, nb_ptr, nb_idx, section_start, section_end, num_sections, preorders
+        sizes, alignments, nb_ptr, nb_idx, section_start, section_end, num_sections, preorders,
+        width, area,
     )
 
 
@@ -171,6 +184,8 @@ class Search:
     """Decision questions about one subproblem, answered by the compiled search."""
 
     def __init__(self, sub: Subproblem, deadline: float):
+        kernel = _kernel()
+        self.kernel = kernel
         self.sub = sub
         self.deadline = deadline
         self.nodes = 0
@@ -232,9 +247,10 @@ class Search:
         self.pt = np.concatenate((self.pt, np.zeros_like(self.pt)))
         self.rc = np.concatenate((self.rc, np.zeros_like(self.rc)))
 
-    def run(self, capacity: int, preorder: np.ndarray, node_limit: int) -> int:
+    def run(self, capacity: int, heuristic: int, node_limit: int) -> int:
         """One search under `capacity` with one preorder: FOUND, INFEASIBLE, or PAUSED
         when it hit `node_limit` nodes (-1: none) or the deadline."""
+        kernel = self.kernel
         n = self.sub.num_buffers
         if capacity * self.key_scale + n >= _MAX_KEY:
             return kernel.PAUSED  # offsets too large to order by one integer key
@@ -249,15 +265,16 @@ class Search:
         total = self.section_bytes.copy()
         cut = self.initial_cut.copy()
         st = np.zeros(kernel.ST_SIZE, dtype=np.int64)
+        rank = self.sub.preorders[heuristic].copy()
         limit = node_limit if node_limit > 0 else np.iinfo(np.int64).max
         while True:
             stop = min(int(st[kernel.ST_NODES]) + _NODES_PER_SLICE, limit)
             status = kernel.run(
-                capacity, sizes, self.sub.alignments, preorder, self.sub.nb_ptr,
+                capacity, sizes, self.sub.alignments, rank, self.sub.nb_ptr,
                 self.sub.nb_idx, self.sub.section_start, self.sub.section_end, self.sm_ptr,
                 self.sm_idx, self.initial_list, min_off, offset, placed, floor, total, cut,
                 self.trail, self.ls, self.fr, self.pt, self.rc, st, stop, self.key_scale,
-                self.max_degree,
+                self.max_degree, heuristic, self.sub.width, self.sub.area,
             )
             if status == kernel.NEED_SPACE:
                 self._grow()
@@ -277,11 +294,12 @@ class Search:
 
     def decide(self, capacity: int) -> bool | None:
         """Whether a plan fits `capacity` (`None`: unknown when the time ran out)."""
+        kernel = self.kernel
         node_limit = self.sub.num_buffers
         while time.perf_counter() < self.deadline:
             node_limit *= 2
-            for preorder in self.sub.preorders:
-                status = self.run(capacity, preorder, node_limit)
+            for heuristic in range(len(self.sub.preorders)):
+                status = self.run(capacity, heuristic, node_limit)
                 if status == kernel.FOUND:
                     return True
                 if status == kernel.INFEASIBLE:
@@ -301,8 +319,16 @@ def improve_pool(
     notes: dict[str, object] = {"lower_bound": bound, "incumbent": incumbent_height}
     if incumbent_height <= bound:
         return incumbent, True, notes
+    if sub.num_buffers == 0 or incumbent_height * (sub.num_buffers + 1) >= _MAX_KEY:
+        # Offsets too large for the search's one-integer ordering key (petabytes).
+        return incumbent, False, notes
     # Every question asks for less than the incumbent, which respects the size hint.
     del capacity_hint
+    # Every top is a sum of sizes and aligned offsets: with all of them multiples of
+    # `unit`, so is every pool size, and only multiples of it need asking about.
+    unit = int(np.gcd.reduce(np.concatenate((sub.sizes, sub.alignments[sub.alignments > 1]))))
+    unit = max(unit, 1)
+    bound = -(-bound // unit) * unit
     best_height = incumbent_height
     proven_low = bound  # every capacity below this one is proven too small
     presumed_low = bound  # ... or ran out of time
@@ -313,7 +339,9 @@ def improve_pool(
         if not questions:
             capacity = bound
         else:
-            capacity = (presumed_low + best_height - 1) // 2
+            capacity = (presumed_low + best_height - 1) // 2 // unit * unit
+            if capacity < presumed_low:
+                break
             left = deadline - time.perf_counter()
             search.deadline = time.perf_counter() + max(left / _BISECTION_SLICES, 0.0)
         answer = search.decide(capacity)
@@ -321,11 +349,10 @@ def improve_pool(
         if answer is True:
             best_height = min(best_height, search.best_height)
         elif answer is False:
-            proven_low = max(proven_low, capacity + 1)
-            presumed_low = max(presumed_low, capacity + 1)
+            proven_low = max(proven_low, capacity + unit)
+            presumed_low = max(presumed_low, capacity + unit)
         else:
-            presumed_low = max(presumed_low, capacity + 1)
-            # The first question may take half the time; later ones share the rest.
+            presumed_low = max(presumed_low, capacity + unit)
         search.deadline = deadline
     proven = proven_low >= best_height
     notes["nodes"] = search.nodes

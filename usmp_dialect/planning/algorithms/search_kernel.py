@@ -12,12 +12,16 @@ problem, Moffitt, ASPLOS 2024):
   taken by that offset, ties by a static preorder rank, and a child must not come before
   its parent in that order (canonical plans only), nor start at or above the lowest top an
   unplaced buffer could reach (dominance);
-- after a placement every section (the time between two consecutive interval ends) must
-  hold its unplaced bytes between its floor and the capacity; floors rise with placements
-  and with the lowest offset any unplaced buffer of the section can still take;
+- after a placement every section (the buffers live just before one distinct end time)
+  must hold its unplaced bytes between its floor and the capacity; floors rise with
+  placements and with the lowest offset any unplaced buffer of the section can still
+  take. The part of that check that the next offset alone decides (no candidate may start
+  above the capacity less the fullest section's unplaced bytes) is done once per node,
+  before any candidate is placed: most children that would fail never get placed;
 - a buffer that meets no unplaced buffer fails for all its siblings too (no "hat");
 - dynamic decomposition: when a placement leaves a time boundary that no unplaced buffer
-  crosses, the buffers on either side are independent. Each side is solved on its own in
+  crosses, the buffers on either side are independent. Each side (with fresh ranks from
+  its own remaining section totals, as MiniMalloc's sub-solves do) is solved on its own in
   turn; a solved side is kept, and when a side fails the placement that split them fails.
 
 Every change to the search state goes on a trail and is undone from it when a placement
@@ -160,7 +164,7 @@ def _push_frame(
 def run(
     capacity, sizes, alignments, rank, nb_ptr, nb_idx, sec_lo, sec_hi, sm_ptr, sm_idx,
     initial_list, min_off, offset, placed, floor, total, cut,
-    trail, ls, fr, pt, rc, st, node_stop, key_scale, max_degree,
+    trail, ls, fr, pt, rc, st, node_stop, key_scale, max_degree, heuristic, width, area,
 ):
     """Search until a plan is found, the space is exhausted, `node_stop` nodes have been
     visited or an array is too small (grow it and call again)."""
@@ -213,7 +217,7 @@ def run(
             return PAUSED
         if (
             st[ST_LIST_TOP] + 3 * n + 8 > len(ls)
-            or st[ST_TRAIL_TOP] + 2 * n_sections + max_degree + 8 > len(trail)
+            or st[ST_TRAIL_TOP] + 2 * n_sections + max_degree + n + 8 > len(trail)
             or st[ST_FRAMES] + 2 > len(fr)
             or st[ST_PARTITIONS] + n + 2 > len(pt)
             or st[ST_RECORDS] + 2 > len(rc)
@@ -231,7 +235,7 @@ def run(
                 st[ST_PARTITIONS] = rc[rec, R_FIRST]
             g = f - 1
             mark = fr[g, F_TRAIL]
-            _undo(mark, trail, st, min_off, floor, total, cut, placed, sizes, sec_lo, sec_hi)
+            _undo(mark, trail, st, min_off, floor, total, cut, placed, sizes, sec_lo, sec_hi, rank)
             if fr[g, F_HATLESS] != 0:
                 fr[g, F_STOP] = 1
             st[ST_LIST_TOP] = fr[g, F_LIST] + fr[g, F_UNPLACED] + fr[g, F_CANDIDATES]
@@ -321,7 +325,7 @@ def run(
                         ok = False
                         break
         if not ok:
-            _undo(mark, trail, st, min_off, floor, total, cut, placed, sizes, sec_lo, sec_hi)
+            _undo(mark, trail, st, min_off, floor, total, cut, placed, sizes, sec_lo, sec_hi, rank)
             if hatless != 0:
                 fr[f, F_STOP] = 1
             continue
@@ -335,7 +339,6 @@ def run(
         for k in range(lo, hi - 1):
             if cut[k] == 0:
                 splits += 1
-        pushed = False
         solved = -1
         if splits == 0:
             pushed = _push_frame(source, length, part, 0, at, rank[b],
@@ -383,6 +386,13 @@ def run(
             if parts == 0:
                 solved = part
             else:
+                # Like MiniMalloc, each piece is preordered afresh, its section totals
+                # now counting only what is left; the ranks go on the trail.
+                t = st[ST_TRAIL_TOP]
+                for q in range(first_part, first_part + parts):
+                    t = _rerank(ls, pt[q, P_LIST], pt[q, P_LENGTH], rank, trail, t, total,
+                                sec_lo, sec_hi, heuristic, width, area)
+                st[ST_TRAIL_TOP] = t
                 rc[rec, R_COUNT] = parts
                 rc[rec, R_CURRENT] = 0
                 rc[rec, R_LIST_END] = write
@@ -390,9 +400,8 @@ def run(
                 st[ST_PARTITIONS] = first_part + parts
                 st[ST_LIST_TOP] = write
                 _push_frame(pt[first_part, P_LIST], pt[first_part, P_LENGTH], first_part, 1,
-                            at, rank[b], ls, fr, st, placed, min_off, sizes, rank, key_scale,
+                            at, -1, ls, fr, st, placed, min_off, sizes, rank, key_scale,
                             capacity, total, pt[first_part, P_LOW], pt[first_part, P_HIGH])
-                pushed = True
         # A solved partition is kept: its frames go, and the next piece of its record
         # starts, or, when that was the last one, the partition that was split is solved.
         while solved >= 0:
@@ -405,13 +414,13 @@ def run(
                 p = rc[rec, R_FIRST] + current
                 st[ST_LIST_TOP] = rc[rec, R_LIST_END]
                 last_offset = 0
-                last_rank = -1
                 if creator >= 0:
-                    # The placement that split them bounds the order of every piece.
+                    # The placement that split them bounds the offsets of every piece
+                    # (ranks are the piece's own).
                     child = ls[fr[creator, F_LIST] + fr[creator, F_UNPLACED]
                                + fr[creator, F_NEXT] - 1]
                     last_offset = offset[child]
-                    last_rank = rank[child]
+                last_rank = -1
                 # Every buffer of a piece is unplaced when it starts.
                 _push_frame(pt[p, P_LIST], pt[p, P_LENGTH], p, 1, last_offset, last_rank,
                             ls, fr, st, placed, min_off, sizes, rank, key_scale,
@@ -427,7 +436,7 @@ def run(
 
 
 @njit(cache=True)
-def _undo(mark, trail, st, min_off, floor, total, cut, placed, sizes, sec_lo, sec_hi):
+def _undo(mark, trail, st, min_off, floor, total, cut, placed, sizes, sec_lo, sec_hi, rank):
     t = st[ST_TRAIL_TOP]
     while t > mark:
         t -= 1
@@ -437,6 +446,8 @@ def _undo(mark, trail, st, min_off, floor, total, cut, placed, sizes, sec_lo, se
             min_off[i] = trail[t, 2]
         elif kind == 1:
             floor[i] = trail[t, 2]
+        elif kind == 3:
+            rank[i] = trail[t, 2]
         else:
             placed[i] = 0
             size = sizes[i]
@@ -445,3 +456,36 @@ def _undo(mark, trail, st, min_off, floor, total, cut, placed, sizes, sec_lo, se
             for k in range(sec_lo[i], sec_hi[i] - 1):
                 cut[k] += 1
     st[ST_TRAIL_TOP] = mark
+
+
+@njit(cache=True)
+def _rerank(ls, start, length, rank, trail, t, total, sec_lo, sec_hi, heuristic, width, area):
+    """Rank the buffers of `ls[start:start + length]` by MiniMalloc's heuristic
+    (0: WAT, 1: TAW, 2: TWA; each key descending, ties by buffer index), the T key
+    being the fullest of the buffer's sections now; old ranks go on the trail."""
+    buffers = ls[start : start + length].copy()
+    pressure = np.empty(length, dtype=np.float64)
+    for i in range(length):
+        x = buffers[i]
+        most = 0
+        for s in range(sec_lo[x], sec_hi[x]):
+            if total[s] > most:
+                most = total[s]
+        pressure[i] = -float(most)
+    order = np.argsort(buffers, kind="mergesort")
+    if heuristic == 0:
+        keys = (pressure, -area[buffers], -width[buffers])
+    elif heuristic == 1:
+        keys = (-width[buffers], -area[buffers], pressure)
+    else:
+        keys = (-area[buffers], -width[buffers], pressure)
+    for key in keys:
+        order = order[np.argsort(key[order], kind="mergesort")]
+    for i in range(length):
+        x = buffers[order[i]]
+        trail[t, 0] = 3
+        trail[t, 1] = x
+        trail[t, 2] = rank[x]
+        t += 1
+        rank[x] = i
+    return t

@@ -1,0 +1,21 @@
+// RUN: usmp-opt %s --split-input-file --verify-diagnostics -p usmp-to-tir | filecheck %s
+
+usmp.pool @global_workspace workspace alignment 16
+tir.prim_func @main() {
+  %a = usmp.alloc_offset "a" @global_workspace[?] align 16 : !tir.buffer<4xf32>
+}
+usmp.liveness {
+  "a" [0, 1)
+}
+// CHECK: buffer 'a' is not planned: run usmp-plan first
+
+// -----
+
+usmp.pool @global_workspace workspace alignment 16 size 16
+tir.prim_func @op() {
+  %a = usmp.alloc_offset "a" @global_workspace[0] align 16 : !tir.buffer<4xf32>
+}
+usmp.liveness {
+  "a" [0, 1)
+}
+// CHECK: no entry function: no function has the runner_function attribute or is named __tvm_main__, main or run_model; name it with usmp-to-tir{entry=NAME}

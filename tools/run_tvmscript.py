@@ -1,0 +1,9 @@
+#!/usr/bin/env python3
+"""Build and run a TVMScript module with TVM: `tools/run_tvmscript.py FILE.py [--target c|llvm] [--plan]`."""
+
+import sys
+
+from usmp_dialect.tools.run_tvmscript import main
+
+if __name__ == "__main__":
+    sys.exit(main())

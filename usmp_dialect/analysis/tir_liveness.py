@@ -1,0 +1,322 @@
+"""Live intervals of `tir.alloc_buffer`s over the inlined call tree of a TIR module.
+
+TVM's USMP buffer-info extraction, re-created:
+
+- One timeline: walking from the entry function, every statement gets the next index, and
+  a call of a module function (`tir.call`, or `tirx.call_extern` naming one, as TVM's own
+  USMP tests call operators) is descended into at its call site, so the callee's
+  statements are numbered between the caller's neighbours. Expression ops take the index
+  of the statement that follows them (the statement they belong to).
+- Call arguments are aliased to the callee's params: a pointer or buffer passed in carries
+  the caller's buffers (followed back through `tir.buffer_data`, `tir.bind`,
+  `tir.decl_buffer` views and `tir.address_of`), so the callee's loads and stores extend
+  the caller buffer's interval, and nothing else does.
+- A buffer is live from its first to its last use. A use inside a loop (`tir.for`,
+  `scf.while`) makes the buffer live for the whole outermost loop nest around the use
+  that the buffer's allocation is outside of (the loops of callers included); a buffer
+  allocated inside a loop body is allocated afresh each iteration and is not extended.
+- An allocation in a function called several times gets one interval per call.
+
+Planned: global-scope, non-empty allocations reachable from the entry with no parallel,
+vectorized, unrolled or thread loop (or thread attr) anywhere around them, in their own
+function or any caller's (TVM looked at the innermost loop only, a data race when a serial
+loop sits inside a parallel one). The rest keep a reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+
+from usmp_dialect.diagnostics import UsmpError
+from usmp_dialect.dialects import tir
+from usmp_dialect.dialects.usmp import AllocOffsetOp
+
+ENTRY_ATTR = "runner_function"
+ENTRY_NAMES = ("__tvm_main__", "main", "run_model")
+CONCURRENT_LOOP_KINDS = ("parallel", "vectorized", "unrolled", "thread_binding")
+THREAD_ATTR_KEYS = ("thread_extent", "virtual_thread")
+CALL_EXTERN = "tirx.call_extern"
+_STATEMENT_OPS = (tir.AllocBufferOp, tir.DeclBufferOp, tir.BindOp, AllocOffsetOp)
+
+
+@dataclass
+class Allocation:
+    """One `tir.alloc_buffer` and what the timeline knows about it."""
+
+    op: tir.AllocBufferOp
+    function: str
+    intervals: list[tuple[int, int]] = field(default_factory=list)
+    unplanned_reason: str | None = None
+
+
+@dataclass
+class TirLiveness:
+    entry: str
+    allocations: list[Allocation]
+    unreachable: list[Allocation]
+
+
+def prim_funcs(module: ModuleOp) -> dict[str, tir.PrimFuncOp]:
+    return {op.sym_name.data: op for op in module.ops if isinstance(op, tir.PrimFuncOp)}
+
+
+def _is_true(attr) -> bool:
+    if isinstance(attr, IntegerAttr):
+        return bool(attr.value.data)
+    return attr is not None
+
+
+def choose_entry(
+    functions: dict[str, tir.PrimFuncOp], requested: str, pass_name: str = "tir-to-usmp"
+) -> tir.PrimFuncOp:
+    """The option's function, else the one with `runner_function`, else `__tvm_main__`,
+    `main` or `run_model` (in that order)."""
+    if requested:
+        if requested not in functions:
+            raise UsmpError(f"entry function @{requested} does not exist")
+        return functions[requested]
+    runners = [f for f in functions.values() if _is_true(f.attributes.get(ENTRY_ATTR))]
+    if len(runners) == 1:
+        return runners[0]
+    if len(runners) > 1:
+        names = ", ".join(f"@{f.sym_name.data}" for f in runners)
+        raise UsmpError(
+            f"several functions have the {ENTRY_ATTR} attribute ({names}); name the entry "
+            f"with {pass_name}{{entry=NAME}}"
+        )
+    for name in ENTRY_NAMES:
+        if name in functions:
+            return functions[name]
+    raise UsmpError(
+        f"no entry function: no function has the {ENTRY_ATTR} attribute or is named "
+        f"{', '.join(ENTRY_NAMES[:-1])} or {ENTRY_NAMES[-1]}; name it with "
+        f"{pass_name}{{entry=NAME}}"
+    )
+
+
+def module_callee(op: Operation, functions: dict[str, tir.PrimFuncOp]) -> tuple[str, list[SSAValue]] | None:
+    """The module function a call op runs and the arguments its params receive, or None
+    when the op calls nothing of the module."""
+    if isinstance(op, tir.CallOp):
+        name = op.callee.root_reference.data
+        if name not in functions:
+            raise UsmpError(f"call to unknown function @{name}", op)
+        return name, list(op.args)
+    if isinstance(op, tir.CallIntrinOp) and op.op_name.data == CALL_EXTERN and op.args:
+        owner = op.args[0].owner
+        if isinstance(owner, tir.StringOp) and owner.value.data in functions:
+            return owner.value.data, list(op.args[1:])
+    return None
+
+
+def _is_statement(op: Operation) -> bool:
+    return not op.results or bool(op.regions) or isinstance(op, _STATEMENT_OPS)
+
+
+def _derives_alias(op: Operation) -> bool:
+    """Whether the op only names memory (a data pointer, a view, an element's address, a
+    bound pointer var) without touching it: the timeline counts accesses only."""
+    return bool(op.results) and all(
+        isinstance(r.type, tir.PointerType | tir.BufferType) for r in op.results
+    ) and not isinstance(op, tir.CallOp | tir.CallIntrinOp)
+
+
+def _article(word: str) -> str:
+    return f"an {word}" if word[0] in "aeiou" else f"a {word}"
+
+
+def _static_reason(op: tir.AllocBufferOp) -> str | None:
+    buffer_type = op.buffer.type
+    assert isinstance(buffer_type, tir.BufferType)
+    if buffer_type.scope.data != "global":
+        return f"storage scope '{buffer_type.scope.data}'"
+    if buffer_type.size_in_bytes() == 0:
+        return "empty buffer"
+    return None
+
+
+@dataclass(eq=False)
+class _Instance:
+    """One execution of an allocation (one per call of the function that holds it)."""
+
+    allocation: Allocation
+    alloc_index: int
+    start: int | None = None
+    end: int | None = None
+
+    def use(self, start: int, end: int) -> None:
+        self.start = start if self.start is None else min(self.start, start)
+        self.end = end if self.end is None else max(self.end, end)
+
+
+@dataclass(eq=False)
+class _Loop:
+    enter: int
+    used: set[_Instance] = field(default_factory=set)
+
+
+Env = dict[SSAValue, frozenset[_Instance]]
+
+
+class _Timeline:
+    def __init__(self, functions: dict[str, tir.PrimFuncOp]):
+        self.functions = functions
+        self.next_index = 0
+        self.allocations: dict[tir.AllocBufferOp, Allocation] = {}
+        self.instances: list[_Instance] = []
+        self.call_stack: list[str] = []
+        self.loops: list[_Loop] = []
+
+    def visit_function(
+        self, function: tir.PrimFuncOp, env: Env, context: str | None, call: Operation | None
+    ) -> None:
+        name = function.sym_name.data
+        if name in self.call_stack:
+            raise UsmpError(
+                f"recursive call of @{name}: a static plan needs a call tree", call or function
+            )
+        self.call_stack.append(name)
+        self.visit_block(function.body.block, name, env, context)
+        self.call_stack.pop()
+
+    def visit_block(self, block: Block, function: str, env: Env, context: str | None) -> None:
+        for op in block.ops:
+            self.visit_op(op, function, env, context)
+
+    def use(self, instances: frozenset[_Instance], index: int) -> None:
+        for instance in instances:
+            instance.use(index, index)
+        for loop in self.loops:
+            loop.used |= instances
+
+    def visit_op(self, op: Operation, function: str, env: Env, context: str | None) -> None:
+        index = self.next_index
+        if _is_statement(op):
+            self.next_index += 1
+        callee = module_callee(op, self.functions)
+        passed: set[SSAValue] = set()
+        if callee is not None:
+            name, args = callee
+            target = self.functions[name]
+            params = target.body.block.args
+            callee_env: Env = {}
+            for param, arg in zip(params, args):
+                if arg in env and isinstance(arg.type, tir.PointerType | tir.BufferType):
+                    callee_env[param] = env[arg]
+                    passed.add(arg)
+            for arg in args:
+                if arg in env and arg not in passed:
+                    self.use(env[arg], index)
+            self.visit_function(target, callee_env, context, op)
+        elif not _derives_alias(op):
+            for operand in op.operands:
+                if operand in env:
+                    self.use(env[operand], index)
+        carried = frozenset().union(*(env.get(o, frozenset()) for o in op.operands))
+        if carried:
+            # An expression's value carries the buffers it reads to the statement that
+            # uses it; a statement's result only when it is a pointer or a buffer view.
+            expression = not _is_statement(op)
+            for result in op.results:
+                if expression or isinstance(result.type, tir.PointerType | tir.BufferType):
+                    env[result] = carried
+        if isinstance(op, tir.AllocBufferOp):
+            self._allocate(op, function, env, context, index)
+        nested = context
+        if isinstance(op, tir.ForOp) and op.kind.data in CONCURRENT_LOOP_KINDS:
+            nested = context or f"inside {_article(op.kind.data)} loop"
+        if isinstance(op, tir.AttrOp) and op.key.data in THREAD_ATTR_KEYS:
+            nested = context or f"inside {_article(op.key.data)} attr"
+        is_loop = isinstance(op, tir.ForOp | scf.WhileOp)
+        if is_loop:
+            self.loops.append(_Loop(index))
+        for region in op.regions:
+            for block in region.blocks:
+                self.visit_block(block, function, env, nested)
+        if is_loop:
+            loop = self.loops.pop()
+            exit_index = self.next_index - 1
+            for instance in loop.used:
+                if instance.alloc_index < loop.enter:
+                    instance.use(loop.enter, exit_index)
+
+    def _allocate(
+        self,
+        op: tir.AllocBufferOp,
+        function: str,
+        env: Env,
+        context: str | None,
+        index: int,
+    ) -> None:
+        allocation = self.allocations.setdefault(op, Allocation(op, function))
+        if allocation.unplanned_reason is None:
+            reason = _static_reason(op) or context
+            if reason is None:
+                reason = _escape_reason(op)
+            allocation.unplanned_reason = reason
+        instance = _Instance(allocation, index)
+        self.instances.append(instance)
+        env[op.buffer] = frozenset([instance])
+
+
+def _aliases(value: SSAValue):
+    """The buffer and the pointers and views derived from it within its function."""
+    pending, seen = [value], set()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        yield current
+        for use in current.uses:
+            user = use.operation
+            if isinstance(user, tir.CallOp | tir.CallIntrinOp):
+                continue
+            pending.extend(
+                r for r in user.results if isinstance(r.type, tir.PointerType | tir.BufferType)
+            )
+
+
+def _escape_reason(op: tir.AllocBufferOp) -> str | None:
+    for alias in _aliases(op.buffer):
+        for use in alias.uses:
+            user = use.operation
+            if isinstance(user, tir.ReturnOp):
+                return "escapes through tir.return"
+            if isinstance(user, tir.StoreOp) and user.value is alias:
+                return "its address is stored in memory"
+    return None
+
+
+def tir_liveness(module: ModuleOp, entry: str = "") -> TirLiveness | None:
+    """The allocations of the program run from its entry function, or None when no
+    function of the module allocates."""
+    functions = prim_funcs(module)
+    all_allocs = [
+        (name, op)
+        for name, f in functions.items()
+        for op in f.walk()
+        if isinstance(op, tir.AllocBufferOp)
+    ]
+    if not all_allocs:
+        return None
+    entry_function = choose_entry(functions, entry)
+    timeline = _Timeline(functions)
+    timeline.visit_function(entry_function, {}, None, None)
+    for instance in timeline.instances:
+        if instance.start is None or instance.end is None:
+            instance.use(instance.alloc_index, instance.alloc_index)
+        assert instance.start is not None and instance.end is not None
+        instance.allocation.intervals.append((instance.start, instance.end + 1))
+    unreachable = [
+        Allocation(op, name, unplanned_reason="not reachable from the entry function")
+        for name, op in all_allocs
+        if op not in timeline.allocations
+    ]
+    return TirLiveness(
+        entry_function.sym_name.data, list(timeline.allocations.values()), unreachable
+    )

@@ -1,0 +1,192 @@
+"""Build and run a TVMScript module's entry function with TVM 0.27, planned or not.
+
+```
+python tools/run_tvmscript.py planned.py --target c      # or llvm; prints each output
+usmp-translate --import-tvmscript examples/tir/chain.py | usmp-opt --plan-pools \\
+  | usmp-translate --emit-tvmscript > planned.py && python tools/run_tvmscript.py planned.py
+```
+
+From Python: `run_module(tvm_mod, inputs)` returns every buffer param of the entry after
+the call (inputs are random unless given; a pool param named in the entry's `usmp.pools`
+attribute is filled with 0xFF first, so that a plan that lets buffers overlap shows).
+`plan_module(tvm_mod)` runs `--plan-pools` on a `tvm.IRModule` and returns the planned one.
+
+Facts this relies on (see TVM 0.27 notes): `tvm.compile` on targets `c` and `llvm`; LLVM's
+TBAA must be off (`-enable-tbaa=false`) or it reorders accesses of operators inlined into
+one another through the same pool; an un-planned module whose operators allocate more than
+about 1 KiB builds only with its entry body inside `device_id`/`device_type` attrs and
+storage rewrite off, which `build` arranges.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from usmp_dialect.analysis.tir_liveness import ENTRY_ATTR, ENTRY_NAMES
+
+POOLS_ATTR = "usmp.pools"
+POOL_FILL = 0xFF
+
+
+def tvm_target(name: str) -> Any:
+    import tvm
+
+    if name == "llvm":
+        return tvm.target.Target({"kind": "llvm", "cl-opt": ["-enable-tbaa=false"]})
+    return tvm.target.Target(name)
+
+
+def entry_name(mod: Any) -> str:
+    names = [gv.name_hint for gv in mod.get_global_vars()]
+    for gv in mod.get_global_vars():
+        attrs = mod[gv].attrs
+        if attrs is not None and ENTRY_ATTR in attrs and bool(attrs[ENTRY_ATTR]):
+            return gv.name_hint
+    for name in ENTRY_NAMES:
+        if name in names:
+            return name
+    raise ValueError(f"no entry function among {names}")
+
+
+def _with_device_attrs(mod: Any, entry: str) -> Any:
+    """The entry's body inside `device_id`/`device_type` attrs, which TVM needs to turn an
+    operator's large allocation into a workspace request (un-planned modules only)."""
+    import tvm
+    from tvm import tirx
+
+    func = mod[entry]
+    body = tirx.AttrStmt(
+        tvm.ir.StringImm("default"), "device_id", tirx.IntImm("int32", 0), func.body
+    )
+    body = tirx.AttrStmt(
+        tvm.ir.StringImm("default"), "device_type", tirx.IntImm("int32", 1), body
+    )
+    new = tirx.PrimFunc(func.params, body, ret_type=func.ret_type, attrs=func.attrs)
+    out = tvm.IRModule({gv: mod[gv] for gv in mod.get_global_vars() if gv.name_hint != entry})
+    out[entry] = new
+    return out
+
+
+def build(mod: Any, target: str = "c") -> Any:
+    import tvm
+
+    config = {"tirx.disable_storage_rewrite": True}
+    try:
+        with tvm.transform.PassContext(config=config):
+            return tvm.compile(mod, target=tvm_target(target))
+    except Exception:
+        with tvm.transform.PassContext(config=config):
+            return tvm.compile(_with_device_attrs(mod, entry_name(mod)), target=tvm_target(target))
+
+
+def _buffer_params(func: Any) -> list[tuple[str, tuple[int, ...], str]]:
+    from tvm import tirx
+
+    params = []
+    for p in func.params:
+        if not tirx.is_buffer_var(p):
+            raise ValueError(f"entry param '{p.name}' is not a buffer; run_module needs buffers")
+        params.append((p.name, tuple(int(d) for d in p.shape), str(p.dtype)))
+    return params
+
+
+def random_inputs(mod: Any, seed: int = 0) -> dict[str, np.ndarray]:
+    """A random array for every buffer param of the entry that is not a pool."""
+    rng = np.random.default_rng(seed)
+    func = mod[entry_name(mod)]
+    pools = set(func.attrs[POOLS_ATTR].keys()) if POOLS_ATTR in (func.attrs or {}) else set()
+    arrays = {}
+    for name, shape, dtype in _buffer_params(func):
+        if name in pools:
+            continue
+        if np.dtype(dtype).kind == "f":
+            arrays[name] = rng.standard_normal(shape).astype(dtype)
+        else:
+            info = np.iinfo(dtype)
+            arrays[name] = rng.integers(max(info.min, -100), min(info.max, 100), shape).astype(dtype)
+    return arrays
+
+
+def run_module(
+    mod: Any,
+    inputs: dict[str, np.ndarray] | None = None,
+    target: str = "c",
+    seed: int = 0,
+) -> dict[str, np.ndarray]:
+    """Build `mod`, call its entry on `inputs` (the other buffer params: pools filled with
+    0xFF, the rest zero) and return every non-pool buffer param afterwards."""
+    import tvm
+
+    entry = entry_name(mod)
+    func = mod[entry]
+    pools = set(func.attrs[POOLS_ATTR].keys()) if POOLS_ATTR in (func.attrs or {}) else set()
+    inputs = random_inputs(mod, seed) if inputs is None else inputs
+    arrays: dict[str, np.ndarray] = {}
+    for name, shape, dtype in _buffer_params(func):
+        if name in pools:
+            arrays[name] = np.full(shape, POOL_FILL, dtype=dtype)
+        elif name in inputs:
+            arrays[name] = np.array(inputs[name], dtype=dtype).reshape(shape)
+        else:
+            arrays[name] = np.zeros(shape, dtype=dtype)
+    lib = build(mod, target)
+    tensors = {name: tvm.runtime.tensor(array) for name, array in arrays.items()}
+    lib[entry](*tensors.values())
+    return {name: t.numpy() for name, t in tensors.items() if name not in pools}
+
+
+def plan_module(mod: Any, algorithm: str = "default", time_limit: float = 10.0) -> Any:
+    """`usmp-opt --plan-pools` on a `tvm.IRModule`: tir-to-usmp, usmp-plan, usmp-to-tir."""
+    from xdsl.context import Context
+
+    from usmp_dialect.backends.tvmscript import emit_module
+    from usmp_dialect.frontends.tvmscript import import_module
+    from usmp_dialect.transforms.tir_to_usmp import TirToUsmp
+    from usmp_dialect.transforms.usmp_plan import UsmpPlan
+    from usmp_dialect.transforms.usmp_to_tir import UsmpToTir
+
+    module = import_module(mod)
+    ctx = Context()
+    for p in (TirToUsmp(), UsmpPlan(algorithm, time_limit), UsmpToTir()):
+        p.apply(ctx, module)
+        module.verify()
+    return emit_module(module)
+
+
+def load_tvmscript(path: str) -> Any:
+    from usmp_dialect.frontends.tvmscript import parse_tvmscript
+
+    with open(path) as file:
+        return parse_tvmscript(file.read(), path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="run_tvmscript", description="build and run a TVMScript module's entry function"
+    )
+    parser.add_argument("file", help="a TVMScript module (.py), e.g. usmp-translate's output")
+    parser.add_argument("--target", default="c", choices=("c", "llvm"))
+    parser.add_argument("--plan", action="store_true", help="plan its pools first")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    args = parser.parse_args(argv)
+    mod = load_tvmscript(args.file)
+    if args.plan:
+        mod = plan_module(mod)
+    outputs = run_module(mod, target=args.target, seed=args.seed)
+    func = mod[entry_name(mod)]
+    if func.attrs is not None and POOLS_ATTR in func.attrs:
+        for name, size in func.attrs[POOLS_ATTR].items():
+            print(f"pool {name}: {int(size)} bytes")
+    np.set_printoptions(precision=4, threshold=16, edgeitems=4)
+    for name, array in outputs.items():
+        print(f"{name} {array.dtype}{list(array.shape)}: {array.ravel()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

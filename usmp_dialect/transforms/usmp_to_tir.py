@@ -1,0 +1,167 @@
+"""`usmp-to-tir`: planned pools become `uint8` buffer params, planned buffers views into them.
+
+TVM's conversion of pool allocations to offsets, for the `tir` dialect:
+
+- each pool that holds a buffer becomes a param of every function that places a buffer in
+  it or calls one that does (a fixpoint over the call graph, `tir.call`s and
+  `tirx.call_extern`s of module functions): on the entry function a
+  `!tir.buffer<SIZExui8>` param named after the pool; on the others (operators, which TVM
+  builds only with pointer params) a `!tir.ptr<ui8>` param re-declared as that buffer;
+- every call site passes the caller's pool pointers on (`tir.buffer_data`);
+- each `usmp.alloc_offset` becomes `tir.decl_buffer` over
+  `tir.address_of %pool[offset]` with the buffer's own type, so every use (loads, stores,
+  `tir.buffer_data` pointers, views over them) now reads the pool;
+- the entry function records `usmp.pools = {name = planned size}`; the `usmp.pool` and
+  `usmp.liveness` ops go (TVMScript has no place for them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, i32, i64
+from xdsl.dialects.builtin import IntegerType, Signedness
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from usmp_dialect.analysis.tir_liveness import choose_entry, module_callee, prim_funcs
+from usmp_dialect.analysis.usmp_problem import module_liveness, module_pools
+from usmp_dialect.diagnostics import UsmpError
+from usmp_dialect.dialects import tir
+from usmp_dialect.dialects.usmp import AllocOffsetOp, PoolOp
+from usmp_dialect.transforms.usmp_to_memref import pools_needed
+
+POOLS_ATTR = "usmp.pools"
+"""On the entry function: each pool's name and planned size in bytes."""
+ui8 = IntegerType(8, Signedness.UNSIGNED)
+
+
+def _pool_buffer_type(pool: PoolOp) -> tir.BufferType:
+    return tir.BufferType([pool.planned_size or 0], ui8)
+
+
+def _calls(function: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]):
+    for op in function.walk():
+        if (callee := module_callee(op, functions)) is not None:
+            yield op, callee[0]
+
+
+def _add_pool_params(
+    function: tir.PrimFuncOp, pools: list[PoolOp], is_entry: bool
+) -> dict[str, SSAValue]:
+    """The pool buffers inside `function`, after adding its params."""
+    block = function.body.block
+    buffers: dict[str, SSAValue] = {}
+    for pool in pools:
+        name = pool.sym_name.data
+        buffer_type = _pool_buffer_type(pool)
+        if is_entry:
+            arg = block.insert_arg(buffer_type, len(block.args))
+            arg.name_hint = name
+            buffers[name] = arg
+            continue
+        arg = block.insert_arg(tir.PointerType(ui8), len(block.args))
+        arg.name_hint = f"{name}_var"
+        decl = tir.DeclBufferOp(arg, buffer_type)
+        decl.buffer.name_hint = name
+        if block.first_op is None:
+            block.add_op(decl)
+        else:
+            block.insert_op_before(decl, block.first_op)
+        buffers[name] = decl.buffer
+    outputs = function.function_type.outputs.data
+    function.properties["function_type"] = type(function.function_type).from_lists(
+        [a.type for a in block.args], list(outputs)
+    )
+    return buffers
+
+
+def _lower_alloc(op: AllocOffsetOp, pool_buffer: SSAValue) -> None:
+    offset = arith.ConstantOp(IntegerAttr(op.offset_bytes or 0, i32))
+    address = tir.AddressOfOp(pool_buffer, [offset.result], tir.PointerType(ui8))
+    buffer_type = op.buffer.type
+    assert isinstance(buffer_type, tir.BufferType)
+    view = tir.DeclBufferOp(address.result, buffer_type)
+    view.buffer.name_hint = op.buffer.name_hint
+    offset.location = address.location = view.location = op.location
+    Rewriter.insert_op([offset, address], InsertPoint.before(op))
+    Rewriter.replace_op(op, view)
+
+
+def _pass_pools(call: Operation, pools: list[str], own: dict[str, SSAValue]) -> None:
+    data_ops = [tir.BufferDataOp(own[name], tir.PointerType(ui8)) for name in pools]
+    Rewriter.insert_op(data_ops, InsertPoint.before(call))
+    call.operands = [*call.operands, *(d.data for d in data_ops)]
+
+
+@dataclass(frozen=True)
+class UsmpToTir(ModulePass):
+    name = "usmp-to-tir"
+
+    entry: str = ""
+    """The entry function (default: as tir-to-usmp chooses it)."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        functions = prim_funcs(op)
+        allocs: dict[str, list[AllocOffsetOp]] = {}
+        for name, function in functions.items():
+            found = [a for a in function.walk() if isinstance(a, AllocOffsetOp)]
+            for alloc in found:
+                if alloc.offset is None:
+                    raise UsmpError(
+                        f"buffer '{alloc.buffer_name.data}' is not planned: run usmp-plan first",
+                        alloc,
+                    )
+                if not isinstance(alloc.buffer.type, tir.BufferType):
+                    raise UsmpError(
+                        f"buffer '{alloc.buffer_name.data}' in a tir.prim_func must be a "
+                        "!tir.buffer",
+                        alloc,
+                    )
+            allocs[name] = found
+        if not any(allocs.values()):
+            return
+        entry = choose_entry(functions, self.entry, self.name)
+        callees = {
+            name: [callee for _, callee in _calls(f, functions)] for name, f in functions.items()
+        }
+        needed = pools_needed(list(functions.values()), allocs, callees)  # type: ignore[arg-type]
+        pool_order = module_pools(op)
+        buffers: dict[str, dict[str, SSAValue]] = {}
+        for name, function in functions.items():
+            pools = [p for p in pool_order if p.sym_name.data in needed.get(name, set())]
+            if pools:
+                buffers[name] = _add_pool_params(function, pools, function is entry)
+        for name, function in functions.items():
+            own = buffers.get(name, {})
+            for call, callee in list(_calls(function, functions)):
+                if callee in buffers:
+                    if callee == entry.sym_name.data:
+                        raise UsmpError(
+                            f"@{name} calls the entry function @{callee}, which takes pools "
+                            "as buffers",
+                            call,
+                        )
+                    _pass_pools(call, list(buffers[callee]), own)
+        for name, function in functions.items():
+            for alloc in allocs[name]:
+                _lower_alloc(alloc, buffers[name][alloc.pool_names[0]])
+        used = {p for names in needed.values() for p in names}
+        entry.attributes[POOLS_ATTR] = DictionaryAttr(
+            {
+                p.sym_name.data: IntegerAttr(p.planned_size or 0, i64)
+                for p in pool_order
+                if p.sym_name.data in used
+            }
+        )
+        remaining = [a for a in op.walk() if isinstance(a, AllocOffsetOp)]
+        liveness = module_liveness(op)
+        if liveness is not None and not remaining:
+            Rewriter.erase_op(liveness)
+        still_used = {name for a in remaining for name in a.pool_names}
+        for pool in pool_order:
+            if pool.sym_name.data not in still_used:
+                Rewriter.erase_op(pool)
