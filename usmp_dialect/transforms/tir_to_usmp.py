@@ -13,16 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from usmp_dialect.analysis.tir_liveness import Allocation, prim_funcs, tir_liveness
-from usmp_dialect.analysis.usmp_problem import module_liveness
-from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import UNPLANNED_ATTR, AllocOffsetOp, LivenessOp, PoolOp
-from usmp_dialect.transforms.memref_to_usmp import BufferNames, candidate_pools, workspace_pools
+from usmp_dialect.dialects.usmp import AllocOffsetOp, PoolOp
+from usmp_dialect.transforms.allocations_to_usmp import lower_allocations, serving_pools
 
 
 def _name_hint(op: tir.AllocBufferOp) -> str | None:
@@ -76,11 +74,9 @@ def _lower_allocation(
     name: str,
     pools: list[PoolOp],
     functions: dict[str, tir.PrimFuncOp],
-) -> AllocOffsetOp:
+) -> None:
     op = allocation.op
-    candidates = candidate_pools(functions[allocation.function], pools)  # type: ignore[arg-type]
-    if not candidates:
-        raise UsmpError(f"no workspace pool serves the target of @{allocation.function}", op)
+    candidates = serving_pools(allocation, functions[allocation.function], pools)
     buffer_type = op.buffer.type
     assert isinstance(buffer_type, tir.BufferType)
     alignment, view_type = planned_alignment(buffer_type, candidates)
@@ -88,7 +84,6 @@ def _lower_allocation(
     placed.buffer.name_hint = op.buffer.name_hint
     placed.location = op.location
     Rewriter.replace_op(op, placed)
-    return placed
 
 
 @dataclass(frozen=True)
@@ -103,31 +98,11 @@ class TirToUsmp(ModulePass):
         liveness = tir_liveness(op, self.entry)
         if liveness is None:
             return
-        planned = [a for a in liveness.allocations if a.unplanned_reason is None]
-        for allocation in liveness.unreachable + liveness.allocations:
-            if allocation.unplanned_reason is not None:
-                allocation.op.attributes[UNPLANNED_ATTR] = StringAttr(allocation.unplanned_reason)
-        if not planned:
-            return
-        if module_liveness(op) is not None:
-            raise UsmpError(
-                "the module already has a usmp.liveness: tir-to-usmp runs once, before "
-                "planning",
-                module_liveness(op),
-            )
-        pools = workspace_pools(op)
         functions = prim_funcs(op)
-        names = BufferNames()
-        owners: list[int] = []
-        starts: list[int] = []
-        ends: list[int] = []
-        buffer_names: list[str] = []
-        for index, allocation in enumerate(planned):
-            name = names.unique(_name_hint(allocation.op), f"{allocation.function}.alloc{index}")
-            _lower_allocation(allocation, name, pools, functions)
-            buffer_names.append(name)
-            for start, end in allocation.intervals:
-                owners.append(index)
-                starts.append(start)
-                ends.append(end)
-        op.body.block.add_op(LivenessOp(buffer_names, (owners, starts, ends)))
+        lower_allocations(
+            op,
+            self.name,
+            liveness.unreachable + liveness.allocations,
+            lambda allocation: _name_hint(allocation.op),
+            lambda allocation, name, pools: _lower_allocation(allocation, name, pools, functions),
+        )
