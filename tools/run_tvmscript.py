@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Build and run a TVMScript module with TVM: `tools/run_tvmscript.py FILE.py [--target c|llvm] [--plan]`."""
 
+import os
 import sys
 
-from usmp_dialect.tools.run_tvmscript import main
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from usmp_dialect.tools.run_tvmscript import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())
