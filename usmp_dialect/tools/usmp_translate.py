@@ -4,6 +4,7 @@
     usmp-translate --export-csv planned.mlir    planned usmp IR -> CSV with an offset column
     usmp-translate --import-tvmscript model.py  TVMScript -> tir dialect
     usmp-translate --emit-tvmscript in.mlir     tir dialect -> TVMScript
+    usmp-translate --import-relax m.py:NAME     Relax model NAME() -> (mod, weights) -> tir
 
 As `mlir-translate` does, the mode is a flag and the input a positional file (default:
 standard input); the output goes to standard output or `-o FILE`, written only once the
@@ -95,6 +96,12 @@ def import_tvmscript(text: str, name: str) -> str:
     return print_module(tvmscript_to_tir(text, name))
 
 
+def import_relax(text: str, name: str) -> str:
+    from usmp_dialect.frontends.relax import import_relax_file
+
+    return print_module(import_relax_file(name))
+
+
 def emit_tvmscript(text: str, name: str) -> str:
     from usmp_dialect.backends.tvmscript import emit_tvmscript as tir_to_tvmscript
 
@@ -106,7 +113,10 @@ TRANSLATIONS: dict[str, tuple[Callable[[str, str], str], str]] = {
     "export-csv": (export_csv, "planned usmp IR to CSV with an offset column"),
     "import-tvmscript": (import_tvmscript, "TVMScript (TVM 0.27 TIR, .py) to the tir dialect"),
     "emit-tvmscript": (emit_tvmscript, "tir dialect to TVMScript"),
+    "import-relax": (import_relax, "Relax model PATH.py:NAME (NAME() -> (mod, weights)) to the tir dialect"),
 }
+# Modes whose positional argument names the input (PATH.py:NAME) rather than a file to read.
+NAMED_INPUTS = {"import-relax"}
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -127,7 +137,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     with report_user_errors(TOOL) as context:
         context.input_name = name
         translate, _ = TRANSLATIONS[mode]
-        result = translate(_read_input(args.input_file), name)
+        if mode in NAMED_INPUTS:
+            if args.input_file is None:
+                _usage_error(f"--{mode} needs PATH.py:NAME")
+            result = translate("", name)
+        else:
+            result = translate(_read_input(args.input_file), name)
     if args.output_file is None:
         sys.stdout.write(result)
     else:

@@ -11,6 +11,7 @@ TVM's conversion of pool allocations to offsets, for the `tir` dialect:
 - each `usmp.alloc_offset` becomes `tir.decl_buffer` over
   `tir.address_of %pool[offset]` with the buffer's own type, so every use (loads, stores,
   `tir.buffer_data` pointers, views over them) now reads the pool;
+- operators lose `tirx.noalias`: their params may now share pool bytes;
 - the entry function records `usmp.pools = {name = planned size}`; the `usmp.pool` and
   `usmp.liveness` ops go (TVMScript has no place for them).
 """
@@ -36,6 +37,7 @@ from usmp_dialect.transforms.usmp_to_memref import pools_needed
 
 POOLS_ATTR = "usmp.pools"
 """On the entry function: each pool's name and planned size in bytes."""
+NOALIAS_ATTR = "tirx.noalias"
 ui8 = IntegerType(8, Signedness.UNSIGNED)
 
 
@@ -149,6 +151,12 @@ class UsmpToTir(ModulePass):
         for name, function in functions.items():
             for alloc in allocs[name]:
                 _lower_alloc(alloc, buffers[name][alloc.pool_names[0]])
+        for function in functions.values():
+            if function is not entry:
+                # The plan may put an operator's input, output and workspace on the same
+                # pool bytes (each dead before the next is written); a noalias promise
+                # would let LLVM reorder those accesses and compute garbage.
+                function.attributes.pop(NOALIAS_ATTR, None)
         used = {p for names in needed.values() for p in names}
         entry.attributes[POOLS_ATTR] = DictionaryAttr(
             {

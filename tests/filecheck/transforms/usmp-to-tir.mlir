@@ -7,7 +7,7 @@
 // RUN: usmp-opt %s -p usmp-to-tir | usmp-translate --emit-tvmscript | filecheck %s --check-prefix=SCRIPT
 
 usmp.pool @global_workspace workspace alignment 16 size 96
-tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {
+tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) attributes {"tirx.noalias" = true} {
   %x = tir.decl_buffer %x_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
   %y = tir.decl_buffer %y_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
   %ws = usmp.alloc_offset "ws" @global_workspace[64] align 16 : !tir.buffer<4xf32, align 16>
@@ -37,6 +37,7 @@ usmp.liveness {
 }
 
 // CHECK-NOT:  usmp.
+// The operator loses noalias: after planning its params may share pool bytes.
 // CHECK:      tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>, %global_workspace_var: !tir.ptr<ui8>) {
 // CHECK-NEXT:   %global_workspace = tir.decl_buffer %global_workspace_var : !tir.ptr<ui8> -> !tir.buffer<96xui8>
 // CHECK:        %[[OFF:.*]] = arith.constant 64 : i32

@@ -1,0 +1,332 @@
+"""A Relax model (TVM 0.27) into AOT-style TIR, ready for `usmp-opt --plan-pools`.
+
+    import_relax(mod, weights) -> ModuleOp          the `tir` dialect
+    relax_to_tir(mod, weights) -> tvm.IRModule      the same module as TVM TIR
+    load_model("PATH.py:NAME") -> (mod, weights)    call NAME() from a Python file
+    relax_planner_bytes(mod) -> int                 Relax's StaticPlanBlockMemory total
+
+The Relax entry `forward` is lowered with TVM's own passes (LegalizeOps, AnnotateTIROpPattern,
+FoldConstant, FuseOps, FuseTIR, DeadCodeElimination under an llvm target), its block-based
+PrimFuncs turned into loops and `alloc_buffer`s by the `s_tir` lowering passes, and each
+becomes a private operator with pointer params that re-declares its buffers with
+`T.decl_buffer(..., data=ptr)`. The entry `main` takes the model's inputs (Relax names), its
+weights (Relax names, non-identifier characters as `_`) and one buffer `output`, holds
+every intermediate tensor as a `T.alloc_buffer` and calls the operators in order as
+`Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. The operators carry no
+`tirx.noalias`: the plan may put an operator's input, output and workspaces in the same
+pool bytes (each dead before the next is written), which noalias would let LLVM reorder.
+
+Anything this slice does not cover (a dynamic shape, a binding that is not `R.call_tir`,
+a tuple output, a weight missing from the dict) is a `RelaxImportError` naming it.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from usmp_dialect.frontends.tvmscript import TVMScriptError
+
+OUTPUT_NAME = "output"
+ENTRY = "forward"
+_NOT_IDENT = re.compile(r"\W")
+_ANNOTATIONS = re.compile(r",\s*annotations=\{[^{}]*\}")
+
+
+class RelaxImportError(TVMScriptError):
+    """A Relax model this importer cannot take; `location` names the model or binding."""
+
+
+def sanitize(name: str) -> str:
+    """A name TVMScript can use: non-identifier characters become `_`."""
+    name = _NOT_IDENT.sub("_", name)
+    return f"_{name}" if not name or name[0].isdigit() else name
+
+
+# ------------------------------------------------------------------ loading a model file
+
+
+def load_model(spec: str) -> tuple[Any, dict[str, np.ndarray]]:
+    """`PATH.py:NAME` -> NAME(), which must return `(mod, weights)`."""
+    path, sep, name = spec.rpartition(":")
+    if not sep or not path or not name:
+        raise RelaxImportError("expected PATH.py:NAME (a function returning (mod, weights))", spec)
+    if not Path(path).is_file():
+        raise RelaxImportError(f"no such model file '{path}'", spec)
+    module_spec = importlib.util.spec_from_file_location(f"_usmp_model_{Path(path).stem}", path)
+    if module_spec is None or module_spec.loader is None:
+        raise RelaxImportError(f"cannot load '{path}' as a Python module", spec)
+    module = importlib.util.module_from_spec(module_spec)
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as error:  # the user's file failed to run
+        raise RelaxImportError(f"loading '{path}' failed: {type(error).__name__}: {error}", spec) from None
+    factory = getattr(module, name, None)
+    if not callable(factory):
+        found = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_"))
+        raise RelaxImportError(f"'{path}' has no model function '{name}' (it has: {', '.join(found)})", spec)
+    result = factory()
+    if not (isinstance(result, tuple) and len(result) == 2):
+        raise RelaxImportError(f"'{name}()' must return (mod, weights), got {type(result).__name__}", spec)
+    return result
+
+
+# ------------------------------------------------------------------ lowering
+
+
+def lower_relax(mod: Any) -> Any:
+    """TVM's Relax lowering to `R.call_tir` of fused PrimFuncs (still block-based)."""
+    import tvm
+    from tvm import relax
+
+    passes = tvm.transform.Sequential(
+        [
+            relax.transform.LegalizeOps(),
+            relax.transform.AnnotateTIROpPattern(),
+            relax.transform.FoldConstant(),
+            relax.transform.FuseOps(),
+            relax.transform.FuseTIR(),
+            relax.transform.DeadCodeElimination(),
+        ]
+    )
+    with tvm.target.Target("llvm"):
+        return passes(mod)
+
+
+def _loops_and_allocs(prims: dict[Any, Any]) -> Any:
+    import tvm
+    from tvm import s_tir
+
+    t = s_tir.transform
+    passes = tvm.transform.Sequential(
+        [
+            t.LowerInitBlock(),
+            t.PlanAndUpdateBufferAllocationLocation(),
+            t.ConvertBlocksToOpaque(),
+            t.CompactBufferAllocation(),
+            t.LowerMatchBuffer(),
+            t.LowerOpaqueBlock(),
+        ]
+    )
+    return passes(tvm.IRModule(prims))
+
+
+def relax_planner_bytes(mod: Any) -> int:
+    """The sum of the `R.memory.alloc_storage` sizes Relax's StaticPlanBlockMemory emits
+    for `mod` lowered as `relax_to_tir` lowers it (the returned tensor is not included)."""
+    import tvm
+    from tvm import relax
+
+    passes = tvm.transform.Sequential(
+        [
+            relax.transform.ToNonDataflow(),
+            relax.transform.RemovePurityChecking(),
+            relax.transform.CallTIRRewrite(),
+            relax.transform.StaticPlanBlockMemory(),
+        ]
+    )
+    with tvm.target.Target("llvm"):
+        planned = passes(lower_relax(mod))
+    text = planned[ENTRY].script()
+    return sum(int(n) for n in re.findall(r"R\.memory\.alloc_storage\(R\.shape\(\[(\d+)\]\)", text))
+
+
+# ------------------------------------------------------------------ the AOT-style module
+
+
+def _static_shape(sinfo: Any, what: str, where: str) -> tuple[tuple[int, ...], str]:
+    import tvm
+    from tvm import relax
+
+    if not isinstance(sinfo, relax.TensorType):
+        raise RelaxImportError(f"{what} is a {type(sinfo).__name__}, not a tensor", where)
+    if sinfo.shape is None or not isinstance(sinfo.shape, relax.ShapeExpr):
+        raise RelaxImportError(f"{what} has an unknown shape", where)
+    dims = []
+    for d in sinfo.shape.values:
+        if not isinstance(d, tvm.tirx.IntImm):
+            raise RelaxImportError(f"{what} has a dynamic shape {list(sinfo.shape.values)}", where)
+        dims.append(int(d.value))
+    return tuple(dims), str(sinfo.dtype)
+
+
+def _operator_source(name: str, func: Any, where: str) -> list[str]:
+    """A lowered PrimFunc as a private operator with pointer params (TVMScript lines)."""
+    from tvm import tirx
+
+    text = func.script()
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("def "))
+    body = lines[start + 1 :]
+    while body and body[0].strip().startswith("T.func_attr("):
+        body = body[1:]
+    # The printer renames params (`fc1.bias` prints as `fc1_bias`): take its names.
+    printed = [a.arg for a in ast.parse("\n".join(lines[start:])).body[0].args.args]
+    taken = set(re.findall(r"\b\w+\b", text))
+    params, decls = [], []
+    for p, pname in zip(func.params, printed, strict=True):
+        if not tirx.is_buffer_var(p):
+            raise RelaxImportError(f"operator '{name}' has a non-buffer param '{p.name}'", where)
+        if len(p.strides) or int(p.elem_offset) != 0:
+            raise RelaxImportError(f"operator '{name}' param '{pname}' is not a compact buffer", where)
+        shape = ", ".join(str(int(d)) for d in p.shape)
+        ptr = f"{pname}_ptr"
+        while ptr in taken:
+            ptr += "_"
+        taken.add(ptr)
+        params.append(f'{ptr}: T.handle("{p.dtype}")')
+        decls.append(f'        {pname} = T.decl_buffer(({shape},), "{p.dtype}", data={ptr})')
+    out = ["    @T.prim_func(private=True)", f"    def {name}({', '.join(params)}):"]
+    # No "tirx.noalias": once planned, an operator's params may share memory with each other
+    # and with the pool param (an input dead before the output is written), and LLVM then
+    # reorders accesses through them (seen on the Transformer block, llvm target).
+    out += decls
+    out += ["    " + _ANNOTATIONS.sub("", line) if line.strip() else "" for line in body]
+    return out
+
+
+def relax_to_tir(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<relax>") -> Any:
+    """The AOT-style TIR `tvm.IRModule` of a Relax model (see the module docstring)."""
+    import tvm
+    from tvm import relax, tirx
+
+    from usmp_dialect.frontends.tvmscript import parse_tvmscript
+
+    if not isinstance(mod, tvm.IRModule) or ENTRY not in [g.name_hint for g in mod.get_global_vars()]:
+        raise RelaxImportError(f"expected a Relax IRModule with an entry function '{ENTRY}'", where)
+    if not isinstance(mod[ENTRY], relax.Function):
+        raise RelaxImportError(f"'{ENTRY}' is not a Relax function", where)
+    weights = {sanitize(k): v for k, v in weights.items()}
+    lowered = lower_relax(mod)
+    func = lowered[ENTRY]
+    params = list(func.params)
+    attrs = func.attrs
+    if attrs is not None and "num_input" in attrs:
+        num_input = int(attrs["num_input"])
+    else:
+        num_input = sum(1 for p in params if sanitize(p.name) not in weights)
+    inputs, weight_params = params[:num_input], params[num_input:]
+
+    at = f"{where}:{ENTRY}"
+    names: dict[Any, str] = {}
+    signature = []
+    for p in inputs + weight_params:
+        name = sanitize(p.name)
+        shape, dtype = _static_shape(p.ty, f"parameter '{p.name}'", at)
+        if p in weight_params:
+            if name not in weights:
+                raise RelaxImportError(f"weight '{p.name}' is missing from the weights dict", at)
+            w = weights[name]
+            if tuple(w.shape) != shape or str(w.dtype) != dtype:
+                raise RelaxImportError(
+                    f"weight '{p.name}' is {w.dtype}{list(w.shape)}, the model wants {dtype}{list(shape)}", at
+                )
+        names[p] = name
+        signature.append(f'{name}: T.Buffer({shape}, "{dtype}")')
+
+    body = func.body
+    if not isinstance(body, relax.SeqExpr):
+        raise RelaxImportError(f"'{ENTRY}' body is a {type(body).__name__}", at)
+    result = body.body
+    if not isinstance(result, tvm.ir.Var):
+        raise RelaxImportError(f"'{ENTRY}' returns a {type(result).__name__}; only one tensor output is supported", at)
+    if isinstance(result.ty, relax.TupleType):
+        raise RelaxImportError(
+            f"'{ENTRY}' returns a tuple of {len(result.ty.fields)}; only one tensor output is supported", at
+        )
+    out_shape, out_dtype = _static_shape(result.ty, "the output", at)
+    output_name = OUTPUT_NAME
+    while output_name in names.values():
+        output_name += "_"
+    signature.append(f'{output_name}: T.Buffer({out_shape}, "{out_dtype}")')
+
+    aliases: dict[Any, Any] = {}
+    calls: list[tuple[str, list[Any], Any]] = []  # (operator, arg vars, result var)
+    call_tir = tvm.ir.Op.get("relax.call_tir")
+    for block in body.blocks:
+        for binding in block.bindings:
+            var, value = binding.var, binding.value
+            here = f"{at}: binding '{var.name}'"
+            if not isinstance(binding, relax.VarBinding):
+                raise RelaxImportError(f"unsupported binding {type(binding).__name__}", here)
+            if isinstance(value, tvm.ir.Var):
+                aliases[var] = aliases.get(value, value)
+                continue
+            if not isinstance(value, tvm.ir.Call) or value.op != call_tir:
+                op = value.op.name if isinstance(value, tvm.ir.Call) and hasattr(value.op, "name") else type(value).__name__
+                raise RelaxImportError(f"unsupported op '{op}' after lowering (only R.call_tir is)", here)
+            if len(value.args) > 2:
+                raise RelaxImportError("R.call_tir with symbolic TIR arguments (a dynamic shape)", here)
+            gv, args = value.args[0], value.args[1]
+            if not isinstance(args, tvm.ir.Tuple):
+                raise RelaxImportError("R.call_tir arguments are not a tuple", here)
+            arg_vars = []
+            for a in args.fields:
+                if not isinstance(a, tvm.ir.Var):
+                    raise RelaxImportError(f"operator argument {type(a).__name__} (e.g. a constant) is not supported", here)
+                arg_vars.append(aliases.get(a, a))
+            _static_shape(var.ty, f"result of '{gv.name_hint}'", here)
+            calls.append((gv.name_hint, arg_vars, var))
+    result = aliases.get(result, result)
+    if result in names:
+        raise RelaxImportError("the output is a model parameter, not computed", at)
+
+    prims = {g: f for g, f in lowered.functions.items() if isinstance(f, tirx.PrimFunc)}
+    loops = _loops_and_allocs(prims)
+    used = {op for op, _, _ in calls}
+    source = ["@I.ir_module", "class Module:"]
+    for g in loops.get_global_vars():
+        if g.name_hint in used:
+            source += _operator_source(g.name_hint, loops[g], at)
+    source += [
+        "    @T.prim_func",
+        f"    def main({', '.join(signature)}):",
+        '        T.func_attr({"global_symbol": "main", "runner_function": True, "tirx.noalias": True})',
+    ]
+    taken = set(names.values()) | {output_name} | used | {"T", "I", "Module"}
+    for _, _, var in calls:
+        if var.same_as(result):
+            names[var] = output_name
+            continue
+        name = sanitize(var.name)
+        while name in taken:
+            name += "_"
+        taken.add(name)
+        names[var] = name
+        shape, dtype = _static_shape(var.ty, var.name, at)
+        source.append(f'        {name} = T.alloc_buffer({shape}, "{dtype}")')
+    for op, args, var in calls:
+        for a in args:
+            if a not in names:
+                raise RelaxImportError(f"operator '{op}' reads '{a.name}' before it is computed", at)
+        source.append(f"        Module.{op}({', '.join(names[a] + '.data' for a in args + [var])})")
+    try:
+        return parse_tvmscript("\n".join(source) + "\n", f"{where} (lowered)")
+    except TVMScriptError as error:  # TVM printed something its parser does not take back
+        line = int(m[1]) if (m := re.search(r":(\d+):\d+$", error.location)) else len(source)
+        func = next((s.split("(")[0].split()[-1] for s in reversed(source[:line]) if " def " in s), "?")
+        raise RelaxImportError(
+            f"the lowered TVMScript of '{func}' does not re-parse ({error.message}): "
+            f"{source[line - 1].strip() if line <= len(source) else ''}",
+            at,
+        ) from None
+
+
+def import_relax(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<relax>") -> ModuleOp:
+    """The `tir` dialect of a Relax model (see the module docstring)."""
+    from usmp_dialect.frontends.tvmscript import import_module
+
+    return import_module(relax_to_tir(mod, weights, where), f"{where} (lowered)")
+
+
+def import_relax_file(spec: str) -> ModuleOp:
+    """`usmp-translate --import-relax PATH.py:NAME`."""
+    mod, weights = load_model(spec)
+    return import_relax(mod, weights, spec)
