@@ -65,7 +65,7 @@ def _relax_vm(mod, weights, inputs):
     return vm["forward"](*args, *[tvm.runtime.tensor(w) for w in weights.values()]).numpy()
 
 
-@pytest.mark.parametrize("name", ["mlp", "cnn", "mobilenet", "transformer"])
+@pytest.mark.parametrize("name", ["mlp", "cnn", "mobilenet", "resnet", "transformer"])
 def test_model_plans_and_matches_relax_vm(name: str) -> None:
     mod, weights = _model(name)
     tir_mod = relax_to_tir(mod, weights, name)

@@ -54,6 +54,7 @@ def planned_alignment(
 
 
 DEFAULT_TIR_ALIGNMENT = 64
+WORKSPACE_LEFT_OUT = "operator workspace (tir-to-usmp{workspaces=false})"
 
 
 def _with_alignment(t: tir.BufferType, alignment: int) -> tir.BufferType:
@@ -94,10 +95,18 @@ class TirToUsmp(ModulePass):
     """The function the program starts from (default: the one with `runner_function`,
     else `__tvm_main__`, `main` or `run_model`)."""
 
+    workspaces: bool = True
+    """Plan operator workspaces too; `false` plans only the entry function's buffers (the
+    intermediate tensors), as memory planners that never see workspaces do."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         liveness = tir_liveness(op, self.entry)
         if liveness is None:
             return
+        if not self.workspaces:
+            for allocation in liveness.allocations:
+                if allocation.function != liveness.entry and allocation.unplanned_reason is None:
+                    allocation.unplanned_reason = WORKSPACE_LEFT_OUT
         functions = prim_funcs(op)
         lower_allocations(
             op,

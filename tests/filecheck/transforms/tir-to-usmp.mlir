@@ -5,6 +5,12 @@
 // %ws, allocated inside it). Unplannable allocations keep a reason.
 // RUN: usmp-opt %s -p tir-to-usmp | filecheck %s
 // RUN: usmp-opt %s --plan-pools -t usmp-report | filecheck %s --check-prefix=REPORT
+// RUN: usmp-opt %s -p 'tir-to-usmp{workspaces=false}' | filecheck %s --check-prefix=NOWS
+
+// With workspaces=false only the entry's buffers are planned, as planners that never
+// see operator workspaces (Relax's) do.
+// NOWS: %ws = tir.alloc_buffer {usmp.unplanned = "operator workspace (tir-to-usmp{workspaces=false})"} : !tir.buffer<4xf32>
+// NOWS: %a = usmp.alloc_offset "a"
 
 tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {
   %x = tir.decl_buffer %x_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
