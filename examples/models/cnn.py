@@ -7,7 +7,7 @@ stem conv 3x3 -> relu -> (1x1 conv | 3x3 conv) -> concat on channels -> relu -> 
 
 from __future__ import annotations
 
-import numpy as np
+from usmp_dialect.frontends.relax import random_weights
 
 
 def cnn(size: int = 8, channels: int = 8, seed: int = 0):
@@ -29,10 +29,4 @@ def cnn(size: int = 8, channels: int = 8, seed: int = 0):
 
     spec = {"forward": {"x": nn.spec.Tensor((1, 3, size, size), "float32")}}
     mod, params = CNN().export_tvm(spec=spec)
-    rng = np.random.default_rng(seed)
-    weights = {}
-    for name, param in params:
-        shape = tuple(int(d) for d in param.shape)
-        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else 10
-        weights[name] = (rng.standard_normal(shape) / np.sqrt(fan_in)).astype(param.dtype)
-    return mod, weights
+    return mod, random_weights(params, seed)

@@ -9,7 +9,7 @@ average pool and a classifier. `resnet(size=224)` is the benchmark size.
 
 from __future__ import annotations
 
-import numpy as np
+from usmp_dialect.frontends.relax import random_weights
 
 # (in channels, out channels, stride) of each basic block.
 BLOCKS = [(8, 8, 1), (8, 16, 2), (16, 16, 1)]
@@ -46,10 +46,4 @@ def resnet(size: int = 16, classes: int = 10, seed: int = 0):
 
     spec = {"forward": {"x": nn.spec.Tensor((1, 3, size, size), "float32")}}
     mod, params = ResNet().export_tvm(spec=spec)
-    rng = np.random.default_rng(seed)
-    weights = {}
-    for name, param in params:
-        shape = tuple(int(d) for d in param.shape)
-        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else 10
-        weights[name] = (rng.standard_normal(shape) / np.sqrt(fan_in)).astype(param.dtype)
-    return mod, weights
+    return mod, random_weights(params, seed)

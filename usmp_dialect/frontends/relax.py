@@ -53,6 +53,18 @@ def sanitize(name: str) -> str:
 # ------------------------------------------------------------------ loading a model file
 
 
+def random_weights(params: Any, seed: int) -> dict[str, np.ndarray]:
+    """Reproducible weights for `export_tvm`'s `(name, param)` list: normal, scaled by
+    1/sqrt(fan-in) so activations stay near unit size through deep models."""
+    rng = np.random.default_rng(seed)
+    weights = {}
+    for name, param in params:
+        shape = tuple(int(d) for d in param.shape)
+        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else 10
+        weights[name] = (rng.standard_normal(shape) / np.sqrt(fan_in)).astype(param.dtype)
+    return weights
+
+
 def load_model(spec: str) -> tuple[Any, dict[str, np.ndarray]]:
     """`PATH.py:NAME` -> NAME(), which must return `(mod, weights)`."""
     path, sep, name = spec.rpartition(":")
