@@ -54,6 +54,12 @@ def _tir_to_usmp():
     return TirToUsmp
 
 
+def _tir_io_to_allocations():
+    from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations
+
+    return TirIoToAllocations
+
+
 def _usmp_to_tir():
     from usmp_dialect.transforms.usmp_to_tir import UsmpToTir
 
@@ -66,6 +72,7 @@ USMP_UNIVERSE = Universe(
         "memref-to-usmp": _memref_to_usmp,
         "usmp-plan": _usmp_plan,
         "usmp-to-memref": _usmp_to_memref,
+        "tir-io-to-allocations": _tir_io_to_allocations,
         "tir-to-usmp": _tir_to_usmp,
         "usmp-to-tir": _usmp_to_tir,
     },

@@ -16,6 +16,10 @@ TVM's USMP buffer-info extraction, re-created:
   that the buffer's allocation is outside of (the loops of callers included); a buffer
   allocated inside a loop body is allocated afresh each iteration and is not extended.
 - An allocation in a function called several times gets one interval per call.
+- An entry function's input or output turned allocation (`usmp.io`, see
+  `tir-io-to-allocations`): an input is live from the start of the program (the
+  application filled it before the call), an output to its end (the application reads it
+  afterwards), an `input_output` throughout.
 
 Planned: global-scope, non-empty allocations reachable from the entry with no parallel,
 vectorized, unrolled or thread loop (or thread attr) anywhere around them, in their own
@@ -28,12 +32,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import AllocOffsetOp
+from usmp_dialect.dialects.usmp import IO_ATTR, IO_KINDS, AllocOffsetOp
 
 ENTRY_ATTR = "runner_function"
 ENTRY_NAMES = ("__tvm_main__", "main", "run_model")
@@ -51,6 +55,8 @@ class Allocation:
     function: str
     intervals: list[tuple[int, int]] = field(default_factory=list)
     unplanned_reason: str | None = None
+    read: bool = False
+    written: bool = False
 
 
 @dataclass
@@ -125,6 +131,31 @@ def _derives_alias(op: Operation) -> bool:
     ) and not isinstance(op, tir.CallOp | tir.CallIntrinOp)
 
 
+def _access(op: Operation, operand: SSAValue) -> tuple[bool, bool]:
+    """Whether `op` reads and whether it writes the buffers `operand` carries. A value
+    computed from loads only carries reads; memory an unknown op is handed may be both."""
+    if isinstance(op, tir.StoreOp) and operand is op.buffer:
+        return False, True
+    if isinstance(op, tir.LoadOp) or not isinstance(operand.type, tir.PointerType | tir.BufferType):
+        return True, False
+    return True, True
+
+
+def io_mark(op: Operation) -> tuple[str, str] | None:
+    """The `(name, kind)` of an allocation marked `usmp.io`, else None."""
+    attr = op.attributes.get(IO_ATTR)
+    if attr is None:
+        return None
+    name = attr.data.get("name") if isinstance(attr, DictionaryAttr) else None
+    kind = attr.data.get("kind") if isinstance(attr, DictionaryAttr) else None
+    if not (isinstance(name, StringAttr) and isinstance(kind, StringAttr) and kind.data in IO_KINDS):
+        raise UsmpError(
+            f'{IO_ATTR} must be {{name = "param", kind = {" | ".join(map(repr, IO_KINDS))}}}'.replace("'", '"'),
+            op,
+        )
+    return name.data, kind.data
+
+
 def _article(word: str) -> str:
     return f"an {word}" if word[0] in "aeiou" else f"a {word}"
 
@@ -151,6 +182,13 @@ class _Instance:
     def use(self, start: int, end: int) -> None:
         self.start = start if self.start is None else min(self.start, start)
         self.end = end if self.end is None else max(self.end, end)
+
+    def stretch_io(self, kind: str, last_index: int) -> None:
+        """An I/O buffer's value crosses the program's boundary: inputs in, outputs out."""
+        if kind in ("input", "input_output"):
+            self.use(0, 0)
+        if kind in ("output", "input_output"):
+            self.use(last_index, last_index)
 
 
 @dataclass(eq=False)
@@ -187,9 +225,13 @@ class _Timeline:
         for op in block.ops:
             self.visit_op(op, function, env, context)
 
-    def use(self, instances: frozenset[_Instance], index: int) -> None:
+    def use(
+        self, instances: frozenset[_Instance], index: int, read: bool = True, written: bool = True
+    ) -> None:
         for instance in instances:
             instance.use(index, index)
+            instance.allocation.read |= read
+            instance.allocation.written |= written
         for loop in self.loops:
             loop.used |= instances
 
@@ -210,12 +252,12 @@ class _Timeline:
                     passed.add(arg)
             for arg in args:
                 if arg in env and arg not in passed:
-                    self.use(env[arg], index)
+                    self.use(env[arg], index, *_access(op, arg))
             self.visit_function(target, callee_env, context, op)
         elif not _derives_alias(op):
             for operand in op.operands:
                 if operand in env:
-                    self.use(env[operand], index)
+                    self.use(env[operand], index, *_access(op, operand))
         carried = frozenset().union(*(env.get(o, frozenset()) for o in op.operands))
         if carried:
             # An expression's value carries the buffers it reads to the statement that
@@ -308,6 +350,8 @@ def tir_liveness(module: ModuleOp, entry: str = "") -> TirLiveness | None:
     timeline = _Timeline(functions)
     timeline.visit_function(entry_function, {}, None, None)
     for instance in timeline.instances:
+        if (mark := io_mark(instance.allocation.op)) is not None:
+            instance.stretch_io(mark[1], timeline.next_index - 1)
         if instance.start is None or instance.end is None:
             instance.use(instance.alloc_index, instance.alloc_index)
         assert instance.start is not None and instance.end is not None

@@ -15,6 +15,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.utils.target import Target
 
+from usmp_dialect.analysis.tir_liveness import io_mark
 from usmp_dialect.analysis.usmp_problem import ModuleProblem, module_problem
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects.usmp import UNPLANNED_ATTR
@@ -37,7 +38,8 @@ def _planned(planned: ModuleProblem) -> Plan:
 
 
 def plan_report(module: ModuleOp) -> dict[str, object]:
-    """The report as plain data: `{"pools", "buffers", "max_live", "unplanned"}`."""
+    """The report as plain data: `{"pools", "buffers", "max_live", "unplanned"}`; a buffer
+    that is one of the program's inputs or outputs says so in `io`."""
     planned = module_problem(module)
     problem = planned.problem
     plan = _planned(planned)
@@ -63,6 +65,7 @@ def plan_report(module: ModuleOp) -> dict[str, object]:
             "offset": int(plan.offset[index]),
             "size": int(problem.sizes[index]),
             "live": live[index],
+            "io": (mark := io_mark(planned.allocs[index])) and mark[1],
         }
         for index in range(problem.num_buffers)
     ]
@@ -101,9 +104,10 @@ def format_text_report(report: dict[str, object]) -> str:
     lines.append(f"{'buffer':<24}{'pool':<18}{'offset':>10}{'size':>10}  live")
     for buffer in report["buffers"]:
         live = " ".join(f"[{s}, {e})" for s, e in buffer["live"]) or "-"
+        io = f"  ({buffer['io']})" if buffer["io"] else ""
         lines.append(
             f"{buffer['name']:<24}{buffer['pool']:<18}{buffer['offset']:>10}"
-            f"{buffer['size']:>10}  {live}"
+            f"{buffer['size']:>10}  {live}{io}"
         )
     if report["unplanned"]:
         lines.append("")

@@ -53,6 +53,11 @@ from xdsl.utils.exceptions import VerifyException
 POOL_KINDS = ("workspace", "constant")
 UNPLANNED_ATTR = "usmp.unplanned"
 """Discardable attribute on an allocation the planner leaves alone, saying why."""
+IO_ATTR = "usmp.io"
+"""Discardable attribute on an allocation that was an input or output param of the entry
+function (`tir-io-to-allocations`): `{name = "x", kind = "input"}`, the param's name (which
+the application knows it by) and one of `IO_KINDS`."""
+IO_KINDS = ("input", "output", "input_output")
 DEFAULT_ALIGNMENT = 16
 
 _INT_POOL_PROPERTIES = (

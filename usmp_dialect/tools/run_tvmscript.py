@@ -9,6 +9,9 @@ usmp-translate --import-tvmscript examples/tir/chain.py | usmp-opt --plan-pools 
 From Python: `run_module(tvm_mod, inputs)` returns every buffer param of the entry after
 the call (inputs are random unless given; a pool param named in the entry's `usmp.pools`
 attribute is filled with 0xFF first, so that a plan that lets buffers overlap shows).
+Inputs and outputs planned into a pool (`--use-workspace-io`, listed in the entry's
+`usmp.io_offsets`) are written into and read from their pool bytes, as an application
+does.
 `plan_module(tvm_mod)` runs `--plan-pools` on a `tvm.IRModule` and returns the planned one.
 
 Facts this relies on (see TVM 0.27 notes): `tvm.compile` on targets `c` and `llvm`; LLVM's
@@ -23,13 +26,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from usmp_dialect.analysis.tir_liveness import ENTRY_ATTR, ENTRY_NAMES
 
 POOLS_ATTR = "usmp.pools"
+IO_OFFSETS_ATTR = "usmp.io_offsets"
 POOL_FILL = 0xFF
 
 
@@ -95,15 +99,50 @@ def _buffer_params(func: Any) -> list[tuple[str, tuple[int, ...], str]]:
     return params
 
 
+def _pool_names(func: Any) -> set[str]:
+    return set(func.attrs[POOLS_ATTR].keys()) if POOLS_ATTR in (func.attrs or {}) else set()
+
+
+class IoTensor(NamedTuple):
+    """An input or output the plan placed in a pool (`usmp.io_offsets`)."""
+
+    kind: str
+    pool: str
+    offset: int
+    shape: tuple[int, ...]
+    dtype: str
+
+    def view(self, pools: dict[str, np.ndarray]) -> np.ndarray:
+        size = int(np.prod(self.shape)) * np.dtype(self.dtype).itemsize
+        data = pools[self.pool][self.offset : self.offset + size]
+        return data.view(self.dtype).reshape(self.shape)
+
+
+def io_tensors(func: Any) -> dict[str, IoTensor]:
+    if func.attrs is None or IO_OFFSETS_ATTR not in func.attrs:
+        return {}
+    return {
+        str(name): IoTensor(
+            str(info["kind"]),
+            str(info["pool"]),
+            int(info["offset"]),
+            tuple(int(d) for d in info["shape"]),
+            str(info["dtype"]),
+        )
+        for name, info in func.attrs[IO_OFFSETS_ATTR].items()
+    }
+
+
 def random_inputs(mod: Any, seed: int = 0) -> dict[str, np.ndarray]:
-    """A random array for every buffer param of the entry that is not a pool."""
+    """A random array for every input of the entry: its buffer params that are not pools,
+    and the inputs placed in a pool."""
     rng = np.random.default_rng(seed)
     func = mod[entry_name(mod)]
-    pools = set(func.attrs[POOLS_ATTR].keys()) if POOLS_ATTR in (func.attrs or {}) else set()
+    pools = _pool_names(func)
+    wanted = [(n, s, d) for n, s, d in _buffer_params(func) if n not in pools]
+    wanted += [(n, t.shape, t.dtype) for n, t in io_tensors(func).items() if t.kind != "output"]
     arrays = {}
-    for name, shape, dtype in _buffer_params(func):
-        if name in pools:
-            continue
+    for name, shape, dtype in wanted:
         if np.dtype(dtype).kind == "f":
             arrays[name] = rng.standard_normal(shape).astype(dtype)
         else:
@@ -119,12 +158,14 @@ def run_module(
     seed: int = 0,
 ) -> dict[str, np.ndarray]:
     """Build `mod`, call its entry on `inputs` (the other buffer params: pools filled with
-    0xFF, the rest zero) and return every non-pool buffer param afterwards."""
+    0xFF, the rest zero) and return every non-pool buffer param, and every output placed
+    in a pool, afterwards."""
     import tvm
 
     entry = entry_name(mod)
     func = mod[entry]
-    pools = set(func.attrs[POOLS_ATTR].keys()) if POOLS_ATTR in (func.attrs or {}) else set()
+    pools = _pool_names(func)
+    io = io_tensors(func)
     inputs = random_inputs(mod, seed) if inputs is None else inputs
     arrays: dict[str, np.ndarray] = {}
     for name, shape, dtype in _buffer_params(func):
@@ -134,10 +175,19 @@ def run_module(
             arrays[name] = np.array(inputs[name], dtype=dtype).reshape(shape)
         else:
             arrays[name] = np.zeros(shape, dtype=dtype)
+    for name, tensor in io.items():
+        if tensor.kind != "output" and name in inputs:
+            tensor.view(arrays)[...] = np.asarray(inputs[name], dtype=tensor.dtype).reshape(tensor.shape)
     lib = build(mod, target)
     tensors = {name: tvm.runtime.tensor(array) for name, array in arrays.items()}
     lib[entry](*tensors.values())
-    return {name: t.numpy() for name, t in tensors.items() if name not in pools}
+    after = {name: t.numpy() for name, t in tensors.items()}
+    results = {name: array for name, array in after.items() if name not in pools}
+    # An input's pool bytes are reused once it is dead: only outputs are worth reading.
+    results.update(
+        {name: t.view(after).copy() for name, t in io.items() if t.kind != "input"}
+    )
+    return results
 
 
 def plan_module(mod: Any, algorithm: str = "default", time_limit: float = 10.0) -> Any:

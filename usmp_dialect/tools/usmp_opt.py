@@ -31,8 +31,11 @@ before them."""
 PLAN_TARGETS = ("usmp-report", "usmp-svg")
 
 
-def plan_pools_pipeline(algorithm: str, time_limit: float, lower: bool) -> str:
-    passes = [
+def plan_pools_pipeline(
+    algorithm: str, time_limit: float, lower: bool, workspace_io: bool = False
+) -> str:
+    passes = ["tir-io-to-allocations"] if workspace_io else []
+    passes += [
         "memref-to-usmp",
         "tir-to-usmp",
         f"usmp-plan{{algorithm={algorithm} time-limit={time_limit:g}}}",
@@ -85,13 +88,22 @@ class UsmpOptMain(xDSLOptMain):
             type=float,
             help="seconds an anytime algorithm may spend (default: 10)",
         )
+        arg_parser.add_argument(
+            "--use-workspace-io",
+            action="store_true",
+            help="--plan-pools places the entry function's inputs and outputs in the "
+            "pool too (tir-io-to-allocations first), as TVM's use_workspace_io did",
+        )
 
     def setup_pipeline(self):
         args = self.args
-        if not args.plan_pools and (args.algorithm or args.time_limit is not None):
+        if not args.plan_pools and (
+            args.algorithm or args.time_limit is not None or args.use_workspace_io
+        ):
             _usage_error(
-                "--algorithm and --time-limit go with --plan-pools "
-                "(or write -p 'usmp-plan{algorithm=NAME time-limit=SECONDS}')"
+                "--algorithm, --time-limit and --use-workspace-io go with --plan-pools "
+                "(or write -p 'tir-io-to-allocations,...,usmp-plan{algorithm=NAME "
+                "time-limit=SECONDS}')"
             )
         if args.plan_pools:
             if args.passes:
@@ -100,6 +112,7 @@ class UsmpOptMain(xDSLOptMain):
                 args.algorithm or "default",
                 10.0 if args.time_limit is None else args.time_limit,
                 lower=not args.target.startswith(PLAN_TARGETS),
+                workspace_io=args.use_workspace_io,
             )
         try:
             super().setup_pipeline()

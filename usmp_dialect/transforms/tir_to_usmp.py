@@ -18,8 +18,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from usmp_dialect.analysis.tir_liveness import Allocation, prim_funcs, tir_liveness
+from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import AllocOffsetOp, PoolOp
+from usmp_dialect.dialects.usmp import IO_ATTR, AllocOffsetOp, PoolOp
 from usmp_dialect.transforms.allocations_to_usmp import lower_allocations, serving_pools
 
 
@@ -82,6 +83,8 @@ def _lower_allocation(
     assert isinstance(buffer_type, tir.BufferType)
     alignment, view_type = planned_alignment(buffer_type, candidates)
     placed = AllocOffsetOp(name, [p.sym_name.data for p in candidates], view_type, alignment)
+    if IO_ATTR in op.attributes:
+        placed.attributes[IO_ATTR] = op.attributes[IO_ATTR]
     placed.buffer.name_hint = op.buffer.name_hint
     placed.location = op.location
     Rewriter.replace_op(op, placed)
@@ -107,6 +110,13 @@ class TirToUsmp(ModulePass):
             for allocation in liveness.allocations:
                 if allocation.function != liveness.entry and allocation.unplanned_reason is None:
                     allocation.unplanned_reason = WORKSPACE_LEFT_OUT
+        for allocation in liveness.allocations:
+            if IO_ATTR in allocation.op.attributes and allocation.unplanned_reason is not None:
+                raise UsmpError(
+                    f"the entry's I/O buffer cannot be placed in a pool "
+                    f"({allocation.unplanned_reason}); plan without tir-io-to-allocations",
+                    allocation.op,
+                )
         functions = prim_funcs(op)
         lower_allocations(
             op,

@@ -12,7 +12,9 @@ TVM's conversion of pool allocations to offsets, for the `tir` dialect:
   `tir.address_of %pool[offset]` with the buffer's own type, so every use (loads, stores,
   `tir.buffer_data` pointers, views over them) now reads the pool;
 - operators lose `tirx.noalias`: their params may now share pool bytes;
-- the entry function records `usmp.pools = {name = planned size}`; the `usmp.pool` and
+- the entry function records `usmp.pools = {name = planned size}` and, for the inputs and
+  outputs `tir-io-to-allocations` put in a pool, `usmp.io_offsets = {name = {kind, pool,
+  offset, dtype, shape}}`, where the application writes and reads them; the `usmp.pool` and
   `usmp.liveness` ops go (TVMScript has no place for them).
 """
 
@@ -22,13 +24,21 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, i32, i64
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    i32,
+    i64,
+)
 from xdsl.dialects.builtin import IntegerType, Signedness
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from usmp_dialect.analysis.tir_liveness import choose_entry, module_callee, prim_funcs
+from usmp_dialect.analysis.tir_liveness import choose_entry, io_mark, module_callee, prim_funcs
 from usmp_dialect.analysis.usmp_problem import module_liveness, module_pools
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
@@ -37,6 +47,8 @@ from usmp_dialect.transforms.usmp_to_memref import pools_needed
 
 POOLS_ATTR = "usmp.pools"
 """On the entry function: each pool's name and planned size in bytes."""
+IO_OFFSETS_ATTR = "usmp.io_offsets"
+"""On the entry function: where each input and output placed in a pool lives."""
 NOALIAS_ATTR = "tirx.noalias"
 ui8 = IntegerType(8, Signedness.UNSIGNED)
 
@@ -91,6 +103,26 @@ def _lower_alloc(op: AllocOffsetOp, pool_buffer: SSAValue) -> None:
     offset.location = address.location = view.location = op.location
     Rewriter.insert_op([offset, address], InsertPoint.before(op))
     Rewriter.replace_op(op, view)
+
+
+def _io_offsets(allocs: list[AllocOffsetOp]) -> DictionaryAttr:
+    published = {}
+    for alloc in allocs:
+        if (mark := io_mark(alloc)) is None:
+            continue
+        name, kind = mark
+        buffer_type = alloc.buffer.type
+        assert isinstance(buffer_type, tir.BufferType)
+        published[name] = DictionaryAttr(
+            {
+                "kind": StringAttr(kind),
+                "pool": StringAttr(alloc.pool_names[0]),
+                "offset": IntegerAttr(alloc.offset_bytes or 0, i64),
+                "dtype": StringAttr(tir.type_to_dtype(buffer_type.element_type)),
+                "shape": ArrayAttr([IntegerAttr(d, i64) for d in buffer_type.dims]),
+            }
+        )
+    return DictionaryAttr(published)
 
 
 def _pass_pools(call: Operation, pools: list[str], own: dict[str, SSAValue]) -> None:
@@ -148,6 +180,9 @@ class UsmpToTir(ModulePass):
                             call,
                         )
                     _pass_pools(call, list(buffers[callee]), own)
+        io_offsets = _io_offsets(allocs[entry.sym_name.data])
+        if io_offsets.data:
+            entry.attributes[IO_OFFSETS_ATTR] = io_offsets
         for name, function in functions.items():
             for alloc in allocs[name]:
                 _lower_alloc(alloc, buffers[name][alloc.pool_names[0]])

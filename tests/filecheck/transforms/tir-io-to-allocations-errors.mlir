@@ -1,0 +1,39 @@
+// RUN: usmp-opt %s --split-input-file --verify-diagnostics -p tir-io-to-allocations,tir-to-usmp | filecheck %s
+// RUN: %exit-code usmp-opt %s --split-input-file --plan-pools --use-workspace-io | filecheck %s --check-prefix=EXIT
+// EXIT: error: usmp.constants names b, not a param of @main
+// EXIT: exit=1
+
+tir.prim_func @main(%a: !tir.buffer<4xf32>) attributes {usmp.constants = ["b"]} {
+}
+// CHECK: usmp.constants names b, not a param of @main
+
+// -----
+
+tir.prim_func @main(%a: !tir.buffer<4xf32>) attributes {usmp.constants = "a"} {
+}
+// CHECK: usmp.constants must be an array of param names
+
+// -----
+
+tir.prim_func @main(%a: !tir.buffer<4xf32>) {
+}
+tir.prim_func @caller(%b: !tir.buffer<4xf32>) {
+  tir.call @main(%b) : (!tir.buffer<4xf32>) -> ()
+}
+// CHECK: @caller calls the entry function @main, whose I/O params would go
+
+// -----
+
+// A local-scope input cannot live in a global pool: an error, not a param silently lost.
+tir.prim_func @main(%a: !tir.buffer<4xf32, scope "local">) {
+  %c0 = arith.constant 0 : i32
+  %v = tir.load %a[%c0] : f32
+}
+// CHECK: the entry's I/O buffer cannot be placed in a pool (storage scope 'local'); plan without tir-io-to-allocations
+
+// -----
+
+tir.prim_func @main() {
+  %a = tir.alloc_buffer {usmp.io = {name = "a", kind = "sideways"}} : !tir.buffer<4xf32>
+}
+// CHECK: usmp.io must be {name = "param", kind = "input" | "output" | "input_output"}
