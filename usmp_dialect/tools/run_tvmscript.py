@@ -190,19 +190,25 @@ def run_module(
     return results
 
 
-def plan_module(mod: Any, algorithm: str = "default", time_limit: float = 10.0) -> Any:
-    """`usmp-opt --plan-pools` on a `tvm.IRModule`: tir-to-usmp, usmp-plan, usmp-to-tir."""
+def plan_module(
+    mod: Any, algorithm: str = "default", time_limit: float = 10.0, workspace_io: bool = False
+) -> Any:
+    """`usmp-opt --plan-pools [--use-workspace-io]` on a `tvm.IRModule`:
+    [tir-io-to-allocations,] tir-to-usmp, usmp-plan, usmp-to-tir."""
     from xdsl.context import Context
 
     from usmp_dialect.backends.tvmscript import emit_module
     from usmp_dialect.frontends.tvmscript import import_module
+    from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations
     from usmp_dialect.transforms.tir_to_usmp import TirToUsmp
     from usmp_dialect.transforms.usmp_plan import UsmpPlan
     from usmp_dialect.transforms.usmp_to_tir import UsmpToTir
 
     module = import_module(mod)
     ctx = Context()
-    for p in (TirToUsmp(), UsmpPlan(algorithm, time_limit), UsmpToTir()):
+    passes = [TirIoToAllocations()] if workspace_io else []
+    passes += [TirToUsmp(), UsmpPlan(algorithm, time_limit), UsmpToTir()]
+    for p in passes:
         p.apply(ctx, module)
         module.verify()
     return emit_module(module)
@@ -222,11 +228,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("file", help="a TVMScript module (.py), e.g. usmp-translate's output")
     parser.add_argument("--target", default="c", choices=("c", "llvm"))
     parser.add_argument("--plan", action="store_true", help="plan its pools first")
+    parser.add_argument(
+        "--use-workspace-io",
+        action="store_true",
+        help="with --plan: place the entry's inputs and outputs in the pool too",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     args = parser.parse_args(argv)
     mod = load_tvmscript(args.file)
     if args.plan:
-        mod = plan_module(mod)
+        mod = plan_module(mod, workspace_io=args.use_workspace_io)
     outputs = run_module(mod, target=args.target, seed=args.seed)
     func = mod[entry_name(mod)]
     if func.attrs is not None and POOLS_ATTR in func.attrs:
