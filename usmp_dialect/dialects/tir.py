@@ -78,7 +78,7 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
     IsolatedFromAbove,
@@ -422,8 +422,29 @@ def is_tir_param_type(t: Attribute) -> bool:
 # --------------------------------------------------------------------------- helpers
 
 
+def _resolve_defined(parser: Parser, operand: UnresolvedOperand) -> SSAValue:
+    """TIR regions are structured, so an operand whose type the syntax leaves out
+    (`tir.load %x[%i]`) is always defined before its use, and its definition gives its type."""
+    defined = parser.ssa_values.get(operand.operand_name)
+    if defined is None:
+        parser.raise_error("SSA value used before assignment", operand.span)
+    if operand.index >= len(defined):
+        parser.raise_error(
+            f"SSA value tuple index out of bounds. Tuple is of size {len(defined)} but tried "
+            f"to access element {operand.index}.",
+            operand.span,
+        )
+    return parser.resolve_operand(operand, defined[operand.index].type)
+
+
+def _parse_defined_operand(parser: Parser) -> SSAValue:
+    return _resolve_defined(parser, parser.parse_unresolved_operand())
+
+
 def _parse_operands(parser: Parser) -> list[SSAValue]:
-    return parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_operand)
+    return parser.parse_comma_separated_list(
+        parser.Delimiter.PAREN, lambda: _parse_defined_operand(parser)
+    )
 
 
 def _print_operands(printer: Printer, values: Sequence[SSAValue]) -> None:
@@ -433,7 +454,9 @@ def _print_operands(printer: Printer, values: Sequence[SSAValue]) -> None:
 
 
 def _parse_indices(parser: Parser) -> list[SSAValue]:
-    return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_operand)
+    return parser.parse_comma_separated_list(
+        parser.Delimiter.SQUARE, lambda: _parse_defined_operand(parser)
+    )
 
 
 def _print_indices(printer: Printer, buffer: SSAValue, indices: Sequence[SSAValue]) -> None:
@@ -687,7 +710,7 @@ class LoadOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
-        buffer = parser.parse_operand()
+        buffer = _parse_defined_operand(parser)
         indices = _parse_indices(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
@@ -725,9 +748,9 @@ class StoreOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
-        value = parser.parse_operand()
+        value = _parse_defined_operand(parser)
         parser.parse_punctuation(",")
-        buffer = parser.parse_operand()
+        buffer = _parse_defined_operand(parser)
         indices = _parse_indices(parser)
         op = cls(value, buffer, indices)
         op.attributes.update(parser.parse_optional_attr_dict())
@@ -766,7 +789,7 @@ class AddressOfOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AddressOfOp:
-        buffer = parser.parse_operand()
+        buffer = _parse_defined_operand(parser)
         indices = _parse_indices(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
@@ -856,10 +879,10 @@ class ForOp(IRDLOperation):
     def parse(cls, parser: Parser) -> ForOp:
         var = parser.parse_argument(expect_type=False)
         parser.parse_punctuation("=")
-        min = parser.parse_operand()
+        min = _parse_defined_operand(parser)
         parser.parse_keyword("extent")
-        extent = parser.parse_operand()
-        step = parser.parse_operand() if parser.parse_optional_keyword("step") is not None else None
+        extent = _parse_defined_operand(parser)
+        step = _parse_defined_operand(parser) if parser.parse_optional_keyword("step") is not None else None
         pos = parser.pos
         kind = parser.parse_identifier()
         if kind not in LOOP_KINDS:
@@ -947,11 +970,12 @@ class AttrOp(IRDLOperation):
         node: SSAValue | None = None
         node_attr: Attribute | None = None
         if parser.parse_optional_keyword("on") is not None:
-            node = parser.parse_optional_operand()
+            unresolved = parser.parse_optional_unresolved_operand()
+            node = None if unresolved is None else _resolve_defined(parser, unresolved)
             if node is None:
                 node_attr = parser.parse_attribute()
         parser.parse_punctuation("=")
-        value = parser.parse_operand()
+        value = _parse_defined_operand(parser)
         attrs = parser.parse_optional_attr_dict_with_keyword()
         op = cls(key, value, node, node_attr, parser.parse_region())
         if attrs is not None:
@@ -1030,7 +1054,7 @@ class AssertOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AssertOp:
-        condition = parser.parse_operand()
+        condition = _parse_defined_operand(parser)
         parser.parse_punctuation(",")
         kind = parser.parse_str_literal()
         parser.parse_punctuation(",")
