@@ -15,7 +15,8 @@ hint above *any* of its placed conflicts there, even one it need not climb over;
 rejected round undoes the last swap made, even one already undone. Three departures:
 offsets are also rounded to the buffer's own alignment (a no-op on TVM's inputs, where a
 pool's buffers share one); a pick that TVM would retry forever (every candidate is the
-first buffer picked) skips the swap instead; and `Budget.time_limit` ends the climb early.
+first buffer picked) skips the swap instead; and `Budget.time_limit` ends the climb early,
+within a round if need be (the last kept round is returned).
 """
 
 from __future__ import annotations
@@ -85,7 +86,9 @@ class _FirstFit:
         self.hints = [pool.size_hint for pool in problem.pools]
         self.last: _Round | None = None
 
-    def __call__(self, order: np.ndarray) -> _Round:
+    def __call__(self, order: np.ndarray, deadline: float | None = None) -> _Round | None:
+        """The round's placement, or None when `deadline` passed before it was done (one
+        round of a large problem takes seconds)."""
         n = self.problem.num_buffers
         # Before the first round, an order that shares no prefix with any other.
         last = self.last or _Round(
@@ -99,7 +102,9 @@ class _FirstFit:
         state.pool[order[same:]] = -1
         kept = set(order[:same].tolist())
         state.needed = {b: need for b, need in last.needed.items() if b in kept}
-        for buffer in order[same:].tolist():
+        for count, buffer in enumerate(order[same:].tolist()):
+            if deadline is not None and count % 256 == 255 and time.monotonic() > deadline:
+                return None
             self._place(state, buffer)
         self.last = state
         return state
@@ -221,9 +226,12 @@ def hill_climb_plan(
     kept: _Round | None = None
     rounds = 0
     for attempt in range(MAX_ROUNDS):
-        rounds += 1
         previous = current
-        current = first_fit(climb.order)
+        # The first round always completes: it is the plan the climb starts from.
+        current = first_fit(climb.order, None if kept is None else deadline)
+        if current is None:
+            break
+        rounds += 1
         pool_sizes = current.pool_sizes(sizes)
         if not pool_sizes:
             raise _first_unfit_error(problem, current, climb)
