@@ -4,18 +4,20 @@
 
 Per model, small (the function's defaults) and full size (224x224 for the CNNs; sequence
 128, width 256 for the Transformer): Relax's StaticPlanBlockMemory total bytes
-(`relax_planner_bytes`), and our `--plan-pools` planning (`tir-to-usmp`, `usmp-plan`,
-default algorithm) of the AOT-style TIR from `relax_to_tir`, twice:
+(`relax_planner_bytes`), and our planning (default algorithm) of the AOT-style TIR from
+`relax_to_tir`, three times:
 
-- intermediates only: the entry function's `alloc_buffer`s, the tensors Relax plans too.
-  `tir-to-usmp` has no option for this, so the script runs the pass's own liveness and
-  lowering with every allocation outside the entry function marked unplanned;
-- with operator workspaces: the `--plan-pools` pipeline as it is.
+- intermediates only: the entry function's `alloc_buffer`s, the tensors Relax plans too
+  (`tir-to-usmp{workspaces=false}`);
+- with operator workspaces: `--plan-pools` as it is;
+- with workspaces, inputs and the output: `--plan-pools --use-workspace-io`
+  (`tir-io-to-allocations` first), one pool for every byte the model needs besides its
+  weights. Relax's counterpart is its planned bytes plus the input and output tensors,
+  which it leaves to the caller (and it never sees operator workspaces at all).
 
-The model output is a parameter of `main` (as in Relax, where it is unplanned too), so it
-is in neither pool; its bytes are a column of their own. Max-live is `plan_report`'s lower
-bound for each pool; seconds are tir-to-usmp plus usmp-plan. With `--write` the "Models"
-section of that file is replaced (the other sections are kept).
+Max-live is `plan_report`'s lower bound for each pool; seconds are the front passes plus
+usmp-plan. With `--write` the "Models" section of that file is replaced (the other sections
+are kept).
 """
 
 from __future__ import annotations
@@ -26,8 +28,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -35,6 +35,7 @@ from xdsl.context import Context  # noqa: E402
 from xdsl.passes import ModulePass  # noqa: E402
 
 from usmp_dialect.backends.report import plan_report  # noqa: E402
+from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
 from usmp_dialect.transforms.tir_to_usmp import WORKSPACE_LEFT_OUT, TirToUsmp  # noqa: E402
 from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
 
@@ -55,13 +56,13 @@ VARIANTS = [
 ]
 
 
-def plan(tir_mod, front: ModulePass, time_limit: float) -> tuple[dict, float]:
+def plan(tir_mod, front: list[ModulePass], time_limit: float) -> tuple[dict, float]:
     from usmp_dialect.frontends.tvmscript import import_module
 
     module = import_module(tir_mod)
     began = time.perf_counter()
     ctx = Context()
-    for p in (front, UsmpPlan("default", time_limit)):
+    for p in (*front, UsmpPlan("default", time_limit)):
         p.apply(ctx, module)
     seconds = time.perf_counter() - began
     module.verify()
@@ -70,6 +71,10 @@ def plan(tir_mod, front: ModulePass, time_limit: float) -> tuple[dict, float]:
 
 def pool_bytes(report: dict) -> tuple[int, int]:
     return sum(p["size"] for p in report["pools"]), report["max_live"]
+
+
+def io_bytes(report: dict) -> int:
+    return sum(b["size"] for b in report["buffers"] if b["io"])
 
 
 def measure(name: str, kwargs: dict, time_limit: float) -> dict:
@@ -84,74 +89,75 @@ def measure(name: str, kwargs: dict, time_limit: float) -> dict:
     mod, weights = getattr(module, name)(**kwargs)
     relax = relax_planner_bytes(mod)
     tir_mod = relax_to_tir(mod, weights, name)
-    out = tir_mod["main"].params[-1]  # the output buffer, last (see relax_to_tir)
-    output = int(np.prod([int(d) for d in out.shape])) * np.dtype(str(out.dtype)).itemsize
-    inter, inter_s = plan(tir_mod, TirToUsmp(workspaces=False), time_limit)
-    full, full_s = plan(tir_mod, TirToUsmp(), time_limit)
+    inter, inter_s = plan(tir_mod, [TirToUsmp(workspaces=False)], time_limit)
+    full, full_s = plan(tir_mod, [TirToUsmp()], time_limit)
+    io, io_s = plan(tir_mod, [TirIoToAllocations(), TirToUsmp()], time_limit)
     excluded = [u for u in inter["unplanned"] if u["reason"] == WORKSPACE_LEFT_OUT]
-    other_unplanned = list(full["unplanned"])
     assert len(excluded) == len(full["buffers"]) - len(inter["buffers"]), (name, excluded)
-    ours, ours_live = pool_bytes(inter)
-    ws, ws_live = pool_bytes(full)
-    return {
-        "relax": relax,
-        "ours": ours,
-        "ours_live": ours_live,
-        "ours_buffers": len(inter["buffers"]),
-        "ours_s": inter_s,
-        "ws": ws,
-        "ws_live": ws_live,
-        "ws_buffers": len(full["buffers"]),
-        "ws_s": full_s,
-        "workspaces": len(excluded),
-        "unplanned": other_unplanned,
-        "output": output,
-    }
+    io_buffers = [b for b in io["buffers"] if b["io"]]
+    assert len(io_buffers) == len(tir_mod["main"].params) - len(weights), (name, io_buffers)
+    rows = {"relax": relax, "io_bytes": io_bytes(io), "workspaces": len(excluded)}
+    for key, report, seconds in (("ours", inter, inter_s), ("ws", full, full_s), ("io", io, io_s)):
+        rows[key], rows[f"{key}_live"] = pool_bytes(report)
+        rows[f"{key}_buffers"] = len(report["buffers"])
+        rows[f"{key}_s"] = seconds
+    rows["unplanned"] = list(full["unplanned"])
+    return rows
 
 
 def table(rows: list[tuple[str, str, dict]]) -> list[str]:
     lines = [
         "| model | size | Relax StaticPlanBlockMemory | ours, intermediates | max-live "
         "| ours ÷ Relax | seconds | ours, + operator workspaces | max-live | seconds "
-        "| output (not in pool) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| inputs + output | ours, + workspaces, inputs, output | max-live "
+        "| growth for the I/O | seconds |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, label, r in rows:
         lines.append(
             f"| {name} | {label} | {r['relax']} | {r['ours']} ({r['ours_buffers']} buffers) "
             f"| {r['ours_live']} | {r['ours'] / r['relax']:.3f} | {r['ours_s']:.2f} "
             f"| {r['ws']} ({r['ws_buffers']} buffers) | {r['ws_live']} | {r['ws_s']:.2f} "
-            f"| {r['output']} |"
+            f"| {r['io_bytes']} | {r['io']} ({r['io_buffers']} buffers) | {r['io_live']} "
+            f"| {r['io'] - r['ws']} | {r['io_s']:.2f} |"
         )
     return lines
+
+
+def _at_bound(rows, key: str) -> str:
+    missed = [f"{n} {label}" for n, label, r in rows if r[key] != r[f"{key}_live"]]
+    return f"{len(rows) - len(missed)} of {len(rows)}" + (
+        f" (not: {', '.join(missed)})" if missed else ""
+    )
 
 
 def section(rows, command: str, time_limit: float) -> str:
     unplanned = sorted({u["reason"] for _, _, r in rows for u in r["unplanned"]})
     ours_le = all(r["ours"] <= r["relax"] for _, _, r in rows)
-    missed = [f"{n} {label}" for n, label, r in rows if r["ours"] != r["ours_live"]]
-    ws_missed = [f"{n} {label}" for n, label, r in rows if r["ws"] != r["ws_live"]]
+    io_free = [f"{n} {label}" for n, label, r in rows if r["io"] == r["ws"]]
     text = [
         "## Models",
         "",
         f"`{command}` (one process, this 2-core machine; `usmp-plan` default algorithm, "
         f"time limit {time_limit:g} s). Each model of `examples/models` is lowered by "
-        "`relax_to_tir` to AOT-style TIR and planned twice: *intermediates* plans only the "
-        "entry function's `alloc_buffer`s, the tensors Relax's `StaticPlanBlockMemory` plans "
-        "too (`tir-to-usmp{workspaces=false}`); *+ operator "
-        "workspaces* is `--plan-pools` as it is. The model's output is a parameter of `main`, "
-        "so it is in neither pool (Relax leaves it unplanned as well); its bytes are the last "
-        "column. Bytes throughout; max-live is `plan_report`'s lower bound for that pool; "
-        "seconds are `tir-to-usmp` + `usmp-plan`.",
+        "`relax_to_tir` to AOT-style TIR and planned three times: *intermediates* plans only "
+        "the entry function's `alloc_buffer`s, the tensors Relax's `StaticPlanBlockMemory` "
+        "plans too (`tir-to-usmp{workspaces=false}`); *+ operator workspaces* is "
+        "`--plan-pools` as it is; *+ workspaces, inputs, output* is `--plan-pools "
+        "--use-workspace-io`, every byte the model needs besides its weights in one pool "
+        "(Relax leaves the input and output tensors, whose bytes are a column, to the "
+        "caller; *growth* is what holding them costs this pool over the one before). Bytes "
+        "throughout; max-live is `plan_report`'s lower bound for that pool; seconds are the "
+        "front passes + `usmp-plan`.",
         "",
         *table(rows),
         "",
         f"Intermediates-only pool ≤ Relax on every model: {'yes' if ours_le else 'NO'}. "
-        f"Pool = max-live (intermediates) on {len(rows) - len(missed)} of {len(rows)} rows"
-        + (f" (not: {', '.join(missed)})" if missed else "")
-        + f"; with workspaces on {len(rows) - len(ws_missed)} of {len(rows)}"
-        + (f" (not: {', '.join(ws_missed)})" if ws_missed else "")
-        + ". The MLP's large variant is this script's choice; the others are issue 4's "
+        f"Inputs and output fit in bytes the pool already had on {len(io_free)} of "
+        f"{len(rows)} rows. "
+        f"Pool = max-live: intermediates {_at_bound(rows, 'ours')}; with workspaces "
+        f"{_at_bound(rows, 'ws')}; with workspaces and I/O {_at_bound(rows, 'io')}. "
+        "The MLP's large variant is this script's choice; the others are issue 4's "
         "benchmark sizes (224x224 for the CNNs, sequence 128 and width 256 for the "
         "Transformer).",
     ]
@@ -190,6 +196,7 @@ def main() -> None:
         print(
             f"{name:<12}{label:<30} relax {r['relax']:>10} ours {r['ours']:>10} "
             f"(max-live {r['ours_live']}) +ws {r['ws']:>10} (max-live {r['ws_live']}) "
+            f"+io {r['io']:>10} (max-live {r['io_live']}) "
             f"{time.perf_counter() - began:6.1f} s total",
             flush=True,
         )

@@ -9,6 +9,7 @@ rtol = atol = 1e-5 (float32; the lowered loops are TVM's own, so in practice it 
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from usmp_dialect.frontends.relax import (  # noqa: E402
     RelaxImportError,
     import_relax,
     load_model,
+    random_weights,
     relax_planner_bytes,
     relax_to_tir,
     sanitize,
@@ -57,33 +59,133 @@ def _alloc_bytes(mod) -> int:
     return total
 
 
-def _relax_vm(mod, weights, inputs):
+def _param_bytes(func, names: list[str]) -> int:
+    return sum(
+        int(np.prod([int(d) for d in p.shape])) * np.dtype(str(p.dtype)).itemsize
+        for p in func.params
+        if p.name in names
+    )
+
+
+def _relax_vm(mod, weights, inputs) -> list[np.ndarray]:
+    """The Relax VM's outputs: one array, or one per element of a tuple output."""
     from tvm import relax
 
     vm = relax.VirtualMachine(relax.build(mod, target="llvm"), tvm.cpu())
     args = [tvm.runtime.tensor(inputs[p.name]) for p in mod["forward"].params[:len(inputs)]]
-    return vm["forward"](*args, *[tvm.runtime.tensor(w) for w in weights.values()]).numpy()
+    result = vm["forward"](*args, *[tvm.runtime.tensor(w) for w in weights.values()])
+    return [result.numpy()] if isinstance(result, tvm.runtime.Tensor) else [t.numpy() for t in result]
+
+
+def _relax_source(result: str, input_name: str = "x") -> str:
+    """A weightless Relax module whose `forward` computes `y = relu(x)` and returns `result`."""
+    return (
+        "@I.ir_module\n"
+        "class Module:\n"
+        "    @R.function\n"
+        f'    def forward({input_name}: R.Tensor((2, 8), "float32")):\n'
+        "        with R.dataflow():\n"
+        f"            y = R.nn.relu({input_name})\n"
+        f"            gv = {result}\n"
+        "            R.output(gv)\n"
+        "        return gv\n"
+    )
+
+
+def _dynamic_batch_model():
+    from tvm.relax.frontend import nn
+
+    class Dyn(nn.Module):
+        def __init__(self):
+            self.fc1 = nn.Linear(8, 4)
+            self.fc2 = nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.fc2(nn.op.relu(self.fc1(x)))
+
+    mod, params = Dyn().export_tvm(spec={"forward": {"x": nn.spec.Tensor(("n", 8), "float32")}})
+    return mod, random_weights(params, seed=0)
+
+
+def _two_output_model():
+    """`forward` returns `(y, relu(y))`: one output is also the next operator's input."""
+    from tvm.relax.frontend import nn
+
+    class Two(nn.Module):
+        def __init__(self):
+            self.fc = nn.Linear(8, 4)
+
+        def forward(self, x):
+            y = self.fc(x)
+            return y, nn.op.relu(y)
+
+    mod, params = Two().export_tvm(spec={"forward": {"x": nn.spec.Tensor((2, 8), "float32")}})
+    return mod, random_weights(params, seed=0)
 
 
 @pytest.mark.parametrize("name", ["mlp", "cnn", "mobilenet", "resnet", "transformer"])
-def test_model_plans_and_matches_relax_vm(name: str) -> None:
+@pytest.mark.parametrize("workspace_io", [False, True], ids=["params-io", "pool-io"])
+def test_model_plans_and_matches_relax_vm(name: str, workspace_io: bool) -> None:
     mod, weights = _model(name)
     tir_mod = relax_to_tir(mod, weights, name)
     main = tir_mod["main"]
     params = [p.name for p in main.params]
     assert params == ["x", *(sanitize(k) for k in weights), "output"]
+    assert list(main.attrs["usmp.constants"]) == [sanitize(k) for k in weights]
 
-    planned = plan_module(tir_mod)
+    planned = plan_module(tir_mod, workspace_io=workspace_io)
     pool = int(planned["main"].attrs["usmp.pools"]["global_workspace"])
-    assert 0 < pool <= _alloc_bytes(tir_mod)
+    assert 0 < pool <= _alloc_bytes(tir_mod) + workspace_io * _param_bytes(main, ["x", "output"])
+    # With --use-workspace-io the input and output live in the pool; the weights stay.
+    kept = [sanitize(k) for k in weights] + ["global_workspace"]
+    assert [p.name for p in planned["main"].params] == (kept if workspace_io else params + ["global_workspace"])
 
     rng = np.random.default_rng(7)
     x_param = main.params[0]
     x = rng.standard_normal([int(d) for d in x_param.shape]).astype("float32")
     inputs = {"x": x, **{sanitize(k): v for k, v in weights.items()}}
     out = run_module(planned, inputs, target="llvm")["output"]
-    ref = _relax_vm(mod, weights, {"x": x})
+    (ref,) = _relax_vm(mod, weights, {"x": x})
     np.testing.assert_allclose(out, ref, rtol=TOLERANCE, atol=TOLERANCE)
+
+
+def test_tuple_output_plans_and_matches_relax_vm() -> None:
+    mod, weights = _two_output_model()
+    tir_mod = relax_to_tir(mod, weights)
+    assert [p.name for p in tir_mod["main"].params] == ["x", "fc_weight", "fc_bias", "output0", "output1"]
+
+    x = np.random.default_rng(7).standard_normal((2, 8)).astype("float32")
+    inputs = {"x": x, **{sanitize(k): v for k, v in weights.items()}}
+    out = run_module(plan_module(tir_mod), inputs, target="llvm")
+    refs = _relax_vm(mod, weights, {"x": x})
+    assert len(refs) == 2
+    for name, ref in zip(["output0", "output1"], refs):
+        np.testing.assert_allclose(out[name], ref, rtol=TOLERANCE, atol=TOLERANCE)
+
+
+def test_output_names_avoid_param_names() -> None:
+    mod = tvm.script.from_source(_relax_source("(y, R.add(y, y))", input_name="output1"))
+    assert [p.name for p in relax_to_tir(mod, {})["main"].params] == ["output1", "output0", "output1_"]
+
+
+@pytest.mark.parametrize(
+    "result,message",
+    [
+        ("(y, x)", "output 1 ('x') is a model parameter, not computed by an operator"),
+        ("(y, y)", "output 1 ('y') is output 0 again"),
+        ("(y, (y,))", "output 1 is a nested tuple"),
+        ("(y, R.shape([2]))", "output 1 (ShapeExpr) is not a tensor computed by an operator"),
+    ],
+)
+def test_bad_tuple_output_is_an_error(result: str, message: str) -> None:
+    with pytest.raises(RelaxImportError, match=re.escape(message)):
+        relax_to_tir(tvm.script.from_source(_relax_source(result)), {})
+
+
+def test_model_without_weights_lists_no_constants() -> None:
+    main = relax_to_tir(tvm.script.from_source(_relax_source("y")), {})["main"]
+    assert [p.name for p in main.params] == ["x", "output"]
+    assert list(main.attrs["usmp.constants"]) == []
 
 
 def test_mlp_pool_is_no_larger_than_relax_static_plan() -> None:
@@ -127,19 +229,14 @@ def test_bad_model_spec_is_one_clear_error(spec: str, message: str) -> None:
 
 
 def test_dynamic_shape_is_an_error() -> None:
-    from tvm.relax.frontend import nn
-
-    class Dyn(nn.Module):
-        def __init__(self):
-            self.fc = nn.Linear(8, 4)
-
-        def forward(self, x):
-            return self.fc(x)
-
-    mod, params = Dyn().export_tvm(spec={"forward": {"x": nn.spec.Tensor(("n", 8), "float32")}})
-    weights = {n: np.zeros([int(d) for d in p.shape], p.dtype) for n, p in params}
     with pytest.raises(RelaxImportError, match="parameter 'x' has a dynamic shape"):
-        relax_to_tir(mod, weights)
+        relax_to_tir(*_dynamic_batch_model())
+
+
+def test_relax_plan_of_a_dynamic_size_is_an_error() -> None:
+    mod, _ = _dynamic_batch_model()
+    with pytest.raises(RelaxImportError, match=r"storage of non-constant size R\.shape\(\[16 \* n\]\)"):
+        relax_planner_bytes(mod)
 
 
 def test_missing_weight_is_an_error() -> None:
@@ -149,20 +246,18 @@ def test_missing_weight_is_an_error() -> None:
         relax_to_tir(mod, weights)
 
 
-def test_tuple_output_is_an_error() -> None:
-    from tvm.relax.frontend import nn
+def test_weight_the_model_does_not_take_is_an_error() -> None:
+    mod, weights = _model("mlp")
+    weights["fc4.weight"] = np.zeros((10, 10), "float32")
+    message = r"weight 'fc4.weight' is not a weight parameter of 'forward' \(its weights: fc1.weight, fc1.bias, "
+    with pytest.raises(RelaxImportError, match=message):
+        relax_to_tir(mod, weights)
 
-    class Two(nn.Module):
-        def __init__(self):
-            self.fc = nn.Linear(8, 4)
 
-        def forward(self, x):
-            y = self.fc(x)
-            return y, nn.op.relu(y)
-
-    mod, params = Two().export_tvm(spec={"forward": {"x": nn.spec.Tensor((2, 8), "float32")}})
-    weights = {n: np.zeros([int(d) for d in p.shape], p.dtype) for n, p in params}
-    with pytest.raises(RelaxImportError, match="returns a tuple of 2; only one tensor output"):
+def test_weight_names_alike_once_sanitized_are_an_error() -> None:
+    mod, weights = _model("mlp")
+    weights["fc1_bias"] = weights["fc1.bias"]
+    with pytest.raises(RelaxImportError, match="weights 'fc1.bias' and 'fc1_bias' are both named 'fc1_bias'"):
         relax_to_tir(mod, weights)
 
 

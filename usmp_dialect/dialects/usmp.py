@@ -58,6 +58,9 @@ IO_ATTR = "usmp.io"
 function (`tir-io-to-allocations`): `{name = "x", kind = "input"}`, the param's name (which
 the application knows it by) and one of `IO_KINDS`."""
 IO_KINDS = ("input", "output", "input_output")
+CONSTANTS_ATTR = "usmp.constants"
+"""On an entry function: the params that hold constant data (a model's weights), which
+are not inputs (`tir-io-to-allocations` leaves them params)."""
 DEFAULT_ALIGNMENT = 16
 
 _INT_POOL_PROPERTIES = (

@@ -10,20 +10,25 @@ FoldConstant, FuseOps, FuseTIR, DeadCodeElimination under an llvm target), its b
 PrimFuncs turned into loops and `alloc_buffer`s by the `s_tir` lowering passes, and each
 becomes a private operator with pointer params that re-declares its buffers with
 `T.decl_buffer(..., data=ptr)`. The entry `main` takes the model's inputs (Relax names), its
-weights (Relax names, non-identifier characters as `_`) and one buffer `output`, holds
+weights (Relax names, non-identifier characters as `_`) and one buffer per output: `output`
+for a tensor, `output0`, `output1`, ... for a tuple of tensors (`_` appended while a name is
+taken). It lists its weight params as `"usmp.constants"` (empty if there are none), holds
 every intermediate tensor as a `T.alloc_buffer` and calls the operators in order as
 `Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. The operators carry no
 `tirx.noalias`: the plan may put an operator's input, output and workspaces in the same
 pool bytes (each dead before the next is written), which noalias would let LLVM reorder.
 
-Anything this slice does not cover (a dynamic shape, a binding that is not `R.call_tir`,
-a tuple output, a weight missing from the dict) is a `RelaxImportError` naming it.
+Anything this slice does not cover (a dynamic shape, a binding that is not `R.call_tir`, an
+output that is not a tensor computed by an operator or appears twice, a weight missing from
+the dict or not taken by the model, two weight names that sanitize alike) is a
+`RelaxImportError` naming it.
 """
 
 from __future__ import annotations
 
 import ast
 import importlib.util
+import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,6 +37,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
 from usmp_dialect.frontends.tvmscript import TVMScriptError
 
 OUTPUT_NAME = "output"
@@ -132,7 +138,7 @@ def _loops_and_allocs(prims: dict[Any, Any]) -> Any:
 
 def relax_planner_bytes(mod: Any) -> int:
     """The sum of the `R.memory.alloc_storage` sizes Relax's StaticPlanBlockMemory emits
-    for `mod` lowered as `relax_to_tir` lowers it (the returned tensor is not included)."""
+    for `mod` lowered as `relax_to_tir` lowers it (the returned tensors are not included)."""
     import tvm
     from tvm import relax
 
@@ -146,8 +152,28 @@ def relax_planner_bytes(mod: Any) -> int:
     )
     with tvm.target.Target("llvm"):
         planned = passes(lower_relax(mod))
-    text = planned[ENTRY].script()
-    return sum(int(n) for n in re.findall(r"R\.memory\.alloc_storage\(R\.shape\(\[(\d+)\]\)", text))
+    alloc_storage = tvm.ir.Op.get("relax.memory.alloc_storage")
+    sizes: list[Any] = []
+
+    def visit(expr: Any) -> None:
+        if isinstance(expr, tvm.ir.Call) and expr.op.same_as(alloc_storage):
+            sizes.append(expr.args[0])
+
+    relax.analysis.post_order_visit(planned[ENTRY], visit)
+    return sum(_constant_bytes(size) for size in sizes)
+
+
+def _constant_bytes(size: Any) -> int:
+    """The byte count of an `alloc_storage` size, `R.shape([n])` with a constant n."""
+    import tvm
+    from tvm import relax
+
+    values = list(size.values) if isinstance(size, relax.ShapeExpr) else []
+    if len(values) != 1 or not isinstance(values[0], tvm.tirx.IntImm):
+        raise RelaxImportError(
+            f"Relax's static plan allocates a storage of non-constant size {size}", f"<relax>:{ENTRY}"
+        )
+    return int(values[0].value)
 
 
 # ------------------------------------------------------------------ the AOT-style module
@@ -189,10 +215,7 @@ def _operator_source(name: str, func: Any, where: str) -> list[str]:
         if len(p.strides) or int(p.elem_offset) != 0:
             raise RelaxImportError(f"operator '{name}' param '{pname}' is not a compact buffer", where)
         shape = ", ".join(str(int(d)) for d in p.shape)
-        ptr = f"{pname}_ptr"
-        while ptr in taken:
-            ptr += "_"
-        taken.add(ptr)
+        ptr = _fresh(f"{pname}_ptr", taken)
         params.append(f'{ptr}: T.handle("{p.dtype}")')
         decls.append(f'        {pname} = T.decl_buffer(({shape},), "{p.dtype}", data={ptr})')
     out = ["    @T.prim_func(private=True)", f"    def {name}({', '.join(params)}):"]
@@ -204,63 +227,65 @@ def _operator_source(name: str, func: Any, where: str) -> list[str]:
     return out
 
 
-def relax_to_tir(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<relax>") -> Any:
-    """The AOT-style TIR `tvm.IRModule` of a Relax model (see the module docstring)."""
-    import tvm
-    from tvm import relax, tirx
+def _fresh(name: str, taken: set[str]) -> str:
+    """`name` with `_` appended while it is taken; the result is taken from then on."""
+    while name in taken:
+        name += "_"
+    taken.add(name)
+    return name
 
-    from usmp_dialect.frontends.tvmscript import parse_tvmscript
 
-    if not isinstance(mod, tvm.IRModule) or ENTRY not in [g.name_hint for g in mod.get_global_vars()]:
-        raise RelaxImportError(f"expected a Relax IRModule with an entry function '{ENTRY}'", where)
-    if not isinstance(mod[ENTRY], relax.Function):
-        raise RelaxImportError(f"'{ENTRY}' is not a Relax function", where)
-    weights = {sanitize(k): v for k, v in weights.items()}
-    lowered = lower_relax(mod)
-    func = lowered[ENTRY]
+def _weight_names(weights: Mapping[str, np.ndarray], at: str) -> set[str]:
+    """The weights' names as `main`'s params are named; two keys named alike are an error."""
+    keys: dict[str, str] = {}
+    for key in weights:
+        name = sanitize(key)
+        if name in keys:
+            raise RelaxImportError(f"weights '{keys[name]}' and '{key}' are both named '{name}' in TIR", at)
+        keys[name] = key
+    return set(keys)
+
+
+def _split_params(func: Any, weight_names: set[str]) -> tuple[list[Any], list[Any]]:
+    """The entry's (inputs, weights): split at `num_input` as `export_tvm` sets it, else the
+    params the weights dict names are the weights."""
     params = list(func.params)
-    attrs = func.attrs
-    if attrs is not None and "num_input" in attrs:
-        num_input = int(attrs["num_input"])
+    if func.attrs is not None and "num_input" in func.attrs:
+        num_input = int(func.attrs["num_input"])
     else:
-        num_input = sum(1 for p in params if sanitize(p.name) not in weights)
-    inputs, weight_params = params[:num_input], params[num_input:]
+        num_input = sum(1 for p in params if sanitize(p.name) not in weight_names)
+    return params[:num_input], params[num_input:]
 
-    at = f"{where}:{ENTRY}"
-    names: dict[Any, str] = {}
-    signature = []
-    for p in inputs + weight_params:
+
+def _check_weights(weight_params: list[Any], weights: Mapping[str, np.ndarray], at: str) -> None:
+    """The dict holds exactly the model's weights, each of its param's shape and dtype."""
+    by_name = {sanitize(k): v for k, v in weights.items()}
+    for p in weight_params:
         name = sanitize(p.name)
+        if name not in by_name:
+            raise RelaxImportError(f"weight '{p.name}' is missing from the weights dict", at)
         shape, dtype = _static_shape(p.ty, f"parameter '{p.name}'", at)
-        if p in weight_params:
-            if name not in weights:
-                raise RelaxImportError(f"weight '{p.name}' is missing from the weights dict", at)
-            w = weights[name]
-            if tuple(w.shape) != shape or str(w.dtype) != dtype:
-                raise RelaxImportError(
-                    f"weight '{p.name}' is {w.dtype}{list(w.shape)}, the model wants {dtype}{list(shape)}", at
-                )
-        names[p] = name
-        signature.append(f'{name}: T.Buffer({shape}, "{dtype}")')
+        w = by_name[name]
+        if tuple(w.shape) != shape or str(w.dtype) != dtype:
+            raise RelaxImportError(
+                f"weight '{p.name}' is {w.dtype}{list(w.shape)}, the model wants {dtype}{list(shape)}", at
+            )
+    wanted = {sanitize(p.name) for p in weight_params}
+    for key in weights:
+        if sanitize(key) not in wanted:
+            its = ", ".join(p.name for p in weight_params) or "none"
+            raise RelaxImportError(f"weight '{key}' is not a weight parameter of '{ENTRY}' (its weights: {its})", at)
 
-    body = func.body
-    if not isinstance(body, relax.SeqExpr):
-        raise RelaxImportError(f"'{ENTRY}' body is a {type(body).__name__}", at)
-    result = body.body
-    if not isinstance(result, tvm.ir.Var):
-        raise RelaxImportError(f"'{ENTRY}' returns a {type(result).__name__}; only one tensor output is supported", at)
-    if isinstance(result.ty, relax.TupleType):
-        raise RelaxImportError(
-            f"'{ENTRY}' returns a tuple of {len(result.ty.fields)}; only one tensor output is supported", at
-        )
-    out_shape, out_dtype = _static_shape(result.ty, "the output", at)
-    output_name = OUTPUT_NAME
-    while output_name in names.values():
-        output_name += "_"
-    signature.append(f'{output_name}: T.Buffer({out_shape}, "{out_dtype}")')
+
+def _bindings(body: Any, at: str) -> tuple[dict[Any, Any], dict[Any, list[Any]], list[tuple[str, list[Any], Any]]]:
+    """The entry's bindings as (aliases `y = x`, tuples `gv = (a, b)`, operator calls as
+    (operator, argument vars, result var) in order)."""
+    import tvm
+    from tvm import relax
 
     aliases: dict[Any, Any] = {}
-    calls: list[tuple[str, list[Any], Any]] = []  # (operator, arg vars, result var)
+    tuples: dict[Any, list[Any]] = {}
+    calls: list[tuple[str, list[Any], Any]] = []
     call_tir = tvm.ir.Op.get("relax.call_tir")
     for block in body.blocks:
         for binding in block.bindings:
@@ -270,6 +295,9 @@ def relax_to_tir(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<rel
                 raise RelaxImportError(f"unsupported binding {type(binding).__name__}", here)
             if isinstance(value, tvm.ir.Var):
                 aliases[var] = aliases.get(value, value)
+                continue
+            if isinstance(value, tvm.ir.Tuple):
+                tuples[var] = list(value.fields)
                 continue
             if not isinstance(value, tvm.ir.Call) or value.op != call_tir:
                 op = value.op.name if isinstance(value, tvm.ir.Call) and hasattr(value.op, "name") else type(value).__name__
@@ -286,13 +314,94 @@ def relax_to_tir(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<rel
                 arg_vars.append(aliases.get(a, a))
             _static_shape(var.ty, f"result of '{gv.name_hint}'", here)
             calls.append((gv.name_hint, arg_vars, var))
+    return aliases, tuples, calls
+
+
+def _outputs(
+    result: Any, aliases: dict[Any, Any], tuples: dict[Any, list[Any]], computed: set[Any], at: str
+) -> list[tuple[Any, str]]:
+    """The entry's result as (tensor var, buffer name) pairs: `output` for one tensor,
+    `output0`, `output1`, ... for a tuple of tensors."""
+    import tvm
+
     result = aliases.get(result, result)
-    if result in names:
-        raise RelaxImportError("the output is a model parameter, not computed", at)
+    if isinstance(result, tvm.ir.Tuple):
+        fields = list(result.fields)
+    elif result in tuples:
+        fields = tuples[result]
+    else:
+        return [(_computed_tensor(result, "the output", aliases, tuples, computed, at), OUTPUT_NAME)]
+    if not fields:
+        raise RelaxImportError(f"'{ENTRY}' returns an empty tuple", at)
+    outputs: list[tuple[Any, str]] = []
+    for i, field in enumerate(fields):
+        var = _computed_tensor(field, f"output {i}", aliases, tuples, computed, at)
+        for j, (earlier, _) in enumerate(outputs):
+            if var.same_as(earlier):
+                raise RelaxImportError(f"output {i} ('{var.name}') is output {j} again", at)
+        outputs.append((var, f"{OUTPUT_NAME}{i}"))
+    return outputs
+
+
+def _computed_tensor(
+    expr: Any, what: str, aliases: dict[Any, Any], tuples: dict[Any, list[Any]], computed: set[Any], at: str
+) -> Any:
+    """The var of a returned tensor that an operator computes, which `main` writes."""
+    import tvm
+
+    if isinstance(expr, tvm.ir.Tuple):
+        raise RelaxImportError(f"{what} is a nested tuple, not a tensor computed by an operator", at)
+    if not isinstance(expr, tvm.ir.Var):
+        raise RelaxImportError(f"{what} ({type(expr).__name__}) is not a tensor computed by an operator", at)
+    var = aliases.get(expr, expr)
+    what = f"{what} ('{var.name}')"
+    if var in tuples:
+        raise RelaxImportError(f"{what} is a nested tuple, not a tensor computed by an operator", at)
+    # `_bindings` rejects every binding but aliases, tuples and calls: any other var is a param.
+    if var not in computed:
+        raise RelaxImportError(f"{what} is a model parameter, not computed by an operator", at)
+    return var
+
+
+def _buffer_param(name: str, var: Any, what: str, at: str) -> str:
+    shape, dtype = _static_shape(var.ty, what, at)
+    return f'{name}: T.Buffer({shape}, "{dtype}")'
+
+
+def relax_to_tir(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<relax>") -> Any:
+    """The AOT-style TIR `tvm.IRModule` of a Relax model (see the module docstring)."""
+    import tvm
+    from tvm import relax, tirx
+
+    from usmp_dialect.frontends.tvmscript import parse_tvmscript
+
+    if not isinstance(mod, tvm.IRModule) or ENTRY not in [g.name_hint for g in mod.get_global_vars()]:
+        raise RelaxImportError(f"expected a Relax IRModule with an entry function '{ENTRY}'", where)
+    if not isinstance(mod[ENTRY], relax.Function):
+        raise RelaxImportError(f"'{ENTRY}' is not a Relax function", where)
+    at = f"{where}:{ENTRY}"
+    weight_names = _weight_names(weights, at)
+    lowered = lower_relax(mod)
+    func = lowered[ENTRY]
+    inputs, weight_params = _split_params(func, weight_names)
+    _check_weights(weight_params, weights, at)
+    names: dict[Any, str] = {p: sanitize(p.name) for p in inputs + weight_params}
+    signature = [_buffer_param(names[p], p, f"parameter '{p.name}'", at) for p in inputs + weight_params]
+
+    body = func.body
+    if not isinstance(body, relax.SeqExpr):
+        raise RelaxImportError(f"'{ENTRY}' body is a {type(body).__name__}", at)
+    aliases, tuples, calls = _bindings(body, at)
+    outputs = _outputs(body.body, aliases, tuples, {var for _, _, var in calls}, at)
 
     prims = {g: f for g, f in lowered.functions.items() if isinstance(f, tirx.PrimFunc)}
     loops = _loops_and_allocs(prims)
     used = {op for op, _, _ in calls}
+    taken = set(names.values()) | used | {"T", "I", "Module"}
+    for var, name in outputs:
+        names[var] = _fresh(name, taken)
+        signature.append(_buffer_param(names[var], var, f"output '{var.name}'", at))
+    constants = json.dumps([names[p] for p in weight_params])
     source = ["@I.ir_module", "class Module:"]
     for g in loops.get_global_vars():
         if g.name_hint in used:
@@ -300,20 +409,15 @@ def relax_to_tir(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<rel
     source += [
         "    @T.prim_func",
         f"    def main({', '.join(signature)}):",
-        '        T.func_attr({"global_symbol": "main", "runner_function": True, "tirx.noalias": True})',
+        '        T.func_attr({"global_symbol": "main", "runner_function": True, "tirx.noalias": True,'
+        f' "{CONSTANTS_ATTR}": {constants}}})',
     ]
-    taken = set(names.values()) | {output_name} | used | {"T", "I", "Module"}
     for _, _, var in calls:
-        if var.same_as(result):
-            names[var] = output_name
+        if var in names:  # an output
             continue
-        name = sanitize(var.name)
-        while name in taken:
-            name += "_"
-        taken.add(name)
-        names[var] = name
+        names[var] = _fresh(sanitize(var.name), taken)
         shape, dtype = _static_shape(var.ty, var.name, at)
-        source.append(f'        {name} = T.alloc_buffer({shape}, "{dtype}")')
+        source.append(f'        {names[var]} = T.alloc_buffer({shape}, "{dtype}")')
     for op, args, var in calls:
         for a in args:
             if a not in names:

@@ -30,11 +30,7 @@ from usmp_dialect.analysis.tir_liveness import (
 )
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import IO_ATTR
-
-CONSTANTS_ATTR = "usmp.constants"
-"""On the entry function: the params that hold constant data (weights), not I/O."""
-
+from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, IO_ATTR
 
 def constant_params(function: tir.PrimFuncOp) -> set[str]:
     attr = function.attributes.get(CONSTANTS_ATTR)
