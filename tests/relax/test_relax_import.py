@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -25,8 +26,10 @@ from usmp_dialect.frontends.relax import (  # noqa: E402
     random_weights,
     relax_planner_bytes,
     relax_to_tir,
+    relax_vm_outputs,
     sanitize,
 )
+from usmp_dialect.tools.check_relax_model import check_model  # noqa: E402
 from usmp_dialect.tools.run_tvmscript import plan_module, run_module  # noqa: E402
 
 MODELS = Path(__file__).parents[2] / "examples" / "models"
@@ -65,16 +68,6 @@ def _param_bytes(func, names: list[str]) -> int:
         for p in func.params
         if p.name in names
     )
-
-
-def _relax_vm(mod, weights, inputs) -> list[np.ndarray]:
-    """The Relax VM's outputs: one array, or one per element of a tuple output."""
-    from tvm import relax
-
-    vm = relax.VirtualMachine(relax.build(mod, target="llvm"), tvm.cpu())
-    args = [tvm.runtime.tensor(inputs[p.name]) for p in mod["forward"].params[:len(inputs)]]
-    result = vm["forward"](*args, *[tvm.runtime.tensor(w) for w in weights.values()])
-    return [result.numpy()] if isinstance(result, tvm.runtime.Tensor) else [t.numpy() for t in result]
 
 
 def _relax_source(result: str, input_name: str = "x") -> str:
@@ -145,7 +138,7 @@ def test_model_plans_and_matches_relax_vm(name: str, workspace_io: bool) -> None
     x = rng.standard_normal([int(d) for d in x_param.shape]).astype("float32")
     inputs = {"x": x, **{sanitize(k): v for k, v in weights.items()}}
     out = run_module(planned, inputs, target="llvm")["output"]
-    (ref,) = _relax_vm(mod, weights, {"x": x})
+    (ref,) = relax_vm_outputs(mod, weights, {"x": x})
     np.testing.assert_allclose(out, ref, rtol=TOLERANCE, atol=TOLERANCE)
 
 
@@ -154,13 +147,32 @@ def test_tuple_output_plans_and_matches_relax_vm() -> None:
     tir_mod = relax_to_tir(mod, weights)
     assert [p.name for p in tir_mod["main"].params] == ["x", "fc_weight", "fc_bias", "output0", "output1"]
 
-    x = np.random.default_rng(7).standard_normal((2, 8)).astype("float32")
-    inputs = {"x": x, **{sanitize(k): v for k, v in weights.items()}}
-    out = run_module(plan_module(tir_mod), inputs, target="llvm")
-    refs = _relax_vm(mod, weights, {"x": x})
-    assert len(refs) == 2
-    for name, ref in zip(["output0", "output1"], refs):
-        np.testing.assert_allclose(out[name], ref, rtol=TOLERANCE, atol=TOLERANCE)
+    for workspace_io in (False, True):
+        result = check_model(mod, weights, workspace_io=workspace_io, seed=3)
+        assert [(o.name, o.shape) for o in result.outputs] == [("output0", (2, 4)), ("output1", (2, 4))]
+        assert all(o.agrees for o in result.outputs)
+
+
+def _two_input_model():
+    from tvm.relax.frontend import nn
+
+    class Gate(nn.Module):
+        def __init__(self):
+            self.fc = nn.Linear(8, 8)
+
+        def forward(self, x, gate):
+            return self.fc(x) * gate
+
+    spec = {"forward": {"x": nn.spec.Tensor((2, 8), "float32"), "gate": nn.spec.Tensor((2, 8), "float32")}}
+    mod, params = Gate().export_tvm(spec=spec)
+    return mod, random_weights(params, seed=1)
+
+
+def test_inputs_reach_their_own_params() -> None:
+    """Both inputs are random and distinct: swapping them would change the output."""
+    mod, weights = _two_input_model()
+    result = check_model(mod, weights, workspace_io=True, target="c")
+    assert result.outputs[0].agrees and result.outputs[0].max_error < 1e-5
 
 
 def test_output_names_avoid_param_names() -> None:
@@ -210,6 +222,18 @@ def test_command_line() -> None:
         ["usmp-opt", "--plan-pools"], input=imported, check=True, capture_output=True, text=True
     ).stdout
     assert "global_workspace" in planned
+
+
+def test_check_relax_model_command() -> None:
+    result = subprocess.run(
+        [sys.executable, str(Path(__file__).parents[2] / "tools" / "check_relax_model.py"),
+         f"{MODELS / 'resnet.py'}:resnet", "--use-workspace-io"],
+        capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "pool global_workspace: 7328 bytes (intermediates, operator workspaces, inputs and outputs)" in result.stdout
+    assert "Relax StaticPlanBlockMemory: 6272 bytes" in result.stdout
+    assert re.search(r"output float32\[1, 10\]: max \|ours - Relax VM\| = \S+, agrees within 1e-05", result.stdout)
 
 
 @pytest.mark.parametrize(

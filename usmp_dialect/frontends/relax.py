@@ -4,6 +4,7 @@
     relax_to_tir(mod, weights) -> tvm.IRModule      the same module as TVM TIR
     load_model("PATH.py:NAME") -> (mod, weights)    call NAME() from a Python file
     relax_planner_bytes(mod) -> int                 Relax's StaticPlanBlockMemory total
+    relax_vm_outputs(mod, weights, inputs) -> list   the Relax VM's outputs, the reference
 
 The Relax entry `forward` is lowered with TVM's own passes (LegalizeOps, AnnotateTIROpPattern,
 FoldConstant, FuseOps, FuseTIR, DeadCodeElimination under an llvm target), its block-based
@@ -161,6 +162,22 @@ def relax_planner_bytes(mod: Any) -> int:
 
     relax.analysis.post_order_visit(planned[ENTRY], visit)
     return sum(_constant_bytes(size) for size in sizes)
+
+
+def relax_vm_outputs(
+    mod: Any, weights: Mapping[str, np.ndarray], inputs: Mapping[str, np.ndarray]
+) -> list[np.ndarray]:
+    """`forward` run by the Relax VM (llvm) on `inputs` and `weights`, both keyed by Relax
+    parameter name: one array, or one per element of a tuple output."""
+    import tvm
+    from tvm import relax
+
+    vm = relax.VirtualMachine(relax.build(mod, target="llvm"), tvm.cpu())
+    values = {sanitize(k): v for k, v in {**inputs, **weights}.items()}
+    result = vm[ENTRY](*[tvm.runtime.tensor(values[sanitize(p.name)]) for p in mod[ENTRY].params])
+    if isinstance(result, tvm.runtime.Tensor):
+        return [result.numpy()]
+    return [t.numpy() for t in result]
 
 
 def _constant_bytes(size: Any) -> int:

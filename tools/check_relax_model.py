@@ -1,0 +1,12 @@
+#!/usr/bin/env python3
+"""Plan a Relax model, run it with TVM, compare with the Relax VM: `tools/check_relax_model.py PATH.py:NAME [--use-workspace-io]`."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from usmp_dialect.tools.check_relax_model import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main())

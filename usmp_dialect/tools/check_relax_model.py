@@ -1,0 +1,136 @@
+"""Plan a Relax model, build and run it with TVM, and compare it with the Relax VM.
+
+```
+python tools/check_relax_model.py examples/models/mobilenet.py:mobilenet --use-workspace-io
+```
+
+The model (`PATH.py:NAME`, as `usmp-translate --import-relax` takes it) is lowered to
+AOT-style TIR, planned as `usmp-opt --plan-pools [--use-workspace-io]` plans it, built for
+`--target` and run on random inputs with every pool prefilled with 0xFF, so that a plan
+letting two live buffers share bytes shows as a wrong output. Each output is compared with
+the Relax VM's on the original model; the exit status is 0 when all of them agree within
+`--tolerance` (absolute and relative, as `numpy.allclose`), 1 otherwise or on a bad model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from usmp_dialect.tools.errors import report_user_errors
+
+TOOL = "check_relax_model"
+
+
+class OutputCheck(NamedTuple):
+    name: str
+    dtype: str
+    shape: tuple[int, ...]
+    max_error: float
+    agrees: bool
+
+
+class ModelCheck(NamedTuple):
+    pools: dict[str, int]
+    relax_bytes: int
+    outputs: list[OutputCheck]
+
+
+def _random_inputs(tir_main: Any, names: list[str], seed: int) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    params = {p.name: p for p in tir_main.params}
+    return {
+        name: rng.standard_normal([int(d) for d in params[name].shape]).astype(str(params[name].dtype))
+        for name in names
+    }
+
+
+def check_model(
+    mod: Any,
+    weights: Mapping[str, np.ndarray],
+    where: str = "<relax>",
+    *,
+    workspace_io: bool = False,
+    target: str = "llvm",
+    seed: int = 0,
+    tolerance: float = 1e-5,
+) -> ModelCheck:
+    """Plan, build and run `mod` and compare each output with the Relax VM's."""
+    from usmp_dialect.frontends.relax import (
+        relax_planner_bytes,
+        relax_to_tir,
+        relax_vm_outputs,
+        sanitize,
+    )
+    from usmp_dialect.tools.run_tvmscript import POOLS_ATTR, plan_module, run_module
+
+    tir_mod = relax_to_tir(mod, weights, where)
+    main = tir_mod["main"]
+    params = [p.name for p in main.params]
+    weight_names = {sanitize(k) for k in weights}
+    input_names = [sanitize(p.name) for p in mod["forward"].params if sanitize(p.name) not in weight_names]
+    # main's params: the inputs, the weights, then the outputs.
+    output_names = params[len(input_names) + len(weight_names) :]
+    inputs = _random_inputs(main, input_names, seed)
+
+    planned = plan_module(tir_mod, workspace_io=workspace_io)
+    ours = run_module(planned, {**inputs, **{sanitize(k): v for k, v in weights.items()}}, target)
+    references = relax_vm_outputs(mod, weights, inputs)
+    checks = []
+    for name, reference in zip(output_names, references, strict=True):
+        got = ours[name]
+        error = float(np.max(np.abs(got.astype(np.float64) - reference))) if got.size else 0.0
+        agrees = bool(np.allclose(got, reference, rtol=tolerance, atol=tolerance))
+        checks.append(OutputCheck(name, str(got.dtype), tuple(got.shape), error, agrees))
+    pools = {str(k): int(v) for k, v in planned["main"].attrs[POOLS_ATTR].items()}
+    return ModelCheck(pools, relax_planner_bytes(mod), checks)
+
+
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog=TOOL, description="plan a Relax model, run it with TVM and compare with the Relax VM"
+    )
+    parser.add_argument("model", help="PATH.py:NAME, NAME() returning (mod, weights)")
+    parser.add_argument(
+        "--use-workspace-io", action="store_true", help="place the inputs and outputs in the pool too"
+    )
+    parser.add_argument("--target", default="llvm", choices=("c", "llvm"))
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    parser.add_argument("--tolerance", type=float, default=1e-5, help="rtol and atol (default 1e-5)")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _arguments(argv)
+    from usmp_dialect.frontends.relax import load_model
+
+    with report_user_errors(TOOL):
+        mod, weights = load_model(args.model)
+        result = check_model(
+            mod,
+            weights,
+            args.model,
+            workspace_io=args.use_workspace_io,
+            target=args.target,
+            seed=args.seed,
+            tolerance=args.tolerance,
+        )
+    held = "intermediates, operator workspaces" + (", inputs and outputs" if args.use_workspace_io else "")
+    for pool, size in result.pools.items():
+        print(f"pool {pool}: {size} bytes ({held})")
+    print(f"Relax StaticPlanBlockMemory: {result.relax_bytes} bytes (intermediates only)")
+    for out in result.outputs:
+        verdict = "agrees" if out.agrees else "DIFFERS"
+        print(
+            f"{out.name} {out.dtype}{list(out.shape)}: max |ours - Relax VM| = {out.max_error:.3g}, "
+            f"{verdict} within {args.tolerance:g}"
+        )
+    return 0 if all(out.agrees for out in result.outputs) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
