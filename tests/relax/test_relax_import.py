@@ -23,6 +23,7 @@ from usmp_dialect.frontends.relax import (  # noqa: E402
     RelaxImportError,
     import_relax,
     load_model,
+    lower_model,
     random_weights,
     relax_planner_bytes,
     relax_to_tir,
@@ -173,6 +174,35 @@ def test_inputs_reach_their_own_params() -> None:
     mod, weights = _two_input_model()
     result = check_model(mod, weights, workspace_io=True, target="c")
     assert result.outputs[0].agrees and result.outputs[0].max_error < 1e-5
+
+
+def _constant_model():
+    """A model reading one constant tensor twice (as a fused operator's argument)."""
+    from tvm.relax.frontend import nn
+
+    class Offset(nn.Module):
+        def __init__(self):
+            self.fc = nn.Linear(8, 8)
+
+        def forward(self, x):
+            c = nn.Tensor.from_const(np.arange(16, dtype="float32").reshape(2, 8))
+            return nn.op.relu(self.fc(x) + c) * c
+
+    mod, params = Offset().export_tvm(spec={"forward": {"x": nn.spec.Tensor((2, 8), "float32")}})
+    return mod, random_weights(params, seed=2)
+
+
+def test_constant_tensor_is_a_constant_param() -> None:
+    mod, weights = _constant_model()
+    tir_mod, constants = lower_model(mod, weights)
+    main = tir_mod["main"]
+    assert [p.name for p in main.params] == ["x", "fc_weight", "fc_bias", "constant0", "output"]
+    assert list(main.attrs["usmp.constants"]) == ["fc_weight", "fc_bias", "constant0"]
+    np.testing.assert_array_equal(constants["constant0"], np.arange(16, dtype="float32").reshape(2, 8))
+    # The constant's values reach the operators: planned, built and run, the model agrees.
+    for workspace_io in (False, True):
+        result = check_model(mod, weights, workspace_io=workspace_io)
+        assert result.outputs[0].agrees
 
 
 def test_output_names_avoid_param_names() -> None:

@@ -2,6 +2,7 @@
 
     import_relax(mod, weights) -> ModuleOp          the `tir` dialect
     relax_to_tir(mod, weights) -> tvm.IRModule      the same module as TVM TIR
+    lower_model(mod, weights) -> LoweredModel       and the arrays of its constant params
     load_model("PATH.py:NAME") -> (mod, weights)    call NAME() from a Python file
     relax_planner_bytes(mod) -> int                 Relax's StaticPlanBlockMemory total
     relax_vm_outputs(mod, weights, inputs) -> list   the Relax VM's outputs, the reference
@@ -13,7 +14,10 @@ becomes a private operator with pointer params that re-declares its buffers with
 `T.decl_buffer(..., data=ptr)`. The entry `main` takes the model's inputs (Relax names), its
 weights (Relax names, non-identifier characters as `_`) and one buffer per output: `output`
 for a tensor, `output0`, `output1`, ... for a tuple of tensors (`_` appended while a name is
-taken). It lists its weight params as `"usmp.constants"` (empty if there are none), holds
+taken). A constant tensor an operator reads (`R.const`, or one FoldConstant made) becomes a
+param `constant0`, `constant1`, ... after the weights, as Relay's AOT build turned constants
+into params; `lower_model` returns its array. `main` lists its weight and constant params as
+`"usmp.constants"` (empty if there are none), holds
 every intermediate tensor as a `T.alloc_buffer` and calls the operators in order as
 `Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. The operators carry no
 `tirx.noalias`: the plan may put an operator's input, output and workspaces in the same
@@ -33,7 +37,7 @@ import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -119,9 +123,10 @@ def lower_relax(mod: Any) -> Any:
         return passes(mod)
 
 
-def _loops_and_allocs(prims: dict[Any, Any]) -> Any:
+def _loops_and_allocs(lowered: Any) -> Any:
+    """The PrimFuncs of `lower_relax`'s module, as loops and `alloc_buffer`s."""
     import tvm
-    from tvm import s_tir
+    from tvm import s_tir, tirx
 
     t = s_tir.transform
     passes = tvm.transform.Sequential(
@@ -134,6 +139,7 @@ def _loops_and_allocs(prims: dict[Any, Any]) -> Any:
             t.LowerOpaqueBlock(),
         ]
     )
+    prims = {g: f for g, f in lowered.functions.items() if isinstance(f, tirx.PrimFunc)}
     return passes(tvm.IRModule(prims))
 
 
@@ -294,15 +300,21 @@ def _check_weights(weight_params: list[Any], weights: Mapping[str, np.ndarray], 
             raise RelaxImportError(f"weight '{key}' is not a weight parameter of '{ENTRY}' (its weights: {its})", at)
 
 
-def _bindings(body: Any, at: str) -> tuple[dict[Any, Any], dict[Any, list[Any]], list[tuple[str, list[Any], Any]]]:
-    """The entry's bindings as (aliases `y = x`, tuples `gv = (a, b)`, operator calls as
-    (operator, argument vars, result var) in order)."""
+class Bindings(NamedTuple):
+    """The entry's bindings: aliases `y = x`, tuples `gv = (a, b)`, operator calls as
+    (operator, arguments, result var) in order, and the constant tensors the calls read."""
+
+    aliases: dict[Any, Any]
+    tuples: dict[Any, list[Any]]
+    calls: list[tuple[str, list[Any], Any]]
+    constants: list[Any]
+
+
+def _bindings(body: Any, at: str) -> Bindings:
     import tvm
     from tvm import relax
 
-    aliases: dict[Any, Any] = {}
-    tuples: dict[Any, list[Any]] = {}
-    calls: list[tuple[str, list[Any], Any]] = []
+    found = Bindings({}, {}, [], [])
     call_tir = tvm.ir.Op.get("relax.call_tir")
     for block in body.blocks:
         for binding in block.bindings:
@@ -311,10 +323,10 @@ def _bindings(body: Any, at: str) -> tuple[dict[Any, Any], dict[Any, list[Any]],
             if not isinstance(binding, relax.VarBinding):
                 raise RelaxImportError(f"unsupported binding {type(binding).__name__}", here)
             if isinstance(value, tvm.ir.Var):
-                aliases[var] = aliases.get(value, value)
+                found.aliases[var] = found.aliases.get(value, value)
                 continue
             if isinstance(value, tvm.ir.Tuple):
-                tuples[var] = list(value.fields)
+                found.tuples[var] = list(value.fields)
                 continue
             if not isinstance(value, tvm.ir.Call) or value.op != call_tir:
                 op = value.op.name if isinstance(value, tvm.ir.Call) and hasattr(value.op, "name") else type(value).__name__
@@ -324,14 +336,23 @@ def _bindings(body: Any, at: str) -> tuple[dict[Any, Any], dict[Any, list[Any]],
             gv, args = value.args[0], value.args[1]
             if not isinstance(args, tvm.ir.Tuple):
                 raise RelaxImportError("R.call_tir arguments are not a tuple", here)
-            arg_vars = []
-            for a in args.fields:
-                if not isinstance(a, tvm.ir.Var):
-                    raise RelaxImportError(f"operator argument {type(a).__name__} (e.g. a constant) is not supported", here)
-                arg_vars.append(aliases.get(a, a))
             _static_shape(var.ty, f"result of '{gv.name_hint}'", here)
-            calls.append((gv.name_hint, arg_vars, var))
-    return aliases, tuples, calls
+            found.calls.append((gv.name_hint, [_argument(a, found, here) for a in args.fields], var))
+    return found
+
+
+def _argument(arg: Any, found: Bindings, here: str) -> Any:
+    """A call argument as `main` names it: a var (through its aliases) or a constant tensor."""
+    import tvm
+
+    if isinstance(arg, tvm.ir.Var):
+        return found.aliases.get(arg, arg)
+    if isinstance(arg, tvm.ir.Constant):
+        _static_shape(arg.ty, "a constant argument", here)
+        if not any(arg.same_as(c) for c in found.constants):
+            found.constants.append(arg)
+        return next(c for c in found.constants if arg.same_as(c))
+    raise RelaxImportError(f"operator argument {type(arg).__name__} is neither a tensor var nor a constant", here)
 
 
 def _outputs(
@@ -385,12 +406,23 @@ def _buffer_param(name: str, var: Any, what: str, at: str) -> str:
     return f'{name}: T.Buffer({shape}, "{dtype}")'
 
 
+class LoweredModel(NamedTuple):
+    """A Relax model as AOT-style TIR, and the array of each of `main`'s constant params
+    (its `usmp.constants`): the weights, then the model's own constant tensors."""
+
+    tir: Any
+    constants: dict[str, np.ndarray]
+
+
 def relax_to_tir(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<relax>") -> Any:
     """The AOT-style TIR `tvm.IRModule` of a Relax model (see the module docstring)."""
-    import tvm
-    from tvm import relax, tirx
+    return lower_model(mod, weights, where).tir
 
-    from usmp_dialect.frontends.tvmscript import parse_tvmscript
+
+def lower_model(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<relax>") -> LoweredModel:
+    """`relax_to_tir`, with the arrays a caller passes for `main`'s constant params."""
+    import tvm
+    from tvm import relax
 
     if not isinstance(mod, tvm.IRModule) or ENTRY not in [g.name_hint for g in mod.get_global_vars()]:
         raise RelaxImportError(f"expected a Relax IRModule with an entry function '{ENTRY}'", where)
@@ -404,22 +436,25 @@ def relax_to_tir(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<rel
     _check_weights(weight_params, weights, at)
     names: dict[Any, str] = {p: sanitize(p.name) for p in inputs + weight_params}
     signature = [_buffer_param(names[p], p, f"parameter '{p.name}'", at) for p in inputs + weight_params]
+    if not isinstance(func.body, relax.SeqExpr):
+        raise RelaxImportError(f"'{ENTRY}' body is a {type(func.body).__name__}", at)
+    found = _bindings(func.body, at)
+    outputs = _outputs(func.body.body, found.aliases, found.tuples, {var for _, _, var in found.calls}, at)
 
-    body = func.body
-    if not isinstance(body, relax.SeqExpr):
-        raise RelaxImportError(f"'{ENTRY}' body is a {type(body).__name__}", at)
-    aliases, tuples, calls = _bindings(body, at)
-    outputs = _outputs(body.body, aliases, tuples, {var for _, _, var in calls}, at)
-
-    prims = {g: f for g, f in lowered.functions.items() if isinstance(f, tirx.PrimFunc)}
-    loops = _loops_and_allocs(prims)
-    used = {op for op, _, _ in calls}
+    used = {op for op, _, _ in found.calls}
     taken = set(names.values()) | used | {"T", "I", "Module"}
+    for i, constant in enumerate(found.constants):
+        names[constant] = _fresh(f"constant{i}", taken)
+        signature.append(_buffer_param(names[constant], constant, f"constant {i}", at))
     for var, name in outputs:
         names[var] = _fresh(name, taken)
         signature.append(_buffer_param(names[var], var, f"output '{var.name}'", at))
-    constants = json.dumps([names[p] for p in weight_params])
+    weights_by_name = {sanitize(k): v for k, v in weights.items()}
+    constants = {names[p]: np.asarray(weights_by_name[names[p]]) for p in weight_params}
+    constants |= {names[c]: c.value.numpy() for c in found.constants}
+
     source = ["@I.ir_module", "class Module:"]
+    loops = _loops_and_allocs(lowered)
     for g in loops.get_global_vars():
         if g.name_hint in used:
             source += _operator_source(g.name_hint, loops[g], at)
@@ -427,19 +462,32 @@ def relax_to_tir(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<rel
         "    @T.prim_func",
         f"    def main({', '.join(signature)}):",
         '        T.func_attr({"global_symbol": "main", "runner_function": True, "tirx.noalias": True,'
-        f' "{CONSTANTS_ATTR}": {constants}}})',
+        f' "{CONSTANTS_ATTR}": {json.dumps(list(constants))}}})',
     ]
+    source += _main_body(found.calls, names, taken, at)
+    return LoweredModel(_parse_lowered(source, where, at), constants)
+
+
+def _main_body(calls: list[tuple[str, list[Any], Any]], names: dict[Any, str], taken: set[str], at: str) -> list[str]:
+    """An `alloc_buffer` for each intermediate tensor, then the operator calls in order."""
+    lines = []
     for _, _, var in calls:
         if var in names:  # an output
             continue
         names[var] = _fresh(sanitize(var.name), taken)
         shape, dtype = _static_shape(var.ty, var.name, at)
-        source.append(f'        {names[var]} = T.alloc_buffer({shape}, "{dtype}")')
+        lines.append(f'        {names[var]} = T.alloc_buffer({shape}, "{dtype}")')
     for op, args, var in calls:
         for a in args:
             if a not in names:
                 raise RelaxImportError(f"operator '{op}' reads '{a.name}' before it is computed", at)
-        source.append(f"        Module.{op}({', '.join(names[a] + '.data' for a in args + [var])})")
+        lines.append(f"        Module.{op}({', '.join(names[a] + '.data' for a in args + [var])})")
+    return lines
+
+
+def _parse_lowered(source: list[str], where: str, at: str) -> Any:
+    from usmp_dialect.frontends.tvmscript import parse_tvmscript
+
     try:
         return parse_tvmscript("\n".join(source) + "\n", f"{where} (lowered)")
     except TVMScriptError as error:  # TVM printed something its parser does not take back

@@ -61,24 +61,24 @@ def check_model(
 ) -> ModelCheck:
     """Plan, build and run `mod` and compare each output with the Relax VM's."""
     from usmp_dialect.frontends.relax import (
+        lower_model,
         relax_planner_bytes,
-        relax_to_tir,
         relax_vm_outputs,
         sanitize,
     )
     from usmp_dialect.tools.run_tvmscript import POOLS_ATTR, plan_module, run_module
 
-    tir_mod = relax_to_tir(mod, weights, where)
+    tir_mod, constants = lower_model(mod, weights, where)
     main = tir_mod["main"]
     params = [p.name for p in main.params]
     weight_names = {sanitize(k) for k in weights}
     input_names = [sanitize(p.name) for p in mod["forward"].params if sanitize(p.name) not in weight_names]
-    # main's params: the inputs, the weights, then the outputs.
-    output_names = params[len(input_names) + len(weight_names) :]
+    # main's params: the inputs, the weights and constants, then the outputs.
+    output_names = params[len(input_names) + len(constants) :]
     inputs = _random_inputs(main, input_names, seed)
 
     planned = plan_module(tir_mod, workspace_io=workspace_io)
-    ours = run_module(planned, {**inputs, **{sanitize(k): v for k, v in weights.items()}}, target)
+    ours = run_module(planned, {**inputs, **constants}, target)
     references = relax_vm_outputs(mod, weights, inputs)
     checks = []
     for name, reference in zip(output_names, references, strict=True):
