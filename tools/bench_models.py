@@ -16,7 +16,8 @@ Per model, small (the function's defaults) and full size (224x224 for the CNNs; 
   which it leaves to the caller (and it never sees operator workspaces at all).
 
 Max-live is `plan_report`'s lower bound for each pool; seconds are the front passes plus
-usmp-plan. With `--write` the "Models" section of that file is replaced (the other sections
+usmp-plan. The last plan is also built and run (`check_model`) and compared with the Relax
+VM. With `--write` the "Models" section of that file is replaced (the other sections
 are kept).
 """
 
@@ -35,6 +36,7 @@ from xdsl.context import Context  # noqa: E402
 from xdsl.passes import ModulePass  # noqa: E402
 
 from usmp_dialect.backends.report import plan_report  # noqa: E402
+from usmp_dialect.tools.check_relax_model import check_model  # noqa: E402
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
 from usmp_dialect.transforms.tir_to_usmp import WORKSPACE_LEFT_OUT, TirToUsmp  # noqa: E402
 from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
@@ -78,15 +80,9 @@ def io_bytes(report: dict) -> int:
 
 
 def measure(name: str, kwargs: dict, time_limit: float) -> dict:
-    import importlib.util
+    from usmp_dialect.frontends.relax import load_model, relax_planner_bytes, relax_to_tir
 
-    from usmp_dialect.frontends.relax import relax_planner_bytes, relax_to_tir
-
-    # As `load_model("PATH.py:NAME")`, but NAME is called with the variant's arguments.
-    spec = importlib.util.spec_from_file_location(f"_bench_{name}", MODELS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    mod, weights = getattr(module, name)(**kwargs)
+    mod, weights = load_model(f"{MODELS / name}.py:{name}", **kwargs)
     relax = relax_planner_bytes(mod)
     tir_mod = relax_to_tir(mod, weights, name)
     inter, inter_s = plan(tir_mod, [TirToUsmp(workspaces=False)], time_limit)
@@ -102,6 +98,9 @@ def measure(name: str, kwargs: dict, time_limit: float) -> dict:
         rows[f"{key}_buffers"] = len(report["buffers"])
         rows[f"{key}_s"] = seconds
     rows["unplanned"] = list(full["unplanned"])
+    check = check_model(mod, weights, name, workspace_io=True)
+    rows["error"] = max(o.max_error for o in check.outputs)
+    rows["agrees"] = all(o.agrees for o in check.outputs)
     return rows
 
 
@@ -110,8 +109,8 @@ def table(rows: list[tuple[str, str, dict]]) -> list[str]:
         "| model | size | Relax StaticPlanBlockMemory | ours, intermediates | max-live "
         "| ours ÷ Relax | seconds | ours, + operator workspaces | max-live | seconds "
         "| inputs + output | ours, + workspaces, inputs, output | max-live "
-        "| growth for the I/O | seconds |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| growth for the I/O | seconds | max \\|ours − Relax VM\\| |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, label, r in rows:
         lines.append(
@@ -119,7 +118,8 @@ def table(rows: list[tuple[str, str, dict]]) -> list[str]:
             f"| {r['ours_live']} | {r['ours'] / r['relax']:.3f} | {r['ours_s']:.2f} "
             f"| {r['ws']} ({r['ws_buffers']} buffers) | {r['ws_live']} | {r['ws_s']:.2f} "
             f"| {r['io_bytes']} | {r['io']} ({r['io_buffers']} buffers) | {r['io_live']} "
-            f"| {r['io'] - r['ws']} | {r['io_s']:.2f} |"
+            f"| {r['io'] - r['ws']} | {r['io_s']:.2f} "
+            f"| {r['error']:.2g}{'' if r['agrees'] else ' (DIFFERS)'} |"
         )
     return lines
 
@@ -148,11 +148,14 @@ def section(rows, command: str, time_limit: float) -> str:
         "(Relax leaves the input and output tensors, whose bytes are a column, to the "
         "caller; *growth* is what holding them costs this pool over the one before). Bytes "
         "throughout; max-live is `plan_report`'s lower bound for that pool; seconds are the "
-        "front passes + `usmp-plan`.",
+        "front passes + `usmp-plan`. The last column is `check_model` on the last plan: "
+        "built for llvm, run on random inputs with the pool prefilled with 0xFF, against the "
+        "Relax VM on the original model (agreement: `numpy.allclose` at 1e-5).",
         "",
         *table(rows),
         "",
         f"Intermediates-only pool ≤ Relax on every model: {'yes' if ours_le else 'NO'}. "
+        f"Outputs agree with the Relax VM on {sum(r['agrees'] for _, _, r in rows)} of {len(rows)} rows. "
         f"Inputs and output fit in bytes the pool already had on {len(io_free)} of "
         f"{len(rows)} rows. "
         f"Pool = max-live: intermediates {_at_bound(rows, 'ours')}; with workspaces "

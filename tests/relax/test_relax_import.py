@@ -143,6 +143,18 @@ def test_model_plans_and_matches_relax_vm(name: str, workspace_io: bool) -> None
     np.testing.assert_allclose(out, ref, rtol=TOLERANCE, atol=TOLERANCE)
 
 
+@pytest.mark.parametrize(
+    "name,arguments",
+    [("cnn", {"size": 224}), ("mobilenet", {"size": 224}), ("resnet", {"size": 224}),
+     ("transformer", {"seq": 128, "width": 256})],
+    ids=["cnn-224", "mobilenet-224", "resnet-224", "transformer-128x256"],
+)
+def test_full_size_model_with_io_in_the_pool_matches_relax_vm(name: str, arguments: dict) -> None:
+    mod, weights = load_model(f"{MODELS / name}.py:{name}", **arguments)
+    result = check_model(mod, weights, name, workspace_io=True)
+    assert result.outputs and all(o.agrees for o in result.outputs)
+
+
 def test_tuple_output_plans_and_matches_relax_vm() -> None:
     mod, weights = _two_output_model()
     tir_mod = relax_to_tir(mod, weights)

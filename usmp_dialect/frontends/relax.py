@@ -76,8 +76,8 @@ def random_weights(params: Any, seed: int) -> dict[str, np.ndarray]:
     return weights
 
 
-def load_model(spec: str) -> tuple[Any, dict[str, np.ndarray]]:
-    """`PATH.py:NAME` -> NAME(), which must return `(mod, weights)`."""
+def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]:
+    """`PATH.py:NAME` -> NAME(**arguments), which must return `(mod, weights)`."""
     path, sep, name = spec.rpartition(":")
     if not sep or not path or not name:
         raise RelaxImportError("expected PATH.py:NAME (a function returning (mod, weights))", spec)
@@ -95,7 +95,7 @@ def load_model(spec: str) -> tuple[Any, dict[str, np.ndarray]]:
     if not callable(factory):
         found = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_"))
         raise RelaxImportError(f"'{path}' has no model function '{name}' (it has: {', '.join(found)})", spec)
-    result = factory()
+    result = factory(**arguments)
     if not (isinstance(result, tuple) and len(result) == 2):
         raise RelaxImportError(f"'{name}()' must return (mod, weights), got {type(result).__name__}", spec)
     return result
