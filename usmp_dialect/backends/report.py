@@ -92,28 +92,50 @@ def _ratio(size: int, bound: int) -> str:
     return f"{size / bound:.3f}x" if bound else "-"
 
 
+def _table(header: list[str], rows: list[list[str]], numeric: set[int]) -> list[str]:
+    """Rows as aligned columns, each as wide as its widest cell: numbers right-aligned, text
+    left-aligned, the last column unpadded."""
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(row: list[str]) -> str:
+        cells = [
+            cell.rjust(width) if i in numeric else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(row, widths))
+        ]
+        cells[-1] = row[-1]
+        return "  ".join(cells).rstrip()
+
+    return [line(row) for row in [header, *rows]]
+
+
 def format_text_report(report: dict[str, object]) -> str:
-    lines = ["pool                  size   max-live   ratio  size-hint"]
-    for pool in report["pools"]:
-        hint = "-" if pool["size_hint"] is None else str(pool["size_hint"])
-        lines.append(
-            f"{pool['name']:<16}{pool['size']:>10} {pool['max_live']:>10} "
-            f"{_ratio(pool['size'], pool['max_live']):>7}  {hint}"
-        )
-    lines.append("")
-    lines.append(f"{'buffer':<24}{'pool':<18}{'offset':>10}{'size':>10}  live")
-    for buffer in report["buffers"]:
-        live = " ".join(f"[{s}, {e})" for s, e in buffer["live"]) or "-"
-        io = f"  ({buffer['io']})" if buffer["io"] else ""
-        lines.append(
-            f"{buffer['name']:<24}{buffer['pool']:<18}{buffer['offset']:>10}"
-            f"{buffer['size']:>10}  {live}{io}"
-        )
+    pools = [
+        [
+            pool["name"],
+            str(pool["size"]),
+            str(pool["max_live"]),
+            _ratio(pool["size"], pool["max_live"]),
+            "-" if pool["size_hint"] is None else str(pool["size_hint"]),
+        ]
+        for pool in report["pools"]
+    ]
+    lines = _table(["pool", "size", "max-live", "ratio", "size-hint"], pools, {1, 2, 3})
+    buffers = [
+        [
+            buffer["name"],
+            buffer["pool"],
+            str(buffer["offset"]),
+            str(buffer["size"]),
+            (" ".join(f"[{s}, {e})" for s, e in buffer["live"]) or "-")
+            + (f"  ({buffer['io']})" if buffer["io"] else ""),
+        ]
+        for buffer in report["buffers"]
+    ]
+    lines += ["", *_table(["buffer", "pool", "offset", "size", "live"], buffers, {2, 3})]
     if report["unplanned"]:
-        lines.append("")
-        lines.append("not planned:")
-        for entry in report["unplanned"]:
-            lines.append(f"  {entry['name']:<22}{entry['reason']}")
+        lines += ["", "not planned:"]
+        unplanned = [[entry["name"], entry["reason"]] for entry in report["unplanned"]]
+        lines += ["  " + line for line in _table(["name", "reason"], unplanned, set())[1:]]
     total = sum(pool["size"] for pool in report["pools"])
     lines.append("")
     lines.append(
