@@ -4,6 +4,7 @@
     relax_to_tir(mod, weights) -> tvm.IRModule      the same module as TVM TIR
     lower_model(mod, weights) -> LoweredModel       and the arrays of its constant params
     load_model("PATH.py:NAME") -> (mod, weights)    call NAME() from a Python file
+    model_location("PATH.py:NAME") -> str           `PATH:line:col` of NAME, where errors point
     relax_planner_bytes(mod) -> int                 Relax's StaticPlanBlockMemory total
     relax_vm_outputs(mod, weights, inputs) -> list   the Relax VM's outputs, the reference
 
@@ -33,8 +34,10 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import inspect
 import json
 import re
+import traceback
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -52,7 +55,27 @@ _ANNOTATIONS = re.compile(r",\s*annotations=\{[^{}]*\}")
 
 
 class RelaxImportError(TVMScriptError):
-    """A Relax model this importer cannot take; `location` names the model or binding."""
+    """A Relax model this importer cannot take, at `file:line:col` of the model function (or
+    the name a caller gave the model); the message says where in it."""
+
+
+class Site(NamedTuple):
+    """Where an error is: the model's location, and what in the model (`in 'forward',
+    binding 'lv3'`)."""
+
+    location: str
+    context: str = ""
+
+    def within(self, what: str) -> Site:
+        return Site(self.location, f"{self.context}, {what}" if self.context else what)
+
+    def error(self, message: str) -> RelaxImportError:
+        return RelaxImportError(f"{self.context}: {message}" if self.context else message, self.location)
+
+
+def _shape_text(dims: Any) -> str:
+    """A Relax shape as a user wrote it: `[n, 8]`, not `[n, T.int64(8)]`."""
+    return "[" + ", ".join(str(getattr(d, "value", d)) for d in dims) + "]"
 
 
 def sanitize(name: str) -> str:
@@ -76,13 +99,45 @@ def random_weights(params: Any, seed: int) -> dict[str, np.ndarray]:
     return weights
 
 
-def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]:
-    """`PATH.py:NAME` -> NAME(**arguments), which must return `(mod, weights)`."""
+def _split_spec(spec: str) -> tuple[str, str]:
     path, sep, name = spec.rpartition(":")
     if not sep or not path or not name:
         raise RelaxImportError("expected PATH.py:NAME (a function returning (mod, weights))", spec)
     if not Path(path).is_file():
         raise RelaxImportError(f"no such model file '{path}'", spec)
+    return path, name
+
+
+def model_location(spec: str) -> str:
+    """`PATH:line:col` of `def NAME` in the model file, where its errors point; else `spec`."""
+    path, name = _split_spec(spec)
+    try:
+        tree = ast.parse(Path(path).read_text(), path)
+    except (SyntaxError, ValueError, UnicodeDecodeError):
+        return spec
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
+            return f"{path}:{node.lineno}:{node.col_offset + 1}"
+    return spec
+
+
+def _raised_at(error: BaseException, path: str, fallback: str) -> str:
+    """`PATH:line:col` of the model file's innermost frame in the traceback of `error` (the
+    user's line that failed), else `fallback`."""
+    source = Path(path).resolve()
+    if isinstance(error, SyntaxError) and error.filename and Path(error.filename).resolve() == source:
+        return f"{path}:{error.lineno}:{error.offset or 1}"
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if Path(f.filename).resolve() == source]
+    if not frames:
+        return fallback
+    frame = frames[-1]
+    return f"{path}:{frame.lineno}:{(frame.colno or 0) + 1}"
+
+
+def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]:
+    """`PATH.py:NAME` -> NAME(**arguments), which must return `(mod, weights)`; the model
+    file failing to load or run is a `RelaxImportError` at its failing line."""
+    path, name = _split_spec(spec)
     module_spec = importlib.util.spec_from_file_location(f"_usmp_model_{Path(path).stem}", path)
     if module_spec is None or module_spec.loader is None:
         raise RelaxImportError(f"cannot load '{path}' as a Python module", spec)
@@ -90,22 +145,34 @@ def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]
     try:
         module_spec.loader.exec_module(module)
     except Exception as error:  # the user's file failed to run
-        raise RelaxImportError(f"loading '{path}' failed: {type(error).__name__}: {error}", spec) from None
+        at = _raised_at(error, path, spec)
+        raise RelaxImportError(f"loading '{path}' failed: {type(error).__name__}: {error}", at) from None
     factory = getattr(module, name, None)
     if not callable(factory):
-        found = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_"))
-        raise RelaxImportError(f"'{path}' has no model function '{name}' (it has: {', '.join(found)})", spec)
-    result = factory(**arguments)
+        found = sorted(
+            n
+            for n, v in vars(module).items()
+            if inspect.isfunction(v) and v.__module__ == module.__name__ and not n.startswith("_")
+        )
+        its = ", ".join(found) or "none"
+        raise RelaxImportError(f"'{path}' has no model function '{name}' (it has: {its})", f"{path}:1:1")
+    location = model_location(spec)
+    try:
+        result = factory(**arguments)
+    except Exception as error:  # the user's model failed to build
+        at = _raised_at(error, path, location)
+        raise RelaxImportError(f"'{name}()' failed: {type(error).__name__}: {error}", at) from None
     if not (isinstance(result, tuple) and len(result) == 2):
-        raise RelaxImportError(f"'{name}()' must return (mod, weights), got {type(result).__name__}", spec)
+        raise RelaxImportError(f"'{name}()' must return (mod, weights), got {type(result).__name__}", location)
     return result
 
 
 # ------------------------------------------------------------------ lowering
 
 
-def lower_relax(mod: Any) -> Any:
-    """TVM's Relax lowering to `R.call_tir` of fused PrimFuncs (still block-based)."""
+def lower_relax(mod: Any, at: Site = Site("<relax>", f"in '{ENTRY}'")) -> Any:
+    """TVM's Relax lowering to `R.call_tir` of fused PrimFuncs (still block-based); TVM
+    failing on the model is a `RelaxImportError` at `at`."""
     import tvm
     from tvm import relax
 
@@ -119,8 +186,11 @@ def lower_relax(mod: Any) -> Any:
             relax.transform.DeadCodeElimination(),
         ]
     )
-    with tvm.target.Target("llvm"):
-        return passes(mod)
+    try:
+        with tvm.target.Target("llvm"):
+            return passes(mod)
+    except Exception as error:  # TVM's own passes reject the model; its message says why
+        raise at.error(f"TVM's Relax lowering failed: {type(error).__name__}: {error}") from None
 
 
 def _loops_and_allocs(lowered: Any) -> Any:
@@ -193,8 +263,8 @@ def _constant_bytes(size: Any) -> int:
 
     values = list(size.values) if isinstance(size, relax.ShapeExpr) else []
     if len(values) != 1 or not isinstance(values[0], tvm.tirx.IntImm):
-        raise RelaxImportError(
-            f"Relax's static plan allocates a storage of non-constant size {size}", f"<relax>:{ENTRY}"
+        raise Site("<relax>", f"in '{ENTRY}'").error(
+            f"Relax's static plan allocates a storage of non-constant size {size}"
         )
     return int(values[0].value)
 
@@ -202,23 +272,23 @@ def _constant_bytes(size: Any) -> int:
 # ------------------------------------------------------------------ the AOT-style module
 
 
-def _static_shape(sinfo: Any, what: str, where: str) -> tuple[tuple[int, ...], str]:
+def _static_shape(sinfo: Any, what: Site, at: Site) -> tuple[tuple[int, ...], str]:
     import tvm
     from tvm import relax
 
     if not isinstance(sinfo, relax.TensorType):
-        raise RelaxImportError(f"{what} is a {type(sinfo).__name__}, not a tensor", where)
+        raise at.error(f"{what} is a {type(sinfo).__name__}, not a tensor")
     if sinfo.shape is None or not isinstance(sinfo.shape, relax.ShapeExpr):
-        raise RelaxImportError(f"{what} has an unknown shape", where)
+        raise at.error(f"{what} has an unknown shape")
     dims = []
     for d in sinfo.shape.values:
         if not isinstance(d, tvm.tirx.IntImm):
-            raise RelaxImportError(f"{what} has a dynamic shape {list(sinfo.shape.values)}", where)
+            raise at.error(f"{what} has a dynamic shape {_shape_text(sinfo.shape.values)}")
         dims.append(int(d.value))
     return tuple(dims), str(sinfo.dtype)
 
 
-def _operator_source(name: str, func: Any, where: str) -> list[str]:
+def _operator_source(name: str, func: Any, at: Site) -> list[str]:
     """A lowered PrimFunc as a private operator with pointer params (TVMScript lines)."""
     from tvm import tirx
 
@@ -234,9 +304,9 @@ def _operator_source(name: str, func: Any, where: str) -> list[str]:
     params, decls = [], []
     for p, pname in zip(func.params, printed, strict=True):
         if not tirx.is_buffer_var(p):
-            raise RelaxImportError(f"operator '{name}' has a non-buffer param '{p.name}'", where)
+            raise at.error(f"operator '{name}' has a non-buffer param '{p.name}'")
         if len(p.strides) or int(p.elem_offset) != 0:
-            raise RelaxImportError(f"operator '{name}' param '{pname}' is not a compact buffer", where)
+            raise at.error(f"operator '{name}' param '{pname}' is not a compact buffer")
         shape = ", ".join(str(int(d)) for d in p.shape)
         ptr = _fresh(f"{pname}_ptr", taken)
         params.append(f'{ptr}: T.handle("{p.dtype}")')
@@ -258,13 +328,13 @@ def _fresh(name: str, taken: set[str]) -> str:
     return name
 
 
-def _weight_names(weights: Mapping[str, np.ndarray], at: str) -> set[str]:
+def _weight_names(weights: Mapping[str, np.ndarray], at: Site) -> set[str]:
     """The weights' names as `main`'s params are named; two keys named alike are an error."""
     keys: dict[str, str] = {}
     for key in weights:
         name = sanitize(key)
         if name in keys:
-            raise RelaxImportError(f"weights '{keys[name]}' and '{key}' are both named '{name}' in TIR", at)
+            raise at.error(f"weights '{keys[name]}' and '{key}' are both named '{name}' in TIR")
         keys[name] = key
     return set(keys)
 
@@ -280,24 +350,22 @@ def _split_params(func: Any, weight_names: set[str]) -> tuple[list[Any], list[An
     return params[:num_input], params[num_input:]
 
 
-def _check_weights(weight_params: list[Any], weights: Mapping[str, np.ndarray], at: str) -> None:
+def _check_weights(weight_params: list[Any], weights: Mapping[str, np.ndarray], at: Site) -> None:
     """The dict holds exactly the model's weights, each of its param's shape and dtype."""
     by_name = {sanitize(k): v for k, v in weights.items()}
     for p in weight_params:
         name = sanitize(p.name)
         if name not in by_name:
-            raise RelaxImportError(f"weight '{p.name}' is missing from the weights dict", at)
+            raise at.error(f"weight '{p.name}' is missing from the weights dict")
         shape, dtype = _static_shape(p.ty, f"parameter '{p.name}'", at)
         w = by_name[name]
         if tuple(w.shape) != shape or str(w.dtype) != dtype:
-            raise RelaxImportError(
-                f"weight '{p.name}' is {w.dtype}{list(w.shape)}, the model wants {dtype}{list(shape)}", at
-            )
+            raise at.error(f"weight '{p.name}' is {w.dtype}{list(w.shape)}, the model wants {dtype}{list(shape)}")
     wanted = {sanitize(p.name) for p in weight_params}
     for key in weights:
         if sanitize(key) not in wanted:
             its = ", ".join(p.name for p in weight_params) or "none"
-            raise RelaxImportError(f"weight '{key}' is not a weight parameter of '{ENTRY}' (its weights: {its})", at)
+            raise at.error(f"weight '{key}' is not a weight parameter of '{ENTRY}' (its weights: {its})")
 
 
 class Bindings(NamedTuple):
@@ -310,7 +378,7 @@ class Bindings(NamedTuple):
     constants: list[Any]
 
 
-def _bindings(body: Any, at: str) -> Bindings:
+def _bindings(body: Any, at: Site) -> Bindings:
     import tvm
     from tvm import relax
 
@@ -319,9 +387,9 @@ def _bindings(body: Any, at: str) -> Bindings:
     for block in body.blocks:
         for binding in block.bindings:
             var, value = binding.var, binding.value
-            here = f"{at}: binding '{var.name}'"
+            here = at.within(f"binding '{var.name}'")
             if not isinstance(binding, relax.VarBinding):
-                raise RelaxImportError(f"unsupported binding {type(binding).__name__}", here)
+                raise here.error(f"unsupported binding {type(binding).__name__}")
             if isinstance(value, tvm.ir.Var):
                 found.aliases[var] = found.aliases.get(value, value)
                 continue
@@ -330,18 +398,18 @@ def _bindings(body: Any, at: str) -> Bindings:
                 continue
             if not isinstance(value, tvm.ir.Call) or value.op != call_tir:
                 op = value.op.name if isinstance(value, tvm.ir.Call) and hasattr(value.op, "name") else type(value).__name__
-                raise RelaxImportError(f"unsupported op '{op}' after lowering (only R.call_tir is)", here)
+                raise here.error(f"unsupported op '{op}' after lowering (only R.call_tir is)")
             if len(value.args) > 2:
-                raise RelaxImportError("R.call_tir with symbolic TIR arguments (a dynamic shape)", here)
+                raise here.error("R.call_tir with symbolic TIR arguments (a dynamic shape)")
             gv, args = value.args[0], value.args[1]
             if not isinstance(args, tvm.ir.Tuple):
-                raise RelaxImportError("R.call_tir arguments are not a tuple", here)
+                raise here.error("R.call_tir arguments are not a tuple")
             _static_shape(var.ty, f"result of '{gv.name_hint}'", here)
             found.calls.append((gv.name_hint, [_argument(a, found, here) for a in args.fields], var))
     return found
 
 
-def _argument(arg: Any, found: Bindings, here: str) -> Any:
+def _argument(arg: Any, found: Bindings, here: Site) -> Any:
     """A call argument as `main` names it: a var (through its aliases) or a constant tensor."""
     import tvm
 
@@ -352,11 +420,11 @@ def _argument(arg: Any, found: Bindings, here: str) -> Any:
         if not any(arg.same_as(c) for c in found.constants):
             found.constants.append(arg)
         return next(c for c in found.constants if arg.same_as(c))
-    raise RelaxImportError(f"operator argument {type(arg).__name__} is neither a tensor var nor a constant", here)
+    raise here.error(f"operator argument {type(arg).__name__} is neither a tensor var nor a constant")
 
 
 def _outputs(
-    result: Any, aliases: dict[Any, Any], tuples: dict[Any, list[Any]], computed: set[Any], at: str
+    result: Any, aliases: dict[Any, Any], tuples: dict[Any, list[Any]], computed: set[Any], at: Site
 ) -> list[tuple[Any, str]]:
     """The entry's result as (tensor var, buffer name) pairs: `output` for one tensor,
     `output0`, `output1`, ... for a tuple of tensors."""
@@ -370,38 +438,38 @@ def _outputs(
     else:
         return [(_computed_tensor(result, "the output", aliases, tuples, computed, at), OUTPUT_NAME)]
     if not fields:
-        raise RelaxImportError(f"'{ENTRY}' returns an empty tuple", at)
+        raise at.error(f"'{ENTRY}' returns an empty tuple")
     outputs: list[tuple[Any, str]] = []
     for i, field in enumerate(fields):
         var = _computed_tensor(field, f"output {i}", aliases, tuples, computed, at)
         for j, (earlier, _) in enumerate(outputs):
             if var.same_as(earlier):
-                raise RelaxImportError(f"output {i} ('{var.name}') is output {j} again", at)
+                raise at.error(f"output {i} ('{var.name}') is output {j} again")
         outputs.append((var, f"{OUTPUT_NAME}{i}"))
     return outputs
 
 
 def _computed_tensor(
-    expr: Any, what: str, aliases: dict[Any, Any], tuples: dict[Any, list[Any]], computed: set[Any], at: str
+    expr: Any, what: Site, aliases: dict[Any, Any], tuples: dict[Any, list[Any]], computed: set[Any], at: Site
 ) -> Any:
     """The var of a returned tensor that an operator computes, which `main` writes."""
     import tvm
 
     if isinstance(expr, tvm.ir.Tuple):
-        raise RelaxImportError(f"{what} is a nested tuple, not a tensor computed by an operator", at)
+        raise at.error(f"{what} is a nested tuple, not a tensor computed by an operator")
     if not isinstance(expr, tvm.ir.Var):
-        raise RelaxImportError(f"{what} ({type(expr).__name__}) is not a tensor computed by an operator", at)
+        raise at.error(f"{what} ({type(expr).__name__}) is not a tensor computed by an operator")
     var = aliases.get(expr, expr)
     what = f"{what} ('{var.name}')"
     if var in tuples:
-        raise RelaxImportError(f"{what} is a nested tuple, not a tensor computed by an operator", at)
+        raise at.error(f"{what} is a nested tuple, not a tensor computed by an operator")
     # `_bindings` rejects every binding but aliases, tuples and calls: any other var is a param.
     if var not in computed:
-        raise RelaxImportError(f"{what} is a model parameter, not computed by an operator", at)
+        raise at.error(f"{what} is a model parameter, not computed by an operator")
     return var
 
 
-def _buffer_param(name: str, var: Any, what: str, at: str) -> str:
+def _buffer_param(name: str, var: Any, what: Site, at: Site) -> str:
     shape, dtype = _static_shape(var.ty, what, at)
     return f'{name}: T.Buffer({shape}, "{dtype}")'
 
@@ -428,16 +496,16 @@ def lower_model(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<rela
         raise RelaxImportError(f"expected a Relax IRModule with an entry function '{ENTRY}'", where)
     if not isinstance(mod[ENTRY], relax.Function):
         raise RelaxImportError(f"'{ENTRY}' is not a Relax function", where)
-    at = f"{where}:{ENTRY}"
+    at = Site(where, f"in '{ENTRY}'")
     weight_names = _weight_names(weights, at)
-    lowered = lower_relax(mod)
+    lowered = lower_relax(mod, at)
     func = lowered[ENTRY]
     inputs, weight_params = _split_params(func, weight_names)
     _check_weights(weight_params, weights, at)
     names: dict[Any, str] = {p: sanitize(p.name) for p in inputs + weight_params}
     signature = [_buffer_param(names[p], p, f"parameter '{p.name}'", at) for p in inputs + weight_params]
     if not isinstance(func.body, relax.SeqExpr):
-        raise RelaxImportError(f"'{ENTRY}' body is a {type(func.body).__name__}", at)
+        raise at.error(f"'{ENTRY}' body is a {type(func.body).__name__}")
     found = _bindings(func.body, at)
     outputs = _outputs(func.body.body, found.aliases, found.tuples, {var for _, _, var in found.calls}, at)
 
@@ -468,7 +536,7 @@ def lower_model(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<rela
     return LoweredModel(_parse_lowered(source, where, at), constants)
 
 
-def _main_body(calls: list[tuple[str, list[Any], Any]], names: dict[Any, str], taken: set[str], at: str) -> list[str]:
+def _main_body(calls: list[tuple[str, list[Any], Any]], names: dict[Any, str], taken: set[str], at: Site) -> list[str]:
     """An `alloc_buffer` for each intermediate tensor, then the operator calls in order."""
     lines = []
     for _, _, var in calls:
@@ -480,12 +548,12 @@ def _main_body(calls: list[tuple[str, list[Any], Any]], names: dict[Any, str], t
     for op, args, var in calls:
         for a in args:
             if a not in names:
-                raise RelaxImportError(f"operator '{op}' reads '{a.name}' before it is computed", at)
+                raise at.error(f"operator '{op}' reads '{a.name}' before it is computed")
         lines.append(f"        Module.{op}({', '.join(names[a] + '.data' for a in args + [var])})")
     return lines
 
 
-def _parse_lowered(source: list[str], where: str, at: str) -> Any:
+def _parse_lowered(source: list[str], where: str, at: Site) -> Any:
     from usmp_dialect.frontends.tvmscript import parse_tvmscript
 
     try:
@@ -493,10 +561,9 @@ def _parse_lowered(source: list[str], where: str, at: str) -> Any:
     except TVMScriptError as error:  # TVM printed something its parser does not take back
         line = int(m[1]) if (m := re.search(r":(\d+):\d+$", error.location)) else len(source)
         func = next((s.split("(")[0].split()[-1] for s in reversed(source[:line]) if " def " in s), "?")
-        raise RelaxImportError(
+        raise at.error(
             f"the lowered TVMScript of '{func}' does not re-parse ({error.message}): "
-            f"{source[line - 1].strip() if line <= len(source) else ''}",
-            at,
+            f"{source[line - 1].strip() if line <= len(source) else ''}"
         ) from None
 
 
@@ -504,10 +571,14 @@ def import_relax(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<rel
     """The `tir` dialect of a Relax model (see the module docstring)."""
     from usmp_dialect.frontends.tvmscript import import_module
 
-    return import_module(relax_to_tir(mod, weights, where), f"{where} (lowered)")
+    tir_mod = relax_to_tir(mod, weights, where)
+    try:
+        return import_module(tir_mod, "<lowered>")
+    except TVMScriptError as error:  # TVM lowered the model to TIR the tir dialect lacks
+        raise Site(where, "in the lowered TIR").error(f"{error.message} ({error.location})") from None
 
 
 def import_relax_file(spec: str) -> ModuleOp:
     """`usmp-translate --import-relax PATH.py:NAME`."""
     mod, weights = load_model(spec)
-    return import_relax(mod, weights, spec)
+    return import_relax(mod, weights, model_location(spec))

@@ -106,14 +106,14 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
-    from usmp_dialect.frontends.relax import load_model
+    from usmp_dialect.frontends.relax import load_model, model_location
 
     with report_user_errors(TOOL):
         mod, weights = load_model(args.model)
         result = check_model(
             mod,
             weights,
-            args.model,
+            model_location(args.model),
             workspace_io=args.use_workspace_io,
             target=args.target,
             seed=args.seed,
