@@ -364,7 +364,8 @@ class _Emitter:
         value = op.value
         dtype = tir.type_to_dtype(op.result.type)
         if isinstance(value, IntegerAttr):
-            return tirx.IntImm(dtype, value.value.data)
+            # xDSL reads a signless i1 as signed: true is -1 there, 1 in TIR.
+            return tirx.IntImm(dtype, int(value.value.data != 0) if dtype == "bool" else value.value.data)
         if isinstance(value, FloatAttr):
             return tirx.FloatImm(dtype, value.value.data)
         raise UsmpError(f"constant {value} has no TIR equivalent", op)

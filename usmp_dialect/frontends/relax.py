@@ -36,7 +36,9 @@ import ast
 import importlib.util
 import inspect
 import json
+import keyword
 import re
+import sys
 import traceback
 from collections.abc import Mapping
 from pathlib import Path
@@ -51,6 +53,8 @@ from usmp_dialect.frontends.tvmscript import TVMScriptError
 OUTPUT_NAME = "output"
 ENTRY = "forward"
 _NOT_IDENT = re.compile(r"\W")
+# Names the lowered TVMScript binds itself: the TIR and IR modules, and the module class.
+_SCRIPT_NAMES = frozenset({"T", "I", "Module"})
 _ANNOTATIONS = re.compile(r",\s*annotations=\{[^{}]*\}")
 
 
@@ -79,9 +83,11 @@ def _shape_text(dims: Any) -> str:
 
 
 def sanitize(name: str) -> str:
-    """A name TVMScript can use: non-identifier characters become `_`."""
+    """A name TVMScript can use: non-identifier characters become `_`; a Python keyword, or
+    a name the lowered script itself uses (`T`, `I`, `Module`), gets a `_` appended."""
     name = _NOT_IDENT.sub("_", name)
-    return f"_{name}" if not name or name[0].isdigit() else name
+    name = f"_{name}" if not name or name[0].isdigit() else name
+    return f"{name}_" if keyword.iskeyword(name) or name in _SCRIPT_NAMES else name
 
 
 # ------------------------------------------------------------------ loading a model file
@@ -142,6 +148,8 @@ def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]
     if module_spec is None or module_spec.loader is None:
         raise RelaxImportError(f"cannot load '{path}' as a Python module", spec)
     module = importlib.util.module_from_spec(module_spec)
+    # Registered first, as `import` does: TVMScript's decorators look their module up.
+    sys.modules[module_spec.name] = module
     try:
         module_spec.loader.exec_module(module)
     except Exception as error:  # the user's file failed to run
@@ -171,23 +179,22 @@ def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]
 
 
 def lower_relax(mod: Any, at: Site = Site("<relax>", f"in '{ENTRY}'")) -> Any:
-    """TVM's Relax lowering to `R.call_tir` of fused PrimFuncs (still block-based); TVM
-    failing on the model is a `RelaxImportError` at `at`."""
+    """TVM's own CPU pipeline (`relax.backend.cpu_generic`) up to dataflow lowering: library
+    dispatch, legalization and fusion into `R.call_tir` of block-based PrimFuncs, and
+    `RewriteDataflowReshape` (a reshape becomes a view, `R.reshape`, not a copy). TVM failing
+    on the model is a `RelaxImportError` at `at`."""
     import tvm
     from tvm import relax
+    from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
+    target = tvm.target.Target("llvm")
     passes = tvm.transform.Sequential(
-        [
-            relax.transform.LegalizeOps(),
-            relax.transform.AnnotateTIROpPattern(),
-            relax.transform.FoldConstant(),
-            relax.transform.FuseOps(),
-            relax.transform.FuseTIR(),
-            relax.transform.DeadCodeElimination(),
-        ]
+        cpu_generic.library_dispatch_passes(target)
+        + cpu_generic.legalize_passes(target)
+        + [relax.transform.RewriteDataflowReshape()]
     )
     try:
-        with tvm.target.Target("llvm"):
+        with target:
             return passes(mod)
     except Exception as error:  # TVM's own passes reject the model; its message says why
         raise at.error(f"TVM's Relax lowering failed: {type(error).__name__}: {error}") from None
@@ -215,20 +222,21 @@ def _loops_and_allocs(lowered: Any) -> Any:
 
 def relax_planner_bytes(mod: Any) -> int:
     """The sum of the `R.memory.alloc_storage` sizes Relax's StaticPlanBlockMemory emits
-    for `mod` lowered as `relax_to_tir` lowers it (the returned tensors are not included)."""
+    for `mod` in TVM's own CPU build (`relax.build`'s pipeline up to that pass; the returned
+    tensors are not included)."""
     import tvm
     from tvm import relax
+    from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
+    target = tvm.target.Target("llvm")
     passes = tvm.transform.Sequential(
-        [
-            relax.transform.ToNonDataflow(),
-            relax.transform.RemovePurityChecking(),
-            relax.transform.CallTIRRewrite(),
-            relax.transform.StaticPlanBlockMemory(),
-        ]
+        cpu_generic.library_dispatch_passes(target)
+        + cpu_generic.legalize_passes(target)
+        + cpu_generic.dataflow_lower_passes(target)
+        + [relax.transform.StaticPlanBlockMemory()]
     )
-    with tvm.target.Target("llvm"):
-        planned = passes(lower_relax(mod))
+    with target:
+        planned = passes(mod)
     alloc_storage = tvm.ir.Op.get("relax.memory.alloc_storage")
     sizes: list[Any] = []
 
@@ -272,7 +280,7 @@ def _constant_bytes(size: Any) -> int:
 # ------------------------------------------------------------------ the AOT-style module
 
 
-def _static_shape(sinfo: Any, what: Site, at: Site) -> tuple[tuple[int, ...], str]:
+def _static_shape(sinfo: Any, what: str, at: Site) -> tuple[tuple[int, ...], str]:
     import tvm
     from tvm import relax
 
@@ -307,10 +315,10 @@ def _operator_source(name: str, func: Any, at: Site) -> list[str]:
             raise at.error(f"operator '{name}' has a non-buffer param '{p.name}'")
         if len(p.strides) or int(p.elem_offset) != 0:
             raise at.error(f"operator '{name}' param '{pname}' is not a compact buffer")
-        shape = ", ".join(str(int(d)) for d in p.shape)
+        shape = tuple(int(d) for d in p.shape)
         ptr = _fresh(f"{pname}_ptr", taken)
         params.append(f'{ptr}: T.handle("{p.dtype}")')
-        decls.append(f'        {pname} = T.decl_buffer(({shape},), "{p.dtype}", data={ptr})')
+        decls.append(f'        {pname} = T.decl_buffer({shape}, "{p.dtype}", data={ptr})')
     out = ["    @T.prim_func(private=True)", f"    def {name}({', '.join(params)}):"]
     # No "tirx.noalias": once planned, an operator's params may share memory with each other
     # and with the pool param (an input dead before the output is written), and LLVM then
@@ -328,10 +336,31 @@ def _fresh(name: str, taken: set[str]) -> str:
     return name
 
 
+def _with_script_names(mod: Any) -> Any:
+    """`mod` with the entry's params that are Python keywords renamed by `sanitize`: the
+    operators TVM fuses name their params after them, and TVM's printer keeps a keyword (it
+    rewrites the rest, `fc1.weight` as `fc1_weight`), which would not parse back."""
+    from tvm import relax
+
+    func = mod[ENTRY]
+    renamed = {p: relax.Var(sanitize(p.name), p.ty) for p in func.params if keyword.iskeyword(p.name)}
+    if not renamed:
+        return mod
+    body = func.bind_params(renamed).body
+    out = mod.clone()
+    out[ENTRY] = relax.Function([renamed.get(p, p) for p in func.params], body, func.ret_ty, func.is_pure, func.attrs)
+    return out
+
+
 def _weight_names(weights: Mapping[str, np.ndarray], at: Site) -> set[str]:
-    """The weights' names as `main`'s params are named; two keys named alike are an error."""
+    """The weights' names as `main`'s params are named; anything but a dict from names to
+    numpy arrays, or two keys named alike, is an error."""
+    if not isinstance(weights, Mapping):
+        raise at.error(f"the weights are a {type(weights).__name__}, not a dict from parameter name to numpy array")
     keys: dict[str, str] = {}
-    for key in weights:
+    for key, value in weights.items():
+        if not isinstance(key, str) or not isinstance(value, np.ndarray):
+            raise at.error(f"weight {key!r} is a {type(value).__name__}, not a numpy array named by a string")
         name = sanitize(key)
         if name in keys:
             raise at.error(f"weights '{keys[name]}' and '{key}' are both named '{name}' in TIR")
@@ -384,6 +413,7 @@ def _bindings(body: Any, at: Site) -> Bindings:
 
     found = Bindings({}, {}, [], [])
     call_tir = tvm.ir.Op.get("relax.call_tir")
+    reshape = tvm.ir.Op.get("relax.reshape")
     for block in body.blocks:
         for binding in block.bindings:
             var, value = binding.var, binding.value
@@ -396,9 +426,14 @@ def _bindings(body: Any, at: Site) -> Bindings:
             if isinstance(value, tvm.ir.Tuple):
                 found.tuples[var] = list(value.fields)
                 continue
+            if isinstance(value, tvm.ir.Call) and value.op == reshape:
+                # A view (RewriteDataflowReshape made it): operators take `.data`, so the
+                # reshaped tensor is its source's buffer.
+                found.aliases[var] = _argument(value.args[0], found, here)
+                continue
             if not isinstance(value, tvm.ir.Call) or value.op != call_tir:
                 op = value.op.name if isinstance(value, tvm.ir.Call) and hasattr(value.op, "name") else type(value).__name__
-                raise here.error(f"unsupported op '{op}' after lowering (only R.call_tir is)")
+                raise here.error(f"unsupported op '{op}' after lowering (only R.call_tir and R.reshape are)")
             if len(value.args) > 2:
                 raise here.error("R.call_tir with symbolic TIR arguments (a dynamic shape)")
             gv, args = value.args[0], value.args[1]
@@ -423,34 +458,43 @@ def _argument(arg: Any, found: Bindings, here: Site) -> Any:
     raise here.error(f"operator argument {type(arg).__name__} is neither a tensor var nor a constant")
 
 
+class Output(NamedTuple):
+    """A returned tensor: the var an operator computes, the buffer's name, and the type the
+    model returns (a reshape of that var's, when the model returns a view)."""
+
+    var: Any
+    name: str
+    ty: Any
+
+
 def _outputs(
     result: Any, aliases: dict[Any, Any], tuples: dict[Any, list[Any]], computed: set[Any], at: Site
-) -> list[tuple[Any, str]]:
-    """The entry's result as (tensor var, buffer name) pairs: `output` for one tensor,
-    `output0`, `output1`, ... for a tuple of tensors."""
+) -> list[Output]:
+    """The entry's result: `output` for one tensor, `output0`, `output1`, ... for a tuple."""
     import tvm
 
-    result = aliases.get(result, result)
+    returned, result = result, aliases.get(result, result)
     if isinstance(result, tvm.ir.Tuple):
         fields = list(result.fields)
     elif result in tuples:
         fields = tuples[result]
     else:
-        return [(_computed_tensor(result, "the output", aliases, tuples, computed, at), OUTPUT_NAME)]
+        var = _computed_tensor(result, "the output", aliases, tuples, computed, at)
+        return [Output(var, OUTPUT_NAME, returned.ty)]
     if not fields:
         raise at.error(f"'{ENTRY}' returns an empty tuple")
-    outputs: list[tuple[Any, str]] = []
+    outputs: list[Output] = []
     for i, field in enumerate(fields):
         var = _computed_tensor(field, f"output {i}", aliases, tuples, computed, at)
-        for j, (earlier, _) in enumerate(outputs):
-            if var.same_as(earlier):
+        for j, earlier in enumerate(outputs):
+            if var.same_as(earlier.var):
                 raise at.error(f"output {i} ('{var.name}') is output {j} again")
-        outputs.append((var, f"{OUTPUT_NAME}{i}"))
+        outputs.append(Output(var, f"{OUTPUT_NAME}{i}", field.ty))
     return outputs
 
 
 def _computed_tensor(
-    expr: Any, what: Site, aliases: dict[Any, Any], tuples: dict[Any, list[Any]], computed: set[Any], at: Site
+    expr: Any, what: str, aliases: dict[Any, Any], tuples: dict[Any, list[Any]], computed: set[Any], at: Site
 ) -> Any:
     """The var of a returned tensor that an operator computes, which `main` writes."""
     import tvm
@@ -469,8 +513,8 @@ def _computed_tensor(
     return var
 
 
-def _buffer_param(name: str, var: Any, what: Site, at: Site) -> str:
-    shape, dtype = _static_shape(var.ty, what, at)
+def _buffer_param(name: str, ty: Any, what: str, at: Site) -> str:
+    shape, dtype = _static_shape(ty, what, at)
     return f'{name}: T.Buffer({shape}, "{dtype}")'
 
 
@@ -498,25 +542,25 @@ def lower_model(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<rela
         raise RelaxImportError(f"'{ENTRY}' is not a Relax function", where)
     at = Site(where, f"in '{ENTRY}'")
     weight_names = _weight_names(weights, at)
-    lowered = lower_relax(mod, at)
+    lowered = lower_relax(_with_script_names(mod), at)
     func = lowered[ENTRY]
     inputs, weight_params = _split_params(func, weight_names)
     _check_weights(weight_params, weights, at)
     names: dict[Any, str] = {p: sanitize(p.name) for p in inputs + weight_params}
-    signature = [_buffer_param(names[p], p, f"parameter '{p.name}'", at) for p in inputs + weight_params]
+    signature = [_buffer_param(names[p], p.ty, f"parameter '{p.name}'", at) for p in inputs + weight_params]
     if not isinstance(func.body, relax.SeqExpr):
         raise at.error(f"'{ENTRY}' body is a {type(func.body).__name__}")
     found = _bindings(func.body, at)
     outputs = _outputs(func.body.body, found.aliases, found.tuples, {var for _, _, var in found.calls}, at)
 
     used = {op for op, _, _ in found.calls}
-    taken = set(names.values()) | used | {"T", "I", "Module"}
+    taken = set(names.values()) | used | _SCRIPT_NAMES
     for i, constant in enumerate(found.constants):
         names[constant] = _fresh(f"constant{i}", taken)
-        signature.append(_buffer_param(names[constant], constant, f"constant {i}", at))
-    for var, name in outputs:
+        signature.append(_buffer_param(names[constant], constant.ty, f"constant {i}", at))
+    for var, name, ty in outputs:
         names[var] = _fresh(name, taken)
-        signature.append(_buffer_param(names[var], var, f"output '{var.name}'", at))
+        signature.append(_buffer_param(names[var], ty, f"output '{var.name}'", at))
     weights_by_name = {sanitize(k): v for k, v in weights.items()}
     constants = {names[p]: np.asarray(weights_by_name[names[p]]) for p in weight_params}
     constants |= {names[c]: c.value.numpy() for c in found.constants}

@@ -13,6 +13,7 @@ class Module:
         w = T.lookup_param("p0", dtype="handle")
         T.call_packed("bar", a.data, w)
         T.call_cpacked("baz", T.address_of(a[1]))
+        T.call_packed("sort", a.data, T.bool(True), T.bool(False))
         assert n > 0, "n must be positive"
         while n < 3:
             a[0] = T.uint8(1)
