@@ -105,18 +105,47 @@ def random_weights(params: Any, seed: int) -> dict[str, np.ndarray]:
     return weights
 
 
-def _split_spec(spec: str) -> tuple[str, str]:
-    path, sep, name = spec.rpartition(":")
-    if not sep or not path or not name:
-        raise RelaxImportError("expected PATH.py:NAME (a function returning (mod, weights))", spec)
+_SPEC = re.compile(r"(?P<path>.+):(?P<name>[A-Za-z_]\w*)(?:\((?P<arguments>.*)\))?", re.S)
+
+
+class ModelSpec(NamedTuple):
+    """`PATH.py:NAME` or `PATH.py:NAME(key=value, ...)`, the values Python literals."""
+
+    path: str
+    name: str
+    arguments: dict[str, Any]
+
+
+def parse_model_spec(spec: str) -> ModelSpec:
+    match = _SPEC.fullmatch(spec)
+    if match is None:
+        raise RelaxImportError(
+            "expected PATH.py:NAME or PATH.py:NAME(key=value, ...) (a function returning (mod, weights))", spec
+        )
+    path, name = match["path"], match["name"]
     if not Path(path).is_file():
         raise RelaxImportError(f"no such model file '{path}'", spec)
-    return path, name
+    return ModelSpec(path, name, _spec_arguments(match["arguments"] or "", spec))
+
+
+def _spec_arguments(text: str, spec: str) -> dict[str, Any]:
+    """`key=value, ...` with literal values, as a dict."""
+    error = RelaxImportError(f"model arguments must be key=value with Python literals, got '{text}'", spec)
+    try:
+        call = ast.parse(f"f({text})", mode="eval").body
+    except SyntaxError:
+        raise error from None
+    if not isinstance(call, ast.Call) or call.args or any(k.arg is None for k in call.keywords):
+        raise error
+    try:
+        return {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+    except ValueError:
+        raise error from None
 
 
 def model_location(spec: str) -> str:
     """`PATH:line:col` of `def NAME` in the model file, where its errors point; else `spec`."""
-    path, name = _split_spec(spec)
+    path, name, _ = parse_model_spec(spec)
     try:
         tree = ast.parse(Path(path).read_text(), path)
     except (SyntaxError, ValueError, UnicodeDecodeError):
@@ -141,9 +170,11 @@ def _raised_at(error: BaseException, path: str, fallback: str) -> str:
 
 
 def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]:
-    """`PATH.py:NAME` -> NAME(**arguments), which must return `(mod, weights)`; the model
-    file failing to load or run is a `RelaxImportError` at its failing line."""
-    path, name = _split_spec(spec)
+    """`PATH.py:NAME(key=value, ...)` -> NAME(key=value, ..., **arguments), which must return
+    `(mod, weights)`; the model file failing to load or run is a `RelaxImportError` at its
+    failing line."""
+    path, name, spec_arguments = parse_model_spec(spec)
+    arguments = {**spec_arguments, **arguments}
     module_spec = importlib.util.spec_from_file_location(f"_usmp_model_{Path(path).stem}", path)
     if module_spec is None or module_spec.loader is None:
         raise RelaxImportError(f"cannot load '{path}' as a Python module", spec)

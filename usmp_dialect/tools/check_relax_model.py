@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from usmp_dialect.frontends.tvmscript import TVMScriptError
 from usmp_dialect.tools.errors import report_user_errors
 
 TOOL = "check_relax_model"
@@ -41,12 +42,16 @@ class ModelCheck(NamedTuple):
 
 
 def _random_inputs(tir_main: Any, names: list[str], seed: int) -> dict[str, np.ndarray]:
+    """Floats from a standard normal; integers and booleans 0 or 1, valid as indices into
+    any table (an embedding's token ids) and as masks."""
     rng = np.random.default_rng(seed)
     params = {p.name: p for p in tir_main.params}
-    return {
-        name: rng.standard_normal([int(d) for d in params[name].shape]).astype(str(params[name].dtype))
-        for name in names
-    }
+    inputs = {}
+    for name in names:
+        shape, dtype = [int(d) for d in params[name].shape], np.dtype(str(params[name].dtype))
+        values = rng.standard_normal(shape) if dtype.kind == "f" else rng.integers(0, 2, shape)
+        inputs[name] = values.astype(dtype)
+    return inputs
 
 
 def check_model(
@@ -78,7 +83,11 @@ def check_model(
     inputs = _random_inputs(main, input_names, seed)
 
     planned = plan_module(tir_mod, workspace_io=workspace_io)
-    ours = run_module(planned, {**inputs, **constants}, target)
+    try:
+        ours = run_module(planned, {**inputs, **constants}, target)
+    except Exception as error:  # TVM's build of the planned TIR; its last line says why
+        last = str(error).strip().splitlines()[-1] if str(error).strip() else ""
+        raise TVMScriptError(f"TVM could not build and run the planned model: {type(error).__name__}: {last}", where) from None
     references = relax_vm_outputs(mod, weights, inputs)
     checks = []
     for name, reference in zip(output_names, references, strict=True):
