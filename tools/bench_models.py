@@ -16,8 +16,9 @@ MobileNetV2's and ResNet-18's layers; sequence 128, width 256 for the Transforme
 
 Relax's planner sees only the intermediates: its VM also holds the input and output
 tensors, and each operator allocates its own workspaces while it runs. So against the
-last plan stands Relax's working set at run time, at least its planned storages + the
-inputs and outputs + the largest one operator's workspaces.
+last plan stands what the Relax VM holds after a run, at least: every storage it allocated
+(its pooled allocator keeps freed blocks for reuse), the inputs and outputs, and the
+largest workspace buffer an operator asked for.
 
 Max-live is `plan_report`'s lower bound for each pool; seconds are the front passes plus
 usmp-plan. The last plan is also built and run (`check_model`) and compared with the Relax
@@ -79,16 +80,19 @@ def pool_bytes(report: dict) -> tuple[int, int]:
     return sum(p["size"] for p in report["pools"]), report["max_live"]
 
 
-def largest_operator_workspaces(tir_mod) -> int:
-    """The most bytes one operator allocates for itself (its `alloc_buffer`s)."""
+def largest_workspace(tir_mod) -> int:
+    """The bytes of the largest buffer an operator allocates for itself (an `alloc_buffer`
+    outside `main`)."""
     from usmp_dialect.dialects import tir
     from usmp_dialect.frontends.tvmscript import import_module
 
     return max(
         (
-            sum(op.buffer.type.size_in_bytes() for op in func.walk() if isinstance(op, tir.AllocBufferOp))
+            op.buffer.type.size_in_bytes()
             for func in import_module(tir_mod).ops
             if isinstance(func, tir.PrimFuncOp) and func.sym_name.data != "main"
+            for op in func.walk()
+            if isinstance(op, tir.AllocBufferOp)
         ),
         default=0,
     )
@@ -112,7 +116,7 @@ def measure(name: str, kwargs: dict, time_limit: float) -> dict:
     io_buffers = [b for b in io["buffers"] if b["io"]]
     assert len(io_buffers) == len(tir_mod["main"].params) - len(weights), (name, io_buffers)
     rows = {"relax": relax, "io_bytes": io_bytes(io), "workspaces": len(excluded)}
-    rows["relax_run"] = relax + rows["io_bytes"] + largest_operator_workspaces(tir_mod)
+    rows["relax_run"] = relax + rows["io_bytes"] + largest_workspace(tir_mod)
     for key, report, seconds in (("ours", inter, inter_s), ("ws", full, full_s), ("io", io, io_s)):
         rows[key], rows[f"{key}_live"] = pool_bytes(report)
         rows[f"{key}_buffers"] = len(report["buffers"])
@@ -185,8 +189,10 @@ def section(rows, command: str, time_limit: float) -> str:
         "",
         "**Everything but the weights.** Relax plans only the intermediates: its VM also "
         "holds the inputs and the output, and each operator allocates its own workspaces "
-        "while it runs, so *Relax at run time, at least* is its planned storages + inputs + "
-        "output + the largest one operator's workspaces. *+ operator workspaces* is "
+        "while it runs. *Relax at run time, at least* is what its VM holds after a run: "
+        "every storage it planned (the pooled allocator keeps freed blocks for reuse), the "
+        "inputs and output, and the largest workspace buffer any operator asks for. "
+        "*+ operator workspaces* is "
         "`--plan-pools` as it is; *+ workspaces, inputs, output* is `--plan-pools "
         "--use-workspace-io`, one pool for all of it. The last column is `check_model` on "
         "that plan: built for llvm, run on random inputs with the pool prefilled with 0xFF, "
