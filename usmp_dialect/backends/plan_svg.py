@@ -1,8 +1,10 @@
 """`-t usmp-svg`: a picture of a plan, one panel per pool.
 
-Time runs left to right and bytes bottom to top; each buffer is a rectangle per live
-interval, so a good plan looks like a tightly packed wall and wasted memory shows as
-holes. A dashed line marks the pool's max-live bound.
+Time runs left to right and bytes bottom to top, with the first and last time and a byte
+scale on the axes; each buffer is a rectangle per live interval (its name, offset, size and
+interval in a tooltip), so a good plan looks like a tightly packed wall and wasted memory
+shows as holes. A dashed line marks the pool's max-live bound; the program's inputs and
+outputs, when the plan holds them, are drawn with a heavy outline.
 """
 
 from __future__ import annotations
@@ -19,12 +21,41 @@ from usmp_dialect.backends.report import plan_report
 
 PANEL_WIDTH = 960
 PANEL_HEIGHT = 360
-MARGIN = 48
+MARGIN = 64
 
 
 def _colour(index: int) -> str:
     # Golden-angle hues keep neighbouring buffers apart in colour.
     return f"hsl({(index * 137.508) % 360:.1f}, 65%, 62%)"
+
+
+def _bytes(count: float) -> str:
+    for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count >= scale:
+            return f"{count / scale:.3g} {unit}"
+    return f"{count:.0f} B"
+
+
+def _axes(top: float, t0: int, t1: int, height: int) -> list[str]:
+    """A byte scale up the left side (five ticks) and the time span along the bottom."""
+    bottom = top + PANEL_HEIGHT
+    parts = []
+    for tick in range(5):
+        byte = height * tick / 4
+        ty = bottom - PANEL_HEIGHT * tick / 4
+        parts.append(f'<line x1="{MARGIN - 4}" x2="{MARGIN}" y1="{ty:.1f}" y2="{ty:.1f}" stroke="#444"/>')
+        parts.append(
+            f'<text x="{MARGIN - 6}" y="{ty + 4:.1f}" font-size="10" text-anchor="end">{_bytes(byte)}</text>'
+        )
+    parts.append(f'<text x="{MARGIN}" y="{bottom + 14:.1f}" font-size="10">{t0}</text>')
+    parts.append(
+        f'<text x="{MARGIN + PANEL_WIDTH}" y="{bottom + 14:.1f}" font-size="10" text-anchor="end">{t1}</text>'
+    )
+    parts.append(
+        f'<text x="{MARGIN + PANEL_WIDTH / 2}" y="{bottom + 14:.1f}" font-size="11" '
+        'text-anchor="middle">time (program order) →</text>'
+    )
+    return parts
 
 
 def _panel(pool: dict, buffers: list[dict], top: float) -> list[str]:
@@ -44,15 +75,18 @@ def _panel(pool: dict, buffers: list[dict], top: float) -> list[str]:
         f'<rect x="{MARGIN}" y="{top:.1f}" width="{PANEL_WIDTH}" height="{PANEL_HEIGHT}" '
         'fill="none" stroke="#444"/>',
     ]
+    parts += _axes(top, t0, t1, height)
     for index, buffer in enumerate(buffers):
+        outline = 'stroke="#000" stroke-width="2"' if buffer["io"] else 'stroke="#222" stroke-width="0.3"'
+        role = f' ({buffer["io"]})' if buffer["io"] else ""
         for start, end in buffer["live"]:
             x = MARGIN + (start - t0) * x_scale
             parts.append(
                 f'<rect x="{x:.2f}" y="{y(buffer["offset"] + buffer["size"]):.2f}" '
                 f'width="{max((end - start) * x_scale, 0.5):.2f}" '
                 f'height="{max(buffer["size"] * y_scale, 0.5):.2f}" '
-                f'fill="{_colour(index)}" stroke="#222" stroke-width="0.3">'
-                f'<title>{escape(buffer["name"])}: offset {buffer["offset"]}, '
+                f'fill="{_colour(index)}" {outline}>'
+                f'<title>{escape(buffer["name"])}{role}: offset {buffer["offset"]}, '
                 f'{buffer["size"]} bytes, live [{start}, {end})</title></rect>'
             )
     bound = y(pool["max_live"])
