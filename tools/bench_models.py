@@ -103,7 +103,8 @@ def io_bytes(report: dict) -> int:
 
 
 def measure(name: str, kwargs: dict, time_limit: float) -> dict:
-    from usmp_dialect.frontends.relax import load_model, relax_planner_bytes, relax_to_tir
+    from usmp_dialect.frontends.model_file import load_model
+    from usmp_dialect.frontends.relax import relax_planner_bytes, relax_to_tir
 
     mod, weights = load_model(f"{MODELS / name}.py:{name}", **kwargs)
     relax = relax_planner_bytes(mod)

@@ -23,7 +23,6 @@ tvm = pytest.importorskip("tvm")
 from usmp_dialect.frontends.relax import (  # noqa: E402
     RelaxImportError,
     import_relax,
-    load_model,
     lower_model,
     random_weights,
     relax_planner_bytes,
@@ -32,6 +31,7 @@ from usmp_dialect.frontends.relax import (  # noqa: E402
     sanitize,
 )
 from usmp_dialect.backends.report import plan_report  # noqa: E402
+from usmp_dialect.frontends.model_file import load_model  # noqa: E402
 from usmp_dialect.frontends.tvmscript import import_module  # noqa: E402
 from usmp_dialect.tools.check_relax_model import check_model  # noqa: E402
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402

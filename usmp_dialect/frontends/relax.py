@@ -3,10 +3,10 @@
     import_relax(mod, weights) -> ModuleOp          the `tir` dialect
     relax_to_tir(mod, weights) -> tvm.IRModule      the same module as TVM TIR
     lower_model(mod, weights) -> LoweredModel       and the arrays of its constant params
-    load_model("PATH.py:NAME") -> (mod, weights)    call NAME() from a Python file
-    model_location("PATH.py:NAME") -> str           `PATH:line:col` of NAME, where errors point
     relax_planner_bytes(mod) -> int                 Relax's StaticPlanBlockMemory total
     relax_vm_outputs(mod, weights, inputs) -> list   the Relax VM's outputs, the reference
+
+(`usmp_dialect.frontends.model_file` loads `(mod, weights)` from a model file.)
 
 The Relax entry `forward` is lowered with TVM's own passes (LegalizeOps, AnnotateTIROpPattern,
 FoldConstant, FuseOps, FuseTIR, DeadCodeElimination under an llvm target), its block-based
@@ -33,15 +33,10 @@ the dict or not taken by the model, two weight names that sanitize alike) is a
 from __future__ import annotations
 
 import ast
-import importlib.util
-import inspect
 import json
 import keyword
 import re
-import sys
-import traceback
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -90,7 +85,7 @@ def sanitize(name: str) -> str:
     return f"{name}_" if keyword.iskeyword(name) or name in _SCRIPT_NAMES else name
 
 
-# ------------------------------------------------------------------ loading a model file
+# ------------------------------------------------------------------ weights
 
 
 def random_weights(params: Any, seed: int) -> dict[str, np.ndarray]:
@@ -103,107 +98,6 @@ def random_weights(params: Any, seed: int) -> dict[str, np.ndarray]:
         fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else 10
         weights[name] = (rng.standard_normal(shape) / np.sqrt(fan_in)).astype(param.dtype)
     return weights
-
-
-_SPEC = re.compile(r"(?P<path>.+):(?P<name>[A-Za-z_]\w*)(?:\((?P<arguments>.*)\))?", re.S)
-
-
-class ModelSpec(NamedTuple):
-    """`PATH.py:NAME` or `PATH.py:NAME(key=value, ...)`, the values Python literals."""
-
-    path: str
-    name: str
-    arguments: dict[str, Any]
-
-
-def parse_model_spec(spec: str) -> ModelSpec:
-    match = _SPEC.fullmatch(spec)
-    if match is None:
-        raise RelaxImportError(
-            "expected PATH.py:NAME or PATH.py:NAME(key=value, ...) (a function returning (mod, weights))", spec
-        )
-    path, name = match["path"], match["name"]
-    if not Path(path).is_file():
-        raise RelaxImportError(f"no such model file '{path}'", spec)
-    return ModelSpec(path, name, _spec_arguments(match["arguments"] or "", spec))
-
-
-def _spec_arguments(text: str, spec: str) -> dict[str, Any]:
-    """`key=value, ...` with literal values, as a dict."""
-    error = RelaxImportError(f"model arguments must be key=value with Python literals, got '{text}'", spec)
-    try:
-        call = ast.parse(f"f({text})", mode="eval").body
-    except SyntaxError:
-        raise error from None
-    if not isinstance(call, ast.Call) or call.args or any(k.arg is None for k in call.keywords):
-        raise error
-    try:
-        return {k.arg: ast.literal_eval(k.value) for k in call.keywords}
-    except ValueError:
-        raise error from None
-
-
-def model_location(spec: str) -> str:
-    """`PATH:line:col` of `def NAME` in the model file, where its errors point; else `spec`."""
-    path, name, _ = parse_model_spec(spec)
-    try:
-        tree = ast.parse(Path(path).read_text(), path)
-    except (SyntaxError, ValueError, UnicodeDecodeError):
-        return spec
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
-            return f"{path}:{node.lineno}:{node.col_offset + 1}"
-    return spec
-
-
-def _raised_at(error: BaseException, path: str, fallback: str) -> str:
-    """`PATH:line:col` of the model file's innermost frame in the traceback of `error` (the
-    user's line that failed), else `fallback`."""
-    source = Path(path).resolve()
-    if isinstance(error, SyntaxError) and error.filename and Path(error.filename).resolve() == source:
-        return f"{path}:{error.lineno}:{error.offset or 1}"
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if Path(f.filename).resolve() == source]
-    if not frames:
-        return fallback
-    frame = frames[-1]
-    return f"{path}:{frame.lineno}:{(frame.colno or 0) + 1}"
-
-
-def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]:
-    """`PATH.py:NAME(key=value, ...)` -> NAME(key=value, ..., **arguments), which must return
-    `(mod, weights)`; the model file failing to load or run is a `RelaxImportError` at its
-    failing line."""
-    path, name, spec_arguments = parse_model_spec(spec)
-    arguments = {**spec_arguments, **arguments}
-    module_spec = importlib.util.spec_from_file_location(f"_usmp_model_{Path(path).stem}", path)
-    if module_spec is None or module_spec.loader is None:
-        raise RelaxImportError(f"cannot load '{path}' as a Python module", spec)
-    module = importlib.util.module_from_spec(module_spec)
-    # Registered first, as `import` does: TVMScript's decorators look their module up.
-    sys.modules[module_spec.name] = module
-    try:
-        module_spec.loader.exec_module(module)
-    except Exception as error:  # the user's file failed to run
-        at = _raised_at(error, path, spec)
-        raise RelaxImportError(f"loading '{path}' failed: {type(error).__name__}: {error}", at) from None
-    factory = getattr(module, name, None)
-    if not callable(factory):
-        found = sorted(
-            n
-            for n, v in vars(module).items()
-            if inspect.isfunction(v) and v.__module__ == module.__name__ and not n.startswith("_")
-        )
-        its = ", ".join(found) or "none"
-        raise RelaxImportError(f"'{path}' has no model function '{name}' (it has: {its})", f"{path}:1:1")
-    location = model_location(spec)
-    try:
-        result = factory(**arguments)
-    except Exception as error:  # the user's model failed to build
-        at = _raised_at(error, path, location)
-        raise RelaxImportError(f"'{name}()' failed: {type(error).__name__}: {error}", at) from None
-    if not (isinstance(result, tuple) and len(result) == 2):
-        raise RelaxImportError(f"'{name}()' must return (mod, weights), got {type(result).__name__}", location)
-    return result
 
 
 # ------------------------------------------------------------------ lowering
@@ -651,9 +545,3 @@ def import_relax(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<rel
         return import_module(tir_mod, "<lowered>")
     except TVMScriptError as error:  # TVM lowered the model to TIR the tir dialect lacks
         raise Site(where, "in the lowered TIR").error(f"{error.message} ({error.location})") from None
-
-
-def import_relax_file(spec: str) -> ModuleOp:
-    """`usmp-translate --import-relax PATH.py:NAME`."""
-    mod, weights = load_model(spec)
-    return import_relax(mod, weights, model_location(spec))

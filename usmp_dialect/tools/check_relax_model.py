@@ -115,7 +115,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
-    from usmp_dialect.frontends.relax import load_model, model_location
+    from usmp_dialect.frontends.model_file import load_model, model_location
 
     with report_user_errors(TOOL):
         mod, weights = load_model(args.model)

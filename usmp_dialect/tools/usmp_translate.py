@@ -97,7 +97,7 @@ def import_tvmscript(text: str, name: str) -> str:
 
 
 def import_relax(text: str, name: str) -> str:
-    from usmp_dialect.frontends.relax import import_relax_file
+    from usmp_dialect.frontends.model_file import import_relax_file
 
     return print_module(import_relax_file(name))
 
