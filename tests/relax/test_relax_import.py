@@ -370,3 +370,21 @@ def test_weights_that_are_not_a_dict_are_an_error() -> None:
     mod, weights = _model("mlp")
     with pytest.raises(RelaxImportError, match="the weights are a list, not a dict"):
         relax_to_tir(mod, list(weights.values()))
+
+
+def test_sort_argsort_topk_operators_plan_and_match_relax_vm() -> None:
+    """On the CPU TVM dispatches these to the packed `tvm.contrib.sort.sort`: their operators
+    get the device attrs and int32 status a packed call needs, and still run from the pool."""
+    from tvm.relax.frontend import nn
+
+    def forward(self, x):
+        h = self.fc(x)
+        values = nn.op.topk(h, k=3, axis=-1, ret_type="values")
+        return nn.op.sort(h, axis=-1), nn.op.argsort(h, axis=-1), values
+
+    mod, weights = _nn_model(forward, {"x": ((2, 8), "float32")})
+    for workspace_io in (False, True):
+        result = check_model(mod, weights, workspace_io=workspace_io)
+        assert [(o.dtype, o.shape, o.agrees) for o in result.outputs] == [
+            ("float32", (2, 8), True), ("int32", (2, 8), True), ("float32", (2, 3), True)
+        ]

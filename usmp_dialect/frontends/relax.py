@@ -244,13 +244,39 @@ def _operator_source(name: str, func: Any, at: Site) -> list[str]:
         ptr = _fresh(f"{pname}_ptr", taken)
         params.append(f'{ptr}: T.handle("{p.dtype}")')
         decls.append(f'        {pname} = T.decl_buffer({shape}, "{p.dtype}", data={ptr})')
-    out = ["    @T.prim_func(private=True)", f"    def {name}({', '.join(params)}):"]
+    body = ["    " + _ANNOTATIONS.sub("", line) if line.strip() else "" for line in body]
+    returns = ""
+    if _calls_packed(func):
+        # What MakePackedAPI gives a public function and a private one lacks: the device its
+        # arrays are on (TVM needs it to make them) and an int32 status to pass errors up.
+        returns = " -> T.int32"
+        body = [
+            '        with T.attr("default", "device_type", 1):',
+            '            with T.attr("default", "device_id", 0):',
+            *["        " + line if line else "" for line in body],
+            "        return 0",
+        ]
+    out = ["    @T.prim_func(private=True)", f"    def {name}({', '.join(params)}){returns}:"]
     # No "tirx.noalias": once planned, an operator's params may share memory with each other
     # and with the pool param (an input dead before the output is written), and LLVM then
     # reorders accesses through them (seen on the Transformer block, llvm target).
-    out += decls
-    out += ["    " + _ANNOTATIONS.sub("", line) if line.strip() else "" for line in body]
-    return out
+    return out + decls + body
+
+
+def _calls_packed(func: Any) -> bool:
+    """Whether a lowered PrimFunc calls a packed function (`tvm.contrib.sort.sort`, which
+    TVM's sort, argsort and topk dispatch to on the CPU)."""
+    import tvm
+    import tvm_ffi
+
+    found = []
+
+    def visit(call: Any) -> None:
+        if getattr(call.op, "name", None) in ("tirx.tvm_call_packed", "tirx.tvm_call_cpacked"):
+            found.append(call)
+
+    tvm_ffi.structural_walk(func.body, [(tvm.ir.Call, visit)], order="pre")
+    return bool(found)
 
 
 def _fresh(name: str, taken: set[str]) -> str:

@@ -15,6 +15,7 @@ the Relax VM's on the original model; the exit status is 0 when all of them agre
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
@@ -54,6 +55,14 @@ def _random_inputs(tir_main: Any, names: list[str], seed: int) -> dict[str, np.n
     return inputs
 
 
+def _reason(error: Exception) -> str:
+    """What a TVM failure says of why: the C compiler's first error, else its last line."""
+    text = str(error).strip()
+    if compiler := re.search(r":\d+:\d+: error: (.*)", text):
+        return f"the generated C does not compile: {compiler[1]}"
+    return text.splitlines()[-1] if text else ""
+
+
 def check_model(
     mod: Any,
     weights: Mapping[str, np.ndarray],
@@ -86,8 +95,9 @@ def check_model(
     try:
         ours = run_module(planned, {**inputs, **constants}, target)
     except Exception as error:  # TVM's build of the planned TIR; its last line says why
-        last = str(error).strip().splitlines()[-1] if str(error).strip() else ""
-        raise TVMScriptError(f"TVM could not build and run the planned model: {type(error).__name__}: {last}", where) from None
+        raise TVMScriptError(
+            f"TVM could not build and run the planned model: {type(error).__name__}: {_reason(error)}", where
+        ) from None
     references = relax_vm_outputs(mod, weights, inputs)
     checks = []
     for name, reference in zip(output_names, references, strict=True):
