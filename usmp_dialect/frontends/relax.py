@@ -8,26 +8,32 @@
 
 (`usmp_dialect.frontends.model_file` loads `(mod, weights)` from a model file.)
 
-The Relax entry `forward` is lowered with TVM's own passes (LegalizeOps, AnnotateTIROpPattern,
-FoldConstant, FuseOps, FuseTIR, DeadCodeElimination under an llvm target), its block-based
-PrimFuncs turned into loops and `alloc_buffer`s by the `s_tir` lowering passes, and each
-becomes a private operator with pointer params that re-declares its buffers with
-`T.decl_buffer(..., data=ptr)`. The entry `main` takes the model's inputs (Relax names), its
-weights (Relax names, non-identifier characters as `_`) and one buffer per output: `output`
-for a tensor, `output0`, `output1`, ... for a tuple of tensors (`_` appended while a name is
-taken). A constant tensor an operator reads (`R.const`, or one FoldConstant made) becomes a
-param `constant0`, `constant1`, ... after the weights, as Relay's AOT build turned constants
-into params; `lower_model` returns its array. `main` lists its weight and constant params as
-`"usmp.constants"` (empty if there are none), holds
-every intermediate tensor as a `T.alloc_buffer` and calls the operators in order as
-`Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. The operators carry no
-`tirx.noalias`: the plan may put an operator's input, output and workspaces in the same
-pool bytes (each dead before the next is written), which noalias would let LLVM reorder.
+The Relax entry `forward` is lowered with TVM's own CPU pipeline as `relax.build` runs it
+up to memory planning (library dispatch, legalization, constant folding, fusion, and
+`RewriteDataflowReshape`, which makes a reshape a view: here an alias of its source's
+buffer), its block-based PrimFuncs turned into loops and `alloc_buffer`s by the `s_tir`
+lowering passes, and each becomes a private operator with pointer params that re-declares
+its buffers with `T.decl_buffer(..., data=ptr)`; an operator that calls a packed function
+(`tvm.contrib.sort.sort`) also gets the device attrs and int32 status `MakePackedAPI` gives
+a public one. The entry `main` takes the model's inputs (Relax names), its weights (Relax
+names, non-identifier characters as `_`, a keyword or `T`, `I`, `Module` with `_`
+appended) and one buffer per output: `output` for a tensor, `output0`, `output1`, ... for a
+tuple of tensors (`_` appended while a name is taken). A constant tensor an operator reads
+(`R.const`, or one FoldConstant made) becomes a param `constant0`, `constant1`, ... after
+the weights, as Relay's AOT build turned constants into params; `lower_model` returns its
+array. `main` lists its weight and constant params as `"usmp.constants"` (empty if there
+are none), holds every intermediate tensor as a `T.alloc_buffer` and calls the operators in
+order as `Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. The operators
+carry no `tirx.noalias`: the plan may put an operator's input, output and workspaces in the
+same pool bytes (each dead before the next is written), which noalias would let LLVM
+reorder.
 
-Anything this slice does not cover (a dynamic shape, a binding that is not `R.call_tir`, an
-output that is not a tensor computed by an operator or appears twice, a weight missing from
-the dict or not taken by the model, two weight names that sanitize alike) is a
-`RelaxImportError` naming it.
+Anything this importer does not cover (a dynamic shape, a binding that is neither
+`R.call_tir` nor `R.reshape`, an output that is not a tensor computed by an operator or
+appears twice, weights that are not a dict of numpy arrays, a weight missing from the dict
+or not taken by the model, two weight names that sanitize alike, TVM's lowering failing) is
+a `RelaxImportError` naming it, at the location the caller gave (`model_file` gives the
+model function's `file:line:col`).
 """
 
 from __future__ import annotations
