@@ -388,3 +388,70 @@ def test_sort_argsort_topk_operators_plan_and_match_relax_vm() -> None:
         assert [(o.dtype, o.shape, o.agrees) for o in result.outputs] == [
             ("float32", (2, 8), True), ("int32", (2, 8), True), ("float32", (2, 3), True)
         ]
+
+
+_LATE_VIEW = """
+@I.ir_module
+class Module:
+    @R.function
+    def forward(x: R.Tensor((8, 8), "float32"), w: R.Tensor((8, 8), "float32"), w4: R.Tensor((4, 8), "float32")):
+        R.func_attr({"num_input": 1})
+        with R.dataflow():
+            a = R.matmul(x, w)
+            view = R.reshape(a, (16, 4))
+            b = R.matmul(x, w)
+            c = R.matmul(b, w)
+            d = R.matmul(c, w)
+            late = R.matmul(view, w4)
+            out = (late, R.matmul(d, w))
+            R.output(out)
+        return out
+"""
+
+
+def test_view_read_late_keeps_its_source_live() -> None:
+    """`view` (a reshape of `a`) is read three operators after `a`'s last direct use: `a`'s
+    buffer lives until then, so nothing planned meanwhile takes its bytes."""
+    mod = tvm.script.from_source(_LATE_VIEW)
+    rng = np.random.default_rng(0)
+    weights = {"w": rng.standard_normal((8, 8)).astype("float32"), "w4": rng.standard_normal((4, 8)).astype("float32")}
+    module = import_relax(mod, weights)
+    TirToUsmp().apply(Context(), module)
+    UsmpPlan().apply(Context(), module)
+    report = plan_report(module)
+    live = {b["name"]: b["live"] for b in report["buffers"]}
+    ((_, a_end),), ((d_start, _),) = live["a"], live["d"]
+    assert a_end > d_start  # `d` is computed after `a`'s last direct use, before `late`
+    for workspace_io in (False, True):
+        assert all(o.agrees for o in check_model(mod, weights, workspace_io=workspace_io).outputs)
+
+
+def _add_weight_model(input_name: str, weight_name: str):
+    """`forward(input, weight) = softmax(input + weight)`, with the names given."""
+    from tvm import relax
+
+    builder = relax.BlockBuilder()
+    x = relax.Var(input_name, relax.TensorType((2, 8), "float32"))
+    w = relax.Var(weight_name, relax.TensorType((2, 8), "float32"))
+    with builder.function("forward", [x, w], attrs={"num_input": 1}):
+        with builder.dataflow():
+            y = builder.emit(relax.op.nn.softmax(builder.emit(relax.op.add(x, w))))
+            out = builder.emit_output(y)
+        builder.emit_func_output(out)
+    return builder.get(), {weight_name: np.full((2, 8), 0.5, "float32")}
+
+
+@pytest.mark.parametrize(
+    "input_name,weight_name,params",
+    [("1x", "a.b", ["_1x", "a_b"]), ("é", "def", ["_", "def_"]), ("Module", "main", ["Module_", "main"])],
+)
+def test_param_names_tvmscript_cannot_take_are_sanitized(input_name, weight_name, params) -> None:
+    mod, weights = _add_weight_model(input_name, weight_name)
+    assert [p.name for p in relax_to_tir(mod, weights)["main"].params] == [*params, "output"]
+    assert check_model(mod, weights, workspace_io=True).outputs[0].agrees
+
+
+def test_params_named_alike_in_tir_are_an_error() -> None:
+    mod, weights = _add_weight_model("T", "T_")
+    with pytest.raises(RelaxImportError, match="parameters 'T' and 'T_' are both named 'T_' in TIR"):
+        relax_to_tir(mod, weights)

@@ -30,9 +30,10 @@ def _colour(index: int) -> str:
 
 
 def _bytes(count: float) -> str:
-    for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+    """`count` in the largest binary unit it reaches, with at most four digits."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if count >= scale:
-            return f"{count / scale:.3g} {unit}"
+            return f"{count / scale:.4g} {unit}"
     return f"{count:.0f} B"
 
 

@@ -25,7 +25,8 @@ from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.frontends.relax import RelaxImportError, import_relax
 
-_SPEC = re.compile(r"(?P<path>.+):(?P<name>[A-Za-z_]\w*)(?:\((?P<arguments>.*)\))?", re.S)
+# The path ends at the first `.py:`, so a string argument may hold `:` and `)`.
+_SPEC = re.compile(r"(?P<path>.+?\.py):(?P<name>[A-Za-z_]\w*)(?:\((?P<arguments>.*)\))?", re.S)
 
 
 class ModelSpec(NamedTuple):
@@ -50,12 +51,13 @@ def parse_model_spec(spec: str) -> ModelSpec:
 
 def _spec_arguments(text: str, spec: str) -> dict[str, Any]:
     """`key=value, ...` with literal values, as a dict."""
-    error = RelaxImportError(f"model arguments must be key=value with Python literals, got '{text}'", spec)
+    error = RelaxImportError(f"model arguments must be key=value, each key once, with Python literals; got '{text}'", spec)
     try:
         call = ast.parse(f"f({text})", mode="eval").body
     except SyntaxError:
         raise error from None
-    if not isinstance(call, ast.Call) or call.args or any(k.arg is None for k in call.keywords):
+    keys = [k.arg for k in call.keywords] if isinstance(call, ast.Call) else []
+    if not isinstance(call, ast.Call) or call.args or None in keys or len(set(keys)) != len(keys):
         raise error
     try:
         return {k.arg: ast.literal_eval(k.value) for k in call.keywords}

@@ -53,7 +53,8 @@ from usmp_dialect.frontends.tvmscript import TVMScriptError
 
 OUTPUT_NAME = "output"
 ENTRY = "forward"
-_NOT_IDENT = re.compile(r"\W")
+# ASCII: xDSL's SSA names, which the params become, take no other letters.
+_NOT_IDENT = re.compile(r"\W", re.ASCII)
 # Names the lowered TVMScript binds itself: the TIR and IR modules, and the module class.
 _SCRIPT_NAMES = frozenset({"T", "I", "Module"})
 _ANNOTATIONS = re.compile(r",\s*annotations=\{[^{}]*\}")
@@ -109,6 +110,14 @@ def random_weights(params: Any, seed: int) -> dict[str, np.ndarray]:
 # ------------------------------------------------------------------ lowering
 
 
+def _fused_by_tvm(target: Any) -> list[Any]:
+    """TVM's CPU pipeline up to fusion: library dispatch, legalization, constant folding,
+    fusion into `R.call_tir`."""
+    from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
+
+    return cpu_generic.library_dispatch_passes(target) + cpu_generic.legalize_passes(target)
+
+
 def lower_relax(mod: Any, at: Site = Site("<relax>", f"in '{ENTRY}'")) -> Any:
     """TVM's own CPU pipeline (`relax.backend.cpu_generic`) up to dataflow lowering: library
     dispatch, legalization and fusion into `R.call_tir` of block-based PrimFuncs, and
@@ -116,14 +125,9 @@ def lower_relax(mod: Any, at: Site = Site("<relax>", f"in '{ENTRY}'")) -> Any:
     on the model is a `RelaxImportError` at `at`."""
     import tvm
     from tvm import relax
-    from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
     target = tvm.target.Target("llvm")
-    passes = tvm.transform.Sequential(
-        cpu_generic.library_dispatch_passes(target)
-        + cpu_generic.legalize_passes(target)
-        + [relax.transform.RewriteDataflowReshape()]
-    )
+    passes = tvm.transform.Sequential(_fused_by_tvm(target) + [relax.transform.RewriteDataflowReshape()])
     try:
         with target:
             return passes(mod)
@@ -161,8 +165,7 @@ def relax_planner_bytes(mod: Any) -> int:
 
     target = tvm.target.Target("llvm")
     passes = tvm.transform.Sequential(
-        cpu_generic.library_dispatch_passes(target)
-        + cpu_generic.legalize_passes(target)
+        _fused_by_tvm(target)
         + cpu_generic.dataflow_lower_passes(target)
         + [relax.transform.StaticPlanBlockMemory()]
     )
@@ -294,13 +297,13 @@ def _fresh(name: str, taken: set[str]) -> str:
 
 
 def _with_script_names(mod: Any) -> Any:
-    """`mod` with the entry's params that are Python keywords renamed by `sanitize`: the
-    operators TVM fuses name their params after them, and TVM's printer keeps a keyword (it
-    rewrites the rest, `fc1.weight` as `fc1_weight`), which would not parse back."""
+    """`mod` with the entry's params renamed by `sanitize`, as `main` names them: the
+    operators TVM fuses name their params after them too, and TVM's printer keeps a keyword
+    or a leading digit, which would not parse back."""
     from tvm import relax
 
     func = mod[ENTRY]
-    renamed = {p: relax.Var(sanitize(p.name), p.ty) for p in func.params if keyword.iskeyword(p.name)}
+    renamed = {p: relax.Var(sanitize(p.name), p.ty) for p in func.params if sanitize(p.name) != p.name}
     if not renamed:
         return mod
     body = func.bind_params(renamed).body
@@ -334,6 +337,20 @@ def _split_params(func: Any, weight_names: set[str]) -> tuple[list[Any], list[An
     else:
         num_input = sum(1 for p in params if sanitize(p.name) not in weight_names)
     return params[:num_input], params[num_input:]
+
+
+def _check_params(func: Any, weights: Mapping[str, np.ndarray], weight_names: set[str], at: Site) -> None:
+    """Before lowering, so messages name params as the model does: every param has a static
+    shape, the weights dict matches the weight params, and no two params share a TIR name."""
+    inputs, weight_params = _split_params(func, weight_names)
+    named: dict[str, str] = {}
+    for p in inputs + weight_params:
+        _static_shape(p.ty, f"parameter '{p.name}'", at)
+        name = sanitize(p.name)
+        if name in named:
+            raise at.error(f"parameters '{named[name]}' and '{p.name}' are both named '{name}' in TIR")
+        named[name] = p.name
+    _check_weights(weight_params, weights, at)
 
 
 def _check_weights(weight_params: list[Any], weights: Mapping[str, np.ndarray], at: Site) -> None:
@@ -461,7 +478,7 @@ def _computed_tensor(
     if not isinstance(expr, tvm.ir.Var):
         raise at.error(f"{what} ({type(expr).__name__}) is not a tensor computed by an operator")
     var = aliases.get(expr, expr)
-    what = f"{what} ('{var.name}')"
+    what = f"{what} ('{expr.name}'" + (f", a view of '{var.name}')" if var is not expr else ")")
     if var in tuples:
         raise at.error(f"{what} is a nested tuple, not a tensor computed by an operator")
     # `_bindings` rejects every binding but aliases, tuples and calls: any other var is a param.
@@ -499,11 +516,11 @@ def lower_model(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<rela
         raise RelaxImportError(f"'{ENTRY}' is not a Relax function", where)
     at = Site(where, f"in '{ENTRY}'")
     weight_names = _weight_names(weights, at)
+    _check_params(mod[ENTRY], weights, weight_names, at)
     lowered = lower_relax(_with_script_names(mod), at)
     func = lowered[ENTRY]
     inputs, weight_params = _split_params(func, weight_names)
-    _check_weights(weight_params, weights, at)
-    names: dict[Any, str] = {p: sanitize(p.name) for p in inputs + weight_params}
+    names: dict[Any, str] = {p: p.name for p in inputs + weight_params}
     signature = [_buffer_param(names[p], p.ty, f"parameter '{p.name}'", at) for p in inputs + weight_params]
     if not isinstance(func.body, relax.SeqExpr):
         raise at.error(f"'{ENTRY}' body is a {type(func.body).__name__}")
