@@ -63,6 +63,20 @@ def _calls(function: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]):
             yield op, callee[0]
 
 
+def _check_param_names(function: tir.PrimFuncOp, pools: list[PoolOp], is_entry: bool) -> None:
+    """A pool param takes the pool's name (`<pool>_var` in operators), which a caller looks it
+    up by: a param of that name already there is an error, not an ambiguous signature."""
+    taken = {arg.name_hint for arg in function.body.block.args}
+    for pool in pools:
+        name = pool.sym_name.data if is_entry else f"{pool.sym_name.data}_var"
+        if name in taken:
+            raise UsmpError(
+                f"@{function.sym_name.data} already has a param '{name}', the name of the param "
+                f"pool @{pool.sym_name.data} becomes; rename the param or the pool",
+                function,
+            )
+
+
 def _add_pool_params(
     function: tir.PrimFuncOp, pools: list[PoolOp], is_entry: bool
 ) -> dict[str, SSAValue]:
@@ -168,6 +182,7 @@ class UsmpToTir(ModulePass):
         for name, function in functions.items():
             pools = [p for p in pool_order if p.sym_name.data in needed.get(name, set())]
             if pools:
+                _check_param_names(function, pools, function is entry)
                 buffers[name] = _add_pool_params(function, pools, function is entry)
         for name, function in functions.items():
             own = buffers.get(name, {})

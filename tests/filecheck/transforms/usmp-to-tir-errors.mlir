@@ -19,3 +19,15 @@ usmp.liveness {
   "a" [0, 1)
 }
 // CHECK: no entry function: no function has the runner_function attribute or is named __tvm_main__, main or run_model; name it with usmp-to-tir{entry=NAME}
+
+// -----
+
+// The entry's pool param would take the name of a param it already has.
+usmp.pool @global_workspace workspace alignment 16 size 16
+// CHECK: @main already has a param 'global_workspace', the name of the param pool @global_workspace becomes; rename the param or the pool
+tir.prim_func @main(%global_workspace: !tir.buffer<4xf32>) {
+  %a = usmp.alloc_offset "a" @global_workspace[0] align 16 : !tir.buffer<4xf32>
+}
+usmp.liveness {
+  "a" [0, 1)
+}
