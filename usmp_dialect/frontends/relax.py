@@ -79,6 +79,10 @@ class Site(NamedTuple):
         return RelaxImportError(f"{self.context}: {message}" if self.context else message, self.location)
 
 
+UNNAMED = Site("<relax>", f"in '{ENTRY}'")
+"""Where errors point when the caller gave the model no location."""
+
+
 def _shape_text(dims: Any) -> str:
     """A Relax shape as a user wrote it: `[n, 8]`, not `[n, T.int64(8)]`."""
     return "[" + ", ".join(str(getattr(d, "value", d)) for d in dims) + "]"
@@ -118,7 +122,7 @@ def _fused_by_tvm(target: Any) -> list[Any]:
     return cpu_generic.library_dispatch_passes(target) + cpu_generic.legalize_passes(target)
 
 
-def lower_relax(mod: Any, at: Site = Site("<relax>", f"in '{ENTRY}'")) -> Any:
+def lower_relax(mod: Any, at: Site = UNNAMED) -> Any:
     """TVM's own CPU pipeline (`relax.backend.cpu_generic`) up to dataflow lowering: library
     dispatch, legalization and fusion into `R.call_tir` of block-based PrimFuncs, and
     `RewriteDataflowReshape` (a reshape becomes a view, `R.reshape`, not a copy). TVM failing
@@ -205,7 +209,7 @@ def _constant_bytes(size: Any) -> int:
 
     values = list(size.values) if isinstance(size, relax.ShapeExpr) else []
     if len(values) != 1 or not isinstance(values[0], tvm.tirx.IntImm):
-        raise Site("<relax>", f"in '{ENTRY}'").error(
+        raise UNNAMED.error(
             f"Relax's static plan allocates a storage of non-constant size {size}"
         )
     return int(values[0].value)

@@ -63,12 +63,17 @@ def _calls(function: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]):
             yield op, callee[0]
 
 
+def _pool_param_name(pool: PoolOp, is_entry: bool) -> str:
+    """The entry takes the pool buffer itself; an operator its pointer, `<pool>_var`."""
+    return pool.sym_name.data if is_entry else f"{pool.sym_name.data}_var"
+
+
 def _check_param_names(function: tir.PrimFuncOp, pools: list[PoolOp], is_entry: bool) -> None:
     """A pool param takes the pool's name (`<pool>_var` in operators), which a caller looks it
     up by: a param of that name already there is an error, not an ambiguous signature."""
     taken = {arg.name_hint for arg in function.body.block.args}
     for pool in pools:
-        name = pool.sym_name.data if is_entry else f"{pool.sym_name.data}_var"
+        name = _pool_param_name(pool, is_entry)
         if name in taken:
             raise UsmpError(
                 f"@{function.sym_name.data} already has a param '{name}', the name of the param "
@@ -88,11 +93,11 @@ def _add_pool_params(
         buffer_type = _pool_buffer_type(pool)
         if is_entry:
             arg = block.insert_arg(buffer_type, len(block.args))
-            arg.name_hint = name
+            arg.name_hint = _pool_param_name(pool, is_entry)
             buffers[name] = arg
             continue
         arg = block.insert_arg(tir.PointerType(ui8), len(block.args))
-        arg.name_hint = f"{name}_var"
+        arg.name_hint = _pool_param_name(pool, is_entry)
         decl = tir.DeclBufferOp(arg, buffer_type)
         decl.buffer.name_hint = name
         if block.first_op is None:
