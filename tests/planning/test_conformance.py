@@ -208,7 +208,14 @@ def test_own_alignment_is_kept_too(algorithm):
     assert validate(problem, plan) == []
 
 
-@pytest.mark.parametrize("path", TVM_INTERVAL_SETS, ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(p, marks=pytest.mark.slow) if p.stem == "hill_climb_deep_speech" else p
+        for p in TVM_INTERVAL_SETS
+    ],
+    ids=lambda p: p.stem,
+)
 def test_hill_climb_on_tvm_interval_sets(path):
     """TVM asserted its climb ends within 5% of max-live on these; the three small sets
     reach it exactly."""

@@ -19,6 +19,7 @@ import pytest
 from xdsl.context import Context
 
 tvm = pytest.importorskip("tvm")
+pytestmark = pytest.mark.tvm
 
 from usmp_dialect.frontends.relax import (  # noqa: E402
     RelaxImportError,

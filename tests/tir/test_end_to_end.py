@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 tvm = pytest.importorskip("tvm")
+pytestmark = pytest.mark.tvm
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402

@@ -12,6 +12,7 @@ from usmp_dialect.frontends.tvmscript import TVMScriptError, import_module, pars
 from usmp_dialect.tools.usmp_translate import parse_module, print_module
 
 tvm_ffi = pytest.importorskip("tvm_ffi")
+pytestmark = pytest.mark.tvm
 
 ROOT = Path(__file__).resolve().parents[2]
 INPUTS = ROOT / "tests" / "filecheck" / "inputs" / "tir"

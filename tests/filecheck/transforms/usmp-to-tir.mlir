@@ -3,6 +3,7 @@
 // Call sites pass the pool on; each planned buffer becomes a decl_buffer view at
 // address_of(pool[offset]), so its pointer uses (%p1, the view %view over it) read the
 // pool. The entry records the pool's planned size; usmp.pool and usmp.liveness go.
+// REQUIRES: tvm
 // RUN: usmp-opt %s -p usmp-to-tir | filecheck %s
 // RUN: usmp-opt %s -p usmp-to-tir | usmp-translate --emit-tvmscript | filecheck %s --check-prefix=SCRIPT
 

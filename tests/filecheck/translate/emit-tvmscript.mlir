@@ -1,3 +1,4 @@
+// REQUIRES: tvm
 // RUN: usmp-translate --emit-tvmscript %s | filecheck %s
 
 tir.prim_func @scale(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) attributes {tirx.noalias = true} {
