@@ -3,14 +3,16 @@
 TVM's USMP buffer-info extraction, re-created:
 
 - One timeline: walking from the entry function, every statement gets the next index, and
-  a call of a module function (`tir.call`, or `tirx.call_extern` naming one, as TVM's own
-  USMP tests call operators) is descended into at its call site, so the callee's
-  statements are numbered between the caller's neighbours. Expression ops take the index
+  a call of a module function (`tir.call`, or `tirx.call_extern`, `tirx.tvm_call_cpacked`
+  or `tirx.tvm_call_packed` naming one, as TVM's own USMP tests call operators) is
+  descended into at its call site, so the callee's statements are numbered between the
+  caller's neighbours. Expression ops take the index
   of the statement that follows them (the statement they belong to).
 - Call arguments are aliased to the callee's params: a pointer or buffer passed in carries
   the caller's buffers (followed back through `tir.buffer_data`, `tir.bind`,
   `tir.decl_buffer` views and `tir.address_of`), so the callee's loads and stores extend
-  the caller buffer's interval, and nothing else does.
+  the caller buffer's interval, and nothing else does: handing a buffer to a module
+  function is not a use, and the call's result (a status) carries no buffer.
 - A buffer is live from its first to its last use. A use inside a loop (`tir.for`,
   `scf.while`) makes the buffer live for the whole outermost loop nest around the use
   that the buffer's allocation is outside of (the loops of callers included); a buffer
@@ -21,7 +23,10 @@ TVM's USMP buffer-info extraction, re-created:
   application filled it before the call), an output to its end (the application reads it
   afterwards), an `input_output` throughout.
 
-Planned: global-scope, non-empty allocations reachable from the entry with no parallel,
+- A buffer never used has no interval: it conflicts with nothing (TVM's rule).
+
+Planned: non-empty allocations of a `global` rank scope (`global`, `global.workspace`, any
+`global.<tag>`), reachable from the entry with no parallel,
 vectorized, unrolled or thread loop (or thread attr) anywhere around them, in their own
 function or any caller's (TVM looked at the innermost loop only, a data race when a serial
 loop sits inside a parallel one). The rest keep a reason.
@@ -43,7 +48,9 @@ ENTRY_ATTR = "runner_function"
 ENTRY_NAMES = ("__tvm_main__", "main", "run_model")
 CONCURRENT_LOOP_KINDS = ("parallel", "vectorized", "unrolled", "thread_binding")
 THREAD_ATTR_KEYS = ("thread_extent", "virtual_thread")
-CALL_EXTERN = "tirx.call_extern"
+MODULE_CALL_INTRINSICS = ("tirx.call_extern", "tirx.tvm_call_cpacked", "tirx.tvm_call_packed")
+"""Intrinsics that call a function by name (their first argument): when the name is a
+module function, the call is that function's, as a direct `tir.call` is."""
 _STATEMENT_OPS = (tir.AllocBufferOp, tir.DeclBufferOp, tir.BindOp, AllocOffsetOp)
 
 
@@ -112,7 +119,7 @@ def module_callee(op: Operation, functions: dict[str, tir.PrimFuncOp]) -> tuple[
         if name not in functions:
             raise UsmpError(f"call to unknown function @{name}", op)
         return name, list(op.args)
-    if isinstance(op, tir.CallIntrinOp) and op.op_name.data == CALL_EXTERN and op.args:
+    if isinstance(op, tir.CallIntrinOp) and op.op_name.data in MODULE_CALL_INTRINSICS and op.args:
         owner = op.args[0].owner
         if isinstance(owner, tir.StringOp) and owner.value.data in functions:
             return owner.value.data, list(op.args[1:])
@@ -160,10 +167,15 @@ def _article(word: str) -> str:
     return f"an {word}" if word[0] in "aeiou" else f"a {word}"
 
 
+def is_global_scope(scope: str) -> bool:
+    """Whether a storage scope has TVM's `global` rank: `global` or `global.<tag>`."""
+    return scope in ("", "global") or scope.startswith("global.")
+
+
 def _static_reason(op: tir.AllocBufferOp) -> str | None:
     buffer_type = op.buffer.type
     assert isinstance(buffer_type, tir.BufferType)
-    if buffer_type.scope.data != "global":
+    if not is_global_scope(buffer_type.scope.data):
         return f"storage scope '{buffer_type.scope.data}'"
     if buffer_type.size_in_bytes() == 0:
         return "empty buffer"
@@ -259,7 +271,7 @@ class _Timeline:
                 if operand in env:
                     self.use(env[operand], index, *_access(op, operand))
         carried = frozenset().union(*(env.get(o, frozenset()) for o in op.operands))
-        if carried:
+        if carried and callee is None:
             # An expression's value carries the buffers it reads to the statement that
             # uses it; a statement's result only when it is a pointer or a buffer view.
             expression = not _is_statement(op)
@@ -352,10 +364,8 @@ def tir_liveness(module: ModuleOp, entry: str = "") -> TirLiveness | None:
     for instance in timeline.instances:
         if (mark := io_mark(instance.allocation.op)) is not None:
             instance.stretch_io(mark[1], timeline.next_index - 1)
-        if instance.start is None or instance.end is None:
-            instance.use(instance.alloc_index, instance.alloc_index)
-        assert instance.start is not None and instance.end is not None
-        instance.allocation.intervals.append((instance.start, instance.end + 1))
+        if instance.start is not None and instance.end is not None:
+            instance.allocation.intervals.append((instance.start, instance.end + 1))
     unreachable = [
         Allocation(op, name, unplanned_reason="not reachable from the entry function")
         for name, op in all_allocs
