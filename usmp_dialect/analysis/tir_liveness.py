@@ -249,9 +249,11 @@ class _Timeline:
 
     def visit_op(self, op: Operation, function: str, env: Env, context: str | None) -> None:
         index = self.next_index
-        if _is_statement(op):
-            self.next_index += 1
         callee = module_callee(op, self.functions)
+        # A module call is numbered as the statement it is (`tir.evaluate` of an intrinsic
+        # call then adds none): every call form has the same timeline.
+        if (_is_statement(op) or callee is not None) and not self._wraps_module_call(op):
+            self.next_index += 1
         passed: set[SSAValue] = set()
         if callee is not None:
             name, args = callee
@@ -297,6 +299,11 @@ class _Timeline:
             for instance in loop.used:
                 if instance.alloc_index < loop.enter:
                     instance.use(loop.enter, exit_index)
+
+    def _wraps_module_call(self, op: Operation) -> bool:
+        return isinstance(op, tir.EvaluateOp) and isinstance(op.value.owner, Operation) and (
+            module_callee(op.value.owner, self.functions) is not None
+        )
 
     def _allocate(
         self,
