@@ -122,7 +122,15 @@ def module_callee(op: Operation, functions: dict[str, tir.PrimFuncOp]) -> tuple[
     if isinstance(op, tir.CallIntrinOp) and op.op_name.data in MODULE_CALL_INTRINSICS and op.args:
         owner = op.args[0].owner
         if isinstance(owner, tir.StringOp) and owner.value.data in functions:
-            return owner.value.data, list(op.args[1:])
+            name, args = owner.value.data, list(op.args[1:])
+            takes = len(functions[name].body.block.args)
+            if len(args) != takes:
+                raise UsmpError(
+                    f"{op.op_name.data} of @{name} passes {len(args)} arguments; @{name} "
+                    f"takes {takes}",
+                    op,
+                )
+            return name, args
     return None
 
 
