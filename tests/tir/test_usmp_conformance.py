@@ -232,6 +232,21 @@ def test_multiple_calls_to_same_primfunc(tvm_module):
     assert sorted(calls.tolist()) == [1] * (len(calls) - 4) + [2] * 4
 
 
+def test_multiple_calls_planned_module_is_tvm_well_formed(tvm_module):
+    """Its `global.workspace` buffers, planned into the global pool, leave no pointer
+    typed in the old scope (TVM checks each bound var against its value)."""
+    import tvm
+
+    from usmp_dialect.backends.tvmscript import emit_tvmscript
+    from usmp_dialect.frontends.tvmscript import parse_tvmscript
+
+    module = planned(tvm_module("extract_bufferinfo_multiple_calls"))
+    assert pool_sizes(module, "hill_climb") == {"global_workspace": 11424}
+    UsmpToTir().apply(None, module)  # type: ignore[arg-type]
+    parsed = parse_tvmscript(emit_tvmscript(module), "planned.py")
+    assert tvm.tirx.analysis.verify_well_formed(parsed)
+
+
 @NAMES
 def test_multiple_calls_to_same_primfunc_by_name(tvm_module):
     found = problem(tvm_module("extract_bufferinfo_multiple_calls"))

@@ -122,15 +122,7 @@ def module_callee(op: Operation, functions: dict[str, tir.PrimFuncOp]) -> tuple[
     if isinstance(op, tir.CallIntrinOp) and op.op_name.data in MODULE_CALL_INTRINSICS and op.args:
         owner = op.args[0].owner
         if isinstance(owner, tir.StringOp) and owner.value.data in functions:
-            name, args = owner.value.data, list(op.args[1:])
-            takes = len(functions[name].body.block.args)
-            if len(args) != takes:
-                raise UsmpError(
-                    f"{op.op_name.data} of @{name} passes {len(args)} arguments; @{name} "
-                    f"takes {takes}",
-                    op,
-                )
-            return name, args
+            return owner.value.data, list(op.args[1:])
     return None
 
 
@@ -267,6 +259,13 @@ class _Timeline:
             name, args = callee
             target = self.functions[name]
             params = target.body.block.args
+            if len(args) != len(params):
+                form = op.op_name.data if isinstance(op, tir.CallIntrinOp) else op.name
+                raise UsmpError(
+                    f"{form} of @{name} passes {len(args)} arguments; @{name} takes "
+                    f"{len(params)}",
+                    op,
+                )
             callee_env: Env = {}
             for param, arg in zip(params, args):
                 if arg in env and isinstance(arg.type, tir.PointerType | tir.BufferType):
@@ -332,7 +331,7 @@ class _Timeline:
         env[op.buffer] = frozenset([instance])
 
 
-def _aliases(value: SSAValue):
+def aliases(value: SSAValue):
     """The buffer and the pointers and views derived from it within its function."""
     pending, seen = [value], set()
     while pending:
@@ -351,7 +350,7 @@ def _aliases(value: SSAValue):
 
 
 def _escape_reason(op: tir.AllocBufferOp) -> str | None:
-    for alias in _aliases(op.buffer):
+    for alias in aliases(op.buffer):
         for use in alias.uses:
             user = use.operation
             if isinstance(user, tir.ReturnOp):
