@@ -6,8 +6,8 @@ TVM's USMP buffer-info extraction, re-created:
   a call of a module function (`tir.call`, or `tirx.call_extern`, `tirx.tvm_call_cpacked`
   or `tirx.tvm_call_packed` naming one, as TVM's own USMP tests call operators) is
   descended into at its call site, so the callee's statements are numbered between the
-  caller's neighbours. Expression ops take the index
-  of the statement that follows them (the statement they belong to).
+  caller's neighbours. Expression ops take the index of the statement that follows them
+  (the statement they belong to).
 - Call arguments are aliased to the callee's params: a pointer or buffer passed in carries
   the caller's buffers (followed back through `tir.buffer_data`, `tir.bind`,
   `tir.decl_buffer` views and `tir.address_of`), so the callee's loads and stores extend
@@ -22,13 +22,11 @@ TVM's USMP buffer-info extraction, re-created:
   `tir-io-to-allocations`): an input is live from the start of the program (the
   application filled it before the call), an output to its end (the application reads it
   afterwards), an `input_output` throughout.
-
 - A buffer never used has no interval: it conflicts with nothing (TVM's rule).
 
 Planned: non-empty allocations of a `global` rank scope (`global`, `global.workspace`, any
-`global.<tag>`), reachable from the entry with no parallel,
-vectorized, unrolled or thread loop (or thread attr) anywhere around them, in their own
-function or any caller's (TVM looked at the innermost loop only, a data race when a serial
+`global.<tag>`) reachable from the entry with no parallel, vectorized, unrolled or thread
+loop (or thread attr) anywhere around them, in their own function or any caller's (TVM looked at the innermost loop only, a data race when a serial
 loop sits inside a parallel one). The rest keep a reason.
 """
 
@@ -167,7 +165,7 @@ def _article(word: str) -> str:
     return f"an {word}" if word[0] in "aeiou" else f"a {word}"
 
 
-def is_global_scope(scope: str) -> bool:
+def _is_global_scope(scope: str) -> bool:
     """Whether a storage scope has TVM's `global` rank: `global` or `global.<tag>`."""
     return scope in ("", "global") or scope.startswith("global.")
 
@@ -175,7 +173,7 @@ def is_global_scope(scope: str) -> bool:
 def _static_reason(op: tir.AllocBufferOp) -> str | None:
     buffer_type = op.buffer.type
     assert isinstance(buffer_type, tir.BufferType)
-    if not is_global_scope(buffer_type.scope.data):
+    if not _is_global_scope(buffer_type.scope.data):
         return f"storage scope '{buffer_type.scope.data}'"
     if buffer_type.size_in_bytes() == 0:
         return "empty buffer"

@@ -8,8 +8,8 @@ written: output), through the calls that hand the buffer to operators. A pointer
 that the entry views as a buffer (`x = T.decl_buffer(shape, dtype, data=p)`, the form of
 TVM's own tests) is a buffer param of the view's type: the views become the allocation.
 Params named in the entry's `usmp.constants` attribute (a model's weights) stay params;
-scalar params and pointers never viewed (their size is unknown) stay too. `tir-to-usmp` then plans the
-I/O buffers with the rest: an input is live from the start of the program (the
+scalar params and pointers never viewed (their size is unknown) stay too. `tir-to-usmp`
+then plans the I/O buffers with the rest: an input is live from the start of the program (the
 application wrote it before the call) to its last use, an output from its first use to
 the end (the application reads it after). After planning, `usmp-to-tir` publishes where
 each one lives as the entry's `usmp.io_offsets`.
@@ -87,7 +87,12 @@ def _io_buffer_type(param: SSAValue, views: list[tir.DeclBufferOp]) -> tir.Buffe
     return buffer_type if isinstance(buffer_type, tir.BufferType) else None
 
 
-def _io_allocation(param: BlockArgument, buffer_type: tir.BufferType, views, entry) -> list[Operation]:
+def _io_allocation(
+    param: BlockArgument,
+    buffer_type: tir.BufferType,
+    views: list[tir.DeclBufferOp],
+    entry: tir.PrimFuncOp,
+) -> list[Operation]:
     """The allocation that replaces a param (and its views), with the data pointer that
     stands for a pointer param where it is used directly."""
     alloc = tir.AllocBufferOp(buffer_type)

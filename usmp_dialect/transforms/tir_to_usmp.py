@@ -54,7 +54,7 @@ def planned_alignment(
     requested = buffer_type.alignment.data
     if requested == DEFAULT_TIR_ALIGNMENT:
         return pool_alignment, _in_pool(buffer_type, pool_alignment)
-    return max(requested, pool_alignment), _in_pool(buffer_type, requested)
+    return max(requested, pool_alignment), _in_pool(buffer_type)
 
 
 DEFAULT_TIR_ALIGNMENT = 64
