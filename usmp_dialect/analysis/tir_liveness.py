@@ -3,14 +3,16 @@
 TVM's USMP buffer-info extraction, re-created:
 
 - One timeline: walking from the entry function, every statement gets the next index, and
-  a call of a module function (`tir.call`, or `tirx.call_extern` naming one, as TVM's own
-  USMP tests call operators) is descended into at its call site, so the callee's
-  statements are numbered between the caller's neighbours. Expression ops take the index
-  of the statement that follows them (the statement they belong to).
+  a call of a module function (`tir.call`, or `tirx.call_extern`, `tirx.tvm_call_cpacked`
+  or `tirx.tvm_call_packed` naming one, as TVM's own USMP tests call operators) is
+  descended into at its call site, so the callee's statements are numbered between the
+  caller's neighbours. Expression ops take the index of the statement that follows them
+  (the statement they belong to).
 - Call arguments are aliased to the callee's params: a pointer or buffer passed in carries
   the caller's buffers (followed back through `tir.buffer_data`, `tir.bind`,
   `tir.decl_buffer` views and `tir.address_of`), so the callee's loads and stores extend
-  the caller buffer's interval, and nothing else does.
+  the caller buffer's interval, and nothing else does: handing a buffer to a module
+  function is not a use, and the call's result (a status) carries no buffer.
 - A buffer is live from its first to its last use. A use inside a loop (`tir.for`,
   `scf.while`) makes the buffer live for the whole outermost loop nest around the use
   that the buffer's allocation is outside of (the loops of callers included); a buffer
@@ -20,10 +22,11 @@ TVM's USMP buffer-info extraction, re-created:
   `tir-io-to-allocations`): an input is live from the start of the program (the
   application filled it before the call), an output to its end (the application reads it
   afterwards), an `input_output` throughout.
+- A buffer never used has no interval: it conflicts with nothing (TVM's rule).
 
-Planned: global-scope, non-empty allocations reachable from the entry with no parallel,
-vectorized, unrolled or thread loop (or thread attr) anywhere around them, in their own
-function or any caller's (TVM looked at the innermost loop only, a data race when a serial
+Planned: non-empty allocations of a `global` rank scope (`global`, `global.workspace`, any
+`global.<tag>`) reachable from the entry with no parallel, vectorized, unrolled or thread
+loop (or thread attr) anywhere around them, in their own function or any caller's (TVM looked at the innermost loop only, a data race when a serial
 loop sits inside a parallel one). The rest keep a reason.
 """
 
@@ -43,7 +46,9 @@ ENTRY_ATTR = "runner_function"
 ENTRY_NAMES = ("__tvm_main__", "main", "run_model")
 CONCURRENT_LOOP_KINDS = ("parallel", "vectorized", "unrolled", "thread_binding")
 THREAD_ATTR_KEYS = ("thread_extent", "virtual_thread")
-CALL_EXTERN = "tirx.call_extern"
+MODULE_CALL_INTRINSICS = ("tirx.call_extern", "tirx.tvm_call_cpacked", "tirx.tvm_call_packed")
+"""Intrinsics that call a function by name (their first argument): when the name is a
+module function, the call is that function's, as a direct `tir.call` is."""
 _STATEMENT_OPS = (tir.AllocBufferOp, tir.DeclBufferOp, tir.BindOp, AllocOffsetOp)
 
 
@@ -112,7 +117,7 @@ def module_callee(op: Operation, functions: dict[str, tir.PrimFuncOp]) -> tuple[
         if name not in functions:
             raise UsmpError(f"call to unknown function @{name}", op)
         return name, list(op.args)
-    if isinstance(op, tir.CallIntrinOp) and op.op_name.data == CALL_EXTERN and op.args:
+    if isinstance(op, tir.CallIntrinOp) and op.op_name.data in MODULE_CALL_INTRINSICS and op.args:
         owner = op.args[0].owner
         if isinstance(owner, tir.StringOp) and owner.value.data in functions:
             return owner.value.data, list(op.args[1:])
@@ -160,10 +165,15 @@ def _article(word: str) -> str:
     return f"an {word}" if word[0] in "aeiou" else f"a {word}"
 
 
+def _is_global_scope(scope: str) -> bool:
+    """Whether a storage scope has TVM's `global` rank: `global` or `global.<tag>`."""
+    return scope in ("", "global") or scope.startswith("global.")
+
+
 def _static_reason(op: tir.AllocBufferOp) -> str | None:
     buffer_type = op.buffer.type
     assert isinstance(buffer_type, tir.BufferType)
-    if buffer_type.scope.data != "global":
+    if not _is_global_scope(buffer_type.scope.data):
         return f"storage scope '{buffer_type.scope.data}'"
     if buffer_type.size_in_bytes() == 0:
         return "empty buffer"
@@ -237,14 +247,23 @@ class _Timeline:
 
     def visit_op(self, op: Operation, function: str, env: Env, context: str | None) -> None:
         index = self.next_index
-        if _is_statement(op):
-            self.next_index += 1
         callee = module_callee(op, self.functions)
+        # A module call is numbered as the statement it is (`tir.evaluate` of an intrinsic
+        # call then adds none): every call form has the same timeline.
+        if (_is_statement(op) or callee is not None) and not self._wraps_module_call(op):
+            self.next_index += 1
         passed: set[SSAValue] = set()
         if callee is not None:
             name, args = callee
             target = self.functions[name]
             params = target.body.block.args
+            if len(args) != len(params):
+                form = op.op_name.data if isinstance(op, tir.CallIntrinOp) else op.name
+                raise UsmpError(
+                    f"{form} of @{name} passes {len(args)} arguments; @{name} takes "
+                    f"{len(params)}",
+                    op,
+                )
             callee_env: Env = {}
             for param, arg in zip(params, args):
                 if arg in env and isinstance(arg.type, tir.PointerType | tir.BufferType):
@@ -259,7 +278,7 @@ class _Timeline:
                 if operand in env:
                     self.use(env[operand], index, *_access(op, operand))
         carried = frozenset().union(*(env.get(o, frozenset()) for o in op.operands))
-        if carried:
+        if carried and callee is None:
             # An expression's value carries the buffers it reads to the statement that
             # uses it; a statement's result only when it is a pointer or a buffer view.
             expression = not _is_statement(op)
@@ -286,6 +305,11 @@ class _Timeline:
                 if instance.alloc_index < loop.enter:
                     instance.use(loop.enter, exit_index)
 
+    def _wraps_module_call(self, op: Operation) -> bool:
+        return isinstance(op, tir.EvaluateOp) and isinstance(op.value.owner, Operation) and (
+            module_callee(op.value.owner, self.functions) is not None
+        )
+
     def _allocate(
         self,
         op: tir.AllocBufferOp,
@@ -305,7 +329,7 @@ class _Timeline:
         env[op.buffer] = frozenset([instance])
 
 
-def _aliases(value: SSAValue):
+def aliases(value: SSAValue):
     """The buffer and the pointers and views derived from it within its function."""
     pending, seen = [value], set()
     while pending:
@@ -324,7 +348,7 @@ def _aliases(value: SSAValue):
 
 
 def _escape_reason(op: tir.AllocBufferOp) -> str | None:
-    for alias in _aliases(op.buffer):
+    for alias in aliases(op.buffer):
         for use in alias.uses:
             user = use.operation
             if isinstance(user, tir.ReturnOp):
@@ -352,10 +376,8 @@ def tir_liveness(module: ModuleOp, entry: str = "") -> TirLiveness | None:
     for instance in timeline.instances:
         if (mark := io_mark(instance.allocation.op)) is not None:
             instance.stretch_io(mark[1], timeline.next_index - 1)
-        if instance.start is None or instance.end is None:
-            instance.use(instance.alloc_index, instance.alloc_index)
-        assert instance.start is not None and instance.end is not None
-        instance.allocation.intervals.append((instance.start, instance.end + 1))
+        if instance.start is not None and instance.end is not None:
+            instance.allocation.intervals.append((instance.start, instance.end + 1))
     unreachable = [
         Allocation(op, name, unplanned_reason="not reachable from the entry function")
         for name, op in all_allocs

@@ -4,9 +4,12 @@ allocations, so that the planner can place them in a workspace pool too.
 TVM's `CreateAllocatesForIO` (USMP's `use_workspace_io`): every buffer param of the
 entry function becomes a `tir.alloc_buffer {usmp.io = {name = "x", kind = "input"}}` at
 the top of its body and leaves the signature; the kind is TVM's rule (read: input,
-written: output), through the calls that hand the buffer to operators. Params named in the entry's `usmp.constants` attribute (a model's
-weights) stay params; pointer and scalar params stay too. `tir-to-usmp` then plans the
-I/O buffers with the rest: an input is live from the start of the program (the
+written: output), through the calls that hand the buffer to operators. A pointer param
+that the entry views as a buffer (`x = T.decl_buffer(shape, dtype, data=p)`, the form of
+TVM's own tests) is a buffer param of the view's type: the views become the allocation.
+Params named in the entry's `usmp.constants` attribute (a model's weights) stay params;
+scalar params and pointers never viewed (their size is unknown) stay too. `tir-to-usmp`
+then plans the I/O buffers with the rest: an input is live from the start of the program (the
 application wrote it before the call) to its last use, an output from its first use to
 the end (the application reads it after). After planning, `usmp-to-tir` publishes where
 each one lives as the entry's `usmp.io_offsets`.
@@ -18,6 +21,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp, StringAttr
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -63,6 +67,51 @@ def _io_kind(allocation: Allocation) -> str:
     return "output" if allocation.written else "input"
 
 
+def _views(param: SSAValue) -> list[tir.DeclBufferOp]:
+    return [use.operation for use in param.uses if isinstance(use.operation, tir.DeclBufferOp)]
+
+
+def _io_buffer_type(param: SSAValue, views: list[tir.DeclBufferOp]) -> tir.BufferType | None:
+    """The buffer a param holds: its own type, or the one type its views give it; None
+    for a scalar or a pointer never viewed."""
+    if isinstance(param.type, tir.BufferType):
+        return param.type
+    types = {view.buffer.type for view in views}
+    if len(types) > 1:
+        raise UsmpError(
+            f"param '{param.name_hint}' is viewed as {len(types)} different buffers "
+            f"({', '.join(sorted(map(str, types)))}); its I/O buffer is ambiguous",
+            views[-1],
+        )
+    buffer_type = next(iter(types), None)
+    return buffer_type if isinstance(buffer_type, tir.BufferType) else None
+
+
+def _io_allocation(
+    param: BlockArgument,
+    buffer_type: tir.BufferType,
+    views: list[tir.DeclBufferOp],
+    entry: tir.PrimFuncOp,
+) -> list[Operation]:
+    """The allocation that replaces a param (and its views), with the data pointer that
+    stands for a pointer param where it is used directly."""
+    alloc = tir.AllocBufferOp(buffer_type)
+    alloc.buffer.name_hint = param.name_hint
+    alloc.location = entry.location
+    for view in views:
+        view.buffer.replace_all_uses_with(alloc.buffer)
+        Rewriter.erase_op(view)
+    if isinstance(param.type, tir.BufferType):
+        param.replace_all_uses_with(alloc.buffer)
+        return [alloc]
+    if not param.uses:
+        return [alloc]
+    assert isinstance(param.type, tir.PointerType)
+    data = tir.BufferDataOp(alloc.buffer, param.type)
+    param.replace_all_uses_with(data.data)
+    return [alloc, data]
+
+
 def _mark_io(module: ModuleOp, entry: tir.PrimFuncOp, allocs: list[tir.AllocBufferOp]) -> None:
     liveness = tir_liveness(module, entry.sym_name.data)
     assert liveness is not None
@@ -98,9 +147,11 @@ class TirIoToAllocations(ModulePass):
                 f"@{entry.sym_name.data}",
                 entry,
             )
-        allocs = []
-        for arg in list(block.args):
-            if not isinstance(arg.type, tir.BufferType) or arg.name_hint in constants:
+        io_params = []
+        for arg in block.args:
+            views = _views(arg)
+            buffer_type = _io_buffer_type(arg, views)
+            if buffer_type is None or arg.name_hint in constants:
                 continue
             if not arg.name_hint:
                 raise UsmpError(
@@ -108,14 +159,18 @@ class TirIoToAllocations(ModulePass):
                     "its offset under",
                     entry,
                 )
-            alloc = tir.AllocBufferOp(arg.type)
-            alloc.buffer.name_hint = arg.name_hint
-            alloc.location = entry.location
-            arg.replace_all_uses_with(alloc.buffer)
+            io_params.append((arg, buffer_type, views))
+        if not io_params:
+            return
+        created = [
+            new
+            for arg, buffer_type, views in io_params
+            for new in _io_allocation(arg, buffer_type, views, entry)
+        ]
+        for arg, _, _ in reversed(io_params):
             block.erase_arg(arg)
-            allocs.append(alloc)
-        Rewriter.insert_op(allocs, InsertPoint.at_start(block))
-        _mark_io(op, entry, allocs)
+        Rewriter.insert_op(created, InsertPoint.at_start(block))
+        _mark_io(op, entry, [new for new in created if isinstance(new, tir.AllocBufferOp)])
         entry.properties["function_type"] = FunctionType.from_lists(
             [a.type for a in block.args], list(entry.function_type.outputs.data)
         )

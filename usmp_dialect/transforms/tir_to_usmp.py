@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from usmp_dialect.analysis.tir_liveness import Allocation, prim_funcs, tir_liveness
+from usmp_dialect.analysis.tir_liveness import Allocation, aliases, prim_funcs, tir_liveness
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import IO_ATTR, AllocOffsetOp, PoolOp
@@ -45,27 +46,29 @@ def planned_alignment(
     TVM gives every buffer `data_alignment` 64 unless told otherwise, while its USMP placed
     workspace buffers at the pool's alignment (16). So 64 counts as "not asked for": the
     buffer is planned at the pool's alignment and its view says so (a type must not promise
-    an alignment the plan does not give). Any other alignment is honoured.
+    an alignment the plan does not give). Any other alignment is honoured. The view is in
+    the pool's `global` scope (a tag such as `global.workspace` said where to plan it; a
+    view's scope is its pointer's, in TVM too).
     """
     pool_alignment = max(p.alignment.value.data for p in pools)
     requested = buffer_type.alignment.data
     if requested == DEFAULT_TIR_ALIGNMENT:
-        return pool_alignment, _with_alignment(buffer_type, pool_alignment)
-    return max(requested, pool_alignment), buffer_type
+        return pool_alignment, _in_pool(buffer_type, pool_alignment)
+    return max(requested, pool_alignment), _in_pool(buffer_type)
 
 
 DEFAULT_TIR_ALIGNMENT = 64
 WORKSPACE_LEFT_OUT = "operator workspace (tir-to-usmp{workspaces=false})"
 
 
-def _with_alignment(t: tir.BufferType, alignment: int) -> tir.BufferType:
+def _in_pool(t: tir.BufferType, alignment: int | None = None) -> tir.BufferType:
     return tir.BufferType(
         t.dims,
         t.element_type,
         strides=t.stride_values,
         elem_offset=t.elem_offset.data,
-        scope=t.scope.data,
-        alignment=alignment,
+        scope="global",
+        alignment=t.alignment.data if alignment is None else alignment,
         offset_factor=t.offset_factor.data,
         index_type=t.index_type,
     )
@@ -88,6 +91,23 @@ def _lower_allocation(
     placed.buffer.name_hint = op.buffer.name_hint
     placed.location = op.location
     Rewriter.replace_op(op, placed)
+    if buffer_type.scope.data != "global":
+        _move_to_pool_scope(placed.buffer, buffer_type.scope.data)
+
+
+def _move_to_pool_scope(buffer: SSAValue, scope: str) -> None:
+    """The pointers and views derived from a buffer planned out of a tagged scope
+    (`global.workspace`) move with it to the pool's `global` scope: TVM requires a bound
+    var to have its value's type."""
+    for value in list(aliases(buffer))[1:]:
+        t = value.type
+        if isinstance(t, tir.PointerType) and t.scope.data == scope:
+            moved = Rewriter.replace_value_with_new_type(value, tir.PointerType(t.pointee))
+        elif isinstance(t, tir.BufferType) and t.scope.data == scope:
+            moved = Rewriter.replace_value_with_new_type(value, _in_pool(t))
+        else:
+            continue
+        moved.name_hint = value.name_hint
 
 
 @dataclass(frozen=True)

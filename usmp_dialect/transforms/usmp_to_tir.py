@@ -3,8 +3,9 @@
 TVM's conversion of pool allocations to offsets, for the `tir` dialect:
 
 - each pool that holds a buffer becomes a param of every function that places a buffer in
-  it or calls one that does (a fixpoint over the call graph, `tir.call`s and
-  `tirx.call_extern`s of module functions): on the entry function a
+  it or calls one that does (a fixpoint over the call graph, `tir.call`s and the
+  `tirx.call_extern`, `tirx.tvm_call_cpacked` and `tirx.tvm_call_packed` of module
+  functions): on the entry function a
   `!tir.buffer<SIZExui8>` param named after the pool; on the others (operators, which TVM
   builds only with pointer params) a `!tir.ptr<ui8>` param re-declared as that buffer;
 - every call site passes the caller's pool pointers on (`tir.buffer_data`);

@@ -37,3 +37,12 @@ tir.prim_func @main() {
   %a = tir.alloc_buffer {usmp.io = {name = "a", kind = "sideways"}} : !tir.buffer<4xf32>
 }
 // CHECK: usmp.io must be {name = "param", kind = "input" | "output" | "input_output"}
+
+// -----
+
+// A pointer param viewed as two different buffers has no one size to plan.
+tir.prim_func @main(%p: !tir.ptr<f32>) {
+  %a = tir.decl_buffer %p : !tir.ptr<f32> -> !tir.buffer<4xf32>
+  %b = tir.decl_buffer %p : !tir.ptr<f32> -> !tir.buffer<8xf32>
+}
+// CHECK: param 'p' is viewed as 2 different buffers (!tir.buffer<4xf32>, !tir.buffer<8xf32>); its I/O buffer is ambiguous

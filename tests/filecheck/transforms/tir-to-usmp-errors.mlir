@@ -35,3 +35,16 @@ tir.prim_func @b() attributes {runner_function = true} {
   %y = tir.alloc_buffer : !tir.buffer<4xf32>
 }
 // CHECK: several functions have the runner_function attribute (@a, @b); name the entry with tir-to-usmp{entry=NAME}
+
+// -----
+
+tir.prim_func @op(%x: !tir.ptr<f32>, %y: !tir.ptr<f32>) {
+}
+tir.prim_func @main() {
+  %a = tir.alloc_buffer : !tir.buffer<4xf32>
+  %p = tir.buffer_data %a : !tir.buffer<4xf32> -> !tir.ptr<f32>
+  %name = tir.string "op"
+  %status = tir.call_intrin "tirx.tvm_call_cpacked"(%name, %p) : (!tir.string, !tir.ptr<f32>) -> i32
+  tir.evaluate %status : i32
+}
+// CHECK: tirx.tvm_call_cpacked of @op passes 1 arguments; @op takes 2
