@@ -33,6 +33,7 @@ TVM_ALGORITHMS = ("greedy_by_size", "greedy_by_conflicts", "hill_climb")
 TVM_CONFLICTS = json.loads((MODULES / "tvm_conflicts.json").read_text())
 """The conflict lists TVM's tests gave `_verify_conflicts`, by test module (the
 constant `sid_23`'s left out: 0.27 has no AllocateConst)."""
+pytestmark = pytest.mark.tvm
 NAMES = pytest.mark.xfail(strict=True, reason="names: issue 11 item 6 (branch i-names)")
 
 
