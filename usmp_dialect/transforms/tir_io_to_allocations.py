@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -70,7 +70,7 @@ def _mark_io(module: ModuleOp, entry: tir.PrimFuncOp, allocs: list[tir.AllocBuff
     for alloc in allocs:
         alloc.attributes[IO_ATTR] = DictionaryAttr(
             {
-                "name": StringAttr(alloc.buffer.name_hint or ""),
+                "name": alloc.buffer_name or StringAttr(""),
                 "kind": StringAttr(_io_kind(by_op[alloc])),
             }
         )
@@ -91,7 +91,7 @@ class TirIoToAllocations(ModulePass):
         _check_not_called(entry, functions)
         constants = constant_params(entry)
         block = entry.body.block
-        names = {a.name_hint for a in block.args}
+        names = set(entry.param_names())
         if unknown := sorted(constants - names):
             raise UsmpError(
                 f"{CONSTANTS_ATTR} names {', '.join(unknown)}, not a param of "
@@ -99,23 +99,19 @@ class TirIoToAllocations(ModulePass):
                 entry,
             )
         allocs = []
-        for arg in list(block.args):
-            if not isinstance(arg.type, tir.BufferType) or arg.name_hint in constants:
+        for arg, name in list(zip(block.args, entry.param_names())):
+            if not isinstance(arg.type, tir.BufferType) or name in constants:
                 continue
-            if not arg.name_hint:
+            if not name:
                 raise UsmpError(
                     f"param {arg.index} of @{entry.sym_name.data} has no name to publish "
                     "its offset under",
                     entry,
                 )
-            alloc = tir.AllocBufferOp(arg.type)
-            alloc.buffer.name_hint = arg.name_hint
+            alloc = tir.AllocBufferOp(arg.type, name=name)
             alloc.location = entry.location
             arg.replace_all_uses_with(alloc.buffer)
-            block.erase_arg(arg)
+            entry.erase_param(arg)
             allocs.append(alloc)
         Rewriter.insert_op(allocs, InsertPoint.at_start(block))
         _mark_io(op, entry, allocs)
-        entry.properties["function_type"] = FunctionType.from_lists(
-            [a.type for a in block.args], list(entry.function_type.outputs.data)
-        )
