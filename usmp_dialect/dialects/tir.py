@@ -1,12 +1,12 @@
 """The `tir` dialect: TVM 0.27 TIR (`tvm.tirx`) as xDSL ops.
 
 ```mlir
-tir.prim_func @add(%a: !tir.ptr<f32>, %out: !tir.buffer<4xf32>) attributes {"tirx.noalias" = true} {
-  %a_buf = tir.decl_buffer %a : !tir.ptr<f32> -> !tir.buffer<4xf32>
-  %ws = tir.alloc_buffer : !tir.buffer<4xf32, scope "local">
+tir.prim_func @add(%a: !tir.ptr<f32> {tir.name = "a"}, %out: !tir.buffer<4xf32> {tir.name = "out_1"}) attributes {"tirx.noalias" = true} {
+  %a_buf = tir.decl_buffer "a_buf" %a : !tir.ptr<f32> -> !tir.buffer<4xf32>
+  %ws = tir.alloc_buffer "ws" : !tir.buffer<4xf32, scope "local">
   %c0 = arith.constant 0 : i32
   %c4 = arith.constant 4 : i32
-  tir.for %i = %c0 extent %c4 parallel : i32 {
+  tir.for %i "i" = %c0 extent %c4 parallel : i32 {
     %x = tir.load %a_buf[%i] : f32
     %y = arith.addf %x, %x : f32
     tir.store %y, %out[%i]
@@ -15,7 +15,9 @@ tir.prim_func @add(%a: !tir.ptr<f32>, %out: !tir.buffer<4xf32>) attributes {"tir
 ```
 
 A PrimFunc is a symbol whose entry block arguments are its params (buffers, pointers,
-scalars) and whose discardable attributes are its TIR attributes. Statements are ops in
+scalars) and whose discardable attributes are its TIR attributes. A TIR var's name is an
+attribute, as MLIR keeps names in `arg_attrs` and `sym_name`: a param's `tir.name`, the
+`name` of a buffer, bind or loop; SSA names only help reading (see `set_readable_hint`). Statements are ops in
 program order; an expression is a tree of pure ops just before the statement that uses
 it. TIR vars are SSA values: function params and loop vars are block arguments, `Bind`
 is `tir.bind`, buffers are the results of `tir.alloc_buffer` / `tir.decl_buffer`.

@@ -84,7 +84,7 @@ def lower_allocations(
     module: ModuleOp,
     pass_name: str,
     allocations: Sequence[ProgramAllocation],
-    name_hint: Callable[[ProgramAllocation], str | None],
+    source_name: Callable[[ProgramAllocation], str | None],
     lower: Callable[[ProgramAllocation, str, list[PoolOp]], None],
 ) -> None:
     """Marks the unplanned allocations, lowers the others with `lower(allocation, name,
@@ -108,7 +108,7 @@ def lower_allocations(
     starts: list[int] = []
     ends: list[int] = []
     for index, allocation in enumerate(planned):
-        name = names.unique(name_hint(allocation), f"{allocation.function}.alloc{index}")
+        name = names.unique(source_name(allocation), f"{allocation.function}.alloc{index}")
         lower(allocation, name, pools)
         buffer_names.append(name)
         for start, end in allocation.intervals:
