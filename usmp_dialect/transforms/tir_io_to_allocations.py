@@ -99,12 +99,12 @@ class TirIoToAllocations(ModulePass):
                 entry,
             )
         allocs = []
-        for arg, name in list(zip(block.args, entry.param_names())):
+        for index, (arg, name) in enumerate(list(zip(block.args, entry.param_names()))):
             if not isinstance(arg.type, tir.BufferType) or name in constants:
                 continue
             if not name:
                 raise UsmpError(
-                    f"param {arg.index} of @{entry.sym_name.data} has no name to publish "
+                    f"param {index} of @{entry.sym_name.data} has no name to publish "
                     "its offset under",
                     entry,
                 )

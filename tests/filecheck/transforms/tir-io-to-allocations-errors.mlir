@@ -41,6 +41,6 @@ tir.prim_func @main() {
 // -----
 
 // A param's name is its tir.name, never its SSA name: without one, nothing to publish.
-tir.prim_func @main(%a: !tir.buffer<4xf32>) {
+tir.prim_func @main(%a: !tir.buffer<4xf32> {tir.name = "a"}, %b: !tir.buffer<4xf32>) {
 }
-// CHECK: param 0 of @main has no name to publish its offset under
+// CHECK: param 1 of @main has no name to publish its offset under
