@@ -1,14 +1,17 @@
 """An MLIR parser that remembers where each op was written, so diagnostics can say
-`file:line:col` the way MLIR's do."""
+`file:line:col` the way MLIR's do, and whose modules print back parseable whatever their
+SSA names."""
 
 from __future__ import annotations
 
 from bisect import bisect_right
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.parser import Parser
+
+from usmp_dialect.dialects.tir import set_readable_hint
 
 
 class LocatingParser(Parser):
@@ -35,3 +38,13 @@ class LocatingParser(Parser):
                 self._file_name, IntAttr(line + self._line_offset), IntAttr(column)
             )
         return op
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """xDSL keeps `%x_1_2` as the hint `x_1`, which its printer may also give another
+        value: the hints are made ones that print uniquely."""
+        module = super().parse_module(allow_implicit_module)
+        for op in module.walk():
+            for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
+                if value.name_hint is not None:
+                    set_readable_hint(value, value.name_hint)
+        return module

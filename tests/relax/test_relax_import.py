@@ -456,3 +456,41 @@ def test_params_named_alike_in_tir_are_an_error() -> None:
     mod, weights = _add_weight_model("T", "T_")
     with pytest.raises(RelaxImportError, match="parameters 'T' and 'T_' are both named 'T_' in TIR"):
         relax_to_tir(mod, weights)
+
+
+def _digit_suffixed_model():
+    """`forward(input_1, w_1, w_2) = softmax(input_1 * w_1 + w_2)`: names ending in `_<digits>`,
+    which xDSL's SSA names would strip (`input_1` -> `input`, both weights -> `w`)."""
+    from tvm import relax
+
+    builder = relax.BlockBuilder()
+    x, w1, w2 = (relax.Var(n, relax.TensorType((2, 8), "float32")) for n in ("input_1", "w_1", "w_2"))
+    with builder.function("forward", [x, w1, w2], attrs={"num_input": 1}):
+        with builder.dataflow():
+            scaled = builder.emit(relax.op.multiply(x, w1))
+            y = builder.emit(relax.op.nn.softmax(builder.emit(relax.op.add(scaled, w2))))
+            out = builder.emit_output(y)
+        builder.emit_func_output(out)
+    rng = np.random.default_rng(7)
+    weights = {n: rng.standard_normal((2, 8)).astype("float32") for n in ("w_1", "w_2")}
+    return builder.get(), weights
+
+
+@pytest.mark.slow
+def test_digit_suffixed_names_are_the_params_names() -> None:
+    mod, weights = _digit_suffixed_model()
+    module = import_relax(mod, weights)
+    main = next(f for f in module.ops if getattr(f, "sym_name", None) and f.sym_name.data == "main")
+    assert main.param_names() == ["input_1", "w_1", "w_2", "output"]
+    assert [a.data for a in main.attributes["usmp.constants"]] == ["w_1", "w_2"]
+    TirIoToAllocations().apply(Context(), module)
+    assert main.param_names() == ["w_1", "w_2"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("workspace_io", [False, True], ids=["params-io", "pool-io"])
+def test_check_relax_model_feeds_inputs_by_their_names(workspace_io: bool) -> None:
+    """`input_1` gets its random values (zeros would not match the Relax VM's output)."""
+    mod, weights = _digit_suffixed_model()
+    result = check_model(mod, weights, workspace_io=workspace_io)
+    assert result.outputs[0].agrees and result.outputs[0].max_error < 1e-5

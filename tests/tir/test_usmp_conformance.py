@@ -157,7 +157,6 @@ def test_linear(tvm_module):
     assert all(op.pool_names == ("fast_memory", "slow_memory") for op in found.allocs)
 
 
-@NAMES
 def test_linear_by_name(tvm_module):
     found = problem(tvm_module("extract_bufferinfo_linear"), fast_and_slow())
     assert_tvm_conflicts(found, TVM_CONFLICTS["extract_bufferinfo_linear"])
@@ -176,7 +175,6 @@ def test_all_serial_for_loops(tvm_module):
     assert (4, "global_workspace", 0) in placements(module)
 
 
-@NAMES
 def test_all_serial_for_loops_by_name(tvm_module):
     found = problem(tvm_module("extract_bufferinfo_all_serial"))
     assert set(found.problem.names) == {"dummy_allocate", "Conv2dOutput_8", "PaddedInput_8"}
@@ -213,7 +211,6 @@ def test_inception(tvm_module):
     assert sorted(sizes(found).values()) == sorted(INCEPTION_SIZES.values())
 
 
-@NAMES
 def test_inception_by_name(tvm_module):
     found = problem(tvm_module("extract_bufferinfo_inception"))
     assert sizes(found) == INCEPTION_SIZES
@@ -245,13 +242,14 @@ def test_multiple_calls_planned_module_is_tvm_well_formed(tvm_module):
     from usmp_dialect.frontends.tvmscript import parse_tvmscript
 
     module = planned(tvm_module("extract_bufferinfo_multiple_calls"))
-    assert pool_sizes(module, "hill_climb") == {"global_workspace": 11424}
+    # TVM asserted no pool size here; hill_climb breaks ties by name, and with TVM's names
+    # (`sid_9`, the second call's `T_softmax_exp2`) it ends at 13,824, not at max-live.
+    assert pool_sizes(module, "hill_climb") == {"global_workspace": 13824}
     UsmpToTir().apply(None, module)  # type: ignore[arg-type]
     parsed = parse_tvmscript(emit_tvmscript(module), "planned.py")
     assert tvm.tirx.analysis.verify_well_formed(parsed)
 
 
-@NAMES
 def test_multiple_calls_to_same_primfunc_by_name(tvm_module):
     found = problem(tvm_module("extract_bufferinfo_multiple_calls"))
     assert_tvm_conflicts(found, TVM_CONFLICTS["extract_bufferinfo_multiple_calls"])
@@ -276,7 +274,6 @@ def test_mobilenet_subgraph(tvm_module, algorithm):
     assert pool_sizes(module, algorithm) == MOBILENET_POOLS[algorithm]
 
 
-@NAMES
 def test_mobilenet_subgraph_by_name(tvm_module):
     found = problem(tvm_module("algo_mobilenet"), fast_and_slow())
     assert_tvm_conflicts(found, TVM_CONFLICTS["algo_mobilenet"])
@@ -292,7 +289,6 @@ def test_resnet_subgraph(tvm_module, algorithm):
     assert pool_sizes(module, algorithm) == {"global_workspace": RESNET_POOL[algorithm]}
 
 
-@NAMES
 def test_resnet_subgraph_by_name(tvm_module):
     assert_tvm_conflicts(problem(tvm_module("algo_resnet")), TVM_CONFLICTS["algo_resnet"])
 

@@ -13,11 +13,13 @@ from typing import IO, Literal
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import Operation
 from xdsl.utils.target import Target
 
 from usmp_dialect.analysis.tir_liveness import io_mark
 from usmp_dialect.analysis.usmp_problem import ModuleProblem, module_problem
 from usmp_dialect.diagnostics import UsmpError
+from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import UNPLANNED_ATTR
 from usmp_dialect.planning.conflicts import max_live, max_live_per_pool
 from usmp_dialect.planning.problem import Plan
@@ -83,9 +85,15 @@ def _unplanned(module: ModuleOp) -> list[dict[str, str]]:
     for op in module.walk():
         reason = op.attributes.get(UNPLANNED_ATTR)
         if isinstance(reason, StringAttr):
-            name = op.results[0].name_hint if op.results else None
-            found.append({"name": name or op.name, "reason": reason.data})
+            found.append({"name": _unplanned_name(op), "reason": reason.data})
     return found
+
+
+def _unplanned_name(op: Operation) -> str:
+    """A TIR buffer's TIR name; a memref, which has none, by its SSA name."""
+    if isinstance(op, tir.AllocBufferOp):
+        return tir.allocation_name(op) or op.name
+    return (op.results[0].name_hint if op.results else None) or op.name
 
 
 def _ratio(size: int, bound: int) -> str:

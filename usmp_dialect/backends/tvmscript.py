@@ -135,8 +135,12 @@ def attribute_to_tvm(attr: Attribute, op: Operation) -> Any:
     raise UsmpError(f"attribute {attr} has no TIR equivalent", op)
 
 
-def _name(value: SSAValue, fallback: str) -> str:
-    return value.name_hint or fallback
+def _buffer_name(op: tir.AllocBufferOp | tir.DeclBufferOp) -> str:
+    return "buffer" if op.buffer_name is None else op.buffer_name.data
+
+
+def _var_name(op: tir.BindOp | tir.ForOp, fallback: str) -> str:
+    return fallback if op.var_name is None else op.var_name.data
 
 
 class _Emitter:
@@ -164,7 +168,10 @@ class _Emitter:
     def prim_func(self, op: tir.PrimFuncOp) -> Any:
         from tvm import tirx
 
-        params = [self.define_var(arg, f"arg{i}") for i, arg in enumerate(op.body.block.args)]
+        params = [
+            self.define_var(arg, name or f"arg{i}")
+            for i, (arg, name) in enumerate(zip(op.body.block.args, op.param_names()))
+        ]
         attrs = {key: attribute_to_tvm(value, op) for key, value in op.attributes.items()}
         return tirx.PrimFunc(
             params,
@@ -173,10 +180,10 @@ class _Emitter:
             attrs=tvm_attrs(attrs),
         )
 
-    def define_var(self, value: SSAValue, fallback: str) -> Any:
+    def define_var(self, value: SSAValue, name: str) -> Any:
+        """The TVM var of `value`, named `name` (TVM's printer makes names unique)."""
         from tvm import ir
 
-        name = _name(value, fallback)
         if isinstance(value.type, tir.BufferType):
             var = make_buffer(value.type, name)
         else:
@@ -200,12 +207,12 @@ class _Emitter:
 
         match op:
             case tir.AllocBufferOp():
-                buffer = self.define_var(op.buffer, "buffer")
+                buffer = self.define_var(op.buffer, _buffer_name(op))
                 annotations = {k: attribute_to_tvm(v, op) for k, v in op.annotations.data.items()}
                 return tirx.AllocBuffer(buffer, annotations)
             case tir.DeclBufferOp():
                 data = self.value(op.data)
-                return tirx.DeclBuffer(self.define_var(op.buffer, "buffer"), data=data)
+                return tirx.DeclBuffer(self.define_var(op.buffer, _buffer_name(op)), data=data)
             case tir.StoreOp():
                 indices = [self.value(i) for i in op.indices]
                 return tirx.BufferStore(self.value(op.buffer), self.value(op.value), indices)
@@ -215,7 +222,7 @@ class _Emitter:
                 return tirx.Evaluate(self.call(op))
             case tir.BindOp():
                 value = self.value(op.value)
-                var = ir.Var(_name(op.var, "v"), type_to_tvm(op.var.type, op))
+                var = ir.Var(_var_name(op, "v"), type_to_tvm(op.var.type, op))
                 self.values[op.var] = var
                 return tirx.Bind(var, value)
             case tir.ForOp():
@@ -260,7 +267,7 @@ class _Emitter:
     def for_loop(self, op: tir.ForOp) -> Any:
         from tvm import ir, tirx
 
-        loop_var = self.define_var(op.loop_var, "i")
+        loop_var = self.define_var(op.loop_var, _var_name(op, "i"))
         thread_binding = None
         if op.thread_tag is not None:
             iter_var = ir.Var("iter", loop_var.ty)
@@ -308,7 +315,10 @@ class _Emitter:
             case arith.ConstantOp():
                 return self.constant(op)
             case tir.ConstOp():
-                return tirx.IntImm(tir.type_to_dtype(op.result.type), op.value.value.data)
+                dtype = tir.type_to_dtype(op.result.type)
+                if isinstance(op.number, float):
+                    return tirx.FloatImm(dtype, op.number)
+                return tirx.IntImm(dtype, op.number)
             case arith.CmpiOp() | arith.CmpfOp():
                 names = _CMPI_NODES if isinstance(op, arith.CmpiOp) else _CMPF_NODES
                 predicate = op.predicate.value.data

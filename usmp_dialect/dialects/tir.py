@@ -1,12 +1,12 @@
 """The `tir` dialect: TVM 0.27 TIR (`tvm.tirx`) as xDSL ops.
 
 ```mlir
-tir.prim_func @add(%a: !tir.ptr<f32>, %out: !tir.buffer<4xf32>) attributes {"tirx.noalias" = true} {
-  %a_buf = tir.decl_buffer %a : !tir.ptr<f32> -> !tir.buffer<4xf32>
-  %ws = tir.alloc_buffer : !tir.buffer<4xf32, scope "local">
+tir.prim_func @add(%a: !tir.ptr<f32> {tir.name = "a"}, %out: !tir.buffer<4xf32> {tir.name = "out_1"}) attributes {"tirx.noalias" = true} {
+  %a_buf = tir.decl_buffer "a_buf" %a : !tir.ptr<f32> -> !tir.buffer<4xf32>
+  %ws = tir.alloc_buffer "ws" : !tir.buffer<4xf32, scope "local">
   %c0 = arith.constant 0 : i32
   %c4 = arith.constant 4 : i32
-  tir.for %i = %c0 extent %c4 parallel : i32 {
+  tir.for %i "i" = %c0 extent %c4 parallel : i32 {
     %x = tir.load %a_buf[%i] : f32
     %y = arith.addf %x, %x : f32
     tir.store %y, %out[%i]
@@ -15,7 +15,9 @@ tir.prim_func @add(%a: !tir.ptr<f32>, %out: !tir.buffer<4xf32>) attributes {"tir
 ```
 
 A PrimFunc is a symbol whose entry block arguments are its params (buffers, pointers,
-scalars) and whose discardable attributes are its TIR attributes. Statements are ops in
+scalars) and whose discardable attributes are its TIR attributes. A TIR var's name is an
+attribute, as MLIR keeps names in `arg_attrs` and `sym_name`: a param's `tir.name`, the
+`name` of a buffer, bind or loop; SSA names only help reading (see `set_readable_hint`). Statements are ops in
 program order; an expression is a tree of pure ops just before the statement that uses
 it. TIR vars are SSA values: function params and loop vars are block arguments, `Bind`
 is `tir.bind`, buffers are the results of `tir.alloc_buffer` / `tir.decl_buffer`.
@@ -30,6 +32,8 @@ TIR dtypes are builtin types: `int32` is `i32`, `uint8` is `ui8`, `bool` is `i1`
 
 from __future__ import annotations
 
+import re
+import struct
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -40,6 +44,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    FloatAttr,
     FunctionType,
     IntAttr,
     IntegerAttr,
@@ -55,6 +60,7 @@ from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
 from xdsl.ir import (
     Attribute,
     Block,
+    BlockArgument,
     Dialect,
     Operation,
     ParametrizedAttribute,
@@ -490,19 +496,50 @@ def _new_body(arg_types: Sequence[Attribute] = ()) -> Region:
     return Region(Block(arg_types=arg_types))
 
 
+# --------------------------------------------------------------------------- names
+
+NAME_ATTR = "tir.name"
+"""A TIR name where no property holds it: a param's arg attribute
+(`%x: !tir.buffer<4xf32> {tir.name = "x_1"}`), or on an op that stands for a TIR buffer
+under another name (a `usmp.alloc_offset` whose name was made unique)."""
+
+_HINT_SUFFIX = re.compile(r"_\d+$")
+
+
+def set_readable_hint(value: SSAValue, name: str | None) -> None:
+    """Names `value` `%<name>` in printed IR, as a readability aid only.
+
+    A TIR name is an attribute (`name`, `tir.name`); SSA names carry no meaning. xDSL's
+    printer makes a hint unique by appending `_<n>` and its setter strips one `_<digits>`
+    suffix, so a hint that still ends in `_<digits>` (`x_1_2` -> `x_1`) can print as a
+    name another value also gets; every such suffix is stripped here, so printed names
+    stay unique and the module parses back.
+    """
+    hint = name or ""
+    while _HINT_SUFFIX.search(hint):
+        hint = _HINT_SUFFIX.sub("", hint)
+    value.name_hint = hint if SSAValue.is_valid_name(hint) and hint else None
+
+
+def _name_prop(name: str | None) -> StringAttr | None:
+    return None if name is None else StringAttr(name)
+
+
 # --------------------------------------------------------------------------- functions
 
 
 @irdl_op_definition
 class PrimFuncOp(IRDLOperation):
-    """A `tirx.PrimFunc`: params are the entry block's arguments; the op's discardable
-    attributes are the function's TIR attributes (`global_symbol`, `tirx.noalias`, ...).
-    No `global_symbol` means the function is private."""
+    """A `tirx.PrimFunc`: params are the entry block's arguments, each named by its
+    `tir.name` arg attribute; the op's discardable attributes are the function's TIR
+    attributes (`global_symbol`, `tirx.noalias`, ...). No `global_symbol` means the
+    function is private."""
 
     name = "tir.prim_func"
 
     sym_name = prop_def(StringAttr)
     function_type = prop_def(FunctionType)
+    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
     body = region_def("single_block")
 
     traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), NoTerminator())
@@ -514,6 +551,7 @@ class PrimFuncOp(IRDLOperation):
         ret_type: Attribute | None = None,
         tir_attrs: dict[str, Attribute] | None = None,
         body: Region | None = None,
+        param_names: Sequence[str | None] = (),
     ):
         function_type = FunctionType.from_lists(
             list(param_types), [] if ret_type is None else [ret_type]
@@ -523,6 +561,8 @@ class PrimFuncOp(IRDLOperation):
             attributes=tir_attrs or {},
             regions=[body or _new_body(param_types)],
         )
+        if any(n is not None for n in param_names):
+            self._set_arg_attrs([_param_attrs(n) for n in param_names])
 
     @property
     def ret_type(self) -> Attribute | None:
@@ -533,11 +573,64 @@ class PrimFuncOp(IRDLOperation):
     def entry_block(self) -> Block:
         return self.body.block
 
+    def param_name(self, index: int) -> str | None:
+        """The TIR name of param `index` (its `tir.name`), None if it has none."""
+        if self.arg_attrs is None:
+            return None
+        name = self.arg_attrs.data[index].data.get(NAME_ATTR)
+        return name.data if isinstance(name, StringAttr) else None
+
+    def param_names(self) -> list[str | None]:
+        return [self.param_name(i) for i in range(len(self.body.block.args))]
+
+    def insert_param(self, index: int, param_type: Attribute, name: str | None) -> BlockArgument:
+        """A new param at `index`, named `name`; the signature follows."""
+        attrs = self._arg_attr_list()
+        arg = self.body.block.insert_arg(param_type, index)
+        set_readable_hint(arg, name)
+        attrs.insert(index, _param_attrs(name))
+        self._update_signature(attrs)
+        return arg
+
+    def erase_param(self, arg: BlockArgument) -> None:
+        """Erases an unused param; the signature follows."""
+        attrs = self._arg_attr_list()
+        del attrs[arg.index]
+        self.body.block.erase_arg(arg)
+        self._update_signature(attrs)
+
+    def _arg_attr_list(self) -> list[DictionaryAttr]:
+        if self.arg_attrs is None:
+            return [DictionaryAttr({}) for _ in self.body.block.args]
+        return list(self.arg_attrs.data)
+
+    def _update_signature(self, attrs: list[DictionaryAttr]) -> None:
+        self.properties["function_type"] = FunctionType.from_lists(
+            [a.type for a in self.body.block.args], list(self.function_type.outputs.data)
+        )
+        self._set_arg_attrs(attrs)
+
+    def _set_arg_attrs(self, attrs: list[DictionaryAttr]) -> None:
+        if any(a.data for a in attrs):
+            self.properties["arg_attrs"] = ArrayAttr(attrs)
+        else:
+            self.properties.pop("arg_attrs", None)
+
     def verify_(self) -> None:
         inputs = self.function_type.inputs.data
         args = self.body.block.args
         if tuple(a.type for a in args) != tuple(inputs):
             raise VerifyException("entry block arguments do not match the function type")
+        if self.arg_attrs is not None:
+            if len(self.arg_attrs.data) != len(inputs):
+                raise VerifyException(
+                    f"{len(self.arg_attrs.data)} arg attribute dictionaries for "
+                    f"{len(inputs)} params"
+                )
+            for attrs in self.arg_attrs.data:
+                name = attrs.data.get(NAME_ATTR)
+                if name is not None and not isinstance(name, StringAttr):
+                    raise VerifyException(f"a param's {NAME_ATTR} must be a string, got {name}")
         for t in inputs:
             if not is_tir_param_type(t):
                 raise VerifyException(f"param type {t} is not a TIR buffer, pointer or dtype")
@@ -551,12 +644,16 @@ class PrimFuncOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> PrimFuncOp:
-        name, inputs, outputs, body, attrs, _, _ = parse_func_op_like(
-            parser, reserved_attr_names=("sym_name", "function_type")
+        name, inputs, outputs, body, attrs, arg_attrs, res_attrs = parse_func_op_like(
+            parser, reserved_attr_names=("sym_name", "function_type", "arg_attrs")
         )
         if body is None:
             parser.raise_error("a tir.prim_func needs a body")
+        if res_attrs is not None:
+            parser.raise_error("a tir.prim_func's result takes no attributes")
         op = cls(name, inputs, outputs[0] if outputs else None, body=body)
+        if arg_attrs is not None:
+            op.properties["arg_attrs"] = arg_attrs
         if attrs is not None:
             op.attributes.update(attrs.data)
         if len(outputs) > 1:
@@ -570,9 +667,14 @@ class PrimFuncOp(IRDLOperation):
             self.function_type,
             self.body,
             self.attributes,
-            reserved_attr_names=("sym_name", "function_type"),
+            arg_attrs=self.arg_attrs,
+            reserved_attr_names=("sym_name", "function_type", "arg_attrs"),
             print_empty_outputs=False,
         )
+
+
+def _param_attrs(name: str | None) -> DictionaryAttr:
+    return DictionaryAttr({} if name is None else {NAME_ATTR: StringAttr(name)})
 
 
 @irdl_op_definition
@@ -603,21 +705,36 @@ class ReturnOp(IRDLOperation):
 
 @irdl_op_definition
 class AllocBufferOp(IRDLOperation):
-    """`T.alloc_buffer(shape, dtype)`: a buffer that lives until the end of its block."""
+    """`T.alloc_buffer(shape, dtype)`: a buffer that lives until the end of its block.
+
+    `%x = tir.alloc_buffer "x_1" annotations {...} : !tir.buffer<...>`; the string is the
+    buffer's TIR name (the `name` property), printed when it has one.
+    """
 
     name = "tir.alloc_buffer"
 
+    buffer_name = opt_prop_def(StringAttr, prop_name="name")
     annotations = prop_def(DictionaryAttr, default_value=DictionaryAttr({}))
     buffer = result_def(BufferType)
 
-    def __init__(self, buffer_type: BufferType, annotations: dict[str, Attribute] | None = None):
+    def __init__(
+        self,
+        buffer_type: BufferType,
+        annotations: dict[str, Attribute] | None = None,
+        name: str | None = None,
+    ):
         super().__init__(
             result_types=[buffer_type],
-            properties={"annotations": DictionaryAttr(annotations or {})},
+            properties={
+                "annotations": DictionaryAttr(annotations or {}),
+                "name": _name_prop(name),
+            },
         )
+        set_readable_hint(self.buffer, name)
 
     @classmethod
     def parse(cls, parser: Parser) -> AllocBufferOp:
+        name = parser.parse_optional_str_literal()
         annotations = {}
         if parser.parse_optional_keyword("annotations") is not None:
             annotations = parser.parse_attribute()
@@ -629,11 +746,14 @@ class AllocBufferOp(IRDLOperation):
         buffer_type = parser.parse_type()
         if not isinstance(buffer_type, BufferType):
             parser.raise_error(f"expected a !tir.buffer type, got {buffer_type}")
-        op = cls(buffer_type, annotations)
+        op = cls(buffer_type, annotations, name)
         op.attributes.update(attrs)
         return op
 
     def print(self, printer: Printer) -> None:
+        if self.buffer_name is not None:
+            printer.print_string(" ")
+            printer.print_string_literal(self.buffer_name.data)
         if self.annotations.data:
             printer.print_string(" annotations ")
             printer.print_attribute(self.annotations)
@@ -642,19 +762,41 @@ class AllocBufferOp(IRDLOperation):
         printer.print_attribute(self.buffer.type)
 
 
+def allocation_name(op: AllocBufferOp) -> str | None:
+    """The allocated buffer's TIR name, else the name its data pointer is bound to
+    (`x = T.alloc_buffer(...).data` leaves the buffer unnamed)."""
+    if op.buffer_name is not None and op.buffer_name.data:
+        return op.buffer_name.data
+    for use in op.buffer.uses:
+        if isinstance(use.operation, BufferDataOp):
+            for data_use in use.operation.data.uses:
+                bind = data_use.operation
+                if isinstance(bind, BindOp) and bind.var_name is not None:
+                    return bind.var_name.data
+    return None
+
+
 @irdl_op_definition
 class DeclBufferOp(IRDLOperation):
-    """`T.decl_buffer(shape, dtype, data=ptr)`: a buffer view of memory someone else owns."""
+    """`T.decl_buffer(shape, dtype, data=ptr)`: a buffer view of memory someone else owns.
+
+    `%x = tir.decl_buffer "x_1" %ptr : !tir.ptr<f32> -> !tir.buffer<...>`; the string is
+    the buffer's TIR name (the `name` property), printed when it has one.
+    """
 
     name = "tir.decl_buffer"
 
+    buffer_name = opt_prop_def(StringAttr, prop_name="name")
     data = operand_def(PointerType)
     buffer = result_def(BufferType)
 
-    assembly_format = "$data attr-dict `:` type($data) `->` type($buffer)"
+    assembly_format = "($name^)? $data attr-dict `:` type($data) `->` type($buffer)"
 
-    def __init__(self, data: SSAValue, buffer_type: BufferType):
-        super().__init__(operands=[data], result_types=[buffer_type])
+    def __init__(self, data: SSAValue, buffer_type: BufferType, name: str | None = None):
+        super().__init__(
+            operands=[data], result_types=[buffer_type], properties={"name": _name_prop(name)}
+        )
+        set_readable_hint(self.buffer, name)
 
     def verify_(self) -> None:
         assert isinstance(self.data.type, PointerType)
@@ -815,8 +957,9 @@ class AddressOfOp(IRDLOperation):
 class ForOp(IRDLOperation):
     """`for i in T.<kind>(min, min + extent)`; the loop var is the body's block argument.
 
-    `tir.for %i = %min extent %n [step %s] parallel [thread "threadIdx.x"]
-    [annotations {...}] : i32 { ... }`
+    `tir.for %i ["i_1"] = %min extent %n [step %s] parallel [thread "threadIdx.x"]
+    [annotations {...}] : i32 { ... }`; the string is the loop var's TIR name (the
+    `name` property), printed when it has one.
     """
 
     name = "tir.for"
@@ -825,6 +968,7 @@ class ForOp(IRDLOperation):
     extent = operand_def()
     step = opt_operand_def()
     kind = prop_def(StringAttr)
+    var_name = opt_prop_def(StringAttr, prop_name="name")
     thread_tag = opt_prop_def(StringAttr)
     """For `thread_binding` loops: the thread the loop binds (TVM's IterVar tag)."""
     annotations = prop_def(DictionaryAttr, default_value=DictionaryAttr({}))
@@ -841,16 +985,20 @@ class ForOp(IRDLOperation):
         step: SSAValue | None = None,
         thread_tag: str | None = None,
         annotations: dict[str, Attribute] | None = None,
+        var_name: str | None = None,
     ):
         super().__init__(
             operands=[min, extent, step],
             properties={
                 "kind": StringAttr(kind),
+                "name": _name_prop(var_name),
                 "thread_tag": None if thread_tag is None else StringAttr(thread_tag),
                 "annotations": DictionaryAttr(annotations or {}),
             },
             regions=[body or _new_body([min.type])],
         )
+        if self.loop_var.name_hint is None:
+            set_readable_hint(self.loop_var, var_name)
 
     @property
     def loop_var(self) -> SSAValue:
@@ -878,6 +1026,7 @@ class ForOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> ForOp:
         var = parser.parse_argument(expect_type=False)
+        var_name = parser.parse_optional_str_literal()
         parser.parse_punctuation("=")
         min = _parse_defined_operand(parser)
         parser.parse_keyword("extent")
@@ -899,13 +1048,16 @@ class ForOp(IRDLOperation):
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         body = parser.parse_region([var.resolve(parser.parse_type())])
-        op = cls(min, extent, kind, body, step, thread_tag, annotations)
+        op = cls(min, extent, kind, body, step, thread_tag, annotations, var_name)
         op.attributes.update(attrs)
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.loop_var)
+        if self.var_name is not None:
+            printer.print_string(" ")
+            printer.print_string_literal(self.var_name.data)
         printer.print_string(" = ")
         printer.print_operand(self.min)
         printer.print_string(" extent ")
@@ -1015,18 +1167,23 @@ class EvaluateOp(IRDLOperation):
 @irdl_op_definition
 class BindOp(IRDLOperation):
     """`x: T.int32 = value` (`tirx.Bind`): the result is the var, in scope to the end of
-    the block."""
+    the block. `%x = tir.bind "x_1" %v : i32`: the string is the var's TIR name (the
+    `name` property), printed when it has one."""
 
     name = "tir.bind"
 
+    var_name = opt_prop_def(StringAttr, prop_name="name")
     T: ClassVar = VarConstraint("T", AnyAttr())
     value = operand_def(T)
     var = result_def(T)
 
-    assembly_format = "$value attr-dict `:` type($value)"
+    assembly_format = "($name^)? $value attr-dict `:` type($value)"
 
-    def __init__(self, value: SSAValue):
-        super().__init__(operands=[value], result_types=[value.type])
+    def __init__(self, value: SSAValue, name: str | None = None):
+        super().__init__(
+            operands=[value], result_types=[value.type], properties={"name": _name_prop(name)}
+        )
+        set_readable_hint(self.var, name)
 
 
 @irdl_op_definition
@@ -1217,40 +1374,68 @@ class StringOp(IRDLOperation):
 
 @irdl_op_definition
 class ConstOp(IRDLOperation):
-    """An `IntImm` of an unsigned dtype (signed ints, bools and floats are
-    `arith.constant`)."""
+    """A TIR immediate `arith.constant` cannot hold: an `IntImm` of an unsigned dtype, or a
+    `FloatImm` whose value its dtype cannot represent exactly (TVM keeps a FloatImm's value
+    as a double: `T.float32(0.001)` is 0.001, not the float32 nearest to it).
+
+    `tir.const 255 : ui8`, `tir.const 1.0000000000000000e-03 : f32` (the value a double,
+    printed losslessly; a hexadecimal literal is its bits, as for NaN and infinities).
+    Signed ints, bools and floats their dtype holds exactly are `arith.constant`.
+    """
 
     name = "tir.const"
 
-    value = prop_def(IntegerAttr)
+    value = prop_def(IntegerAttr | FloatAttr)
     result = result_def()
 
     traits = traits_def(Pure())
 
-    def __init__(self, value: int, result_type: IntegerType):
-        super().__init__(
-            properties={"value": IntegerAttr(value, result_type)}, result_types=[result_type]
-        )
+    def __init__(self, value: int | float, result_type: Attribute):
+        if isinstance(value, float):
+            attr: Attribute = FloatAttr(value, Float64Type())
+        else:
+            attr = IntegerAttr(value, result_type)  # type: ignore[arg-type]
+        super().__init__(properties={"value": attr}, result_types=[result_type])
+
+    @property
+    def number(self) -> int | float:
+        return self.value.value.data
 
     def verify_(self) -> None:
-        if self.value.type != self.result.type:
+        if isinstance(self.value, FloatAttr):
+            if self.value.type != Float64Type() or not is_float(self.result.type):
+                raise VerifyException("a float tir.const holds an f64 value of a float dtype")
+        elif self.value.type != self.result.type:
             raise VerifyException("constant value and result types differ")
+        if lanes_of(self.result.type) != 1:
+            raise VerifyException("a tir.const is a scalar")
 
     @classmethod
     def parse(cls, parser: Parser) -> ConstOp:
-        value = parser.parse_integer(allow_boolean=False)
+        pos = parser.pos
+        is_hex = parser._current_token.text.lower().startswith(("0x", "-0x"))  # pyright: ignore[reportPrivateUsage]
+        number = parser.parse_number()
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        pos = parser.pos
+        type_pos = parser.pos
         result_type = parser.parse_type()
-        if not isinstance(result_type, IntegerType):
-            parser.raise_error("tir.const holds an integer", pos, parser.pos)
-        op = cls(value, result_type)
+        if is_float(result_type):
+            if isinstance(number, int):
+                if not is_hex:
+                    parser.raise_error("a float tir.const needs a float literal", pos, type_pos)
+                number = struct.unpack("<d", number.to_bytes(8, "little"))[0]
+        elif not isinstance(result_type, IntegerType) or isinstance(number, float):
+            parser.raise_error("tir.const holds an integer or a float", type_pos, parser.pos)
+        op = cls(number, result_type)
         op.attributes.update(attrs)
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.value.value.data}")
+        printer.print_string(" ")
+        if isinstance(self.value, FloatAttr):
+            printer.print_float(self.value.value.data, Float64Type())
+        else:
+            printer.print_string(str(self.value.value.data))
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+import struct
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -33,8 +34,6 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
 from usmp_dialect.dialects import tir
-
-_NAME = re.compile(r"[A-Za-z_][\w.$-]*")
 
 
 class TVMScriptError(DiagnosticException):
@@ -151,9 +150,8 @@ def import_module(mod: Any, filename: str = "<tvmscript>") -> ModuleOp:
     return _Importer(filename).module(mod)
 
 
-def _set_name(value: SSAValue, name: str) -> None:
-    if _NAME.fullmatch(name):
-        value.name_hint = name
+def _same_float(a: float, b: float) -> bool:
+    return struct.pack("<d", a) == struct.pack("<d", b)
 
 
 class _Importer:
@@ -199,10 +197,11 @@ class _Importer:
             param_types,
             self.ret_types[name],
             {key: self.attribute(value, f"attribute '{key}'") for key, value in attrs.items()},
+            param_names=[str(p.name) for p in function.params],
         )
         for param, arg in zip(function.params, op.body.block.args):
             self.values[param] = arg
-            _set_name(arg, param.name)
+            tir.set_readable_hint(arg, param.name)
         self.block = op.body.block
         self.stmt(function.body)
         return op
@@ -317,19 +316,17 @@ class _Importer:
         for child in s.seq:
             self.stmt(child)
 
-    def define_buffer(self, buffer: Any, op: Operation) -> None:
-        self.values[buffer] = op.results[0]
-        _set_name(op.results[0], buffer.name)
-
     def stmt_AllocBuffer(self, s: Any) -> None:
         annotations = {k: self.attribute(v, "buffer annotations") for k, v in s.annotations.items()}
-        self.define_buffer(s.buffer, self.add(tir.AllocBufferOp(self.buffer_type(s.buffer.ty, s), annotations)))
+        op = tir.AllocBufferOp(self.buffer_type(s.buffer.ty, s), annotations, str(s.buffer.name))
+        self.values[s.buffer] = self.add(op).results[0]
 
     def stmt_DeclBuffer(self, s: Any) -> None:
         if s.data is None:
             raise self.unsupported("decl_buffer without data", s)
         data = self.expr(s.data)
-        self.define_buffer(s.buffer, self.add(tir.DeclBufferOp(data, self.buffer_type(s.buffer.ty, s))))
+        op = tir.DeclBufferOp(data, self.buffer_type(s.buffer.ty, s), str(s.buffer.name))
+        self.values[s.buffer] = self.add(op).results[0]
 
     def stmt_BufferStore(self, s: Any) -> None:
         if getattr(s, "predicate", None) is not None:
@@ -344,9 +341,8 @@ class _Importer:
             self.add(tir.EvaluateOp(value))
 
     def stmt_Bind(self, s: Any) -> None:
-        op = self.add(tir.BindOp(self.expr(s.value)))
+        op = self.add(tir.BindOp(self.expr(s.value), str(s.var.name)))
         self.values[s.var] = op.results[0]
-        _set_name(op.results[0], s.var.name)
 
     def stmt_For(self, s: Any) -> None:
         kind = _LOOP_KIND_BY_ENUM.get(int(s.kind))
@@ -364,9 +360,9 @@ class _Importer:
         annotations = {k: self.attribute(v, "loop annotations") for k, v in s.annotations.items()}
         body = Block(arg_types=[self.dtype(s.loop_var.ty.dtype, s)])
         self.values[s.loop_var] = body.args[0]
-        _set_name(body.args[0], s.loop_var.name)
         self.in_block(body, lambda: self.stmt(s.body))
-        self.add(tir.ForOp(min_value, extent, kind, Region(body), step, thread_tag, annotations))
+        name = str(s.loop_var.name)
+        self.add(tir.ForOp(min_value, extent, kind, Region(body), step, thread_tag, annotations, name))
 
     def stmt_IfThenElse(self, s: Any) -> None:
         condition = self.expr(s.condition)
@@ -461,7 +457,11 @@ class _Importer:
 
     def expr_FloatImm(self, e: Any) -> SSAValue:
         t = self.dtype(e.ty.dtype, e)
-        return self.result(arith.ConstantOp(FloatAttr(float(e.value), t)))  # type: ignore[arg-type]
+        value = float(e.value)
+        constant = FloatAttr(value, t)  # type: ignore[arg-type]
+        if _same_float(constant.value.data, value):
+            return self.result(arith.ConstantOp(constant))
+        return self.result(tir.ConstOp(value, t))
 
     def expr_StringImm(self, e: Any) -> SSAValue:
         return self.result(tir.StringOp(str(e.value)))

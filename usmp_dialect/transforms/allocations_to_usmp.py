@@ -71,11 +71,13 @@ class BufferNames:
         self.used: set[str] = set()
 
     def unique(self, hint: str | None, fallback: str) -> str:
-        """`hint` if it is a readable name, else `fallback`; a suffix makes it unique."""
+        """`hint` if it is a readable name, else `fallback`; a repeated name gets TVM's
+        suffix (`T_softmax_exp`, then `T_softmax_exp2`, `T_softmax_exp3`), so plans and
+        reports name buffers as TVM's USMP named them."""
         base = hint if hint and _NAME.fullmatch(hint) else fallback
-        name, suffix = base, 1
+        name, suffix = base, 2
         while name in self.used:
-            name, suffix = f"{base}.{suffix}", suffix + 1
+            name, suffix = f"{base}{suffix}", suffix + 1
         self.used.add(name)
         return name
 
@@ -84,7 +86,7 @@ def lower_allocations(
     module: ModuleOp,
     pass_name: str,
     allocations: Sequence[ProgramAllocation],
-    name_hint: Callable[[ProgramAllocation], str | None],
+    source_name: Callable[[ProgramAllocation], str | None],
     lower: Callable[[ProgramAllocation, str, list[PoolOp]], None],
 ) -> None:
     """Marks the unplanned allocations, lowers the others with `lower(allocation, name,
@@ -108,7 +110,7 @@ def lower_allocations(
     starts: list[int] = []
     ends: list[int] = []
     for index, allocation in enumerate(planned):
-        name = names.unique(name_hint(allocation), f"{allocation.function}.alloc{index}")
+        name = names.unique(source_name(allocation), f"{allocation.function}.alloc{index}")
         lower(allocation, name, pools)
         buffer_names.append(name)
         for start, end in allocation.intervals:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -71,7 +71,9 @@ def _views(param: SSAValue) -> list[tir.DeclBufferOp]:
     return [use.operation for use in param.uses if isinstance(use.operation, tir.DeclBufferOp)]
 
 
-def _io_buffer_type(param: SSAValue, views: list[tir.DeclBufferOp]) -> tir.BufferType | None:
+def _io_buffer_type(
+    param: SSAValue, name: str | None, views: list[tir.DeclBufferOp]
+) -> tir.BufferType | None:
     """The buffer a param holds: its own type, or the one type its views give it; None
     for a scalar or a pointer never viewed."""
     if isinstance(param.type, tir.BufferType):
@@ -79,7 +81,7 @@ def _io_buffer_type(param: SSAValue, views: list[tir.DeclBufferOp]) -> tir.Buffe
     types = {view.buffer.type for view in views}
     if len(types) > 1:
         raise UsmpError(
-            f"param '{param.name_hint}' is viewed as {len(types)} different buffers "
+            f"param '{name}' is viewed as {len(types)} different buffers "
             f"({', '.join(sorted(map(str, types)))}); its I/O buffer is ambiguous",
             views[-1],
         )
@@ -89,14 +91,14 @@ def _io_buffer_type(param: SSAValue, views: list[tir.DeclBufferOp]) -> tir.Buffe
 
 def _io_allocation(
     param: BlockArgument,
+    name: str,
     buffer_type: tir.BufferType,
     views: list[tir.DeclBufferOp],
     entry: tir.PrimFuncOp,
 ) -> list[Operation]:
     """The allocation that replaces a param (and its views), with the data pointer that
     stands for a pointer param where it is used directly."""
-    alloc = tir.AllocBufferOp(buffer_type)
-    alloc.buffer.name_hint = param.name_hint
+    alloc = tir.AllocBufferOp(buffer_type, name=name)
     alloc.location = entry.location
     for view in views:
         view.buffer.replace_all_uses_with(alloc.buffer)
@@ -119,7 +121,7 @@ def _mark_io(module: ModuleOp, entry: tir.PrimFuncOp, allocs: list[tir.AllocBuff
     for alloc in allocs:
         alloc.attributes[IO_ATTR] = DictionaryAttr(
             {
-                "name": StringAttr(alloc.buffer.name_hint or ""),
+                "name": alloc.buffer_name or StringAttr(""),
                 "kind": StringAttr(_io_kind(by_op[alloc])),
             }
         )
@@ -140,7 +142,7 @@ class TirIoToAllocations(ModulePass):
         _check_not_called(entry, functions)
         constants = constant_params(entry)
         block = entry.body.block
-        names = {a.name_hint for a in block.args}
+        names = set(entry.param_names())
         if unknown := sorted(constants - names):
             raise UsmpError(
                 f"{CONSTANTS_ATTR} names {', '.join(unknown)}, not a param of "
@@ -148,29 +150,26 @@ class TirIoToAllocations(ModulePass):
                 entry,
             )
         io_params = []
-        for arg in block.args:
+        for index, (arg, name) in enumerate(list(zip(block.args, entry.param_names()))):
             views = _views(arg)
-            buffer_type = _io_buffer_type(arg, views)
-            if buffer_type is None or arg.name_hint in constants:
+            buffer_type = _io_buffer_type(arg, name, views)
+            if buffer_type is None or name in constants:
                 continue
-            if not arg.name_hint:
+            if not name:
                 raise UsmpError(
-                    f"param {arg.index} of @{entry.sym_name.data} has no name to publish "
+                    f"param {index} of @{entry.sym_name.data} has no name to publish "
                     "its offset under",
                     entry,
                 )
-            io_params.append((arg, buffer_type, views))
+            io_params.append((arg, name, buffer_type, views))
         if not io_params:
             return
         created = [
             new
-            for arg, buffer_type, views in io_params
-            for new in _io_allocation(arg, buffer_type, views, entry)
+            for arg, name, buffer_type, views in io_params
+            for new in _io_allocation(arg, name, buffer_type, views, entry)
         ]
-        for arg, _, _ in reversed(io_params):
-            block.erase_arg(arg)
+        for arg, *_ in reversed(io_params):
+            entry.erase_param(arg)
         Rewriter.insert_op(created, InsertPoint.at_start(block))
         _mark_io(op, entry, [new for new in created if isinstance(new, tir.AllocBufferOp)])
-        entry.properties["function_type"] = FunctionType.from_lists(
-            [a.type for a in block.args], list(entry.function_type.outputs.data)
-        )

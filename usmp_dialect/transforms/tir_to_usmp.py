@@ -3,7 +3,9 @@
 
 Liveness is TVM's buffer-info extraction over the inlined call tree from the entry
 function (see `analysis/tir_liveness.py`). Pool candidates, the default
-`@global_workspace` pool and buffer names are those of `memref-to-usmp`. Allocations that
+`@global_workspace` pool are those of `memref-to-usmp`; a buffer is named by its TIR
+name (made unique across functions with a `.N` suffix), and keeps that name as `tir.name`
+where the two differ, for `usmp-to-tir` to give its view. Allocations that
 cannot be planned stay, marked `usmp.unplanned = "why"`. A module without TIR allocations
 is left alone.
 """
@@ -23,19 +25,6 @@ from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import IO_ATTR, AllocOffsetOp, PoolOp
 from usmp_dialect.transforms.allocations_to_usmp import lower_allocations, serving_pools
-
-
-def _name_hint(op: tir.AllocBufferOp) -> str | None:
-    """The buffer's own name, else the name its data pointer is bound to
-    (`x = T.alloc_buffer(...).data`)."""
-    if op.buffer.name_hint:
-        return op.buffer.name_hint
-    for use in op.buffer.uses:
-        if isinstance(use.operation, tir.BufferDataOp):
-            for data_use in use.operation.data.uses:
-                if isinstance(data_use.operation, tir.BindOp) and data_use.operation.var.name_hint:
-                    return data_use.operation.var.name_hint
-    return None
 
 
 def planned_alignment(
@@ -88,7 +77,9 @@ def _lower_allocation(
     placed = AllocOffsetOp(name, [p.sym_name.data for p in candidates], view_type, alignment)
     if IO_ATTR in op.attributes:
         placed.attributes[IO_ATTR] = op.attributes[IO_ATTR]
-    placed.buffer.name_hint = op.buffer.name_hint
+    if op.buffer_name is not None and op.buffer_name.data != name:
+        placed.attributes[tir.NAME_ATTR] = op.buffer_name
+    tir.set_readable_hint(placed.buffer, name)
     placed.location = op.location
     Rewriter.replace_op(op, placed)
     if buffer_type.scope.data != "global":
@@ -142,6 +133,6 @@ class TirToUsmp(ModulePass):
             op,
             self.name,
             liveness.unreachable + liveness.allocations,
-            lambda allocation: _name_hint(allocation.op),
+            lambda allocation: tir.allocation_name(allocation.op),
             lambda allocation, name, pools: _lower_allocation(allocation, name, pools, functions),
         )

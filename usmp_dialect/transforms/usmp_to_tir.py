@@ -10,7 +10,8 @@ TVM's conversion of pool allocations to offsets, for the `tir` dialect:
   builds only with pointer params) a `!tir.ptr<ui8>` param re-declared as that buffer;
 - every call site passes the caller's pool pointers on (`tir.buffer_data`);
 - each `usmp.alloc_offset` becomes `tir.decl_buffer` over
-  `tir.address_of %pool[offset]` with the buffer's own type, so every use (loads, stores,
+  `tir.address_of %pool[offset]` with the buffer's own type and TIR name (its `tir.name`,
+  else the alloc_offset's name), so every use (loads, stores,
   `tir.buffer_data` pointers, views over them) now reads the pool;
 - operators lose `tirx.noalias`: their params may now share pool bytes;
 - the entry function records `usmp.pools = {name = planned size}` and, for the inputs and
@@ -72,7 +73,7 @@ def _pool_param_name(pool: PoolOp, is_entry: bool) -> str:
 def _check_param_names(function: tir.PrimFuncOp, pools: list[PoolOp], is_entry: bool) -> None:
     """A pool param takes the pool's name (`<pool>_var` in operators), which a caller looks it
     up by: a param of that name already there is an error, not an ambiguous signature."""
-    taken = {arg.name_hint for arg in function.body.block.args}
+    taken = set(function.param_names())
     for pool in pools:
         name = _pool_param_name(pool, is_entry)
         if name in taken:
@@ -92,24 +93,17 @@ def _add_pool_params(
     for pool in pools:
         name = pool.sym_name.data
         buffer_type = _pool_buffer_type(pool)
+        param_name = _pool_param_name(pool, is_entry)
         if is_entry:
-            arg = block.insert_arg(buffer_type, len(block.args))
-            arg.name_hint = _pool_param_name(pool, is_entry)
-            buffers[name] = arg
+            buffers[name] = function.insert_param(len(block.args), buffer_type, param_name)
             continue
-        arg = block.insert_arg(tir.PointerType(ui8), len(block.args))
-        arg.name_hint = _pool_param_name(pool, is_entry)
-        decl = tir.DeclBufferOp(arg, buffer_type)
-        decl.buffer.name_hint = name
+        arg = function.insert_param(len(block.args), tir.PointerType(ui8), param_name)
+        decl = tir.DeclBufferOp(arg, buffer_type, name)
         if block.first_op is None:
             block.add_op(decl)
         else:
             block.insert_op_before(decl, block.first_op)
         buffers[name] = decl.buffer
-    outputs = function.function_type.outputs.data
-    function.properties["function_type"] = type(function.function_type).from_lists(
-        [a.type for a in block.args], list(outputs)
-    )
     return buffers
 
 
@@ -118,8 +112,9 @@ def _lower_alloc(op: AllocOffsetOp, pool_buffer: SSAValue) -> None:
     address = tir.AddressOfOp(pool_buffer, [offset.result], tir.PointerType(ui8))
     buffer_type = op.buffer.type
     assert isinstance(buffer_type, tir.BufferType)
-    view = tir.DeclBufferOp(address.result, buffer_type)
-    view.buffer.name_hint = op.buffer.name_hint
+    tir_name = op.attributes.get(tir.NAME_ATTR, op.buffer_name)
+    assert isinstance(tir_name, StringAttr)
+    view = tir.DeclBufferOp(address.result, buffer_type, tir_name.data)
     offset.location = address.location = view.location = op.location
     Rewriter.insert_op([offset, address], InsertPoint.before(op))
     Rewriter.replace_op(op, view)

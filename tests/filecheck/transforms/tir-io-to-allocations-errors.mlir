@@ -3,21 +3,21 @@
 // EXIT: error: usmp.constants names b, not a param of @main
 // EXIT: exit=1
 
-tir.prim_func @main(%a: !tir.buffer<4xf32>) attributes {usmp.constants = ["b"]} {
+tir.prim_func @main(%a: !tir.buffer<4xf32> {tir.name = "a"}) attributes {usmp.constants = ["b"]} {
 }
 // CHECK: usmp.constants names b, not a param of @main
 
 // -----
 
-tir.prim_func @main(%a: !tir.buffer<4xf32>) attributes {usmp.constants = "a"} {
+tir.prim_func @main(%a: !tir.buffer<4xf32> {tir.name = "a"}) attributes {usmp.constants = "a"} {
 }
 // CHECK: usmp.constants must be an array of param names
 
 // -----
 
-tir.prim_func @main(%a: !tir.buffer<4xf32>) {
+tir.prim_func @main(%a: !tir.buffer<4xf32> {tir.name = "a"}) {
 }
-tir.prim_func @caller(%b: !tir.buffer<4xf32>) {
+tir.prim_func @caller(%b: !tir.buffer<4xf32> {tir.name = "b"}) {
   tir.call @main(%b) : (!tir.buffer<4xf32>) -> ()
 }
 // CHECK: @caller calls the entry function @main, whose I/O params would go
@@ -25,7 +25,7 @@ tir.prim_func @caller(%b: !tir.buffer<4xf32>) {
 // -----
 
 // A local-scope input cannot live in a global pool: an error, not a param silently lost.
-tir.prim_func @main(%a: !tir.buffer<4xf32, scope "local">) {
+tir.prim_func @main(%a: !tir.buffer<4xf32, scope "local"> {tir.name = "a"}) {
   %c0 = arith.constant 0 : i32
   %v = tir.load %a[%c0] : f32
 }
@@ -34,15 +34,22 @@ tir.prim_func @main(%a: !tir.buffer<4xf32, scope "local">) {
 // -----
 
 tir.prim_func @main() {
-  %a = tir.alloc_buffer {usmp.io = {name = "a", kind = "sideways"}} : !tir.buffer<4xf32>
+  %a = tir.alloc_buffer "a" {usmp.io = {name = "a", kind = "sideways"}} : !tir.buffer<4xf32>
 }
 // CHECK: usmp.io must be {name = "param", kind = "input" | "output" | "input_output"}
 
 // -----
 
 // A pointer param viewed as two different buffers has no one size to plan.
-tir.prim_func @main(%p: !tir.ptr<f32>) {
+tir.prim_func @main(%p: !tir.ptr<f32> {tir.name = "p"}) {
   %a = tir.decl_buffer %p : !tir.ptr<f32> -> !tir.buffer<4xf32>
   %b = tir.decl_buffer %p : !tir.ptr<f32> -> !tir.buffer<8xf32>
 }
 // CHECK: param 'p' is viewed as 2 different buffers (!tir.buffer<4xf32>, !tir.buffer<8xf32>); its I/O buffer is ambiguous
+
+// -----
+
+// A param's name is its tir.name, never its SSA name: without one, nothing to publish.
+tir.prim_func @main(%a: !tir.buffer<4xf32> {tir.name = "a"}, %b: !tir.buffer<4xf32>) {
+}
+// CHECK: param 1 of @main has no name to publish its offset under

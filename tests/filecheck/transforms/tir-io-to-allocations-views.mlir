@@ -18,7 +18,7 @@ tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {
     tir.store %v, %y[%i]
   }
 }
-tir.prim_func @__tvm_main__(%input: !tir.ptr<void>, %output: !tir.ptr<void>, %state: !tir.ptr<void>) attributes {runner_function = true} {
+tir.prim_func @__tvm_main__(%input: !tir.ptr<void> {tir.name = "input"}, %output: !tir.ptr<void> {tir.name = "output"}, %state: !tir.ptr<void> {tir.name = "state"}) attributes {runner_function = true} {
   %input_buffer_var = tir.decl_buffer %input : !tir.ptr<void> -> !tir.buffer<4xf32>
   %output_buffer_var = tir.decl_buffer %output : !tir.ptr<void> -> !tir.buffer<4xf32>
   %name = tir.string "op"
@@ -28,9 +28,9 @@ tir.prim_func @__tvm_main__(%input: !tir.ptr<void>, %output: !tir.ptr<void>, %st
   tir.evaluate %status : i32
 }
 
-// CHECK:      tir.prim_func @__tvm_main__(%state: !tir.ptr<void>) attributes {runner_function = true} {
-// CHECK-NEXT:   %input = tir.alloc_buffer {usmp.io = {name = "input", kind = "input"}} : !tir.buffer<4xf32>
-// CHECK-NEXT:   %output = tir.alloc_buffer {usmp.io = {name = "output", kind = "output"}} : !tir.buffer<4xf32>
+// CHECK:      tir.prim_func @__tvm_main__(%state: !tir.ptr<void> {tir.name = "state"}) attributes {runner_function = true} {
+// CHECK-NEXT:   %input = tir.alloc_buffer "input" {usmp.io = {name = "input", kind = "input"}} : !tir.buffer<4xf32>
+// CHECK-NEXT:   %output = tir.alloc_buffer "output" {usmp.io = {name = "output", kind = "output"}} : !tir.buffer<4xf32>
 // CHECK-NOT:    tir.decl_buffer
 // CHECK:        %pi = tir.buffer_data %input
 // CHECK-NEXT:   %po = tir.buffer_data %output
@@ -53,21 +53,21 @@ tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {
     tir.store %v, %y[%i]
   }
 }
-tir.prim_func @__tvm_main__(%input: !tir.ptr<f32>, %output: !tir.ptr<f32>) attributes {runner_function = true} {
+tir.prim_func @__tvm_main__(%input: !tir.ptr<f32> {tir.name = "input"}, %output: !tir.ptr<f32> {tir.name = "output"}) attributes {runner_function = true} {
   %input_buffer_var = tir.decl_buffer %input : !tir.ptr<f32> -> !tir.buffer<4xf32>
   %output_buffer_var = tir.decl_buffer %output : !tir.ptr<f32> -> !tir.buffer<4xf32>
-  %sid = tir.alloc_buffer : !tir.buffer<4xf32>
+  %sid = tir.alloc_buffer "sid" : !tir.buffer<4xf32>
   %psid = tir.buffer_data %sid : !tir.buffer<4xf32> -> !tir.ptr<f32>
   tir.call @op(%input, %psid) : (!tir.ptr<f32>, !tir.ptr<f32>) -> ()
   tir.call @op(%psid, %output) : (!tir.ptr<f32>, !tir.ptr<f32>) -> ()
 }
 
 // CHECK:      tir.prim_func @__tvm_main__() attributes {runner_function = true} {
-// CHECK-NEXT:   %input = tir.alloc_buffer {usmp.io = {name = "input", kind = "input"}} : !tir.buffer<4xf32>
+// CHECK-NEXT:   %input = tir.alloc_buffer "input" {usmp.io = {name = "input", kind = "input"}} : !tir.buffer<4xf32>
 // CHECK-NEXT:   %{{.*}} = tir.buffer_data %input : !tir.buffer<4xf32> -> !tir.ptr<f32>
-// CHECK-NEXT:   %output = tir.alloc_buffer {usmp.io = {name = "output", kind = "output"}} : !tir.buffer<4xf32>
+// CHECK-NEXT:   %output = tir.alloc_buffer "output" {usmp.io = {name = "output", kind = "output"}} : !tir.buffer<4xf32>
 // CHECK-NEXT:   %{{.*}} = tir.buffer_data %output : !tir.buffer<4xf32> -> !tir.ptr<f32>
-// CHECK-NEXT:   %sid = tir.alloc_buffer : !tir.buffer<4xf32>
+// CHECK-NEXT:   %sid = tir.alloc_buffer "sid" : !tir.buffer<4xf32>
 
 // REPORT:      input   global_workspace      16    16  [0, 8)  (input)
 // REPORT-NEXT: output  global_workspace      16    16  [11, 13)  (output)

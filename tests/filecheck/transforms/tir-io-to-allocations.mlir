@@ -30,9 +30,9 @@ tir.prim_func @accumulate(%acc_ptr: !tir.ptr<f32>, %x_ptr: !tir.ptr<f32>) {
     tir.store %s, %acc[%i]
   }
 }
-tir.prim_func @main(%inp: !tir.buffer<4xf32>, %w: !tir.buffer<4xf32>, %state: !tir.buffer<4xf32>, %n: i32, %out: !tir.buffer<4xf32>) attributes {runner_function = true, usmp.constants = ["w"]} {
-  %t0 = tir.alloc_buffer : !tir.buffer<4xf32>
-  %t1 = tir.alloc_buffer : !tir.buffer<4xf32>
+tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %w: !tir.buffer<4xf32> {tir.name = "w"}, %state: !tir.buffer<4xf32> {tir.name = "state"}, %n: i32 {tir.name = "n"}, %out: !tir.buffer<4xf32> {tir.name = "out"}) attributes {runner_function = true, usmp.constants = ["w"]} {
+  %t0 = tir.alloc_buffer "t0" : !tir.buffer<4xf32>
+  %t1 = tir.alloc_buffer "t1" : !tir.buffer<4xf32>
   %p0 = tir.buffer_data %inp : !tir.buffer<4xf32> -> !tir.ptr<f32>
   %p1 = tir.buffer_data %t0 : !tir.buffer<4xf32> -> !tir.ptr<f32>
   tir.call @copy(%p0, %p1) : (!tir.ptr<f32>, !tir.ptr<f32>) -> ()
@@ -46,11 +46,11 @@ tir.prim_func @main(%inp: !tir.buffer<4xf32>, %w: !tir.buffer<4xf32>, %state: !t
   tir.call @copy(%p4, %p5) : (!tir.ptr<f32>, !tir.ptr<f32>) -> ()
 }
 
-// CHECK:      tir.prim_func @main(%w: !tir.buffer<4xf32>, %n: i32) attributes {runner_function = true, usmp.constants = ["w"]} {
-// CHECK-NEXT:   %inp = tir.alloc_buffer {usmp.io = {name = "inp", kind = "input"}} : !tir.buffer<4xf32>
-// CHECK-NEXT:   %state = tir.alloc_buffer {usmp.io = {name = "state", kind = "input_output"}} : !tir.buffer<4xf32>
-// CHECK-NEXT:   %out = tir.alloc_buffer {usmp.io = {name = "out", kind = "output"}} : !tir.buffer<4xf32>
-// CHECK-NEXT:   %t0 = tir.alloc_buffer : !tir.buffer<4xf32>
+// CHECK:      tir.prim_func @main(%w: !tir.buffer<4xf32> {tir.name = "w"}, %n: i32 {tir.name = "n"}) attributes {runner_function = true, usmp.constants = ["w"]} {
+// CHECK-NEXT:   %inp = tir.alloc_buffer "inp" {usmp.io = {name = "inp", kind = "input"}} : !tir.buffer<4xf32>
+// CHECK-NEXT:   %state = tir.alloc_buffer "state" {usmp.io = {name = "state", kind = "input_output"}} : !tir.buffer<4xf32>
+// CHECK-NEXT:   %out = tir.alloc_buffer "out" {usmp.io = {name = "out", kind = "output"}} : !tir.buffer<4xf32>
+// CHECK-NEXT:   %t0 = tir.alloc_buffer "t0" : !tir.buffer<4xf32>
 // CHECK-NOT:  usmp.io
 
 // The input is live from the start of the program (index 0) to its last read, the output
@@ -65,9 +65,9 @@ tir.prim_func @main(%inp: !tir.buffer<4xf32>, %w: !tir.buffer<4xf32>, %state: !t
 
 // After planning the entry takes only the weight, the scalar and the pool, and publishes
 // where the application writes the inputs and reads the outputs.
-// LOWERED:      tir.prim_func @main(%w: !tir.buffer<4xf32>, %n: i32, %global_workspace: !tir.buffer<48xui8>)
+// LOWERED:      tir.prim_func @main(%w: !tir.buffer<4xf32> {tir.name = "w"}, %n: i32 {tir.name = "n"}, %global_workspace: !tir.buffer<48xui8> {tir.name = "global_workspace"})
 // LOWERED-SAME: usmp.io_offsets = {inp = {kind = "input", pool = "global_workspace", offset = 32 : i64, dtype = "float32", shape = [4 : i64]}, state = {kind = "input_output", pool = "global_workspace", offset = 0 : i64, dtype = "float32", shape = [4 : i64]}, out = {kind = "output", pool = "global_workspace", offset = 16 : i64, dtype = "float32", shape = [4 : i64]}}
 // LOWERED-SAME: usmp.pools = {global_workspace = 48 : i64}
 // LOWERED:      %[[OUT_AT:.*]] = arith.constant 16 : i32
 // LOWERED-NEXT: %[[OUT_PTR:.*]] = tir.address_of %global_workspace[%[[OUT_AT]]]
-// LOWERED-NEXT: %out = tir.decl_buffer %[[OUT_PTR]] : !tir.ptr<ui8> -> !tir.buffer<4xf32, align 16>
+// LOWERED-NEXT: %out = tir.decl_buffer "out" %[[OUT_PTR]] : !tir.ptr<ui8> -> !tir.buffer<4xf32, align 16>

@@ -13,7 +13,7 @@
 tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {
   %x = tir.decl_buffer %x_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
   %y = tir.decl_buffer %y_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
-  %ws = tir.alloc_buffer : !tir.buffer<4xf32, scope "global.workspace">
+  %ws = tir.alloc_buffer "ws" : !tir.buffer<4xf32, scope "global.workspace">
   %c0 = arith.constant 0 : i32
   %c4 = arith.constant 4 : i32
   tir.for %i = %c0 extent %c4 serial : i32 {
@@ -26,11 +26,11 @@ tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {
   }
 }
 tir.prim_func @main() attributes {runner_function = true} {
-  %a = tir.alloc_buffer : !tir.buffer<4xf32>
-  %b = tir.alloc_buffer : !tir.buffer<4xf32, scope "global.tagged">
-  %c = tir.alloc_buffer : !tir.buffer<4xf32>
-  %dead = tir.alloc_buffer : !tir.buffer<4xf32>
-  %shared = tir.alloc_buffer : !tir.buffer<4xf32, scope "shared">
+  %a = tir.alloc_buffer "a" : !tir.buffer<4xf32>
+  %b = tir.alloc_buffer "b" : !tir.buffer<4xf32, scope "global.tagged">
+  %c = tir.alloc_buffer "c" : !tir.buffer<4xf32>
+  %dead = tir.alloc_buffer "dead" : !tir.buffer<4xf32>
+  %shared = tir.alloc_buffer "shared" : !tir.buffer<4xf32, scope "shared">
   %pa = tir.buffer_data %a : !tir.buffer<4xf32> -> !tir.ptr<f32>
   %pb = tir.buffer_data %b : !tir.buffer<4xf32, scope "global.tagged"> -> !tir.ptr<f32, "global.tagged">
   %pc = tir.buffer_data %c : !tir.buffer<4xf32> -> !tir.ptr<f32>
@@ -40,7 +40,7 @@ tir.prim_func @main() attributes {runner_function = true} {
 
 // CHECK:      %a = usmp.alloc_offset "a"
 // CHECK-NEXT: %b = usmp.alloc_offset "b" @global_workspace[?] align 16 : !tir.buffer<4xf32, align 16>
-// CHECK:      %shared = tir.alloc_buffer {usmp.unplanned = "storage scope 'shared'"}
+// CHECK:      %shared = tir.alloc_buffer "shared" {usmp.unplanned = "storage scope 'shared'"}
 // CHECK:      %pb = tir.buffer_data %b : !tir.buffer<4xf32, align 16> -> !tir.ptr<f32>
 // CHECK:      usmp.liveness {
 // CHECK-NEXT:   "a" [9, 11)
@@ -60,7 +60,7 @@ tir.prim_func @main() attributes {runner_function = true} {
 tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {
   %x = tir.decl_buffer %x_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
   %y = tir.decl_buffer %y_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
-  %ws = tir.alloc_buffer : !tir.buffer<4xf32, scope "global.workspace">
+  %ws = tir.alloc_buffer "ws" : !tir.buffer<4xf32, scope "global.workspace">
   %c0 = arith.constant 0 : i32
   %c4 = arith.constant 4 : i32
   tir.for %i = %c0 extent %c4 serial : i32 {
@@ -73,11 +73,11 @@ tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {
   }
 }
 tir.prim_func @main() attributes {runner_function = true} {
-  %a = tir.alloc_buffer : !tir.buffer<4xf32>
-  %b = tir.alloc_buffer : !tir.buffer<4xf32, scope "global.tagged">
-  %c = tir.alloc_buffer : !tir.buffer<4xf32>
-  %dead = tir.alloc_buffer : !tir.buffer<4xf32>
-  %shared = tir.alloc_buffer : !tir.buffer<4xf32, scope "shared">
+  %a = tir.alloc_buffer "a" : !tir.buffer<4xf32>
+  %b = tir.alloc_buffer "b" : !tir.buffer<4xf32, scope "global.tagged">
+  %c = tir.alloc_buffer "c" : !tir.buffer<4xf32>
+  %dead = tir.alloc_buffer "dead" : !tir.buffer<4xf32>
+  %shared = tir.alloc_buffer "shared" : !tir.buffer<4xf32, scope "shared">
   %pa = tir.buffer_data %a : !tir.buffer<4xf32> -> !tir.ptr<f32>
   %pb = tir.buffer_data %b : !tir.buffer<4xf32, scope "global.tagged"> -> !tir.ptr<f32, "global.tagged">
   %pc = tir.buffer_data %c : !tir.buffer<4xf32> -> !tir.ptr<f32>
@@ -91,7 +91,7 @@ tir.prim_func @main() attributes {runner_function = true} {
 
 // CHECK:      %a = usmp.alloc_offset "a"
 // CHECK-NEXT: %b = usmp.alloc_offset "b" @global_workspace[?] align 16 : !tir.buffer<4xf32, align 16>
-// CHECK:      %shared = tir.alloc_buffer {usmp.unplanned = "storage scope 'shared'"}
+// CHECK:      %shared = tir.alloc_buffer "shared" {usmp.unplanned = "storage scope 'shared'"}
 // CHECK:      %pb = tir.buffer_data %b : !tir.buffer<4xf32, align 16> -> !tir.ptr<f32>
 // CHECK:      usmp.liveness {
 // CHECK-NEXT:   "a" [9, 11)

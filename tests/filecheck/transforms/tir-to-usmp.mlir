@@ -9,13 +9,13 @@
 
 // With workspaces=false only the entry's buffers are planned, as planners that never
 // see operator workspaces (Relax's) do.
-// NOWS: %ws = tir.alloc_buffer {usmp.unplanned = "operator workspace (tir-to-usmp{workspaces=false})"} : !tir.buffer<4xf32>
+// NOWS: %ws = tir.alloc_buffer "ws" {usmp.unplanned = "operator workspace (tir-to-usmp{workspaces=false})"} : !tir.buffer<4xf32>
 // NOWS: %a = usmp.alloc_offset "a"
 
 tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {
   %x = tir.decl_buffer %x_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
   %y = tir.decl_buffer %y_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
-  %ws = tir.alloc_buffer : !tir.buffer<4xf32>
+  %ws = tir.alloc_buffer "ws" : !tir.buffer<4xf32>
   %c0 = arith.constant 0 : i32
   %c4 = arith.constant 4 : i32
   tir.for %i = %c0 extent %c4 serial : i32 {
@@ -31,18 +31,18 @@ tir.prim_func @par(%x_ptr: !tir.ptr<f32>) {
   %c0 = arith.constant 0 : i32
   %c4 = arith.constant 4 : i32
   tir.for %i = %c0 extent %c4 parallel : i32 {
-    %inner = tir.alloc_buffer : !tir.buffer<4xf32>
+    %inner = tir.alloc_buffer "inner" : !tir.buffer<4xf32>
     %f = arith.constant 1.0 : f32
     tir.store %f, %inner[%i]
   }
 }
 tir.prim_func @unused() {
-  %dead = tir.alloc_buffer : !tir.buffer<4xf32>
+  %dead = tir.alloc_buffer "dead" : !tir.buffer<4xf32>
 }
-tir.prim_func @main(%in: !tir.buffer<4xf32>, %out: !tir.buffer<4xf32>) attributes {runner_function = true} {
-  %a = tir.alloc_buffer : !tir.buffer<4xf32>
-  %b = tir.alloc_buffer : !tir.buffer<4xf32>
-  %local = tir.alloc_buffer : !tir.buffer<4xf32, scope "local">
+tir.prim_func @main(%in: !tir.buffer<4xf32> {tir.name = "in"}, %out: !tir.buffer<4xf32> {tir.name = "out"}) attributes {runner_function = true} {
+  %a = tir.alloc_buffer "a" : !tir.buffer<4xf32>
+  %b = tir.alloc_buffer "b" : !tir.buffer<4xf32>
+  %local = tir.alloc_buffer "local" : !tir.buffer<4xf32, scope "local">
   %p0 = tir.buffer_data %in : !tir.buffer<4xf32> -> !tir.ptr<f32>
   %p1 = tir.buffer_data %a : !tir.buffer<4xf32> -> !tir.ptr<f32>
   tir.call @op(%p0, %p1) : (!tir.ptr<f32>, !tir.ptr<f32>) -> ()
@@ -65,11 +65,11 @@ tir.prim_func @main(%in: !tir.buffer<4xf32>, %out: !tir.buffer<4xf32>) attribute
 // call @op 24 (25-31).
 // CHECK:      usmp.pool @global_workspace workspace alignment 16
 // CHECK:      %ws = usmp.alloc_offset "ws" @global_workspace[?] align 16 : !tir.buffer<4xf32, align 16>
-// CHECK:      %inner = tir.alloc_buffer {usmp.unplanned = "inside a parallel loop"}
-// CHECK:      %dead = tir.alloc_buffer {usmp.unplanned = "not reachable from the entry function"}
+// CHECK:      %inner = tir.alloc_buffer "inner" {usmp.unplanned = "inside a parallel loop"}
+// CHECK:      %dead = tir.alloc_buffer "dead" {usmp.unplanned = "not reachable from the entry function"}
 // CHECK:      %a = usmp.alloc_offset "a" @global_workspace[?] align 16
 // CHECK-NEXT: %b = usmp.alloc_offset "b" @global_workspace[?] align 16
-// CHECK-NEXT: %local = tir.alloc_buffer {usmp.unplanned = "storage scope 'local'"}
+// CHECK-NEXT: %local = tir.alloc_buffer "local" {usmp.unplanned = "storage scope 'local'"}
 // CHECK:      usmp.liveness {
 // CHECK-NEXT:   "a" [9, 20)
 // CHECK-NEXT:   "b" [11, 30)

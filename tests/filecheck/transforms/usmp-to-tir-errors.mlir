@@ -25,7 +25,7 @@ usmp.liveness {
 // The entry's pool param would take the name of a param it already has.
 usmp.pool @global_workspace workspace alignment 16 size 16
 // CHECK: @main already has a param 'global_workspace', the name of the param pool @global_workspace becomes; rename the param or the pool
-tir.prim_func @main(%global_workspace: !tir.buffer<4xf32>) {
+tir.prim_func @main(%global_workspace: !tir.buffer<4xf32> {tir.name = "global_workspace"}) {
   %a = usmp.alloc_offset "a" @global_workspace[0] align 16 : !tir.buffer<4xf32>
 }
 usmp.liveness {

@@ -8,9 +8,9 @@
 // RUN: usmp-opt %s -p usmp-to-tir | usmp-translate --emit-tvmscript | filecheck %s --check-prefix=SCRIPT
 
 usmp.pool @global_workspace workspace alignment 16 size 96
-tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) attributes {"tirx.noalias" = true} {
-  %x = tir.decl_buffer %x_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
-  %y = tir.decl_buffer %y_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
+tir.prim_func @op(%x_ptr: !tir.ptr<f32> {tir.name = "x_ptr"}, %y_ptr: !tir.ptr<f32> {tir.name = "y_ptr"}) attributes {"tirx.noalias" = true} {
+  %x = tir.decl_buffer "x" %x_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
+  %y = tir.decl_buffer "y" %y_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
   %ws = usmp.alloc_offset "ws" @global_workspace[64] align 16 : !tir.buffer<4xf32, align 16>
   %c0 = arith.constant 0 : i32
   %v = tir.load %x[%c0] : f32
@@ -18,14 +18,14 @@ tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) attributes {"tir
   %w = tir.load %ws[%c0] : f32
   tir.store %w, %y[%c0]
 }
-tir.prim_func @leaf(%x_ptr: !tir.ptr<f32>) {
-  %x = tir.decl_buffer %x_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
+tir.prim_func @leaf(%x_ptr: !tir.ptr<f32> {tir.name = "x_ptr"}) {
+  %x = tir.decl_buffer "x" %x_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
 }
-tir.prim_func @main(%inp: !tir.buffer<4xf32>, %out: !tir.buffer<4xf32>) attributes {runner_function = true} {
+tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %out: !tir.buffer<4xf32> {tir.name = "out"}) attributes {runner_function = true} {
   %a = usmp.alloc_offset "a" @global_workspace[0] align 16 : !tir.buffer<8xf32, align 16>
   %p0 = tir.buffer_data %inp : !tir.buffer<4xf32> -> !tir.ptr<f32>
   %p1 = tir.buffer_data %a : !tir.buffer<8xf32, align 16> -> !tir.ptr<f32>
-  %view = tir.decl_buffer %p1 : !tir.ptr<f32> -> !tir.buffer<4xf32>
+  %view = tir.decl_buffer "view" %p1 : !tir.ptr<f32> -> !tir.buffer<4xf32>
   %p2 = tir.buffer_data %view : !tir.buffer<4xf32> -> !tir.ptr<f32>
   tir.call @op(%p0, %p2) : (!tir.ptr<f32>, !tir.ptr<f32>) -> ()
   tir.call @leaf(%p1) : (!tir.ptr<f32>) -> ()
@@ -39,19 +39,19 @@ usmp.liveness {
 
 // CHECK-NOT:  usmp.
 // The operator loses noalias: after planning its params may share pool bytes.
-// CHECK:      tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>, %global_workspace_var: !tir.ptr<ui8>) {
-// CHECK-NEXT:   %global_workspace = tir.decl_buffer %global_workspace_var : !tir.ptr<ui8> -> !tir.buffer<96xui8>
+// CHECK:      tir.prim_func @op(%x_ptr: !tir.ptr<f32> {tir.name = "x_ptr"}, %y_ptr: !tir.ptr<f32> {tir.name = "y_ptr"}, %global_workspace_var: !tir.ptr<ui8> {tir.name = "global_workspace_var"}) {
+// CHECK-NEXT:   %global_workspace = tir.decl_buffer "global_workspace" %global_workspace_var : !tir.ptr<ui8> -> !tir.buffer<96xui8>
 // CHECK:        %[[OFF:.*]] = arith.constant 64 : i32
 // CHECK-NEXT:   %[[PTR:.*]] = tir.address_of %global_workspace[%[[OFF]]] : !tir.ptr<ui8>
-// CHECK-NEXT:   %ws = tir.decl_buffer %[[PTR]] : !tir.ptr<ui8> -> !tir.buffer<4xf32, align 16>
+// CHECK-NEXT:   %ws = tir.decl_buffer "ws" %[[PTR]] : !tir.ptr<ui8> -> !tir.buffer<4xf32, align 16>
 // CHECK:        tir.store %v, %ws[%c0]
-// CHECK:      tir.prim_func @leaf(%x_ptr: !tir.ptr<f32>) {
-// CHECK:      tir.prim_func @main(%inp: !tir.buffer<4xf32>, %out: !tir.buffer<4xf32>, %global_workspace: !tir.buffer<96xui8>) attributes {runner_function = true, usmp.pools = {global_workspace = 96 : i64}} {
+// CHECK:      tir.prim_func @leaf(%x_ptr: !tir.ptr<f32> {tir.name = "x_ptr"}) {
+// CHECK:      tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %out: !tir.buffer<4xf32> {tir.name = "out"}, %global_workspace: !tir.buffer<96xui8> {tir.name = "global_workspace"}) attributes {runner_function = true, usmp.pools = {global_workspace = 96 : i64}} {
 // CHECK-NEXT:   %[[OFF0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:   %[[PTR0:.*]] = tir.address_of %global_workspace[%[[OFF0]]] : !tir.ptr<ui8>
-// CHECK-NEXT:   %a = tir.decl_buffer %[[PTR0]] : !tir.ptr<ui8> -> !tir.buffer<8xf32, align 16>
+// CHECK-NEXT:   %a = tir.decl_buffer "a" %[[PTR0]] : !tir.ptr<ui8> -> !tir.buffer<8xf32, align 16>
 // CHECK:        %p1 = tir.buffer_data %a
-// CHECK-NEXT:   %view = tir.decl_buffer %p1
+// CHECK-NEXT:   %view = tir.decl_buffer "view" %p1
 // CHECK:        %[[POOL1:.*]] = tir.buffer_data %global_workspace : !tir.buffer<96xui8> -> !tir.ptr<ui8>
 // CHECK-NEXT:   tir.call @op(%p0, %p2, %[[POOL1]])
 // CHECK-NEXT:   tir.call @leaf(%p1) : (!tir.ptr<f32>) -> ()

@@ -117,3 +117,16 @@ tir.prim_func @f(%n: i32) {
   %v = tir.cast %n : i32 to vector<4xf32>
 }
 // CHECK: a cast keeps the number of lanes
+
+// -----
+
+"tir.prim_func"() <{sym_name = "f", function_type = (i32) -> (), arg_attrs = [{tir.name = "a"}, {}]}> ({
+^bb0(%a: i32):
+}) : () -> ()
+// CHECK: 2 arg attribute dictionaries for 1 params
+
+// -----
+
+tir.prim_func @f(%a: i32 {tir.name = 1 : i64}) {
+}
+// CHECK: a param's tir.name must be a string, got 1 : i64
