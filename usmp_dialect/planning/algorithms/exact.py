@@ -9,12 +9,13 @@ out, never worse than `default`'s, and `proven_optimal` says whether the search 
 from __future__ import annotations
 
 from usmp_dialect.planning.algorithms.canonical_search import MAX_SEARCH_BUFFERS, improve_plan
+from usmp_dialect.planning.algorithms.placement import geometry_of
 from usmp_dialect.planning.algorithms.portfolio import (
     plan_default,
     plan_portfolio,
     portfolio_seconds,
 )
-from usmp_dialect.planning.algorithms.work import TimeCap
+from usmp_dialect.planning.algorithms.work import TimeCap, placements_in
 from usmp_dialect.planning.problem import Plan, Problem
 from usmp_dialect.planning.registry import Budget, register_algorithm
 
@@ -27,11 +28,18 @@ be reproducible."""
 def exact(problem: Problem, budget: Budget) -> Plan:
     cap = TimeCap.after(budget.time_limit)
     start_plan = plan_default(problem, budget.effort, cap)
-    seconds = max(budget.effort * _SECONDS - portfolio_seconds(problem, budget.effort), 0.0)
+    default_seconds = portfolio_seconds(problem, budget.effort)
+    seconds = max(budget.effort * _SECONDS - default_seconds, 0.0)
     if problem.num_buffers > MAX_SEARCH_BUFFERS and not start_plan.proven_optimal:
-        # Too large for the search: the whole portfolio and hill climb get the work.
-        wider = plan_portfolio(problem, seconds, cap)
-        if wider.total_size(problem) < start_plan.total_size(problem):
-            start_plan = wider
+        # Too large for the search: the portfolio and hill climb get all the work, which
+        # repeats the default's placements first (the same plans), then goes on.
+        geometry = geometry_of(problem)
+        total = default_seconds + seconds
+        if placements_in(total, problem, geometry) > placements_in(
+            default_seconds, problem, geometry
+        ):
+            wider = plan_portfolio(problem, total, cap)
+            if wider.total_size(problem) < start_plan.total_size(problem):
+                start_plan = wider
         seconds = 0.0
     return improve_plan(problem, start_plan, seconds, cap)
