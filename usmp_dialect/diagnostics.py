@@ -6,6 +6,8 @@ tools print it as `file:line:col: error: message` and exit with status 1.
 
 from __future__ import annotations
 
+import sys
+
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException, VerifyException
@@ -28,6 +30,11 @@ def location_prefix(op: Operation | None, fallback: str) -> str:
 
 def format_error(prefix: str, message: str) -> str:
     return f"{prefix}: error: {message}"
+
+
+def warn(message: str, op: Operation | None, fallback: str) -> None:
+    """`file:line:col: warning: message` on stderr: the tool goes on and writes its output."""
+    print(f"{location_prefix(op, fallback)}: warning: {message}", file=sys.stderr)
 
 
 def first_failing_op(module: Operation) -> Operation | None:

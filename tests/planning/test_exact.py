@@ -171,15 +171,14 @@ def test_explicit_conflicts_without_intervals():
 def test_search_decides_the_optimum_exactly(instance):
     """The search itself, not only the portfolio before it: a plan at the optimum, and a
     proof that nothing fits one byte below it."""
-    import time
-
     from usmp_dialect.planning.algorithms.canonical_search import Search, subproblem_of
+    from usmp_dialect.planning.algorithms.work import TimeCap
 
     problem = interval_problem(*instance)
     optimum = brute_force_optimum(problem)
     sub = subproblem_of(problem, np.arange(problem.num_buffers))
-    search = Search(sub, time.perf_counter() + 10.0)
-    assert search.decide(optimum) is True
+    search = Search(sub, TimeCap.after(10.0))
+    assert search.decide(optimum, steps=10**8) is True
     assert search.best_height <= optimum
     offsets = search.best
     for a in range(problem.num_buffers):
@@ -188,4 +187,4 @@ def test_search_decides_the_optimum_exactly(instance):
                 assert (offsets[a] + sub.sizes[a] <= offsets[b]
                         or offsets[b] + sub.sizes[b] <= offsets[a])
     if optimum > 0:
-        assert search.decide(optimum - 1) is False
+        assert search.decide(optimum - 1, steps=10**8) is False

@@ -1,7 +1,10 @@
 """`-t usmp-report`: what a plan costs, as a table for people or JSON for scripts.
 
 Each pool's size is shown beside its max-live lower bound (the most bytes its buffers
-ever need at one time), so a user sees at once how far a plan is from the best possible.
+ever need at one time), so a user sees at once how far a plan is from the best possible,
+and below the tables how the plan was found (`usmp.plan`): by which algorithm, whether it
+is proven optimal, and whether the time limit stopped the algorithm (only then may the
+plan differ between runs).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import IO, Literal
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.utils.target import Target
 
@@ -20,7 +23,7 @@ from usmp_dialect.analysis.tir_liveness import io_mark
 from usmp_dialect.analysis.usmp_problem import ModuleProblem, module_problem
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import UNPLANNED_ATTR
+from usmp_dialect.dialects.usmp import PLAN_ATTR, UNPLANNED_ATTR
 from usmp_dialect.planning.conflicts import max_live, max_live_per_pool
 from usmp_dialect.planning.problem import Plan
 
@@ -40,8 +43,9 @@ def _planned(planned: ModuleProblem) -> Plan:
 
 
 def plan_report(module: ModuleOp) -> dict[str, object]:
-    """The report as plain data: `{"pools", "buffers", "max_live", "unplanned"}`; a buffer
-    that is one of the program's inputs or outputs says so in `io`."""
+    """The report as plain data: `{"pools", "buffers", "max_live", "unplanned", "plan"}`; a
+    buffer that is one of the program's inputs or outputs says so in `io`; `plan` is how
+    the plan was found, or None when the input came planned without saying."""
     planned = module_problem(module)
     problem = planned.problem
     plan = _planned(planned)
@@ -76,6 +80,18 @@ def plan_report(module: ModuleOp) -> dict[str, object]:
         "buffers": buffers,
         "max_live": int(max_live(problem)),
         "unplanned": _unplanned(module),
+        "plan": _how_planned(module),
+    }
+
+
+def _how_planned(module: ModuleOp) -> dict[str, object] | None:
+    summary = module.attributes.get(PLAN_ATTR)
+    if not isinstance(summary, DictionaryAttr):
+        return None
+    return {
+        key: bool(value.value.data) if isinstance(value, IntegerAttr) else value.data
+        for key, value in summary.data.items()
+        if isinstance(value, IntegerAttr | StringAttr)
     }
 
 
@@ -150,7 +166,20 @@ def format_text_report(report: dict[str, object]) -> str:
         f"total {total} bytes in {len(report['pools'])} pool(s); max-live "
         f"{report['max_live']} bytes ({_ratio(total, report['max_live'])})"
     )
+    if report["plan"] is not None:
+        lines += _plan_lines(report["plan"])
     return "\n".join(lines) + "\n"
+
+
+def _plan_lines(plan: dict[str, object]) -> list[str]:
+    proof = "proven optimal" if plan.get("proven_optimal") else "not proven optimal"
+    lines = [f"planned by '{plan.get('algorithm')}': {proof}"]
+    if plan.get("time_limit_reached"):
+        lines.append(
+            "the time limit stopped the algorithm before its work budget: another run "
+            "may give another plan"
+        )
+    return lines
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,9 @@ from xdsl.utils.exceptions import VerifyException
 POOL_KINDS = ("workspace", "constant")
 UNPLANNED_ATTR = "usmp.unplanned"
 """Discardable attribute on an allocation the planner leaves alone, saying why."""
+PLAN_ATTR = "usmp.plan"
+"""Discardable attribute on a module `usmp-plan` planned, saying how:
+`{algorithm = "exact", proven_optimal = true, time_limit_reached = false}`."""
 IO_ATTR = "usmp.io"
 """Discardable attribute on an allocation that was an input or output param of the entry
 function (`tir-io-to-allocations`): `{name = "x", kind = "input"}`, the param's name (which

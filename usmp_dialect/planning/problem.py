@@ -157,6 +157,9 @@ class Plan:
     offset: np.ndarray
     """Byte offset inside that pool, one per buffer."""
     proven_optimal: bool = False
+    time_capped: bool = False
+    """The time limit, not the work budget, ended the algorithm: only then may the same
+    problem give another plan on another run."""
     notes: dict[str, object] = field(default_factory=dict)
     """What the algorithm wants to tell the user (e.g. rounds run, time used)."""
 

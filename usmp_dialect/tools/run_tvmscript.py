@@ -190,9 +190,7 @@ def run_module(
     return results
 
 
-def plan_module(
-    mod: Any, algorithm: str = "default", time_limit: float = 10.0, workspace_io: bool = False
-) -> Any:
+def plan_module(mod: Any, algorithm: str = "default", workspace_io: bool = False) -> Any:
     """`usmp-opt --plan-pools [--use-workspace-io]` on a `tvm.IRModule`:
     [tir-io-to-allocations,] tir-to-usmp, usmp-plan, usmp-to-tir."""
     from xdsl.context import Context
@@ -207,7 +205,7 @@ def plan_module(
     module = import_module(mod)
     ctx = Context()
     passes = [TirIoToAllocations()] if workspace_io else []
-    passes += [TirToUsmp(), UsmpPlan(algorithm, time_limit), UsmpToTir()]
+    passes += [TirToUsmp(), UsmpPlan(algorithm), UsmpToTir()]
     for p in passes:
         p.apply(ctx, module)
         module.verify()

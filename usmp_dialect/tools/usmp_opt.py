@@ -22,6 +22,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from usmp_dialect.diagnostics import with_location
 from usmp_dialect.parsing import LocatingParser
 from usmp_dialect.tools.errors import report_user_errors
+from usmp_dialect.transforms.usmp_plan import DEFAULT_TIME_LIMIT
 from usmp_dialect.universe import USMP_UNIVERSE
 
 LOWERINGS = ("usmp-to-memref", "usmp-to-tir")
@@ -32,13 +33,17 @@ PLAN_TARGETS = ("usmp-report", "usmp-svg")
 
 
 def plan_pools_pipeline(
-    algorithm: str, time_limit: float, lower: bool, workspace_io: bool = False
+    algorithm: str,
+    time_limit: float,
+    lower: bool,
+    workspace_io: bool = False,
+    effort: float = 1.0,
 ) -> str:
     passes = ["tir-io-to-allocations"] if workspace_io else []
     passes += [
         "memref-to-usmp",
         "tir-to-usmp",
-        f"usmp-plan{{algorithm={algorithm} time-limit={time_limit:g}}}",
+        f"usmp-plan{{algorithm={algorithm} time-limit={time_limit:g} effort={effort:g}}}",
     ]
     if lower:
         passes.extend(LOWERINGS)
@@ -77,7 +82,7 @@ class UsmpOptMain(xDSLOptMain):
             "--plan-pools",
             action="store_true",
             help="run the default planning pipeline: "
-            + plan_pools_pipeline("ALGORITHM", 10, lower=True),
+            + plan_pools_pipeline("ALGORITHM", DEFAULT_TIME_LIMIT, lower=True),
         )
         arg_parser.add_argument(
             "--algorithm",
@@ -86,7 +91,15 @@ class UsmpOptMain(xDSLOptMain):
         arg_parser.add_argument(
             "--time-limit",
             type=float,
-            help="seconds an anytime algorithm may spend (default: 10)",
+            help="seconds an algorithm may spend at most, a safety cap: algorithms stop on "
+            "their own work budget, so the plan is the same on every run unless this cap "
+            f"stops one first (then a warning says so; default: {DEFAULT_TIME_LIMIT:g})",
+        )
+        arg_parser.add_argument(
+            "--effort",
+            type=float,
+            help="scales the work budget of the planning algorithm (search nodes, greedy "
+            "orders, climb rounds; default: 1)",
         )
         arg_parser.add_argument(
             "--use-workspace-io",
@@ -98,21 +111,25 @@ class UsmpOptMain(xDSLOptMain):
     def setup_pipeline(self):
         args = self.args
         if not args.plan_pools and (
-            args.algorithm or args.time_limit is not None or args.use_workspace_io
+            args.algorithm
+            or args.time_limit is not None
+            or args.effort is not None
+            or args.use_workspace_io
         ):
             _usage_error(
-                "--algorithm, --time-limit and --use-workspace-io go with --plan-pools "
-                "(or write -p 'tir-io-to-allocations,...,usmp-plan{algorithm=NAME "
-                "time-limit=SECONDS}')"
+                "--algorithm, --time-limit, --effort and --use-workspace-io go with "
+                "--plan-pools (or write -p 'tir-io-to-allocations,...,usmp-plan{algorithm=NAME "
+                "time-limit=SECONDS effort=N}')"
             )
         if args.plan_pools:
             if args.passes:
                 _usage_error("use either --plan-pools or -p, not both")
             args.passes = plan_pools_pipeline(
                 args.algorithm or "default",
-                10.0 if args.time_limit is None else args.time_limit,
+                DEFAULT_TIME_LIMIT if args.time_limit is None else args.time_limit,
                 lower=not args.target.startswith(PLAN_TARGETS),
                 workspace_io=args.use_workspace_io,
+                effort=1.0 if args.effort is None else args.effort,
             )
         try:
             super().setup_pipeline()

@@ -1,8 +1,10 @@
 """`usmp-plan`: fill in every buffer's offset and every pool's size.
 
 The rewrite reads pools, allocations and liveness as arrays, asks a registered algorithm
-for a plan, has the independent validator check it, and only then writes it back. A module
-that is already planned is left alone, so the pattern stops matching once applied.
+for a plan, has the independent validator check it, and only then writes it back, with
+how it was found as the module's `usmp.plan` attribute (the algorithm, whether the plan is
+proven optimal, whether the time limit cut the work short; `usmp-report` shows it). A
+module that is already planned is left alone, so the pattern stops matching once applied.
 """
 
 from __future__ import annotations
@@ -10,7 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, SymbolRefAttr, i64
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    i64,
+)
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -26,13 +37,14 @@ from usmp_dialect.analysis.usmp_problem import (
     module_pools,
     module_problem,
 )
-from usmp_dialect.dialects.usmp import LivenessOp
-from usmp_dialect.diagnostics import UsmpError
+from usmp_dialect.dialects.usmp import PLAN_ATTR, LivenessOp
+from usmp_dialect.diagnostics import UsmpError, warn
 from usmp_dialect.planning.problem import Plan, PlanningError
 from usmp_dialect.planning.registry import Budget, get_algorithm
 from usmp_dialect.planning.validator import validate
 
 DEFAULT_ALGORITHM = "default"
+DEFAULT_TIME_LIMIT = 60.0
 
 
 def plan_module_problem(
@@ -50,6 +62,16 @@ def plan_module_problem(
             f"algorithm '{algorithm}' produced an invalid plan: {errors[0]}"
         )
     return plan
+
+
+def plan_summary(algorithm: str, plan: Plan) -> DictionaryAttr:
+    return DictionaryAttr(
+        {
+            "algorithm": StringAttr(algorithm),
+            "proven_optimal": BoolAttr.from_bool(plan.proven_optimal),
+            "time_limit_reached": BoolAttr.from_bool(plan.time_capped),
+        }
+    )
 
 
 def write_plan(planned: ModuleProblem, plan: Plan, rewriter: PatternRewriter) -> None:
@@ -81,7 +103,18 @@ class PlanPools(RewritePattern):
         ):
             return
         planned = module_problem(module)
-        write_plan(planned, plan_module_problem(planned, self.algorithm, self.budget), rewriter)
+        plan = plan_module_problem(planned, self.algorithm, self.budget)
+        write_plan(planned, plan, rewriter)
+        module.attributes[PLAN_ATTR] = plan_summary(self.algorithm, plan)
+        rewriter.notify_op_modified(module)
+        if plan.time_capped:
+            warn(
+                f"the time limit ({self.budget.time_limit:g} s) stopped "
+                f"'{self.algorithm}' before its work budget did: another run may give "
+                "another plan; raise time-limit, or lower effort, for a reproducible one",
+                op,
+                "usmp-plan",
+            )
 
 
 @dataclass(frozen=True)
@@ -91,8 +124,12 @@ class UsmpPlan(ModulePass):
     name = "usmp-plan"
 
     algorithm: str = DEFAULT_ALGORITHM
-    time_limit: int | float = 10.0
-    """Seconds an anytime algorithm may spend before it returns its best plan."""
+    time_limit: int | float = DEFAULT_TIME_LIMIT
+    """Seconds: a safety cap. When it ends an algorithm before its work budget does, the
+    plan may differ between runs; a warning and `usmp.plan` say so."""
+    effort: int | float = 1.0
+    """Scales the work an algorithm allots itself (search nodes, greedy orders, climb
+    rounds) as a function of the problem: the same effort gives the same plan on any run."""
 
     def __post_init__(self):
         # Options are checked when the pipeline is built, before any input is read.
@@ -100,8 +137,10 @@ class UsmpPlan(ModulePass):
             get_algorithm(self.algorithm)
         except PlanningError as error:
             raise UsmpError(str(error)) from error
-        if self.time_limit <= 0:
-            raise UsmpError(f"time-limit must be positive, got {self.time_limit}")
+        if self.time_limit < 0:
+            raise UsmpError(f"time-limit must not be negative, got {self.time_limit}")
+        if not self.effort > 0:
+            raise UsmpError(f"effort must be positive, got {self.effort}")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         allocs = module_allocs(op)
@@ -111,6 +150,7 @@ class UsmpPlan(ModulePass):
                 "tir-to-usmp first, or write the live intervals",
                 allocs[0],
             )
-        pattern = PlanPools(self.algorithm, Budget(time_limit=float(self.time_limit)))
+        budget = Budget(time_limit=float(self.time_limit), effort=float(self.effort))
+        pattern = PlanPools(self.algorithm, budget)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
 

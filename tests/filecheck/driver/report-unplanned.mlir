@@ -14,4 +14,4 @@ func.func @main(%n: index) {
 
 // CHECK:      not planned:
 // CHECK-NEXT:   dynamic               dynamic shape
-// JSON: "unplanned": [{"name": "dynamic", "reason": "dynamic shape"}]}
+// JSON: "unplanned": [{"name": "dynamic", "reason": "dynamic shape"}], "plan": {"algorithm": "default", "proven_optimal": true, "time_limit_reached": false}}

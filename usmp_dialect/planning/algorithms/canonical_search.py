@@ -11,19 +11,23 @@ ends without hitting its limit is a proof either way.
 
 `improve_plan` starts from a given plan, first asks for a plan at the lower bound (max-live,
 which settles most instances at once), then bisects between the largest capacity known (or
-presumed, after a question ran out of time) to be too small and the best plan found, until
-the time runs out or the two meet: then the best plan is proven optimal when every
-capacity below it was proven too small.
+presumed, after a question ran out of steps) to be too small and the best plan found, until
+the steps run out or the two meet: then the best plan is proven optimal when every
+capacity below it was proven too small. Every limit is a count of nodes or of steps (the
+kernel's measure of work), so the same problem gets the same answers on every run; the
+time cap is looked at between slices.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from usmp_dialect.planning.algorithms.placement import single_spans, symmetric_conflicts
+from usmp_dialect.planning.algorithms.work import SEARCH_STEP_SECONDS, TimeCap
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
 from usmp_dialect.planning.problem import Intervals, Plan, Problem
 
@@ -32,13 +36,13 @@ MAX_SEARCH_BUFFERS = 2000
 buys nothing within any sensible limit: the pool keeps the portfolio's placement."""
 
 _LOWER_BOUND_SHARE = 0.25
-"""The share of the search time spent asking for a plan at the lower bound first."""
+"""The share of a pool's steps spent asking for a plan at the lower bound first."""
 
 _BISECTION_SLICES = 4
-"""A bisection question gets this share (1/n) of the time left, at least."""
+"""A bisection question gets this share (1/n) of the steps left."""
 
-_NODES_PER_SLICE = 20_000
-"""Nodes the compiled loop visits between two looks at the clock (a few milliseconds)."""
+_STEPS_PER_SLICE = 1_000_000
+"""Steps the compiled loop takes between two looks at the time cap (a few milliseconds)."""
 
 _MAX_KEY = np.iinfo(np.int64).max // 2
 
@@ -184,12 +188,13 @@ def _pressure(
 class Search:
     """Decision questions about one subproblem, answered by the compiled search."""
 
-    def __init__(self, sub: Subproblem, deadline: float):
+    def __init__(self, sub: Subproblem, cap: TimeCap):
         kernel = _kernel()
         self.kernel = kernel
         self.sub = sub
-        self.deadline = deadline
+        self.cap = cap
         self.nodes = 0
+        self.steps = 0
         self.best: np.ndarray | None = None
         self.best_height = 0
         n = sub.num_buffers
@@ -248,9 +253,9 @@ class Search:
         self.pt = np.concatenate((self.pt, np.zeros_like(self.pt)))
         self.rc = np.concatenate((self.rc, np.zeros_like(self.rc)))
 
-    def run(self, capacity: int, heuristic: int, node_limit: int) -> int:
+    def run(self, capacity: int, heuristic: int, node_limit: int, step_limit: int = -1) -> int:
         """One search under `capacity` with one preorder: FOUND, INFEASIBLE, or PAUSED
-        when it hit `node_limit` nodes (-1: none) or the deadline."""
+        when it hit `node_limit` nodes or `step_limit` steps (-1: none) or the time cap."""
         kernel = self.kernel
         n = self.sub.num_buffers
         if capacity * self.key_scale + n >= _MAX_KEY:
@@ -267,14 +272,16 @@ class Search:
         cut = self.initial_cut.copy()
         st = np.zeros(kernel.ST_SIZE, dtype=np.int64)
         rank = self.sub.preorders[heuristic].copy()
-        limit = node_limit if node_limit > 0 else np.iinfo(np.int64).max
+        unlimited = np.iinfo(np.int64).max
+        limit = node_limit if node_limit > 0 else unlimited
+        step_end = step_limit if step_limit > 0 else unlimited
         while True:
-            stop = min(int(st[kernel.ST_NODES]) + _NODES_PER_SLICE, limit)
+            stop = min(int(st[kernel.ST_STEPS]) + _STEPS_PER_SLICE, step_end)
             status = kernel.run(
                 capacity, sizes, self.sub.alignments, rank, self.sub.nb_ptr,
                 self.sub.nb_idx, self.sub.section_start, self.sub.section_end, self.sm_ptr,
                 self.sm_idx, self.initial_list, min_off, offset, placed, floor, total, cut,
-                self.trail, self.ls, self.fr, self.pt, self.rc, st, stop, self.key_scale,
+                self.trail, self.ls, self.fr, self.pt, self.rc, st, limit, stop, self.key_scale,
                 self.max_degree, heuristic, self.sub.width, self.sub.area,
             )
             if status == kernel.NEED_SPACE:
@@ -282,9 +289,12 @@ class Search:
                 continue
             if status != kernel.PAUSED:
                 break
-            if st[kernel.ST_NODES] >= limit or time.perf_counter() > self.deadline:
+            if st[kernel.ST_NODES] >= limit or st[kernel.ST_STEPS] >= step_end:
+                break
+            if self.cap.reached():
                 break
         self.nodes += int(st[kernel.ST_NODES])
+        self.steps += int(st[kernel.ST_STEPS])
         if status == kernel.FOUND:
             offset[self.fixed] = 0
             height = int((offset + sizes).max(initial=0))
@@ -293,29 +303,32 @@ class Search:
                 self.best_height = height
         return status
 
-    def decide(self, capacity: int) -> bool | None:
-        """Whether a plan fits `capacity` (`None`: unknown when the time ran out)."""
+    def decide(self, capacity: int, steps: int) -> bool | None:
+        """Whether a plan fits `capacity` (`None`: unknown when `steps` more steps, or the
+        time cap, ran out first)."""
         kernel = self.kernel
+        end = self.steps + steps
         node_limit = self.sub.num_buffers
-        while time.perf_counter() < self.deadline:
+        while True:
             node_limit *= 2
             for heuristic in range(len(self.sub.preorders)):
-                status = self.run(capacity, heuristic, node_limit)
+                left = end - self.steps
+                if left <= 0 or self.cap.reached():
+                    return None
+                status = self.run(capacity, heuristic, node_limit, left)
                 if status == kernel.FOUND:
                     return True
                 if status == kernel.INFEASIBLE:
                     return False
-                if time.perf_counter() >= self.deadline:
-                    return None
-        return None
 
 
 def improve_pool(
-    sub: Subproblem, incumbent: np.ndarray, capacity_hint: int | None, deadline: float
+    sub: Subproblem, incumbent: np.ndarray, steps: int, cap: TimeCap
 ) -> tuple[np.ndarray, bool, dict[str, object]]:
-    """The pool's offsets, as good as the search made them, and whether they are optimal."""
+    """The pool's offsets, as good as `steps` search steps made them, and whether they are
+    optimal."""
     incumbent_height = int((incumbent + sub.sizes).max(initial=0))
-    search = Search(sub, deadline)
+    search = Search(sub, cap)
     bound = search.lower_bound()
     notes: dict[str, object] = {"lower_bound": bound, "incumbent": incumbent_height}
     if incumbent_height <= bound:
@@ -323,8 +336,7 @@ def improve_pool(
     if sub.num_buffers == 0 or incumbent_height * (sub.num_buffers + 1) >= _MAX_KEY:
         # Offsets too large for the search's one-integer ordering key (petabytes).
         return incumbent, False, notes
-    # Every question asks for less than the incumbent, which respects the size hint.
-    del capacity_hint
+    # Every question asks for less than the incumbent, which respects any size hint.
     # Every top is a sum of sizes and aligned offsets: with all of them multiples of
     # `unit`, so is every pool size, and only multiples of it need asking about.
     unit = int(np.gcd.reduce(np.concatenate((sub.sizes, sub.alignments[sub.alignments > 1]))))
@@ -333,19 +345,17 @@ def improve_pool(
     best_height = incumbent_height
     proven_low = bound  # every capacity below this one is proven too small
     presumed_low = bound  # ... or ran out of time
-    now = time.perf_counter()
-    search.deadline = now + _LOWER_BOUND_SHARE * max(deadline - now, 0.0)
     questions = []
-    while presumed_low < best_height and time.perf_counter() < deadline:
+    while presumed_low < best_height and search.steps < steps and not cap.reached():
         if not questions:
             capacity = bound
+            share = int(_LOWER_BOUND_SHARE * steps)
         else:
             capacity = (presumed_low + best_height - 1) // 2 // unit * unit
             if capacity < presumed_low:
                 break
-            left = deadline - time.perf_counter()
-            search.deadline = time.perf_counter() + max(left / _BISECTION_SLICES, 0.0)
-        answer = search.decide(capacity)
+            share = (steps - search.steps) // _BISECTION_SLICES
+        answer = search.decide(capacity, max(share, 1))
         questions.append((capacity, answer))
         if answer is True:
             best_height = min(best_height, search.best_height)
@@ -354,9 +364,9 @@ def improve_pool(
             presumed_low = max(presumed_low, capacity + unit)
         else:
             presumed_low = max(presumed_low, capacity + unit)
-        search.deadline = deadline
     proven = proven_low >= best_height
     notes["nodes"] = search.nodes
+    notes["steps"] = search.steps
     notes["questions"] = [(c, a) for c, a in questions]
     if search.best is not None and search.best_height < incumbent_height:
         return search.best, proven, notes
@@ -366,15 +376,9 @@ def improve_pool(
 _compiling = {"done": False, "seconds": 0.0}
 
 
-def compile_seconds() -> float:
-    """Seconds this process has spent compiling the search loop: a planner whose clock ran
-    meanwhile adds them to its deadline, so the budget is for searching."""
-    return _compiling["seconds"]
-
-
 def _compile_search_kernel() -> None:
     """Compiles (or loads from numba's disk cache) the search loop, once a process, by one
-    search of two buffers that conflict; the time it takes goes to `compile_seconds`."""
+    search of two buffers that conflict; the time it takes is added to the time cap."""
     if _compiling["done"]:
         return
     began = time.perf_counter()
@@ -386,19 +390,21 @@ def _compile_search_kernel() -> None:
         conflicts=conflicts_from_intervals(intervals, 2),
         intervals=intervals,
     )
-    Search(subproblem_of(two, np.arange(2)), deadline=float("inf")).run(2, 0, -1)
+    Search(subproblem_of(two, np.arange(2)), TimeCap(float("inf"))).run(2, 0, -1)
     _compiling["done"] = True
     _compiling["seconds"] += time.perf_counter() - began
 
 
-def improve_plan(problem: Problem, start_plan: Plan, deadline: float) -> Plan:
-    """`start_plan` with every pool's offsets searched until `deadline`; compiling the
-    search loop (about 12 s on a machine's first run, numba) is not counted against it."""
+def improve_plan(problem: Problem, start_plan: Plan, seconds: float, cap: TimeCap) -> Plan:
+    """`start_plan` with every pool's offsets searched for `seconds` reference seconds of
+    steps; compiling the search loop (about 12 s on a machine's first run, numba) is
+    added to the time cap, not counted against it."""
     if start_plan.proven_optimal:
-        return start_plan
-    compiled = compile_seconds()
-    _compile_search_kernel()
-    deadline += compile_seconds() - compiled
+        return dataclasses.replace(start_plan, time_capped=cap.hit)
+    if seconds > 0:
+        compiled = _compiling["seconds"]
+        _compile_search_kernel()
+        cap.extend(_compiling["seconds"] - compiled)
     pool = np.asarray(start_plan.pool, dtype=np.int64)
     offset = np.asarray(start_plan.offset, dtype=np.int64).copy()
     # Buffers only move within the pool the portfolio chose: with several candidate pools
@@ -413,18 +419,19 @@ def improve_plan(problem: Problem, start_plan: Plan, deadline: float) -> Plan:
             all_proven = False
             continue
         sub = subproblem_of(problem, buffers)
-        # Each pool gets an equal share of the time the pools before it left over.
-        share = deadline - time.perf_counter()
-        pool_deadline = time.perf_counter() + share / max(len(used) - used.index(index), 1)
-        hint = problem.pools[index].size_hint
-        offsets, proven, notes = improve_pool(sub, offset[buffers], hint, pool_deadline)
+        # Each pool gets an equal share of the work the pools before it left over.
+        share = seconds / (len(used) - used.index(index))
+        offsets, proven, notes = improve_pool(
+            sub, offset[buffers], int(share / SEARCH_STEP_SECONDS), cap
+        )
+        seconds -= int(notes.get("steps", 0)) * SEARCH_STEP_SECONDS
         offset[buffers] = offsets
         all_proven &= proven
         pool_notes[problem.pools[index].name] = notes
-    plan = Plan(
+    return Plan(
         pool=pool,
         offset=offset,
         proven_optimal=all_proven and assignment_fixed,
+        time_capped=cap.hit,
         notes={**start_plan.notes, "search": pool_notes},
     )
-    return plan

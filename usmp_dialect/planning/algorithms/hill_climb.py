@@ -15,13 +15,13 @@ hint above *any* of its placed conflicts there, even one it need not climb over;
 rejected round undoes the last swap made, even one already undone. Three departures:
 offsets are also rounded to the buffer's own alignment (a no-op on TVM's inputs, where a
 pool's buffers share one); a pick that TVM would retry forever (every candidate is the
-first buffer picked) skips the swap instead; and `Budget.time_limit` ends the climb early,
-within a round if need be (the last kept round is returned).
+first buffer picked) skips the swap instead; and `Budget.time_limit`, a safety cap, ends
+the climb early, within a round if need be (the last kept round is returned, and the plan
+is `time_capped`). `Budget.effort` does not change the 500 rounds: they are TVM's.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -29,6 +29,7 @@ import numpy as np
 
 from usmp_dialect.planning.algorithms.fit import gap_starts
 from usmp_dialect.planning.algorithms.greedy import round_up, tvm_size_order
+from usmp_dialect.planning.algorithms.work import TimeCap
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.problem import Plan, PlanningError, Problem, out_of_space
 from usmp_dialect.planning.registry import Budget, register_algorithm
@@ -86,8 +87,8 @@ class _FirstFit:
         self.hints = [pool.size_hint for pool in problem.pools]
         self.last: _Round | None = None
 
-    def __call__(self, order: np.ndarray, deadline: float | None = None) -> _Round | None:
-        """The round's placement, or None when `deadline` passed before it was done (one
+    def __call__(self, order: np.ndarray, cap: TimeCap | None = None) -> _Round | None:
+        """The round's placement, or None when the `cap` passed before it was done (one
         round of a large problem takes seconds)."""
         n = self.problem.num_buffers
         # Before the first round, an order that shares no prefix with any other.
@@ -103,7 +104,7 @@ class _FirstFit:
         kept = set(order[:same].tolist())
         state.needed = {b: need for b, need in last.needed.items() if b in kept}
         for count, buffer in enumerate(order[same:].tolist()):
-            if deadline is not None and count % 256 == 255 and time.monotonic() > deadline:
+            if cap is not None and count % 256 == 255 and cap.reached():
                 return None
             self._place(state, buffer)
         self.last = state
@@ -216,7 +217,7 @@ def hill_climb_plan(
         if not problem.candidates[buffer]:
             raise out_of_space(problem, buffer)
     desired = max_live(problem) if memory_pressure is None else memory_pressure
-    deadline = time.monotonic() + budget.time_limit
+    cap = TimeCap.after(budget.time_limit)
     climb = _Climb(problem)
     first_fit = _FirstFit(problem)
     sizes = np.asarray(problem.sizes, dtype=np.int64)
@@ -228,7 +229,7 @@ def hill_climb_plan(
     for attempt in range(MAX_ROUNDS):
         previous = current
         # The first round always completes: it is the plan the climb starts from.
-        current = first_fit(climb.order, None if kept is None else deadline)
+        current = first_fit(climb.order, None if kept is None else cap)
         if current is None:
             break
         rounds += 1
@@ -253,7 +254,7 @@ def hill_climb_plan(
             current = previous
             assert current is not None
             pool_sizes = current.pool_sizes(sizes)
-        if time.monotonic() > deadline:
+        if attempt + 1 < MAX_ROUNDS and cap.reached():
             break
         at_top = climb.top_buffers(current, pool_sizes)
         node = int(at_top[climb.rand() % len(at_top)])
@@ -271,6 +272,7 @@ def hill_climb_plan(
     return Plan(
         kept.pool.copy(),
         kept.offset.copy(),
+        time_capped=cap.hit,
         notes={"rounds": rounds, "reached_memory_pressure": total_size <= desired},
     )
 

@@ -5,12 +5,12 @@ by lifetime or live pressure win on the synthetic MiniMalloc suite. So the portf
 several orders under first fit and best fit, keeps the smallest plan, moves the buffers
 that set a pool's size earlier in the winning order (TVM's hill climb, aimed at the top
 instead of at random), and gives the rest of its budget to the canonical branch and bound,
-which often closes the gap to max-live on problems of a few hundred buffers.
+which often closes the gap to max-live on problems of a few hundred buffers. The budget is
+work, not time (`work`): the same problem gets the same plan on every run.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -23,14 +23,15 @@ from usmp_dialect.planning.algorithms.placement import (
     geometry_of,
     place_in_order,
 )
+from usmp_dialect.planning.algorithms.work import TimeCap, placements_in
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.problem import Plan, PlanningError, Problem
 from usmp_dialect.planning.registry import Budget, register_algorithm
 
 _BASE_SECONDS = 1.5
 _SECONDS_PER_BUFFER = 1.2e-4
-"""The portfolio's own budget grows with the problem: a few orders of a 60k-buffer trace
-take seconds, an A–K-sized problem gets well under two."""
+"""The portfolio's budget in reference seconds (`work`) grows with the problem: a few
+orders of a 60k-buffer trace take seconds, an A–K-sized problem gets well under two."""
 
 _GREEDY_SHARE = 0.3
 """The share of the budget for greedy orders and the hill climb when the search can run."""
@@ -76,18 +77,8 @@ class Candidate:
     name: str
 
 
-def portfolio_deadline(problem: Problem, budget: Budget, started: float) -> float:
-    own = _BASE_SECONDS + _SECONDS_PER_BUFFER * problem.num_buffers
-    return started + min(budget.time_limit, own)
-
-
-def greedy_deadline(problem: Problem, started: float, deadline: float) -> float:
-    """When the greedy phase must stop: early enough to leave the search most of the
-    time, unless the problem is too large for the search."""
-    if problem.num_buffers > MAX_SEARCH_BUFFERS:
-        return deadline
-    own = _GREEDY_SHARE * (_BASE_SECONDS + _SECONDS_PER_BUFFER * problem.num_buffers)
-    return min(deadline, started + own)
+def portfolio_seconds(problem: Problem, effort: float) -> float:
+    return effort * (_BASE_SECONDS + _SECONDS_PER_BUFFER * problem.num_buffers)
 
 
 RUNS: tuple[tuple[str, Fit], ...] = (
@@ -105,37 +96,34 @@ against 1.04x for size-first first fit)."""
 
 
 def run_portfolio(
-    problem: Problem, geometry: Geometry, deadline: float
-) -> tuple[Candidate, int, float]:
-    """The best greedy plan over the runs that fit before `deadline` (the first always
-    runs), how many ran, and the longest one took in seconds."""
+    problem: Problem, geometry: Geometry, lower_bound: int, placements: int, cap: TimeCap
+) -> tuple[Candidate, int]:
+    """The best greedy plan over the first `placements` runs (the first always runs; none
+    after a plan at `lower_bound`), and how many ran."""
     orders = {order.name: order for order in ORDERS}
     best: Candidate | None = None
     first_failure: PlanningError | None = None
-    done: set[tuple[str, Fit]] = set()
-    slowest = 0.0
-    for name, fit in RUNS:
-        if (name, fit) in done:
-            continue
-        if done and time.perf_counter() + slowest > deadline:
+    runs = list(dict.fromkeys(RUNS))
+    done = 0
+    for name, fit in runs:
+        if best is not None and best.total <= lower_bound:
             break
-        done.add((name, fit))
-        began = time.perf_counter()
+        if done and (done >= placements or cap.reached()):
+            break
+        done += 1
         sequence = order_of(problem, geometry, orders[name])
         try:
             plan = place_in_order(problem, geometry, sequence, fit)
         except PlanningError as failure:
             first_failure = first_failure or failure
             continue
-        finally:
-            slowest = max(slowest, time.perf_counter() - began)
         total = plan.total_size(problem)
         if best is None or total < best.total:
             best = Candidate(plan, total, sequence, fit, f"{name}/{fit.value}")
     if best is None:
         assert first_failure is not None
         raise first_failure
-    return best, len(done), slowest
+    return best, done
 
 
 def _pool_setters(problem: Problem, plan: Plan) -> np.ndarray:
@@ -150,18 +138,17 @@ def hill_climb(
     geometry: Geometry,
     start: Candidate,
     lower_bound: int,
-    deadline: float,
-    round_seconds: float,
+    rounds: int,
+    cap: TimeCap,
 ) -> tuple[Candidate, int]:
-    """Move a buffer that sets a pool's size to a random earlier place in the order and
-    keep the order when the plan is no larger (equal moves let the climb cross plateaus)."""
+    """Up to `rounds` times, move a buffer that sets a pool's size to a random earlier place
+    in the order and keep the order when the plan is no larger (equal moves let the climb
+    cross plateaus); returns the plan and the rounds run."""
     rng = np.random.default_rng(_HILL_CLIMB_SEED)
     current = start
-    rounds = 0
-    slowest = round_seconds
-    while current.total > lower_bound and time.perf_counter() + slowest < deadline:
-        began = time.perf_counter()
-        rounds += 1
+    done = 0
+    while done < rounds and current.total > lower_bound and not cap.reached():
+        done += 1
         setters = _pool_setters(problem, current.plan)
         moved = int(rng.choice(setters))
         position = int(np.flatnonzero(current.order == moved)[0])
@@ -173,23 +160,24 @@ def hill_climb(
             plan = place_in_order(problem, geometry, sequence, current.fit)
         except PlanningError:
             continue
-        finally:
-            slowest = max(slowest, time.perf_counter() - began)
         total = plan.total_size(problem)
         if total <= current.total:
             current = Candidate(plan, total, sequence, current.fit, current.name)
-    return current, rounds
+    return current, done
 
 
-def plan_portfolio(problem: Problem, deadline: float) -> Plan:
-    """The best greedy plan, hill-climbed until `deadline`."""
+def plan_portfolio(problem: Problem, seconds: float, cap: TimeCap) -> Plan:
+    """The best greedy plan, hill-climbed, in `seconds` reference seconds of placements."""
     if problem.num_buffers == 0:
         empty = np.zeros(0, dtype=np.int64)
         return Plan(pool=empty, offset=empty, proven_optimal=True)
     geometry = geometry_of(problem)
     lower_bound = max_live(problem)
-    best, runs, slowest = run_portfolio(problem, geometry, deadline)
-    improved, rounds = hill_climb(problem, geometry, best, lower_bound, deadline, slowest)
+    placements = placements_in(seconds, problem, geometry)
+    best, runs = run_portfolio(problem, geometry, lower_bound, placements, cap)
+    improved, rounds = hill_climb(
+        problem, geometry, best, lower_bound, max(placements - runs, 0), cap
+    )
     notes = {
         "order": improved.name,
         "greedy_runs": runs,
@@ -201,15 +189,18 @@ def plan_portfolio(problem: Problem, deadline: float) -> Plan:
         pool=improved.plan.pool,
         offset=improved.plan.offset,
         proven_optimal=improved.total <= lower_bound,
+        time_capped=cap.hit,
         notes=notes,
     )
 
 
+def plan_default(problem: Problem, effort: float, cap: TimeCap) -> Plan:
+    seconds = portfolio_seconds(problem, effort)
+    greedy = seconds if problem.num_buffers > MAX_SEARCH_BUFFERS else _GREEDY_SHARE * seconds
+    plan = plan_portfolio(problem, greedy, cap)
+    return improve_plan(problem, plan, seconds - greedy, cap)
+
+
 @register_algorithm("default")
 def default(problem: Problem, budget: Budget) -> Plan:
-    started = time.perf_counter()
-    deadline = portfolio_deadline(problem, budget, started)
-    plan = plan_portfolio(problem, greedy_deadline(problem, started, deadline))
-    plan = improve_plan(problem, plan, deadline)
-    plan.notes["seconds"] = round(time.perf_counter() - started, 3)
-    return plan
+    return plan_default(problem, budget.effort, TimeCap.after(budget.time_limit))

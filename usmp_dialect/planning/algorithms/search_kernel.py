@@ -1,8 +1,11 @@
 """The inner loop of the canonical branch and bound, compiled with numba when it is there.
 
 One function, `run`, walks the search tree with explicit stacks kept in numpy arrays, so it
-can stop after a number of nodes and be resumed where it stopped: the caller checks the
-clock between slices. Without numba the same code runs as plain Python (correct, slow).
+can stop after a number of nodes, or of steps, and be resumed where it stopped: the caller
+checks the time cap between slices. Steps count the work itself (list entries, sections and
+conflicts scanned, trail entries undone), so that a budget of steps takes about the same
+time on every problem, which a budget of nodes does not (a node of MiniMalloc's D costs ten
+times one of K). Without numba the same code runs as plain Python (correct, slow).
 
 The search decides whether the buffers fit under `capacity` (MiniMalloc's decision
 problem, Moffitt, ASPLOS 2024):
@@ -58,6 +61,7 @@ ST_PARTITIONS = 3
 ST_LIST_TOP = 4
 ST_TRAIL_TOP = 5
 ST_STARTED = 6
+ST_STEPS = 7
 ST_SIZE = 8
 
 # Frame columns: one frame per node on the current path.
@@ -157,6 +161,7 @@ def _push_frame(
     st[ST_FRAMES] = f + 1
     st[ST_LIST_TOP] = first + count
     st[ST_NODES] += 1
+    st[ST_STEPS] += length + (high - low) + count
     return True
 
 
@@ -164,10 +169,11 @@ def _push_frame(
 def run(
     capacity, sizes, alignments, rank, nb_ptr, nb_idx, sec_lo, sec_hi, sm_ptr, sm_idx,
     initial_list, min_off, offset, placed, floor, total, cut,
-    trail, ls, fr, pt, rc, st, node_stop, key_scale, max_degree, heuristic, width, area,
+    trail, ls, fr, pt, rc, st, node_stop, step_stop, key_scale, max_degree, heuristic, width,
+    area,
 ):
     """Search until a plan is found, the space is exhausted, `node_stop` nodes have been
-    visited or an array is too small (grow it and call again)."""
+    visited, `step_stop` steps taken, or an array is too small (grow it and call again)."""
     n_sections = len(floor)
     n = len(sizes)
     if st[ST_STARTED] == 0:
@@ -213,7 +219,7 @@ def run(
                     capacity, total, pt[0, P_LOW], pt[0, P_HIGH])
 
     while True:
-        if st[ST_NODES] >= node_stop:
+        if st[ST_NODES] >= node_stop or st[ST_STEPS] >= step_stop:
             return PAUSED
         if (
             st[ST_LIST_TOP] + 3 * n + 8 > len(ls)
@@ -257,6 +263,8 @@ def run(
         size = sizes[b]
         lo = sec_lo[b]
         hi = sec_hi[b]
+        part = fr[f, F_PARTITION]
+        st[ST_STEPS] += (hi - lo) + (nb_ptr[b + 1] - nb_ptr[b]) + (pt[part, P_HIGH] - pt[part, P_LOW])
         for s in range(lo, hi):
             total[s] -= size
             if floor[s] != top:
@@ -299,6 +307,8 @@ def run(
                     affected_hi = sec_hi[x]
         if ok:
             # No section's floor is below the lowest offset its unplaced buffers can take.
+            if affected_hi > affected_lo:
+                st[ST_STEPS] += sm_ptr[affected_hi] - sm_ptr[affected_lo]
             for s in range(affected_lo, affected_hi):
                 lowest = _NONE
                 for e in range(sm_ptr[s], sm_ptr[s + 1]):
@@ -315,7 +325,6 @@ def run(
         if ok:
             # Every section must hold its unplaced bytes above its floor, and no later
             # buffer goes below this one (canonical order).
-            part = fr[f, F_PARTITION]
             for s in range(pt[part, P_LOW], pt[part, P_HIGH]):
                 if total[s] > 0:
                     base = floor[s]
@@ -332,7 +341,6 @@ def run(
         fr[f, F_HATLESS] = hatless
 
         # Descend: one child frame, or the independent parts the placement left.
-        part = fr[f, F_PARTITION]
         source = fr[f, F_LIST]
         length = fr[f, F_UNPLACED]
         splits = 0
@@ -365,6 +373,7 @@ def run(
                 while k < hi - 1 and cut[k] != 0:
                     k += 1
                 piece_high = k + 1 if k < hi - 1 else high
+                st[ST_STEPS] += length
                 begin = write
                 for i in range(length):
                     x = ls[source + i]
@@ -390,6 +399,7 @@ def run(
                 # now counting only what is left; the ranks go on the trail.
                 t = st[ST_TRAIL_TOP]
                 for q in range(first_part, first_part + parts):
+                    st[ST_STEPS] += pt[q, P_LENGTH]
                     t = _rerank(ls, pt[q, P_LIST], pt[q, P_LENGTH], rank, trail, t, total,
                                 sec_lo, sec_hi, heuristic, width, area)
                 st[ST_TRAIL_TOP] = t
@@ -438,6 +448,7 @@ def run(
 @njit(cache=True)
 def _undo(mark, trail, st, min_off, floor, total, cut, placed, sizes, sec_lo, sec_hi, rank):
     t = st[ST_TRAIL_TOP]
+    st[ST_STEPS] += t - mark
     while t > mark:
         t -= 1
         kind = trail[t, 0]

@@ -1,0 +1,49 @@
+// How a plan was found travels with it as the module's `usmp.plan` and shows in the
+// report: whether the plan is proven optimal, and whether the time limit (a safety cap;
+// algorithms stop on their work budget) cut an algorithm short, the only case where
+// another run may give another plan. A cap of 0 s stops any search deterministically
+// here: the first greedy plan (60 bytes) is above max-live (50), so work remains.
+// RUN: usmp-opt %s -p 'usmp-plan{algorithm=exact}' | filecheck %s --check-prefix=EXACT
+// RUN: usmp-opt %s -p 'usmp-plan{algorithm=exact}' -t usmp-report | filecheck %s --check-prefix=EXACT-TEXT
+// RUN: usmp-opt %s -p 'usmp-plan{algorithm=exact}' -t 'usmp-report{format=json}' | filecheck %s --check-prefix=EXACT-JSON
+// RUN: usmp-opt %s -p 'usmp-plan{algorithm=greedy_by_size}' -t usmp-report | filecheck %s --check-prefix=GREEDY
+// RUN: usmp-opt %s -p 'usmp-plan{time-limit=0}' -t usmp-report 2> %t.err | filecheck %s --check-prefix=CAP-TEXT
+// RUN: filecheck %s --check-prefix=CAP-WARNING < %t.err
+// RUN: usmp-opt %s -p 'usmp-plan{algorithm=exact time-limit=0}' -t 'usmp-report{format=json}' 2> %t.err | filecheck %s --check-prefix=CAP-JSON
+// RUN: filecheck %s --check-prefix=CAP-EXACT-WARNING < %t.err
+// RUN: usmp-opt %s -p 'usmp-plan{algorithm=hill_climb time-limit=0}' 2> %t.err | filecheck %s --check-prefix=CAP-HILL
+// RUN: usmp-opt %s -p 'usmp-plan{algorithm=exact effort=0.5}' 2> %t.err | filecheck %s --check-prefix=EXACT
+// RUN: test ! -s %t.err
+
+// Every two buffers meet, never all three: max-live is 50, the optimum 60.
+usmp.pool @sram workspace alignment 1
+%a = usmp.alloc_offset "a" @sram[?] align 1 : memref<10xi8>
+%b = usmp.alloc_offset "b" @sram[?] align 1 : memref<20xi8>
+%c = usmp.alloc_offset "c" @sram[?] align 1 : memref<30xi8>
+usmp.liveness {
+  "a" [0, 2) [6, 8)
+  "b" [2, 7)
+  "c" [1, 3) [7, 9)
+}
+
+// EXACT: builtin.module attributes {usmp.plan = {algorithm = "exact", proven_optimal = true, time_limit_reached = false}} {
+// EXACT: usmp.pool @sram workspace alignment 1 size 60
+
+// EXACT-TEXT: total 60 bytes in 1 pool(s); max-live 50 bytes (1.200x)
+// EXACT-TEXT-NEXT: planned by 'exact': proven optimal
+// EXACT-TEXT-NOT: time limit
+
+// EXACT-JSON: "plan": {"algorithm": "exact", "proven_optimal": true, "time_limit_reached": false}
+
+// GREEDY: planned by 'greedy_by_size': not proven optimal
+
+// CAP-TEXT: total 60 bytes in 1 pool(s); max-live 50 bytes (1.200x)
+// CAP-TEXT-NEXT: planned by 'default': not proven optimal
+// CAP-TEXT-NEXT: the time limit stopped the algorithm before its work budget: another run may give another plan
+
+// CAP-WARNING: usmp-plan-status.mlir:23:1: warning: the time limit (0 s) stopped 'default' before its work budget did: another run may give another plan; raise time-limit, or lower effort, for a reproducible one
+
+// CAP-JSON: "plan": {"algorithm": "exact", "proven_optimal": false, "time_limit_reached": true}
+// CAP-EXACT-WARNING: warning: the time limit (0 s) stopped 'exact' before its work budget did
+
+// CAP-HILL: builtin.module attributes {usmp.plan = {algorithm = "hill_climb", proven_optimal = false, time_limit_reached = true}} {

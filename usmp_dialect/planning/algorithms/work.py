@@ -1,0 +1,65 @@
+"""Work budgets, and the time limit as a safety cap.
+
+A compiler gives the same output for the same input, so no algorithm stops on the clock:
+each allots itself work (greedy placements of every buffer, climb rounds, search nodes) as
+a function of the problem alone and of `Budget.effort`. Budgets are written in *reference
+seconds*: what the work takes on the 2-core machine the project's benchmarks run on, by
+the cost models below, fitted there to the CPU time of the placement (MiniMalloc's A, D, K,
+resnet50, G_1, pangu_2.6B, S_1, Y_1: within 20 %) and of the search (A-K: 3.4-6.1 ns a
+step) on the shared benchmark instances. The same problem and effort do the same work on any machine, in
+about those seconds on that one.
+
+The user's time limit stays, as a cap for a machine far slower than that: when it ends
+work the budget still allowed, the plan is `time_capped`, the one case where the plan may
+differ between runs.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from usmp_dialect.planning.algorithms.placement import Geometry
+from usmp_dialect.planning.problem import Problem
+
+PLACEMENT_SECONDS_PER_BUFFER = 57e-6
+"""One placement step (a few numpy calls), whatever the problem."""
+PLACEMENT_SECONDS_PER_PAIR = 62e-9
+"""Each pair of conflicting buffers: scanned, sorted and skipped over in placements."""
+SEARCH_STEP_SECONDS = 4.5e-9
+"""One step of the branch and bound (`search_kernel`: a list entry, section or conflict
+scanned, a trail entry undone)."""
+
+
+def placement_seconds(problem: Problem, geometry: Geometry) -> float:
+    """Reference seconds of placing every buffer once (one greedy order or climb round)."""
+    pairs = float(geometry.degree.sum()) / 2
+    return (
+        problem.num_buffers * PLACEMENT_SECONDS_PER_BUFFER + pairs * PLACEMENT_SECONDS_PER_PAIR
+    )
+
+
+def placements_in(seconds: float, problem: Problem, geometry: Geometry) -> int:
+    """How many placements of every buffer `seconds` reference seconds buy."""
+    return int(seconds / max(placement_seconds(problem, geometry), 1e-9))
+
+
+@dataclass
+class TimeCap:
+    """The user's time limit. Ask `reached()` only where the work budget would go on, so
+    that `hit` means the cap, not the budget, ended the work."""
+
+    deadline: float
+    hit: bool = False
+
+    @classmethod
+    def after(cls, seconds: float) -> TimeCap:
+        return cls(time.perf_counter() + seconds)
+
+    def reached(self) -> bool:
+        if not self.hit and time.perf_counter() > self.deadline:
+            self.hit = True
+        return self.hit
+
+    def extend(self, seconds: float) -> None:
+        self.deadline += seconds
