@@ -14,9 +14,14 @@ from dataclasses import dataclass
 from xdsl.utils.arg_spec import ArgSpecParseError
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from usmp_dialect.diagnostics import UsmpError, format_error, location_prefix
+from usmp_dialect.diagnostics import (
+    LocatedError,
+    UsmpError,
+    format_error,
+    location_prefix,
+)
 from usmp_dialect.frontends.csv_instance import CsvInstanceError
-from usmp_dialect.frontends.tvmscript import TVMScriptError
+from usmp_dialect.parsing import MAX_NESTING, RECURSION_LIMIT
 
 
 @dataclass
@@ -57,7 +62,7 @@ def user_error_text(error: BaseException, context: ErrorContext) -> str:
             return format_error(
                 f"{error.filename}:{error.line}:{error.column}", error.message
             )
-        case TVMScriptError():
+        case LocatedError():
             return format_error(error.location, error.message)
         case DiagnosticException():
             return format_error(context.prefix, str(error))
@@ -68,8 +73,15 @@ def user_error_text(error: BaseException, context: ErrorContext) -> str:
 @contextmanager
 def report_user_errors(tool: str) -> Iterator[ErrorContext]:
     context = ErrorContext(tool)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
     try:
         yield context
     except USER_ERRORS as error:
         print(user_error_text(error, context), file=sys.stderr)
+        raise SystemExit(1) from None
+    except RecursionError:
+        # The parser stops .mlir nested past MAX_NESTING at the op; this is the rest
+        # (a Python expression in a model or TVMScript file nested that deep).
+        message = f"the input nests deeper than this tool can follow (about {MAX_NESTING} levels)"
+        print(format_error(context.prefix, message), file=sys.stderr)
         raise SystemExit(1) from None
