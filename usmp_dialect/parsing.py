@@ -12,7 +12,7 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
-from usmp_dialect.diagnostics import decode_input
+from usmp_dialect.diagnostics import LocatedError, decode_input
 
 MAX_NESTING = 500
 """Ops nest at most this deep (an op inside a region of an op ... of the module). Parsing,
@@ -43,19 +43,24 @@ class LocatingParser(Parser):
         self._depth += 1
         try:
             op = super().parse_operation()
-        except (ValueError, ArithmeticError, VerifyException) as error:
+        except (ValueError, ArithmeticError) as error:
             # A value the syntax allows but its type cannot hold (an integer past 64 bits,
             # a number of thousands of digits) is a mistake at this op.
             self.raise_error(_without_python_hint(str(error)), start, self._current_token.span.start)
+        except VerifyException as error:
+            # An attribute or type that failed its own verifier while being parsed.
+            line, column = self._line_and_column(start)
+            raise LocatedError(str(error), f"{self.lexer.input.name}:{line}:{column}") from None
         finally:
             self._depth -= 1
         if isinstance(op.location, UnknownLoc):
-            line = bisect_right(self._line_starts, start)
-            column = start - self._line_starts[line - 1] + 1
-            op.location = FileLineColLoc(
-                self._file_name, IntAttr(line + self._line_offset), IntAttr(column)
-            )
+            line, column = self._line_and_column(start)
+            op.location = FileLineColLoc(self._file_name, IntAttr(line), IntAttr(column))
         return op
+
+    def _line_and_column(self, position: int) -> tuple[int, int]:
+        line = bisect_right(self._line_starts, position)
+        return line + self._line_offset, position - self._line_starts[line - 1] + 1
 
 
 def _without_python_hint(message: str) -> str:
