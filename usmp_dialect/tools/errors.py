@@ -21,7 +21,7 @@ from usmp_dialect.diagnostics import (
     location_prefix,
 )
 from usmp_dialect.frontends.csv_instance import CsvInstanceError
-from usmp_dialect.parsing import MAX_NESTING, RECURSION_LIMIT
+from usmp_dialect.parsing import RECURSION_LIMIT
 
 
 @dataclass
@@ -34,6 +34,10 @@ class ErrorContext:
         return self.input_name or self.tool
 
 
+_QUOTED_PAST_CARET = 80
+"""Characters of the source line quoted after the caret (a line may be megabytes)."""
+
+
 def _parse_error_text(error: ParseError) -> str:
     span = error.span
     location = span.get_location()
@@ -43,6 +47,8 @@ def _parse_error_text(error: ParseError) -> str:
     line_start = content.rfind("\n", 0, span.start) + 1
     line_end = content.find("\n", span.start)
     source_line = content[line_start : None if line_end < 0 else line_end]
+    if len(source_line) > location.col + _QUOTED_PAST_CARET:
+        source_line = source_line[: location.col + _QUOTED_PAST_CARET] + " ..."
     caret = " " * (location.col - 1) + "^"
     header = format_error(f"{location.file}:{location.line}:{location.col}", error.msg)
     return f"{header}\n{source_line}\n{caret}"
@@ -82,6 +88,9 @@ def report_user_errors(tool: str) -> Iterator[ErrorContext]:
     except RecursionError:
         # The parser stops .mlir nested past MAX_NESTING at the op; this is the rest
         # (a Python expression in a model or TVMScript file nested that deep).
-        message = f"the input nests deeper than this tool can follow (about {MAX_NESTING} levels)"
+        message = (
+            "the input nests too deeply: past the recursion limit of "
+            f"{sys.getrecursionlimit()} Python frames"
+        )
         print(format_error(context.prefix, message), file=sys.stderr)
         raise SystemExit(1) from None
