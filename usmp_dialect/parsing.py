@@ -1,6 +1,6 @@
 """An MLIR parser that remembers where each op was written, so diagnostics can say
 `file:line:col` the way MLIR's do, and that turns every fault of its input into such a
-diagnostic (`ParseError`)."""
+diagnostic (a `ParseError`, or a `LocatedError` for a failed attribute verifier)."""
 
 from __future__ import annotations
 
