@@ -175,7 +175,7 @@ def fuzz_in(work: Path, name: str, data: bytes) -> Path:
     return path
 
 
-@fuzz_settings(ci_examples=30)
+@fuzz_settings(ci_examples=20)
 @given(inputs(MLIR_SEEDS))
 def test_fuzz_mlir(data: bytes):
     with tempfile.TemporaryDirectory() as directory:
