@@ -10,7 +10,19 @@ import sys
 
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
-from xdsl.utils.exceptions import PassFailedException, VerifyException
+from xdsl.utils.exceptions import (
+    DiagnosticException,
+    PassFailedException,
+    VerifyException,
+)
+
+INT64_MAX = 2**63 - 1
+"""The largest size, offset, alignment, pool size or time the planner takes: it computes
+in int64."""
+MAX_TOTAL_BYTES = 2**60
+"""The most the sizes plus alignments of a problem's buffers may sum to. No plan needs
+more, so no offset or pool size the planner computes passes it, and its algorithms keep
+int64 headroom above it for their sentinels and sums."""
 
 
 class UsmpError(PassFailedException):
@@ -18,6 +30,31 @@ class UsmpError(PassFailedException):
         super().__init__(message)
         self.message = message
         self.op = op
+
+
+class LocatedError(DiagnosticException):
+    """A user's mistake in an input, at `file:line:col` (or `file` when no line applies)."""
+
+    def __init__(self, message: str, location: str):
+        super().__init__(f"{location}: {message}")
+        self.message = message
+        self.location = location
+
+
+def decode_input(data: bytes, name: str, line_offset: int = 0) -> str:
+    """Input bytes as text; anything but UTF-8 is a `LocatedError` at the first bad byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        bad = data[error.start : error.end]
+        line_start = data.rfind(b"\n", 0, error.start) + 1
+        line = data.count(b"\n", 0, error.start) + 1 + line_offset
+        column = len(data[line_start : error.start].decode("utf-8", "replace")) + 1
+        raise LocatedError(
+            f"the input is not UTF-8 text: byte{'s' if len(bad) > 1 else ''} "
+            f"{bad.hex(' ')} ({error.reason})",
+            f"{name}:{line}:{column}",
+        ) from None
 
 
 def location_prefix(op: Operation | None, fallback: str) -> str:

@@ -1,6 +1,7 @@
 """An MLIR parser that remembers where each op was written, so diagnostics can say
-`file:line:col` the way MLIR's do, and whose modules print back parseable whatever their
-SSA names."""
+`file:line:col` the way MLIR's do, that turns every fault of its input into such a
+diagnostic (a `ParseError`, or a `LocatedError` for a failed attribute verifier), and whose
+modules print back parseable whatever their SSA names."""
 
 from __future__ import annotations
 
@@ -10,33 +11,53 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import VerifyException
 
+from usmp_dialect.diagnostics import LocatedError, decode_input
 from usmp_dialect.dialects.tir import set_readable_hint
+
+MAX_NESTING = 500
+"""Ops nest at most this deep (an op inside a region of an op ... of the module). Parsing,
+passes and printing recurse once a level; `RECURSION_LIMIT` gives them room for it."""
+RECURSION_LIMIT = 40 * MAX_NESTING
 
 
 class LocatingParser(Parser):
     def __init__(self, ctx: Context, input: str | bytes, name: str, line_offset: int = 0):
+        if isinstance(input, bytes):
+            input = decode_input(input, name, line_offset)
         super().__init__(ctx, input, name)
         self._line_offset = line_offset
         self._file_name = StringAttr(name)
-        newline = b"\n" if isinstance(input, bytes) else "\n"
+        self._depth = 0
         # Line starts found once, so locating an op is a binary search rather than a
         # count of the newlines before it (which made large inputs quadratic).
         self._line_starts = [0]
-        position = input.find(newline)
+        position = input.find("\n")
         while position >= 0:
             self._line_starts.append(position + 1)
-            position = input.find(newline, position + 1)
+            position = input.find("\n", position + 1)
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
-        op = super().parse_operation()
+        if self._depth == MAX_NESTING:
+            self.raise_error(f"ops nest deeper than the limit of {MAX_NESTING} levels", start)
+        self._depth += 1
+        try:
+            op = super().parse_operation()
+        except (ValueError, ArithmeticError) as error:
+            # A value the syntax allows but its type cannot hold (an integer past 64 bits,
+            # a number of thousands of digits) is a mistake at this op.
+            self.raise_error(_without_python_hint(str(error)), start, self._current_token.span.start)
+        except VerifyException as error:
+            # An attribute or type that failed its own verifier while being parsed.
+            line, column = self._line_and_column(start)
+            raise LocatedError(str(error), f"{self.lexer.input.name}:{line}:{column}") from None
+        finally:
+            self._depth -= 1
         if isinstance(op.location, UnknownLoc):
-            line = bisect_right(self._line_starts, start)
-            column = start - self._line_starts[line - 1] + 1
-            op.location = FileLineColLoc(
-                self._file_name, IntAttr(line + self._line_offset), IntAttr(column)
-            )
+            line, column = self._line_and_column(start)
+            op.location = FileLineColLoc(self._file_name, IntAttr(line), IntAttr(column))
         return op
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
@@ -48,3 +69,12 @@ class LocatingParser(Parser):
                 if value.name_hint is not None:
                     set_readable_hint(value, value.name_hint)
         return module
+
+    def _line_and_column(self, position: int) -> tuple[int, int]:
+        line = bisect_right(self._line_starts, position)
+        return line + self._line_offset, position - self._line_starts[line - 1] + 1
+
+
+def _without_python_hint(message: str) -> str:
+    """Python's int-string limit message, without its advice to the programmer."""
+    return message.split("; use sys.set_int_max_str_digits")[0]

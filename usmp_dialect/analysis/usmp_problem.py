@@ -14,6 +14,7 @@ import numpy as np
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
+from usmp_dialect.diagnostics import MAX_TOTAL_BYTES, UsmpError
 from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp, PoolOp
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
 from usmp_dialect.planning.problem import (
@@ -89,14 +90,32 @@ def _liveness_to_buffers(liveness: LivenessOp, position: dict[str, int]):
     )
 
 
+def _check_total(
+    allocs: Sequence[AllocOffsetOp], sizes: list[int], alignments: list[int]
+) -> None:
+    """The sum of sizes and alignments within `MAX_TOTAL_BYTES`."""
+    if sum(sizes) + sum(alignments) <= MAX_TOTAL_BYTES:
+        return
+    total = 0
+    for op, size, alignment in zip(allocs, sizes, alignments):
+        total += size + alignment
+        if total > MAX_TOTAL_BYTES:
+            raise UsmpError(
+                f"buffer '{op.buffer_name.data}' brings the sum of buffer sizes and "
+                f"alignments to {total} bytes, past the limit of 2**60",
+                op,
+            )
+
+
 def build_problem(
     allocs: Sequence[AllocOffsetOp], pools: Sequence[PoolOp], liveness: LivenessOp | None
 ) -> ModuleProblem:
     names = tuple(op.buffer_name.data for op in allocs)
     position = {name: i for i, name in enumerate(names)}
     pool_index = {pool.sym_name.data: i for i, pool in enumerate(pools)}
-    sizes = np.fromiter((op.size_in_bytes for op in allocs), np.int64, len(allocs))
-    alignments = np.fromiter((op.alignment_bytes for op in allocs), np.int64, len(allocs))
+    sizes = [op.size_in_bytes for op in allocs]
+    alignments = [op.alignment_bytes for op in allocs]
+    _check_total(allocs, sizes, alignments)
     candidates = tuple(_candidate_indices(op, pool_index) for op in allocs)
     owners = starts = ends = np.zeros(0, dtype=np.int64)
     explicit = np.zeros((0, 2), dtype=np.int64)
@@ -117,8 +136,8 @@ def build_problem(
         conflicts = Conflicts.lazy(lambda: conflicts_from_intervals(intervals, len(names)))
     problem = Problem(
         names=names,
-        sizes=sizes,
-        alignments=alignments,
+        sizes=np.array(sizes, dtype=np.int64),
+        alignments=np.array(alignments, dtype=np.int64),
         conflicts=conflicts,
         pools=tuple(PoolSpec(p.sym_name.data, p.size_hint_bytes) for p in pools),
         candidates=candidates,

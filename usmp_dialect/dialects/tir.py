@@ -361,6 +361,19 @@ class BufferType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException("buffer offset_factor must not be negative")
         if self.index_type.signedness.data != Signedness.SIGNLESS:
             raise VerifyException("buffer index type must be a signless integer")
+        # TVM refuses an index its index type cannot hold (an IntImm out of range).
+        bits = self.index_type.bitwidth
+        for what, values in (("dimension", self.dims), ("stride", self.stride_values)):
+            for value in values:
+                if value >= 2 ** (bits - 1):
+                    raise VerifyException(
+                        f"buffer {what} {value} does not fit its index type i{bits}; "
+                        "write the type with `index i64`"
+                    )
+        if self.elem_offset.data >= 2 ** (bits - 1):
+            raise VerifyException(
+                f"buffer elem_offset {self.elem_offset.data} does not fit its index type i{bits}"
+            )
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:

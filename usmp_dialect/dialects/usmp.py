@@ -50,6 +50,8 @@ from xdsl.printer import Printer
 from xdsl.traits import SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
+from usmp_dialect.diagnostics import INT64_MAX
+
 POOL_KINDS = ("workspace", "constant")
 UNPLANNED_ATTR = "usmp.unplanned"
 """Discardable attribute on an allocation the planner leaves alone, saying why."""
@@ -83,11 +85,28 @@ def _is_power_of_two(value: int) -> bool:
     return value > 0 and value & (value - 1) == 0
 
 
-def buffer_size_in_bytes(buffer_type: Attribute) -> int:
-    """Bytes a buffer of this type occupies; raises VerifyException when not static.
+def _parse_int64(parser: Parser, what: str) -> int:
+    """An integer the planner can compute with; the verifiers check the sign."""
+    start = parser.pos
+    value = parser.parse_integer(allow_boolean=False)
+    if value > INT64_MAX:
+        parser.raise_error(f"{what} {value} is past the limit of 2**63-1", start, parser.pos)
+    return value
 
-    A memref, or any buffer type that knows its size (`!tir.buffer`'s `size_in_bytes()`).
-    """
+
+def buffer_size_in_bytes(buffer_type: Attribute) -> int:
+    """Bytes a buffer of this type occupies; raises VerifyException when not static or
+    past `INT64_MAX`."""
+    size = _unchecked_size_in_bytes(buffer_type)
+    if size > INT64_MAX:
+        raise VerifyException(
+            f"a buffer of type {buffer_type} holds {size} bytes, past the limit of 2**63-1"
+        )
+    return size
+
+
+def _unchecked_size_in_bytes(buffer_type: Attribute) -> int:
+    """A memref, or any buffer type that knows its size (`!tir.buffer`'s `size_in_bytes()`)."""
     size_of = getattr(buffer_type, "size_in_bytes", None)
     if not isinstance(buffer_type, MemRefType) and callable(size_of):
         return int(size_of())
@@ -205,10 +224,10 @@ class PoolOp(IRDLOperation):
         kind = parser.parse_identifier()
         alignment = DEFAULT_ALIGNMENT
         if parser.parse_optional_keyword("alignment") is not None:
-            alignment = parser.parse_integer(allow_boolean=False)
+            alignment = _parse_int64(parser, "pool alignment")
         size_hint = None
         if parser.parse_optional_keyword("size_hint") is not None:
-            size_hint = parser.parse_integer(allow_boolean=False)
+            size_hint = _parse_int64(parser, "pool size_hint")
         targets: list[str] = []
         if parser.parse_optional_keyword("targets") is not None:
             targets = parser.parse_comma_separated_list(
@@ -216,7 +235,7 @@ class PoolOp(IRDLOperation):
             )
         size = None
         if parser.parse_optional_keyword("size") is not None:
-            size = parser.parse_integer(allow_boolean=False)
+            size = _parse_int64(parser, "pool size")
         start = parser.pos
         descriptive = parser.parse_optional_attr_dict()
         for key in descriptive:
@@ -338,6 +357,10 @@ class AllocOffsetOp(IRDLOperation):
                 f"buffer '{name}': offset {offset} is not a multiple of its alignment "
                 f"{self.alignment_bytes}"
             )
+        if offset + size > INT64_MAX:
+            raise VerifyException(
+                f"buffer '{name}' ends at byte {offset + size}, past the limit of 2**63-1"
+            )
         pool = pools[0]
         for limit, what in ((pool.planned_size, "size"), (pool.size_hint_bytes, "size hint")):
             if limit is not None and offset + size > limit:
@@ -362,10 +385,10 @@ class AllocOffsetOp(IRDLOperation):
         parser.parse_punctuation("[")
         offset = None
         if parser.parse_optional_punctuation("?") is None:
-            offset = parser.parse_integer(allow_boolean=False)
+            offset = _parse_int64(parser, "offset")
         parser.parse_punctuation("]")
         parser.parse_keyword("align")
-        alignment = parser.parse_integer(allow_boolean=False)
+        alignment = _parse_int64(parser, "alignment")
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         buffer_type = parser.parse_type()
@@ -499,9 +522,9 @@ class LivenessOp(IRDLOperation):
             names.append(name)
             while parser.parse_optional_punctuation("[") is not None:
                 owners.append(index)
-                starts.append(parser.parse_integer(allow_boolean=False))
+                starts.append(_parse_int64(parser, "live interval start"))
                 parser.parse_punctuation(",")
-                ends.append(parser.parse_integer(allow_boolean=False))
+                ends.append(_parse_int64(parser, "live interval end"))
                 parser.parse_punctuation(")")
             if parser.parse_optional_keyword("conflicts") is not None:
                 for other in parser.parse_comma_separated_list(

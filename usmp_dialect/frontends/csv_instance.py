@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from usmp_dialect.diagnostics import INT64_MAX, MAX_TOTAL_BYTES, decode_input
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
 from usmp_dialect.planning.problem import Intervals, PoolSpec, Problem
 
@@ -119,11 +120,23 @@ class _Reader:
         return cells
 
     def integer(self, cell: _Cell, line: int, column: str) -> int:
+        """A cell's integer in [0, INT64_MAX], the planner's range."""
         if not _INTEGER.fullmatch(cell.text):
             raise self.error(
                 f"'{column}' must be an integer, got '{cell.text}'", line, cell.column
             )
-        return int(cell.text)
+        if cell.text.startswith("-"):
+            raise self.error(
+                f"'{column}' must not be negative, got {cell.text}", line, cell.column
+            )
+        # Compared as text first: Python refuses to convert thousands of digits.
+        digits = cell.text.lstrip("0")
+        if len(digits) > len(str(INT64_MAX)) or int(digits or "0") > INT64_MAX:
+            shown = cell.text if len(cell.text) <= 40 else f"a number of {len(cell.text)} digits"
+            raise self.error(
+                f"'{column}' is {shown}, past the limit of 2**63-1", line, cell.column
+            )
+        return int(digits or "0")
 
 
 def read_csv_instance(
@@ -132,7 +145,7 @@ def read_csv_instance(
     """Read an instance from CSV text, or from a file when given a path; `filename` names
     the input in errors."""
     if isinstance(path_or_text, os.PathLike):
-        text = Path(path_or_text).read_text(encoding="utf-8")
+        text = decode_input(Path(path_or_text).read_bytes(), os.fspath(path_or_text))
         filename = filename or os.fspath(path_or_text)
     else:
         text = path_or_text
@@ -142,6 +155,7 @@ def read_csv_instance(
     values: dict[str, list[int]] = {column: [] for column in read}
     names: list[str] = []
     first_line_of: dict[str, int] = {}
+    total = 0
     for line in range(2, len(reader.lines) + 1):
         cells = reader.row(line, len(columns))
         if cells is None:
@@ -149,6 +163,15 @@ def read_csv_instance(
         name = _read_id(reader, cells[columns["id"]], line, first_line_of)
         row = {c: reader.integer(cells[columns[c]], line, c) for c in read}
         _check_row(reader, row, cells, columns, line)
+        # As usmp IR's limit: the sizes plus the alignments (1 here) fit in int64.
+        total += row["size"] + 1
+        if total > MAX_TOTAL_BYTES:
+            raise reader.error(
+                f"the sizes up to this row, each plus its alignment of 1, sum to {total} "
+                "bytes, past the limit of 2**60",
+                line,
+                cells[columns["size"]].column,
+            )
         names.append(name)
         for column, value in row.items():
             values[column].append(value)
@@ -191,10 +214,6 @@ def _check_row(
     def cell(column: str) -> int:
         return cells[columns[column]].column
 
-    if row["size"] < 0:
-        raise reader.error(
-            f"'size' must not be negative, got {row['size']}", line, cell("size")
-        )
     if row["upper"] <= row["lower"]:
         raise reader.error(
             f"'upper' ({row['upper']}) must be greater than 'lower' ({row['lower']}): "
@@ -202,9 +221,10 @@ def _check_row(
             line,
             cell("upper"),
         )
-    if OFFSET_COLUMN in row and row[OFFSET_COLUMN] < 0:
+    if OFFSET_COLUMN in row and row[OFFSET_COLUMN] + row["size"] > INT64_MAX:
         raise reader.error(
-            f"'offset' must not be negative, got {row[OFFSET_COLUMN]}",
+            f"the buffer ends at byte {row[OFFSET_COLUMN] + row['size']}, past the limit "
+            "of 2**63-1",
             line,
             cell(OFFSET_COLUMN),
         )

@@ -91,6 +91,11 @@ def _raised_at(error: BaseException, path: str, fallback: str) -> str:
     return f"{path}:{frame.lineno}:{(frame.colno or 0) + 1}"
 
 
+def _described(error: BaseException) -> str:
+    """`Type: message`, or `Type` alone when the message is empty (`KeyboardInterrupt`)."""
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+
+
 def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]:
     """`PATH.py:NAME(key=value, ...)` -> NAME(key=value, ..., **arguments), which must return
     `(mod, weights)`; the model file failing to load or run is a `RelaxImportError` at its
@@ -105,9 +110,11 @@ def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]
     sys.modules[module_spec.name] = module
     try:
         module_spec.loader.exec_module(module)
-    except Exception as error:  # the user's file failed to run
+    # BaseException: the user's code may raise anything, KeyboardInterrupt and
+    # SystemExit included, and each is a failure of the model file, not of this tool.
+    except BaseException as error:  # the user's file failed to run
         at = _raised_at(error, path, spec)
-        raise RelaxImportError(f"loading '{path}' failed: {type(error).__name__}: {error}", at) from None
+        raise RelaxImportError(f"loading '{path}' failed: {_described(error)}", at) from None
     factory = getattr(module, name, None)
     if not callable(factory):
         found = sorted(
@@ -120,9 +127,9 @@ def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]
     location = model_location(spec)
     try:
         result = factory(**arguments)
-    except Exception as error:  # the user's model failed to build
+    except BaseException as error:  # the user's model failed to build (see above)
         at = _raised_at(error, path, location)
-        raise RelaxImportError(f"'{name}()' failed: {type(error).__name__}: {error}", at) from None
+        raise RelaxImportError(f"'{name}()' failed: {_described(error)}", at) from None
     if not (isinstance(result, tuple) and len(result) == 2):
         raise RelaxImportError(f"'{name}()' must return (mod, weights), got {type(result).__name__}", location)
     return result

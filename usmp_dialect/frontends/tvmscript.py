@@ -31,18 +31,13 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.utils.exceptions import DiagnosticException
 
+from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.dialects import tir
 
 
-class TVMScriptError(DiagnosticException):
+class TVMScriptError(LocatedError):
     """A TVMScript input the importer cannot take, at `file:line:col`."""
-
-    def __init__(self, message: str, location: str):
-        super().__init__(f"{location}: {message}")
-        self.message = message
-        self.location = location
 
 
 # TIR expression node -> (op for signless ints and bools, op for floats, tir op otherwise).

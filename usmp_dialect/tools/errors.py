@@ -14,9 +14,14 @@ from dataclasses import dataclass
 from xdsl.utils.arg_spec import ArgSpecParseError
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from usmp_dialect.diagnostics import UsmpError, format_error, location_prefix
+from usmp_dialect.diagnostics import (
+    LocatedError,
+    UsmpError,
+    format_error,
+    location_prefix,
+)
 from usmp_dialect.frontends.csv_instance import CsvInstanceError
-from usmp_dialect.frontends.tvmscript import TVMScriptError
+from usmp_dialect.parsing import RECURSION_LIMIT
 
 
 @dataclass
@@ -29,6 +34,10 @@ class ErrorContext:
         return self.input_name or self.tool
 
 
+_QUOTED_PAST_CARET = 80
+"""Characters of the source line quoted after the caret (a line may be megabytes)."""
+
+
 def _parse_error_text(error: ParseError) -> str:
     span = error.span
     location = span.get_location()
@@ -38,6 +47,8 @@ def _parse_error_text(error: ParseError) -> str:
     line_start = content.rfind("\n", 0, span.start) + 1
     line_end = content.find("\n", span.start)
     source_line = content[line_start : None if line_end < 0 else line_end]
+    if len(source_line) > location.col + _QUOTED_PAST_CARET:
+        source_line = source_line[: location.col + _QUOTED_PAST_CARET] + " ..."
     caret = " " * (location.col - 1) + "^"
     header = format_error(f"{location.file}:{location.line}:{location.col}", error.msg)
     return f"{header}\n{source_line}\n{caret}"
@@ -57,7 +68,7 @@ def user_error_text(error: BaseException, context: ErrorContext) -> str:
             return format_error(
                 f"{error.filename}:{error.line}:{error.column}", error.message
             )
-        case TVMScriptError():
+        case LocatedError():
             return format_error(error.location, error.message)
         case DiagnosticException():
             return format_error(context.prefix, str(error))
@@ -68,8 +79,18 @@ def user_error_text(error: BaseException, context: ErrorContext) -> str:
 @contextmanager
 def report_user_errors(tool: str) -> Iterator[ErrorContext]:
     context = ErrorContext(tool)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
     try:
         yield context
     except USER_ERRORS as error:
         print(user_error_text(error, context), file=sys.stderr)
+        raise SystemExit(1) from None
+    except RecursionError:
+        # The parser stops .mlir nested past MAX_NESTING at the op; this is the rest
+        # (a Python expression in a model or TVMScript file nested that deep).
+        message = (
+            "the input nests too deeply: past the recursion limit of "
+            f"{sys.getrecursionlimit()} Python frames"
+        )
+        print(format_error(context.prefix, message), file=sys.stderr)
         raise SystemExit(1) from None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import inspect
 import sys
 from collections.abc import Sequence
 from io import StringIO
@@ -16,12 +17,14 @@ from typing import IO, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipelineCallbackType
+from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import VerifyException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from usmp_dialect.diagnostics import with_location
 from usmp_dialect.parsing import LocatingParser
 from usmp_dialect.tools.errors import report_user_errors
+from usmp_dialect.tools.output import write_output
 from usmp_dialect.transforms.usmp_plan import DEFAULT_TIME_LIMIT
 from usmp_dialect.universe import USMP_UNIVERSE
 
@@ -110,6 +113,7 @@ class UsmpOptMain(xDSLOptMain):
 
     def setup_pipeline(self):
         args = self.args
+        self._check_target_options()
         if not args.plan_pools and (
             args.algorithm
             or args.time_limit is not None
@@ -138,6 +142,17 @@ class UsmpOptMain(xDSLOptMain):
         self.pipeline = dataclasses.replace(
             self.pipeline, callback=_located_verification(self.pipeline.callback)
         )
+
+    def _check_target_options(self) -> None:
+        """Built once before any input is read, so a bad option costs no planning run."""
+        spec = parse_spec(self.args.target)
+        factory = self.available_targets[spec.name]
+        if inspect.signature(factory).parameters:
+            return  # a legacy target, a function of (module, output) without options
+        try:
+            factory().from_spec(spec)
+        except ValueError as error:
+            _usage_error(f"invalid target '{self.args.target}': {error}")
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         try:
@@ -178,12 +193,7 @@ class UsmpOptMain(xDSLOptMain):
         super().run()
         if self._held_output is None:
             return
-        text = self._held_output.getvalue()
-        if self.args.output_file is None:
-            sys.stdout.write(text)
-        else:
-            with open(self.args.output_file, "w") as file:
-                file.write(text)
+        write_output(self.args.output_file, self._held_output.getvalue())
 
 
 def _located_verification(callback: PassPipelineCallbackType | None):

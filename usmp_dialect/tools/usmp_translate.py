@@ -24,9 +24,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from usmp_dialect.diagnostics import with_location
+from usmp_dialect.diagnostics import decode_input, with_location
 from usmp_dialect.parsing import LocatingParser
 from usmp_dialect.tools.errors import report_user_errors
+from usmp_dialect.tools.output import write_output
 
 TOOL = "usmp-translate"
 
@@ -38,10 +39,10 @@ def _usage_error(message: str) -> NoReturn:
 
 def _read_input(path: str | None) -> str:
     if path is None:
-        return sys.stdin.read()
+        return decode_input(sys.stdin.buffer.read(), "<stdin>")
     try:
-        with open(path) as file:
-            return file.read()
+        with open(path, "rb") as file:
+            return decode_input(file.read(), path)
     except OSError as error:
         _usage_error(f"cannot read '{path}': {error.strerror}")
 
@@ -143,11 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             result = translate("", name)
         else:
             result = translate(_read_input(args.input_file), name)
-    if args.output_file is None:
-        sys.stdout.write(result)
-    else:
-        with open(args.output_file, "w") as file:
-            file.write(result)
+        write_output(args.output_file, result)
     return 0
 
 

@@ -56,7 +56,13 @@ ui8 = IntegerType(8, Signedness.UNSIGNED)
 
 
 def _pool_buffer_type(pool: PoolOp) -> tir.BufferType:
-    return tir.BufferType([pool.planned_size or 0], ui8)
+    size = pool.planned_size or 0
+    return tir.BufferType([size], ui8, index_type=_index_type(size))
+
+
+def _index_type(pool_size: int) -> IntegerType:
+    """TVM's default int32 index, or int64 for a pool whose bytes int32 cannot count."""
+    return i32 if pool_size < 2**31 else i64
 
 
 def _calls(function: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]):
@@ -108,7 +114,9 @@ def _add_pool_params(
 
 
 def _lower_alloc(op: AllocOffsetOp, pool_buffer: SSAValue) -> None:
-    offset = arith.ConstantOp(IntegerAttr(op.offset_bytes or 0, i32))
+    pool_type = pool_buffer.type
+    assert isinstance(pool_type, tir.BufferType)
+    offset = arith.ConstantOp(IntegerAttr(op.offset_bytes or 0, pool_type.index_type))
     address = tir.AddressOfOp(pool_buffer, [offset.result], tir.PointerType(ui8))
     buffer_type = op.buffer.type
     assert isinstance(buffer_type, tir.BufferType)

@@ -1,0 +1,1 @@
+# TVMScript in Latin-1: café

@@ -1,0 +1,245 @@
+"""Random bytes and random mutations of valid inputs (byte flips, truncations, splices,
+duplications, inserted numbers and brackets) through both console scripts: each run ends in
+exit status 0 with valid output, or exit status 1 with exactly one located diagnostic and no
+output file, never a traceback.
+
+The mains run in-process, for speed; `test_random_bytes_through_the_console_scripts` runs a
+few through the real scripts. Fixed seeds by default; `USMP_FUZZ_EXAMPLES=5000` runs that
+many examples a test, with fresh random seeds (see README).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from usmp_dialect.frontends.csv_instance import read_csv_instance
+from usmp_dialect.tools import usmp_opt, usmp_translate
+
+ROOT = Path(__file__).parent.parent
+LONG_RUN = "USMP_FUZZ_EXAMPLES" in os.environ
+
+
+def fuzz_settings(ci_examples: int) -> settings:
+    return settings(
+        max_examples=int(os.environ.get("USMP_FUZZ_EXAMPLES", ci_examples)),
+        derandomize=not LONG_RUN,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
+def _planned_usmp() -> bytes:
+    """chain.mlir lowered and planned in usmp form: pools, offsets and liveness to break."""
+    code, out, err = run(
+        usmp_opt.main, [str(ROOT / "examples/memref/chain.mlir"), "-p", "memref-to-usmp,usmp-plan"]
+    )
+    assert code == 0, err
+    return out.encode()
+
+
+MLIR_SEEDS = [
+    (ROOT / "examples/memref/chain.mlir").read_bytes(),
+    (ROOT / "tests/filecheck/translate/emit-tvmscript.mlir").read_bytes(),  # tir dialect
+    (ROOT / "tests/filecheck/inputs/too_small.mlir").read_bytes(),
+]
+CSV_SEEDS = [
+    (ROOT / "examples/csv/input.12.csv").read_bytes(),
+    (ROOT / "tests/filecheck/inputs/hill_climb_five.csv").read_bytes(),
+]
+TVMSCRIPT_SEEDS = [(ROOT / "examples/tir/chain.py").read_bytes()]
+# Inserted whole: numbers at and past the limits, brackets, sigils, bytes that are not UTF-8.
+TOKENS = [
+    b"9" * 30,
+    b"9" * 5000,
+    b"18446744073709551616",
+    b"9223372036854775807",
+    b"1152921504606846976",
+    b"2147483648",
+    b"-1",
+    b"0",
+    b"\xff",
+    b"\xed\xa0\x80",
+    b"{",
+    b"}",
+    b"(",
+    b")",
+    b"[",
+    b"]",
+    b"<",
+    b">",
+    b"%",
+    b"@",
+    b'"',
+    b",",
+    b"\n",
+    b"?",
+    b"x",
+]
+
+
+@st.composite
+def mutated(draw: st.DrawFn, seeds: Sequence[bytes]) -> bytes:
+    data = bytearray(draw(st.sampled_from(seeds)))
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(data)))
+        end = draw(st.integers(at, min(len(data), at + 300)))
+        match draw(st.sampled_from(["flip", "truncate", "splice", "duplicate", "delete", "token"])):
+            case "flip" if at < len(data):
+                data[at] ^= 1 << draw(st.integers(0, 7))
+            case "truncate":
+                del data[at:]
+            case "splice":
+                other = draw(st.sampled_from(seeds))
+                start = draw(st.integers(0, len(other)))
+                data[at:end] = other[start : start + draw(st.integers(0, 300))]
+            case "duplicate":
+                data[at:at] = data[at:end]
+            case "delete":
+                del data[at:end]
+            case "token":
+                data[at:at] = draw(st.sampled_from(TOKENS))
+    return bytes(data)
+
+
+def inputs(seeds: Sequence[bytes]) -> st.SearchStrategy[bytes]:
+    return st.one_of(st.binary(max_size=400), mutated(seeds), mutated(seeds))
+
+
+def run(main: Callable[[list[str]], int], argv: list[str]) -> tuple[int, str, str]:
+    """A main's exit status, standard output and standard error; an exception that is not
+    SystemExit propagates, failing the test (it would be a traceback)."""
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as exit:
+            code = exit.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def check_run(
+    main: Callable[[list[str]], int], argv: list[str], input_path: Path, output: Path
+) -> str | None:
+    """Runs the tool with `-o output`; the output text on success, None on a diagnostic."""
+    code, _, err = run(main, [*argv, "-o", str(output)])
+    assert "Traceback" not in err
+    if code == 0:
+        assert output.exists(), err
+        return output.read_text()
+    assert code == 1, (code, err)
+    errors = [line for line in err.splitlines() if ": error: " in line]
+    assert len(errors) == 1, err
+    assert re.match(rf"{re.escape(str(input_path))}(:\d+:\d+)?: error: ", errors[0]), errors[0]
+    assert not output.exists()
+    return None
+
+
+def plan_mlir(path: Path, work: Path) -> None:
+    planned = check_run(
+        usmp_opt.main, [str(path), "--plan-pools", "--time-limit", "1"], path, work / "planned.mlir"
+    )
+    if planned is not None:
+        usmp_translate.parse_module(planned, "planned.mlir")  # valid: it parses and verifies
+    report = check_run(
+        usmp_opt.main,
+        [str(path), "--plan-pools", "--time-limit", "1", "-t", "usmp-report{format=json}"],
+        path,
+        work / "report.json",
+    )
+    assert report is None or report.startswith("{")
+
+
+def export_csv(path: Path, work: Path) -> None:
+    exported = check_run(usmp_translate.main, ["--export-csv", str(path)], path, work / "out.csv")
+    if exported is not None:
+        read_csv_instance(exported, "out.csv")
+
+
+def fuzz_in(work: Path, name: str, data: bytes) -> Path:
+    path = work / name
+    path.write_bytes(data)
+    return path
+
+
+@fuzz_settings(ci_examples=20)
+@given(inputs(MLIR_SEEDS))
+def test_fuzz_mlir(data: bytes):
+    with tempfile.TemporaryDirectory() as directory:
+        work = Path(directory)
+        path = fuzz_in(work, "fuzz.mlir", data)
+        plan_mlir(path, work)
+
+
+@fuzz_settings(ci_examples=15)
+@given(mutated([_planned_usmp()]))
+def test_fuzz_planned_usmp(data: bytes):
+    with tempfile.TemporaryDirectory() as directory:
+        work = Path(directory)
+        path = fuzz_in(work, "fuzz_planned.mlir", data)
+        export_csv(path, work)
+        plan_mlir(path, work)
+
+
+@fuzz_settings(ci_examples=30)
+@given(inputs(CSV_SEEDS))
+def test_fuzz_csv(data: bytes):
+    with tempfile.TemporaryDirectory() as directory:
+        work = Path(directory)
+        path = fuzz_in(work, "fuzz.csv", data)
+        imported = check_run(usmp_translate.main, ["--import-csv", str(path)], path, work / "in.mlir")
+        if imported is not None:
+            plan_mlir(work / "in.mlir", work)
+
+
+@pytest.mark.slow
+@fuzz_settings(ci_examples=10)
+@given(inputs(TVMSCRIPT_SEEDS))
+def test_fuzz_tvmscript(data: bytes):
+    with tempfile.TemporaryDirectory() as directory:
+        work = Path(directory)
+        path = fuzz_in(work, "fuzz.py", data)
+        imported = check_run(usmp_translate.main, ["--import-tvmscript", str(path)], path, work / "tir.mlir")
+        if imported is not None:
+            plan_mlir(work / "tir.mlir", work)
+
+
+@pytest.mark.slow
+@fuzz_settings(ci_examples=10)
+@given(mutated(MLIR_SEEDS[1:2]))
+def test_fuzz_emit_tvmscript(data: bytes):
+    with tempfile.TemporaryDirectory() as directory:
+        work = Path(directory)
+        path = fuzz_in(work, "tir.mlir", data)
+        check_run(usmp_translate.main, ["--emit-tvmscript", str(path)], path, work / "out.py")
+
+
+@pytest.mark.parametrize(
+    ("command", "suffix"),
+    [(["usmp-opt", "--plan-pools"], ".mlir"), (["usmp-translate", "--import-csv"], ".csv")],
+)
+def test_random_bytes_through_the_console_scripts(command: list[str], suffix: str, tmp_path: Path):
+    path = tmp_path / f"random{suffix}"
+    path.write_bytes(random.Random(12).randbytes(300))
+    output = tmp_path / "out"
+    tool = str(Path(sys.executable).parent / command[0])
+    completed = subprocess.run(
+        [tool, *command[1:], str(path), "-o", str(output)], capture_output=True, text=True
+    )
+    assert completed.returncode == 1
+    assert "Traceback" not in completed.stderr
+    assert re.fullmatch(rf"{re.escape(str(path))}:\d+:\d+: error: [^\n]*\n", completed.stderr)
+    assert not output.exists()
