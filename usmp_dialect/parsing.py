@@ -5,6 +5,7 @@ modules print back parseable whatever their SSA names."""
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
 from xdsl.context import Context
@@ -12,6 +13,7 @@ from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr,
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.mlir_lexer import MLIRLexer
 
 from usmp_dialect.diagnostics import LocatedError, decode_input
 from usmp_dialect.dialects.tir import set_readable_hint
@@ -20,6 +22,11 @@ MAX_NESTING = 500
 """Ops nest at most this deep (an op inside a region of an op ... of the module). Parsing,
 passes and printing recurse once a level; `RECURSION_LIMIT` gives them room for it."""
 RECURSION_LIMIT = 40 * MAX_NESTING
+
+# xDSL 0.75 lexes a string literal with `"(?:[^"...]+|\\...)*"`, a nested repetition that
+# backtracks exponentially on an unclosed string (`memref.sto"re %f, %a[%c0] : ...` took
+# minutes). The same language with one character per repetition fails in linear time.
+MLIRLexer._unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
 
 
 class LocatingParser(Parser):
