@@ -80,7 +80,8 @@ def check_model(
         relax_vm_outputs,
         sanitize,
     )
-    from usmp_dialect.tools.run_tvmscript import POOLS_ATTR, plan_module, run_module
+    from usmp_dialect.pipeline import plan_module
+    from usmp_dialect.tools.run_tvmscript import POOLS_ATTR, run_module
 
     tir_mod, constants = lower_model(mod, weights, where)
     main = tir_mod["main"]

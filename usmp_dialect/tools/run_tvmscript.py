@@ -12,7 +12,7 @@ attribute is filled with 0xFF first, so that a plan that lets buffers overlap sh
 Inputs and outputs planned into a pool (`--use-workspace-io`, listed in the entry's
 `usmp.io_offsets`) are written into and read from their pool bytes, as an application
 does.
-`plan_module(tvm_mod)` runs `--plan-pools` on a `tvm.IRModule` and returns the planned one.
+`usmp_dialect.pipeline.plan_module(tvm_mod)` runs `--plan-pools` on a `tvm.IRModule`.
 
 Facts this relies on (see TVM 0.27 notes): `tvm.compile` on targets `c` and `llvm`; LLVM's
 TBAA must be off (`-enable-tbaa=false`) or it reorders accesses of operators inlined into
@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from usmp_dialect.analysis.tir_liveness import ENTRY_ATTR, ENTRY_NAMES
+from usmp_dialect.pipeline import plan_module
 
 POOLS_ATTR = "usmp.pools"
 IO_OFFSETS_ATTR = "usmp.io_offsets"
@@ -188,28 +189,6 @@ def run_module(
         {name: t.view(after).copy() for name, t in io.items() if t.kind != "input"}
     )
     return results
-
-
-def plan_module(mod: Any, algorithm: str = "default", workspace_io: bool = False) -> Any:
-    """`usmp-opt --plan-pools [--use-workspace-io]` on a `tvm.IRModule`:
-    [tir-io-to-allocations,] tir-to-usmp, usmp-plan, usmp-to-tir."""
-    from xdsl.context import Context
-
-    from usmp_dialect.backends.tvmscript import emit_module
-    from usmp_dialect.frontends.tvmscript import import_module
-    from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations
-    from usmp_dialect.transforms.tir_to_usmp import TirToUsmp
-    from usmp_dialect.transforms.usmp_plan import UsmpPlan
-    from usmp_dialect.transforms.usmp_to_tir import UsmpToTir
-
-    module = import_module(mod)
-    ctx = Context()
-    passes = [TirIoToAllocations()] if workspace_io else []
-    passes += [TirToUsmp(), UsmpPlan(algorithm), UsmpToTir()]
-    for p in passes:
-        p.apply(ctx, module)
-        module.verify()
-    return emit_module(module)
 
 
 def load_tvmscript(path: str) -> Any:
