@@ -42,7 +42,7 @@ from xdsl.passes import ModulePass  # noqa: E402
 
 from usmp_dialect.backends.report import plan_report  # noqa: E402
 from usmp_dialect.pipeline import DEFAULT_TIME_LIMIT  # noqa: E402
-from usmp_dialect.tools.check_relax_model import check_model  # noqa: E402
+from usmp_dialect.model_check import check_model  # noqa: E402
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
 from usmp_dialect.transforms.tir_to_usmp import WORKSPACE_LEFT_OUT, TirToUsmp  # noqa: E402
 from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
