@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from usmp_dialect.model_check import check_model
-from usmp_dialect.tools.errors import report_user_errors
+from usmp_dialect.tools.errors import report_user_errors, requires_tvm
 
 TOOL = "check_relax_model"
 
@@ -40,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     from usmp_dialect.frontends.model_file import load_model, model_location
 
-    with report_user_errors(TOOL):
+    with report_user_errors(TOOL), requires_tvm(TOOL, "checking a Relax model"):
         mod, weights = load_model(args.model)
         result = check_model(
             mod,

@@ -76,6 +76,24 @@ def user_error_text(error: BaseException, context: ErrorContext) -> str:
             return format_error(context.tool, str(error).replace("\n", " "))
 
 
+TVM_MODULES = ("tvm", "tvm_ffi")
+TVM_EXTRA = "pip install 'usmp-dialect[tvm]'"
+"""How to add Apache TVM, an optional dependency: only the TVMScript and Relax front and
+back ends use it, never planning .mlir or CSV."""
+
+
+@contextmanager
+def requires_tvm(tool: str, feature: str) -> Iterator[None]:
+    """A missing Apache TVM, when `feature` needs it, as one diagnostic naming the extra."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] not in TVM_MODULES:
+            raise
+        print(f"{tool}: error: {feature} needs Apache TVM: {TVM_EXTRA}", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
 @contextmanager
 def report_user_errors(tool: str) -> Iterator[ErrorContext]:
     context = ErrorContext(tool)

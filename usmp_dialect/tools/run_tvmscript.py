@@ -17,12 +17,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from usmp_dialect.pipeline import plan_module
+from usmp_dialect.tools.errors import requires_tvm
 from usmp_dialect.tvm_runtime import POOLS_ATTR, entry_name, load_tvmscript, run_module
+
+TOOL = "run_tvmscript"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="run_tvmscript", description="build and run a TVMScript module's entry function"
+        prog=TOOL, description="build and run a TVMScript module's entry function"
     )
     parser.add_argument("file", help="a TVMScript module (.py), e.g. usmp-translate's output")
     parser.add_argument("--target", default="c", choices=("c", "llvm"))
@@ -34,10 +37,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     args = parser.parse_args(argv)
-    mod = load_tvmscript(args.file)
-    if args.plan:
-        mod = plan_module(mod, workspace_io=args.use_workspace_io)
-    outputs = run_module(mod, target=args.target, seed=args.seed)
+    with requires_tvm(TOOL, "running TVMScript"):
+        mod = load_tvmscript(args.file)
+        if args.plan:
+            mod = plan_module(mod, workspace_io=args.use_workspace_io)
+        outputs = run_module(mod, target=args.target, seed=args.seed)
     func = mod[entry_name(mod)]
     if func.attrs is not None and POOLS_ATTR in func.attrs:
         for name, size in func.attrs[POOLS_ATTR].items():

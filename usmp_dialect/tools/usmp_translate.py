@@ -20,7 +20,7 @@ from typing import NoReturn
 
 from usmp_dialect.diagnostics import decode_input
 from usmp_dialect.parsing import parse_module, print_module
-from usmp_dialect.tools.errors import report_user_errors
+from usmp_dialect.tools.errors import report_user_errors, requires_tvm
 from usmp_dialect.tools.output import write_output
 
 TOOL = "usmp-translate"
@@ -104,9 +104,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if mode in NAMED_INPUTS:
             if args.input_file is None:
                 _usage_error(f"--{mode} needs PATH.py:NAME")
-            result = translate("", name)
+            text = ""
         else:
-            result = translate(_read_input(args.input_file), name)
+            text = _read_input(args.input_file)
+        with requires_tvm(TOOL, f"--{mode}"):
+            result = translate(text, name)
         write_output(args.output_file, result)
     return 0
 
