@@ -20,7 +20,6 @@ from usmp_dialect.diagnostics import (
     format_error,
     location_prefix,
 )
-from usmp_dialect.frontends.csv_instance import CsvInstanceError
 from usmp_dialect.parsing import RECURSION_LIMIT
 
 
@@ -54,7 +53,7 @@ def _parse_error_text(error: ParseError) -> str:
     return f"{header}\n{source_line}\n{caret}"
 
 
-USER_ERRORS = (ParseError, DiagnosticException, CsvInstanceError, ArgSpecParseError)
+USER_ERRORS = (ParseError, DiagnosticException, ArgSpecParseError)
 
 
 def user_error_text(error: BaseException, context: ErrorContext) -> str:
@@ -64,10 +63,6 @@ def user_error_text(error: BaseException, context: ErrorContext) -> str:
             return _parse_error_text(error)
         case UsmpError():
             return format_error(location_prefix(error.op, context.prefix), error.message)
-        case CsvInstanceError():
-            return format_error(
-                f"{error.filename}:{error.line}:{error.column}", error.message
-            )
         case LocatedError():
             return format_error(error.location, error.message)
         case DiagnosticException():
