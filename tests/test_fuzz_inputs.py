@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from usmp_dialect.frontends.csv_instance import read_csv_instance
+from usmp_dialect.parsing import parse_module
 from usmp_dialect.tools import usmp_opt, usmp_translate
 
 ROOT = Path(__file__).parent.parent
@@ -153,7 +154,7 @@ def plan_mlir(path: Path, work: Path) -> None:
         usmp_opt.main, [str(path), "--plan-pools", "--time-limit", "1"], path, work / "planned.mlir"
     )
     if planned is not None:
-        usmp_translate.parse_module(planned, "planned.mlir")  # valid: it parses and verifies
+        parse_module(planned, "planned.mlir")  # valid: it parses and verifies
     report = check_run(
         usmp_opt.main,
         [str(path), "--plan-pools", "--time-limit", "1", "-t", "usmp-report{format=json}"],

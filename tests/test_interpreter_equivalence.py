@@ -15,14 +15,12 @@ from xdsl.interpreter import Interpreter
 from xdsl.interpreters import register_implementations
 from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.interpreters.utils.ptr import RawPtr, TypedPtr
-from xdsl.passes import PassPipeline
 
 from usmp_dialect.interpreters.memref_view import MemRefViewFunctions
 from usmp_dialect.planning.registry import available_algorithms
-from usmp_dialect.tools.usmp_opt import plan_pools_pipeline
-from usmp_dialect.tools.usmp_translate import parse_module, usmp_context
+from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
+from usmp_dialect.parsing import parse_module, usmp_context
 from usmp_dialect.transforms.usmp_to_memref import POOL_ARG_ATTR
-from usmp_dialect.universe import USMP_UNIVERSE
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "memref" / "chain.mlir"
 ALGORITHMS = available_algorithms()
@@ -42,11 +40,7 @@ def garbage_pool(size: int) -> ShapedArray:
 
 def plan(module: ModuleOp, algorithm: str) -> ModuleOp:
     planned = module.clone()
-    passes = {name: factory for name, factory in USMP_UNIVERSE.all_passes.items()}
-    PassPipeline.parse_spec(passes, plan_pools_pipeline(algorithm, 5, lower=True)).apply(
-        usmp_context(), planned
-    )
-    planned.verify()
+    plan_pools(planned, plan_pools_pipeline(algorithm))
     return planned
 
 

@@ -16,7 +16,7 @@ from usmp_dialect.frontends.csv_instance import CsvInstance, read_csv_instance
 from usmp_dialect.frontends.csv_to_usmp import csv_instance_to_module
 from usmp_dialect.planning.problem import Intervals
 from usmp_dialect.planning.registry import available_algorithms
-from usmp_dialect.tools.usmp_translate import usmp_context
+from usmp_dialect.parsing import usmp_context
 from usmp_dialect.universe import USMP_UNIVERSE
 
 

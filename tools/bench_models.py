@@ -41,7 +41,8 @@ from xdsl.context import Context  # noqa: E402
 from xdsl.passes import ModulePass  # noqa: E402
 
 from usmp_dialect.backends.report import plan_report  # noqa: E402
-from usmp_dialect.tools.check_relax_model import check_model  # noqa: E402
+from usmp_dialect.pipeline import DEFAULT_TIME_LIMIT  # noqa: E402
+from usmp_dialect.model_check import check_model  # noqa: E402
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
 from usmp_dialect.transforms.tir_to_usmp import WORKSPACE_LEFT_OUT, TirToUsmp  # noqa: E402
 from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
@@ -230,7 +231,7 @@ def write_section(path: Path, body: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", metavar="FILE", help="replace the Models section of FILE")
-    parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT)
     parser.add_argument("--only", help="comma-separated model names")
     args = parser.parse_args()
     command = "python tools/bench_models.py" + "".join(

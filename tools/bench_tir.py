@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from xdsl.passes import PassPipeline  # noqa: E402
 
 from usmp_dialect.backends.report import plan_report  # noqa: E402
-from usmp_dialect.tools.usmp_opt import plan_pools_pipeline  # noqa: E402
-from usmp_dialect.tools.usmp_translate import usmp_context  # noqa: E402
+from usmp_dialect.pipeline import plan_pools_pipeline  # noqa: E402
+from usmp_dialect.parsing import usmp_context  # noqa: E402
 from usmp_dialect.universe import USMP_UNIVERSE  # noqa: E402
 
 
@@ -78,7 +78,7 @@ def main() -> None:
     timings["TVM -> tir dialect"] = time.perf_counter() - steps
     steps = time.perf_counter()
     pipeline = PassPipeline.parse_spec(
-        USMP_UNIVERSE.all_passes, plan_pools_pipeline("default", 10, lower=False)
+        USMP_UNIVERSE.all_passes, plan_pools_pipeline(lower=False)
     )
     pipeline.apply(usmp_context(), module)
     report = plan_report(module)

@@ -1,7 +1,8 @@
 """Errors that point at the IR a user wrote, and their MLIR-style rendering.
 
-A pass or front end raises `UsmpError` with the op (or file position) at fault; the console
-tools print it as `file:line:col: error: message` and exit with status 1.
+A pass raises `UsmpError` with the op at fault; a front end (CSV, TVMScript, Relax) raises a
+subclass of `LocatedError` with the file position. The console tools print either as
+`file:line:col: error: message` and exit with status 1.
 """
 
 from __future__ import annotations

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from io import StringIO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRLexer
 
-from usmp_dialect.diagnostics import LocatedError, decode_input
+from usmp_dialect.diagnostics import LocatedError, decode_input, with_location
 from usmp_dialect.dialects.tir import set_readable_hint
 
 MAX_NESTING = 500
@@ -80,6 +82,39 @@ class LocatingParser(Parser):
     def _line_and_column(self, position: int) -> tuple[int, int]:
         line = bisect_right(self._line_starts, position)
         return line + self._line_offset, position - self._line_starts[line - 1] + 1
+
+
+def usmp_context() -> Context:
+    """xDSL's dialects and the usmp project's, as usmp-opt and usmp-translate know them."""
+    from xdsl.universe import Universe
+
+    from usmp_dialect.universe import USMP_UNIVERSE
+
+    ctx = Context()
+    for name, factory in {
+        **Universe.get_multiverse().all_dialects,
+        **USMP_UNIVERSE.all_dialects,
+    }.items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    return ctx
+
+
+def parse_module(text: str, name: str) -> ModuleOp:
+    """`text` as a verified module; a mistake in it is a located diagnostic."""
+    module = LocatingParser(usmp_context(), text, name).parse_module()
+    try:
+        module.verify()
+    except VerifyException as error:
+        raise with_location(error, module) from error
+    return module
+
+
+def print_module(module: ModuleOp) -> str:
+    output = StringIO()
+    Printer(stream=output).print_op(module)
+    output.write("\n")
+    return output.getvalue()
 
 
 def _without_python_hint(message: str) -> str:

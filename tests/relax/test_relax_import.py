@@ -34,11 +34,12 @@ from usmp_dialect.frontends.relax import (  # noqa: E402
 from usmp_dialect.backends.report import plan_report  # noqa: E402
 from usmp_dialect.frontends.model_file import load_model  # noqa: E402
 from usmp_dialect.frontends.tvmscript import import_module  # noqa: E402
-from usmp_dialect.tools.check_relax_model import check_model  # noqa: E402
+from usmp_dialect.model_check import check_model  # noqa: E402
+from usmp_dialect.pipeline import plan_module  # noqa: E402
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
 from usmp_dialect.transforms.tir_to_usmp import TirToUsmp  # noqa: E402
 from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
-from usmp_dialect.tools.run_tvmscript import plan_module, run_module  # noqa: E402
+from usmp_dialect.tvm_runtime import run_module  # noqa: E402
 
 MODELS = Path(__file__).parents[2] / "examples" / "models"
 TOLERANCE = 1e-5

@@ -22,10 +22,10 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from usmp_dialect.frontends.tvmscript import parse_tvmscript  # noqa: E402
-from usmp_dialect.tools.run_tvmscript import (  # noqa: E402
+from usmp_dialect.pipeline import plan_module  # noqa: E402
+from usmp_dialect.tvm_runtime import (  # noqa: E402
     build,
     io_tensors,
-    plan_module,
     random_inputs,
     run_module,
 )

@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import ModuleOp, i32
 
 from usmp_dialect.dialects import tir
 from usmp_dialect.parsing import LocatingParser
-from usmp_dialect.tools.usmp_translate import print_module, usmp_context
+from usmp_dialect.parsing import print_module, usmp_context
 
 _CONTEXT = usmp_context()
 

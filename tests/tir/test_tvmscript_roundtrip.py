@@ -9,7 +9,7 @@ import pytest
 
 from usmp_dialect.backends.tvmscript import emit_module
 from usmp_dialect.frontends.tvmscript import TVMScriptError, import_module, parse_tvmscript
-from usmp_dialect.tools.usmp_translate import parse_module, print_module
+from usmp_dialect.parsing import parse_module, print_module
 
 tvm_ffi = pytest.importorskip("tvm_ffi")
 pytestmark = pytest.mark.tvm
@@ -75,7 +75,7 @@ def test_planning_never_imports_tvm() -> None:
     import sys
 
     code = (
-        "import sys; from usmp_dialect.tools.usmp_translate import parse_module; "
+        "import sys; from usmp_dialect.parsing import parse_module; "
         f"parse_module(open({str(ROOT / 'tests/filecheck/dialects/tir/ops.mlir')!r}).read(), 'x'); "
         "assert 'tvm' not in sys.modules"
     )

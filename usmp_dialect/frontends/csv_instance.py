@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from usmp_dialect.diagnostics import INT64_MAX, MAX_TOTAL_BYTES, decode_input
+from usmp_dialect.diagnostics import INT64_MAX, MAX_TOTAL_BYTES, LocatedError, decode_input
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
 from usmp_dialect.planning.problem import Intervals, PoolSpec, Problem
 
@@ -28,10 +28,9 @@ _INTEGER_COLUMNS = ("lower", "upper", "size", OFFSET_COLUMN)
 _INTEGER = re.compile(r"-?[0-9]+")
 
 
-class CsvInstanceError(Exception):
+class CsvInstanceError(LocatedError):
     def __init__(self, message: str, filename: str, line: int, column: int):
-        super().__init__(f"{filename}:{line}:{column}: {message}")
-        self.message = message
+        super().__init__(message, f"{filename}:{line}:{column}")
         self.filename = filename
         self.line = line
         self.column = column

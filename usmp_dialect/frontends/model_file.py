@@ -102,6 +102,9 @@ def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]
     failing line."""
     path, name, spec_arguments = parse_model_spec(spec)
     arguments = {**spec_arguments, **arguments}
+    # Imported before the model file runs, so that a missing TVM is the missing optional
+    # dependency rather than the model file's failure.
+    import tvm  # noqa: F401
     module_spec = importlib.util.spec_from_file_location(f"_usmp_model_{Path(path).stem}", path)
     if module_spec is None or module_spec.loader is None:
         raise RelaxImportError(f"cannot load '{path}' as a Python module", spec)

@@ -1,112 +1,25 @@
-"""Plan a Relax model, build and run it with TVM, and compare it with the Relax VM.
+"""`tools/check_relax_model.py`: plan a Relax model, build and run it with TVM, and
+compare it with the Relax VM.
 
 ```
 python tools/check_relax_model.py examples/models/mobilenet.py:mobilenet --use-workspace-io
 ```
 
-The model (`PATH.py:NAME`, as `usmp-translate --import-relax` takes it) is lowered to
-AOT-style TIR, planned as `usmp-opt --plan-pools [--use-workspace-io]` plans it, built for
-`--target` and run on random inputs with every pool prefilled with 0xFF, so that a plan
-letting two live buffers share bytes shows as a wrong output. Each output is compared with
-the Relax VM's on the original model; the exit status is 0 when all of them agree within
-`--tolerance` (absolute and relative, as `numpy.allclose`), 1 otherwise or on a bad model.
+The model is `PATH.py:NAME`, as `usmp-translate --import-relax` takes it; see
+`usmp_dialect.model_check`. The exit status is 0 when every output agrees with the Relax
+VM's within `--tolerance`, 1 otherwise or on a bad model.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
-from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
 
-import numpy as np
-
-from usmp_dialect.frontends.tvmscript import TVMScriptError
-from usmp_dialect.tools.errors import report_user_errors
+from usmp_dialect.model_check import check_model
+from usmp_dialect.tools.errors import report_user_errors, requires_tvm
 
 TOOL = "check_relax_model"
-
-
-class OutputCheck(NamedTuple):
-    name: str
-    dtype: str
-    shape: tuple[int, ...]
-    max_error: float
-    agrees: bool
-
-
-class ModelCheck(NamedTuple):
-    pools: dict[str, int]
-    relax_bytes: int
-    outputs: list[OutputCheck]
-
-
-def _random_inputs(tir_main: Any, names: list[str], seed: int) -> dict[str, np.ndarray]:
-    """Floats from a standard normal; integers and booleans 0 or 1, valid as indices into
-    any table (an embedding's token ids) and as masks."""
-    rng = np.random.default_rng(seed)
-    params = {p.name: p for p in tir_main.params}
-    inputs = {}
-    for name in names:
-        shape, dtype = [int(d) for d in params[name].shape], np.dtype(str(params[name].dtype))
-        values = rng.standard_normal(shape) if dtype.kind == "f" else rng.integers(0, 2, shape)
-        inputs[name] = values.astype(dtype)
-    return inputs
-
-
-def _reason(error: Exception) -> str:
-    """What a TVM failure says of why: the C compiler's first error, else its last line."""
-    text = str(error).strip()
-    if compiler := re.search(r":\d+:\d+: error: (.*)", text):
-        return f"the generated C does not compile: {compiler[1]}"
-    return text.splitlines()[-1] if text else ""
-
-
-def check_model(
-    mod: Any,
-    weights: Mapping[str, np.ndarray],
-    where: str = "<relax>",
-    *,
-    workspace_io: bool = False,
-    target: str = "llvm",
-    seed: int = 0,
-    tolerance: float = 1e-5,
-) -> ModelCheck:
-    """Plan, build and run `mod` and compare each output with the Relax VM's."""
-    from usmp_dialect.frontends.relax import (
-        lower_model,
-        relax_planner_bytes,
-        relax_vm_outputs,
-        sanitize,
-    )
-    from usmp_dialect.tools.run_tvmscript import POOLS_ATTR, plan_module, run_module
-
-    tir_mod, constants = lower_model(mod, weights, where)
-    main = tir_mod["main"]
-    params = [p.name for p in main.params]
-    weight_names = {sanitize(k) for k in weights}
-    input_names = [sanitize(p.name) for p in mod["forward"].params if sanitize(p.name) not in weight_names]
-    # main's params: the inputs, the weights and constants, then the outputs.
-    output_names = params[len(input_names) + len(constants) :]
-    inputs = _random_inputs(main, input_names, seed)
-
-    planned = plan_module(tir_mod, workspace_io=workspace_io)
-    try:
-        ours = run_module(planned, {**inputs, **constants}, target)
-    except Exception as error:  # TVM's build of the planned TIR; its last line says why
-        raise TVMScriptError(
-            f"TVM could not build and run the planned model: {type(error).__name__}: {_reason(error)}", where
-        ) from None
-    references = relax_vm_outputs(mod, weights, inputs)
-    checks = []
-    for name, reference in zip(output_names, references, strict=True):
-        got = ours[name]
-        error = float(np.max(np.abs(got.astype(np.float64) - reference))) if got.size else 0.0
-        agrees = bool(np.allclose(got, reference, rtol=tolerance, atol=tolerance))
-        checks.append(OutputCheck(name, str(got.dtype), tuple(got.shape), error, agrees))
-    pools = {str(k): int(v) for k, v in planned["main"].attrs[POOLS_ATTR].items()}
-    return ModelCheck(pools, relax_planner_bytes(mod), checks)
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -127,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     from usmp_dialect.frontends.model_file import load_model, model_location
 
-    with report_user_errors(TOOL):
+    with report_user_errors(TOOL), requires_tvm(TOOL, "checking a Relax model"):
         mod, weights = load_model(args.model)
         result = check_model(
             mod,

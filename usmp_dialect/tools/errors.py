@@ -20,7 +20,6 @@ from usmp_dialect.diagnostics import (
     format_error,
     location_prefix,
 )
-from usmp_dialect.frontends.csv_instance import CsvInstanceError
 from usmp_dialect.parsing import RECURSION_LIMIT
 
 
@@ -54,7 +53,7 @@ def _parse_error_text(error: ParseError) -> str:
     return f"{header}\n{source_line}\n{caret}"
 
 
-USER_ERRORS = (ParseError, DiagnosticException, CsvInstanceError, ArgSpecParseError)
+USER_ERRORS = (ParseError, DiagnosticException, ArgSpecParseError)
 
 
 def user_error_text(error: BaseException, context: ErrorContext) -> str:
@@ -64,16 +63,30 @@ def user_error_text(error: BaseException, context: ErrorContext) -> str:
             return _parse_error_text(error)
         case UsmpError():
             return format_error(location_prefix(error.op, context.prefix), error.message)
-        case CsvInstanceError():
-            return format_error(
-                f"{error.filename}:{error.line}:{error.column}", error.message
-            )
         case LocatedError():
             return format_error(error.location, error.message)
         case DiagnosticException():
             return format_error(context.prefix, str(error))
         case _:
             return format_error(context.tool, str(error).replace("\n", " "))
+
+
+TVM_MODULES = ("tvm", "tvm_ffi")
+TVM_EXTRA = "pip install 'usmp-dialect[tvm]'"
+"""How to add Apache TVM, an optional dependency: only the TVMScript and Relax front and
+back ends use it, never planning .mlir or CSV."""
+
+
+@contextmanager
+def requires_tvm(tool: str, feature: str) -> Iterator[None]:
+    """A missing Apache TVM, when `feature` needs it, as one diagnostic naming the extra."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] not in TVM_MODULES:
+            raise
+        print(f"{tool}: error: {feature} needs Apache TVM: {TVM_EXTRA}", file=sys.stderr)
+        raise SystemExit(1) from None
 
 
 @contextmanager

@@ -23,34 +23,19 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from usmp_dialect.diagnostics import with_location
 from usmp_dialect.parsing import LocatingParser
+from usmp_dialect.pipeline import (
+    DEFAULT_ALGORITHM,
+    DEFAULT_EFFORT,
+    DEFAULT_TIME_LIMIT,
+    plan_pools_pipeline,
+)
 from usmp_dialect.tools.errors import report_user_errors
 from usmp_dialect.tools.output import write_output
-from usmp_dialect.transforms.usmp_plan import DEFAULT_TIME_LIMIT
 from usmp_dialect.universe import USMP_UNIVERSE
 
-LOWERINGS = ("usmp-to-memref", "usmp-to-tir")
-"""Passes that turn planned usmp IR back into the program's own form: a report or a
-picture describes the plan, so `--plan-pools -t usmp-report` (or `usmp-svg`) stops
-before them."""
 PLAN_TARGETS = ("usmp-report", "usmp-svg")
-
-
-def plan_pools_pipeline(
-    algorithm: str,
-    time_limit: float,
-    lower: bool,
-    workspace_io: bool = False,
-    effort: float = 1.0,
-) -> str:
-    passes = ["tir-io-to-allocations"] if workspace_io else []
-    passes += [
-        "memref-to-usmp",
-        "tir-to-usmp",
-        f"usmp-plan{{algorithm={algorithm} time-limit={time_limit:g} effort={effort:g}}}",
-    ]
-    if lower:
-        passes.extend(LOWERINGS)
-    return ",".join(passes)
+"""Targets that describe the plan, so `--plan-pools -t usmp-report` (or `usmp-svg`) stops
+before the lowerings."""
 
 
 def _usage_error(message: str) -> NoReturn:
@@ -85,11 +70,11 @@ class UsmpOptMain(xDSLOptMain):
             "--plan-pools",
             action="store_true",
             help="run the default planning pipeline: "
-            + plan_pools_pipeline("ALGORITHM", DEFAULT_TIME_LIMIT, lower=True),
+            + plan_pools_pipeline("ALGORITHM"),
         )
         arg_parser.add_argument(
             "--algorithm",
-            help="planning algorithm for --plan-pools (default: the portfolio 'default')",
+            help=f"planning algorithm for --plan-pools (default: the portfolio '{DEFAULT_ALGORITHM}')",
         )
         arg_parser.add_argument(
             "--time-limit",
@@ -102,7 +87,7 @@ class UsmpOptMain(xDSLOptMain):
             "--effort",
             type=float,
             help="scales the work budget of the planning algorithm (search nodes, greedy "
-            "orders, climb rounds; default: 1)",
+            f"orders, climb rounds; default: {DEFAULT_EFFORT:g})",
         )
         arg_parser.add_argument(
             "--use-workspace-io",
@@ -129,11 +114,11 @@ class UsmpOptMain(xDSLOptMain):
             if args.passes:
                 _usage_error("use either --plan-pools or -p, not both")
             args.passes = plan_pools_pipeline(
-                args.algorithm or "default",
+                args.algorithm or DEFAULT_ALGORITHM,
                 DEFAULT_TIME_LIMIT if args.time_limit is None else args.time_limit,
                 lower=not args.target.startswith(PLAN_TARGETS),
                 workspace_io=args.use_workspace_io,
-                effort=1.0 if args.effort is None else args.effort,
+                effort=DEFAULT_EFFORT if args.effort is None else args.effort,
             )
         try:
             super().setup_pipeline()

@@ -16,17 +16,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from io import StringIO
 from typing import NoReturn
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.printer import Printer
-from xdsl.utils.exceptions import VerifyException
-
-from usmp_dialect.diagnostics import decode_input, with_location
-from usmp_dialect.parsing import LocatingParser
-from usmp_dialect.tools.errors import report_user_errors
+from usmp_dialect.diagnostics import decode_input
+from usmp_dialect.parsing import parse_module, print_module
+from usmp_dialect.tools.errors import report_user_errors, requires_tvm
 from usmp_dialect.tools.output import write_output
 
 TOOL = "usmp-translate"
@@ -45,37 +39,6 @@ def _read_input(path: str | None) -> str:
             return decode_input(file.read(), path)
     except OSError as error:
         _usage_error(f"cannot read '{path}': {error.strerror}")
-
-
-def usmp_context() -> Context:
-    from xdsl.universe import Universe
-
-    from usmp_dialect.universe import USMP_UNIVERSE
-
-    ctx = Context()
-    for name, factory in {
-        **Universe.get_multiverse().all_dialects,
-        **USMP_UNIVERSE.all_dialects,
-    }.items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
-    return ctx
-
-
-def parse_module(text: str, name: str) -> ModuleOp:
-    module = LocatingParser(usmp_context(), text, name).parse_module()
-    try:
-        module.verify()
-    except VerifyException as error:
-        raise with_location(error, module) from error
-    return module
-
-
-def print_module(module: ModuleOp) -> str:
-    output = StringIO()
-    Printer(stream=output).print_op(module)
-    output.write("\n")
-    return output.getvalue()
 
 
 def import_csv(text: str, name: str) -> str:
@@ -141,9 +104,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if mode in NAMED_INPUTS:
             if args.input_file is None:
                 _usage_error(f"--{mode} needs PATH.py:NAME")
-            result = translate("", name)
+            text = ""
         else:
-            result = translate(_read_input(args.input_file), name)
+            text = _read_input(args.input_file)
+        with requires_tvm(TOOL, f"--{mode}"):
+            result = translate(text, name)
         write_output(args.output_file, result)
     return 0
 

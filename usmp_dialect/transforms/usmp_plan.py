@@ -44,7 +44,8 @@ from usmp_dialect.planning.registry import Budget, get_algorithm
 from usmp_dialect.planning.validator import validate
 
 DEFAULT_ALGORITHM = "default"
-DEFAULT_TIME_LIMIT = 60.0
+DEFAULT_TIME_LIMIT = Budget.time_limit
+DEFAULT_EFFORT = Budget.effort
 
 
 def plan_module_problem(
@@ -127,7 +128,7 @@ class UsmpPlan(ModulePass):
     time_limit: int | float = DEFAULT_TIME_LIMIT
     """Seconds: a safety cap. When it ends an algorithm before its work budget does, the
     plan may differ between runs; a warning and `usmp.plan` say so."""
-    effort: int | float = 1.0
+    effort: int | float = DEFAULT_EFFORT
     """Scales the work an algorithm allots itself (search nodes, greedy orders, climb
     rounds) as a function of the problem: the same effort gives the same plan on any run."""
 
