@@ -16,6 +16,7 @@ from enum import Enum
 
 import numpy as np
 
+from usmp_dialect.planning.conflicts import symmetric_conflicts
 from usmp_dialect.planning.problem import Plan, Problem, out_of_space
 
 _UNBOUNDED = np.iinfo(np.int64).max // 4
@@ -133,8 +134,8 @@ def _span_pressure(sizes: np.ndarray, span_start: np.ndarray, span_end: np.ndarr
 
 
 def _graph_geometry(problem: Problem) -> Geometry:
-    indptr, indices = symmetric_conflicts(problem)
-    degree = np.diff(indptr)
+    neighbours = symmetric_conflicts(problem.conflicts)
+    degree = neighbours.counts()
     start = np.zeros(problem.num_buffers, dtype=np.int64)
     length = np.ones(problem.num_buffers, dtype=np.int64)
     if problem.intervals is not None:
@@ -148,28 +149,12 @@ def _graph_geometry(problem: Problem) -> Geometry:
     return Geometry(
         span_start=None,
         span_end=None,
-        neighbours=(indptr, indices),
+        neighbours=(neighbours.indptr, neighbours.indices),
         start=start,
         length=length,
         degree=degree,
         pressure=np.asarray(problem.sizes, dtype=np.int64).copy(),
     )
-
-
-def symmetric_conflicts(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
-    """The conflict lists closed under symmetry, without self-loops or duplicates: a user
-    may list a conflict on one side only."""
-    n = problem.num_buffers
-    conflicts = problem.conflicts
-    source = np.repeat(np.arange(n, dtype=np.int64), conflicts.counts())
-    target = np.asarray(conflicts.indices, dtype=np.int64)
-    keep = source != target
-    source, target = source[keep], target[keep]
-    keys = np.unique(np.concatenate((source * n + target, target * n + source)))
-    source, target = np.divmod(keys, max(n, 1))
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(source, minlength=n), out=indptr[1:])
-    return indptr, target
 
 
 def lowest_fit(
