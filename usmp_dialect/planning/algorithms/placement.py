@@ -19,8 +19,6 @@ import numpy as np
 from usmp_dialect.planning.conflicts import symmetric_conflicts
 from usmp_dialect.planning.problem import Plan, Problem, out_of_space
 
-_UNBOUNDED = np.iinfo(np.int64).max // 4
-
 
 class Fit(Enum):
     FIRST = "first-fit"
@@ -157,6 +155,26 @@ def _graph_geometry(problem: Problem) -> Geometry:
     )
 
 
+def gap_starts(
+    offsets: np.ndarray, tops: np.ndarray, size: int, alignment: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """`(start, room)` of every aligned gap that holds `size` bytes among blocks occupying
+    `[offset, top)`, lowest first; the last is the unbounded space above all blocks.
+
+    Below block k (in offset order) and above every block before it the bytes are free, so
+    the gaps are `[running max of earlier tops, offset of k)`.
+    """
+    by_offset = np.argsort(offsets, kind="stable")
+    start = np.zeros(len(offsets) + 1, dtype=np.int64)
+    np.maximum.accumulate(tops[by_offset], out=start[1:])
+    if alignment > 1:
+        start = -(-start // alignment) * alignment
+    end = np.append(offsets[by_offset], np.iinfo(np.int64).max)
+    room = end - start
+    holds = np.flatnonzero(room >= size)
+    return start[holds], room[holds]
+
+
 def lowest_fit(
     blocker_offsets: np.ndarray, blocker_tops: np.ndarray, size: int, alignment: int, fit: Fit
 ) -> int:
@@ -164,20 +182,10 @@ def lowest_fit(
     `[offset, top)`: the lowest free aligned one, or the one in the tightest gap."""
     if len(blocker_offsets) == 0 or size == 0:
         return 0
-    by_offset = np.argsort(blocker_offsets, kind="stable")
-    offsets = blocker_offsets[by_offset]
-    # Below blocker k and above every blocker before it, the bytes are free.
-    gap_start = np.empty(len(offsets) + 1, dtype=np.int64)
-    gap_start[0] = 0
-    np.maximum.accumulate(blocker_tops[by_offset], out=gap_start[1:])
-    gap_end = np.append(offsets, _UNBOUNDED)
-    if alignment > 1:
-        gap_start = -(-gap_start // alignment) * alignment
-    room = gap_end - gap_start
-    fitting = np.flatnonzero(room >= size)
-    if fit is Fit.BEST and len(fitting) > 1:
-        return int(gap_start[fitting[np.argmin(room[fitting])]])
-    return int(gap_start[fitting[0]])
+    starts, room = gap_starts(blocker_offsets, blocker_tops, size, alignment)
+    if fit is Fit.BEST and len(starts) > 1:
+        return int(starts[np.argmin(room)])
+    return int(starts[0])
 
 
 class _Occupancy:
