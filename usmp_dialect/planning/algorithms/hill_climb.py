@@ -285,5 +285,5 @@ def _first_unfit_error(
 
 
 @register_algorithm("hill_climb")
-def hill_climb(problem: Problem, budget: Budget) -> Plan:
+def tvm_hill_climb(problem: Problem, budget: Budget) -> Plan:
     return hill_climb_plan(problem, budget)
