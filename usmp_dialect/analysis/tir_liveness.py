@@ -32,6 +32,7 @@ loop sits inside a parallel one). The rest keep a reason.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from xdsl.dialects import scf
@@ -122,6 +123,30 @@ def module_callee(op: Operation, functions: dict[str, tir.PrimFuncOp]) -> tuple[
         if isinstance(owner, tir.StringOp) and owner.value.data in functions:
             return owner.value.data, list(op.args[1:])
     return None
+
+
+def module_calls(
+    function: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]
+) -> Iterator[tuple[Operation, str]]:
+    """Each op of `function` that calls a module function, with the callee's name."""
+    for op in function.walk():
+        if (callee := module_callee(op, functions)) is not None:
+            yield op, callee[0]
+
+
+def check_entry_not_called(
+    entry: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp], because: str
+) -> None:
+    """Raises at the first call of the entry: a pass that rewrites the entry's signature
+    would leave such a call with the wrong arguments (`because` says how)."""
+    name = entry.sym_name.data
+    for function in functions.values():
+        for call, callee in module_calls(function, functions):
+            if callee == name:
+                raise UsmpError(
+                    f"@{function.sym_name.data} calls the entry function @{name}, {because}",
+                    call,
+                )
 
 
 def _is_statement(op: Operation) -> bool:
