@@ -39,6 +39,12 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 
+from usmp_dialect.analysis.call_tree import (
+    CallStack,
+    allocs_by_function,
+    requested_entry,
+    unreachable_allocations,
+)
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import IO_ATTR, IO_KINDS, AllocOffsetOp
@@ -87,10 +93,8 @@ def choose_entry(
 ) -> tir.PrimFuncOp:
     """The option's function, else the one with `runner_function`, else `__tvm_main__`,
     `main` or `run_model` (in that order)."""
-    if requested:
-        if requested not in functions:
-            raise UsmpError(f"entry function @{requested} does not exist")
-        return functions[requested]
+    if (chosen := requested_entry(functions, requested)) is not None:
+        return chosen
     runners = [f for f in functions.values() if _is_true(f.attributes.get(ENTRY_ATTR))]
     if len(runners) == 1:
         return runners[0]
@@ -241,20 +245,15 @@ class _Timeline:
         self.next_index = 0
         self.allocations: dict[tir.AllocBufferOp, Allocation] = {}
         self.instances: list[_Instance] = []
-        self.call_stack: list[str] = []
+        self.call_stack = CallStack()
         self.loops: list[_Loop] = []
 
     def visit_function(
         self, function: tir.PrimFuncOp, env: Env, context: str | None, call: Operation | None
     ) -> None:
         name = function.sym_name.data
-        if name in self.call_stack:
-            raise UsmpError(
-                f"recursive call of @{name}: a static plan needs a call tree", call or function
-            )
-        self.call_stack.append(name)
-        self.visit_block(function.body.block, name, env, context)
-        self.call_stack.pop()
+        with self.call_stack.entered(name, call or function):
+            self.visit_block(function.body.block, name, env, context)
 
     def visit_block(self, block: Block, function: str, env: Env, context: str | None) -> None:
         for op in block.ops:
@@ -387,12 +386,7 @@ def tir_liveness(module: ModuleOp, entry: str = "") -> TirLiveness | None:
     """The allocations of the program run from its entry function, or None when no
     function of the module allocates."""
     functions = prim_funcs(module)
-    all_allocs = [
-        (name, op)
-        for name, f in functions.items()
-        for op in f.walk()
-        if isinstance(op, tir.AllocBufferOp)
-    ]
+    all_allocs = allocs_by_function(functions, tir.AllocBufferOp)
     if not all_allocs:
         return None
     entry_function = choose_entry(functions, entry)
@@ -403,11 +397,7 @@ def tir_liveness(module: ModuleOp, entry: str = "") -> TirLiveness | None:
             instance.stretch_io(mark[1], timeline.next_index - 1)
         if instance.start is not None and instance.end is not None:
             instance.allocation.intervals.append((instance.start, instance.end + 1))
-    unreachable = [
-        Allocation(op, name, unplanned_reason="not reachable from the entry function")
-        for name, op in all_allocs
-        if op not in timeline.allocations
-    ]
+    unreachable = unreachable_allocations(all_allocs, timeline.allocations, Allocation)
     return TirLiveness(
         entry_function.sym_name.data, list(timeline.allocations.values()), unreachable
     )
