@@ -4,6 +4,7 @@ alignment 1 unless given, one `global_workspace` pool unless pools are given."""
 from collections.abc import Sequence
 
 import numpy as np
+from hypothesis import strategies as st
 
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
 from usmp_dialect.planning.problem import Conflicts, Intervals, PoolSpec, Problem
@@ -59,3 +60,21 @@ def interval_problem(spans, sizes, pools=ONE_POOL, candidates=()) -> Problem:
     n = len(sizes)
     intervals = Intervals.from_lists(range(n), [s for s, _ in spans], [e for _, e in spans])
     return intervals_problem(intervals, sizes, pools=pools, candidates=candidates)
+
+
+def interval_instances(buffers, last_start, lengths, sizes) -> st.SearchStrategy:
+    """`(spans, sizes)` for `interval_problem`: `buffers` (a `(min, max)` count) buffers,
+    each live from a start in `[0, last_start]` for a length and with a size in the given
+    `(min, max)` ranges."""
+    return st.integers(*buffers).flatmap(
+        lambda n: st.tuples(
+            st.lists(
+                st.tuples(st.integers(0, last_start), st.integers(*lengths)).map(
+                    lambda p: (p[0], p[0] + p[1])
+                ),
+                min_size=n,
+                max_size=n,
+            ),
+            st.lists(st.integers(*sizes), min_size=n, max_size=n),
+        )
+    )

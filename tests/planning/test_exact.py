@@ -5,7 +5,7 @@ from itertools import permutations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from problems import interval_problem, listed_problem
+from problems import interval_instances, interval_problem, listed_problem
 
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.problem import Plan, PoolSpec, Problem
@@ -42,16 +42,7 @@ def brute_force_optimum(problem: Problem) -> int:
     return best
 
 
-small_instances = st.integers(1, 6).flatmap(
-    lambda n: st.tuples(
-        st.lists(
-            st.tuples(st.integers(0, 8), st.integers(1, 5)).map(lambda p: (p[0], p[0] + p[1])),
-            min_size=n,
-            max_size=n,
-        ),
-        st.lists(st.integers(1, 16), min_size=n, max_size=n),
-    )
-)
+small_instances = interval_instances((1, 6), 8, (1, 5), (1, 16))
 
 
 @settings(max_examples=60, deadline=None)
@@ -76,16 +67,7 @@ def test_proven_optimal_is_honest_under_a_tiny_limit(instance):
         assert size == brute_force_optimum(problem)
 
 
-spread_instances = st.integers(2, 7).flatmap(
-    lambda n: st.tuples(
-        st.lists(
-            st.tuples(st.integers(0, 24), st.integers(1, 6)).map(lambda p: (p[0], p[0] + p[1])),
-            min_size=n,
-            max_size=n,
-        ),
-        st.lists(st.integers(0, 24), min_size=n, max_size=n),
-    )
-)
+spread_instances = interval_instances((2, 7), 24, (1, 6), (0, 24))
 
 
 @settings(max_examples=60, deadline=None)

@@ -3,24 +3,14 @@
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
-from problems import interval_problem, intervals_problem
+from problems import interval_instances, interval_problem, intervals_problem
 from test_exact import assert_valid, brute_force_optimum
 
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.problem import Intervals, PlanningError, PoolSpec
 from usmp_dialect.planning.registry import Budget, get_algorithm
 
-instances = st.integers(1, 40).flatmap(
-    lambda n: st.tuples(
-        st.lists(
-            st.tuples(st.integers(0, 30), st.integers(0, 12)).map(lambda p: (p[0], p[0] + p[1])),
-            min_size=n,
-            max_size=n,
-        ),
-        st.lists(st.integers(1, 1000), min_size=n, max_size=n),
-    )
-)
+instances = interval_instances((1, 40), 30, (0, 12), (1, 1000))
 
 
 @settings(max_examples=40, deadline=None)
