@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterator, Mapping
 from contextlib import contextmanager
-from typing import TypeVar
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from xdsl.ir import Operation
 
@@ -17,6 +18,25 @@ AllocT = TypeVar("AllocT", bound=Operation)
 AllocationT = TypeVar("AllocationT")
 
 UNREACHABLE_REASON = "not reachable from the entry function"
+
+
+@dataclass
+class Allocation(Generic[AllocT]):
+    """One allocation op and what a timeline knows about it."""
+
+    op: AllocT
+    function: str
+    intervals: list[tuple[int, int]] = field(default_factory=list)
+    unplanned_reason: str | None = None
+
+
+@dataclass
+class ProgramLiveness(Generic[AllocationT]):
+    """The allocations of the program run from `entry`, and those it never reaches."""
+
+    entry: str
+    allocations: list[AllocationT]
+    unreachable: list[AllocationT]
 
 
 def requested_entry(functions: Mapping[str, FunctionT], requested: str) -> FunctionT | None:

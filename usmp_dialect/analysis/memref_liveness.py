@@ -12,15 +12,17 @@ call.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
+from usmp_dialect.analysis import call_tree
 from usmp_dialect.analysis.call_tree import (
     CallStack,
+    ProgramLiveness,
     allocs_by_function,
     requested_entry,
     unreachable_allocations,
@@ -37,21 +39,8 @@ class OpSpan:
     exit: int
 
 
-@dataclass
-class Allocation:
+class Allocation(call_tree.Allocation[memref.AllocOp]):
     """One `memref.alloc` and what the timeline knows about it."""
-
-    op: memref.AllocOp
-    function: str
-    intervals: list[tuple[int, int]] = field(default_factory=list)
-    unplanned_reason: str | None = None
-
-
-@dataclass
-class ProgramLiveness:
-    entry: str
-    allocations: list[Allocation]
-    unreachable: list[Allocation]
 
 
 def module_functions(module: ModuleOp) -> dict[str, func.FuncOp]:
@@ -188,7 +177,7 @@ class _Timeline:
         allocation.intervals.append((spans[op].enter, end + 1))
 
 
-def program_liveness(module: ModuleOp, entry: str = "") -> ProgramLiveness | None:
+def program_liveness(module: ModuleOp, entry: str = "") -> ProgramLiveness[Allocation] | None:
     """The allocations of the program run from its entry function, or None when the
     module has no function that allocates."""
     functions = module_functions(module)

@@ -39,8 +39,10 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 
+from usmp_dialect.analysis import call_tree
 from usmp_dialect.analysis.call_tree import (
     CallStack,
+    ProgramLiveness,
     allocs_by_function,
     requested_entry,
     unreachable_allocations,
@@ -60,22 +62,11 @@ _STATEMENT_OPS = (tir.AllocBufferOp, tir.DeclBufferOp, tir.BindOp, AllocOffsetOp
 
 
 @dataclass
-class Allocation:
+class Allocation(call_tree.Allocation[tir.AllocBufferOp]):
     """One `tir.alloc_buffer` and what the timeline knows about it."""
 
-    op: tir.AllocBufferOp
-    function: str
-    intervals: list[tuple[int, int]] = field(default_factory=list)
-    unplanned_reason: str | None = None
     read: bool = False
     written: bool = False
-
-
-@dataclass
-class TirLiveness:
-    entry: str
-    allocations: list[Allocation]
-    unreachable: list[Allocation]
 
 
 def prim_funcs(module: ModuleOp) -> dict[str, tir.PrimFuncOp]:
@@ -382,7 +373,7 @@ def _escape_reason(op: tir.AllocBufferOp) -> str | None:
     return None
 
 
-def tir_liveness(module: ModuleOp, entry: str = "") -> TirLiveness | None:
+def tir_liveness(module: ModuleOp, entry: str = "") -> ProgramLiveness[Allocation] | None:
     """The allocations of the program run from its entry function, or None when no
     function of the module allocates."""
     functions = prim_funcs(module)
@@ -398,6 +389,6 @@ def tir_liveness(module: ModuleOp, entry: str = "") -> TirLiveness | None:
         if instance.start is not None and instance.end is not None:
             instance.allocation.intervals.append((instance.start, instance.end + 1))
     unreachable = unreachable_allocations(all_allocs, timeline.allocations, Allocation)
-    return TirLiveness(
+    return ProgramLiveness(
         entry_function.sym_name.data, list(timeline.allocations.values()), unreachable
     )
