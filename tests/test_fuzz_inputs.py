@@ -195,27 +195,27 @@ def test_fuzz_planned_usmp(data: bytes):
         plan_mlir(path, work)
 
 
+def import_and_plan(data: bytes, name: str, import_flag: str) -> None:
+    """Imports `data` as file `name`; what imports cleanly is planned too."""
+    with tempfile.TemporaryDirectory() as directory:
+        work = Path(directory)
+        path = fuzz_in(work, name, data)
+        imported = work / "imported.mlir"
+        if check_run(usmp_translate.main, [import_flag, str(path)], path, imported) is not None:
+            plan_mlir(imported, work)
+
+
 @fuzz_settings(ci_examples=30)
 @given(inputs(CSV_SEEDS))
 def test_fuzz_csv(data: bytes):
-    with tempfile.TemporaryDirectory() as directory:
-        work = Path(directory)
-        path = fuzz_in(work, "fuzz.csv", data)
-        imported = check_run(usmp_translate.main, ["--import-csv", str(path)], path, work / "in.mlir")
-        if imported is not None:
-            plan_mlir(work / "in.mlir", work)
+    import_and_plan(data, "fuzz.csv", "--import-csv")
 
 
 @pytest.mark.slow
 @fuzz_settings(ci_examples=10)
 @given(inputs(TVMSCRIPT_SEEDS))
 def test_fuzz_tvmscript(data: bytes):
-    with tempfile.TemporaryDirectory() as directory:
-        work = Path(directory)
-        path = fuzz_in(work, "fuzz.py", data)
-        imported = check_run(usmp_translate.main, ["--import-tvmscript", str(path)], path, work / "tir.mlir")
-        if imported is not None:
-            plan_mlir(work / "tir.mlir", work)
+    import_and_plan(data, "fuzz.py", "--import-tvmscript")
 
 
 @pytest.mark.slow

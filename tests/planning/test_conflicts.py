@@ -5,6 +5,7 @@ from itertools import combinations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from problems import ONE_POOL, intervals_problem
 
 from usmp_dialect.planning.conflicts import (
     conflicts_from_intervals,
@@ -55,16 +56,8 @@ def brute_max_live(rows, sizes) -> int:
     return best
 
 
-def problem_of(n, rows, sizes, pools=(PoolSpec("global_workspace"),)):
-    intervals = intervals_of(rows)
-    return Problem(
-        names=tuple(f"b{i}" for i in range(n)),
-        sizes=np.asarray(sizes, dtype=np.int64),
-        alignments=np.ones(n, dtype=np.int64),
-        conflicts=conflicts_from_intervals(intervals, n),
-        pools=pools,
-        intervals=intervals,
-    )
+def problem_of(rows, sizes, pools=ONE_POOL):
+    return intervals_problem(intervals_of(rows), sizes, pools=pools)
 
 
 @settings(max_examples=300, deadline=None)
@@ -87,7 +80,7 @@ def test_touching_intervals_do_not_conflict():
 def test_max_live_matches_brute_force(case, data):
     n, rows = case
     sizes = data.draw(st.lists(st.integers(0, 100), min_size=n, max_size=n))
-    assert max_live(problem_of(n, rows, sizes)) == brute_max_live(rows, sizes)
+    assert max_live(problem_of(rows, sizes)) == brute_max_live(rows, sizes)
 
 
 @settings(max_examples=100, deadline=None)
@@ -96,7 +89,7 @@ def test_max_live_per_pool_counts_each_pools_buffers(case, data):
     n, rows = case
     sizes = data.draw(st.lists(st.integers(0, 100), min_size=n, max_size=n))
     assigned = data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
-    problem = problem_of(n, rows, sizes, pools=(PoolSpec("a"), PoolSpec("b")))
+    problem = problem_of(rows, sizes, pools=(PoolSpec("a"), PoolSpec("b")))
     plan = Plan(np.asarray(assigned), np.zeros(n, dtype=np.int64))
     expected = [
         brute_max_live(

@@ -6,13 +6,13 @@ import ctypes.util
 from itertools import islice
 from pathlib import Path
 
-import numpy as np
 import pytest
+from problems import listed_problem
 
 from usmp_dialect.frontends.csv_instance import read_csv_instance
 from usmp_dialect.planning.algorithms.hill_climb import glibc_rand_r, hill_climb_plan
 from usmp_dialect.planning.conflicts import max_live
-from usmp_dialect.planning.problem import Conflicts, PlanningError, PoolSpec, Problem
+from usmp_dialect.planning.problem import PlanningError, PoolSpec
 from usmp_dialect.planning.registry import Budget, available_algorithms, get_algorithm
 from usmp_dialect.planning.validator import validate
 
@@ -22,23 +22,9 @@ TVM_INTERVAL_SETS = sorted((DATA / "tvm").glob("*.csv"))
 assert TVM_INTERVAL_SETS, "the TVM interval sets are missing from tests/planning/data"
 
 
-def listed_problem(
-    names,
-    sizes,
-    lists,
-    pools=(PoolSpec("global_workspace"),),
-    candidates=(),
-    alignment=1,
-):
+def tvm_problem(names, sizes, lists, **options):
     """Conflicts given as TVM's tests gave them: one ordered list per buffer."""
-    return Problem(
-        names=tuple(names),
-        sizes=np.asarray(sizes, dtype=np.int64),
-        alignments=np.full(len(names), alignment, dtype=np.int64),
-        conflicts=Conflicts.from_lists(lists),
-        pools=pools,
-        candidates=candidates,
-    )
+    return listed_problem(sizes, lists, names=names, **options)
 
 
 def plan_with(algorithm, problem):
@@ -46,11 +32,11 @@ def plan_with(algorithm, problem):
 
 
 def three_conflicting():
-    return listed_problem(["bi_a", "bi_b", "bi_c"], [10] * 3, [[1, 2], [2, 0], [0, 1]])
+    return tvm_problem(["bi_a", "bi_b", "bi_c"], [10] * 3, [[1, 2], [2, 0], [0, 1]])
 
 
 def linear_chain():
-    return listed_problem(
+    return tvm_problem(
         [f"bi_{c}" for c in "abcdef"],
         [10, 20, 100, 40, 50, 50],
         [[1], [0, 2], [1, 3], [2, 4], [3, 5], [4]],
@@ -59,7 +45,7 @@ def linear_chain():
 
 def fanout():
     # As TVM's test lists them: not symmetric, and bi_f lists itself.
-    return listed_problem(
+    return tvm_problem(
         [f"bi_{c}" for c in "abcdefg"],
         [10, 20, 100, 40, 50, 60, 70],
         [[1, 2], [0, 2, 4], [4, 0, 1, 3], [1, 5, 2, 4], [2, 5, 1, 3], [3, 4, 5], [5]],
@@ -67,7 +53,7 @@ def fanout():
 
 
 def cycle_in_tiny_pool():
-    return listed_problem(
+    return tvm_problem(
         ["bi_a", "bi_b", "bi_c"],
         [10] * 3,
         [[1], [2], [0]],
@@ -79,13 +65,13 @@ def mobilenet_subgraph():
     """TVM's `test_mobilenet_subgraph`: the buffers of its three-operator module with the
     conflicts its liveness analysis finds, 16-byte aligned, in a bounded fast pool and an
     unrestricted slow one."""
-    return listed_problem(
+    return tvm_problem(
         ["sid_9", "sid_8", "PaddedInput_7", "Conv2dOutput_7", "tensor_2"],
         [301056, 802816, 314646, 256, 200704],
         [[2], [2, 3, 4], [0, 1, 3], [2, 1], [1]],
         pools=(PoolSpec("fast_memory", size_hint=200704), PoolSpec("slow_memory")),
         candidates=((0, 1),) * 5,
-        alignment=16,
+        alignments=16,
     )
 
 
@@ -170,7 +156,7 @@ def test_every_algorithm_reports_out_of_space(algorithm):
 def test_overflow_to_next_candidate_pool(algorithm):
     """The first candidate, in the user's order, whose size hint holds the buffer takes
     it."""
-    problem = listed_problem(
+    problem = tvm_problem(
         ["bi_a", "bi_b", "bi_c"],
         [10] * 3,
         [[1, 2], [2, 0], [0, 1]],
@@ -184,12 +170,7 @@ def test_overflow_to_next_candidate_pool(algorithm):
 
 
 def test_greedy_rounds_up_to_the_conflicts_alignment():
-    problem = Problem(
-        names=("wide", "narrow"),
-        sizes=np.array([10, 8]),
-        alignments=np.array([16, 1]),
-        conflicts=Conflicts.from_lists([[1], [0]]),
-    )
+    problem = tvm_problem(("wide", "narrow"), [10, 8], [[1], [0]], alignments=[16, 1])
     assert plan_with("greedy_by_size", problem).offset.tolist() == [0, 16]
 
 
@@ -197,12 +178,7 @@ def test_greedy_rounds_up_to_the_conflicts_alignment():
 def test_own_alignment_is_kept_too(algorithm):
     """TVM rounded only to the conflict's alignment, which misaligns a buffer that needs
     more than its conflict; ours is rounded to its own as well."""
-    problem = Problem(
-        names=("plain", "vector"),
-        sizes=np.array([10, 4]),
-        alignments=np.array([1, 8]),
-        conflicts=Conflicts.from_lists([[1], [0]]),
-    )
+    problem = tvm_problem(("plain", "vector"), [10, 4], [[1], [0]], alignments=[1, 8])
     plan = plan_with(algorithm, problem)
     assert plan.offset.tolist() == [0, 16]
     assert validate(problem, plan) == []

@@ -5,24 +5,11 @@ from itertools import permutations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from problems import interval_instances, interval_problem, listed_problem
 
-from usmp_dialect.planning.conflicts import conflicts_from_intervals, max_live
-from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, PoolSpec, Problem
+from usmp_dialect.planning.conflicts import max_live
+from usmp_dialect.planning.problem import Plan, PoolSpec, Problem
 from usmp_dialect.planning.registry import Budget, get_algorithm
-
-
-def interval_problem(spans, sizes, pools=(PoolSpec("global_workspace"),), candidates=()):
-    n = len(sizes)
-    intervals = Intervals.from_lists(range(n), [s for s, _ in spans], [e for _, e in spans])
-    return Problem(
-        names=tuple(f"b{i}" for i in range(n)),
-        sizes=np.asarray(sizes, dtype=np.int64),
-        alignments=np.ones(n, dtype=np.int64),
-        conflicts=conflicts_from_intervals(intervals, n),
-        pools=pools,
-        candidates=candidates,
-        intervals=intervals,
-    )
 
 
 def assert_valid(problem: Problem, plan: Plan) -> None:
@@ -55,16 +42,7 @@ def brute_force_optimum(problem: Problem) -> int:
     return best
 
 
-small_instances = st.integers(1, 6).flatmap(
-    lambda n: st.tuples(
-        st.lists(
-            st.tuples(st.integers(0, 8), st.integers(1, 5)).map(lambda p: (p[0], p[0] + p[1])),
-            min_size=n,
-            max_size=n,
-        ),
-        st.lists(st.integers(1, 16), min_size=n, max_size=n),
-    )
-)
+small_instances = interval_instances((1, 6), 8, (1, 5), (1, 16))
 
 
 @settings(max_examples=60, deadline=None)
@@ -89,16 +67,7 @@ def test_proven_optimal_is_honest_under_a_tiny_limit(instance):
         assert size == brute_force_optimum(problem)
 
 
-spread_instances = st.integers(2, 7).flatmap(
-    lambda n: st.tuples(
-        st.lists(
-            st.tuples(st.integers(0, 24), st.integers(1, 6)).map(lambda p: (p[0], p[0] + p[1])),
-            min_size=n,
-            max_size=n,
-        ),
-        st.lists(st.integers(0, 24), min_size=n, max_size=n),
-    )
-)
+spread_instances = interval_instances((2, 7), 24, (1, 6), (0, 24))
 
 
 @settings(max_examples=60, deadline=None)
@@ -155,12 +124,7 @@ def test_several_pools_with_size_hints():
 def test_explicit_conflicts_without_intervals():
     sizes = [4, 8, 2, 6]
     conflicts = [[1, 2], [0], [0, 3], [2]]  # listed on one side only, as a user may
-    problem = Problem(
-        names=("a", "b", "c", "d"),
-        sizes=np.asarray(sizes, dtype=np.int64),
-        alignments=np.asarray([4, 8, 2, 2], dtype=np.int64),
-        conflicts=Conflicts.from_lists(conflicts),
-    )
+    problem = listed_problem(sizes, conflicts, names="abcd", alignments=[4, 8, 2, 2])
     plan = get_algorithm("exact")(problem, Budget(time_limit=1.0))
     assert_valid(problem, plan)
     assert plan.total_size(problem) >= 12

@@ -1,10 +1,12 @@
 """`first_fit` and `best_fit` reuse the gaps that TVM's greedy rule leaves empty."""
 
 import numpy as np
+from problems import listed_problem
 
-from usmp_dialect.planning.algorithms.fit import gap_starts, place_in_gaps
+from usmp_dialect.planning.algorithms.fit import place_in_gaps
+from usmp_dialect.planning.algorithms.placement import gap_starts
 from usmp_dialect.planning.algorithms.greedy import place_above_conflicts
-from usmp_dialect.planning.problem import Conflicts, Problem
+from usmp_dialect.planning.problem import Problem
 from usmp_dialect.planning.validator import validate
 
 
@@ -29,12 +31,7 @@ def gapped_problem() -> Problem:
         [0, 1, 2, 3, 5],
         [0, 2, 4],
     ]
-    return Problem(
-        names=("a", "b", "c", "e", "d", "new"),
-        sizes=np.array([10, 20, 10, 15, 5, 12]),
-        alignments=np.ones(6, dtype=np.int64),
-        conflicts=Conflicts.from_lists(lists),
-    )
+    return listed_problem([10, 20, 10, 15, 5, 12], lists, names=("a", "b", "c", "e", "d", "new"))
 
 
 ORDER = list(range(6))

@@ -3,23 +3,14 @@
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
-from test_exact import assert_valid, brute_force_optimum, interval_problem
+from problems import interval_instances, interval_problem, intervals_problem
+from test_exact import assert_valid, brute_force_optimum
 
-from usmp_dialect.planning.conflicts import conflicts_from_intervals, max_live
-from usmp_dialect.planning.problem import Intervals, PlanningError, PoolSpec, Problem
+from usmp_dialect.planning.conflicts import max_live
+from usmp_dialect.planning.problem import Intervals, PlanningError, PoolSpec
 from usmp_dialect.planning.registry import Budget, get_algorithm
 
-instances = st.integers(1, 40).flatmap(
-    lambda n: st.tuples(
-        st.lists(
-            st.tuples(st.integers(0, 30), st.integers(0, 12)).map(lambda p: (p[0], p[0] + p[1])),
-            min_size=n,
-            max_size=n,
-        ),
-        st.lists(st.integers(1, 1000), min_size=n, max_size=n),
-    )
-)
+instances = interval_instances((1, 40), 30, (0, 12), (1, 1000))
 
 
 @settings(max_examples=40, deadline=None)
@@ -46,13 +37,7 @@ def test_a_chain_of_operators_reaches_max_live():
 def test_buffers_with_several_intervals():
     owner, start, end = [0, 0, 1, 2, 2], [0, 6, 2, 1, 7], [2, 8, 7, 3, 9]
     intervals = Intervals.from_lists(owner, start, end)
-    problem = Problem(
-        names=("a", "b", "c"),
-        sizes=np.asarray([10, 20, 30], dtype=np.int64),
-        alignments=np.ones(3, dtype=np.int64),
-        conflicts=conflicts_from_intervals(intervals, 3),
-        intervals=intervals,
-    )
+    problem = intervals_problem(intervals, [10, 20, 30], names="abc")
     plan = get_algorithm("default")(problem, Budget(time_limit=0.5))
     assert_valid(problem, plan)
     # Every two of them meet at some time, though the three are never live together.

@@ -3,28 +3,26 @@ bytes."""
 
 import numpy as np
 import pytest
+from problems import listed_problem
 
 from usmp_dialect.planning.problem import (
-    Conflicts,
     Plan,
     PlanningError,
     PoolSpec,
-    Problem,
 )
 from usmp_dialect.planning.validator import MORE_FAULTS, check_plan, validate
 
 POOLS = (PoolSpec("sram", size_hint=64), PoolSpec("dram"))
 
 
-def problem_of(sizes, lists, alignments=None, candidates=()):
-    n = len(sizes)
-    return Problem(
-        names=tuple(f"buf{i}" for i in range(n)),
-        sizes=np.asarray(sizes, dtype=np.int64),
-        alignments=np.asarray(alignments or [1] * n, dtype=np.int64),
-        conflicts=Conflicts.from_lists(lists),
+def problem_of(sizes, lists, alignments=1, candidates=()):
+    return listed_problem(
+        sizes,
+        lists,
+        names=[f"buf{i}" for i in range(len(sizes))],
+        alignments=alignments,
         pools=POOLS,
-        candidates=candidates or ((0, 1),) * n,
+        candidates=candidates or ((0, 1),) * len(sizes),
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from problems import intervals_problem
 
 from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, PoolSpec, Problem
 from usmp_dialect.planning.validator import validate
@@ -26,14 +27,12 @@ def planned_instances(draw):
 
 
 def _problem(n, sizes, pools, intervals, conflicts) -> Problem:
-    return Problem(
-        names=tuple(f"b{i}" for i in range(n)),
-        sizes=sizes,
-        alignments=np.ones(n, dtype=np.int64),
+    return intervals_problem(
+        intervals,
+        sizes,
         conflicts=conflicts,
-        pools=tuple(PoolSpec(f"p{i}") for i in range(pools)),
-        candidates=(tuple(range(pools)),) * n,
-        intervals=intervals,
+        pools=[PoolSpec(f"p{i}") for i in range(pools)],
+        candidates=[tuple(range(pools))] * n,
     )
 
 

@@ -12,13 +12,21 @@ call.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
+from usmp_dialect.analysis import call_tree
+from usmp_dialect.analysis.call_tree import (
+    CallStack,
+    ProgramLiveness,
+    allocs_by_function,
+    requested_entry,
+    unreachable_allocations,
+)
 from usmp_dialect.diagnostics import UsmpError
 
 PARALLEL_OPS = ("scf.parallel", "scf.forall", "omp.parallel", "omp.wsloop")
@@ -31,21 +39,8 @@ class OpSpan:
     exit: int
 
 
-@dataclass
-class Allocation:
+class Allocation(call_tree.Allocation[memref.AllocOp]):
     """One `memref.alloc` and what the timeline knows about it."""
-
-    op: memref.AllocOp
-    function: str
-    intervals: list[tuple[int, int]] = field(default_factory=list)
-    unplanned_reason: str | None = None
-
-
-@dataclass
-class ProgramLiveness:
-    entry: str
-    allocations: list[Allocation]
-    unreachable: list[Allocation]
 
 
 def module_functions(module: ModuleOp) -> dict[str, func.FuncOp]:
@@ -61,10 +56,8 @@ def _callee(call: func.CallOp, functions: dict[str, func.FuncOp]) -> func.FuncOp
 
 def choose_entry(functions: dict[str, func.FuncOp], requested: str) -> func.FuncOp:
     """The option's function, else `main`, else the one defined function nobody calls."""
-    if requested:
-        if requested not in functions:
-            raise UsmpError(f"entry function @{requested} does not exist")
-        return functions[requested]
+    if (chosen := requested_entry(functions, requested)) is not None:
+        return chosen
     if "main" in functions:
         return functions["main"]
     called = {
@@ -132,18 +125,13 @@ class _Timeline:
         self.functions = functions
         self.next_index = 0
         self.allocations: dict[memref.AllocOp, Allocation] = {}
-        self.call_stack: list[str] = []
+        self.call_stack = CallStack()
 
     def visit_function(self, function: func.FuncOp, under_parallel: bool) -> None:
         name = function.sym_name.data
-        if name in self.call_stack:
-            raise UsmpError(
-                f"recursive call of @{name}: a static plan needs a call tree", function
-            )
-        self.call_stack.append(name)
-        for block in function.body.blocks:
-            self.visit_block(block, name, under_parallel)
-        self.call_stack.pop()
+        with self.call_stack.entered(name, function):
+            for block in function.body.blocks:
+                self.visit_block(block, name, under_parallel)
 
     def visit_block(self, block: Block, function: str, under_parallel: bool) -> None:
         spans: dict[Operation, OpSpan] = {}
@@ -189,26 +177,17 @@ class _Timeline:
         allocation.intervals.append((spans[op].enter, end + 1))
 
 
-def program_liveness(module: ModuleOp, entry: str = "") -> ProgramLiveness | None:
+def program_liveness(module: ModuleOp, entry: str = "") -> ProgramLiveness[Allocation] | None:
     """The allocations of the program run from its entry function, or None when the
     module has no function that allocates."""
     functions = module_functions(module)
-    all_allocs = [
-        (name, op)
-        for name, f in functions.items()
-        for op in f.walk()
-        if isinstance(op, memref.AllocOp)
-    ]
+    all_allocs = allocs_by_function(functions, memref.AllocOp)
     if not all_allocs:
         return None
     entry_function = choose_entry(functions, entry)
     timeline = _Timeline(functions)
     timeline.visit_function(entry_function, under_parallel=False)
-    unreachable = [
-        Allocation(op, name, unplanned_reason="not reachable from the entry function")
-        for name, op in all_allocs
-        if op not in timeline.allocations
-    ]
+    unreachable = unreachable_allocations(all_allocs, timeline.allocations, Allocation)
     return ProgramLiveness(
         entry_function.sym_name.data, list(timeline.allocations.values()), unreachable
     )

@@ -32,12 +32,21 @@ loop sits inside a parallel one). The rest keep a reason.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 
+from usmp_dialect.analysis import call_tree
+from usmp_dialect.analysis.call_tree import (
+    CallStack,
+    ProgramLiveness,
+    allocs_by_function,
+    requested_entry,
+    unreachable_allocations,
+)
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import IO_ATTR, IO_KINDS, AllocOffsetOp
@@ -53,22 +62,11 @@ _STATEMENT_OPS = (tir.AllocBufferOp, tir.DeclBufferOp, tir.BindOp, AllocOffsetOp
 
 
 @dataclass
-class Allocation:
+class Allocation(call_tree.Allocation[tir.AllocBufferOp]):
     """One `tir.alloc_buffer` and what the timeline knows about it."""
 
-    op: tir.AllocBufferOp
-    function: str
-    intervals: list[tuple[int, int]] = field(default_factory=list)
-    unplanned_reason: str | None = None
     read: bool = False
     written: bool = False
-
-
-@dataclass
-class TirLiveness:
-    entry: str
-    allocations: list[Allocation]
-    unreachable: list[Allocation]
 
 
 def prim_funcs(module: ModuleOp) -> dict[str, tir.PrimFuncOp]:
@@ -86,10 +84,8 @@ def choose_entry(
 ) -> tir.PrimFuncOp:
     """The option's function, else the one with `runner_function`, else `__tvm_main__`,
     `main` or `run_model` (in that order)."""
-    if requested:
-        if requested not in functions:
-            raise UsmpError(f"entry function @{requested} does not exist")
-        return functions[requested]
+    if (chosen := requested_entry(functions, requested)) is not None:
+        return chosen
     runners = [f for f in functions.values() if _is_true(f.attributes.get(ENTRY_ATTR))]
     if len(runners) == 1:
         return runners[0]
@@ -122,6 +118,30 @@ def module_callee(op: Operation, functions: dict[str, tir.PrimFuncOp]) -> tuple[
         if isinstance(owner, tir.StringOp) and owner.value.data in functions:
             return owner.value.data, list(op.args[1:])
     return None
+
+
+def module_calls(
+    function: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]
+) -> Iterator[tuple[Operation, str]]:
+    """Each op of `function` that calls a module function, with the callee's name."""
+    for op in function.walk():
+        if (callee := module_callee(op, functions)) is not None:
+            yield op, callee[0]
+
+
+def check_entry_not_called(
+    entry: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp], because: str
+) -> None:
+    """Raises at the first call of the entry: a pass that rewrites the entry's signature
+    would leave such a call with the wrong arguments (`because` says how)."""
+    name = entry.sym_name.data
+    for function in functions.values():
+        for call, callee in module_calls(function, functions):
+            if callee == name:
+                raise UsmpError(
+                    f"@{function.sym_name.data} calls the entry function @{name}, {because}",
+                    call,
+                )
 
 
 def _is_statement(op: Operation) -> bool:
@@ -216,20 +236,15 @@ class _Timeline:
         self.next_index = 0
         self.allocations: dict[tir.AllocBufferOp, Allocation] = {}
         self.instances: list[_Instance] = []
-        self.call_stack: list[str] = []
+        self.call_stack = CallStack()
         self.loops: list[_Loop] = []
 
     def visit_function(
         self, function: tir.PrimFuncOp, env: Env, context: str | None, call: Operation | None
     ) -> None:
         name = function.sym_name.data
-        if name in self.call_stack:
-            raise UsmpError(
-                f"recursive call of @{name}: a static plan needs a call tree", call or function
-            )
-        self.call_stack.append(name)
-        self.visit_block(function.body.block, name, env, context)
-        self.call_stack.pop()
+        with self.call_stack.entered(name, call or function):
+            self.visit_block(function.body.block, name, env, context)
 
     def visit_block(self, block: Block, function: str, env: Env, context: str | None) -> None:
         for op in block.ops:
@@ -358,16 +373,11 @@ def _escape_reason(op: tir.AllocBufferOp) -> str | None:
     return None
 
 
-def tir_liveness(module: ModuleOp, entry: str = "") -> TirLiveness | None:
+def tir_liveness(module: ModuleOp, entry: str = "") -> ProgramLiveness[Allocation] | None:
     """The allocations of the program run from its entry function, or None when no
     function of the module allocates."""
     functions = prim_funcs(module)
-    all_allocs = [
-        (name, op)
-        for name, f in functions.items()
-        for op in f.walk()
-        if isinstance(op, tir.AllocBufferOp)
-    ]
+    all_allocs = allocs_by_function(functions, tir.AllocBufferOp)
     if not all_allocs:
         return None
     entry_function = choose_entry(functions, entry)
@@ -378,11 +388,7 @@ def tir_liveness(module: ModuleOp, entry: str = "") -> TirLiveness | None:
             instance.stretch_io(mark[1], timeline.next_index - 1)
         if instance.start is not None and instance.end is not None:
             instance.allocation.intervals.append((instance.start, instance.end + 1))
-    unreachable = [
-        Allocation(op, name, unplanned_reason="not reachable from the entry function")
-        for name, op in all_allocs
-        if op not in timeline.allocations
-    ]
-    return TirLiveness(
+    unreachable = unreachable_allocations(all_allocs, timeline.allocations, Allocation)
+    return ProgramLiveness(
         entry_function.sym_name.data, list(timeline.allocations.values()), unreachable
     )

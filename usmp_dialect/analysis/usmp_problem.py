@@ -16,7 +16,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from usmp_dialect.diagnostics import MAX_TOTAL_BYTES, UsmpError
 from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp, PoolOp
-from usmp_dialect.planning.conflicts import conflicts_from_intervals
+from usmp_dialect.planning.conflicts import conflicts_from_intervals, conflicts_from_pairs
 from usmp_dialect.planning.problem import (
     Conflicts,
     Intervals,
@@ -57,21 +57,15 @@ def module_liveness(module: Operation) -> LivenessOp | None:
 def _merged_conflicts(
     num_buffers: int, from_intervals: Conflicts, explicit: np.ndarray
 ) -> Conflicts:
-    """Interval conflicts plus explicit ones, made symmetric and free of duplicates."""
-    counts = from_intervals.counts()
-    rows = np.repeat(np.arange(num_buffers, dtype=np.int64), counts)
-    pairs = np.concatenate(
-        [
-            np.stack([rows, from_intervals.indices], axis=1),
-            explicit,
-            explicit[:, ::-1],
-        ]
+    """Interval conflicts (symmetric already) plus explicit ones in both directions."""
+    rows = np.repeat(np.arange(num_buffers, dtype=np.int64), from_intervals.counts())
+    columns = np.asarray(from_intervals.indices, dtype=np.int64)
+    first, second = explicit[:, 0], explicit[:, 1]
+    return conflicts_from_pairs(
+        num_buffers,
+        np.concatenate((rows, first, second)),
+        np.concatenate((columns, second, first)),
     )
-    keys = np.unique(pairs[:, 0] * num_buffers + pairs[:, 1])
-    rows, columns = np.divmod(keys, num_buffers)
-    indptr = np.zeros(num_buffers + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=num_buffers), out=indptr[1:])
-    return Conflicts(indptr, columns.astype(np.int64))
 
 
 def _candidate_indices(op: AllocOffsetOp, pool_index: dict[str, int]) -> tuple[int, ...]:

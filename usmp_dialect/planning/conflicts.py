@@ -283,9 +283,17 @@ def symmetric_conflicts(conflicts: Conflicts) -> Conflicts:
     target = np.asarray(conflicts.indices, dtype=np.int64)
     distinct = source != target
     source, target = source[distinct], target[distinct]
-    keys = np.unique(
-        np.concatenate((source * num_buffers + target, target * num_buffers + source))
+    return conflicts_from_pairs(
+        num_buffers, np.concatenate((source, target)), np.concatenate((target, source))
     )
+
+
+def conflicts_from_pairs(
+    num_buffers: int, source: np.ndarray, target: np.ndarray
+) -> Conflicts:
+    """The lists holding `target[k]` in the list of `source[k]`, each sorted and without
+    duplicates; a caller wanting symmetric lists passes both directions of a pair."""
+    keys = np.unique(source * num_buffers + target)
     rows, columns = np.divmod(keys, max(num_buffers, 1))
     indptr = np.zeros(num_buffers + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=num_buffers), out=indptr[1:])

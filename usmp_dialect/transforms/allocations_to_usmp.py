@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Protocol
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
 
+from usmp_dialect.analysis.call_tree import Allocation
 from usmp_dialect.analysis.usmp_problem import module_liveness, module_pools
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects.usmp import UNPLANNED_ATTR, LivenessOp, PoolOp
@@ -22,13 +22,6 @@ from usmp_dialect.dialects.usmp import UNPLANNED_ATTR, LivenessOp, PoolOp
 DEFAULT_POOL = "global_workspace"
 TARGET_ATTR = "usmp.target"
 """A function's target; a pool with targets serves only functions of those targets."""
-
-
-class ProgramAllocation(Protocol):
-    op: Operation
-    function: str
-    intervals: list[tuple[int, int]]
-    unplanned_reason: str | None
 
 
 def workspace_pools(module: ModuleOp) -> list[PoolOp]:
@@ -52,7 +45,7 @@ def candidate_pools(function: Operation, pools: list[PoolOp]) -> list[PoolOp]:
     return [p for p in pools if not p.target_names or target_name in p.target_names]
 
 
-def serving_pools(allocation: ProgramAllocation, function: Operation, pools: list[PoolOp]):
+def serving_pools(allocation: Allocation, function: Operation, pools: list[PoolOp]):
     candidates = candidate_pools(function, pools)
     if not candidates:
         raise UsmpError(
@@ -85,9 +78,9 @@ class BufferNames:
 def lower_allocations(
     module: ModuleOp,
     pass_name: str,
-    allocations: Sequence[ProgramAllocation],
-    source_name: Callable[[ProgramAllocation], str | None],
-    lower: Callable[[ProgramAllocation, str, list[PoolOp]], None],
+    allocations: Sequence[Allocation],
+    source_name: Callable[[Allocation], str | None],
+    lower: Callable[[Allocation, str, list[PoolOp]], None],
 ) -> None:
     """Marks the unplanned allocations, lowers the others with `lower(allocation, name,
     pools)` and records their intervals in one new `usmp.liveness`."""

@@ -27,8 +27,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from usmp_dialect.analysis.tir_liveness import (
     Allocation,
+    check_entry_not_called,
     choose_entry,
-    module_callee,
     prim_funcs,
     tir_liveness,
 )
@@ -43,19 +43,6 @@ def constant_params(function: tir.PrimFuncOp) -> set[str]:
     if not isinstance(attr, ArrayAttr) or not all(isinstance(a, StringAttr) for a in attr):
         raise UsmpError(f"{CONSTANTS_ATTR} must be an array of param names", function)
     return {a.data for a in attr}  # type: ignore[union-attr]
-
-
-def _check_not_called(entry: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]) -> None:
-    name = entry.sym_name.data
-    for function in functions.values():
-        for op in function.walk():
-            callee = module_callee(op, functions)
-            if callee is not None and callee[0] == name:
-                raise UsmpError(
-                    f"@{function.sym_name.data} calls the entry function @{name}, whose I/O "
-                    "params would go",
-                    op,
-                )
 
 
 def _io_kind(allocation: Allocation) -> str:
@@ -139,7 +126,7 @@ class TirIoToAllocations(ModulePass):
         if not functions:
             return
         entry = choose_entry(functions, self.entry, self.name)
-        _check_not_called(entry, functions)
+        check_entry_not_called(entry, functions, "whose I/O params would go")
         constants = constant_params(entry)
         block = entry.body.block
         names = set(entry.param_names())

@@ -40,7 +40,13 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from usmp_dialect.analysis.tir_liveness import choose_entry, io_mark, module_callee, prim_funcs
+from usmp_dialect.analysis.tir_liveness import (
+    check_entry_not_called,
+    choose_entry,
+    io_mark,
+    module_calls,
+    prim_funcs,
+)
 from usmp_dialect.analysis.usmp_problem import module_liveness, module_pools
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
@@ -63,12 +69,6 @@ def _pool_buffer_type(pool: PoolOp) -> tir.BufferType:
 def _index_type(pool_size: int) -> IntegerType:
     """TVM's default int32 index, or int64 for a pool whose bytes int32 cannot count."""
     return i32 if pool_size < 2**31 else i64
-
-
-def _calls(function: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]):
-    for op in function.walk():
-        if (callee := module_callee(op, functions)) is not None:
-            yield op, callee[0]
 
 
 def _pool_param_name(pool: PoolOp, is_entry: bool) -> str:
@@ -183,7 +183,7 @@ class UsmpToTir(ModulePass):
             return
         entry = choose_entry(functions, self.entry, self.name)
         callees = {
-            name: [callee for _, callee in _calls(f, functions)] for name, f in functions.items()
+            name: [callee for _, callee in module_calls(f, functions)] for name, f in functions.items()
         }
         needed = pools_needed(list(functions.values()), allocs, callees)  # type: ignore[arg-type]
         pool_order = module_pools(op)
@@ -193,16 +193,12 @@ class UsmpToTir(ModulePass):
             if pools:
                 _check_param_names(function, pools, function is entry)
                 buffers[name] = _add_pool_params(function, pools, function is entry)
+        if entry.sym_name.data in buffers:
+            check_entry_not_called(entry, functions, "which takes pools as buffers")
         for name, function in functions.items():
             own = buffers.get(name, {})
-            for call, callee in list(_calls(function, functions)):
+            for call, callee in list(module_calls(function, functions)):
                 if callee in buffers:
-                    if callee == entry.sym_name.data:
-                        raise UsmpError(
-                            f"@{name} calls the entry function @{callee}, which takes pools "
-                            "as buffers",
-                            call,
-                        )
                     _pass_pools(call, list(buffers[callee]), own)
         io_offsets = _io_offsets(allocs[entry.sym_name.data])
         if io_offsets.data:

@@ -31,3 +31,18 @@ tir.prim_func @main(%global_workspace: !tir.buffer<4xf32> {tir.name = "global_wo
 usmp.liveness {
   "a" [0, 1)
 }
+
+// -----
+
+// The entry takes its pools as buffers, which no caller could pass on.
+usmp.pool @global_workspace workspace alignment 16 size 16
+tir.prim_func @main() {
+  %a = usmp.alloc_offset "a" @global_workspace[0] align 16 : !tir.buffer<4xf32>
+}
+tir.prim_func @caller() {
+  // CHECK: @caller calls the entry function @main, which takes pools as buffers
+  tir.call @main() : () -> ()
+}
+usmp.liveness {
+  "a" [0, 1)
+}

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from usmp_dialect.planning.algorithms.placement import single_spans, symmetric_conflicts
+from usmp_dialect.planning.algorithms.placement import single_spans
 from usmp_dialect.planning.algorithms.work import SEARCH_STEP_SECONDS, TimeCap
-from usmp_dialect.planning.conflicts import conflicts_from_intervals
+from usmp_dialect.planning.conflicts import conflicts_from_intervals, symmetric_conflicts
 from usmp_dialect.planning.problem import Intervals, Plan, Problem
 
 MAX_SEARCH_BUFFERS = 2000
@@ -116,7 +116,8 @@ def subproblem_of(problem: Problem, buffers: np.ndarray) -> Subproblem:
         num_sections = len(ends)
         width = _real_widths(problem, buffers)
     else:
-        indptr, indices = symmetric_conflicts(problem)
+        neighbours = symmetric_conflicts(problem.conflicts)
+        indptr, indices = neighbours.indptr, neighbours.indices
         local = np.full(problem.num_buffers, -1, dtype=np.int64)
         local[buffers] = np.arange(len(buffers))
         source_list, target_list = [], []

@@ -14,29 +14,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from usmp_dialect.planning.algorithms.greedy import Placement
+from usmp_dialect.planning.algorithms.placement import gap_starts
 from usmp_dialect.planning.conflicts import conflicts_either_direction
 from usmp_dialect.planning.problem import Conflicts, Plan, Problem, out_of_space
 from usmp_dialect.planning.registry import Budget, register_algorithm
-
-
-def gap_starts(
-    offsets: np.ndarray, tops: np.ndarray, size: int, alignment: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """`(start, room)` of every aligned gap that holds `size` bytes among blocks occupying
-    `[offset, top)`, lowest first; the last is the unbounded space above all blocks.
-
-    Below block k (in offset order) and above every block before it the bytes are free, so
-    the gaps are `[running max of earlier tops, offset of k)`.
-    """
-    by_offset = np.argsort(offsets, kind="stable")
-    start = np.zeros(len(offsets) + 1, dtype=np.int64)
-    np.maximum.accumulate(tops[by_offset], out=start[1:])
-    if alignment > 1:
-        start = -(-start // alignment) * alignment
-    end = np.append(offsets[by_offset], np.iinfo(np.int64).max)
-    room = end - start
-    holds = np.flatnonzero(room >= size)
-    return start[holds], room[holds]
 
 
 def place_in_gaps(

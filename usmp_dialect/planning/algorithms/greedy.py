@@ -33,22 +33,20 @@ def round_up(offset: int, alignment: int) -> int:
 def tvm_size_order(problem: Problem) -> list[int]:
     """Buffers by size, then number of conflicts listed, then name, all descending (the
     order of `greedy_by_size` and of hill climb's first round)."""
-    sizes = problem.sizes.tolist()
-    counts = problem.conflicts.counts().tolist()
-    return sorted(
-        range(problem.num_buffers),
-        key=lambda b: (sizes[b], counts[b], problem.names[b]),
-        reverse=True,
-    )
+    return _descending_by(problem, problem.sizes, problem.conflicts.counts(), problem.names)
 
 
 def tvm_conflicts_order(problem: Problem) -> list[int]:
     """Buffers by number of conflicts listed, then size, then name, all descending."""
-    sizes = problem.sizes.tolist()
-    counts = problem.conflicts.counts().tolist()
+    return _descending_by(problem, problem.conflicts.counts(), problem.sizes, problem.names)
+
+
+def _descending_by(problem: Problem, *keys: Sequence) -> list[int]:
+    """The buffers sorted by the per-buffer keys, the first most significant, descending."""
+    columns = [k.tolist() if isinstance(k, np.ndarray) else k for k in keys]
     return sorted(
         range(problem.num_buffers),
-        key=lambda b: (counts[b], sizes[b], problem.names[b]),
+        key=lambda b: tuple(column[b] for column in columns),
         reverse=True,
     )
 

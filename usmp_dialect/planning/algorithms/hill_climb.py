@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from usmp_dialect.planning.algorithms.fit import gap_starts
+from usmp_dialect.planning.algorithms.placement import gap_starts
 from usmp_dialect.planning.algorithms.greedy import round_up, tvm_size_order
 from usmp_dialect.planning.algorithms.work import TimeCap
 from usmp_dialect.planning.conflicts import max_live
@@ -285,5 +285,5 @@ def _first_unfit_error(
 
 
 @register_algorithm("hill_climb")
-def hill_climb(problem: Problem, budget: Budget) -> Plan:
+def tvm_hill_climb(problem: Problem, budget: Budget) -> Plan:
     return hill_climb_plan(problem, budget)

@@ -16,9 +16,8 @@ from enum import Enum
 
 import numpy as np
 
+from usmp_dialect.planning.conflicts import symmetric_conflicts
 from usmp_dialect.planning.problem import Plan, Problem, out_of_space
-
-_UNBOUNDED = np.iinfo(np.int64).max // 4
 
 
 class Fit(Enum):
@@ -133,8 +132,8 @@ def _span_pressure(sizes: np.ndarray, span_start: np.ndarray, span_end: np.ndarr
 
 
 def _graph_geometry(problem: Problem) -> Geometry:
-    indptr, indices = symmetric_conflicts(problem)
-    degree = np.diff(indptr)
+    neighbours = symmetric_conflicts(problem.conflicts)
+    degree = neighbours.counts()
     start = np.zeros(problem.num_buffers, dtype=np.int64)
     length = np.ones(problem.num_buffers, dtype=np.int64)
     if problem.intervals is not None:
@@ -148,7 +147,7 @@ def _graph_geometry(problem: Problem) -> Geometry:
     return Geometry(
         span_start=None,
         span_end=None,
-        neighbours=(indptr, indices),
+        neighbours=(neighbours.indptr, neighbours.indices),
         start=start,
         length=length,
         degree=degree,
@@ -156,20 +155,24 @@ def _graph_geometry(problem: Problem) -> Geometry:
     )
 
 
-def symmetric_conflicts(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
-    """The conflict lists closed under symmetry, without self-loops or duplicates: a user
-    may list a conflict on one side only."""
-    n = problem.num_buffers
-    conflicts = problem.conflicts
-    source = np.repeat(np.arange(n, dtype=np.int64), conflicts.counts())
-    target = np.asarray(conflicts.indices, dtype=np.int64)
-    keep = source != target
-    source, target = source[keep], target[keep]
-    keys = np.unique(np.concatenate((source * n + target, target * n + source)))
-    source, target = np.divmod(keys, max(n, 1))
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(source, minlength=n), out=indptr[1:])
-    return indptr, target
+def gap_starts(
+    offsets: np.ndarray, tops: np.ndarray, size: int, alignment: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """`(start, room)` of every aligned gap that holds `size` bytes among blocks occupying
+    `[offset, top)`, lowest first; the last is the unbounded space above all blocks.
+
+    Below block k (in offset order) and above every block before it the bytes are free, so
+    the gaps are `[running max of earlier tops, offset of k)`.
+    """
+    by_offset = np.argsort(offsets, kind="stable")
+    start = np.zeros(len(offsets) + 1, dtype=np.int64)
+    np.maximum.accumulate(tops[by_offset], out=start[1:])
+    if alignment > 1:
+        start = -(-start // alignment) * alignment
+    end = np.append(offsets[by_offset], np.iinfo(np.int64).max)
+    room = end - start
+    holds = np.flatnonzero(room >= size)
+    return start[holds], room[holds]
 
 
 def lowest_fit(
@@ -179,20 +182,10 @@ def lowest_fit(
     `[offset, top)`: the lowest free aligned one, or the one in the tightest gap."""
     if len(blocker_offsets) == 0 or size == 0:
         return 0
-    by_offset = np.argsort(blocker_offsets, kind="stable")
-    offsets = blocker_offsets[by_offset]
-    # Below blocker k and above every blocker before it, the bytes are free.
-    gap_start = np.empty(len(offsets) + 1, dtype=np.int64)
-    gap_start[0] = 0
-    np.maximum.accumulate(blocker_tops[by_offset], out=gap_start[1:])
-    gap_end = np.append(offsets, _UNBOUNDED)
-    if alignment > 1:
-        gap_start = -(-gap_start // alignment) * alignment
-    room = gap_end - gap_start
-    fitting = np.flatnonzero(room >= size)
-    if fit is Fit.BEST and len(fitting) > 1:
-        return int(gap_start[fitting[np.argmin(room[fitting])]])
-    return int(gap_start[fitting[0]])
+    starts, room = gap_starts(blocker_offsets, blocker_tops, size, alignment)
+    if fit is Fit.BEST and len(starts) > 1:
+        return int(starts[np.argmin(room)])
+    return int(starts[0])
 
 
 class _Occupancy:

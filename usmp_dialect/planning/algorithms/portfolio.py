@@ -133,7 +133,7 @@ def _pool_setters(problem: Problem, plan: Plan) -> np.ndarray:
     return np.flatnonzero(tops == pool_sizes[plan.pool])
 
 
-def hill_climb(
+def move_pool_setters_earlier(
     problem: Problem,
     geometry: Geometry,
     start: Candidate,
@@ -175,7 +175,7 @@ def plan_portfolio(problem: Problem, seconds: float, cap: TimeCap) -> Plan:
     lower_bound = max_live(problem)
     placements = placements_in(seconds, problem, geometry)
     best, runs = run_portfolio(problem, geometry, lower_bound, placements, cap)
-    improved, rounds = hill_climb(
+    improved, rounds = move_pool_setters_earlier(
         problem, geometry, best, lower_bound, max(placements - runs, 0), cap
     )
     notes = {
