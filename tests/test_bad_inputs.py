@@ -62,44 +62,102 @@ CASES = {
     "mlir-binary": opt("not_utf8_binary.mlir", "not UTF-8"),
     "mlir-latin-1": opt("not_utf8_latin1.mlir", "not UTF-8"),
     "mlir-surrogate": opt("not_utf8_surrogate.mlir", "not UTF-8"),
-    "mlir-stdin-binary": Case(("usmp-opt", "--plan-pools"), "not UTF-8", r"stdin:2:118", "not_utf8_binary.mlir"),
+    "mlir-stdin-binary": Case(
+        ("usmp-opt", "--plan-pools"), "not UTF-8", r"stdin:2:118", "not_utf8_binary.mlir"
+    ),
     "mlir-unclosed-string": opt("unclosed_string.mlir", "before closing string literal"),
     "mlir-5000-digits": opt("integer_of_5000_digits.mlir", "5000 digits"),
-    "offset-past-int64": opt("offset_past_int64.mlir", "offset 18446744073709551616 is past the limit of 2**63-1"),
-    "alignment-past-int64": opt("alignment_past_int64.mlir", "alignment 9223372036854775808 is past"),
-    "pool-alignment-past-int64": opt("pool_alignment_past_int64.mlir", "pool alignment 9223372036854775808 is past"),
-    "size-hint-past-int64": opt("pool_size_hint_past_int64.mlir", "pool size_hint 1180591620717411303424 is past"),
-    "pool-property-past-i64": opt("pool_property_past_i64.mlir", "36893488147419103232 is out of range"),
-    "interval-past-int64": opt("interval_past_int64.mlir", "live interval end 18446744073709551616 is past"),
-    "buffer-bytes-past-int64": opt("buffer_bytes_past_int64.mlir", "holds 18446744073709551616 bytes, past the limit of 2**63-1"),
-    "alloc-bytes-past-int64": opt("memref_alloc_bytes_past_int64.mlir", "holds 18446744073709551616 bytes"),
+    "offset-past-int64": opt(
+        "offset_past_int64.mlir", "offset 18446744073709551616 is past the limit of 2**63-1"
+    ),
+    "alignment-past-int64": opt(
+        "alignment_past_int64.mlir", "alignment 9223372036854775808 is past"
+    ),
+    "pool-alignment-past-int64": opt(
+        "pool_alignment_past_int64.mlir", "pool alignment 9223372036854775808 is past"
+    ),
+    "size-hint-past-int64": opt(
+        "pool_size_hint_past_int64.mlir", "pool size_hint 1180591620717411303424 is past"
+    ),
+    "pool-property-past-i64": opt(
+        "pool_property_past_i64.mlir", "36893488147419103232 is out of range"
+    ),
+    "interval-past-int64": opt(
+        "interval_past_int64.mlir", "live interval end 18446744073709551616 is past"
+    ),
+    "buffer-bytes-past-int64": opt(
+        "buffer_bytes_past_int64.mlir",
+        "holds 18446744073709551616 bytes, past the limit of 2**63-1",
+    ),
+    "alloc-bytes-past-int64": opt(
+        "memref_alloc_bytes_past_int64.mlir", "holds 18446744073709551616 bytes"
+    ),
     "offset-plus-size": opt("offset_plus_size_past_int64.mlir", "ends at byte 9223372036854775810"),
-    "sizes-sum": opt("sizes_sum_past_limit.mlir", "buffer 'b' brings the sum of buffer sizes and alignments to 1152921504606846978 bytes, past the limit of 2**60"),
+    "sizes-sum": opt(
+        "sizes_sum_past_limit.mlir",
+        "buffer 'b' brings the sum of buffer sizes and alignments to 1152921504606846978 bytes, past the limit of 2**60",
+    ),
     "alignments-sum": opt("alignments_sum_past_limit.mlir", "buffer 'b' brings the sum"),
-    "alignments-sum-report": opt("alignments_sum_past_limit.mlir", "buffer 'b' brings the sum", "-t", "usmp-report"),
+    "alignments-sum-report": opt(
+        "alignments_sum_past_limit.mlir", "buffer 'b' brings the sum", "-t", "usmp-report"
+    ),
     "nested-regions": opt("nested_regions.mlir", "ops nest deeper than the limit of 500 levels"),
     "nested-scf-for": opt("nested_scf_for.mlir", "ops nest deeper than the limit of 500 levels"),
-    "tir-dimension-past-int32": translate("emit-tvmscript", "tir_dimension_past_int32.mlir", "buffer dimension 4294967296 does not fit its index type i32"),
+    "tir-dimension-past-int32": translate(
+        "emit-tvmscript",
+        "tir_dimension_past_int32.mlir",
+        "buffer dimension 4294967296 does not fit its index type i32",
+    ),
     "csv-latin-1": translate("import-csv", "not_utf8_latin1.csv", "not UTF-8"),
-    "csv-stdin-latin-1": Case(("usmp-translate", "--import-csv"), "not UTF-8", r"<stdin>:2:4", "not_utf8_latin1.csv"),
-    "csv-size-past-int64": translate("import-csv", "size_past_int64.csv", "'size' is 1180591620717411303424, past the limit of 2**63-1"),
+    "csv-stdin-latin-1": Case(
+        ("usmp-translate", "--import-csv"), "not UTF-8", r"<stdin>:2:4", "not_utf8_latin1.csv"
+    ),
+    "csv-size-past-int64": translate(
+        "import-csv",
+        "size_past_int64.csv",
+        "'size' is 1180591620717411303424, past the limit of 2**63-1",
+    ),
     "csv-sizes-sum": translate("import-csv", "sizes_sum_past_limit.csv", "past the limit of 2**60"),
-    "csv-time-past-int64": translate("import-csv", "time_past_int64.csv", "'upper' is 18446744073709551616, past"),
-    "csv-5000-digits": translate("import-csv", "size_of_5000_digits.csv", "'size' is a number of 5000 digits"),
-    "csv-negative-lower": translate("import-csv", "negative_lower.csv", "'lower' must not be negative"),
-    "csv-offset-plus-size": translate("import-csv", "offset_plus_size_past_int64.csv", "ends at byte 9223372036854775815"),
+    "csv-time-past-int64": translate(
+        "import-csv", "time_past_int64.csv", "'upper' is 18446744073709551616, past"
+    ),
+    "csv-5000-digits": translate(
+        "import-csv", "size_of_5000_digits.csv", "'size' is a number of 5000 digits"
+    ),
+    "csv-negative-lower": translate(
+        "import-csv", "negative_lower.csv", "'lower' must not be negative"
+    ),
+    "csv-offset-plus-size": translate(
+        "import-csv", "offset_plus_size_past_int64.csv", "ends at byte 9223372036854775815"
+    ),
     "tvmscript-latin-1": translate("import-tvmscript", "not_utf8_latin1.py", "not UTF-8"),
-    "model-keyboard-interrupt": model("keyboard_interrupt", "'keyboard_interrupt()' failed: KeyboardInterrupt"),
-    "model-base-exception": model("base_exception", "'base_exception()' failed: Stop: the model gave up"),
+    "model-keyboard-interrupt": model(
+        "keyboard_interrupt", "'keyboard_interrupt()' failed: KeyboardInterrupt"
+    ),
+    "model-base-exception": model(
+        "base_exception", "'base_exception()' failed: Stop: the model gave up"
+    ),
     "model-system-exit": model("system_exit", "'system_exit()' failed: SystemExit: 3"),
-    "opt-output-missing-directory": bad_output(OPT_EXAMPLE, "{tmp}/missing/out.mlir", "No such file or directory"),
+    "opt-output-missing-directory": bad_output(
+        OPT_EXAMPLE, "{tmp}/missing/out.mlir", "No such file or directory"
+    ),
     "opt-output-directory": bad_output(OPT_EXAMPLE, "{tmp}", "it is a directory"),
     "opt-output-read-only": bad_output(OPT_EXAMPLE, READ_ONLY, "the file is read-only"),
-    "translate-output-missing-directory": bad_output(TRANSLATE_EXAMPLE, "{tmp}/missing/out.mlir", "No such file or directory"),
+    "translate-output-missing-directory": bad_output(
+        TRANSLATE_EXAMPLE, "{tmp}/missing/out.mlir", "No such file or directory"
+    ),
     "translate-output-directory": bad_output(TRANSLATE_EXAMPLE, "{tmp}", "it is a directory"),
     "translate-output-read-only": bad_output(TRANSLATE_EXAMPLE, READ_ONLY, "the file is read-only"),
-    "target-format": Case((*OPT_EXAMPLE, "-t", "usmp-report{format=xml}"), "invalid target 'usmp-report{format=xml}'", "usmp-opt"),
-    "target-option": Case((*OPT_EXAMPLE, "-t", "usmp-svg{colour=red}"), "invalid target 'usmp-svg{colour=red}'", "usmp-opt"),
+    "target-format": Case(
+        (*OPT_EXAMPLE, "-t", "usmp-report{format=xml}"),
+        "invalid target 'usmp-report{format=xml}'",
+        "usmp-opt",
+    ),
+    "target-option": Case(
+        (*OPT_EXAMPLE, "-t", "usmp-svg{colour=red}"),
+        "invalid target 'usmp-svg{colour=red}'",
+        "usmp-opt",
+    ),
 }
 
 

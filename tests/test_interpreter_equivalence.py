@@ -10,16 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp, i8
-from xdsl.traits import SymbolTable
 from xdsl.interpreter import Interpreter
 from xdsl.interpreters import register_implementations
 from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.interpreters.utils.ptr import RawPtr, TypedPtr
+from xdsl.traits import SymbolTable
 
 from usmp_dialect.interpreters.memref_view import MemRefViewFunctions
-from usmp_dialect.planning.registry import available_algorithms
-from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
 from usmp_dialect.parsing import parse_module, usmp_context
+from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
+from usmp_dialect.planning.registry import available_algorithms
 from usmp_dialect.transforms.usmp_to_memref import POOL_ARG_ATTR
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "memref" / "chain.mlir"
@@ -77,7 +77,10 @@ def test_example_chain_computes_the_same_after_planning(algorithm: str):
     np.testing.assert_array_equal(after, before)
 
 
-UNARY = {"double": ("arith.addf %v, %v", lambda v: v + v), "square": ("arith.mulf %v, %v", lambda v: v * v)}
+UNARY = {
+    "double": ("arith.addf %v, %v", lambda v: v + v),
+    "square": ("arith.mulf %v, %v", lambda v: v * v),
+}
 
 
 def chain_program(ops: list[str], keep: list[int], n: int) -> str:

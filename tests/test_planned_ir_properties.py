@@ -14,9 +14,9 @@ from usmp_dialect.backends.csv_export import module_to_csv
 from usmp_dialect.backends.report import plan_report
 from usmp_dialect.frontends.csv_instance import CsvInstance, read_csv_instance
 from usmp_dialect.frontends.csv_to_usmp import csv_instance_to_module
+from usmp_dialect.parsing import usmp_context
 from usmp_dialect.planning.problem import Intervals
 from usmp_dialect.planning.registry import available_algorithms
-from usmp_dialect.parsing import usmp_context
 from usmp_dialect.universe import USMP_UNIVERSE
 
 

@@ -41,8 +41,8 @@ from xdsl.context import Context  # noqa: E402
 from xdsl.passes import ModulePass  # noqa: E402
 
 from usmp_dialect.backends.report import plan_report  # noqa: E402
-from usmp_dialect.pipeline import DEFAULT_TIME_LIMIT  # noqa: E402
 from usmp_dialect.model_check import check_model  # noqa: E402
+from usmp_dialect.pipeline import DEFAULT_TIME_LIMIT  # noqa: E402
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
 from usmp_dialect.transforms.tir_to_usmp import WORKSPACE_LEFT_OUT, TirToUsmp  # noqa: E402
 from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
@@ -51,8 +51,11 @@ MODELS = ROOT / "examples" / "models"
 # (file and function, label, keyword arguments); the first of each is the small default.
 VARIANTS = [
     ("mlp", "small", {}),
-    ("mlp", "batch 64, 256-1024-1024-1000",
-     {"batch": 64, "features": 256, "hidden": 1024, "classes": 1000}),
+    (
+        "mlp",
+        "batch 64, 256-1024-1024-1000",
+        {"batch": 64, "features": 256, "hidden": 1024, "classes": 1000},
+    ),
     ("cnn", "8x8", {}),
     ("cnn", "224x224", {"size": 224}),
     ("mobilenet", "16x16", {}),
@@ -165,7 +168,9 @@ def working_set_table(rows: list[tuple[str, str, dict]]) -> list[str]:
 
 def _count(rows, holds) -> str:
     missed = [f"{n} {label}" for n, label, r in rows if not holds(r)]
-    return f"{len(rows) - len(missed)} of {len(rows)}" + (f" (not: {', '.join(missed)})" if missed else "")
+    return f"{len(rows) - len(missed)} of {len(rows)}" + (
+        f" (not: {', '.join(missed)})" if missed else ""
+    )
 
 
 def section(rows, command: str, time_limit: float) -> str:
@@ -211,7 +216,7 @@ def section(rows, command: str, time_limit: float) -> str:
         "The MLP's large variant is this script's choice; the others are issue 4's "
         "benchmark sizes (224x224 for the CNNs, sequence 128 and width 256 for the "
         "Transformer), MobileNet and ResNet with MobileNetV2's and ResNet-18's layers "
-        "(`mobilenet(size=224, config=\"v2\")`, `resnet(size=224, config=\"resnet18\")`).",
+        '(`mobilenet(size=224, config="v2")`, `resnet(size=224, config="resnet18")`).',
     ]
     if unplanned:
         text += ["", "Left unplanned by `tir-to-usmp`: " + "; ".join(unplanned) + "."]
@@ -234,9 +239,7 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT)
     parser.add_argument("--only", help="comma-separated model names")
     args = parser.parse_args()
-    command = "python tools/bench_models.py" + "".join(
-        f" {a}" for a in sys.argv[1:]
-    )
+    command = "python tools/bench_models.py" + "".join(f" {a}" for a in sys.argv[1:])
     only = set(args.only.split(",")) if args.only else None
     rows = []
     for name, label, kwargs in VARIANTS:

@@ -23,21 +23,21 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from usmp_dialect.frontends.csv_instance import read_csv_instance  # noqa: E402
-from usmp_dialect.planning.conflicts import conflicts_from_intervals, max_live  # noqa: E402
-from usmp_dialect.planning.problem import Conflicts, Intervals, Problem  # noqa: E402
-from usmp_dialect.planning.registry import (  # noqa: E402
+from usmp_dialect.frontends.csv_instance import read_csv_instance
+from usmp_dialect.planning.conflicts import conflicts_from_intervals, max_live
+from usmp_dialect.planning.problem import Conflicts, Intervals, Problem
+from usmp_dialect.planning.registry import (
     Budget,
     available_algorithms,
     get_algorithm,
 )
-from usmp_dialect.planning.validator import validate  # noqa: E402
+from usmp_dialect.planning.validator import validate
 
 # The smallest valid pool anyone reported, from the table in
 # shared/benchmarks/README.md ("best known"). D and J: MiniMalloc's feasible 1048576, their
 # optima are unknown; mlperf_tiny and tvm instances are at max-live (filled in at run time).
 BEST_KNOWN = {
-    **{name: 1048576 for name in "ABDEFGHIJK"},
+    **dict.fromkeys("ABDEFGHIJK", 1048576),
     "C": 1039360,
     "resnet50": 1515472556,
     "G_1": 3030937746,
@@ -79,7 +79,9 @@ def read_instance(path: Path) -> tuple[Problem, bool]:
 
 def conflict_pairs(intervals: Intervals) -> int:
     starts, ends = np.sort(intervals.start), np.sort(intervals.end)
-    overlapping = np.searchsorted(starts, intervals.end) - np.searchsorted(ends, intervals.start, "right")
+    overlapping = np.searchsorted(starts, intervals.end) - np.searchsorted(
+        ends, intervals.start, "right"
+    )
     return int((overlapping - 1).sum()) // 2
 
 
@@ -98,8 +100,11 @@ def run(args: argparse.Namespace) -> list[list[str]]:
             best_known = lower_bound
         for algorithm in algorithms:
             if not with_conflicts and algorithm not in INTERVAL_ALGORITHMS:
-                rows.append([f"{path.parent.name}/{name}", str(problem.num_buffers), algorithm]
-                            + ["conflicts not built"] + [""] * 5)
+                rows.append(
+                    [f"{path.parent.name}/{name}", str(problem.num_buffers), algorithm]
+                    + ["conflicts not built"]
+                    + [""] * 5
+                )
                 continue
             began = time.perf_counter()
             budget = Budget(time_limit=args.time_limit, effort=args.effort)
@@ -107,24 +112,35 @@ def run(args: argparse.Namespace) -> list[list[str]]:
             seconds = time.perf_counter() - began
             size = plan.total_size(problem)
             valid = not validate(problem, plan)
-            rows.append([
-                f"{path.parent.name}/{name}",
-                str(problem.num_buffers),
-                algorithm,
-                str(size),
-                f"{size / lower_bound:.4f}" if lower_bound else "-",
-                f"{size / best_known:.4f}" if best_known else "-",
-                "yes" if plan.proven_optimal else "",
-                f"{seconds:.2f}" + (" (time limit)" if plan.time_capped else ""),
-                "yes" if valid else "**NO**",
-            ])
+            rows.append(
+                [
+                    f"{path.parent.name}/{name}",
+                    str(problem.num_buffers),
+                    algorithm,
+                    str(size),
+                    f"{size / lower_bound:.4f}" if lower_bound else "-",
+                    f"{size / best_known:.4f}" if best_known else "-",
+                    "yes" if plan.proven_optimal else "",
+                    f"{seconds:.2f}" + (" (time limit)" if plan.time_capped else ""),
+                    "yes" if valid else "**NO**",
+                ]
+            )
             print(" | ".join(rows[-1]), flush=True)
     return rows
 
 
 def markdown(rows: list[list[str]], command: str) -> str:
-    header = ["instance", "buffers", "algorithm", "pool size", "× max-live", "× best known",
-              "proven optimal", "seconds", "valid"]
+    header = [
+        "instance",
+        "buffers",
+        "algorithm",
+        "pool size",
+        "× max-live",
+        "× best known",
+        "proven optimal",
+        "seconds",
+        "valid",
+    ]
     lines = [
         SECTION_TITLE,
         "",
@@ -158,7 +174,9 @@ def main() -> None:
     parser.add_argument("--instances", help="comma-separated instance names; default: all")
     parser.add_argument("--time-limit", type=float, default=600.0)
     parser.add_argument("--effort", type=float, default=1.0)
-    parser.add_argument("--output", default=str(Path(__file__).resolve().parents[1] / "BENCHMARKS.md"))
+    parser.add_argument(
+        "--output", default=str(Path(__file__).resolve().parents[1] / "BENCHMARKS.md")
+    )
     args = parser.parse_args()
     rows = run(args)
     command = shlex.join(["python", "tools/bench_planner.py", *sys.argv[1:]])

@@ -16,16 +16,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from xdsl.passes import PassPipeline  # noqa: E402
+from xdsl.passes import PassPipeline
 
-from usmp_dialect.backends.report import plan_report  # noqa: E402
-from usmp_dialect.pipeline import plan_pools_pipeline  # noqa: E402
-from usmp_dialect.parsing import usmp_context  # noqa: E402
-from usmp_dialect.universe import USMP_UNIVERSE  # noqa: E402
+from usmp_dialect.backends.report import plan_report
+from usmp_dialect.parsing import usmp_context
+from usmp_dialect.pipeline import plan_pools_pipeline
+from usmp_dialect.universe import USMP_UNIVERSE
 
 
 def operator(index: int, width: int) -> str:
-    return f'''
+    return f"""
     @T.prim_func(private=True)
     def op{index}(x_ptr: T.handle("float32"), y_ptr: T.handle("float32")):
         T.func_attr({{"tirx.noalias": True}})
@@ -36,7 +36,7 @@ def operator(index: int, width: int) -> str:
             w[i] = x[i] * T.float32({index % 7 + 1})
         for i in T.serial({width}):
             y[i] = w[i] + x[i]
-'''
+"""
 
 
 def model(operators: int) -> str:
@@ -77,16 +77,12 @@ def main() -> None:
     module = import_module(tvm_module)
     timings["TVM -> tir dialect"] = time.perf_counter() - steps
     steps = time.perf_counter()
-    pipeline = PassPipeline.parse_spec(
-        USMP_UNIVERSE.all_passes, plan_pools_pipeline(lower=False)
-    )
+    pipeline = PassPipeline.parse_spec(USMP_UNIVERSE.all_passes, plan_pools_pipeline(lower=False))
     pipeline.apply(usmp_context(), module)
     report = plan_report(module)
     timings["plan (tir-to-usmp, usmp-plan)"] = time.perf_counter() - steps
     steps = time.perf_counter()
-    PassPipeline.parse_spec(USMP_UNIVERSE.all_passes, "usmp-to-tir").apply(
-        usmp_context(), module
-    )
+    PassPipeline.parse_spec(USMP_UNIVERSE.all_passes, "usmp-to-tir").apply(usmp_context(), module)
     timings["usmp-to-tir"] = time.perf_counter() - steps
     steps = time.perf_counter()
     planned = emit_module(module)

@@ -6,7 +6,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from usmp_dialect.tools.check_relax_model import main  # noqa: E402
+from usmp_dialect.tools.check_relax_model import main
 
 if __name__ == "__main__":
     sys.exit(main())

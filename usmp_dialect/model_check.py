@@ -78,7 +78,9 @@ def check_model(
     main = tir_mod["main"]
     params = [p.name for p in main.params]
     weight_names = {sanitize(k) for k in weights}
-    input_names = [sanitize(p.name) for p in mod["forward"].params if sanitize(p.name) not in weight_names]
+    input_names = [
+        sanitize(p.name) for p in mod["forward"].params if sanitize(p.name) not in weight_names
+    ]
     # main's params: the inputs, the weights and constants, then the outputs.
     output_names = params[len(input_names) + len(constants) :]
     inputs = _random_inputs(main, input_names, seed)
@@ -88,7 +90,8 @@ def check_model(
         ours = run_module(planned, {**inputs, **constants}, target)
     except Exception as error:  # TVM's build of the planned TIR; its last line says why
         raise TVMScriptError(
-            f"TVM could not build and run the planned model: {type(error).__name__}: {_reason(error)}", where
+            f"TVM could not build and run the planned model: {type(error).__name__}: {_reason(error)}",
+            where,
         ) from None
     references = relax_vm_outputs(mod, weights, inputs)
     checks = []

@@ -28,7 +28,9 @@ RECURSION_LIMIT = 40 * MAX_NESTING
 # xDSL 0.75 lexes a string literal with `"(?:[^"...]+|\\...)*"`, a nested repetition that
 # backtracks exponentially on an unclosed string (`memref.sto"re %f, %a[%c0] : ...` took
 # minutes). The same language with one character per repetition fails in linear time.
-MLIRLexer._unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+MLIRLexer._unescaped_characters_regex = re.compile(
+    r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
+)
 
 
 class LocatingParser(Parser):
@@ -57,7 +59,9 @@ class LocatingParser(Parser):
         except (ValueError, ArithmeticError) as error:
             # A value the syntax allows but its type cannot hold (an integer past 64 bits,
             # a number of thousands of digits) is a mistake at this op.
-            self.raise_error(_without_python_hint(str(error)), start, self._current_token.span.start)
+            self.raise_error(
+                _without_python_hint(str(error)), start, self._current_token.span.start
+            )
         except VerifyException as error:
             # An attribute or type that failed its own verifier while being parsed.
             line, column = self._line_and_column(start)
@@ -119,4 +123,4 @@ def print_module(module: ModuleOp) -> str:
 
 def _without_python_hint(message: str) -> str:
     """Python's int-string limit message, without its advice to the programmer."""
-    return message.split("; use sys.set_int_max_str_digits")[0]
+    return message.split("; use sys.set_int_max_str_digits", maxsplit=1)[0]

@@ -58,9 +58,7 @@ def _with_device_attrs(mod: Any, entry: str) -> Any:
     body = tirx.AttrStmt(
         tvm.ir.StringImm("default"), "device_id", tirx.IntImm("int32", 0), func.body
     )
-    body = tirx.AttrStmt(
-        tvm.ir.StringImm("default"), "device_type", tirx.IntImm("int32", 1), body
-    )
+    body = tirx.AttrStmt(tvm.ir.StringImm("default"), "device_type", tirx.IntImm("int32", 1), body)
     new = tirx.PrimFunc(func.params, body, ret_type=func.ret_type, attrs=func.attrs)
     out = tvm.IRModule({gv: mod[gv] for gv in mod.get_global_vars() if gv.name_hint != entry})
     out[entry] = new
@@ -138,7 +136,9 @@ def random_inputs(mod: Any, seed: int = 0) -> dict[str, np.ndarray]:
             arrays[name] = rng.standard_normal(shape).astype(dtype)
         else:
             info = np.iinfo(dtype)
-            arrays[name] = rng.integers(max(info.min, -100), min(info.max, 100), shape).astype(dtype)
+            arrays[name] = rng.integers(max(info.min, -100), min(info.max, 100), shape).astype(
+                dtype
+            )
     return arrays
 
 
@@ -168,16 +168,16 @@ def run_module(
             arrays[name] = np.zeros(shape, dtype=dtype)
     for name, tensor in io.items():
         if tensor.kind != "output" and name in inputs:
-            tensor.view(arrays)[...] = np.asarray(inputs[name], dtype=tensor.dtype).reshape(tensor.shape)
+            tensor.view(arrays)[...] = np.asarray(inputs[name], dtype=tensor.dtype).reshape(
+                tensor.shape
+            )
     lib = build(mod, target)
     tensors = {name: tvm.runtime.tensor(array) for name, array in arrays.items()}
     lib[entry](*tensors.values())
     after = {name: t.numpy() for name, t in tensors.items()}
     results = {name: array for name, array in after.items() if name not in pools}
     # An input's pool bytes are reused once it is dead: only outputs are worth reading.
-    results.update(
-        {name: t.view(after).copy() for name, t in io.items() if t.kind != "input"}
-    )
+    results.update({name: t.view(after).copy() for name, t in io.items() if t.kind != "input"})
     return results
 
 

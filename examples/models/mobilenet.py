@@ -14,7 +14,15 @@ from __future__ import annotations
 from usmp_dialect.frontends.relax import random_weights
 
 # (expansion, out channels, repeats, first stride) of each stage, as in MobileNetV2's table 2.
-V2_STAGES = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1)]
+V2_STAGES = [
+    (1, 16, 1, 1),
+    (6, 24, 2, 2),
+    (6, 32, 3, 2),
+    (6, 64, 4, 2),
+    (6, 96, 3, 1),
+    (6, 160, 3, 2),
+    (6, 320, 1, 1),
+]
 CONFIGS = {
     # (stem channels, stages, head channels)
     "tiny": (8, [(4, 8, 1, 1), (4, 16, 2, 2)], 32),

@@ -18,7 +18,12 @@ CONFIGS = {
     # (stem kernel, stem channels, max pool after the stem, (out channels, first stride) of
     # each block)
     "tiny": (3, 8, False, [(8, 1), (16, 2), (16, 1)]),
-    "resnet18": (7, 64, True, [(c, s) for c, first in ((64, 1), (128, 2), (256, 2), (512, 2)) for s in (first, 1)]),
+    "resnet18": (
+        7,
+        64,
+        True,
+        [(c, s) for c, first in ((64, 1), (128, 2), (256, 2), (512, 2)) for s in (first, 1)],
+    ),
 }
 
 
@@ -27,7 +32,9 @@ def resnet(size: int = 16, classes: int = 10, seed: int = 0, config: str = "tiny
     from tvm.relax.frontend import nn
 
     kernel, stem, pool, layout = CONFIGS[config]
-    blocks = [(cin, cout, stride) for cin, (cout, stride) in zip([stem] + [c for c, _ in layout], layout)]
+    blocks = [
+        (cin, cout, stride) for cin, (cout, stride) in zip([stem] + [c for c, _ in layout], layout)
+    ]
 
     class BasicBlock(nn.Module):
         def __init__(self, cin: int, cout: int, stride: int):

@@ -34,7 +34,9 @@ def transformer(seq: int = 8, width: int = 16, heads: int = 2, seed: int = 0):
         def forward(self, x):
             h = self.ln1(x)
             q, k, v = self._heads(self.q(h)), self._heads(self.k(h)), self._heads(self.v(h))
-            scores = nn.op.matmul(q, nn.op.permute_dims(k, [0, 2, 1])) * (1.0 / float(np.sqrt(head)))
+            scores = nn.op.matmul(q, nn.op.permute_dims(k, [0, 2, 1])) * (
+                1.0 / float(np.sqrt(head))
+            )
             ctx = nn.op.matmul(nn.op.softmax(scores, axis=-1), v)
             ctx = nn.op.reshape(nn.op.permute_dims(ctx, [1, 0, 2]), (seq, width))
             x = x + self.proj(ctx)

@@ -21,7 +21,7 @@ class Module:
         y = T.decl_buffer((16,), "float32", data=y_ptr)
         padded = T.alloc_buffer((18,), "float32")
         for i in T.serial(18):
-            padded[i] = T.if_then_else(1 <= i and i < 17, x[i - 1], T.float32(0))
+            padded[i] = T.if_then_else(i >= 1 and i < 17, x[i - 1], T.float32(0))
         for i in T.serial(16):
             y[i] = padded[i] + padded[i + 1] + padded[i + 2]
 

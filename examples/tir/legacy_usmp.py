@@ -18,15 +18,16 @@ class Module:
         T_subtract_1 = T.decl_buffer((150528,), "int16", data=T_subtract)
         for ax0_ax1_fused_1 in T.serial(0, 224):
             for ax2_1, ax3_inner_1 in T.grid(224, 3):
-                T_subtract_1[ax0_ax1_fused_1 * 672 + ax2_1 * 3 + ax3_inner_1] = T.Cast(
-                    "int16", placeholder_4[ax0_ax1_fused_1 * 672 + ax2_1 * 3 + ax3_inner_1]
-                ) - placeholder_5[0]
+                T_subtract_1[ax0_ax1_fused_1 * 672 + ax2_1 * 3 + ax3_inner_1] = (
+                    T.Cast("int16", placeholder_4[ax0_ax1_fused_1 * 672 + ax2_1 * 3 + ax3_inner_1])
+                    - placeholder_5[0]
+                )
 
     @T.prim_func
-    def tvmgen_default_fused_nn_max_pool2d_cast(
-        placeholder_28: T.handle, T_cast_6: T.handle
-    ):
-        T.func_attr({"global_symbol": "tvmgen_default_fused_nn_max_pool2d_cast", "tirx.noalias": True})
+    def tvmgen_default_fused_nn_max_pool2d_cast(placeholder_28: T.handle, T_cast_6: T.handle):
+        T.func_attr(
+            {"global_symbol": "tvmgen_default_fused_nn_max_pool2d_cast", "tirx.noalias": True}
+        )
         placeholder_29 = T.decl_buffer((802816,), "uint8", data=placeholder_28)
         T_cast_7 = T.decl_buffer((177,), "int16", data=T_cast_6)
         tensor_2 = T.alloc_buffer((200704,), "uint8").data

@@ -50,7 +50,7 @@ def brute_conflicts(n, rows) -> list[list[int]]:
 
 def brute_max_live(rows, sizes) -> int:
     best = max(sizes, default=0)
-    for time in range(0, 25):
+    for time in range(25):
         live = {o for o, start, length in rows if start <= time < start + length}
         best = max(best, sum(sizes[b] for b in live))
     return best
@@ -69,9 +69,7 @@ def test_sweep_matches_brute_force(case):
 
 
 def test_touching_intervals_do_not_conflict():
-    conflicts = conflicts_from_intervals(
-        Intervals.from_lists([0, 1, 2], [0, 5, 4], [5, 9, 6]), 3
-    )
+    conflicts = conflicts_from_intervals(Intervals.from_lists([0, 1, 2], [0, 5, 4], [5, 9, 6]), 3)
     assert [conflicts.of(b).tolist() for b in range(3)] == [[2], [2], [0, 1]]
 
 
@@ -120,9 +118,7 @@ def heaviest_clique(lists, sizes) -> int:
 @given(
     st.integers(1, 8).flatmap(
         lambda n: st.tuples(
-            st.lists(
-                st.lists(st.integers(0, n - 1), max_size=n), min_size=n, max_size=n
-            ),
+            st.lists(st.lists(st.integers(0, n - 1), max_size=n), min_size=n, max_size=n),
             st.lists(st.integers(0, 50), min_size=n, max_size=n),
         )
     )

@@ -104,13 +104,9 @@ def test_hill_climb_matches_tvm_over_all_500_rounds():
     assert plan.offset.tolist() == [20, 10, 0]
     assert plan.notes["rounds"] == 500
     problem = linear_chain()
-    assert (
-        hill_climb_plan(problem, budget, memory_pressure=0).total_size(problem) == 140
-    )
+    assert hill_climb_plan(problem, budget, memory_pressure=0).total_size(problem) == 140
     problem = fanout()
-    assert (
-        hill_climb_plan(problem, budget, memory_pressure=0).total_size(problem) == 190
-    )
+    assert hill_climb_plan(problem, budget, memory_pressure=0).total_size(problem) == 190
 
 
 def test_tvm_reads_one_sided_lists_one_sided():

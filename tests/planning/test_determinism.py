@@ -55,8 +55,17 @@ def modules() -> dict[str, str]:
 
 
 def plan(path: Path, algorithm: str, hash_seed: str) -> subprocess.CompletedProcess:
-    command = ["usmp-opt", str(path), "--split-input-file", "--plan-pools",
-               "--algorithm", algorithm, "--time-limit", "600", *OPTIONS[algorithm]]
+    command = [
+        "usmp-opt",
+        str(path),
+        "--split-input-file",
+        "--plan-pools",
+        "--algorithm",
+        algorithm,
+        "--time-limit",
+        "600",
+        *OPTIONS[algorithm],
+    ]
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
     return subprocess.run(command, capture_output=True, env=env, check=True)
 

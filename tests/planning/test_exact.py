@@ -148,7 +148,9 @@ def test_search_decides_the_optimum_exactly(instance):
     for a in range(problem.num_buffers):
         for b in problem.conflicts.of(a).tolist():
             if sub.sizes[a] and sub.sizes[b]:
-                assert (offsets[a] + sub.sizes[a] <= offsets[b]
-                        or offsets[b] + sub.sizes[b] <= offsets[a])
+                assert (
+                    offsets[a] + sub.sizes[a] <= offsets[b]
+                    or offsets[b] + sub.sizes[b] <= offsets[a]
+                )
     if optimum > 0:
         assert search.decide(optimum - 1, steps=10**8) is False

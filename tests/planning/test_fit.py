@@ -4,8 +4,8 @@ import numpy as np
 from problems import listed_problem
 
 from usmp_dialect.planning.algorithms.fit import place_in_gaps
-from usmp_dialect.planning.algorithms.placement import gap_starts
 from usmp_dialect.planning.algorithms.greedy import place_above_conflicts
+from usmp_dialect.planning.algorithms.placement import gap_starts
 from usmp_dialect.planning.problem import Problem
 from usmp_dialect.planning.validator import validate
 

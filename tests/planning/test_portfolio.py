@@ -57,9 +57,7 @@ def test_size_hints_spill_to_the_next_candidate_pool():
 
 
 def test_hints_that_cannot_hold_the_buffers_are_an_error():
-    problem = interval_problem(
-        [(0, 4)] * 3, [100] * 3, pools=(PoolSpec("sram", size_hint=250),)
-    )
+    problem = interval_problem([(0, 4)] * 3, [100] * 3, pools=(PoolSpec("sram", size_hint=250),))
     with pytest.raises(PlanningError):
         get_algorithm("default")(problem, Budget(time_limit=0.5))
 

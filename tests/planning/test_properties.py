@@ -23,19 +23,14 @@ def problems(draw) -> Problem:
     n = draw(st.integers(1, 10))
     num_pools = draw(st.integers(1, 3))
     pools = tuple(
-        PoolSpec(f"pool{p}", draw(st.none() | st.integers(0, 300)))
-        for p in range(num_pools)
+        PoolSpec(f"pool{p}", draw(st.none() | st.integers(0, 300))) for p in range(num_pools)
     )
     candidates = tuple(
-        tuple(
-            draw(st.permutations(range(num_pools)))[: draw(st.integers(1, num_pools))]
-        )
+        tuple(draw(st.permutations(range(num_pools)))[: draw(st.integers(1, num_pools))])
         for _ in range(n)
     )
     sizes = draw(st.lists(st.integers(0, 64), min_size=n, max_size=n))
-    alignments = draw(
-        st.lists(st.sampled_from([1, 2, 4, 8, 16]), min_size=n, max_size=n)
-    )
+    alignments = draw(st.lists(st.sampled_from([1, 2, 4, 8, 16]), min_size=n, max_size=n))
     intervals = None
     if draw(st.booleans()):
         rows = draw(
@@ -53,9 +48,7 @@ def problems(draw) -> Problem:
     else:
         pairs = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))))
         lists = [
-            sorted(
-                {b for a, b in pairs if a == i} | {a for a, b in pairs if b == i} - {i}
-            )
+            sorted({b for a, b in pairs if a == i} | {a for a, b in pairs if b == i} - {i})
             for i in range(n)
         ]
         conflicts = Conflicts.from_lists(lists)

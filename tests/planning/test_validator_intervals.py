@@ -55,7 +55,5 @@ def test_interval_sweep_agrees_with_conflict_lists(instance):
     lazy = Conflicts.lazy(lambda: _lists(n, intervals))
     swept = validate(_problem(n, sizes, pools, intervals, lazy), plan)
     assert not lazy.is_built
-    listed = validate(
-        _problem(n, sizes, pools, intervals, _lists(n, intervals)), plan
-    )
+    listed = validate(_problem(n, sizes, pools, intervals, _lists(n, intervals)), plan)
     assert bool(swept) == bool(listed)

@@ -21,6 +21,8 @@ from xdsl.context import Context
 tvm = pytest.importorskip("tvm")
 pytestmark = pytest.mark.tvm
 
+from usmp_dialect.backends.report import plan_report  # noqa: E402
+from usmp_dialect.frontends.model_file import load_model  # noqa: E402
 from usmp_dialect.frontends.relax import (  # noqa: E402
     RelaxImportError,
     import_relax,
@@ -31,8 +33,6 @@ from usmp_dialect.frontends.relax import (  # noqa: E402
     relax_vm_outputs,
     sanitize,
 )
-from usmp_dialect.backends.report import plan_report  # noqa: E402
-from usmp_dialect.frontends.model_file import load_model  # noqa: E402
 from usmp_dialect.frontends.tvmscript import import_module  # noqa: E402
 from usmp_dialect.model_check import check_model  # noqa: E402
 from usmp_dialect.pipeline import plan_module  # noqa: E402
@@ -108,7 +108,9 @@ def test_model_plans_and_matches_relax_vm(name: str, workspace_io: bool) -> None
     planned = plan_module(tir_mod, workspace_io=workspace_io)
     # With --use-workspace-io the input and output live in the pool; the weights stay.
     kept = [sanitize(k) for k in weights] + ["global_workspace"]
-    assert [p.name for p in planned["main"].params] == (kept if workspace_io else params + ["global_workspace"])
+    assert [p.name for p in planned["main"].params] == (
+        kept if workspace_io else params + ["global_workspace"]
+    )
 
     rng = np.random.default_rng(7)
     x_param = main.params[0]
@@ -121,8 +123,12 @@ def test_model_plans_and_matches_relax_vm(name: str, workspace_io: bool) -> None
 
 @pytest.mark.parametrize(
     "name,arguments",
-    [("cnn", {"size": 224}), ("mobilenet", {"size": 224}), ("resnet", {"size": 224}),
-     ("transformer", {"seq": 128, "width": 256})],
+    [
+        ("cnn", {"size": 224}),
+        ("mobilenet", {"size": 224}),
+        ("resnet", {"size": 224}),
+        ("transformer", {"seq": 128, "width": 256}),
+    ],
     ids=["cnn-224", "mobilenet-224", "resnet-224", "transformer-128x256"],
 )
 def test_full_size_model_with_io_in_the_pool_matches_relax_vm(name: str, arguments: dict) -> None:
@@ -134,11 +140,20 @@ def test_full_size_model_with_io_in_the_pool_matches_relax_vm(name: str, argumen
 def test_tuple_output_plans_and_matches_relax_vm() -> None:
     mod, weights = _two_output_model()
     tir_mod = relax_to_tir(mod, weights)
-    assert [p.name for p in tir_mod["main"].params] == ["x", "fc_weight", "fc_bias", "output0", "output1"]
+    assert [p.name for p in tir_mod["main"].params] == [
+        "x",
+        "fc_weight",
+        "fc_bias",
+        "output0",
+        "output1",
+    ]
 
     for workspace_io in (False, True):
         result = check_model(mod, weights, workspace_io=workspace_io, seed=3)
-        assert [(o.name, o.shape) for o in result.outputs] == [("output0", (2, 4)), ("output1", (2, 4))]
+        assert [(o.name, o.shape) for o in result.outputs] == [
+            ("output0", (2, 4)),
+            ("output1", (2, 4)),
+        ]
         assert all(o.agrees for o in result.outputs)
 
 
@@ -152,7 +167,12 @@ def _two_input_model():
         def forward(self, x, gate):
             return self.fc(x) * gate
 
-    spec = {"forward": {"x": nn.spec.Tensor((2, 8), "float32"), "gate": nn.spec.Tensor((2, 8), "float32")}}
+    spec = {
+        "forward": {
+            "x": nn.spec.Tensor((2, 8), "float32"),
+            "gate": nn.spec.Tensor((2, 8), "float32"),
+        }
+    }
     mod, params = Gate().export_tvm(spec=spec)
     return mod, random_weights(params, seed=1)
 
@@ -186,7 +206,9 @@ def test_constant_tensor_is_a_constant_param() -> None:
     main = tir_mod["main"]
     assert [p.name for p in main.params] == ["x", "fc_weight", "fc_bias", "constant0", "output"]
     assert list(main.attrs["usmp.constants"]) == ["fc_weight", "fc_bias", "constant0"]
-    np.testing.assert_array_equal(constants["constant0"], np.arange(16, dtype="float32").reshape(2, 8))
+    np.testing.assert_array_equal(
+        constants["constant0"], np.arange(16, dtype="float32").reshape(2, 8)
+    )
     # The constant's values reach the operators: planned, built and run, the model agrees.
     for workspace_io in (False, True):
         result = check_model(mod, weights, workspace_io=workspace_io)
@@ -195,7 +217,11 @@ def test_constant_tensor_is_a_constant_param() -> None:
 
 def test_output_names_avoid_param_names() -> None:
     mod = tvm.script.from_source(_relax_source("(y, R.add(y, y))", input_name="output1"))
-    assert [p.name for p in relax_to_tir(mod, {})["main"].params] == ["output1", "output0", "output1_"]
+    assert [p.name for p in relax_to_tir(mod, {})["main"].params] == [
+        "output1",
+        "output0",
+        "output1_",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -254,7 +280,9 @@ def test_import_relax_gives_tir_dialect() -> None:
 def test_command_line() -> None:
     imported = subprocess.run(
         ["usmp-translate", "--import-relax", f"{MODELS / 'mlp.py'}:mlp"],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     planned = subprocess.run(
         ["usmp-opt", "--plan-pools"], input=imported, check=True, capture_output=True, text=True
@@ -264,14 +292,25 @@ def test_command_line() -> None:
 
 def test_check_relax_model_command() -> None:
     result = subprocess.run(
-        [sys.executable, str(Path(__file__).parents[2] / "tools" / "check_relax_model.py"),
-         f"{MODELS / 'resnet.py'}:resnet", "--use-workspace-io"],
-        capture_output=True, text=True,
+        [
+            sys.executable,
+            str(Path(__file__).parents[2] / "tools" / "check_relax_model.py"),
+            f"{MODELS / 'resnet.py'}:resnet",
+            "--use-workspace-io",
+        ],
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stderr
-    assert "pool global_workspace: 7296 bytes (intermediates, operator workspaces, inputs and outputs)" in result.stdout
+    assert (
+        "pool global_workspace: 7296 bytes (intermediates, operator workspaces, inputs and outputs)"
+        in result.stdout
+    )
     assert "Relax StaticPlanBlockMemory: 6272 bytes" in result.stdout
-    assert re.search(r"output float32\[1, 10\]: max \|ours - Relax VM\| = \S+, agrees within 1e-05", result.stdout)
+    assert re.search(
+        r"output float32\[1, 10\]: max \|ours - Relax VM\| = \S+, agrees within 1e-05",
+        result.stdout,
+    )
 
 
 def test_dynamic_shape_is_an_error() -> None:
@@ -281,7 +320,9 @@ def test_dynamic_shape_is_an_error() -> None:
 
 def test_relax_plan_of_a_dynamic_size_is_an_error() -> None:
     mod, _ = _dynamic_batch_model()
-    with pytest.raises(RelaxImportError, match=r"storage of non-constant size R\.shape\(\[16 \* n\]\)"):
+    with pytest.raises(
+        RelaxImportError, match=r"storage of non-constant size R\.shape\(\[16 \* n\]\)"
+    ):
         relax_planner_bytes(mod)
 
 
@@ -303,7 +344,9 @@ def test_weight_the_model_does_not_take_is_an_error() -> None:
 def test_weight_names_alike_once_sanitized_are_an_error() -> None:
     mod, weights = _model("mlp")
     weights["fc1_bias"] = weights["fc1.bias"]
-    with pytest.raises(RelaxImportError, match="weights 'fc1.bias' and 'fc1_bias' are both named 'fc1_bias'"):
+    with pytest.raises(
+        RelaxImportError, match="weights 'fc1.bias' and 'fc1_bias' are both named 'fc1_bias'"
+    ):
         relax_to_tir(mod, weights)
 
 
@@ -388,7 +431,9 @@ def test_sort_argsort_topk_operators_plan_and_match_relax_vm() -> None:
     for workspace_io in (False, True):
         result = check_model(mod, weights, workspace_io=workspace_io)
         assert [(o.dtype, o.shape, o.agrees) for o in result.outputs] == [
-            ("float32", (2, 8), True), ("int32", (2, 8), True), ("float32", (2, 3), True)
+            ("float32", (2, 8), True),
+            ("int32", (2, 8), True),
+            ("float32", (2, 3), True),
         ]
 
 
@@ -416,7 +461,10 @@ def test_view_read_late_keeps_its_source_live() -> None:
     buffer lives until then, so nothing planned meanwhile takes its bytes."""
     mod = tvm.script.from_source(_LATE_VIEW)
     rng = np.random.default_rng(0)
-    weights = {"w": rng.standard_normal((8, 8)).astype("float32"), "w4": rng.standard_normal((4, 8)).astype("float32")}
+    weights = {
+        "w": rng.standard_normal((8, 8)).astype("float32"),
+        "w4": rng.standard_normal((4, 8)).astype("float32"),
+    }
     module = import_relax(mod, weights)
     TirToUsmp().apply(Context(), module)
     UsmpPlan().apply(Context(), module)
@@ -445,7 +493,11 @@ def _add_weight_model(input_name: str, weight_name: str):
 
 @pytest.mark.parametrize(
     "input_name,weight_name,params",
-    [("1x", "a.b", ["_1x", "a_b"]), ("é", "def", ["_", "def_"]), ("Module", "main", ["Module_", "main"])],
+    [
+        ("1x", "a.b", ["_1x", "a_b"]),
+        ("é", "def", ["_", "def_"]),
+        ("Module", "main", ["Module_", "main"]),
+    ],
 )
 def test_param_names_tvmscript_cannot_take_are_sanitized(input_name, weight_name, params) -> None:
     mod, weights = _add_weight_model(input_name, weight_name)
@@ -455,7 +507,9 @@ def test_param_names_tvmscript_cannot_take_are_sanitized(input_name, weight_name
 
 def test_params_named_alike_in_tir_are_an_error() -> None:
     mod, weights = _add_weight_model("T", "T_")
-    with pytest.raises(RelaxImportError, match="parameters 'T' and 'T_' are both named 'T_' in TIR"):
+    with pytest.raises(
+        RelaxImportError, match="parameters 'T' and 'T_' are both named 'T_' in TIR"
+    ):
         relax_to_tir(mod, weights)
 
 
@@ -465,7 +519,9 @@ def _digit_suffixed_model():
     from tvm import relax
 
     builder = relax.BlockBuilder()
-    x, w1, w2 = (relax.Var(n, relax.TensorType((2, 8), "float32")) for n in ("input_1", "w_1", "w_2"))
+    x, w1, w2 = (
+        relax.Var(n, relax.TensorType((2, 8), "float32")) for n in ("input_1", "w_1", "w_2")
+    )
     with builder.function("forward", [x, w1, w2], attrs={"num_input": 1}):
         with builder.dataflow():
             scaled = builder.emit(relax.op.multiply(x, w1))

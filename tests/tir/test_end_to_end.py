@@ -56,9 +56,7 @@ def _same_outputs(reference: dict, planned: dict) -> None:
         np.testing.assert_array_equal(planned[name], reference[name], err_msg=name)
 
 
-@pytest.mark.parametrize(
-    "name,target", [(name, t) for name, targets in RUNNABLE for t in targets]
-)
+@pytest.mark.parametrize("name,target", [(name, t) for name, targets in RUNNABLE for t in targets])
 def test_example_runs_planned(name: str, target: str) -> None:
     mod = _load(name)
     planned = plan_module(mod)
@@ -92,7 +90,9 @@ def test_io_in_the_pool_costs_at_most_its_bytes() -> None:
     # both fit in bytes the intermediates leave free, so the pool does not grow.
     mod = _load("chain")
     plain = int(plan_module(mod)["main"].attrs["usmp.pools"]["global_workspace"])
-    with_io = int(plan_module(mod, workspace_io=True)["main"].attrs["usmp.pools"]["global_workspace"])
+    with_io = int(
+        plan_module(mod, workspace_io=True)["main"].attrs["usmp.pools"]["global_workspace"]
+    )
     assert plain == with_io == 136
 
 
@@ -115,21 +115,28 @@ def test_command_line_pipeline_and_runner(tmp_path: Path) -> None:
     """The commands a user types: translate, plan, emit, then build and run."""
     imported = subprocess.run(
         ["usmp-translate", "--import-tvmscript", str(EXAMPLES / "chain.py")],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     planned = subprocess.run(
         ["usmp-opt", "--plan-pools"], input=imported, check=True, capture_output=True, text=True
     ).stdout
     emitted = subprocess.run(
         ["usmp-translate", "--emit-tvmscript"],
-        input=planned, check=True, capture_output=True, text=True,
+        input=planned,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     path = tmp_path / "planned.py"
     path.write_text(emitted)
     runner = Path(__file__).parents[2] / "tools" / "run_tvmscript.py"
     result = subprocess.run(
         [sys.executable, str(runner), str(path), "--target", "c"],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     assert "pool global_workspace: 136 bytes" in result
     assert "out float32[16]" in result

@@ -11,14 +11,14 @@ from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp, i32
 
 from usmp_dialect.dialects import tir
-from usmp_dialect.parsing import LocatingParser
-from usmp_dialect.parsing import print_module, usmp_context
+from usmp_dialect.parsing import LocatingParser, print_module, usmp_context
 
 _CONTEXT = usmp_context()
 
 
 def _reparse(text: str) -> ModuleOp:
     return LocatingParser(_CONTEXT, text, "names.mlir").parse_module()
+
 
 # Identifier-like names, most with `_<digits>` suffixes (one or several), drawn from a
 # small pool so that collisions, also after xDSL would strip a suffix, are common.
@@ -41,7 +41,11 @@ def _module(param_names: list[str], buffer_names: list[str]) -> ModuleOp:
 def _names(module: ModuleOp) -> tuple[list[str | None], list[str | None]]:
     function = next(iter(module.ops))
     assert isinstance(function, tir.PrimFuncOp)
-    buffers = [op.buffer_name.data if op.buffer_name else None for op in function.walk() if isinstance(op, tir.AllocBufferOp)]
+    buffers = [
+        op.buffer_name.data if op.buffer_name else None
+        for op in function.walk()
+        if isinstance(op, tir.AllocBufferOp)
+    ]
     return function.param_names(), buffers
 
 

@@ -105,7 +105,9 @@ def choose_entry(
     )
 
 
-def module_callee(op: Operation, functions: dict[str, tir.PrimFuncOp]) -> tuple[str, list[SSAValue]] | None:
+def module_callee(
+    op: Operation, functions: dict[str, tir.PrimFuncOp]
+) -> tuple[str, list[SSAValue]] | None:
     """The module function a call op runs and the arguments its params receive, or None
     when the op calls nothing of the module."""
     if isinstance(op, tir.CallOp):
@@ -151,9 +153,11 @@ def _is_statement(op: Operation) -> bool:
 def _derives_alias(op: Operation) -> bool:
     """Whether the op only names memory (a data pointer, a view, an element's address, a
     bound pointer var) without touching it: the timeline counts accesses only."""
-    return bool(op.results) and all(
-        isinstance(r.type, tir.PointerType | tir.BufferType) for r in op.results
-    ) and not isinstance(op, tir.CallOp | tir.CallIntrinOp)
+    return (
+        bool(op.results)
+        and all(isinstance(r.type, tir.PointerType | tir.BufferType) for r in op.results)
+        and not isinstance(op, tir.CallOp | tir.CallIntrinOp)
+    )
 
 
 def _access(op: Operation, operand: SSAValue) -> tuple[bool, bool]:
@@ -173,9 +177,13 @@ def io_mark(op: Operation) -> tuple[str, str] | None:
         return None
     name = attr.data.get("name") if isinstance(attr, DictionaryAttr) else None
     kind = attr.data.get("kind") if isinstance(attr, DictionaryAttr) else None
-    if not (isinstance(name, StringAttr) and isinstance(kind, StringAttr) and kind.data in IO_KINDS):
+    if not (
+        isinstance(name, StringAttr) and isinstance(kind, StringAttr) and kind.data in IO_KINDS
+    ):
         raise UsmpError(
-            f'{IO_ATTR} must be {{name = "param", kind = {" | ".join(map(repr, IO_KINDS))}}}'.replace("'", '"'),
+            f'{IO_ATTR} must be {{name = "param", kind = {" | ".join(map(repr, IO_KINDS))}}}'.replace(
+                "'", '"'
+            ),
             op,
         )
     return name.data, kind.data
@@ -275,8 +283,7 @@ class _Timeline:
             if len(args) != len(params):
                 form = op.op_name.data if isinstance(op, tir.CallIntrinOp) else op.name
                 raise UsmpError(
-                    f"{form} of @{name} passes {len(args)} arguments; @{name} takes "
-                    f"{len(params)}",
+                    f"{form} of @{name} passes {len(args)} arguments; @{name} takes {len(params)}",
                     op,
                 )
             callee_env: Env = {}
@@ -321,8 +328,10 @@ class _Timeline:
                     instance.use(loop.enter, exit_index)
 
     def _wraps_module_call(self, op: Operation) -> bool:
-        return isinstance(op, tir.EvaluateOp) and isinstance(op.value.owner, Operation) and (
-            module_callee(op.value.owner, self.functions) is not None
+        return (
+            isinstance(op, tir.EvaluateOp)
+            and isinstance(op.value.owner, Operation)
+            and (module_callee(op.value.owner, self.functions) is not None)
         )
 
     def _allocate(

@@ -84,9 +84,7 @@ def _liveness_to_buffers(liveness: LivenessOp, position: dict[str, int]):
     )
 
 
-def _check_total(
-    allocs: Sequence[AllocOffsetOp], sizes: list[int], alignments: list[int]
-) -> None:
+def _check_total(allocs: Sequence[AllocOffsetOp], sizes: list[int], alignments: list[int]) -> None:
     """The sum of sizes and alignments within `MAX_TOTAL_BYTES`."""
     if sum(sizes) + sum(alignments) <= MAX_TOTAL_BYTES:
         return
@@ -154,12 +152,12 @@ def _check_names(allocs: Sequence[AllocOffsetOp], liveness: LivenessOp) -> None:
     listed = set(liveness.buffer_names)
     for name in liveness.buffer_names:
         if name not in seen:
-            raise VerifyException(f"liveness names buffer '{name}' that no usmp.alloc_offset defines")
+            raise VerifyException(
+                f"liveness names buffer '{name}' that no usmp.alloc_offset defines"
+            )
     for op in allocs:
         if op.buffer_name.data not in listed:
-            raise VerifyException(
-                f"buffer '{op.buffer_name.data}' has no entry in usmp.liveness"
-            )
+            raise VerifyException(f"buffer '{op.buffer_name.data}' has no entry in usmp.liveness")
 
 
 def verify_module_plan(module: Operation, liveness: LivenessOp) -> None:

@@ -44,7 +44,9 @@ def _axes(top: float, t0: int, t1: int, height: int) -> list[str]:
     for tick in range(5):
         byte = height * tick / 4
         ty = bottom - PANEL_HEIGHT * tick / 4
-        parts.append(f'<line x1="{MARGIN - 4}" x2="{MARGIN}" y1="{ty:.1f}" y2="{ty:.1f}" stroke="#444"/>')
+        parts.append(
+            f'<line x1="{MARGIN - 4}" x2="{MARGIN}" y1="{ty:.1f}" y2="{ty:.1f}" stroke="#444"/>'
+        )
         parts.append(
             f'<text x="{MARGIN - 6}" y="{ty + 4:.1f}" font-size="10" text-anchor="end">{_bytes(byte)}</text>'
         )
@@ -72,14 +74,16 @@ def _panel(pool: dict, buffers: list[dict], top: float) -> list[str]:
 
     parts = [
         f'<text x="{MARGIN}" y="{top - 10:.1f}" font-size="14">pool {escape(pool["name"])}: '
-        f'{pool["size"]} bytes, max-live {pool["max_live"]} bytes</text>',
+        f"{pool['size']} bytes, max-live {pool['max_live']} bytes</text>",
         f'<rect x="{MARGIN}" y="{top:.1f}" width="{PANEL_WIDTH}" height="{PANEL_HEIGHT}" '
         'fill="none" stroke="#444"/>',
     ]
     parts += _axes(top, t0, t1, height)
     for index, buffer in enumerate(buffers):
-        outline = 'stroke="#000" stroke-width="2"' if buffer["io"] else 'stroke="#222" stroke-width="0.3"'
-        role = f' ({buffer["io"]})' if buffer["io"] else ""
+        outline = (
+            'stroke="#000" stroke-width="2"' if buffer["io"] else 'stroke="#222" stroke-width="0.3"'
+        )
+        role = f" ({buffer['io']})" if buffer["io"] else ""
         for start, end in buffer["live"]:
             x = MARGIN + (start - t0) * x_scale
             parts.append(
@@ -87,8 +91,8 @@ def _panel(pool: dict, buffers: list[dict], top: float) -> list[str]:
                 f'width="{max((end - start) * x_scale, 0.5):.2f}" '
                 f'height="{max(buffer["size"] * y_scale, 0.5):.2f}" '
                 f'fill="{_colour(index)}" {outline}>'
-                f'<title>{escape(buffer["name"])}{role}: offset {buffer["offset"]}, '
-                f'{buffer["size"]} bytes, live [{start}, {end})</title></rect>'
+                f"<title>{escape(buffer['name'])}{role}: offset {buffer['offset']}, "
+                f"{buffer['size']} bytes, live [{start}, {end})</title></rect>"
             )
     bound = y(pool["max_live"])
     parts.append(

@@ -153,9 +153,7 @@ class _Emitter:
             if not isinstance(op, tir.PrimFuncOp):
                 raise UsmpError(f"'{op.name}' has no TVMScript equivalent", op)
         self.gvars = {f.sym_name.data: ir.GlobalVar(f.sym_name.data) for f in self.functions}
-        self.ret_types = {
-            f.sym_name.data: type_to_tvm(f.ret_type, f) for f in self.functions
-        }
+        self.ret_types = {f.sym_name.data: type_to_tvm(f.ret_type, f) for f in self.functions}
         self.values: dict[SSAValue, Any] = {}
 
     def module(self) -> Any:
@@ -235,8 +233,13 @@ class _Emitter:
             case scf.WhileOp():
                 return self.while_loop(op)
             case tir.AttrOp():
-                node = self.value(op.node) if op.node is not None else attribute_to_tvm(
-                    op.node_attr, op  # type: ignore[arg-type]
+                node = (
+                    self.value(op.node)
+                    if op.node is not None
+                    else attribute_to_tvm(
+                        op.node_attr,
+                        op,  # type: ignore[arg-type]
+                    )
                 )
                 value = self.value(op.value)
                 return tirx.AttrStmt(node, op.key.data, value, self.block(op.body.block))
@@ -271,7 +274,9 @@ class _Emitter:
         thread_binding = None
         if op.thread_tag is not None:
             iter_var = ir.Var("iter", loop_var.ty)
-            thread_binding = tirx.IterVar(None, iter_var, tirx.IterVar.ThreadIndex, op.thread_tag.data)
+            thread_binding = tirx.IterVar(
+                None, iter_var, tirx.IterVar.ThreadIndex, op.thread_tag.data
+            )
         annotations = {k: attribute_to_tvm(v, op) for k, v in op.annotations.data.items()}
         return tirx.For(
             loop_var,
@@ -327,9 +332,7 @@ class _Emitter:
                     raise UsmpError(f"comparison predicate '{name}' has no TIR equivalent", op)
                 return getattr(tirx, names[name])(self.value(op.lhs), self.value(op.rhs))
             case arith.SelectOp():
-                return tirx.Select(
-                    self.value(op.cond), self.value(op.lhs), self.value(op.rhs)
-                )
+                return tirx.Select(self.value(op.cond), self.value(op.lhs), self.value(op.rhs))
             case tir.NotOp():
                 return tirx.Not(self.value(op.value))
             case tir.BitwiseNotOp():
@@ -365,7 +368,11 @@ class _Emitter:
     def predicate_name(op: arith.CmpiOp | arith.CmpfOp, predicate: int) -> str:
         from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPERATIONS
 
-        names = CMPI_COMPARISON_OPERATIONS if isinstance(op, arith.CmpiOp) else CMPF_COMPARISON_OPERATIONS
+        names = (
+            CMPI_COMPARISON_OPERATIONS
+            if isinstance(op, arith.CmpiOp)
+            else CMPF_COMPARISON_OPERATIONS
+        )
         return names[predicate]
 
     def constant(self, op: arith.ConstantOp) -> Any:
@@ -375,7 +382,9 @@ class _Emitter:
         dtype = tir.type_to_dtype(op.result.type)
         if isinstance(value, IntegerAttr):
             # xDSL reads a signless i1 as signed: true is -1 there, 1 in TIR.
-            return tirx.IntImm(dtype, int(value.value.data != 0) if dtype == "bool" else value.value.data)
+            return tirx.IntImm(
+                dtype, int(value.value.data != 0) if dtype == "bool" else value.value.data
+            )
         if isinstance(value, FloatAttr):
             return tirx.FloatImm(dtype, value.value.data)
         raise UsmpError(f"constant {value} has no TIR equivalent", op)

@@ -74,10 +74,10 @@ from xdsl.irdl import (
     VarConstraint,
     irdl_attr_definition,
     irdl_op_definition,
+    operand_def,
     opt_operand_def,
     opt_prop_def,
     opt_result_def,
-    operand_def,
     prop_def,
     region_def,
     result_def,
@@ -349,8 +349,7 @@ class BufferType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException("buffer dimensions must not be negative")
         if self.strides.data and len(self.strides.data) != len(self.shape.data):
             raise VerifyException(
-                f"buffer has {len(self.strides.data)} strides for {len(self.shape.data)} "
-                "dimensions"
+                f"buffer has {len(self.strides.data)} strides for {len(self.shape.data)} dimensions"
             )
         if self.elem_offset.data < 0:
             raise VerifyException("buffer elem_offset must not be negative")
@@ -650,8 +649,10 @@ class PrimFuncOp(IRDLOperation):
         outputs = self.function_type.outputs.data
         if len(outputs) > 1:
             raise VerifyException("a prim_func returns at most one value")
-        if outputs and not is_tir_value_type(outputs[0]) and not isinstance(
-            outputs[0], PointerType
+        if (
+            outputs
+            and not is_tir_value_type(outputs[0])
+            and not isinstance(outputs[0], PointerType)
         ):
             raise VerifyException(f"return type {outputs[0]} is not a TIR dtype")
 
@@ -1044,7 +1045,11 @@ class ForOp(IRDLOperation):
         min = _parse_defined_operand(parser)
         parser.parse_keyword("extent")
         extent = _parse_defined_operand(parser)
-        step = _parse_defined_operand(parser) if parser.parse_optional_keyword("step") is not None else None
+        step = (
+            _parse_defined_operand(parser)
+            if parser.parse_optional_keyword("step") is not None
+            else None
+        )
         pos = parser.pos
         kind = parser.parse_identifier()
         if kind not in LOOP_KINDS:

@@ -199,8 +199,7 @@ class PoolOp(IRDLOperation):
             )
         if not _is_power_of_two(self.alignment.value.data):
             raise VerifyException(
-                f"pool alignment must be a positive power of two, got "
-                f"{self.alignment.value.data}"
+                f"pool alignment must be a positive power of two, got {self.alignment.value.data}"
             )
         for field in ("size_hint", "size", *_INT_POOL_PROPERTIES):
             value = getattr(self, field)

@@ -121,20 +121,14 @@ class _Reader:
     def integer(self, cell: _Cell, line: int, column: str) -> int:
         """A cell's integer in [0, INT64_MAX], the planner's range."""
         if not _INTEGER.fullmatch(cell.text):
-            raise self.error(
-                f"'{column}' must be an integer, got '{cell.text}'", line, cell.column
-            )
+            raise self.error(f"'{column}' must be an integer, got '{cell.text}'", line, cell.column)
         if cell.text.startswith("-"):
-            raise self.error(
-                f"'{column}' must not be negative, got {cell.text}", line, cell.column
-            )
+            raise self.error(f"'{column}' must not be negative, got {cell.text}", line, cell.column)
         # Compared as text first: Python refuses to convert thousands of digits.
         digits = cell.text.lstrip("0")
         if len(digits) > len(str(INT64_MAX)) or int(digits or "0") > INT64_MAX:
             shown = cell.text if len(cell.text) <= 40 else f"a number of {len(cell.text)} digits"
-            raise self.error(
-                f"'{column}' is {shown}, past the limit of 2**63-1", line, cell.column
-            )
+            raise self.error(f"'{column}' is {shown}, past the limit of 2**63-1", line, cell.column)
         return int(digits or "0")
 
 
@@ -177,20 +171,14 @@ def read_csv_instance(
     return CsvInstance(
         names=tuple(names),
         sizes=np.asarray(values["size"], dtype=np.int64),
-        intervals=Intervals.from_lists(
-            range(len(names)), values["lower"], values["upper"]
-        ),
+        intervals=Intervals.from_lists(range(len(names)), values["lower"], values["upper"]),
         offsets=(
-            np.asarray(values[OFFSET_COLUMN], dtype=np.int64)
-            if OFFSET_COLUMN in values
-            else None
+            np.asarray(values[OFFSET_COLUMN], dtype=np.int64) if OFFSET_COLUMN in values else None
         ),
     )
 
 
-def _read_id(
-    reader: _Reader, cell: _Cell, line: int, first_line_of: dict[str, int]
-) -> str:
+def _read_id(reader: _Reader, cell: _Cell, line: int, first_line_of: dict[str, int]) -> str:
     if not cell.text:
         raise reader.error("empty id", line, cell.column)
     if cell.text in first_line_of:

@@ -19,7 +19,5 @@ def csv_instance_to_module(instance: CsvInstance) -> ModuleOp:
         for name, size in zip(instance.names, instance.sizes)
     ]
     intervals = instance.intervals
-    liveness = LivenessOp(
-        instance.names, (intervals.owner, intervals.start, intervals.end)
-    )
+    liveness = LivenessOp(instance.names, (intervals.owner, intervals.start, intervals.end))
     return ModuleOp([pool, *allocs, liveness])

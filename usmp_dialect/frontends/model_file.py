@@ -41,7 +41,8 @@ def parse_model_spec(spec: str) -> ModelSpec:
     match = _SPEC.fullmatch(spec)
     if match is None:
         raise RelaxImportError(
-            "expected PATH.py:NAME or PATH.py:NAME(key=value, ...) (a function returning (mod, weights))", spec
+            "expected PATH.py:NAME or PATH.py:NAME(key=value, ...) (a function returning (mod, weights))",
+            spec,
         )
     path, name = match["path"], match["name"]
     if not Path(path).is_file():
@@ -51,7 +52,10 @@ def parse_model_spec(spec: str) -> ModelSpec:
 
 def _spec_arguments(text: str, spec: str) -> dict[str, Any]:
     """`key=value, ...` with literal values, as a dict."""
-    error = RelaxImportError(f"model arguments must be key=value, each key once, with Python literals; got '{text}'", spec)
+    error = RelaxImportError(
+        f"model arguments must be key=value, each key once, with Python literals; got '{text}'",
+        spec,
+    )
     try:
         call = ast.parse(f"f({text})", mode="eval").body
     except SyntaxError:
@@ -82,9 +86,15 @@ def _raised_at(error: BaseException, path: str, fallback: str) -> str:
     """`PATH:line:col` of the model file's innermost frame in the traceback of `error` (the
     user's line that failed), else `fallback`."""
     source = Path(path).resolve()
-    if isinstance(error, SyntaxError) and error.filename and Path(error.filename).resolve() == source:
+    if (
+        isinstance(error, SyntaxError)
+        and error.filename
+        and Path(error.filename).resolve() == source
+    ):
         return f"{path}:{error.lineno}:{error.offset or 1}"
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if Path(f.filename).resolve() == source]
+    frames = [
+        f for f in traceback.extract_tb(error.__traceback__) if Path(f.filename).resolve() == source
+    ]
     if not frames:
         return fallback
     frame = frames[-1]
@@ -105,6 +115,7 @@ def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]
     # Imported before the model file runs, so that a missing TVM is the missing optional
     # dependency rather than the model file's failure.
     import tvm  # noqa: F401
+
     module_spec = importlib.util.spec_from_file_location(f"_usmp_model_{Path(path).stem}", path)
     if module_spec is None or module_spec.loader is None:
         raise RelaxImportError(f"cannot load '{path}' as a Python module", spec)
@@ -126,7 +137,9 @@ def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]
             if inspect.isfunction(v) and v.__module__ == module.__name__ and not n.startswith("_")
         )
         its = ", ".join(found) or "none"
-        raise RelaxImportError(f"'{path}' has no model function '{name}' (it has: {its})", f"{path}:1:1")
+        raise RelaxImportError(
+            f"'{path}' has no model function '{name}' (it has: {its})", f"{path}:1:1"
+        )
     location = model_location(spec)
     try:
         result = factory(**arguments)
@@ -134,7 +147,9 @@ def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]
         at = _raised_at(error, path, location)
         raise RelaxImportError(f"'{name}()' failed: {_described(error)}", at) from None
     if not (isinstance(result, tuple) and len(result) == 2):
-        raise RelaxImportError(f"'{name}()' must return (mod, weights), got {type(result).__name__}", location)
+        raise RelaxImportError(
+            f"'{name}()' must return (mod, weights), got {type(result).__name__}", location
+        )
     return result
 
 

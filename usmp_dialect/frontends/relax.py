@@ -76,7 +76,9 @@ class Site(NamedTuple):
         return Site(self.location, f"{self.context}, {what}" if self.context else what)
 
     def error(self, message: str) -> RelaxImportError:
-        return RelaxImportError(f"{self.context}: {message}" if self.context else message, self.location)
+        return RelaxImportError(
+            f"{self.context}: {message}" if self.context else message, self.location
+        )
 
 
 UNNAMED = Site("<relax>", f"in '{ENTRY}'")
@@ -131,7 +133,9 @@ def lower_relax(mod: Any, at: Site = UNNAMED) -> Any:
     from tvm import relax
 
     target = tvm.target.Target("llvm")
-    passes = tvm.transform.Sequential(_fused_by_tvm(target) + [relax.transform.RewriteDataflowReshape()])
+    passes = tvm.transform.Sequential(
+        _fused_by_tvm(target) + [relax.transform.RewriteDataflowReshape()]
+    )
     try:
         with target:
             return passes(mod)
@@ -209,9 +213,7 @@ def _constant_bytes(size: Any) -> int:
 
     values = list(size.values) if isinstance(size, relax.ShapeExpr) else []
     if len(values) != 1 or not isinstance(values[0], tvm.tirx.IntImm):
-        raise UNNAMED.error(
-            f"Relax's static plan allocates a storage of non-constant size {size}"
-        )
+        raise UNNAMED.error(f"Relax's static plan allocates a storage of non-constant size {size}")
     return int(values[0].value)
 
 
@@ -307,12 +309,16 @@ def _with_script_names(mod: Any) -> Any:
     from tvm import relax
 
     func = mod[ENTRY]
-    renamed = {p: relax.Var(sanitize(p.name), p.ty) for p in func.params if sanitize(p.name) != p.name}
+    renamed = {
+        p: relax.Var(sanitize(p.name), p.ty) for p in func.params if sanitize(p.name) != p.name
+    }
     if not renamed:
         return mod
     body = func.bind_params(renamed).body
     out = mod.clone()
-    out[ENTRY] = relax.Function([renamed.get(p, p) for p in func.params], body, func.ret_ty, func.is_pure, func.attrs)
+    out[ENTRY] = relax.Function(
+        [renamed.get(p, p) for p in func.params], body, func.ret_ty, func.is_pure, func.attrs
+    )
     return out
 
 
@@ -320,11 +326,15 @@ def _weight_names(weights: Mapping[str, np.ndarray], at: Site) -> set[str]:
     """The weights' names as `main`'s params are named; anything but a dict from names to
     numpy arrays, or two keys named alike, is an error."""
     if not isinstance(weights, Mapping):
-        raise at.error(f"the weights are a {type(weights).__name__}, not a dict from parameter name to numpy array")
+        raise at.error(
+            f"the weights are a {type(weights).__name__}, not a dict from parameter name to numpy array"
+        )
     keys: dict[str, str] = {}
     for key, value in weights.items():
         if not isinstance(key, str) or not isinstance(value, np.ndarray):
-            raise at.error(f"weight {key!r} is a {type(value).__name__}, not a numpy array named by a string")
+            raise at.error(
+                f"weight {key!r} is a {type(value).__name__}, not a numpy array named by a string"
+            )
         name = sanitize(key)
         if name in keys:
             raise at.error(f"weights '{keys[name]}' and '{key}' are both named '{name}' in TIR")
@@ -343,7 +353,9 @@ def _split_params(func: Any, weight_names: set[str]) -> tuple[list[Any], list[An
     return params[:num_input], params[num_input:]
 
 
-def _check_params(func: Any, weights: Mapping[str, np.ndarray], weight_names: set[str], at: Site) -> None:
+def _check_params(
+    func: Any, weights: Mapping[str, np.ndarray], weight_names: set[str], at: Site
+) -> None:
     """Before lowering, so messages name params as the model does: every param has a static
     shape, the weights dict matches the weight params, and no two params share a TIR name."""
     inputs, weight_params = _split_params(func, weight_names)
@@ -352,7 +364,9 @@ def _check_params(func: Any, weights: Mapping[str, np.ndarray], weight_names: se
         _static_shape(p.ty, f"parameter '{p.name}'", at)
         name = sanitize(p.name)
         if name in named:
-            raise at.error(f"parameters '{named[name]}' and '{p.name}' are both named '{name}' in TIR")
+            raise at.error(
+                f"parameters '{named[name]}' and '{p.name}' are both named '{name}' in TIR"
+            )
         named[name] = p.name
     _check_weights(weight_params, weights, at)
 
@@ -367,12 +381,16 @@ def _check_weights(weight_params: list[Any], weights: Mapping[str, np.ndarray], 
         shape, dtype = _static_shape(p.ty, f"parameter '{p.name}'", at)
         w = by_name[name]
         if tuple(w.shape) != shape or str(w.dtype) != dtype:
-            raise at.error(f"weight '{p.name}' is {w.dtype}{list(w.shape)}, the model wants {dtype}{list(shape)}")
+            raise at.error(
+                f"weight '{p.name}' is {w.dtype}{list(w.shape)}, the model wants {dtype}{list(shape)}"
+            )
     wanted = {sanitize(p.name) for p in weight_params}
     for key in weights:
         if sanitize(key) not in wanted:
             its = ", ".join(p.name for p in weight_params) or "none"
-            raise at.error(f"weight '{key}' is not a weight parameter of '{ENTRY}' (its weights: {its})")
+            raise at.error(
+                f"weight '{key}' is not a weight parameter of '{ENTRY}' (its weights: {its})"
+            )
 
 
 class Bindings(NamedTuple):
@@ -410,15 +428,23 @@ def _bindings(body: Any, at: Site) -> Bindings:
                 found.aliases[var] = _argument(value.args[0], found, here)
                 continue
             if not isinstance(value, tvm.ir.Call) or value.op != call_tir:
-                op = value.op.name if isinstance(value, tvm.ir.Call) and hasattr(value.op, "name") else type(value).__name__
-                raise here.error(f"unsupported op '{op}' after lowering (only R.call_tir and R.reshape are)")
+                op = (
+                    value.op.name
+                    if isinstance(value, tvm.ir.Call) and hasattr(value.op, "name")
+                    else type(value).__name__
+                )
+                raise here.error(
+                    f"unsupported op '{op}' after lowering (only R.call_tir and R.reshape are)"
+                )
             if len(value.args) > 2:
                 raise here.error("R.call_tir with symbolic TIR arguments (a dynamic shape)")
             gv, args = value.args[0], value.args[1]
             if not isinstance(args, tvm.ir.Tuple):
                 raise here.error("R.call_tir arguments are not a tuple")
             _static_shape(var.ty, f"result of '{gv.name_hint}'", here)
-            found.calls.append((gv.name_hint, [_argument(a, found, here) for a in args.fields], var))
+            found.calls.append(
+                (gv.name_hint, [_argument(a, found, here) for a in args.fields], var)
+            )
     return found
 
 
@@ -433,7 +459,9 @@ def _argument(arg: Any, found: Bindings, here: Site) -> Any:
         if not any(arg.same_as(c) for c in found.constants):
             found.constants.append(arg)
         return next(c for c in found.constants if arg.same_as(c))
-    raise here.error(f"operator argument {type(arg).__name__} is neither a tensor var nor a constant")
+    raise here.error(
+        f"operator argument {type(arg).__name__} is neither a tensor var nor a constant"
+    )
 
 
 class Output(NamedTuple):
@@ -472,7 +500,12 @@ def _outputs(
 
 
 def _computed_tensor(
-    expr: Any, what: str, aliases: dict[Any, Any], tuples: dict[Any, list[Any]], computed: set[Any], at: Site
+    expr: Any,
+    what: str,
+    aliases: dict[Any, Any],
+    tuples: dict[Any, list[Any]],
+    computed: set[Any],
+    at: Site,
 ) -> Any:
     """The var of a returned tensor that an operator computes, which `main` writes."""
     import tvm
@@ -509,12 +542,16 @@ def relax_to_tir(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<rel
     return lower_model(mod, weights, where).tir
 
 
-def lower_model(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<relax>") -> LoweredModel:
+def lower_model(
+    mod: Any, weights: Mapping[str, np.ndarray], where: str = "<relax>"
+) -> LoweredModel:
     """`relax_to_tir`, with the arrays a caller passes for `main`'s constant params."""
     import tvm
     from tvm import relax
 
-    if not isinstance(mod, tvm.IRModule) or ENTRY not in [g.name_hint for g in mod.get_global_vars()]:
+    if not isinstance(mod, tvm.IRModule) or ENTRY not in [
+        g.name_hint for g in mod.get_global_vars()
+    ]:
         raise RelaxImportError(f"expected a Relax IRModule with an entry function '{ENTRY}'", where)
     if not isinstance(mod[ENTRY], relax.Function):
         raise RelaxImportError(f"'{ENTRY}' is not a Relax function", where)
@@ -525,11 +562,15 @@ def lower_model(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<rela
     func = lowered[ENTRY]
     inputs, weight_params = _split_params(func, weight_names)
     names: dict[Any, str] = {p: p.name for p in inputs + weight_params}
-    signature = [_buffer_param(names[p], p.ty, f"parameter '{p.name}'", at) for p in inputs + weight_params]
+    signature = [
+        _buffer_param(names[p], p.ty, f"parameter '{p.name}'", at) for p in inputs + weight_params
+    ]
     if not isinstance(func.body, relax.SeqExpr):
         raise at.error(f"'{ENTRY}' body is a {type(func.body).__name__}")
     found = _bindings(func.body, at)
-    outputs = _outputs(func.body.body, found.aliases, found.tuples, {var for _, _, var in found.calls}, at)
+    outputs = _outputs(
+        func.body.body, found.aliases, found.tuples, {var for _, _, var in found.calls}, at
+    )
 
     used = {op for op, _, _ in found.calls}
     taken = set(names.values()) | used | _SCRIPT_NAMES
@@ -558,7 +599,9 @@ def lower_model(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<rela
     return LoweredModel(_parse_lowered(source, where, at), constants)
 
 
-def _main_body(calls: list[tuple[str, list[Any], Any]], names: dict[Any, str], taken: set[str], at: Site) -> list[str]:
+def _main_body(
+    calls: list[tuple[str, list[Any], Any]], names: dict[Any, str], taken: set[str], at: Site
+) -> list[str]:
     """An `alloc_buffer` for each intermediate tensor, then the operator calls in order."""
     lines = []
     for _, _, var in calls:
@@ -582,7 +625,9 @@ def _parse_lowered(source: list[str], where: str, at: Site) -> Any:
         return parse_tvmscript("\n".join(source) + "\n", f"{where} (lowered)")
     except TVMScriptError as error:  # TVM printed something its parser does not take back
         line = int(m[1]) if (m := re.search(r":(\d+):\d+$", error.location)) else len(source)
-        func = next((s.split("(")[0].split()[-1] for s in reversed(source[:line]) if " def " in s), "?")
+        func = next(
+            (s.split("(")[0].split()[-1] for s in reversed(source[:line]) if " def " in s), "?"
+        )
         raise at.error(
             f"the lowered TVMScript of '{func}' does not re-parse ({error.message}): "
             f"{source[line - 1].strip() if line <= len(source) else ''}"
@@ -597,4 +642,6 @@ def import_relax(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<rel
     try:
         return import_module(tir_mod, "<lowered>")
     except TVMScriptError as error:  # TVM lowered the model to TIR the tir dialect lacks
-        raise Site(where, "in the lowered TIR").error(f"{error.message} ({error.location})") from None
+        raise Site(where, "in the lowered TIR").error(
+            f"{error.message} ({error.location})"
+        ) from None

@@ -127,7 +127,11 @@ def parse_tvmscript(text: str, filename: str) -> Any:
     except (tvm.error.DiagnosticError, SyntaxError) as error:
         raise _parse_failure(error, filename) from None
     if isinstance(parsed, tvm.tirx.PrimFunc):
-        name = parsed.attrs["global_symbol"] if parsed.attrs and "global_symbol" in parsed.attrs else "main"
+        name = (
+            parsed.attrs["global_symbol"]
+            if parsed.attrs and "global_symbol" in parsed.attrs
+            else "main"
+        )
         parsed = tvm.IRModule({name: parsed})
     if not isinstance(parsed, tvm.IRModule):
         raise TVMScriptError(
@@ -277,9 +281,7 @@ class _Importer:
         if isinstance(value, tvm.ir.StringImm):
             raise self.unsupported(f"StringImm in {what}")
         if hasattr(value, "items"):
-            return DictionaryAttr(
-                {str(k): self.attribute(v, what) for k, v in value.items()}
-            )
+            return DictionaryAttr({str(k): self.attribute(v, what) for k, v in value.items()})
         if isinstance(value, Iterable):
             return ArrayAttr(self.attribute(v, what) for v in value)
         raise self.unsupported(f"{type(value).__name__} value in {what}")
@@ -357,7 +359,9 @@ class _Importer:
         self.values[s.loop_var] = body.args[0]
         self.in_block(body, lambda: self.stmt(s.body))
         name = str(s.loop_var.name)
-        self.add(tir.ForOp(min_value, extent, kind, Region(body), step, thread_tag, annotations, name))
+        self.add(
+            tir.ForOp(min_value, extent, kind, Region(body), step, thread_tag, annotations, name)
+        )
 
     def stmt_IfThenElse(self, s: Any) -> None:
         condition = self.expr(s.condition)

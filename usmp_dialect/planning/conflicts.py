@@ -131,9 +131,7 @@ def _overlap_blocks(
         row_spans = np.repeat(group_begin[groups] - row_begin, lengths)
         row_spans += np.arange(len(row_spans))
         row_start, row_end = spans.start[row_spans], spans.end[row_spans]
-        window = np.flatnonzero(
-            (spans.start < row_end.max()) & (spans.end > row_start.min())
-        )
+        window = np.flatnonzero((spans.start < row_end.max()) & (spans.end > row_start.min()))
         rows = spans.owner[group_begin[groups]]
         columns = spans.owner[window]
         overlaps = (
@@ -168,13 +166,9 @@ def max_live_per_pool(problem: Problem, plan: Plan) -> np.ndarray:
     bounds = np.zeros(len(problem.pools), dtype=np.int64)
     pool = np.asarray(plan.pool, dtype=np.int64)
     sizes = np.asarray(problem.sizes, dtype=np.int64)
-    neighbours = (
-        None if _has_intervals(problem) else symmetric_conflicts(problem.conflicts)
-    )
+    neighbours = None if _has_intervals(problem) else symmetric_conflicts(problem.conflicts)
     for index in np.unique(pool).tolist():
-        bounds[index] = _max_live(
-            problem, np.where(pool == index, sizes, 0), neighbours
-        )
+        bounds[index] = _max_live(problem, np.where(pool == index, sizes, 0), neighbours)
     return bounds
 
 
@@ -241,9 +235,9 @@ def _greedy_clique_weight(neighbours: Conflicts, weights: np.ndarray) -> int:
     indptr, indices = neighbours.indptr, neighbours.indices
     source = np.repeat(np.arange(len(weights)), np.diff(indptr))
     # Seeds: the buffers with the most weight around them, where heavy cliques can be.
-    around = weights + np.bincount(
-        source, weights=weights[indices], minlength=len(weights)
-    ).astype(np.int64)
+    around = weights + np.bincount(source, weights=weights[indices], minlength=len(weights)).astype(
+        np.int64
+    )
     seeds = np.argsort(-around, kind="stable")[:_CLIQUE_SEEDS]
     best = int(weights.max())
     for seed in seeds.tolist():
@@ -288,9 +282,7 @@ def symmetric_conflicts(conflicts: Conflicts) -> Conflicts:
     )
 
 
-def conflicts_from_pairs(
-    num_buffers: int, source: np.ndarray, target: np.ndarray
-) -> Conflicts:
+def conflicts_from_pairs(num_buffers: int, source: np.ndarray, target: np.ndarray) -> Conflicts:
     """The lists holding `target[k]` in the list of `source[k]`, each sorted and without
     duplicates; a caller wanting symmetric lists passes both directions of a pair."""
     keys = np.unique(source * num_buffers + target)

@@ -61,9 +61,7 @@ class Intervals:
     end: np.ndarray
 
     @staticmethod
-    def from_lists(
-        owner: Sequence[int], start: Sequence[int], end: Sequence[int]
-    ) -> Intervals:
+    def from_lists(owner: Sequence[int], start: Sequence[int], end: Sequence[int]) -> Intervals:
         return Intervals(
             np.asarray(owner, dtype=np.int64),
             np.asarray(start, dtype=np.int64),
@@ -115,9 +113,7 @@ class Conflicts:
         lengths = np.fromiter((len(x) for x in lists), dtype=np.int64, count=len(lists))
         indptr = np.zeros(len(lists) + 1, dtype=np.int64)
         np.cumsum(lengths, out=indptr[1:])
-        indices = np.fromiter(
-            (j for x in lists for j in x), dtype=np.int64, count=int(indptr[-1])
-        )
+        indices = np.fromiter((j for x in lists for j in x), dtype=np.int64, count=int(indptr[-1]))
         return Conflicts(indptr, indices)
 
     def of(self, buffer: int) -> np.ndarray:

@@ -61,7 +61,6 @@ def get_algorithm(name: str) -> Algorithm:
     _load_all()
     if name not in _ALGORITHMS:
         raise PlanningError(
-            f"unknown planning algorithm '{name}' "
-            f"(available: {', '.join(sorted(_ALGORITHMS))})"
+            f"unknown planning algorithm '{name}' (available: {', '.join(sorted(_ALGORITHMS))})"
         )
     return _ALGORITHMS[name]

@@ -49,8 +49,7 @@ def _shape_error(problem: Problem, plan: Plan) -> str | None:
     n = problem.num_buffers
     if len(plan.pool) != n or len(plan.offset) != n:
         return (
-            f"the plan places {len(plan.pool)} pools and {len(plan.offset)} offsets "
-            f"for {n} buffers"
+            f"the plan places {len(plan.pool)} pools and {len(plan.offset)} offsets for {n} buffers"
         )
     return None
 
@@ -86,9 +85,7 @@ def _pool_faults(problem: Problem, pool: np.ndarray) -> Iterator[str]:
 def _candidate_matrix(problem: Problem) -> np.ndarray:
     """`allowed[buffer, pool]`: may the buffer go into the pool?"""
     lengths = np.fromiter(map(len, problem.candidates), np.int64, problem.num_buffers)
-    pools = np.fromiter(
-        (p for c in problem.candidates for p in c), np.int64, int(lengths.sum())
-    )
+    pools = np.fromiter((p for c in problem.candidates for p in c), np.int64, int(lengths.sum()))
     buffers = np.repeat(np.arange(problem.num_buffers), lengths)
     valid = (pools >= 0) & (pools < len(problem.pools))
     allowed = np.zeros((problem.num_buffers, max(len(problem.pools), 1)), dtype=bool)

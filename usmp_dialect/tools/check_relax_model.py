@@ -28,11 +28,15 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("model", help="PATH.py:NAME, NAME() returning (mod, weights)")
     parser.add_argument(
-        "--use-workspace-io", action="store_true", help="place the inputs and outputs in the pool too"
+        "--use-workspace-io",
+        action="store_true",
+        help="place the inputs and outputs in the pool too",
     )
     parser.add_argument("--target", default="llvm", choices=("c", "llvm"))
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
-    parser.add_argument("--tolerance", type=float, default=1e-5, help="rtol and atol (default 1e-5)")
+    parser.add_argument(
+        "--tolerance", type=float, default=1e-5, help="rtol and atol (default 1e-5)"
+    )
     return parser.parse_args(argv)
 
 
@@ -51,7 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
             tolerance=args.tolerance,
         )
-    held = "intermediates, operator workspaces" + (", inputs and outputs" if args.use_workspace_io else "")
+    held = "intermediates, operator workspaces" + (
+        ", inputs and outputs" if args.use_workspace_io else ""
+    )
     for pool, size in result.pools.items():
         print(f"pool {pool}: {size} bytes ({held})")
     print(f"Relax StaticPlanBlockMemory: {result.relax_bytes} bytes (intermediates only)")

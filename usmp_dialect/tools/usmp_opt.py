@@ -69,8 +69,7 @@ class UsmpOptMain(xDSLOptMain):
         arg_parser.add_argument(
             "--plan-pools",
             action="store_true",
-            help="run the default planning pipeline: "
-            + plan_pools_pipeline("ALGORITHM"),
+            help="run the default planning pipeline: " + plan_pools_pipeline("ALGORITHM"),
         )
         arg_parser.add_argument(
             "--algorithm",

@@ -77,7 +77,10 @@ TRANSLATIONS: dict[str, tuple[Callable[[str, str], str], str]] = {
     "export-csv": (export_csv, "planned usmp IR to CSV with an offset column"),
     "import-tvmscript": (import_tvmscript, "TVMScript (TVM 0.27 TIR, .py) to the tir dialect"),
     "emit-tvmscript": (emit_tvmscript, "tir dialect to TVMScript"),
-    "import-relax": (import_relax, "Relax model PATH.py:NAME (NAME() -> (mod, weights)) to the tir dialect"),
+    "import-relax": (
+        import_relax,
+        "Relax model PATH.py:NAME (NAME() -> (mod, weights)) to the tir dialect",
+    ),
 }
 # Modes whose positional argument names the input (PATH.py:NAME) rather than a file to read.
 NAMED_INPUTS = {"import-relax"}

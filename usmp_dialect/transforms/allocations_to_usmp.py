@@ -92,8 +92,7 @@ def lower_allocations(
         return
     if (existing := module_liveness(module)) is not None:
         raise UsmpError(
-            f"the module already has a usmp.liveness: {pass_name} runs once, before "
-            "planning",
+            f"the module already has a usmp.liveness: {pass_name} runs once, before planning",
             existing,
         )
     pools = workspace_pools(module)

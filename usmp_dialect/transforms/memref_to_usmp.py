@@ -21,6 +21,7 @@ from usmp_dialect.analysis.memref_liveness import Allocation, program_liveness
 from usmp_dialect.dialects.usmp import AllocOffsetOp, PoolOp
 from usmp_dialect.transforms.allocations_to_usmp import lower_allocations, serving_pools
 
+
 def _lower_allocation(
     allocation: Allocation, name: str, pools: list[PoolOp], functions: dict[str, func.FuncOp]
 ) -> None:

@@ -36,6 +36,7 @@ from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, IO_ATTR
 
+
 def constant_params(function: tir.PrimFuncOp) -> set[str]:
     attr = function.attributes.get(CONSTANTS_ATTR)
     if attr is None:

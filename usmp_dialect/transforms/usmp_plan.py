@@ -37,8 +37,8 @@ from usmp_dialect.analysis.usmp_problem import (
     module_pools,
     module_problem,
 )
-from usmp_dialect.dialects.usmp import PLAN_ATTR, LivenessOp
 from usmp_dialect.diagnostics import UsmpError, warn
+from usmp_dialect.dialects.usmp import PLAN_ATTR, LivenessOp
 from usmp_dialect.planning.problem import Plan, PlanningError
 from usmp_dialect.planning.registry import Budget, get_algorithm
 from usmp_dialect.planning.validator import validate
@@ -48,9 +48,7 @@ DEFAULT_TIME_LIMIT = Budget.time_limit
 DEFAULT_EFFORT = Budget.effort
 
 
-def plan_module_problem(
-    planned: ModuleProblem, algorithm: str, budget: Budget
-) -> Plan:
+def plan_module_problem(planned: ModuleProblem, algorithm: str, budget: Budget) -> Plan:
     """Run the algorithm and the validator; errors point at the buffer they are about."""
     try:
         plan = get_algorithm(algorithm)(planned.problem, budget)
@@ -59,9 +57,7 @@ def plan_module_problem(
         raise UsmpError(str(error), op) from error
     errors = validate(planned.problem, plan)
     if errors:
-        raise UsmpError(
-            f"algorithm '{algorithm}' produced an invalid plan: {errors[0]}"
-        )
+        raise UsmpError(f"algorithm '{algorithm}' produced an invalid plan: {errors[0]}")
     return plan
 
 
@@ -154,4 +150,3 @@ class UsmpPlan(ModulePass):
         budget = Budget(time_limit=float(self.time_limit), effort=float(self.effort))
         pattern = PlanPools(self.algorithm, budget)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
-

@@ -59,13 +59,10 @@ def pools_needed(
     """Per function, the pools it or anything it calls places buffers in (a fixpoint over
     the call graph, so any call order and shape works). `callees` gives each function's
     callees by name (default: its `func.call`s)."""
-    needed = {
-        name: {op.pool_names[0] for op in found} for name, found in allocs.items()
-    }
+    needed = {name: {op.pool_names[0] for op in found} for name, found in allocs.items()}
     if callees is None:
         callees = {
-            f.sym_name.data: [c.callee.root_reference.data for c in _calls(f)]
-            for f in functions
+            f.sym_name.data: [c.callee.root_reference.data for c in _calls(f)] for f in functions
         }
     changed = True
     while changed:
@@ -79,9 +76,7 @@ def pools_needed(
     return needed
 
 
-def _add_pool_arguments(
-    function: func.FuncOp, pools: list[PoolOp]
-) -> dict[str, BlockArgument]:
+def _add_pool_arguments(function: func.FuncOp, pools: list[PoolOp]) -> dict[str, BlockArgument]:
     block = function.body.blocks[0]
     arguments: dict[str, BlockArgument] = {}
     new_attrs: list[DictionaryAttr] = []
@@ -168,4 +163,3 @@ class UsmpToMemref(ModulePass):
         liveness = module_liveness(op)
         if liveness is not None:
             _prune_liveness(liveness, lowered)
-

@@ -30,12 +30,13 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
+    Signedness,
     StringAttr,
     i32,
     i64,
 )
-from xdsl.dialects.builtin import IntegerType, Signedness
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -183,7 +184,8 @@ class UsmpToTir(ModulePass):
             return
         entry = choose_entry(functions, self.entry, self.name)
         callees = {
-            name: [callee for _, callee in module_calls(f, functions)] for name, f in functions.items()
+            name: [callee for _, callee in module_calls(f, functions)]
+            for name, f in functions.items()
         }
         needed = pools_needed(list(functions.values()), allocs, callees)  # type: ignore[arg-type]
         pool_order = module_pools(op)

@@ -111,8 +111,9 @@ def subproblem_of(problem: Problem, buffers: np.ndarray) -> Subproblem:
             cols.append(later)
         source = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
         target = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
-        nb_ptr, nb_idx = _csr(len(buffers), np.concatenate((source, target)),
-                              np.concatenate((target, source)))
+        nb_ptr, nb_idx = _csr(
+            len(buffers), np.concatenate((source, target)), np.concatenate((target, source))
+        )
         num_sections = len(ends)
         width = _real_widths(problem, buffers)
     else:
@@ -138,11 +139,23 @@ def subproblem_of(problem: Problem, buffers: np.ndarray) -> Subproblem:
     # MiniMalloc's three: by lifetime, area and section pressure in turn (W, A, T).
     preorders = tuple(
         _ranks(keys)
-        for keys in ((-width, -area, -pressure), (-pressure, -area, -width), (-pressure, -width, -area))
+        for keys in (
+            (-width, -area, -pressure),
+            (-pressure, -area, -width),
+            (-pressure, -width, -area),
+        )
     )
     return Subproblem(
-        sizes, alignments, nb_ptr, nb_idx, section_start, section_end, num_sections, preorders,
-        width, area,
+        sizes,
+        alignments,
+        nb_ptr,
+        nb_idx,
+        section_start,
+        section_end,
+        num_sections,
+        preorders,
+        width,
+        area,
     )
 
 
@@ -279,11 +292,36 @@ class Search:
         while True:
             stop = min(int(st[kernel.ST_STEPS]) + _STEPS_PER_SLICE, step_end)
             status = kernel.run(
-                capacity, sizes, self.sub.alignments, rank, self.sub.nb_ptr,
-                self.sub.nb_idx, self.sub.section_start, self.sub.section_end, self.sm_ptr,
-                self.sm_idx, self.initial_list, min_off, offset, placed, floor, total, cut,
-                self.trail, self.ls, self.fr, self.pt, self.rc, st, limit, stop, self.key_scale,
-                self.max_degree, heuristic, self.sub.width, self.sub.area,
+                capacity,
+                sizes,
+                self.sub.alignments,
+                rank,
+                self.sub.nb_ptr,
+                self.sub.nb_idx,
+                self.sub.section_start,
+                self.sub.section_end,
+                self.sm_ptr,
+                self.sm_idx,
+                self.initial_list,
+                min_off,
+                offset,
+                placed,
+                floor,
+                total,
+                cut,
+                self.trail,
+                self.ls,
+                self.fr,
+                self.pt,
+                self.rc,
+                st,
+                limit,
+                stop,
+                self.key_scale,
+                self.max_degree,
+                heuristic,
+                self.sub.width,
+                self.sub.area,
             )
             if status == kernel.NEED_SPACE:
                 self._grow()

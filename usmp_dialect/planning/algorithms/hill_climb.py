@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from usmp_dialect.planning.algorithms.placement import gap_starts
 from usmp_dialect.planning.algorithms.greedy import round_up, tvm_size_order
+from usmp_dialect.planning.algorithms.placement import gap_starts
 from usmp_dialect.planning.algorithms.work import TimeCap
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.problem import Plan, PlanningError, Problem, out_of_space
@@ -97,9 +97,7 @@ class _FirstFit:
         )
         differs = np.flatnonzero(last.order != order)
         same = int(differs[0]) if len(differs) else n
-        state = _Round(
-            order.copy(), last.pool.copy(), last.offset.copy(), last.top.copy()
-        )
+        state = _Round(order.copy(), last.pool.copy(), last.offset.copy(), last.top.copy())
         state.pool[order[same:]] = -1
         kept = set(order[:same].tolist())
         state.needed = {b: need for b, need in last.needed.items() if b in kept}
@@ -121,9 +119,7 @@ class _FirstFit:
         for pool in problem.candidates[buffer]:
             blocking = placed[placed_pools == pool]
             tops = state.top[blocking]
-            offset = int(
-                gap_starts(state.offset[blocking], tops, size, alignment)[0][0]
-            )
+            offset = int(gap_starts(state.offset[blocking], tops, size, alignment)[0][0])
             # TVM drops the pool when the buffer would not fit above any one conflict.
             highest = round_up(int(tops.max(initial=0)), alignment)
             hint = self.hints[pool]
@@ -160,9 +156,7 @@ class _Climb:
     def top_buffers(self, placed: _Round, pool_sizes: dict[int, int]) -> np.ndarray:
         """The buffers that reach the top of their pool, in order."""
         in_pool = placed.pool >= 0
-        reach = np.array(
-            [pool_sizes.get(p, -1) for p in range(len(self.problem.pools))]
-        )
+        reach = np.array([pool_sizes.get(p, -1) for p in range(len(self.problem.pools))])
         at_top = in_pool & (placed.offset + self.problem.sizes == reach[placed.pool])
         buffers = np.flatnonzero(at_top)
         return buffers[np.argsort(self.position[buffers])]
@@ -178,17 +172,13 @@ class _Climb:
         entry = np.repeat(begin - np.cumsum(lengths) + lengths, lengths)
         entry += np.arange(len(entry))
         second = conflicts.indices[entry].astype(np.int64)
-        second = second[
-            self.position[second] < np.repeat(self.position[listed], lengths)
-        ]
+        second = second[self.position[second] < np.repeat(self.position[listed], lengths)]
         return (
             self.order[np.sort(self.position[first])],
             self.order[np.sort(self.position[second])],
         )
 
-    def pick_pair(
-        self, first: np.ndarray, second: np.ndarray
-    ) -> tuple[int, int] | None:
+    def pick_pair(self, first: np.ndarray, second: np.ndarray) -> tuple[int, int] | None:
         """Two buffers to swap: one from `first`, the other usually from `second`."""
         pick = int(first[self.rand() % len(first)])
         if np.all(first == pick) and np.all(second == pick):
@@ -206,9 +196,7 @@ class _Climb:
         return None if other == pick else (pick, other)
 
 
-def hill_climb_plan(
-    problem: Problem, budget: Budget, memory_pressure: int | None = None
-) -> Plan:
+def hill_climb_plan(problem: Problem, budget: Budget, memory_pressure: int | None = None) -> Plan:
     """TVM's hill climb; `memory_pressure` (max-live by default) is where it may stop."""
     n = problem.num_buffers
     if n == 0:
@@ -277,9 +265,7 @@ def hill_climb_plan(
     )
 
 
-def _first_unfit_error(
-    problem: Problem, placed: _Round, climb: _Climb
-) -> PlanningError:
+def _first_unfit_error(problem: Problem, placed: _Round, climb: _Climb) -> PlanningError:
     buffer = min(placed.needed, key=lambda b: climb.position[b])
     return out_of_space(problem, buffer, placed.needed[buffer])
 

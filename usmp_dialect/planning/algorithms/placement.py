@@ -233,9 +233,7 @@ class _Occupancy:
             self.count[pool] = k + 1
 
 
-def place_in_order(
-    problem: Problem, geometry: Geometry, order: np.ndarray, fit: Fit
-) -> Plan:
+def place_in_order(problem: Problem, geometry: Geometry, order: np.ndarray, fit: Fit) -> Plan:
     """Each buffer in `order` goes to its first candidate pool where it fits under the
     pool's size hint. Raises the out-of-space error for the first buffer that fits in
     none."""

@@ -38,6 +38,7 @@ import numpy as np
 try:
     from numba import njit
 except ImportError:  # pragma: no cover - numba is a dependency; this keeps the code usable
+
     def njit(*args, **kwargs):
         if args and callable(args[0]):
             return args[0]
@@ -100,8 +101,24 @@ _NONE = np.iinfo(np.int64).max
 
 @njit(cache=True)
 def _push_frame(
-    source, length, partition, root, last_offset, last_rank,
-    ls, fr, st, placed, min_off, sizes, rank, key_scale, capacity, total, low, high,
+    source,
+    length,
+    partition,
+    root,
+    last_offset,
+    last_rank,
+    ls,
+    fr,
+    st,
+    placed,
+    min_off,
+    sizes,
+    rank,
+    key_scale,
+    capacity,
+    total,
+    low,
+    high,
 ):
     """Push a frame over the unplaced buffers of `ls[source:source + length]`; returns
     False (pushing nothing) when there are none: the partition is solved."""
@@ -114,16 +131,14 @@ def _push_frame(
             ls[start + unplaced] = x
             unplaced += 1
             top = min_off[x] + sizes[x]
-            if top < lowest_top:
-                lowest_top = top
+            lowest_top = min(lowest_top, top)
     if unplaced == 0:
         return False
     # Every byte still unplaced goes above the next buffer's offset (canonical order):
     # no candidate may start above the capacity less the fullest section's unplaced bytes.
     fullest = 0
     for s in range(low, high):
-        if total[s] > fullest:
-            fullest = total[s]
+        fullest = max(fullest, total[s])
     highest = capacity - fullest
     first = start + unplaced
     count = 0
@@ -167,9 +182,35 @@ def _push_frame(
 
 @njit(cache=True)
 def run(
-    capacity, sizes, alignments, rank, nb_ptr, nb_idx, sec_lo, sec_hi, sm_ptr, sm_idx,
-    initial_list, min_off, offset, placed, floor, total, cut,
-    trail, ls, fr, pt, rc, st, node_stop, step_stop, key_scale, max_degree, heuristic, width,
+    capacity,
+    sizes,
+    alignments,
+    rank,
+    nb_ptr,
+    nb_idx,
+    sec_lo,
+    sec_hi,
+    sm_ptr,
+    sm_idx,
+    initial_list,
+    min_off,
+    offset,
+    placed,
+    floor,
+    total,
+    cut,
+    trail,
+    ls,
+    fr,
+    pt,
+    rc,
+    st,
+    node_stop,
+    step_stop,
+    key_scale,
+    max_degree,
+    heuristic,
+    width,
     area,
 ):
     """Search until a plan is found, the space is exhausted, `node_stop` nodes have been
@@ -195,8 +236,7 @@ def run(
             high = sec_hi[ls[i]]
             j = i + 1
             while j < m and (n_sections == 0 or sec_lo[ls[j]] < high):
-                if sec_hi[ls[j]] > high:
-                    high = sec_hi[ls[j]]
+                high = max(high, sec_hi[ls[j]])
                 j += 1
             pt[parts, P_LIST] = i
             pt[parts, P_LENGTH] = j - i
@@ -214,9 +254,26 @@ def run(
         st[ST_TRAIL_TOP] = 0
         if parts == 0:
             return FOUND
-        _push_frame(pt[0, P_LIST], pt[0, P_LENGTH], 0, 1, 0, -1,
-                    ls, fr, st, placed, min_off, sizes, rank, key_scale,
-                    capacity, total, pt[0, P_LOW], pt[0, P_HIGH])
+        _push_frame(
+            pt[0, P_LIST],
+            pt[0, P_LENGTH],
+            0,
+            1,
+            0,
+            -1,
+            ls,
+            fr,
+            st,
+            placed,
+            min_off,
+            sizes,
+            rank,
+            key_scale,
+            capacity,
+            total,
+            pt[0, P_LOW],
+            pt[0, P_HIGH],
+        )
 
     while True:
         if st[ST_NODES] >= node_stop or st[ST_STEPS] >= step_stop:
@@ -264,7 +321,9 @@ def run(
         lo = sec_lo[b]
         hi = sec_hi[b]
         part = fr[f, F_PARTITION]
-        st[ST_STEPS] += (hi - lo) + (nb_ptr[b + 1] - nb_ptr[b]) + (pt[part, P_HIGH] - pt[part, P_LOW])
+        st[ST_STEPS] += (
+            (hi - lo) + (nb_ptr[b + 1] - nb_ptr[b]) + (pt[part, P_HIGH] - pt[part, P_LOW])
+        )
         for s in range(lo, hi):
             total[s] -= size
             if floor[s] != top:
@@ -301,10 +360,8 @@ def run(
                 if raised + sizes[x] > capacity:
                     ok = False
                     break
-                if sec_lo[x] < affected_lo:
-                    affected_lo = sec_lo[x]
-                if sec_hi[x] > affected_hi:
-                    affected_hi = sec_hi[x]
+                affected_lo = min(affected_lo, sec_lo[x])
+                affected_hi = max(affected_hi, sec_hi[x])
         if ok:
             # No section's floor is below the lowest offset its unplaced buffers can take.
             if affected_hi > affected_lo:
@@ -328,8 +385,7 @@ def run(
             for s in range(pt[part, P_LOW], pt[part, P_HIGH]):
                 if total[s] > 0:
                     base = floor[s]
-                    if base < at:
-                        base = at
+                    base = max(base, at)
                     if base + total[s] > capacity:
                         ok = False
                         break
@@ -349,9 +405,26 @@ def run(
                 splits += 1
         solved = -1
         if splits == 0:
-            pushed = _push_frame(source, length, part, 0, at, rank[b],
-                                 ls, fr, st, placed, min_off, sizes, rank, key_scale,
-                                 capacity, total, pt[part, P_LOW], pt[part, P_HIGH])
+            pushed = _push_frame(
+                source,
+                length,
+                part,
+                0,
+                at,
+                rank[b],
+                ls,
+                fr,
+                st,
+                placed,
+                min_off,
+                sizes,
+                rank,
+                key_scale,
+                capacity,
+                total,
+                pt[part, P_LOW],
+                pt[part, P_HIGH],
+            )
             if not pushed:
                 solved = part
         else:
@@ -400,8 +473,20 @@ def run(
                 t = st[ST_TRAIL_TOP]
                 for q in range(first_part, first_part + parts):
                     st[ST_STEPS] += pt[q, P_LENGTH]
-                    t = _rerank(ls, pt[q, P_LIST], pt[q, P_LENGTH], rank, trail, t, total,
-                                sec_lo, sec_hi, heuristic, width, area)
+                    t = _rerank(
+                        ls,
+                        pt[q, P_LIST],
+                        pt[q, P_LENGTH],
+                        rank,
+                        trail,
+                        t,
+                        total,
+                        sec_lo,
+                        sec_hi,
+                        heuristic,
+                        width,
+                        area,
+                    )
                 st[ST_TRAIL_TOP] = t
                 rc[rec, R_COUNT] = parts
                 rc[rec, R_CURRENT] = 0
@@ -409,9 +494,26 @@ def run(
                 st[ST_RECORDS] = rec + 1
                 st[ST_PARTITIONS] = first_part + parts
                 st[ST_LIST_TOP] = write
-                _push_frame(pt[first_part, P_LIST], pt[first_part, P_LENGTH], first_part, 1,
-                            at, -1, ls, fr, st, placed, min_off, sizes, rank, key_scale,
-                            capacity, total, pt[first_part, P_LOW], pt[first_part, P_HIGH])
+                _push_frame(
+                    pt[first_part, P_LIST],
+                    pt[first_part, P_LENGTH],
+                    first_part,
+                    1,
+                    at,
+                    -1,
+                    ls,
+                    fr,
+                    st,
+                    placed,
+                    min_off,
+                    sizes,
+                    rank,
+                    key_scale,
+                    capacity,
+                    total,
+                    pt[first_part, P_LOW],
+                    pt[first_part, P_HIGH],
+                )
         # A solved partition is kept: its frames go, and the next piece of its record
         # starts, or, when that was the last one, the partition that was split is solved.
         while solved >= 0:
@@ -427,14 +529,32 @@ def run(
                 if creator >= 0:
                     # The placement that split them bounds the offsets of every piece
                     # (ranks are the piece's own).
-                    child = ls[fr[creator, F_LIST] + fr[creator, F_UNPLACED]
-                               + fr[creator, F_NEXT] - 1]
+                    child = ls[
+                        fr[creator, F_LIST] + fr[creator, F_UNPLACED] + fr[creator, F_NEXT] - 1
+                    ]
                     last_offset = offset[child]
                 last_rank = -1
                 # Every buffer of a piece is unplaced when it starts.
-                _push_frame(pt[p, P_LIST], pt[p, P_LENGTH], p, 1, last_offset, last_rank,
-                            ls, fr, st, placed, min_off, sizes, rank, key_scale,
-                            capacity, total, pt[p, P_LOW], pt[p, P_HIGH])
+                _push_frame(
+                    pt[p, P_LIST],
+                    pt[p, P_LENGTH],
+                    p,
+                    1,
+                    last_offset,
+                    last_rank,
+                    ls,
+                    fr,
+                    st,
+                    placed,
+                    min_off,
+                    sizes,
+                    rank,
+                    key_scale,
+                    capacity,
+                    total,
+                    pt[p, P_LOW],
+                    pt[p, P_HIGH],
+                )
                 solved = -1
             else:
                 if creator < 0:
@@ -480,8 +600,7 @@ def _rerank(ls, start, length, rank, trail, t, total, sec_lo, sec_hi, heuristic,
         x = buffers[i]
         most = 0
         for s in range(sec_lo[x], sec_hi[x]):
-            if total[s] > most:
-                most = total[s]
+            most = max(most, total[s])
         pressure[i] = -float(most)
     order = np.argsort(buffers, kind="mergesort")
     if heuristic == 0:

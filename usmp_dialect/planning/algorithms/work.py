@@ -34,9 +34,7 @@ scanned, a trail entry undone)."""
 def placement_seconds(problem: Problem, geometry: Geometry) -> float:
     """Reference seconds of placing every buffer once (one greedy order or climb round)."""
     pairs = float(geometry.degree.sum()) / 2
-    return (
-        problem.num_buffers * PLACEMENT_SECONDS_PER_BUFFER + pairs * PLACEMENT_SECONDS_PER_PAIR
-    )
+    return problem.num_buffers * PLACEMENT_SECONDS_PER_BUFFER + pairs * PLACEMENT_SECONDS_PER_PAIR
 
 
 def placements_in(seconds: float, problem: Problem, geometry: Geometry) -> int:

@@ -4,7 +4,13 @@ from tvm.script import tirx as T
 
 
 @T.prim_func
-def main(a: T.Buffer((4,), "float32"), h: T.Buffer((4,), "float16"), b: T.Buffer((4,), "bfloat16"), i: T.Buffer((4,), "int64"), u: T.Buffer((4,), "uint64")):
+def main(
+    a: T.Buffer((4,), "float32"),
+    h: T.Buffer((4,), "float16"),
+    b: T.Buffer((4,), "bfloat16"),
+    i: T.Buffer((4,), "int64"),
+    u: T.Buffer((4,), "uint64"),
+):
     T.func_attr({"global_symbol": "main"})
     a[0] = T.float32(0.001)
     a[1] = T.float32(0.5)
