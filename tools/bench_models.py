@@ -3,9 +3,9 @@
     python tools/bench_models.py [--write BENCHMARKS.md]
 
 Per model, small (the function's defaults) and full size (224x224 for the CNNs, with
-MobileNetV2's and ResNet-18's layers; sequence 128, width 256 for the Transformer): Relax's StaticPlanBlockMemory total bytes
-(`relax_planner_bytes`), and our planning (default algorithm) of the AOT-style TIR from
-`relax_to_tir`, three times:
+MobileNetV2's and ResNet-18's layers; sequence 128, width 256 for the Transformer): Relax's
+StaticPlanBlockMemory total bytes (`relax_planner_bytes`), and our planning (default
+algorithm) of the AOT-style TIR from `relax_to_tir`, three times:
 
 - intermediates only: the entry function's `alloc_buffer`s, the tensors Relax plans too
   (`tir-to-usmp{workspaces=false}`);
@@ -150,8 +150,9 @@ def planner_table(rows: list[tuple[str, str, dict]]) -> list[str]:
 def working_set_table(rows: list[tuple[str, str, dict]]) -> list[str]:
     """Everything the model needs besides its weights, against Relax's at run time."""
     lines = [
-        "| model | size | inputs + output | Relax at run time, at least | ours, + operator workspaces "
-        "| max-live | seconds | ours, + workspaces, inputs, output | max-live | seconds "
+        "| model | size | inputs + output | Relax at run time, at least "
+        "| ours, + operator workspaces | max-live | seconds "
+        "| ours, + workspaces, inputs, output | max-live | seconds "
         "| ours ÷ Relax at run time | max \\|ours − Relax VM\\| |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
@@ -209,7 +210,8 @@ def section(rows, command: str, time_limit: float) -> str:
         "",
         f"Ours (+ workspaces, inputs, output) ≤ Relax at run time: "
         f"{_count(rows, lambda r: r['io'] <= r['relax_run'])}. "
-        f"Inputs and output fit in bytes the pool already had: {_count(rows, lambda r: r['io'] == r['ws'])}. "
+        "Inputs and output fit in bytes the pool already had: "
+        f"{_count(rows, lambda r: r['io'] == r['ws'])}. "
         f"Pool = max-live: with workspaces {_count(rows, lambda r: r['ws'] == r['ws_live'])}; "
         f"with workspaces and I/O {_count(rows, lambda r: r['io'] == r['io_live'])}. "
         f"Outputs agree with the Relax VM: {_count(rows, lambda r: r['agrees'])}. "

@@ -90,7 +90,8 @@ def check_model(
         ours = run_module(planned, {**inputs, **constants}, target)
     except Exception as error:  # TVM's build of the planned TIR; its last line says why
         raise TVMScriptError(
-            f"TVM could not build and run the planned model: {type(error).__name__}: {_reason(error)}",
+            "TVM could not build and run the planned model: "
+            f"{type(error).__name__}: {_reason(error)}",
             where,
         ) from None
     references = relax_vm_outputs(mod, weights, inputs)

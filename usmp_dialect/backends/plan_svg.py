@@ -48,11 +48,13 @@ def _axes(top: float, t0: int, t1: int, height: int) -> list[str]:
             f'<line x1="{MARGIN - 4}" x2="{MARGIN}" y1="{ty:.1f}" y2="{ty:.1f}" stroke="#444"/>'
         )
         parts.append(
-            f'<text x="{MARGIN - 6}" y="{ty + 4:.1f}" font-size="10" text-anchor="end">{_bytes(byte)}</text>'
+            f'<text x="{MARGIN - 6}" y="{ty + 4:.1f}" font-size="10" text-anchor="end">'
+            f"{_bytes(byte)}</text>"
         )
     parts.append(f'<text x="{MARGIN}" y="{bottom + 14:.1f}" font-size="10">{t0}</text>')
     parts.append(
-        f'<text x="{MARGIN + PANEL_WIDTH}" y="{bottom + 14:.1f}" font-size="10" text-anchor="end">{t1}</text>'
+        f'<text x="{MARGIN + PANEL_WIDTH}" y="{bottom + 14:.1f}" font-size="10" '
+        f'text-anchor="end">{t1}</text>'
     )
     parts.append(
         f'<text x="{MARGIN + PANEL_WIDTH / 2}" y="{bottom + 14:.1f}" font-size="11" '

@@ -41,7 +41,8 @@ def parse_model_spec(spec: str) -> ModelSpec:
     match = _SPEC.fullmatch(spec)
     if match is None:
         raise RelaxImportError(
-            "expected PATH.py:NAME or PATH.py:NAME(key=value, ...) (a function returning (mod, weights))",
+            "expected PATH.py:NAME or PATH.py:NAME(key=value, ...) "
+            "(a function returning (mod, weights))",
             spec,
         )
     path, name = match["path"], match["name"]

@@ -73,7 +73,10 @@ class UsmpOptMain(xDSLOptMain):
         )
         arg_parser.add_argument(
             "--algorithm",
-            help=f"planning algorithm for --plan-pools (default: the portfolio '{DEFAULT_ALGORITHM}')",
+            help=(
+                "planning algorithm for --plan-pools "
+                f"(default: the portfolio '{DEFAULT_ALGORITHM}')"
+            ),
         )
         arg_parser.add_argument(
             "--time-limit",
