@@ -33,6 +33,7 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -40,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from xdsl.context import Context  # noqa: E402
 from xdsl.passes import ModulePass  # noqa: E402
 
-from usmp_dialect.backends.report import plan_report  # noqa: E402
+from usmp_dialect.backends.report import PlanReport, plan_report  # noqa: E402
 from usmp_dialect.model_check import check_model  # noqa: E402
 from usmp_dialect.pipeline import DEFAULT_TIME_LIMIT  # noqa: E402
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
@@ -49,7 +50,7 @@ from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
 
 MODELS = ROOT / "examples" / "models"
 # (file and function, label, keyword arguments); the first of each is the small default.
-VARIANTS = [
+VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
     ("mlp", "small", {}),
     (
         "mlp",
@@ -67,7 +68,7 @@ VARIANTS = [
 ]
 
 
-def plan(tir_mod, front: list[ModulePass], time_limit: float) -> tuple[dict, float]:
+def plan(tir_mod, front: list[ModulePass], time_limit: float) -> tuple[PlanReport, float]:
     from usmp_dialect.frontends.tvmscript import import_module
 
     module = import_module(tir_mod)
@@ -80,7 +81,7 @@ def plan(tir_mod, front: list[ModulePass], time_limit: float) -> tuple[dict, flo
     return plan_report(module), seconds
 
 
-def pool_bytes(report: dict) -> tuple[int, int]:
+def pool_bytes(report: PlanReport) -> tuple[int, int]:
     return sum(p["size"] for p in report["pools"]), report["max_live"]
 
 
@@ -102,11 +103,11 @@ def largest_workspace(tir_mod) -> int:
     )
 
 
-def io_bytes(report: dict) -> int:
+def io_bytes(report: PlanReport) -> int:
     return sum(b["size"] for b in report["buffers"] if b["io"])
 
 
-def measure(name: str, kwargs: dict, time_limit: float) -> dict:
+def measure(name: str, kwargs: dict[str, Any], time_limit: float) -> dict[str, Any]:
     from usmp_dialect.frontends.model_file import load_model
     from usmp_dialect.frontends.relax import relax_planner_bytes, relax_to_tir
 
@@ -120,7 +121,11 @@ def measure(name: str, kwargs: dict, time_limit: float) -> dict:
     assert len(excluded) == len(full["buffers"]) - len(inter["buffers"]), (name, excluded)
     io_buffers = [b for b in io["buffers"] if b["io"]]
     assert len(io_buffers) == len(tir_mod["main"].params) - len(weights), (name, io_buffers)
-    rows = {"relax": relax, "io_bytes": io_bytes(io), "workspaces": len(excluded)}
+    rows: dict[str, Any] = {
+        "relax": relax,
+        "io_bytes": io_bytes(io),
+        "workspaces": len(excluded),
+    }
     rows["relax_run"] = relax + rows["io_bytes"] + largest_workspace(tir_mod)
     for key, report, seconds in (("ours", inter, inter_s), ("ws", full, full_s), ("io", io, io_s)):
         rows[key], rows[f"{key}_live"] = pool_bytes(report)

@@ -98,8 +98,9 @@ def check_model(
     checks = []
     for name, reference in zip(output_names, references, strict=True):
         got = ours[name]
-        error = float(np.max(np.abs(got.astype(np.float64) - reference))) if got.size else 0.0
+        difference = np.abs(got.astype(np.float64) - reference)
+        max_error = float(np.max(difference)) if got.size else 0.0
         agrees = bool(np.allclose(got, reference, rtol=tolerance, atol=tolerance))
-        checks.append(OutputCheck(name, str(got.dtype), tuple(got.shape), error, agrees))
+        checks.append(OutputCheck(name, str(got.dtype), tuple(got.shape), max_error, agrees))
     pools = {str(k): int(v) for k, v in planned["main"].attrs[POOLS_ATTR].items()}
     return ModelCheck(pools, relax_planner_bytes(mod), checks)

@@ -19,5 +19,8 @@ def csv_instance_to_module(instance: CsvInstance) -> ModuleOp:
         for name, size in zip(instance.names, instance.sizes, strict=True)
     ]
     intervals = instance.intervals
-    liveness = LivenessOp(instance.names, (intervals.owner, intervals.start, intervals.end))
+    liveness = LivenessOp(
+        instance.names,
+        (intervals.owner.tolist(), intervals.start.tolist(), intervals.end.tolist()),
+    )
     return ModuleOp([pool, *allocs, liveness])

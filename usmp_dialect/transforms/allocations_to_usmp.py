@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
@@ -18,6 +19,8 @@ from usmp_dialect.analysis.call_tree import Allocation
 from usmp_dialect.analysis.usmp_problem import module_liveness, module_pools
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects.usmp import UNPLANNED_ATTR, LivenessOp, PoolOp
+
+AllocationT = TypeVar("AllocationT", bound=Allocation)
 
 DEFAULT_POOL = "global_workspace"
 TARGET_ATTR = "usmp.target"
@@ -60,7 +63,7 @@ _NAME = re.compile(r"[A-Za-z_][\w.$-]*")
 class BufferNames:
     """Readable, unique buffer names: the source's name when there is one."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.used: set[str] = set()
 
     def unique(self, hint: str | None, fallback: str) -> str:
@@ -78,9 +81,9 @@ class BufferNames:
 def lower_allocations(
     module: ModuleOp,
     pass_name: str,
-    allocations: Sequence[Allocation],
-    source_name: Callable[[Allocation], str | None],
-    lower: Callable[[Allocation, str, list[PoolOp]], None],
+    allocations: Sequence[AllocationT],
+    source_name: Callable[[AllocationT], str | None],
+    lower: Callable[[AllocationT, str, list[PoolOp]], None],
 ) -> None:
     """Marks the unplanned allocations, lowers the others with `lower(allocation, name,
     pools)` and records their intervals in one new `usmp.liveness`."""
