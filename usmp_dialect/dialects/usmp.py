@@ -32,27 +32,38 @@ from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
     StringAttr,
+    SymbolNameConstraint,
     SymbolRefAttr,
     UnitAttr,
     i64,
 )
-from xdsl.ir import Attribute, Dialect
+from xdsl.dialects.utils.enum_attribute import EnumAttribute
+from xdsl.ir import Attribute, Dialect, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
     IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_attr_definition,
     irdl_op_definition,
     opt_prop_def,
     prop_def,
     result_def,
     traits_def,
 )
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from usmp_dialect.diagnostics import INT64_MAX
 
-POOL_KINDS = ("workspace", "constant")
 UNPLANNED_ATTR = "usmp.unplanned"
 """Discardable attribute on an allocation the planner leaves alone, saying why."""
 PLAN_ATTR = "usmp.plan"
@@ -92,6 +103,41 @@ def _parse_int64(parser: Parser, what: str) -> int:
     if value > INT64_MAX:
         parser.raise_error(f"{what} {value} is past the limit of 2**63-1", start, parser.pos)
     return value
+
+
+class PoolKind(StrEnum):
+    """What a pool holds: buffers live for part of a run, or data fixed before it."""
+
+    WORKSPACE = "workspace"
+    CONSTANT = "constant"
+
+
+@irdl_attr_definition
+class PoolKindAttr(EnumAttribute[PoolKind], SpacedOpaqueSyntaxAttribute):
+    name = "usmp.pool_kind"
+
+
+@irdl_custom_directive
+class KeywordInt64(CustomDirective):
+    """`name N`, optional, for an i64 property `name`: the number is checked against
+    the planner's limit where it is written (the i64 type alone would wrap 2**63 to a
+    negative). Printed whenever the property is set, including at its default."""
+
+    value: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        if parser.parse_optional_keyword(self.value.name) is None:
+            return
+        what = f"{state.op_type.name.split('.')[-1]} {self.value.name}"
+        self.value.set(state, _int_attr(_parse_int64(parser, what)))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        attr = self.value.get(op)
+        if attr is None:
+            return
+        assert isinstance(attr, IntegerAttr)
+        state.print_whitespace(printer)
+        printer.print_string(f"{self.value.name} {attr.value.data}")
 
 
 def buffer_size_in_bytes(buffer_type: Attribute) -> int:
@@ -137,9 +183,9 @@ class PoolOp(IRDLOperation):
 
     name = "usmp.pool"
 
-    sym_name = prop_def(StringAttr)
-    kind = prop_def(StringAttr)
-    alignment = prop_def(IntegerAttr[I64])
+    sym_name = prop_def(SymbolNameConstraint())
+    kind = prop_def(PoolKindAttr)
+    alignment = prop_def(IntegerAttr[I64], default_value=IntegerAttr(DEFAULT_ALIGNMENT, i64))
     size_hint = opt_prop_def(IntegerAttr[I64])
     size = opt_prop_def(IntegerAttr[I64])
     targets = prop_def(ArrayAttr[StringAttr], default_value=ArrayAttr(()))
@@ -152,6 +198,12 @@ class PoolOp(IRDLOperation):
     is_internal = opt_prop_def(UnitAttr)
 
     traits = traits_def(SymbolOpInterface())
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (KeywordInt64,)
+    assembly_format = (
+        "$sym_name $kind custom<KeywordInt64>($alignment) custom<KeywordInt64>($size_hint)"
+        " (`targets` $targets^)? custom<KeywordInt64>($size) attr-dict"
+    )
 
     DESCRIPTIVE_PROPERTIES: ClassVar[tuple[str, ...]] = (
         *_INT_POOL_PROPERTIES,
@@ -171,7 +223,7 @@ class PoolOp(IRDLOperation):
     ):
         properties: dict[str, Attribute | None] = {
             "sym_name": StringAttr(sym_name),
-            "kind": StringAttr(kind),
+            "kind": PoolKindAttr(PoolKind(kind)),
             "alignment": _int_attr(alignment),
             "size_hint": None if size_hint is None else _int_attr(size_hint),
             "size": None if size is None else _int_attr(size),
@@ -193,10 +245,14 @@ class PoolOp(IRDLOperation):
         return tuple(t.data for t in self.targets.data)
 
     def verify_(self) -> None:
-        if self.kind.data not in POOL_KINDS:
-            raise VerifyException(
-                f"pool kind must be one of {', '.join(POOL_KINDS)}, got '{self.kind.data}'"
-            )
+        # Properties share the attribute dictionary in the syntax; a name without a
+        # dialect prefix there is a misspelt property, not a discardable attribute.
+        for key in self.attributes:
+            if "." not in key:
+                raise VerifyException(
+                    f"unknown pool property '{key}' (known: "
+                    f"{', '.join(self.DESCRIPTIVE_PROPERTIES)})"
+                )
         if not _is_power_of_two(self.alignment.value.data):
             raise VerifyException(
                 f"pool alignment must be a positive power of two, got {self.alignment.value.data}"
@@ -216,57 +272,6 @@ class PoolOp(IRDLOperation):
                     raise VerifyException(
                         f"target_burst_bytes of '{target}' must be a non-negative integer"
                     )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PoolOp:
-        sym_name = parser.parse_symbol_name().data
-        kind = parser.parse_identifier()
-        alignment = DEFAULT_ALIGNMENT
-        if parser.parse_optional_keyword("alignment") is not None:
-            alignment = _parse_int64(parser, "pool alignment")
-        size_hint = None
-        if parser.parse_optional_keyword("size_hint") is not None:
-            size_hint = _parse_int64(parser, "pool size_hint")
-        targets: list[str] = []
-        if parser.parse_optional_keyword("targets") is not None:
-            targets = parser.parse_comma_separated_list(
-                parser.Delimiter.SQUARE, parser.parse_str_literal
-            )
-        size = None
-        if parser.parse_optional_keyword("size") is not None:
-            size = _parse_int64(parser, "pool size")
-        start = parser.pos
-        descriptive = parser.parse_optional_attr_dict()
-        for key in descriptive:
-            if key not in cls.DESCRIPTIVE_PROPERTIES:
-                parser.raise_error(
-                    f"unknown pool property '{key}' (known: "
-                    f"{', '.join(cls.DESCRIPTIVE_PROPERTIES)})",
-                    start,
-                    parser.pos,
-                )
-        return cls(sym_name, kind, alignment, size_hint, targets, size, descriptive)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        printer.print_string(f" {self.kind.data} alignment {self.alignment.value.data}")
-        if (hint := self.size_hint_bytes) is not None:
-            printer.print_string(f" size_hint {hint}")
-        if self.targets.data:
-            printer.print_string(" targets [")
-            printer.print_list(self.targets.data, printer.print_attribute)
-            printer.print_string("]")
-        if (size := self.planned_size) is not None:
-            printer.print_string(f" size {size}")
-        descriptive = {
-            key: value
-            for key in self.DESCRIPTIVE_PROPERTIES
-            if (value := self.properties.get(key)) is not None
-        }
-        if descriptive:
-            printer.print_string(" ")
-            printer.print_attr_dict(descriptive)
 
 
 @irdl_op_definition
@@ -487,7 +492,7 @@ class LivenessOp(IRDLOperation):
         for index in (owners, pairs.ravel()):
             if len(index) and (index.min() < 0 or index.max() >= len(names)):
                 raise VerifyException("a buffer index is out of range")
-        for owner, start, end in zip(owners, starts, ends):
+        for owner, start, end in zip(owners, starts, ends, strict=True):
             if start < 0 or end <= start:
                 raise VerifyException(
                     f"buffer '{names[owner]}': live interval [{start}, {end}) must have "
@@ -526,11 +531,13 @@ class LivenessOp(IRDLOperation):
                 ends.append(_parse_int64(parser, "live interval end"))
                 parser.parse_punctuation(")")
             if parser.parse_optional_keyword("conflicts") is not None:
-                for other in parser.parse_comma_separated_list(
-                    parser.Delimiter.PAREN,
-                    lambda: (parser.pos, parser.parse_str_literal()),
-                ):
-                    named_conflicts.append((index, other[1], other[0]))
+                named_conflicts.extend(
+                    (index, other, pos)
+                    for pos, other in parser.parse_comma_separated_list(
+                        parser.Delimiter.PAREN,
+                        lambda: (parser.pos, parser.parse_str_literal()),
+                    )
+                )
         parser.parse_punctuation("}")
         position = {n: i for i, n in enumerate(names)}
         pairs: list[tuple[int, int]] = []
@@ -544,7 +551,7 @@ class LivenessOp(IRDLOperation):
         names = self.buffer_names
         owners, starts, ends = self.intervals()
         intervals_of: list[list[str]] = [[] for _ in names]
-        for owner, start, end in zip(owners, starts, ends):
+        for owner, start, end in zip(owners, starts, ends, strict=True):
             intervals_of[owner].append(f"[{start}, {end})")
         conflicts_of: list[list[int]] = [[] for _ in names]
         for i, j in self.conflicts():
@@ -565,4 +572,4 @@ class LivenessOp(IRDLOperation):
         printer.print_string("\n}")
 
 
-USMP = Dialect("usmp", [PoolOp, AllocOffsetOp, LivenessOp], [])
+USMP = Dialect("usmp", [PoolOp, AllocOffsetOp, LivenessOp], [PoolKindAttr])

@@ -1,7 +1,7 @@
 // RUN: usmp-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
-usmp.pool @p scratch alignment 16
-// CHECK: pool kind must be one of workspace, constant, got 'scratch'
+usmp.pool @p workspace alignment 16 {speed = 3}
+// CHECK: unknown pool property 'speed'
 
 // -----
 

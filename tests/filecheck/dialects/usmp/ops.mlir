@@ -11,7 +11,7 @@ usmp.pool @weights constant alignment 16 size 64
 // CHECK-NEXT: usmp.pool @dram workspace alignment 16
 // CHECK-NEXT: usmp.pool @weights constant alignment 16 size 64
 
-// GENERIC: "usmp.pool"() <{sym_name = "dram", kind = "workspace", alignment = 16 : i64, targets = []}> : () -> ()
+// GENERIC: "usmp.pool"() <{sym_name = "dram", kind = #usmp<pool_kind workspace>, alignment = 16 : i64, targets = []}> : () -> ()
 
 %a = usmp.alloc_offset "a" @sram[?] align 32 : memref<16xf32>
 %b = usmp.alloc_offset "b" [@sram, @dram][?] align 16 : memref<2x4xi32>

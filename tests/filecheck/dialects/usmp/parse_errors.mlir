@@ -1,7 +1,7 @@
 // RUN: usmp-opt %s --split-input-file --parsing-diagnostics | filecheck %s
 
-usmp.pool @p workspace alignment 16 {speed = 3}
-// CHECK: unknown pool property 'speed'
+usmp.pool @p scratch alignment 16
+// CHECK: Expected `workspace`, or `constant`
 
 // -----
 
