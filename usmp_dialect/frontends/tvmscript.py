@@ -69,7 +69,7 @@ _COMPARE: dict[str, tuple[str, str, type[Operation]]] = {
     "GT": ("sgt", "ogt", tir.GtOp),
     "GE": ("sge", "oge", tir.GeOp),
 }
-_LOOP_KIND_BY_ENUM = dict(enumerate(tir.LOOP_KINDS))
+_LOOP_KIND_BY_ENUM = dict(enumerate(tir.ForKind))
 _THREAD_INDEX = 1
 """TVM's `IterVar.ThreadIndex`, the iter type of a thread-binding loop's IterVar."""
 
@@ -198,7 +198,7 @@ class _Importer:
             {key: self.attribute(value, f"attribute '{key}'") for key, value in attrs.items()},
             param_names=[str(p.name) for p in function.params],
         )
-        for param, arg in zip(function.params, op.body.block.args):
+        for param, arg in zip(function.params, op.body.block.args, strict=True):
             self.values[param] = arg
             tir.set_readable_hint(arg, param.name)
         self.block = op.body.block
