@@ -26,8 +26,9 @@ TVM's USMP buffer-info extraction, re-created:
 
 Planned: non-empty allocations of a `global` rank scope (`global`, `global.workspace`, any
 `global.<tag>`) reachable from the entry with no parallel, vectorized, unrolled or thread
-loop (or thread attr) anywhere around them, in their own function or any caller's (TVM looked at the innermost loop only, a data race when a serial
-loop sits inside a parallel one). The rest keep a reason.
+loop (or thread attr) anywhere around them, in their own function or any caller's (TVM
+looked at the innermost loop only, a data race when a serial loop sits inside a parallel
+one). The rest keep a reason.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from usmp_dialect.analysis import call_tree
@@ -49,7 +50,7 @@ from usmp_dialect.analysis.call_tree import (
 )
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import IO_ATTR, IO_KINDS, AllocOffsetOp
+from usmp_dialect.dialects.usmp import IO_ATTR, AllocOffsetOp, IOAttr, IOKind
 
 ENTRY_ATTR = "runner_function"
 ENTRY_NAMES = ("__tvm_main__", "main", "run_model")
@@ -175,18 +176,9 @@ def io_mark(op: Operation) -> tuple[str, str] | None:
     attr = op.attributes.get(IO_ATTR)
     if attr is None:
         return None
-    name = attr.data.get("name") if isinstance(attr, DictionaryAttr) else None
-    kind = attr.data.get("kind") if isinstance(attr, DictionaryAttr) else None
-    if not (
-        isinstance(name, StringAttr) and isinstance(kind, StringAttr) and kind.data in IO_KINDS
-    ):
-        raise UsmpError(
-            f'{IO_ATTR} must be {{name = "param", kind = {" | ".join(map(repr, IO_KINDS))}}}'.replace(
-                "'", '"'
-            ),
-            op,
-        )
-    return name.data, kind.data
+    if not isinstance(attr, IOAttr):
+        raise UsmpError(f'{IO_ATTR} must be #usmp.io<"param", {" | ".join(IOKind)}>', op)
+    return attr.param_name.data, attr.kind.data
 
 
 def _article(word: str) -> str:
@@ -287,7 +279,7 @@ class _Timeline:
                     op,
                 )
             callee_env: Env = {}
-            for param, arg in zip(params, args):
+            for param, arg in zip(params, args, strict=True):
                 if arg in env and isinstance(arg.type, tir.PointerType | tir.BufferType):
                     callee_env[param] = env[arg]
                     passed.add(arg)

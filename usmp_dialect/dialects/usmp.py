@@ -38,7 +38,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
-from xdsl.ir import Attribute, Dialect, SpacedOpaqueSyntaxAttribute
+from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
@@ -56,7 +56,7 @@ from xdsl.irdl.declarative_assembly_format import (
     PrintingState,
     irdl_custom_directive,
 )
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
@@ -71,9 +71,7 @@ PLAN_ATTR = "usmp.plan"
 `{algorithm = "exact", proven_optimal = true, time_limit_reached = false}`."""
 IO_ATTR = "usmp.io"
 """Discardable attribute on an allocation that was an input or output param of the entry
-function (`tir-io-to-allocations`): `{name = "x", kind = "input"}`, the param's name (which
-the application knows it by) and one of `IO_KINDS`."""
-IO_KINDS = ("input", "output", "input_output")
+function (`tir-io-to-allocations`): an `IOAttr`."""
 CONSTANTS_ATTR = "usmp.constants"
 """On an entry function: the params that hold constant data (a model's weights), which
 are not inputs (`tir-io-to-allocations` leaves them params)."""
@@ -115,6 +113,50 @@ class PoolKind(StrEnum):
 @irdl_attr_definition
 class PoolKindAttr(EnumAttribute[PoolKind], SpacedOpaqueSyntaxAttribute):
     name = "usmp.pool_kind"
+
+
+class IOKind(StrEnum):
+    """What an entry function's I/O buffer carries: read means input, written output."""
+
+    INPUT = "input"
+    OUTPUT = "output"
+    INPUT_OUTPUT = "input_output"
+
+
+@irdl_attr_definition
+class IOKindAttr(EnumAttribute[IOKind], SpacedOpaqueSyntaxAttribute):
+    name = "usmp.io_kind"
+
+
+@irdl_attr_definition
+class IOAttr(ParametrizedAttribute):
+    """`#usmp.io<"x", input>`: the allocation holds the entry's I/O param `x`, under the
+    name the application knows it by."""
+
+    name = "usmp.io"
+
+    param_name: StringAttr
+    kind: IOKindAttr
+
+    def __init__(self, param_name: str, kind: str):
+        super().__init__(StringAttr(param_name), IOKindAttr(IOKind(kind)))
+
+    def verify(self) -> None:
+        if not self.param_name.data:
+            raise VerifyException("usmp.io names the param it holds; the name is empty")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> tuple[StringAttr, IOKindAttr]:
+        with parser.in_angle_brackets():
+            param_name = parser.parse_str_literal()
+            parser.parse_punctuation(",")
+            kind = parser.parse_str_enum(IOKind)
+        return StringAttr(param_name), IOKindAttr(kind)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string_literal(self.param_name.data)
+            printer.print_string(f", {self.kind.data}")
 
 
 @irdl_custom_directive
@@ -572,4 +614,4 @@ class LivenessOp(IRDLOperation):
         printer.print_string("\n}")
 
 
-USMP = Dialect("usmp", [PoolOp, AllocOffsetOp, LivenessOp], [PoolKindAttr])
+USMP = Dialect("usmp", [PoolOp, AllocOffsetOp, LivenessOp], [PoolKindAttr, IOKindAttr, IOAttr])

@@ -23,3 +23,9 @@ usmp.liveness {
 usmp.pool @p workspace alignment 16
 %a = usmp.alloc_offset "a" @p[?] : memref<4xf32>
 // CHECK: Expected 'align'
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] align 16 {usmp.io = #usmp.io<"a", sideways>} : memref<4xf32>
+// CHECK: Expected `input`, `output`, or `input_output`
