@@ -65,6 +65,7 @@ def check_model(
     tolerance: float = 1e-5,
 ) -> ModelCheck:
     """Plan, build and run `mod` and compare each output with the Relax VM's."""
+    from usmp_dialect.dialects.usmp import POOLS_ATTR
     from usmp_dialect.frontends.relax import (
         lower_model,
         relax_planner_bytes,
@@ -72,7 +73,7 @@ def check_model(
         sanitize,
     )
     from usmp_dialect.pipeline import plan_module
-    from usmp_dialect.tvm_runtime import POOLS_ATTR, run_module
+    from usmp_dialect.tvm_runtime import run_module
 
     tir_mod, constants = lower_model(mod, weights, where)
     main = tir_mod["main"]
@@ -90,7 +91,8 @@ def check_model(
         ours = run_module(planned, {**inputs, **constants}, target)
     except Exception as error:  # TVM's build of the planned TIR; its last line says why
         raise TVMScriptError(
-            f"TVM could not build and run the planned model: {type(error).__name__}: {_reason(error)}",
+            "TVM could not build and run the planned model: "
+            f"{type(error).__name__}: {_reason(error)}",
             where,
         ) from None
     references = relax_vm_outputs(mod, weights, inputs)

@@ -17,7 +17,7 @@ buffers that are live at the same time and share a byte.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -38,7 +38,13 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    SpacedOpaqueSyntaxAttribute,
+)
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
@@ -75,6 +81,15 @@ function (`tir-io-to-allocations`): an `IOAttr`."""
 CONSTANTS_ATTR = "usmp.constants"
 """On an entry function: the params that hold constant data (a model's weights), which
 are not inputs (`tir-io-to-allocations` leaves them params)."""
+TARGET_ATTR = "usmp.target"
+"""A function's target; a pool with targets serves only functions of those targets."""
+POOL_ARG_ATTR = "usmp.pool"
+"""On a function argument `usmp-to-memref` added: the pool (a symbol) it is the base of."""
+POOLS_ATTR = "usmp.pools"
+"""On the entry function after `usmp-to-tir`: each pool's name and planned size in bytes."""
+IO_OFFSETS_ATTR = "usmp.io_offsets"
+"""On the entry function after `usmp-to-tir`: where each input and output placed in a
+pool lives."""
 DEFAULT_ALIGNMENT = 16
 
 _INT_POOL_PROPERTIES = (
@@ -461,6 +476,23 @@ class AllocOffsetOp(IRDLOperation):
         printer.print_attribute(self.buffer.type)
 
 
+ModulePlanCheck = Callable[[Operation, "LivenessOp"], None]
+"""A check of the facts that span a module: its liveness against its placements."""
+
+_MODULE_PLAN_CHECKS: list[ModulePlanCheck] = []
+
+
+def register_module_plan_check(check: ModulePlanCheck) -> ModulePlanCheck:
+    """Makes `usmp.liveness`'s verifier run `check` on the module that holds it.
+
+    Whether two placed buffers that are live together share a byte is decided by the
+    planner's independent validator, which this dialect must not import; the analysis
+    that wraps it registers itself here (`usmp_dialect.universe` loads it with the
+    dialect)."""
+    _MODULE_PLAN_CHECKS.append(check)
+    return check
+
+
 def _i64_array(values: Sequence[int] | np.ndarray) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, [int(v) for v in values])
 
@@ -543,17 +575,10 @@ class LivenessOp(IRDLOperation):
         for i, j in pairs:
             if i == j:
                 raise VerifyException(f"buffer '{names[i]}' is listed as conflicting with itself")
-        self._verify_against_module()
-
-    def _verify_against_module(self) -> None:
-        # The liveness and the placement facts of the whole module are checked together,
-        # against the same independent validator the planner uses.
-        from usmp_dialect.analysis.usmp_problem import verify_module_plan
-
         module = self.parent_op()
-        if module is None:
-            return
-        verify_module_plan(module, self)
+        if module is not None:
+            for check in _MODULE_PLAN_CHECKS:
+                check(module, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> LivenessOp:

@@ -51,13 +51,9 @@ from usmp_dialect.analysis.tir_liveness import (
 from usmp_dialect.analysis.usmp_problem import module_liveness, module_pools
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import AllocOffsetOp, PoolOp
+from usmp_dialect.dialects.usmp import IO_OFFSETS_ATTR, POOLS_ATTR, AllocOffsetOp, PoolOp
 from usmp_dialect.transforms.usmp_to_memref import pools_needed
 
-POOLS_ATTR = "usmp.pools"
-"""On the entry function: each pool's name and planned size in bytes."""
-IO_OFFSETS_ATTR = "usmp.io_offsets"
-"""On the entry function: where each input and output placed in a pool lives."""
 NOALIAS_ATTR = "tirx.noalias"
 ui8 = IntegerType(8, Signedness.UNSIGNED)
 
@@ -205,7 +201,7 @@ class UsmpToTir(ModulePass):
         io_offsets = _io_offsets(allocs[entry.sym_name.data])
         if io_offsets.data:
             entry.attributes[IO_OFFSETS_ATTR] = io_offsets
-        for name, function in functions.items():
+        for name in functions:
             for alloc in allocs[name]:
                 _lower_alloc(alloc, buffers[name][alloc.pool_names[0]])
         for function in functions.values():
