@@ -16,11 +16,11 @@ from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.interpreters.utils.ptr import RawPtr, TypedPtr
 from xdsl.traits import SymbolTable
 
+from usmp_dialect.dialects.usmp import POOL_ARG_ATTR
 from usmp_dialect.interpreters.memref_view import MemRefViewFunctions
 from usmp_dialect.parsing import parse_module, usmp_context
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
 from usmp_dialect.planning.registry import available_algorithms
-from usmp_dialect.transforms.usmp_to_memref import POOL_ARG_ATTR
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "memref" / "chain.mlir"
 ALGORITHMS = available_algorithms()

@@ -65,6 +65,7 @@ def check_model(
     tolerance: float = 1e-5,
 ) -> ModelCheck:
     """Plan, build and run `mod` and compare each output with the Relax VM's."""
+    from usmp_dialect.dialects.usmp import POOLS_ATTR
     from usmp_dialect.frontends.relax import (
         lower_model,
         relax_planner_bytes,
@@ -72,7 +73,7 @@ def check_model(
         sanitize,
     )
     from usmp_dialect.pipeline import plan_module
-    from usmp_dialect.tvm_runtime import POOLS_ATTR, run_module
+    from usmp_dialect.tvm_runtime import run_module
 
     tir_mod, constants = lower_model(mod, weights, where)
     main = tir_mod["main"]

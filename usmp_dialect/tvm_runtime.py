@@ -22,9 +22,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from usmp_dialect.analysis.tir_liveness import ENTRY_ATTR, ENTRY_NAMES
+from usmp_dialect.dialects.usmp import IO_OFFSETS_ATTR, POOLS_ATTR
 
-POOLS_ATTR = "usmp.pools"
-IO_OFFSETS_ATTR = "usmp.io_offsets"
 POOL_FILL = 0xFF
 
 

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.analysis.usmp_problem import ModuleProblem, module_allocs, module_problem
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import IO_ATTR, UNPLANNED_ATTR, PoolOp
+from usmp_dialect.dialects.usmp import IO_ATTR, UNPLANNED_ATTR, IOAttr, PoolOp
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations
 from usmp_dialect.transforms.tir_to_usmp import TirToUsmp
@@ -364,10 +364,11 @@ def test_create_io_allocates(tvm_module, name):
     for op in main.body.block.ops:
         if not isinstance(op, tir.AllocBufferOp):
             break
-        mark = op.attributes[IO_ATTR].data
+        mark = op.attributes[IO_ATTR]
+        assert isinstance(mark, IOAttr)
         buffer_type = op.buffer.type
-        found[mark["name"].data] = (
-            mark["kind"].data,
+        found[mark.param_name.data] = (
+            mark.kind.data,
             list(buffer_type.dims),
             str(buffer_type.element_type),
         )

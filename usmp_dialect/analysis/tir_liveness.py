@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from usmp_dialect.analysis import call_tree
@@ -50,7 +50,7 @@ from usmp_dialect.analysis.call_tree import (
 )
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import IO_ATTR, IO_KINDS, AllocOffsetOp
+from usmp_dialect.dialects.usmp import IO_ATTR, AllocOffsetOp, IOAttr, IOKind
 
 ENTRY_ATTR = "runner_function"
 ENTRY_NAMES = ("__tvm_main__", "main", "run_model")
@@ -176,18 +176,9 @@ def io_mark(op: Operation) -> tuple[str, str] | None:
     attr = op.attributes.get(IO_ATTR)
     if attr is None:
         return None
-    name = attr.data.get("name") if isinstance(attr, DictionaryAttr) else None
-    kind = attr.data.get("kind") if isinstance(attr, DictionaryAttr) else None
-    if not (
-        isinstance(name, StringAttr) and isinstance(kind, StringAttr) and kind.data in IO_KINDS
-    ):
-        raise UsmpError(
-            f'{IO_ATTR} must be {{name = "param", kind = {" | ".join(map(repr, IO_KINDS))}}}'.replace(
-                "'", '"'
-            ),
-            op,
-        )
-    return name.data, kind.data
+    if not isinstance(attr, IOAttr):
+        raise UsmpError(f'{IO_ATTR} must be #usmp.io<"param", {" | ".join(IOKind)}>', op)
+    return attr.param_name.data, attr.kind.data
 
 
 def _article(word: str) -> str:

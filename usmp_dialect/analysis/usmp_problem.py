@@ -15,7 +15,12 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
 from usmp_dialect.diagnostics import MAX_TOTAL_BYTES, UsmpError
-from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp, PoolOp
+from usmp_dialect.dialects.usmp import (
+    AllocOffsetOp,
+    LivenessOp,
+    PoolOp,
+    register_module_plan_check,
+)
 from usmp_dialect.planning.conflicts import conflicts_from_intervals, conflicts_from_pairs
 from usmp_dialect.planning.problem import (
     Conflicts,
@@ -160,6 +165,7 @@ def _check_names(allocs: Sequence[AllocOffsetOp], liveness: LivenessOp) -> None:
             raise VerifyException(f"buffer '{op.buffer_name.data}' has no entry in usmp.liveness")
 
 
+@register_module_plan_check
 def verify_module_plan(module: Operation, liveness: LivenessOp) -> None:
     """The facts that span the module: names match, and no two planned buffers that are
     live at the same time share a byte of the same pool."""

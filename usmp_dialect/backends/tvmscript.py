@@ -70,7 +70,7 @@ _BINARY_NODES: dict[type[Operation], str] = {
 _LOGICAL_NODES = {arith.AndIOp: ("And", "BitwiseAnd"), arith.OrIOp: ("Or", "BitwiseOr")}
 _CMPI_NODES = {"eq": "EQ", "ne": "NE", "slt": "LT", "sle": "LE", "sgt": "GT", "sge": "GE"}
 _CMPF_NODES = {"oeq": "EQ", "une": "NE", "olt": "LT", "ole": "LE", "ogt": "GT", "oge": "GE"}
-_LOOP_KIND_ENUM = {kind: index for index, kind in enumerate(tir.LOOP_KINDS)}
+_LOOP_KIND_ENUM = {kind: index for index, kind in enumerate(tir.ForKind)}
 
 
 def emit_module(module: ModuleOp) -> Any:

@@ -1,7 +1,9 @@
 """The `tir` dialect: TVM 0.27 TIR (`tvm.tirx`) as xDSL ops.
 
 ```mlir
-tir.prim_func @add(%a: !tir.ptr<f32> {tir.name = "a"}, %out: !tir.buffer<4xf32> {tir.name = "out_1"}) attributes {"tirx.noalias" = true} {
+tir.prim_func @add(%a: !tir.ptr<f32> {tir.name = "a"},
+                   %out: !tir.buffer<4xf32> {tir.name = "out_1"})
+    attributes {"tirx.noalias" = true} {
   %a_buf = tir.decl_buffer "a_buf" %a : !tir.ptr<f32> -> !tir.buffer<4xf32>
   %ws = tir.alloc_buffer "ws" : !tir.buffer<4xf32, scope "local">
   %c0 = arith.constant 0 : i32
@@ -17,10 +19,11 @@ tir.prim_func @add(%a: !tir.ptr<f32> {tir.name = "a"}, %out: !tir.buffer<4xf32> 
 A PrimFunc is a symbol whose entry block arguments are its params (buffers, pointers,
 scalars) and whose discardable attributes are its TIR attributes. A TIR var's name is an
 attribute, as MLIR keeps names in `arg_attrs` and `sym_name`: a param's `tir.name`, the
-`name` of a buffer, bind or loop; SSA names only help reading (see `set_readable_hint`). Statements are ops in
-program order; an expression is a tree of pure ops just before the statement that uses
-it. TIR vars are SSA values: function params and loop vars are block arguments, `Bind`
-is `tir.bind`, buffers are the results of `tir.alloc_buffer` / `tir.decl_buffer`.
+`name` of a buffer, bind or loop; SSA names only help reading (see `set_readable_hint`).
+Statements are ops in program order; an expression is a tree of pure ops just before the
+statement that uses it. TIR vars are SSA values: function params and loop vars are block
+arguments, `Bind` is `tir.bind`, buffers are the results of `tir.alloc_buffer` /
+`tir.decl_buffer`.
 
 What builtin, arith and scf say exactly as TIR does is theirs: constants and arithmetic
 on signed integers, bools and floats (`arith`), `IfThenElse` (`scf.if`) and `While`
@@ -57,6 +60,7 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
+from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import (
     Attribute,
     Block,
@@ -65,6 +69,7 @@ from xdsl.ir import (
     Operation,
     ParametrizedAttribute,
     Region,
+    SpacedOpaqueSyntaxAttribute,
     SSAValue,
     TypeAttribute,
 )
@@ -84,6 +89,14 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    TypeDirective,
+    irdl_custom_directive,
+)
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
@@ -95,6 +108,7 @@ from xdsl.traits import (
     SymbolUserOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 # --------------------------------------------------------------------------- dtypes
 
@@ -104,7 +118,6 @@ _FLOAT_TYPES: dict[str, Attribute] = {
     "float64": Float64Type(),
     "bfloat16": BFloat16Type(),
 }
-LOOP_KINDS = ("serial", "parallel", "vectorized", "unrolled", "thread_binding")
 """In the order of TVM's `ForKind` enum."""
 
 
@@ -731,6 +744,8 @@ class AllocBufferOp(IRDLOperation):
     annotations = prop_def(DictionaryAttr, default_value=DictionaryAttr({}))
     buffer = result_def(BufferType)
 
+    assembly_format = "($name^)? (`annotations` $annotations^)? attr-dict `:` type($buffer)"
+
     def __init__(
         self,
         buffer_type: BufferType,
@@ -740,40 +755,11 @@ class AllocBufferOp(IRDLOperation):
         super().__init__(
             result_types=[buffer_type],
             properties={
-                "annotations": DictionaryAttr(annotations or {}),
                 "name": _name_prop(name),
+                "annotations": DictionaryAttr(annotations or {}),
             },
         )
         set_readable_hint(self.buffer, name)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> AllocBufferOp:
-        name = parser.parse_optional_str_literal()
-        annotations = {}
-        if parser.parse_optional_keyword("annotations") is not None:
-            annotations = parser.parse_attribute()
-            if not isinstance(annotations, DictionaryAttr):
-                parser.raise_error("expected a dictionary of annotations")
-            annotations = dict(annotations.data)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        buffer_type = parser.parse_type()
-        if not isinstance(buffer_type, BufferType):
-            parser.raise_error(f"expected a !tir.buffer type, got {buffer_type}")
-        op = cls(buffer_type, annotations, name)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        if self.buffer_name is not None:
-            printer.print_string(" ")
-            printer.print_string_literal(self.buffer_name.data)
-        if self.annotations.data:
-            printer.print_string(" annotations ")
-            printer.print_attribute(self.annotations)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.buffer.type)
 
 
 def allocation_name(op: AllocBufferOp) -> str | None:
@@ -967,6 +953,21 @@ class AddressOfOp(IRDLOperation):
 # --------------------------------------------------------------------------- statements
 
 
+class ForKind(StrEnum):
+    """How a loop runs, in the order of TVM's `ForKind` enum."""
+
+    SERIAL = "serial"
+    PARALLEL = "parallel"
+    VECTORIZED = "vectorized"
+    UNROLLED = "unrolled"
+    THREAD_BINDING = "thread_binding"
+
+
+@irdl_attr_definition
+class ForKindAttr(EnumAttribute[ForKind], SpacedOpaqueSyntaxAttribute):
+    name = "tir.for_kind"
+
+
 @irdl_op_definition
 class ForOp(IRDLOperation):
     """`for i in T.<kind>(min, min + extent)`; the loop var is the body's block argument.
@@ -981,7 +982,7 @@ class ForOp(IRDLOperation):
     min = operand_def()
     extent = operand_def()
     step = opt_operand_def()
-    kind = prop_def(StringAttr)
+    kind = prop_def(ForKindAttr)
     var_name = opt_prop_def(StringAttr, prop_name="name")
     thread_tag = opt_prop_def(StringAttr)
     """For `thread_binding` loops: the thread the loop binds (TVM's IterVar tag)."""
@@ -1004,7 +1005,7 @@ class ForOp(IRDLOperation):
         super().__init__(
             operands=[min, extent, step],
             properties={
-                "kind": StringAttr(kind),
+                "kind": ForKindAttr(ForKind(kind)),
                 "name": _name_prop(var_name),
                 "thread_tag": None if thread_tag is None else StringAttr(thread_tag),
                 "annotations": DictionaryAttr(annotations or {}),
@@ -1019,11 +1020,7 @@ class ForOp(IRDLOperation):
         return self.body.block.args[0]
 
     def verify_(self) -> None:
-        if self.kind.data not in LOOP_KINDS:
-            raise VerifyException(
-                f"loop kind must be one of {', '.join(LOOP_KINDS)}, got '{self.kind.data}'"
-            )
-        if (self.kind.data == "thread_binding") != (self.thread_tag is not None):
+        if (self.kind.data == ForKind.THREAD_BINDING) != (self.thread_tag is not None):
             raise VerifyException("a thread tag is given exactly for thread_binding loops")
         args = self.body.block.args
         if len(args) != 1:
@@ -1050,10 +1047,7 @@ class ForOp(IRDLOperation):
             if parser.parse_optional_keyword("step") is not None
             else None
         )
-        pos = parser.pos
-        kind = parser.parse_identifier()
-        if kind not in LOOP_KINDS:
-            parser.raise_error(f"unknown loop kind '{kind}'", pos, parser.pos)
+        kind = parser.parse_str_enum(ForKind)
         thread_tag = None
         if parser.parse_optional_keyword("thread") is not None:
             thread_tag = parser.parse_str_literal()
@@ -1210,9 +1204,11 @@ class AssertOp(IRDLOperation):
 
     name = "tir.assert"
 
-    condition = operand_def(IntegerType)
+    condition = operand_def(i1)
     error_kind = prop_def(StringAttr)
     message_parts = prop_def(ArrayAttr[StringAttr])
+
+    assembly_format = "$condition `,` $error_kind `,` $message_parts attr-dict"
 
     def __init__(self, condition: SSAValue, error_kind: str, message_parts: Sequence[str]):
         super().__init__(
@@ -1222,31 +1218,6 @@ class AssertOp(IRDLOperation):
                 "message_parts": ArrayAttr(StringAttr(m) for m in message_parts),
             },
         )
-
-    def verify_(self) -> None:
-        if self.condition.type != i1:
-            raise VerifyException(f"assert condition must be i1, got {self.condition.type}")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> AssertOp:
-        condition = _parse_defined_operand(parser)
-        parser.parse_punctuation(",")
-        kind = parser.parse_str_literal()
-        parser.parse_punctuation(",")
-        parts = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_str_literal)
-        op = cls(condition, kind, parts)
-        op.attributes.update(parser.parse_optional_attr_dict())
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.condition)
-        printer.print_string(", ")
-        printer.print_string_literal(self.error_kind.data)
-        printer.print_string(", [")
-        printer.print_list(self.message_parts.data, lambda s: printer.print_string_literal(s.data))
-        printer.print_string("]")
-        printer.print_op_attributes(self.attributes)
 
 
 @irdl_op_definition
@@ -1264,35 +1235,13 @@ class ContinueOp(IRDLOperation):
 # --------------------------------------------------------------------------- calls
 
 
+_CALL_ARGUMENTS_FORMAT = "`(` $args `)` attr-dict `:` functional-type($args, $result)"
+
+
 class _CallLike(IRDLOperation):
     args = var_operand_def()
     result = opt_result_def()
     """Absent for a call whose value is void (TVM's `ret_ty` None)."""
-
-    def _print_call(self, printer: Printer) -> None:
-        _print_operands(printer, self.args)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(
-            FunctionType.from_lists(
-                [a.type for a in self.args], [] if self.result is None else [self.result.type]
-            )
-        )
-
-    @staticmethod
-    def _parse_call(parser: Parser) -> tuple[list[SSAValue], dict[str, Attribute], list[Attribute]]:
-        args = _parse_operands(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        function_type = parser.parse_type()
-        if not isinstance(function_type, FunctionType):
-            parser.raise_error("expected a function type", pos, parser.pos)
-        if [a.type for a in args] != list(function_type.inputs.data):
-            parser.raise_error("argument types do not match the call's function type", pos)
-        if len(function_type.outputs.data) > 1:
-            parser.raise_error("a call has at most one result", pos)
-        return args, attrs, list(function_type.outputs.data)
 
 
 class _CalleeIsPrimFunc(SymbolUserOpInterface):
@@ -1317,6 +1266,7 @@ class CallOp(_CallLike):
     callee = prop_def(SymbolRefAttr)
 
     traits = traits_def(_CalleeIsPrimFunc())
+    assembly_format = f"$callee {_CALL_ARGUMENTS_FORMAT}"
 
     def __init__(self, callee: str, args: Sequence[SSAValue], result_type: Attribute | None = None):
         super().__init__(
@@ -1324,19 +1274,6 @@ class CallOp(_CallLike):
             result_types=[[] if result_type is None else [result_type]],
             properties={"callee": SymbolRefAttr(callee)},
         )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CallOp:
-        callee = parser.parse_symbol_name().data
-        args, attrs, results = cls._parse_call(parser)
-        op = cls(callee, args, results[0] if results else None)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.callee.root_reference.data)
-        self._print_call(printer)
 
 
 @irdl_op_definition
@@ -1348,6 +1285,8 @@ class CallIntrinOp(_CallLike):
 
     op_name = prop_def(StringAttr)
 
+    assembly_format = f"$op_name {_CALL_ARGUMENTS_FORMAT}"
+
     def __init__(
         self, op_name: str, args: Sequence[SSAValue], result_type: Attribute | None = None
     ):
@@ -1356,19 +1295,6 @@ class CallIntrinOp(_CallLike):
             result_types=[[] if result_type is None else [result_type]],
             properties={"op_name": StringAttr(op_name)},
         )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CallIntrinOp:
-        op_name = parser.parse_str_literal()
-        args, attrs, results = cls._parse_call(parser)
-        op = cls(op_name, args, results[0] if results else None)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_string_literal(self.op_name.data)
-        self._print_call(printer)
 
 
 # --------------------------------------------------------------------------- expressions
@@ -1390,6 +1316,49 @@ class StringOp(IRDLOperation):
         super().__init__(properties={"value": StringAttr(value)}, result_types=[StringType()])
 
 
+def _const_value(value: int | float, result_type: Attribute) -> IntegerAttr | FloatAttr:
+    if isinstance(value, float):
+        return FloatAttr(value, Float64Type())
+    return IntegerAttr(value, result_type)  # type: ignore[arg-type]
+
+
+@irdl_custom_directive
+class ConstLiteral(CustomDirective):
+    """`number : type`: the literal is read once the type says what it must be (a
+    hexadecimal literal of a float type is the bits of its f64 value)."""
+
+    value: AttributeVariable
+    result_type: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        pos = parser.pos
+        is_hex = parser._current_token.text.lower().startswith(("0x", "-0x"))  # pyright: ignore[reportPrivateUsage]
+        number = parser.parse_number()
+        parser.parse_punctuation(":")
+        type_pos = parser.pos
+        result_type = parser.parse_type()
+        if is_float(result_type):
+            if isinstance(number, int):
+                if not is_hex:
+                    parser.raise_error("a float tir.const needs a float literal", pos, type_pos)
+                number = struct.unpack("<d", number.to_bytes(8, "little"))[0]
+        elif not isinstance(result_type, IntegerType) or isinstance(number, float):
+            parser.raise_error("tir.const holds an integer or a float", type_pos, parser.pos)
+        self.value.set(state, _const_value(number, result_type))
+        self.result_type.inner.set_types(state, [result_type])
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        value = self.value.get(op)
+        state.print_whitespace(printer)
+        if isinstance(value, FloatAttr):
+            printer.print_float(value.value.data, Float64Type())
+        else:
+            assert isinstance(value, IntegerAttr)
+            printer.print_string(str(value.value.data))
+        printer.print_string(" : ")
+        printer.print_attribute(self.result_type.inner.get_types(op)[0])
+
+
 @irdl_op_definition
 class ConstOp(IRDLOperation):
     """A TIR immediate `arith.constant` cannot hold: an `IntImm` of an unsigned dtype, or a
@@ -1407,13 +1376,13 @@ class ConstOp(IRDLOperation):
     result = result_def()
 
     traits = traits_def(Pure())
+    custom_directives = (ConstLiteral,)
+    assembly_format = "custom<ConstLiteral>($value, type($result)) attr-dict"
 
     def __init__(self, value: int | float, result_type: Attribute):
-        if isinstance(value, float):
-            attr: Attribute = FloatAttr(value, Float64Type())
-        else:
-            attr = IntegerAttr(value, result_type)  # type: ignore[arg-type]
-        super().__init__(properties={"value": attr}, result_types=[result_type])
+        super().__init__(
+            properties={"value": _const_value(value, result_type)}, result_types=[result_type]
+        )
 
     @property
     def number(self) -> int | float:
@@ -1427,36 +1396,6 @@ class ConstOp(IRDLOperation):
             raise VerifyException("constant value and result types differ")
         if lanes_of(self.result.type) != 1:
             raise VerifyException("a tir.const is a scalar")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ConstOp:
-        pos = parser.pos
-        is_hex = parser._current_token.text.lower().startswith(("0x", "-0x"))  # pyright: ignore[reportPrivateUsage]
-        number = parser.parse_number()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        type_pos = parser.pos
-        result_type = parser.parse_type()
-        if is_float(result_type):
-            if isinstance(number, int):
-                if not is_hex:
-                    parser.raise_error("a float tir.const needs a float literal", pos, type_pos)
-                number = struct.unpack("<d", number.to_bytes(8, "little"))[0]
-        elif not isinstance(result_type, IntegerType) or isinstance(number, float):
-            parser.raise_error("tir.const holds an integer or a float", type_pos, parser.pos)
-        op = cls(number, result_type)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        if isinstance(self.value, FloatAttr):
-            printer.print_float(self.value.value.data, Float64Type())
-        else:
-            printer.print_string(str(self.value.value.data))
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
 
 
 @irdl_op_definition
@@ -1752,5 +1691,5 @@ TIR = Dialect(
         NotOp,
         BitwiseNotOp,
     ],
-    [BufferType, PointerType, HandleType, StringType],
+    [BufferType, PointerType, HandleType, StringType, ForKindAttr],
 )

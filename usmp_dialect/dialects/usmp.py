@@ -17,7 +17,7 @@ buffers that are live at the same time and share a byte.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -32,27 +32,44 @@ from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
     StringAttr,
+    SymbolNameConstraint,
     SymbolRefAttr,
     UnitAttr,
     i64,
 )
-from xdsl.ir import Attribute, Dialect
+from xdsl.dialects.utils.enum_attribute import EnumAttribute
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    SpacedOpaqueSyntaxAttribute,
+)
 from xdsl.irdl import (
     IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_attr_definition,
     irdl_op_definition,
     opt_prop_def,
     prop_def,
     result_def,
     traits_def,
 )
-from xdsl.parser import Parser
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
+)
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from usmp_dialect.diagnostics import INT64_MAX
 
-POOL_KINDS = ("workspace", "constant")
 UNPLANNED_ATTR = "usmp.unplanned"
 """Discardable attribute on an allocation the planner leaves alone, saying why."""
 PLAN_ATTR = "usmp.plan"
@@ -60,12 +77,19 @@ PLAN_ATTR = "usmp.plan"
 `{algorithm = "exact", proven_optimal = true, time_limit_reached = false}`."""
 IO_ATTR = "usmp.io"
 """Discardable attribute on an allocation that was an input or output param of the entry
-function (`tir-io-to-allocations`): `{name = "x", kind = "input"}`, the param's name (which
-the application knows it by) and one of `IO_KINDS`."""
-IO_KINDS = ("input", "output", "input_output")
+function (`tir-io-to-allocations`): an `IOAttr`."""
 CONSTANTS_ATTR = "usmp.constants"
 """On an entry function: the params that hold constant data (a model's weights), which
 are not inputs (`tir-io-to-allocations` leaves them params)."""
+TARGET_ATTR = "usmp.target"
+"""A function's target; a pool with targets serves only functions of those targets."""
+POOL_ARG_ATTR = "usmp.pool"
+"""On a function argument `usmp-to-memref` added: the pool (a symbol) it is the base of."""
+POOLS_ATTR = "usmp.pools"
+"""On the entry function after `usmp-to-tir`: each pool's name and planned size in bytes."""
+IO_OFFSETS_ATTR = "usmp.io_offsets"
+"""On the entry function after `usmp-to-tir`: where each input and output placed in a
+pool lives."""
 DEFAULT_ALIGNMENT = 16
 
 _INT_POOL_PROPERTIES = (
@@ -92,6 +116,85 @@ def _parse_int64(parser: Parser, what: str) -> int:
     if value > INT64_MAX:
         parser.raise_error(f"{what} {value} is past the limit of 2**63-1", start, parser.pos)
     return value
+
+
+class PoolKind(StrEnum):
+    """What a pool holds: buffers live for part of a run, or data fixed before it."""
+
+    WORKSPACE = "workspace"
+    CONSTANT = "constant"
+
+
+@irdl_attr_definition
+class PoolKindAttr(EnumAttribute[PoolKind], SpacedOpaqueSyntaxAttribute):
+    name = "usmp.pool_kind"
+
+
+class IOKind(StrEnum):
+    """What an entry function's I/O buffer carries: read means input, written output."""
+
+    INPUT = "input"
+    OUTPUT = "output"
+    INPUT_OUTPUT = "input_output"
+
+
+@irdl_attr_definition
+class IOKindAttr(EnumAttribute[IOKind], SpacedOpaqueSyntaxAttribute):
+    name = "usmp.io_kind"
+
+
+@irdl_attr_definition
+class IOAttr(ParametrizedAttribute):
+    """`#usmp.io<"x", input>`: the allocation holds the entry's I/O param `x`, under the
+    name the application knows it by."""
+
+    name = "usmp.io"
+
+    param_name: StringAttr
+    kind: IOKindAttr
+
+    def __init__(self, param_name: str, kind: str):
+        super().__init__(StringAttr(param_name), IOKindAttr(IOKind(kind)))
+
+    def verify(self) -> None:
+        if not self.param_name.data:
+            raise VerifyException("usmp.io names the param it holds; the name is empty")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> tuple[StringAttr, IOKindAttr]:
+        with parser.in_angle_brackets():
+            param_name = parser.parse_str_literal()
+            parser.parse_punctuation(",")
+            kind = parser.parse_str_enum(IOKind)
+        return StringAttr(param_name), IOKindAttr(kind)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string_literal(self.param_name.data)
+            printer.print_string(f", {self.kind.data}")
+
+
+@irdl_custom_directive
+class KeywordInt64(CustomDirective):
+    """`name N`, optional, for an i64 property `name`: the number is checked against
+    the planner's limit where it is written (the i64 type alone would wrap 2**63 to a
+    negative). Printed whenever the property is set, including at its default."""
+
+    value: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        if parser.parse_optional_keyword(self.value.name) is None:
+            return
+        what = f"{state.op_type.name.split('.')[-1]} {self.value.name}"
+        self.value.set(state, _int_attr(_parse_int64(parser, what)))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        attr = self.value.get(op)
+        if attr is None:
+            return
+        assert isinstance(attr, IntegerAttr)
+        state.print_whitespace(printer)
+        printer.print_string(f"{self.value.name} {attr.value.data}")
 
 
 def buffer_size_in_bytes(buffer_type: Attribute) -> int:
@@ -137,9 +240,9 @@ class PoolOp(IRDLOperation):
 
     name = "usmp.pool"
 
-    sym_name = prop_def(StringAttr)
-    kind = prop_def(StringAttr)
-    alignment = prop_def(IntegerAttr[I64])
+    sym_name = prop_def(SymbolNameConstraint())
+    kind = prop_def(PoolKindAttr)
+    alignment = prop_def(IntegerAttr[I64], default_value=IntegerAttr(DEFAULT_ALIGNMENT, i64))
     size_hint = opt_prop_def(IntegerAttr[I64])
     size = opt_prop_def(IntegerAttr[I64])
     targets = prop_def(ArrayAttr[StringAttr], default_value=ArrayAttr(()))
@@ -152,6 +255,12 @@ class PoolOp(IRDLOperation):
     is_internal = opt_prop_def(UnitAttr)
 
     traits = traits_def(SymbolOpInterface())
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (KeywordInt64,)
+    assembly_format = (
+        "$sym_name $kind custom<KeywordInt64>($alignment) custom<KeywordInt64>($size_hint)"
+        " (`targets` $targets^)? custom<KeywordInt64>($size) attr-dict"
+    )
 
     DESCRIPTIVE_PROPERTIES: ClassVar[tuple[str, ...]] = (
         *_INT_POOL_PROPERTIES,
@@ -171,7 +280,7 @@ class PoolOp(IRDLOperation):
     ):
         properties: dict[str, Attribute | None] = {
             "sym_name": StringAttr(sym_name),
-            "kind": StringAttr(kind),
+            "kind": PoolKindAttr(PoolKind(kind)),
             "alignment": _int_attr(alignment),
             "size_hint": None if size_hint is None else _int_attr(size_hint),
             "size": None if size is None else _int_attr(size),
@@ -193,10 +302,14 @@ class PoolOp(IRDLOperation):
         return tuple(t.data for t in self.targets.data)
 
     def verify_(self) -> None:
-        if self.kind.data not in POOL_KINDS:
-            raise VerifyException(
-                f"pool kind must be one of {', '.join(POOL_KINDS)}, got '{self.kind.data}'"
-            )
+        # Properties share the attribute dictionary in the syntax; a name without a
+        # dialect prefix there is a misspelt property, not a discardable attribute.
+        for key in self.attributes:
+            if "." not in key:
+                raise VerifyException(
+                    f"unknown pool property '{key}' (known: "
+                    f"{', '.join(self.DESCRIPTIVE_PROPERTIES)})"
+                )
         if not _is_power_of_two(self.alignment.value.data):
             raise VerifyException(
                 f"pool alignment must be a positive power of two, got {self.alignment.value.data}"
@@ -216,57 +329,6 @@ class PoolOp(IRDLOperation):
                     raise VerifyException(
                         f"target_burst_bytes of '{target}' must be a non-negative integer"
                     )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PoolOp:
-        sym_name = parser.parse_symbol_name().data
-        kind = parser.parse_identifier()
-        alignment = DEFAULT_ALIGNMENT
-        if parser.parse_optional_keyword("alignment") is not None:
-            alignment = _parse_int64(parser, "pool alignment")
-        size_hint = None
-        if parser.parse_optional_keyword("size_hint") is not None:
-            size_hint = _parse_int64(parser, "pool size_hint")
-        targets: list[str] = []
-        if parser.parse_optional_keyword("targets") is not None:
-            targets = parser.parse_comma_separated_list(
-                parser.Delimiter.SQUARE, parser.parse_str_literal
-            )
-        size = None
-        if parser.parse_optional_keyword("size") is not None:
-            size = _parse_int64(parser, "pool size")
-        start = parser.pos
-        descriptive = parser.parse_optional_attr_dict()
-        for key in descriptive:
-            if key not in cls.DESCRIPTIVE_PROPERTIES:
-                parser.raise_error(
-                    f"unknown pool property '{key}' (known: "
-                    f"{', '.join(cls.DESCRIPTIVE_PROPERTIES)})",
-                    start,
-                    parser.pos,
-                )
-        return cls(sym_name, kind, alignment, size_hint, targets, size, descriptive)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        printer.print_string(f" {self.kind.data} alignment {self.alignment.value.data}")
-        if (hint := self.size_hint_bytes) is not None:
-            printer.print_string(f" size_hint {hint}")
-        if self.targets.data:
-            printer.print_string(" targets [")
-            printer.print_list(self.targets.data, printer.print_attribute)
-            printer.print_string("]")
-        if (size := self.planned_size) is not None:
-            printer.print_string(f" size {size}")
-        descriptive = {
-            key: value
-            for key in self.DESCRIPTIVE_PROPERTIES
-            if (value := self.properties.get(key)) is not None
-        }
-        if descriptive:
-            printer.print_string(" ")
-            printer.print_attr_dict(descriptive)
 
 
 @irdl_op_definition
@@ -414,6 +476,23 @@ class AllocOffsetOp(IRDLOperation):
         printer.print_attribute(self.buffer.type)
 
 
+ModulePlanCheck = Callable[[Operation, "LivenessOp"], None]
+"""A check of the facts that span a module: its liveness against its placements."""
+
+_MODULE_PLAN_CHECKS: list[ModulePlanCheck] = []
+
+
+def register_module_plan_check(check: ModulePlanCheck) -> ModulePlanCheck:
+    """Makes `usmp.liveness`'s verifier run `check` on the module that holds it.
+
+    Whether two placed buffers that are live together share a byte is decided by the
+    planner's independent validator, which this dialect must not import; the analysis
+    that wraps it registers itself here (`usmp_dialect.universe` loads it with the
+    dialect)."""
+    _MODULE_PLAN_CHECKS.append(check)
+    return check
+
+
 def _i64_array(values: Sequence[int] | np.ndarray) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, [int(v) for v in values])
 
@@ -496,17 +575,10 @@ class LivenessOp(IRDLOperation):
         for i, j in pairs:
             if i == j:
                 raise VerifyException(f"buffer '{names[i]}' is listed as conflicting with itself")
-        self._verify_against_module()
-
-    def _verify_against_module(self) -> None:
-        # The liveness and the placement facts of the whole module are checked together,
-        # against the same independent validator the planner uses.
-        from usmp_dialect.analysis.usmp_problem import verify_module_plan
-
         module = self.parent_op()
-        if module is None:
-            return
-        verify_module_plan(module, self)
+        if module is not None:
+            for check in _MODULE_PLAN_CHECKS:
+                check(module, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> LivenessOp:
@@ -567,4 +639,4 @@ class LivenessOp(IRDLOperation):
         printer.print_string("\n}")
 
 
-USMP = Dialect("usmp", [PoolOp, AllocOffsetOp, LivenessOp], [])
+USMP = Dialect("usmp", [PoolOp, AllocOffsetOp, LivenessOp], [PoolKindAttr, IOKindAttr, IOAttr])

@@ -69,7 +69,7 @@ _COMPARE: dict[str, tuple[str, str, type[Operation]]] = {
     "GT": ("sgt", "ogt", tir.GtOp),
     "GE": ("sge", "oge", tir.GeOp),
 }
-_LOOP_KIND_BY_ENUM = dict(enumerate(tir.LOOP_KINDS))
+_LOOP_KIND_BY_ENUM = dict(enumerate(tir.ForKind))
 _THREAD_INDEX = 1
 """TVM's `IterVar.ThreadIndex`, the iter type of a thread-binding loop's IterVar."""
 

@@ -16,9 +16,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from usmp_dialect.dialects.usmp import POOLS_ATTR
 from usmp_dialect.pipeline import plan_module
 from usmp_dialect.tools.errors import requires_tvm
-from usmp_dialect.tvm_runtime import POOLS_ATTR, entry_name, load_tvmscript, run_module
+from usmp_dialect.tvm_runtime import entry_name, load_tvmscript, run_module
 
 TOOL = "run_tvmscript"
 

@@ -18,13 +18,11 @@ from xdsl.ir import Operation
 from usmp_dialect.analysis.call_tree import Allocation
 from usmp_dialect.analysis.usmp_problem import module_liveness, module_pools
 from usmp_dialect.diagnostics import UsmpError
-from usmp_dialect.dialects.usmp import UNPLANNED_ATTR, LivenessOp, PoolOp
+from usmp_dialect.dialects.usmp import TARGET_ATTR, UNPLANNED_ATTR, LivenessOp, PoolOp
 
 AllocationT = TypeVar("AllocationT", bound=Allocation)
 
 DEFAULT_POOL = "global_workspace"
-TARGET_ATTR = "usmp.target"
-"""A function's target; a pool with targets serves only functions of those targets."""
 
 
 def workspace_pools(module: ModuleOp) -> list[PoolOp]:

@@ -2,7 +2,7 @@
 allocations, so that the planner can place them in a workspace pool too.
 
 TVM's `CreateAllocatesForIO` (USMP's `use_workspace_io`): every buffer param of the
-entry function becomes a `tir.alloc_buffer {usmp.io = {name = "x", kind = "input"}}` at
+entry function becomes a `tir.alloc_buffer {usmp.io = #usmp.io<"x", input>}` at
 the top of its body and leaves the signature; the kind is TVM's rule (read: input,
 written: output), through the calls that hand the buffer to operators. A pointer param
 that the entry views as a buffer (`x = T.decl_buffer(shape, dtype, data=p)`, the form of
@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -34,7 +34,7 @@ from usmp_dialect.analysis.tir_liveness import (
 )
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, IO_ATTR
+from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, IO_ATTR, IOAttr
 
 
 def constant_params(function: tir.PrimFuncOp) -> set[str]:
@@ -107,12 +107,8 @@ def _mark_io(module: ModuleOp, entry: tir.PrimFuncOp, allocs: list[tir.AllocBuff
     assert liveness is not None
     by_op = {a.op: a for a in liveness.allocations}
     for alloc in allocs:
-        alloc.attributes[IO_ATTR] = DictionaryAttr(
-            {
-                "name": alloc.buffer_name or StringAttr(""),
-                "kind": StringAttr(_io_kind(by_op[alloc])),
-            }
-        )
+        assert alloc.buffer_name is not None
+        alloc.attributes[IO_ATTR] = IOAttr(alloc.buffer_name.data, _io_kind(by_op[alloc]))
 
 
 @dataclass(frozen=True)

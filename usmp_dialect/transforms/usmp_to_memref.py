@@ -30,9 +30,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from usmp_dialect.analysis.usmp_problem import module_liveness, module_pools
 from usmp_dialect.diagnostics import UsmpError
-from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp, PoolOp
-
-POOL_ARG_ATTR = "usmp.pool"
+from usmp_dialect.dialects.usmp import POOL_ARG_ATTR, AllocOffsetOp, LivenessOp, PoolOp
 
 
 def _allocs_by_function(functions: list[func.FuncOp]) -> dict[str, list[AllocOffsetOp]]:

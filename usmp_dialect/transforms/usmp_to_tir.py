@@ -51,13 +51,9 @@ from usmp_dialect.analysis.tir_liveness import (
 from usmp_dialect.analysis.usmp_problem import module_liveness, module_pools
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import AllocOffsetOp, PoolOp
+from usmp_dialect.dialects.usmp import IO_OFFSETS_ATTR, POOLS_ATTR, AllocOffsetOp, PoolOp
 from usmp_dialect.transforms.usmp_to_memref import pools_needed
 
-POOLS_ATTR = "usmp.pools"
-"""On the entry function: each pool's name and planned size in bytes."""
-IO_OFFSETS_ATTR = "usmp.io_offsets"
-"""On the entry function: where each input and output placed in a pool lives."""
 NOALIAS_ATTR = "tirx.noalias"
 ui8 = IntegerType(8, Signedness.UNSIGNED)
 

@@ -29,8 +29,8 @@ tir.prim_func @__tvm_main__(%input: !tir.ptr<void> {tir.name = "input"}, %output
 }
 
 // CHECK:      tir.prim_func @__tvm_main__(%state: !tir.ptr<void> {tir.name = "state"}) attributes {runner_function = true} {
-// CHECK-NEXT:   %input = tir.alloc_buffer "input" {usmp.io = {name = "input", kind = "input"}} : !tir.buffer<4xf32>
-// CHECK-NEXT:   %output = tir.alloc_buffer "output" {usmp.io = {name = "output", kind = "output"}} : !tir.buffer<4xf32>
+// CHECK-NEXT:   %input = tir.alloc_buffer "input" {usmp.io = #usmp.io<"input", input>} : !tir.buffer<4xf32>
+// CHECK-NEXT:   %output = tir.alloc_buffer "output" {usmp.io = #usmp.io<"output", output>} : !tir.buffer<4xf32>
 // CHECK-NOT:    tir.decl_buffer
 // CHECK:        %pi = tir.buffer_data %input
 // CHECK-NEXT:   %po = tir.buffer_data %output
@@ -63,9 +63,9 @@ tir.prim_func @__tvm_main__(%input: !tir.ptr<f32> {tir.name = "input"}, %output:
 }
 
 // CHECK:      tir.prim_func @__tvm_main__() attributes {runner_function = true} {
-// CHECK-NEXT:   %input = tir.alloc_buffer "input" {usmp.io = {name = "input", kind = "input"}} : !tir.buffer<4xf32>
+// CHECK-NEXT:   %input = tir.alloc_buffer "input" {usmp.io = #usmp.io<"input", input>} : !tir.buffer<4xf32>
 // CHECK-NEXT:   %{{.*}} = tir.buffer_data %input : !tir.buffer<4xf32> -> !tir.ptr<f32>
-// CHECK-NEXT:   %output = tir.alloc_buffer "output" {usmp.io = {name = "output", kind = "output"}} : !tir.buffer<4xf32>
+// CHECK-NEXT:   %output = tir.alloc_buffer "output" {usmp.io = #usmp.io<"output", output>} : !tir.buffer<4xf32>
 // CHECK-NEXT:   %{{.*}} = tir.buffer_data %output : !tir.buffer<4xf32> -> !tir.ptr<f32>
 // CHECK-NEXT:   %sid = tir.alloc_buffer "sid" : !tir.buffer<4xf32>
 

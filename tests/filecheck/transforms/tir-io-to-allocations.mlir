@@ -47,9 +47,9 @@ tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %w: !tir.buffer
 }
 
 // CHECK:      tir.prim_func @main(%w: !tir.buffer<4xf32> {tir.name = "w"}, %n: i32 {tir.name = "n"}) attributes {runner_function = true, usmp.constants = ["w"]} {
-// CHECK-NEXT:   %inp = tir.alloc_buffer "inp" {usmp.io = {name = "inp", kind = "input"}} : !tir.buffer<4xf32>
-// CHECK-NEXT:   %state = tir.alloc_buffer "state" {usmp.io = {name = "state", kind = "input_output"}} : !tir.buffer<4xf32>
-// CHECK-NEXT:   %out = tir.alloc_buffer "out" {usmp.io = {name = "out", kind = "output"}} : !tir.buffer<4xf32>
+// CHECK-NEXT:   %inp = tir.alloc_buffer "inp" {usmp.io = #usmp.io<"inp", input>} : !tir.buffer<4xf32>
+// CHECK-NEXT:   %state = tir.alloc_buffer "state" {usmp.io = #usmp.io<"state", input_output>} : !tir.buffer<4xf32>
+// CHECK-NEXT:   %out = tir.alloc_buffer "out" {usmp.io = #usmp.io<"out", output>} : !tir.buffer<4xf32>
 // CHECK-NEXT:   %t0 = tir.alloc_buffer "t0" : !tir.buffer<4xf32>
 // CHECK-NOT:  usmp.io
 

@@ -34,10 +34,10 @@ tir.prim_func @main(%a: !tir.buffer<4xf32> {tir.name = "input_1"}, %p: !tir.ptr<
 // CHECK-NEXT:     tir.store %f, %[[X]][%i]
 
 // GENERIC: "tir.prim_func"() <{sym_name = "main", function_type = (!tir.buffer<4xf32>, !tir.ptr<f32>, i32) -> (), arg_attrs = [{tir.name = "input_1"}, {tir.name = "w_1"}, {}]}>
-// GENERIC: "tir.alloc_buffer"() <{annotations = {}, name = "T_add_intermediate"}>
+// GENERIC: "tir.alloc_buffer"() <{name = "T_add_intermediate", annotations = {}}>
 // GENERIC: "tir.decl_buffer"(%{{.*}}) <{name = "sid_9"}>
 // GENERIC: "tir.bind"(%{{.*}}) <{name = "sid_8"}>
-// GENERIC: "tir.for"(%{{.*}}, %{{.*}}) <{kind = "serial", name = "i_1", annotations = {}}>
+// GENERIC: "tir.for"(%{{.*}}, %{{.*}}) <{kind = #tir<for_kind serial>, name = "i_1", annotations = {}}>
 
 // Float immediates keep TVM's double exactly (`T.float32(0.001)` is 0.001, not the float32
 // nearest to it); a hexadecimal literal is its bits (infinities, NaN).

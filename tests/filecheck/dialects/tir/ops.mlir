@@ -127,6 +127,6 @@ tir.prim_func @main(%a: !tir.buffer<4x8xf32>, %n: i32) -> i32 attributes {global
 // CHECK-NEXT: }
 
 // GENERIC: "tir.prim_func"() <{sym_name = "op", function_type = (!tir.ptr<f32>, !tir.ptr<ui8, "local">, !tir.ptr<void>) -> ()}> ({
-// GENERIC: "tir.for"(%c0, %c8, %c4) <{kind = "vectorized", annotations = {pragma_unroll = 1 : i64}}> ({
-// GENERIC: "tir.for"(%c0, %c4) <{kind = "thread_binding", thread_tag = "threadIdx.x", annotations = {}}> ({
+// GENERIC: "tir.for"(%c0, %c8, %c4) <{kind = #tir<for_kind vectorized>, annotations = {pragma_unroll = 1 : i64}}> ({
+// GENERIC: "tir.for"(%c0, %c4) <{kind = #tir<for_kind thread_binding>, thread_tag = "threadIdx.x", annotations = {}}> ({
 // GENERIC: "tir.call"(%data, %udata, %h) <{callee = @op}> : (!tir.ptr<f32>, !tir.ptr<ui8, "local">, !tir.ptr<void>) -> ()

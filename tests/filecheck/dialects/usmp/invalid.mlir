@@ -1,7 +1,7 @@
 // RUN: usmp-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
-usmp.pool @p scratch alignment 16
-// CHECK: pool kind must be one of workspace, constant, got 'scratch'
+usmp.pool @p workspace alignment 16 {speed = 3}
+// CHECK: unknown pool property 'speed'
 
 // -----
 
@@ -190,3 +190,12 @@ usmp.liveness {
   "b"
 }
 // CHECK: buffers 'a' and 'b'
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] align 16 {usmp.io = #usmp.io<"", input>} : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1)
+}
+// CHECK: usmp.io names the param it holds; the name is empty

@@ -1,7 +1,7 @@
 // RUN: usmp-opt %s --split-input-file --parsing-diagnostics | filecheck %s
 
-usmp.pool @p workspace alignment 16 {speed = 3}
-// CHECK: unknown pool property 'speed'
+usmp.pool @p scratch alignment 16
+// CHECK: Expected `workspace`, or `constant`
 
 // -----
 
@@ -23,3 +23,9 @@ usmp.liveness {
 usmp.pool @p workspace alignment 16
 %a = usmp.alloc_offset "a" @p[?] : memref<4xf32>
 // CHECK: Expected 'align'
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] align 16 {usmp.io = #usmp.io<"a", sideways>} : memref<4xf32>
+// CHECK: Expected `input`, `output`, or `input_output`
