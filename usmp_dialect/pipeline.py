@@ -23,9 +23,9 @@ __all__ = [
     "DEFAULT_EFFORT",
     "DEFAULT_TIME_LIMIT",
     "LOWERINGS",
+    "option_text",
     "plan_module",
     "plan_pools",
-    "option_text",
     "plan_pools_pipeline",
 ]
 
