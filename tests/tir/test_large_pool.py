@@ -4,6 +4,8 @@ not be allocated to compile the module."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("tvm")
@@ -14,39 +16,21 @@ from usmp_dialect.frontends.tvmscript import import_module, parse_tvmscript  # n
 from usmp_dialect.pipeline import plan_pools  # noqa: E402
 from usmp_dialect.tvm_runtime import POOLS_ATTR, build, entry_name  # noqa: E402
 
-# Two operators chained through `sid`, each buffer 4 GiB less 4 bytes (int32-indexed), an
-# operator's workspace live with `sid`: the pool holds two.
-GIB_CHAIN = """
-from tvm.script import ir as I
-from tvm.script import tirx as T
+CHAIN = Path(__file__).parents[1] / "filecheck" / "inputs" / "tir" / "chain_direct_call.py"
 
 
-@I.ir_module
-class Module:
-    @T.prim_func(private=True)
-    def op(a: T.handle, b: T.handle):
-        A = T.decl_buffer((1073741823,), "float32", data=a)
-        B = T.decl_buffer((1073741823,), "float32", data=b)
-        work = T.alloc_buffer((1073741823,), "float32")
-        for i in range(4):
-            work[i] = A[i] * T.float32(2)
-        for i in range(4):
-            B[i] = work[i]
-
-    @T.prim_func
-    def __tvm_main__(input: T.handle, output: T.handle):
-        x = T.decl_buffer((1073741823,), "float32", data=input)
-        y = T.decl_buffer((1073741823,), "float32", data=output)
-        sid = T.alloc_buffer((1073741823,), "float32")
-        Module.op(x.data, sid.data)
-        Module.op(sid.data, y.data)
-"""
+def gib_chain() -> str:
+    """Two operators chained through `sid`, as in chain_direct_call.py, but each buffer 4 GiB
+    less 4 bytes (still int32-indexed): `sid` and an operator's workspace live together, so
+    the pool holds two of them."""
+    text = CHAIN.read_text().replace("(16,)", "(1073741823,)")
+    return text.replace("range(16)", "range(4)")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("target", ["c", "llvm"])
 def test_a_pool_past_2_gib_builds_from_its_tvmscript(target):
-    module = import_module(parse_tvmscript(GIB_CHAIN, "gib_chain.py"))
+    module = import_module(parse_tvmscript(gib_chain(), "gib_chain.py"))
     plan_pools(module)
     planned = parse_tvmscript(emit_tvmscript(module), "planned.py")
     entry = planned[entry_name(planned)]
