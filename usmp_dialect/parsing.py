@@ -15,7 +15,8 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.lexer import Token
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
 
 from usmp_dialect.diagnostics import LocatedError, decode_input, with_location
 from usmp_dialect.dialects.tir import set_readable_hint
@@ -31,6 +32,26 @@ RECURSION_LIMIT = 40 * MAX_NESTING
 MLIRLexer._unescaped_characters_regex = re.compile(
     r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
 )
+
+
+_lex_string_literal = MLIRLexer._lex_string_literal
+
+
+def _lex_utf8_string_literal(self: MLIRLexer, start_pos: int) -> MLIRToken:
+    """xDSL 0.75 lexes a string with escapes of non-ASCII bytes (as its printer writes
+    `büffer`: `"b\\C3\\BCffer"`) as a bytes literal, which no string-taking parser
+    accepts; its own docstring says a string that decodes as UTF-8 is a string."""
+    token = _lex_string_literal(self, start_pos)
+    if token.kind is MLIRTokenKind.BYTES_LIT:
+        try:
+            StringLiteral.from_span(token.span).bytes_contents.decode()
+        except UnicodeDecodeError:
+            return token
+        return Token(MLIRTokenKind.STRING_LIT, token.span)
+    return token
+
+
+MLIRLexer._lex_string_literal = _lex_utf8_string_literal
 
 
 class LocatingParser(Parser):

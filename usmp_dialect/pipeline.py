@@ -9,6 +9,8 @@ Its defaults are `usmp-plan`'s own option defaults.
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
@@ -21,6 +23,7 @@ __all__ = [
     "DEFAULT_EFFORT",
     "DEFAULT_TIME_LIMIT",
     "LOWERINGS",
+    "option_text",
     "plan_module",
     "plan_pools",
     "plan_pools_pipeline",
@@ -44,11 +47,43 @@ def plan_pools_pipeline(
     passes += [
         "memref-to-usmp",
         "tir-to-usmp",
-        f"usmp-plan{{algorithm={algorithm} time-limit={time_limit:g} effort={effort:g}}}",
+        f"usmp-plan{{algorithm={option_text(algorithm)} time-limit={option_text(time_limit)} "
+        f"effort={option_text(effort)}}}",
     ]
     if lower:
         passes.extend(LOWERINGS)
     return ",".join(passes)
+
+
+_BARE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
+def option_text(value: str | float) -> str:
+    """`value` as pass-pipeline text that parses back to exactly it. xDSL reads a number
+    with an exponent only after a `.` (`1.0e+16`, not `1e+16`); a bare word as a string
+    unless it is `true` or `false`; a quoted string with backslash escapes for a backslash,
+    a quote, a newline and a tab, but no carriage return, form feed or vertical tab; and
+    no number that is not finite."""
+    if isinstance(value, str):
+        if _BARE_WORD.fullmatch(value) and value not in ("true", "false"):
+            return value
+        if any(c in value for c in "\r\f\v"):
+            raise ValueError(f"a pass option cannot hold {value!r}")
+        escaped = (
+            value.replace("\\", "\\\\")
+            .replace('"', '\\"')
+            .replace("\n", "\\n")
+            .replace("\t", "\\t")
+        )
+        return f'"{escaped}"'
+    if not math.isfinite(value):
+        raise ValueError(f"a pass option must be a finite number, got {value}")
+    if isinstance(value, int):
+        return str(value)
+    text = repr(float(value))
+    if "." not in text:
+        text = text.replace("e", ".0e")
+    return text
 
 
 def plan_pools(module: ModuleOp, pipeline: str | None = None) -> None:

@@ -39,19 +39,19 @@ ORDER = list(range(6))
 
 def test_tvm_greedy_climbs_over_the_gaps():
     problem = gapped_problem()
-    plan = place_above_conflicts(problem, ORDER)
+    plan = place_above_conflicts(problem, ORDER, "greedy_by_size")
     assert plan.offset.tolist() == [0, 10, 30, 40, 55, 60]
 
 
 def test_first_fit_takes_the_lowest_gap():
     problem = gapped_problem()
-    plan = place_in_gaps(problem, ORDER, problem.conflicts, tightest=False)
+    plan = place_in_gaps(problem, ORDER, problem.conflicts, tightest=False, algorithm="first_fit")
     assert plan.offset.tolist() == [0, 10, 30, 40, 55, 10]
     assert validate(problem, plan) == []
 
 
 def test_best_fit_takes_the_tightest_gap():
     problem = gapped_problem()
-    plan = place_in_gaps(problem, ORDER, problem.conflicts, tightest=True)
+    plan = place_in_gaps(problem, ORDER, problem.conflicts, tightest=True, algorithm="best_fit")
     assert plan.offset.tolist() == [0, 10, 30, 40, 55, 40]
     assert validate(problem, plan) == []

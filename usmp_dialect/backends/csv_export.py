@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import ModuleOp
 
+from usmp_dialect.analysis.usmp_problem import module_allocs
 from usmp_dialect.backends.report import plan_report
 from usmp_dialect.diagnostics import UsmpError
-from usmp_dialect.frontends.csv_instance import write_csv_instance
+from usmp_dialect.dialects.usmp import AllocOffsetOp
+from usmp_dialect.frontends.csv_instance import is_csv_id, write_csv_instance
 
 
 def module_to_csv(module: ModuleOp) -> str:
@@ -19,6 +21,13 @@ def module_to_csv(module: ModuleOp) -> str:
                 f"buffer '{buffer['name']}' has {len(buffer['live'])} live intervals; the "
                 "CSV format holds exactly one per buffer"
             )
+    for buffer in buffers:
+        if not is_csv_id(buffer["name"]):
+            raise UsmpError(
+                f"buffer '{buffer['name']}' cannot be a CSV id: the format is not quoted, so "
+                "an id holds no comma or line break and no space at its ends",
+                _alloc_named(module, buffer["name"]),
+            )
     if len(report["pools"]) > 1:
         raise UsmpError("the CSV format holds one pool; this module has several")
     return write_csv_instance(
@@ -28,3 +37,7 @@ def module_to_csv(module: ModuleOp) -> str:
         [b["size"] for b in buffers],
         [b["offset"] for b in buffers],
     )
+
+
+def _alloc_named(module: ModuleOp, name: str) -> AllocOffsetOp | None:
+    return next((op for op in module_allocs(module) if op.buffer_name.data == name), None)

@@ -9,6 +9,8 @@ inside these functions only.
 
 from __future__ import annotations
 
+import keyword
+from collections.abc import Callable
 from typing import Any
 
 from xdsl.dialects import arith, scf
@@ -79,7 +81,21 @@ def emit_module(module: ModuleOp) -> Any:
 
 
 def emit_tvmscript(module: ModuleOp) -> str:
-    return emit_module(module).script() + "\n"
+    """TVMScript text of the module; a name that TVM's printer would print as a Python
+    keyword or literal (`lambda`, `None`, `1st`), or as `range`, which the loops call, is
+    given a trailing or leading `_` (the printer replaces other characters itself)."""
+    return _Emitter(module, python_name).module().script() + "\n"
+
+
+_PRINTER_BUILTINS = frozenset({"range"})
+
+
+def python_name(name: str) -> str:
+    if keyword.iskeyword(name) or name in _PRINTER_BUILTINS:
+        return f"{name}_"
+    if not name or name[0].isdigit():
+        return f"_{name}"
+    return name
 
 
 def type_to_tvm(t: Attribute | None, op: Operation | None = None) -> Any:
@@ -144,15 +160,19 @@ def _var_name(op: tir.BindOp | tir.ForOp, fallback: str) -> str:
 
 
 class _Emitter:
-    def __init__(self, module: ModuleOp):
+    def __init__(self, module: ModuleOp, rename: Callable[[str], str] = str):
         from tvm import ir
+
+        self.rename = rename
 
         self.module_op = module
         self.functions = [op for op in module.ops if isinstance(op, tir.PrimFuncOp)]
         for op in module.ops:
             if not isinstance(op, tir.PrimFuncOp):
                 raise UsmpError(f"'{op.name}' has no TVMScript equivalent", op)
-        self.gvars = {f.sym_name.data: ir.GlobalVar(f.sym_name.data) for f in self.functions}
+        self.gvars = {
+            f.sym_name.data: ir.GlobalVar(rename(f.sym_name.data)) for f in self.functions
+        }
         self.ret_types = {f.sym_name.data: type_to_tvm(f.ret_type, f) for f in self.functions}
         self.values: dict[SSAValue, Any] = {}
 
@@ -182,6 +202,7 @@ class _Emitter:
         """The TVM var of `value`, named `name` (TVM's printer makes names unique)."""
         from tvm import ir
 
+        name = self.rename(name)
         if isinstance(value.type, tir.BufferType):
             var = make_buffer(value.type, name)
         else:
@@ -220,7 +241,7 @@ class _Emitter:
                 return tirx.Evaluate(self.call(op))
             case tir.BindOp():
                 value = self.value(op.value)
-                var = ir.Var(_var_name(op, "v"), type_to_tvm(op.var.type, op))
+                var = ir.Var(self.rename(_var_name(op, "v")), type_to_tvm(op.var.type, op))
                 self.values[op.var] = var
                 return tirx.Bind(var, value)
             case tir.ForOp():

@@ -529,6 +529,8 @@ NAME_ATTR = "tir.name"
 under another name (a `usmp.alloc_offset` whose name was made unique)."""
 
 _HINT_SUFFIX = re.compile(r"_\d+$")
+_NOT_IN_HINT = re.compile(r"[^A-Za-z0-9$._-]")
+"""What MLIR's lexer does not read in a value name (`%büffer`, `%a,b`): printed as `_`."""
 
 
 def set_readable_hint(value: SSAValue, name: str | None) -> None:
@@ -540,7 +542,9 @@ def set_readable_hint(value: SSAValue, name: str | None) -> None:
     name another value also gets; every such suffix is stripped here, so printed names
     stay unique and the module parses back.
     """
-    hint = name or ""
+    hint = _NOT_IN_HINT.sub("_", name or "")
+    if hint[:1].isdigit():
+        hint = f"_{hint}"
     while _HINT_SUFFIX.search(hint):
         hint = _HINT_SUFFIX.sub("", hint)
     value.name_hint = hint if SSAValue.is_valid_name(hint) and hint else None

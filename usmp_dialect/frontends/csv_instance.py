@@ -217,6 +217,11 @@ def _check_row(
         )
 
 
+def is_csv_id(name: str) -> bool:
+    """Whether `name` reads back as the same id: cells are not quoted, and are stripped."""
+    return "," not in name and "\n" not in name and name == name.strip()
+
+
 def write_csv_instance(
     names: Sequence[str],
     lowers: Sequence[int],
@@ -226,7 +231,7 @@ def write_csv_instance(
 ) -> str:
     """A planned instance in MiniMalloc's output format (`id,lower,upper,size,offset`)."""
     for name in names:
-        if "," in name or "\n" in name or name != name.strip():
+        if not is_csv_id(name):
             raise ValueError(f"buffer name {name!r} cannot be written as a CSV id")
     lines = ["id,lower,upper,size,offset"]
     lines += [

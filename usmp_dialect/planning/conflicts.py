@@ -160,6 +160,11 @@ def max_live(problem: Problem) -> int:
     return _max_live(problem, np.asarray(problem.sizes, dtype=np.int64))
 
 
+def max_live_of(problem: Problem, sizes: np.ndarray) -> int:
+    """`max_live` with the buffers weighed by `sizes` (0 leaves a buffer out)."""
+    return _max_live(problem, np.asarray(sizes, dtype=np.int64))
+
+
 def max_live_per_pool(problem: Problem, plan: Plan) -> np.ndarray:
     """`max_live` of the buffers that `plan` put in each pool: a lower bound on that
     pool's size under the plan's assignment of buffers to pools."""

@@ -8,7 +8,7 @@ one pool and one byte offset per buffer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,26 +23,6 @@ class PlanningError(Exception):
     def __init__(self, message: str, buffer: int | None = None):
         super().__init__(message)
         self.buffer = buffer
-
-
-def out_of_space(
-    problem: Problem, buffer: int, needed: Mapping[int, int] | None = None
-) -> PlanningError:
-    """The error for a buffer that fits in none of its candidate pools; `needed` may say,
-    per pool index, how many bytes that pool would have to hold to take the buffer."""
-    if not problem.candidates[buffer]:
-        return PlanningError(f"buffer '{problem.names[buffer]}' has no candidate pool", buffer)
-    needed = needed or {}
-    pools = ", ".join(
-        f"{problem.pools[p].name}: size hint {problem.pools[p].size_hint} bytes"
-        + (f", needs {needed[p]}" if p in needed else "")
-        for p in problem.candidates[buffer]
-    )
-    return PlanningError(
-        f"buffer '{problem.names[buffer]}' ({int(problem.sizes[buffer])} bytes) does not "
-        f"fit in any candidate pool ({pools}); increase the size hints",
-        buffer,
-    )
 
 
 @dataclass(frozen=True)

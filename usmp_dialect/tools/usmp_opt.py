@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import inspect
+import math
 import sys
 from collections.abc import Callable, Sequence
 from io import StringIO
@@ -42,6 +43,17 @@ before the lowerings."""
 def _usage_error(message: str) -> NoReturn:
     print(f"usmp-opt: error: {message}", file=sys.stderr)
     raise SystemExit(1)
+
+
+def _finite_number(text: str) -> float:
+    """A number the pass pipeline's text can hold (it has none for inf or nan)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number: '{text}'") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got '{text}'")
+    return value
 
 
 class UsmpOptMain(xDSLOptMain):
@@ -82,14 +94,14 @@ class UsmpOptMain(xDSLOptMain):
         )
         arg_parser.add_argument(
             "--time-limit",
-            type=float,
+            type=_finite_number,
             help="seconds an algorithm may spend at most, a safety cap: algorithms stop on "
             "their own work budget, so the plan is the same on every run unless this cap "
             f"stops one first (then a warning says so; default: {DEFAULT_TIME_LIMIT:g})",
         )
         arg_parser.add_argument(
             "--effort",
-            type=float,
+            type=_finite_number,
             help="scales the work budget of the planning algorithm (search nodes, greedy "
             f"orders, climb rounds; default: {DEFAULT_EFFORT:g})",
         )
@@ -114,16 +126,19 @@ class UsmpOptMain(xDSLOptMain):
                 "--plan-pools (or write -p 'tir-io-to-allocations,...,usmp-plan{algorithm=NAME "
                 "time-limit=SECONDS effort=N}')"
             )
+        if args.plan_pools and args.passes:
+            _usage_error("use either --plan-pools or -p, not both")
         if args.plan_pools:
-            if args.passes:
-                _usage_error("use either --plan-pools or -p, not both")
-            args.passes = plan_pools_pipeline(
-                args.algorithm or DEFAULT_ALGORITHM,
-                DEFAULT_TIME_LIMIT if args.time_limit is None else args.time_limit,
-                lower=not args.target.startswith(PLAN_TARGETS),
-                workspace_io=args.use_workspace_io,
-                effort=DEFAULT_EFFORT if args.effort is None else args.effort,
-            )
+            try:
+                args.passes = plan_pools_pipeline(
+                    args.algorithm or DEFAULT_ALGORITHM,
+                    DEFAULT_TIME_LIMIT if args.time_limit is None else args.time_limit,
+                    lower=not args.target.startswith(PLAN_TARGETS),
+                    workspace_io=args.use_workspace_io,
+                    effort=DEFAULT_EFFORT if args.effort is None else args.effort,
+                )
+            except ValueError as error:
+                _usage_error(f"--algorithm: {error}")
         try:
             super().setup_pipeline()
         except ValueError as error:

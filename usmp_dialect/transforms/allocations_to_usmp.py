@@ -8,7 +8,6 @@ buffers and writes the single `usmp.liveness`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -55,9 +54,6 @@ def serving_pools(allocation: Allocation, function: Operation, pools: list[PoolO
     return candidates
 
 
-_NAME = re.compile(r"[A-Za-z_][\w.$-]*")
-
-
 class BufferNames:
     """Readable, unique buffer names: the source's name when there is one."""
 
@@ -65,10 +61,10 @@ class BufferNames:
         self.used: set[str] = set()
 
     def unique(self, hint: str | None, fallback: str) -> str:
-        """`hint` if it is a readable name, else `fallback`; a repeated name gets TVM's
-        suffix (`T_softmax_exp`, then `T_softmax_exp2`, `T_softmax_exp3`), so plans and
-        reports name buffers as TVM's USMP named them."""
-        base = hint if hint and _NAME.fullmatch(hint) else fallback
+        """`hint`, the user's name whatever its characters, else `fallback`; a repeated
+        name gets TVM's suffix (`T_softmax_exp`, then `T_softmax_exp2`, `T_softmax_exp3`),
+        so plans and reports name buffers as TVM's USMP named them."""
+        base = hint or fallback
         name, suffix = base, 2
         while name in self.used:
             name, suffix = f"{base}{suffix}", suffix + 1

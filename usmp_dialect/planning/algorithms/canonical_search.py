@@ -437,6 +437,26 @@ def _compile_search_kernel() -> None:
     _compiling["seconds"] += time.perf_counter() - began
 
 
+def _compile_outside_cap(cap: TimeCap) -> None:
+    compiled = _compiling["seconds"]
+    _compile_search_kernel()
+    cap.extend(_compiling["seconds"] - compiled)
+
+
+def fit_in_pool(
+    problem: Problem, buffers: np.ndarray, capacity: int, steps: int, cap: TimeCap
+) -> tuple[bool | None, np.ndarray | None, int]:
+    """Whether `buffers` fit together in `capacity` bytes (`None`: unknown after `steps`
+    search steps, or too many buffers to search), their offsets when they do, and the steps
+    spent. Compiling the search is added to the time cap, as in `improve_plan`."""
+    if len(buffers) > MAX_SEARCH_BUFFERS:
+        return None, None, 0
+    _compile_outside_cap(cap)
+    search = Search(subproblem_of(problem, buffers), cap)
+    answer = search.decide(capacity, steps)
+    return answer, search.best if answer else None, search.steps
+
+
 def improve_plan(problem: Problem, start_plan: Plan, seconds: float, cap: TimeCap) -> Plan:
     """`start_plan` with every pool's offsets searched for `seconds` reference seconds of
     steps; compiling the search loop (about 12 s on a machine's first run, numba) is
@@ -444,9 +464,7 @@ def improve_plan(problem: Problem, start_plan: Plan, seconds: float, cap: TimeCa
     if start_plan.proven_optimal:
         return dataclasses.replace(start_plan, time_capped=cap.hit)
     if seconds > 0:
-        compiled = _compiling["seconds"]
-        _compile_search_kernel()
-        cap.extend(_compiling["seconds"] - compiled)
+        _compile_outside_cap(cap)
     pool = np.asarray(start_plan.pool, dtype=np.int64)
     offset = np.asarray(start_plan.offset, dtype=np.int64).copy()
     # Buffers only move within the pool the portfolio chose: with several candidate pools

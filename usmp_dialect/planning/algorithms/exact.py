@@ -10,26 +10,34 @@ from __future__ import annotations
 
 from usmp_dialect.planning.algorithms.canonical_search import MAX_SEARCH_BUFFERS, improve_plan
 from usmp_dialect.planning.algorithms.placement import geometry_of
+from usmp_dialect.planning.algorithms.pool_choice import Undecided, decide_pools
 from usmp_dialect.planning.algorithms.portfolio import (
     plan_default,
     plan_portfolio,
     portfolio_seconds,
 )
 from usmp_dialect.planning.algorithms.work import TimeCap, placements_in
-from usmp_dialect.planning.problem import Plan, Problem
+from usmp_dialect.planning.problem import Plan, PlanningError, Problem
 from usmp_dialect.planning.registry import Budget, register_algorithm
+from usmp_dialect.planning.size_hints import proven_out_of_space
 
 _SECONDS = 10.0
 """Reference seconds of work at effort 1: the time limit `exact` ran to before plans had to
 be reproducible."""
 
+_ASSIGNMENTS = 100_000
+"""Pool choices `exact` tries at effort 1 when `default` found no plan within the hints."""
+
 
 @register_algorithm("exact")
 def exact(problem: Problem, budget: Budget) -> Plan:
     cap = TimeCap.after(budget.time_limit)
-    start_plan = plan_default(problem, budget.effort, cap)
     default_seconds = portfolio_seconds(problem, budget.effort)
     seconds = max(budget.effort * _SECONDS - default_seconds, 0.0)
+    try:
+        start_plan = plan_default(problem, budget.effort, cap)
+    except PlanningError as failure:
+        return improve_plan(problem, _plan_within_hints(problem, budget, failure, cap), 0.0, cap)
     if problem.num_buffers > MAX_SEARCH_BUFFERS and not start_plan.proven_optimal:
         # Too large for the search: the portfolio and hill climb get all the work, which
         # repeats the default's placements first (the same plans), then goes on.
@@ -43,3 +51,42 @@ def exact(problem: Problem, budget: Budget) -> Plan:
                 start_plan = wider
         seconds = 0.0
     return improve_plan(problem, start_plan, seconds, cap)
+
+
+def _plan_within_hints(
+    problem: Problem, budget: Budget, failure: PlanningError, cap: TimeCap
+) -> Plan:
+    """A plan that fits the size hints `default` found none within, or the error saying
+    that none exists or that none was found within the work budget."""
+    if failure.buffer is None or proven_out_of_space(problem, failure.buffer):
+        raise failure
+    try:
+        plan = decide_pools(
+            problem,
+            geometry_of(problem),
+            budget.effort * _SECONDS,
+            int(budget.effort * _ASSIGNMENTS),
+            cap,
+        )
+    except Undecided:
+        raise PlanningError(
+            "algorithm 'exact' found no plan within the size hints in its work budget, and "
+            f"did not prove that none exists ({_hints(problem)}); raise effort, or increase "
+            "the size hints",
+            failure.buffer,
+        ) from None
+    if plan is None:
+        raise PlanningError(
+            f"no plan fits the size hints ({_hints(problem)}): algorithm 'exact' proved it; "
+            "increase the size hints",
+            failure.buffer,
+        )
+    return plan
+
+
+def _hints(problem: Problem) -> str:
+    return ", ".join(
+        f"{pool.name}: size hint {pool.size_hint} bytes"
+        for pool in problem.pools
+        if pool.size_hint is not None
+    )

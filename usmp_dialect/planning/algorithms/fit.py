@@ -16,12 +16,13 @@ import numpy as np
 from usmp_dialect.planning.algorithms.greedy import Placement
 from usmp_dialect.planning.algorithms.placement import gap_starts
 from usmp_dialect.planning.conflicts import conflicts_either_direction
-from usmp_dialect.planning.problem import Conflicts, Plan, Problem, out_of_space
+from usmp_dialect.planning.problem import Conflicts, Plan, Problem
 from usmp_dialect.planning.registry import Budget, register_algorithm
+from usmp_dialect.planning.size_hints import out_of_space
 
 
 def place_in_gaps(
-    problem: Problem, order: Sequence[int], conflicts: Conflicts, tightest: bool
+    problem: Problem, order: Sequence[int], conflicts: Conflicts, tightest: bool, algorithm: str
 ) -> Plan:
     placement = Placement(problem)
     for buffer in order:
@@ -48,7 +49,7 @@ def place_in_gaps(
                 break
             needed[pool] = int(starts[-1]) + size
         else:
-            raise out_of_space(problem, buffer, needed)
+            raise out_of_space(problem, buffer, algorithm, needed)
     return placement.plan()
 
 
@@ -62,17 +63,17 @@ def size_order(problem: Problem, degrees: np.ndarray) -> np.ndarray:
     return np.lexsort((np.arange(problem.num_buffers), -degrees, -problem.sizes))
 
 
-def _plan(problem: Problem, tightest: bool) -> Plan:
+def _plan(problem: Problem, tightest: bool, algorithm: str) -> Plan:
     conflicts = conflicts_either_direction(problem)
     order = size_order(problem, conflicts.counts())
-    return place_in_gaps(problem, order.tolist(), conflicts, tightest)
+    return place_in_gaps(problem, order.tolist(), conflicts, tightest, algorithm)
 
 
 @register_algorithm("first_fit")
 def first_fit(problem: Problem, budget: Budget) -> Plan:
-    return _plan(problem, tightest=False)
+    return _plan(problem, tightest=False, algorithm="first_fit")
 
 
 @register_algorithm("best_fit")
 def best_fit(problem: Problem, budget: Budget) -> Plan:
-    return _plan(problem, tightest=True)
+    return _plan(problem, tightest=True, algorithm="best_fit")

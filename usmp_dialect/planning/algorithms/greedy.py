@@ -22,8 +22,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from usmp_dialect.planning.problem import Plan, Problem, out_of_space
+from usmp_dialect.planning.problem import Plan, Problem
 from usmp_dialect.planning.registry import Budget, register_algorithm
+from usmp_dialect.planning.size_hints import out_of_space
 
 
 def round_up(offset: int, alignment: int) -> int:
@@ -82,7 +83,7 @@ class Placement:
         return Plan(self.pool.copy(), self.offset.copy(), notes=dict(notes))
 
 
-def place_above_conflicts(problem: Problem, order: Sequence[int]) -> Plan:
+def place_above_conflicts(problem: Problem, order: Sequence[int], algorithm: str) -> Plan:
     """TVM's `PostSortAllocation`: each buffer, in order, above its highest placed conflict
     in the first candidate pool where it stays within the size hint."""
     placement = Placement(problem)
@@ -100,15 +101,15 @@ def place_above_conflicts(problem: Problem, order: Sequence[int]) -> Plan:
                 break
             needed[pool] = offset + size
         else:
-            raise out_of_space(problem, buffer, needed)
+            raise out_of_space(problem, buffer, algorithm, needed)
     return placement.plan()
 
 
 @register_algorithm("greedy_by_size")
 def greedy_by_size(problem: Problem, budget: Budget) -> Plan:
-    return place_above_conflicts(problem, tvm_size_order(problem))
+    return place_above_conflicts(problem, tvm_size_order(problem), "greedy_by_size")
 
 
 @register_algorithm("greedy_by_conflicts")
 def greedy_by_conflicts(problem: Problem, budget: Budget) -> Plan:
-    return place_above_conflicts(problem, tvm_conflicts_order(problem))
+    return place_above_conflicts(problem, tvm_conflicts_order(problem), "greedy_by_conflicts")

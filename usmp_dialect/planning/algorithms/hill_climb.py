@@ -31,10 +31,12 @@ from usmp_dialect.planning.algorithms.greedy import round_up, tvm_size_order
 from usmp_dialect.planning.algorithms.placement import gap_starts
 from usmp_dialect.planning.algorithms.work import TimeCap
 from usmp_dialect.planning.conflicts import max_live
-from usmp_dialect.planning.problem import Plan, PlanningError, Problem, out_of_space
+from usmp_dialect.planning.problem import Plan, PlanningError, Problem
 from usmp_dialect.planning.registry import Budget, register_algorithm
+from usmp_dialect.planning.size_hints import out_of_space
 
 MAX_ROUNDS = 500
+ALGORITHM = "hill_climb"
 
 
 def glibc_rand_r(seed: int = 0) -> Iterator[int]:
@@ -203,7 +205,7 @@ def hill_climb_plan(problem: Problem, budget: Budget, memory_pressure: int | Non
         return Plan(np.zeros(0, np.int64), np.zeros(0, np.int64))
     for buffer in range(n):
         if not problem.candidates[buffer]:
-            raise out_of_space(problem, buffer)
+            raise out_of_space(problem, buffer, ALGORITHM)
     desired = max_live(problem) if memory_pressure is None else memory_pressure
     cap = TimeCap.after(budget.time_limit)
     climb = _Climb(problem)
@@ -267,9 +269,9 @@ def hill_climb_plan(problem: Problem, budget: Budget, memory_pressure: int | Non
 
 def _first_unfit_error(problem: Problem, placed: _Round, climb: _Climb) -> PlanningError:
     buffer = min(placed.needed, key=lambda b: climb.position[b])
-    return out_of_space(problem, buffer, placed.needed[buffer])
+    return out_of_space(problem, buffer, ALGORITHM, placed.needed[buffer])
 
 
-@register_algorithm("hill_climb")
+@register_algorithm(ALGORITHM)
 def tvm_hill_climb(problem: Problem, budget: Budget) -> Plan:
     return hill_climb_plan(problem, budget)

@@ -17,7 +17,8 @@ from enum import Enum
 import numpy as np
 
 from usmp_dialect.planning.conflicts import symmetric_conflicts
-from usmp_dialect.planning.problem import Plan, Problem, out_of_space
+from usmp_dialect.planning.problem import Plan, Problem
+from usmp_dialect.planning.size_hints import out_of_space
 
 
 class Fit(Enum):
@@ -252,5 +253,5 @@ def place_in_order(problem: Problem, geometry: Geometry, order: np.ndarray, fit:
                 occupancy.place(buffer, pool, offset, size)
                 break
         else:
-            raise out_of_space(problem, buffer)
+            raise out_of_space(problem, buffer, "default")
     return Plan(pool=occupancy.pool, offset=occupancy.offset)

@@ -23,6 +23,7 @@ from usmp_dialect.planning.algorithms.placement import (
     geometry_of,
     place_in_order,
 )
+from usmp_dialect.planning.algorithms.pool_choice import with_room_made
 from usmp_dialect.planning.algorithms.work import TimeCap, placements_in
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.problem import Plan, PlanningError, Problem
@@ -174,7 +175,18 @@ def plan_portfolio(problem: Problem, seconds: float, cap: TimeCap) -> Plan:
     geometry = geometry_of(problem)
     lower_bound = max_live(problem)
     placements = placements_in(seconds, problem, geometry)
-    best, runs = run_portfolio(problem, geometry, lower_bound, placements, cap)
+    try:
+        best, runs = run_portfolio(problem, geometry, lower_bound, placements, cap)
+    except PlanningError as failure:
+        # The first order again, with buffers in the way sent to their other pools.
+        problem = with_room_made(
+            problem,
+            geometry,
+            failure,
+            lambda preferred: run_portfolio(preferred, geometry, lower_bound, 1, cap)[0].plan,
+            placements,
+        )
+        best, runs = run_portfolio(problem, geometry, lower_bound, placements, cap)
     improved, rounds = move_pool_setters_earlier(
         problem, geometry, best, lower_bound, max(placements - runs, 0), cap
     )
