@@ -1,7 +1,7 @@
 """The `--plan-pools` pipeline, defined once for `usmp-opt`, the Python API, the tools
 and the benchmarks:
 
-    [tir-io-to-allocations,] memref-to-usmp, tir-to-usmp,
+    [tir-hoist-workspaces,] [tir-io-to-allocations,] memref-to-usmp, tir-to-usmp,
     usmp-plan{algorithm=... time-limit=... effort=...}[, usmp-to-memref, usmp-to-tir]
 
 Its defaults are `usmp-plan`'s own option defaults.
@@ -38,9 +38,11 @@ def plan_pools_pipeline(
     lower: bool = True,
     workspace_io: bool = False,
     effort: float = DEFAULT_EFFORT,
+    hoist_workspaces: bool = False,
 ) -> str:
     """The pipeline's pass specification, as `usmp-opt -p` takes it."""
-    passes = ["tir-io-to-allocations"] if workspace_io else []
+    passes = ["tir-hoist-workspaces"] if hoist_workspaces else []
+    passes += ["tir-io-to-allocations"] if workspace_io else []
     passes += [
         "memref-to-usmp",
         "tir-to-usmp",
@@ -64,11 +66,22 @@ def plan_pools(module: ModuleOp, pipeline: str | None = None) -> None:
     ).apply(usmp_context(), module)
 
 
-def plan_module(mod: Any, algorithm: str = DEFAULT_ALGORITHM, workspace_io: bool = False) -> Any:
-    """`usmp-opt --plan-pools [--use-workspace-io]` on a `tvm.IRModule`: the planned one."""
+def plan_module(
+    mod: Any,
+    algorithm: str = DEFAULT_ALGORITHM,
+    workspace_io: bool = False,
+    hoist_workspaces: bool = False,
+) -> Any:
+    """`usmp-opt --plan-pools [--use-workspace-io]` on a `tvm.IRModule` (with
+    `tir-hoist-workspaces` first if asked): the planned one."""
     from usmp_dialect.backends.tvmscript import emit_module
     from usmp_dialect.frontends.tvmscript import import_module
 
     module = import_module(mod)
-    plan_pools(module, plan_pools_pipeline(algorithm, workspace_io=workspace_io))
+    plan_pools(
+        module,
+        plan_pools_pipeline(
+            algorithm, workspace_io=workspace_io, hoist_workspaces=hoist_workspaces
+        ),
+    )
     return emit_module(module)
