@@ -40,10 +40,8 @@ from usmp_dialect.analysis.tir_liveness import (
     prim_funcs,
     unplannable_reason,
 )
-from usmp_dialect.analysis.usmp_problem import module_liveness
-from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.transforms.allocations_to_usmp import BufferNames
+from usmp_dialect.transforms.allocations_to_usmp import BufferNames, check_not_lowered
 
 
 def _callees_first(
@@ -125,12 +123,7 @@ class TirHoistWorkspaces(ModulePass):
         functions = prim_funcs(op)
         if not functions:
             return
-        if (liveness := module_liveness(op)) is not None:
-            raise UsmpError(
-                f"the module already has a usmp.liveness: {self.name} runs before "
-                "tir-to-usmp, which gives each hoisted buffer its interval",
-                liveness,
-            )
+        check_not_lowered(op, self.name)
         entry = choose_entry(functions, self.entry, self.name)
         calls: dict[str, list[Operation]] = defaultdict(list)
         for function in functions.values():

@@ -1,6 +1,6 @@
 // RUN: usmp-opt %s --split-input-file --verify-diagnostics -p tir-hoist-workspaces | filecheck %s
 // RUN: %exit-code usmp-opt %s --split-input-file -p tir-to-usmp,tir-hoist-workspaces | filecheck %s --check-prefix=ORDER
-// ORDER: error: the module already has a usmp.liveness: tir-hoist-workspaces runs before tir-to-usmp, which gives each hoisted buffer its interval
+// ORDER: error: tir-hoist-workspaces runs before tir-to-usmp, but buffer 'ws' is already a usmp.alloc_offset
 // ORDER: exit=1
 
 tir.prim_func @op() {
