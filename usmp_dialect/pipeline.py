@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import PassPipeline
+from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
 
 from usmp_dialect.transforms.usmp_plan import DEFAULT_ALGORITHM, DEFAULT_EFFORT, DEFAULT_TIME_LIMIT
 
@@ -53,16 +53,26 @@ def plan_pools_pipeline(
     return ",".join(passes)
 
 
-def plan_pools(module: ModuleOp, pipeline: str | None = None) -> None:
+def plan_pools(
+    module: ModuleOp,
+    pipeline: str | None = None,
+    after_each: PassPipelineCallbackType | None = None,
+) -> None:
     """Run `pipeline` (by default `plan_pools_pipeline()`) on `module` in place, verifying
-    the IR after each pass as `usmp-opt` does."""
+    the IR after each pass as `usmp-opt` does, then calling `after_each(previous, module,
+    next)` if given."""
     from usmp_dialect.parsing import usmp_context
     from usmp_dialect.universe import USMP_UNIVERSE
+
+    def verify(previous: ModulePass | None, module: ModuleOp, next: ModulePass | None) -> None:
+        module.verify()
+        if after_each is not None:
+            after_each(previous, module, next)
 
     PassPipeline.parse_spec(
         USMP_UNIVERSE.all_passes,
         plan_pools_pipeline() if pipeline is None else pipeline,
-        callback=lambda _previous, module, _next: module.verify(),
+        callback=verify,
     ).apply(usmp_context(), module)
 
 
