@@ -46,7 +46,7 @@ def _random_inputs(tir_main: Any, names: list[str], seed: int) -> dict[str, np.n
     return inputs
 
 
-def _reason(error: Exception) -> str:
+def tvm_failure_reason(error: Exception) -> str:
     """What a TVM failure says of why: the C compiler's first error, else its last line."""
     text = str(error).strip()
     if compiler := re.search(r":\d+:\d+: error: (.*)", text):
@@ -91,8 +91,8 @@ def check_model(
         ours = run_module(planned, {**inputs, **constants}, target)
     except Exception as error:  # TVM's build of the planned TIR; its last line says why
         raise TVMScriptError(
-            "TVM could not build and run the planned model: "
-            f"{type(error).__name__}: {_reason(error)}",
+            f"TVM could not build and run the planned model: {type(error).__name__}: "
+            f"{tvm_failure_reason(error)}",
             where,
         ) from None
     references = relax_vm_outputs(mod, weights, inputs)

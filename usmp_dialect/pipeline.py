@@ -1,7 +1,7 @@
 """The `--plan-pools` pipeline, defined once for `usmp-opt`, the Python API, the tools
 and the benchmarks:
 
-    [tir-io-to-allocations,] memref-to-usmp, tir-to-usmp,
+    [tir-hoist-workspaces,] [tir-io-to-allocations,] memref-to-usmp, tir-to-usmp,
     usmp-plan{algorithm=... time-limit=... effort=...}[, usmp-to-memref, usmp-to-tir]
 
 Its defaults are `usmp-plan`'s own option defaults.
@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import PassPipeline
+from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
 
 from usmp_dialect.transforms.usmp_plan import DEFAULT_ALGORITHM, DEFAULT_EFFORT, DEFAULT_TIME_LIMIT
 
@@ -41,9 +41,11 @@ def plan_pools_pipeline(
     lower: bool = True,
     workspace_io: bool = False,
     effort: float = DEFAULT_EFFORT,
+    hoist_workspaces: bool = False,
 ) -> str:
     """The pipeline's pass specification, as `usmp-opt -p` takes it."""
-    passes = ["tir-io-to-allocations"] if workspace_io else []
+    passes = ["tir-hoist-workspaces"] if hoist_workspaces else []
+    passes += ["tir-io-to-allocations"] if workspace_io else []
     passes += [
         "memref-to-usmp",
         "tir-to-usmp",
@@ -86,24 +88,45 @@ def option_text(value: str | float) -> str:
     return text
 
 
-def plan_pools(module: ModuleOp, pipeline: str | None = None) -> None:
+def plan_pools(
+    module: ModuleOp,
+    pipeline: str | None = None,
+    after_each: PassPipelineCallbackType | None = None,
+) -> None:
     """Run `pipeline` (by default `plan_pools_pipeline()`) on `module` in place, verifying
-    the IR after each pass as `usmp-opt` does."""
+    the IR after each pass as `usmp-opt` does, then calling `after_each(previous, module,
+    next)` if given."""
     from usmp_dialect.parsing import usmp_context
     from usmp_dialect.universe import USMP_UNIVERSE
+
+    def verify(previous: ModulePass | None, module: ModuleOp, next: ModulePass | None) -> None:
+        module.verify()
+        if after_each is not None:
+            after_each(previous, module, next)
 
     PassPipeline.parse_spec(
         USMP_UNIVERSE.all_passes,
         plan_pools_pipeline() if pipeline is None else pipeline,
-        callback=lambda _previous, module, _next: module.verify(),
+        callback=verify,
     ).apply(usmp_context(), module)
 
 
-def plan_module(mod: Any, algorithm: str = DEFAULT_ALGORITHM, workspace_io: bool = False) -> Any:
-    """`usmp-opt --plan-pools [--use-workspace-io]` on a `tvm.IRModule`: the planned one."""
+def plan_module(
+    mod: Any,
+    algorithm: str = DEFAULT_ALGORITHM,
+    workspace_io: bool = False,
+    hoist_workspaces: bool = False,
+) -> Any:
+    """`usmp-opt --plan-pools [--use-workspace-io]` on a `tvm.IRModule` (with
+    `tir-hoist-workspaces` first if asked): the planned one."""
     from usmp_dialect.backends.tvmscript import emit_module
     from usmp_dialect.frontends.tvmscript import import_module
 
     module = import_module(mod)
-    plan_pools(module, plan_pools_pipeline(algorithm, workspace_io=workspace_io))
+    plan_pools(
+        module,
+        plan_pools_pipeline(
+            algorithm, workspace_io=workspace_io, hoist_workspaces=hoist_workspaces
+        ),
+    )
     return emit_module(module)

@@ -62,6 +62,12 @@ def _tir_io_to_allocations():
     return TirIoToAllocations
 
 
+def _tir_hoist_workspaces():
+    from usmp_dialect.transforms.tir_hoist_workspaces import TirHoistWorkspaces
+
+    return TirHoistWorkspaces
+
+
 def _usmp_to_tir():
     from usmp_dialect.transforms.usmp_to_tir import UsmpToTir
 
@@ -74,6 +80,7 @@ USMP_UNIVERSE = Universe(
         "memref-to-usmp": _memref_to_usmp,
         "usmp-plan": _usmp_plan,
         "usmp-to-memref": _usmp_to_memref,
+        "tir-hoist-workspaces": _tir_hoist_workspaces,
         "tir-io-to-allocations": _tir_io_to_allocations,
         "tir-to-usmp": _tir_to_usmp,
         "usmp-to-tir": _usmp_to_tir,

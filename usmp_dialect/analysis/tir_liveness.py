@@ -374,6 +374,12 @@ def _escape_reason(op: tir.AllocBufferOp) -> str | None:
     return None
 
 
+def unplannable_reason(op: tir.AllocBufferOp) -> str | None:
+    """Why an allocation could not be placed in a pool wherever it ran (its scope, size
+    or an escape), or None."""
+    return _static_reason(op) or _escape_reason(op)
+
+
 def tir_liveness(module: ModuleOp, entry: str = "") -> ProgramLiveness[Allocation] | None:
     """The allocations of the program run from its entry function, or None when no
     function of the module allocates."""

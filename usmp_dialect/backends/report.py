@@ -151,7 +151,7 @@ def _ratio(size: int, bound: int) -> str:
     return f"{size / bound:.3f}x" if bound else "-"
 
 
-def _table(header: list[str], rows: list[list[str]], numeric: set[int]) -> list[str]:
+def text_table(header: list[str], rows: list[list[str]], numeric: set[int]) -> list[str]:
     """Rows as aligned columns, each as wide as its widest cell: numbers right-aligned, text
     left-aligned, the last column unpadded."""
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
@@ -178,7 +178,7 @@ def format_text_report(report: PlanReport) -> str:
         ]
         for pool in report["pools"]
     ]
-    lines = _table(["pool", "size", "max-live", "ratio", "size-hint"], pools, {1, 2, 3})
+    lines = text_table(["pool", "size", "max-live", "ratio", "size-hint"], pools, {1, 2, 3})
     buffers = [
         [
             buffer["name"],
@@ -190,11 +190,11 @@ def format_text_report(report: PlanReport) -> str:
         ]
         for buffer in report["buffers"]
     ]
-    lines += ["", *_table(["buffer", "pool", "offset", "size", "live"], buffers, {2, 3})]
+    lines += ["", *text_table(["buffer", "pool", "offset", "size", "live"], buffers, {2, 3})]
     if report["unplanned"]:
         lines += ["", "not planned:"]
         unplanned = [[entry["name"], entry["reason"]] for entry in report["unplanned"]]
-        lines += ["  " + line for line in _table(["name", "reason"], unplanned, set())[1:]]
+        lines += ["  " + line for line in text_table(["name", "reason"], unplanned, set())[1:]]
     total = sum(pool["size"] for pool in report["pools"])
     lines.append("")
     lines.append(

@@ -11,13 +11,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
 
 from usmp_dialect.analysis.call_tree import Allocation
 from usmp_dialect.analysis.usmp_problem import module_liveness, module_pools
 from usmp_dialect.diagnostics import UsmpError
-from usmp_dialect.dialects.usmp import TARGET_ATTR, UNPLANNED_ATTR, LivenessOp, PoolOp
+from usmp_dialect.dialects import tir
+from usmp_dialect.dialects.usmp import (
+    POOLS_ATTR,
+    TARGET_ATTR,
+    UNPLANNED_ATTR,
+    AllocOffsetOp,
+    LivenessOp,
+    PoolOp,
+)
 
 AllocationT = TypeVar("AllocationT", bound=Allocation)
 
@@ -107,3 +116,31 @@ def lower_allocations(
             starts.append(start)
             ends.append(end)
     module.body.block.add_op(LivenessOp(buffer_names, (owners, starts, ends)))
+
+
+def pending_allocations(module: ModuleOp) -> list[Operation]:
+    """The allocations no lowering has seen yet: `memref-to-usmp` and `tir-to-usmp` turn
+    each into a `usmp.alloc_offset` or mark it `usmp.unplanned`."""
+    return [
+        op
+        for op in module.walk()
+        if isinstance(op, memref.AllocOp | tir.AllocBufferOp)
+        and UNPLANNED_ATTR not in op.attributes
+    ]
+
+
+def check_not_lowered(module: ModuleOp, pass_name: str) -> None:
+    """Raises at the first sign that `tir-to-usmp` has run: a pass that rewrites the TIR
+    allocations the plan is about must come before it."""
+    for op in module.walk():
+        if isinstance(op, LivenessOp):
+            found = "the module already has a usmp.liveness"
+        elif isinstance(op, AllocOffsetOp):
+            found = f"buffer '{op.buffer_name.data}' is already a usmp.alloc_offset"
+        elif UNPLANNED_ATTR in op.attributes:
+            found = f"this allocation is already marked {UNPLANNED_ATTR}"
+        elif isinstance(op, tir.PrimFuncOp) and POOLS_ATTR in op.attributes:
+            found = f"@{op.sym_name.data} already takes its pools (usmp-to-tir has run)"
+        else:
+            continue
+        raise UsmpError(f"{pass_name} runs before tir-to-usmp, but {found}", op)

@@ -35,6 +35,7 @@ from usmp_dialect.analysis.tir_liveness import (
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, IO_ATTR, IOAttr
+from usmp_dialect.transforms.allocations_to_usmp import check_not_lowered
 
 
 def constant_params(function: tir.PrimFuncOp) -> set[str]:
@@ -122,6 +123,7 @@ class TirIoToAllocations(ModulePass):
         functions = prim_funcs(op)
         if not functions:
             return
+        check_not_lowered(op, self.name)
         entry = choose_entry(functions, self.entry, self.name)
         check_entry_not_called(entry, functions, "whose I/O params would go")
         constants = constant_params(entry)

@@ -42,6 +42,7 @@ from usmp_dialect.dialects.usmp import PLAN_ATTR, LivenessOp
 from usmp_dialect.planning.problem import Plan, PlanningError
 from usmp_dialect.planning.registry import Budget, get_algorithm
 from usmp_dialect.planning.validator import validate
+from usmp_dialect.transforms.allocations_to_usmp import pending_allocations
 
 DEFAULT_ALGORITHM = "default"
 DEFAULT_TIME_LIMIT = Budget.time_limit
@@ -141,6 +142,8 @@ class UsmpPlan(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         allocs = module_allocs(op)
+        if not allocs and (pending := pending_allocations(op)):
+            raise UsmpError("nothing to plan: run memref-to-usmp or tir-to-usmp first", pending[0])
         if allocs and module_liveness(op) is None:
             raise UsmpError(
                 "the module has buffers but no usmp.liveness: run memref-to-usmp or "

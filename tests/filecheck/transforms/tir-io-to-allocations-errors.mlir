@@ -53,3 +53,11 @@ tir.prim_func @main(%p: !tir.ptr<f32> {tir.name = "p"}) {
 tir.prim_func @main(%a: !tir.buffer<4xf32> {tir.name = "a"}, %b: !tir.buffer<4xf32>) {
 }
 // CHECK: param 1 of @main has no name to publish its offset under
+
+// -----
+
+// After tir-to-usmp, allocations made from the I/O params would never be planned.
+tir.prim_func @main(%x: !tir.buffer<4xf32> {tir.name = "x"}) {
+  %t = tir.alloc_buffer "t" {usmp.unplanned = "storage scope 'local'"} : !tir.buffer<4xf32, scope "local">
+}
+// CHECK: tir-io-to-allocations runs before tir-to-usmp, but this allocation is already marked usmp.unplanned

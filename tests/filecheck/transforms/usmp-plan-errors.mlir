@@ -20,3 +20,19 @@ usmp.liveness {
 usmp.pool @global_workspace workspace alignment 1
 %a = usmp.alloc_offset "a" @global_workspace[?] align 1 : memref<10xi8>
 // CHECK: the module has buffers but no usmp.liveness
+
+// -----
+
+// Before any lowering the program's allocations are not usmp buffers yet.
+tir.prim_func @main() {
+  %a = tir.alloc_buffer "a" : !tir.buffer<4xf32>
+}
+// CHECK: nothing to plan: run memref-to-usmp or tir-to-usmp first
+
+// -----
+
+func.func @main() {
+  %a = memref.alloc() : memref<4xf32>
+  func.return
+}
+// CHECK: nothing to plan: run memref-to-usmp or tir-to-usmp first

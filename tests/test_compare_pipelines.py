@@ -1,0 +1,49 @@
+"""`tools/compare_pipelines.py`: one table row a pipeline, each run from the same input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from usmp_dialect.tools.compare_pipelines import main
+
+DIAMOND = Path(__file__).parents[1] / "examples" / "pass_ordering" / "diamond.mlir"
+
+
+def _rows(text: str) -> dict[str, list[str]]:
+    header, *rows = text.splitlines()
+    assert header.split()[:3] == ["pipeline", "global_workspace", "max-live"]
+    return {row.split()[0]: row.split()[1:3] for row in rows}
+
+
+def test_presets_side_by_side(capsys) -> None:
+    assert main([str(DIAMOND), "--algorithm", "first_fit"]) == 0
+    rows = _rows(capsys.readouterr().out)
+    assert list(rows) == ["tvm-usmp", "hoisted", "io-in-pool"]
+    assert rows["tvm-usmp"] == ["64", "48"]
+    assert rows["hoisted"] == ["48", "48"]
+
+
+def test_a_pass_pipeline_beside_a_preset(capsys) -> None:
+    spec = "tir-hoist-workspaces,tir-to-usmp,usmp-plan{algorithm=best_fit}"
+    assert main([str(DIAMOND), "--algorithm", "first_fit", "-p", "tvm-usmp", "-p", spec]) == 0
+    rows = _rows(capsys.readouterr().out)
+    assert rows == {"tvm-usmp": ["64", "48"], spec: ["48", "48"]}
+
+
+@pytest.mark.parametrize(
+    "pipeline,message",
+    [
+        ("tir-to-usmp", "pipeline 'tir-to-usmp' has no usmp-plan: it plans nothing to compare"),
+        ("usmp-plan", "nothing to plan: run memref-to-usmp or tir-to-usmp first"),
+        ("no-such-pass", "invalid pass pipeline 'no-such-pass'"),
+    ],
+)
+def test_a_pipeline_that_cannot_compare_is_one_diagnostic(capsys, pipeline, message) -> None:
+    with pytest.raises(SystemExit) as exit_status:
+        main([str(DIAMOND), "-p", pipeline])
+    assert exit_status.value.code == 1
+    captured = capsys.readouterr()
+    assert message in captured.err and "Traceback" not in captured.err
+    assert captured.out == ""
