@@ -1,7 +1,7 @@
 """The `--plan-pools` pipeline, defined once for `usmp-opt`, the Python API, the tools
 and the benchmarks:
 
-    [tir-io-to-allocations,] memref-to-usmp, tir-to-usmp,
+    [tir-io-to-allocations,] memref-to-usmp, tir-to-usmp, usmp-assign-pools[{pools="..."}],
     usmp-plan{algorithm=... time-limit=... effort=...}[, usmp-to-memref, usmp-to-tir]
 
 Its defaults are `usmp-plan`'s own option defaults.
@@ -38,12 +38,15 @@ def plan_pools_pipeline(
     lower: bool = True,
     workspace_io: bool = False,
     effort: float = DEFAULT_EFFORT,
+    pools: str = "",
 ) -> str:
-    """The pipeline's pass specification, as `usmp-opt -p` takes it."""
+    """The pipeline's pass specification, as `usmp-opt -p` takes it; `pools` is a
+    `usmp-assign-pools` spec (`sram:size_hint=256K,dram`)."""
     passes = ["tir-io-to-allocations"] if workspace_io else []
     passes += [
         "memref-to-usmp",
         "tir-to-usmp",
+        f'usmp-assign-pools{{pools="{pools}"}}' if pools else "usmp-assign-pools",
         f"usmp-plan{{algorithm={algorithm} time-limit={time_limit:g} effort={effort:g}}}",
     ]
     if lower:
@@ -64,11 +67,14 @@ def plan_pools(module: ModuleOp, pipeline: str | None = None) -> None:
     ).apply(usmp_context(), module)
 
 
-def plan_module(mod: Any, algorithm: str = DEFAULT_ALGORITHM, workspace_io: bool = False) -> Any:
-    """`usmp-opt --plan-pools [--use-workspace-io]` on a `tvm.IRModule`: the planned one."""
+def plan_module(
+    mod: Any, algorithm: str = DEFAULT_ALGORITHM, workspace_io: bool = False, pools: str = ""
+) -> Any:
+    """`usmp-opt --plan-pools [--use-workspace-io] [--pools SPEC]` on a `tvm.IRModule`:
+    the planned one."""
     from usmp_dialect.backends.tvmscript import emit_module
     from usmp_dialect.frontends.tvmscript import import_module
 
     module = import_module(mod)
-    plan_pools(module, plan_pools_pipeline(algorithm, workspace_io=workspace_io))
+    plan_pools(module, plan_pools_pipeline(algorithm, workspace_io=workspace_io, pools=pools))
     return emit_module(module)

@@ -4,6 +4,7 @@ The rewrite reads pools, allocations and liveness as arrays, asks a registered a
 for a plan, has the independent validator check it, and only then writes it back, with
 how it was found as the module's `usmp.plan` attribute (the algorithm, whether the plan is
 proven optimal, whether the time limit cut the work short; `usmp-report` shows it). A
+buffer without candidate pools first gets those `usmp-assign-pools` would give it. A
 module that is already planned is left alone, so the pattern stops matching once applied.
 """
 
@@ -42,6 +43,7 @@ from usmp_dialect.dialects.usmp import PLAN_ATTR, LivenessOp
 from usmp_dialect.planning.problem import Plan, PlanningError
 from usmp_dialect.planning.registry import Budget, get_algorithm
 from usmp_dialect.planning.validator import validate
+from usmp_dialect.transforms.usmp_assign_pools import assign_candidates
 
 DEFAULT_ALGORITHM = "default"
 DEFAULT_TIME_LIMIT = Budget.time_limit
@@ -147,6 +149,8 @@ class UsmpPlan(ModulePass):
                 "tir-to-usmp first, or write the live intervals",
                 allocs[0],
             )
+        # So that `memref-to-usmp,usmp-plan` plans too: the default candidates.
+        assign_candidates(op)
         budget = Budget(time_limit=float(self.time_limit), effort=float(self.effort))
         pattern = PlanPools(self.algorithm, budget)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
