@@ -95,7 +95,8 @@ CASES = {
     "offset-plus-size": opt("offset_plus_size_past_int64.mlir", "ends at byte 9223372036854775810"),
     "sizes-sum": opt(
         "sizes_sum_past_limit.mlir",
-        "buffer 'b' brings the sum of buffer sizes and alignments to 1152921504606846978 bytes, past the limit of 2**60",
+        "buffer 'b' brings the sum of buffer sizes and alignments to 1152921504606846978 bytes, "
+        "past the limit of 2**60",
     ),
     "alignments-sum": opt("alignments_sum_past_limit.mlir", "buffer 'b' brings the sum"),
     "alignments-sum-report": opt(

@@ -121,8 +121,7 @@ def chain_program(ops: list[str], keep: list[int], n: int) -> str:
         body.append(f"  %b{k} = memref.alloc() : {t}")
         body.append(f"  func.call @{name}(%b{k - 1}, %b{k}) : ({t}, {t}) -> ()")
     body.append(f"  func.call @double(%b{len(ops)}, %y) : ({t}, {t}) -> ()")
-    for k in keep:
-        body.append(f"  func.call @accumulate(%b{k}, %y) : ({t}, {t}) -> ()")
+    body.extend(f"  func.call @accumulate(%b{k}, %y) : ({t}, {t}) -> ()" for k in keep)
     body += ["  func.return", "}"]
     return "\n".join(lines + body) + "\n"
 

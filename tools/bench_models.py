@@ -3,9 +3,9 @@
     python tools/bench_models.py [--write BENCHMARKS.md]
 
 Per model, small (the function's defaults) and full size (224x224 for the CNNs, with
-MobileNetV2's and ResNet-18's layers; sequence 128, width 256 for the Transformer): Relax's StaticPlanBlockMemory total bytes
-(`relax_planner_bytes`), and our planning (default algorithm) of the AOT-style TIR from
-`relax_to_tir`, three times:
+MobileNetV2's and ResNet-18's layers; sequence 128, width 256 for the Transformer): Relax's
+StaticPlanBlockMemory total bytes (`relax_planner_bytes`), and our planning (default
+algorithm) of the AOT-style TIR from `relax_to_tir`, three times:
 
 - intermediates only: the entry function's `alloc_buffer`s, the tensors Relax plans too
   (`tir-to-usmp{workspaces=false}`);
@@ -33,6 +33,7 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -40,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from xdsl.context import Context  # noqa: E402
 from xdsl.passes import ModulePass  # noqa: E402
 
-from usmp_dialect.backends.report import plan_report  # noqa: E402
+from usmp_dialect.backends.report import PlanReport, plan_report  # noqa: E402
 from usmp_dialect.model_check import check_model  # noqa: E402
 from usmp_dialect.pipeline import DEFAULT_TIME_LIMIT  # noqa: E402
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
@@ -49,7 +50,7 @@ from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
 
 MODELS = ROOT / "examples" / "models"
 # (file and function, label, keyword arguments); the first of each is the small default.
-VARIANTS = [
+VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
     ("mlp", "small", {}),
     (
         "mlp",
@@ -67,7 +68,7 @@ VARIANTS = [
 ]
 
 
-def plan(tir_mod, front: list[ModulePass], time_limit: float) -> tuple[dict, float]:
+def plan(tir_mod, front: list[ModulePass], time_limit: float) -> tuple[PlanReport, float]:
     from usmp_dialect.frontends.tvmscript import import_module
 
     module = import_module(tir_mod)
@@ -80,7 +81,7 @@ def plan(tir_mod, front: list[ModulePass], time_limit: float) -> tuple[dict, flo
     return plan_report(module), seconds
 
 
-def pool_bytes(report: dict) -> tuple[int, int]:
+def pool_bytes(report: PlanReport) -> tuple[int, int]:
     return sum(p["size"] for p in report["pools"]), report["max_live"]
 
 
@@ -102,11 +103,11 @@ def largest_workspace(tir_mod) -> int:
     )
 
 
-def io_bytes(report: dict) -> int:
+def io_bytes(report: PlanReport) -> int:
     return sum(b["size"] for b in report["buffers"] if b["io"])
 
 
-def measure(name: str, kwargs: dict, time_limit: float) -> dict:
+def measure(name: str, kwargs: dict[str, Any], time_limit: float) -> dict[str, Any]:
     from usmp_dialect.frontends.model_file import load_model
     from usmp_dialect.frontends.relax import relax_planner_bytes, relax_to_tir
 
@@ -120,7 +121,11 @@ def measure(name: str, kwargs: dict, time_limit: float) -> dict:
     assert len(excluded) == len(full["buffers"]) - len(inter["buffers"]), (name, excluded)
     io_buffers = [b for b in io["buffers"] if b["io"]]
     assert len(io_buffers) == len(tir_mod["main"].params) - len(weights), (name, io_buffers)
-    rows = {"relax": relax, "io_bytes": io_bytes(io), "workspaces": len(excluded)}
+    rows: dict[str, Any] = {
+        "relax": relax,
+        "io_bytes": io_bytes(io),
+        "workspaces": len(excluded),
+    }
     rows["relax_run"] = relax + rows["io_bytes"] + largest_workspace(tir_mod)
     for key, report, seconds in (("ours", inter, inter_s), ("ws", full, full_s), ("io", io, io_s)):
         rows[key], rows[f"{key}_live"] = pool_bytes(report)
@@ -150,8 +155,9 @@ def planner_table(rows: list[tuple[str, str, dict]]) -> list[str]:
 def working_set_table(rows: list[tuple[str, str, dict]]) -> list[str]:
     """Everything the model needs besides its weights, against Relax's at run time."""
     lines = [
-        "| model | size | inputs + output | Relax at run time, at least | ours, + operator workspaces "
-        "| max-live | seconds | ours, + workspaces, inputs, output | max-live | seconds "
+        "| model | size | inputs + output | Relax at run time, at least "
+        "| ours, + operator workspaces | max-live | seconds "
+        "| ours, + workspaces, inputs, output | max-live | seconds "
         "| ours ÷ Relax at run time | max \\|ours − Relax VM\\| |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
@@ -209,7 +215,8 @@ def section(rows, command: str, time_limit: float) -> str:
         "",
         f"Ours (+ workspaces, inputs, output) ≤ Relax at run time: "
         f"{_count(rows, lambda r: r['io'] <= r['relax_run'])}. "
-        f"Inputs and output fit in bytes the pool already had: {_count(rows, lambda r: r['io'] == r['ws'])}. "
+        "Inputs and output fit in bytes the pool already had: "
+        f"{_count(rows, lambda r: r['io'] == r['ws'])}. "
         f"Pool = max-live: with workspaces {_count(rows, lambda r: r['ws'] == r['ws_live'])}; "
         f"with workspaces and I/O {_count(rows, lambda r: r['io'] == r['io_live'])}. "
         f"Outputs agree with the Relax VM: {_count(rows, lambda r: r['agrees'])}. "

@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Plan a Relax model, run it with TVM, compare with the Relax VM: `tools/check_relax_model.py PATH.py:NAME [--use-workspace-io]`."""
+"""Plan a Relax model, run it with TVM, compare with the Relax VM:
+
+tools/check_relax_model.py PATH.py:NAME [--use-workspace-io]
+"""
 
 import os
 import sys

@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Build and run a TVMScript module with TVM: `tools/run_tvmscript.py FILE.py [--target c|llvm] [--plan]`."""
+"""Build and run a TVMScript module with TVM:
+
+tools/run_tvmscript.py FILE.py [--target c|llvm] [--plan]
+"""
 
 import os
 import sys

@@ -90,15 +90,17 @@ def check_model(
         ours = run_module(planned, {**inputs, **constants}, target)
     except Exception as error:  # TVM's build of the planned TIR; its last line says why
         raise TVMScriptError(
-            f"TVM could not build and run the planned model: {type(error).__name__}: {_reason(error)}",
+            "TVM could not build and run the planned model: "
+            f"{type(error).__name__}: {_reason(error)}",
             where,
         ) from None
     references = relax_vm_outputs(mod, weights, inputs)
     checks = []
     for name, reference in zip(output_names, references, strict=True):
         got = ours[name]
-        error = float(np.max(np.abs(got.astype(np.float64) - reference))) if got.size else 0.0
+        difference = np.abs(got.astype(np.float64) - reference)
+        max_error = float(np.max(difference)) if got.size else 0.0
         agrees = bool(np.allclose(got, reference, rtol=tolerance, atol=tolerance))
-        checks.append(OutputCheck(name, str(got.dtype), tuple(got.shape), error, agrees))
+        checks.append(OutputCheck(name, str(got.dtype), tuple(got.shape), max_error, agrees))
     pools = {str(k): int(v) for k, v in planned["main"].attrs[POOLS_ATTR].items()}
     return ModelCheck(pools, relax_planner_bytes(mod), checks)

@@ -33,7 +33,8 @@ def resnet(size: int = 16, classes: int = 10, seed: int = 0, config: str = "tiny
 
     kernel, stem, pool, layout = CONFIGS[config]
     blocks = [
-        (cin, cout, stride) for cin, (cout, stride) in zip([stem] + [c for c, _ in layout], layout)
+        (cin, cout, stride)
+        for cin, (cout, stride) in zip([stem] + [c for c, _ in layout], layout, strict=True)
     ]
 
     class BasicBlock(nn.Module):

@@ -40,7 +40,7 @@ def random_instance_csv(n: int, seed: int) -> str:
     start = rng.integers(0, 2 * n, n)
     end = start + rng.integers(1, n // 4, n)
     size = rng.integers(1, 1 << 12, n) * 16
-    rows = [f"{i},{s},{e},{b}" for i, (s, e, b) in enumerate(zip(start, end, size))]
+    rows = [f"{i},{s},{e},{b}" for i, (s, e, b) in enumerate(zip(start, end, size, strict=True))]
     return "id,lower,upper,size\n" + "\n".join(rows) + "\n"
 
 

@@ -110,7 +110,7 @@ def test_several_pools_with_size_hints():
     bound = max_live(problem)
     pools = (PoolSpec("sram", size_hint=bound // 2), PoolSpec("dram"))
     problem = interval_problem(
-        list(zip(problem.intervals.start.tolist(), problem.intervals.end.tolist())),
+        list(zip(problem.intervals.start.tolist(), problem.intervals.end.tolist(), strict=True)),
         problem.sizes.tolist(),
         pools=pools,
         candidates=((0, 1),) * problem.num_buffers,

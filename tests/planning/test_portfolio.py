@@ -66,7 +66,7 @@ def test_many_buffers_plan_quickly_and_validly():
     rng = np.random.default_rng(7)
     n = 3000
     start = rng.integers(0, 5000, n)
-    spans = list(zip(start.tolist(), (start + rng.integers(1, 200, n)).tolist()))
+    spans = list(zip(start.tolist(), (start + rng.integers(1, 200, n)).tolist(), strict=True))
     problem = interval_problem(spans, rng.integers(1, 1 << 20, n).tolist())
     plan = get_algorithm("default")(problem, Budget(time_limit=2.0))
     assert_valid(problem, plan)

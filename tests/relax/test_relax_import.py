@@ -109,7 +109,7 @@ def test_model_plans_and_matches_relax_vm(name: str, workspace_io: bool) -> None
     # With --use-workspace-io the input and output live in the pool; the weights stay.
     kept = [sanitize(k) for k in weights] + ["global_workspace"]
     assert [p.name for p in planned["main"].params] == (
-        kept if workspace_io else params + ["global_workspace"]
+        kept if workspace_io else [*params, "global_workspace"]
     )
 
     rng = np.random.default_rng(7)
@@ -329,14 +329,17 @@ def test_relax_plan_of_a_dynamic_size_is_an_error() -> None:
 def test_missing_weight_is_an_error() -> None:
     mod, weights = _model("mlp")
     del weights["fc2.bias"]
-    with pytest.raises(RelaxImportError, match="weight 'fc2.bias' is missing"):
+    with pytest.raises(RelaxImportError, match=r"weight 'fc2\.bias' is missing"):
         relax_to_tir(mod, weights)
 
 
 def test_weight_the_model_does_not_take_is_an_error() -> None:
     mod, weights = _model("mlp")
     weights["fc4.weight"] = np.zeros((10, 10), "float32")
-    message = r"weight 'fc4.weight' is not a weight parameter of 'forward' \(its weights: fc1.weight, fc1.bias, "
+    message = (
+        r"weight 'fc4\.weight' is not a weight parameter of 'forward' "
+        r"\(its weights: fc1\.weight, fc1\.bias, "
+    )
     with pytest.raises(RelaxImportError, match=message):
         relax_to_tir(mod, weights)
 
@@ -345,7 +348,7 @@ def test_weight_names_alike_once_sanitized_are_an_error() -> None:
     mod, weights = _model("mlp")
     weights["fc1_bias"] = weights["fc1.bias"]
     with pytest.raises(
-        RelaxImportError, match="weights 'fc1.bias' and 'fc1_bias' are both named 'fc1_bias'"
+        RelaxImportError, match=r"weights 'fc1\.bias' and 'fc1_bias' are both named 'fc1_bias'"
     ):
         relax_to_tir(mod, weights)
 
@@ -441,7 +444,11 @@ _LATE_VIEW = """
 @I.ir_module
 class Module:
     @R.function
-    def forward(x: R.Tensor((8, 8), "float32"), w: R.Tensor((8, 8), "float32"), w4: R.Tensor((4, 8), "float32")):
+    def forward(
+        x: R.Tensor((8, 8), "float32"),
+        w: R.Tensor((8, 8), "float32"),
+        w4: R.Tensor((4, 8), "float32"),
+    ):
         R.func_attr({"num_input": 1})
         with R.dataflow():
             a = R.matmul(x, w)

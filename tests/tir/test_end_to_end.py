@@ -52,8 +52,8 @@ def _load(name: str):
 
 def _same_outputs(reference: dict, planned: dict) -> None:
     assert reference.keys() == planned.keys()
-    for name in reference:
-        np.testing.assert_array_equal(planned[name], reference[name], err_msg=name)
+    for name, expected in reference.items():
+        np.testing.assert_array_equal(planned[name], expected, err_msg=name)
 
 
 @pytest.mark.parametrize("name,target", [(name, t) for name, targets in RUNNABLE for t in targets])

@@ -104,7 +104,7 @@ def _store_module(dtype: str, value: float | int):
     return tvm.IRModule({"main": tirx.PrimFunc([buffer], store)}), imm
 
 
-@pytest.mark.parametrize("dtype,value", IMMEDIATES, ids=lambda x: str(x))
+@pytest.mark.parametrize("dtype,value", IMMEDIATES, ids=str)
 def test_immediate_round_trip_is_bit_exact(dtype: str, value: float | int) -> None:
     tvm_ffi = pytest.importorskip("tvm_ffi")
     from usmp_dialect.backends.tvmscript import emit_module

@@ -85,7 +85,7 @@ def conflicts(found: ModuleProblem) -> dict[str, set[str]]:
 
 
 def sizes(found: ModuleProblem) -> dict[str, int]:
-    return dict(zip(found.problem.names, found.problem.sizes.tolist()))
+    return dict(zip(found.problem.names, found.problem.sizes.tolist(), strict=True))
 
 
 def conflicting_sizes(found: ModuleProblem) -> list[tuple[int, list[int]]]:
@@ -293,7 +293,7 @@ def test_resnet_subgraph_by_name(tvm_module):
     assert_tvm_conflicts(problem(tvm_module("algo_resnet")), TVM_CONFLICTS["algo_resnet"])
 
 
-# ---------------------------------------------------------------- convert_pool_allocations_to_offsets
+# ------------------------------------------------------------ convert_pool_allocations_to_offsets
 
 # TVM's planned modules (greedy_by_size), as (size, pool, offset) of each buffer.
 CONVERTED = {

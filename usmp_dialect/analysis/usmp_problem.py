@@ -89,7 +89,7 @@ def _check_total(allocs: Sequence[AllocOffsetOp], sizes: list[int], alignments: 
     if sum(sizes) + sum(alignments) <= MAX_TOTAL_BYTES:
         return
     total = 0
-    for op, size, alignment in zip(allocs, sizes, alignments):
+    for op, size, alignment in zip(allocs, sizes, alignments, strict=True):
         total += size + alignment
         if total > MAX_TOTAL_BYTES:
             raise UsmpError(

@@ -17,7 +17,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
-from usmp_dialect.backends.report import plan_report
+from usmp_dialect.backends.report import BufferSummary, PlanReport, PoolSummary, plan_report
 
 PANEL_WIDTH = 960
 PANEL_HEIGHT = 360
@@ -48,11 +48,13 @@ def _axes(top: float, t0: int, t1: int, height: int) -> list[str]:
             f'<line x1="{MARGIN - 4}" x2="{MARGIN}" y1="{ty:.1f}" y2="{ty:.1f}" stroke="#444"/>'
         )
         parts.append(
-            f'<text x="{MARGIN - 6}" y="{ty + 4:.1f}" font-size="10" text-anchor="end">{_bytes(byte)}</text>'
+            f'<text x="{MARGIN - 6}" y="{ty + 4:.1f}" font-size="10" text-anchor="end">'
+            f"{_bytes(byte)}</text>"
         )
     parts.append(f'<text x="{MARGIN}" y="{bottom + 14:.1f}" font-size="10">{t0}</text>')
     parts.append(
-        f'<text x="{MARGIN + PANEL_WIDTH}" y="{bottom + 14:.1f}" font-size="10" text-anchor="end">{t1}</text>'
+        f'<text x="{MARGIN + PANEL_WIDTH}" y="{bottom + 14:.1f}" font-size="10" '
+        f'text-anchor="end">{t1}</text>'
     )
     parts.append(
         f'<text x="{MARGIN + PANEL_WIDTH / 2}" y="{bottom + 14:.1f}" font-size="11" '
@@ -61,7 +63,7 @@ def _axes(top: float, t0: int, t1: int, height: int) -> list[str]:
     return parts
 
 
-def _panel(pool: dict, buffers: list[dict], top: float) -> list[str]:
+def _panel(pool: PoolSummary, buffers: list[BufferSummary], top: float) -> list[str]:
     spans = [span for b in buffers for span in b["live"]]
     t0 = min((s for s, _ in spans), default=0)
     t1 = max((e for _, e in spans), default=1)
@@ -102,7 +104,7 @@ def _panel(pool: dict, buffers: list[dict], top: float) -> list[str]:
     return parts
 
 
-def plan_svg(report: dict) -> str:
+def plan_svg(report: PlanReport) -> str:
     pools = report["pools"]
     panel_step = PANEL_HEIGHT + 2 * MARGIN
     width = PANEL_WIDTH + 2 * MARGIN

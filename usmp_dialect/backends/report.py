@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import IO, Literal
+from typing import IO, Literal, TypedDict
 
 import numpy as np
 from xdsl.context import Context
@@ -42,7 +42,42 @@ def _planned(planned: ModuleProblem) -> Plan:
     )
 
 
-def plan_report(module: ModuleOp) -> dict[str, object]:
+class PoolSummary(TypedDict):
+    name: str
+    size: int
+    size_hint: int | None
+    max_live: int
+
+
+class BufferSummary(TypedDict):
+    name: str
+    pool: str
+    offset: int
+    size: int
+    live: list[list[int]]
+    """Half-open `[start, end)` intervals; none for a buffer never used."""
+    io: str | None
+    """`input`, `output` or `input_output` for one of the program's own buffers."""
+
+
+class Unplanned(TypedDict):
+    name: str
+    reason: str
+
+
+PlanSummary = dict[str, bool | str]
+"""`usmp.plan` as data: `algorithm`, `proven_optimal`, `time_limit_reached`."""
+
+
+class PlanReport(TypedDict):
+    pools: list[PoolSummary]
+    buffers: list[BufferSummary]
+    max_live: int
+    unplanned: list[Unplanned]
+    plan: PlanSummary | None
+
+
+def plan_report(module: ModuleOp) -> PlanReport:
     """The report as plain data: `{"pools", "buffers", "max_live", "unplanned", "plan"}`; a
     buffer that is one of the program's inputs or outputs says so in `io`; `plan` is how
     the plan was found, or None when the input came planned without saying."""
@@ -53,18 +88,18 @@ def plan_report(module: ModuleOp) -> dict[str, object]:
     pool_sizes = plan.pool_sizes(problem)
     intervals = planned.live
     live: list[list[list[int]]] = [[] for _ in planned.allocs]
-    for owner, start, end in zip(intervals.owner, intervals.start, intervals.end):
+    for owner, start, end in zip(intervals.owner, intervals.start, intervals.end, strict=True):
         live[owner].append([int(start), int(end)])
-    pools = [
+    pools: list[PoolSummary] = [
         {
             "name": pool.sym_name.data,
             "size": int(pool.planned_size if pool.planned_size is not None else size),
             "size_hint": pool.size_hint_bytes,
             "max_live": int(pool_live[index]),
         }
-        for index, (pool, size) in enumerate(zip(planned.pools, pool_sizes))
+        for index, (pool, size) in enumerate(zip(planned.pools, pool_sizes, strict=True))
     ]
-    buffers = [
+    buffers: list[BufferSummary] = [
         {
             "name": problem.names[index],
             "pool": planned.pools[int(plan.pool[index])].sym_name.data,
@@ -84,7 +119,7 @@ def plan_report(module: ModuleOp) -> dict[str, object]:
     }
 
 
-def _how_planned(module: ModuleOp) -> dict[str, object] | None:
+def _how_planned(module: ModuleOp) -> PlanSummary | None:
     summary = module.attributes.get(PLAN_ATTR)
     if not isinstance(summary, DictionaryAttr):
         return None
@@ -95,9 +130,9 @@ def _how_planned(module: ModuleOp) -> dict[str, object] | None:
     }
 
 
-def _unplanned(module: ModuleOp) -> list[dict[str, str]]:
+def _unplanned(module: ModuleOp) -> list[Unplanned]:
     """Allocations the planner left alone, and why."""
-    found: list[dict[str, str]] = []
+    found: list[Unplanned] = []
     for op in module.walk():
         reason = op.attributes.get(UNPLANNED_ATTR)
         if isinstance(reason, StringAttr):
@@ -124,7 +159,7 @@ def _table(header: list[str], rows: list[list[str]], numeric: set[int]) -> list[
     def line(row: list[str]) -> str:
         cells = [
             cell.rjust(width) if i in numeric else cell.ljust(width)
-            for i, (cell, width) in enumerate(zip(row, widths))
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
         ]
         cells[-1] = row[-1]
         return "  ".join(cells).rstrip()
@@ -132,7 +167,7 @@ def _table(header: list[str], rows: list[list[str]], numeric: set[int]) -> list[
     return [line(row) for row in [header, *rows]]
 
 
-def format_text_report(report: dict[str, object]) -> str:
+def format_text_report(report: PlanReport) -> str:
     pools = [
         [
             pool["name"],
@@ -171,7 +206,7 @@ def format_text_report(report: dict[str, object]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _plan_lines(plan: dict[str, object]) -> list[str]:
+def _plan_lines(plan: PlanSummary) -> list[str]:
     proof = "proven optimal" if plan.get("proven_optimal") else "not proven optimal"
     lines = [f"planned by '{plan.get('algorithm')}': {proof}"]
     if plan.get("time_limit_reached"):

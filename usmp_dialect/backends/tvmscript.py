@@ -168,7 +168,7 @@ class _Emitter:
 
         params = [
             self.define_var(arg, name or f"arg{i}")
-            for i, (arg, name) in enumerate(zip(op.body.block.args, op.param_names()))
+            for i, (arg, name) in enumerate(zip(op.body.block.args, op.param_names(), strict=True))
         ]
         attrs = {key: attribute_to_tvm(value, op) for key, value in op.attributes.items()}
         return tirx.PrimFunc(

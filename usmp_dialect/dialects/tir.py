@@ -334,7 +334,7 @@ class BufferType(ParametrizedAttribute, TypeAttribute):
             return 0
         strides = self.stride_values
         if strides:
-            last = sum((d - 1) * s for d, s in zip(dims, strides))
+            last = sum((d - 1) * s for d, s in zip(dims, strides, strict=True))
         else:
             last = 1
             for d in dims:

@@ -486,7 +486,7 @@ class LivenessOp(IRDLOperation):
         for index in (owners, pairs.ravel()):
             if len(index) and (index.min() < 0 or index.max() >= len(names)):
                 raise VerifyException("a buffer index is out of range")
-        for owner, start, end in zip(owners, starts, ends):
+        for owner, start, end in zip(owners, starts, ends, strict=True):
             if start < 0 or end <= start:
                 raise VerifyException(
                     f"buffer '{names[owner]}': live interval [{start}, {end}) must have "
@@ -525,11 +525,13 @@ class LivenessOp(IRDLOperation):
                 ends.append(_parse_int64(parser, "live interval end"))
                 parser.parse_punctuation(")")
             if parser.parse_optional_keyword("conflicts") is not None:
-                for other in parser.parse_comma_separated_list(
-                    parser.Delimiter.PAREN,
-                    lambda: (parser.pos, parser.parse_str_literal()),
-                ):
-                    named_conflicts.append((index, other[1], other[0]))
+                named_conflicts.extend(
+                    (index, other, pos)
+                    for pos, other in parser.parse_comma_separated_list(
+                        parser.Delimiter.PAREN,
+                        lambda: (parser.pos, parser.parse_str_literal()),
+                    )
+                )
         parser.parse_punctuation("}")
         position = {n: i for i, n in enumerate(names)}
         pairs: list[tuple[int, int]] = []
@@ -543,7 +545,7 @@ class LivenessOp(IRDLOperation):
         names = self.buffer_names
         owners, starts, ends = self.intervals()
         intervals_of: list[list[str]] = [[] for _ in names]
-        for owner, start, end in zip(owners, starts, ends):
+        for owner, start, end in zip(owners, starts, ends, strict=True):
             intervals_of[owner].append(f"[{start}, {end})")
         conflicts_of: list[list[int]] = [[] for _ in names]
         for i, j in self.conflicts():

@@ -20,7 +20,7 @@ import numpy as np
 
 from usmp_dialect.diagnostics import INT64_MAX, MAX_TOTAL_BYTES, LocatedError, decode_input
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
-from usmp_dialect.planning.problem import Intervals, PoolSpec, Problem
+from usmp_dialect.planning.problem import DEFAULT_POOL, Intervals, PoolSpec, Problem
 
 REQUIRED_COLUMNS = ("id", "lower", "upper", "size")
 OFFSET_COLUMN = "offset"
@@ -45,7 +45,7 @@ class CsvInstance:
     offsets: np.ndarray | None = None
     """The `offset` column of a planned result, when the file has one."""
 
-    def problem(self, pool: PoolSpec = PoolSpec("global_workspace")) -> Problem:
+    def problem(self, pool: PoolSpec = DEFAULT_POOL) -> Problem:
         """The instance as a planning problem: byte-aligned buffers in one pool."""
         count = len(self.names)
         return Problem(

@@ -16,8 +16,11 @@ def csv_instance_to_module(instance: CsvInstance) -> ModuleOp:
     pool = PoolOp(CSV_POOL, alignment=1)
     allocs = [
         AllocOffsetOp(name, [CSV_POOL], MemRefType(i8, [int(size)]), alignment=1)
-        for name, size in zip(instance.names, instance.sizes)
+        for name, size in zip(instance.names, instance.sizes, strict=True)
     ]
     intervals = instance.intervals
-    liveness = LivenessOp(instance.names, (intervals.owner, intervals.start, intervals.end))
+    liveness = LivenessOp(
+        instance.names,
+        (intervals.owner.tolist(), intervals.start.tolist(), intervals.end.tolist()),
+    )
     return ModuleOp([pool, *allocs, liveness])

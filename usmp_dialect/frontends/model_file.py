@@ -41,7 +41,8 @@ def parse_model_spec(spec: str) -> ModelSpec:
     match = _SPEC.fullmatch(spec)
     if match is None:
         raise RelaxImportError(
-            "expected PATH.py:NAME or PATH.py:NAME(key=value, ...) (a function returning (mod, weights))",
+            "expected PATH.py:NAME or PATH.py:NAME(key=value, ...) "
+            "(a function returning (mod, weights))",
             spec,
         )
     path, name = match["path"], match["name"]
@@ -60,11 +61,16 @@ def _spec_arguments(text: str, spec: str) -> dict[str, Any]:
         call = ast.parse(f"f({text})", mode="eval").body
     except SyntaxError:
         raise error from None
-    keys = [k.arg for k in call.keywords] if isinstance(call, ast.Call) else []
-    if not isinstance(call, ast.Call) or call.args or None in keys or len(set(keys)) != len(keys):
+    if not isinstance(call, ast.Call) or call.args:
+        raise error
+    keys = [k.arg for k in call.keywords]
+    names = [k for k in keys if k is not None]  # None: a `**mapping` argument
+    if len(names) != len(keys) or len(set(names)) != len(names):
         raise error
     try:
-        return {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+        return {
+            name: ast.literal_eval(k.value) for name, k in zip(names, call.keywords, strict=True)
+        }
     except ValueError:
         raise error from None
 

@@ -134,7 +134,7 @@ def lower_relax(mod: Any, at: Site = UNNAMED) -> Any:
 
     target = tvm.target.Target("llvm")
     passes = tvm.transform.Sequential(
-        _fused_by_tvm(target) + [relax.transform.RewriteDataflowReshape()]
+        [*_fused_by_tvm(target), relax.transform.RewriteDataflowReshape()]
     )
     try:
         with target:
@@ -614,7 +614,7 @@ def _main_body(
         for a in args:
             if a not in names:
                 raise at.error(f"operator '{op}' reads '{a.name}' before it is computed")
-        lines.append(f"        Module.{op}({', '.join(names[a] + '.data' for a in args + [var])})")
+        lines.append(f"        Module.{op}({', '.join(names[a] + '.data' for a in [*args, var])})")
     return lines
 
 

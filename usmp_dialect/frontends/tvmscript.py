@@ -198,7 +198,7 @@ class _Importer:
             {key: self.attribute(value, f"attribute '{key}'") for key, value in attrs.items()},
             param_names=[str(p.name) for p in function.params],
         )
-        for param, arg in zip(function.params, op.body.block.args):
+        for param, arg in zip(function.params, op.body.block.args, strict=True):
             self.values[param] = arg
             tir.set_readable_hint(arg, param.name)
         self.block = op.body.block

@@ -166,14 +166,16 @@ def max_live_per_pool(problem: Problem, plan: Plan) -> np.ndarray:
     bounds = np.zeros(len(problem.pools), dtype=np.int64)
     pool = np.asarray(plan.pool, dtype=np.int64)
     sizes = np.asarray(problem.sizes, dtype=np.int64)
-    neighbours = None if _has_intervals(problem) else symmetric_conflicts(problem.conflicts)
+    neighbours = None if _intervals(problem) else symmetric_conflicts(problem.conflicts)
     for index in np.unique(pool).tolist():
         bounds[index] = _max_live(problem, np.where(pool == index, sizes, 0), neighbours)
     return bounds
 
 
-def _has_intervals(problem: Problem) -> bool:
-    return problem.intervals is not None and len(problem.intervals.owner) > 0
+def _intervals(problem: Problem) -> Intervals | None:
+    """The problem's live intervals, or None when it has only a conflict list."""
+    intervals = problem.intervals
+    return intervals if intervals is not None and len(intervals.owner) > 0 else None
 
 
 def _max_live(
@@ -181,8 +183,9 @@ def _max_live(
     sizes: np.ndarray,
     neighbours: Conflicts | None = None,
 ) -> int:
-    if _has_intervals(problem):
-        return _max_live_of(problem.intervals, sizes)
+    intervals = _intervals(problem)
+    if intervals is not None:
+        return _max_live_of(intervals, sizes)
     if neighbours is None:
         neighbours = symmetric_conflicts(problem.conflicts)
     return _greedy_clique_weight(neighbours, sizes)

@@ -52,6 +52,10 @@ class PoolSpec:
     """Bytes the pool may hold; `None` means unrestricted."""
 
 
+DEFAULT_POOL = PoolSpec("global_workspace")
+"""The one unrestricted pool of an input that names none."""
+
+
 @dataclass(frozen=True)
 class Intervals:
     """Live intervals, half-open `[start, end)`; a buffer may own several."""
@@ -129,7 +133,7 @@ class Problem:
     sizes: np.ndarray
     alignments: np.ndarray
     conflicts: Conflicts
-    pools: tuple[PoolSpec, ...] = (PoolSpec("global_workspace"),)
+    pools: tuple[PoolSpec, ...] = (DEFAULT_POOL,)
     candidates: tuple[tuple[int, ...], ...] = ()
     """Per buffer, the indices of the pools it may go into, in order of preference.
     Empty means every buffer may use pool 0 only."""

@@ -178,7 +178,7 @@ def _overlapping_conflicts(
             & in_a_pool[source]
             & in_a_pool[target]
         )
-        yield from zip(source[real].tolist(), target[real].tolist())
+        yield from zip(source[real].tolist(), target[real].tolist(), strict=True)
 
 
 def _overlapping_live_buffers(

@@ -64,7 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for out in result.outputs:
         verdict = "agrees" if out.agrees else "DIFFERS"
         print(
-            f"{out.name} {out.dtype}{list(out.shape)}: max |ours - Relax VM| = {out.max_error:.3g}, "
+            f"{out.name} {out.dtype}{list(out.shape)}: "
+            f"max |ours - Relax VM| = {out.max_error:.3g}, "
             f"{verdict} within {args.tolerance:g}"
         )
     return 0 if all(out.agrees for out in result.outputs) else 1

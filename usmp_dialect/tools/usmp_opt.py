@@ -11,14 +11,15 @@ import argparse
 import dataclasses
 import inspect
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from io import StringIO
-from typing import IO, NoReturn
+from typing import IO, NoReturn, cast
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipelineCallbackType
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from usmp_dialect.diagnostics import with_location
@@ -66,7 +67,8 @@ class UsmpOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
         super().register_all_arguments(arg_parser)
-        arg_parser.error = _usage_error
+        # xDSL's driver builds the parser; its usage errors must still exit with status 1.
+        arg_parser.error = _usage_error  # type: ignore[method-assign]
         arg_parser.add_argument(
             "--plan-pools",
             action="store_true",
@@ -74,7 +76,10 @@ class UsmpOptMain(xDSLOptMain):
         )
         arg_parser.add_argument(
             "--algorithm",
-            help=f"planning algorithm for --plan-pools (default: the portfolio '{DEFAULT_ALGORITHM}')",
+            help=(
+                "planning algorithm for --plan-pools "
+                f"(default: the portfolio '{DEFAULT_ALGORITHM}')"
+            ),
         )
         arg_parser.add_argument(
             "--time-limit",
@@ -151,8 +156,9 @@ class UsmpOptMain(xDSLOptMain):
         factory = self.available_targets[spec.name]
         if inspect.signature(factory).parameters:
             return  # a legacy target, a function of (module, output) without options
+        target = cast(Callable[[], type[Target]], factory)()
         try:
-            factory().from_spec(spec)
+            target.from_spec(spec)
         except ValueError as error:
             _usage_error(f"invalid target '{self.args.target}': {error}")
 

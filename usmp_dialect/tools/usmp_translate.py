@@ -31,6 +31,11 @@ def _usage_error(message: str) -> NoReturn:
     raise SystemExit(1)
 
 
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        _usage_error(message)
+
+
 def _read_input(path: str | None) -> str:
     if path is None:
         return decode_input(sys.stdin.buffer.read(), "<stdin>")
@@ -87,8 +92,7 @@ NAMED_INPUTS = {"import-relax"}
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog=TOOL, description=__doc__.splitlines()[0])
-    parser.error = _usage_error
+    parser = _ArgumentParser(prog=TOOL, description=(__doc__ or "").splitlines()[0])
     modes = parser.add_mutually_exclusive_group(required=True)
     for flag, (_, help_text) in TRANSLATIONS.items():
         modes.add_argument(f"--{flag}", action="store_true", help=help_text)

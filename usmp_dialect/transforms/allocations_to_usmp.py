@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 
@@ -18,13 +19,16 @@ from usmp_dialect.analysis.usmp_problem import module_liveness
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects.usmp import UNPLANNED_ATTR, LivenessOp
 
+AllocationT = TypeVar("AllocationT", bound=Allocation)
+
+
 _NAME = re.compile(r"[A-Za-z_][\w.$-]*")
 
 
 class BufferNames:
     """Readable, unique buffer names: the source's name when there is one."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.used: set[str] = set()
 
     def unique(self, hint: str | None, fallback: str) -> str:
@@ -42,9 +46,9 @@ class BufferNames:
 def lower_allocations(
     module: ModuleOp,
     pass_name: str,
-    allocations: Sequence[Allocation],
-    source_name: Callable[[Allocation], str | None],
-    lower: Callable[[Allocation, str], None],
+    allocations: Sequence[AllocationT],
+    source_name: Callable[[AllocationT], str | None],
+    lower: Callable[[AllocationT, str], None],
 ) -> None:
     """Marks the unplanned allocations, lowers the others with `lower(allocation, name)`
     and records their intervals in one new `usmp.liveness`."""

@@ -43,7 +43,7 @@ def constant_params(function: tir.PrimFuncOp) -> set[str]:
         return set()
     if not isinstance(attr, ArrayAttr) or not all(isinstance(a, StringAttr) for a in attr):
         raise UsmpError(f"{CONSTANTS_ATTR} must be an array of param names", function)
-    return {a.data for a in attr}  # type: ignore[union-attr]
+    return {a.data for a in attr if isinstance(a, StringAttr)}
 
 
 def _io_kind(allocation: Allocation) -> str:
@@ -138,7 +138,9 @@ class TirIoToAllocations(ModulePass):
                 entry,
             )
         io_params = []
-        for index, (arg, name) in enumerate(list(zip(block.args, entry.param_names()))):
+        for index, (arg, name) in enumerate(
+            list(zip(block.args, entry.param_names(), strict=True))
+        ):
             views = _views(arg)
             buffer_type = _io_buffer_type(arg, name, views)
             if buffer_type is None or name in constants:

@@ -10,6 +10,7 @@ planned size; the names of lowered buffers leave the `usmp.liveness`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref
@@ -97,8 +98,10 @@ def _add_pool_arguments(function: func.FuncOp, pools: list[PoolOp]) -> dict[str,
 
 
 def _lower_alloc(op: AllocOffsetOp, pool_argument: BlockArgument) -> None:
-    offset = arith.ConstantOp(IntegerAttr(op.offset_bytes, IndexType()))
-    view = memref.ViewOp(pool_argument, offset, [], op.buffer.type)
+    offset_bytes = op.offset_bytes
+    assert offset_bytes is not None, "_allocs_by_function lets no unplanned buffer through"
+    offset = arith.ConstantOp(IntegerAttr(offset_bytes, IndexType()))
+    view = memref.ViewOp(pool_argument, offset, [], cast(MemRefType, op.buffer.type))
     view.result.name_hint = op.buffer.name_hint
     offset.location = view.location = op.location
     Rewriter.insert_op(offset, InsertPoint.before(op))

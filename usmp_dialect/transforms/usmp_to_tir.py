@@ -205,7 +205,7 @@ class UsmpToTir(ModulePass):
         io_offsets = _io_offsets(allocs[entry.sym_name.data])
         if io_offsets.data:
             entry.attributes[IO_OFFSETS_ATTR] = io_offsets
-        for name, function in functions.items():
+        for name in functions:
             for alloc in allocs[name]:
                 _lower_alloc(alloc, buffers[name][alloc.pool_names[0]])
         for function in functions.values():

@@ -179,7 +179,7 @@ def _csr(n: int, source: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np
 
 def _ranks(keys: tuple[np.ndarray, ...]) -> np.ndarray:
     """Each buffer's rank when sorted by `keys`, most significant first; ties by index."""
-    order = np.lexsort((np.arange(len(keys[0])),) + keys[::-1])
+    order = np.lexsort((np.arange(len(keys[0])), *keys[::-1]))
     ranks = np.empty(len(order), dtype=np.int64)
     ranks[order] = np.arange(len(order))
     return ranks
@@ -194,7 +194,10 @@ def _pressure(
     np.add.at(change, section_end, -sizes)
     live = np.cumsum(change)
     return np.array(
-        [live[a:b].max(initial=size) for a, b, size in zip(section_start, section_end, sizes)],
+        [
+            live[a:b].max(initial=size)
+            for a, b, size in zip(section_start, section_end, sizes, strict=True)
+        ],
         dtype=np.int64,
     )
 

@@ -41,7 +41,7 @@ def tvm_conflicts_order(problem: Problem) -> list[int]:
     return _descending_by(problem, problem.conflicts.counts(), problem.sizes, problem.names)
 
 
-def _descending_by(problem: Problem, *keys: Sequence) -> list[int]:
+def _descending_by(problem: Problem, *keys: Sequence | np.ndarray) -> list[int]:
     """The buffers sorted by the per-buffer keys, the first most significant, descending."""
     columns = [k.tolist() if isinstance(k, np.ndarray) else k for k in keys]
     return sorted(

@@ -181,10 +181,10 @@ class _Climb:
     def pick_pair(self, first: np.ndarray, second: np.ndarray) -> tuple[int, int] | None:
         """Two buffers to swap: one from `first`, the other usually from `second`."""
         pick = int(first[self.rand() % len(first)])
-        if np.all(first == pick) and np.all(second == pick):
-            # TVM retries forever here unless both lists are that short.
-            if len(first) >= 2 or len(second) >= 2:
-                return None
+        # TVM retries forever here unless both lists are that short.
+        only_pick = np.all(first == pick) and np.all(second == pick)
+        if only_pick and (len(first) >= 2 or len(second) >= 2):
+            return None
         other = pick
         while other == pick:
             if len(second) and self.rand() % 100 > 25:

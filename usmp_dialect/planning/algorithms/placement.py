@@ -78,7 +78,7 @@ def single_spans(problem: Problem) -> tuple[np.ndarray, np.ndarray] | None:
     owner, start, end = owner[live], start[live], end[live]
     if np.bincount(owner, minlength=problem.num_buffers).max(initial=0) > 1:
         return None
-    times, ranks = np.unique(np.concatenate((start, end)), return_inverse=True)
+    _, ranks = np.unique(np.concatenate((start, end)), return_inverse=True)
     span_start = np.zeros(problem.num_buffers, dtype=np.int32)
     span_end = np.zeros(problem.num_buffers, dtype=np.int32)
     span_start[owner] = ranks[: len(owner)]

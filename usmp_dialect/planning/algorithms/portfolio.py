@@ -65,7 +65,7 @@ ORDERS: tuple[Order, ...] = (
 def order_of(problem: Problem, geometry: Geometry, order: Order) -> np.ndarray:
     keys = order.keys(problem, geometry)
     # lexsort sorts by its last key first and is stable.
-    return np.lexsort([np.arange(problem.num_buffers)] + keys[::-1])
+    return np.lexsort([np.arange(problem.num_buffers), *keys[::-1]])
 
 
 @dataclass

@@ -1,11 +1,11 @@
-"""The inner loop of the canonical branch and bound, compiled with numba when it is there.
+"""The inner loop of the canonical branch and bound, compiled with numba.
 
 One function, `run`, walks the search tree with explicit stacks kept in numpy arrays, so it
 can stop after a number of nodes, or of steps, and be resumed where it stopped: the caller
 checks the time cap between slices. Steps count the work itself (list entries, sections and
 conflicts scanned, trail entries undone), so that a budget of steps takes about the same
 time on every problem, which a budget of nodes does not (a node of MiniMalloc's D costs ten
-times one of K). Without numba the same code runs as plain Python (correct, slow).
+times one of K).
 
 The search decides whether the buffers fit under `capacity` (MiniMalloc's decision
 problem, Moffitt, ASPLOS 2024):
@@ -34,19 +34,7 @@ is taken back.
 from __future__ import annotations
 
 import numpy as np
-
-try:
-    from numba import njit
-except ImportError:  # pragma: no cover - numba is a dependency; this keeps the code usable
-
-    def njit(*args, **kwargs):
-        if args and callable(args[0]):
-            return args[0]
-        return lambda function: function
-
-    HAVE_NUMBA = False
-else:
-    HAVE_NUMBA = True
+from numba import njit
 
 # Status codes returned by `run`.
 PAUSED = 0

@@ -6,8 +6,8 @@ a function of the problem alone and of `Budget.effort`. Budgets are written in *
 seconds*: what the work takes on the 2-core machine the project's benchmarks run on, by
 the cost models below, fitted there to the CPU time of the placement (MiniMalloc's A, D, K,
 resnet50, G_1, pangu_2.6B, S_1, Y_1: within 20 %) and of the search (A-K: 3.4-6.1 ns a
-step) on the shared benchmark instances. The same problem and effort do the same work on any machine, in
-about those seconds on that one.
+step) on the shared benchmark instances. The same problem and effort do the same work on any
+machine, in about those seconds on that one.
 
 The user's time limit stays, as a cap for a machine far slower than that: when it ends
 work the budget still allowed, the plan is `time_capped`, the one case where the plan may
