@@ -35,9 +35,9 @@ from usmp_dialect.analysis.usmp_problem import module_allocs, module_pools
 from usmp_dialect.diagnostics import INT64_MAX, UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import POOL_KINDS, AllocOffsetOp, PoolOp
+from usmp_dialect.planning.problem import DEFAULT_POOL
 from usmp_dialect.transforms.tir_to_usmp import DEFAULT_TIR_ALIGNMENT, in_pool
 
-DEFAULT_POOL = "global_workspace"
 TARGET_ATTR = "usmp.target"
 """A function's target; a pool with targets serves only functions of those targets."""
 
@@ -173,7 +173,7 @@ def _workspace_pools(module: ModuleOp) -> list[PoolOp]:
     `@global_workspace` is added when there is none, as TVM did."""
     pools = [p for p in module_pools(module) if p.kind.data == "workspace"]
     if not pools:
-        pool = PoolOp(DEFAULT_POOL)
+        pool = PoolOp(DEFAULT_POOL.name)
         block = module.body.block
         if block.first_op is None:
             block.add_op(pool)
@@ -184,9 +184,10 @@ def _workspace_pools(module: ModuleOp) -> list[PoolOp]:
 
 
 def _function_of(op: Operation) -> Function | None:
-    while op is not None and not isinstance(op, Function):
-        op = op.parent_op()
-    return op
+    found: Operation | None = op
+    while found is not None and not isinstance(found, Function):
+        found = found.parent_op()
+    return found
 
 
 def planned_alignment(buffer_type: Attribute, requested: int, pool_alignment: int):
