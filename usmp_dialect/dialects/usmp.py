@@ -59,6 +59,9 @@ UNPLANNED_ATTR = "usmp.unplanned"
 PLAN_ATTR = "usmp.plan"
 """Discardable attribute on a module `usmp-plan` planned, saying how:
 `{algorithm = "exact", proven_optimal = true, time_limit_reached = false}`."""
+OVERFLOW_ATTR = "usmp.overflowed_from"
+"""Discardable attribute `usmp-plan` puts on a buffer it placed in a later candidate pool:
+the earlier candidates, whose size hints it did not fit (`[@sram]`)."""
 IO_ATTR = "usmp.io"
 """Discardable attribute on an allocation that was an input or output param of the entry
 function (`tir-io-to-allocations`): `{name = "x", kind = "input"}`, the param's name (which

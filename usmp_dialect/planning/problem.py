@@ -29,13 +29,20 @@ def out_of_space(
     problem: Problem, buffer: int, needed: Mapping[int, int] | None = None
 ) -> PlanningError:
     """The error for a buffer that fits in none of its candidate pools; `needed` may say,
-    per pool index, how many bytes that pool would have to hold to take the buffer."""
+    per pool index, how many bytes that pool would have to hold to take the buffer (the
+    error then says how many it misses)."""
     if not problem.candidates[buffer]:
         return PlanningError(f"buffer '{problem.names[buffer]}' has no candidate pool", buffer)
     needed = needed or {}
-    pools = ", ".join(
-        f"{problem.pools[p].name}: size hint {problem.pools[p].size_hint} bytes"
-        + (f", needs {needed[p]}" if p in needed else "")
+
+    def shortfall(pool: int) -> str:
+        hint = problem.pools[pool].size_hint
+        if pool not in needed or hint is None:
+            return ""
+        return f", needs {needed[pool]}, {needed[pool] - hint} bytes missing"
+
+    pools = "; ".join(
+        f"{problem.pools[p].name}: size hint {problem.pools[p].size_hint} bytes{shortfall(p)}"
         for p in problem.candidates[buffer]
     )
     return PlanningError(
