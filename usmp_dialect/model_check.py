@@ -2,10 +2,10 @@
 (`tools/check_relax_model.py` is its command line).
 
 The model is lowered to AOT-style TIR, planned as `usmp-opt --plan-pools
-[--use-workspace-io]` plans it, built for `target` and run on random inputs with every
-pool prefilled with 0xFF, so that a plan letting two live buffers share bytes shows as a
-wrong output. Each output is compared with the Relax VM's on the original model, within
-`tolerance` (absolute and relative, as `numpy.allclose`).
+[--use-workspace-io] [--pools SPEC]` plans it, built for `target` and run on random inputs
+with every pool prefilled with 0xFF, so that a plan letting two live buffers share bytes
+shows as a wrong output. Each output is compared with the Relax VM's on the original model,
+within `tolerance` (absolute and relative, as `numpy.allclose`).
 """
 
 from __future__ import annotations
@@ -63,8 +63,10 @@ def check_model(
     target: str = "llvm",
     seed: int = 0,
     tolerance: float = 1e-5,
+    pools: str = "",
 ) -> ModelCheck:
-    """Plan, build and run `mod` and compare each output with the Relax VM's."""
+    """Plan, build and run `mod` and compare each output with the Relax VM's; `pools` is a
+    `--pools` spec (`sram:size_hint=256K,dram`)."""
     from usmp_dialect.dialects.usmp import POOLS_ATTR
     from usmp_dialect.frontends.relax import (
         lower_model,
@@ -86,7 +88,7 @@ def check_model(
     output_names = params[len(input_names) + len(constants) :]
     inputs = _random_inputs(main, input_names, seed)
 
-    planned = plan_module(tir_mod, workspace_io=workspace_io)
+    planned = plan_module(tir_mod, workspace_io=workspace_io, pools=pools)
     try:
         ours = run_module(planned, {**inputs, **constants}, target)
     except Exception as error:  # TVM's build of the planned TIR; its last line says why

@@ -2,6 +2,7 @@
 and the benchmarks:
 
     [tir-hoist-workspaces,] [tir-io-to-allocations,] memref-to-usmp, tir-to-usmp,
+    usmp-assign-pools[{pools="..."}],
     usmp-plan{algorithm=... time-limit=... effort=...}[, usmp-to-memref, usmp-to-tir]
 
 Its defaults are `usmp-plan`'s own option defaults.
@@ -42,13 +43,16 @@ def plan_pools_pipeline(
     workspace_io: bool = False,
     effort: float = DEFAULT_EFFORT,
     hoist_workspaces: bool = False,
+    pools: str = "",
 ) -> str:
-    """The pipeline's pass specification, as `usmp-opt -p` takes it."""
+    """The pipeline's pass specification, as `usmp-opt -p` takes it; `pools` is a
+    `usmp-assign-pools` spec (`sram:size_hint=256K,dram`)."""
     passes = ["tir-hoist-workspaces"] if hoist_workspaces else []
     passes += ["tir-io-to-allocations"] if workspace_io else []
     passes += [
         "memref-to-usmp",
         "tir-to-usmp",
+        f"usmp-assign-pools{{pools={option_text(pools)}}}" if pools else "usmp-assign-pools",
         f"usmp-plan{{algorithm={option_text(algorithm)} time-limit={option_text(time_limit)} "
         f"effort={option_text(effort)}}}",
     ]
@@ -116,9 +120,10 @@ def plan_module(
     algorithm: str = DEFAULT_ALGORITHM,
     workspace_io: bool = False,
     hoist_workspaces: bool = False,
+    pools: str = "",
 ) -> Any:
-    """`usmp-opt --plan-pools [--use-workspace-io]` on a `tvm.IRModule` (with
-    `tir-hoist-workspaces` first if asked): the planned one."""
+    """`usmp-opt --plan-pools [--use-workspace-io] [--pools SPEC]` on a `tvm.IRModule`
+    (with `tir-hoist-workspaces` first if asked): the planned one."""
     from usmp_dialect.backends.tvmscript import emit_module
     from usmp_dialect.frontends.tvmscript import import_module
 
@@ -126,7 +131,10 @@ def plan_module(
     plan_pools(
         module,
         plan_pools_pipeline(
-            algorithm, workspace_io=workspace_io, hoist_workspaces=hoist_workspaces
+            algorithm,
+            workspace_io=workspace_io,
+            hoist_workspaces=hoist_workspaces,
+            pools=pools,
         ),
     )
     return emit_module(module)

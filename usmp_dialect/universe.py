@@ -32,6 +32,12 @@ def _memref_to_usmp():
     return MemrefToUsmp
 
 
+def _usmp_assign_pools():
+    from usmp_dialect.transforms.usmp_assign_pools import UsmpAssignPools
+
+    return UsmpAssignPools
+
+
 def _usmp_to_memref():
     from usmp_dialect.transforms.usmp_to_memref import UsmpToMemref
 
@@ -78,6 +84,7 @@ USMP_UNIVERSE = Universe(
     all_dialects={"usmp": _usmp_dialect, "tir": _tir_dialect},
     all_passes={
         "memref-to-usmp": _memref_to_usmp,
+        "usmp-assign-pools": _usmp_assign_pools,
         "usmp-plan": _usmp_plan,
         "usmp-to-memref": _usmp_to_memref,
         "tir-hoist-workspaces": _tir_hoist_workspaces,

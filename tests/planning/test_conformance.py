@@ -137,7 +137,7 @@ def test_out_of_space_error_names_buffer_and_bytes_needed():
         plan_with("greedy_by_size", cycle_in_tiny_pool())
     assert str(error.value) == (
         "buffer 'bi_b' (10 bytes) does not fit in any candidate pool "
-        "(tiny_workspace: size hint 10 bytes, needs 20); increase the size hints"
+        "(tiny_workspace: size hint 10 bytes, needs 20, 10 bytes missing); increase the size hints"
     )
     assert error.value.buffer == 1
 

@@ -12,7 +12,6 @@ distinct), so the liveness and the plans are pinned either way.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +24,7 @@ from usmp_dialect.dialects.usmp import IO_ATTR, UNPLANNED_ATTR, IOAttr, PoolOp
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations
 from usmp_dialect.transforms.tir_to_usmp import TirToUsmp
+from usmp_dialect.transforms.usmp_assign_pools import UsmpAssignPools
 from usmp_dialect.transforms.usmp_plan import UsmpPlan
 from usmp_dialect.transforms.usmp_to_tir import UsmpToTir
 
@@ -57,21 +57,18 @@ def tvm_module():
     return load
 
 
-def fast_and_slow() -> list[PoolOp]:
-    """The pools of TVM's mobilenet tests: `fast_memory` of 200704 bytes, then an
-    unrestricted `slow_memory`."""
-    return [PoolOp("fast_memory", size_hint=200704), PoolOp("slow_memory")]
+FAST_AND_SLOW = "fast_memory:size_hint=200704,slow_memory"
+"""The pools of TVM's mobilenet tests: `fast_memory` of 200704 bytes, then an unrestricted
+`slow_memory`."""
 
 
-def planned(module: ModuleOp, pools: Sequence[PoolOp] = ()) -> ModuleOp:
-    block = module.body.block
-    for pool in reversed(pools):
-        block.insert_op_before(pool, block.first_op)
+def planned(module: ModuleOp, pools: str = "") -> ModuleOp:
     TirToUsmp().apply(None, module)  # type: ignore[arg-type]
+    UsmpAssignPools(pools).apply(None, module)  # type: ignore[arg-type]
     return module
 
 
-def problem(module: ModuleOp, pools: Sequence[PoolOp] = ()) -> ModuleProblem:
+def problem(module: ModuleOp, pools: str = "") -> ModuleProblem:
     return module_problem(planned(module, pools))
 
 
@@ -150,7 +147,7 @@ LINEAR_CONFLICTING_SIZES = [
 
 
 def test_linear(tvm_module):
-    found = problem(tvm_module("extract_bufferinfo_linear"), fast_and_slow())
+    found = problem(tvm_module("extract_bufferinfo_linear"), FAST_AND_SLOW)
     assert max_live(found.problem) == 1117718
     assert conflicting_sizes(found) == LINEAR_CONFLICTING_SIZES
     assert sorted(sizes(found).values()) == sorted(LINEAR_SIZES.values())
@@ -158,7 +155,7 @@ def test_linear(tvm_module):
 
 
 def test_linear_by_name(tvm_module):
-    found = problem(tvm_module("extract_bufferinfo_linear"), fast_and_slow())
+    found = problem(tvm_module("extract_bufferinfo_linear"), FAST_AND_SLOW)
     assert_tvm_conflicts(found, TVM_CONFLICTS["extract_bufferinfo_linear"])
     assert sizes(found) == LINEAR_SIZES
 
@@ -267,7 +264,7 @@ MOBILENET_POOLS = {
 
 @pytest.mark.parametrize("algorithm", TVM_ALGORITHMS)
 def test_mobilenet_subgraph(tvm_module, algorithm):
-    module = planned(tvm_module("algo_mobilenet"), fast_and_slow())
+    module = planned(tvm_module("algo_mobilenet"), FAST_AND_SLOW)
     found = module_problem(module)
     assert max_live(found.problem) == 1117718
     assert conflicting_sizes(found) == LINEAR_CONFLICTING_SIZES
@@ -275,7 +272,7 @@ def test_mobilenet_subgraph(tvm_module, algorithm):
 
 
 def test_mobilenet_subgraph_by_name(tvm_module):
-    found = problem(tvm_module("algo_mobilenet"), fast_and_slow())
+    found = problem(tvm_module("algo_mobilenet"), FAST_AND_SLOW)
     assert_tvm_conflicts(found, TVM_CONFLICTS["algo_mobilenet"])
 
 
@@ -323,7 +320,7 @@ CONVERTED = {
 
 @pytest.mark.parametrize("name", sorted(CONVERTED))
 def test_convert_pool_allocations_to_offsets(tvm_module, name):
-    pools = fast_and_slow() if name.endswith("linear") else []
+    pools = FAST_AND_SLOW if name.endswith("linear") else ""
     module = planned(tvm_module(name), pools)
     UsmpPlan(algorithm="greedy_by_size").apply(None, module)  # type: ignore[arg-type]
     assert placements(module) == CONVERTED[name]

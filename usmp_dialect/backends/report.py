@@ -15,7 +15,14 @@ from typing import IO, Literal, TypedDict
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+)
 from xdsl.ir import Operation
 from xdsl.utils.target import Target
 
@@ -23,7 +30,7 @@ from usmp_dialect.analysis.tir_liveness import io_mark
 from usmp_dialect.analysis.usmp_problem import ModuleProblem, module_problem
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import PLAN_ATTR, UNPLANNED_ATTR
+from usmp_dialect.dialects.usmp import OVERFLOW_ATTR, PLAN_ATTR, UNPLANNED_ATTR, AllocOffsetOp
 from usmp_dialect.planning.conflicts import max_live, max_live_per_pool
 from usmp_dialect.planning.problem import Plan
 
@@ -47,6 +54,10 @@ class PoolSummary(TypedDict):
     size: int
     size_hint: int | None
     max_live: int
+    overflowed: int
+    """How many buffers came here because they did not fit an earlier candidate."""
+    largest_overflowed: list[str]
+    """The largest of them, largest first (at most `LARGEST_SHOWN`)."""
 
 
 class BufferSummary(TypedDict):
@@ -58,6 +69,8 @@ class BufferSummary(TypedDict):
     """Half-open `[start, end)` intervals; none for a buffer never used."""
     io: str | None
     """`input`, `output` or `input_output` for one of the program's own buffers."""
+    overflowed_from: list[str]
+    """The earlier candidate pools whose size hints it did not fit."""
 
 
 class Unplanned(TypedDict):
@@ -90,15 +103,6 @@ def plan_report(module: ModuleOp) -> PlanReport:
     live: list[list[list[int]]] = [[] for _ in planned.allocs]
     for owner, start, end in zip(intervals.owner, intervals.start, intervals.end, strict=True):
         live[owner].append([int(start), int(end)])
-    pools: list[PoolSummary] = [
-        {
-            "name": pool.sym_name.data,
-            "size": int(pool.planned_size if pool.planned_size is not None else size),
-            "size_hint": pool.size_hint_bytes,
-            "max_live": int(pool_live[index]),
-        }
-        for index, (pool, size) in enumerate(zip(planned.pools, pool_sizes, strict=True))
-    ]
     buffers: list[BufferSummary] = [
         {
             "name": problem.names[index],
@@ -107,9 +111,27 @@ def plan_report(module: ModuleOp) -> PlanReport:
             "size": int(problem.sizes[index]),
             "live": live[index],
             "io": (mark := io_mark(planned.allocs[index])) and mark[1],
+            "overflowed_from": _overflowed_from(planned.allocs[index]),
         }
         for index in range(problem.num_buffers)
     ]
+    pools: list[PoolSummary] = []
+    for index, (pool, size) in enumerate(zip(planned.pools, pool_sizes, strict=True)):
+        name = pool.sym_name.data
+        overflowed = sorted(
+            (b for b in buffers if b["pool"] == name and b["overflowed_from"]),
+            key=lambda b: (-b["size"], b["name"]),
+        )
+        pools.append(
+            {
+                "name": name,
+                "size": int(pool.planned_size if pool.planned_size is not None else size),
+                "size_hint": pool.size_hint_bytes,
+                "max_live": int(pool_live[index]),
+                "overflowed": len(overflowed),
+                "largest_overflowed": [b["name"] for b in overflowed[:LARGEST_SHOWN]],
+            }
+        )
     return {
         "pools": pools,
         "buffers": buffers,
@@ -117,6 +139,34 @@ def plan_report(module: ModuleOp) -> PlanReport:
         "unplanned": _unplanned(module),
         "plan": _how_planned(module),
     }
+
+
+LARGEST_SHOWN = 3
+
+
+def _overflowed_from(op: AllocOffsetOp) -> list[str]:
+    passed_over = op.attributes.get(OVERFLOW_ATTR)
+    if not isinstance(passed_over, ArrayAttr):
+        return []
+    return [p.root_reference.data for p in passed_over.data if isinstance(p, SymbolRefAttr)]
+
+
+def _overflow_lines(report: PlanReport) -> list[str]:
+    """Per pool that took buffers an earlier candidate could not hold: how many, and the
+    largest."""
+    sizes = {b["name"]: b["size"] for b in report["buffers"]}
+    lines = []
+    for pool in report["pools"]:
+        if not pool["overflowed"]:
+            continue
+        largest = ", ".join(f"{name} ({sizes[name]} bytes)" for name in pool["largest_overflowed"])
+        lines.append(
+            f"  {pool['name']}: {pool['overflowed']} buffer(s) overflowed into it; "
+            f"largest: {largest}"
+        )
+    return (
+        ["", "overflow (buffers past an earlier candidate's size hint):", *lines] if lines else []
+    )
 
 
 def _how_planned(module: ModuleOp) -> PlanSummary | None:
@@ -179,6 +229,7 @@ def format_text_report(report: PlanReport) -> str:
         for pool in report["pools"]
     ]
     lines = text_table(["pool", "size", "max-live", "ratio", "size-hint"], pools, {1, 2, 3})
+    lines += _overflow_lines(report)
     buffers = [
         [
             buffer["name"],

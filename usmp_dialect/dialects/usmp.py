@@ -4,6 +4,7 @@
 usmp.pool @sram workspace alignment 16 size_hint 4096 targets ["c"]
 %a = usmp.alloc_offset "a" @sram[?] align 16 : memref<16xf32>
 %b = usmp.alloc_offset "b" [@sram, @dram][?] align 16 : memref<8xi32>
+%c = usmp.alloc_offset "c" [][?] align 1 : memref<2xf32>   // candidates not yet assigned
 usmp.liveness {
   "a" [0, 5) [7, 9)
   "b" [3, 8)
@@ -75,6 +76,9 @@ UNPLANNED_ATTR = "usmp.unplanned"
 PLAN_ATTR = "usmp.plan"
 """Discardable attribute on a module `usmp-plan` planned, saying how:
 `{algorithm = "exact", proven_optimal = true, time_limit_reached = false}`."""
+OVERFLOW_ATTR = "usmp.overflowed_from"
+"""Discardable attribute `usmp-plan` puts on a buffer it placed in a later candidate pool:
+the earlier candidates, whose size hints it did not fit (`[@sram]`)."""
 IO_ATTR = "usmp.io"
 """Discardable attribute on an allocation that was an input or output param of the entry
 function (`tir-io-to-allocations`): an `IOAttr`."""
@@ -335,8 +339,9 @@ class PoolOp(IRDLOperation):
 class AllocOffsetOp(IRDLOperation):
     """One buffer placed in a pool at a byte offset (`?` until planned).
 
-    Before planning it may list several candidate pools, in order of preference; after
-    planning it names exactly the pool it went into. Its result is the buffer the rest of
+    Before planning it may list several candidate pools, in order of preference, or none
+    yet (`[]`, until `usmp-assign-pools` gives them); after planning it names exactly the
+    pool it went into. Its result is the buffer the rest of
     the program uses.
     """
 
@@ -395,8 +400,6 @@ class AllocOffsetOp(IRDLOperation):
     def verify_(self) -> None:
         name = self.buffer_name.data
         size = self.size_in_bytes
-        if not self.pools.data:
-            raise VerifyException(f"buffer '{name}' has no candidate pool")
         if not _is_power_of_two(self.alignment_bytes):
             raise VerifyException(
                 f"buffer '{name}': alignment must be a positive power of two, got "
@@ -433,14 +436,13 @@ class AllocOffsetOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> AllocOffsetOp:
         buffer_name = parser.parse_str_literal()
-        pos = parser.pos
         if parser.parse_optional_punctuation("[") is not None:
-            if parser.parse_optional_punctuation("]") is not None:
-                parser.raise_error("expected at least one pool", pos, parser.pos)
-            pools = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, lambda: parser.parse_symbol_name().data
-            )
-            parser.parse_punctuation("]")
+            pools: list[str] = []
+            if parser.parse_optional_punctuation("]") is None:
+                pools = parser.parse_comma_separated_list(
+                    parser.Delimiter.NONE, lambda: parser.parse_symbol_name().data
+                )
+                parser.parse_punctuation("]")
         else:
             pools = [parser.parse_symbol_name().data]
         parser.parse_punctuation("[")

@@ -25,9 +25,15 @@ def out_of_space(
     if not candidates:
         return PlanningError(f"buffer '{problem.names[buffer]}' has no candidate pool", buffer)
     needed = needed or {}
-    pools = ", ".join(
-        f"{problem.pools[p].name}: size hint {problem.pools[p].size_hint} bytes"
-        + (f", needs {needed[p]}" if p in needed else "")
+
+    def shortfall(pool: int) -> str:
+        hint = problem.pools[pool].size_hint
+        if pool not in needed or hint is None:
+            return ""
+        return f", needs {needed[pool]}, {needed[pool] - hint} bytes missing"
+
+    pools = "; ".join(
+        f"{problem.pools[p].name}: size hint {problem.pools[p].size_hint} bytes{shortfall(p)}"
         for p in candidates
     )
     described = f"buffer '{problem.names[buffer]}' ({int(problem.sizes[buffer])} bytes)"

@@ -32,6 +32,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         action="store_true",
         help="place the inputs and outputs in the pool too",
     )
+    parser.add_argument(
+        "--pools", default="", metavar="SPEC", help="pools as usmp-opt --pools takes them"
+    )
     parser.add_argument("--target", default="llvm", choices=("c", "llvm"))
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     parser.add_argument(
@@ -54,6 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             target=args.target,
             seed=args.seed,
             tolerance=args.tolerance,
+            pools=args.pools,
         )
     held = "intermediates, operator workspaces" + (
         ", inputs and outputs" if args.use_workspace_io else ""

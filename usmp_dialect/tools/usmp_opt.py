@@ -33,6 +33,7 @@ from usmp_dialect.pipeline import (
 )
 from usmp_dialect.tools.errors import report_user_errors
 from usmp_dialect.tools.output import write_output
+from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
 from usmp_dialect.universe import USMP_UNIVERSE
 
 PLAN_TARGETS = ("usmp-report", "usmp-svg")
@@ -112,6 +113,14 @@ class UsmpOptMain(xDSLOptMain):
             "pool too (tir-io-to-allocations first), as TVM's use_workspace_io did",
         )
 
+        arg_parser.add_argument(
+            "--pools",
+            metavar="SPEC",
+            help="--plan-pools adds these pools (usmp-assign-pools): comma-separated "
+            "name[:key=value]..., keys kind, size_hint (256K), alignment, targets (c|llvm) "
+            "and TVM's descriptive properties; e.g. 'sram:size_hint=256K,dram'",
+        )
+
     def setup_pipeline(self):
         args = self.args
         self._check_target_options()
@@ -120,11 +129,12 @@ class UsmpOptMain(xDSLOptMain):
             or args.time_limit is not None
             or args.effort is not None
             or args.use_workspace_io
+            or args.pools is not None
         ):
             _usage_error(
-                "--algorithm, --time-limit, --effort and --use-workspace-io go with "
-                "--plan-pools (or write -p 'tir-io-to-allocations,...,usmp-plan{algorithm=NAME "
-                "time-limit=SECONDS effort=N}')"
+                "--algorithm, --time-limit, --effort, --use-workspace-io and --pools go "
+                "with --plan-pools (or write -p 'tir-io-to-allocations,...,usmp-assign-pools"
+                '{pools="SPEC"},usmp-plan{algorithm=NAME time-limit=SECONDS effort=N}\')'
             )
         if args.plan_pools and args.passes:
             _usage_error("use either --plan-pools or -p, not both")
@@ -136,9 +146,10 @@ class UsmpOptMain(xDSLOptMain):
                     lower=not args.target.startswith(PLAN_TARGETS),
                     workspace_io=args.use_workspace_io,
                     effort=DEFAULT_EFFORT if args.effort is None else args.effort,
+                    pools=self._checked_pools(),
                 )
             except ValueError as error:
-                _usage_error(f"--algorithm: {error}")
+                _usage_error(f"--plan-pools: {error}")
         try:
             super().setup_pipeline()
         except ValueError as error:
@@ -146,6 +157,13 @@ class UsmpOptMain(xDSLOptMain):
         self.pipeline = dataclasses.replace(
             self.pipeline, callback=_located_verification(self.pipeline.callback)
         )
+
+    def _checked_pools(self) -> str:
+        """The --pools spec, checked before it goes into the pipeline's text."""
+        if self.args.pools is None:
+            return ""
+        parse_pool_spec(self.args.pools)
+        return self.args.pools
 
     def _check_target_options(self) -> None:
         """Built once before any input is read, so a bad option costs no planning run."""

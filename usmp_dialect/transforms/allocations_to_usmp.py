@@ -1,9 +1,9 @@
-"""What `memref-to-usmp` and `tir-to-usmp` share: pool candidates, buffer names, and the
-one way a program's allocations and their live intervals become usmp IR.
+"""What `memref-to-usmp` and `tir-to-usmp` share: buffer names, and the one way a
+program's allocations and their live intervals become usmp IR.
 
 Each front-end pass supplies its liveness analysis and how one allocation op becomes a
-`usmp.alloc_offset`; this module marks what stays unplanned, picks the pools, names the
-buffers and writes the single `usmp.liveness`.
+`usmp.alloc_offset` (without candidate pools: `usmp-assign-pools` decides those); this
+module marks what stays unplanned, names the buffers and writes the single `usmp.liveness`.
 """
 
 from __future__ import annotations
@@ -16,51 +16,17 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
 
 from usmp_dialect.analysis.call_tree import Allocation
-from usmp_dialect.analysis.usmp_problem import module_liveness, module_pools
+from usmp_dialect.analysis.usmp_problem import module_liveness
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
     POOLS_ATTR,
-    TARGET_ATTR,
     UNPLANNED_ATTR,
     AllocOffsetOp,
     LivenessOp,
-    PoolOp,
 )
 
 AllocationT = TypeVar("AllocationT", bound=Allocation)
-
-DEFAULT_POOL = "global_workspace"
-
-
-def workspace_pools(module: ModuleOp) -> list[PoolOp]:
-    """The module's workspace pools in declaration order; an unrestricted
-    `@global_workspace` is added when there is none, as TVM did."""
-    pools = [p for p in module_pools(module) if p.kind.data == "workspace"]
-    if not pools:
-        pool = PoolOp(DEFAULT_POOL)
-        block = module.body.block
-        if block.first_op is None:
-            block.add_op(pool)
-        else:
-            block.insert_op_before(pool, block.first_op)
-        pools = [pool]
-    return pools
-
-
-def candidate_pools(function: Operation, pools: list[PoolOp]) -> list[PoolOp]:
-    target = function.attributes.get(TARGET_ATTR)
-    target_name = target.data if isinstance(target, StringAttr) else None
-    return [p for p in pools if not p.target_names or target_name in p.target_names]
-
-
-def serving_pools(allocation: Allocation, function: Operation, pools: list[PoolOp]):
-    candidates = candidate_pools(function, pools)
-    if not candidates:
-        raise UsmpError(
-            f"no workspace pool serves the target of @{allocation.function}", allocation.op
-        )
-    return candidates
 
 
 class BufferNames:
@@ -86,10 +52,10 @@ def lower_allocations(
     pass_name: str,
     allocations: Sequence[AllocationT],
     source_name: Callable[[AllocationT], str | None],
-    lower: Callable[[AllocationT, str, list[PoolOp]], None],
+    lower: Callable[[AllocationT, str], None],
 ) -> None:
-    """Marks the unplanned allocations, lowers the others with `lower(allocation, name,
-    pools)` and records their intervals in one new `usmp.liveness`."""
+    """Marks the unplanned allocations, lowers the others with `lower(allocation, name)`
+    and records their intervals in one new `usmp.liveness`."""
     for allocation in allocations:
         if allocation.unplanned_reason is not None:
             allocation.op.attributes[UNPLANNED_ATTR] = StringAttr(allocation.unplanned_reason)
@@ -101,7 +67,6 @@ def lower_allocations(
             f"the module already has a usmp.liveness: {pass_name} runs once, before planning",
             existing,
         )
-    pools = workspace_pools(module)
     names = BufferNames()
     buffer_names: list[str] = []
     owners: list[int] = []
@@ -109,7 +74,7 @@ def lower_allocations(
     ends: list[int] = []
     for index, allocation in enumerate(planned):
         name = names.unique(source_name(allocation), f"{allocation.function}.alloc{index}")
-        lower(allocation, name, pools)
+        lower(allocation, name)
         buffer_names.append(name)
         for start, end in allocation.intervals:
             owners.append(index)

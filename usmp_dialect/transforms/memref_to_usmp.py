@@ -1,10 +1,9 @@
 """`memref-to-usmp`: statically shaped `memref.alloc`s become `usmp.alloc_offset`s.
 
 Each planned buffer gets its live intervals (see `analysis/memref_liveness.py`) in one
-`usmp.liveness` op, and the workspace pools that serve its function as candidates, in the
-order the pools are declared. A module without a workspace pool gets one unrestricted
-`@global_workspace`, as TVM made. Allocations that cannot be planned safely stay as they
-are, marked with a `usmp.unplanned` attribute that says why.
+`usmp.liveness` op, its own alignment, and no candidate pools: `usmp-assign-pools`
+decides those. Allocations that cannot be planned safely stay as they are, marked with a
+`usmp.unplanned` attribute that says why.
 """
 
 from __future__ import annotations
@@ -12,24 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func, memref
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from usmp_dialect.analysis.memref_liveness import Allocation, program_liveness
-from usmp_dialect.dialects.usmp import AllocOffsetOp, PoolOp
-from usmp_dialect.transforms.allocations_to_usmp import lower_allocations, serving_pools
+from usmp_dialect.dialects.usmp import AllocOffsetOp
+from usmp_dialect.transforms.allocations_to_usmp import lower_allocations
 
 
-def _lower_allocation(
-    allocation: Allocation, name: str, pools: list[PoolOp], functions: dict[str, func.FuncOp]
-) -> None:
+def _lower_allocation(allocation: Allocation, name: str) -> None:
     op = allocation.op
-    candidates = serving_pools(allocation, functions[allocation.function], pools)
-    requested = op.alignment.value.data if op.alignment is not None else 1
-    alignment = max(requested, *(p.alignment.value.data for p in candidates))
-    placed = AllocOffsetOp(name, [p.sym_name.data for p in candidates], op.memref.type, alignment)
+    alignment = op.alignment.value.data if op.alignment is not None else 1
+    placed = AllocOffsetOp(name, [], op.memref.type, alignment)
     placed.buffer.name_hint = op.memref.name_hint
     placed.location = op.location
     for alias_use in list(op.memref.uses):
@@ -49,11 +44,10 @@ class MemrefToUsmp(ModulePass):
         liveness = program_liveness(op, self.entry)
         if liveness is None:
             return
-        functions = {f.sym_name.data: f for f in op.ops if isinstance(f, func.FuncOp)}
         lower_allocations(
             op,
             self.name,
             liveness.unreachable + liveness.allocations,
             lambda allocation: allocation.op.memref.name_hint,
-            lambda allocation, name, pools: _lower_allocation(allocation, name, pools, functions),
+            _lower_allocation,
         )

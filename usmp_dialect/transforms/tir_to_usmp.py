@@ -2,8 +2,9 @@
 `usmp.alloc_offset`s (whose result is the same `!tir.buffer`), with one `usmp.liveness`.
 
 Liveness is TVM's buffer-info extraction over the inlined call tree from the entry
-function (see `analysis/tir_liveness.py`). Pool candidates, the default
-`@global_workspace` pool are those of `memref-to-usmp`; a buffer is named by its TIR
+function (see `analysis/tir_liveness.py`). Candidate pools are left to
+`usmp-assign-pools`, which also gives a buffer of TVM's default alignment (64) its pool's
+alignment; a buffer is named by its TIR
 name (made unique across functions with a `.N` suffix), and keeps that name as `tir.name`
 where the two differ, for `usmp-to-tir` to give its view. Allocations that
 cannot be planned stay, marked `usmp.unplanned = "why"`. A module without TIR allocations
@@ -20,37 +21,20 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from usmp_dialect.analysis.tir_liveness import Allocation, aliases, prim_funcs, tir_liveness
+from usmp_dialect.analysis.tir_liveness import Allocation, aliases, tir_liveness
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import IO_ATTR, AllocOffsetOp, PoolOp
-from usmp_dialect.transforms.allocations_to_usmp import lower_allocations, serving_pools
-
-
-def planned_alignment(
-    buffer_type: tir.BufferType, pools: list[PoolOp]
-) -> tuple[int, tir.BufferType]:
-    """The byte alignment a buffer is planned at, and the buffer type its view gets.
-
-    TVM gives every buffer `data_alignment` 64 unless told otherwise, while its USMP placed
-    workspace buffers at the pool's alignment (16). So 64 counts as "not asked for": the
-    buffer is planned at the pool's alignment and its view says so (a type must not promise
-    an alignment the plan does not give). Any other alignment is honoured. The view is in
-    the pool's `global` scope (a tag such as `global.workspace` said where to plan it; a
-    view's scope is its pointer's, in TVM too).
-    """
-    pool_alignment = max(p.alignment.value.data for p in pools)
-    requested = buffer_type.alignment.data
-    if requested == DEFAULT_TIR_ALIGNMENT:
-        return pool_alignment, _in_pool(buffer_type, pool_alignment)
-    return max(requested, pool_alignment), _in_pool(buffer_type)
-
+from usmp_dialect.dialects.usmp import IO_ATTR, AllocOffsetOp
+from usmp_dialect.transforms.allocations_to_usmp import lower_allocations
 
 DEFAULT_TIR_ALIGNMENT = 64
 WORKSPACE_LEFT_OUT = "operator workspace (tir-to-usmp{workspaces=false})"
 
 
-def _in_pool(t: tir.BufferType, alignment: int | None = None) -> tir.BufferType:
+def in_pool(t: tir.BufferType, alignment: int | None = None) -> tir.BufferType:
+    """The type of a buffer placed in a pool: in the pool's `global` scope (a tag such
+    as `global.workspace` said where to plan it; a view's scope is its pointer's, in TVM
+    too), with `alignment` when given."""
     return tir.BufferType(
         t.dims,
         t.element_type,
@@ -63,18 +47,11 @@ def _in_pool(t: tir.BufferType, alignment: int | None = None) -> tir.BufferType:
     )
 
 
-def _lower_allocation(
-    allocation: Allocation,
-    name: str,
-    pools: list[PoolOp],
-    functions: dict[str, tir.PrimFuncOp],
-) -> None:
+def _lower_allocation(allocation: Allocation, name: str) -> None:
     op = allocation.op
-    candidates = serving_pools(allocation, functions[allocation.function], pools)
     buffer_type = op.buffer.type
     assert isinstance(buffer_type, tir.BufferType)
-    alignment, view_type = planned_alignment(buffer_type, candidates)
-    placed = AllocOffsetOp(name, [p.sym_name.data for p in candidates], view_type, alignment)
+    placed = AllocOffsetOp(name, [], in_pool(buffer_type), buffer_type.alignment.data)
     if IO_ATTR in op.attributes:
         placed.attributes[IO_ATTR] = op.attributes[IO_ATTR]
     if op.buffer_name is not None and op.buffer_name.data != name:
@@ -95,7 +72,7 @@ def _move_to_pool_scope(buffer: SSAValue, scope: str) -> None:
         if isinstance(t, tir.PointerType) and t.scope.data == scope:
             moved = Rewriter.replace_value_with_new_type(value, tir.PointerType(t.pointee))
         elif isinstance(t, tir.BufferType) and t.scope.data == scope:
-            moved = Rewriter.replace_value_with_new_type(value, _in_pool(t))
+            moved = Rewriter.replace_value_with_new_type(value, in_pool(t))
         else:
             continue
         moved.name_hint = value.name_hint
@@ -128,11 +105,10 @@ class TirToUsmp(ModulePass):
                     f"({allocation.unplanned_reason}); plan without tir-io-to-allocations",
                     allocation.op,
                 )
-        functions = prim_funcs(op)
         lower_allocations(
             op,
             self.name,
             liveness.unreachable + liveness.allocations,
             lambda allocation: tir.allocation_name(allocation.op),
-            lambda allocation, name, pools: _lower_allocation(allocation, name, pools, functions),
+            _lower_allocation,
         )

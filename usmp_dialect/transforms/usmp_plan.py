@@ -3,7 +3,10 @@
 The rewrite reads pools, allocations and liveness as arrays, asks a registered algorithm
 for a plan, has the independent validator check it, and only then writes it back, with
 how it was found as the module's `usmp.plan` attribute (the algorithm, whether the plan is
-proven optimal, whether the time limit cut the work short; `usmp-report` shows it). A
+proven optimal, whether the time limit cut the work short; `usmp-report` shows it), and
+on each buffer that went past its first candidate pools which ones (`usmp.overflowed_from`,
+for the report's overflow lines). A
+buffer without candidate pools first gets those `usmp-assign-pools` would give it. A
 module that is already planned is left alone, so the pattern stops matching once applied.
 """
 
@@ -38,11 +41,12 @@ from usmp_dialect.analysis.usmp_problem import (
     module_problem,
 )
 from usmp_dialect.diagnostics import UsmpError, warn
-from usmp_dialect.dialects.usmp import PLAN_ATTR, LivenessOp
+from usmp_dialect.dialects.usmp import OVERFLOW_ATTR, PLAN_ATTR, LivenessOp
 from usmp_dialect.planning.problem import Plan, PlanningError
 from usmp_dialect.planning.registry import Budget, get_algorithm
 from usmp_dialect.planning.validator import validate
 from usmp_dialect.transforms.allocations_to_usmp import pending_allocations
+from usmp_dialect.transforms.usmp_assign_pools import assign_candidates
 
 DEFAULT_ALGORITHM = "default"
 DEFAULT_TIME_LIMIT = Budget.time_limit
@@ -75,6 +79,9 @@ def plan_summary(algorithm: str, plan: Plan) -> DictionaryAttr:
 def write_plan(planned: ModuleProblem, plan: Plan, rewriter: PatternRewriter) -> None:
     for index, op in enumerate(planned.allocs):
         pool = planned.pools[int(plan.pool[index])]
+        passed_over = op.pools.data[: op.pool_names.index(pool.sym_name.data)]
+        if passed_over:
+            op.attributes[OVERFLOW_ATTR] = ArrayAttr(passed_over)
         op.properties["pools"] = ArrayAttr([SymbolRefAttr(pool.sym_name)])
         op.properties["offset"] = IntegerAttr(int(plan.offset[index]), i64)
         rewriter.notify_op_modified(op)
@@ -150,6 +157,8 @@ class UsmpPlan(ModulePass):
                 "tir-to-usmp first, or write the live intervals",
                 allocs[0],
             )
+        # So that `memref-to-usmp,usmp-plan` plans too: the default candidates.
+        assign_candidates(op)
         budget = Budget(time_limit=float(self.time_limit), effort=float(self.effort))
         pattern = PlanPools(self.algorithm, budget)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

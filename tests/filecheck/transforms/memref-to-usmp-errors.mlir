@@ -20,12 +20,3 @@ func.func @main() {
   func.return
 }
 // CHECK: recursive call of @main: a static plan needs a call tree
-
-// -----
-
-usmp.pool @fast workspace alignment 16 targets ["c"]
-func.func @main() attributes {usmp.target = "llvm"} {
-  %a = memref.alloc() : memref<4xf32>
-  func.return
-}
-// CHECK: no workspace pool serves the target of @main

@@ -1,4 +1,4 @@
-// RUN: usmp-opt %s --split-input-file -p memref-to-usmp | filecheck %s
+// RUN: usmp-opt %s --split-input-file -p memref-to-usmp,usmp-assign-pools | filecheck %s
 
 // Straight-line code: a buffer lives from its allocation to its last use; a dealloc is a
 // use that ends it, and a buffer allocated right after may start where it ended.

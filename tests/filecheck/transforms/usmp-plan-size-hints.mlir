@@ -5,7 +5,7 @@
 
 // RUN: %exit-code usmp-opt %s -p 'usmp-plan{algorithm=greedy_by_size}' | filecheck %s --check-prefix=GREEDY
 // RUN: %exit-code usmp-opt %s -p 'usmp-plan{algorithm=hill_climb}' | filecheck %s --check-prefix=GREEDY
-// GREEDY:      usmp-plan-size-hints.mlir:28:1: error: algorithm '{{greedy_by_size|hill_climb}}' found no place for buffer 'b24' (1386 bytes) in its candidate pools (p0: size hint 17869 bytes, needs 18410), though a plan may exist: try algorithm 'exact', or increase the size hints
+// GREEDY:      usmp-plan-size-hints.mlir:28:1: error: algorithm '{{greedy_by_size|hill_climb}}' found no place for buffer 'b24' (1386 bytes) in its candidate pools (p0: size hint 17869 bytes, needs 18410, 541 bytes missing), though a plan may exist: try algorithm 'exact', or increase the size hints
 // GREEDY-NEXT: exit=1
 
 // RUN: usmp-opt %s -p 'usmp-plan{algorithm=default}' | filecheck %s

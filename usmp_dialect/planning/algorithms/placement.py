@@ -245,6 +245,7 @@ def place_in_order(problem: Problem, geometry: Geometry, order: np.ndarray, fit:
     candidates = problem.candidates
     for buffer in order.tolist():
         size = sizes[buffer]
+        needed = {}
         for pool in candidates[buffer]:
             offsets, tops = occupancy.blockers(buffer, pool)
             offset = lowest_fit(offsets, tops, size, alignments[buffer], fit)
@@ -252,6 +253,7 @@ def place_in_order(problem: Problem, geometry: Geometry, order: np.ndarray, fit:
             if hint is None or offset + size <= hint:
                 occupancy.place(buffer, pool, offset, size)
                 break
+            needed[pool] = offset + size
         else:
-            raise out_of_space(problem, buffer, "default")
+            raise out_of_space(problem, buffer, "default", needed)
     return Plan(pool=occupancy.pool, offset=occupancy.offset)

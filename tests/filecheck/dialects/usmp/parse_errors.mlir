@@ -6,12 +6,6 @@ usmp.pool @p scratch alignment 16
 // -----
 
 usmp.pool @p workspace alignment 16
-%a = usmp.alloc_offset "a" [][?] align 16 : memref<4xf32>
-// CHECK: expected at least one pool
-
-// -----
-
-usmp.pool @p workspace alignment 16
 %a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
 usmp.liveness {
   "a" [0, 1) conflicts("b")

@@ -1,0 +1,251 @@
+"""`usmp-assign-pools{pools=SPEC}`: the pools a user describes, and the one place that
+decides which pools each buffer may go into.
+
+SPEC is a comma-separated list of pools, each `name[:key=value]...`:
+
+    sram:size_hint=256K:targets=c,dram:read_latency_cycles=40
+
+Keys are `kind` (workspace|constant), `size_hint` and `alignment` (bytes), `targets`
+(`c|llvm`) and TVM's descriptive pool properties (`read_latency_cycles`, ...); numbers take
+a K, M or G suffix (x1024). The pools are added after those declared in the IR; a name
+given twice is an error. Written in a pass pipeline the spec is quoted:
+`-p 'usmp-assign-pools{pools="sram:size_hint=256K,dram"}'`.
+
+Every `usmp.alloc_offset` without candidates (as `memref-to-usmp` and `tir-to-usmp` leave
+them) gets the workspace pools whose targets include its function's target (a function's
+`usmp.target`; a pool without targets serves every function), in declaration order, and
+the alignment of the strictest of them. A module without a workspace pool gets an
+unrestricted `@global_workspace`, as TVM made. Candidates written in the IR stay as they are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr, SymbolRefAttr, i64
+from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from usmp_dialect.analysis.usmp_problem import module_allocs, module_pools
+from usmp_dialect.diagnostics import INT64_MAX, UsmpError
+from usmp_dialect.dialects import tir
+from usmp_dialect.dialects.usmp import AllocOffsetOp, PoolKind, PoolOp
+from usmp_dialect.planning.problem import DEFAULT_POOL
+from usmp_dialect.transforms.tir_to_usmp import DEFAULT_TIR_ALIGNMENT, in_pool
+
+TARGET_ATTR = "usmp.target"
+"""A function's target; a pool with targets serves only functions of those targets."""
+
+NUMBER_KEYS = (
+    "size_hint",
+    "alignment",
+    "clock_frequency_hz",
+    "read_bandwidth_bytes_per_cycle",
+    "write_bandwidth_bytes_per_cycle",
+    "read_latency_cycles",
+    "write_latency_cycles",
+)
+SPEC_KEYS = ("kind", "targets", *NUMBER_KEYS)
+POOL_KINDS = tuple(kind.value for kind in PoolKind)
+_POOL_NAME = re.compile(r"[A-Za-z_][\w.$-]*")
+_TARGET = re.compile(r"[\w.-]+")
+_NUMBER = re.compile(r"(\d+)([KMG]?)")
+_SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+class PoolSpecError(UsmpError):
+    """A mistake in the `pools` spec: the message names the spec text."""
+
+    def __init__(self, spec: str, problem: str, op: Operation | None = None):
+        super().__init__(f"invalid pool spec '{spec}': {problem}", op)
+
+
+def _number(spec: str, key: str, text: str) -> int:
+    match = _NUMBER.fullmatch(text)
+    value = int(match[1]) * _SUFFIX[match[2]] if match else -1
+    if not 0 <= value <= INT64_MAX:
+        raise PoolSpecError(
+            spec,
+            f"{key} '{text}' is not a number of bytes 0 to 2**63-1 (digits, optionally "
+            "followed by K, M or G)",
+        )
+    return value
+
+
+def _pool(spec: str, entry: str) -> PoolOp:
+    name, *settings = entry.split(":")
+    if not name:
+        raise PoolSpecError(spec, "a pool has an empty name")
+    if not _POOL_NAME.fullmatch(name):
+        raise PoolSpecError(spec, f"pool name '{name}' is not an identifier")
+    values: dict[str, str] = {}
+    for setting in settings:
+        key, equals, value = setting.partition("=")
+        if key not in SPEC_KEYS:
+            raise PoolSpecError(
+                spec, f"unknown key '{key}' of pool '{name}' (known: {', '.join(SPEC_KEYS)})"
+            )
+        if not equals or not value:
+            raise PoolSpecError(spec, f"key '{key}' of pool '{name}' has no value")
+        if key in values:
+            raise PoolSpecError(spec, f"key '{key}' of pool '{name}' is given twice")
+        values[key] = value
+    kind = values.pop("kind", "workspace")
+    if kind not in POOL_KINDS:
+        raise PoolSpecError(
+            spec, f"pool '{name}' has kind '{kind}' (known: {', '.join(POOL_KINDS)})"
+        )
+    targets = values.pop("targets", "")
+    for target in targets.split("|") if targets else ():
+        if not _TARGET.fullmatch(target):
+            raise PoolSpecError(spec, f"target '{target}' of pool '{name}' is not a target name")
+    numbers = {key: _number(spec, key, text) for key, text in values.items()}
+    alignment = numbers.pop("alignment", None)
+    if alignment is not None and (alignment <= 0 or alignment & (alignment - 1)):
+        raise PoolSpecError(spec, f"alignment {alignment} of pool '{name}' is not a power of two")
+    size_hint = numbers.pop("size_hint", None)
+    pool = PoolOp(
+        name,
+        kind,
+        size_hint=size_hint,
+        targets=targets.split("|") if targets else (),
+        descriptive={key: IntegerAttr(value, i64) for key, value in numbers.items()},
+    )
+    if alignment is not None:
+        pool.properties["alignment"] = IntegerAttr(alignment, i64)
+    return pool
+
+
+def parse_pool_spec(spec: str) -> list[PoolOp]:
+    """The pools `spec` describes, in its order; a `PoolSpecError` for a mistake."""
+    pools: list[PoolOp] = []
+    for entry in spec.split(","):
+        pool = _pool(spec, entry)
+        if any(p.sym_name == pool.sym_name for p in pools):
+            raise PoolSpecError(spec, f"pool '{pool.sym_name.data}' is given twice")
+        pools.append(pool)
+    return pools
+
+
+def function_target(function: Operation) -> str | None:
+    target = function.attributes.get(TARGET_ATTR)
+    return target.data if isinstance(target, StringAttr) else None
+
+
+Function = func.FuncOp | tir.PrimFuncOp
+
+
+def _functions(module: ModuleOp) -> list[Function]:
+    return [op for op in module.ops if isinstance(op, Function)]
+
+
+def _add_pools(module: ModuleOp, spec: str, pools: Sequence[PoolOp]) -> None:
+    declared = {p.sym_name.data: p for p in module_pools(module)}
+    for pool in pools:
+        if (existing := declared.get(pool.sym_name.data)) is not None:
+            raise PoolSpecError(
+                spec, f"pool '{pool.sym_name.data}' is declared in the IR already", existing
+            )
+    targets = {function_target(f) for f in _functions(module)}
+    for pool in pools:
+        if pool.target_names and targets.isdisjoint(pool.target_names):
+            known = ", ".join(sorted(t for t in targets if t is not None)) or "none"
+            raise PoolSpecError(
+                spec,
+                f"pool '{pool.sym_name.data}' serves targets {'|'.join(pool.target_names)}, "
+                f"which no function has (the functions' usmp.target: {known})",
+            )
+    block = module.body.block
+    anchor = list(declared.values())[-1].next_op if declared else block.first_op
+    for pool in pools:
+        if anchor is None:
+            block.add_op(pool)
+        else:
+            block.insert_op_before(pool, anchor)
+
+
+def _workspace_pools(module: ModuleOp) -> list[PoolOp]:
+    """The module's workspace pools in declaration order; an unrestricted
+    `@global_workspace` is added when there is none, as TVM did."""
+    pools = [p for p in module_pools(module) if p.kind.data == PoolKind.WORKSPACE]
+    if not pools:
+        pool = PoolOp(DEFAULT_POOL.name)
+        block = module.body.block
+        if block.first_op is None:
+            block.add_op(pool)
+        else:
+            block.insert_op_before(pool, block.first_op)
+        pools = [pool]
+    return pools
+
+
+def _function_of(op: Operation) -> Function | None:
+    found: Operation | None = op
+    while found is not None and not isinstance(found, Function):
+        found = found.parent_op()
+    return found
+
+
+def planned_alignment(buffer_type: Attribute, requested: int, pool_alignment: int):
+    """The byte alignment a buffer is planned at, and the type of the buffer it becomes.
+
+    A buffer is placed at the strictest alignment of its pools or its own. TVM gives every
+    buffer `data_alignment` 64 unless told otherwise, while its USMP placed workspace
+    buffers at the pool's alignment (16). So a TIR buffer's 64 counts as "not asked for":
+    the buffer is planned at the pool's alignment and its type says so (a type must not
+    promise an alignment the plan does not give).
+    """
+    if (
+        isinstance(buffer_type, tir.BufferType)
+        and requested == buffer_type.alignment.data == DEFAULT_TIR_ALIGNMENT
+    ):
+        return pool_alignment, in_pool(buffer_type, pool_alignment)
+    return max(requested, pool_alignment), buffer_type
+
+
+def _assign(op: AllocOffsetOp, candidates: Sequence[PoolOp]) -> None:
+    pool_alignment = max(p.alignment.value.data for p in candidates)
+    alignment, buffer_type = planned_alignment(op.buffer.type, op.alignment_bytes, pool_alignment)
+    op.properties["pools"] = ArrayAttr(SymbolRefAttr(p.sym_name) for p in candidates)
+    op.properties["alignment"] = IntegerAttr(alignment, i64)
+    if buffer_type != op.buffer.type:
+        Rewriter.replace_value_with_new_type(op.buffer, buffer_type)
+
+
+def assign_candidates(module: ModuleOp) -> None:
+    """Candidates for every buffer that has none."""
+    unassigned = [op for op in module_allocs(module) if not op.pools.data]
+    if not unassigned:
+        return
+    pools = _workspace_pools(module)
+    for op in unassigned:
+        function = _function_of(op)
+        target = None if function is None else function_target(function)
+        candidates = [p for p in pools if not p.target_names or target in p.target_names]
+        if not candidates:
+            where = "" if function is None else f" of @{function.sym_name.data}"
+            raise UsmpError(f"no workspace pool serves the target{where}", op)
+        _assign(op, candidates)
+
+
+@dataclass(frozen=True)
+class UsmpAssignPools(ModulePass):
+    name = "usmp-assign-pools"
+
+    pools: str = ""
+    """Pools to add, `name[:key=value]...` comma-separated (see the module's doc)."""
+
+    def __post_init__(self):
+        # Checked when the pipeline is built, before any input is read.
+        if self.pools:
+            parse_pool_spec(self.pools)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.pools:
+            _add_pools(op, self.pools, parse_pool_spec(self.pools))
+        assign_candidates(op)
