@@ -283,7 +283,7 @@ def pools_section(rows: list[tuple[str, str, list[list[str]]]], command: str) ->
         "does not fit SRAM's size hint overflows to DRAM. Bytes throughout.",
         "",
         "| model | size | algorithm | one pool | SRAM hint | SRAM | DRAM "
-        "| buffers overflowed | bytes overflowed |",
+        "| buffers overflowed | their bytes (summed) |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for name, label, model_rows in rows:
