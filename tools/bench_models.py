@@ -24,6 +24,13 @@ Max-live is `plan_report`'s lower bound for each pool; seconds are the front pas
 usmp-plan. The last plan is also built and run (`check_model`) and compared with the Relax
 VM. With `--write` the "Models" section of that file is replaced (the other sections
 are kept).
+
+    python tools/bench_models.py --pools-table [--small] [--only NAMES] [--write BENCHMARKS.md]
+
+plans each model at full size (`--small`: the small defaults) with operator workspaces,
+once into one unrestricted pool and then as `--pools 'sram:size_hint=H,dram'` for H of
+256K and 512K, with the default algorithm and TVM's greedy_by_size: the bytes of each pool
+and how many buffers, and bytes, overflowed from SRAM to DRAM (the "Pools" section).
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ from usmp_dialect.model_check import check_model  # noqa: E402
 from usmp_dialect.pipeline import DEFAULT_TIME_LIMIT  # noqa: E402
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
 from usmp_dialect.transforms.tir_to_usmp import WORKSPACE_LEFT_OUT, TirToUsmp  # noqa: E402
+from usmp_dialect.transforms.usmp_assign_pools import UsmpAssignPools  # noqa: E402
 from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
 
 MODELS = ROOT / "examples" / "models"
@@ -68,13 +76,15 @@ VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
 ]
 
 
-def plan(tir_mod, front: list[ModulePass], time_limit: float) -> tuple[PlanReport, float]:
+def plan(
+    tir_mod, front: list[ModulePass], time_limit: float, algorithm: str = "default"
+) -> tuple[PlanReport, float]:
     from usmp_dialect.frontends.tvmscript import import_module
 
     module = import_module(tir_mod)
     began = time.perf_counter()
     ctx = Context()
-    for p in (*front, UsmpPlan("default", time_limit)):
+    for p in (*front, UsmpPlan(algorithm, time_limit)):
         p.apply(ctx, module)
     seconds = time.perf_counter() - began
     module.verify()
@@ -230,9 +240,62 @@ def section(rows, command: str, time_limit: float) -> str:
     return "\n".join(text) + "\n"
 
 
+SRAM_HINTS = (256 * 1024, 512 * 1024)
+POOL_ALGORITHMS = ("default", "greedy_by_size")
+
+
+def measure_pools(name: str, kwargs: dict[str, Any], time_limit: float) -> list[list[str]]:
+    """Table rows: per algorithm and SRAM size hint, one pool against SRAM + DRAM."""
+    from usmp_dialect.frontends.model_file import load_model
+    from usmp_dialect.frontends.relax import relax_to_tir
+
+    mod, weights = load_model(f"{MODELS / name}.py:{name}", **kwargs)
+    tir_mod = relax_to_tir(mod, weights, name)
+    rows = []
+    for algorithm in POOL_ALGORITHMS:
+        one, _ = plan(tir_mod, [TirToUsmp(), UsmpAssignPools()], time_limit, algorithm)
+        for hint in SRAM_HINTS:
+            spec = f"sram:size_hint={hint // 1024}K,dram"
+            report, _ = plan(tir_mod, [TirToUsmp(), UsmpAssignPools(spec)], time_limit, algorithm)
+            size = {p["name"]: p["size"] for p in report["pools"]}
+            moved = [b["size"] for b in report["buffers"] if b["overflowed_from"]]
+            rows.append(
+                [
+                    algorithm,
+                    str(pool_bytes(one)[0]),
+                    f"{hint // 1024}K",
+                    str(size["sram"]),
+                    str(size["dram"]),
+                    f"{len(moved)} of {len(report['buffers'])}",
+                    str(sum(moved)),
+                ]
+            )
+    return rows
+
+
+def pools_section(rows: list[tuple[str, str, list[list[str]]]], command: str) -> str:
+    lines = [
+        "## Pools",
+        "",
+        f"`{command}` (one process, this 2-core machine). Each model, lowered by "
+        "`relax_to_tir` and planned with its operator workspaces, once into one "
+        "unrestricted pool and once as `--pools 'sram:size_hint=H,dram'`: a buffer that "
+        "does not fit SRAM's size hint overflows to DRAM. Bytes throughout.",
+        "",
+        "| model | size | algorithm | one pool | SRAM hint | SRAM | DRAM "
+        "| buffers overflowed | their bytes (summed) |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, label, model_rows in rows:
+        lines += [f"| {name} | {label} | " + " | ".join(row) + " |" for row in model_rows]
+    return "\n".join(lines) + "\n"
+
+
 def write_section(path: Path, body: str) -> None:
+    """Replaces the section `body` starts with (its `## ` heading), else appends it."""
     old = path.read_text() if path.exists() else "# Benchmarks\n"
-    pattern = re.compile(r"^## Models\n.*?(?=^## |\Z)", re.S | re.M)
+    heading = re.escape(body.splitlines()[0])
+    pattern = re.compile(rf"^{heading}\n.*?(?=^## |\Z)", re.S | re.M)
     if pattern.search(old):
         new = pattern.sub(lambda _: body + "\n", old, count=1)
     else:
@@ -245,9 +308,16 @@ def main() -> None:
     parser.add_argument("--write", metavar="FILE", help="replace the Models section of FILE")
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT)
     parser.add_argument("--only", help="comma-separated model names")
+    parser.add_argument(
+        "--pools-table", action="store_true", help="SRAM + DRAM against one pool instead"
+    )
+    parser.add_argument("--small", action="store_true", help="--pools-table at small sizes")
     args = parser.parse_args()
     command = "python tools/bench_models.py" + "".join(f" {a}" for a in sys.argv[1:])
     only = set(args.only.split(",")) if args.only else None
+    if args.pools_table:
+        pools_main(args, command, only)
+        return
     rows = []
     for name, label, kwargs in VARIANTS:
         if only and name not in only:
@@ -263,6 +333,21 @@ def main() -> None:
             flush=True,
         )
     body = section(rows, command, args.time_limit)
+    print()
+    print(body)
+    if args.write:
+        write_section(Path(args.write), body)
+
+
+def pools_main(args: argparse.Namespace, command: str, only: set[str] | None) -> None:
+    small = {name: label for name, label, _ in reversed(VARIANTS)}
+    rows = []
+    for name, label, kwargs in VARIANTS:
+        if (only and name not in only) or (small[name] == label) != args.small:
+            continue
+        rows.append((name, label, measure_pools(name, kwargs, args.time_limit)))
+        print(f"{name} {label}: {rows[-1][2]}", flush=True)
+    body = pools_section(rows, command)
     print()
     print(body)
     if args.write:

@@ -105,5 +105,5 @@ def check_model(
         max_error = float(np.max(difference)) if got.size else 0.0
         agrees = bool(np.allclose(got, reference, rtol=tolerance, atol=tolerance))
         checks.append(OutputCheck(name, str(got.dtype), tuple(got.shape), max_error, agrees))
-    pools = {str(k): int(v) for k, v in planned["main"].attrs[POOLS_ATTR].items()}
-    return ModelCheck(pools, relax_planner_bytes(mod), checks)
+    pool_sizes = {str(k): int(v) for k, v in planned["main"].attrs[POOLS_ATTR].items()}
+    return ModelCheck(pool_sizes, relax_planner_bytes(mod), checks)

@@ -34,7 +34,7 @@ def resnet(size: int = 16, classes: int = 10, seed: int = 0, config: str = "tiny
     kernel, stem, pool, layout = CONFIGS[config]
     blocks = [
         (cin, cout, stride)
-        for cin, (cout, stride) in zip([stem] + [c for c, _ in layout], layout, strict=True)
+        for cin, (cout, stride) in zip([stem] + [c for c, _ in layout[:-1]], layout, strict=True)
     ]
 
     class BasicBlock(nn.Module):

@@ -34,7 +34,7 @@ from xdsl.rewriter import Rewriter
 from usmp_dialect.analysis.usmp_problem import module_allocs, module_pools
 from usmp_dialect.diagnostics import INT64_MAX, UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import AllocOffsetOp, PoolKind, PoolOp
+from usmp_dialect.dialects.usmp import DEFAULT_ALIGNMENT, AllocOffsetOp, PoolKind, PoolOp
 from usmp_dialect.planning.problem import DEFAULT_POOL
 from usmp_dialect.transforms.tir_to_usmp import DEFAULT_TIR_ALIGNMENT, in_pool
 
@@ -100,25 +100,22 @@ def _pool(spec: str, entry: str) -> PoolOp:
         raise PoolSpecError(
             spec, f"pool '{name}' has kind '{kind}' (known: {', '.join(POOL_KINDS)})"
         )
-    targets = values.pop("targets", "")
-    for target in targets.split("|") if targets else ():
+    targets = values.pop("targets").split("|") if "targets" in values else []
+    for target in targets:
         if not _TARGET.fullmatch(target):
             raise PoolSpecError(spec, f"target '{target}' of pool '{name}' is not a target name")
     numbers = {key: _number(spec, key, text) for key, text in values.items()}
-    alignment = numbers.pop("alignment", None)
-    if alignment is not None and (alignment <= 0 or alignment & (alignment - 1)):
+    alignment = numbers.pop("alignment", DEFAULT_ALIGNMENT)
+    if alignment <= 0 or alignment & (alignment - 1):
         raise PoolSpecError(spec, f"alignment {alignment} of pool '{name}' is not a power of two")
-    size_hint = numbers.pop("size_hint", None)
-    pool = PoolOp(
+    return PoolOp(
         name,
         kind,
-        size_hint=size_hint,
-        targets=targets.split("|") if targets else (),
+        alignment,
+        size_hint=numbers.pop("size_hint", None),
+        targets=targets,
         descriptive={key: IntegerAttr(value, i64) for key, value in numbers.items()},
     )
-    if alignment is not None:
-        pool.properties["alignment"] = IntegerAttr(alignment, i64)
-    return pool
 
 
 def parse_pool_spec(spec: str) -> list[PoolOp]:

@@ -24,7 +24,7 @@
 // REPORT-DAG:  t0                      global_workspace
 // REPORT:      total 768 bytes in 1 pool(s); max-live 768 bytes (1.000x)
 
-// JSON: {"pools": [{"name": "global_workspace", "size": 768, "size_hint": null, "max_live": 768}], "buffers": [{"name": "workspace", "pool": "global_workspace", "offset": {{[0-9]+}}, "size": 256, "live": {{\[\[[0-9]+, [0-9]+\], \[[0-9]+, [0-9]+\]\]}}, "io": null},
+// JSON: {"pools": [{"name": "global_workspace", "size": 768, "size_hint": null, "max_live": 768, "overflowed": 0, "largest_overflowed": []}], "buffers": [{"name": "workspace", "pool": "global_workspace", "offset": {{[0-9]+}}, "size": 256, "live": {{\[\[[0-9]+, [0-9]+\], \[[0-9]+, [0-9]+\]\]}}, "io": null, "overflowed_from": []},
 
 // BETWEEN: IR after memref-to-usmp:
 // BETWEEN: usmp.liveness {
