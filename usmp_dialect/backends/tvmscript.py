@@ -29,50 +29,13 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-
-# xDSL op -> name of the TVM node class (in `tvm.tirx`) it becomes.
-_BINARY_NODES: dict[type[Operation], str] = {
-    arith.AddiOp: "Add",
-    arith.AddfOp: "Add",
-    tir.AddOp: "Add",
-    arith.SubiOp: "Sub",
-    arith.SubfOp: "Sub",
-    tir.SubOp: "Sub",
-    arith.MuliOp: "Mul",
-    arith.MulfOp: "Mul",
-    tir.MulOp: "Mul",
-    arith.DivSIOp: "Div",
-    arith.DivfOp: "Div",
-    tir.DivOp: "Div",
-    arith.RemSIOp: "Mod",
-    tir.ModOp: "Mod",
-    arith.FloorDivSIOp: "FloorDiv",
-    tir.FloorDivOp: "FloorDiv",
-    tir.FloorModOp: "FloorMod",
-    arith.MinSIOp: "Min",
-    tir.MinOp: "Min",
-    arith.MaxSIOp: "Max",
-    tir.MaxOp: "Max",
-    tir.BitwiseAndOp: "BitwiseAnd",
-    tir.BitwiseOrOp: "BitwiseOr",
-    arith.XOrIOp: "BitwiseXor",
-    tir.BitwiseXorOp: "BitwiseXor",
-    arith.ShLIOp: "LShift",
-    tir.ShiftLeftOp: "LShift",
-    arith.ShRSIOp: "RShift",
-    tir.ShiftRightOp: "RShift",
-    tir.EqOp: "EQ",
-    tir.NeOp: "NE",
-    tir.LtOp: "LT",
-    tir.LeOp: "LE",
-    tir.GtOp: "GT",
-    tir.GeOp: "GE",
-}
-# On bools `arith.andi`/`ori` are TIR's logical And/Or; on integers, bitwise.
-_LOGICAL_NODES = {arith.AndIOp: ("And", "BitwiseAnd"), arith.OrIOp: ("Or", "BitwiseOr")}
-_CMPI_NODES = {"eq": "EQ", "ne": "NE", "slt": "LT", "sle": "LE", "sgt": "GT", "sge": "GE"}
-_CMPF_NODES = {"oeq": "EQ", "une": "NE", "olt": "LT", "ole": "LE", "ogt": "GT", "oge": "GE"}
-_LOOP_KIND_ENUM = {kind: index for index, kind in enumerate(tir.ForKind)}
+from usmp_dialect.tvm_nodes import (
+    LOGICAL_NODE_OF_OP,
+    NODE_OF_CMPF,
+    NODE_OF_CMPI,
+    NODE_OF_OP,
+    TVM_OF_FOR_KIND,
+)
 
 
 def emit_module(module: ModuleOp) -> Any:
@@ -303,7 +266,7 @@ class _Emitter:
             loop_var,
             self.value(op.min),
             self.value(op.extent),
-            tirx.ForKind(_LOOP_KIND_ENUM[op.kind.data]),
+            tirx.ForKind(TVM_OF_FOR_KIND[op.kind.data]),
             self.block(op.body.block),
             thread_binding=thread_binding,
             annotations=annotations,
@@ -330,9 +293,9 @@ class _Emitter:
     def expr(self, op: Operation) -> Any:
         from tvm import ir, tirx
 
-        node_class = _BINARY_NODES.get(type(op))
-        if node_class is None and type(op) in _LOGICAL_NODES:
-            logical, bitwise = _LOGICAL_NODES[type(op)]
+        node_class = NODE_OF_OP.get(type(op))
+        if node_class is None and type(op) in LOGICAL_NODE_OF_OP:
+            logical, bitwise = LOGICAL_NODE_OF_OP[type(op)]
             node_class = logical if tir.scalar_of(op.results[0].type) == tir.i1 else bitwise
         if node_class is not None:
             lhs, rhs = (self.value(v) for v in op.operands)
@@ -346,7 +309,7 @@ class _Emitter:
                     return tirx.FloatImm(dtype, op.number)
                 return tirx.IntImm(dtype, op.number)
             case arith.CmpiOp() | arith.CmpfOp():
-                names = _CMPI_NODES if isinstance(op, arith.CmpiOp) else _CMPF_NODES
+                names = NODE_OF_CMPI if isinstance(op, arith.CmpiOp) else NODE_OF_CMPF
                 predicate = op.predicate.value.data
                 name = self.predicate_name(op, predicate)
                 if name not in names:

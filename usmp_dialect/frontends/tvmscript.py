@@ -34,42 +34,13 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.dialects import tir
+from usmp_dialect.tvm_nodes import BINARY_NODES, COMPARE_NODES, FOR_KIND_BY_TVM
 
 
 class TVMScriptError(LocatedError):
     """A TVMScript input the importer cannot take, at `file:line:col`."""
 
 
-# TIR expression node -> (op for signless ints and bools, op for floats, tir op otherwise).
-_BINARY: dict[str, tuple[type[Operation] | None, type[Operation] | None, type[Operation]]] = {
-    "Add": (arith.AddiOp, arith.AddfOp, tir.AddOp),
-    "Sub": (arith.SubiOp, arith.SubfOp, tir.SubOp),
-    "Mul": (arith.MuliOp, arith.MulfOp, tir.MulOp),
-    "Div": (arith.DivSIOp, arith.DivfOp, tir.DivOp),
-    "Mod": (arith.RemSIOp, None, tir.ModOp),
-    "FloorDiv": (arith.FloorDivSIOp, None, tir.FloorDivOp),
-    "FloorMod": (None, None, tir.FloorModOp),
-    "Min": (arith.MinSIOp, None, tir.MinOp),
-    "Max": (arith.MaxSIOp, None, tir.MaxOp),
-    "And": (arith.AndIOp, None, tir.BitwiseAndOp),
-    "Or": (arith.OrIOp, None, tir.BitwiseOrOp),
-    "BitwiseAnd": (arith.AndIOp, None, tir.BitwiseAndOp),
-    "BitwiseOr": (arith.OrIOp, None, tir.BitwiseOrOp),
-    "BitwiseXor": (arith.XOrIOp, None, tir.BitwiseXorOp),
-    "LShift": (arith.ShLIOp, None, tir.ShiftLeftOp),
-    "RShift": (arith.ShRSIOp, None, tir.ShiftRightOp),
-}
-# Comparisons: (arith.cmpi predicate, arith.cmpf predicate, tir op). Float compares have
-# C's meaning: ordered, except `!=`, which holds on NaN.
-_COMPARE: dict[str, tuple[str, str, type[Operation]]] = {
-    "EQ": ("eq", "oeq", tir.EqOp),
-    "NE": ("ne", "une", tir.NeOp),
-    "LT": ("slt", "olt", tir.LtOp),
-    "LE": ("sle", "ole", tir.LeOp),
-    "GT": ("sgt", "ogt", tir.GtOp),
-    "GE": ("sge", "oge", tir.GeOp),
-}
-_LOOP_KIND_BY_ENUM = dict(enumerate(tir.ForKind))
 _THREAD_INDEX = 1
 """TVM's `IterVar.ThreadIndex`, the iter type of a thread-binding loop's IterVar."""
 
@@ -342,7 +313,7 @@ class _Importer:
         self.values[s.var] = op.results[0]
 
     def stmt_For(self, s: Any) -> None:
-        kind = _LOOP_KIND_BY_ENUM.get(int(s.kind))
+        kind = FOR_KIND_BY_TVM.get(int(s.kind))
         if kind is None:
             raise self.unsupported(f"loop kind {s.kind}", s)
         thread_tag = None
@@ -427,9 +398,9 @@ class _Importer:
 
     def expr(self, e: Any, allow_void: bool = False) -> SSAValue:
         kind = type(e).__name__
-        if kind in _BINARY:
+        if kind in BINARY_NODES:
             return self.binary(e, kind)
-        if kind in _COMPARE:
+        if kind in COMPARE_NODES:
             return self.compare(e, kind)
         if kind == "Call":
             value = self.call(e)
@@ -467,7 +438,7 @@ class _Importer:
 
     def binary(self, e: Any, kind: str) -> SSAValue:
         lhs, rhs = self.expr(e.a), self.expr(e.b)
-        int_op, float_op, tir_op = _BINARY[kind]
+        int_op, float_op, tir_op = BINARY_NODES[kind]
         if int_op is not None and tir.is_signless_int(lhs.type):
             return self.result(int_op(lhs, rhs))  # type: ignore[call-arg]
         if float_op is not None and tir.is_float(lhs.type):
@@ -476,7 +447,7 @@ class _Importer:
 
     def compare(self, e: Any, kind: str) -> SSAValue:
         lhs, rhs = self.expr(e.a), self.expr(e.b)
-        int_predicate, float_predicate, tir_op = _COMPARE[kind]
+        int_predicate, float_predicate, tir_op = COMPARE_NODES[kind]
         is_bool = tir.scalar_of(lhs.type) == i1
         if tir.is_signless_int(lhs.type) and (not is_bool or kind in ("EQ", "NE")):
             return self.result(arith.CmpiOp(lhs, rhs, int_predicate))
