@@ -64,9 +64,13 @@ def _in_way_elsewhere(problem: Problem, geometry: Geometry, buffer: int) -> Prob
     if not movable:
         return None
     blocker = max(movable, key=lambda other: (int(problem.sizes[other]), -other))
+    return with_pool_last(problem, blocker, problem.candidates[blocker][0])
+
+
+def with_pool_last(problem: Problem, buffer: int, pool: int) -> Problem:
+    """`problem` with `pool` the buffer's last choice."""
     candidates = list(problem.candidates)
-    first, *rest = candidates[blocker]
-    candidates[blocker] = (*rest, first)
+    candidates[buffer] = (*(p for p in candidates[buffer] if p != pool), pool)
     return dataclasses.replace(problem, candidates=tuple(candidates))
 
 

@@ -23,7 +23,7 @@ from usmp_dialect.planning.algorithms.placement import (
     geometry_of,
     place_in_order,
 )
-from usmp_dialect.planning.algorithms.pool_choice import with_room_made
+from usmp_dialect.planning.algorithms.pool_choice import with_pool_last, with_room_made
 from usmp_dialect.planning.algorithms.work import TimeCap, placements_in
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.problem import Plan, PlanningError, Problem
@@ -143,7 +143,8 @@ def move_pool_setters_earlier(
     cap: TimeCap,
 ) -> tuple[Candidate, int]:
     """Up to `rounds` times, move a buffer that sets a pool's size to a random earlier place
-    in the order and keep the order when the plan is no larger (equal moves let the climb
+    in the order, or (half the time, when it has other candidates) make its pool its last
+    choice, and keep the change when the plan is no larger (equal moves let the climb
     cross plateaus); returns the plan and the rounds run."""
     rng = np.random.default_rng(_HILL_CLIMB_SEED)
     current = start
@@ -152,18 +153,24 @@ def move_pool_setters_earlier(
         done += 1
         setters = _pool_setters(problem, current.plan)
         moved = int(rng.choice(setters))
-        position = int(np.flatnonzero(current.order == moved)[0])
-        if position == 0:
-            continue
-        target = int(rng.integers(0, position))
-        sequence = np.insert(np.delete(current.order, position), target, moved)
+        preferred = problem
+        sequence = current.order
+        if len(problem.candidates[moved]) > 1 and rng.random() < 0.5:
+            preferred = with_pool_last(problem, moved, int(current.plan.pool[moved]))
+        else:
+            position = int(np.flatnonzero(current.order == moved)[0])
+            if position == 0:
+                continue
+            target = int(rng.integers(0, position))
+            sequence = np.insert(np.delete(current.order, position), target, moved)
         try:
-            plan = place_in_order(problem, geometry, sequence, current.fit)
+            plan = place_in_order(preferred, geometry, sequence, current.fit)
         except PlanningError:
             continue
         total = plan.total_size(problem)
         if total <= current.total:
             current = Candidate(plan, total, sequence, current.fit, current.name)
+            problem = preferred
     return current, done
 
 
