@@ -26,8 +26,9 @@ TVM's USMP buffer-info extraction, re-created:
 
 Planned: non-empty allocations of a `global` rank scope (`global`, `global.workspace`, any
 `global.<tag>`) reachable from the entry with no parallel, vectorized, unrolled or thread
-loop (or thread attr) anywhere around them, in their own function or any caller's (TVM looked at the innermost loop only, a data race when a serial
-loop sits inside a parallel one). The rest keep a reason.
+loop (or thread attr) anywhere around them, in their own function or any caller's (TVM
+looked at the innermost loop only, a data race when a serial loop sits inside a parallel
+one). The rest keep a reason.
 """
 
 from __future__ import annotations
@@ -180,12 +181,8 @@ def io_mark(op: Operation) -> tuple[str, str] | None:
     if not (
         isinstance(name, StringAttr) and isinstance(kind, StringAttr) and kind.data in IO_KINDS
     ):
-        raise UsmpError(
-            f'{IO_ATTR} must be {{name = "param", kind = {" | ".join(map(repr, IO_KINDS))}}}'.replace(
-                "'", '"'
-            ),
-            op,
-        )
+        kinds = " | ".join(f'"{kind}"' for kind in IO_KINDS)
+        raise UsmpError(f'{IO_ATTR} must be {{name = "param", kind = {kinds}}}', op)
     return name.data, kind.data
 
 
@@ -287,7 +284,7 @@ class _Timeline:
                     op,
                 )
             callee_env: Env = {}
-            for param, arg in zip(params, args):
+            for param, arg in zip(params, args, strict=True):
                 if arg in env and isinstance(arg.type, tir.PointerType | tir.BufferType):
                     callee_env[param] = env[arg]
                     passed.add(arg)

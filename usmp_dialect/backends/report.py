@@ -53,7 +53,7 @@ def plan_report(module: ModuleOp) -> dict[str, object]:
     pool_sizes = plan.pool_sizes(problem)
     intervals = planned.live
     live: list[list[list[int]]] = [[] for _ in planned.allocs]
-    for owner, start, end in zip(intervals.owner, intervals.start, intervals.end):
+    for owner, start, end in zip(intervals.owner, intervals.start, intervals.end, strict=True):
         live[owner].append([int(start), int(end)])
     pools = [
         {
@@ -62,7 +62,7 @@ def plan_report(module: ModuleOp) -> dict[str, object]:
             "size_hint": pool.size_hint_bytes,
             "max_live": int(pool_live[index]),
         }
-        for index, (pool, size) in enumerate(zip(planned.pools, pool_sizes))
+        for index, (pool, size) in enumerate(zip(planned.pools, pool_sizes, strict=True))
     ]
     buffers = [
         {
@@ -124,7 +124,7 @@ def text_table(header: list[str], rows: list[list[str]], numeric: set[int]) -> l
     def line(row: list[str]) -> str:
         cells = [
             cell.rjust(width) if i in numeric else cell.ljust(width)
-            for i, (cell, width) in enumerate(zip(row, widths))
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
         ]
         cells[-1] = row[-1]
         return "  ".join(cells).rstrip()

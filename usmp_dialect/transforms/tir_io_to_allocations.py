@@ -137,7 +137,9 @@ class TirIoToAllocations(ModulePass):
                 entry,
             )
         io_params = []
-        for index, (arg, name) in enumerate(list(zip(block.args, entry.param_names()))):
+        for index, (arg, name) in enumerate(
+            list(zip(block.args, entry.param_names(), strict=True))
+        ):
             views = _views(arg)
             buffer_type = _io_buffer_type(arg, name, views)
             if buffer_type is None or name in constants:

@@ -78,7 +78,7 @@ def write_plan(planned: ModuleProblem, plan: Plan, rewriter: PatternRewriter) ->
         op.properties["pools"] = ArrayAttr([SymbolRefAttr(pool.sym_name)])
         op.properties["offset"] = IntegerAttr(int(plan.offset[index]), i64)
         rewriter.notify_op_modified(op)
-    for pool, size in zip(planned.pools, plan.pool_sizes(planned.problem)):
+    for pool, size in zip(planned.pools, plan.pool_sizes(planned.problem), strict=True):
         pool.properties["size"] = IntegerAttr(int(size), i64)
         rewriter.notify_op_modified(pool)
 
