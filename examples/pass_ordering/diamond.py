@@ -15,7 +15,9 @@ from tvm.script import tirx as T
 @I.ir_module
 class Module:
     @T.prim_func(private=True)
-    def add_halves(x_ptr: T.handle("float32"), y_ptr: T.handle("float32"), z_ptr: T.handle("float32")):
+    def add_halves(
+        x_ptr: T.handle("float32"), y_ptr: T.handle("float32"), z_ptr: T.handle("float32")
+    ):
         T.func_attr({"tirx.noalias": True})
         x = T.decl_buffer((4,), "float32", data=x_ptr)
         y = T.decl_buffer((4,), "float32", data=y_ptr)

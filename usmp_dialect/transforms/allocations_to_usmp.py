@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
 
 from usmp_dialect.analysis.call_tree import Allocation
+from usmp_dialect.analysis.tir_liveness import choose_entry, prim_funcs
 from usmp_dialect.analysis.usmp_problem import module_liveness
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
@@ -94,9 +95,21 @@ def pending_allocations(module: ModuleOp) -> list[Operation]:
     ]
 
 
-def check_not_lowered(module: ModuleOp, pass_name: str) -> None:
-    """Raises at the first sign that `tir-to-usmp` has run: a pass that rewrites the TIR
-    allocations the plan is about must come before it."""
+def tir_program_before_lowering(
+    module: ModuleOp, requested_entry: str, pass_name: str
+) -> tuple[dict[str, tir.PrimFuncOp], tir.PrimFuncOp] | None:
+    """The module's functions and its entry, for a pass that rewrites the TIR allocations
+    the plan is about and so runs before `tir-to-usmp` (an error after it); None when the
+    module has no TIR."""
+    functions = prim_funcs(module)
+    if not functions:
+        return None
+    _check_not_lowered(module, pass_name)
+    return functions, choose_entry(functions, requested_entry, pass_name)
+
+
+def _check_not_lowered(module: ModuleOp, pass_name: str) -> None:
+    """Raises at the first sign that `tir-to-usmp` has run."""
     for op in module.walk():
         if isinstance(op, LivenessOp):
             found = "the module already has a usmp.liveness"

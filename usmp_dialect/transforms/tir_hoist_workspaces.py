@@ -35,13 +35,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from usmp_dialect.analysis.call_tree import CallStack
 from usmp_dialect.analysis.tir_liveness import (
-    choose_entry,
     module_calls,
-    prim_funcs,
     unplannable_reason,
 )
 from usmp_dialect.dialects import tir
-from usmp_dialect.transforms.allocations_to_usmp import BufferNames, check_not_lowered
+from usmp_dialect.transforms.allocations_to_usmp import BufferNames, tir_program_before_lowering
 
 
 def _callees_first(
@@ -120,11 +118,10 @@ class TirHoistWorkspaces(ModulePass):
     it)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        functions = prim_funcs(op)
-        if not functions:
+        program = tir_program_before_lowering(op, self.entry, self.name)
+        if program is None:
             return
-        check_not_lowered(op, self.name)
-        entry = choose_entry(functions, self.entry, self.name)
+        functions, entry = program
         calls: dict[str, list[Operation]] = defaultdict(list)
         for function in functions.values():
             for call, callee in module_calls(function, functions):

@@ -28,14 +28,12 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from usmp_dialect.analysis.tir_liveness import (
     Allocation,
     check_entry_not_called,
-    choose_entry,
-    prim_funcs,
     tir_liveness,
 )
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, IO_ATTR, IOAttr
-from usmp_dialect.transforms.allocations_to_usmp import check_not_lowered
+from usmp_dialect.transforms.allocations_to_usmp import tir_program_before_lowering
 
 
 def constant_params(function: tir.PrimFuncOp) -> set[str]:
@@ -120,11 +118,10 @@ class TirIoToAllocations(ModulePass):
     """The entry function (default: as tir-to-usmp chooses it)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        functions = prim_funcs(op)
-        if not functions:
+        program = tir_program_before_lowering(op, self.entry, self.name)
+        if program is None:
             return
-        check_not_lowered(op, self.name)
-        entry = choose_entry(functions, self.entry, self.name)
+        functions, entry = program
         check_entry_not_called(entry, functions, "whose I/O params would go")
         constants = constant_params(entry)
         block = entry.body.block
