@@ -271,6 +271,19 @@ def test_relax_planner_bytes_is_tvm_builds_own_plan() -> None:
     assert relax_planner_bytes(mod) == 20736
 
 
+def test_import_reads_no_printed_tvmscript(monkeypatch) -> None:
+    """The lowered module is built as TIR nodes: a TVM printer or parser that fails cannot
+    break the import."""
+
+    def broken(*_args, **_kwargs):
+        raise AssertionError("the importer printed or parsed TVMScript")
+
+    monkeypatch.setattr(tvm.script, "from_source", broken)
+    monkeypatch.setattr(tvm.tirx.PrimFunc, "script", broken)
+    mod, weights = _constant_model()
+    assert "tir.call @fused_matmul_add_add1_relu_multiply" in str(import_relax(mod, weights))
+
+
 def test_import_relax_gives_tir_dialect() -> None:
     module = import_relax(*_model("mlp"))
     text = str(module)

@@ -13,7 +13,7 @@ up to memory planning (library dispatch, legalization, constant folding, fusion,
 `RewriteDataflowReshape`, which makes a reshape a view: here an alias of its source's
 buffer), its block-based PrimFuncs turned into loops and `alloc_buffer`s by the `s_tir`
 lowering passes, and each becomes a private operator with pointer params that re-declares
-its buffers with `T.decl_buffer(..., data=ptr)`; an operator that calls a packed function
+its buffers (`DeclBuffer(buffer, data=ptr)`); an operator that calls a packed function
 (`tvm.contrib.sort.sort`) also gets the device attrs and int32 status `MakePackedAPI` gives
 a public one. The entry `main` takes the model's inputs (Relax names), its weights (Relax
 names, non-identifier characters as `_`, a keyword or `T`, `I`, `Module` with `_`
@@ -22,8 +22,9 @@ tuple of tensors (`_` appended while a name is taken). A constant tensor an oper
 (`R.const`, or one FoldConstant made) becomes a param `constant0`, `constant1`, ... after
 the weights, as Relay's AOT build turned constants into params; `lower_model` returns its
 array. `main` lists its weight and constant params as `"usmp.constants"` (empty if there
-are none), holds every intermediate tensor as a `T.alloc_buffer` and calls the operators in
-order as `Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. The operators
+are none), holds every intermediate tensor as an `AllocBuffer` and calls the operators in
+order as `Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. Both are built
+as TIR nodes from TVM's own (no printed text is read back). The operators
 carry no `tirx.noalias`: the plan may put an operator's input, output and workspaces in the
 same pool bytes (each dead before the next is written), which noalias would let LLVM
 reorder.
@@ -38,8 +39,6 @@ model function's `file:line:col`).
 
 from __future__ import annotations
 
-import ast
-import json
 import keyword
 import re
 from collections.abc import Mapping
@@ -57,7 +56,6 @@ ENTRY = "forward"
 _NOT_IDENT = re.compile(r"\W", re.ASCII)
 # Names the lowered TVMScript binds itself: the TIR and IR modules, and the module class.
 _SCRIPT_NAMES = frozenset({"T", "I", "Module"})
-_ANNOTATIONS = re.compile(r",\s*annotations=\{[^{}]*\}")
 
 
 class RelaxImportError(TVMScriptError):
@@ -134,7 +132,7 @@ def lower_relax(mod: Any, at: Site = UNNAMED) -> Any:
 
     target = tvm.target.Target("llvm")
     passes = tvm.transform.Sequential(
-        _fused_by_tvm(target) + [relax.transform.RewriteDataflowReshape()]
+        [*_fused_by_tvm(target), relax.transform.RewriteDataflowReshape()]
     )
     try:
         with target:
@@ -236,46 +234,67 @@ def _static_shape(sinfo: Any, what: str, at: Site) -> tuple[tuple[int, ...], str
     return tuple(dims), str(sinfo.dtype)
 
 
-def _operator_source(name: str, func: Any, at: Site) -> list[str]:
-    """A lowered PrimFunc as a private operator with pointer params (TVMScript lines)."""
-    from tvm import tirx
+def _operator(name: str, func: Any, at: Site) -> Any:
+    """A lowered PrimFunc as a private operator: pointer params, each re-declaring its
+    buffer (`DeclBuffer`), and no function attributes (no `tirx.noalias`, see above)."""
+    import tvm_ffi
+    from tvm import ir, tirx
 
-    text = func.script()
-    lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("def "))
-    body = lines[start + 1 :]
-    while body and body[0].strip().startswith("T.func_attr("):
-        body = body[1:]
-    # The printer renames params (`fc1.bias` prints as `fc1_bias`): take its names.
-    printed = [a.arg for a in ast.parse("\n".join(lines[start:])).body[0].args.args]
-    taken = set(re.findall(r"\b\w+\b", text))
+    taken = _var_names(func)
     params, decls = [], []
-    for p, pname in zip(func.params, printed, strict=True):
+    for p in func.params:
         if not tirx.is_buffer_var(p):
             raise at.error(f"operator '{name}' has a non-buffer param '{p.name}'")
         if len(p.strides) or int(p.elem_offset) != 0:
-            raise at.error(f"operator '{name}' param '{pname}' is not a compact buffer")
-        shape = tuple(int(d) for d in p.shape)
-        ptr = _fresh(f"{pname}_ptr", taken)
-        params.append(f'{ptr}: T.handle("{p.dtype}")')
-        decls.append(f'        {pname} = T.decl_buffer({shape}, "{p.dtype}", data={ptr})')
-    body = ["    " + _ANNOTATIONS.sub("", line) if line.strip() else "" for line in body]
-    returns = ""
-    if _calls_packed(func):
-        # What MakePackedAPI gives a public function and a private one lacks: the device its
-        # arrays are on (TVM needs it to make them) and an int32 status to pass errors up.
-        returns = " -> T.int32"
-        body = [
-            '        with T.attr("default", "device_type", 1):',
-            '            with T.attr("default", "device_id", 0):',
-            *["        " + line if line else "" for line in body],
-            "        return 0",
-        ]
-    out = ["    @T.prim_func(private=True)", f"    def {name}({', '.join(params)}){returns}:"]
-    # No "tirx.noalias": once planned, an operator's params may share memory with each other
-    # and with the pool param (an input dead before the output is written), and LLVM then
-    # reorders accesses through them (seen on the Transformer block, llvm target).
-    return out + decls + body
+            raise at.error(f"operator '{name}' param '{p.name}' is not a compact buffer")
+        pointer = ir.PointerType(ir.PrimType(p.dtype), p.scope())
+        params.append(ir.Var(_fresh(f"{sanitize(p.name)}_ptr", taken), pointer))
+        decls.append(tirx.DeclBuffer(p, data=params[-1]))
+    # The allocations' annotations are TVM's storage bookkeeping, which planning replaces.
+    body = tvm_ffi.structural_map(
+        func.body, (tirx.AllocBuffer, lambda s: tirx.AllocBuffer(s.buffer))
+    )
+    if not _calls_packed(func):
+        return tirx.PrimFunc(params, tirx.stmt_seq(*decls, *_statements(body)))
+    # What MakePackedAPI gives a public function and a private one lacks: the device its
+    # arrays are on (TVM needs it to make them) and an int32 status to pass errors up.
+    int32 = "int32"
+    on_device = tirx.AttrStmt(
+        "default",
+        "device_type",
+        tirx.IntImm(int32, 1),
+        tirx.AttrStmt("default", "device_id", tirx.IntImm(int32, 0), body),
+    )
+    status = tirx.Return(tirx.IntImm(int32, 0))
+    return tirx.PrimFunc(
+        params, tirx.stmt_seq(*decls, on_device, status), ret_type=ir.PrimType(int32)
+    )
+
+
+def _statements(stmt: Any) -> list[Any]:
+    """`stmt` as a list of statements, a sequence spliced (a `DeclBuffer` before them is in
+    scope for the rest of the sequence it is in)."""
+    from tvm import tirx
+
+    return list(stmt.seq) if isinstance(stmt, tirx.SeqStmt) else [stmt]
+
+
+def _var_names(func: Any) -> set[str]:
+    """The names of every var (buffers, loop vars, params) in `func`."""
+    import tvm
+    import tvm_ffi
+
+    names: set[str] = set()
+
+    def visit(var: Any) -> None:
+        names.add(str(var.name))
+
+    tvm_ffi.structural_walk(
+        func,
+        [(tvm.ir.Type, lambda _: tvm_ffi.WalkResult.SKIP), (tvm.ir.Var, visit)],
+        order="pre",
+    )
+    return names
 
 
 def _calls_packed(func: Any) -> bool:
@@ -327,7 +346,8 @@ def _weight_names(weights: Mapping[str, np.ndarray], at: Site) -> set[str]:
     numpy arrays, or two keys named alike, is an error."""
     if not isinstance(weights, Mapping):
         raise at.error(
-            f"the weights are a {type(weights).__name__}, not a dict from parameter name to numpy array"
+            f"the weights are a {type(weights).__name__}, "
+            "not a dict from parameter name to numpy array"
         )
     keys: dict[str, str] = {}
     for key, value in weights.items():
@@ -382,7 +402,8 @@ def _check_weights(weight_params: list[Any], weights: Mapping[str, np.ndarray], 
         w = by_name[name]
         if tuple(w.shape) != shape or str(w.dtype) != dtype:
             raise at.error(
-                f"weight '{p.name}' is {w.dtype}{list(w.shape)}, the model wants {dtype}{list(shape)}"
+                f"weight '{p.name}' is {w.dtype}{list(w.shape)}, "
+                f"the model wants {dtype}{list(shape)}"
             )
     wanted = {sanitize(p.name) for p in weight_params}
     for key in weights:
@@ -524,9 +545,12 @@ def _computed_tensor(
     return var
 
 
-def _buffer_param(name: str, ty: Any, what: str, at: Site) -> str:
+def _buffer(name: str, ty: Any, what: str, at: Site) -> Any:
+    """A TIR buffer of a Relax tensor type."""
+    from tvm import tirx
+
     shape, dtype = _static_shape(ty, what, at)
-    return f'{name}: T.Buffer({shape}, "{dtype}")'
+    return tirx.decl_buffer(shape, dtype, name)
 
 
 class LoweredModel(NamedTuple):
@@ -549,6 +573,8 @@ def lower_model(
     import tvm
     from tvm import relax
 
+    from usmp_dialect.backends.tvmscript import tvm_attrs
+
     if not isinstance(mod, tvm.IRModule) or ENTRY not in [
         g.name_hint for g in mod.get_global_vars()
     ]:
@@ -561,10 +587,6 @@ def lower_model(
     lowered = lower_relax(_with_script_names(mod), at)
     func = lowered[ENTRY]
     inputs, weight_params = _split_params(func, weight_names)
-    names: dict[Any, str] = {p: p.name for p in inputs + weight_params}
-    signature = [
-        _buffer_param(names[p], p.ty, f"parameter '{p.name}'", at) for p in inputs + weight_params
-    ]
     if not isinstance(func.body, relax.SeqExpr):
         raise at.error(f"'{ENTRY}' body is a {type(func.body).__name__}")
     found = _bindings(func.body, at)
@@ -572,66 +594,62 @@ def lower_model(
         func.body.body, found.aliases, found.tuples, {var for _, _, var in found.calls}, at
     )
 
+    # main's params in order: the inputs, the weights, the constants, the outputs.
+    buffers = {
+        p: _buffer(p.name, p.ty, f"parameter '{p.name}'", at) for p in inputs + weight_params
+    }
     used = {op for op, _, _ in found.calls}
-    taken = set(names.values()) | used | _SCRIPT_NAMES
+    taken = {p.name for p in buffers} | used | _SCRIPT_NAMES
     for i, constant in enumerate(found.constants):
-        names[constant] = _fresh(f"constant{i}", taken)
-        signature.append(_buffer_param(names[constant], constant.ty, f"constant {i}", at))
+        buffers[constant] = _buffer(_fresh(f"constant{i}", taken), constant.ty, f"constant {i}", at)
     for var, name, ty in outputs:
-        names[var] = _fresh(name, taken)
-        signature.append(_buffer_param(names[var], ty, f"output '{var.name}'", at))
+        buffers[var] = _buffer(_fresh(name, taken), ty, f"output '{var.name}'", at)
+    params = list(buffers.values())
     weights_by_name = {sanitize(k): v for k, v in weights.items()}
-    constants = {names[p]: np.asarray(weights_by_name[names[p]]) for p in weight_params}
-    constants |= {names[c]: c.value.numpy() for c in found.constants}
+    constants = {p.name: np.asarray(weights_by_name[p.name]) for p in weight_params}
+    constants |= {buffers[c].name: c.value.numpy() for c in found.constants}
 
-    source = ["@I.ir_module", "class Module:"]
     loops = _loops_and_allocs(lowered)
-    for g in loops.get_global_vars():
-        if g.name_hint in used:
-            source += _operator_source(g.name_hint, loops[g], at)
-    source += [
-        "    @T.prim_func",
-        f"    def main({', '.join(signature)}):",
-        '        T.func_attr({"global_symbol": "main", "runner_function": True, "tirx.noalias": True,'
-        f' "{CONSTANTS_ATTR}": {json.dumps(list(constants))}}})',
-    ]
-    source += _main_body(found.calls, names, taken, at)
-    return LoweredModel(_parse_lowered(source, where, at), constants)
+    operators = {
+        tvm.ir.GlobalVar(g.name_hint): _operator(g.name_hint, loops[g], at)
+        for g in loops.get_global_vars()
+        if g.name_hint in used
+    }
+    attrs = {
+        "global_symbol": "main",
+        "runner_function": True,
+        "tirx.noalias": True,
+        CONSTANTS_ATTR: list(constants),
+    }
+    body = _main_body(found.calls, buffers, operators, taken, at)
+    main = tvm.tirx.PrimFunc(params, body, attrs=tvm_attrs(attrs))
+    return LoweredModel(tvm.IRModule({**operators, tvm.ir.GlobalVar("main"): main}), constants)
 
 
 def _main_body(
-    calls: list[tuple[str, list[Any], Any]], names: dict[Any, str], taken: set[str], at: Site
-) -> list[str]:
-    """An `alloc_buffer` for each intermediate tensor, then the operator calls in order."""
-    lines = []
+    calls: list[tuple[str, list[Any], Any]],
+    buffers: dict[Any, Any],
+    operators: dict[Any, Any],
+    taken: set[str],
+    at: Site,
+) -> Any:
+    """An `AllocBuffer` for each intermediate tensor, then the operator calls in order."""
+    from tvm import ir, tirx
+
+    statements = []
     for _, _, var in calls:
-        if var in names:  # an output
-            continue
-        names[var] = _fresh(sanitize(var.name), taken)
-        shape, dtype = _static_shape(var.ty, var.name, at)
-        lines.append(f'        {names[var]} = T.alloc_buffer({shape}, "{dtype}")')
+        if var not in buffers:  # not an output
+            buffers[var] = _buffer(_fresh(sanitize(var.name), taken), var.ty, var.name, at)
+            statements.append(tirx.AllocBuffer(buffers[var]))
+    by_name = {g.name_hint: g for g in operators}
     for op, args, var in calls:
         for a in args:
-            if a not in names:
+            if a not in buffers:
                 raise at.error(f"operator '{op}' reads '{a.name}' before it is computed")
-        lines.append(f"        Module.{op}({', '.join(names[a] + '.data' for a in args + [var])})")
-    return lines
-
-
-def _parse_lowered(source: list[str], where: str, at: Site) -> Any:
-    from usmp_dialect.frontends.tvmscript import parse_tvmscript
-
-    try:
-        return parse_tvmscript("\n".join(source) + "\n", f"{where} (lowered)")
-    except TVMScriptError as error:  # TVM printed something its parser does not take back
-        line = int(m[1]) if (m := re.search(r":(\d+):\d+$", error.location)) else len(source)
-        func = next(
-            (s.split("(")[0].split()[-1] for s in reversed(source[:line]) if " def " in s), "?"
-        )
-        raise at.error(
-            f"the lowered TVMScript of '{func}' does not re-parse ({error.message}): "
-            f"{source[line - 1].strip() if line <= len(source) else ''}"
-        ) from None
+        gvar = by_name[op]
+        pointers = [buffers[a].data for a in [*args, var]]
+        statements.append(tirx.Evaluate(ir.Call(gvar, pointers, ret_ty=operators[gvar].ret_type)))
+    return tirx.stmt_seq(*statements)
 
 
 def import_relax(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<relax>") -> ModuleOp:
