@@ -6,28 +6,32 @@
     relax_planner_bytes(mod) -> int                 Relax's StaticPlanBlockMemory total
     relax_vm_outputs(mod, weights, inputs) -> list   the Relax VM's outputs, the reference
 
-(`usmp_dialect.frontends.model_file` loads `(mod, weights)` from a model file.)
+(`usmp_dialect.frontends.model_file` loads `(mod, weights)` from a model file; the first
+three take a `Lowering`, the options of `--import-relax`.)
 
-The Relax entry `forward` is lowered with TVM's own CPU pipeline as `relax.build` runs it
-up to memory planning (library dispatch, legalization, constant folding, fusion, and
+By default the weights are first bound into the Relax entry `forward` as constants
+(`--weights=params` keeps them as its params). `forward` is then lowered with TVM's own
+CPU pipeline as `relax.build` runs it up to memory planning (library dispatch,
+legalization, constant folding, fusion unless `--fusion=none`, and
 `RewriteDataflowReshape`, which makes a reshape a view: here an alias of its source's
 buffer), its block-based PrimFuncs turned into loops and `alloc_buffer`s by the `s_tir`
 lowering passes, and each becomes a private operator with pointer params that re-declares
 its buffers (`DeclBuffer(buffer, data=ptr)`); an operator that calls a packed function
 (`tvm.contrib.sort.sort`) also gets the device attrs and int32 status `MakePackedAPI` gives
-a public one. The entry `main` takes the model's inputs (Relax names), its weights (Relax
-names, non-identifier characters as `_`, a keyword or `T`, `I`, `Module` with `_`
-appended) and one buffer per output: `output` for a tensor, `output0`, `output1`, ... for a
-tuple of tensors (`_` appended while a name is taken). A constant tensor an operator reads
-(`R.const`, or one FoldConstant made) becomes a param `constant0`, `constant1`, ... after
-the weights, as Relay's AOT build turned constants into params; `lower_model` returns its
-array. `main` lists its weight and constant params as `"usmp.constants"` (empty if there
-are none), holds every intermediate tensor as an `AllocBuffer` and calls the operators in
-order as `Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. Both are built
-as TIR nodes from TVM's own (no printed text is read back). The operators
-carry no `tirx.noalias`: the plan may put an operator's input, output and workspaces in the
-same pool bytes (each dead before the next is written), which noalias would let LLVM
-reorder.
+a public one. The entry `main` takes the model's inputs (Relax names), its weights if they
+are params (Relax names, non-identifier characters as `_`, a keyword or `T`, `I`, `Module`
+with `_` appended), the constant tensors the operators read, and one buffer per output:
+`output` for a tensor, `output0`, `output1`, ... for a tuple of tensors (`_` appended
+while a name is taken). A constant tensor is a bound weight an operator reads as it is
+(named after the weight), or any other (`R.const`, or one FoldConstant computed, such as a
+transposed weight): `constant0`, `constant1`, ... in the order of first use, as Relay's
+AOT build turned constants into params; `lower_model` returns their arrays. `main` lists
+its weight and constant params as `"usmp.constants"` (empty if there are none), holds every
+intermediate tensor as an `AllocBuffer` and calls the operators in order as
+`Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. Both are built as TIR
+nodes from TVM's own (no printed text is read back). The operators carry no
+`tirx.noalias`: the plan may put an operator's input, output and workspaces in the same
+pool bytes (each dead before the next is written), which noalias would let LLVM reorder.
 
 Anything this importer does not cover (a dynamic shape, a binding that is neither
 `R.call_tir` nor `R.reshape`, an output that is not a tensor computed by an operator or
@@ -42,6 +46,7 @@ from __future__ import annotations
 import keyword
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -114,25 +119,69 @@ def random_weights(params: Any, seed: int) -> dict[str, np.ndarray]:
 # ------------------------------------------------------------------ lowering
 
 
-def _fused_by_tvm(target: Any) -> list[Any]:
+WEIGHT_MODES = ("bound", "params")
+FUSION_MODES = ("default", "none")
+_FUSION_PASSES = frozenset({"FuseOps", "FuseTIR"})
+
+
+@dataclass(frozen=True)
+class Lowering:
+    """How a model is lowered (`usmp-translate --import-relax --weights=... --fusion=...`).
+
+    `weights="bound"` binds the weights into `forward` first (`relax.transform.BindParams`,
+    as an application of `relax.build` does), so that TVM's `FoldConstant` computes every
+    expression of weights alone (transposes, reshapes, casts) at compile time: no operator
+    call and no intermediate is left of it. `"params"` keeps the weights as params, for an
+    application that loads them at run time. `fusion="none"` leaves out TVM's `FuseOps`
+    and `FuseTIR`: one operator per legalized Relax op."""
+
+    weights: str = "bound"
+    fusion: str = "default"
+
+    def __post_init__(self) -> None:
+        if self.weights not in WEIGHT_MODES:
+            raise ValueError(f"weights must be one of {WEIGHT_MODES}, not {self.weights!r}")
+        if self.fusion not in FUSION_MODES:
+            raise ValueError(f"fusion must be one of {FUSION_MODES}, not {self.fusion!r}")
+
+
+DEFAULT_LOWERING = Lowering()
+
+
+def _lowered_by_tvm(target: Any, fusion: str) -> list[Any]:
     """TVM's CPU pipeline up to fusion: library dispatch, legalization, constant folding,
-    fusion into `R.call_tir`."""
+    fusion into `R.call_tir` (unless `fusion` is "none")."""
     from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
-    return cpu_generic.library_dispatch_passes(target) + cpu_generic.legalize_passes(target)
+    passes = cpu_generic.library_dispatch_passes(target) + cpu_generic.legalize_passes(target)
+    if fusion == "none":
+        return [p for p in passes if p.info.name not in _FUSION_PASSES]
+    return passes
 
 
-def lower_relax(mod: Any, at: Site = UNNAMED) -> Any:
+def _bind_weights(mod: Any, weights: Mapping[str, np.ndarray]) -> tuple[Any, dict[str, Any]]:
+    """`mod` with the weights bound into `forward` as constants, and the tensor bound for
+    each weight by its TIR name: a constant an operator reads is that weight, unchanged,
+    when it is that very tensor."""
+    import tvm
+    from tvm import relax
+
+    tensors = {sanitize(k): tvm.runtime.tensor(v) for k, v in weights.items()}
+    bound = {p: tensors[sanitize(p.name)] for p in mod[ENTRY].params if sanitize(p.name) in tensors}
+    return relax.transform.BindParams(ENTRY, bound)(mod), tensors
+
+
+def lower_relax(mod: Any, at: Site = UNNAMED, fusion: str = "default") -> Any:
     """TVM's own CPU pipeline (`relax.backend.cpu_generic`) up to dataflow lowering: library
-    dispatch, legalization and fusion into `R.call_tir` of block-based PrimFuncs, and
-    `RewriteDataflowReshape` (a reshape becomes a view, `R.reshape`, not a copy). TVM failing
-    on the model is a `RelaxImportError` at `at`."""
+    dispatch, legalization, constant folding and fusion into `R.call_tir` of block-based
+    PrimFuncs, and `RewriteDataflowReshape` (a reshape becomes a view, `R.reshape`, not a
+    copy). TVM failing on the model is a `RelaxImportError` at `at`."""
     import tvm
     from tvm import relax
 
     target = tvm.target.Target("llvm")
     passes = tvm.transform.Sequential(
-        [*_fused_by_tvm(target), relax.transform.RewriteDataflowReshape()]
+        [*_lowered_by_tvm(target, fusion), relax.transform.RewriteDataflowReshape()]
     )
     try:
         with target:
@@ -161,17 +210,21 @@ def _loops_and_allocs(lowered: Any) -> Any:
     return passes(tvm.IRModule(prims))
 
 
-def relax_planner_bytes(mod: Any) -> int:
+def relax_planner_bytes(
+    mod: Any, bound_weights: Mapping[str, np.ndarray] | None = None, fusion: str = "default"
+) -> int:
     """The sum of the `R.memory.alloc_storage` sizes Relax's StaticPlanBlockMemory emits
-    for `mod` in TVM's own CPU build (`relax.build`'s pipeline up to that pass; the returned
-    tensors are not included)."""
+    for `mod` (with `bound_weights` bound into it, if given) in TVM's own CPU build
+    (`relax.build`'s pipeline up to that pass; the returned tensors are not included)."""
     import tvm
     from tvm import relax
     from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
+    if bound_weights is not None:
+        mod, _ = _bind_weights(mod, bound_weights)
     target = tvm.target.Target("llvm")
     passes = tvm.transform.Sequential(
-        _fused_by_tvm(target)
+        _lowered_by_tvm(target, fusion)
         + cpu_generic.dataflow_lower_passes(target)
         + [relax.transform.StaticPlanBlockMemory()]
     )
@@ -555,19 +608,28 @@ def _buffer(name: str, ty: Any, what: str, at: Site) -> Any:
 
 class LoweredModel(NamedTuple):
     """A Relax model as AOT-style TIR, and the array of each of `main`'s constant params
-    (its `usmp.constants`): the weights, then the model's own constant tensors."""
+    (its `usmp.constants`): the weight params, then the constant tensors the operators read
+    (bound weights, tensors folded from them, the model's own)."""
 
     tir: Any
     constants: dict[str, np.ndarray]
 
 
-def relax_to_tir(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<relax>") -> Any:
+def relax_to_tir(
+    mod: Any,
+    weights: Mapping[str, np.ndarray],
+    where: str = "<relax>",
+    lowering: Lowering = DEFAULT_LOWERING,
+) -> Any:
     """The AOT-style TIR `tvm.IRModule` of a Relax model (see the module docstring)."""
-    return lower_model(mod, weights, where).tir
+    return lower_model(mod, weights, where, lowering).tir
 
 
 def lower_model(
-    mod: Any, weights: Mapping[str, np.ndarray], where: str = "<relax>"
+    mod: Any,
+    weights: Mapping[str, np.ndarray],
+    where: str = "<relax>",
+    lowering: Lowering = DEFAULT_LOWERING,
 ) -> LoweredModel:
     """`relax_to_tir`, with the arrays a caller passes for `main`'s constant params."""
     import tvm
@@ -584,7 +646,10 @@ def lower_model(
     at = Site(where, f"in '{ENTRY}'")
     weight_names = _weight_names(weights, at)
     _check_params(mod[ENTRY], weights, weight_names, at)
-    lowered = lower_relax(_with_script_names(mod), at)
+    tensors: dict[str, Any] = {}
+    if lowering.weights == "bound":
+        mod, tensors = _bind_weights(mod, weights)
+    lowered = lower_relax(_with_script_names(mod), at, lowering.fusion)
     func = lowered[ENTRY]
     inputs, weight_params = _split_params(func, weight_names)
     if not isinstance(func.body, relax.SeqExpr):
@@ -593,21 +658,20 @@ def lower_model(
     outputs = _outputs(
         func.body.body, found.aliases, found.tuples, {var for _, _, var in found.calls}, at
     )
-
-    # main's params in order: the inputs, the weights, the constants, the outputs.
+    used = {op for op, _, _ in found.calls}
+    taken = weight_names | {p.name for p in inputs} | used | _SCRIPT_NAMES
     buffers = {
         p: _buffer(p.name, p.ty, f"parameter '{p.name}'", at) for p in inputs + weight_params
     }
-    used = {op for op, _, _ in found.calls}
-    taken = {p.name for p in buffers} | used | _SCRIPT_NAMES
-    for i, constant in enumerate(found.constants):
-        buffers[constant] = _buffer(_fresh(f"constant{i}", taken), constant.ty, f"constant {i}", at)
-    for var, name, ty in outputs:
-        buffers[var] = _buffer(_fresh(name, taken), ty, f"output '{var.name}'", at)
-    params = list(buffers.values())
     weights_by_name = {sanitize(k): v for k, v in weights.items()}
     constants = {p.name: np.asarray(weights_by_name[p.name]) for p in weight_params}
-    constants |= {buffers[c].name: c.value.numpy() for c in found.constants}
+    for constant, name in _constant_names(found.constants, tensors, taken):
+        buffers[constant] = _buffer(name, constant.ty, f"constant '{name}'", at)
+        constants[name] = constant.value.numpy()
+    for var, name, ty in outputs:
+        buffers[var] = _buffer(_fresh(name, taken), ty, f"output '{var.name}'", at)
+    # main's params in order: the inputs, the weights, the constants, the outputs.
+    params = list(buffers.values())
 
     loops = _loops_and_allocs(lowered)
     operators = {
@@ -624,6 +688,22 @@ def lower_model(
     body = _main_body(found.calls, buffers, operators, taken, at)
     main = tvm.tirx.PrimFunc(params, body, attrs=tvm_attrs(attrs))
     return LoweredModel(tvm.IRModule({**operators, tvm.ir.GlobalVar("main"): main}), constants)
+
+
+def _constant_names(
+    constants: list[Any], tensors: dict[str, Any], taken: set[str]
+) -> list[tuple[Any, str]]:
+    """Each constant tensor an operator reads, named: a bound weight that reaches an
+    operator unchanged keeps its name, any other (folded from weights, or the model's own)
+    is `constant0`, `constant1`, ... in the order of first use."""
+    named, folded = [], 0
+    for constant in constants:
+        name = next((n for n, t in tensors.items() if constant.value.same_as(t)), None)
+        if name is None:
+            name = _fresh(f"constant{folded}", taken)
+            folded += 1
+        named.append((constant, name))
+    return named
 
 
 def _main_body(
@@ -652,11 +732,16 @@ def _main_body(
     return tirx.stmt_seq(*statements)
 
 
-def import_relax(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<relax>") -> ModuleOp:
+def import_relax(
+    mod: Any,
+    weights: Mapping[str, np.ndarray],
+    where: str = "<relax>",
+    lowering: Lowering = DEFAULT_LOWERING,
+) -> ModuleOp:
     """The `tir` dialect of a Relax model (see the module docstring)."""
     from usmp_dialect.frontends.tvmscript import import_module
 
-    tir_mod = relax_to_tir(mod, weights, where)
+    tir_mod = relax_to_tir(mod, weights, where, lowering)
     try:
         return import_module(tir_mod, "<lowered>")
     except TVMScriptError as error:  # TVM lowered the model to TIR the tir dialect lacks
