@@ -5,7 +5,8 @@
 Per model, small (the function's defaults) and full size (224x224 for the CNNs, with
 MobileNetV2's and ResNet-18's layers; sequence 128, width 256 for the Transformer): Relax's
 StaticPlanBlockMemory total bytes (`relax_planner_bytes`), and our planning (default
-algorithm) of the AOT-style TIR from `relax_to_tir`, three times:
+algorithm) of the AOT-style TIR from `relax_to_tir` with the weights kept as parameters
+(`--weights=params`), three times:
 
 - intermediates only: the entry function's `alloc_buffer`s, the tensors Relax plans too
   (`tir-to-usmp{workspaces=false}`);
@@ -119,11 +120,13 @@ def io_bytes(report: PlanReport) -> int:
 
 def measure(name: str, kwargs: dict[str, Any], time_limit: float) -> dict[str, Any]:
     from usmp_dialect.frontends.model_file import load_model
-    from usmp_dialect.frontends.relax import relax_planner_bytes, relax_to_tir
+    from usmp_dialect.frontends.relax import Lowering, relax_planner_bytes, relax_to_tir
+
+    weights_as_params = Lowering(weights="params")
 
     mod, weights = load_model(f"{MODELS / name}.py:{name}", **kwargs)
     relax = relax_planner_bytes(mod)
-    tir_mod = relax_to_tir(mod, weights, name)
+    tir_mod = relax_to_tir(mod, weights, name, weights_as_params)
     inter, inter_s = plan(tir_mod, [TirToUsmp(workspaces=False)], time_limit)
     full, full_s = plan(tir_mod, [TirToUsmp()], time_limit)
     io, io_s = plan(tir_mod, [TirIoToAllocations(), TirToUsmp()], time_limit)
@@ -142,7 +145,7 @@ def measure(name: str, kwargs: dict[str, Any], time_limit: float) -> dict[str, A
         rows[f"{key}_buffers"] = len(report["buffers"])
         rows[f"{key}_s"] = seconds
     rows["unplanned"] = list(full["unplanned"])
-    check = check_model(mod, weights, name, workspace_io=True)
+    check = check_model(mod, weights, name, lowering=weights_as_params, workspace_io=True)
     rows["error"] = max(o.max_error for o in check.outputs)
     rows["agrees"] = all(o.agrees for o in check.outputs)
     return rows

@@ -1,11 +1,12 @@
 """Plan a Relax model, build and run it with TVM, and compare it with the Relax VM
 (`tools/check_relax_model.py` is its command line).
 
-The model is lowered to AOT-style TIR, planned as `usmp-opt --plan-pools
-[--use-workspace-io] [--pools SPEC]` plans it, built for `target` and run on random inputs
-with every pool prefilled with 0xFF, so that a plan letting two live buffers share bytes
-shows as a wrong output. Each output is compared with the Relax VM's on the original model,
-within `tolerance` (absolute and relative, as `numpy.allclose`).
+The model is lowered to AOT-style TIR as `lowering` says (by default its weights bound and
+folded; the folded tensors are passed as `main`'s constant params), planned as `usmp-opt
+--plan-pools [--use-workspace-io] [--pools SPEC]` plans it, built for `target` and run on
+random inputs with every pool prefilled with 0xFF, so that a plan letting two live buffers
+share bytes shows as a wrong output. Each output is compared with the Relax VM's on the
+original model, within `tolerance` (absolute and relative, as `numpy.allclose`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from usmp_dialect.frontends.relax import DEFAULT_LOWERING, Lowering
 from usmp_dialect.frontends.tvmscript import TVMScriptError
 
 
@@ -59,14 +61,16 @@ def check_model(
     weights: Mapping[str, np.ndarray],
     where: str = "<relax>",
     *,
+    lowering: Lowering = DEFAULT_LOWERING,
     workspace_io: bool = False,
     target: str = "llvm",
     seed: int = 0,
     tolerance: float = 1e-5,
     pools: str = "",
 ) -> ModelCheck:
-    """Plan, build and run `mod` and compare each output with the Relax VM's; `pools` is a
-    `--pools` spec (`sram:size_hint=256K,dram`)."""
+    """Lower `mod` as `lowering` says, plan, build and run it, and compare each output with
+    the Relax VM's; Relax's own plan is of the module lowered alike (weights bound or not,
+    fused or not). `pools` is a `--pools` spec (`sram:size_hint=256K,dram`)."""
     from usmp_dialect.dialects.usmp import POOLS_ATTR
     from usmp_dialect.frontends.relax import (
         lower_model,
@@ -77,14 +81,14 @@ def check_model(
     from usmp_dialect.pipeline import plan_module
     from usmp_dialect.tvm_runtime import run_module
 
-    tir_mod, constants = lower_model(mod, weights, where)
+    tir_mod, constants = lower_model(mod, weights, where, lowering)
     main = tir_mod["main"]
     params = [p.name for p in main.params]
     weight_names = {sanitize(k) for k in weights}
     input_names = [
         sanitize(p.name) for p in mod["forward"].params if sanitize(p.name) not in weight_names
     ]
-    # main's params: the inputs, the weights and constants, then the outputs.
+    # main's params: the inputs, the weights and constants (folded ones too), the outputs.
     output_names = params[len(input_names) + len(constants) :]
     inputs = _random_inputs(main, input_names, seed)
 
@@ -106,4 +110,5 @@ def check_model(
         agrees = bool(np.allclose(got, reference, rtol=tolerance, atol=tolerance))
         checks.append(OutputCheck(name, str(got.dtype), tuple(got.shape), max_error, agrees))
     pool_sizes = {str(k): int(v) for k, v in planned["main"].attrs[POOLS_ATTR].items()}
-    return ModelCheck(pool_sizes, relax_planner_bytes(mod), checks)
+    bound = weights if lowering.weights == "bound" else None
+    return ModelCheck(pool_sizes, relax_planner_bytes(mod, bound, lowering.fusion), checks)

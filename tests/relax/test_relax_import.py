@@ -24,6 +24,7 @@ pytestmark = pytest.mark.tvm
 from usmp_dialect.backends.report import plan_report  # noqa: E402
 from usmp_dialect.frontends.model_file import load_model  # noqa: E402
 from usmp_dialect.frontends.relax import (  # noqa: E402
+    Lowering,
     RelaxImportError,
     import_relax,
     lower_model,
@@ -43,6 +44,8 @@ from usmp_dialect.tvm_runtime import run_module  # noqa: E402
 
 MODELS = Path(__file__).parents[2] / "examples" / "models"
 TOLERANCE = 1e-5
+ZOO = ["mlp", "cnn", "mobilenet", "resnet", "transformer"]
+WEIGHTS_AS_PARAMS = Lowering(weights="params")
 
 
 def _model(name: str):
@@ -95,11 +98,11 @@ def _two_output_model():
     return mod, random_weights(params, seed=0)
 
 
-@pytest.mark.parametrize("name", ["mlp", "cnn", "mobilenet", "resnet", "transformer"])
+@pytest.mark.parametrize("name", ZOO)
 @pytest.mark.parametrize("workspace_io", [False, True], ids=["params-io", "pool-io"])
 def test_model_plans_and_matches_relax_vm(name: str, workspace_io: bool) -> None:
     mod, weights = _model(name)
-    tir_mod = relax_to_tir(mod, weights, name)
+    tir_mod = relax_to_tir(mod, weights, name, WEIGHTS_AS_PARAMS)
     main = tir_mod["main"]
     params = [p.name for p in main.params]
     assert params == ["x", *(sanitize(k) for k in weights), "output"]
@@ -121,6 +124,59 @@ def test_model_plans_and_matches_relax_vm(name: str, workspace_io: bool) -> None
     np.testing.assert_allclose(out, ref, rtol=TOLERANCE, atol=TOLERANCE)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ZOO)
+def test_bound_weights_model_matches_relax_vm(name: str) -> None:
+    """Weights bound and folded (the default): the folded tensors are passed as `main`'s
+    constant params, and the planned model still computes what the Relax VM does."""
+    mod, weights = _model(name)
+    result = check_model(mod, weights, name, workspace_io=True)
+    assert result.outputs and all(o.agrees for o in result.outputs)
+
+
+def test_bound_weights_leave_no_weight_transpose_to_run() -> None:
+    """The MLP's three `nn.Linear` transposes are folded: three operator calls instead of
+    six, and no transposed weight among the intermediates."""
+    mod, weights = _model("mlp")
+    params = _plan_report(relax_to_tir(mod, weights, lowering=WEIGHTS_AS_PARAMS), [TirToUsmp()])
+    bound = _plan_report(relax_to_tir(mod, weights), [TirToUsmp()])
+    assert [b["name"] for b in params["buffers"] if b["name"].startswith("permute_dims")] == [
+        "permute_dims",
+        "permute_dims1",
+        "permute_dims2",
+    ]
+    assert not [b for b in bound["buffers"] if b["name"].startswith("permute_dims")]
+    assert (params["pools"][0]["size"], bound["pools"][0]["size"]) == (18432, 2048)
+
+
+def test_fusion_none_calls_one_operator_per_op() -> None:
+    """`--fusion=none` leaves out TVM's FuseOps/FuseTIR: the MLP's matmul, bias add and
+    relu are separate operators (8 calls instead of 3), and the result still agrees."""
+
+    def calls(lowering: Lowering) -> list[str]:
+        module = import_relax(*_model("mlp"), lowering=lowering)
+        return [op.callee.root_reference.data for op in module.walk() if op.name == "tir.call"]
+
+    assert calls(Lowering()) == [
+        "fused_matmul_add_relu",
+        "fused_matmul1_add_relu",
+        "fused_matmul2_add1",
+    ]
+    assert calls(Lowering(fusion="none")) == [
+        "matmul",
+        "add",
+        "relu",
+        "matmul1",
+        "add",
+        "relu",
+        "matmul2",
+        "add1",
+    ]
+    mod, weights = _two_input_model()
+    result = check_model(mod, weights, lowering=Lowering(fusion="none"), workspace_io=True)
+    assert result.outputs[0].agrees
+
+
 @pytest.mark.parametrize(
     "name,arguments",
     [
@@ -139,7 +195,7 @@ def test_full_size_model_with_io_in_the_pool_matches_relax_vm(name: str, argumen
 
 def test_tuple_output_plans_and_matches_relax_vm() -> None:
     mod, weights = _two_output_model()
-    tir_mod = relax_to_tir(mod, weights)
+    tir_mod = relax_to_tir(mod, weights, lowering=WEIGHTS_AS_PARAMS)
     assert [p.name for p in tir_mod["main"].params] == [
         "x",
         "fc_weight",
@@ -202,7 +258,7 @@ def _constant_model():
 
 def test_constant_tensor_is_a_constant_param() -> None:
     mod, weights = _constant_model()
-    tir_mod, constants = lower_model(mod, weights)
+    tir_mod, constants = lower_model(mod, weights, lowering=WEIGHTS_AS_PARAMS)
     main = tir_mod["main"]
     assert [p.name for p in main.params] == ["x", "fc_weight", "fc_bias", "constant0", "output"]
     assert list(main.attrs["usmp.constants"]) == ["fc_weight", "fc_bias", "constant0"]
@@ -211,8 +267,28 @@ def test_constant_tensor_is_a_constant_param() -> None:
     )
     # The constant's values reach the operators: planned, built and run, the model agrees.
     for workspace_io in (False, True):
-        result = check_model(mod, weights, workspace_io=workspace_io)
+        result = check_model(mod, weights, lowering=WEIGHTS_AS_PARAMS, workspace_io=workspace_io)
         assert result.outputs[0].agrees
+
+
+def test_bound_weights_are_folded_into_constant_params() -> None:
+    """By default the weights are bound and folded: the transpose of `fc.weight` is computed
+    at compile time (no operator, no intermediate) and reaches `main` as a constant param;
+    the bias, read as it is, keeps its name."""
+    mod, weights = _constant_model()
+    tir_mod, constants = lower_model(mod, weights)
+    main = tir_mod["main"]
+    assert [p.name for p in main.params] == ["x", "constant0", "fc_bias", "constant1", "output"]
+    assert list(main.attrs["usmp.constants"]) == ["constant0", "fc_bias", "constant1"]
+    np.testing.assert_array_equal(constants["constant0"], weights["fc.weight"].T)
+    np.testing.assert_array_equal(constants["fc_bias"], weights["fc.bias"])
+    np.testing.assert_array_equal(
+        constants["constant1"], np.arange(16, dtype="float32").reshape(2, 8)
+    )
+    assert [g.name_hint for g in tir_mod.get_global_vars()] == [
+        "fused_matmul_add_add1_relu_multiply",
+        "main",
+    ]
 
 
 def test_output_names_avoid_param_names() -> None:
@@ -251,15 +327,18 @@ def _plan_report(tir_mod, front) -> dict:
     return plan_report(module)
 
 
-@pytest.mark.parametrize("name", ["mlp", "cnn", "mobilenet", "resnet", "transformer"])
-def test_model_pool_is_max_live_and_below_relax(name: str) -> None:
-    """The tensors Relax's StaticPlanBlockMemory plans take fewer bytes in our pool, and
-    every pool (with operator workspaces, and inputs and output too) is the max-live bound."""
+@pytest.mark.parametrize("name", ZOO)
+@pytest.mark.parametrize("weights_mode", ["bound", "params"])
+def test_model_pool_is_max_live_and_below_relax(name: str, weights_mode: str) -> None:
+    """The tensors Relax's StaticPlanBlockMemory plans on the same module (weights bound or
+    not) take fewer bytes in our pool, and every pool (with operator workspaces, and inputs
+    and output too) is the max-live bound."""
     mod, weights = _model(name)
-    tir_mod = relax_to_tir(mod, weights)
+    tir_mod = relax_to_tir(mod, weights, lowering=Lowering(weights=weights_mode))
     intermediates = _plan_report(tir_mod, [TirToUsmp(workspaces=False)])
     (pool,) = intermediates["pools"]
-    assert pool["size"] == pool["max_live"] < relax_planner_bytes(mod)
+    bound = weights if weights_mode == "bound" else None
+    assert pool["size"] == pool["max_live"] < relax_planner_bytes(mod, bound)
     for front in ([TirToUsmp()], [TirIoToAllocations(), TirToUsmp()]):
         (pool,) = _plan_report(tir_mod, front)["pools"]
         assert pool["size"] == pool["max_live"]
@@ -269,6 +348,19 @@ def test_relax_planner_bytes_is_tvm_builds_own_plan() -> None:
     """The bytes to beat are those of `relax.build`'s own CPU pipeline, reshapes as views."""
     mod, _ = _model("mobilenet")
     assert relax_planner_bytes(mod) == 20736
+
+
+def test_import_reads_no_printed_tvmscript(monkeypatch) -> None:
+    """The lowered module is built as TIR nodes: a TVM printer or parser that fails cannot
+    break the import."""
+
+    def broken(*_args, **_kwargs):
+        raise AssertionError("the importer printed or parsed TVMScript")
+
+    monkeypatch.setattr(tvm.script, "from_source", broken)
+    monkeypatch.setattr(tvm.tirx.PrimFunc, "script", broken)
+    mod, weights = _constant_model()
+    assert "tir.call @fused_matmul_add_add1_relu_multiply" in str(import_relax(mod, weights))
 
 
 def test_import_relax_gives_tir_dialect() -> None:

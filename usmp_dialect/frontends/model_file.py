@@ -23,7 +23,12 @@ from typing import Any, NamedTuple
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.frontends.relax import RelaxImportError, import_relax
+from usmp_dialect.frontends.relax import (
+    DEFAULT_LOWERING,
+    Lowering,
+    RelaxImportError,
+    import_relax,
+)
 
 # The path ends at the first `.py:`, so a string argument may hold `:` and `)`.
 _SPEC = re.compile(r"(?P<path>.+?\.py):(?P<name>[A-Za-z_]\w*)(?:\((?P<arguments>.*)\))?", re.S)
@@ -159,7 +164,7 @@ def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]
     return result
 
 
-def import_relax_file(spec: str) -> ModuleOp:
-    """`usmp-translate --import-relax PATH.py:NAME`."""
+def import_relax_file(spec: str, lowering: Lowering = DEFAULT_LOWERING) -> ModuleOp:
+    """`usmp-translate --import-relax PATH.py:NAME [--weights=...] [--fusion=...]`."""
     mod, weights = load_model(spec)
-    return import_relax(mod, weights, model_location(spec))
+    return import_relax(mod, weights, model_location(spec), lowering)

@@ -6,27 +6,32 @@
     relax_planner_bytes(mod) -> int                 Relax's StaticPlanBlockMemory total
     relax_vm_outputs(mod, weights, inputs) -> list   the Relax VM's outputs, the reference
 
-(`usmp_dialect.frontends.model_file` loads `(mod, weights)` from a model file.)
+(`usmp_dialect.frontends.model_file` loads `(mod, weights)` from a model file; the first
+three take a `Lowering`, the options of `--import-relax`.)
 
-The Relax entry `forward` is lowered with TVM's own CPU pipeline as `relax.build` runs it
-up to memory planning (library dispatch, legalization, constant folding, fusion, and
+By default the weights are first bound into the Relax entry `forward` as constants
+(`--weights=params` keeps them as its params). `forward` is then lowered with TVM's own
+CPU pipeline as `relax.build` runs it up to memory planning (library dispatch,
+legalization, constant folding, fusion unless `--fusion=none`, and
 `RewriteDataflowReshape`, which makes a reshape a view: here an alias of its source's
 buffer), its block-based PrimFuncs turned into loops and `alloc_buffer`s by the `s_tir`
 lowering passes, and each becomes a private operator with pointer params that re-declares
-its buffers with `T.decl_buffer(..., data=ptr)`; an operator that calls a packed function
+its buffers (`DeclBuffer(buffer, data=ptr)`); an operator that calls a packed function
 (`tvm.contrib.sort.sort`) also gets the device attrs and int32 status `MakePackedAPI` gives
-a public one. The entry `main` takes the model's inputs (Relax names), its weights (Relax
-names, non-identifier characters as `_`, a keyword or `T`, `I`, `Module` with `_`
-appended) and one buffer per output: `output` for a tensor, `output0`, `output1`, ... for a
-tuple of tensors (`_` appended while a name is taken). A constant tensor an operator reads
-(`R.const`, or one FoldConstant made) becomes a param `constant0`, `constant1`, ... after
-the weights, as Relay's AOT build turned constants into params; `lower_model` returns its
-array. `main` lists its weight and constant params as `"usmp.constants"` (empty if there
-are none), holds every intermediate tensor as a `T.alloc_buffer` and calls the operators in
-order as `Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. The operators
-carry no `tirx.noalias`: the plan may put an operator's input, output and workspaces in the
-same pool bytes (each dead before the next is written), which noalias would let LLVM
-reorder.
+a public one. The entry `main` takes the model's inputs (Relax names), its weights if they
+are params (Relax names, non-identifier characters as `_`, a keyword or `T`, `I`, `Module`
+with `_` appended), the constant tensors the operators read, and one buffer per output:
+`output` for a tensor, `output0`, `output1`, ... for a tuple of tensors (`_` appended
+while a name is taken). A constant tensor is a bound weight an operator reads as it is
+(named after the weight), or any other (`R.const`, or one FoldConstant computed, such as a
+transposed weight): `constant0`, `constant1`, ... in the order of first use, as Relay's
+AOT build turned constants into params; `lower_model` returns their arrays. `main` lists
+its weight and constant params as `"usmp.constants"` (empty if there are none), holds every
+intermediate tensor as an `AllocBuffer` and calls the operators in order as
+`Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. Both are built as TIR
+nodes from TVM's own (no printed text is read back). The operators carry no
+`tirx.noalias`: the plan may put an operator's input, output and workspaces in the same
+pool bytes (each dead before the next is written), which noalias would let LLVM reorder.
 
 Anything this importer does not cover (a dynamic shape, a binding that is neither
 `R.call_tir` nor `R.reshape`, an output that is not a tensor computed by an operator or
@@ -38,11 +43,10 @@ model function's `file:line:col`).
 
 from __future__ import annotations
 
-import ast
-import json
 import keyword
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -57,7 +61,6 @@ ENTRY = "forward"
 _NOT_IDENT = re.compile(r"\W", re.ASCII)
 # Names the lowered TVMScript binds itself: the TIR and IR modules, and the module class.
 _SCRIPT_NAMES = frozenset({"T", "I", "Module"})
-_ANNOTATIONS = re.compile(r",\s*annotations=\{[^{}]*\}")
 
 
 class RelaxImportError(TVMScriptError):
@@ -116,25 +119,69 @@ def random_weights(params: Any, seed: int) -> dict[str, np.ndarray]:
 # ------------------------------------------------------------------ lowering
 
 
-def _fused_by_tvm(target: Any) -> list[Any]:
+WEIGHT_MODES = ("bound", "params")
+FUSION_MODES = ("default", "none")
+_FUSION_PASSES = frozenset({"FuseOps", "FuseTIR"})
+
+
+@dataclass(frozen=True)
+class Lowering:
+    """How a model is lowered (`usmp-translate --import-relax --weights=... --fusion=...`).
+
+    `weights="bound"` binds the weights into `forward` first (`relax.transform.BindParams`,
+    as an application of `relax.build` does), so that TVM's `FoldConstant` computes every
+    expression of weights alone (transposes, reshapes, casts) at compile time: no operator
+    call and no intermediate is left of it. `"params"` keeps the weights as params, for an
+    application that loads them at run time. `fusion="none"` leaves out TVM's `FuseOps`
+    and `FuseTIR`: one operator per legalized Relax op."""
+
+    weights: str = "bound"
+    fusion: str = "default"
+
+    def __post_init__(self) -> None:
+        if self.weights not in WEIGHT_MODES:
+            raise ValueError(f"weights must be one of {WEIGHT_MODES}, not {self.weights!r}")
+        if self.fusion not in FUSION_MODES:
+            raise ValueError(f"fusion must be one of {FUSION_MODES}, not {self.fusion!r}")
+
+
+DEFAULT_LOWERING = Lowering()
+
+
+def _lowered_by_tvm(target: Any, fusion: str) -> list[Any]:
     """TVM's CPU pipeline up to fusion: library dispatch, legalization, constant folding,
-    fusion into `R.call_tir`."""
+    fusion into `R.call_tir` (unless `fusion` is "none")."""
     from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
-    return cpu_generic.library_dispatch_passes(target) + cpu_generic.legalize_passes(target)
+    passes = cpu_generic.library_dispatch_passes(target) + cpu_generic.legalize_passes(target)
+    if fusion == "none":
+        return [p for p in passes if p.info.name not in _FUSION_PASSES]
+    return passes
 
 
-def lower_relax(mod: Any, at: Site = UNNAMED) -> Any:
+def _bind_weights(mod: Any, weights: Mapping[str, np.ndarray]) -> tuple[Any, dict[str, Any]]:
+    """`mod` with the weights bound into `forward` as constants, and the tensor bound for
+    each weight by its TIR name: a constant an operator reads is that weight, unchanged,
+    when it is that very tensor."""
+    import tvm
+    from tvm import relax
+
+    tensors = {sanitize(k): tvm.runtime.tensor(v) for k, v in weights.items()}
+    bound = {p: tensors[sanitize(p.name)] for p in mod[ENTRY].params if sanitize(p.name) in tensors}
+    return relax.transform.BindParams(ENTRY, bound)(mod), tensors
+
+
+def lower_relax(mod: Any, at: Site = UNNAMED, fusion: str = "default") -> Any:
     """TVM's own CPU pipeline (`relax.backend.cpu_generic`) up to dataflow lowering: library
-    dispatch, legalization and fusion into `R.call_tir` of block-based PrimFuncs, and
-    `RewriteDataflowReshape` (a reshape becomes a view, `R.reshape`, not a copy). TVM failing
-    on the model is a `RelaxImportError` at `at`."""
+    dispatch, legalization, constant folding and fusion into `R.call_tir` of block-based
+    PrimFuncs, and `RewriteDataflowReshape` (a reshape becomes a view, `R.reshape`, not a
+    copy). TVM failing on the model is a `RelaxImportError` at `at`."""
     import tvm
     from tvm import relax
 
     target = tvm.target.Target("llvm")
     passes = tvm.transform.Sequential(
-        [*_fused_by_tvm(target), relax.transform.RewriteDataflowReshape()]
+        [*_lowered_by_tvm(target, fusion), relax.transform.RewriteDataflowReshape()]
     )
     try:
         with target:
@@ -163,17 +210,21 @@ def _loops_and_allocs(lowered: Any) -> Any:
     return passes(tvm.IRModule(prims))
 
 
-def relax_planner_bytes(mod: Any) -> int:
+def relax_planner_bytes(
+    mod: Any, bound_weights: Mapping[str, np.ndarray] | None = None, fusion: str = "default"
+) -> int:
     """The sum of the `R.memory.alloc_storage` sizes Relax's StaticPlanBlockMemory emits
-    for `mod` in TVM's own CPU build (`relax.build`'s pipeline up to that pass; the returned
-    tensors are not included)."""
+    for `mod` (with `bound_weights` bound into it, if given) in TVM's own CPU build
+    (`relax.build`'s pipeline up to that pass; the returned tensors are not included)."""
     import tvm
     from tvm import relax
     from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
+    if bound_weights is not None:
+        mod, _ = _bind_weights(mod, bound_weights)
     target = tvm.target.Target("llvm")
     passes = tvm.transform.Sequential(
-        _fused_by_tvm(target)
+        _lowered_by_tvm(target, fusion)
         + cpu_generic.dataflow_lower_passes(target)
         + [relax.transform.StaticPlanBlockMemory()]
     )
@@ -236,46 +287,67 @@ def _static_shape(sinfo: Any, what: str, at: Site) -> tuple[tuple[int, ...], str
     return tuple(dims), str(sinfo.dtype)
 
 
-def _operator_source(name: str, func: Any, at: Site) -> list[str]:
-    """A lowered PrimFunc as a private operator with pointer params (TVMScript lines)."""
-    from tvm import tirx
+def _operator(name: str, func: Any, at: Site) -> Any:
+    """A lowered PrimFunc as a private operator: pointer params, each re-declaring its
+    buffer (`DeclBuffer`), and no function attributes (no `tirx.noalias`, see above)."""
+    import tvm_ffi
+    from tvm import ir, tirx
 
-    text = func.script()
-    lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("def "))
-    body = lines[start + 1 :]
-    while body and body[0].strip().startswith("T.func_attr("):
-        body = body[1:]
-    # The printer renames params (`fc1.bias` prints as `fc1_bias`): take its names.
-    printed = [a.arg for a in ast.parse("\n".join(lines[start:])).body[0].args.args]
-    taken = set(re.findall(r"\b\w+\b", text))
+    taken = _var_names(func)
     params, decls = [], []
-    for p, pname in zip(func.params, printed, strict=True):
+    for p in func.params:
         if not tirx.is_buffer_var(p):
             raise at.error(f"operator '{name}' has a non-buffer param '{p.name}'")
         if len(p.strides) or int(p.elem_offset) != 0:
-            raise at.error(f"operator '{name}' param '{pname}' is not a compact buffer")
-        shape = tuple(int(d) for d in p.shape)
-        ptr = _fresh(f"{pname}_ptr", taken)
-        params.append(f'{ptr}: T.handle("{p.dtype}")')
-        decls.append(f'        {pname} = T.decl_buffer({shape}, "{p.dtype}", data={ptr})')
-    body = ["    " + _ANNOTATIONS.sub("", line) if line.strip() else "" for line in body]
-    returns = ""
-    if _calls_packed(func):
-        # What MakePackedAPI gives a public function and a private one lacks: the device its
-        # arrays are on (TVM needs it to make them) and an int32 status to pass errors up.
-        returns = " -> T.int32"
-        body = [
-            '        with T.attr("default", "device_type", 1):',
-            '            with T.attr("default", "device_id", 0):',
-            *["        " + line if line else "" for line in body],
-            "        return 0",
-        ]
-    out = ["    @T.prim_func(private=True)", f"    def {name}({', '.join(params)}){returns}:"]
-    # No "tirx.noalias": once planned, an operator's params may share memory with each other
-    # and with the pool param (an input dead before the output is written), and LLVM then
-    # reorders accesses through them (seen on the Transformer block, llvm target).
-    return out + decls + body
+            raise at.error(f"operator '{name}' param '{p.name}' is not a compact buffer")
+        pointer = ir.PointerType(ir.PrimType(p.dtype), p.scope())
+        params.append(ir.Var(_fresh(f"{sanitize(p.name)}_ptr", taken), pointer))
+        decls.append(tirx.DeclBuffer(p, data=params[-1]))
+    # The allocations' annotations are TVM's storage bookkeeping, which planning replaces.
+    body = tvm_ffi.structural_map(
+        func.body, (tirx.AllocBuffer, lambda s: tirx.AllocBuffer(s.buffer))
+    )
+    if not _calls_packed(func):
+        return tirx.PrimFunc(params, tirx.stmt_seq(*decls, *_statements(body)))
+    # What MakePackedAPI gives a public function and a private one lacks: the device its
+    # arrays are on (TVM needs it to make them) and an int32 status to pass errors up.
+    int32 = "int32"
+    on_device = tirx.AttrStmt(
+        "default",
+        "device_type",
+        tirx.IntImm(int32, 1),
+        tirx.AttrStmt("default", "device_id", tirx.IntImm(int32, 0), body),
+    )
+    status = tirx.Return(tirx.IntImm(int32, 0))
+    return tirx.PrimFunc(
+        params, tirx.stmt_seq(*decls, on_device, status), ret_type=ir.PrimType(int32)
+    )
+
+
+def _statements(stmt: Any) -> list[Any]:
+    """`stmt` as a list of statements, a sequence spliced (a `DeclBuffer` before them is in
+    scope for the rest of the sequence it is in)."""
+    from tvm import tirx
+
+    return list(stmt.seq) if isinstance(stmt, tirx.SeqStmt) else [stmt]
+
+
+def _var_names(func: Any) -> set[str]:
+    """The names of every var (buffers, loop vars, params) in `func`."""
+    import tvm
+    import tvm_ffi
+
+    names: set[str] = set()
+
+    def visit(var: Any) -> None:
+        names.add(str(var.name))
+
+    tvm_ffi.structural_walk(
+        func,
+        [(tvm.ir.Type, lambda _: tvm_ffi.WalkResult.SKIP), (tvm.ir.Var, visit)],
+        order="pre",
+    )
+    return names
 
 
 def _calls_packed(func: Any) -> bool:
@@ -327,7 +399,8 @@ def _weight_names(weights: Mapping[str, np.ndarray], at: Site) -> set[str]:
     numpy arrays, or two keys named alike, is an error."""
     if not isinstance(weights, Mapping):
         raise at.error(
-            f"the weights are a {type(weights).__name__}, not a dict from parameter name to numpy array"
+            f"the weights are a {type(weights).__name__}, "
+            "not a dict from parameter name to numpy array"
         )
     keys: dict[str, str] = {}
     for key, value in weights.items():
@@ -382,7 +455,8 @@ def _check_weights(weight_params: list[Any], weights: Mapping[str, np.ndarray], 
         w = by_name[name]
         if tuple(w.shape) != shape or str(w.dtype) != dtype:
             raise at.error(
-                f"weight '{p.name}' is {w.dtype}{list(w.shape)}, the model wants {dtype}{list(shape)}"
+                f"weight '{p.name}' is {w.dtype}{list(w.shape)}, "
+                f"the model wants {dtype}{list(shape)}"
             )
     wanted = {sanitize(p.name) for p in weight_params}
     for key in weights:
@@ -524,30 +598,44 @@ def _computed_tensor(
     return var
 
 
-def _buffer_param(name: str, ty: Any, what: str, at: Site) -> str:
+def _buffer(name: str, ty: Any, what: str, at: Site) -> Any:
+    """A TIR buffer of a Relax tensor type."""
+    from tvm import tirx
+
     shape, dtype = _static_shape(ty, what, at)
-    return f'{name}: T.Buffer({shape}, "{dtype}")'
+    return tirx.decl_buffer(shape, dtype, name)
 
 
 class LoweredModel(NamedTuple):
     """A Relax model as AOT-style TIR, and the array of each of `main`'s constant params
-    (its `usmp.constants`): the weights, then the model's own constant tensors."""
+    (its `usmp.constants`): the weight params, then the constant tensors the operators read
+    (bound weights, tensors folded from them, the model's own)."""
 
     tir: Any
     constants: dict[str, np.ndarray]
 
 
-def relax_to_tir(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<relax>") -> Any:
+def relax_to_tir(
+    mod: Any,
+    weights: Mapping[str, np.ndarray],
+    where: str = "<relax>",
+    lowering: Lowering = DEFAULT_LOWERING,
+) -> Any:
     """The AOT-style TIR `tvm.IRModule` of a Relax model (see the module docstring)."""
-    return lower_model(mod, weights, where).tir
+    return lower_model(mod, weights, where, lowering).tir
 
 
 def lower_model(
-    mod: Any, weights: Mapping[str, np.ndarray], where: str = "<relax>"
+    mod: Any,
+    weights: Mapping[str, np.ndarray],
+    where: str = "<relax>",
+    lowering: Lowering = DEFAULT_LOWERING,
 ) -> LoweredModel:
     """`relax_to_tir`, with the arrays a caller passes for `main`'s constant params."""
     import tvm
     from tvm import relax
+
+    from usmp_dialect.backends.tvmscript import tvm_attrs
 
     if not isinstance(mod, tvm.IRModule) or ENTRY not in [
         g.name_hint for g in mod.get_global_vars()
@@ -558,87 +646,102 @@ def lower_model(
     at = Site(where, f"in '{ENTRY}'")
     weight_names = _weight_names(weights, at)
     _check_params(mod[ENTRY], weights, weight_names, at)
-    lowered = lower_relax(_with_script_names(mod), at)
+    tensors: dict[str, Any] = {}
+    if lowering.weights == "bound":
+        mod, tensors = _bind_weights(mod, weights)
+    lowered = lower_relax(_with_script_names(mod), at, lowering.fusion)
     func = lowered[ENTRY]
     inputs, weight_params = _split_params(func, weight_names)
-    names: dict[Any, str] = {p: p.name for p in inputs + weight_params}
-    signature = [
-        _buffer_param(names[p], p.ty, f"parameter '{p.name}'", at) for p in inputs + weight_params
-    ]
     if not isinstance(func.body, relax.SeqExpr):
         raise at.error(f"'{ENTRY}' body is a {type(func.body).__name__}")
     found = _bindings(func.body, at)
     outputs = _outputs(
         func.body.body, found.aliases, found.tuples, {var for _, _, var in found.calls}, at
     )
-
     used = {op for op, _, _ in found.calls}
-    taken = set(names.values()) | used | _SCRIPT_NAMES
-    for i, constant in enumerate(found.constants):
-        names[constant] = _fresh(f"constant{i}", taken)
-        signature.append(_buffer_param(names[constant], constant.ty, f"constant {i}", at))
-    for var, name, ty in outputs:
-        names[var] = _fresh(name, taken)
-        signature.append(_buffer_param(names[var], ty, f"output '{var.name}'", at))
+    taken = weight_names | {p.name for p in inputs} | used | _SCRIPT_NAMES
+    buffers = {
+        p: _buffer(p.name, p.ty, f"parameter '{p.name}'", at) for p in inputs + weight_params
+    }
     weights_by_name = {sanitize(k): v for k, v in weights.items()}
-    constants = {names[p]: np.asarray(weights_by_name[names[p]]) for p in weight_params}
-    constants |= {names[c]: c.value.numpy() for c in found.constants}
+    constants = {p.name: np.asarray(weights_by_name[p.name]) for p in weight_params}
+    for constant, name in _constant_names(found.constants, tensors, taken):
+        buffers[constant] = _buffer(name, constant.ty, f"constant '{name}'", at)
+        constants[name] = constant.value.numpy()
+    for var, name, ty in outputs:
+        buffers[var] = _buffer(_fresh(name, taken), ty, f"output '{var.name}'", at)
+    # main's params in order: the inputs, the weights, the constants, the outputs.
+    params = list(buffers.values())
 
-    source = ["@I.ir_module", "class Module:"]
     loops = _loops_and_allocs(lowered)
-    for g in loops.get_global_vars():
-        if g.name_hint in used:
-            source += _operator_source(g.name_hint, loops[g], at)
-    source += [
-        "    @T.prim_func",
-        f"    def main({', '.join(signature)}):",
-        '        T.func_attr({"global_symbol": "main", "runner_function": True, "tirx.noalias": True,'
-        f' "{CONSTANTS_ATTR}": {json.dumps(list(constants))}}})',
-    ]
-    source += _main_body(found.calls, names, taken, at)
-    return LoweredModel(_parse_lowered(source, where, at), constants)
+    operators = {
+        tvm.ir.GlobalVar(g.name_hint): _operator(g.name_hint, loops[g], at)
+        for g in loops.get_global_vars()
+        if g.name_hint in used
+    }
+    attrs = {
+        "global_symbol": "main",
+        "runner_function": True,
+        "tirx.noalias": True,
+        CONSTANTS_ATTR: list(constants),
+    }
+    body = _main_body(found.calls, buffers, operators, taken, at)
+    main = tvm.tirx.PrimFunc(params, body, attrs=tvm_attrs(attrs))
+    return LoweredModel(tvm.IRModule({**operators, tvm.ir.GlobalVar("main"): main}), constants)
+
+
+def _constant_names(
+    constants: list[Any], tensors: dict[str, Any], taken: set[str]
+) -> list[tuple[Any, str]]:
+    """Each constant tensor an operator reads, named: a bound weight that reaches an
+    operator unchanged keeps its name, any other (folded from weights, or the model's own)
+    is `constant0`, `constant1`, ... in the order of first use."""
+    named, folded = [], 0
+    for constant in constants:
+        name = next((n for n, t in tensors.items() if constant.value.same_as(t)), None)
+        if name is None:
+            name = _fresh(f"constant{folded}", taken)
+            folded += 1
+        named.append((constant, name))
+    return named
 
 
 def _main_body(
-    calls: list[tuple[str, list[Any], Any]], names: dict[Any, str], taken: set[str], at: Site
-) -> list[str]:
-    """An `alloc_buffer` for each intermediate tensor, then the operator calls in order."""
-    lines = []
+    calls: list[tuple[str, list[Any], Any]],
+    buffers: dict[Any, Any],
+    operators: dict[Any, Any],
+    taken: set[str],
+    at: Site,
+) -> Any:
+    """An `AllocBuffer` for each intermediate tensor, then the operator calls in order."""
+    from tvm import ir, tirx
+
+    statements = []
     for _, _, var in calls:
-        if var in names:  # an output
-            continue
-        names[var] = _fresh(sanitize(var.name), taken)
-        shape, dtype = _static_shape(var.ty, var.name, at)
-        lines.append(f'        {names[var]} = T.alloc_buffer({shape}, "{dtype}")')
+        if var not in buffers:  # not an output
+            buffers[var] = _buffer(_fresh(sanitize(var.name), taken), var.ty, var.name, at)
+            statements.append(tirx.AllocBuffer(buffers[var]))
+    by_name = {g.name_hint: g for g in operators}
     for op, args, var in calls:
         for a in args:
-            if a not in names:
+            if a not in buffers:
                 raise at.error(f"operator '{op}' reads '{a.name}' before it is computed")
-        lines.append(f"        Module.{op}({', '.join(names[a] + '.data' for a in [*args, var])})")
-    return lines
+        gvar = by_name[op]
+        pointers = [buffers[a].data for a in [*args, var]]
+        statements.append(tirx.Evaluate(ir.Call(gvar, pointers, ret_ty=operators[gvar].ret_type)))
+    return tirx.stmt_seq(*statements)
 
 
-def _parse_lowered(source: list[str], where: str, at: Site) -> Any:
-    from usmp_dialect.frontends.tvmscript import parse_tvmscript
-
-    try:
-        return parse_tvmscript("\n".join(source) + "\n", f"{where} (lowered)")
-    except TVMScriptError as error:  # TVM printed something its parser does not take back
-        line = int(m[1]) if (m := re.search(r":(\d+):\d+$", error.location)) else len(source)
-        func = next(
-            (s.split("(")[0].split()[-1] for s in reversed(source[:line]) if " def " in s), "?"
-        )
-        raise at.error(
-            f"the lowered TVMScript of '{func}' does not re-parse ({error.message}): "
-            f"{source[line - 1].strip() if line <= len(source) else ''}"
-        ) from None
-
-
-def import_relax(mod: Any, weights: Mapping[str, np.ndarray], where: str = "<relax>") -> ModuleOp:
+def import_relax(
+    mod: Any,
+    weights: Mapping[str, np.ndarray],
+    where: str = "<relax>",
+    lowering: Lowering = DEFAULT_LOWERING,
+) -> ModuleOp:
     """The `tir` dialect of a Relax model (see the module docstring)."""
     from usmp_dialect.frontends.tvmscript import import_module
 
-    tir_mod = relax_to_tir(mod, weights, where)
+    tir_mod = relax_to_tir(mod, weights, where, lowering)
     try:
         return import_module(tir_mod, "<lowered>")
     except TVMScriptError as error:  # TVM lowered the model to TIR the tir dialect lacks

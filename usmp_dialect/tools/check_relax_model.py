@@ -5,7 +5,8 @@ compare it with the Relax VM.
 python tools/check_relax_model.py examples/models/mobilenet.py:mobilenet --use-workspace-io
 ```
 
-The model is `PATH.py:NAME`, as `usmp-translate --import-relax` takes it; see
+The model is `PATH.py:NAME`, lowered as `usmp-translate --import-relax` lowers it (the same
+`--weights` and `--fusion`); see
 `usmp_dialect.model_check`. The exit status is 0 when every output agrees with the Relax
 VM's within `--tolerance`, 1 otherwise or on a bad model.
 """
@@ -16,6 +17,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from usmp_dialect.frontends.relax import DEFAULT_LOWERING, FUSION_MODES, WEIGHT_MODES, Lowering
 from usmp_dialect.model_check import check_model
 from usmp_dialect.tools.errors import report_user_errors, requires_tvm
 
@@ -35,6 +37,18 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--pools", default="", metavar="SPEC", help="pools as usmp-opt --pools takes them"
     )
+    parser.add_argument(
+        "--weights",
+        choices=WEIGHT_MODES,
+        default=DEFAULT_LOWERING.weights,
+        help="bound (default): bound into the model and folded; params: entry parameters",
+    )
+    parser.add_argument(
+        "--fusion",
+        choices=FUSION_MODES,
+        default=DEFAULT_LOWERING.fusion,
+        help="TVM's operator fusion: default (on) or none",
+    )
     parser.add_argument("--target", default="llvm", choices=("c", "llvm"))
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     parser.add_argument(
@@ -53,6 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             mod,
             weights,
             model_location(args.model),
+            lowering=Lowering(args.weights, args.fusion),
             workspace_io=args.use_workspace_io,
             target=args.target,
             seed=args.seed,

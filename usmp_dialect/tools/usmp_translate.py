@@ -5,6 +5,7 @@
     usmp-translate --import-tvmscript model.py  TVMScript -> tir dialect
     usmp-translate --emit-tvmscript in.mlir     tir dialect -> TVMScript
     usmp-translate --import-relax m.py:NAME     Relax model NAME() -> (mod, weights) -> tir
+        [--weights=bound|params] [--fusion=default|none]   how TVM lowers it first
 
 As `mlir-translate` does, the mode is a flag and the input a positional file (default:
 standard input); the output goes to standard output or `-o FILE`, written only once the
@@ -16,9 +17,16 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import NoReturn
 
 from usmp_dialect.diagnostics import decode_input
+from usmp_dialect.frontends.relax import (
+    DEFAULT_LOWERING,
+    FUSION_MODES,
+    WEIGHT_MODES,
+    Lowering,
+)
 from usmp_dialect.parsing import parse_module, print_module
 from usmp_dialect.tools.errors import report_user_errors, requires_tvm
 from usmp_dialect.tools.output import write_output
@@ -65,10 +73,10 @@ def import_tvmscript(text: str, name: str) -> str:
     return print_module(tvmscript_to_tir(text, name))
 
 
-def import_relax(text: str, name: str) -> str:
+def import_relax(text: str, name: str, lowering: Lowering = DEFAULT_LOWERING) -> str:
     from usmp_dialect.frontends.model_file import import_relax_file
 
-    return print_module(import_relax_file(name))
+    return print_module(import_relax_file(name, lowering))
 
 
 def emit_tvmscript(text: str, name: str) -> str:
@@ -98,16 +106,40 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         modes.add_argument(f"--{flag}", action="store_true", help=help_text)
     parser.add_argument("input_file", nargs="?", help="input file (default: stdin)")
     parser.add_argument("-o", "--output-file", help="output file (default: stdout)")
+    relax = parser.add_argument_group("--import-relax options")
+    relax.add_argument(
+        "--weights",
+        choices=WEIGHT_MODES,
+        help="bound (default): bound into the model, expressions of weights alone folded at "
+        "compile time; params: entry parameters, loaded at run time",
+    )
+    relax.add_argument(
+        "--fusion",
+        choices=FUSION_MODES,
+        help="TVM's operator fusion (FuseOps, FuseTIR): default (on) or none",
+    )
     return parser.parse_args(argv)
+
+
+def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
+    """The `--import-relax` options given; any of them with another mode is a usage error."""
+    given = {key: value for key in ("weights", "fusion") if (value := getattr(args, key))}
+    for key in given:
+        if mode != "import-relax":
+            _usage_error(f"--{key} is an option of --import-relax, not of --{mode}")
+    return Lowering(**given)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     mode = next(flag for flag in TRANSLATIONS if getattr(args, flag.replace("-", "_")))
+    lowering = _lowering(args, mode)
     name = args.input_file or "<stdin>"
     with report_user_errors(TOOL) as context:
         context.input_name = name
         translate, _ = TRANSLATIONS[mode]
+        if mode == "import-relax":
+            translate = partial(import_relax, lowering=lowering)
         if mode in NAMED_INPUTS:
             if args.input_file is None:
                 _usage_error(f"--{mode} needs PATH.py:NAME")
