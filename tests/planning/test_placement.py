@@ -4,6 +4,7 @@ placement, which finds the blockers from the lists and their gaps by a sort."""
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from problems import draw_pools
 
 from usmp_dialect.planning.algorithms.placement import (
     Fit,
@@ -12,7 +13,7 @@ from usmp_dialect.planning.algorithms.placement import (
     place_in_order,
 )
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
-from usmp_dialect.planning.problem import Intervals, PlanningError, PoolSpec, Problem
+from usmp_dialect.planning.problem import Intervals, PlanningError, Problem
 
 
 @st.composite
@@ -20,14 +21,7 @@ def span_problems(draw) -> tuple[Problem, np.ndarray]:
     """One live interval (maybe empty) a buffer, several pools with hints, mixed sizes
     (zero too) and alignments; and a buffer order."""
     n = draw(st.integers(1, 40))
-    num_pools = draw(st.integers(1, 3))
-    pools = tuple(
-        PoolSpec(f"pool{p}", draw(st.none() | st.integers(0, 2000))) for p in range(num_pools)
-    )
-    candidates = tuple(
-        tuple(draw(st.permutations(range(num_pools)))[: draw(st.integers(1, num_pools))])
-        for _ in range(n)
-    )
+    pools, candidates = draw_pools(draw, n, max_hint=2000)
     starts = draw(st.lists(st.integers(0, 30), min_size=n, max_size=n))
     lengths = draw(st.lists(st.integers(0, 12), min_size=n, max_size=n))
     intervals = Intervals.from_lists(

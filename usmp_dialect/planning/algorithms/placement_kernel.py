@@ -149,9 +149,10 @@ def _add_node(pool, nodes, node, stamp, seen, sets, count):
 
 
 @njit(cache=True)
-def _insert(lo, hi, set_base, set_length, set_capacity, s, first, last, arena_top):
-    """Add `[first, last)` to set `s`, merging what it touches; returns the arrays (grown
-    when full) and the arena's new top."""
+def _insert(lo, hi, set_base, set_length, set_capacity, s, first, size, arena_top):
+    """Add `[first, first + size)` to set `s`, merging what it touches; returns the arrays
+    (grown when full) and the arena's new top."""
+    last = first + size
     base, length = set_base[s], set_length[s]
     i = _first_above(hi, base, length, 0, first - 1)
     j = i
@@ -263,43 +264,24 @@ def place_spans(
             offset_of[buffer] = offset
             placed = True
             for k in range(count):
-                s = sets[k]
-                # A canonical node's `below` comes right before its ancestors' `stab`: the
-                # buffer goes to `stab` and `below` of the canonical nodes and to `below`
-                # of their ancestors.
-                if s // nodes % 2 == 1:
+                # The query took `below` of the canonical nodes and `stab` of their
+                # ancestors; the buffer goes to `below` of all of them and to `stab` of
+                # the canonical nodes.
+                canonical = sets[k] // nodes % 2 == 1
+                target = sets[k] if canonical else sets[k] + nodes
+                lo, hi, arena_top = _insert(
+                    lo, hi, set_base, set_length, set_capacity, target, offset, size, arena_top
+                )
+                if canonical:
                     lo, hi, arena_top = _insert(
                         lo,
                         hi,
                         set_base,
                         set_length,
                         set_capacity,
-                        s,
+                        target - nodes,
                         offset,
-                        offset + size,
-                        arena_top,
-                    )
-                    lo, hi, arena_top = _insert(
-                        lo,
-                        hi,
-                        set_base,
-                        set_length,
-                        set_capacity,
-                        s - nodes,
-                        offset,
-                        offset + size,
-                        arena_top,
-                    )
-                else:
-                    lo, hi, arena_top = _insert(
-                        lo,
-                        hi,
-                        set_base,
-                        set_length,
-                        set_capacity,
-                        s + nodes,
-                        offset,
-                        offset + size,
+                        size,
                         arena_top,
                     )
             break
