@@ -2,12 +2,17 @@
 
     python tools/bench_planner.py [--benchmarks DIR] [--algorithms a,b] [--effort N]
                                   [--time-limit S] [--instances A,B] [--output BENCHMARKS.md]
+    python tools/bench_planner.py --scaling 1000,4000,16000,64000 [--output BENCHMARKS.md]
 
 For every instance (every `*.csv` under the benchmarks folder) and algorithm it prints and
 writes to the "Planner" section of BENCHMARKS.md: the pool size, its ratio to max-live and
 to the best known size, whether the algorithm proved it optimal, the time, and whether an
 independent validator found the plan valid. A run the time limit stopped before its work
 budget is marked (its plan may differ from run to run).
+
+`--scaling` instead plans random instances of the given sizes with `default` and writes the
+"Scaling" section: CPU seconds of one greedy order, the orders `default` ran, its ratio to
+max-live and its seconds.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from usmp_dialect.frontends.csv_instance import read_csv_instance
+from usmp_dialect.planning.algorithms.placement import Fit, geometry_of, place_in_order
+from usmp_dialect.planning.algorithms.portfolio import ORDERS, order_of
 from usmp_dialect.planning.conflicts import conflicts_from_intervals, max_live
 from usmp_dialect.planning.problem import Conflicts, Intervals, Problem
 from usmp_dialect.planning.registry import (
@@ -55,6 +62,7 @@ INTERVAL_ALGORITHMS = {"default", "exact"}
 
 DEFAULT_BENCHMARKS = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
 SECTION_TITLE = "## Planner"
+SCALING_TITLE = "## Scaling"
 
 
 def instance_name(path: Path) -> str:
@@ -135,8 +143,8 @@ def markdown(rows: list[list[str]], command: str) -> str:
         "buffers",
         "algorithm",
         "pool size",
-        "× max-live",
-        "× best known",
+        "x max-live",
+        "x best known",
         "proven optimal",
         "seconds",
         "valid",
@@ -156,10 +164,60 @@ def markdown(rows: list[list[str]], command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_section(output: Path, section: str) -> None:
-    """Replace the Planner section of `output`, keeping every other section."""
+def random_instance(n: int, seed: int = 0) -> Problem:
+    """`n` buffers live from a random time in `[0, n)` for 1-99 steps, of 16-65520 bytes:
+    about 50 buffers live at a time, whatever `n`."""
+    rng = np.random.default_rng(seed)
+    start = rng.integers(0, n, n)
+    intervals = Intervals.from_lists(range(n), start, start + rng.integers(1, 100, n))
+    return Problem(
+        tuple(f"b{i}" for i in range(n)),
+        rng.integers(1, 1 << 12, n) * 16,
+        np.ones(n, dtype=np.int64),
+        Conflicts.lazy(lambda: conflicts_from_intervals(intervals, n)),
+        intervals=intervals,
+    )
+
+
+def scaling(sizes: list[int], command: str) -> str:
+    header = ["buffers", "seconds per order", "orders run", "x max-live", "default seconds"]
+    lines = [
+        SCALING_TITLE,
+        "",
+        f"Produced by `{command}` on the project's 2-core machine: random instances",
+        "(`random_instance`), one size-first first-fit order timed in CPU seconds, then",
+        "`default` at effort 1.",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+    ]
+    for n in sizes:
+        problem = random_instance(n)
+        geometry = geometry_of(problem)
+        order = order_of(problem, geometry, ORDERS[0])
+        place_in_order(problem, geometry, order[:2], Fit.FIRST)  # compiled before timing
+        began = time.process_time()
+        place_in_order(problem, geometry, order, Fit.FIRST)
+        per_order = time.process_time() - began
+        began = time.perf_counter()
+        plan = get_algorithm("default")(problem, Budget(time_limit=600.0))
+        seconds = time.perf_counter() - began
+        row = [
+            str(n),
+            f"{per_order:.3f}",
+            str(plan.notes.get("greedy_runs", "")),
+            f"{plan.total_size(problem) / max_live(problem):.4f}",
+            f"{seconds:.2f}",
+        ]
+        lines.append("| " + " | ".join(row) + " |")
+        print(lines[-1], flush=True)
+    return "\n".join(lines) + "\n"
+
+
+def write_section(output: Path, section: str, title: str = SECTION_TITLE) -> None:
+    """Replace the `title` section of `output`, keeping every other section."""
     text = output.read_text() if output.exists() else "# Benchmarks\n"
-    pattern = re.compile(rf"^{re.escape(SECTION_TITLE)}\n.*?(?=^## |\Z)", re.S | re.M)
+    pattern = re.compile(rf"^{re.escape(title)}\n.*?(?=^## |\Z)", re.S | re.M)
     if pattern.search(text):
         text = pattern.sub(lambda _: section + "\n", text).rstrip("\n") + "\n"
     else:
@@ -177,9 +235,14 @@ def main() -> None:
     parser.add_argument(
         "--output", default=str(Path(__file__).resolve().parents[1] / "BENCHMARKS.md")
     )
+    parser.add_argument("--scaling", help="comma-separated random instance sizes")
     args = parser.parse_args()
-    rows = run(args)
     command = shlex.join(["python", "tools/bench_planner.py", *sys.argv[1:]])
+    if args.scaling:
+        sizes = [int(n) for n in args.scaling.split(",")]
+        write_section(Path(args.output), scaling(sizes, command), SCALING_TITLE)
+        return
+    rows = run(args)
     write_section(Path(args.output), markdown(rows, command))
 
 

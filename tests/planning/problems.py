@@ -78,3 +78,17 @@ def interval_instances(buffers, last_start, lengths, sizes) -> st.SearchStrategy
             st.lists(st.integers(*sizes), min_size=n, max_size=n),
         )
     )
+
+
+def draw_pools(draw, n: int, max_hint: int) -> tuple[tuple[PoolSpec, ...], tuple]:
+    """1-3 pools with random size hints (or none), and for each of `n` buffers some of
+    them as candidates in a random order; `draw` is a hypothesis composite's."""
+    num_pools = draw(st.integers(1, 3))
+    pools = tuple(
+        PoolSpec(f"pool{p}", draw(st.none() | st.integers(0, max_hint))) for p in range(num_pools)
+    )
+    candidates = tuple(
+        tuple(draw(st.permutations(range(num_pools)))[: draw(st.integers(1, num_pools))])
+        for _ in range(n)
+    )
+    return pools, candidates

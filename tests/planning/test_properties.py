@@ -5,13 +5,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from problems import draw_pools
 
 from usmp_dialect.planning.conflicts import conflicts_from_intervals, max_live
 from usmp_dialect.planning.problem import (
     Conflicts,
     Intervals,
     PlanningError,
-    PoolSpec,
     Problem,
 )
 from usmp_dialect.planning.registry import Budget, available_algorithms, get_algorithm
@@ -21,14 +21,7 @@ from usmp_dialect.planning.validator import validate
 @st.composite
 def problems(draw) -> Problem:
     n = draw(st.integers(1, 10))
-    num_pools = draw(st.integers(1, 3))
-    pools = tuple(
-        PoolSpec(f"pool{p}", draw(st.none() | st.integers(0, 300))) for p in range(num_pools)
-    )
-    candidates = tuple(
-        tuple(draw(st.permutations(range(num_pools)))[: draw(st.integers(1, num_pools))])
-        for _ in range(n)
-    )
+    pools, candidates = draw_pools(draw, n, max_hint=300)
     sizes = draw(st.lists(st.integers(0, 64), min_size=n, max_size=n))
     alignments = draw(st.lists(st.sampled_from([1, 2, 4, 8, 16]), min_size=n, max_size=n))
     intervals = None

@@ -12,12 +12,14 @@ import dataclasses
 import inspect
 import math
 import sys
+import time
 from collections.abc import Callable, Sequence
 from io import StringIO
 from typing import IO, NoReturn, cast
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipelineCallbackType
+from xdsl.printer import Printer
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.target import Target
@@ -154,9 +156,33 @@ class UsmpOptMain(xDSLOptMain):
             super().setup_pipeline()
         except ValueError as error:
             _usage_error(f"invalid pass pipeline '{args.passes}': {error}")
-        self.pipeline = dataclasses.replace(
-            self.pipeline, callback=_located_verification(self.pipeline.callback)
-        )
+        callback = self._verify_at_the_ends() if args.plan_pools else self.pipeline.callback
+        self.pipeline = dataclasses.replace(self.pipeline, callback=_located_verification(callback))
+
+    def _verify_at_the_ends(self) -> PassPipelineCallbackType:
+        """The `--plan-pools` callback: the input and the planned module are verified once
+        each, not after every pass (on a 62k-buffer trace one verification costs about as
+        much as the planning); `--time-passes` times the passes and both verifications."""
+        args = self.args
+        started = time.perf_counter()
+
+        def callback(previous: ModulePass | None, module: ModuleOp, next: ModulePass | None):
+            nonlocal started
+            if args.time_passes and previous is not None:
+                print(f"Pass {previous.name} took {time.perf_counter() - started} seconds")
+            if (previous is None or next is None) and not args.disable_verify:
+                began = time.perf_counter()
+                module.verify()
+                if args.time_passes:
+                    what = "input" if previous is None else "planned module"
+                    print(f"Verification of the {what} took {time.perf_counter() - began} seconds")
+            if previous is not None and next is not None and args.print_between_passes:
+                print(f"IR after {previous.name}:")
+                Printer(stream=sys.stdout).print_op(module)
+                print("\n\n\n")
+            started = time.perf_counter()
+
+        return callback
 
     def _checked_pools(self) -> str:
         """The --pools spec, checked before it goes into the pipeline's text."""

@@ -3,6 +3,7 @@
 // RUN: usmp-opt %examples/memref/chain.mlir --plan-pools -t usmp-report | filecheck %s --check-prefix=REPORT
 // RUN: usmp-opt %examples/memref/chain.mlir --plan-pools -t 'usmp-report{format=json}' | filecheck %s --check-prefix=JSON
 // RUN: usmp-opt %examples/memref/chain.mlir --plan-pools --print-between-passes | filecheck %s --check-prefix=BETWEEN
+// RUN: usmp-opt %examples/memref/chain.mlir --plan-pools --time-passes | filecheck %s --check-prefix=TIMES
 
 // Three 256-byte intermediates and a 256-byte workspace: at most three are live at once
 // (t0, t1 and the workspace during the first reverse_scale), so 768 bytes is the optimum.
@@ -30,3 +31,13 @@
 // BETWEEN: usmp.liveness {
 // BETWEEN: IR after usmp-plan:
 // BETWEEN: usmp.pool @global_workspace workspace alignment 16 size 768
+
+// The input and the planned module are verified once each, not after every pass.
+// TIMES:      Verification of the input took
+// TIMES-NEXT: Pass memref-to-usmp took
+// TIMES-NEXT: Pass tir-to-usmp took
+// TIMES-NEXT: Pass usmp-plan took
+// TIMES-NEXT: Pass usmp-to-memref took
+// TIMES-NEXT: Pass usmp-to-tir took
+// TIMES-NEXT: Verification of the planned module took
+// TIMES-NOT:  Verification

@@ -388,16 +388,21 @@ def improve_pool(
     proven_low = bound  # every capacity below this one is proven too small
     presumed_low = bound  # ... or ran out of time
     questions = []
-    while presumed_low < best_height and search.steps < steps and not cap.reached():
+    given: dict[int, int] = {}  # steps each capacity was last given
+    while proven_low < best_height and search.steps < steps and not cap.reached():
+        if presumed_low >= best_height:
+            # Every capacity left ran out of steps: come back to them with what is left,
+            # each at least twice its last share.
+            presumed_low = proven_low
         if not questions:
             capacity = bound
             share = int(_LOWER_BOUND_SHARE * steps)
         else:
-            capacity = (presumed_low + best_height - 1) // 2 // unit * unit
-            if capacity < presumed_low:
-                break
-            share = (steps - search.steps) // _BISECTION_SLICES
-        answer = search.decide(capacity, max(share, 1))
+            capacity = max((presumed_low + best_height - 1) // 2 // unit * unit, presumed_low)
+            share = max((steps - search.steps) // _BISECTION_SLICES, 2 * given.get(capacity, 0))
+        share = max(min(share, steps - search.steps), 1)
+        given[capacity] = share
+        answer = search.decide(capacity, share)
         questions.append((capacity, answer))
         if answer is True:
             best_height = min(best_height, search.best_height)
@@ -410,6 +415,7 @@ def improve_pool(
     notes["nodes"] = search.nodes
     notes["steps"] = search.steps
     notes["questions"] = [(c, a) for c, a in questions]
+    notes["proven_lower_bound"] = min(proven_low, best_height)
     if search.best is not None and search.best_height < incumbent_height:
         return search.best, proven, notes
     return incumbent, proven, notes

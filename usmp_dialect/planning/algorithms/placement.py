@@ -1,12 +1,11 @@
 """Placing buffers one at a time, in a given order, at the lowest (or tightest) free offset.
 
-This is the engine under the `default` portfolio and the incumbent of `exact`. Who blocks a
-buffer is found without an all-pairs conflict list when every buffer has one live interval:
-the placed buffers of a pool are kept in flat arrays and one vectorised scan picks those
-live at the same time. That keeps memory linear in the buffers (a 62k-buffer trace has 180M
-conflicting pairs) and a placement costs a few numpy calls over the placed buffers. Other
-problems (several intervals per buffer, or explicit conflicts) use the symmetric conflict
-lists.
+This is the engine under the `default` portfolio and the incumbent of `exact`. When every
+buffer has one live interval, the placed buffers are kept in a segment tree over time
+(`placement_kernel`): memory stays linear in the buffers (a 62k-buffer trace has 180M
+conflicting pairs) and a placement costs O(log T) set operations plus a step per gap it
+passes, not a scan over every placed buffer. Other problems (several intervals per buffer,
+or explicit conflicts) read the blockers from the symmetric conflict lists.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from enum import Enum
 
 import numpy as np
 
+from usmp_dialect.planning.algorithms.placement_kernel import NO_HINT, place_spans
 from usmp_dialect.planning.conflicts import symmetric_conflicts
 from usmp_dialect.planning.problem import Plan, Problem
 from usmp_dialect.planning.size_hints import out_of_space
@@ -189,71 +189,91 @@ def lowest_fit(
     return int(starts[0])
 
 
-class _Occupancy:
-    """The placed buffers of every pool, as flat arrays to scan."""
-
-    def __init__(self, problem: Problem, geometry: Geometry):
-        n = problem.num_buffers
-        self.geometry = geometry
-        self.sizes = np.asarray(problem.sizes, dtype=np.int64)
-        self.offset = np.zeros(n, dtype=np.int64)
-        self.pool = np.full(n, -1, dtype=np.int64)
-        if geometry.has_spans:
-            pools = len(problem.pools)
-            self.count = [0] * pools
-            self.placed_start = np.zeros((pools, n), dtype=np.int32)
-            self.placed_end = np.zeros((pools, n), dtype=np.int32)
-            self.placed_offset = np.zeros((pools, n), dtype=np.int64)
-            self.placed_top = np.zeros((pools, n), dtype=np.int64)
-
-    def blockers(self, buffer: int, pool: int) -> tuple[np.ndarray, np.ndarray]:
-        """`(offsets, tops)` of the placed buffers in `pool` that conflict with `buffer`."""
-        geometry = self.geometry
-        if geometry.has_spans:
-            count = self.count[pool]
-            start = geometry.span_start[buffer]
-            end = geometry.span_end[buffer]
-            live = np.flatnonzero(
-                (self.placed_start[pool, :count] < end) & (self.placed_end[pool, :count] > start)
-            )
-            return self.placed_offset[pool, live], self.placed_top[pool, live]
-        neighbours = geometry.neighbours_of(buffer)
-        placed = neighbours[self.pool[neighbours] == pool]
-        offsets = self.offset[placed]
-        return offsets, offsets + self.sizes[placed]
-
-    def place(self, buffer: int, pool: int, offset: int, size: int) -> None:
-        self.offset[buffer] = offset
-        self.pool[buffer] = pool
-        if self.geometry.has_spans:
-            k = self.count[pool]
-            self.placed_start[pool, k] = self.geometry.span_start[buffer]
-            self.placed_end[pool, k] = self.geometry.span_end[buffer]
-            self.placed_offset[pool, k] = offset
-            self.placed_top[pool, k] = offset + size
-            self.count[pool] = k + 1
-
-
 def place_in_order(problem: Problem, geometry: Geometry, order: np.ndarray, fit: Fit) -> Plan:
     """Each buffer in `order` goes to its first candidate pool where it fits under the
     pool's size hint. Raises the out-of-space error for the first buffer that fits in
     none."""
-    occupancy = _Occupancy(problem, geometry)
-    hints = [pool.size_hint for pool in problem.pools]
-    sizes = problem.sizes.tolist()
-    alignments = problem.alignments.tolist()
+    if geometry.has_spans:
+        pool, offset, failed = _place_spans(problem, geometry, order, fit)
+    else:
+        pool, offset, failed = _place_by_conflict_lists(problem, geometry, order, fit)
+    if failed >= 0:
+        needed = _bytes_needed(problem, geometry, pool, offset, failed)
+        raise out_of_space(problem, failed, "default", needed)
+    return Plan(pool=pool, offset=offset)
+
+
+def _bytes_needed(
+    problem: Problem, geometry: Geometry, pool_of: np.ndarray, offset_of: np.ndarray, buffer: int
+) -> dict[int, int]:
+    """Per candidate pool of a buffer that fit in none, the size that pool would need to
+    take it at its lowest gap among the buffers placed before it (for the error)."""
+    if geometry.has_spans:
+        assert geometry.span_start is not None and geometry.span_end is not None
+        start, end = geometry.span_start[buffer], geometry.span_end[buffer]
+        live = (geometry.span_start < end) & (geometry.span_end > start)
+        neighbours = np.flatnonzero(live & (np.arange(problem.num_buffers) != buffer))
+    else:
+        neighbours = geometry.neighbours_of(buffer)
+    sizes = np.asarray(problem.sizes, dtype=np.int64)
+    size = int(sizes[buffer])
+    needed = {}
+    for pool in problem.candidates[buffer]:
+        placed = neighbours[pool_of[neighbours] == pool]
+        offsets = offset_of[placed]
+        alignment = int(problem.alignments[buffer])
+        needed[pool] = lowest_fit(offsets, offsets + sizes[placed], size, alignment, Fit.FIRST)
+        needed[pool] += size
+    return needed
+
+
+def _place_spans(
+    problem: Problem, geometry: Geometry, order: np.ndarray, fit: Fit
+) -> tuple[np.ndarray, np.ndarray, int]:
     candidates = problem.candidates
+    indptr = np.zeros(problem.num_buffers + 1, dtype=np.int64)
+    np.cumsum([len(c) for c in candidates], out=indptr[1:])
+    pools = np.fromiter((p for c in candidates for p in c), dtype=np.int64, count=indptr[-1])
+    hints = np.array(
+        [NO_HINT if pool.size_hint is None else pool.size_hint for pool in problem.pools],
+        dtype=np.int64,
+    )
+    pool, offset, failed = place_spans(
+        geometry.span_start.astype(np.int64),
+        geometry.span_end.astype(np.int64),
+        np.asarray(problem.sizes, dtype=np.int64),
+        np.maximum(np.asarray(problem.alignments, dtype=np.int64), 1),
+        np.asarray(order, dtype=np.int64),
+        fit is Fit.BEST,
+        indptr,
+        pools,
+        hints,
+        len(problem.pools),
+    )
+    return pool, offset, int(failed)
+
+
+def _place_by_conflict_lists(
+    problem: Problem, geometry: Geometry, order: np.ndarray, fit: Fit
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """The placed conflicts of each buffer from its list, their gaps found by a sort."""
+    sizes = np.asarray(problem.sizes, dtype=np.int64)
+    pool_of = np.full(problem.num_buffers, -1, dtype=np.int64)
+    offset_of = np.zeros(problem.num_buffers, dtype=np.int64)
+    hints = [pool.size_hint for pool in problem.pools]
+    alignments = problem.alignments.tolist()
     for buffer in order.tolist():
-        size = sizes[buffer]
-        needed = {}
-        for pool in candidates[buffer]:
-            offsets, tops = occupancy.blockers(buffer, pool)
-            offset = lowest_fit(offsets, tops, size, alignments[buffer], fit)
+        size = int(sizes[buffer])
+        neighbours = geometry.neighbours_of(buffer)
+        for pool in problem.candidates[buffer]:
+            placed = neighbours[pool_of[neighbours] == pool]
+            offsets = offset_of[placed]
+            offset = lowest_fit(offsets, offsets + sizes[placed], size, alignments[buffer], fit)
             hint = hints[pool]
             if hint is None or offset + size <= hint:
-                occupancy.place(buffer, pool, offset, size)
+                pool_of[buffer] = pool
+                offset_of[buffer] = offset
                 break
-            needed[pool] = offset + size
         else:
-            raise out_of_space(problem, buffer, "default", needed)
-    return Plan(pool=occupancy.pool, offset=occupancy.offset)
+            return pool_of, offset_of, buffer
+    return pool_of, offset_of, -1

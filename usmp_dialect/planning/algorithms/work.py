@@ -5,9 +5,9 @@ each allots itself work (greedy placements of every buffer, climb rounds, search
 a function of the problem alone and of `Budget.effort`. Budgets are written in *reference
 seconds*: what the work takes on the 2-core machine the project's benchmarks run on, by
 the cost models below, fitted there to the CPU time of the placement (MiniMalloc's A, D, K,
-resnet50, G_1, pangu_2.6B, S_1, Y_1: within 20 %) and of the search (A-K: 3.4-6.1 ns a
-step) on the shared benchmark instances. The same problem and effort do the same work on any
-machine, in about those seconds on that one.
+resnet50, G_1, pangu_2.6B, S_1, Y_1) and of the search (A-K: 3.4-6.1 ns a step) on the
+shared benchmark instances. The same problem and effort do the same work on any machine,
+in about those seconds on that one.
 
 The user's time limit stays, as a cap for a machine far slower than that: when it ends
 work the budget still allowed, the plan is `time_capped`, the one case where the plan may
@@ -23,9 +23,15 @@ from usmp_dialect.planning.algorithms.placement import Geometry
 from usmp_dialect.planning.problem import Problem
 
 PLACEMENT_SECONDS_PER_BUFFER = 57e-6
-"""One placement step (a few numpy calls), whatever the problem."""
+"""One placement step from conflict lists (a few numpy calls), whatever the problem."""
 PLACEMENT_SECONDS_PER_PAIR = 62e-9
-"""Each pair of conflicting buffers: scanned, sorted and skipped over in placements."""
+"""Each pair of conflicting buffers: read, sorted and skipped over in those placements."""
+SPAN_PLACEMENT_SECONDS_PER_BUFFER = 12e-6
+"""One placement step in the segment tree of spans (`placement_kernel`): fitted to the CPU
+time of six portfolio orders on A, D, resnet50, G_1, pangu_2.6B, S_1, Y_1 and random
+instances (most within 35 %, none more than 2x slower)."""
+SPAN_PLACEMENT_SECONDS_PER_PAIR = 2.5e-9
+"""Each conflicting pair there: more live buffers, more gaps to pass."""
 SEARCH_STEP_SECONDS = 4.5e-9
 """One step of the branch and bound (`search_kernel`: a list entry, section or conflict
 scanned, a trail entry undone)."""
@@ -34,6 +40,11 @@ scanned, a trail entry undone)."""
 def placement_seconds(problem: Problem, geometry: Geometry) -> float:
     """Reference seconds of placing every buffer once (one greedy order or climb round)."""
     pairs = float(geometry.degree.sum()) / 2
+    if geometry.has_spans:
+        return (
+            problem.num_buffers * SPAN_PLACEMENT_SECONDS_PER_BUFFER
+            + pairs * SPAN_PLACEMENT_SECONDS_PER_PAIR
+        )
     return problem.num_buffers * PLACEMENT_SECONDS_PER_BUFFER + pairs * PLACEMENT_SECONDS_PER_PAIR
 
 

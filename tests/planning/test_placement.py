@@ -1,0 +1,60 @@
+"""The span placement (segment tree of byte ranges) gives the plans of the conflict-list
+placement, which finds the blockers from the lists and their gaps by a sort."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from problems import draw_pools
+
+from usmp_dialect.planning.algorithms.placement import (
+    Fit,
+    _graph_geometry,
+    geometry_of,
+    place_in_order,
+)
+from usmp_dialect.planning.conflicts import conflicts_from_intervals
+from usmp_dialect.planning.problem import Intervals, PlanningError, Problem
+
+
+@st.composite
+def span_problems(draw) -> tuple[Problem, np.ndarray]:
+    """One live interval (maybe empty) a buffer, several pools with hints, mixed sizes
+    (zero too) and alignments; and a buffer order."""
+    n = draw(st.integers(1, 40))
+    pools, candidates = draw_pools(draw, n, max_hint=2000)
+    starts = draw(st.lists(st.integers(0, 30), min_size=n, max_size=n))
+    lengths = draw(st.lists(st.integers(0, 12), min_size=n, max_size=n))
+    intervals = Intervals.from_lists(
+        range(n), starts, [s + d for s, d in zip(starts, lengths, strict=True)]
+    )
+    problem = Problem(
+        names=tuple(f"b{i}" for i in range(n)),
+        sizes=np.asarray(draw(st.lists(st.integers(0, 100), min_size=n, max_size=n))),
+        alignments=np.asarray(
+            draw(st.lists(st.sampled_from([1, 2, 8, 16]), min_size=n, max_size=n))
+        ),
+        conflicts=conflicts_from_intervals(intervals, n),
+        pools=pools,
+        candidates=candidates,
+        intervals=intervals,
+    )
+    return problem, np.asarray(draw(st.permutations(range(n))))
+
+
+def _placed(problem: Problem, geometry, order: np.ndarray, fit: Fit):
+    try:
+        plan = place_in_order(problem, geometry, order, fit)
+    except PlanningError as error:
+        return str(error)
+    return plan.pool.tolist(), plan.offset.tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(span_problems(), st.sampled_from(list(Fit)))
+def test_span_placement_equals_the_conflict_list_placement(instance, fit):
+    problem, order = instance
+    spans = geometry_of(problem)
+    assert spans.has_spans
+    assert _placed(problem, spans, order, fit) == _placed(
+        problem, _graph_geometry(problem), order, fit
+    )

@@ -1,0 +1,290 @@
+"""First and best fit for buffers with one live interval each, without scanning blockers.
+
+A placed buffer is a rectangle: its time span by its bytes `[offset, top)`. A segment tree
+over time holds, in every node, two sets of byte ranges kept as sorted disjoint intervals
+(touching ranges merged):
+
+- `stab`: the buffers whose span decomposes onto this node (they cover all of its times);
+- `below`: the union of the `stab` sets of this node and of every node under it.
+
+A new span `[s, e)` decomposes onto O(log T) canonical nodes. A placed buffer overlaps it in
+time exactly when it lies in `below` of a canonical node or in `stab` of a proper ancestor of
+one, so the bytes the new buffer may not use are the union of those O(log T) sets, and the
+free aligned offsets are found by jumping over their intervals: the lowest such offset is
+first fit; walking on gap by gap gives best fit. A placement costs O(log T) binary searches
+and set insertions plus one step per gap skipped, instead of a scan over every placed buffer
+and a sort of every blocker. The plans are those of the scan: the gaps are the same.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from usmp_dialect.planning.algorithms.search_kernel import njit
+
+NO_HINT = np.iinfo(np.int64).max
+_INITIAL_CAPACITY = 4
+
+
+@njit(cache=True)
+def _align_up(offset, alignment):
+    return -(-offset // alignment) * alignment
+
+
+@njit(cache=True)
+def _first_above(hi, base, length, i, offset):
+    """Index (from `base`) of the first interval of a set from `i` on that ends after
+    `offset`: galloping, as the offsets a placement asks about only grow."""
+    if i >= length or hi[base + i] > offset:
+        return i
+    low, step = i, 1
+    high = i + 1
+    while high < length and hi[base + high] <= offset:
+        low = high
+        step *= 2
+        high = low + step
+    high = min(high, length)
+    low += 1
+    while low < high:
+        middle = (low + high) >> 1
+        if hi[base + middle] > offset:
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+@njit(cache=True)
+def _sift_down(key, which, count, position):
+    while True:
+        child = 2 * position + 1
+        if child >= count:
+            return
+        if child + 1 < count and key[child + 1] < key[child]:
+            child += 1
+        if key[position] <= key[child]:
+            return
+        key[position], key[child] = key[child], key[position]
+        which[position], which[child] = which[child], which[position]
+        position = child
+
+
+@njit(cache=True)
+def _lowest_free(lo, hi, base, length, at, key, which, count, offset, size, alignment):
+    """The lowest aligned offset from `offset` up where `size` bytes meet no interval of
+    the `count` sets. `at` is, per set, the first of its intervals not yet passed, and the
+    heap (`key`, `which`) orders the sets by where that interval begins: only the set with
+    the lowest interval can block, so a placement costs a heap step per interval passed."""
+    while key[0] < offset + size:
+        k = which[0]
+        i = at[k]
+        if hi[base[k] + i] > offset:
+            offset = _align_up(hi[base[k] + i], alignment)
+        i = _first_above(hi, base[k], length[k], i + 1, offset)
+        at[k] = i
+        key[0] = lo[base[k] + i] if i < length[k] else NO_HINT
+        _sift_down(key, which, count, 0)
+    return offset
+
+
+@njit(cache=True)
+def _tightest_free(lo, hi, base, length, at, key, which, count, size, alignment):
+    """The aligned start of the smallest gap that holds `size` bytes (the lowest such gap
+    on ties), or of the space above everything when no gap holds it."""
+    offset = _lowest_free(lo, hi, base, length, at, key, which, count, 0, size, alignment)
+    best, best_room = -1, NO_HINT
+    # Where the heap stops, its lowest interval is the first above the free offset.
+    while key[0] != NO_HINT:
+        end = key[0]
+        if end - offset < best_room:
+            best, best_room = offset, end - offset
+            if best_room == size:
+                return best
+        offset = _lowest_free(
+            lo,
+            hi,
+            base,
+            length,
+            at,
+            key,
+            which,
+            count,
+            _align_up(end, alignment),
+            size,
+            alignment,
+        )
+    return offset if best < 0 else best
+
+
+@njit(cache=True)
+def _query_sets(tree, pool, start, end, stamp, seen, sets):
+    """The sets holding every placed buffer of `pool` live during `[start, end)`."""
+    nodes = 2 * tree
+    count = 0
+    low, high = start + tree, end + tree
+    while low < high:
+        if low & 1:
+            count = _add_node(pool, nodes, low, stamp, seen, sets, count)
+            low += 1
+        if high & 1:
+            high -= 1
+            count = _add_node(pool, nodes, high, stamp, seen, sets, count)
+        low >>= 1
+        high >>= 1
+    return count
+
+
+@njit(cache=True)
+def _add_node(pool, nodes, node, stamp, seen, sets, count):
+    """Add `below` of canonical `node` and `stab` of its ancestors not added yet."""
+    sets[count] = (2 * pool + 1) * nodes + node
+    count += 1
+    parent = node >> 1
+    while parent >= 1 and seen[parent] != stamp:
+        seen[parent] = stamp
+        sets[count] = 2 * pool * nodes + parent
+        count += 1
+        parent >>= 1
+    return count
+
+
+@njit(cache=True)
+def _insert(lo, hi, set_base, set_length, set_capacity, s, first, size, arena_top):
+    """Add `[first, first + size)` to set `s`, merging what it touches; returns the arrays
+    (grown when full) and the arena's new top."""
+    last = first + size
+    base, length = set_base[s], set_length[s]
+    i = _first_above(hi, base, length, 0, first - 1)
+    j = i
+    while j < length and lo[base + j] <= last:
+        j += 1
+    if i < j:
+        first = min(first, lo[base + i])
+        last = max(last, hi[base + j - 1])
+    new_length = length - (j - i) + 1
+    if new_length > set_capacity[s]:
+        capacity = max(_INITIAL_CAPACITY, 2 * set_capacity[s])
+        if arena_top + capacity > len(lo):
+            grown = max(2 * len(lo), arena_top + capacity)
+            lo = np.concatenate((lo, np.empty(grown - len(lo), lo.dtype)))
+            hi = np.concatenate((hi, np.empty(grown - len(hi), hi.dtype)))
+        lo[arena_top : arena_top + length] = lo[base : base + length]
+        hi[arena_top : arena_top + length] = hi[base : base + length]
+        base = arena_top
+        set_base[s] = base
+        set_capacity[s] = capacity
+        arena_top += capacity
+    # Shift the tail to its place (one slot right or several left), then write the merge.
+    shift = new_length - length
+    if shift > 0:
+        for t in range(base + length - 1, base + j - 1, -1):
+            lo[t + shift] = lo[t]
+            hi[t + shift] = hi[t]
+    elif shift < 0:
+        for t in range(base + j, base + length):
+            lo[t + shift] = lo[t]
+            hi[t + shift] = hi[t]
+    lo[base + i] = first
+    hi[base + i] = last
+    set_length[s] = new_length
+    return lo, hi, arena_top
+
+
+@njit(cache=True)
+def place_spans(
+    span_start,
+    span_end,
+    sizes,
+    alignments,
+    order,
+    best_fit,
+    candidate_indptr,
+    candidate_pools,
+    hints,
+    num_pools,
+):
+    """`(pool, offset, failed)`: every buffer of `order` at the first candidate pool where it
+    fits under the hint (`NO_HINT`: none); `failed` is the first buffer that fits nowhere
+    (-1 when all were placed)."""
+    n = len(sizes)
+    leaves = max(int(span_end.max()) if n else 1, 1)
+    tree = 1
+    while tree < leaves:
+        tree *= 2
+    nodes = 2 * tree
+    num_sets = 2 * num_pools * nodes
+    set_base = np.zeros(num_sets, np.int64)
+    set_length = np.zeros(num_sets, np.int64)
+    set_capacity = np.zeros(num_sets, np.int64)
+    lo = np.empty(max(16 * n, 64), np.int64)
+    hi = np.empty(max(16 * n, 64), np.int64)
+    arena_top = 0
+    seen = np.zeros(nodes, np.int64)
+    stamp = 0
+    sets = np.empty(4 * 64 + 8, np.int64)
+    # Per set of a query: where its intervals are, the first not passed, the heap.
+    base = np.empty(len(sets), np.int64)
+    length = np.empty(len(sets), np.int64)
+    at = np.empty(len(sets), np.int64)
+    key = np.empty(len(sets), np.int64)
+    which = np.empty(len(sets), np.int64)
+    pool_of = np.full(n, -1, np.int64)
+    offset_of = np.zeros(n, np.int64)
+    for buffer in order:
+        size = sizes[buffer]
+        start, end = span_start[buffer], span_end[buffer]
+        placed = False
+        for c in range(candidate_indptr[buffer], candidate_indptr[buffer + 1]):
+            pool = candidate_pools[c]
+            offset = 0
+            count = 0
+            if size > 0 and start < end:
+                stamp += 1
+                count = _query_sets(tree, pool, start, end, stamp, seen, sets)
+                alignment = alignments[buffer]
+                for k in range(count):
+                    base[k] = set_base[sets[k]]
+                    length[k] = set_length[sets[k]]
+                    at[k] = 0
+                    key[k] = lo[base[k]] if length[k] else NO_HINT
+                    which[k] = k
+                for k in range(count // 2 - 1, -1, -1):
+                    _sift_down(key, which, count, k)
+                if best_fit:
+                    offset = _tightest_free(
+                        lo, hi, base, length, at, key, which, count, size, alignment
+                    )
+                else:
+                    offset = _lowest_free(
+                        lo, hi, base, length, at, key, which, count, 0, size, alignment
+                    )
+            if offset + size > hints[pool]:
+                continue
+            pool_of[buffer] = pool
+            offset_of[buffer] = offset
+            placed = True
+            for k in range(count):
+                # The query took `below` of the canonical nodes and `stab` of their
+                # ancestors; the buffer goes to `below` of all of them and to `stab` of
+                # the canonical nodes.
+                canonical = sets[k] // nodes % 2 == 1
+                target = sets[k] if canonical else sets[k] + nodes
+                lo, hi, arena_top = _insert(
+                    lo, hi, set_base, set_length, set_capacity, target, offset, size, arena_top
+                )
+                if canonical:
+                    lo, hi, arena_top = _insert(
+                        lo,
+                        hi,
+                        set_base,
+                        set_length,
+                        set_capacity,
+                        target - nodes,
+                        offset,
+                        size,
+                        arena_top,
+                    )
+            break
+        if not placed:
+            return pool_of, offset_of, buffer
+    return pool_of, offset_of, -1
