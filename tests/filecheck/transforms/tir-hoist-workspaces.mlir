@@ -4,7 +4,7 @@
 // "acc_var" is taken) moves too. Allocations in a loop or in a scope no pool holds stay.
 // The call_extern form of a call gets the extra argument as a direct call does.
 // RUN: usmp-opt %s -p tir-hoist-workspaces | filecheck %s
-// RUN: usmp-opt %s -p tir-hoist-workspaces,tir-to-usmp | filecheck %s --check-prefix=NAMES
+// RUN: usmp-opt %s -p tir-hoist-workspaces,tir-to-usmp,usmp-assign-pools | filecheck %s --check-prefix=NAMES
 // RUN: usmp-opt %s -p tir-hoist-workspaces | usmp-opt -p tir-hoist-workspaces | filecheck %s --check-prefix=AGAIN
 
 // The diamond example: hoisted, each call's workspace has its own interval and the pool
