@@ -36,6 +36,7 @@
 // TIMES:      Verification of the input took
 // TIMES-NEXT: Pass memref-to-usmp took
 // TIMES-NEXT: Pass tir-to-usmp took
+// TIMES-NEXT: Pass usmp-assign-pools took
 // TIMES-NEXT: Pass usmp-plan took
 // TIMES-NEXT: Pass usmp-to-memref took
 // TIMES-NEXT: Pass usmp-to-tir took
