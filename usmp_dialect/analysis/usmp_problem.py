@@ -104,13 +104,22 @@ def _check_total(allocs: Sequence[AllocOffsetOp], sizes: list[int], alignments: 
             )
 
 
+def _size_in_bytes(op: AllocOffsetOp) -> int:
+    """The buffer's size; a planning pass may meet an unverified op, so a size past the
+    limit is a diagnostic at it."""
+    try:
+        return op.size_in_bytes
+    except VerifyException as error:
+        raise UsmpError(str(error), op) from None
+
+
 def build_problem(
     allocs: Sequence[AllocOffsetOp], pools: Sequence[PoolOp], liveness: LivenessOp | None
 ) -> ModuleProblem:
     names = tuple(op.buffer_name.data for op in allocs)
     position = {name: i for i, name in enumerate(names)}
     pool_index = {pool.sym_name.data: i for i, pool in enumerate(pools)}
-    sizes = [op.size_in_bytes for op in allocs]
+    sizes = [_size_in_bytes(op) for op in allocs]
     alignments = [op.alignment_bytes for op in allocs]
     _check_total(allocs, sizes, alignments)
     candidates = tuple(_candidate_indices(op, pool_index) for op in allocs)
