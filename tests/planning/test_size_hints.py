@@ -130,6 +130,10 @@ def test_exact_finds_a_plan_when_a_hand_plan_exists(problem):
 def test_default_plans_or_says_a_plan_may_exist(problem):
     """`default` moves buffers in the way to their other pools, one step at a time; where
     that is not enough it must not claim that no plan exists."""
+    _default_plans_or_says_a_plan_may_exist(problem)
+
+
+def _default_plans_or_says_a_plan_may_exist(problem):
     try:
         plan = get_algorithm("default")(problem, Budget(effort=0.05))
     except PlanningError as error:
@@ -148,9 +152,4 @@ def test_default_says_a_plan_may_exist_when_a_chain_of_moves_is_needed():
     )
     plan = get_algorithm("exact")(problem, Budget(effort=0.05))
     assert validate(problem, plan) == []
-    try:
-        plan = get_algorithm("default")(problem, Budget(effort=0.05))
-    except PlanningError as error:
-        assert "though a plan may exist" in str(error)
-    else:
-        assert validate(problem, plan) == []
+    _default_plans_or_says_a_plan_may_exist(problem)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
 
@@ -33,19 +32,13 @@ from usmp_dialect.pipeline_comparison import (
     format_comparison,
     run_pipeline,
 )
-from usmp_dialect.tools.errors import report_user_errors, requires_tvm
+from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
 
 TOOL = "compare_pipelines"
 
 
-def _usage_error(message: str) -> NoReturn:
-    print(f"{TOOL}: error: {message}", file=sys.stderr)
-    raise SystemExit(1)
-
-
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog=TOOL, description=__doc__.splitlines()[0])
-    parser.error = _usage_error
+    parser = UsageParser(prog=TOOL, description=(__doc__ or "").splitlines()[0])
     parser.add_argument("input", help="an .mlir file, a TVMScript .py, or a Relax PATH.py:NAME")
     parser.add_argument(
         "-p",
@@ -82,7 +75,7 @@ def _load(spec: str) -> ModuleOp:
         with open(spec, "rb") as file:
             text = decode_input(file.read(), spec)
     except OSError as error:
-        _usage_error(f"cannot read '{spec}': {error.strerror}")
+        usage_error(TOOL, f"cannot read '{spec}': {error.strerror}")
     if spec.endswith(".py"):
         from usmp_dialect.frontends.tvmscript import import_tvmscript
 
@@ -94,9 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     pipelines = args.pipeline or list(PRESETS)
     if args.check and _is_model_spec(args.input):
-        _usage_error(
+        usage_error(
+            TOOL,
             "--check runs the un-planned TIR, which TVM does not build for a Relax model; "
-            "check a model against the Relax VM with tools/check_relax_model.py"
+            "check a model against the Relax VM with tools/check_relax_model.py",
         )
     with report_user_errors(TOOL) as context:
         context.input_name = args.input
@@ -107,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 try:
                     runs.append(run_pipeline(module, pipeline, args.algorithm))
                 except ValueError as error:
-                    _usage_error(f"invalid pass pipeline '{pipeline}': {error}")
+                    usage_error(TOOL, f"invalid pass pipeline '{pipeline}': {error}")
             verdicts = check_outputs(module, runs, args.input, args.target) if args.check else None
     print(format_comparison(runs, verdicts), end="")
     return 1 if verdicts is not None and False in verdicts else 0

@@ -6,10 +6,12 @@ and keeps its traceback.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import NoReturn
 
 from xdsl.utils.arg_spec import ArgSpecParseError
 from xdsl.utils.exceptions import DiagnosticException, ParseError
@@ -21,6 +23,20 @@ from usmp_dialect.diagnostics import (
     location_prefix,
 )
 from usmp_dialect.parsing import RECURSION_LIMIT
+
+
+def usage_error(tool: str, message: str) -> NoReturn:
+    """A mistake on the command line: one line naming the tool, exit status 1 (argparse's
+    own is 2)."""
+    print(f"{tool}: error: {message}", file=sys.stderr)
+    raise SystemExit(1)
+
+
+class UsageParser(argparse.ArgumentParser):
+    """An argument parser whose errors are `usage_error`s."""
+
+    def error(self, message: str) -> NoReturn:
+        usage_error(self.prog, message)
 
 
 @dataclass

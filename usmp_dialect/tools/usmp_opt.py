@@ -33,7 +33,7 @@ from usmp_dialect.pipeline import (
     DEFAULT_TIME_LIMIT,
     plan_pools_pipeline,
 )
-from usmp_dialect.tools.errors import report_user_errors
+from usmp_dialect.tools.errors import report_user_errors, usage_error
 from usmp_dialect.tools.output import write_output
 from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
 from usmp_dialect.universe import USMP_UNIVERSE
@@ -44,8 +44,7 @@ before the lowerings."""
 
 
 def _usage_error(message: str) -> NoReturn:
-    print(f"usmp-opt: error: {message}", file=sys.stderr)
-    raise SystemExit(1)
+    usage_error("usmp-opt", message)
 
 
 def _finite_number(text: str) -> float:

@@ -18,7 +18,6 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import NoReturn
 
 from usmp_dialect.diagnostics import decode_input
 from usmp_dialect.frontends.relax import (
@@ -28,20 +27,10 @@ from usmp_dialect.frontends.relax import (
     Lowering,
 )
 from usmp_dialect.parsing import parse_module, print_module
-from usmp_dialect.tools.errors import report_user_errors, requires_tvm
+from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
 from usmp_dialect.tools.output import write_output
 
 TOOL = "usmp-translate"
-
-
-def _usage_error(message: str) -> NoReturn:
-    print(f"{TOOL}: error: {message}", file=sys.stderr)
-    raise SystemExit(1)
-
-
-class _ArgumentParser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        _usage_error(message)
 
 
 def _read_input(path: str | None) -> str:
@@ -51,7 +40,7 @@ def _read_input(path: str | None) -> str:
         with open(path, "rb") as file:
             return decode_input(file.read(), path)
     except OSError as error:
-        _usage_error(f"cannot read '{path}': {error.strerror}")
+        usage_error(TOOL, f"cannot read '{path}': {error.strerror}")
 
 
 def import_csv(text: str, name: str) -> str:
@@ -100,7 +89,7 @@ NAMED_INPUTS = {"import-relax"}
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = _ArgumentParser(prog=TOOL, description=(__doc__ or "").splitlines()[0])
+    parser = UsageParser(prog=TOOL, description=(__doc__ or "").splitlines()[0])
     modes = parser.add_mutually_exclusive_group(required=True)
     for flag, (_, help_text) in TRANSLATIONS.items():
         modes.add_argument(f"--{flag}", action="store_true", help=help_text)
@@ -126,7 +115,7 @@ def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
     given = {key: value for key in ("weights", "fusion") if (value := getattr(args, key))}
     for key in given:
         if mode != "import-relax":
-            _usage_error(f"--{key} is an option of --import-relax, not of --{mode}")
+            usage_error(TOOL, f"--{key} is an option of --import-relax, not of --{mode}")
     return Lowering(**given)
 
 
@@ -142,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             translate = partial(import_relax, lowering=lowering)
         if mode in NAMED_INPUTS:
             if args.input_file is None:
-                _usage_error(f"--{mode} needs PATH.py:NAME")
+                usage_error(TOOL, f"--{mode} needs PATH.py:NAME")
             text = ""
         else:
             text = _read_input(args.input_file)
