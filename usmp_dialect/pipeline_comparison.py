@@ -13,17 +13,25 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from usmp_dialect.backends.report import plan_report, text_table
+from usmp_dialect.backends.report import PlanReport, plan_report, text_table
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.pipeline import DEFAULT_ALGORITHM, plan_pools, plan_pools_pipeline
 from usmp_dialect.transforms.usmp_plan import UsmpPlan
 
-PRESETS: dict[str, dict[str, bool]] = {
+
+class PresetOptions(TypedDict, total=False):
+    """The `plan_pools_pipeline` options a preset sets."""
+
+    hoist_workspaces: bool
+    workspace_io: bool
+
+
+PRESETS: dict[str, PresetOptions] = {
     "tvm-usmp": {},
     "hoisted": {"hoist_workspaces": True},
     "io-in-pool": {"workspace_io": True},
@@ -55,7 +63,7 @@ def run_pipeline(
 ) -> PipelineRun:
     """`pipeline` run on a copy of `module`; an error when it plans nothing."""
     result = module.clone()
-    reports: list[dict[str, Any]] = []
+    reports: list[PlanReport] = []
     plan_seconds = 0.0
     started = 0.0
 

@@ -217,14 +217,11 @@ class _Emitter:
             case scf.WhileOp():
                 return self.while_loop(op)
             case tir.AttrOp():
-                node = (
-                    self.value(op.node)
-                    if op.node is not None
-                    else attribute_to_tvm(
-                        op.node_attr,
-                        op,  # type: ignore[arg-type]
-                    )
-                )
+                if op.node is not None:
+                    node = self.value(op.node)
+                else:
+                    assert op.node_attr is not None, "the verifier requires a node or node_attr"
+                    node = attribute_to_tvm(op.node_attr, op)
                 value = self.value(op.value)
                 return tirx.AttrStmt(node, op.key.data, value, self.block(op.body.block))
             case tir.AssertOp():

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 
 class PlanningError(Exception):
@@ -45,7 +46,7 @@ class Intervals:
     end: np.ndarray
 
     @staticmethod
-    def from_lists(owner: Sequence[int], start: Sequence[int], end: Sequence[int]) -> Intervals:
+    def from_lists(owner: ArrayLike, start: ArrayLike, end: ArrayLike) -> Intervals:
         return Intervals(
             np.asarray(owner, dtype=np.int64),
             np.asarray(start, dtype=np.int64),
