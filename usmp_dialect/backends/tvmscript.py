@@ -111,6 +111,10 @@ def attribute_to_tvm(attr: Attribute, op: Operation) -> Any:
         return [attribute_to_tvm(a, op) for a in attr.data]
     if isinstance(attr, DictionaryAttr):
         return {k: attribute_to_tvm(v, op) for k, v in attr.data.items()}
+    if isinstance(attr, tir.TargetAttr):
+        import tvm
+
+        return tvm.target.Target(attribute_to_tvm(attr.config, op))
     raise UsmpError(f"attribute {attr} has no TIR equivalent", op)
 
 

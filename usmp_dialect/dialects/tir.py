@@ -293,6 +293,38 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
         printer.print_string(">")
 
 
+TARGET_ATTR = "target"
+"""The PrimFunc attribute TVM keeps a function's target in (`tvm::attr::kTarget`)."""
+
+
+@irdl_attr_definition
+class TargetAttr(ParametrizedAttribute):
+    """A `tvm.target.Target`, as `T.func_attr({"target": T.target({"kind": "c"})})` gives
+    a PrimFunc one: its configuration as `Target.export()` writes it (kind, keys, tag, its
+    options, a `host` target's configuration), from which TVM builds it again.
+
+    `#tir.target<{kind = "c", tag = "", keys = ["cpu"]}>`
+    """
+
+    name = "tir.target"
+
+    config: DictionaryAttr
+
+    def __init__(self, config: DictionaryAttr):
+        super().__init__(config)
+
+    @property
+    def kind(self) -> str:
+        kind = self.config.data["kind"]
+        assert isinstance(kind, StringAttr)
+        return kind.data
+
+    def verify(self) -> None:
+        kind = self.config.data.get("kind")
+        if not isinstance(kind, StringAttr) or not kind.data:
+            raise VerifyException("a target's configuration needs a 'kind' string")
+
+
 _BUFFER_DEFAULTS: dict[str, Attribute] = {
     "scope": StringAttr("global"),
     "align": IntAttr(64),
@@ -1708,5 +1740,5 @@ TIR = Dialect(
         NotOp,
         BitwiseNotOp,
     ],
-    [BufferType, PointerType, HandleType, StringType, ForKindAttr],
+    [BufferType, PointerType, HandleType, StringType, ForKindAttr, TargetAttr],
 )

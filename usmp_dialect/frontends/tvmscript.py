@@ -270,6 +270,10 @@ class _Importer:
             return IntegerAttr(int(value.value), self.int_dtype(value.ty.dtype))
         if isinstance(value, tvm.ir.StringImm):
             raise self.unsupported(f"StringImm in {what}")
+        if isinstance(value, tvm.target.Target):
+            config = self.attribute(value.export(), what)
+            assert isinstance(config, DictionaryAttr)
+            return tir.TargetAttr(config)
         if hasattr(value, "items"):
             return DictionaryAttr({str(k): self.attribute(v, what) for k, v in value.items()})
         if isinstance(value, Iterable):

@@ -13,9 +13,10 @@ given twice is an error. Written in a pass pipeline the spec is quoted:
 
 Every `usmp.alloc_offset` without candidates (as `memref-to-usmp` and `tir-to-usmp` leave
 them) gets the workspace pools whose targets include its function's target (a function's
-`usmp.target`; a pool without targets serves every function), in declaration order, and
-the alignment of the strictest of them. A module without a workspace pool gets an
-unrestricted `@global_workspace`, as TVM made. Candidates written in the IR stay as they are.
+`usmp.target`, else the kind of TIR's own `target` attribute; a pool without targets
+serves every function), in declaration order, and the alignment of the strictest of them.
+A module without a workspace pool gets an unrestricted `@global_workspace`, as TVM made.
+Candidates written in the IR stay as they are.
 """
 
 from __future__ import annotations
@@ -130,8 +131,13 @@ def parse_pool_spec(spec: str) -> list[PoolOp]:
 
 
 def function_target(function: Operation) -> str | None:
+    """The kind of the function's target: its `usmp.target`, else the kind of TIR's own
+    `target` attribute (`T.func_attr({"target": T.target("c")})`)."""
     target = function.attributes.get(TARGET_ATTR)
-    return target.data if isinstance(target, StringAttr) else None
+    if isinstance(target, StringAttr):
+        return target.data
+    tir_target = function.attributes.get(tir.TARGET_ATTR)
+    return tir_target.kind if isinstance(tir_target, tir.TargetAttr) else None
 
 
 Function = func.FuncOp | tir.PrimFuncOp
@@ -155,7 +161,7 @@ def _add_pools(module: ModuleOp, spec: str, pools: Sequence[PoolOp]) -> None:
             raise PoolSpecError(
                 spec,
                 f"pool '{pool.sym_name.data}' serves targets {'|'.join(pool.target_names)}, "
-                f"which no function has (the functions' usmp.target: {known})",
+                f"which no function has (the functions' targets: {known})",
             )
     block = module.body.block
     anchor = list(declared.values())[-1].next_op if declared else block.first_op
