@@ -313,6 +313,7 @@ def buffer_size_in_bytes(buffer_type: Attribute) -> int:
     return size
 
 
+@lru_cache(maxsize=4096)
 def _unchecked_size_in_bytes(buffer_type: Attribute) -> int:
     """A memref, or any buffer type that knows its size (`!tir.buffer`'s `size_in_bytes()`)."""
     size_of = getattr(buffer_type, "size_in_bytes", None)
