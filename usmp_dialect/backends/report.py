@@ -101,14 +101,18 @@ def plan_report(module: ModuleOp) -> PlanReport:
     pool_sizes = plan.pool_sizes(problem)
     intervals = planned.live
     live: list[list[list[int]]] = [[] for _ in planned.allocs]
-    for owner, start, end in zip(intervals.owner, intervals.start, intervals.end, strict=True):
-        live[owner].append([int(start), int(end)])
+    # Python ints from the start: numpy's element access is slow at 60k buffers.
+    owners, starts, ends = (a.tolist() for a in (intervals.owner, intervals.start, intervals.end))
+    for owner, start, end in zip(owners, starts, ends, strict=True):
+        live[owner].append([start, end])
+    pool_names = [pool.sym_name.data for pool in planned.pools]
+    pool_of, offsets, sizes = plan.pool.tolist(), plan.offset.tolist(), problem.sizes.tolist()
     buffers: list[BufferSummary] = [
         {
             "name": problem.names[index],
-            "pool": planned.pools[int(plan.pool[index])].sym_name.data,
-            "offset": int(plan.offset[index]),
-            "size": int(problem.sizes[index]),
+            "pool": pool_names[pool_of[index]],
+            "offset": offsets[index],
+            "size": sizes[index],
             "live": live[index],
             "io": (mark := io_mark(planned.allocs[index])) and mark[1],
             "overflowed_from": _overflowed_from(planned.allocs[index]),

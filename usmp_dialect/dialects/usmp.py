@@ -18,15 +18,23 @@ buffers that are live at the same time and share a byte.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
+from io import StringIO
 from typing import ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import (
     I64,
     ArrayAttr,
+    BFloat16Type,
+    BytesAttr,
     DenseArrayBase,
     DictionaryAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -36,6 +44,10 @@ from xdsl.dialects.builtin import (
     SymbolNameConstraint,
     SymbolRefAttr,
     UnitAttr,
+    i1,
+    i8,
+    i16,
+    i32,
     i64,
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
@@ -67,6 +79,7 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.mlir_lexer import MLIRLexer
 from xdsl.utils.str_enum import StrEnum
 
 from usmp_dialect.diagnostics import INT64_MAX
@@ -106,7 +119,19 @@ _INT_POOL_PROPERTIES = (
 
 
 def _int_attr(value: int) -> IntegerAttr:
+    return _shared_int_attr(int(value))
+
+
+# Attributes are immutable: the many ops of a large problem share their alignments and
+# candidate pools instead of building and verifying the same attribute again.
+@lru_cache(maxsize=4096)
+def _shared_int_attr(value: int) -> IntegerAttr:
     return IntegerAttr(value, i64)
+
+
+@lru_cache(maxsize=256)
+def _symbol_refs(names: tuple[str, ...]) -> ArrayAttr[SymbolRefAttr]:
+    return ArrayAttr(SymbolRefAttr(name) for name in names)
 
 
 def _is_power_of_two(value: int) -> bool:
@@ -120,6 +145,82 @@ def _parse_int64(parser: Parser, what: str) -> int:
     if value > INT64_MAX:
         parser.raise_error(f"{what} {value} is past the limit of 2**63-1", start, parser.pos)
     return value
+
+
+# A planning problem holds one `usmp.alloc_offset` per buffer and a `usmp.liveness` line per
+# buffer: tens of thousands of each for a real trace. xDSL's token-at-a-time parser and
+# character-at-a-time string printer made those ops most of a run, so their common form
+# (plain names, a memref of a builtin element type) is read with one regular expression and
+# written as one string; anything else takes the general path, which also gives every
+# diagnostic. Both paths read and write the same text.
+
+_PLAIN_NAME = r'"([^"\\\x00-\x1f\x7f-\U0010ffff]*)"'
+"""A string literal xDSL prints without escapes: printable ASCII except `"` and `\\`."""
+_PLAIN_STRING = re.compile(_PLAIN_NAME[1:-1])
+_ELEMENT_TYPES: dict[str, Attribute] = {
+    "i1": i1,
+    "i8": i8,
+    "i16": i16,
+    "i32": i32,
+    "i64": i64,
+    "index": IndexType(),
+    "f16": Float16Type(),
+    "bf16": BFloat16Type(),
+    "f32": Float32Type(),
+    "f64": Float64Type(),
+}
+_ELEMENT_NAMES = {attr: text for text, attr in _ELEMENT_TYPES.items()}
+_PLAIN_ALLOC = re.compile(
+    _PLAIN_NAME + r"\s*(?:@([A-Za-z_][\w$.]*)|\[\s*\])\s*\[(?:\?|([0-9]{1,18}))\]\s*"
+    r"align\s+([0-9]{1,18})\s*:\s*memref<((?:[0-9]{1,18}x)*)([a-z][a-z0-9]*)>",
+    re.ASCII,
+)
+"""`"name" @pool[offset] align N : memref<...>` with one pool or none, no attributes, and
+numbers short enough that none can pass 2**63-1."""
+_PLAIN_LIVENESS_LINE = re.compile(
+    r"\s*" + _PLAIN_NAME + r"((?:\s*\[\s*[0-9]{1,18}\s*,\s*[0-9]{1,18}\s*\))*)", re.ASCII
+)
+_LIVENESS_END = re.compile(r"\s*\}", re.ASCII)
+_NUMBER = re.compile(r"[0-9]+")
+
+
+@lru_cache(maxsize=4096)
+def _plain_memref(dims: str, element: str) -> MemRefType | None:
+    """`memref<{dims}{element}>`, dims as `4x8x`, when the element is a builtin type."""
+    element_type = _ELEMENT_TYPES.get(element)
+    if element_type is None:
+        return None
+    return MemRefType(element_type, [int(d) for d in dims.split("x")[:-1]])
+
+
+def _string_literal(text: str) -> str:
+    """`text` as the printer writes it in a string literal."""
+    if _PLAIN_STRING.fullmatch(text):
+        return f'"{text}"'
+    return _printed(lambda printer: printer.print_string_literal(text))
+
+
+def _symbol(name: str) -> str:
+    if MLIRLexer.bare_identifier_regex.fullmatch(name):
+        return "@" + name
+    return "@" + _string_literal(name)
+
+
+def _type_text(buffer_type: Attribute) -> str:
+    if (
+        isinstance(buffer_type, MemRefType)
+        and isinstance(buffer_type.layout, NoneAttr)
+        and isinstance(buffer_type.memory_space, NoneAttr)
+        and (element := _ELEMENT_NAMES.get(buffer_type.element_type)) is not None
+    ):
+        return f"memref<{''.join(f'{d}x' for d in buffer_type.get_shape())}{element}>"
+    return _printed(lambda printer: printer.print_attribute(buffer_type))
+
+
+def _printed(print_with: Callable[[Printer], None]) -> str:
+    output = StringIO()
+    print_with(Printer(stream=output))
+    return output.getvalue()
 
 
 class PoolKind(StrEnum):
@@ -212,6 +313,7 @@ def buffer_size_in_bytes(buffer_type: Attribute) -> int:
     return size
 
 
+@lru_cache(maxsize=4096)
 def _unchecked_size_in_bytes(buffer_type: Attribute) -> int:
     """A memref, or any buffer type that knows its size (`!tir.buffer`'s `size_in_bytes()`)."""
     size_of = getattr(buffer_type, "size_in_bytes", None)
@@ -366,7 +468,7 @@ class AllocOffsetOp(IRDLOperation):
             result_types=[buffer_type],
             properties={
                 "buffer_name": StringAttr(buffer_name),
-                "pools": ArrayAttr(SymbolRefAttr(p) for p in pools),
+                "pools": _symbol_refs(tuple(pools)),
                 "alignment": _int_attr(alignment),
                 "offset": None if offset is None else _int_attr(offset),
             },
@@ -390,10 +492,12 @@ class AllocOffsetOp(IRDLOperation):
 
     def pool_ops(self) -> list[PoolOp]:
         pools: list[PoolOp] = []
-        for name in self.pool_names:
-            pool = SymbolTable.lookup_symbol(self, name)
+        for ref in self.pools.data:
+            pool = SymbolTable.lookup_symbol(self, ref)
             if not isinstance(pool, PoolOp):
-                raise VerifyException(f"buffer '{self.buffer_name.data}': unknown pool @{name}")
+                raise VerifyException(
+                    f"buffer '{self.buffer_name.data}': unknown pool @{ref.root_reference.data}"
+                )
             pools.append(pool)
         return pools
 
@@ -435,6 +539,28 @@ class AllocOffsetOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AllocOffsetOp:
+        return cls._parse_plain(parser) or cls._parse_general(parser)
+
+    @classmethod
+    def _parse_plain(cls, parser: Parser) -> AllocOffsetOp | None:
+        match = _PLAIN_ALLOC.match(parser.lexer.input.content, parser.pos)
+        if match is None:
+            return None
+        name, pool, offset, alignment, dims, element = match.groups()
+        buffer_type = _plain_memref(dims, element)
+        if buffer_type is None:
+            return None
+        parser._resume_from(match.end())
+        return cls(
+            name,
+            [] if pool is None else [pool],
+            buffer_type,
+            int(alignment),
+            None if offset is None else int(offset),
+        )
+
+    @classmethod
+    def _parse_general(cls, parser: Parser) -> AllocOffsetOp:
         buffer_name = parser.parse_str_literal()
         if parser.parse_optional_punctuation("[") is not None:
             pools: list[str] = []
@@ -460,22 +586,15 @@ class AllocOffsetOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_string_literal(self.buffer_name.data)
-        printer.print_string(" ")
         names = self.pool_names
-        if len(names) == 1:
-            printer.print_symbol_name(names[0])
-        else:
-            printer.print_string("[")
-            printer.print_list(names, printer.print_symbol_name)
-            printer.print_string("]")
+        pools = _symbol(names[0]) if len(names) == 1 else f"[{', '.join(map(_symbol, names))}]"
         offset = self.offset_bytes
-        printer.print_string(f"[{'?' if offset is None else offset}]")
-        printer.print_string(f" align {self.alignment_bytes}")
+        printer.print_string(
+            f" {_string_literal(self.buffer_name.data)} {pools}"
+            f"[{'?' if offset is None else offset}] align {self.alignment_bytes}"
+        )
         printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.buffer.type)
+        printer.print_string(f" : {_type_text(self.buffer.type)}")
 
 
 ModulePlanCheck = Callable[[Operation, "LivenessOp"], None]
@@ -496,7 +615,7 @@ def register_module_plan_check(check: ModulePlanCheck) -> ModulePlanCheck:
 
 
 def _i64_array(values: Sequence[int] | np.ndarray) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i64, [int(v) for v in values])
+    return DenseArrayBase(i64, BytesAttr(np.asarray(values, dtype="<i8").tobytes()))
 
 
 def _i64_values(array: DenseArrayBase) -> np.ndarray:
@@ -584,6 +703,34 @@ class LivenessOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> LivenessOp:
+        return cls._parse_plain(parser) or cls._parse_general(parser)
+
+    @classmethod
+    def _parse_plain(cls, parser: Parser) -> LivenessOp | None:
+        """Names and intervals only, no conflicts."""
+        text = parser.lexer.input.content
+        position = parser.pos
+        if not text.startswith("{", position):
+            return None
+        position += 1
+        names: list[str] = []
+        owners: list[int] = []
+        bounds: list[int] = []
+        while (end := _LIVENESS_END.match(text, position)) is None:
+            line = _PLAIN_LIVENESS_LINE.match(text, position)
+            if line is None:
+                return None
+            position = line.end()
+            name, intervals = line.groups()
+            numbers = _NUMBER.findall(intervals)
+            owners.extend([len(names)] * (len(numbers) // 2))
+            bounds.extend(map(int, numbers))
+            names.append(name)
+        parser._resume_from(end.end())
+        return cls(names, (owners, bounds[0::2], bounds[1::2]))
+
+    @classmethod
+    def _parse_general(cls, parser: Parser) -> LivenessOp:
         names: list[str] = []
         owners: list[int] = []
         starts: list[int] = []
@@ -618,26 +765,19 @@ class LivenessOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         names = self.buffer_names
-        owners, starts, ends = self.intervals()
-        intervals_of: list[list[str]] = [[] for _ in names]
+        owners, starts, ends = (values.tolist() for values in self.intervals())
+        lines = ["\n" + _string_literal(name) for name in names]
         for owner, start, end in zip(owners, starts, ends, strict=True):
-            intervals_of[owner].append(f"[{start}, {end})")
-        conflicts_of: list[list[int]] = [[] for _ in names]
-        for i, j in self.conflicts():
-            conflicts_of[i].append(int(j))
+            lines[owner] += f" [{start}, {end})"
+        conflicts_of: list[list[str]] = [[] for _ in names]
+        for i, j in self.conflicts().tolist():
+            conflicts_of[i].append(_string_literal(names[j]))
+        for index, conflicts in enumerate(conflicts_of):
+            if conflicts:
+                lines[index] += f" conflicts({', '.join(conflicts)})"
         printer.print_string(" {")
         with printer.indented():
-            for index, name in enumerate(names):
-                printer.print_string("\n")
-                printer.print_string_literal(name)
-                if intervals_of[index]:
-                    printer.print_string(" " + " ".join(intervals_of[index]))
-                if conflicts_of[index]:
-                    printer.print_string(" conflicts(")
-                    printer.print_list(
-                        conflicts_of[index], lambda j: printer.print_string_literal(names[j])
-                    )
-                    printer.print_string(")")
+            printer.print_string("".join(lines))
         printer.print_string("\n}")
 
 

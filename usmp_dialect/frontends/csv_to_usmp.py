@@ -6,7 +6,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import MemRefType, ModuleOp, i8
 
 from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp, PoolOp
-from usmp_dialect.frontends.csv_instance import CsvInstance
+from usmp_dialect.frontends.csv_instance import CsvInstance, read_csv_instance
 
 CSV_POOL = "global_workspace"
 
@@ -24,3 +24,8 @@ def csv_instance_to_module(instance: CsvInstance) -> ModuleOp:
         (intervals.owner.tolist(), intervals.start.tolist(), intervals.end.tolist()),
     )
     return ModuleOp([pool, *allocs, liveness])
+
+
+def read_csv_module(text: str, name: str) -> ModuleOp:
+    """CSV text as usmp IR; a fault is a `CsvInstanceError` at its cell."""
+    return csv_instance_to_module(read_csv_instance(text, name))

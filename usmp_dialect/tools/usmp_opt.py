@@ -25,7 +25,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from usmp_dialect.diagnostics import with_location
+from usmp_dialect.diagnostics import decode_input, with_location
 from usmp_dialect.parsing import LocatingParser
 from usmp_dialect.pipeline import (
     DEFAULT_ALGORITHM,
@@ -68,6 +68,18 @@ class UsmpOptMain(xDSLOptMain):
         for name, factory in USMP_UNIVERSE.all_dialects.items():
             if name not in self.ctx.registered_dialect_names:
                 self.ctx.register_dialect(name, factory)
+
+    def register_all_frontends(self):
+        super().register_all_frontends()
+        self.available_frontends["csv"] = self._parse_csv
+
+    def _parse_csv(self, chunk: IO[bytes]) -> ModuleOp:
+        """A benchmark instance (`-f csv` or a `.csv` file), read as `usmp-translate
+        --import-csv` reads it, without the text in between."""
+        from usmp_dialect.frontends.csv_to_usmp import read_csv_module
+
+        name = self.get_input_name()
+        return read_csv_module(decode_input(chunk.read(), name), name)
 
     def register_all_passes(self):
         super().register_all_passes()
@@ -221,10 +233,7 @@ class UsmpOptMain(xDSLOptMain):
         try:
             return super().prepare_input()
         except ValueError as error:
-            hint = ""
-            if str(self.args.input_file).endswith(".csv"):
-                hint = "; turn a benchmark instance into IR with usmp-translate --import-csv"
-            _usage_error(f"{error} (expected .mlir){hint}")
+            _usage_error(f"{error} (expected .mlir or .csv)")
 
     def parse_chunk(
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0

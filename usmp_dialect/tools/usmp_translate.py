@@ -44,10 +44,9 @@ def _read_input(path: str | None) -> str:
 
 
 def import_csv(text: str, name: str) -> str:
-    from usmp_dialect.frontends.csv_instance import read_csv_instance
-    from usmp_dialect.frontends.csv_to_usmp import csv_instance_to_module
+    from usmp_dialect.frontends.csv_to_usmp import read_csv_module
 
-    return print_module(csv_instance_to_module(read_csv_instance(text, name)))
+    return print_module(read_csv_module(text, name))
 
 
 def export_csv(text: str, name: str) -> str:

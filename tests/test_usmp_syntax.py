@@ -1,0 +1,82 @@
+"""`usmp.alloc_offset` and `usmp.liveness` read their common form with one regular
+expression and fall back to the general parser for anything else: both paths must build
+the same op from the same text, and print it back as it was written."""
+
+from __future__ import annotations
+
+import pytest
+
+from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp
+from usmp_dialect.parsing import parse_module, print_module
+
+POOLS = 'usmp.pool @sram workspace alignment 1\nusmp.pool @"x y" workspace alignment 1\n'
+
+ALLOCS = [
+    '%0 = usmp.alloc_offset "a" @sram[?] align 32 : memref<16xf32>',
+    '%0 = usmp.alloc_offset "a" @sram[48] align 16 : memref<2x4xi32>',
+    '%0 = usmp.alloc_offset "a" [][?] align 1 : memref<i8>',
+    '%0 = usmp.alloc_offset "a" @sram[?] align 1 : memref<0x16xi8>',
+    '%0 = usmp.alloc_offset "a" @sram[?] align 1 : memref<3xindex>',
+    '%0 = usmp.alloc_offset "a" @sram[?] align 1 : memref<3xbf16>',
+    '%0 = usmp.alloc_offset "a" @sram[999999999999999999] align 1 : memref<1xi1>',
+    # The general path: quoted pools, several pools, other types, attributes, escapes.
+    '%0 = usmp.alloc_offset "a" @"x y"[?] align 1 : memref<8xi8>',
+    '%0 = usmp.alloc_offset "a" [@sram, @"x y"][?] align 1 : memref<8xi8>',
+    '%0 = usmp.alloc_offset "a" @sram[?] align 1 : memref<8xsi8>',
+    '%0 = usmp.alloc_offset "a" @sram[?] align 1 : memref<8xi8, 1 : i64>',
+    '%0 = usmp.alloc_offset "a" @sram[?] align 1 {note = "n"} : memref<8xi8>',
+    '%0 = usmp.alloc_offset "b\\C3\\BCffer \\22q\\22" @sram[?] align 1 : memref<8xi8>',
+]
+
+LIVENESS = [
+    '"a" [0, 5) [7, 9)\n  "b"',
+    '"a" [0, 1)\n  "b" [3, 8) conflicts("a")',
+    '"a" [0, 1000000000000000000)\n  "b" [1, 2)',
+    '"a" [0, 1)\n  "\\22b\\22" [1, 2)',
+    '"a" [0, 1) // a comment\n  "b" [1, 2)',
+]
+
+
+def _both_ways(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, str]:
+    """The module printed in the custom and the generic form, and the generic form
+    when only the general parser reads it."""
+    module = parse_module(text, "test.mlir")
+    custom = print_module(module)
+    generic = _generic(module)
+    with monkeypatch.context() as patch:
+        for op in (AllocOffsetOp, LivenessOp):
+            patch.setattr(op, "_parse_plain", classmethod(lambda cls, parser: None))
+        general = _generic(parse_module(text, "test.mlir"))
+    return custom, generic, general
+
+
+def _generic(module) -> str:
+    from io import StringIO
+
+    from xdsl.printer import Printer
+
+    output = StringIO()
+    Printer(stream=output, print_generic_format=True).print_op(module)
+    return output.getvalue()
+
+
+@pytest.mark.parametrize("alloc", ALLOCS)
+def test_alloc_offset_reads_the_same_op_either_way(alloc, monkeypatch):
+    text = f"builtin.module {{\n  {POOLS.replace(chr(10), chr(10) + '  ')}{alloc}\n}}\n"
+    custom, generic, general = _both_ways(text, monkeypatch)
+    assert generic == general
+    assert alloc in custom
+
+
+@pytest.mark.parametrize("lines", LIVENESS)
+def test_liveness_reads_the_same_op_either_way(lines, monkeypatch):
+    name_b = lines.split("\n  ")[1].split(" ")[0]
+    text = (
+        "builtin.module {\n  usmp.pool @sram workspace alignment 1\n"
+        '  %a = usmp.alloc_offset "a" @sram[?] align 1 : memref<1xi8>\n'
+        f"  %b = usmp.alloc_offset {name_b} @sram[?] align 1 : memref<1xi8>\n"
+        f"  usmp.liveness {{\n  {lines}\n  }}\n}}\n"
+    )
+    custom, generic, general = _both_ways(text, monkeypatch)
+    assert generic == general
+    assert lines.split(" //")[0].replace("\n  ", "\n    ") in custom
