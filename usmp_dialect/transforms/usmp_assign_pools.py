@@ -16,6 +16,13 @@ them) gets the workspace pools whose targets include its function's target (a fu
 `usmp.target`; a pool without targets serves every function), in declaration order, and
 the alignment of the strictest of them. A module without a workspace pool gets an
 unrestricted `@global_workspace`, as TVM made. Candidates written in the IR stay as they are.
+
+With a constant pool (`flash:kind=constant`, or `usmp.pool @flash constant` in the IR), the
+constants of the entry function (the params its `usmp.constants` names: a model's weights)
+become buffers in it, marked `#usmp.io<"w", constant>` and live for the whole run, so the
+planner places them all at bytes of their own; workspace buffers never go to a constant
+pool. Without one they stay params. This happens once `tir-to-usmp` wrote the liveness
+(run earlier, the pass leaves it to `usmp-plan`'s call of the same step).
 """
 
 from __future__ import annotations
@@ -27,16 +34,34 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr, SymbolRefAttr, i64
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, BlockArgument, Operation
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
-from usmp_dialect.analysis.usmp_problem import module_allocs, module_pools
+from usmp_dialect.analysis.tir_liveness import prim_funcs
+from usmp_dialect.analysis.usmp_problem import module_allocs, module_liveness, module_pools
 from usmp_dialect.diagnostics import INT64_MAX, UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import DEFAULT_ALIGNMENT, AllocOffsetOp, PoolKind, PoolOp
+from usmp_dialect.dialects.usmp import (
+    CONSTANTS_ATTR,
+    DEFAULT_ALIGNMENT,
+    IO_ATTR,
+    AllocOffsetOp,
+    IOAttr,
+    IOKind,
+    LivenessOp,
+    PoolKind,
+    PoolOp,
+)
 from usmp_dialect.planning.problem import DEFAULT_POOL
-from usmp_dialect.transforms.tir_to_usmp import DEFAULT_TIR_ALIGNMENT, in_pool
+from usmp_dialect.transforms.allocations_to_usmp import BufferNames
+from usmp_dialect.transforms.tir_io_to_allocations import (
+    constant_params,
+    param_allocation,
+    param_buffer_type,
+    param_views,
+)
+from usmp_dialect.transforms.tir_to_usmp import DEFAULT_TIR_ALIGNMENT, in_pool, lower_alloc_buffer
 
 TARGET_ATTR = "usmp.target"
 """A function's target; a pool with targets serves only functions of those targets."""
@@ -214,16 +239,98 @@ def _assign(op: AllocOffsetOp, candidates: Sequence[PoolOp]) -> None:
         Rewriter.replace_value_with_new_type(op.buffer, buffer_type)
 
 
+def _serving(pools: Sequence[PoolOp], function: Function | None) -> list[PoolOp]:
+    """The pools that serve `function`'s target."""
+    target = None if function is None else function_target(function)
+    return [p for p in pools if not p.target_names or target in p.target_names]
+
+
+def _constants_to_allocations(entry: tir.PrimFuncOp, names: BufferNames) -> list[AllocOffsetOp]:
+    """The entry's constant params as allocations at the top of its body, in param order,
+    named uniquely among the module's buffers and marked `#usmp.io<"param", constant>`;
+    the params and the `usmp.constants` attribute go."""
+    constants = constant_params(entry)
+    block = entry.body.block
+    moved: list[tuple[BlockArgument, list[Operation]]] = []
+    for arg, name in list(zip(block.args, entry.param_names(), strict=True)):
+        if name is None or name not in constants:
+            continue
+        views = param_views(arg)
+        buffer_type = param_buffer_type(arg, name, views)
+        if buffer_type is None:
+            raise UsmpError(
+                f"constant '{name}' is not a buffer (a scalar, or a pointer never viewed): "
+                "its size is unknown",
+                entry,
+            )
+        moved.append((arg, param_allocation(arg, name, buffer_type, views, entry)))
+    Rewriter.insert_op([op for _, created in moved for op in created], InsertPoint.at_start(block))
+    for arg, _ in reversed(moved):
+        entry.erase_param(arg)
+    del entry.attributes[CONSTANTS_ATTR]
+    placed = []
+    for _, (alloc, *_) in moved:
+        assert isinstance(alloc, tir.AllocBufferOp) and alloc.buffer_name is not None
+        name = alloc.buffer_name.data
+        alloc.attributes[IO_ATTR] = IOAttr(name, IOKind.CONSTANT)
+        placed.append(lower_alloc_buffer(alloc, names.unique(name, name)))
+    return placed
+
+
+def _place_constants(module: ModuleOp) -> None:
+    """With a constant pool, the constants of the entry (its `usmp.constants` params)
+    become buffers in the constant pools, live for the whole run: all at once, each at
+    bytes of its own. Done once `tir-to-usmp` wrote the liveness; without a constant pool
+    the constants stay params."""
+    pools = [p for p in module_pools(module) if p.kind.data == PoolKind.CONSTANT]
+    liveness = module_liveness(module)
+    if not pools or liveness is None:
+        return
+    names = BufferNames()
+    names.used.update(liveness.buffer_names)
+    placed = [
+        alloc
+        for function in prim_funcs(module).values()
+        if CONSTANTS_ATTR in function.attributes
+        for alloc in _constants_to_allocations(function, names)
+    ]
+    if not placed:
+        return
+    for alloc in placed:
+        entry = _function_of(alloc)
+        candidates = _serving(pools, entry)
+        if not candidates:
+            where = "" if entry is None else f" of @{entry.sym_name.data}"
+            raise UsmpError(f"no constant pool serves the target{where}", alloc)
+        _assign(alloc, candidates)
+    owners, starts, ends = liveness.intervals()
+    run_end = int(ends.max()) if len(ends) else 1
+    first = len(liveness.buffer_names)
+    Rewriter.replace_op(
+        liveness,
+        LivenessOp(
+            [*liveness.buffer_names, *(a.buffer_name.data for a in placed)],
+            (
+                [*owners, *range(first, first + len(placed))],
+                [*starts, *[0] * len(placed)],
+                [*ends, *[run_end] * len(placed)],
+            ),
+            [tuple(pair) for pair in liveness.conflicts()],
+        ),
+    )
+
+
 def assign_candidates(module: ModuleOp) -> None:
-    """Candidates for every buffer that has none."""
+    """Candidates for every buffer that has none, after the constants went to a
+    constant pool if there is one."""
+    _place_constants(module)
     unassigned = [op for op in module_allocs(module) if not op.pools.data]
     if not unassigned:
         return
     pools = _workspace_pools(module)
     for op in unassigned:
         function = _function_of(op)
-        target = None if function is None else function_target(function)
-        candidates = [p for p in pools if not p.target_names or target in p.target_names]
+        candidates = _serving(pools, function)
         if not candidates:
             where = "" if function is None else f" of @{function.sym_name.data}"
             raise UsmpError(f"no workspace pool serves the target{where}", op)
