@@ -239,10 +239,16 @@ def _assign(op: AllocOffsetOp, candidates: Sequence[PoolOp]) -> None:
         Rewriter.replace_value_with_new_type(op.buffer, buffer_type)
 
 
-def _serving(pools: Sequence[PoolOp], function: Function | None) -> list[PoolOp]:
-    """The pools that serve `function`'s target."""
-    target = None if function is None else function_target(function)
-    return [p for p in pools if not p.target_names or target in p.target_names]
+def _assign_serving(ops: Sequence[AllocOffsetOp], pools: Sequence[PoolOp], kind: str) -> None:
+    """Each buffer's candidates: the `pools` (of `kind`) that serve its function's target."""
+    for op in ops:
+        function = _function_of(op)
+        target = None if function is None else function_target(function)
+        candidates = [p for p in pools if not p.target_names or target in p.target_names]
+        if not candidates:
+            where = "" if function is None else f" of @{function.sym_name.data}"
+            raise UsmpError(f"no {kind} pool serves the target{where}", op)
+        _assign(op, candidates)
 
 
 def _constants_to_allocations(entry: tir.PrimFuncOp, names: BufferNames) -> list[AllocOffsetOp]:
@@ -296,13 +302,7 @@ def _place_constants(module: ModuleOp) -> None:
     ]
     if not placed:
         return
-    for alloc in placed:
-        entry = _function_of(alloc)
-        candidates = _serving(pools, entry)
-        if not candidates:
-            where = "" if entry is None else f" of @{entry.sym_name.data}"
-            raise UsmpError(f"no constant pool serves the target{where}", alloc)
-        _assign(alloc, candidates)
+    _assign_serving(placed, pools, PoolKind.CONSTANT)
     owners, starts, ends = liveness.intervals()
     run_end = int(ends.max()) if len(ends) else 1
     first = len(liveness.buffer_names)
@@ -327,14 +327,7 @@ def assign_candidates(module: ModuleOp) -> None:
     unassigned = [op for op in module_allocs(module) if not op.pools.data]
     if not unassigned:
         return
-    pools = _workspace_pools(module)
-    for op in unassigned:
-        function = _function_of(op)
-        candidates = _serving(pools, function)
-        if not candidates:
-            where = "" if function is None else f" of @{function.sym_name.data}"
-            raise UsmpError(f"no workspace pool serves the target{where}", op)
-        _assign(op, candidates)
+    _assign_serving(unassigned, _workspace_pools(module), PoolKind.WORKSPACE)
 
 
 @dataclass(frozen=True)
