@@ -31,6 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr, SymbolRefAttr, i64
@@ -54,7 +55,7 @@ from usmp_dialect.dialects.usmp import (
     PoolOp,
 )
 from usmp_dialect.planning.problem import DEFAULT_POOL
-from usmp_dialect.transforms.allocations_to_usmp import BufferNames
+from usmp_dialect.transforms.allocations_to_usmp import BufferNames, pending_allocations
 from usmp_dialect.transforms.tir_io_to_allocations import (
     constant_params,
     param_allocation,
@@ -286,14 +287,15 @@ def _constants_to_allocations(entry: tir.PrimFuncOp, names: BufferNames) -> list
 def _place_constants(module: ModuleOp) -> None:
     """With a constant pool, the constants of the entry (its `usmp.constants` params)
     become buffers in the constant pools, live for the whole run: all at once, each at
-    bytes of its own. Done once `tir-to-usmp` wrote the liveness; without a constant pool
-    the constants stay params."""
+    bytes of its own. Done once `tir-to-usmp` has run (a program with nothing else to plan
+    gets a liveness of its own); without a constant pool the constants stay params."""
     pools = [p for p in module_pools(module) if p.kind.data == PoolKind.CONSTANT]
     liveness = module_liveness(module)
-    if not pools or liveness is None:
+    if not pools or (liveness is None and pending_allocations(module)):
         return
     names = BufferNames()
-    names.used.update(liveness.buffer_names)
+    known = () if liveness is None else liveness.buffer_names
+    names.used.update(known)
     placed = [
         alloc
         for function in prim_funcs(module).values()
@@ -303,21 +305,22 @@ def _place_constants(module: ModuleOp) -> None:
     if not placed:
         return
     _assign_serving(placed, pools, PoolKind.CONSTANT)
-    owners, starts, ends = liveness.intervals()
+    owners, starts, ends = np.zeros((3, 0), np.int64) if liveness is None else liveness.intervals()
     run_end = int(ends.max()) if len(ends) else 1
-    first = len(liveness.buffer_names)
-    Rewriter.replace_op(
-        liveness,
-        LivenessOp(
-            [*liveness.buffer_names, *(a.buffer_name.data for a in placed)],
-            (
-                [*owners, *range(first, first + len(placed))],
-                [*starts, *[0] * len(placed)],
-                [*ends, *[run_end] * len(placed)],
-            ),
-            [tuple(pair) for pair in liveness.conflicts()],
+    first = len(known)
+    extended = LivenessOp(
+        [*known, *(a.buffer_name.data for a in placed)],
+        (
+            [*owners, *range(first, first + len(placed))],
+            [*starts, *[0] * len(placed)],
+            [*ends, *[run_end] * len(placed)],
         ),
+        [] if liveness is None else [tuple(pair) for pair in liveness.conflicts()],
     )
+    if liveness is None:
+        module.body.block.add_op(extended)
+    else:
+        Rewriter.replace_op(liveness, extended)
 
 
 def assign_candidates(module: ModuleOp) -> None:
