@@ -97,8 +97,8 @@ POOL_ARG_ATTR = "usmp.pool"
 POOLS_ATTR = "usmp.pools"
 """On the entry function after `usmp-to-tir`: each pool's name and planned size in bytes."""
 IO_OFFSETS_ATTR = "usmp.io_offsets"
-"""On the entry function after `usmp-to-tir`: where each input and output placed in a
-pool lives."""
+"""On the entry function after `usmp-to-tir`: where each input, output and constant placed
+in a pool lives."""
 DEFAULT_ALIGNMENT = 16
 
 _INT_POOL_PROPERTIES = (
