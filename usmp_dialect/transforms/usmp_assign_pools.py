@@ -21,7 +21,8 @@ With a constant pool (`flash:kind=constant`, or `usmp.pool @flash constant` in t
 constants of the entry function (the params its `usmp.constants` names: a model's weights)
 become buffers in it, marked `#usmp.io<"w", constant>` and live for the whole run, so the
 planner places them all at bytes of their own; workspace buffers never go to a constant
-pool. Without one they stay params. This happens once `tir-to-usmp` wrote the liveness
+pool. Without one they stay params, unless `constant-pool=true` asks for the default, an
+unrestricted `@global_constant`. This happens once `tir-to-usmp` wrote the liveness
 (run earlier, the pass leaves it to `usmp-plan`'s call of the same step).
 """
 
@@ -64,6 +65,7 @@ from usmp_dialect.transforms.tir_io_to_allocations import (
 )
 from usmp_dialect.transforms.tir_to_usmp import DEFAULT_TIR_ALIGNMENT, in_pool, lower_alloc_buffer
 
+DEFAULT_CONSTANT_POOL = "global_constant"
 TARGET_ATTR = "usmp.target"
 """A function's target; a pool with targets serves only functions of those targets."""
 
@@ -345,7 +347,15 @@ class UsmpAssignPools(ModulePass):
         if self.pools:
             parse_pool_spec(self.pools)
 
+    constant_pool: bool = False
+    """Put the entry's constants in a constant pool even when none is declared: an
+    unrestricted `@global_constant` is added then."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.pools:
             _add_pools(op, self.pools, parse_pool_spec(self.pools))
+        if self.constant_pool and not any(
+            p.kind.data == PoolKind.CONSTANT for p in module_pools(op)
+        ):
+            _add_pools(op, "", [PoolOp(DEFAULT_CONSTANT_POOL, PoolKind.CONSTANT)])
         assign_candidates(op)

@@ -6,8 +6,11 @@
 // RUN: usmp-opt %s -p 'tir-to-usmp,usmp-assign-pools{pools="flash:kind=constant:alignment=32"}' | filecheck %s
 // RUN: usmp-opt %s --plan-pools --pools flash:kind=constant:alignment=32 -t usmp-report | filecheck %s --check-prefix=REPORT
 // RUN: usmp-opt %s --plan-pools --pools flash:kind=constant:alignment=32 | filecheck %s --check-prefix=LOWERED
-// Without a constant pool the constants stay params.
+// Without a constant pool the constants stay params; constant-pool=true asks for the
+// default one, @global_constant (run before tir-to-usmp too, usmp-plan places them).
 // RUN: usmp-opt %s --plan-pools | filecheck %s --check-prefix=PARAMS
+// RUN: usmp-opt %s -p 'tir-to-usmp,usmp-assign-pools{constant-pool=true},usmp-plan' -t usmp-report | filecheck %s --check-prefix=DEFAULT
+// RUN: usmp-opt %s -p 'usmp-assign-pools{constant-pool=true},tir-to-usmp,usmp-plan' -t usmp-report | filecheck %s --check-prefix=DEFAULT
 
 tir.prim_func @add(%x_ptr: !tir.ptr<f32>, %w_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {
   %x = tir.decl_buffer %x_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
@@ -60,3 +63,8 @@ tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %w: !tir.buffer
 
 // PARAMS: tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %w: !tir.buffer<4xf32> {tir.name = "w"}, %bias: !tir.buffer<4xf32> {tir.name = "bias"}, %out: !tir.buffer<4xf32> {tir.name = "out"}, %global_workspace: !tir.buffer<16xui8> {tir.name = "global_workspace"})
 // PARAMS-SAME: usmp.constants = ["w", "bias"]
+
+// DEFAULT:      global_workspace {{ +}}16 {{ +}}16
+// DEFAULT-NEXT: global_constant {{ +}}32 {{ +}}32
+// DEFAULT-DAG:  w {{ +}}global_constant {{ +}}{{0|16}} {{ +}}16 {{ +}}[0, {{[0-9]+}})  (constant)
+// DEFAULT-DAG:  bias {{ +}}global_constant {{ +}}{{0|16}} {{ +}}16 {{ +}}[0, {{[0-9]+}})  (constant)
