@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 
 import pytest
@@ -46,4 +48,34 @@ def test_a_pipeline_that_cannot_compare_is_one_diagnostic(capsys, pipeline, mess
     assert exit_status.value.code == 1
     captured = capsys.readouterr()
     assert message in captured.err and "Traceback" not in captured.err
+    assert captured.out == ""
+
+
+def test_svg_page_shows_every_pipeline_and_pool(tmp_path, capsys) -> None:
+    pools = 'tir-to-usmp,usmp-assign-pools{pools="sram:size_hint=32,dram"},usmp-plan'
+    spec = pools + "{algorithm=first_fit}"
+    argv = [str(DIAMOND), "--algorithm", "first_fit", "-p", "hoisted", "-p", spec]
+    assert main([*argv, "--svg", str(tmp_path / "plans")]) == 0
+    page = (tmp_path / "plans" / "plans.html").read_text()
+    assert re.findall("<h2>(.*)</h2>", page) == ["hoisted", html.escape(spec)]
+    sections = page.split("<section>")[1:]
+    assert "pool global_workspace: 48 bytes" in sections[0]
+    assert "pool sram: 32 bytes" in sections[1] and "pool dram: 32 bytes" in sections[1]
+    assert capsys.readouterr().out.splitlines()[0].split()[:4] == [
+        "pipeline",
+        "global_workspace",
+        "sram",
+        "dram",
+    ]
+
+
+def test_no_fusion_needs_a_model_not_its_tir(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_status:
+        main([str(DIAMOND), "-p", "tvm-usmp", "-p", "no-fusion"])
+    assert exit_status.value.code == 1
+    captured = capsys.readouterr()
+    assert captured.err == (
+        "compare_pipelines: error: preset 'no-fusion' imports a Relax model again with "
+        f"--fusion=none, but '{DIAMOND}' is lowered already: give the model as PATH.py:NAME\n"
+    )
     assert captured.out == ""

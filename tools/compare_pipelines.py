@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Compare pass pipelines on one program:
-`tools/compare_pipelines.py INPUT [-p PRESET|PIPELINE]... [--check]`."""
+`tools/compare_pipelines.py INPUT [-p PRESET|PIPELINE]... [--check] [--svg DIR]`."""
 
 import os
 import sys

@@ -51,7 +51,7 @@ def _lex_utf8_string_literal(self: MLIRLexer, start_pos: int) -> MLIRToken:
     return token
 
 
-MLIRLexer._lex_string_literal = _lex_utf8_string_literal
+MLIRLexer._lex_string_literal = _lex_utf8_string_literal  # type: ignore[method-assign]
 
 
 class LocatingParser(Parser):

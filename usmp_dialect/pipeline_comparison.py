@@ -3,10 +3,11 @@
 
 A pipeline is a `usmp-opt -p` string or a preset: the `--plan-pools` order as TVM's USMP
 ran it (`tvm-usmp`), with operator workspaces hoisted to their call sites first
-(`hoisted`), or with the entry's inputs and outputs placed in the pool (`io-in-pool`).
-Each run starts from the same module; its plan is read right after `usmp-plan`, so a
-pipeline may go on to lower the plan back to TIR, which `check_outputs` then builds and
-runs with TVM against the un-planned module.
+(`hoisted`), with the entry's inputs and outputs placed in the pool (`io-in-pool`), or
+after a Relax model's lowering without TVM's fusion (`no-fusion`, which needs the model,
+not its TIR). Each run starts from the same module (of its preset's lowering); its plan
+is read right after `usmp-plan`, so a pipeline may go on to lower the plan back to TIR,
+which `check_outputs` then builds and runs with TVM against the un-planned module.
 """
 
 from __future__ import annotations
@@ -18,36 +19,65 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from usmp_dialect.backends.report import plan_report, text_table
+from usmp_dialect.backends.report import PlanReport, plan_report, text_table
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.pipeline import DEFAULT_ALGORITHM, plan_pools, plan_pools_pipeline
 from usmp_dialect.transforms.usmp_plan import UsmpPlan
 
-PRESETS: dict[str, dict[str, bool]] = {
-    "tvm-usmp": {},
-    "hoisted": {"hoist_workspaces": True},
-    "io-in-pool": {"workspace_io": True},
+
+@dataclass(frozen=True)
+class Preset:
+    """A named ordering: the `--plan-pools` options, and the `--fusion` a Relax model is
+    lowered with before it."""
+
+    hoist_workspaces: bool = False
+    workspace_io: bool = False
+    fusion: str = "default"
+
+
+PRESETS: dict[str, Preset] = {
+    "tvm-usmp": Preset(),
+    "hoisted": Preset(hoist_workspaces=True),
+    "io-in-pool": Preset(workspace_io=True),
+    "no-fusion": Preset(fusion="none"),
 }
+
+
+def pipeline_fusion(pipeline: str) -> str:
+    """The `--fusion` of the Relax import that `pipeline` runs after."""
+    preset = PRESETS.get(pipeline)
+    return preset.fusion if preset is not None else "default"
 
 
 def pipeline_spec(pipeline: str, algorithm: str = DEFAULT_ALGORITHM) -> str:
     """The pass specification of a preset (planned with `algorithm`), else `pipeline`
     itself."""
-    if pipeline in PRESETS:
-        return plan_pools_pipeline(algorithm, **PRESETS[pipeline])
-    return pipeline
+    preset = PRESETS.get(pipeline)
+    if preset is None:
+        return pipeline
+    return plan_pools_pipeline(
+        algorithm, hoist_workspaces=preset.hoist_workspaces, workspace_io=preset.workspace_io
+    )
 
 
 @dataclass
 class PipelineRun:
     pipeline: str
-    pools: dict[str, int]
-    """Each pool's planned size in bytes."""
-    max_live: int
+    report: PlanReport
+    """The plan, read right after the last `usmp-plan`."""
     plan_seconds: float
     """Wall time of the `usmp-plan` pass: shown, never compared."""
     module: ModuleOp
     """The module as the pipeline left it."""
+
+    @property
+    def pools(self) -> dict[str, int]:
+        """Each pool's planned size in bytes."""
+        return {pool["name"]: pool["size"] for pool in self.report["pools"]}
+
+    @property
+    def max_live(self) -> int:
+        return self.report["max_live"]
 
 
 def run_pipeline(
@@ -55,7 +85,7 @@ def run_pipeline(
 ) -> PipelineRun:
     """`pipeline` run on a copy of `module`; an error when it plans nothing."""
     result = module.clone()
-    reports: list[dict[str, Any]] = []
+    reports: list[PlanReport] = []
     plan_seconds = 0.0
     started = 0.0
 
@@ -70,9 +100,7 @@ def run_pipeline(
     plan_pools(result, pipeline_spec(pipeline, algorithm), after_each=observe)
     if not reports:
         raise UsmpError(f"pipeline '{pipeline}' has no usmp-plan: it plans nothing to compare")
-    report = reports[-1]
-    pools = {pool["name"]: pool["size"] for pool in report["pools"]}
-    return PipelineRun(pipeline, pools, report["max_live"], plan_seconds, result)
+    return PipelineRun(pipeline, reports[-1], plan_seconds, result)
 
 
 def check_outputs(

@@ -3,8 +3,11 @@ TVMScript importer reads it from node to op, the emitter from op to node. No TVM
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 from xdsl.dialects import arith
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from usmp_dialect.dialects import tir
 
@@ -46,6 +49,13 @@ FOR_KIND_BY_TVM = dict(enumerate(tir.ForKind))
 """TVM's `ForKind` enum value -> loop kind (the enums list them in the same order)."""
 
 # The other direction, derived so the two cannot disagree.
+
+
+def binary_op(op: type[Operation], lhs: SSAValue, rhs: SSAValue) -> Operation:
+    """`op` of the tables above on two operands: each of those ops is built from (lhs, rhs)."""
+    return cast(Callable[[SSAValue, SSAValue], Operation], op)(lhs, rhs)
+
+
 _LOGICAL_OPS = {BINARY_NODES[node][0] for node in LOGICAL_NODES}
 NODE_OF_OP: dict[type[Operation], str] = {
     op: node

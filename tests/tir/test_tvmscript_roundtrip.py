@@ -17,7 +17,7 @@ pytestmark = pytest.mark.tvm
 ROOT = Path(__file__).resolve().parents[2]
 INPUTS = ROOT / "tests" / "filecheck" / "inputs" / "tir"
 MODULES = sorted((ROOT / "examples" / "tir").glob("*.py")) + [
-    INPUTS / name for name in ("constructs.py", "names.py", "immediates.py")
+    INPUTS / name for name in ("constructs.py", "names.py", "immediates.py", "targets.py")
 ]
 
 

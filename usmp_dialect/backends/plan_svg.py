@@ -121,6 +121,18 @@ def plan_svg(report: PlanReport) -> str:
     return "\n".join(parts) + "\n"
 
 
+def plans_html(plans: list[tuple[str, PlanReport]]) -> str:
+    """One page with the pictures of several plans stacked, each under its label."""
+    sections = [
+        f"<section>\n<h2>{escape(label)}</h2>\n{plan_svg(report)}</section>"
+        for label, report in plans
+    ]
+    return (
+        '<!DOCTYPE html>\n<html>\n<head><meta charset="utf-8"><title>plans</title></head>\n'
+        '<body style="font-family: sans-serif">\n' + "\n".join(sections) + "\n</body>\n</html>\n"
+    )
+
+
 @dataclass(frozen=True)
 class UsmpSvg(Target):
     name = "usmp-svg"

@@ -112,6 +112,10 @@ def attribute_to_tvm(attr: Attribute, op: Operation) -> Any:
         return [attribute_to_tvm(a, op) for a in attr.data]
     if isinstance(attr, DictionaryAttr):
         return {k: attribute_to_tvm(v, op) for k, v in attr.data.items()}
+    if isinstance(attr, tir.TargetAttr):
+        import tvm
+
+        return tvm.target.Target(attribute_to_tvm(attr.config, op))
     raise UsmpError(f"attribute {attr} has no TIR equivalent", op)
 
 
@@ -223,14 +227,11 @@ class _Emitter:
             case scf.WhileOp():
                 return self.while_loop(op)
             case tir.AttrOp():
-                node = (
-                    self.value(op.node)
-                    if op.node is not None
-                    else attribute_to_tvm(
-                        op.node_attr,
-                        op,  # type: ignore[arg-type]
-                    )
-                )
+                if op.node is not None:
+                    node = self.value(op.node)
+                else:
+                    assert op.node_attr is not None, "the verifier requires a node or node_attr"
+                    node = attribute_to_tvm(op.node_attr, op)
                 value = self.value(op.value)
                 return tirx.AttrStmt(node, op.key.data, value, self.block(op.body.block))
             case tir.AssertOp():

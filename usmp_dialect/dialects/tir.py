@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
     BFloat16Type,
     DictionaryAttr,
@@ -75,6 +76,7 @@ from xdsl.ir import (
 )
 from xdsl.irdl import (
     AnyAttr,
+    BaseAttr,
     IRDLOperation,
     VarConstraint,
     irdl_attr_definition,
@@ -205,7 +207,12 @@ def type_to_dtype(t: Attribute) -> str:
 def element_bytes(t: Attribute) -> int:
     """Bytes one element of this dtype occupies in a buffer (a bool takes a byte)."""
     s = scalar_of(t)
-    width = s.width.data if isinstance(s, IntegerType) else s.bitwidth
+    if isinstance(s, IntegerType):
+        width = s.width.data
+    elif isinstance(s, AnyFloat):
+        width = s.bitwidth
+    else:
+        raise ValueError(f"type {t} is not a TIR dtype")
     return lanes_of(t) * max(1, (width + 7) // 8)
 
 
@@ -286,7 +293,44 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
         printer.print_string(">")
 
 
-_BUFFER_DEFAULTS = {"scope": "global", "align": 64, "offset_factor": 1, "elem_offset": 0}
+TARGET_ATTR = "target"
+"""The PrimFunc attribute TVM keeps a function's target in (`tvm::attr::kTarget`)."""
+
+
+@irdl_attr_definition
+class TargetAttr(ParametrizedAttribute):
+    """A `tvm.target.Target`, as `T.func_attr({"target": T.target({"kind": "c"})})` gives
+    a PrimFunc one: its configuration as `Target.export()` writes it (kind, keys, tag, its
+    options, a `host` target's configuration), from which TVM builds it again.
+
+    `#tir.target<{kind = "c", tag = "", keys = ["cpu"]}>`
+    """
+
+    name = "tir.target"
+
+    config: DictionaryAttr
+
+    def __init__(self, config: DictionaryAttr):
+        super().__init__(config)
+
+    @property
+    def kind(self) -> str:
+        kind = self.config.data["kind"]
+        assert isinstance(kind, StringAttr)
+        return kind.data
+
+    def verify(self) -> None:
+        kind = self.config.data.get("kind")
+        if not isinstance(kind, StringAttr) or not kind.data:
+            raise VerifyException("a target's configuration needs a 'kind' string")
+
+
+_BUFFER_DEFAULTS: dict[str, Attribute] = {
+    "scope": StringAttr("global"),
+    "align": IntAttr(64),
+    "offset_factor": IntAttr(1),
+    "elem_offset": IntAttr(0),
+}
 
 
 @irdl_attr_definition
@@ -391,36 +435,35 @@ class BufferType(ParametrizedAttribute, TypeAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         parser.parse_punctuation("<")
         shape, element = parser.parse_ranked_shape()
-        options: dict[str, object] = {}
+        options: dict[str, Attribute] = {}
         while parser.parse_optional_punctuation(",") is not None:
             pos = parser.pos
             key = parser.parse_identifier()
             if key in options:
                 parser.raise_error(f"buffer option '{key}' given twice", pos, parser.pos)
             if key == "strides":
-                options[key] = parser.parse_comma_separated_list(
+                strides = parser.parse_comma_separated_list(
                     parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
                 )
+                options[key] = ArrayAttr(IntAttr(s) for s in strides)
             elif key == "scope":
-                options[key] = parser.parse_str_literal()
+                options[key] = StringAttr(parser.parse_str_literal())
             elif key in ("elem_offset", "align", "offset_factor"):
-                options[key] = parser.parse_integer(allow_boolean=False)
+                options[key] = IntAttr(parser.parse_integer(allow_boolean=False))
             elif key == "index":
                 options[key] = parser.parse_type()
             else:
                 parser.raise_error(f"unknown buffer option '{key}'", pos, parser.pos)
         parser.parse_punctuation(">")
-        defaults = {**_BUFFER_DEFAULTS, "strides": [], "index": i32}
-        values = {**defaults, **options}
         return (
             ArrayAttr(IntAttr(d) for d in shape),
             element,
-            ArrayAttr(IntAttr(s) for s in values["strides"]),  # type: ignore[union-attr]
-            IntAttr(values["elem_offset"]),  # type: ignore[arg-type]
-            StringAttr(values["scope"]),  # type: ignore[arg-type]
-            IntAttr(values["align"]),  # type: ignore[arg-type]
-            IntAttr(values["offset_factor"]),  # type: ignore[arg-type]
-            values["index"],  # type: ignore[return-value]
+            options.get("strides", ArrayAttr(())),
+            options.get("elem_offset", _BUFFER_DEFAULTS["elem_offset"]),
+            options.get("scope", _BUFFER_DEFAULTS["scope"]),
+            options.get("align", _BUFFER_DEFAULTS["align"]),
+            options.get("offset_factor", _BUFFER_DEFAULTS["offset_factor"]),
+            options.get("index", i32),
         )
 
     def print_parameters(self, printer: Printer) -> None:
@@ -430,15 +473,15 @@ class BufferType(ParametrizedAttribute, TypeAttribute):
         printer.print_attribute(self.element_type)
         if self.strides.data:
             printer.print_string(f", strides [{', '.join(map(str, self.stride_values))}]")
-        values = {
-            "elem_offset": self.elem_offset.data,
-            "scope": self.scope.data,
-            "align": self.alignment.data,
-            "offset_factor": self.offset_factor.data,
+        values: dict[str, IntAttr | StringAttr] = {
+            "elem_offset": self.elem_offset,
+            "scope": self.scope,
+            "align": self.alignment,
+            "offset_factor": self.offset_factor,
         }
         for key, value in values.items():
             if value != _BUFFER_DEFAULTS[key]:
-                shown = f'"{value}"' if isinstance(value, str) else str(value)
+                shown = f'"{value.data}"' if isinstance(value, StringAttr) else str(value.data)
                 printer.print_string(f", {key} {shown}")
         if self.index_type != i32:
             printer.print_string(", index ")
@@ -1323,7 +1366,9 @@ class StringOp(IRDLOperation):
 def _const_value(value: int | float, result_type: Attribute) -> IntegerAttr | FloatAttr:
     if isinstance(value, float):
         return FloatAttr(value, Float64Type())
-    return IntegerAttr(value, result_type)  # type: ignore[arg-type]
+    if not isinstance(result_type, IntegerType):
+        raise ValueError(f"an integer tir.const cannot have type {result_type}")
+    return IntegerAttr(value, result_type)
 
 
 @irdl_custom_directive
@@ -1376,7 +1421,7 @@ class ConstOp(IRDLOperation):
 
     name = "tir.const"
 
-    value = prop_def(IntegerAttr | FloatAttr)
+    value = prop_def(BaseAttr(IntegerAttr) | BaseAttr(FloatAttr))
     result = result_def()
 
     traits = traits_def(Pure())
@@ -1695,5 +1740,5 @@ TIR = Dialect(
         NotOp,
         BitwiseNotOp,
     ],
-    [BufferType, PointerType, HandleType, StringType, ForKindAttr],
+    [BufferType, PointerType, HandleType, StringType, ForKindAttr, TargetAttr],
 )

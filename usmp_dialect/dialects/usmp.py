@@ -612,7 +612,7 @@ class LivenessOp(IRDLOperation):
         owners: list[int] = []
         starts: list[int] = []
         ends: list[int] = []
-        named_conflicts: list[tuple[int, str, object]] = []
+        named_conflicts: list[tuple[int, str, int]] = []
         parser.parse_punctuation("{")
         while (name := parser.parse_optional_str_literal()) is not None:
             index = len(names)

@@ -18,6 +18,7 @@ from typing import Any
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
     BoolAttr,
     DictionaryAttr,
@@ -34,7 +35,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.dialects import tir
-from usmp_dialect.tvm_nodes import BINARY_NODES, COMPARE_NODES, FOR_KIND_BY_TVM
+from usmp_dialect.tvm_nodes import BINARY_NODES, COMPARE_NODES, FOR_KIND_BY_TVM, binary_op
 
 
 class TVMScriptError(LocatedError):
@@ -160,7 +161,7 @@ class _Importer:
 
     def prim_func(self, name: str, function: Any) -> tir.PrimFuncOp:
         self.span = function.span
-        param_types = [self.type(p.ty, function) for p in function.params]
+        param_types = [self.param_type(p.ty, function) for p in function.params]
         attrs = {} if function.attrs is None else dict(function.attrs.items())
         op = tir.PrimFuncOp(
             name,
@@ -185,6 +186,24 @@ class _Importer:
             return tir.dtype_to_type(str(dtype))
         except ValueError as error:
             raise self.unsupported(str(error).removeprefix("unsupported "), node) from None
+
+    def int_dtype(self, dtype: Any, node: Any = None) -> IntegerType:
+        t = self.dtype(dtype, node)
+        if not isinstance(t, IntegerType):
+            raise self.unsupported(f"integer immediate of dtype {dtype}", node)
+        return t
+
+    def float_dtype(self, dtype: Any, node: Any = None) -> AnyFloat:
+        t = self.dtype(dtype, node)
+        if not isinstance(t, AnyFloat):
+            raise self.unsupported(f"float immediate of dtype {dtype}", node)
+        return t
+
+    def param_type(self, ty: Any, node: Any) -> Attribute:
+        t = self.type(ty, node)
+        if t is None:
+            raise self.unsupported("a void parameter", node)
+        return t
 
     def type(self, ty: Any, node: Any = None) -> Attribute | None:
         import tvm
@@ -248,9 +267,13 @@ class _Importer:
         if isinstance(value, str):
             return StringAttr(value)
         if isinstance(value, tvm.tirx.IntImm) and str(value.ty.dtype) not in ("int64", "bool"):
-            return IntegerAttr(int(value.value), self.dtype(value.ty.dtype))
+            return IntegerAttr(int(value.value), self.int_dtype(value.ty.dtype))
         if isinstance(value, tvm.ir.StringImm):
             raise self.unsupported(f"StringImm in {what}")
+        if isinstance(value, tvm.target.Target):
+            config = self.attribute(value.export(), what)
+            assert isinstance(config, DictionaryAttr)
+            return tir.TargetAttr(config)
         if hasattr(value, "items"):
             return DictionaryAttr({str(k): self.attribute(v, what) for k, v in value.items()})
         if isinstance(value, Iterable):
@@ -419,16 +442,15 @@ class _Importer:
         return self.var(e)
 
     def expr_IntImm(self, e: Any) -> SSAValue:
-        t = self.dtype(e.ty.dtype, e)
-        assert isinstance(t, IntegerType)
+        t = self.int_dtype(e.ty.dtype, e)
         if tir.is_unsigned_int(t):
             return self.result(tir.ConstOp(int(e.value), t))
         return self.result(arith.ConstantOp(IntegerAttr(int(e.value), t)))
 
     def expr_FloatImm(self, e: Any) -> SSAValue:
-        t = self.dtype(e.ty.dtype, e)
+        t = self.float_dtype(e.ty.dtype, e)
         value = float(e.value)
-        constant = FloatAttr(value, t)  # type: ignore[arg-type]
+        constant = FloatAttr(value, t)
         if _same_float(constant.value.data, value):
             return self.result(arith.ConstantOp(constant))
         return self.result(tir.ConstOp(value, t))
@@ -440,10 +462,10 @@ class _Importer:
         lhs, rhs = self.expr(e.a), self.expr(e.b)
         int_op, float_op, tir_op = BINARY_NODES[kind]
         if int_op is not None and tir.is_signless_int(lhs.type):
-            return self.result(int_op(lhs, rhs))  # type: ignore[call-arg]
+            return self.result(binary_op(int_op, lhs, rhs))
         if float_op is not None and tir.is_float(lhs.type):
-            return self.result(float_op(lhs, rhs))  # type: ignore[call-arg]
-        return self.result(tir_op(lhs, rhs))  # type: ignore[call-arg]
+            return self.result(binary_op(float_op, lhs, rhs))
+        return self.result(binary_op(tir_op, lhs, rhs))
 
     def compare(self, e: Any, kind: str) -> SSAValue:
         lhs, rhs = self.expr(e.a), self.expr(e.b)
@@ -453,7 +475,7 @@ class _Importer:
             return self.result(arith.CmpiOp(lhs, rhs, int_predicate))
         if tir.is_float(lhs.type):
             return self.result(arith.CmpfOp(lhs, rhs, float_predicate))
-        return self.result(tir_op(lhs, rhs))  # type: ignore[call-arg]
+        return self.result(binary_op(tir_op, lhs, rhs))
 
     def expr_Not(self, e: Any) -> SSAValue:
         return self.result(tir.NotOp(self.expr(e.a)))

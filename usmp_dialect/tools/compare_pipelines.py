@@ -4,22 +4,25 @@ each plans, side by side.
 ```
 python tools/compare_pipelines.py examples/pass_ordering/diamond.mlir
 python tools/compare_pipelines.py examples/pass_ordering/diamond.py --check
-python tools/compare_pipelines.py examples/models/cnn.py:cnn -p tvm-usmp -p hoisted
+python tools/compare_pipelines.py examples/models/cnn.py:cnn -p tvm-usmp -p no-fusion --svg plans
 python tools/compare_pipelines.py in.mlir -p hoisted -p 'tir-to-usmp,usmp-plan{algorithm=exact}'
 ```
 
 The input is an `.mlir` file, a TVMScript module (`.py`) or a Relax model
 (`PATH.py:NAME`, as `usmp-translate --import-relax` takes it). Each `-p` is a preset
-(`tvm-usmp`, `hoisted`, `io-in-pool`; all three by default, planned with `--algorithm`)
-or a pass pipeline as `usmp-opt -p` takes it. `--check` builds each pipeline's result
-that is lowered back to TIR with TVM and runs it against the un-planned module (not for a
-Relax model, whose un-planned TIR TVM does not build: `tools/check_relax_model.py` checks
-it against the Relax VM).
+(`tvm-usmp`, `hoisted`, `io-in-pool`, and for a Relax model `no-fusion`, which imports it
+again with `--fusion=none`; all of them by default, planned with `--algorithm`) or a pass
+pipeline as `usmp-opt -p` takes it. `--svg DIR` writes `DIR/plans.html`, the picture of
+each pipeline's plan (as `-t usmp-svg` draws it) under the pipeline's name. `--check`
+builds each pipeline's result that is lowered back to TIR with TVM and runs it against the
+un-planned module (not for a Relax model, whose un-planned TIR TVM does not build:
+`tools/check_relax_model.py` checks it against the Relax VM).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -28,13 +31,16 @@ from xdsl.dialects.builtin import ModuleOp
 from usmp_dialect.pipeline import DEFAULT_ALGORITHM
 from usmp_dialect.pipeline_comparison import (
     PRESETS,
+    PipelineRun,
     check_outputs,
     format_comparison,
+    pipeline_fusion,
     run_pipeline,
 )
 from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
 
 TOOL = "compare_pipelines"
+PLANS_PAGE = "plans.html"
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -56,6 +62,11 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="build and run each result lowered to TIR with TVM, against the un-planned module",
     )
     parser.add_argument("--target", default="llvm", choices=("c", "llvm"))
+    parser.add_argument(
+        "--svg",
+        metavar="DIR",
+        help=f"write DIR/{PLANS_PAGE}: every pipeline's plan pictured, stacked on one page",
+    )
     return parser.parse_args(argv)
 
 
@@ -63,14 +74,33 @@ def _is_model_spec(spec: str) -> bool:
     return ".py:" in spec
 
 
-def _load(spec: str) -> ModuleOp:
+def _pipelines(args: argparse.Namespace) -> list[str]:
+    """The `-p` pipelines, by default every preset the input can run; a preset that lowers
+    a Relax model its own way is a usage error on TIR, which is lowered already."""
+    if _is_model_spec(args.input):
+        return args.pipeline or list(PRESETS)
+    if args.pipeline is None:
+        return [name for name in PRESETS if pipeline_fusion(name) == "default"]
+    for pipeline in args.pipeline:
+        if pipeline_fusion(pipeline) != "default":
+            usage_error(
+                TOOL,
+                f"preset '{pipeline}' imports a Relax model again with "
+                f"--fusion={pipeline_fusion(pipeline)}, but '{args.input}' is lowered "
+                "already: give the model as PATH.py:NAME",
+            )
+    return args.pipeline
+
+
+def _load(spec: str, fusion: str) -> ModuleOp:
     from usmp_dialect.diagnostics import decode_input
     from usmp_dialect.parsing import parse_module
 
     if _is_model_spec(spec):
         from usmp_dialect.frontends.model_file import import_relax_file
+        from usmp_dialect.frontends.relax import Lowering
 
-        return import_relax_file(spec)
+        return import_relax_file(spec, Lowering(fusion=fusion))
     try:
         with open(spec, "rb") as file:
             text = decode_input(file.read(), spec)
@@ -83,9 +113,24 @@ def _load(spec: str) -> ModuleOp:
     return parse_module(text, spec)
 
 
+def _write_plans_page(directory: str, runs: list[PipelineRun]) -> None:
+    from usmp_dialect.backends.plan_svg import plans_html
+    from usmp_dialect.diagnostics import LocatedError
+    from usmp_dialect.tools.output import write_output
+
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as error:
+        raise LocatedError(
+            f"cannot create the --svg directory: {error.strerror}", directory
+        ) from None
+    page = plans_html([(run.pipeline, run.report) for run in runs])
+    write_output(os.path.join(directory, PLANS_PAGE), page)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
-    pipelines = args.pipeline or list(PRESETS)
+    pipelines = _pipelines(args)
     if args.check and _is_model_spec(args.input):
         usage_error(
             TOOL,
@@ -95,14 +140,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     with report_user_errors(TOOL) as context:
         context.input_name = args.input
         with requires_tvm(TOOL, "reading a Relax model or TVMScript, and --check,"):
-            module = _load(args.input)
+            modules: dict[str, ModuleOp] = {}
             runs = []
             for pipeline in pipelines:
+                fusion = pipeline_fusion(pipeline)
+                if fusion not in modules:
+                    modules[fusion] = _load(args.input, fusion)
                 try:
-                    runs.append(run_pipeline(module, pipeline, args.algorithm))
+                    runs.append(run_pipeline(modules[fusion], pipeline, args.algorithm))
                 except ValueError as error:
                     usage_error(TOOL, f"invalid pass pipeline '{pipeline}': {error}")
-            verdicts = check_outputs(module, runs, args.input, args.target) if args.check else None
+            verdicts = (
+                check_outputs(modules["default"], runs, args.input, args.target)
+                if args.check
+                else None
+            )
+        if args.svg is not None:
+            _write_plans_page(args.svg, runs)
     print(format_comparison(runs, verdicts), end="")
     return 1 if verdicts is not None and False in verdicts else 0
 

@@ -113,6 +113,12 @@ class UsmpOptMain(xDSLOptMain):
             help="--plan-pools places the entry function's inputs and outputs in the "
             "pool too (tir-io-to-allocations first), as TVM's use_workspace_io did",
         )
+        arg_parser.add_argument(
+            "--hoist-workspaces",
+            action="store_true",
+            help="--plan-pools allocates each operator's workspaces at its call sites, one "
+            "buffer per call (tir-hoist-workspaces first), instead of once for all calls",
+        )
 
         arg_parser.add_argument(
             "--pools",
@@ -130,11 +136,13 @@ class UsmpOptMain(xDSLOptMain):
             or args.time_limit is not None
             or args.effort is not None
             or args.use_workspace_io
+            or args.hoist_workspaces
             or args.pools is not None
         ):
             _usage_error(
-                "--algorithm, --time-limit, --effort, --use-workspace-io and --pools go "
-                "with --plan-pools (or write -p 'tir-io-to-allocations,...,usmp-assign-pools"
+                "--algorithm, --time-limit, --effort, --use-workspace-io, --hoist-workspaces "
+                "and --pools go with --plan-pools (or write -p 'tir-hoist-workspaces,"
+                "tir-io-to-allocations,...,usmp-assign-pools"
                 '{pools="SPEC"},usmp-plan{algorithm=NAME time-limit=SECONDS effort=N}\')'
             )
         if args.plan_pools and args.passes:
@@ -146,6 +154,7 @@ class UsmpOptMain(xDSLOptMain):
                     DEFAULT_TIME_LIMIT if args.time_limit is None else args.time_limit,
                     lower=not args.target.startswith(PLAN_TARGETS),
                     workspace_io=args.use_workspace_io,
+                    hoist_workspaces=args.hoist_workspaces,
                     effort=DEFAULT_EFFORT if args.effort is None else args.effort,
                     pools=self._checked_pools(),
                 )

@@ -13,17 +13,18 @@ given twice is an error. Written in a pass pipeline the spec is quoted:
 
 Every `usmp.alloc_offset` without candidates (as `memref-to-usmp` and `tir-to-usmp` leave
 them) gets the workspace pools whose targets include its function's target (a function's
-`usmp.target`; a pool without targets serves every function), in declaration order, and
-the alignment of the strictest of them. A module without a workspace pool gets an
-unrestricted `@global_workspace`, as TVM made. Candidates written in the IR stay as they are.
+`usmp.target`, else the kind of TIR's own `target` attribute; a pool without targets
+serves every function), in declaration order, and the alignment of the strictest of them.
+A module without a workspace pool gets an unrestricted `@global_workspace`, as TVM made.
+Candidates written in the IR stay as they are.
 
 With a constant pool (`flash:kind=constant`, or `usmp.pool @flash constant` in the IR), the
 constants of the entry function (the params its `usmp.constants` names: a model's weights)
 become buffers in it, marked `#usmp.io<"w", constant>` and live for the whole run, so the
 planner places them all at bytes of their own; workspace buffers never go to a constant
 pool. Without one they stay params, unless `constant-pool=true` asks for the default, an
-unrestricted `@global_constant`. This happens once `tir-to-usmp` wrote the liveness
-(run earlier, the pass leaves it to `usmp-plan`'s call of the same step).
+unrestricted `@global_constant`. This happens once `tir-to-usmp` has run (run earlier,
+the pass leaves it to `usmp-plan`'s call of the same step).
 """
 
 from __future__ import annotations
@@ -158,8 +159,13 @@ def parse_pool_spec(spec: str) -> list[PoolOp]:
 
 
 def function_target(function: Operation) -> str | None:
+    """The kind of the function's target: its `usmp.target`, else the kind of TIR's own
+    `target` attribute (`T.func_attr({"target": T.target("c")})`)."""
     target = function.attributes.get(TARGET_ATTR)
-    return target.data if isinstance(target, StringAttr) else None
+    if isinstance(target, StringAttr):
+        return target.data
+    tir_target = function.attributes.get(tir.TARGET_ATTR)
+    return tir_target.kind if isinstance(tir_target, tir.TargetAttr) else None
 
 
 Function = func.FuncOp | tir.PrimFuncOp
@@ -183,7 +189,7 @@ def _add_pools(module: ModuleOp, spec: str, pools: Sequence[PoolOp]) -> None:
             raise PoolSpecError(
                 spec,
                 f"pool '{pool.sym_name.data}' serves targets {'|'.join(pool.target_names)}, "
-                f"which no function has (the functions' usmp.target: {known})",
+                f"which no function has (the functions' targets: {known})",
             )
     block = module.body.block
     anchor = list(declared.values())[-1].next_op if declared else block.first_op

@@ -42,8 +42,8 @@ from usmp_dialect.analysis.usmp_problem import (
 )
 from usmp_dialect.diagnostics import UsmpError, warn
 from usmp_dialect.dialects.usmp import OVERFLOW_ATTR, PLAN_ATTR, LivenessOp
-from usmp_dialect.planning.problem import Plan, PlanningError
-from usmp_dialect.planning.registry import Budget, get_algorithm
+from usmp_dialect.planning.problem import Budget, Plan, PlanningError
+from usmp_dialect.planning.registry import get_algorithm
 from usmp_dialect.planning.validator import validate
 from usmp_dialect.transforms.allocations_to_usmp import pending_allocations
 from usmp_dialect.transforms.usmp_assign_pools import assign_candidates

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass
+from typing import TypedDict
 
 import numpy as np
 
@@ -364,15 +365,27 @@ class Search:
                     return False
 
 
+class PoolSearchNotes(TypedDict, total=False):
+    """What the search of one pool did, for the plan's notes."""
+
+    lower_bound: int
+    incumbent: int
+    nodes: int
+    steps: int
+    questions: list[tuple[int, bool | None]]
+    """Each capacity asked about, and its answer (`None`: the steps ran out)."""
+    proven_lower_bound: int
+
+
 def improve_pool(
     sub: Subproblem, incumbent: np.ndarray, steps: int, cap: TimeCap
-) -> tuple[np.ndarray, bool, dict[str, object]]:
+) -> tuple[np.ndarray, bool, PoolSearchNotes]:
     """The pool's offsets, as good as `steps` search steps made them, and whether they are
     optimal."""
     incumbent_height = int((incumbent + sub.sizes).max(initial=0))
     search = Search(sub, cap)
     bound = search.lower_bound()
-    notes: dict[str, object] = {"lower_bound": bound, "incumbent": incumbent_height}
+    notes: PoolSearchNotes = {"lower_bound": bound, "incumbent": incumbent_height}
     if incumbent_height <= bound:
         return incumbent, True, notes
     if sub.num_buffers == 0 or incumbent_height * (sub.num_buffers + 1) >= _MAX_KEY:
@@ -387,7 +400,7 @@ def improve_pool(
     best_height = incumbent_height
     proven_low = bound  # every capacity below this one is proven too small
     presumed_low = bound  # ... or ran out of time
-    questions = []
+    questions: list[tuple[int, bool | None]] = []
     given: dict[int, int] = {}  # steps each capacity was last given
     while proven_low < best_height and search.steps < steps and not cap.reached():
         if presumed_low >= best_height:
@@ -414,7 +427,7 @@ def improve_pool(
     proven = proven_low >= best_height
     notes["nodes"] = search.nodes
     notes["steps"] = search.steps
-    notes["questions"] = [(c, a) for c, a in questions]
+    notes["questions"] = questions
     notes["proven_lower_bound"] = min(proven_low, best_height)
     if search.best is not None and search.best_height < incumbent_height:
         return search.best, proven, notes
@@ -477,7 +490,7 @@ def improve_plan(problem: Problem, start_plan: Plan, seconds: float, cap: TimeCa
     # the assignment is a heuristic and optimality is not claimed.
     assignment_fixed = all(len(c) == 1 for c in problem.candidates)
     all_proven = True
-    pool_notes = {}
+    pool_notes: dict[str, PoolSearchNotes] = {}
     used = np.unique(pool).tolist()
     for index in used:
         buffers = np.flatnonzero(pool == index)
@@ -490,7 +503,7 @@ def improve_plan(problem: Problem, start_plan: Plan, seconds: float, cap: TimeCa
         offsets, proven, notes = improve_pool(
             sub, offset[buffers], int(share / SEARCH_STEP_SECONDS), cap
         )
-        seconds -= int(notes.get("steps", 0)) * SEARCH_STEP_SECONDS
+        seconds -= notes.get("steps", 0) * SEARCH_STEP_SECONDS
         offset[buffers] = offsets
         all_proven &= proven
         pool_notes[problem.pools[index].name] = notes

@@ -17,8 +17,7 @@ from usmp_dialect.planning.algorithms.portfolio import (
     portfolio_seconds,
 )
 from usmp_dialect.planning.algorithms.work import TimeCap, placements_in
-from usmp_dialect.planning.problem import Plan, PlanningError, Problem
-from usmp_dialect.planning.registry import Budget, register_algorithm
+from usmp_dialect.planning.problem import Budget, Plan, PlanningError, Problem
 from usmp_dialect.planning.size_hints import proven_out_of_space
 
 _SECONDS = 10.0
@@ -29,7 +28,6 @@ _ASSIGNMENTS = 100_000
 """Pool choices `exact` tries at effort 1 when `default` found no plan within the hints."""
 
 
-@register_algorithm("exact")
 def exact(problem: Problem, budget: Budget) -> Plan:
     cap = TimeCap.after(budget.time_limit)
     default_seconds = portfolio_seconds(problem, budget.effort)

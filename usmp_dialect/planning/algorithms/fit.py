@@ -16,8 +16,7 @@ import numpy as np
 from usmp_dialect.planning.algorithms.greedy import Placement
 from usmp_dialect.planning.algorithms.placement import gap_starts
 from usmp_dialect.planning.conflicts import conflicts_either_direction
-from usmp_dialect.planning.problem import Conflicts, Plan, Problem
-from usmp_dialect.planning.registry import Budget, register_algorithm
+from usmp_dialect.planning.problem import Budget, Conflicts, Plan, Problem
 from usmp_dialect.planning.size_hints import out_of_space
 
 
@@ -69,11 +68,9 @@ def _plan(problem: Problem, tightest: bool, algorithm: str) -> Plan:
     return place_in_gaps(problem, order.tolist(), conflicts, tightest, algorithm)
 
 
-@register_algorithm("first_fit")
 def first_fit(problem: Problem, budget: Budget) -> Plan:
     return _plan(problem, tightest=False, algorithm="first_fit")
 
 
-@register_algorithm("best_fit")
 def best_fit(problem: Problem, budget: Budget) -> Plan:
     return _plan(problem, tightest=True, algorithm="best_fit")

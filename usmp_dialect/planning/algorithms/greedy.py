@@ -22,8 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from usmp_dialect.planning.problem import Plan, Problem
-from usmp_dialect.planning.registry import Budget, register_algorithm
+from usmp_dialect.planning.problem import Budget, Plan, Problem
 from usmp_dialect.planning.size_hints import out_of_space
 
 
@@ -105,11 +104,9 @@ def place_above_conflicts(problem: Problem, order: Sequence[int], algorithm: str
     return placement.plan()
 
 
-@register_algorithm("greedy_by_size")
 def greedy_by_size(problem: Problem, budget: Budget) -> Plan:
     return place_above_conflicts(problem, tvm_size_order(problem), "greedy_by_size")
 
 
-@register_algorithm("greedy_by_conflicts")
 def greedy_by_conflicts(problem: Problem, budget: Budget) -> Plan:
     return place_above_conflicts(problem, tvm_conflicts_order(problem), "greedy_by_conflicts")

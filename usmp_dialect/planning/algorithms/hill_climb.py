@@ -31,8 +31,7 @@ from usmp_dialect.planning.algorithms.greedy import round_up, tvm_size_order
 from usmp_dialect.planning.algorithms.placement import gap_starts
 from usmp_dialect.planning.algorithms.work import TimeCap
 from usmp_dialect.planning.conflicts import max_live
-from usmp_dialect.planning.problem import Plan, PlanningError, Problem
-from usmp_dialect.planning.registry import Budget, register_algorithm
+from usmp_dialect.planning.problem import Budget, Plan, PlanningError, Problem
 from usmp_dialect.planning.size_hints import out_of_space
 
 MAX_ROUNDS = 500
@@ -272,6 +271,5 @@ def _first_unfit_error(problem: Problem, placed: _Round, climb: _Climb) -> Plann
     return out_of_space(problem, buffer, ALGORITHM, placed.needed[buffer])
 
 
-@register_algorithm(ALGORITHM)
 def tvm_hill_climb(problem: Problem, budget: Budget) -> Plan:
     return hill_climb_plan(problem, budget)

@@ -49,13 +49,31 @@ class Geometry:
     without intervals)."""
 
     @property
+    def spans(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """`(span_start, span_end)`, when every buffer has a single span."""
+        if self.span_start is None or self.span_end is None:
+            return None
+        return self.span_start, self.span_end
+
+    @property
     def has_spans(self) -> bool:
-        return self.span_start is not None
+        return self.spans is not None
 
     def neighbours_of(self, buffer: int) -> np.ndarray:
         assert self.neighbours is not None
         indptr, indices = self.neighbours
         return indices[indptr[buffer] : indptr[buffer + 1]]
+
+    def conflicting(self, buffer: int) -> np.ndarray:
+        """The buffers whose lifetimes meet `buffer`'s."""
+        if self.spans is None:
+            return self.neighbours_of(buffer)
+        span_start, span_end = self.spans
+        start, end = span_start[buffer], span_end[buffer]
+        if end <= start:
+            return np.empty(0, dtype=np.intp)
+        live = np.flatnonzero((span_start < end) & (span_end > start))
+        return live[live != buffer]
 
 
 def geometry_of(problem: Problem) -> Geometry:
@@ -193,8 +211,8 @@ def place_in_order(problem: Problem, geometry: Geometry, order: np.ndarray, fit:
     """Each buffer in `order` goes to its first candidate pool where it fits under the
     pool's size hint. Raises the out-of-space error for the first buffer that fits in
     none."""
-    if geometry.has_spans:
-        pool, offset, failed = _place_spans(problem, geometry, order, fit)
+    if geometry.spans is not None:
+        pool, offset, failed = _place_spans(problem, geometry.spans, order, fit)
     else:
         pool, offset, failed = _place_by_conflict_lists(problem, geometry, order, fit)
     if failed >= 0:
@@ -208,13 +226,7 @@ def _bytes_needed(
 ) -> dict[int, int]:
     """Per candidate pool of a buffer that fit in none, the size that pool would need to
     take it at its lowest gap among the buffers placed before it (for the error)."""
-    if geometry.has_spans:
-        assert geometry.span_start is not None and geometry.span_end is not None
-        start, end = geometry.span_start[buffer], geometry.span_end[buffer]
-        live = (geometry.span_start < end) & (geometry.span_end > start)
-        neighbours = np.flatnonzero(live & (np.arange(problem.num_buffers) != buffer))
-    else:
-        neighbours = geometry.neighbours_of(buffer)
+    neighbours = geometry.conflicting(buffer)
     sizes = np.asarray(problem.sizes, dtype=np.int64)
     size = int(sizes[buffer])
     needed = {}
@@ -228,7 +240,7 @@ def _bytes_needed(
 
 
 def _place_spans(
-    problem: Problem, geometry: Geometry, order: np.ndarray, fit: Fit
+    problem: Problem, spans: tuple[np.ndarray, np.ndarray], order: np.ndarray, fit: Fit
 ) -> tuple[np.ndarray, np.ndarray, int]:
     candidates = problem.candidates
     indptr = np.zeros(problem.num_buffers + 1, dtype=np.int64)
@@ -239,8 +251,8 @@ def _place_spans(
         dtype=np.int64,
     )
     pool, offset, failed = place_spans(
-        geometry.span_start.astype(np.int64),
-        geometry.span_end.astype(np.int64),
+        spans[0].astype(np.int64),
+        spans[1].astype(np.int64),
         np.asarray(problem.sizes, dtype=np.int64),
         np.maximum(np.asarray(problem.alignments, dtype=np.int64), 1),
         np.asarray(order, dtype=np.int64),

@@ -58,7 +58,7 @@ def _in_way_elsewhere(problem: Problem, geometry: Geometry, buffer: int) -> Prob
     wanted = set(problem.candidates[buffer])
     movable = [
         other
-        for other in _conflicting(geometry, buffer).tolist()
+        for other in geometry.conflicting(buffer).tolist()
         if len(problem.candidates[other]) > 1 and problem.candidates[other][0] in wanted
     ]
     if not movable:
@@ -72,14 +72,6 @@ def with_pool_last(problem: Problem, buffer: int, pool: int) -> Problem:
     candidates = list(problem.candidates)
     candidates[buffer] = (*(p for p in candidates[buffer] if p != pool), pool)
     return dataclasses.replace(problem, candidates=tuple(candidates))
-
-
-def _conflicting(geometry: Geometry, buffer: int) -> np.ndarray:
-    if not geometry.has_spans:
-        return geometry.neighbours_of(buffer)
-    start, end = geometry.span_start[buffer], geometry.span_end[buffer]
-    live = np.flatnonzero((geometry.span_start < end) & (geometry.span_end > start))
-    return live[live != buffer] if end > start else live[:0]
 
 
 class Undecided(Exception):
@@ -113,6 +105,7 @@ class _PoolSearch:
         key = (index, frozenset(buffers.tolist()))
         if key not in self.answers:
             hint = self.problem.pools[index].size_hint
+            assert hint is not None, "only pools with a size hint are searched"
             answer, offsets, spent = fit_in_pool(
                 self.problem, buffers, hint, max(self.steps, 1), self.cap
             )

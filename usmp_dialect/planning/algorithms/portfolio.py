@@ -26,8 +26,7 @@ from usmp_dialect.planning.algorithms.placement import (
 from usmp_dialect.planning.algorithms.pool_choice import with_pool_last, with_room_made
 from usmp_dialect.planning.algorithms.work import TimeCap, placements_in
 from usmp_dialect.planning.conflicts import max_live
-from usmp_dialect.planning.problem import Plan, PlanningError, Problem
-from usmp_dialect.planning.registry import Budget, register_algorithm
+from usmp_dialect.planning.problem import Budget, Plan, PlanningError, Problem
 
 _BASE_SECONDS = 1.5
 _SECONDS_PER_BUFFER = 1.2e-4
@@ -220,6 +219,5 @@ def plan_default(problem: Problem, effort: float, cap: TimeCap) -> Plan:
     return improve_plan(problem, plan, seconds - greedy, cap)
 
 
-@register_algorithm("default")
 def default(problem: Problem, budget: Budget) -> Plan:
     return plan_default(problem, budget.effort, TimeCap.after(budget.time_limit))

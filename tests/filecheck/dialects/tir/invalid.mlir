@@ -123,3 +123,9 @@ tir.prim_func @f(%n: i32) {
 tir.prim_func @f(%a: i32 {tir.name = 1 : i64}) {
 }
 // CHECK: a param's tir.name must be a string, got 1 : i64
+
+// -----
+
+tir.prim_func @f() attributes {target = #tir.target<{keys = ["cpu"]}>} {
+}
+// CHECK: a target's configuration needs a 'kind' string

@@ -53,7 +53,7 @@ tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<ui8, "local">, %h: !ti
   tir.assert %t, "RuntimeError", ["must hold"]
 }
 
-tir.prim_func @main(%a: !tir.buffer<4x8xf32>, %n: i32) -> i32 attributes {global_symbol = "main"} {
+tir.prim_func @main(%a: !tir.buffer<4x8xf32>, %n: i32) -> i32 attributes {global_symbol = "main", target = #tir.target<{kind = "c", tag = "", keys = ["cpu"], host = {kind = "llvm", tag = "", keys = ["cpu"]}}>} {
   %data = tir.buffer_data %a : !tir.buffer<4x8xf32> -> !tir.ptr<f32>
   %ub = tir.alloc_buffer : !tir.buffer<32xui8, scope "local">
   %udata = tir.buffer_data %ub : !tir.buffer<32xui8, scope "local"> -> !tir.ptr<ui8, "local">
@@ -115,7 +115,7 @@ tir.prim_func @main(%a: !tir.buffer<4x8xf32>, %n: i32) -> i32 attributes {global
 // CHECK-NEXT: }
 // CHECK-NEXT: tir.assert %t, "RuntimeError", ["must hold"]
 // CHECK-NEXT: }
-// CHECK-NEXT: tir.prim_func @main(%a: !tir.buffer<4x8xf32>, %n: i32) -> i32 attributes {global_symbol = "main"} {
+// CHECK-NEXT: tir.prim_func @main(%a: !tir.buffer<4x8xf32>, %n: i32) -> i32 attributes {global_symbol = "main", target = #tir.target<{kind = "c", tag = "", keys = ["cpu"], host = {kind = "llvm", tag = "", keys = ["cpu"]}}>} {
 // CHECK-NEXT: %data = tir.buffer_data %a : !tir.buffer<4x8xf32> -> !tir.ptr<f32>
 // CHECK-NEXT: %ub = tir.alloc_buffer : !tir.buffer<32xui8, scope "local">
 // CHECK-NEXT: %udata = tir.buffer_data %ub : !tir.buffer<32xui8, scope "local"> -> !tir.ptr<ui8, "local">
