@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.frontends.relax import DEFAULT_LOWERING, Lowering
 from usmp_dialect.frontends.tvmscript import TVMScriptError
 
@@ -33,6 +34,10 @@ class ModelCheck(NamedTuple):
     pools: dict[str, int]
     relax_bytes: int
     outputs: list[OutputCheck]
+    constant_pool: str | None = None
+    """The pool among `pools` that holds the constants, if one does."""
+    constant_bytes: int = 0
+    """The sum of the constants' sizes."""
 
 
 def _random_inputs(tir_main: Any, names: list[str], seed: int) -> dict[str, np.ndarray]:
@@ -46,6 +51,28 @@ def _random_inputs(tir_main: Any, names: list[str], seed: int) -> dict[str, np.n
         values = rng.standard_normal(shape) if dtype.kind == "f" else rng.integers(0, 2, shape)
         inputs[name] = values.astype(dtype)
     return inputs
+
+
+def _overridden(
+    weights: Mapping[str, np.ndarray],
+    constants: Mapping[str, np.ndarray],
+    overrides: Mapping[str, np.ndarray],
+) -> Mapping[str, np.ndarray]:
+    """`weights` with the overridden ones replaced; an override of a constant that is not
+    a weight (one folded at compile time) is an error, as the Relax VM cannot be given it."""
+    from usmp_dialect.frontends.relax import sanitize
+    from usmp_dialect.tvm_runtime import check_overrides
+
+    check_overrides(overrides, {n: (a.shape, str(a.dtype)) for n, a in constants.items()})
+    by_name = {sanitize(k): k for k in weights}
+    for name in overrides:
+        if name not in by_name:
+            raise LocatedError(
+                f"'{name}' is computed from the weights at compile time; override a weight "
+                "the model reads as it is, or lower with --weights=params",
+                "--override",
+            )
+    return {**weights, **{by_name[name]: array for name, array in overrides.items()}}
 
 
 def tvm_failure_reason(error: Exception) -> str:
@@ -67,10 +94,13 @@ def check_model(
     seed: int = 0,
     tolerance: float = 1e-5,
     pools: str = "",
+    overrides: Mapping[str, np.ndarray] | None = None,
 ) -> ModelCheck:
     """Lower `mod` as `lowering` says, plan, build and run it, and compare each output with
     the Relax VM's; Relax's own plan is of the module lowered alike (weights bound or not,
-    fused or not). `pools` is a `--pools` spec (`sram:size_hint=256K,dram`)."""
+    fused or not). `pools` is a `--pools` spec (`sram:size_hint=256K,dram`, with
+    `flash:kind=constant` the constants go in a pool). `overrides` replace constants by
+    name (weights the model reads as they are), in our run and the Relax VM's."""
     from usmp_dialect.dialects.usmp import POOLS_ATTR
     from usmp_dialect.frontends.relax import (
         lower_model,
@@ -79,9 +109,11 @@ def check_model(
         sanitize,
     )
     from usmp_dialect.pipeline import plan_module
-    from usmp_dialect.tvm_runtime import run_module
+    from usmp_dialect.tvm_runtime import constant_pool, run_module
 
     tir_mod, constants = lower_model(mod, weights, where, lowering)
+    weights = _overridden(weights, constants, overrides or {})
+    constants = {**constants, **(overrides or {})}
     main = tir_mod["main"]
     params = [p.name for p in main.params]
     weight_names = {sanitize(k) for k in weights}
@@ -111,4 +143,10 @@ def check_model(
         checks.append(OutputCheck(name, str(got.dtype), tuple(got.shape), max_error, agrees))
     pool_sizes = {str(k): int(v) for k, v in planned["main"].attrs[POOLS_ATTR].items()}
     bound = weights if lowering.weights == "bound" else None
-    return ModelCheck(pool_sizes, relax_planner_bytes(mod, bound, lowering.fusion), checks)
+    return ModelCheck(
+        pool_sizes,
+        relax_planner_bytes(mod, bound, lowering.fusion),
+        checks,
+        constant_pool(planned),
+        sum(array.nbytes for array in constants.values()),
+    )

@@ -29,6 +29,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
+from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR
 from usmp_dialect.tvm_nodes import (
     LOGICAL_NODE_OF_OP,
     NODE_OF_CMPF,
@@ -157,7 +158,12 @@ class _Emitter:
             self.define_var(arg, name or f"arg{i}")
             for i, (arg, name) in enumerate(zip(op.body.block.args, op.param_names(), strict=True))
         ]
-        attrs = {key: attribute_to_tvm(value, op) for key, value in op.attributes.items()}
+        # The constants' values are bytes for the constant pool's file, not TIR.
+        attrs = {
+            key: attribute_to_tvm(value, op)
+            for key, value in op.attributes.items()
+            if key != CONSTANT_VALUES_ATTR
+        }
         return tirx.PrimFunc(
             params,
             self.block(op.body.block),

@@ -97,7 +97,12 @@ IO_ATTR = "usmp.io"
 function (`tir-io-to-allocations`): an `IOAttr`."""
 CONSTANTS_ATTR = "usmp.constants"
 """On an entry function: the params that hold constant data (a model's weights), which
-are not inputs (`tir-io-to-allocations` leaves them params)."""
+are not inputs (`tir-io-to-allocations` leaves them params; `usmp-assign-pools` moves them
+into a constant pool when there is one)."""
+CONSTANT_VALUES_ATTR = "usmp.constant_values"
+"""On an entry function: the value of each constant (by its param's name) as a `dense`
+tensor whose bytes are the constant's little-endian bytes, from which the constant pool's
+initial bytes are written."""
 TARGET_ATTR = "usmp.target"
 """A function's target; a pool with targets serves only functions of those targets."""
 POOL_ARG_ATTR = "usmp.pool"
@@ -105,8 +110,8 @@ POOL_ARG_ATTR = "usmp.pool"
 POOLS_ATTR = "usmp.pools"
 """On the entry function after `usmp-to-tir`: each pool's name and planned size in bytes."""
 IO_OFFSETS_ATTR = "usmp.io_offsets"
-"""On the entry function after `usmp-to-tir`: where each input and output placed in a
-pool lives."""
+"""On the entry function after `usmp-to-tir`: where each input, output and constant placed
+in a pool lives."""
 DEFAULT_ALIGNMENT = 16
 
 _INT_POOL_PROPERTIES = (
@@ -236,11 +241,13 @@ class PoolKindAttr(EnumAttribute[PoolKind], SpacedOpaqueSyntaxAttribute):
 
 
 class IOKind(StrEnum):
-    """What an entry function's I/O buffer carries: read means input, written output."""
+    """What an entry function's param placed in a pool carries: read means input, written
+    output; a constant is data fixed before the run (a weight), in a constant pool."""
 
     INPUT = "input"
     OUTPUT = "output"
     INPUT_OUTPUT = "input_output"
+    CONSTANT = "constant"
 
 
 @irdl_attr_definition
@@ -510,6 +517,7 @@ class AllocOffsetOp(IRDLOperation):
                 f"{self.alignment_bytes}"
             )
         pools = self.pool_ops()
+        self._verify_pool_kinds(pools)
         offset = self.offset_bytes
         if offset is None:
             return
@@ -535,6 +543,22 @@ class AllocOffsetOp(IRDLOperation):
                 raise VerifyException(
                     f"buffer '{name}' ends at byte {offset + size}, past the {what} of "
                     f"pool @{pool.sym_name.data} ({limit} bytes)"
+                )
+
+    def is_constant(self) -> bool:
+        mark = self.attributes.get(IO_ATTR)
+        return isinstance(mark, IOAttr) and mark.kind.data == IOKind.CONSTANT
+
+    def _verify_pool_kinds(self, pools: list[PoolOp]) -> None:
+        """A constant pool holds the entry's constants, which go nowhere else: its bytes
+        are written before the run and never change."""
+        wanted = PoolKind.CONSTANT if self.is_constant() else PoolKind.WORKSPACE
+        for pool in pools:
+            if pool.kind.data != wanted:
+                what = "constant" if self.is_constant() else "workspace buffer"
+                raise VerifyException(
+                    f"{what} '{self.buffer_name.data}' cannot go in {pool.kind.data} pool "
+                    f"@{pool.sym_name.data}; a constant pool holds exactly the entry's constants"
                 )
 
     @classmethod

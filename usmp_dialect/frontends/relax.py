@@ -52,7 +52,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
+from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR, CONSTANTS_ATTR
 from usmp_dialect.frontends.tvmscript import TVMScriptError
 
 OUTPUT_NAME = "output"
@@ -738,13 +738,21 @@ def import_relax(
     where: str = "<relax>",
     lowering: Lowering = DEFAULT_LOWERING,
 ) -> ModuleOp:
-    """The `tir` dialect of a Relax model (see the module docstring)."""
+    """The `tir` dialect of a Relax model (see the module docstring), `main` holding its
+    constants' values as `usmp.constant_values`."""
+    from usmp_dialect.analysis.tir_liveness import prim_funcs
+    from usmp_dialect.backends.constant_pool import constant_values_attr
     from usmp_dialect.frontends.tvmscript import import_module
 
-    tir_mod = relax_to_tir(mod, weights, where, lowering)
+    lowered = lower_model(mod, weights, where, lowering)
     try:
-        return import_module(tir_mod, "<lowered>")
+        module = import_module(lowered.tir, "<lowered>")
     except TVMScriptError as error:  # TVM lowered the model to TIR the tir dialect lacks
         raise Site(where, "in the lowered TIR").error(
             f"{error.message} ({error.location})"
         ) from None
+    if lowered.constants:
+        prim_funcs(module)["main"].attributes[CONSTANT_VALUES_ATTR] = constant_values_attr(
+            lowered.constants
+        )
+    return module

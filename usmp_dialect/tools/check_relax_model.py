@@ -3,6 +3,8 @@ compare it with the Relax VM.
 
 ```
 python tools/check_relax_model.py examples/models/mobilenet.py:mobilenet --use-workspace-io
+python tools/check_relax_model.py examples/models/mlp.py:mlp --pools flash:kind=constant \\
+    --override fc1_bias=bias.npy     # weights in a constant pool, one of them replaced
 ```
 
 The model is `PATH.py:NAME`, lowered as `usmp-translate --import-relax` lowers it (the same
@@ -20,6 +22,7 @@ from collections.abc import Sequence
 from usmp_dialect.frontends.relax import DEFAULT_LOWERING, FUSION_MODES, WEIGHT_MODES, Lowering
 from usmp_dialect.model_check import check_model
 from usmp_dialect.tools.errors import report_user_errors, requires_tvm
+from usmp_dialect.tvm_runtime import read_overrides
 
 TOOL = "check_relax_model"
 
@@ -49,6 +52,14 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         default=DEFAULT_LOWERING.fusion,
         help="TVM's operator fusion: default (on) or none",
     )
+    parser.add_argument(
+        "--override",
+        action="append",
+        default=[],
+        metavar="NAME=FILE.npy",
+        help="run with this array in place of weight NAME (ours: its bytes written at its "
+        "offset; the Relax VM: the weight replaced)",
+    )
     parser.add_argument("--target", default="llvm", choices=("c", "llvm"))
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     parser.add_argument(
@@ -62,6 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from usmp_dialect.frontends.model_file import load_model, model_location
 
     with report_user_errors(TOOL), requires_tvm(TOOL, "checking a Relax model"):
+        overrides = read_overrides(args.override)
         mod, weights = load_model(args.model)
         result = check_model(
             mod,
@@ -73,12 +85,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
             tolerance=args.tolerance,
             pools=args.pools,
+            overrides=overrides,
         )
     held = "intermediates, operator workspaces" + (
         ", inputs and outputs" if args.use_workspace_io else ""
     )
     for pool, size in result.pools.items():
-        print(f"pool {pool}: {size} bytes ({held})")
+        what = (
+            f"constants, {result.constant_bytes} bytes together"
+            if pool == result.constant_pool
+            else held
+        )
+        print(f"pool {pool}: {size} bytes ({what})")
     print(f"Relax StaticPlanBlockMemory: {result.relax_bytes} bytes (intermediates only)")
     for out in result.outputs:
         verdict = "agrees" if out.agrees else "DIFFERS"

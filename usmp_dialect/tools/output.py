@@ -29,9 +29,11 @@ def _new_file_mode() -> int:
     return 0o666 & ~umask
 
 
-def write_output(path: str | None, text: str) -> None:
-    """`text` to standard output when `path` is None, else to the file `path`."""
+def write_output(path: str | None, text: str | bytes) -> None:
+    """`text` to standard output when `path` is None, else to the file `path` (bytes as
+    they are)."""
     if path is None:
+        assert isinstance(text, str), "bytes go to a file"
         sys.stdout.write(text)
         return
     _check_writable(path)
@@ -42,8 +44,12 @@ def write_output(path: str | None, text: str) -> None:
     except OSError as error:
         raise LocatedError(f"cannot write the output: {error.strerror}", path) from None
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            file.write(text)
+        if isinstance(text, bytes):
+            with os.fdopen(descriptor, "wb") as binary:
+                binary.write(text)
+        else:
+            with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+                file.write(text)
         os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException as error:

@@ -5,6 +5,8 @@
 python tools/run_tvmscript.py planned.py --target c      # or llvm; prints each output
 usmp-translate --import-tvmscript examples/tir/chain.py | usmp-opt --plan-pools \\
   | usmp-translate --emit-tvmscript > planned.py && python tools/run_tvmscript.py planned.py
+# a model's weights in a constant pool, loaded from its file, one of them replaced:
+python tools/run_tvmscript.py planned.py --constants weights.bin --override fc1_bias=b.npy
 ```
 """
 
@@ -18,8 +20,17 @@ import numpy as np
 
 from usmp_dialect.dialects.usmp import POOLS_ATTR
 from usmp_dialect.pipeline import plan_module
-from usmp_dialect.tools.errors import requires_tvm
-from usmp_dialect.tvm_runtime import entry_name, load_tvmscript, run_module
+from usmp_dialect.tools.errors import report_user_errors, requires_tvm
+from usmp_dialect.tvm_runtime import (
+    check_overrides,
+    entry_constants,
+    entry_name,
+    load_tvmscript,
+    random_inputs,
+    read_constant_pool,
+    read_overrides,
+    run_module,
+)
 
 TOOL = "run_tvmscript"
 
@@ -37,12 +48,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="with --plan: place the entry's inputs and outputs in the pool too",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    parser.add_argument(
+        "--constants",
+        metavar="FILE.bin",
+        help="the constant pool's initial bytes (usmp-translate --constants-out); without "
+        "it the constants are random",
+    )
+    parser.add_argument(
+        "--override",
+        action="append",
+        default=[],
+        metavar="NAME=FILE.npy",
+        help="write this array in place of constant NAME (its bytes at NAME's offset)",
+    )
     args = parser.parse_args(argv)
-    with requires_tvm(TOOL, "running TVMScript"):
+    with report_user_errors(TOOL), requires_tvm(TOOL, "running TVMScript"):
+        overrides = read_overrides(args.override)
         mod = load_tvmscript(args.file)
         if args.plan:
             mod = plan_module(mod, workspace_io=args.use_workspace_io)
-        outputs = run_module(mod, target=args.target, seed=args.seed)
+        check_overrides(overrides, entry_constants(mod))
+        pool_bytes = {} if args.constants is None else read_constant_pool(mod, args.constants)
+        inputs = random_inputs(mod, args.seed, constants=not pool_bytes)
+        outputs = run_module(mod, {**inputs, **overrides}, args.target, pool_bytes=pool_bytes)
     func = mod[entry_name(mod)]
     if func.attrs is not None and POOLS_ATTR in func.attrs:
         for name, size in func.attrs[POOLS_ATTR].items():

@@ -4,6 +4,7 @@
     usmp-translate --export-csv planned.mlir    planned usmp IR -> CSV with an offset column
     usmp-translate --import-tvmscript model.py  TVMScript -> tir dialect
     usmp-translate --emit-tvmscript in.mlir     tir dialect -> TVMScript
+        [--constants-out FILE.bin]              and the constant pool's initial bytes
     usmp-translate --import-relax m.py:NAME     Relax model NAME() -> (mod, weights) -> tir
         [--weights=bound|params] [--fusion=default|none]   how TVM lowers it first
 
@@ -67,10 +68,17 @@ def import_relax(text: str, name: str, lowering: Lowering = DEFAULT_LOWERING) ->
     return print_module(import_relax_file(name, lowering))
 
 
-def emit_tvmscript(text: str, name: str) -> str:
+def emit_tvmscript(text: str, name: str, constants_out: str | None = None) -> str:
+    """TVMScript; with `constants_out`, the constant pool's bytes written there too (only
+    once both are complete)."""
+    from usmp_dialect.backends.constant_pool import constant_pool_bytes
     from usmp_dialect.backends.tvmscript import emit_tvmscript as tir_to_tvmscript
 
-    return tir_to_tvmscript(parse_module(text, name))
+    module = parse_module(text, name)
+    script = tir_to_tvmscript(module)
+    if constants_out is not None:
+        write_output(constants_out, constant_pool_bytes(module))
+    return script
 
 
 TRANSLATIONS: dict[str, tuple[Callable[[str, str], str], str]] = {
@@ -106,6 +114,13 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         choices=FUSION_MODES,
         help="TVM's operator fusion (FuseOps, FuseTIR): default (on) or none",
     )
+    emit = parser.add_argument_group("--emit-tvmscript options")
+    emit.add_argument(
+        "--constants-out",
+        metavar="FILE.bin",
+        help="write the constant pool's initial bytes (raw, little-endian, the pool's size) "
+        "to FILE.bin",
+    )
     return parser.parse_args(argv)
 
 
@@ -128,6 +143,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         translate, _ = TRANSLATIONS[mode]
         if mode == "import-relax":
             translate = partial(import_relax, lowering=lowering)
+        if args.constants_out is not None:
+            if mode != "emit-tvmscript":
+                usage_error(
+                    TOOL, f"--constants-out is an option of --emit-tvmscript, not of --{mode}"
+                )
+            translate = partial(emit_tvmscript, constants_out=args.constants_out)
         if mode in NAMED_INPUTS:
             if args.input_file is None:
                 usage_error(TOOL, f"--{mode} needs PATH.py:NAME")

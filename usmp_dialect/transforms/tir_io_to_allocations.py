@@ -37,12 +37,20 @@ from usmp_dialect.transforms.allocations_to_usmp import tir_program_before_lower
 
 
 def constant_params(function: tir.PrimFuncOp) -> set[str]:
+    """The params `function`'s `usmp.constants` names, each one of its params."""
     attr = function.attributes.get(CONSTANTS_ATTR)
     if attr is None:
         return set()
     if not isinstance(attr, ArrayAttr) or not all(isinstance(a, StringAttr) for a in attr):
         raise UsmpError(f"{CONSTANTS_ATTR} must be an array of param names", function)
-    return {a.data for a in attr if isinstance(a, StringAttr)}
+    constants = {a.data for a in attr if isinstance(a, StringAttr)}
+    if unknown := sorted(constants - set(function.param_names())):
+        raise UsmpError(
+            f"{CONSTANTS_ATTR} names {', '.join(unknown)}, not a param of "
+            f"@{function.sym_name.data}",
+            function,
+        )
+    return constants
 
 
 def _io_kind(allocation: Allocation) -> str:
@@ -54,11 +62,11 @@ def _io_kind(allocation: Allocation) -> str:
     return "output" if allocation.written else "input"
 
 
-def _views(param: SSAValue) -> list[tir.DeclBufferOp]:
+def param_views(param: SSAValue) -> list[tir.DeclBufferOp]:
     return [use.operation for use in param.uses if isinstance(use.operation, tir.DeclBufferOp)]
 
 
-def _io_buffer_type(
+def param_buffer_type(
     param: SSAValue, name: str | None, views: list[tir.DeclBufferOp]
 ) -> tir.BufferType | None:
     """The buffer a param holds: its own type, or the one type its views give it; None
@@ -69,14 +77,14 @@ def _io_buffer_type(
     if len(types) > 1:
         raise UsmpError(
             f"param '{name}' is viewed as {len(types)} different buffers "
-            f"({', '.join(sorted(map(str, types)))}); its I/O buffer is ambiguous",
+            f"({', '.join(sorted(map(str, types)))}); the buffer it holds is ambiguous",
             views[-1],
         )
     buffer_type = next(iter(types), None)
     return buffer_type if isinstance(buffer_type, tir.BufferType) else None
 
 
-def _io_allocation(
+def param_allocation(
     param: BlockArgument,
     name: str,
     buffer_type: tir.BufferType,
@@ -125,19 +133,12 @@ class TirIoToAllocations(ModulePass):
         check_entry_not_called(entry, functions, "whose I/O params would go")
         constants = constant_params(entry)
         block = entry.body.block
-        names = set(entry.param_names())
-        if unknown := sorted(constants - names):
-            raise UsmpError(
-                f"{CONSTANTS_ATTR} names {', '.join(unknown)}, not a param of "
-                f"@{entry.sym_name.data}",
-                entry,
-            )
         io_params = []
         for index, (arg, name) in enumerate(
             list(zip(block.args, entry.param_names(), strict=True))
         ):
-            views = _views(arg)
-            buffer_type = _io_buffer_type(arg, name, views)
+            views = param_views(arg)
+            buffer_type = param_buffer_type(arg, name, views)
             if buffer_type is None or name in constants:
                 continue
             if not name:
@@ -152,7 +153,7 @@ class TirIoToAllocations(ModulePass):
         created = [
             new
             for arg, name, buffer_type, views in io_params
-            for new in _io_allocation(arg, name, buffer_type, views, entry)
+            for new in param_allocation(arg, name, buffer_type, views, entry)
         ]
         for arg, *_ in reversed(io_params):
             entry.erase_param(arg)

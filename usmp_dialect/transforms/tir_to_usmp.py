@@ -48,7 +48,11 @@ def in_pool(t: tir.BufferType, alignment: int | None = None) -> tir.BufferType:
 
 
 def _lower_allocation(allocation: Allocation, name: str) -> None:
-    op = allocation.op
+    lower_alloc_buffer(allocation.op, name)
+
+
+def lower_alloc_buffer(op: tir.AllocBufferOp, name: str) -> AllocOffsetOp:
+    """`op` as a `usmp.alloc_offset` named `name`, without candidate pools."""
     buffer_type = op.buffer.type
     assert isinstance(buffer_type, tir.BufferType)
     placed = AllocOffsetOp(name, [], in_pool(buffer_type), buffer_type.alignment.data)
@@ -61,6 +65,7 @@ def _lower_allocation(allocation: Allocation, name: str) -> None:
     Rewriter.replace_op(op, placed)
     if buffer_type.scope.data != "global":
         _move_to_pool_scope(placed.buffer, buffer_type.scope.data)
+    return placed
 
 
 def _move_to_pool_scope(buffer: SSAValue, scope: str) -> None:

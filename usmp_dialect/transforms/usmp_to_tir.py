@@ -15,8 +15,9 @@ TVM's conversion of pool allocations to offsets, for the `tir` dialect:
   `tir.buffer_data` pointers, views over them) now reads the pool;
 - operators lose `tirx.noalias`: their params may now share pool bytes;
 - the entry function records `usmp.pools = {name = planned size}` and, for the inputs and
-  outputs `tir-io-to-allocations` put in a pool, `usmp.io_offsets = {name = {kind, pool,
-  offset, dtype, shape}}`, where the application writes and reads them; the `usmp.pool` and
+  outputs `tir-io-to-allocations` put in a pool and the constants `usmp-assign-pools` put
+  in a constant pool, `usmp.io_offsets = {name = {kind, pool, offset, dtype, shape}}`,
+  where the application writes and reads them; the `usmp.pool` and
   `usmp.liveness` ops go (TVMScript has no place for them).
 """
 

@@ -36,7 +36,7 @@ tir.prim_func @main(%a: !tir.buffer<4xf32, scope "local"> {tir.name = "a"}) {
 tir.prim_func @main() {
   %a = tir.alloc_buffer "a" {usmp.io = {name = "a", kind = "sideways"}} : !tir.buffer<4xf32>
 }
-// CHECK: usmp.io must be #usmp.io<"param", input | output | input_output>
+// CHECK: usmp.io must be #usmp.io<"param", input | output | input_output | constant>
 
 // -----
 
@@ -45,7 +45,7 @@ tir.prim_func @main(%p: !tir.ptr<f32> {tir.name = "p"}) {
   %a = tir.decl_buffer %p : !tir.ptr<f32> -> !tir.buffer<4xf32>
   %b = tir.decl_buffer %p : !tir.ptr<f32> -> !tir.buffer<8xf32>
 }
-// CHECK: param 'p' is viewed as 2 different buffers (!tir.buffer<4xf32>, !tir.buffer<8xf32>); its I/O buffer is ambiguous
+// CHECK: param 'p' is viewed as 2 different buffers (!tir.buffer<4xf32>, !tir.buffer<8xf32>); the buffer it holds is ambiguous
 
 // -----
 

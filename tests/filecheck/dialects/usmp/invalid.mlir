@@ -199,3 +199,23 @@ usmp.liveness {
   "a" [0, 1)
 }
 // CHECK: usmp.io names the param it holds; the name is empty
+
+// -----
+
+// A constant pool holds the entry's constants and nothing else.
+usmp.pool @flash constant alignment 16
+%a = usmp.alloc_offset "a" @flash[?] align 16 : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1)
+}
+// CHECK: workspace buffer 'a' cannot go in constant pool @flash; a constant pool holds exactly the entry's constants
+
+// -----
+
+usmp.pool @sram workspace alignment 16
+usmp.pool @flash constant alignment 16
+%w = usmp.alloc_offset "w" [@flash, @sram][?] align 16 {usmp.io = #usmp.io<"w", constant>} : memref<4xf32>
+usmp.liveness {
+  "w" [0, 1)
+}
+// CHECK: constant 'w' cannot go in workspace pool @sram; a constant pool holds exactly the entry's constants

@@ -22,4 +22,4 @@ usmp.pool @p workspace alignment 16
 
 usmp.pool @p workspace alignment 16
 %a = usmp.alloc_offset "a" @p[?] align 16 {usmp.io = #usmp.io<"a", sideways>} : memref<4xf32>
-// CHECK: Expected `input`, `output`, or `input_output`
+// CHECK: Expected `input`, `output`, `input_output`, or `constant`
