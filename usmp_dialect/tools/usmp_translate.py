@@ -6,6 +6,9 @@
     usmp-translate --emit-tvmscript in.mlir     tir dialect -> TVMScript
     usmp-translate --import-relax m.py:NAME     Relax model NAME() -> (mod, weights) -> tir
         [--weights=bound|params] [--fusion=default|none]   how TVM lowers it first
+    usmp-translate --import-tflite m.tflite     TFLite model file -> tir (as --import-relax)
+    usmp-translate --import-onnx m.onnx [--input-shape NAME=1x3x224x224 ...]
+                                                ONNX model file -> tir (as --import-relax)
 
 As `mlir-translate` does, the mode is a flag and the input a positional file (default:
 standard input); the output goes to standard output or `-o FILE`, written only once the
@@ -16,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
 from usmp_dialect.diagnostics import decode_input
@@ -68,6 +71,18 @@ def import_relax(text: str, name: str, lowering: Lowering = DEFAULT_LOWERING) ->
     return print_module(import_relax_file(name, lowering))
 
 
+def import_model_file(
+    text: str,
+    name: str,
+    kind: str,
+    lowering: Lowering = DEFAULT_LOWERING,
+    input_shapes: Mapping[str, tuple[int, ...]] | None = None,
+) -> str:
+    from usmp_dialect.frontends.model_files import import_model_file as model_file_to_tir
+
+    return print_module(model_file_to_tir(name, kind, input_shapes, lowering))
+
+
 def emit_tvmscript(text: str, name: str) -> str:
     from usmp_dialect.backends.tvmscript import emit_tvmscript as tir_to_tvmscript
 
@@ -83,9 +98,21 @@ TRANSLATIONS: dict[str, tuple[Callable[[str, str], str], str]] = {
         import_relax,
         "Relax model PATH.py:NAME (NAME() -> (mod, weights)) to the tir dialect",
     ),
+    "import-tflite": (
+        partial(import_model_file, kind="tflite"),
+        "TensorFlow Lite model file to the tir dialect",
+    ),
+    "import-onnx": (partial(import_model_file, kind="onnx"), "ONNX model file to the tir dialect"),
 }
-# Modes whose positional argument names the input (PATH.py:NAME) rather than a file to read.
-NAMED_INPUTS = {"import-relax"}
+# Modes that lower a model as --import-relax does, and take its options.
+MODEL_MODES = ("import-relax", "import-tflite", "import-onnx")
+# Modes whose positional argument names the input (PATH.py:NAME, a model file) rather than
+# a text file to read, and what it names.
+NAMED_INPUTS = {
+    "import-relax": "PATH.py:NAME",
+    "import-tflite": "a .tflite file",
+    "import-onnx": "an .onnx file",
+}
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -95,7 +122,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         modes.add_argument(f"--{flag}", action="store_true", help=help_text)
     parser.add_argument("input_file", nargs="?", help="input file (default: stdin)")
     parser.add_argument("-o", "--output-file", help="output file (default: stdout)")
-    relax = parser.add_argument_group("--import-relax options")
+    relax = parser.add_argument_group("--import-relax, --import-tflite, --import-onnx options")
     relax.add_argument(
         "--weights",
         choices=WEIGHT_MODES,
@@ -107,31 +134,64 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         choices=FUSION_MODES,
         help="TVM's operator fusion (FuseOps, FuseTIR): default (on) or none",
     )
+    relax.add_argument(
+        "--input-shape",
+        action="append",
+        default=[],
+        metavar="NAME=1x3x224x224",
+        help="--import-onnx: the static shape of input NAME (one flag per input)",
+    )
     return parser.parse_args(argv)
 
 
 def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
-    """The `--import-relax` options given; any of them with another mode is a usage error."""
+    """The lowering options given; any of them with another mode is a usage error."""
     given = {key: value for key in ("weights", "fusion") if (value := getattr(args, key))}
     for key in given:
-        if mode != "import-relax":
+        if mode not in MODEL_MODES:
             usage_error(TOOL, f"--{key} is an option of --import-relax, not of --{mode}")
     return Lowering(**given)
+
+
+def _input_shapes(args: argparse.Namespace, mode: str) -> dict[str, tuple[int, ...]]:
+    """`--input-shape NAME=DIMS`, each input once, given with --import-onnx only."""
+    from usmp_dialect.frontends.model_files import parse_input_shape
+
+    if args.input_shape and mode != "import-onnx":
+        usage_error(TOOL, f"--input-shape is an option of --import-onnx, not of --{mode}")
+    shapes: dict[str, tuple[int, ...]] = {}
+    for text in args.input_shape:
+        try:
+            name, dims = parse_input_shape(text)
+        except ValueError as error:
+            usage_error(TOOL, f"--input-shape: {error}")
+        if name in shapes:
+            usage_error(TOOL, f"--input-shape gives input '{name}' twice")
+        shapes[name] = dims
+    return shapes
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     mode = next(flag for flag in TRANSLATIONS if getattr(args, flag.replace("-", "_")))
     lowering = _lowering(args, mode)
+    input_shapes = _input_shapes(args, mode)
     name = args.input_file or "<stdin>"
     with report_user_errors(TOOL) as context:
         context.input_name = name
         translate, _ = TRANSLATIONS[mode]
         if mode == "import-relax":
             translate = partial(import_relax, lowering=lowering)
+        elif mode in MODEL_MODES:
+            translate = partial(
+                import_model_file,
+                kind=mode.removeprefix("import-"),
+                lowering=lowering,
+                input_shapes=input_shapes,
+            )
         if mode in NAMED_INPUTS:
             if args.input_file is None:
-                usage_error(TOOL, f"--{mode} needs PATH.py:NAME")
+                usage_error(TOOL, f"--{mode} needs {NAMED_INPUTS[mode]}")
             text = ""
         else:
             text = _read_input(args.input_file)
