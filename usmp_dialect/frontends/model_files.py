@@ -4,7 +4,7 @@
     load_model_file(path, kind, input_shapes) -> (mod, weights)   kind: "tflite", "onnx"
     import_model_file(path, kind, input_shapes, lowering) -> ModuleOp
                                        `usmp-translate --import-tflite/--import-onnx`
-    parse_input_shape("x=1x3x224x224") -> ("x", (1, 3, 224, 224))
+    parse_input_shapes(["x=1x3x224x224"]) -> {"x": (1, 3, 224, 224)}   --input-shape
 
 `tvm.relax.frontend.tflite.from_tflite` and `tvm.relax.frontend.onnx.from_onnx` return a
 module whose entry is `main` with the weights already bound as constants (TFLite also
@@ -53,12 +53,18 @@ _INPUT_SHAPE = re.compile(r"(?P<name>[^=]+)=(?P<dims>\d+(?:x\d+)*)")
 _FAILED_OPERATOR = re.compile(r"Error converting operator (\w+)")
 
 
-def parse_input_shape(text: str) -> tuple[str, tuple[int, ...]]:
-    """`NAME=1x3x224x224` (a scalar input: `NAME=` is not allowed; dims are positive)."""
-    match = _INPUT_SHAPE.fullmatch(text)
-    if match is None or any(int(d) == 0 for d in match["dims"].split("x")):
-        raise ValueError(f"expected NAME=DIMxDIMx... with positive dims, got '{text}'")
-    return match["name"], tuple(int(d) for d in match["dims"].split("x"))
+def parse_input_shapes(texts: Sequence[str]) -> dict[str, tuple[int, ...]]:
+    """`--input-shape NAME=1x3x224x224` flags, each input once and every dim positive, as a
+    dict; a ValueError says what is wrong."""
+    shapes: dict[str, tuple[int, ...]] = {}
+    for text in texts:
+        match = _INPUT_SHAPE.fullmatch(text)
+        if match is None or any(int(d) == 0 for d in match["dims"].split("x")):
+            raise ValueError(f"expected NAME=DIMxDIMx... with positive dims, got '{text}'")
+        if match["name"] in shapes:
+            raise ValueError(f"input '{match['name']}' is given twice")
+        shapes[match["name"]] = tuple(int(d) for d in match["dims"].split("x"))
+    return shapes
 
 
 @contextlib.contextmanager

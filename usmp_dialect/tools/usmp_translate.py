@@ -155,20 +155,14 @@ def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
 
 def _input_shapes(args: argparse.Namespace, mode: str) -> dict[str, tuple[int, ...]]:
     """`--input-shape NAME=DIMS`, each input once, given with --import-onnx only."""
-    from usmp_dialect.frontends.model_files import parse_input_shape
+    from usmp_dialect.frontends.model_files import parse_input_shapes
 
     if args.input_shape and mode != "import-onnx":
         usage_error(TOOL, f"--input-shape is an option of --import-onnx, not of --{mode}")
-    shapes: dict[str, tuple[int, ...]] = {}
-    for text in args.input_shape:
-        try:
-            name, dims = parse_input_shape(text)
-        except ValueError as error:
-            usage_error(TOOL, f"--input-shape: {error}")
-        if name in shapes:
-            usage_error(TOOL, f"--input-shape gives input '{name}' twice")
-        shapes[name] = dims
-    return shapes
+    try:
+        return parse_input_shapes(args.input_shape)
+    except ValueError as error:
+        usage_error(TOOL, f"--input-shape: {error}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
