@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 import io
 import os
 import re
@@ -119,6 +120,22 @@ def _run_frontend(convert: Callable[[], Any], frontend: str, path: str) -> Any:
     )
 
 
+MODELS_EXTRA = "pip install 'usmp-dialect[models]'"
+
+
+def _required(package: str, path: str) -> Any:
+    """The package TVM's frontend reads the file with; missing, a diagnostic naming the
+    extra that installs it."""
+    try:
+        return importlib.import_module(package)
+    except ModuleNotFoundError as error:
+        if error.name != package:
+            raise
+        raise RelaxImportError(
+            f"reading this model file needs the '{package}' package: {MODELS_EXTRA}", path
+        ) from None
+
+
 def _read(path: str) -> bytes:
     try:
         return Path(path).read_bytes()
@@ -131,14 +148,14 @@ def _tflite_module(path: str) -> Any:
     # A flatbuffer is read lazily: a file that is not one fails anywhere, with any error.
     if len(data) < 8 or data[4:8] != b"TFL3":
         raise RelaxImportError("not a TensorFlow Lite model (no 'TFL3' identifier)", path)
-    import tflite
+    tflite = _required("tflite", path)
     from tvm.relax.frontend.tflite import from_tflite
 
     return _run_frontend(lambda: from_tflite(tflite.Model.GetRootAsModel(data, 0)), "TFLite", path)
 
 
 def _onnx_module(path: str, input_shapes: Mapping[str, Sequence[int]]) -> Any:
-    import onnx
+    onnx = _required("onnx", path)
 
     from usmp_dialect.frontends.onnx_shapes import static_onnx_model
 
