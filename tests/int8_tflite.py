@@ -31,6 +31,14 @@ def _vector(builder: Any, start: Any, values: list[Any], prepend: Any) -> int:
     return builder.EndVector()
 
 
+def _table(builder: Any, table: str, **fields: Any) -> int:
+    """A flatbuffer table of the schema's `table` with its scalar or offset `fields`."""
+    getattr(tflite, f"{table}Start")(builder)
+    for field, value in fields.items():
+        getattr(tflite, f"{table}Add{field}")(builder, value)
+    return getattr(tflite, f"{table}End")(builder)
+
+
 class _Writer:
     def __init__(self) -> None:
         self.builder = flatbuffers.Builder(4096)
@@ -140,27 +148,28 @@ def int8_cnn_tflite(seed: int = 0) -> bytes:
     )
     out = w.tensor("Identity", [1, 10], int8, [fc_out_scale], [3])
 
-    tflite.Conv2DOptionsStart(b)
-    tflite.Conv2DOptionsAddPadding(b, Padding.SAME)
-    tflite.Conv2DOptionsAddStrideW(b, 1)
-    tflite.Conv2DOptionsAddStrideH(b, 1)
-    tflite.Conv2DOptionsAddDilationWFactor(b, 1)
-    tflite.Conv2DOptionsAddDilationHFactor(b, 1)
-    tflite.Conv2DOptionsAddFusedActivationFunction(b, ActivationFunctionType.RELU)
-    conv_options = tflite.Conv2DOptionsEnd(b)
-    tflite.Pool2DOptionsStart(b)
-    tflite.Pool2DOptionsAddPadding(b, Padding.VALID)
-    tflite.Pool2DOptionsAddStrideW(b, 2)
-    tflite.Pool2DOptionsAddStrideH(b, 2)
-    tflite.Pool2DOptionsAddFilterWidth(b, 2)
-    tflite.Pool2DOptionsAddFilterHeight(b, 2)
-    pool_options = tflite.Pool2DOptionsEnd(b)
+    conv_options = _table(
+        b,
+        "Conv2DOptions",
+        Padding=Padding.SAME,
+        StrideW=1,
+        StrideH=1,
+        DilationWFactor=1,
+        DilationHFactor=1,
+        FusedActivationFunction=ActivationFunctionType.RELU,
+    )
+    pool_options = _table(
+        b,
+        "Pool2DOptions",
+        Padding=Padding.VALID,
+        StrideW=2,
+        StrideH=2,
+        FilterWidth=2,
+        FilterHeight=2,
+    )
     reshape_shape = _vector(b, tflite.ReshapeOptionsStartNewShapeVector, [1, 288], b.PrependInt32)
-    tflite.ReshapeOptionsStart(b)
-    tflite.ReshapeOptionsAddNewShape(b, reshape_shape)
-    reshape_options = tflite.ReshapeOptionsEnd(b)
-    tflite.FullyConnectedOptionsStart(b)
-    fc_options = tflite.FullyConnectedOptionsEnd(b)
+    reshape_options = _table(b, "ReshapeOptions", NewShape=reshape_shape)
+    fc_options = _table(b, "FullyConnectedOptions")
 
     codes = [
         BuiltinOperator.CONV_2D,
