@@ -69,7 +69,7 @@ def parse_input_shapes(texts: Sequence[str]) -> dict[str, tuple[int, ...]]:
 
 
 @contextlib.contextmanager
-def _output_captured() -> Iterator[io.StringIO]:
+def output_captured() -> Iterator[io.StringIO]:
     """Standard output and error, Python's and the process's (file descriptors 1 and 2,
     where TVM's C++ logs), captured: what a frontend prints is read by the caller, not
     written into the pipe or next to the diagnostic."""
@@ -98,7 +98,7 @@ def _run_frontend(convert: Callable[[], Any], frontend: str, path: str) -> Any:
     one `RelaxImportError` naming the operator when the frontend printed which."""
     import tvm
 
-    with _output_captured() as printed:
+    with output_captured() as printed:
         try:
             return convert()
         except Exception as error:  # the frontend fails on the model; its message says why
