@@ -62,7 +62,9 @@ def test_printed_ir_parses_back(name: str, model_files: dict[str, Path | None]) 
 def test_model_file_matches_relax_vm(name: str, model_files: dict[str, Path | None]) -> None:
     path, shapes = _model(name, model_files)
     mod, weights = load_model_file(path, model_file_kind(path), shapes)
-    result = check_model(mod, weights, path, tolerance=1e-5)
+    # Target c: LLVM's -O3 codegen and JIT of a planned module whose operators it inlines
+    # into one main took 176 of 484 s on PaddleOCR's classifier; the C source builds in 8.
+    result = check_model(mod, weights, path, target="c", tolerance=1e-5)
     assert result.outputs
     assert all(out.agrees for out in result.outputs), result.outputs
     assert sum(result.pools.values()) > 0
