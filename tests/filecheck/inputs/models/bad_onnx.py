@@ -4,7 +4,8 @@ KIND OUT.onnx`, KIND one of
     unsupported   a `Celu`, which TVM 0.27's ONNX frontend does not convert
     bad-attribute a `BitShift` of direction UP, which the frontend fails on (and prints)
     dynamic       a `NonZero`, whose output's length is known only at run time
-    shape-chain   a `Reshape` to a `Concat` of `Shape`s (static once x's shape is given)
+    shape-chain   a `Reshape` to a `Concat` of a `Shape` cast and sliced (static once x's
+                  shape is given; TVM's frontend alone fails on it)
 """
 
 import sys
@@ -39,16 +40,24 @@ KINDS = {
         [tensor("x", [2, 3])],
         [helper.make_tensor_value_info("y", TensorProto.INT64, [2, None])],
     ),
+    # As PaddleOCR's exporter writes a flatten: through int32 and a Slice of the shape.
     "shape-chain": lambda: model(
         [
-            helper.make_node("Shape", ["x"], ["s"], start=0, end=1),
-            helper.make_node("Concat", ["s", "minus_one"], ["new_shape"], axis=0),
+            helper.make_node("Shape", ["x"], ["s"]),
+            helper.make_node("Cast", ["s"], ["s32"], to=TensorProto.INT32),
+            helper.make_node("Slice", ["s32", "zero", "one", "zero"], ["batch32"]),
+            helper.make_node("Cast", ["batch32"], ["batch"], to=TensorProto.INT64),
+            helper.make_node("Concat", ["batch", "minus_one"], ["new_shape"], axis=0),
             helper.make_node("Reshape", ["x", "new_shape"], ["flat"]),
             helper.make_node("Relu", ["flat"], ["y"]),
         ],
         [tensor("x", ["batch", 3, 4])],
         [tensor("y", ["batch", 12])],
-        [numpy_helper.from_array(np.array([-1], dtype=np.int64), "minus_one")],
+        [
+            numpy_helper.from_array(np.array([-1], dtype=np.int64), "minus_one"),
+            numpy_helper.from_array(np.array([0], dtype=np.int64), "zero"),
+            numpy_helper.from_array(np.array([1], dtype=np.int64), "one"),
+        ],
     ),
 }
 
