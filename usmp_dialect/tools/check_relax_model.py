@@ -5,10 +5,13 @@ compare it with the Relax VM.
 python tools/check_relax_model.py examples/models/mobilenet.py:mobilenet --use-workspace-io
 python tools/check_relax_model.py examples/models/mlp.py:mlp --pools flash:kind=constant \\
     --override fc1_bias=bias.npy     # weights in a constant pool, one of them replaced
+python tools/check_relax_model.py model.tflite
+python tools/check_relax_model.py model.onnx --input-shape x=1x3x48x192
 ```
 
-The model is `PATH.py:NAME`, lowered as `usmp-translate --import-relax` lowers it (the same
-`--weights` and `--fusion`); see
+The model is `PATH.py:NAME`, or a `.tflite` or `.onnx` file read as `usmp-translate
+--import-tflite/--import-onnx` reads it, lowered as `usmp-translate --import-relax` lowers
+it (the same `--weights` and `--fusion`); see
 `usmp_dialect.model_check`. The exit status is 0 when every output agrees with the Relax
 VM's within `--tolerance`, 1 otherwise or on a bad model.
 """
@@ -18,10 +21,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
 
 from usmp_dialect.frontends.relax import DEFAULT_LOWERING, FUSION_MODES, WEIGHT_MODES, Lowering
 from usmp_dialect.model_check import check_model
-from usmp_dialect.tools.errors import report_user_errors, requires_tvm
+from usmp_dialect.tools.errors import report_user_errors, requires_tvm, usage_error
 from usmp_dialect.tvm_runtime import read_overrides
 
 TOOL = "check_relax_model"
@@ -31,7 +37,16 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog=TOOL, description="plan a Relax model, run it with TVM and compare with the Relax VM"
     )
-    parser.add_argument("model", help="PATH.py:NAME, NAME() returning (mod, weights)")
+    parser.add_argument(
+        "model", help="PATH.py:NAME, NAME() returning (mod, weights); or a .tflite or .onnx file"
+    )
+    parser.add_argument(
+        "--input-shape",
+        action="append",
+        default=[],
+        metavar="NAME=1x3x224x224",
+        help="an .onnx model's input shape, as usmp-translate --import-onnx takes it",
+    )
     parser.add_argument(
         "--use-workspace-io",
         action="store_true",
@@ -68,17 +83,34 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = _arguments(argv)
+def _loaded(args: argparse.Namespace) -> tuple[Any, dict[str, np.ndarray], str]:
+    """The model, its weights, and where its errors point."""
+    from usmp_dialect.frontends import model_files
     from usmp_dialect.frontends.model_file import load_model, model_location
 
+    if not args.model.endswith(tuple(f".{kind}" for kind in model_files.KINDS)):
+        if args.input_shape:
+            usage_error(TOOL, "--input-shape is for an .onnx model file")
+        mod, weights = load_model(args.model)
+        return mod, weights, model_location(args.model)
+    try:
+        shapes = model_files.parse_input_shapes(args.input_shape)
+    except ValueError as error:
+        usage_error(TOOL, f"--input-shape: {error}")
+    kind = model_files.model_file_kind(args.model)
+    mod, weights = model_files.load_model_file(args.model, kind, shapes)
+    return mod, weights, args.model
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _arguments(argv)
     with report_user_errors(TOOL), requires_tvm(TOOL, "checking a Relax model"):
         overrides = read_overrides(args.override)
-        mod, weights = load_model(args.model)
+        mod, weights, location = _loaded(args)
         result = check_model(
             mod,
             weights,
-            model_location(args.model),
+            location,
             lowering=Lowering(args.weights, args.fusion),
             workspace_io=args.use_workspace_io,
             target=args.target,

@@ -7,6 +7,9 @@
         [--constants-out FILE.bin]              and the constant pool's initial bytes
     usmp-translate --import-relax m.py:NAME     Relax model NAME() -> (mod, weights) -> tir
         [--weights=bound|params] [--fusion=default|none]   how TVM lowers it first
+    usmp-translate --import-tflite m.tflite     TFLite model file -> tir (as --import-relax)
+    usmp-translate --import-onnx m.onnx [--input-shape NAME=1x3x224x224 ...]
+                                                ONNX model file -> tir (as --import-relax)
 
 As `mlir-translate` does, the mode is a flag and the input a positional file (default:
 standard input); the output goes to standard output or `-o FILE`, written only once the
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
 from usmp_dialect.diagnostics import decode_input
@@ -68,6 +71,18 @@ def import_relax(text: str, name: str, lowering: Lowering = DEFAULT_LOWERING) ->
     return print_module(import_relax_file(name, lowering))
 
 
+def import_model_file(
+    text: str,
+    name: str,
+    kind: str,
+    lowering: Lowering = DEFAULT_LOWERING,
+    input_shapes: Mapping[str, tuple[int, ...]] | None = None,
+) -> str:
+    from usmp_dialect.frontends.model_files import import_model_file as model_file_to_tir
+
+    return print_module(model_file_to_tir(name, kind, input_shapes, lowering))
+
+
 def emit_tvmscript(text: str, name: str, constants_out: str | None = None) -> str:
     """TVMScript; with `constants_out`, the constant pool's bytes written there too (only
     once both are complete)."""
@@ -90,9 +105,21 @@ TRANSLATIONS: dict[str, tuple[Callable[[str, str], str], str]] = {
         import_relax,
         "Relax model PATH.py:NAME (NAME() -> (mod, weights)) to the tir dialect",
     ),
+    "import-tflite": (
+        partial(import_model_file, kind="tflite"),
+        "TensorFlow Lite model file to the tir dialect",
+    ),
+    "import-onnx": (partial(import_model_file, kind="onnx"), "ONNX model file to the tir dialect"),
 }
-# Modes whose positional argument names the input (PATH.py:NAME) rather than a file to read.
-NAMED_INPUTS = {"import-relax"}
+# Modes that lower a model as --import-relax does, and take its options.
+MODEL_MODES = ("import-relax", "import-tflite", "import-onnx")
+# Modes whose positional argument names the input (PATH.py:NAME, a model file) rather than
+# a text file to read, and what it names.
+NAMED_INPUTS = {
+    "import-relax": "PATH.py:NAME",
+    "import-tflite": "a .tflite file",
+    "import-onnx": "an .onnx file",
+}
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -102,7 +129,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         modes.add_argument(f"--{flag}", action="store_true", help=help_text)
     parser.add_argument("input_file", nargs="?", help="input file (default: stdin)")
     parser.add_argument("-o", "--output-file", help="output file (default: stdout)")
-    relax = parser.add_argument_group("--import-relax options")
+    relax = parser.add_argument_group("--import-relax, --import-tflite, --import-onnx options")
     relax.add_argument(
         "--weights",
         choices=WEIGHT_MODES,
@@ -113,6 +140,13 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "--fusion",
         choices=FUSION_MODES,
         help="TVM's operator fusion (FuseOps, FuseTIR): default (on) or none",
+    )
+    relax.add_argument(
+        "--input-shape",
+        action="append",
+        default=[],
+        metavar="NAME=1x3x224x224",
+        help="--import-onnx: the static shape of input NAME (one flag per input)",
     )
     emit = parser.add_argument_group("--emit-tvmscript options")
     emit.add_argument(
@@ -125,24 +159,44 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
-    """The `--import-relax` options given; any of them with another mode is a usage error."""
+    """The lowering options given; any of them with another mode is a usage error."""
     given = {key: value for key in ("weights", "fusion") if (value := getattr(args, key))}
     for key in given:
-        if mode != "import-relax":
+        if mode not in MODEL_MODES:
             usage_error(TOOL, f"--{key} is an option of --import-relax, not of --{mode}")
     return Lowering(**given)
+
+
+def _input_shapes(args: argparse.Namespace, mode: str) -> dict[str, tuple[int, ...]]:
+    """`--input-shape NAME=DIMS`, each input once, given with --import-onnx only."""
+    from usmp_dialect.frontends.model_files import parse_input_shapes
+
+    if args.input_shape and mode != "import-onnx":
+        usage_error(TOOL, f"--input-shape is an option of --import-onnx, not of --{mode}")
+    try:
+        return parse_input_shapes(args.input_shape)
+    except ValueError as error:
+        usage_error(TOOL, f"--input-shape: {error}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     mode = next(flag for flag in TRANSLATIONS if getattr(args, flag.replace("-", "_")))
     lowering = _lowering(args, mode)
+    input_shapes = _input_shapes(args, mode)
     name = args.input_file or "<stdin>"
     with report_user_errors(TOOL) as context:
         context.input_name = name
         translate, _ = TRANSLATIONS[mode]
         if mode == "import-relax":
             translate = partial(import_relax, lowering=lowering)
+        elif mode in MODEL_MODES:
+            translate = partial(
+                import_model_file,
+                kind=mode.removeprefix("import-"),
+                lowering=lowering,
+                input_shapes=input_shapes,
+            )
         if args.constants_out is not None:
             if mode != "emit-tvmscript":
                 usage_error(
@@ -151,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             translate = partial(emit_tvmscript, constants_out=args.constants_out)
         if mode in NAMED_INPUTS:
             if args.input_file is None:
-                usage_error(TOOL, f"--{mode} needs PATH.py:NAME")
+                usage_error(TOOL, f"--{mode} needs {NAMED_INPUTS[mode]}")
             text = ""
         else:
             text = _read_input(args.input_file)

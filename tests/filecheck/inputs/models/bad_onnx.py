@@ -1,0 +1,66 @@
+"""Writes an ONNX model `usmp-translate --import-onnx` cannot take: `python bad_onnx.py
+KIND OUT.onnx`, KIND one of
+
+    unsupported   a `Celu`, which TVM 0.27's ONNX frontend does not convert
+    bad-attribute a `BitShift` of direction UP, which the frontend fails on (and prints)
+    dynamic       a `NonZero`, whose output's length is known only at run time
+    shape-chain   a `Reshape` to a `Concat` of a `Shape` cast and sliced (static once x's
+                  shape is given; TVM's frontend alone fails on it)
+"""
+
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def model(nodes, inputs, outputs, initializers=()):
+    graph = helper.make_graph(nodes, "bad", inputs, outputs, list(initializers))
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def tensor(name, dims):
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT, dims)
+
+
+KINDS = {
+    "unsupported": lambda: model(
+        [helper.make_node("Celu", ["x"], ["y"], name="celu0")],
+        [tensor("x", [2, 3])],
+        [tensor("y", [2, 3])],
+    ),
+    "bad-attribute": lambda: model(
+        [helper.make_node("BitShift", ["x", "x"], ["y"], name="shift0", direction="UP")],
+        [helper.make_tensor_value_info("x", TensorProto.UINT8, [4])],
+        [helper.make_tensor_value_info("y", TensorProto.UINT8, [4])],
+    ),
+    "dynamic": lambda: model(
+        [helper.make_node("NonZero", ["x"], ["y"], name="nonzero0")],
+        [tensor("x", [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.INT64, [2, None])],
+    ),
+    # As PaddleOCR's exporter writes a flatten: through int32 and a Slice of the shape.
+    "shape-chain": lambda: model(
+        [
+            helper.make_node("Shape", ["x"], ["s"]),
+            helper.make_node("Cast", ["s"], ["s32"], to=TensorProto.INT32),
+            helper.make_node("Slice", ["s32", "zero", "one", "zero"], ["batch32"]),
+            helper.make_node("Cast", ["batch32"], ["batch"], to=TensorProto.INT64),
+            helper.make_node("Concat", ["batch", "minus_one"], ["new_shape"], axis=0),
+            helper.make_node("Reshape", ["x", "new_shape"], ["flat"]),
+            helper.make_node("Relu", ["flat"], ["y"]),
+        ],
+        [tensor("x", ["batch", 3, 4])],
+        [tensor("y", ["batch", 12])],
+        [
+            numpy_helper.from_array(np.array([-1], dtype=np.int64), "minus_one"),
+            numpy_helper.from_array(np.array([0], dtype=np.int64), "zero"),
+            numpy_helper.from_array(np.array([1], dtype=np.int64), "one"),
+        ],
+    ),
+}
+
+if __name__ == "__main__":
+    kind, out = sys.argv[1:]
+    onnx.save(KINDS[kind](), out)

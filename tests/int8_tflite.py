@@ -1,0 +1,241 @@
+"""A small int8 TensorFlow Lite model, written as TFLite's converter writes one for
+microcontrollers: int8 activations and weights (per-channel for the convolution, zero
+points 0), int32 biases at input scale x weight scale, pooling and reshape keeping their
+input's quantization. No wheel we found ships an int8 `.tflite` without pulling in
+TensorFlow, so the tests write this one (with the `tflite` package's flatbuffer builders).
+
+    input int8[1,12,12,1] -> CONV_2D 3x3x8 SAME, RELU -> MAX_POOL_2D 2x2
+      -> RESHAPE [1,288] -> FULLY_CONNECTED 10 -> output int8[1,10]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flatbuffers
+import numpy as np
+import tflite
+from tflite.ActivationFunctionType import ActivationFunctionType
+from tflite.BuiltinOperator import BuiltinOperator
+from tflite.BuiltinOptions import BuiltinOptions
+from tflite.Padding import Padding
+from tflite.TensorType import TensorType
+
+INPUT_SCALE = 1 / 32
+
+
+def _vector(builder: Any, start: Any, values: list[Any], prepend: Any) -> int:
+    start(builder, len(values))
+    for value in reversed(values):
+        prepend(value)
+    return builder.EndVector()
+
+
+def _table(builder: Any, table: str, **fields: Any) -> int:
+    """A flatbuffer table of the schema's `table` with its scalar or offset `fields`."""
+    getattr(tflite, f"{table}Start")(builder)
+    for field, value in fields.items():
+        getattr(tflite, f"{table}Add{field}")(builder, value)
+    return getattr(tflite, f"{table}End")(builder)
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.builder = flatbuffers.Builder(4096)
+        self.buffers: list[bytes] = [b""]  # buffer 0: empty, as the converter writes
+        self.tensors: list[int] = []
+
+    def buffer(self, data: np.ndarray | None) -> int:
+        if data is None:
+            return 0
+        self.buffers.append(np.ascontiguousarray(data).tobytes())
+        return len(self.buffers) - 1
+
+    def tensor(
+        self,
+        name: str,
+        shape: list[int],
+        dtype: int,
+        scales: list[float] | None = None,
+        zero_points: list[int] | None = None,
+        data: np.ndarray | None = None,
+    ) -> int:
+        b = self.builder
+        buffer = self.buffer(data)
+        name_offset = b.CreateString(name)
+        shape_offset = _vector(b, tflite.TensorStartShapeVector, shape, b.PrependInt32)
+        quantization = None
+        if scales is not None:
+            points = zero_points if zero_points is not None else [0] * len(scales)
+            scale_offset = _vector(
+                b, tflite.QuantizationParametersStartScaleVector, scales, b.PrependFloat32
+            )
+            zero_offset = _vector(
+                b, tflite.QuantizationParametersStartZeroPointVector, points, b.PrependInt64
+            )
+            tflite.QuantizationParametersStart(b)
+            tflite.QuantizationParametersAddScale(b, scale_offset)
+            tflite.QuantizationParametersAddZeroPoint(b, zero_offset)
+            tflite.QuantizationParametersAddQuantizedDimension(b, 0)
+            quantization = tflite.QuantizationParametersEnd(b)
+        tflite.TensorStart(b)
+        tflite.TensorAddShape(b, shape_offset)
+        tflite.TensorAddType(b, dtype)
+        tflite.TensorAddBuffer(b, buffer)
+        tflite.TensorAddName(b, name_offset)
+        if quantization is not None:
+            tflite.TensorAddQuantization(b, quantization)
+        self.tensors.append(tflite.TensorEnd(b))
+        return len(self.tensors) - 1
+
+
+def _quantized(values: np.ndarray, scales: np.ndarray, dtype: type) -> np.ndarray:
+    info = np.iinfo(dtype)
+    return np.clip(np.round(values / scales), info.min, info.max).astype(dtype)
+
+
+def int8_cnn_tflite(seed: int = 0) -> bytes:
+    """The model's `.tflite` bytes; weights drawn from `seed`."""
+    rng = np.random.default_rng(seed)
+    w = _Writer()
+    b = w.builder
+    int8 = TensorType.INT8
+
+    conv_weights = rng.standard_normal((8, 3, 3, 1)) / 3
+    conv_scales = np.abs(conv_weights).reshape(8, -1).max(axis=1) / 127
+    conv_bias = rng.standard_normal(8) / 4
+    conv_out_scale, fc_out_scale = 1 / 16, 1 / 8
+    fc_weights = rng.standard_normal((10, 288)) / np.sqrt(288)
+    fc_scale = float(np.abs(fc_weights).max() / 127)
+    fc_bias = rng.standard_normal(10) / 4
+
+    x = w.tensor("input_1", [1, 12, 12, 1], int8, [INPUT_SCALE], [0])
+    cw = w.tensor(
+        "conv/weights",
+        [8, 3, 3, 1],
+        int8,
+        list(conv_scales),
+        data=_quantized(conv_weights, conv_scales[:, None, None, None], np.int8),
+    )
+    bias_scales = conv_scales * INPUT_SCALE
+    cb = w.tensor(
+        "conv/bias",
+        [8],
+        TensorType.INT32,
+        list(bias_scales),
+        data=_quantized(conv_bias, bias_scales, np.int32),
+    )
+    conv = w.tensor("conv/relu", [1, 12, 12, 8], int8, [conv_out_scale], [-128])
+    pool = w.tensor("pool", [1, 6, 6, 8], int8, [conv_out_scale], [-128])
+    new_shape = w.tensor(
+        "flatten/shape", [2], TensorType.INT32, data=np.array([1, 288], dtype=np.int32)
+    )
+    flat = w.tensor("flatten", [1, 288], int8, [conv_out_scale], [-128])
+    fw = w.tensor(
+        "dense/weights",
+        [10, 288],
+        int8,
+        [fc_scale],
+        data=_quantized(fc_weights, np.float64(fc_scale), np.int8),
+    )
+    fc_bias_scale = fc_scale * conv_out_scale
+    fb = w.tensor(
+        "dense/bias",
+        [10],
+        TensorType.INT32,
+        [fc_bias_scale],
+        data=_quantized(fc_bias, np.float64(fc_bias_scale), np.int32),
+    )
+    out = w.tensor("Identity", [1, 10], int8, [fc_out_scale], [3])
+
+    conv_options = _table(
+        b,
+        "Conv2DOptions",
+        Padding=Padding.SAME,
+        StrideW=1,
+        StrideH=1,
+        DilationWFactor=1,
+        DilationHFactor=1,
+        FusedActivationFunction=ActivationFunctionType.RELU,
+    )
+    pool_options = _table(
+        b,
+        "Pool2DOptions",
+        Padding=Padding.VALID,
+        StrideW=2,
+        StrideH=2,
+        FilterWidth=2,
+        FilterHeight=2,
+    )
+    reshape_shape = _vector(b, tflite.ReshapeOptionsStartNewShapeVector, [1, 288], b.PrependInt32)
+    reshape_options = _table(b, "ReshapeOptions", NewShape=reshape_shape)
+    fc_options = _table(b, "FullyConnectedOptions")
+
+    codes = [
+        BuiltinOperator.CONV_2D,
+        BuiltinOperator.MAX_POOL_2D,
+        BuiltinOperator.RESHAPE,
+        BuiltinOperator.FULLY_CONNECTED,
+    ]
+    operators = [
+        (0, [x, cw, cb], conv, BuiltinOptions.Conv2DOptions, conv_options),
+        (1, [conv], pool, BuiltinOptions.Pool2DOptions, pool_options),
+        (2, [pool, new_shape], flat, BuiltinOptions.ReshapeOptions, reshape_options),
+        (3, [flat, fw, fb], out, BuiltinOptions.FullyConnectedOptions, fc_options),
+    ]
+    operator_offsets = []
+    for code, inputs, output, options_type, options in operators:
+        inputs_offset = _vector(b, tflite.OperatorStartInputsVector, inputs, b.PrependInt32)
+        outputs_offset = _vector(b, tflite.OperatorStartOutputsVector, [output], b.PrependInt32)
+        tflite.OperatorStart(b)
+        tflite.OperatorAddOpcodeIndex(b, code)
+        tflite.OperatorAddInputs(b, inputs_offset)
+        tflite.OperatorAddOutputs(b, outputs_offset)
+        tflite.OperatorAddBuiltinOptionsType(b, options_type)
+        tflite.OperatorAddBuiltinOptions(b, options)
+        operator_offsets.append(tflite.OperatorEnd(b))
+
+    tensors = _vector(b, tflite.SubGraphStartTensorsVector, w.tensors, b.PrependUOffsetTRelative)
+    inputs = _vector(b, tflite.SubGraphStartInputsVector, [x], b.PrependInt32)
+    outputs = _vector(b, tflite.SubGraphStartOutputsVector, [out], b.PrependInt32)
+    ops = _vector(
+        b, tflite.SubGraphStartOperatorsVector, operator_offsets, b.PrependUOffsetTRelative
+    )
+    name = b.CreateString("main")
+    tflite.SubGraphStart(b)
+    tflite.SubGraphAddTensors(b, tensors)
+    tflite.SubGraphAddInputs(b, inputs)
+    tflite.SubGraphAddOutputs(b, outputs)
+    tflite.SubGraphAddOperators(b, ops)
+    tflite.SubGraphAddName(b, name)
+    subgraph = tflite.SubGraphEnd(b)
+
+    code_offsets = []
+    for code in codes:
+        tflite.OperatorCodeStart(b)
+        tflite.OperatorCodeAddDeprecatedBuiltinCode(b, code)
+        tflite.OperatorCodeAddBuiltinCode(b, code)
+        tflite.OperatorCodeAddVersion(b, 1)
+        code_offsets.append(tflite.OperatorCodeEnd(b))
+    buffer_offsets = []
+    for data in w.buffers:
+        data_offset = b.CreateByteVector(data) if data else None
+        tflite.BufferStart(b)
+        if data_offset is not None:
+            tflite.BufferAddData(b, data_offset)
+        buffer_offsets.append(tflite.BufferEnd(b))
+
+    codes_vector = _vector(
+        b, tflite.ModelStartOperatorCodesVector, code_offsets, b.PrependUOffsetTRelative
+    )
+    subgraphs = _vector(b, tflite.ModelStartSubgraphsVector, [subgraph], b.PrependUOffsetTRelative)
+    buffers = _vector(b, tflite.ModelStartBuffersVector, buffer_offsets, b.PrependUOffsetTRelative)
+    description = b.CreateString("usmp_dialect int8 test model")
+    tflite.ModelStart(b)
+    tflite.ModelAddVersion(b, 3)
+    tflite.ModelAddOperatorCodes(b, codes_vector)
+    tflite.ModelAddSubgraphs(b, subgraphs)
+    tflite.ModelAddDescription(b, description)
+    tflite.ModelAddBuffers(b, buffers)
+    b.Finish(tflite.ModelEnd(b), file_identifier=b"TFL3")
+    return bytes(b.Output())

@@ -1,0 +1,93 @@
+"""Real model files in one command: `.tflite` and `.onnx` files from wheels the test extra
+installs (tests/wheel_models.py), and an int8 `.tflite` written here (tests/int8_tflite.py),
+imported through TVM's Relax frontends; the printed IR parses back, and the planned model,
+built and run with every pool prefilled with 0xFF, equals the Relax VM."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("tvm")
+pytest.importorskip("tflite")
+pytest.importorskip("onnx")
+pytestmark = pytest.mark.tvm
+
+from int8_tflite import int8_cnn_tflite  # noqa: E402
+from wheel_models import WHEEL_MODELS, wheel_model_path  # noqa: E402
+
+from usmp_dialect.frontends.model_files import (  # noqa: E402
+    import_model_file,
+    load_model_file,
+    model_file_kind,
+    parse_input_shapes,
+)
+from usmp_dialect.model_check import check_model  # noqa: E402
+from usmp_dialect.parsing import parse_module, print_module  # noqa: E402
+
+INT8 = "int8-cnn-tflite"
+ROOT = Path(__file__).parents[1]
+
+
+@pytest.fixture(scope="module")
+def model_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path | None]:
+    int8 = tmp_path_factory.mktemp("models") / "int8_cnn.tflite"
+    int8.write_bytes(int8_cnn_tflite())
+    return {**{name: wheel_model_path(name) for name in WHEEL_MODELS}, INT8: int8}
+
+
+def _model(name: str, files: dict[str, Path | None]) -> tuple[str, dict[str, tuple[int, ...]]]:
+    """The file's path and its input shapes; a model whose wheel is not installed (only
+    on a Python its wheel does not support) is skipped."""
+    path = files[name]
+    if path is None:
+        pytest.skip(f"the wheel of {name} is not installed")
+    shapes = WHEEL_MODELS[name].input_shapes if name in WHEEL_MODELS else ()
+    return str(path), parse_input_shapes(shapes)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [*WHEEL_MODELS, INT8])
+def test_printed_ir_parses_back(name: str, model_files: dict[str, Path | None]) -> None:
+    path, shapes = _model(name, model_files)
+    text = print_module(import_model_file(path, model_file_kind(path), shapes))
+    assert print_module(parse_module(text, name)) == text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["sine-tflite", INT8, "conv2d-onnx", "paddle-cls-onnx"])
+def test_model_file_matches_relax_vm(name: str, model_files: dict[str, Path | None]) -> None:
+    path, shapes = _model(name, model_files)
+    mod, weights = load_model_file(path, model_file_kind(path), shapes)
+    # Target c: LLVM's -O3 codegen and JIT of a planned module whose operators it inlines
+    # into one main took 176 of 484 s on PaddleOCR's classifier; the C source builds in 8.
+    result = check_model(mod, weights, path, target="c", tolerance=1e-5)
+    assert result.outputs
+    assert all(out.agrees for out in result.outputs), result.outputs
+    assert sum(result.pools.values()) > 0
+
+
+@pytest.mark.slow
+def test_int8_model_keeps_int8_io(model_files: dict[str, Path | None]) -> None:
+    """The int8 input and output stay int8 params of `main`, the input named as the model
+    names it (`input_1`, its `_1` kept)."""
+    path, _ = _model(INT8, model_files)
+    text = print_module(import_model_file(path, "tflite"))
+    main = next(line for line in text.splitlines() if "tir.prim_func @main(" in line)
+    assert '!tir.buffer<1x12x12x1xi8> {tir.name = "input_1"}' in main
+    assert '%output: !tir.buffer<1x10xi8> {tir.name = "output"}' in main
+
+
+@pytest.mark.slow
+def test_check_command_takes_model_files(model_files: dict[str, Path | None]) -> None:
+    path, _ = _model(INT8, model_files)
+    completed = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "check_relax_model.py"), path, "--tolerance", "0"],
+        capture_output=True,
+        text=True,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "output int8[1, 10]: max |ours - Relax VM| = 0, agrees within 0" in completed.stdout

@@ -1,0 +1,45 @@
+"""The real model files the tests use: shipped in wheels the `test` extra installs
+(nothing is downloaded at test time). Used by pytest and by lit's config (`%model-NAME`).
+
+Each is (package, path inside it, --input-shape flags for an ONNX file with dynamic dims).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import NamedTuple
+
+
+class WheelModel(NamedTuple):
+    package: str
+    path: str
+    input_shapes: tuple[str, ...] = ()
+
+
+WHEEL_MODELS = {
+    # TensorFlow Lite Micro's hello-world model: 3 float fully-connected layers.
+    "sine-tflite": WheelModel("tflite_micro", "python/tflite_micro/sine_float.tflite"),
+    # PaddleOCR's text-direction classifier (566 ONNX nodes, shape subgraphs to fold).
+    "paddle-cls-onnx": WheelModel(
+        "rapidocr_onnxruntime",
+        "models/ch_ppocr_mobile_v2.0_cls_infer.onnx",
+        ("x=1x3x48x192",),
+    ),
+    # PaddleOCR's text detector (DB, PP-OCRv4): the one whose printed IR did not parse back.
+    "paddle-det-onnx": WheelModel(
+        "rapidocr_onnxruntime", "models/ch_PP-OCRv4_det_infer.onnx", ("x=1x3x32x32",)
+    ),
+    # ONNX's own backend test model of a PyTorch Conv2d (an input named `0`).
+    "conv2d-onnx": WheelModel("onnx", "backend/test/data/pytorch-converted/test_Conv2d/model.onnx"),
+}
+
+
+def wheel_model_path(name: str) -> Path | None:
+    """Where model `name` is installed, or None if its wheel is not."""
+    package, path, _ = WHEEL_MODELS[name]
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    file = Path(next(iter(spec.submodule_search_locations))) / path
+    return file if file.is_file() else None

@@ -1,0 +1,253 @@
+"""Model files, `.tflite` and `.onnx`, through TVM 0.27's own Relax frontends into the
+`(mod, weights)` that `usmp_dialect.frontends.relax` lowers, as `--import-relax` does.
+
+    load_model_file(path, kind, input_shapes) -> (mod, weights)   kind: "tflite", "onnx"
+    import_model_file(path, kind, input_shapes, lowering) -> ModuleOp
+                                       `usmp-translate --import-tflite/--import-onnx`
+    parse_input_shapes(["x=1x3x224x224"]) -> {"x": (1, 3, 224, 224)}   --input-shape
+
+`tvm.relax.frontend.tflite.from_tflite` and `tvm.relax.frontend.onnx.from_onnx` return a
+module whose entry is `main` with the weights already bound as constants (TFLite also
+lists copies of them in a `params` attribute); here the entry becomes `forward`, the
+attribute is dropped, and the weights dict is empty: the lowering folds the constants
+exactly as it folds bound weights. Input names are the model's own (the ONNX frontend's
+own renaming is off; `lower_model` makes any name a TIR name). An ONNX model's shape
+computations are folded first (`onnx_shapes`), its dynamic input dims fixed by
+`input_shapes`.
+
+The frontends print to standard output when they fail; that text is kept out of it (the
+output is for IR only) and the failure is one `RelaxImportError` at the file, naming the
+operator when the frontend said which.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import importlib
+import io
+import os
+import re
+import struct
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from usmp_dialect.frontends.relax import (
+    DEFAULT_LOWERING,
+    ENTRY,
+    Lowering,
+    RelaxImportError,
+    _shape_text,
+    import_relax,
+)
+
+KINDS = ("tflite", "onnx")
+_FRONTEND_ENTRY = "main"
+_INPUT_SHAPE = re.compile(r"(?P<name>[^=]+)=(?P<dims>\d+(?:x\d+)*)")
+# What the ONNX frontend prints before re-raising an operator's failure.
+_FAILED_OPERATOR = re.compile(r"Error converting operator (\w+)")
+
+
+def parse_input_shapes(texts: Sequence[str]) -> dict[str, tuple[int, ...]]:
+    """`--input-shape NAME=1x3x224x224` flags, each input once and every dim positive, as a
+    dict; a ValueError says what is wrong."""
+    shapes: dict[str, tuple[int, ...]] = {}
+    for text in texts:
+        match = _INPUT_SHAPE.fullmatch(text)
+        if match is None or any(int(d) == 0 for d in match["dims"].split("x")):
+            raise ValueError(f"expected NAME=DIMxDIMx... with positive dims, got '{text}'")
+        if match["name"] in shapes:
+            raise ValueError(f"input '{match['name']}' is given twice")
+        shapes[match["name"]] = tuple(int(d) for d in match["dims"].split("x"))
+    return shapes
+
+
+@contextlib.contextmanager
+def output_captured() -> Iterator[io.StringIO]:
+    """Standard output and error, Python's and the process's (file descriptors 1 and 2,
+    where TVM's C++ logs), captured: what a frontend prints is read by the caller, not
+    written into the pipe or next to the diagnostic."""
+    captured = io.StringIO()
+    with tempfile.TemporaryFile() as native:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        saved = {fd: os.dup(fd) for fd in (1, 2)}
+        for fd in saved:
+            os.dup2(native.fileno(), fd)
+        try:
+            with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
+                yield captured
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            for fd, original in saved.items():
+                os.dup2(original, fd)
+                os.close(original)
+            native.seek(0)
+            captured.write(native.read().decode("utf-8", "replace"))
+
+
+def _run_frontend(convert: Callable[[], Any], frontend: str, path: str) -> Any:
+    """`convert()`, TVM's frontend on the file, with its output captured; its failure is
+    one `RelaxImportError` naming the operator when the frontend printed which."""
+    import tvm
+
+    with output_captured() as printed:
+        try:
+            return convert()
+        except Exception as error:  # the frontend fails on the model; its message says why
+            failure = error.with_traceback(None)
+            # The frontend's BlockBuilder, freed with the traceback, logs a warning.
+            gc.collect()
+    if isinstance(failure, struct.error):  # the flatbuffer reader, past the file's end
+        raise RelaxImportError(
+            f"not a valid TensorFlow Lite model (truncated or corrupt: {failure})", path
+        )
+    if isinstance(failure, tvm.error.OpNotImplemented):
+        raise RelaxImportError(str(failure).strip().splitlines()[-1], path)
+    failed = _FAILED_OPERATOR.search(printed.getvalue())
+    at = f" at operator '{failed[1]}'" if failed else ""
+    text = str(failure).strip()
+    last = text.splitlines()[-1] if text else ""
+    raise RelaxImportError(
+        f"TVM's {frontend} frontend failed{at}: {type(failure).__name__}: {last}", path
+    )
+
+
+MODELS_EXTRA = "pip install 'usmp-dialect[models]'"
+
+
+def _required(package: str, path: str) -> Any:
+    """The package TVM's frontend reads the file with; missing, a diagnostic naming the
+    extra that installs it."""
+    try:
+        return importlib.import_module(package)
+    except ModuleNotFoundError as error:
+        if error.name != package:
+            raise
+        raise RelaxImportError(
+            f"reading this model file needs the '{package}' package: {MODELS_EXTRA}", path
+        ) from None
+
+
+def _read(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as error:
+        raise RelaxImportError(f"cannot read '{path}': {error.strerror}", path) from None
+
+
+def _tflite_module(path: str) -> Any:
+    data = _read(path)
+    # A flatbuffer is read lazily: a file that is not one fails anywhere, with any error.
+    if len(data) < 8 or data[4:8] != b"TFL3":
+        raise RelaxImportError("not a TensorFlow Lite model (no 'TFL3' identifier)", path)
+    tflite = _required("tflite", path)
+    from tvm.relax.frontend.tflite import from_tflite
+
+    return _run_frontend(lambda: from_tflite(tflite.Model.GetRootAsModel(data, 0)), "TFLite", path)
+
+
+def _onnx_module(path: str, input_shapes: Mapping[str, Sequence[int]]) -> Any:
+    onnx = _required("onnx", path)
+
+    from usmp_dialect.frontends.onnx_shapes import static_onnx_model
+
+    try:
+        model = onnx.ModelProto.FromString(_read(path))
+        onnx.checker.check_model(model)
+    except RelaxImportError:
+        raise
+    except Exception as error:  # protobuf's decoder or onnx's checker; the message says why
+        text = str(error).strip()
+        reason = text.splitlines()[0] if text else type(error).__name__
+        raise RelaxImportError(f"not a valid ONNX model: {reason}", path) from None
+    model, shapes = static_onnx_model(model, input_shapes, path)
+    from tvm.relax.frontend.onnx import from_onnx
+
+    return _run_frontend(
+        lambda: from_onnx(model, shape_dict=shapes, sanitize_input_names=False), "ONNX", path
+    )
+
+
+def _check_static(func: Any, path: str) -> None:
+    """Every tensor `func` computes has a static shape; the first that does not is an error
+    naming the Relax operator that computes it (the frontends name them after the model's)."""
+    import tvm
+    from tvm import relax
+
+    for block in func.body.blocks:
+        for binding in block.bindings:
+            ty = binding.var.ty
+            if not isinstance(ty, relax.TensorType):
+                continue
+            dims = list(ty.shape.values) if isinstance(ty.shape, relax.ShapeExpr) else None
+            if dims is not None and all(isinstance(d, tvm.tirx.IntImm) for d in dims):
+                continue
+            value = binding.value
+            op = getattr(getattr(value, "op", None), "name", type(value).__name__)
+            shape = _shape_text(dims) if dims is not None else "unknown"
+            raise RelaxImportError(
+                f"operator '{op}' computes a tensor of dynamic shape {shape} "
+                "(it stays dynamic with the input shapes fixed)",
+                path,
+            )
+
+
+def _as_forward(mod: Any, path: str) -> Any:
+    """The frontend's `main` as the entry `forward`, without the weight copies in its
+    `params` attribute."""
+    import tvm
+
+    func = mod[_FRONTEND_ENTRY]
+    _check_static(func, path)
+    attrs = func.attrs or {}
+    if "params" in attrs:
+        func = func.without_attr("params")
+    if "global_symbol" in attrs:
+        func = func.with_attr("global_symbol", ENTRY)
+    others = {g: f for g, f in mod.functions.items() if g.name_hint != _FRONTEND_ENTRY}
+    if any(g.name_hint == ENTRY for g in others):
+        raise RelaxImportError(f"the model already has a function '{ENTRY}'", path)
+    return tvm.IRModule({**others, tvm.ir.GlobalVar(ENTRY): func})
+
+
+def model_file_kind(path: str) -> str:
+    """ "tflite" or "onnx", by the file's suffix."""
+    kind = Path(path).suffix.removeprefix(".")
+    if kind not in KINDS:
+        raise RelaxImportError(
+            f"expected a model file ending in {' or '.join('.' + k for k in KINDS)}", path
+        )
+    return kind
+
+
+def load_model_file(
+    path: str, kind: str, input_shapes: Mapping[str, Sequence[int]] | None = None
+) -> tuple[Any, dict[str, np.ndarray]]:
+    """A TFLite or ONNX model file (`kind`) as `(mod, weights)` for `frontends.relax`;
+    `input_shapes` fixes an ONNX model's dynamic input dims."""
+    if kind == "tflite":
+        if input_shapes:
+            raise RelaxImportError("input shapes are given to ONNX models only", path)
+        mod = _tflite_module(path)
+    else:
+        mod = _onnx_module(path, input_shapes or {})
+    return _as_forward(mod, path), {}
+
+
+def import_model_file(
+    path: str,
+    kind: str,
+    input_shapes: Mapping[str, Sequence[int]] | None = None,
+    lowering: Lowering = DEFAULT_LOWERING,
+) -> ModuleOp:
+    """`usmp-translate --import-tflite FILE` / `--import-onnx FILE [--input-shape ...]`."""
+    mod, weights = load_model_file(path, kind, input_shapes)
+    return import_relax(mod, weights, path, lowering)
