@@ -8,11 +8,22 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from io import StringIO
+from typing import Any
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ComplexType,
+    FileLineColLoc,
+    IndexType,
+    IntAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    UnknownLoc,
+)
 from xdsl.ir import Operation
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Token
@@ -52,6 +63,28 @@ def _lex_utf8_string_literal(self: MLIRLexer, start_pos: int) -> MLIRToken:
 
 
 MLIRLexer._lex_string_literal = _lex_utf8_string_literal  # type: ignore[method-assign]
+
+
+_element_to_type = AttrParser._TensorLiteralElement.to_type
+
+
+def _element_to_type_reading_float_bits(
+    self: AttrParser._TensorLiteralElement,
+    parser: AttrParser,
+    type: AnyFloat | IntegerType | IndexType | ComplexType,
+) -> Any:
+    """xDSL 0.75 prints an element of a float `dense<...>` that has no short decimal form
+    (a float32 weight of 1.26e9) as its bits in hexadecimal, as MLIR does, but reads the
+    hexadecimal back as an integer value: a model's weights came back changed. A
+    hexadecimal element of a float type is its bits, as in MLIR."""
+    text = self.span.text
+    if isinstance(type, AnyFloat) and isinstance(self.value, int) and text[:2] in ("0x", "0X"):
+        bits = int(text, 16).to_bytes(type.compile_time_size, "little")
+        return type.unpack(bits, 1)[0]
+    return _element_to_type(self, parser, type)
+
+
+AttrParser._TensorLiteralElement.to_type = _element_to_type_reading_float_bits  # type: ignore[method-assign]
 
 
 class LocatingParser(Parser):

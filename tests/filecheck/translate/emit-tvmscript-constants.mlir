@@ -2,7 +2,8 @@
 // The constants' values travel with the module (main's usmp.constant_values); planned with
 // a constant pool, --emit-tvmscript gives main the pool as one uint8 buffer, each weight
 // a view at its offset, and --constants-out writes the pool's bytes: each constant's
-// little-endian bytes at its offset, zero in the padding.
+// little-endian bytes at its offset, zero in the padding. A weight xDSL prints as its bits
+// (10484697.0 is 0x4B1FFBD9) is read back as those bits, not as the integer 0x4B1FFBD9.
 // RUN: usmp-opt %s --plan-pools --pools flash:kind=constant:alignment=32 | usmp-translate --emit-tvmscript --constants-out %t.bin | filecheck %s
 // RUN: od -A d -t f4 -v %t.bin | filecheck %s --check-prefix=BYTES
 // RUN: usmp-opt %s | usmp-opt | filecheck %s --check-prefix=ROUNDTRIP
@@ -25,7 +26,7 @@ tir.prim_func @add(%x_ptr: !tir.ptr<f32> {tir.name = "x_ptr"}, %w_ptr: !tir.ptr<
     tir.store %s, %y[%i]
   }
 }
-tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %w: !tir.buffer<4xf32> {tir.name = "w"}, %bias: !tir.buffer<4xf32> {tir.name = "bias"}, %out: !tir.buffer<4xf32> {tir.name = "out"}) attributes {global_symbol = "main", runner_function = true, usmp.constants = ["w", "bias"], usmp.constant_values = {w = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>, bias = dense<[0.5, -0.5, 0.25, -0.25]> : tensor<4xf32>}} {
+tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %w: !tir.buffer<4xf32> {tir.name = "w"}, %bias: !tir.buffer<4xf32> {tir.name = "bias"}, %out: !tir.buffer<4xf32> {tir.name = "out"}) attributes {global_symbol = "main", runner_function = true, usmp.constants = ["w", "bias"], usmp.constant_values = {w = dense<[1.0, 2.0, 3.0, 10484697.0]> : tensor<4xf32>, bias = dense<[0.5, -0.5, 0.25, -0.25]> : tensor<4xf32>}} {
   %t = tir.alloc_buffer "t" : !tir.buffer<4xf32>
   %p0 = tir.buffer_data %inp : !tir.buffer<4xf32> -> !tir.ptr<f32>
   %p1 = tir.buffer_data %w : !tir.buffer<4xf32> -> !tir.ptr<f32>
@@ -41,12 +42,12 @@ tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %w: !tir.buffer
 // CHECK-DAG:  w = T.decl_buffer((4,), data=T.address_of(flash[0]), align=32)
 // CHECK-DAG:  bias = T.decl_buffer((4,), data=T.address_of(flash[32]), align=32)
 
-// BYTES:      0000000 1 2 3 4
+// BYTES:      0000000 1 2 3 10484697
 // BYTES-NEXT: 0000016 0 0 0 0
 // BYTES-NEXT: 0000032 0.5 -0.5 0.25 -0.25
 // BYTES-NEXT: 0000048
 
-// ROUNDTRIP: usmp.constant_values = {w = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>, bias = dense<[5.000000e-01, -5.000000e-01, 2.500000e-01, -2.500000e-01]> : tensor<4xf32>}
+// ROUNDTRIP: usmp.constant_values = {w = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 0x4B1FFBD9]> : tensor<4xf32>, bias = dense<[5.000000e-01, -5.000000e-01, 2.500000e-01, -2.500000e-01]> : tensor<4xf32>}
 
 // NONE: <stdin>:1:1: error: no constant pool holds the constants: plan with one (usmp-opt --plan-pools --pools NAME:kind=constant) before writing its bytes
 // NONE-NEXT: exit=1
