@@ -50,7 +50,9 @@ def _model(name: str, files: dict[str, Path | None]) -> tuple[str, dict[str, tup
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [*WHEEL_MODELS, INT8])
+# PaddleOCR's classifier is left out: it runs end to end below, and the detector is the
+# file whose printed names once failed to parse.
+@pytest.mark.parametrize("name", [*(n for n in WHEEL_MODELS if n != "paddle-cls-onnx"), INT8])
 def test_printed_ir_parses_back(name: str, model_files: dict[str, Path | None]) -> None:
     path, shapes = _model(name, model_files)
     text = print_module(import_model_file(path, model_file_kind(path), shapes))
