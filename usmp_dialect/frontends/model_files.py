@@ -43,8 +43,8 @@ from usmp_dialect.frontends.relax import (
     ENTRY,
     Lowering,
     RelaxImportError,
-    _shape_text,
     import_relax,
+    shape_text,
 )
 
 KINDS = ("tflite", "onnx")
@@ -192,7 +192,7 @@ def _check_static(func: Any, path: str) -> None:
                 continue
             value = binding.value
             op = getattr(getattr(value, "op", None), "name", type(value).__name__)
-            shape = _shape_text(dims) if dims is not None else "unknown"
+            shape = shape_text(dims) if dims is not None else "unknown"
             raise RelaxImportError(
                 f"operator '{op}' computes a tensor of dynamic shape {shape} "
                 "(it stays dynamic with the input shapes fixed)",

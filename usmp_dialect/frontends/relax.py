@@ -88,7 +88,7 @@ UNNAMED = Site("<relax>", f"in '{ENTRY}'")
 """Where errors point when the caller gave the model no location."""
 
 
-def _shape_text(dims: Any) -> str:
+def shape_text(dims: Any) -> str:
     """A Relax shape as a user wrote it: `[n, 8]`, not `[n, T.int64(8)]`."""
     return "[" + ", ".join(str(getattr(d, "value", d)) for d in dims) + "]"
 
@@ -282,7 +282,7 @@ def _static_shape(sinfo: Any, what: str, at: Site) -> tuple[tuple[int, ...], str
     dims = []
     for d in sinfo.shape.values:
         if not isinstance(d, tvm.tirx.IntImm):
-            raise at.error(f"{what} has a dynamic shape {_shape_text(sinfo.shape.values)}")
+            raise at.error(f"{what} has a dynamic shape {shape_text(sinfo.shape.values)}")
         dims.append(int(d.value))
     return tuple(dims), str(sinfo.dtype)
 

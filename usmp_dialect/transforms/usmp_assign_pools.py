@@ -347,15 +347,14 @@ class UsmpAssignPools(ModulePass):
 
     pools: str = ""
     """Pools to add, `name[:key=value]...` comma-separated (see the module's doc)."""
+    constant_pool: bool = False
+    """Put the entry's constants in a constant pool even when none is declared: an
+    unrestricted `@global_constant` is added then."""
 
     def __post_init__(self):
         # Checked when the pipeline is built, before any input is read.
         if self.pools:
             parse_pool_spec(self.pools)
-
-    constant_pool: bool = False
-    """Put the entry's constants in a constant pool even when none is declared: an
-    unrestricted `@global_constant` is added then."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.pools:
