@@ -3,8 +3,9 @@
 Each pool's size is shown beside its max-live lower bound (the most bytes its buffers
 ever need at one time), so a user sees at once how far a plan is from the best possible,
 and below the tables how the plan was found (`usmp.plan`): by which algorithm, whether it
-is proven optimal, and whether the time limit stopped the algorithm (only then may the
-plan differ between runs).
+is proven optimal, whether the time limit stopped the algorithm (only then may the plan
+differ between runs), and the best lower bound known per pool (what `exact`'s search
+proved no plan goes below, else max-live), how far the plan is above it.
 """
 
 from __future__ import annotations
@@ -78,20 +79,26 @@ class Unplanned(TypedDict):
     reason: str
 
 
-PlanSummary = dict[str, bool | str]
-"""`usmp.plan` as data: `algorithm`, `proven_optimal`, `time_limit_reached`."""
+PlanSummary = dict[str, bool | str | dict[str, int]]
+"""`usmp.plan` as data: `algorithm`, `proven_optimal`, `time_limit_reached`, and
+`lower_bounds` when a search proved some."""
 
 
 class PlanReport(TypedDict):
     pools: list[PoolSummary]
     buffers: list[BufferSummary]
+    lower_bounds: dict[str, int]
+    """Per pool, the best size known that no plan goes below (given the buffers in it):
+    its size when the plan is proven optimal, else the larger of its max-live and what a
+    search proved."""
     max_live: int
     unplanned: list[Unplanned]
     plan: PlanSummary | None
 
 
 def plan_report(module: ModuleOp) -> PlanReport:
-    """The report as plain data: `{"pools", "buffers", "max_live", "unplanned", "plan"}`; a
+    """The report as plain data: `{"pools", "buffers", "lower_bounds", "max_live",
+    "unplanned", "plan"}`; a
     buffer that is one of the program's inputs or outputs says so in `io`; `plan` is how
     the plan was found, or None when the input came planned without saying."""
     planned = module_problem(module)
@@ -136,12 +143,26 @@ def plan_report(module: ModuleOp) -> PlanReport:
                 "largest_overflowed": [b["name"] for b in overflowed[:LARGEST_SHOWN]],
             }
         )
+    how_planned = _how_planned(module)
     return {
         "pools": pools,
         "buffers": buffers,
+        "lower_bounds": _lower_bounds(pools, how_planned),
         "max_live": int(max_live(problem)),
         "unplanned": _unplanned(module),
-        "plan": _how_planned(module),
+        "plan": how_planned,
+    }
+
+
+def _lower_bounds(pools: list[PoolSummary], plan: PlanSummary | None) -> dict[str, int]:
+    proven = plan is not None and plan.get("proven_optimal") is True
+    searched = plan.get("lower_bounds", {}) if plan is not None else {}
+    assert isinstance(searched, dict)
+    return {
+        pool["name"]: pool["size"]
+        if proven
+        else max(pool["max_live"], searched.get(pool["name"], 0))
+        for pool in pools
     }
 
 
@@ -177,11 +198,19 @@ def _how_planned(module: ModuleOp) -> PlanSummary | None:
     summary = module.attributes.get(PLAN_ATTR)
     if not isinstance(summary, DictionaryAttr):
         return None
-    return {
+    how: PlanSummary = {
         key: bool(value.value.data) if isinstance(value, IntegerAttr) else value.data
         for key, value in summary.data.items()
         if isinstance(value, IntegerAttr | StringAttr)
     }
+    bounds = summary.data.get("lower_bounds")
+    if isinstance(bounds, DictionaryAttr):
+        how["lower_bounds"] = {
+            pool: bound.value.data
+            for pool, bound in bounds.data.items()
+            if isinstance(bound, IntegerAttr)
+        }
+    return how
 
 
 def _unplanned(module: ModuleOp) -> list[Unplanned]:
@@ -258,7 +287,18 @@ def format_text_report(report: PlanReport) -> str:
     )
     if report["plan"] is not None:
         lines += _plan_lines(report["plan"])
+        lines.append(_lower_bound_line(report))
     return "\n".join(lines) + "\n"
+
+
+def _lower_bound_line(report: PlanReport) -> str:
+    """The best lower bound known per pool, and how far the plan is above it."""
+    sizes = {pool["name"]: pool["size"] for pool in report["pools"]}
+    bounds = [
+        f"{name} {bound} bytes ({_ratio(sizes[name], bound)} of it)"
+        for name, bound in report["lower_bounds"].items()
+    ]
+    return "lower bound: " + ", ".join(bounds)
 
 
 def _plan_lines(plan: PlanSummary) -> list[str]:

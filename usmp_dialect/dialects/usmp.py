@@ -88,7 +88,9 @@ UNPLANNED_ATTR = "usmp.unplanned"
 """Discardable attribute on an allocation the planner leaves alone, saying why."""
 PLAN_ATTR = "usmp.plan"
 """Discardable attribute on a module `usmp-plan` planned, saying how:
-`{algorithm = "exact", proven_optimal = true, time_limit_reached = false}`."""
+`{algorithm = "exact", proven_optimal = false, time_limit_reached = false,
+lower_bounds = {sram = 1008640}}` (`lower_bounds`: per pool, the size a search proved no
+plan goes below; only for the pools a search ran on)."""
 OVERFLOW_ATTR = "usmp.overflowed_from"
 """Discardable attribute `usmp-plan` puts on a buffer it placed in a later candidate pool:
 the earlier candidates, whose size hints it did not fit (`[@sram]`)."""

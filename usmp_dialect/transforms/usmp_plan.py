@@ -3,7 +3,8 @@
 The rewrite reads pools, allocations and liveness as arrays, asks a registered algorithm
 for a plan, has the independent validator check it, and only then writes it back, with
 how it was found as the module's `usmp.plan` attribute (the algorithm, whether the plan is
-proven optimal, whether the time limit cut the work short; `usmp-report` shows it), and
+proven optimal, whether the time limit cut the work short, the pool sizes a search proved
+no plan goes below; `usmp-report` shows it), and
 on each buffer that went past its first candidate pools which ones (`usmp.overflowed_from`,
 for the report's overflow lines). A
 buffer without candidate pools first gets those `usmp-assign-pools` would give it. A
@@ -25,6 +26,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     i64,
 )
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -42,6 +44,7 @@ from usmp_dialect.analysis.usmp_problem import (
 )
 from usmp_dialect.diagnostics import UsmpError, warn
 from usmp_dialect.dialects.usmp import OVERFLOW_ATTR, PLAN_ATTR, LivenessOp
+from usmp_dialect.planning.algorithms.canonical_search import search_lower_bounds
 from usmp_dialect.planning.problem import Budget, Plan, PlanningError
 from usmp_dialect.planning.registry import get_algorithm
 from usmp_dialect.planning.validator import validate
@@ -67,13 +70,17 @@ def plan_module_problem(planned: ModuleProblem, algorithm: str, budget: Budget) 
 
 
 def plan_summary(algorithm: str, plan: Plan) -> DictionaryAttr:
-    return DictionaryAttr(
-        {
-            "algorithm": StringAttr(algorithm),
-            "proven_optimal": BoolAttr.from_bool(plan.proven_optimal),
-            "time_limit_reached": BoolAttr.from_bool(plan.time_capped),
-        }
-    )
+    summary: dict[str, Attribute] = {
+        "algorithm": StringAttr(algorithm),
+        "proven_optimal": BoolAttr.from_bool(plan.proven_optimal),
+        "time_limit_reached": BoolAttr.from_bool(plan.time_capped),
+    }
+    bounds = search_lower_bounds(plan)
+    if bounds:
+        summary["lower_bounds"] = DictionaryAttr(
+            {pool: IntegerAttr(bound, i64) for pool, bound in bounds.items()}
+        )
+    return DictionaryAttr(summary)
 
 
 def write_plan(planned: ModuleProblem, plan: Plan, rewriter: PatternRewriter) -> None:

@@ -1,8 +1,8 @@
 // How a plan was found travels with it as the module's `usmp.plan` and shows in the
-// report: whether the plan is proven optimal, and whether the time limit (a safety cap;
-// algorithms stop on their work budget) cut an algorithm short, the only case where
-// another run may give another plan. A cap of 0 s stops any search deterministically
-// here: the first greedy plan (60 bytes) is above max-live (50), so work remains.
+// report: proven optimal or not, the lower bound per pool (what a search proved, else
+// max-live), whether the time limit (a safety cap; algorithms stop on their work budget)
+// cut an algorithm short, the only case where another run may give another plan. A cap
+// of 0 s stops any search here: the first plan (60 bytes) is above max-live (50).
 // RUN: usmp-opt %s -p 'usmp-plan{algorithm=exact}' | filecheck %s --check-prefix=EXACT
 // RUN: usmp-opt %s -p 'usmp-plan{algorithm=exact}' -t usmp-report | filecheck %s --check-prefix=EXACT-TEXT
 // RUN: usmp-opt %s -p 'usmp-plan{algorithm=exact}' -t 'usmp-report{format=json}' | filecheck %s --check-prefix=EXACT-JSON
@@ -26,16 +26,19 @@ usmp.liveness {
   "c" [1, 3) [7, 9)
 }
 
-// EXACT: builtin.module attributes {usmp.plan = {algorithm = "exact", proven_optimal = true, time_limit_reached = false}} {
+// EXACT: builtin.module attributes {usmp.plan = {algorithm = "exact", proven_optimal = true, time_limit_reached = false, lower_bounds = {sram = 60 : i64}}} {
 // EXACT: usmp.pool @sram workspace alignment 1 size 60
 
 // EXACT-TEXT: total 60 bytes in 1 pool(s); max-live 50 bytes (1.200x)
 // EXACT-TEXT-NEXT: planned by 'exact': proven optimal
+// EXACT-TEXT-NEXT: lower bound: sram 60 bytes (1.000x of it)
 // EXACT-TEXT-NOT: time limit
 
-// EXACT-JSON: "plan": {"algorithm": "exact", "proven_optimal": true, "time_limit_reached": false}
+// EXACT-JSON: "lower_bounds": {"sram": 60}, "max_live": 50,
+// EXACT-JSON-SAME: "plan": {"algorithm": "exact", "proven_optimal": true, "time_limit_reached": false, "lower_bounds": {"sram": 60}}}
 
 // GREEDY: planned by 'greedy_by_size': not proven optimal
+// GREEDY-NEXT: lower bound: sram 50 bytes (1.200x of it)
 
 // CAP-TEXT: total 60 bytes in 1 pool(s); max-live 50 bytes (1.200x)
 // CAP-TEXT-NEXT: planned by 'default': not proven optimal
@@ -43,7 +46,8 @@ usmp.liveness {
 
 // CAP-WARNING: usmp-plan-status.mlir:23:1: warning: the time limit (0 s) stopped 'default' before its work budget did: another run may give another plan; raise time-limit, or lower effort, for a reproducible one
 
-// CAP-JSON: "plan": {"algorithm": "exact", "proven_optimal": false, "time_limit_reached": true}
+// CAP-JSON: "lower_bounds": {"sram": 50}, "max_live": 50,
+// CAP-JSON-SAME: "plan": {"algorithm": "exact", "proven_optimal": false, "time_limit_reached": true, "lower_bounds": {"sram": 50}}}
 // CAP-EXACT-WARNING: warning: the time limit (0 s) stopped 'exact' before its work budget did
 
 // CAP-HILL: builtin.module attributes {usmp.plan = {algorithm = "hill_climb", proven_optimal = false, time_limit_reached = true}} {

@@ -29,7 +29,11 @@ import numpy as np
 
 from usmp_dialect.planning.algorithms.placement import single_spans
 from usmp_dialect.planning.algorithms.work import SEARCH_STEP_SECONDS, TimeCap
-from usmp_dialect.planning.conflicts import conflicts_from_intervals, symmetric_conflicts
+from usmp_dialect.planning.conflicts import (
+    conflicts_from_intervals,
+    max_live_of,
+    symmetric_conflicts,
+)
 from usmp_dialect.planning.problem import Intervals, Plan, Problem
 
 MAX_SEARCH_BUFFERS = 2000
@@ -255,7 +259,7 @@ class Search:
         self.max_degree = int(np.diff(sub.nb_ptr).max(initial=0))
         self.key_scale = max(n, 1)
         # Arrays the compiled loop grows into; kept across questions.
-        self.trail = np.zeros((4 * n + 2 * sections + self.max_degree + 64, 3), dtype=np.int64)
+        self.trail = np.zeros((4 * n + self.max_degree + 64, 3), dtype=np.int64)
         self.ls = np.zeros(8 * n + 64, dtype=np.int64)
         self.fr = np.zeros((n + 8, kernel.F_COLUMNS), dtype=np.int64)
         self.pt = np.zeros((3 * n + 8, kernel.P_COLUMNS), dtype=np.int64)
@@ -285,7 +289,7 @@ class Search:
         offset = np.zeros(n, dtype=np.int64)
         placed = np.zeros(n, dtype=np.uint8)
         placed[self.fixed] = 1
-        floor = np.zeros(self.sub.num_sections, dtype=np.int64)
+        witness = np.full(self.sub.num_sections, -1, dtype=np.int64)
         total = self.section_bytes.copy()
         cut = self.initial_cut.copy()
         st = np.zeros(kernel.ST_SIZE, dtype=np.int64)
@@ -310,7 +314,7 @@ class Search:
                 min_off,
                 offset,
                 placed,
-                floor,
+                witness,
                 total,
                 cut,
                 self.trail,
@@ -375,16 +379,30 @@ class PoolSearchNotes(TypedDict, total=False):
     questions: list[tuple[int, bool | None]]
     """Each capacity asked about, and its answer (`None`: the steps ran out)."""
     proven_lower_bound: int
+    """No plan of the pool's buffers is smaller (the capacities below were proven too
+    small)."""
+
+
+def search_lower_bounds(plan: Plan) -> dict[str, int]:
+    """Per pool the search ran on, the size it proved no plan goes below."""
+    searched = plan.notes.get("search", {})
+    assert isinstance(searched, dict)
+    return {
+        pool: notes["proven_lower_bound"]
+        for pool, notes in searched.items()
+        if "proven_lower_bound" in notes
+    }
 
 
 def improve_pool(
-    sub: Subproblem, incumbent: np.ndarray, steps: int, cap: TimeCap
+    sub: Subproblem, incumbent: np.ndarray, steps: int, cap: TimeCap, max_live: int
 ) -> tuple[np.ndarray, bool, PoolSearchNotes]:
     """The pool's offsets, as good as `steps` search steps made them, and whether they are
-    optimal."""
+    optimal; `max_live` is the pool's (the search's own bound misses it when buffers live
+    in several intervals)."""
     incumbent_height = int((incumbent + sub.sizes).max(initial=0))
     search = Search(sub, cap)
-    bound = search.lower_bound()
+    bound = max(search.lower_bound(), max_live)
     notes: PoolSearchNotes = {"lower_bound": bound, "incumbent": incumbent_height}
     if incumbent_height <= bound:
         return incumbent, True, notes
@@ -501,7 +519,11 @@ def improve_plan(problem: Problem, start_plan: Plan, seconds: float, cap: TimeCa
         # Each pool gets an equal share of the work the pools before it left over.
         share = seconds / (len(used) - used.index(index))
         offsets, proven, notes = improve_pool(
-            sub, offset[buffers], int(share / SEARCH_STEP_SECONDS), cap
+            sub,
+            offset[buffers],
+            int(share / SEARCH_STEP_SECONDS),
+            cap,
+            max_live_of(problem, np.where(pool == index, problem.sizes, 0)),
         )
         seconds -= notes.get("steps", 0) * SEARCH_STEP_SECONDS
         offset[buffers] = offsets

@@ -16,11 +16,15 @@ problem, Moffitt, ASPLOS 2024):
   its parent in that order (canonical plans only), nor start at or above the lowest top an
   unplaced buffer could reach (dominance);
 - after a placement every section (the buffers live just before one distinct end time)
-  must hold its unplaced bytes between its floor and the capacity; floors rise with
-  placements and with the lowest offset any unplaced buffer of the section can still
-  take. The part of that check that the next offset alone decides (no candidate may start
-  above the capacity less the fullest section's unplaced bytes) is done once per node,
-  before any candidate is placed: most children that would fail never get placed;
+  must hold its unplaced bytes between its floor and the capacity, the floor being the
+  lowest offset any unplaced buffer of the section can still take (MiniMalloc's floor,
+  exact). MiniMalloc rescans every section a placement touches for it, which costs a
+  placement the sum of those sections' sizes (thousands of steps on its D and J);
+  here each section keeps a witness buffer that shows it fits, and only a section whose
+  witness was placed or raised too high is rescanned. The part of that check that the
+  next offset alone decides (no candidate may start above the capacity less the fullest
+  section's unplaced bytes) is done once per node, before any candidate is placed: most
+  children that would fail never get placed;
 - a buffer that meets no unplaced buffer fails for all its siblings too (no "hat");
 - dynamic decomposition: when a placement leaves a time boundary that no unplaced buffer
   crosses, the buffers on either side are independent. Each side (with fresh ranks from
@@ -83,6 +87,11 @@ R_CURRENT = 3
 R_LIST = 4  # `ls` top before the record's lists
 R_LIST_END = 5
 R_COLUMNS = 6
+
+# Kinds of trail entries: (kind, index, old value).
+_TRAIL_MIN_OFF = 0
+_TRAIL_PLACED = 1
+_TRAIL_RANK = 2
 
 _NONE = np.iinfo(np.int64).max
 
@@ -184,7 +193,7 @@ def run(
     min_off,
     offset,
     placed,
-    floor,
+    witness,
     total,
     cut,
     trail,
@@ -203,7 +212,7 @@ def run(
 ):
     """Search until a plan is found, the space is exhausted, `node_stop` nodes have been
     visited, `step_stop` steps taken, or an array is too small (grow it and call again)."""
-    n_sections = len(floor)
+    n_sections = len(witness)
     n = len(sizes)
     if st[ST_STARTED] == 0:
         # The whole problem is one record whose partitions are split at the boundaries
@@ -268,7 +277,7 @@ def run(
             return PAUSED
         if (
             st[ST_LIST_TOP] + 3 * n + 8 > len(ls)
-            or st[ST_TRAIL_TOP] + 2 * n_sections + max_degree + n + 8 > len(trail)
+            or st[ST_TRAIL_TOP] + max_degree + n + 8 > len(trail)
             or st[ST_FRAMES] + 2 > len(fr)
             or st[ST_PARTITIONS] + n + 2 > len(pt)
             or st[ST_RECORDS] + 2 > len(rc)
@@ -286,7 +295,7 @@ def run(
                 st[ST_PARTITIONS] = rc[rec, R_FIRST]
             g = f - 1
             mark = fr[g, F_TRAIL]
-            _undo(mark, trail, st, min_off, floor, total, cut, placed, sizes, sec_lo, sec_hi, rank)
+            _undo(mark, trail, st, min_off, total, cut, placed, sizes, sec_lo, sec_hi, rank)
             if fr[g, F_HATLESS] != 0:
                 fr[g, F_STOP] = 1
             st[ST_LIST_TOP] = fr[g, F_LIST] + fr[g, F_UNPLACED] + fr[g, F_CANDIDATES]
@@ -300,7 +309,7 @@ def run(
         fr[f, F_TRAIL] = mark
         # Place b; every change goes on the trail.
         t = mark
-        trail[t, 0] = 2
+        trail[t, 0] = _TRAIL_PLACED
         trail[t, 1] = b
         t += 1
         placed[b] = 1
@@ -309,25 +318,15 @@ def run(
         lo = sec_lo[b]
         hi = sec_hi[b]
         part = fr[f, F_PARTITION]
-        st[ST_STEPS] += (
-            (hi - lo) + (nb_ptr[b + 1] - nb_ptr[b]) + (pt[part, P_HIGH] - pt[part, P_LOW])
-        )
+        st[ST_STEPS] += (hi - lo) + (nb_ptr[b + 1] - nb_ptr[b])
         for s in range(lo, hi):
             total[s] -= size
-            if floor[s] != top:
-                trail[t, 0] = 1
-                trail[t, 1] = s
-                trail[t, 2] = floor[s]
-                t += 1
-                floor[s] = top
         for k in range(lo, hi - 1):
             cut[k] -= 1
         # A buffer that does not fit now never will (offsets only rise): with `hatless`
         # set, no sibling is tried either.
         ok = top <= capacity
         hatless = 1
-        affected_lo = n_sections
-        affected_hi = 0
         if ok:
             for e in range(nb_ptr[b], nb_ptr[b + 1]):
                 x = nb_idx[e]
@@ -336,7 +335,7 @@ def run(
                 hatless = 0
                 if min_off[x] >= top:
                     continue
-                trail[t, 0] = 0
+                trail[t, 0] = _TRAIL_MIN_OFF
                 trail[t, 1] = x
                 trail[t, 2] = min_off[x]
                 t += 1
@@ -348,37 +347,23 @@ def run(
                 if raised + sizes[x] > capacity:
                     ok = False
                     break
-                affected_lo = min(affected_lo, sec_lo[x])
-                affected_hi = max(affected_hi, sec_hi[x])
-        if ok:
-            # No section's floor is below the lowest offset its unplaced buffers can take.
-            if affected_hi > affected_lo:
-                st[ST_STEPS] += sm_ptr[affected_hi] - sm_ptr[affected_lo]
-            for s in range(affected_lo, affected_hi):
-                lowest = _NONE
-                for e in range(sm_ptr[s], sm_ptr[s + 1]):
-                    x = sm_idx[e]
-                    if placed[x] == 0 and min_off[x] < lowest:
-                        lowest = min_off[x]
-                if lowest != _NONE and floor[s] < lowest:
-                    trail[t, 0] = 1
-                    trail[t, 1] = s
-                    trail[t, 2] = floor[s]
-                    t += 1
-                    floor[s] = lowest
         st[ST_TRAIL_TOP] = t
         if ok:
-            # Every section must hold its unplaced bytes above its floor, and no later
-            # buffer goes below this one (canonical order).
-            for s in range(pt[part, P_LOW], pt[part, P_HIGH]):
-                if total[s] > 0:
-                    base = floor[s]
-                    base = max(base, at)
-                    if base + total[s] > capacity:
-                        ok = False
-                        break
+            ok = _sections_fit(
+                pt[part, P_LOW],
+                pt[part, P_HIGH],
+                at,
+                capacity,
+                total,
+                witness,
+                placed,
+                min_off,
+                sm_ptr,
+                sm_idx,
+                st,
+            )
         if not ok:
-            _undo(mark, trail, st, min_off, floor, total, cut, placed, sizes, sec_lo, sec_hi, rank)
+            _undo(mark, trail, st, min_off, total, cut, placed, sizes, sec_lo, sec_hi, rank)
             if hatless != 0:
                 fr[f, F_STOP] = 1
             continue
@@ -554,18 +539,48 @@ def run(
 
 
 @njit(cache=True)
-def _undo(mark, trail, st, min_off, floor, total, cut, placed, sizes, sec_lo, sec_hi, rank):
+def _sections_fit(low, high, at, capacity, total, witness, placed, min_off, sm_ptr, sm_idx, st):
+    """Whether every section of `[low, high)` can hold its unplaced bytes above the
+    lowest offset one of them can take, and above `at` (canonical order: no later buffer
+    goes below the one just placed).
+
+    That lowest offset only rises down a branch, so a section's `witness` (an unplaced
+    buffer of it, low enough to show the section fits) stays good until it is placed or
+    raised too high; only then is the section scanned for the lowest offset, whose buffer
+    becomes the witness. The witness is a hint, right whatever the state, so a placement
+    taken back leaves it alone."""
+    st[ST_STEPS] += high - low
+    for s in range(low, high):
+        if total[s] <= 0:
+            continue
+        room = capacity - total[s]
+        w = witness[s]
+        if w >= 0 and placed[w] == 0 and min_off[w] <= room and at <= room:
+            continue
+        lowest = _NONE
+        for e in range(sm_ptr[s], sm_ptr[s + 1]):
+            x = sm_idx[e]
+            if placed[x] == 0 and min_off[x] < lowest:
+                lowest = min_off[x]
+                w = x
+        st[ST_STEPS] += sm_ptr[s + 1] - sm_ptr[s]
+        witness[s] = w
+        if max(lowest, at) > room:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _undo(mark, trail, st, min_off, total, cut, placed, sizes, sec_lo, sec_hi, rank):
     t = st[ST_TRAIL_TOP]
     st[ST_STEPS] += t - mark
     while t > mark:
         t -= 1
         kind = trail[t, 0]
         i = trail[t, 1]
-        if kind == 0:
+        if kind == _TRAIL_MIN_OFF:
             min_off[i] = trail[t, 2]
-        elif kind == 1:
-            floor[i] = trail[t, 2]
-        elif kind == 3:
+        elif kind == _TRAIL_RANK:
             rank[i] = trail[t, 2]
         else:
             placed[i] = 0
@@ -601,7 +616,7 @@ def _rerank(ls, start, length, rank, trail, t, total, sec_lo, sec_hi, heuristic,
         order = order[np.argsort(key[order], kind="mergesort")]
     for i in range(length):
         x = buffers[order[i]]
-        trail[t, 0] = 3
+        trail[t, 0] = _TRAIL_RANK
         trail[t, 1] = x
         trail[t, 2] = rank[x]
         t += 1
