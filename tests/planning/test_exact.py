@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from problems import interval_instances, interval_problem, listed_problem
 
+from usmp_dialect.planning.algorithms.canonical_search import search_lower_bounds
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.problem import Plan, PoolSpec, Problem
 from usmp_dialect.planning.registry import Budget, get_algorithm
@@ -51,8 +52,10 @@ def test_exact_matches_brute_force(instance):
     problem = interval_problem(*instance)
     plan = get_algorithm("exact")(problem, Budget(time_limit=5.0))
     assert_valid(problem, plan)
-    assert plan.total_size(problem) == brute_force_optimum(problem)
+    optimum = brute_force_optimum(problem)
+    assert plan.total_size(problem) == optimum
     assert plan.proven_optimal
+    assert all(bound == optimum for bound in search_lower_bounds(plan).values())
 
 
 @settings(max_examples=40, deadline=None)
@@ -63,8 +66,10 @@ def test_proven_optimal_is_honest_under_a_tiny_limit(instance):
     assert_valid(problem, plan)
     size = plan.total_size(problem)
     assert size >= max_live(problem)
+    optimum = brute_force_optimum(problem)
     if plan.proven_optimal:
-        assert size == brute_force_optimum(problem)
+        assert size == optimum
+    assert all(bound <= optimum for bound in search_lower_bounds(plan).values())
 
 
 spread_instances = interval_instances((2, 7), 24, (1, 6), (0, 24))
