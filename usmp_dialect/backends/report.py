@@ -98,9 +98,9 @@ class PlanReport(TypedDict):
 
 def plan_report(module: ModuleOp) -> PlanReport:
     """The report as plain data: `{"pools", "buffers", "lower_bounds", "max_live",
-    "unplanned", "plan"}`; a
-    buffer that is one of the program's inputs or outputs says so in `io`; `plan` is how
-    the plan was found, or None when the input came planned without saying."""
+    "unplanned", "plan"}`; a buffer that is one of the program's inputs or outputs says so
+    in `io`; `plan` is how the plan was found, or None when the input came planned without
+    saying."""
     planned = module_problem(module)
     problem = planned.problem
     plan = _planned(planned)

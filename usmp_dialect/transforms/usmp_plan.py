@@ -4,9 +4,8 @@ The rewrite reads pools, allocations and liveness as arrays, asks a registered a
 for a plan, has the independent validator check it, and only then writes it back, with
 how it was found as the module's `usmp.plan` attribute (the algorithm, whether the plan is
 proven optimal, whether the time limit cut the work short, the pool sizes a search proved
-no plan goes below; `usmp-report` shows it), and
-on each buffer that went past its first candidate pools which ones (`usmp.overflowed_from`,
-for the report's overflow lines). A
+no plan goes below; `usmp-report` shows it), and on each buffer that went past its first
+candidate pools which ones (`usmp.overflowed_from`, for the report's overflow lines). A
 buffer without candidate pools first gets those `usmp-assign-pools` would give it. A
 module that is already planned is left alone, so the pattern stops matching once applied.
 """
