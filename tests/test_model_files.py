@@ -25,7 +25,8 @@ from usmp_dialect.frontends.model_files import (  # noqa: E402
     model_file_kind,
     parse_input_shapes,
 )
-from usmp_dialect.model_check import check_model  # noqa: E402
+from usmp_dialect.frontends.relax import Lowering  # noqa: E402
+from usmp_dialect.model_check import check_model, tflm_arena  # noqa: E402
 from usmp_dialect.parsing import parse_module, print_module  # noqa: E402
 
 INT8 = "int8-cnn-tflite"
@@ -93,3 +94,35 @@ def test_check_command_takes_model_files(model_files: dict[str, Path | None]) ->
     )
     assert completed.returncode == 0, completed.stderr
     assert "output int8[1, 10]: max |ours - Relax VM| = 0, agrees within 0" in completed.stdout
+
+
+@pytest.mark.slow
+def test_int8_model_pool_within_tflm_arena(model_files: dict[str, Path | None]) -> None:
+    """The int8 model stays int8 between and inside its operators: its pool, with every
+    operator workspace, and with its input and output too, is no larger than TensorFlow
+    Lite Micro's non-persistent arena, and its output is the Relax VM's exactly."""
+    pytest.importorskip("tflite_micro")
+    path, _ = _model(INT8, model_files)
+    mod, weights = load_model_file(path, "tflite")
+    arena, _ = tflm_arena(path)
+    for workspace_io in (False, True):
+        result = check_model(mod, weights, path, workspace_io=workspace_io, target="c", tolerance=0)
+        assert sum(result.pools.values()) <= arena, (workspace_io, result.pools, arena)
+        assert [o.max_error for o in result.outputs] == [0]
+
+
+@pytest.mark.slow
+def test_kept_temporaries_are_float32_workspaces(model_files: dict[str, Path | None]) -> None:
+    """`--temporaries=keep` leaves TVM's fused operators as they are: the convolution's
+    padded float32 input is an operator workspace, and the dequantized input a float32
+    tensor between operators."""
+    path, _ = _model(INT8, model_files)
+    kept = print_module(import_model_file(path, "tflite", lowering=Lowering(temporaries="keep")))
+    inlined = print_module(import_model_file(path, "tflite"))
+    assert 'tir.alloc_buffer "pad_temp" : !tir.buffer<1x14x14x1xf32, index i64>' in kept
+    assert 'tir.alloc_buffer "lv" : !tir.buffer<1x12x12x1xf32>' in kept
+    # Inlined, every buffer left to plan is int8; a convolution's or matmul's accumulator
+    # is one float32 element in `local` scope (a register).
+    allocations = [line for line in inlined.splitlines() if "tir.alloc_buffer" in line]
+    assert allocations
+    assert all("xi8" in line or 'scope "local"' in line for line in allocations), allocations

@@ -63,7 +63,7 @@ from xdsl.context import Context  # noqa: E402
 from xdsl.passes import ModulePass  # noqa: E402
 
 from usmp_dialect.backends.report import PlanReport, plan_report  # noqa: E402
-from usmp_dialect.model_check import check_model  # noqa: E402
+from usmp_dialect.model_check import check_model, tflm_arena  # noqa: E402
 from usmp_dialect.pipeline import DEFAULT_TIME_LIMIT  # noqa: E402
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
 from usmp_dialect.transforms.tir_to_usmp import WORKSPACE_LEFT_OUT, TirToUsmp  # noqa: E402
@@ -419,23 +419,6 @@ def main() -> None:
     print(body)
     if args.write:
         write_section(Path(args.write), body)
-
-
-def tflm_arena(path: str) -> tuple[int, int]:
-    """TensorFlow Lite Micro's arena for the model: (non-persistent head, total) bytes."""
-    from tflite_micro.python.tflite_micro import runtime
-
-    from usmp_dialect.frontends.model_files import output_captured
-
-    with output_captured() as printed:
-        runtime.Interpreter.from_file(path).print_allocations()
-
-    def arena(part: str) -> int:
-        found = re.search(rf"Arena allocation {part} (\d+) bytes", printed.getvalue())
-        assert found, printed.getvalue()
-        return int(found[1])
-
-    return arena("head"), arena("total")
 
 
 def measure_model_file(path: str, time_limit: float) -> dict[str, Any]:

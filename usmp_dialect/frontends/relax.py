@@ -121,7 +121,12 @@ def random_weights(params: Any, seed: int) -> dict[str, np.ndarray]:
 
 WEIGHT_MODES = ("bound", "params")
 FUSION_MODES = ("default", "none")
-TEMPORARIES_MODES = ("keep", "inline")
+TEMPORARIES_MODES = ("inline", "keep")
+TEMPORARIES_HELP = (
+    "inline (default): injective producers fused into their consumers and each operator's "
+    "temporaries (padded copies, dequantized tensors, accumulators) computed where they are "
+    "read; keep: as TVM's fusion leaves them"
+)
 _FUSION_PASSES = frozenset({"FuseOps", "FuseTIR"})
 
 
@@ -141,7 +146,7 @@ class Lowering:
 
     weights: str = "bound"
     fusion: str = "default"
-    temporaries: str = "keep"
+    temporaries: str = "inline"
 
     def __post_init__(self) -> None:
         if self.weights not in WEIGHT_MODES:
@@ -181,7 +186,7 @@ def _bind_weights(mod: Any, weights: Mapping[str, np.ndarray]) -> tuple[Any, dic
 
 
 def lower_relax(
-    mod: Any, at: Site = UNNAMED, fusion: str = "default", temporaries: str = "keep"
+    mod: Any, at: Site = UNNAMED, fusion: str = "default", temporaries: str = "inline"
 ) -> Any:
     """TVM's own CPU pipeline (`relax.backend.cpu_generic`) up to dataflow lowering: library
     dispatch, legalization, constant folding and fusion into `R.call_tir` of block-based
@@ -198,7 +203,7 @@ def lower_relax(
         with target:
             lowered = tvm.transform.Sequential(_lowered_by_tvm(target, fusion))(mod)
             if temporaries == "inline":
-                lowered = inline_temporaries(lowered)
+                lowered = inline_temporaries(lowered, fuse_producers=fusion != "none")
             return relax.transform.RewriteDataflowReshape()(lowered)
     except Exception as error:  # TVM's own passes reject the model; its message says why
         raise at.error(f"TVM's Relax lowering failed: {type(error).__name__}: {error}") from None

@@ -1,7 +1,7 @@
 """Temporaries inlined: a lowered Relax module whose operators hold no whole tensor they
 can compute element by element where it is used (`--temporaries=inline`).
 
-    inline_temporaries(lowered) -> lowered      after `lower_relax`'s fusion
+    inline_temporaries(lowered, fuse_producers) -> lowered      after `lower_relax`'s fusion
 
 TVM's fusion leaves two kinds of tensor that the kernels of a microcontroller runtime
 (TensorFlow Lite Micro's) never hold:
@@ -40,18 +40,16 @@ _MAX_CONSUMER_ARGS = 8
 _SPATIAL = 0  # IterVar.iter_type of a data-parallel axis
 
 
-def inline_temporaries(lowered: Any) -> Any:
+def inline_temporaries(lowered: Any, fuse_producers: bool = True) -> Any:
     """`lowered` (`lower_relax`'s module, before `RewriteDataflowReshape`) with injective
-    producers fused into their consumers and every operator's temporaries inlined."""
+    producers fused into their consumers (unless not `fuse_producers`: `--fusion=none`
+    keeps one operator per op) and every operator's temporaries inlined."""
     import tvm
     from tvm import tirx
 
-    fused = _fuse_producers(lowered)
+    fused = _fuse_producers(lowered) if fuse_producers else lowered
     return tvm.IRModule(
-        {
-            g: _inlined(f) if isinstance(f, tirx.PrimFunc) else f
-            for g, f in fused.functions.items()
-        },
+        {g: _inlined(f) if isinstance(f, tirx.PrimFunc) else f for g, f in fused.functions.items()},
         attrs=fused.attrs,
     )
 
@@ -202,7 +200,7 @@ def _reads_elementwise(reader: Any, block: Any) -> bool:
     regions = [r for r in reader.reads if r.source.same_as(written)]
     if len(regions) != 1:
         return False
-    indices = []
+    indices: list[Any] = []
     for r in regions[0].region:
         if not (_is_one(r.extent) and any(r.min.same_as(v.var) for v in reader.iter_vars)):
             return False

@@ -11,7 +11,7 @@ python tools/check_relax_model.py model.onnx --input-shape x=1x3x48x192
 
 The model is `PATH.py:NAME`, or a `.tflite` or `.onnx` file read as `usmp-translate
 --import-tflite/--import-onnx` reads it, lowered as `usmp-translate --import-relax` lowers
-it (the same `--weights` and `--fusion`); see
+it (the same `--weights`, `--fusion` and `--temporaries`); see
 `usmp_dialect.model_check`. The exit status is 0 when every output agrees with the Relax
 VM's within `--tolerance`, 1 otherwise or on a bad model.
 """
@@ -25,7 +25,14 @@ from typing import Any
 
 import numpy as np
 
-from usmp_dialect.frontends.relax import DEFAULT_LOWERING, FUSION_MODES, WEIGHT_MODES, Lowering
+from usmp_dialect.frontends.relax import (
+    DEFAULT_LOWERING,
+    FUSION_MODES,
+    TEMPORARIES_HELP,
+    TEMPORARIES_MODES,
+    WEIGHT_MODES,
+    Lowering,
+)
 from usmp_dialect.model_check import check_model
 from usmp_dialect.tools.errors import report_user_errors, requires_tvm, usage_error
 from usmp_dialect.tvm_runtime import read_overrides
@@ -66,6 +73,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         choices=FUSION_MODES,
         default=DEFAULT_LOWERING.fusion,
         help="TVM's operator fusion: default (on) or none",
+    )
+    parser.add_argument(
+        "--temporaries",
+        choices=TEMPORARIES_MODES,
+        default=DEFAULT_LOWERING.temporaries,
+        help=TEMPORARIES_HELP,
     )
     parser.add_argument(
         "--override",
@@ -111,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             mod,
             weights,
             location,
-            lowering=Lowering(args.weights, args.fusion),
+            lowering=Lowering(args.weights, args.fusion, args.temporaries),
             workspace_io=args.use_workspace_io,
             target=args.target,
             seed=args.seed,

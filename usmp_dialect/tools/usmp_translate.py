@@ -7,6 +7,7 @@
         [--constants-out FILE.bin]              and the constant pool's initial bytes
     usmp-translate --import-relax m.py:NAME     Relax model NAME() -> (mod, weights) -> tir
         [--weights=bound|params] [--fusion=default|none]   how TVM lowers it first
+        [--temporaries=inline|keep]             operators' temporaries inlined or kept
     usmp-translate --import-tflite m.tflite     TFLite model file -> tir (as --import-relax)
     usmp-translate --import-onnx m.onnx [--input-shape NAME=1x3x224x224 ...]
                                                 ONNX model file -> tir (as --import-relax)
@@ -27,6 +28,8 @@ from usmp_dialect.diagnostics import decode_input
 from usmp_dialect.frontends.relax import (
     DEFAULT_LOWERING,
     FUSION_MODES,
+    TEMPORARIES_HELP,
+    TEMPORARIES_MODES,
     WEIGHT_MODES,
     Lowering,
 )
@@ -142,6 +145,11 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="TVM's operator fusion (FuseOps, FuseTIR): default (on) or none",
     )
     relax.add_argument(
+        "--temporaries",
+        choices=TEMPORARIES_MODES,
+        help=TEMPORARIES_HELP,
+    )
+    relax.add_argument(
         "--input-shape",
         action="append",
         default=[],
@@ -160,7 +168,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
     """The lowering options given; any of them with another mode is a usage error."""
-    given = {key: value for key in ("weights", "fusion") if (value := getattr(args, key))}
+    keys = ("weights", "fusion", "temporaries")
+    given = {key: value for key in keys if (value := getattr(args, key))}
     for key in given:
         if mode not in MODEL_MODES:
             usage_error(TOOL, f"--{key} is an option of --import-relax, not of --{mode}")
