@@ -25,7 +25,7 @@ from usmp_dialect.frontends.model_files import (  # noqa: E402
     model_file_kind,
     parse_input_shapes,
 )
-from usmp_dialect.frontends.relax import Lowering  # noqa: E402
+from usmp_dialect.frontends.relax import MODEL_FILE_LOWERING, Lowering  # noqa: E402
 from usmp_dialect.model_check import check_model, tflm_arena  # noqa: E402
 from usmp_dialect.parsing import parse_module, print_module  # noqa: E402
 
@@ -67,7 +67,9 @@ def test_model_file_matches_relax_vm(name: str, model_files: dict[str, Path | No
     mod, weights = load_model_file(path, model_file_kind(path), shapes)
     # Target c: LLVM's -O3 codegen and JIT of a planned module whose operators it inlines
     # into one main took 176 of 484 s on PaddleOCR's classifier; the C source builds in 8.
-    result = check_model(mod, weights, path, target="c", tolerance=1e-5)
+    result = check_model(
+        mod, weights, path, lowering=MODEL_FILE_LOWERING, target="c", tolerance=1e-5
+    )
     assert result.outputs
     assert all(out.agrees for out in result.outputs), result.outputs
     assert sum(result.pools.values()) > 0

@@ -423,10 +423,10 @@ def main() -> None:
 
 def measure_model_file(path: str, time_limit: float) -> dict[str, Any]:
     from usmp_dialect.frontends.model_files import load_model_file
-    from usmp_dialect.frontends.relax import relax_planner_bytes, relax_to_tir
+    from usmp_dialect.frontends.relax import MODEL_FILE_LOWERING, relax_planner_bytes, relax_to_tir
 
     mod, weights = load_model_file(path, "tflite")
-    tir_mod = relax_to_tir(mod, weights, path)
+    tir_mod = relax_to_tir(mod, weights, path, MODEL_FILE_LOWERING)
     rows: dict[str, Any] = {"relax": relax_planner_bytes(mod, weights)}
     rows["tflm_head"], rows["tflm_total"] = tflm_arena(path)
     fronts: dict[str, list[ModulePass]] = {

@@ -39,8 +39,8 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.frontends.relax import (
-    DEFAULT_LOWERING,
     ENTRY,
+    MODEL_FILE_LOWERING,
     Lowering,
     RelaxImportError,
     import_relax,
@@ -246,8 +246,9 @@ def import_model_file(
     path: str,
     kind: str,
     input_shapes: Mapping[str, Sequence[int]] | None = None,
-    lowering: Lowering = DEFAULT_LOWERING,
+    lowering: Lowering = MODEL_FILE_LOWERING,
 ) -> ModuleOp:
-    """`usmp-translate --import-tflite FILE` / `--import-onnx FILE [--input-shape ...]`."""
+    """`usmp-translate --import-tflite FILE` / `--import-onnx FILE [--input-shape ...]`,
+    by default with the operators' temporaries inlined (`MODEL_FILE_LOWERING`)."""
     mod, weights = load_model_file(path, kind, input_shapes)
     return import_relax(mod, weights, path, lowering)

@@ -123,9 +123,10 @@ WEIGHT_MODES = ("bound", "params")
 FUSION_MODES = ("default", "none")
 TEMPORARIES_MODES = ("inline", "keep")
 TEMPORARIES_HELP = (
-    "inline (default): injective producers fused into their consumers and each operator's "
-    "temporaries (padded copies, dequantized tensors, accumulators) computed where they are "
-    "read; keep: as TVM's fusion leaves them"
+    "inline (the default for model files): injective producers fused into their consumers "
+    "and each operator's temporaries (padded copies, dequantized tensors, accumulators) "
+    "computed where they are read; keep (the default for --import-relax): as TVM's fusion "
+    "leaves them"
 )
 _FUSION_PASSES = frozenset({"FuseOps", "FuseTIR"})
 
@@ -142,11 +143,13 @@ class Lowering:
     and `FuseTIR`: one operator per legalized Relax op. `temporaries="inline"` fuses
     injective producers into their consumers and inlines each operator's temporaries
     (`frontends.temporaries`): no padded copy, float32 dequantized tensor or whole
-    accumulator is left to plan."""
+    accumulator is left to plan (the default of model files, `MODEL_FILE_LOWERING`:
+    `--import-relax` keeps TVM's fusion as it is, which Relax's own planner is measured
+    on)."""
 
     weights: str = "bound"
     fusion: str = "default"
-    temporaries: str = "inline"
+    temporaries: str = "keep"
 
     def __post_init__(self) -> None:
         if self.weights not in WEIGHT_MODES:
@@ -160,6 +163,9 @@ class Lowering:
 
 
 DEFAULT_LOWERING = Lowering()
+MODEL_FILE_LOWERING = Lowering(temporaries="inline")
+"""How `--import-tflite` and `--import-onnx` lower a model file unless told otherwise: an
+int8 model's tensors stay int8 where its kernels keep them so."""
 
 
 def _lowered_by_tvm(target: Any, fusion: str) -> list[Any]:
@@ -186,7 +192,7 @@ def _bind_weights(mod: Any, weights: Mapping[str, np.ndarray]) -> tuple[Any, dic
 
 
 def lower_relax(
-    mod: Any, at: Site = UNNAMED, fusion: str = "default", temporaries: str = "inline"
+    mod: Any, at: Site = UNNAMED, fusion: str = "default", temporaries: str = "keep"
 ) -> Any:
     """TVM's own CPU pipeline (`relax.backend.cpu_generic`) up to dataflow lowering: library
     dispatch, legalization, constant folding and fusion into `R.call_tir` of block-based

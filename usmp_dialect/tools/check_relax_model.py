@@ -28,6 +28,7 @@ import numpy as np
 from usmp_dialect.frontends.relax import (
     DEFAULT_LOWERING,
     FUSION_MODES,
+    MODEL_FILE_LOWERING,
     TEMPORARIES_HELP,
     TEMPORARIES_MODES,
     WEIGHT_MODES,
@@ -77,7 +78,6 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--temporaries",
         choices=TEMPORARIES_MODES,
-        default=DEFAULT_LOWERING.temporaries,
         help=TEMPORARIES_HELP,
     )
     parser.add_argument(
@@ -115,6 +115,16 @@ def _loaded(args: argparse.Namespace) -> tuple[Any, dict[str, np.ndarray], str]:
     return mod, weights, args.model
 
 
+def _lowering(args: argparse.Namespace) -> Lowering:
+    """The lowering options, `--temporaries` defaulting as `usmp-translate`'s import of
+    the model does (inline for a model file, keep for a Relax model)."""
+    from usmp_dialect.frontends.model_files import KINDS
+
+    is_file = args.model.endswith(tuple(f".{kind}" for kind in KINDS))
+    default = MODEL_FILE_LOWERING if is_file else DEFAULT_LOWERING
+    return Lowering(args.weights, args.fusion, args.temporaries or default.temporaries)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     with report_user_errors(TOOL), requires_tvm(TOOL, "checking a Relax model"):
@@ -124,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             mod,
             weights,
             location,
-            lowering=Lowering(args.weights, args.fusion, args.temporaries),
+            lowering=_lowering(args),
             workspace_io=args.use_workspace_io,
             target=args.target,
             seed=args.seed,

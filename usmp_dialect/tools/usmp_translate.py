@@ -7,8 +7,9 @@
         [--constants-out FILE.bin]              and the constant pool's initial bytes
     usmp-translate --import-relax m.py:NAME     Relax model NAME() -> (mod, weights) -> tir
         [--weights=bound|params] [--fusion=default|none]   how TVM lowers it first
-        [--temporaries=inline|keep]             operators' temporaries inlined or kept
-    usmp-translate --import-tflite m.tflite     TFLite model file -> tir (as --import-relax)
+        [--temporaries=keep|inline]             operators' temporaries kept or inlined
+    usmp-translate --import-tflite m.tflite     TFLite model file -> tir (as --import-relax,
+                                                but --temporaries=inline by default)
     usmp-translate --import-onnx m.onnx [--input-shape NAME=1x3x224x224 ...]
                                                 ONNX model file -> tir (as --import-relax)
 
@@ -20,6 +21,7 @@ whole translation succeeded.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
@@ -28,6 +30,7 @@ from usmp_dialect.diagnostics import decode_input
 from usmp_dialect.frontends.relax import (
     DEFAULT_LOWERING,
     FUSION_MODES,
+    MODEL_FILE_LOWERING,
     TEMPORARIES_HELP,
     TEMPORARIES_MODES,
     WEIGHT_MODES,
@@ -78,7 +81,7 @@ def import_model_file(
     text: str,
     name: str,
     kind: str,
-    lowering: Lowering = DEFAULT_LOWERING,
+    lowering: Lowering = MODEL_FILE_LOWERING,
     input_shapes: Mapping[str, tuple[int, ...]] | None = None,
 ) -> str:
     from usmp_dialect.frontends.model_files import import_model_file as model_file_to_tir
@@ -173,7 +176,8 @@ def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
     for key in given:
         if mode not in MODEL_MODES:
             usage_error(TOOL, f"--{key} is an option of --import-relax, not of --{mode}")
-    return Lowering(**given)
+    default = DEFAULT_LOWERING if mode == "import-relax" else MODEL_FILE_LOWERING
+    return dataclasses.replace(default, **given)
 
 
 def _input_shapes(args: argparse.Namespace, mode: str) -> dict[str, tuple[int, ...]]:
