@@ -65,9 +65,7 @@ def test_printed_ir_parses_back(name: str, model_files: dict[str, Path | None]) 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "name", ["sine-tflite", INT8, FLOAT16, "conv2d-onnx", "paddle-cls-onnx"]
-)
+@pytest.mark.parametrize("name", ["sine-tflite", INT8, FLOAT16, "conv2d-onnx", "paddle-cls-onnx"])
 def test_model_file_matches_relax_vm(name: str, model_files: dict[str, Path | None]) -> None:
     path, shapes = _model(name, model_files)
     mod, weights = load_model_file(path, model_file_kind(path), shapes)
