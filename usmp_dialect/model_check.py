@@ -142,8 +142,8 @@ def check_model(
         agrees = bool(np.allclose(got, reference, rtol=tolerance, atol=tolerance))
         checks.append(OutputCheck(name, str(got.dtype), tuple(got.shape), max_error, agrees))
     # No pool at all when nothing is left to plan (one operator, its accumulator a register).
-    pools: Any = planned["main"].attrs.get(POOLS_ATTR, {})
-    pool_sizes = {str(k): int(v) for k, v in pools.items()}
+    sizes: Any = planned["main"].attrs.get(POOLS_ATTR, {})
+    pool_sizes = {str(k): int(v) for k, v in sizes.items()}
     bound = weights if lowering.weights == "bound" else None
     return ModelCheck(
         pool_sizes,
