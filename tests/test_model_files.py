@@ -120,7 +120,15 @@ def test_int8_model_pool_within_tflm_arena(model_files: dict[str, Path | None]) 
     mod, weights = load_model_file(path, "tflite")
     arena, _ = tflm_arena(path)
     for workspace_io in (False, True):
-        result = check_model(mod, weights, path, workspace_io=workspace_io, target="c", tolerance=0)
+        result = check_model(
+            mod,
+            weights,
+            path,
+            lowering=MODEL_FILE_LOWERING,
+            workspace_io=workspace_io,
+            target="c",
+            tolerance=0,
+        )
         assert sum(result.pools.values()) <= arena, (workspace_io, result.pools, arena)
         assert [o.max_error for o in result.outputs] == [0]
 

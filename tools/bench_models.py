@@ -483,13 +483,23 @@ def model_files_section(rows: list[tuple[str, dict[str, Any]]], command: str) ->
         )
     lines += [
         "",
-        "An int8 model stays int8 between operators only where TVM's TFLite frontend keeps "
-        "it so: each quantized operator becomes dequantize -> float32 operator -> quantize, "
-        "the weights are dequantized at compile time (float32 constants), and a fused "
-        "operator keeps its float32 temporaries whole (the convolution's padded input, its "
-        "output, the output plus bias) as operator workspaces, which TFLM's int8 kernels "
-        "never hold: hence *+ workspaces* far above TFLM's arena on the int8 model while "
-        "the intermediates alone match it.",
+        "TVM's TFLite frontend turns each quantized operator into dequantize -> float32 "
+        "operator -> quantize; its fusion leaves the float32 dequantized input of a "
+        "convolution or matmul between operators, and a fused operator's float32 "
+        "temporaries whole (the padded input, the sum, the sum plus bias) as operator "
+        "workspaces: *temporaries kept*. Inlined, each injective producer (a dequantize, a "
+        "reshape) is fused into its only consumer when its inputs are no larger than its "
+        "output, every temporary computed element by element is computed where it is read, "
+        "and each sum where its element is read, in a one-element `local` accumulator (a "
+        "register, as in TFLM's kernels; no plan places it): the tensors between and inside "
+        "operators stay int8 where TFLM's int8 kernels keep them so, and every value is "
+        "computed as before (0 difference from the Relax VM). An operator now reads its "
+        "input while it writes its output, so *intermediates* alone can grow (the sine "
+        "model's, 64 to 128) while the whole working set does not. The weights are still "
+        "dequantized at compile time (float32 constants, not in these figures). TFLM "
+        "*fails* on the float16-weight model: its DEQUANTIZE kernel takes int8, int16 and "
+        "uint8 only; TVM folds the float16 weights into float32 constants, and the "
+        "activations are float32 in either runtime.",
     ]
     return "\n".join(lines) + "\n"
 
