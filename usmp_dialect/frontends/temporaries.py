@@ -34,8 +34,10 @@ from typing import Any
 
 import numpy as np
 
-# Consumers of up to this many tensor arguments are matched (TVM's patterns match a tuple
-# of a fixed length); the largest fused operator of the zoo and the model files takes 5.
+from usmp_dialect.frontends.relax import ENTRY
+
+# Consumers of up to this many arguments are matched (TVM's patterns match a tuple of a
+# fixed length): a producer of a consumer with more stays unfused, a saving missed.
 _MAX_CONSUMER_ARGS = 8
 _SPATIAL = 0  # IterVar.iter_type of a data-parallel axis
 
@@ -121,7 +123,7 @@ def _call_count(mod: Any) -> int:
         if isinstance(expr, relax.Call):
             calls[0] += 1
 
-    relax.analysis.post_order_visit(mod["forward"], visit)
+    relax.analysis.post_order_visit(mod[ENTRY], visit)
     return calls[0]
 
 
@@ -167,8 +169,11 @@ def _inlined(func: Any) -> Any:
         readers = schedule.get_consumers(rv)
         if len(readers) != 1 or not _reads_elementwise(schedule.get(readers[0]), block):
             continue
+        loops = schedule.get_loops(readers[0])
+        if not loops:  # a scalar's reader: the sum is one element already
+            continue
         try:
-            schedule.compute_at(rv, schedule.get_loops(readers[0])[-1])
+            schedule.compute_at(rv, loops[-1])
         except s_tir.ScheduleError:  # its result is an output, or its reader is not a loop nest
             continue
         # One element now: a register, as a kernel's accumulator is, not a buffer to plan.
