@@ -4,6 +4,7 @@
     load_model_file(path, kind, input_shapes) -> (mod, weights)   kind: "tflite", "onnx"
     import_model_file(path, kind, input_shapes, lowering) -> ModuleOp
                                        `usmp-translate --import-tflite/--import-onnx`
+                                       (`MODEL_FILE_LOWERING`: temporaries inlined)
     parse_input_shapes(["x=1x3x224x224"]) -> {"x": (1, 3, 224, 224)}   --input-shape
 
 `tvm.relax.frontend.tflite.from_tflite` and `tvm.relax.frontend.onnx.from_onnx` return a
