@@ -6,6 +6,8 @@ TensorFlow, so the tests write this one (with the `tflite` package's flatbuffer 
 
     input int8[1,12,12,1] -> CONV_2D 3x3x8 SAME, RELU -> MAX_POOL_2D 2x2
       -> RESHAPE [1,288] -> FULLY_CONNECTED 10 -> output int8[1,10]
+
+and, likewise, a small float model with float16 weights (`float16_weights_tflite`).
 """
 
 from __future__ import annotations
@@ -87,6 +89,81 @@ class _Writer:
             tflite.TensorAddQuantization(b, quantization)
         self.tensors.append(tflite.TensorEnd(b))
         return len(self.tensors) - 1
+
+    def model(
+        self,
+        codes: list[int],
+        operators: list[tuple[int, list[int], int, int, int | None]],
+        inputs: list[int],
+        outputs: list[int],
+        description: str,
+    ) -> bytes:
+        """The `.tflite` bytes of one subgraph: `operators` as (index into `codes`, input
+        tensors, output tensor, builtin options type, options), in order."""
+        b = self.builder
+        operator_offsets = []
+        for code, operands, output, options_type, options in operators:
+            inputs_offset = _vector(b, tflite.OperatorStartInputsVector, operands, b.PrependInt32)
+            outputs_offset = _vector(b, tflite.OperatorStartOutputsVector, [output], b.PrependInt32)
+            tflite.OperatorStart(b)
+            tflite.OperatorAddOpcodeIndex(b, code)
+            tflite.OperatorAddInputs(b, inputs_offset)
+            tflite.OperatorAddOutputs(b, outputs_offset)
+            if options is not None:
+                tflite.OperatorAddBuiltinOptionsType(b, options_type)
+                tflite.OperatorAddBuiltinOptions(b, options)
+            operator_offsets.append(tflite.OperatorEnd(b))
+
+        tensors = _vector(
+            b, tflite.SubGraphStartTensorsVector, self.tensors, b.PrependUOffsetTRelative
+        )
+        inputs_vector = _vector(b, tflite.SubGraphStartInputsVector, inputs, b.PrependInt32)
+        outputs_vector = _vector(b, tflite.SubGraphStartOutputsVector, outputs, b.PrependInt32)
+        ops = _vector(
+            b, tflite.SubGraphStartOperatorsVector, operator_offsets, b.PrependUOffsetTRelative
+        )
+        name = b.CreateString("main")
+        tflite.SubGraphStart(b)
+        tflite.SubGraphAddTensors(b, tensors)
+        tflite.SubGraphAddInputs(b, inputs_vector)
+        tflite.SubGraphAddOutputs(b, outputs_vector)
+        tflite.SubGraphAddOperators(b, ops)
+        tflite.SubGraphAddName(b, name)
+        subgraph = tflite.SubGraphEnd(b)
+
+        code_offsets = []
+        for code in codes:
+            tflite.OperatorCodeStart(b)
+            tflite.OperatorCodeAddDeprecatedBuiltinCode(b, code)
+            tflite.OperatorCodeAddBuiltinCode(b, code)
+            tflite.OperatorCodeAddVersion(b, 1)
+            code_offsets.append(tflite.OperatorCodeEnd(b))
+        buffer_offsets = []
+        for data in self.buffers:
+            data_offset = b.CreateByteVector(data) if data else None
+            tflite.BufferStart(b)
+            if data_offset is not None:
+                tflite.BufferAddData(b, data_offset)
+            buffer_offsets.append(tflite.BufferEnd(b))
+
+        codes_vector = _vector(
+            b, tflite.ModelStartOperatorCodesVector, code_offsets, b.PrependUOffsetTRelative
+        )
+        subgraphs = _vector(
+            b, tflite.ModelStartSubgraphsVector, [subgraph], b.PrependUOffsetTRelative
+        )
+        buffers = _vector(
+            b, tflite.ModelStartBuffersVector, buffer_offsets, b.PrependUOffsetTRelative
+        )
+        description_offset = b.CreateString(description)
+        tflite.ModelStart(b)
+        tflite.ModelAddVersion(b, 3)
+        tflite.ModelAddOperatorCodes(b, codes_vector)
+        tflite.ModelAddSubgraphs(b, subgraphs)
+        tflite.ModelAddDescription(b, description_offset)
+        tflite.ModelAddBuffers(b, buffers)
+        b.Finish(tflite.ModelEnd(b), file_identifier=b"TFL3")
+        return bytes(b.Output())
 
 
 def _quantized(values: np.ndarray, scales: np.ndarray, dtype: type) -> np.ndarray:
@@ -183,59 +260,45 @@ def int8_cnn_tflite(seed: int = 0) -> bytes:
         (2, [pool, new_shape], flat, BuiltinOptions.ReshapeOptions, reshape_options),
         (3, [flat, fw, fb], out, BuiltinOptions.FullyConnectedOptions, fc_options),
     ]
-    operator_offsets = []
-    for code, inputs, output, options_type, options in operators:
-        inputs_offset = _vector(b, tflite.OperatorStartInputsVector, inputs, b.PrependInt32)
-        outputs_offset = _vector(b, tflite.OperatorStartOutputsVector, [output], b.PrependInt32)
-        tflite.OperatorStart(b)
-        tflite.OperatorAddOpcodeIndex(b, code)
-        tflite.OperatorAddInputs(b, inputs_offset)
-        tflite.OperatorAddOutputs(b, outputs_offset)
-        tflite.OperatorAddBuiltinOptionsType(b, options_type)
-        tflite.OperatorAddBuiltinOptions(b, options)
-        operator_offsets.append(tflite.OperatorEnd(b))
+    return w.model(codes, operators, [x], [out], "usmp_dialect int8 test model")
 
-    tensors = _vector(b, tflite.SubGraphStartTensorsVector, w.tensors, b.PrependUOffsetTRelative)
-    inputs = _vector(b, tflite.SubGraphStartInputsVector, [x], b.PrependInt32)
-    outputs = _vector(b, tflite.SubGraphStartOutputsVector, [out], b.PrependInt32)
-    ops = _vector(
-        b, tflite.SubGraphStartOperatorsVector, operator_offsets, b.PrependUOffsetTRelative
-    )
-    name = b.CreateString("main")
-    tflite.SubGraphStart(b)
-    tflite.SubGraphAddTensors(b, tensors)
-    tflite.SubGraphAddInputs(b, inputs)
-    tflite.SubGraphAddOutputs(b, outputs)
-    tflite.SubGraphAddOperators(b, ops)
-    tflite.SubGraphAddName(b, name)
-    subgraph = tflite.SubGraphEnd(b)
 
-    code_offsets = []
-    for code in codes:
-        tflite.OperatorCodeStart(b)
-        tflite.OperatorCodeAddDeprecatedBuiltinCode(b, code)
-        tflite.OperatorCodeAddBuiltinCode(b, code)
-        tflite.OperatorCodeAddVersion(b, 1)
-        code_offsets.append(tflite.OperatorCodeEnd(b))
-    buffer_offsets = []
-    for data in w.buffers:
-        data_offset = b.CreateByteVector(data) if data else None
-        tflite.BufferStart(b)
-        if data_offset is not None:
-            tflite.BufferAddData(b, data_offset)
-        buffer_offsets.append(tflite.BufferEnd(b))
+def float16_weights_tflite(seed: int = 0) -> bytes:
+    """A float model with float16 weights, as TFLite's converter writes one with
+    `target_spec.supported_types = [tf.float16]`: each weight and bias a FLOAT16 constant
+    that a DEQUANTIZE turns into the float32 its operator reads; activations float32.
 
-    codes_vector = _vector(
-        b, tflite.ModelStartOperatorCodesVector, code_offsets, b.PrependUOffsetTRelative
-    )
-    subgraphs = _vector(b, tflite.ModelStartSubgraphsVector, [subgraph], b.PrependUOffsetTRelative)
-    buffers = _vector(b, tflite.ModelStartBuffersVector, buffer_offsets, b.PrependUOffsetTRelative)
-    description = b.CreateString("usmp_dialect int8 test model")
-    tflite.ModelStart(b)
-    tflite.ModelAddVersion(b, 3)
-    tflite.ModelAddOperatorCodes(b, codes_vector)
-    tflite.ModelAddSubgraphs(b, subgraphs)
-    tflite.ModelAddDescription(b, description)
-    tflite.ModelAddBuffers(b, buffers)
-    b.Finish(tflite.ModelEnd(b), file_identifier=b"TFL3")
-    return bytes(b.Output())
+        input float32[1,16] -> FULLY_CONNECTED 8, RELU -> FULLY_CONNECTED 4 -> output float32[1,4]
+    """
+    rng = np.random.default_rng(seed)
+    w = _Writer()
+    b = w.builder
+    f16, f32 = TensorType.FLOAT16, TensorType.FLOAT32
+
+    def weight(name: str, shape: list[int]) -> tuple[int, int]:
+        """A float16 constant and the float32 tensor its DEQUANTIZE computes."""
+        scale = np.sqrt(shape[-1]) if len(shape) > 1 else 4.0
+        values = (rng.standard_normal(shape) / scale).astype(np.float16)
+        return w.tensor(name, shape, f16, data=values), w.tensor(f"{name}/f32", shape, f32)
+
+    x = w.tensor("input", [1, 16], f32)
+    w1, w1_f32 = weight("dense/weights", [8, 16])
+    b1, b1_f32 = weight("dense/bias", [8])
+    hidden = w.tensor("dense/relu", [1, 8], f32)
+    w2, w2_f32 = weight("dense_1/weights", [4, 8])
+    b2, b2_f32 = weight("dense_1/bias", [4])
+    out = w.tensor("Identity", [1, 4], f32)
+
+    relu = _table(b, "FullyConnectedOptions", FusedActivationFunction=ActivationFunctionType.RELU)
+    linear = _table(b, "FullyConnectedOptions")
+    fc = BuiltinOptions.FullyConnectedOptions
+    codes = [BuiltinOperator.DEQUANTIZE, BuiltinOperator.FULLY_CONNECTED]
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [w1], w1_f32, 0, None),
+        (0, [b1], b1_f32, 0, None),
+        (0, [w2], w2_f32, 0, None),
+        (0, [b2], b2_f32, 0, None),
+        (1, [x, w1_f32, b1_f32], hidden, fc, relu),
+        (1, [hidden, w2_f32, b2_f32], out, fc, linear),
+    ]
+    return w.model(codes, operators, [x], [out], "usmp_dialect float16-weight test model")

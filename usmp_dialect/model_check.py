@@ -141,7 +141,9 @@ def check_model(
         max_error = float(np.max(difference)) if got.size else 0.0
         agrees = bool(np.allclose(got, reference, rtol=tolerance, atol=tolerance))
         checks.append(OutputCheck(name, str(got.dtype), tuple(got.shape), max_error, agrees))
-    pool_sizes = {str(k): int(v) for k, v in planned["main"].attrs[POOLS_ATTR].items()}
+    # No pool at all when nothing is left to plan (one operator, its accumulator a register).
+    sizes: Any = planned["main"].attrs.get(POOLS_ATTR, {})
+    pool_sizes = {str(k): int(v) for k, v in sizes.items()}
     bound = weights if lowering.weights == "bound" else None
     return ModelCheck(
         pool_sizes,
@@ -150,3 +152,23 @@ def check_model(
         constant_pool(planned),
         sum(array.nbytes for array in constants.values()),
     )
+
+
+def tflm_arena(path: str) -> tuple[int, int]:
+    """TensorFlow Lite Micro's arena for a `.tflite` file, from the `tflite-micro` wheel's
+    interpreter (its recording allocator): (non-persistent head, total) bytes. The head
+    is where TFLM plans every tensor of the graph, inputs and outputs included; the total
+    adds the persistent tail of interpreter structures."""
+    from tflite_micro.python.tflite_micro import runtime
+
+    from usmp_dialect.frontends.model_files import output_captured
+
+    with output_captured() as printed:
+        runtime.Interpreter.from_file(path).print_allocations()
+
+    def arena(part: str) -> int:
+        found = re.search(rf"Arena allocation {part} (\d+) bytes", printed.getvalue())
+        assert found, printed.getvalue()
+        return int(found[1])
+
+    return arena("head"), arena("total")

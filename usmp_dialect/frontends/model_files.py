@@ -4,6 +4,7 @@
     load_model_file(path, kind, input_shapes) -> (mod, weights)   kind: "tflite", "onnx"
     import_model_file(path, kind, input_shapes, lowering) -> ModuleOp
                                        `usmp-translate --import-tflite/--import-onnx`
+                                       (`MODEL_FILE_LOWERING`: temporaries inlined)
     parse_input_shapes(["x=1x3x224x224"]) -> {"x": (1, 3, 224, 224)}   --input-shape
 
 `tvm.relax.frontend.tflite.from_tflite` and `tvm.relax.frontend.onnx.from_onnx` return a
@@ -39,8 +40,8 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.frontends.relax import (
-    DEFAULT_LOWERING,
     ENTRY,
+    MODEL_FILE_LOWERING,
     Lowering,
     RelaxImportError,
     import_relax,
@@ -246,8 +247,9 @@ def import_model_file(
     path: str,
     kind: str,
     input_shapes: Mapping[str, Sequence[int]] | None = None,
-    lowering: Lowering = DEFAULT_LOWERING,
+    lowering: Lowering = MODEL_FILE_LOWERING,
 ) -> ModuleOp:
-    """`usmp-translate --import-tflite FILE` / `--import-onnx FILE [--input-shape ...]`."""
+    """`usmp-translate --import-tflite FILE` / `--import-onnx FILE [--input-shape ...]`,
+    by default with the operators' temporaries inlined (`MODEL_FILE_LOWERING`)."""
     mod, weights = load_model_file(path, kind, input_shapes)
     return import_relax(mod, weights, path, lowering)

@@ -121,6 +121,13 @@ def random_weights(params: Any, seed: int) -> dict[str, np.ndarray]:
 
 WEIGHT_MODES = ("bound", "params")
 FUSION_MODES = ("default", "none")
+TEMPORARIES_MODES = ("inline", "keep")
+TEMPORARIES_HELP = (
+    "inline (the default for model files): injective producers fused into their consumers "
+    "and each operator's temporaries (padded copies, dequantized tensors, accumulators) "
+    "computed where they are read; keep (the default for --import-relax): as TVM's fusion "
+    "leaves them"
+)
 _FUSION_PASSES = frozenset({"FuseOps", "FuseTIR"})
 
 
@@ -133,19 +140,32 @@ class Lowering:
     expression of weights alone (transposes, reshapes, casts) at compile time: no operator
     call and no intermediate is left of it. `"params"` keeps the weights as params, for an
     application that loads them at run time. `fusion="none"` leaves out TVM's `FuseOps`
-    and `FuseTIR`: one operator per legalized Relax op."""
+    and `FuseTIR`: one operator per legalized Relax op. `temporaries="inline"` fuses
+    injective producers into their consumers and inlines each operator's temporaries
+    (`frontends.temporaries`): no padded copy, float32 dequantized tensor or whole
+    accumulator is left to plan (the default of model files, `MODEL_FILE_LOWERING`:
+    `--import-relax` keeps TVM's fusion as it is, which Relax's own planner is measured
+    on)."""
 
     weights: str = "bound"
     fusion: str = "default"
+    temporaries: str = "keep"
 
     def __post_init__(self) -> None:
         if self.weights not in WEIGHT_MODES:
             raise ValueError(f"weights must be one of {WEIGHT_MODES}, not {self.weights!r}")
         if self.fusion not in FUSION_MODES:
             raise ValueError(f"fusion must be one of {FUSION_MODES}, not {self.fusion!r}")
+        if self.temporaries not in TEMPORARIES_MODES:
+            raise ValueError(
+                f"temporaries must be one of {TEMPORARIES_MODES}, not {self.temporaries!r}"
+            )
 
 
 DEFAULT_LOWERING = Lowering()
+MODEL_FILE_LOWERING = Lowering(temporaries="inline")
+"""How `--import-tflite` and `--import-onnx` lower a model file unless told otherwise: an
+int8 model's tensors stay int8 where its kernels keep them so."""
 
 
 def _lowered_by_tvm(target: Any, fusion: str) -> list[Any]:
@@ -171,21 +191,26 @@ def _bind_weights(mod: Any, weights: Mapping[str, np.ndarray]) -> tuple[Any, dic
     return relax.transform.BindParams(ENTRY, bound)(mod), tensors
 
 
-def lower_relax(mod: Any, at: Site = UNNAMED, fusion: str = "default") -> Any:
+def lower_relax(
+    mod: Any, at: Site = UNNAMED, fusion: str = "default", temporaries: str = "keep"
+) -> Any:
     """TVM's own CPU pipeline (`relax.backend.cpu_generic`) up to dataflow lowering: library
     dispatch, legalization, constant folding and fusion into `R.call_tir` of block-based
-    PrimFuncs, and `RewriteDataflowReshape` (a reshape becomes a view, `R.reshape`, not a
-    copy). TVM failing on the model is a `RelaxImportError` at `at`."""
+    PrimFuncs, with `temporaries="inline"` `inline_temporaries`, and
+    `RewriteDataflowReshape` (a reshape becomes a view, `R.reshape`, not a copy). TVM
+    failing on the model is a `RelaxImportError` at `at`."""
     import tvm
     from tvm import relax
 
+    from usmp_dialect.frontends.temporaries import inline_temporaries
+
     target = tvm.target.Target("llvm")
-    passes = tvm.transform.Sequential(
-        [*_lowered_by_tvm(target, fusion), relax.transform.RewriteDataflowReshape()]
-    )
     try:
         with target:
-            return passes(mod)
+            lowered = tvm.transform.Sequential(_lowered_by_tvm(target, fusion))(mod)
+            if temporaries == "inline":
+                lowered = inline_temporaries(lowered, fuse_producers=fusion != "none")
+            return relax.transform.RewriteDataflowReshape()(lowered)
     except Exception as error:  # TVM's own passes reject the model; its message says why
         raise at.error(f"TVM's Relax lowering failed: {type(error).__name__}: {error}") from None
 
@@ -307,10 +332,11 @@ def _operator(name: str, func: Any, at: Site) -> Any:
     body = tvm_ffi.structural_map(
         func.body, (tirx.AllocBuffer, lambda s: tirx.AllocBuffer(s.buffer))
     )
-    if not _calls_packed(func):
+    if not _calls_packed(func) and not _allocates_locally(func):
         return tirx.PrimFunc(params, tirx.stmt_seq(*decls, *_statements(body)))
     # What MakePackedAPI gives a public function and a private one lacks: the device its
-    # arrays are on (TVM needs it to make them) and an int32 status to pass errors up.
+    # arrays are on (TVM needs it to make them, and to put a `local` buffer on the stack)
+    # and an int32 status to pass errors up.
     int32 = "int32"
     on_device = tirx.AttrStmt(
         "default",
@@ -363,6 +389,27 @@ def _calls_packed(func: Any) -> bool:
             found.append(call)
 
     tvm_ffi.structural_walk(func.body, [(tvm.ir.Call, visit)], order="pre")
+    return bool(found)
+
+
+def _allocates_locally(func: Any) -> bool:
+    """Whether a lowered PrimFunc allocates a buffer of `local` scope (an accumulator
+    `inline_temporaries` made a register), which no plan places."""
+    import tvm
+    import tvm_ffi
+    from tvm import tirx
+
+    found = []
+
+    def visit(alloc: Any) -> None:
+        if alloc.buffer.scope() == "local":
+            found.append(alloc)
+
+    tvm_ffi.structural_walk(
+        func.body,
+        [(tvm.ir.Type, lambda _: tvm_ffi.WalkResult.SKIP), (tirx.AllocBuffer, visit)],
+        order="pre",
+    )
     return bool(found)
 
 
@@ -649,7 +696,7 @@ def lower_model(
     tensors: dict[str, Any] = {}
     if lowering.weights == "bound":
         mod, tensors = _bind_weights(mod, weights)
-    lowered = lower_relax(_with_script_names(mod), at, lowering.fusion)
+    lowered = lower_relax(_with_script_names(mod), at, lowering.fusion, lowering.temporaries)
     func = lowered[ENTRY]
     inputs, weight_params = _split_params(func, weight_names)
     if not isinstance(func.body, relax.SeqExpr):

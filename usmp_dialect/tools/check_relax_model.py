@@ -11,7 +11,7 @@ python tools/check_relax_model.py model.onnx --input-shape x=1x3x48x192
 
 The model is `PATH.py:NAME`, or a `.tflite` or `.onnx` file read as `usmp-translate
 --import-tflite/--import-onnx` reads it, lowered as `usmp-translate --import-relax` lowers
-it (the same `--weights` and `--fusion`); see
+it (the same `--weights`, `--fusion` and `--temporaries`); see
 `usmp_dialect.model_check`. The exit status is 0 when every output agrees with the Relax
 VM's within `--tolerance`, 1 otherwise or on a bad model.
 """
@@ -25,7 +25,15 @@ from typing import Any
 
 import numpy as np
 
-from usmp_dialect.frontends.relax import DEFAULT_LOWERING, FUSION_MODES, WEIGHT_MODES, Lowering
+from usmp_dialect.frontends.relax import (
+    DEFAULT_LOWERING,
+    FUSION_MODES,
+    MODEL_FILE_LOWERING,
+    TEMPORARIES_HELP,
+    TEMPORARIES_MODES,
+    WEIGHT_MODES,
+    Lowering,
+)
 from usmp_dialect.model_check import check_model
 from usmp_dialect.tools.errors import report_user_errors, requires_tvm, usage_error
 from usmp_dialect.tvm_runtime import read_overrides
@@ -68,6 +76,11 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="TVM's operator fusion: default (on) or none",
     )
     parser.add_argument(
+        "--temporaries",
+        choices=TEMPORARIES_MODES,
+        help=TEMPORARIES_HELP,
+    )
+    parser.add_argument(
         "--override",
         action="append",
         default=[],
@@ -102,6 +115,16 @@ def _loaded(args: argparse.Namespace) -> tuple[Any, dict[str, np.ndarray], str]:
     return mod, weights, args.model
 
 
+def _lowering(args: argparse.Namespace) -> Lowering:
+    """The lowering options, `--temporaries` defaulting as `usmp-translate`'s import of
+    the model does (inline for a model file, keep for a Relax model)."""
+    from usmp_dialect.frontends.model_files import KINDS
+
+    is_file = args.model.endswith(tuple(f".{kind}" for kind in KINDS))
+    default = MODEL_FILE_LOWERING if is_file else DEFAULT_LOWERING
+    return Lowering(args.weights, args.fusion, args.temporaries or default.temporaries)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     with report_user_errors(TOOL), requires_tvm(TOOL, "checking a Relax model"):
@@ -111,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             mod,
             weights,
             location,
-            lowering=Lowering(args.weights, args.fusion),
+            lowering=_lowering(args),
             workspace_io=args.use_workspace_io,
             target=args.target,
             seed=args.seed,
@@ -129,6 +152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             else held
         )
         print(f"pool {pool}: {size} bytes ({what})")
+    if not result.pools:
+        print(f"no pool: nothing to plan ({held})")
     print(f"Relax StaticPlanBlockMemory: {result.relax_bytes} bytes (intermediates only)")
     for out in result.outputs:
         verdict = "agrees" if out.agrees else "DIFFERS"

@@ -7,7 +7,9 @@
         [--constants-out FILE.bin]              and the constant pool's initial bytes
     usmp-translate --import-relax m.py:NAME     Relax model NAME() -> (mod, weights) -> tir
         [--weights=bound|params] [--fusion=default|none]   how TVM lowers it first
-    usmp-translate --import-tflite m.tflite     TFLite model file -> tir (as --import-relax)
+        [--temporaries=keep|inline]             operators' temporaries kept or inlined
+    usmp-translate --import-tflite m.tflite     TFLite model file -> tir (as --import-relax,
+                                                but --temporaries=inline by default)
     usmp-translate --import-onnx m.onnx [--input-shape NAME=1x3x224x224 ...]
                                                 ONNX model file -> tir (as --import-relax)
 
@@ -19,6 +21,7 @@ whole translation succeeded.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
@@ -27,6 +30,9 @@ from usmp_dialect.diagnostics import decode_input
 from usmp_dialect.frontends.relax import (
     DEFAULT_LOWERING,
     FUSION_MODES,
+    MODEL_FILE_LOWERING,
+    TEMPORARIES_HELP,
+    TEMPORARIES_MODES,
     WEIGHT_MODES,
     Lowering,
 )
@@ -75,7 +81,7 @@ def import_model_file(
     text: str,
     name: str,
     kind: str,
-    lowering: Lowering = DEFAULT_LOWERING,
+    lowering: Lowering = MODEL_FILE_LOWERING,
     input_shapes: Mapping[str, tuple[int, ...]] | None = None,
 ) -> str:
     from usmp_dialect.frontends.model_files import import_model_file as model_file_to_tir
@@ -142,6 +148,11 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="TVM's operator fusion (FuseOps, FuseTIR): default (on) or none",
     )
     relax.add_argument(
+        "--temporaries",
+        choices=TEMPORARIES_MODES,
+        help=TEMPORARIES_HELP,
+    )
+    relax.add_argument(
         "--input-shape",
         action="append",
         default=[],
@@ -160,11 +171,13 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
     """The lowering options given; any of them with another mode is a usage error."""
-    given = {key: value for key in ("weights", "fusion") if (value := getattr(args, key))}
+    keys = ("weights", "fusion", "temporaries")
+    given = {key: value for key in keys if (value := getattr(args, key))}
     for key in given:
         if mode not in MODEL_MODES:
             usage_error(TOOL, f"--{key} is an option of --import-relax, not of --{mode}")
-    return Lowering(**given)
+    default = DEFAULT_LOWERING if mode == "import-relax" else MODEL_FILE_LOWERING
+    return dataclasses.replace(default, **given)
 
 
 def _input_shapes(args: argparse.Namespace, mode: str) -> dict[str, tuple[int, ...]]:

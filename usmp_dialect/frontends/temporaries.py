@@ -1,0 +1,220 @@
+"""Temporaries inlined: a lowered Relax module whose operators hold no whole tensor they
+can compute element by element where it is used (`--temporaries=inline`).
+
+    inline_temporaries(lowered, fuse_producers) -> lowered      after `lower_relax`'s fusion
+
+TVM's fusion leaves two kinds of tensor that the kernels of a microcontroller runtime
+(TensorFlow Lite Micro's) never hold:
+
+- between operators, the output of an injective operator that FuseOps does not fuse into
+  its consumer (it never fuses a producer into a convolution or a matmul): the float32
+  `dequantize` of an int8 activation, the reshape feeding a matmul. Such a producer is
+  fused into its consumer (`relax.transform.FuseOpsByPattern` on the `R.call_tir`s, then
+  `FuseTIR`, as MLC-LLM fuses a weight's decoding into its matmul) when its result has no
+  other use and its tensor inputs are no larger than its output: the consumer then reads
+  the inputs, and the tensors between operators stay as small as the model's own (int8
+  where the model is int8).
+- inside an operator, the temporaries of its blocks: the padded input of a convolution, a
+  dequantized input, the output plus bias, each as large as a tensor. Every spatial block
+  writing one is inlined into its readers (`Schedule.compute_inline`), and a reduction
+  whose result one spatial block reads element by element is computed where that element
+  is read (`Schedule.compute_at` under the reader's innermost loop): its accumulator
+  shrinks to one element when the allocations are compacted, in `local` scope (a
+  register, as in a hand-written kernel; `tir-to-usmp` leaves it to the compiler).
+
+Both keep every value's arithmetic as it was: each element is computed by the same
+expression, and a reduction accumulates in the same order; only where the values live
+changes (the numerics equal the Relax VM's, which `model_check` checks). An inlined
+producer is computed again for each read, which costs time, never memory.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from usmp_dialect.frontends.relax import ENTRY
+
+# Consumers of up to this many arguments are matched (TVM's patterns match a tuple of a
+# fixed length): a producer of a consumer with more stays unfused, a saving missed.
+_MAX_CONSUMER_ARGS = 8
+_SPATIAL = 0  # IterVar.iter_type of a data-parallel axis
+
+
+def inline_temporaries(lowered: Any, fuse_producers: bool = True) -> Any:
+    """`lowered` (`lower_relax`'s module, before `RewriteDataflowReshape`) with injective
+    producers fused into their consumers (unless not `fuse_producers`: `--fusion=none`
+    keeps one operator per op) and every operator's temporaries inlined."""
+    import tvm
+    from tvm import tirx
+
+    fused = _fuse_producers(lowered) if fuse_producers else lowered
+    return tvm.IRModule(
+        {g: _inlined(f) if isinstance(f, tirx.PrimFunc) else f for g, f in fused.functions.items()},
+        attrs=fused.attrs,
+    )
+
+
+# ------------------------------------------------------------------ between operators
+
+
+def _fuse_producers(mod: Any) -> Any:
+    """Injective producers fused into their single consumers, until none is left (a chain
+    of them is fused one at a time)."""
+    import tvm
+    from tvm import relax
+
+    while True:
+        fuse = relax.transform.FuseOpsByPattern(_producer_patterns(mod), bind_constants=False)
+        fused = tvm.transform.Sequential([fuse, relax.transform.FuseTIR()])(mod)
+        if _call_count(fused) == _call_count(mod):
+            return mod
+        mod = fused
+
+
+def _producer_patterns(mod: Any) -> list[Any]:
+    """`R.call_tir(consumer, (..., R.call_tir(producer, ...), ...))`, the producer at every
+    position of every tuple length, checked by `_fusable` against `mod`."""
+    from tvm.relax.dpl.pattern import GlobalVarPattern, TuplePattern, is_op, wildcard
+
+    def check(context: Any) -> bool:
+        return _fusable(mod, context.annotated_expr["producer"], context)
+
+    patterns = []
+    for length in range(1, _MAX_CONSUMER_ARGS + 1):
+        for position in range(length):
+            producer = is_op("relax.call_tir")(GlobalVarPattern(), wildcard())
+            fields = [producer if i == position else wildcard() for i in range(length)]
+            consumer = is_op("relax.call_tir")(GlobalVarPattern(), TuplePattern(fields))
+            annotations = {"producer": producer}
+            patterns.append(("fused_producer", consumer, annotations, check))
+    return patterns
+
+
+def _fusable(mod: Any, producer: Any, context: Any) -> bool:
+    """The producer computes element by element, its result is read by the consumer only,
+    and its tensor inputs (constants aside: they are not in the workspace) are no larger
+    than its output, so that fusing it never makes a live tensor larger."""
+    import tvm
+
+    var = context.value_to_bound_var[producer]
+    if len(context.var_usages.get(var, [])) != 1:
+        return False
+    if not _all_spatial(mod[producer.args[0]]):
+        return False
+    inputs = [a for a in producer.args[1].fields if not isinstance(a, tvm.ir.Constant)]
+    return sum(_tensor_bytes(a.ty) for a in inputs) <= _tensor_bytes(producer.ty)
+
+
+def _tensor_bytes(ty: Any) -> int:
+    import tvm
+
+    elements = int(np.prod([int(d) for d in ty.shape.values]))
+    return elements * tvm.DataType(ty.dtype).bits // 8
+
+
+def _call_count(mod: Any) -> int:
+    from tvm import relax
+
+    calls = [0]
+
+    def visit(expr: Any) -> None:
+        if isinstance(expr, relax.Call):
+            calls[0] += 1
+
+    relax.analysis.post_order_visit(mod[ENTRY], visit)
+    return calls[0]
+
+
+# ------------------------------------------------------------------ inside an operator
+
+
+def _blocks(func: Any) -> list[Any]:
+    """The blocks of a block-based PrimFunc, the root aside, in program order."""
+    import tvm
+    import tvm_ffi
+    from tvm import s_tir
+
+    blocks: list[Any] = []
+    tvm_ffi.structural_walk(
+        func.body,
+        [(tvm.ir.Type, lambda _: tvm_ffi.WalkResult.SKIP), (s_tir.SBlock, blocks.append)],
+        order="pre",
+    )
+    return blocks[1:]
+
+
+def _spatial(block: Any) -> bool:
+    return all(v.iter_type == _SPATIAL for v in block.iter_vars)
+
+
+def _all_spatial(func: Any) -> bool:
+    return all(_spatial(b) for b in _blocks(func))
+
+
+def _inlined(func: Any) -> Any:
+    """`func` with each spatial temporary inlined into its readers, then each reduction read
+    element by element by one spatial block computed where it is read."""
+    import tvm
+    from tvm import s_tir
+
+    schedule = s_tir.Schedule(tvm.IRModule({"main": func}))
+    while _inline_one(schedule):
+        pass
+    for block in _blocks(schedule.mod["main"]):
+        if _spatial(block):
+            continue
+        rv = schedule.get_sblock(block.name_hint)
+        readers = schedule.get_consumers(rv)
+        if len(readers) != 1 or not _reads_elementwise(schedule.get(readers[0]), block):
+            continue
+        loops = schedule.get_loops(readers[0])
+        if not loops:  # a scalar's reader: the sum is one element already
+            continue
+        try:
+            schedule.compute_at(rv, loops[-1])
+        except s_tir.ScheduleError:  # its result is an output, or its reader is not a loop nest
+            continue
+        # One element now: a register, as a kernel's accumulator is, not a buffer to plan.
+        schedule.set_scope(rv, 0, "local")
+    return schedule.mod["main"]
+
+
+def _inline_one(schedule: Any) -> bool:
+    """Inlines the first block that can be (a spatial block writing a temporary);
+    whether there was one."""
+    from tvm import s_tir
+
+    for block in _blocks(schedule.mod["main"]):
+        try:
+            schedule.compute_inline(schedule.get_sblock(block.name_hint))
+        except s_tir.ScheduleError:  # a reduction, or it writes a param
+            continue
+        return True
+    return False
+
+
+def _reads_elementwise(reader: Any, block: Any) -> bool:
+    """Whether each instance of `reader` reads one element of what `block` writes, a
+    different one for each (indices: distinct spatial iter vars of the reader, covering
+    every one of extent > 1), so computing it there computes each element once."""
+    if len(block.writes) != 1 or not _spatial(reader):
+        return False
+    written = block.writes[0].source
+    regions = [r for r in reader.reads if r.source.same_as(written)]
+    if len(regions) != 1:
+        return False
+    indices: list[Any] = []
+    for r in regions[0].region:
+        if not (_is_one(r.extent) and any(r.min.same_as(v.var) for v in reader.iter_vars)):
+            return False
+        if any(r.min.same_as(i) for i in indices):
+            return False
+        indices.append(r.min)
+    wide = [v.var for v in reader.iter_vars if not _is_one(v.dom.extent)]
+    return all(any(i.same_as(v) for i in indices) for v in wide)
+
+
+def _is_one(value: Any) -> bool:
+    return getattr(value, "value", None) == 1
