@@ -5,8 +5,12 @@ by lifetime or live pressure win on the synthetic MiniMalloc suite. So the portf
 several orders under first fit and best fit, keeps the smallest plan, moves the buffers
 that set a pool's size earlier in the winning order (TVM's hill climb, aimed at the top
 instead of at random), and gives the rest of its budget to the canonical branch and bound,
-which often closes the gap to max-live on problems of a few hundred buffers. The budget is
-work, not time (`work`): the same problem gets the same plan on every run.
+which often closes the gap to max-live on problems of a few hundred buffers. Past the
+search's reach (single live intervals, more than `MAX_SEARCH_BUFFERS` buffers), short-lived
+traces get MiniMalloc's first dive instead (`skyline`) and half the budget for repairs
+around the peaks (`repair`), cheaper than whole placements there; training graphs keep the
+orders. The budget is work, not time (`work`): the same problem gets the same plan on
+every run.
 """
 
 from __future__ import annotations
