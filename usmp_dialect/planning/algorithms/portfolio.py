@@ -116,12 +116,14 @@ seconds, and long-lived buffers first under best fit win there (S_1: 1.0025x max
 against 1.04x for size-first first fit)."""
 
 
+WINDOW_RUNS = 6
+"""The runs a repair tries on a window first (`repair`): the best of the portfolio."""
+
+
 def window_orders(problem: Problem, geometry: Geometry) -> list[tuple[np.ndarray, Fit]]:
+    """The first `WINDOW_RUNS` runs' orders of a repair window's buffers."""
     orders = {order.name: order for order in ORDERS}
     return [(order_of(problem, geometry, orders[name]), fit) for name, fit in RUNS[:WINDOW_RUNS]]
-
-
-WINDOW_RUNS = 6
 
 
 def run_portfolio(

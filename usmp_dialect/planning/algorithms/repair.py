@@ -5,10 +5,11 @@ only those places set the pool's size. Placing all n buffers again in another or
 a second at 64k buffers; repair instead takes a time window around a buffer that sets the
 pool's size, frees the pool's buffers whose lifetimes lie inside it, keeps those crossing
 its edges where they are (so nothing outside the window can change), and places the freed
-ones again: in the portfolio's orders, then with the window's highest buffer moved earlier
-at random. A try costs the window's buffers, not the problem's. It is kept when the
-window's highest byte falls; when no try lowers it, the window widens. Every kept try
-lowers a pool or leaves fewer buffers at its top, so the plan only gets better.
+ones again: in the portfolio's first orders, then by the squeaky wheel (the buffers that
+reached the old top go first, in random order among themselves). A try costs the window's
+buffers, not the problem's. It is kept when the window's highest byte falls; when no try
+lowers it, the window widens. Every kept try lowers a pool or leaves fewer buffers at its
+top, so the plan only gets better.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ from usmp_dialect.planning.problem import Conflicts, Intervals, Problem
 
 _FIRST_HALF_WIDTH = 4
 """Time ranks the first window reaches beyond the setter's lifetime on each side."""
-_RANDOM_TRIES = 32
-"""Tries with the window's highest buffer moved earlier, after the fixed orders fail."""
+_SQUEAKY_TRIES = 32
+"""Squeaky-wheel tries after the fixed orders fail: on random 64k traces fewer, or wider
+first windows, lowered fewer windows for the same work."""
 _SEED = 0
 
 
@@ -204,8 +206,8 @@ def _lowered(
         if best is None or score < best[0]:
             best = (score, free_order, fit, offsets)
     assert best is not None
-    score, free_order, fit, offsets = best
-    for _ in range(_RANDOM_TRIES):
+    _, free_order, fit, offsets = best
+    for _ in range(_SQUEAKY_TRIES):
         if work.left < len(window.members):
             return None
         free_order = _squeaked(window, free_order, offsets, old[0], rng)
