@@ -76,6 +76,11 @@ class Geometry:
         return live[live != buffer]
 
 
+def lifetime_area(problem: Problem, geometry: Geometry) -> np.ndarray:
+    """Per buffer, its bytes times its lifetime's length: its area in a plan's picture."""
+    return problem.sizes.astype(np.float64) * geometry.length
+
+
 def geometry_of(problem: Problem) -> Geometry:
     spans = single_spans(problem)
     if spans is not None:
@@ -207,13 +212,23 @@ def lowest_fit(
     return int(starts[0])
 
 
-def place_in_order(problem: Problem, geometry: Geometry, order: np.ndarray, fit: Fit) -> Plan:
+def place_in_order(
+    problem: Problem,
+    geometry: Geometry,
+    order: np.ndarray,
+    fit: Fit,
+    pinned: np.ndarray | None = None,
+) -> Plan:
     """Each buffer in `order` goes to its first candidate pool where it fits under the
     pool's size hint. Raises the out-of-space error for the first buffer that fits in
-    none."""
+    none. With single spans, a buffer whose `pinned` offset is not -1 stays at that offset
+    in its first candidate pool: it must overlap no other buffer placed there."""
     if geometry.spans is not None:
-        pool, offset, failed = _place_spans(problem, geometry.spans, order, fit)
+        if pinned is None:
+            pinned = np.full(problem.num_buffers, -1, dtype=np.int64)
+        pool, offset, failed = _place_spans(problem, geometry.spans, order, fit, pinned)
     else:
+        assert pinned is None, "pinned offsets need single spans"
         pool, offset, failed = _place_by_conflict_lists(problem, geometry, order, fit)
     if failed >= 0:
         needed = _bytes_needed(problem, geometry, pool, offset, failed)
@@ -240,7 +255,11 @@ def _bytes_needed(
 
 
 def _place_spans(
-    problem: Problem, spans: tuple[np.ndarray, np.ndarray], order: np.ndarray, fit: Fit
+    problem: Problem,
+    spans: tuple[np.ndarray, np.ndarray],
+    order: np.ndarray,
+    fit: Fit,
+    pinned: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     candidates = problem.candidates
     indptr = np.zeros(problem.num_buffers + 1, dtype=np.int64)
@@ -261,6 +280,7 @@ def _place_spans(
         pools,
         hints,
         len(problem.pools),
+        np.asarray(pinned, dtype=np.int64),
     )
     return pool, offset, int(failed)
 

@@ -202,10 +202,12 @@ def place_spans(
     candidate_pools,
     hints,
     num_pools,
+    pinned,
 ):
     """`(pool, offset, failed)`: every buffer of `order` at the first candidate pool where it
     fits under the hint (`NO_HINT`: none); `failed` is the first buffer that fits nowhere
-    (-1 when all were placed)."""
+    (-1 when all were placed). A buffer whose `pinned` offset is not -1 goes there, in its
+    first candidate pool, whatever it meets (the caller knows it overlaps nothing)."""
     n = len(sizes)
     leaves = max(int(span_end.max()) if n else 1, 1)
     tree = 1
@@ -236,11 +238,12 @@ def place_spans(
         placed = False
         for c in range(candidate_indptr[buffer], candidate_indptr[buffer + 1]):
             pool = candidate_pools[c]
-            offset = 0
+            offset = max(pinned[buffer], 0)
             count = 0
             if size > 0 and start < end:
                 stamp += 1
                 count = _query_sets(tree, pool, start, end, stamp, seen, sets)
+            if count and pinned[buffer] < 0:
                 alignment = alignments[buffer]
                 for k in range(count):
                     base[k] = set_base[sets[k]]

@@ -5,13 +5,17 @@ by lifetime or live pressure win on the synthetic MiniMalloc suite. So the portf
 several orders under first fit and best fit, keeps the smallest plan, moves the buffers
 that set a pool's size earlier in the winning order (TVM's hill climb, aimed at the top
 instead of at random), and gives the rest of its budget to the canonical branch and bound,
-which often closes the gap to max-live on problems of a few hundred buffers. The budget is
-work, not time (`work`): the same problem gets the same plan on every run.
+which often closes the gap to max-live on problems of a few hundred buffers. Past the
+search's reach (single live intervals, more than `MAX_SEARCH_BUFFERS` buffers), short-lived
+traces get MiniMalloc's first dive instead (`skyline`) and half the budget for repairs
+around the peaks (`repair`), cheaper than whole placements there; training graphs keep the
+orders. The budget is work, not time (`work`): the same problem gets the same plan on
+every run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,10 +25,18 @@ from usmp_dialect.planning.algorithms.placement import (
     Fit,
     Geometry,
     geometry_of,
+    lifetime_area,
     place_in_order,
 )
 from usmp_dialect.planning.algorithms.pool_choice import with_pool_last, with_room_made
-from usmp_dialect.planning.algorithms.work import TimeCap, placements_in
+from usmp_dialect.planning.algorithms.repair import RepairWork, repair_peaks
+from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS, dive
+from usmp_dialect.planning.algorithms.work import (
+    SKYLINE_SECONDS_PER_LOOKUP,
+    TimeCap,
+    placement_seconds,
+    placements_in,
+)
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.problem import Budget, Plan, PlanningError, Problem
 
@@ -38,6 +50,19 @@ _GREEDY_SHARE = 0.3
 
 _HILL_CLIMB_SEED = 0
 
+_LARGE_GREEDY_SHARE = 0.5
+"""On a problem too large for the search, the share of the work for whole placements
+(orders and dives); repairs get the rest."""
+
+_DIVE_MAX_MEAN_DEGREE = 200
+"""Dives run when buffers meet at most this many others on average. Long-lived buffers
+among many short ones go back to a dive's heap each time the skyline under them rises:
+random traces (mean degree 100) take 25-28 skyline lookups a buffer and gain most from a
+dive, training graphs (1300-5800) take 40-1100 and gain nothing over the orders."""
+
+_DIVE_LOOKUPS_PER_BUFFER = 40
+"""A dive that needs more skyline lookups than this a buffer is given up."""
+
 
 @dataclass(frozen=True)
 class Order:
@@ -46,16 +71,12 @@ class Order:
     """Sort keys, most significant first, each ascending; ties keep buffer order."""
 
 
-def _area(problem: Problem, geometry: Geometry) -> np.ndarray:
-    return problem.sizes.astype(np.float64) * geometry.length
-
-
 ORDERS: tuple[Order, ...] = (
     Order("size", lambda p, g: [-p.sizes]),
     Order("size-length", lambda p, g: [-p.sizes, -g.length, g.start]),
-    Order("pressure-length-area", lambda p, g: [-g.pressure, -g.length, -_area(p, g)]),
-    Order("length-area-pressure", lambda p, g: [-g.length, -_area(p, g), -g.pressure]),
-    Order("area", lambda p, g: [-_area(p, g), -p.sizes]),
+    Order("pressure-length-area", lambda p, g: [-g.pressure, -g.length, -lifetime_area(p, g)]),
+    Order("length-area-pressure", lambda p, g: [-g.length, -lifetime_area(p, g), -g.pressure]),
+    Order("area", lambda p, g: [-lifetime_area(p, g), -p.sizes]),
     Order("conflicts", lambda p, g: [-g.degree, -p.sizes]),
     Order("pressure-size", lambda p, g: [-g.pressure, -p.sizes]),
     Order("start", lambda p, g: [g.start, -p.sizes]),
@@ -95,17 +116,31 @@ seconds, and long-lived buffers first under best fit win there (S_1: 1.0025x max
 against 1.04x for size-first first fit)."""
 
 
-def run_portfolio(
-    problem: Problem, geometry: Geometry, lower_bound: int, placements: int, cap: TimeCap
-) -> tuple[Candidate, int]:
-    """The best greedy plan over the first `placements` runs (the first always runs; none
-    after a plan at `lower_bound`), and how many ran."""
+WINDOW_RUNS = 6
+"""The runs a repair tries on a window first (`repair`): the best of the portfolio."""
+
+
+def window_orders(problem: Problem, geometry: Geometry) -> list[tuple[np.ndarray, Fit]]:
+    """The first `WINDOW_RUNS` runs' orders of a repair window's buffers."""
     orders = {order.name: order for order in ORDERS}
-    best: Candidate | None = None
+    return [(order_of(problem, geometry, orders[name]), fit) for name, fit in RUNS[:WINDOW_RUNS]]
+
+
+def run_portfolio(
+    problem: Problem,
+    geometry: Geometry,
+    lower_bound: int,
+    placements: int,
+    cap: TimeCap,
+    runs: Sequence[tuple[str, Fit]] = RUNS,
+    best: Candidate | None = None,
+) -> tuple[Candidate, int]:
+    """The best greedy plan over the first `placements` of `runs` and `best` (the first
+    always runs; none after a plan at `lower_bound`), and how many ran."""
+    orders = {order.name: order for order in ORDERS}
     first_failure: PlanningError | None = None
-    runs = list(dict.fromkeys(RUNS))
     done = 0
-    for name, fit in runs:
+    for name, fit in dict.fromkeys(runs):
         if best is not None and best.total <= lower_bound:
             break
         if done and (done >= placements or cap.reached()):
@@ -124,6 +159,37 @@ def run_portfolio(
         assert first_failure is not None
         raise first_failure
     return best, done
+
+
+def run_dives(
+    problem: Problem,
+    geometry: Geometry,
+    lower_bound: int,
+    best: Candidate,
+    placements: float,
+    cap: TimeCap,
+) -> tuple[Candidate, float]:
+    """`best` or a better bottom-up plan, the dives given at most `placements` placements'
+    worth of work (each at most `_DIVE_LOOKUPS_PER_BUFFER` lookups a buffer), and the
+    placements' worth spent."""
+    per_placement = placement_seconds(problem, geometry) / SKYLINE_SECONDS_PER_LOOKUP
+    spent = 0.0
+    for name in DIVE_KEYS:
+        limit = min(
+            int((placements - spent) * per_placement),
+            _DIVE_LOOKUPS_PER_BUFFER * problem.num_buffers,
+        )
+        if best.total <= lower_bound or limit <= 0 or cap.reached():
+            break
+        plan, lookups = dive(problem, geometry, name, limit)
+        spent += lookups / per_placement
+        if plan is None:
+            continue
+        total = plan.total_size(problem)
+        if total < best.total:
+            by_offset = np.lexsort((np.arange(problem.num_buffers), plan.offset))
+            best = Candidate(plan, total, by_offset, Fit.FIRST, name)
+    return best, spent
 
 
 def _pool_setters(problem: Problem, plan: Plan) -> np.ndarray:
@@ -174,15 +240,20 @@ def move_pool_setters_earlier(
 
 
 def plan_portfolio(problem: Problem, seconds: float, cap: TimeCap) -> Plan:
-    """The best greedy plan, hill-climbed, in `seconds` reference seconds of placements."""
+    """The best greedy plan, hill-climbed (or, beyond the search's reach, repaired around
+    its peaks), in `seconds` reference seconds of placements."""
     if problem.num_buffers == 0:
         empty = np.zeros(0, dtype=np.int64)
         return Plan(pool=empty, offset=empty, proven_optimal=True)
     geometry = geometry_of(problem)
     lower_bound = max_live(problem)
     placements = placements_in(seconds, problem, geometry)
+    large = geometry.spans is not None and problem.num_buffers > MAX_SEARCH_BUFFERS
     try:
-        best, runs = run_portfolio(problem, geometry, lower_bound, placements, cap)
+        if large:
+            best, notes = _large_portfolio(problem, geometry, lower_bound, placements, cap)
+        else:
+            best, notes = _climbed_portfolio(problem, geometry, lower_bound, placements, cap)
     except PlanningError as failure:
         # The first order again, with buffers in the way sent to their other pools.
         problem = with_room_made(
@@ -192,24 +263,65 @@ def plan_portfolio(problem: Problem, seconds: float, cap: TimeCap) -> Plan:
             lambda preferred: run_portfolio(preferred, geometry, lower_bound, 1, cap)[0].plan,
             placements,
         )
-        best, runs = run_portfolio(problem, geometry, lower_bound, placements, cap)
+        best, notes = _climbed_portfolio(problem, geometry, lower_bound, placements, cap)
+    return Plan(
+        pool=best.plan.pool,
+        offset=best.plan.offset,
+        proven_optimal=best.total <= lower_bound,
+        time_capped=cap.hit,
+        notes={**notes, "order": best.name, "lower_bound": lower_bound},
+    )
+
+
+def _climbed_portfolio(
+    problem: Problem, geometry: Geometry, lower_bound: int, placements: int, cap: TimeCap
+) -> tuple[Candidate, dict[str, object]]:
+    """The portfolio's orders, then the hill climb with the placements left."""
+    best, runs = run_portfolio(problem, geometry, lower_bound, placements, cap)
     improved, rounds = move_pool_setters_earlier(
         problem, geometry, best, lower_bound, max(placements - runs, 0), cap
     )
-    notes = {
-        "order": improved.name,
-        "greedy_runs": runs,
-        "hill_climb_rounds": rounds,
-        "greedy_size": best.total,
-        "lower_bound": lower_bound,
-    }
-    return Plan(
-        pool=improved.plan.pool,
-        offset=improved.plan.offset,
-        proven_optimal=improved.total <= lower_bound,
-        time_capped=cap.hit,
-        notes=notes,
+    return improved, {"greedy_runs": runs, "hill_climb_rounds": rounds, "greedy_size": best.total}
+
+
+def _large_portfolio(
+    problem: Problem, geometry: Geometry, lower_bound: int, placements: int, cap: TimeCap
+) -> tuple[Candidate, dict[str, object]]:
+    """The first order, the dives (when the buffers are short-lived enough), more orders
+    (up to `_LARGE_GREEDY_SHARE` of the work after dives), then repairs around the peaks
+    with the rest: a whole placement of a large problem costs a second, a repair
+    milliseconds. On training graphs the orders get all the work: there neither dives
+    nor repairs gained on the best order."""
+    best, runs = run_portfolio(problem, geometry, lower_bound, 1, cap)
+    dived = 0.0
+    share = 1.0
+    if geometry.degree.mean() <= _DIVE_MAX_MEAN_DEGREE:
+        best, dived = run_dives(problem, geometry, lower_bound, best, placements - runs, cap)
+        share = _LARGE_GREEDY_SHARE
+    greedy = max(int(share * placements - runs - dived), 0)
+    if greedy:
+        best, more = run_portfolio(problem, geometry, lower_bound, greedy, cap, RUNS[1:], best)
+        runs += more
+    left = placements - runs - dived
+    work = RepairWork(max(int(left * problem.num_buffers), 0))
+    assert geometry.spans is not None
+    offset = repair_peaks(
+        problem,
+        geometry.spans,
+        best.plan.pool,
+        best.plan.offset,
+        lower_bound,
+        window_orders,
+        work,
+        cap,
     )
+    repaired = Plan(pool=best.plan.pool, offset=offset)
+    notes: dict[str, object] = {
+        "greedy_runs": runs,
+        "greedy_size": best.total,
+        "repaired_windows": work.windows_lowered,
+    }
+    return Candidate(repaired, repaired.total_size(problem), best.order, best.fit, best.name), notes
 
 
 def plan_default(problem: Problem, effort: float, cap: TimeCap) -> Plan:

@@ -32,6 +32,9 @@ time of six portfolio orders on A, D, resnet50, G_1, pangu_2.6B, S_1, Y_1 and ra
 instances (most within 35 %, none more than 2x slower)."""
 SPAN_PLACEMENT_SECONDS_PER_PAIR = 2.5e-9
 """Each conflicting pair there: more live buffers, more gaps to pass."""
+SKYLINE_SECONDS_PER_LOOKUP = 1.0e-6
+"""One skyline lookup of a bottom-up dive (`skyline`): a range maximum, a heap step and,
+for a placement, a range raise."""
 SEARCH_STEP_SECONDS = 4.5e-9
 """One step of the branch and bound (`search_kernel`: a list entry, section or conflict
 scanned, a trail entry undone)."""

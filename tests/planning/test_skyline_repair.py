@@ -1,0 +1,90 @@
+"""`default` on large traces: bottom-up dives and repairs around the peaks give valid
+plans, a repair never raises a pool, and the whole is reproducible."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_exact import assert_valid
+from test_placement import span_problems
+
+from usmp_dialect.planning.algorithms.placement import Fit, geometry_of, place_in_order
+from usmp_dialect.planning.algorithms.portfolio import window_orders
+from usmp_dialect.planning.algorithms.repair import RepairWork, repair_peaks
+from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS, dive
+from usmp_dialect.planning.algorithms.work import TimeCap
+from usmp_dialect.planning.conflicts import conflicts_from_intervals, max_live
+from usmp_dialect.planning.problem import Intervals, Plan, PlanningError, Problem
+from usmp_dialect.planning.registry import Budget, get_algorithm
+
+
+@settings(max_examples=100, deadline=None)
+@given(span_problems(), st.sampled_from(sorted(DIVE_KEYS)))
+def test_a_dive_gives_a_valid_plan_within_the_hints(instance, name):
+    problem, _ = instance
+    plan, lookups = dive(problem, geometry_of(problem), name, 10**9)
+    if plan is None:
+        # Only a size hint stops a dive with lookups to spare.
+        assert any(pool.size_hint is not None for pool in problem.pools)
+        return
+    assert lookups >= 0
+    assert_valid(problem, plan)
+    assert plan.total_size(problem) >= max_live(problem)
+
+
+def test_a_dive_out_of_lookups_gives_no_plan():
+    problem = _random_problem(50, seed=1)
+    plan, lookups = dive(problem, geometry_of(problem), next(iter(DIVE_KEYS)), 10)
+    assert plan is None and lookups == 10
+
+
+@settings(max_examples=60, deadline=None)
+@given(span_problems(), st.sampled_from(list(Fit)), st.integers(0, 3000))
+def test_a_repair_keeps_the_plan_valid_and_no_pool_higher(instance, fit, budget):
+    problem, order = instance
+    geometry = geometry_of(problem)
+    try:
+        start = place_in_order(problem, geometry, order, fit)
+    except PlanningError:
+        return
+    assert geometry.spans is not None
+    work = RepairWork(budget)
+    offset = repair_peaks(
+        problem,
+        geometry.spans,
+        start.pool,
+        start.offset,
+        max_live(problem),
+        window_orders,
+        work,
+        TimeCap(float("inf")),
+    )
+    repaired = Plan(pool=start.pool, offset=offset)
+    assert_valid(problem, repaired)
+    assert (repaired.pool_sizes(problem) <= start.pool_sizes(problem)).all()
+    assert work.spent <= max(budget, 0)
+
+
+def test_large_short_lived_traces_dive_and_repair_reproducibly():
+    # Past the search's 2000 buffers, about 50 live at a time: the dives' case.
+    problem = _random_problem(2500, seed=0)
+    planner = get_algorithm("default")
+    plans = [planner(problem, Budget(time_limit=600.0, effort=0.3)) for _ in range(2)]
+    assert plans[0].offset.tobytes() == plans[1].offset.tobytes()
+    assert_valid(problem, plans[0])
+    geometry = geometry_of(problem)
+    first_order = place_in_order(problem, geometry, np.argsort(-problem.sizes), Fit.FIRST)
+    assert plans[0].total_size(problem) < first_order.total_size(problem)
+    assert str(plans[0].notes["order"]).startswith("bottom-up/")
+
+
+def _random_problem(n: int, seed: int) -> Problem:
+    rng = np.random.default_rng(seed)
+    start = rng.integers(0, n, n)
+    intervals = Intervals.from_lists(range(n), start, start + rng.integers(1, 100, n))
+    return Problem(
+        tuple(f"b{i}" for i in range(n)),
+        rng.integers(1, 1 << 12, n) * 16,
+        np.ones(n, dtype=np.int64),
+        conflicts_from_intervals(intervals, n),
+        intervals=intervals,
+    )
