@@ -44,21 +44,29 @@ def plan_pools_pipeline(
     effort: float = DEFAULT_EFFORT,
     hoist_workspaces: bool = False,
     pools: str = "",
+    constant_pool: bool = False,
 ) -> str:
     """The pipeline's pass specification, as `usmp-opt -p` takes it; `pools` is a
-    `usmp-assign-pools` spec (`sram:size_hint=256K,dram`)."""
+    `usmp-assign-pools` spec (`sram:size_hint=256K,dram`), `constant_pool` its option that
+    puts the constants in `@global_constant` when no constant pool is declared."""
     passes = ["tir-hoist-workspaces"] if hoist_workspaces else []
     passes += ["tir-io-to-allocations"] if workspace_io else []
     passes += [
         "memref-to-usmp",
         "tir-to-usmp",
-        f"usmp-assign-pools{{pools={option_text(pools)}}}" if pools else "usmp-assign-pools",
+        _assign_pools(pools, constant_pool),
         f"usmp-plan{{algorithm={option_text(algorithm)} time-limit={option_text(time_limit)} "
         f"effort={option_text(effort)}}}",
     ]
     if lower:
         passes.extend(LOWERINGS)
     return ",".join(passes)
+
+
+def _assign_pools(pools: str, constant_pool: bool) -> str:
+    options = [f"pools={option_text(pools)}"] if pools else []
+    options += ["constant-pool=true"] if constant_pool else []
+    return f"usmp-assign-pools{{{' '.join(options)}}}" if options else "usmp-assign-pools"
 
 
 _BARE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")

@@ -140,6 +140,15 @@ class UsmpOptMain(xDSLOptMain):
             "and TVM's descriptive properties; e.g. 'sram:size_hint=256K,dram'",
         )
 
+        arg_parser.add_argument(
+            "--constant-pool",
+            action="store_true",
+            help="--plan-pools places the entry's constants (bound weights, params bound by "
+            "--import-tvmscript --params) in a constant pool: an unrestricted "
+            "@global_constant unless --pools or the input declares one "
+            "(usmp-assign-pools{constant-pool=true})",
+        )
+
     def setup_pipeline(self):
         args = self.args
         self._check_target_options()
@@ -157,6 +166,11 @@ class UsmpOptMain(xDSLOptMain):
                 "tir-io-to-allocations,...,usmp-assign-pools"
                 '{pools="SPEC"},usmp-plan{algorithm=NAME time-limit=SECONDS effort=N}\')'
             )
+        if args.constant_pool and not args.plan_pools:
+            _usage_error(
+                "--constant-pool goes with --plan-pools (or write -p "
+                "'...,usmp-assign-pools{constant-pool=true},...')"
+            )
         if args.plan_pools and args.passes:
             _usage_error("use either --plan-pools or -p, not both")
         if args.plan_pools:
@@ -169,6 +183,7 @@ class UsmpOptMain(xDSLOptMain):
                     hoist_workspaces=args.hoist_workspaces,
                     effort=DEFAULT_EFFORT if args.effort is None else args.effort,
                     pools=self._checked_pools(),
+                    constant_pool=args.constant_pool,
                 )
             except ValueError as error:
                 _usage_error(f"--plan-pools: {error}")

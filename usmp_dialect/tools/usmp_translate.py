@@ -3,6 +3,7 @@
     usmp-translate --import-csv A.csv           benchmark instance -> usmp IR
     usmp-translate --export-csv planned.mlir    planned usmp IR -> CSV with an offset column
     usmp-translate --import-tvmscript model.py  TVMScript -> tir dialect
+        [--params P.npz]                        the entry's T.lookup_param("p0") as constants
     usmp-translate --emit-tvmscript in.mlir     tir dialect -> TVMScript
         [--constants-out FILE.bin]              and the constant pool's initial bytes
     usmp-translate --import-relax m.py:NAME     Relax model NAME() -> (mod, weights) -> tir
@@ -65,10 +66,15 @@ def export_csv(text: str, name: str) -> str:
     return module_to_csv(parse_module(text, name))
 
 
-def import_tvmscript(text: str, name: str) -> str:
+def import_tvmscript(text: str, name: str, params: str | None = None) -> str:
+    """The tir dialect; with `params` (an .npz), the entry's `T.lookup_param` calls bound
+    to its arrays as constants, else kept as calls."""
+    from usmp_dialect.frontends.lookup_params import import_tvmscript_with_params
     from usmp_dialect.frontends.tvmscript import import_tvmscript as tvmscript_to_tir
 
-    return print_module(tvmscript_to_tir(text, name))
+    if params is None:
+        return print_module(tvmscript_to_tir(text, name))
+    return print_module(import_tvmscript_with_params(text, name, params))
 
 
 def import_relax(text: str, name: str, lowering: Lowering = DEFAULT_LOWERING) -> str:
@@ -135,6 +141,14 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         modes.add_argument(f"--{flag}", action="store_true", help=help_text)
     parser.add_argument("input_file", nargs="?", help="input file (default: stdin)")
     parser.add_argument("-o", "--output-file", help="output file (default: stdout)")
+    tvmscript = parser.add_argument_group("--import-tvmscript options")
+    tvmscript.add_argument(
+        "--params",
+        metavar="P.npz",
+        help="numpy .npz holding one array per param the entry reads with "
+        'T.lookup_param("NAME"): each becomes constant NAME of the entry, as --import-relax '
+        "makes bound weights (without it the lookups stay calls)",
+    )
     relax = parser.add_argument_group("--import-relax, --import-tflite, --import-onnx options")
     relax.add_argument(
         "--weights",
@@ -210,6 +224,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 lowering=lowering,
                 input_shapes=input_shapes,
             )
+        if args.params is not None:
+            if mode != "import-tvmscript":
+                usage_error(TOOL, f"--params is an option of --import-tvmscript, not of --{mode}")
+            translate = partial(import_tvmscript, params=args.params)
         if args.constants_out is not None:
             if mode != "emit-tvmscript":
                 usage_error(
