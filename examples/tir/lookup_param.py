@@ -1,7 +1,12 @@
 """A dense layer and a bias in TVM's legacy AOT form: the entry reads its weights with
 `T.lookup_param`, which only a runtime holding the params could answer. Imported with the
-params' bytes (`usmp-translate --import-tvmscript lookup_param.py --params
-lookup_param.npz`), they become constants `w` and `b` that a constant pool holds."""
+params' arrays, they become constants `w` and `b` that a constant pool holds:
+
+    usmp-translate --import-tvmscript lookup_param.py --params lookup_param.npz
+
+`lookup_param.npz` holds `w = ((np.arange(32).reshape(4, 8) % 5 - 2) / 4)` and
+`b = [0.5, -1, 0.25, 0]`, both float32 (`np.savez`); `out = relu(w @ inp + b)`.
+"""
 
 from tvm.script import ir as I
 from tvm.script import tirx as T

@@ -162,7 +162,7 @@ def _check(
             raise TVMScriptError(f"param '{name}' is not in {params_file}", here)
         if name in taken:
             raise TVMScriptError(
-                f"param '{name}' has the name of a param of the entry; it cannot become one",
+                f"param '{name}' has the name of a param of the entry; rename one of them",
                 here,
             )
         array = params[name]
