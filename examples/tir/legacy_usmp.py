@@ -1,6 +1,8 @@
 """The style of TVM's own USMP tests (tests/python/unittest/test_tir_usmp_*.py), ported to
 TVM 0.27: `T.allocate` became `T.alloc_buffer(...).data`, operators are called with
-`T.call_extern`, and constants come from `T.lookup_param`."""
+`T.call_extern`, and constants come from `T.lookup_param` (constants of the entry once
+imported with their arrays: `usmp-translate --import-tvmscript legacy_usmp.py --params
+p0.npz`, with `np.savez("p0.npz", p0=np.array([3], "int16"))`)."""
 
 from tvm.script import ir as I
 from tvm.script import tirx as T

@@ -105,7 +105,8 @@ def test_loops_example_keeps_its_parallel_allocation() -> None:
 
 def test_legacy_example_builds_with_c() -> None:
     # Its entry takes raw handles and reads `T.lookup_param`, which needs a runtime with
-    # bound params: it is built (code generated), not run.
+    # bound params: it is built (code generated), not run. (`--params` binds them as
+    # constants: test_lookup_param.py.)
     planned = plan_module(parse_tvmscript((EXAMPLES / "legacy_usmp.py").read_text(), "legacy"))
     assert int(planned["__tvm_main__"].attrs["usmp.pools"]["global_workspace"]) > 0
     build(planned, "c")

@@ -1,6 +1,7 @@
 """A model's constants in the IR, and the initial bytes of the constant pool they went to.
 
-The import records each constant's value on the entry function as
+The import (`--import-relax`; `--import-tvmscript --params` for the entry's
+`T.lookup_param` calls) records each constant's value on the entry function as
 `usmp.constant_values = {name = dense<...> : tensor<...>}` (the tensor's bytes are the
 constant's little-endian bytes), so the values travel with the `.mlir` through every pass.
 After planning, `usmp-to-tir` publishes where each constant lives (the entry's

@@ -98,7 +98,8 @@ IO_ATTR = "usmp.io"
 """Discardable attribute on an allocation that was an input or output param of the entry
 function (`tir-io-to-allocations`): an `IOAttr`."""
 CONSTANTS_ATTR = "usmp.constants"
-"""On an entry function: the params that hold constant data (a model's weights), which
+"""On an entry function: the params that hold constant data (a model's weights, or the
+params its `T.lookup_param` calls named, bound by `--import-tvmscript --params`), which
 are not inputs (`tir-io-to-allocations` leaves them params; `usmp-assign-pools` moves them
 into a constant pool when there is one)."""
 CONSTANT_VALUES_ATTR = "usmp.constant_values"

@@ -5,6 +5,8 @@
 
 Every TIR node the dialect covers becomes its op (see `dialects/tir.py`); any other node
 is a `TVMScriptError` naming the construct and the source line it came from, never dropped.
+A `T.lookup_param("p0")` stays a call (`tir.call_intrin "tirx.lookup_param"`); given the
+params' arrays, `lookup_params.import_tvmscript_with_params` makes them constants.
 TVM is imported inside these functions only: planning `.mlir` never pays for it.
 """
 

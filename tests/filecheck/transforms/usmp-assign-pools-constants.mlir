@@ -11,6 +11,11 @@
 // RUN: usmp-opt %s --plan-pools | filecheck %s --check-prefix=PARAMS
 // RUN: usmp-opt %s -p 'tir-to-usmp,usmp-assign-pools{constant-pool=true},usmp-plan' -t usmp-report | filecheck %s --check-prefix=DEFAULT
 // RUN: usmp-opt %s -p 'usmp-assign-pools{constant-pool=true},tir-to-usmp,usmp-plan' -t usmp-report | filecheck %s --check-prefix=DEFAULT
+// usmp-opt --plan-pools --constant-pool is that option; alone it is a usage error.
+// RUN: usmp-opt %s --plan-pools --constant-pool -t usmp-report | filecheck %s --check-prefix=DEFAULT
+// RUN: %exit-code usmp-opt %s --constant-pool | filecheck %s --check-prefix=ALONE
+// ALONE:      {{\A}}usmp-opt: error: --constant-pool goes with --plan-pools (or write -p '...,usmp-assign-pools{constant-pool=true},...')
+// ALONE-NEXT: exit=1
 
 tir.prim_func @add(%x_ptr: !tir.ptr<f32>, %w_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {
   %x = tir.decl_buffer %x_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
