@@ -14,7 +14,8 @@ constant pool takes them and `--constants-out` writes their bytes.
 The arrays must be exactly the params the entry looks up: a name missing from the file, an
 array the entry never looks up, or an array whose dtype or element count differs from a
 buffer an operator (or the entry) declares over the param is a `TVMScriptError` at the
-lookup, naming the param and the file. A lookup outside the entry cannot be bound.
+lookup, naming the param and the file. A lookup outside the entry cannot be bound, nor
+one whose name a variable of the entry already has (the constant keeps the name).
 """
 
 from __future__ import annotations
@@ -162,7 +163,8 @@ def _check(
             raise TVMScriptError(f"param '{name}' is not in {params_file}", here)
         if name in taken:
             raise TVMScriptError(
-                f"param '{name}' has the name of a param of the entry; rename one of them",
+                f"param '{name}' has the name of a variable of the entry (a param, buffer or "
+                "loop var); rename one of them",
                 here,
             )
         array = params[name]
@@ -200,6 +202,7 @@ def bind_lookup_params(
     from tvm import tirx
 
     from usmp_dialect.backends.tvmscript import tvm_attrs
+    from usmp_dialect.frontends.relax import var_names
     from usmp_dialect.tvm_runtime import entry_name
 
     try:
@@ -213,7 +216,7 @@ def bind_lookup_params(
         )
     func = mod[entry]
     lookups = _lookups(mod, entry)
-    _check(lookups, params, filename, params_file, {str(p.name) for p in func.params})
+    _check(lookups, params, filename, params_file, var_names(func))
     constants = {name: np.asarray(params[name]) for name in lookups}
     buffers = {
         name: tirx.decl_buffer(array.shape, str(array.dtype), name)

@@ -318,7 +318,7 @@ def _operator(name: str, func: Any, at: Site) -> Any:
     import tvm_ffi
     from tvm import ir, tirx
 
-    taken = _var_names(func)
+    taken = var_names(func)
     params, decls = [], []
     for p in func.params:
         if not tirx.is_buffer_var(p):
@@ -358,7 +358,7 @@ def _statements(stmt: Any) -> list[Any]:
     return list(stmt.seq) if isinstance(stmt, tirx.SeqStmt) else [stmt]
 
 
-def _var_names(func: Any) -> set[str]:
+def var_names(func: Any) -> set[str]:
     """The names of every var (buffers, loop vars, params) in `func`."""
     import tvm
     import tvm_ffi
