@@ -6,6 +6,7 @@ The reference is numpy's: TVM 0.27 has no runtime that answers `T.lookup_param`.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -69,3 +70,38 @@ def test_legacy_example_param_goes_to_the_constant_pool(tmp_path: Path) -> None:
     text = planned.read_text()
     assert 'p0 = {kind = "constant", pool = "global_constant", offset = 0 : i64' in text
     assert "global_constant = 2 : i64" in text and "lookup_param" not in text
+
+
+@pytest.mark.parametrize(
+    "rename,arrays,message",
+    [
+        (
+            None,
+            {"w": ("float16", (4, 8)), "b": ("float32", (4,))},
+            "43:32: error: param 'w' is float16[4, 8] in {params}, operator 'dense' reads it "
+            "as float32[4, 8]",
+        ),
+        (
+            ("t0", "w"),
+            {"w": ("float32", (4, 8)), "b": ("float32", (4,))},
+            "43:32: error: param 'w' has the name of a variable of the entry (a param, buffer "
+            "or loop var); rename one of them",
+        ),
+    ],
+)
+def test_params_that_do_not_fit_are_one_diagnostic(
+    tmp_path: Path, capsys, rename, arrays, message
+) -> None:
+    """What the FileCheck tests (import-tvmscript-params-errors.test) leave to one process:
+    a dtype mismatch, and a lookup named as an intermediate of the entry."""
+    source = tmp_path / "model.py"
+    text = EXAMPLE.read_text()
+    source.write_text(text if rename is None else re.sub(rf"\b{rename[0]}\b", rename[1], text))
+    params = tmp_path / "params.npz"
+    np.savez(params, **{n: np.zeros(shape, dtype) for n, (dtype, shape) in arrays.items()})
+    with pytest.raises(SystemExit) as exit_status:
+        usmp_translate.main(["--import-tvmscript", str(source), "--params", str(params)])
+    assert exit_status.value.code == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"{source}:{message.format(params=params)}\n"
