@@ -15,6 +15,8 @@ import pytest
 tvm = pytest.importorskip("tvm")
 pytestmark = pytest.mark.tvm
 
+from usmp_dialect.backends.tvmscript import emit_module  # noqa: E402
+from usmp_dialect.parsing import parse_module  # noqa: E402
 from usmp_dialect.tools import usmp_opt, usmp_translate  # noqa: E402
 from usmp_dialect.tvm_runtime import load_tvmscript, read_constant_pool, run_module  # noqa: E402
 
@@ -105,3 +107,41 @@ def test_params_that_do_not_fit_are_one_diagnostic(
     out, err = capsys.readouterr()
     assert out == ""
     assert err == f"{source}:{message.format(params=params)}\n"
+
+
+ENTRY_VIEW = """
+from tvm.script import ir as I
+from tvm.script import tirx as T
+
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def main(inp: T.Buffer((4,), "float32"), out: T.Buffer((4,), "float32")):
+        T.func_attr({"runner_function": True})
+        b = T.decl_buffer((4,), "float32", data=T.lookup_param("b", dtype="handle"))
+        for i in T.serial(4):
+            out[i] = inp[i] + b[i]
+"""
+
+
+def test_entry_that_views_a_param_itself_checks_it_and_runs(tmp_path: Path, capsys) -> None:
+    source, params = tmp_path / "entry.py", tmp_path / "b.npz"
+    source.write_text(ENTRY_VIEW)
+    np.savez(params, b=np.zeros(3, "float32"))
+    with pytest.raises(SystemExit):
+        usmp_translate.main(["--import-tvmscript", str(source), "--params", str(params)])
+    assert capsys.readouterr().err == (
+        f"{source}:11:49: error: param 'b' is float32[3] in {params}, 'main' reads it as "
+        "float32[4]\n"
+    )
+    b = np.array([1, -2, 3, -4], "float32")
+    np.savez(params, b=b)
+    imported = tmp_path / "entry.mlir"
+    translate = ["--import-tvmscript", str(source), "--params", str(params), "-o", str(imported)]
+    assert usmp_translate.main(translate) == 0
+    module = parse_module(imported.read_text(), str(imported))
+    mod = emit_module(module)
+    inp = np.arange(4, dtype="float32")
+    out = run_module(mod, {"inp": inp, "b": b})["out"]
+    np.testing.assert_array_equal(out, inp + b)

@@ -15,7 +15,8 @@ The arrays must be exactly the params the entry looks up: a name missing from th
 array the entry never looks up, or an array whose dtype or element count differs from a
 buffer an operator (or the entry) declares over the param is a `TVMScriptError` at the
 lookup, naming the param and the file. A lookup outside the entry cannot be bound, nor
-one whose name a variable of the entry already has (the constant keeps the name).
+one whose name a variable of the entry already has (the constant keeps the name), except a
+buffer the entry declares over that very lookup.
 """
 
 from __future__ import annotations
@@ -80,60 +81,49 @@ def _calls(node: Any) -> list[Any]:
     return calls
 
 
-def _pointer_views(func: Any, pointer: Any) -> list[tuple[tuple[int, ...], str]]:
-    """Shape and dtype of each buffer `func` declares over `pointer`."""
+def _decls(func: Any) -> list[Any]:
+    """Every `DeclBuffer` of `func`."""
     import tvm
     import tvm_ffi
     from tvm import tirx
 
-    views = []
-
-    def visit(decl: Any) -> None:
-        if decl.data is not None and decl.data.same_as(pointer):
-            shape = tuple(int(d) for d in decl.buffer.shape)
-            views.append((shape, str(decl.buffer.dtype)))
-
+    decls: list[Any] = []
     tvm_ffi.structural_walk(
         func.body,
-        [(tvm.ir.Type, lambda _: tvm_ffi.WalkResult.SKIP), (tirx.DeclBuffer, visit)],
+        [(tvm.ir.Type, lambda _: tvm_ffi.WalkResult.SKIP), (tirx.DeclBuffer, decls.append)],
         order="pre",
     )
-    return views
+    return decls
+
+
+def _view(reader: str, decl: Any) -> tuple[str, tuple[int, ...], str]:
+    return reader, tuple(int(d) for d in decl.buffer.shape), str(decl.buffer.dtype)
 
 
 def _lookups(mod: Any, entry: str) -> dict[str, list[_Lookup]]:
     """Each param the entry looks up, by name in order of first lookup, with its lookups."""
     import tvm
-    import tvm_ffi
-    from tvm import tirx
 
     func = mod[entry]
+    calls = _calls(func.body)
     views: dict[Any, list[tuple[str, tuple[int, ...], str]]] = {}
-    for call in _calls(func.body):
+    for call in calls:
         if not isinstance(call.op, tvm.ir.GlobalVar) or call.op.name_hint not in mod:
             continue
         callee = mod[call.op]
+        decls = _decls(callee)
+        reader = f"operator '{call.op.name_hint}'"
         for arg, param in zip(call.args, callee.params, strict=False):
             if _is_lookup(arg):
-                where = f"operator '{call.op.name_hint}'"
-                found = [(where, *view) for view in _pointer_views(callee, param)]
-                views.setdefault(arg, []).extend(found)
-
-    def visit(decl: Any) -> None:
+                over = [d for d in decls if d.data is not None and d.data.same_as(param)]
+                views.setdefault(arg, []).extend(_view(reader, d) for d in over)
+    for decl in _decls(func):
         if _is_lookup(decl.data):
-            shape = tuple(int(d) for d in decl.buffer.shape)
-            views.setdefault(decl.data, []).append((f"'{entry}'", shape, str(decl.buffer.dtype)))
-
-    tvm_ffi.structural_walk(
-        func.body,
-        [(tvm.ir.Type, lambda _: tvm_ffi.WalkResult.SKIP), (tirx.DeclBuffer, visit)],
-        order="pre",
-    )
+            views.setdefault(decl.data, []).append(_view(f"'{entry}'", decl))
     lookups: dict[str, list[_Lookup]] = {}
-    for call in _calls(func.body):
-        if _is_lookup(call):
-            name = str(call.args[0].value)
-            lookups.setdefault(name, []).append(_Lookup(call, views.get(call, [])))
+    for call in filter(_is_lookup, calls):
+        name = str(call.args[0].value)
+        lookups.setdefault(name, []).append(_Lookup(call, views.get(call, [])))
     return lookups
 
 
@@ -141,9 +131,8 @@ def _lookup_outside(mod: Any, entry: str) -> Any:
     """A `T.lookup_param` call in a function other than the entry, if there is one."""
     for gvar, func in mod.functions_items():
         if gvar.name_hint != entry:
-            found = [call for call in _calls(func.body) if _is_lookup(call)]
-            if found:
-                return found[0]
+            for call in filter(_is_lookup, _calls(func.body)):
+                return call
     return None
 
 
@@ -216,7 +205,14 @@ def bind_lookup_params(
         )
     func = mod[entry]
     lookups = _lookups(mod, entry)
-    _check(lookups, params, filename, params_file, var_names(func))
+    # A view the entry declares over a lookup may be named as the param (`b =
+    # T.decl_buffer(..., data=T.lookup_param("b"))`): it stays a view of the constant `b`.
+    views_as_named = {
+        str(decl.buffer.name)
+        for decl in _decls(func)
+        if _is_lookup(decl.data) and str(decl.data.args[0].value) == str(decl.buffer.name)
+    }
+    _check(lookups, params, filename, params_file, var_names(func) - views_as_named)
     constants = {name: np.asarray(params[name]) for name in lookups}
     buffers = {
         name: tirx.decl_buffer(array.shape, str(array.dtype), name)
