@@ -72,28 +72,30 @@ def _location(filename: str, node: Any) -> str:
     return f"{filename}:{span.line}:{span.column}" if span is not None else filename
 
 
-def _calls(node: Any) -> list[Any]:
+def _all(kind: Any, func: Any) -> list[Any]:
+    """Every node of type `kind` in `func`'s body, in program order."""
     import tvm
     import tvm_ffi
 
-    calls: list[Any] = []
-    tvm_ffi.structural_walk(node, [(tvm.ir.Call, calls.append)], order="pre")
-    return calls
+    found: list[Any] = []
+    tvm_ffi.structural_walk(
+        func.body,
+        [(tvm.ir.Type, lambda _: tvm_ffi.WalkResult.SKIP), (kind, found.append)],
+        order="pre",
+    )
+    return found
+
+
+def _calls(func: Any) -> list[Any]:
+    import tvm
+
+    return _all(tvm.ir.Call, func)
 
 
 def _decls(func: Any) -> list[Any]:
-    """Every `DeclBuffer` of `func`."""
-    import tvm
-    import tvm_ffi
     from tvm import tirx
 
-    decls: list[Any] = []
-    tvm_ffi.structural_walk(
-        func.body,
-        [(tvm.ir.Type, lambda _: tvm_ffi.WalkResult.SKIP), (tirx.DeclBuffer, decls.append)],
-        order="pre",
-    )
-    return decls
+    return _all(tirx.DeclBuffer, func)
 
 
 def _view(reader: str, decl: Any) -> tuple[str, tuple[int, ...], str]:
@@ -105,7 +107,7 @@ def _lookups(mod: Any, entry: str) -> dict[str, list[_Lookup]]:
     import tvm
 
     func = mod[entry]
-    calls = _calls(func.body)
+    calls = _calls(func)
     views: dict[Any, list[tuple[str, tuple[int, ...], str]]] = {}
     for call in calls:
         if not isinstance(call.op, tvm.ir.GlobalVar) or call.op.name_hint not in mod:
@@ -131,7 +133,7 @@ def _lookup_outside(mod: Any, entry: str) -> Any:
     """A `T.lookup_param` call in a function other than the entry, if there is one."""
     for gvar, func in mod.functions_items():
         if gvar.name_hint != entry:
-            for call in filter(_is_lookup, _calls(func.body)):
+            for call in filter(_is_lookup, _calls(func)):
                 return call
     return None
 
