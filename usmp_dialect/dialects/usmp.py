@@ -141,6 +141,23 @@ def _symbol_refs(names: tuple[str, ...]) -> ArrayAttr[SymbolRefAttr]:
     return ArrayAttr(SymbolRefAttr(name) for name in names)
 
 
+def _lookup_pool(op: Operation, ref: SymbolRefAttr) -> Operation | None:
+    """`SymbolTable.lookup_symbol`, with a faster path for a pool declared at the top of
+    the module that holds `op` (each of tens of thousands of buffers looks its pool up
+    when verified). Symbols are unique in a verified symbol table, so the first op of that
+    name is the one."""
+    table = op.parent_op()
+    if ref.nested_references.data or table is None or not table.has_trait(SymbolTable):
+        return SymbolTable.lookup_symbol(op, ref)
+    name = ref.root_reference
+    for candidate in table.regions[0].block.ops:
+        if not isinstance(candidate, PoolOp):
+            break
+        if candidate.sym_name == name:
+            return candidate
+    return SymbolTable.lookup_symbol(op, ref)
+
+
 def _is_i64_attr(attr: Attribute | None) -> bool:
     return type(attr) is IntegerAttr and (attr.type is i64 or attr.type == i64)
 
@@ -519,7 +536,7 @@ class AllocOffsetOp(IRDLOperation):
     def pool_ops(self) -> list[PoolOp]:
         pools: list[PoolOp] = []
         for ref in self.pools.data:
-            pool = SymbolTable.lookup_symbol(self, ref)
+            pool = _lookup_pool(self, ref)
             if not isinstance(pool, PoolOp):
                 raise VerifyException(
                     f"buffer '{self.buffer_name.data}': unknown pool @{ref.root_reference.data}"
@@ -769,15 +786,17 @@ class LivenessOp(IRDLOperation):
         for index in (owners, pairs.ravel()):
             if len(index) and (index.min() < 0 or index.max() >= len(names)):
                 raise VerifyException("a buffer index is out of range")
-        for owner, start, end in zip(owners, starts, ends, strict=True):
-            if start < 0 or end <= start:
-                raise VerifyException(
-                    f"buffer '{names[owner]}': live interval [{start}, {end}) must have "
-                    "0 <= start < end"
-                )
-        for i, j in pairs:
-            if i == j:
-                raise VerifyException(f"buffer '{names[i]}' is listed as conflicting with itself")
+        empty = np.flatnonzero((starts < 0) | (ends <= starts))
+        if len(empty):
+            owner, start, end = (int(a[empty[0]]) for a in (owners, starts, ends))
+            raise VerifyException(
+                f"buffer '{names[owner]}': live interval [{start}, {end}) must have "
+                "0 <= start < end"
+            )
+        with_itself = np.flatnonzero(pairs[:, 0] == pairs[:, 1])
+        if len(with_itself):
+            i = int(pairs[with_itself[0], 0])
+            raise VerifyException(f"buffer '{names[i]}' is listed as conflicting with itself")
         module = self.parent_op()
         if module is not None:
             for check in _MODULE_PLAN_CHECKS:
