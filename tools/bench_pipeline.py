@@ -24,9 +24,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tools.bench_planner import DEFAULT_BENCHMARKS, write_section
+from bench_planner import DEFAULT_BENCHMARKS, write_section  # beside this script
 
 TOOLS = Path(__file__).resolve().parent
 SECTION_TITLE = "## Pipeline"
