@@ -44,8 +44,8 @@ def _both_ways(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, st
     custom = print_module(module)
     generic = _generic(module)
     with monkeypatch.context() as patch:
-        for op in (AllocOffsetOp, LivenessOp):
-            patch.setattr(op, "_parse_plain", classmethod(lambda cls, parser: None))
+        patch.setattr(AllocOffsetOp, "parse_plain", classmethod(lambda cls, parser, at: None))
+        patch.setattr(LivenessOp, "_parse_plain", classmethod(lambda cls, parser: None))
         general = _generic(parse_module(text, "test.mlir"))
     return custom, generic, general
 

@@ -3,12 +3,21 @@
     python tools/bench_planner.py [--benchmarks DIR] [--algorithms a,b] [--effort N]
                                   [--time-limit S] [--instances A,B] [--output BENCHMARKS.md]
     python tools/bench_planner.py --scaling 1000,4000,16000,64000 [--output BENCHMARKS.md]
+    python tools/bench_planner.py --vs-minimalloc PATH [--minimalloc-timeout S]
+                                  [--algorithms exact] [--instances A,B] [--output BENCHMARKS.md]
 
 For every instance (every `*.csv` under the benchmarks folder) and algorithm it prints and
 writes to the "Planner" section of BENCHMARKS.md: the pool size, its ratio to max-live and
 to the best known size, whether the algorithm proved it optimal, the time, and whether an
 independent validator found the plan valid. A run the time limit stopped before its work
 budget is marked (its plan may differ from run to run).
+
+`--vs-minimalloc PATH` runs MiniMalloc's solver (the binary built from google/minimalloc)
+and ours on each instance in turn, ours first, and writes the "Against MiniMalloc" section:
+the capacity asked of MiniMalloc (the one in the file's name, else the best known size),
+our pool size, whether it is proven optimal and its CPU seconds, and whether MiniMalloc
+found a placement within the capacity, in how many CPU seconds (its own, from `wait4`). Both
+plans are checked by the validator: MiniMalloc's output CSV is read back as a plan.
 
 `--scaling` instead plans random instances of the given sizes with `default` and writes the
 "Scaling" section: CPU seconds of one greedy order, the orders `default` ran, its ratio to
@@ -18,9 +27,13 @@ max-live and its CPU seconds.
 from __future__ import annotations
 
 import argparse
+import csv
+import os
 import re
 import shlex
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,7 +45,7 @@ from usmp_dialect.frontends.csv_instance import read_csv_instance
 from usmp_dialect.planning.algorithms.placement import Fit, geometry_of, place_in_order
 from usmp_dialect.planning.algorithms.portfolio import ORDERS, order_of
 from usmp_dialect.planning.conflicts import conflicts_from_intervals, max_live
-from usmp_dialect.planning.problem import Conflicts, Intervals, Problem
+from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, Problem
 from usmp_dialect.planning.registry import (
     Budget,
     available_algorithms,
@@ -63,6 +76,7 @@ INTERVAL_ALGORITHMS = {"default", "exact"}
 DEFAULT_BENCHMARKS = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
 SECTION_TITLE = "## Planner"
 SCALING_TITLE = "## Scaling"
+MINIMALLOC_TITLE = "## Against MiniMalloc"
 
 
 def instance_name(path: Path) -> str:
@@ -214,6 +228,123 @@ def scaling(sizes: list[int], command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def instance_capacity(path: Path, lower_bound: int) -> int:
+    """MiniMalloc's benchmarks say their capacity in the name (`A.1048576.csv`); for the
+    others, the best known size, else max-live."""
+    parts = path.name.split(".")
+    if len(parts) == 3 and parts[1].isdigit():
+        return int(parts[1])
+    return BEST_KNOWN.get(instance_name(path), lower_bound)
+
+
+def minimalloc_plan(problem: Problem, output: Path) -> Plan:
+    """MiniMalloc's solution CSV (`id,lower,upper,size,offset`) as a plan of `problem`."""
+    position = {name: index for index, name in enumerate(problem.names)}
+    offsets = np.full(problem.num_buffers, -1, dtype=np.int64)
+    with output.open(newline="") as file:
+        for row in csv.DictReader(file):
+            offsets[position[row["id"]]] = int(row["offset"])
+    if (offsets < 0).any():
+        raise ValueError(f"{output}: a buffer has no offset")
+    return Plan(pool=np.zeros(problem.num_buffers, dtype=np.int64), offset=offsets)
+
+
+def run_minimalloc(
+    binary: str, path: Path, capacity: int, timeout: float, output: Path
+) -> tuple[int, float, str]:
+    """Exit status, CPU seconds of the solver alone, and its last line of log."""
+    arguments = [
+        binary,
+        f"--input={path}",
+        f"--output={output}",
+        f"--capacity={capacity}",
+        f"--timeout={timeout:g}s",
+    ]
+    child = subprocess.Popen(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert child.stderr is not None
+    log = child.stderr.read().decode(errors="replace").strip().splitlines()
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return child.returncode, usage.ru_utime + usage.ru_stime, log[-1] if log else ""
+
+
+def against_minimalloc(args: argparse.Namespace, output_dir: Path) -> list[list[str]]:
+    algorithm = args.algorithms.split(",")[0] if args.algorithms else "exact"
+    wanted = set(args.instances.split(",")) if args.instances else None
+    rows = []
+    for path in sorted(Path(args.benchmarks).glob("*/*.csv")):
+        name = instance_name(path)
+        if path.parent.name not in ("minimalloc", "idealloc") or (
+            wanted is not None and name not in wanted
+        ):
+            continue
+        problem, _ = read_instance(path)
+        capacity = instance_capacity(path, max_live(problem))
+        began = time.process_time()
+        plan = get_algorithm(algorithm)(
+            problem, Budget(time_limit=args.time_limit, effort=args.effort)
+        )
+        ours_seconds = time.process_time() - began
+        ours_valid = not validate(problem, plan)
+        size = plan.total_size(problem)
+        solution = output_dir / f"{name}.minimalloc.csv"
+        solution.unlink(missing_ok=True)
+        status, theirs_seconds, log = run_minimalloc(
+            args.vs_minimalloc, path, capacity, args.minimalloc_timeout, solution
+        )
+        if status == 0:
+            theirs = minimalloc_plan(problem, solution)
+            faults = validate(problem, theirs)
+            within = theirs.total_size(problem) <= capacity
+            solved = "yes" if not faults and within else "**invalid plan**"
+        else:
+            solved = "no: " + log.replace("|", "/")[:60]
+        rows.append(
+            [
+                f"{path.parent.name}/{name}",
+                str(problem.num_buffers),
+                str(capacity),
+                str(size) + ("" if size <= capacity else " (over)"),
+                "yes" if plan.proven_optimal else "",
+                f"{ours_seconds:.2f}",
+                "yes" if ours_valid else "**NO**",
+                solved,
+                f"{theirs_seconds:.2f}",
+            ]
+        )
+        print(" | ".join(rows[-1]), flush=True)
+    return rows
+
+
+def minimalloc_markdown(rows: list[list[str]], command: str, algorithm: str, timeout: float) -> str:
+    header = [
+        "instance",
+        "buffers",
+        "capacity",
+        f"ours: `{algorithm}` pool size",
+        "proven optimal",
+        "CPU s",
+        "valid",
+        "MiniMalloc: solved",
+        "CPU s",
+    ]
+    lines = [
+        MINIMALLOC_TITLE,
+        "",
+        f"Produced by `{command}` on the project's 2-core machine, MiniMalloc built from",
+        "google/minimalloc (its `minimalloc` binary, default flags) and run on each instance",
+        "right after ours, asked for a placement within the capacity, with "
+        f"`--timeout={timeout:g}s`.",
+        'CPU seconds of each alone. Both plans are checked by our validator; "solved" means',
+        "MiniMalloc's output is a valid placement within the capacity.",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+    ]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
 def write_section(output: Path, section: str, title: str = SECTION_TITLE) -> None:
     """Replace the `title` section of `output`, keeping every other section."""
     text = output.read_text() if output.exists() else "# Benchmarks\n"
@@ -225,7 +356,7 @@ def write_section(output: Path, section: str, title: str = SECTION_TITLE) -> Non
     output.write_text(text)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--benchmarks", default=str(DEFAULT_BENCHMARKS))
     parser.add_argument("--algorithms", help="comma-separated; default: all registered")
@@ -236,8 +367,17 @@ def main() -> None:
         "--output", default=str(Path(__file__).resolve().parents[1] / "BENCHMARKS.md")
     )
     parser.add_argument("--scaling", help="comma-separated random instance sizes")
-    args = parser.parse_args()
-    command = shlex.join(["python", "tools/bench_planner.py", *sys.argv[1:]])
+    parser.add_argument("--vs-minimalloc", metavar="PATH", help="MiniMalloc's binary")
+    parser.add_argument("--minimalloc-timeout", type=float, default=60.0, metavar="S")
+    args = parser.parse_args(argv)
+    command = shlex.join(["python", "tools/bench_planner.py", *(argv or sys.argv[1:])])
+    if args.vs_minimalloc:
+        with tempfile.TemporaryDirectory() as directory:
+            rows = against_minimalloc(args, Path(directory))
+        algorithm = args.algorithms.split(",")[0] if args.algorithms else "exact"
+        section = minimalloc_markdown(rows, command, algorithm, args.minimalloc_timeout)
+        write_section(Path(args.output), section, MINIMALLOC_TITLE)
+        return
     if args.scaling:
         sizes = [int(n) for n in args.scaling.split(",")]
         write_section(Path(args.output), scaling(sizes, command), SCALING_TITLE)

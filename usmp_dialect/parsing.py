@@ -26,7 +26,7 @@ from xdsl.ir import Operation
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.lexer import Token
+from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
 
 from usmp_dialect.diagnostics import LocatedError, decode_input, with_location
@@ -46,6 +46,11 @@ MLIRLexer._unescaped_characters_regex = re.compile(
 
 
 _lex_string_literal = MLIRLexer._lex_string_literal
+
+_RESULT_AND_NAME = re.compile(
+    r"%([0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)\s*=\s*([a-zA-Z_][a-zA-Z0-9_$.]*)\s*", re.ASCII
+)
+"""One result and an op's name, as the lexer reads them."""
 
 
 def _lex_utf8_string_literal(self: MLIRLexer, start_pos: int) -> MLIRToken:
@@ -109,7 +114,7 @@ class LocatingParser(Parser):
             self.raise_error(f"ops nest deeper than the limit of {MAX_NESTING} levels", start)
         self._depth += 1
         try:
-            op = super().parse_operation()
+            op = self._parse_plain_operation() or super().parse_operation()
         except (ValueError, ArithmeticError) as error:
             # A value the syntax allows but its type cannot hold (an integer past 64 bits,
             # a number of thousands of digits) is a mistake at this op.
@@ -125,6 +130,28 @@ class LocatingParser(Parser):
         if isinstance(op.location, UnknownLoc):
             line, column = self._line_and_column(start)
             op.location = FileLineColLoc(self._file_name, IntAttr(line), IntAttr(column))
+        return op
+
+    def _parse_plain_operation(self) -> Operation | None:
+        """`%x = name ...` of an op that reads its common form in one go (a classmethod
+        `parse_plain(parser, position)`, as `usmp.alloc_offset` has), without lexing the
+        result and the name token by token: a large problem holds tens of thousands of
+        such lines, and those tokens were most of their cost."""
+        if self._current_token.kind is not MLIRTokenKind.PERCENT_IDENT:
+            return None
+        head = _RESULT_AND_NAME.match(self.lexer.input.content, self._current_token.span.start)
+        if head is None:
+            return None
+        op_type = self.ctx.get_optional_op(
+            head.group(2), dialect_stack=self._parser_state.dialect_stack
+        )
+        parse_plain = getattr(op_type, "parse_plain", None)
+        if parse_plain is None or (op := parse_plain(self, head.end())) is None:
+            return None
+        if (location := self.parse_optional_location()) is not None:
+            op.location = location
+        result = Span(head.start(), head.end(1), self.lexer.input)
+        self._register_ssa_definition(head.group(1), op.results, result)
         return op
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:

@@ -31,6 +31,17 @@ def test_reads_buffers_and_half_open_intervals():
     assert instance.problem().conflicts.counts().tolist() == [0, 0]
 
 
+def test_blanks_leading_zeros_and_long_numbers_read_as_plain_cells_do():
+    """Rows with blanks, leading zeros, a CR or numbers of 19 digits take the general path
+    of the reader, plain rows a faster one: both read the same buffers."""
+    plain = read_csv_instance(HEADER + "a,0,3,16\nb,3,9,1000000000000000000\n", "p.csv")
+    other = read_csv_instance(HEADER + " a , 00 ,3,16\r\nb,3, 9,1000000000000000000\n", "o.csv")
+    assert other.names == plain.names
+    assert other.sizes.tolist() == plain.sizes.tolist()
+    assert other.intervals.start.tolist() == plain.intervals.start.tolist()
+    assert other.intervals.end.tolist() == plain.intervals.end.tolist()
+
+
 def test_columns_in_any_order_with_extra_ones_and_offsets():
     text = "size, note ,upper,offset,id,lower\r\n8,x,5,16,a,1\r\n\r\n4,y,2,0,b,0\r\n"
     instance = read_csv_instance(text, "bench.csv")

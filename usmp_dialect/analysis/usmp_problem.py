@@ -73,11 +73,22 @@ def _merged_conflicts(
     )
 
 
-def _candidate_indices(op: AllocOffsetOp, pool_index: dict[str, int]) -> tuple[int, ...]:
-    for name in op.pool_names:
-        if name not in pool_index:
-            raise VerifyException(f"buffer '{op.buffer_name.data}': unknown pool @{name}")
-    return tuple(pool_index[name] for name in op.pool_names)
+def _candidate_indices(
+    allocs: Sequence[AllocOffsetOp], pool_index: dict[str, int]
+) -> tuple[tuple[int, ...], ...]:
+    # Buffers share their candidate lists (attributes are immutable): each list is read once.
+    known: dict[int, tuple[int, ...]] = {}
+    candidates: list[tuple[int, ...]] = []
+    for op in allocs:
+        listed = op.pools
+        indices = known.get(id(listed))
+        if indices is None:
+            for name in op.pool_names:
+                if name not in pool_index:
+                    raise VerifyException(f"buffer '{op.buffer_name.data}': unknown pool @{name}")
+            indices = known[id(listed)] = tuple(pool_index[name] for name in op.pool_names)
+        candidates.append(indices)
+    return tuple(candidates)
 
 
 def _liveness_to_buffers(liveness: LivenessOp, position: dict[str, int]):
@@ -122,7 +133,7 @@ def build_problem(
     sizes = [_size_in_bytes(op) for op in allocs]
     alignments = [op.alignment_bytes for op in allocs]
     _check_total(allocs, sizes, alignments)
-    candidates = tuple(_candidate_indices(op, pool_index) for op in allocs)
+    candidates = _candidate_indices(allocs, pool_index)
     owners = starts = ends = np.zeros(0, dtype=np.int64)
     explicit = np.zeros((0, 2), dtype=np.int64)
     if liveness is not None:

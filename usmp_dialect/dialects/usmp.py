@@ -142,6 +142,27 @@ def _symbol_refs(names: tuple[str, ...]) -> ArrayAttr[SymbolRefAttr]:
     return ArrayAttr(SymbolRefAttr(name) for name in names)
 
 
+def _lookup_pool(op: Operation, ref: SymbolRefAttr) -> Operation | None:
+    """`SymbolTable.lookup_symbol`, with a faster path for a pool declared at the top of
+    the module that holds `op` (each of tens of thousands of buffers looks its pool up
+    when verified). Symbols are unique in a verified symbol table, so the first op of that
+    name is the one."""
+    table = op.parent_op()
+    if ref.nested_references.data or table is None or not table.has_trait(SymbolTable):
+        return SymbolTable.lookup_symbol(op, ref)
+    name = ref.root_reference
+    for candidate in table.regions[0].block.ops:
+        if not isinstance(candidate, PoolOp):
+            break
+        if candidate.sym_name == name:
+            return candidate
+    return SymbolTable.lookup_symbol(op, ref)
+
+
+def _is_i64_attr(attr: Attribute | None) -> bool:
+    return type(attr) is IntegerAttr and (attr.type is i64 or attr.type == i64)
+
+
 def _is_power_of_two(value: int) -> bool:
     return value > 0 and value & (value - 1) == 0
 
@@ -315,12 +336,24 @@ class KeywordInt64(CustomDirective):
 def buffer_size_in_bytes(buffer_type: Attribute) -> int:
     """Bytes a buffer of this type occupies; raises VerifyException when not static or
     past `INT64_MAX`."""
+    # Hashing a memref type costs microseconds, and a large problem asks about its buffers'
+    # types several times a run; parsed ops share their type objects, so identity finds
+    # most. An entry holds its type, so its id cannot be reused while it is kept.
+    known = _SIZES_BY_IDENTITY.get(id(buffer_type))
+    if known is not None:
+        return known[1]
     size = _unchecked_size_in_bytes(buffer_type)
     if size > INT64_MAX:
         raise VerifyException(
             f"a buffer of type {buffer_type} holds {size} bytes, past the limit of 2**63-1"
         )
+    if len(_SIZES_BY_IDENTITY) == 4096:
+        _SIZES_BY_IDENTITY.clear()
+    _SIZES_BY_IDENTITY[id(buffer_type)] = (buffer_type, size)
     return size
+
+
+_SIZES_BY_IDENTITY: dict[int, tuple[Attribute, int]] = {}
 
 
 @lru_cache(maxsize=4096)
@@ -474,15 +507,16 @@ class AllocOffsetOp(IRDLOperation):
         alignment: int = DEFAULT_ALIGNMENT,
         offset: int | None = None,
     ):
-        super().__init__(
-            result_types=[buffer_type],
-            properties={
-                "buffer_name": StringAttr(buffer_name),
-                "pools": _symbol_refs(tuple(pools)),
-                "alignment": _int_attr(alignment),
-                "offset": None if offset is None else _int_attr(offset),
-            },
-        )
+        properties = {
+            "buffer_name": StringAttr(buffer_name),
+            "pools": _symbol_refs(tuple(pools)),
+            "alignment": _int_attr(alignment),
+        }
+        if offset is not None:
+            properties["offset"] = IntegerAttr(offset, i64)
+        # Not through IRDL's generic builder, which cost more than reading the op's text:
+        # the op's shape is fixed here, and the verifier checks it.
+        Operation.__init__(self, result_types=(buffer_type,), properties=properties)
 
     @property
     def pool_names(self) -> tuple[str, ...]:
@@ -503,7 +537,7 @@ class AllocOffsetOp(IRDLOperation):
     def pool_ops(self) -> list[PoolOp]:
         pools: list[PoolOp] = []
         for ref in self.pools.data:
-            pool = SymbolTable.lookup_symbol(self, ref)
+            pool = _lookup_pool(self, ref)
             if not isinstance(pool, PoolOp):
                 raise VerifyException(
                     f"buffer '{self.buffer_name.data}': unknown pool @{ref.root_reference.data}"
@@ -511,7 +545,27 @@ class AllocOffsetOp(IRDLOperation):
             pools.append(pool)
         return pools
 
-    def verify_(self) -> None:
+    def has_plain_shape(self) -> bool:
+        """No operands, regions or successors, one result, and properties of exactly the
+        declared kinds: what IRDL's generic verifier checks, decided in a fraction of its
+        time (it was most of verifying a large problem)."""
+        properties = self.properties
+        pools = properties.get("pools")
+        offset = properties.get("offset")
+        return (
+            not self.operands
+            and len(self.results) == 1
+            and not self.regions
+            and not self.successors
+            and len(properties) == 3 + (offset is not None)
+            and type(properties.get("buffer_name")) is StringAttr
+            and type(pools) is ArrayAttr
+            and all(type(pool) is SymbolRefAttr for pool in pools.data)
+            and _is_i64_attr(properties.get("alignment"))
+            and (offset is None or _is_i64_attr(offset))
+        )
+
+    def verify_placement(self) -> None:
         name = self.buffer_name.data
         size = self.size_in_bytes
         if not _is_power_of_two(self.alignment_bytes):
@@ -566,11 +620,14 @@ class AllocOffsetOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AllocOffsetOp:
-        return cls._parse_plain(parser) or cls._parse_general(parser)
+        return cls.parse_plain(parser, parser.pos) or cls._parse_general(parser)
 
     @classmethod
-    def _parse_plain(cls, parser: Parser) -> AllocOffsetOp | None:
-        match = _PLAIN_ALLOC.match(parser.lexer.input.content, parser.pos)
+    def parse_plain(cls, parser: Parser, position: int) -> AllocOffsetOp | None:
+        """The common form, read from `position` (after the op's name) with one regular
+        expression; None, the parser untouched, for any other. `LocatingParser` calls it
+        on a whole line, before it lexes the line's first tokens."""
+        match = _PLAIN_ALLOC.match(parser.lexer.input.content, position)
         if match is None:
             return None
         name, pool, offset, alignment, dims, element = match.groups()
@@ -622,6 +679,22 @@ class AllocOffsetOp(IRDLOperation):
         )
         printer.print_op_attributes(self.attributes)
         printer.print_string(f" : {_type_text(self.buffer.type)}")
+
+
+_verify_alloc_offset_shape = AllocOffsetOp.get_irdl_definition().verify
+
+
+def _verify_alloc_offset(op: Operation) -> None:
+    """`usmp.alloc_offset`'s verifier, in place of the one `irdl_op_definition` makes
+    (IRDL's generic checks first, always): the generic checks run only when the fast
+    `has_plain_shape` finds something to say."""
+    assert isinstance(op, AllocOffsetOp)
+    if not op.has_plain_shape():
+        _verify_alloc_offset_shape(op)
+    op.verify_placement()
+
+
+AllocOffsetOp.verify_ = _verify_alloc_offset  # type: ignore[method-assign, assignment]
 
 
 ModulePlanCheck = Callable[[Operation, "LivenessOp"], None]
@@ -714,15 +787,17 @@ class LivenessOp(IRDLOperation):
         for index in (owners, pairs.ravel()):
             if len(index) and (index.min() < 0 or index.max() >= len(names)):
                 raise VerifyException("a buffer index is out of range")
-        for owner, start, end in zip(owners, starts, ends, strict=True):
-            if start < 0 or end <= start:
-                raise VerifyException(
-                    f"buffer '{names[owner]}': live interval [{start}, {end}) must have "
-                    "0 <= start < end"
-                )
-        for i, j in pairs:
-            if i == j:
-                raise VerifyException(f"buffer '{names[i]}' is listed as conflicting with itself")
+        empty = np.flatnonzero((starts < 0) | (ends <= starts))
+        if len(empty):
+            owner, start, end = (int(a[empty[0]]) for a in (owners, starts, ends))
+            raise VerifyException(
+                f"buffer '{names[owner]}': live interval [{start}, {end}) must have "
+                "0 <= start < end"
+            )
+        with_itself = np.flatnonzero(pairs[:, 0] == pairs[:, 1])
+        if len(with_itself):
+            i = int(pairs[with_itself[0], 0])
+            raise VerifyException(f"buffer '{names[i]}' is listed as conflicting with itself")
         module = self.parent_op()
         if module is not None:
             for check in _MODULE_PLAN_CHECKS:

@@ -26,6 +26,8 @@ REQUIRED_COLUMNS = ("id", "lower", "upper", "size")
 OFFSET_COLUMN = "offset"
 _INTEGER_COLUMNS = ("lower", "upper", "size", OFFSET_COLUMN)
 _INTEGER = re.compile(r"-?[0-9]+")
+_PLAIN_INTEGER = re.compile(r"[0-9]{1,18}")
+"""An integer cell with no blanks and no sign, too short to pass 2**63-1."""
 
 
 class CsvInstanceError(LocatedError):
@@ -118,6 +120,29 @@ class _Reader:
             )
         return cells
 
+    def plain_row(
+        self, line: int, columns: dict[str, int], read: list[str], seen: dict[str, int]
+    ) -> tuple[str, dict[str, int]] | None:
+        """The id and integers of a data line with nothing to report, read without
+        locating its cells (most of reading a large trace); None for any other line,
+        which `row`, `integer` and the checks then read and report on."""
+        text = self.lines[line - 1]
+        parts = (text[:-1] if text.endswith("\r") else text).split(",")
+        if len(parts) != len(columns):
+            return None
+        name = parts[columns["id"]]
+        if not name or name != name.strip() or name in seen:
+            return None
+        row: dict[str, int] = {}
+        for column in read:
+            cell = parts[columns[column]]
+            if not _PLAIN_INTEGER.fullmatch(cell):
+                return None
+            row[column] = int(cell)
+        if row["upper"] <= row["lower"] or row.get(OFFSET_COLUMN, 0) + row["size"] > INT64_MAX:
+            return None
+        return name, row
+
     def integer(self, cell: _Cell, line: int, column: str) -> int:
         """A cell's integer in [0, INT64_MAX], the planner's range."""
         if not _INTEGER.fullmatch(cell.text):
@@ -150,12 +175,17 @@ def read_csv_instance(
     first_line_of: dict[str, int] = {}
     total = 0
     for line in range(2, len(reader.lines) + 1):
-        cells = reader.row(line, len(columns))
-        if cells is None:
-            continue
-        name = _read_id(reader, cells[columns["id"]], line, first_line_of)
-        row = {c: reader.integer(cells[columns[c]], line, c) for c in read}
-        _check_row(reader, row, cells, columns, line)
+        plain = reader.plain_row(line, columns, read, first_line_of)
+        if plain is not None:
+            name, row = plain
+            first_line_of[name] = line
+        else:
+            cells = reader.row(line, len(columns))
+            if cells is None:
+                continue
+            name = _read_id(reader, cells[columns["id"]], line, first_line_of)
+            row = {c: reader.integer(cells[columns[c]], line, c) for c in read}
+            _check_row(reader, row, cells, columns, line)
         # As usmp IR's limit: the sizes plus the alignments (1 here) fit in int64.
         total += row["size"] + 1
         if total > MAX_TOTAL_BYTES:
@@ -163,7 +193,7 @@ def read_csv_instance(
                 f"the sizes up to this row, each plus its alignment of 1, sum to {total} "
                 "bytes, past the limit of 2**60",
                 line,
-                cells[columns["size"]].column,
+                _cells(reader.lines[line - 1])[columns["size"]].column,
             )
         names.append(name)
         for column, value in row.items():

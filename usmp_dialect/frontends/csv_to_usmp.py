@@ -14,9 +14,17 @@ CSV_POOL = "global_workspace"
 def csv_instance_to_module(instance: CsvInstance) -> ModuleOp:
     # The format has no alignment: byte granularity is what other tools plan with.
     pool = PoolOp(CSV_POOL, alignment=1)
+    # One type a size, shared: a trace has few sizes (Y_1: 62 in 62185 rows), and building
+    # a memref type costs more than the rest of its op.
+    types: dict[int, MemRefType] = {}
     allocs = [
-        AllocOffsetOp(name, [CSV_POOL], MemRefType(i8, [int(size)]), alignment=1)
-        for name, size in zip(instance.names, instance.sizes, strict=True)
+        AllocOffsetOp(
+            name,
+            [CSV_POOL],
+            types.get(size) or types.setdefault(size, MemRefType(i8, [size])),
+            alignment=1,
+        )
+        for name, size in zip(instance.names, instance.sizes.tolist(), strict=True)
     ]
     intervals = instance.intervals
     liveness = LivenessOp(

@@ -7,6 +7,7 @@ and keeps its traceback.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -106,11 +107,26 @@ def requires_tvm(tool: str, feature: str) -> Iterator[None]:
 
 
 @contextmanager
+def _rare_collections() -> Iterator[None]:
+    """A run builds one large IR that lives to its end: Python's cycle collector, at its
+    default thresholds, went over it again and again as it grew (a fifth of planning a
+    62k-buffer trace). Young garbage is still collected."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(100_000, 50, 100)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+
+
+@contextmanager
 def report_user_errors(tool: str) -> Iterator[ErrorContext]:
+    """The run of a tool: a user's mistake becomes a diagnostic and exit status 1."""
     context = ErrorContext(tool)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
     try:
-        yield context
+        with _rare_collections():
+            yield context
     except USER_ERRORS as error:
         print(user_error_text(error, context), file=sys.stderr)
         raise SystemExit(1) from None

@@ -85,13 +85,15 @@ def plan_summary(algorithm: str, plan: Plan) -> DictionaryAttr:
 def write_plan(planned: ModuleProblem, plan: Plan, rewriter: PatternRewriter) -> None:
     # One list per pool, shared by its buffers: a large problem has tens of thousands.
     placed_in = [ArrayAttr([SymbolRefAttr(pool.sym_name)]) for pool in planned.pools]
+    pool_of, offsets = plan.pool.tolist(), plan.offset.tolist()
     for index, op in enumerate(planned.allocs):
-        pool = planned.pools[int(plan.pool[index])]
-        passed_over = op.pools.data[: op.pool_names.index(pool.sym_name.data)]
-        if passed_over:
-            op.attributes[OVERFLOW_ATTR] = ArrayAttr(passed_over)
-        op.properties["pools"] = placed_in[int(plan.pool[index])]
-        op.properties["offset"] = IntegerAttr(int(plan.offset[index]), i64)
+        pool = planned.pools[pool_of[index]]
+        if len(op.pools.data) > 1:
+            passed_over = op.pools.data[: op.pool_names.index(pool.sym_name.data)]
+            if passed_over:
+                op.attributes[OVERFLOW_ATTR] = ArrayAttr(passed_over)
+        op.properties["pools"] = placed_in[pool_of[index]]
+        op.properties["offset"] = IntegerAttr(offsets[index], i64)
         rewriter.notify_op_modified(op)
     for pool, size in zip(planned.pools, plan.pool_sizes(planned.problem), strict=True):
         pool.properties["size"] = IntegerAttr(int(size), i64)

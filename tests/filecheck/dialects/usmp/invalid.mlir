@@ -219,3 +219,41 @@ usmp.liveness {
   "w" [0, 1)
 }
 // CHECK: constant 'w' cannot go in workspace pool @sram; a constant pool holds exactly the entry's constants
+
+// -----
+
+// The generic form reaches the checks of the op's declaration (IRDL's), which the fast
+// path of the verifier skips only for an op of the declared shape.
+usmp.pool @p workspace alignment 16
+%a = "usmp.alloc_offset"() <{buffer_name = "a", pools = [@p], alignment = 16 : i32}> : () -> memref<4xf32>
+// CHECK: Expected attribute i64 but got i32
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = "usmp.alloc_offset"() <{buffer_name = "a", pools = [@p], alignment = 16 : i64, offset = 0 : index}> : () -> memref<4xf32>
+// CHECK: Expected attribute i64 but got index
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = "usmp.alloc_offset"() <{pools = [@p], alignment = 16 : i64}> : () -> memref<4xf32>
+// CHECK: property 'buffer_name' expected in operation 'usmp.alloc_offset'
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = "usmp.alloc_offset"() <{buffer_name = "a", pools = [@p], alignment = 16 : i64, colour = 1}> : () -> memref<4xf32>
+// CHECK: property 'colour' is not defined by the operation 'usmp.alloc_offset'
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = "usmp.alloc_offset"() <{buffer_name = "a", pools = ["p"], alignment = 16 : i64}> : () -> memref<4xf32>
+// CHECK: "p" should be of base attribute symbol_ref
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a, %b = "usmp.alloc_offset"() <{buffer_name = "a", pools = [@p], alignment = 16 : i64}> : () -> (memref<4xf32>, memref<4xf32>)
+// CHECK: Expected 1 result, but got 2
