@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from usmp_dialect.frontends.file_names import file_names, with_file_names
 from usmp_dialect.frontends.relax import (
     ENTRY,
     MODEL_FILE_LOWERING,
@@ -94,14 +95,18 @@ def output_captured() -> Iterator[io.StringIO]:
             captured.write(native.read().decode("utf-8", "replace"))
 
 
-def _run_frontend(convert: Callable[[], Any], frontend: str, path: str) -> Any:
-    """`convert()`, TVM's frontend on the file, with its output captured; its failure is
-    one `RelaxImportError` naming the operator when the frontend printed which."""
+def _run_frontend(convert: Callable[[], Any], kind: str, path: str) -> Any:
+    """`convert()`, TVM's `kind` frontend on the file, with its output captured, and the
+    file's names for what it made (`file_names`); its failure is one `RelaxImportError`
+    naming the operator when the frontend printed which."""
     import tvm
 
+    frontend = {"tflite": "TFLite", "onnx": "ONNX"}[kind]
     with output_captured() as printed:
         try:
-            return convert()
+            with file_names(kind) as names:
+                mod = convert()
+            return mod, names
         except Exception as error:  # the frontend fails on the model; its message says why
             failure = error.with_traceback(None)
             # The frontend's BlockBuilder, freed with the traceback, logs a warning.
@@ -144,7 +149,7 @@ def _read(path: str) -> bytes:
         raise RelaxImportError(f"cannot read '{path}': {error.strerror}", path) from None
 
 
-def _tflite_module(path: str) -> Any:
+def _tflite_module(path: str) -> tuple[Any, list[tuple[str, Any]]]:
     data = _read(path)
     # A flatbuffer is read lazily: a file that is not one fails anywhere, with any error.
     if len(data) < 8 or data[4:8] != b"TFL3":
@@ -152,10 +157,12 @@ def _tflite_module(path: str) -> Any:
     tflite = _required("tflite", path)
     from tvm.relax.frontend.tflite import from_tflite
 
-    return _run_frontend(lambda: from_tflite(tflite.Model.GetRootAsModel(data, 0)), "TFLite", path)
+    return _run_frontend(lambda: from_tflite(tflite.Model.GetRootAsModel(data, 0)), "tflite", path)
 
 
-def _onnx_module(path: str, input_shapes: Mapping[str, Sequence[int]]) -> Any:
+def _onnx_module(
+    path: str, input_shapes: Mapping[str, Sequence[int]]
+) -> tuple[Any, list[tuple[str, Any]]]:
     onnx = _required("onnx", path)
 
     from usmp_dialect.frontends.onnx_shapes import static_onnx_model
@@ -173,7 +180,7 @@ def _onnx_module(path: str, input_shapes: Mapping[str, Sequence[int]]) -> Any:
     from tvm.relax.frontend.onnx import from_onnx
 
     return _run_frontend(
-        lambda: from_onnx(model, shape_dict=shapes, sanitize_input_names=False), "ONNX", path
+        lambda: from_onnx(model, shape_dict=shapes, sanitize_input_names=False), "onnx", path
     )
 
 
@@ -201,13 +208,17 @@ def _check_static(func: Any, path: str) -> None:
             )
 
 
-def _as_forward(mod: Any, path: str) -> Any:
+def _as_forward(
+    mod: Any, names: list[tuple[str, Any]], path: str
+) -> tuple[Any, dict[str, np.ndarray]]:
     """The frontend's `main` as the entry `forward`, without the weight copies in its
-    `params` attribute."""
+    `params` attribute, its tensors named as the file names them (`with_file_names`): the
+    weights it names are params, their arrays returned."""
     import tvm
 
     func = mod[_FRONTEND_ENTRY]
     _check_static(func, path)
+    func, weights = with_file_names(func, names)
     attrs = func.attrs or {}
     if "params" in attrs:
         func = func.without_attr("params")
@@ -216,7 +227,7 @@ def _as_forward(mod: Any, path: str) -> Any:
     others = {g: f for g, f in mod.functions.items() if g.name_hint != _FRONTEND_ENTRY}
     if any(g.name_hint == ENTRY for g in others):
         raise RelaxImportError(f"the model already has a function '{ENTRY}'", path)
-    return tvm.IRModule({**others, tvm.ir.GlobalVar(ENTRY): func})
+    return tvm.IRModule({**others, tvm.ir.GlobalVar(ENTRY): func}), weights
 
 
 def model_file_kind(path: str) -> str:
@@ -237,10 +248,10 @@ def load_model_file(
     if kind == "tflite":
         if input_shapes:
             raise RelaxImportError("input shapes are given to ONNX models only", path)
-        mod = _tflite_module(path)
+        mod, names = _tflite_module(path)
     else:
-        mod = _onnx_module(path, input_shapes or {})
-    return _as_forward(mod, path), {}
+        mod, names = _onnx_module(path, input_shapes or {})
+    return _as_forward(mod, names, path)
 
 
 def import_model_file(

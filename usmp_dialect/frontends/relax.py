@@ -23,9 +23,11 @@ are params (Relax names, non-identifier characters as `_`, a keyword or `T`, `I`
 with `_` appended), the constant tensors the operators read, and one buffer per output:
 `output` for a tensor, `output0`, `output1`, ... for a tuple of tensors (`_` appended
 while a name is taken). A constant tensor is a bound weight an operator reads as it is
-(named after the weight), or any other (`R.const`, or one FoldConstant computed, such as a
-transposed weight): `constant0`, `constant1`, ... in the order of first use, as Relay's
-AOT build turned constants into params; `lower_model` returns their arrays. `main` lists
+(named after the weight), one computed at compile time from weights alone (named after
+the first, then the op: `fc1_weight_permute_dims`, see `folded_weights`), or any other
+(`R.const`, or one TVM's FoldConstant computed from those alone): `constant0`,
+`constant1`, ... in the order of first use, as Relay's AOT build turned constants into
+params; `lower_model` returns their arrays. `main` lists
 its weight and constant params as `"usmp.constants"` (empty if there are none), holds every
 intermediate tensor as an `AllocBuffer` and calls the operators in order as
 `Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. Both are built as TIR
@@ -180,15 +182,22 @@ def _lowered_by_tvm(target: Any, fusion: str) -> list[Any]:
 
 
 def _bind_weights(mod: Any, weights: Mapping[str, np.ndarray]) -> tuple[Any, dict[str, Any]]:
-    """`mod` with the weights bound into `forward` as constants, and the tensor bound for
-    each weight by its TIR name: a constant an operator reads is that weight, unchanged,
-    when it is that very tensor."""
+    """`mod` with the weights bound into `forward` as constants and the expressions of
+    weights alone computed (`fold_named_weights`), and the tensor of each constant by its
+    TIR name: a constant an operator reads is that weight, or one computed from it, when
+    it is that very tensor."""
     import tvm
     from tvm import relax
 
+    from usmp_dialect.frontends.folded_weights import fold_named_weights
+
     tensors = {sanitize(k): tvm.runtime.tensor(v) for k, v in weights.items()}
     bound = {p: tensors[sanitize(p.name)] for p in mod[ENTRY].params if sanitize(p.name) in tensors}
-    return relax.transform.BindParams(ENTRY, bound)(mod), tensors
+    mod = relax.transform.BindParams(ENTRY, bound)(mod)
+    func, tensors = fold_named_weights(mod[ENTRY], tensors)
+    mod = mod.clone()
+    mod[ENTRY] = func
+    return mod, tensors
 
 
 def lower_relax(
@@ -712,7 +721,7 @@ def lower_model(
     }
     weights_by_name = {sanitize(k): v for k, v in weights.items()}
     constants = {p.name: np.asarray(weights_by_name[p.name]) for p in weight_params}
-    for constant, name in _constant_names(found.constants, tensors, taken):
+    for constant, name in _constant_names(found.constants, tensors, weight_names, taken):
         buffers[constant] = _buffer(name, constant.ty, f"constant '{name}'", at)
         constants[name] = constant.value.numpy()
     for var, name, ty in outputs:
@@ -738,17 +747,19 @@ def lower_model(
 
 
 def _constant_names(
-    constants: list[Any], tensors: dict[str, Any], taken: set[str]
+    constants: list[Any], tensors: dict[str, Any], weights: set[str], taken: set[str]
 ) -> list[tuple[Any, str]]:
-    """Each constant tensor an operator reads, named: a bound weight that reaches an
-    operator unchanged keeps its name, any other (folded from weights, or the model's own)
+    """Each constant tensor an operator reads, named: a bound weight keeps its name, one
+    computed from weights the name `tensors` gives it (`_` appended while taken), any other
     is `constant0`, `constant1`, ... in the order of first use."""
-    named, folded = [], 0
+    named, unnamed = [], 0
     for constant in constants:
         name = next((n for n, t in tensors.items() if constant.value.same_as(t)), None)
         if name is None:
-            name = _fresh(f"constant{folded}", taken)
-            folded += 1
+            name = _fresh(f"constant{unnamed}", taken)
+            unnamed += 1
+        elif name not in weights:
+            name = _fresh(name, taken)
         named.append((constant, name))
     return named
 
