@@ -24,7 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from usmp_dialect.frontends.relax import sanitize
+from usmp_dialect.frontends.fused_names import renamed
+from usmp_dialect.frontends.relax import fresh_name, sanitize
 
 
 @contextlib.contextmanager
@@ -81,29 +82,6 @@ def file_names(kind: str) -> Iterator[list[tuple[str, Any]]]:
         names.extend((_text(n), e) for i in importers for n, e in i._nodes.items())
 
 
-def _renamed(body: Any, constants: dict[Any, Any], vars: dict[Any, str]) -> Any:
-    """`body` reading each constant in `constants` as its param, and each var in `vars`
-    by its new name."""
-    from tvm import relax
-
-    @relax.expr_functor.mutator
-    class Renamer(relax.PyExprMutator):
-        def visit_generic_const_(self, const: Any) -> Any:
-            return constants.get(const, const)
-
-        def visit_var_binding_(self, binding: Any) -> None:
-            value = self.visit_expr(binding.value)
-            var = binding.var
-            if var in vars:
-                make = relax.DataflowVar if isinstance(var, relax.DataflowVar) else relax.Var
-                new = make(vars[var], var.ty)
-                self.set_var_remap(var, new)
-                var = new
-            self.builder_.emit_normalized(relax.VarBinding(var, value))
-
-    return Renamer().visit_expr(body)
-
-
 def with_file_names(func: Any, names: list[tuple[str, Any]]) -> tuple[Any, dict[str, np.ndarray]]:
     """`func` with each constant `names` names a weight param, after its params, and each
     var it names renamed; and the weights' arrays by name."""
@@ -114,11 +92,7 @@ def with_file_names(func: Any, names: list[tuple[str, Any]]) -> tuple[Any, dict[
     taken = {sanitize(p.name) for p in func.params}
 
     def fresh(name: str) -> str:
-        name = sanitize(name)
-        while name in taken:
-            name += "_"
-        taken.add(name)
-        return name
+        return fresh_name(sanitize(name), taken)
 
     constants: dict[Any, Any] = {}  # each named constant's param
 
@@ -138,11 +112,11 @@ def with_file_names(func: Any, names: list[tuple[str, Any]]) -> tuple[Any, dict[
         return func, {}
     weights = {param.name: const.value.numpy() for const, param in constants.items()}
     num_input = int(func.attrs["num_input"]) if func.attrs and "num_input" in func.attrs else None
-    renamed = relax.Function(
+    named = relax.Function(
         [*func.params, *constants.values()],
-        _renamed(func.body, constants, vars),
+        renamed(func.body, constants, vars),
         func.ret_ty,
         func.is_pure,
         func.attrs,
     )
-    return renamed.with_attr("num_input", num_input or len(func.params)), weights
+    return named.with_attr("num_input", num_input or len(func.params)), weights

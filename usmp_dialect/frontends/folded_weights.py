@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from usmp_dialect.frontends.relax import fresh_name
+
 
 def _leaves(expr: Any) -> list[Any]:
     """The tensors a call argument holds: itself, or a tuple's fields, flattened."""
@@ -95,10 +97,7 @@ def fold_named_weights(func: Any, tensors: dict[str, Any]) -> tuple[Any, dict[st
             if constant is None:
                 bindings.append(binding)
                 continue
-            name = f"{source}_{binding.value.op.name.rsplit('.', 1)[-1]}"
-            while name in taken:
-                name += "_"
-            taken.add(name)
+            name = fresh_name(f"{source}_{binding.value.op.name.rsplit('.', 1)[-1]}", taken)
             folded[binding.var] = (constant, name)
             named.append((constant.value, name))
             bindings.append(relax.VarBinding(binding.var, constant))

@@ -172,13 +172,26 @@ int8 model's tensors stay int8 where its kernels keep them so."""
 
 def _lowered_by_tvm(target: Any, fusion: str) -> list[Any]:
     """TVM's CPU pipeline up to fusion: library dispatch, legalization, constant folding,
-    fusion into `R.call_tir` (unless `fusion` is "none")."""
+    fusion into `R.call_tir` (unless `fusion` is "none"), each fused tensor keeping its
+    name (`fused_names`)."""
     from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
     passes = cpu_generic.library_dispatch_passes(target) + cpu_generic.legalize_passes(target)
     if fusion == "none":
         return [p for p in passes if p.info.name not in _FUSION_PASSES]
-    return passes
+    fuse = next(i for i, p in enumerate(passes) if p.info.name == "FuseOps")
+    return [*passes[: fuse + 1], keep_fused_names_pass(), *passes[fuse + 1 :]]
+
+
+def keep_fused_names_pass() -> Any:
+    """`fused_names.keep_fused_names` of the entry, as a pass between fusion and `FuseTIR`."""
+    import tvm
+
+    from usmp_dialect.frontends.fused_names import keep_fused_names
+
+    return tvm.transform.module_pass(
+        lambda mod, _: keep_fused_names(mod, ENTRY), opt_level=0, name="KeepFusedNames"
+    )
 
 
 def _bind_weights(mod: Any, weights: Mapping[str, np.ndarray]) -> tuple[Any, dict[str, Any]]:
@@ -335,7 +348,7 @@ def _operator(name: str, func: Any, at: Site) -> Any:
         if len(p.strides) or int(p.elem_offset) != 0:
             raise at.error(f"operator '{name}' param '{p.name}' is not a compact buffer")
         pointer = ir.PointerType(ir.PrimType(p.dtype), p.scope())
-        params.append(ir.Var(_fresh(f"{sanitize(p.name)}_ptr", taken), pointer))
+        params.append(ir.Var(fresh_name(f"{sanitize(p.name)}_ptr", taken), pointer))
         decls.append(tirx.DeclBuffer(p, data=params[-1]))
     # The allocations' annotations are TVM's storage bookkeeping, which planning replaces.
     body = tvm_ffi.structural_map(
@@ -422,7 +435,7 @@ def _allocates_locally(func: Any) -> bool:
     return bool(found)
 
 
-def _fresh(name: str, taken: set[str]) -> str:
+def fresh_name(name: str, taken: set[str]) -> str:
     """`name` with `_` appended while it is taken; the result is taken from then on."""
     while name in taken:
         name += "_"
@@ -725,7 +738,7 @@ def lower_model(
         buffers[constant] = _buffer(name, constant.ty, f"constant '{name}'", at)
         constants[name] = constant.value.numpy()
     for var, name, ty in outputs:
-        buffers[var] = _buffer(_fresh(name, taken), ty, f"output '{var.name}'", at)
+        buffers[var] = _buffer(fresh_name(name, taken), ty, f"output '{var.name}'", at)
     # main's params in order: the inputs, the weights, the constants, the outputs.
     params = list(buffers.values())
 
@@ -756,10 +769,10 @@ def _constant_names(
     for constant in constants:
         name = next((n for n, t in tensors.items() if constant.value.same_as(t)), None)
         if name is None:
-            name = _fresh(f"constant{unnamed}", taken)
+            name = fresh_name(f"constant{unnamed}", taken)
             unnamed += 1
         elif name not in weights:
-            name = _fresh(name, taken)
+            name = fresh_name(name, taken)
         named.append((constant, name))
     return named
 
@@ -777,7 +790,7 @@ def _main_body(
     statements = []
     for _, _, var in calls:
         if var not in buffers:  # not an output
-            buffers[var] = _buffer(_fresh(sanitize(var.name), taken), var.ty, var.name, at)
+            buffers[var] = _buffer(fresh_name(sanitize(var.name), taken), var.ty, var.name, at)
             statements.append(tirx.AllocBuffer(buffers[var]))
     by_name = {g.name_hint: g for g in operators}
     for op, args, var in calls:
