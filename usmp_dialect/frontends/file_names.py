@@ -45,7 +45,7 @@ def _wrapped(cls: Any, method: str, after: Any) -> Iterator[None]:
         setattr(cls, method, original)
 
 
-def _text(name: Any) -> str:
+def tensor_name(name: Any) -> str:
     """A tensor name as text (the TFLite flatbuffer's are bytes)."""
     return name.decode("utf-8", "replace") if isinstance(name, bytes) else str(name)
 
@@ -53,7 +53,8 @@ def _text(name: Any) -> str:
 @contextlib.contextmanager
 def file_names(kind: str) -> Iterator[list[tuple[str, Any]]]:
     """The `(name, expr)` pairs the `kind` ("tflite", "onnx") frontend names, recorded
-    while it runs in this context (filled in as it leaves)."""
+    while it runs in this context (filled in as it leaves, the frontend failing or not:
+    what it did not name is where it failed)."""
     names: list[tuple[str, Any]] = []
     if kind == "tflite":
         from tvm.relax.frontend.tflite import tflite_frontend as tflite
@@ -62,24 +63,32 @@ def file_names(kind: str) -> Iterator[list[tuple[str, Any]]]:
 
         def constant(_: Any, const: Any, *args: Any, source_name: Any = None, **kw: Any) -> None:
             if source_name:
-                names.append((_text(source_name), const))
+                names.append((tensor_name(source_name), const))
 
         def table(self: Any, *_: Any) -> None:
             tables.append(self)
 
-        with (
-            _wrapped(tflite.ExprTable, "new_const", constant),
-            _wrapped(tflite.ExprTable, "__init__", table),
-        ):
-            yield names
-        names.extend((_text(n), e) for t in tables for n, e in t.exprs.items())
+        try:
+            with (
+                _wrapped(tflite.ExprTable, "new_const", constant),
+                _wrapped(tflite.ExprTable, "__init__", table),
+            ):
+                yield names
+        finally:
+            names.extend((tensor_name(n), e) for t in tables for n, e in t.exprs.items())
     else:
         from tvm.relax.frontend.onnx import onnx_frontend as onnx
 
         importers: list[Any] = []
-        with _wrapped(onnx.ONNXGraphImporter, "from_onnx", lambda s, *_: importers.append(s)):
-            yield names
-        names.extend((_text(n), e) for i in importers for n, e in i._nodes.items())
+
+        def importer(self: Any, *_: Any, **__: Any) -> None:
+            importers.append(self)
+
+        try:
+            with _wrapped(onnx.ONNXGraphImporter, "__init__", importer):
+                yield names
+        finally:
+            names.extend((tensor_name(n), e) for i in importers for n, e in i._nodes.items())
 
 
 def with_file_names(func: Any, names: list[tuple[str, Any]]) -> tuple[Any, dict[str, np.ndarray]]:

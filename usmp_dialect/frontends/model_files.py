@@ -95,13 +95,17 @@ def output_captured() -> Iterator[io.StringIO]:
             captured.write(native.read().decode("utf-8", "replace"))
 
 
-def _run_frontend(convert: Callable[[], Any], kind: str, path: str) -> Any:
+def _run_frontend(
+    convert: Callable[[], Any], kind: str, path: str, failed_at: Callable[[set[str]], str]
+) -> Any:
     """`convert()`, TVM's `kind` frontend on the file, with its output captured, and the
     file's names for what it made (`file_names`); its failure is one `RelaxImportError`
-    naming the operator when the frontend printed which."""
+    naming the operator when the frontend printed which, and where it failed:
+    `failed_at(names)` of the names it made before, the first operator it did not."""
     import tvm
 
     frontend = {"tflite": "TFLite", "onnx": "ONNX"}[kind]
+    names: list[tuple[str, Any]] = []
     with output_captured() as printed:
         try:
             with file_names(kind) as names:
@@ -118,7 +122,8 @@ def _run_frontend(convert: Callable[[], Any], kind: str, path: str) -> Any:
     if isinstance(failure, tvm.error.OpNotImplemented):
         raise RelaxImportError(str(failure).strip().splitlines()[-1], path)
     failed = _FAILED_OPERATOR.search(printed.getvalue())
-    at = f" at operator '{failed[1]}'" if failed else ""
+    where = failed_at({name for name, _ in names})
+    at = f" at operator '{failed[1]}' ({where})" if failed else f" at {where}" if where else ""
     text = str(failure).strip()
     last = text.splitlines()[-1] if text else ""
     raise RelaxImportError(
@@ -157,7 +162,10 @@ def _tflite_module(path: str) -> tuple[Any, list[tuple[str, Any]]]:
     tflite = _required("tflite", path)
     from tvm.relax.frontend.tflite import from_tflite
 
-    return _run_frontend(lambda: from_tflite(tflite.Model.GetRootAsModel(data, 0)), "tflite", path)
+    model = tflite.Model.GetRootAsModel(data, 0)
+    return _run_frontend(
+        lambda: from_tflite(model), "tflite", path, lambda names: _tflite_failed_at(model, names)
+    )
 
 
 def _onnx_module(
@@ -179,9 +187,63 @@ def _onnx_module(
     model, shapes = static_onnx_model(model, input_shapes, path)
     from tvm.relax.frontend.onnx import from_onnx
 
+    _check_onnx_operators(model, path)
     return _run_frontend(
-        lambda: from_onnx(model, shape_dict=shapes, sanitize_input_names=False), "onnx", path
+        lambda: from_onnx(model, shape_dict=shapes, sanitize_input_names=False),
+        "onnx",
+        path,
+        lambda names: _onnx_failed_at(model, names),
     )
+
+
+def _onnx_node(node: Any) -> str:
+    """An ONNX node as a diagnostic names it: by its name, else by its first output."""
+    return f"node '{node.name}'" if node.name else f"the node computing '{node.output[0]}'"
+
+
+def _check_onnx_operators(model: Any, path: str) -> None:
+    """Every node's operator is one TVM's ONNX frontend converts; the first that is not is
+    an error naming it and its node (and how many nodes of which operators are alike)."""
+    from tvm.relax.frontend.onnx.onnx_frontend import _get_convert_map
+
+    # Nodes the frontend takes without a converter.
+    converted = {*_get_convert_map(), "If", "Constant"}
+    unsupported = [n for n in model.graph.node if n.op_type not in converted]
+    if not unsupported:
+        return
+    first = unsupported[0]
+    kinds = sorted({n.op_type for n in unsupported})
+    raise RelaxImportError(
+        f"operator '{first.op_type}' ({_onnx_node(first)}) is not supported by TVM's ONNX "
+        f"frontend; {len(unsupported)} node(s) of unsupported operators: {', '.join(kinds)}",
+        path,
+    )
+
+
+def _onnx_failed_at(model: Any, names: set[str]) -> str:
+    """The first node (in the graph's order) whose outputs the frontend did not make."""
+    for node in model.graph.node:
+        if not all(out in names for out in node.output if out):
+            return _onnx_node(node)
+    return ""
+
+
+def _tflite_failed_at(model: Any, names: set[str]) -> str:
+    """The first operator whose output tensors the frontend did not make; "" if the file
+    is too corrupt to say (the flatbuffer is read lazily: anything may fail, with any
+    error)."""
+    from usmp_dialect.frontends.file_names import tensor_name
+
+    try:
+        graph = model.Subgraphs(0)
+        for i in range(graph.OperatorsLength()):
+            outputs = graph.Operators(i).OutputsAsNumpy()
+            tensors = [tensor_name(graph.Tensors(int(t)).Name()) for t in outputs]
+            if not all(t in names for t in tensors):
+                return f"operator {i}, computing '{tensors[0]}'" if tensors else f"operator {i}"
+    except Exception:  # a corrupt flatbuffer (see above)
+        return ""
+    return ""
 
 
 def _check_static(func: Any, path: str) -> None:
