@@ -179,19 +179,9 @@ def _lowered_by_tvm(target: Any, fusion: str) -> list[Any]:
     passes = cpu_generic.library_dispatch_passes(target) + cpu_generic.legalize_passes(target)
     if fusion == "none":
         return [p for p in passes if p.info.name not in _FUSION_PASSES]
-    fuse = next(i for i, p in enumerate(passes) if p.info.name == "FuseOps")
-    return [*passes[: fuse + 1], keep_fused_names_pass(), *passes[fuse + 1 :]]
+    from usmp_dialect.frontends.fused_names import named_fusion
 
-
-def keep_fused_names_pass() -> Any:
-    """`fused_names.keep_fused_names` of the entry, as a pass between fusion and `FuseTIR`."""
-    import tvm
-
-    from usmp_dialect.frontends.fused_names import keep_fused_names
-
-    return tvm.transform.module_pass(
-        lambda mod, _: keep_fused_names(mod, ENTRY), opt_level=0, name="KeepFusedNames"
-    )
+    return [named_fusion(p, ENTRY) if p.info.name == "FuseOps" else p for p in passes]
 
 
 def _bind_weights(mod: Any, weights: Mapping[str, np.ndarray]) -> tuple[Any, dict[str, Any]]:
