@@ -65,6 +65,17 @@ def test_printed_ir_parses_back(name: str, model_files: dict[str, Path | None]) 
 
 
 @pytest.mark.slow
+def test_buffers_and_weights_keep_the_files_names(model_files: dict[str, Path | None]) -> None:
+    """Weights are named as the ONNX file names its initializers, and the tensors between
+    operators as it names its values (`conv2d_53.tmp_0` made a TIR name), not `lv3`, through
+    both fusions (TVM's, and `--temporaries=inline`'s)."""
+    path, shapes = _model("paddle-cls-onnx", model_files)
+    text = print_module(import_model_file(path, "onnx", shapes))
+    assert '{tir.name = "conv1_weights"}' in text
+    assert 'tir.alloc_buffer "conv2d_53_tmp_0" : !tir.buffer<1x8x24x96xf32>' in text
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["sine-tflite", INT8, FLOAT16, "conv2d-onnx", "paddle-cls-onnx"])
 def test_model_file_matches_relax_vm(name: str, model_files: dict[str, Path | None]) -> None:
     path, shapes = _model(name, model_files)

@@ -30,6 +30,13 @@ WHEEL_MODELS = {
     "paddle-det-onnx": WheelModel(
         "rapidocr_onnxruntime", "models/ch_PP-OCRv4_det_infer.onnx", ("x=1x3x32x32",)
     ),
+    # PaddleOCR's text recognizer (PP-OCRv4, SVTR): a Reshape to a Concat of cast Constants
+    # and a slice of a Shape that inference gives only once earlier shapes are folded.
+    "paddle-rec-onnx": WheelModel(
+        "rapidocr_onnxruntime", "models/ch_PP-OCRv4_rec_infer.onnx", ("x=1x3x48x320",)
+    ),
+    # ONNX's own "light" GoogLeNet (weights regenerated): inference Dropouts.
+    "inception-v1-onnx": WheelModel("onnx", "backend/test/data/light/light_inception_v1.onnx"),
     # ONNX's own backend test model of a PyTorch Conv2d (an input named `0`).
     "conv2d-onnx": WheelModel("onnx", "backend/test/data/pytorch-converted/test_Conv2d/model.onnx"),
 }

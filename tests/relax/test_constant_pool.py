@@ -69,7 +69,7 @@ def test_constant_pool_holds_each_constant_once_and_nothing_else() -> None:
     main = emit_module(module)["main"]
     offsets = main.attrs["usmp.io_offsets"]
     assert sorted(offsets) == sorted(
-        ["constant0", "constant1", "constant2", "fc1_bias", "fc2_bias", "fc3_bias"]
+        [f"fc{i}_{kind}" for i in (1, 2, 3) for kind in ("weight_permute_dims", "bias")]
     )
     # The weights' sum, 16-byte aligned: 27688 bytes.
     assert int(main.attrs["usmp.pools"]["flash"]) == 27688

@@ -294,17 +294,19 @@ def test_constant_tensor_is_a_constant_param() -> None:
 
 def test_bound_weights_are_folded_into_constant_params() -> None:
     """By default the weights are bound and folded: the transpose of `fc.weight` is computed
-    at compile time (no operator, no intermediate) and reaches `main` as a constant param;
-    the bias, read as it is, keeps its name."""
+    at compile time (no operator, no intermediate) and reaches `main` as a constant param
+    named after the weight and the op; the bias, read as it is, keeps its name; the
+    model's nameless constant is `constant0`."""
     mod, weights = _constant_model()
     tir_mod, constants = lower_model(mod, weights)
     main = tir_mod["main"]
-    assert [p.name for p in main.params] == ["x", "constant0", "fc_bias", "constant1", "output"]
-    assert list(main.attrs["usmp.constants"]) == ["constant0", "fc_bias", "constant1"]
-    np.testing.assert_array_equal(constants["constant0"], weights["fc.weight"].T)
+    names = ["fc_weight_permute_dims", "fc_bias", "constant0"]
+    assert [p.name for p in main.params] == ["x", *names, "output"]
+    assert list(main.attrs["usmp.constants"]) == names
+    np.testing.assert_array_equal(constants["fc_weight_permute_dims"], weights["fc.weight"].T)
     np.testing.assert_array_equal(constants["fc_bias"], weights["fc.bias"])
     np.testing.assert_array_equal(
-        constants["constant1"], np.arange(16, dtype="float32").reshape(2, 8)
+        constants["constant0"], np.arange(16, dtype="float32").reshape(2, 8)
     )
     assert [g.name_hint for g in tir_mod.get_global_vars()] == [
         "fused_matmul_add_add1_relu_multiply",

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from usmp_dialect.frontends.file_names import file_names, with_file_names
 from usmp_dialect.frontends.relax import (
     ENTRY,
     MODEL_FILE_LOWERING,
@@ -94,14 +95,22 @@ def output_captured() -> Iterator[io.StringIO]:
             captured.write(native.read().decode("utf-8", "replace"))
 
 
-def _run_frontend(convert: Callable[[], Any], frontend: str, path: str) -> Any:
-    """`convert()`, TVM's frontend on the file, with its output captured; its failure is
-    one `RelaxImportError` naming the operator when the frontend printed which."""
+def _run_frontend(
+    convert: Callable[[], Any], kind: str, path: str, failed_at: Callable[[set[str]], str]
+) -> Any:
+    """`convert()`, TVM's `kind` frontend on the file, with its output captured, and the
+    file's names for what it made (`file_names`); its failure is one `RelaxImportError`
+    naming the operator when the frontend printed which, and where it failed:
+    `failed_at(names)` of the names it made before, the first operator it did not."""
     import tvm
 
+    frontend = {"tflite": "TFLite", "onnx": "ONNX"}[kind]
+    names: list[tuple[str, Any]] = []
     with output_captured() as printed:
         try:
-            return convert()
+            with file_names(kind) as names:
+                mod = convert()
+            return mod, names
         except Exception as error:  # the frontend fails on the model; its message says why
             failure = error.with_traceback(None)
             # The frontend's BlockBuilder, freed with the traceback, logs a warning.
@@ -113,7 +122,8 @@ def _run_frontend(convert: Callable[[], Any], frontend: str, path: str) -> Any:
     if isinstance(failure, tvm.error.OpNotImplemented):
         raise RelaxImportError(str(failure).strip().splitlines()[-1], path)
     failed = _FAILED_OPERATOR.search(printed.getvalue())
-    at = f" at operator '{failed[1]}'" if failed else ""
+    where = failed_at({name for name, _ in names})
+    at = f" at operator '{failed[1]}' ({where})" if failed else f" at {where}" if where else ""
     text = str(failure).strip()
     last = text.splitlines()[-1] if text else ""
     raise RelaxImportError(
@@ -144,7 +154,7 @@ def _read(path: str) -> bytes:
         raise RelaxImportError(f"cannot read '{path}': {error.strerror}", path) from None
 
 
-def _tflite_module(path: str) -> Any:
+def _tflite_module(path: str) -> tuple[Any, list[tuple[str, Any]]]:
     data = _read(path)
     # A flatbuffer is read lazily: a file that is not one fails anywhere, with any error.
     if len(data) < 8 or data[4:8] != b"TFL3":
@@ -152,10 +162,15 @@ def _tflite_module(path: str) -> Any:
     tflite = _required("tflite", path)
     from tvm.relax.frontend.tflite import from_tflite
 
-    return _run_frontend(lambda: from_tflite(tflite.Model.GetRootAsModel(data, 0)), "TFLite", path)
+    model = tflite.Model.GetRootAsModel(data, 0)
+    return _run_frontend(
+        lambda: from_tflite(model), "tflite", path, lambda names: _tflite_failed_at(model, names)
+    )
 
 
-def _onnx_module(path: str, input_shapes: Mapping[str, Sequence[int]]) -> Any:
+def _onnx_module(
+    path: str, input_shapes: Mapping[str, Sequence[int]]
+) -> tuple[Any, list[tuple[str, Any]]]:
     onnx = _required("onnx", path)
 
     from usmp_dialect.frontends.onnx_shapes import static_onnx_model
@@ -172,9 +187,63 @@ def _onnx_module(path: str, input_shapes: Mapping[str, Sequence[int]]) -> Any:
     model, shapes = static_onnx_model(model, input_shapes, path)
     from tvm.relax.frontend.onnx import from_onnx
 
+    _check_onnx_operators(model, path)
     return _run_frontend(
-        lambda: from_onnx(model, shape_dict=shapes, sanitize_input_names=False), "ONNX", path
+        lambda: from_onnx(model, shape_dict=shapes, sanitize_input_names=False),
+        "onnx",
+        path,
+        lambda names: _onnx_failed_at(model, names),
     )
+
+
+def _onnx_node(node: Any) -> str:
+    """An ONNX node as a diagnostic names it: by its name, else by its first output."""
+    return f"node '{node.name}'" if node.name else f"the node computing '{node.output[0]}'"
+
+
+def _check_onnx_operators(model: Any, path: str) -> None:
+    """Every node's operator is one TVM's ONNX frontend converts; the first that is not is
+    an error naming it and its node (and how many nodes of which operators are alike)."""
+    from tvm.relax.frontend.onnx.onnx_frontend import _get_convert_map
+
+    # Nodes the frontend takes without a converter.
+    converted = {*_get_convert_map(), "If", "Constant"}
+    unsupported = [n for n in model.graph.node if n.op_type not in converted]
+    if not unsupported:
+        return
+    first = unsupported[0]
+    kinds = sorted({n.op_type for n in unsupported})
+    raise RelaxImportError(
+        f"operator '{first.op_type}' ({_onnx_node(first)}) is not supported by TVM's ONNX "
+        f"frontend; {len(unsupported)} node(s) of unsupported operators: {', '.join(kinds)}",
+        path,
+    )
+
+
+def _onnx_failed_at(model: Any, names: set[str]) -> str:
+    """The first node (in the graph's order) whose outputs the frontend did not make."""
+    for node in model.graph.node:
+        if not all(out in names for out in node.output if out):
+            return _onnx_node(node)
+    return ""
+
+
+def _tflite_failed_at(model: Any, names: set[str]) -> str:
+    """The first operator whose output tensors the frontend did not make; "" if the file
+    is too corrupt to say (the flatbuffer is read lazily: anything may fail, with any
+    error)."""
+    from usmp_dialect.frontends.file_names import tensor_name
+
+    try:
+        graph = model.Subgraphs(0)
+        for i in range(graph.OperatorsLength()):
+            outputs = graph.Operators(i).OutputsAsNumpy()
+            tensors = [tensor_name(graph.Tensors(int(t)).Name()) for t in outputs]
+            if not all(t in names for t in tensors):
+                return f"operator {i}, computing '{tensors[0]}'" if tensors else f"operator {i}"
+    except Exception:  # a corrupt flatbuffer (see above)
+        return ""
+    return ""
 
 
 def _check_static(func: Any, path: str) -> None:
@@ -201,13 +270,17 @@ def _check_static(func: Any, path: str) -> None:
             )
 
 
-def _as_forward(mod: Any, path: str) -> Any:
+def _as_forward(
+    mod: Any, names: list[tuple[str, Any]], path: str
+) -> tuple[Any, dict[str, np.ndarray]]:
     """The frontend's `main` as the entry `forward`, without the weight copies in its
-    `params` attribute."""
+    `params` attribute, its tensors named as the file names them (`with_file_names`): the
+    weights it names are params, their arrays returned."""
     import tvm
 
     func = mod[_FRONTEND_ENTRY]
     _check_static(func, path)
+    func, weights = with_file_names(func, names)
     attrs = func.attrs or {}
     if "params" in attrs:
         func = func.without_attr("params")
@@ -216,7 +289,7 @@ def _as_forward(mod: Any, path: str) -> Any:
     others = {g: f for g, f in mod.functions.items() if g.name_hint != _FRONTEND_ENTRY}
     if any(g.name_hint == ENTRY for g in others):
         raise RelaxImportError(f"the model already has a function '{ENTRY}'", path)
-    return tvm.IRModule({**others, tvm.ir.GlobalVar(ENTRY): func})
+    return tvm.IRModule({**others, tvm.ir.GlobalVar(ENTRY): func}), weights
 
 
 def model_file_kind(path: str) -> str:
@@ -237,10 +310,10 @@ def load_model_file(
     if kind == "tflite":
         if input_shapes:
             raise RelaxImportError("input shapes are given to ONNX models only", path)
-        mod = _tflite_module(path)
+        mod, names = _tflite_module(path)
     else:
-        mod = _onnx_module(path, input_shapes or {})
-    return _as_forward(mod, path), {}
+        mod, names = _onnx_module(path, input_shapes or {})
+    return _as_forward(mod, names, path)
 
 
 def import_model_file(

@@ -8,10 +8,13 @@ shape is static (a `Reshape` whose shape is a tensor, not a `ShapeExpr`, fails).
 graph inputs get their fixed shapes, ONNX's own shape inference (`onnx.shape_inference`)
 gives every tensor its static shape, and each value computed from shapes alone becomes an
 initializer: a `Shape` or `Size` of a tensor whose shape is static, then every node whose
-inputs are all constants and at least one of them such a folded shape value, evaluated by
-ONNX's reference implementation (`onnx.reference`). Both are part of the `onnx` package,
-the one the frontend needs anyway, and implement every standard operator by ONNX's own
-definition; a graph optimizer (onnxsim, onnxoptimizer) would be another dependency. Nodes
+inputs are all constants and at least one of them such a folded shape value, or all of them
+small (at most 64 elements: shape parts, axes, scalars), evaluated by ONNX's reference
+implementation (`onnx.reference`); again, with shapes inferred anew, until nothing is left
+to fold. Both are part of the `onnx` package, the one the frontend needs anyway, and
+implement every standard operator by ONNX's own definition; a graph optimizer (onnxsim,
+onnxoptimizer) would be another dependency. An inference `Dropout`, which TVM's frontend
+makes a tuple, becomes the `Identity` it is. Nodes
 of weights alone are left to TVM's `FoldConstant`, as for any model.
 
 An input with a dimension that stays dynamic (no `--input-shape` for it), a shape given for
@@ -28,6 +31,14 @@ import numpy as np
 from usmp_dialect.frontends.relax import RelaxImportError
 
 _SHAPE_OPS = frozenset({"Shape", "Size"})
+# Constants this small are shapes, axes, scalars (the `Cast` of a `Constant` shape part),
+# not weights: a node of them alone is folded with the shapes.
+_SHAPE_SIZE = 64
+# Nodes whose value is not a function of their inputs: never folded.
+_RANDOM_OPS = frozenset(
+    {"RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike", "Multinomial"}
+    | {"Bernoulli", "Dropout"}
+)
 
 
 class OnnxShapeError(RelaxImportError):
@@ -97,13 +108,38 @@ def static_onnx_model(
 
     shapes = fixed_input_shapes(model, input_shapes, where)
     model = _with_input_shapes(model, shapes)
-    try:
-        inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
-    except Exception as error:  # onnx's shape inference rejects the graph; it says why
-        raise RelaxImportError(
-            f"ONNX shape inference failed: {type(error).__name__}: {error}", where
-        ) from None
-    return _folded(inferred, where), shapes
+    _drop_inference_dropouts(model.graph)
+    # A shape folded into a constant (a `Reshape`'s) lets inference give static shapes to
+    # what follows, whose own shape computations fold in turn: until none is left. Each
+    # round removes at least one node, so there are at most as many rounds as nodes.
+    while True:
+        try:
+            inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
+        except Exception as error:  # onnx's shape inference rejects the graph; it says why
+            raise RelaxImportError(
+                f"ONNX shape inference failed: {type(error).__name__}: {error}", where
+            ) from None
+        folded = _folded(inferred, where)
+        if len(folded.graph.node) == len(model.graph.node):
+            return folded, shapes
+        model = folded
+
+
+def _drop_inference_dropouts(graph: Any) -> None:
+    """Each `Dropout` not in training mode (no `training_mode` input) whose mask no node
+    reads becomes the `Identity` it is at inference: TVM's frontend makes it a tuple of
+    the output and the mask, which a fused operator then returns."""
+    import onnx
+
+    read = {name for node in graph.node for name in node.input} | {o.name for o in graph.output}
+    for i, node in enumerate(graph.node):
+        if (
+            node.op_type == "Dropout"
+            and len(node.input) <= 2
+            and not (len(node.output) > 1 and node.output[1] in read)
+        ):
+            identity = onnx.helper.make_node("Identity", node.input[:1], node.output[:1], node.name)
+            graph.node[i].CopyFrom(identity)
 
 
 def _with_input_shapes(model: Any, shapes: Mapping[str, Sequence[int]]) -> Any:
@@ -181,19 +217,24 @@ def _folded(model: Any, where: str) -> Any:
             except ValueError:
                 continue
     folded: dict[str, np.ndarray] = {}
+    known = dict(constants)  # and the folded values
     kept = []
     for node in graph.node:
         inputs = [name for name in node.input if name]
         if node.op_type in _SHAPE_OPS and inputs and inputs[0] in shapes:
-            folded[node.output[0]] = _shape_value(node, shapes[inputs[0]])
+            folded[node.output[0]] = known[node.output[0]] = _shape_value(node, shapes[inputs[0]])
             continue
         if (
             inputs
+            and node.op_type not in _RANDOM_OPS
             and len(inputs) == len(node.input)
-            and any(name in folded for name in inputs)
-            and all(name in folded or name in constants for name in inputs)
+            and all(name in known for name in inputs)
+            and (
+                any(name in folded for name in inputs)
+                or all(known[name].size <= _SHAPE_SIZE for name in inputs)
+            )
         ):
-            values = [folded[name] if name in folded else constants[name] for name in inputs]
+            values = [known[name] for name in inputs]
             try:
                 results = _evaluated(node, values, model.opset_import)
             except Exception as error:  # the reference implementation rejects the node
@@ -203,6 +244,7 @@ def _folded(model: Any, where: str) -> Any:
                     where,
                 ) from None
             folded.update(zip(node.output, results, strict=True))
+            known.update(zip(node.output, results, strict=True))
             continue
         kept.append(node)
     used = {name for node in kept for name in node.input} | {o.name for o in graph.output}

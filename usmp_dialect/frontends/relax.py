@@ -23,9 +23,11 @@ are params (Relax names, non-identifier characters as `_`, a keyword or `T`, `I`
 with `_` appended), the constant tensors the operators read, and one buffer per output:
 `output` for a tensor, `output0`, `output1`, ... for a tuple of tensors (`_` appended
 while a name is taken). A constant tensor is a bound weight an operator reads as it is
-(named after the weight), or any other (`R.const`, or one FoldConstant computed, such as a
-transposed weight): `constant0`, `constant1`, ... in the order of first use, as Relay's
-AOT build turned constants into params; `lower_model` returns their arrays. `main` lists
+(named after the weight), one computed at compile time from weights alone (named after
+the first, then the op: `fc1_weight_permute_dims`, see `folded_weights`), or any other
+(`R.const`, or one TVM's FoldConstant computed from those alone): `constant0`,
+`constant1`, ... in the order of first use, as Relay's AOT build turned constants into
+params; `lower_model` returns their arrays. `main` lists
 its weight and constant params as `"usmp.constants"` (empty if there are none), holds every
 intermediate tensor as an `AllocBuffer` and calls the operators in order as
 `Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. Both are built as TIR
@@ -170,25 +172,35 @@ int8 model's tensors stay int8 where its kernels keep them so."""
 
 def _lowered_by_tvm(target: Any, fusion: str) -> list[Any]:
     """TVM's CPU pipeline up to fusion: library dispatch, legalization, constant folding,
-    fusion into `R.call_tir` (unless `fusion` is "none")."""
+    fusion into `R.call_tir` (unless `fusion` is "none"), each fused tensor keeping its
+    name (`fused_names`)."""
     from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
     passes = cpu_generic.library_dispatch_passes(target) + cpu_generic.legalize_passes(target)
     if fusion == "none":
         return [p for p in passes if p.info.name not in _FUSION_PASSES]
-    return passes
+    from usmp_dialect.frontends.fused_names import named_fusion
+
+    return [named_fusion(p, ENTRY) if p.info.name == "FuseOps" else p for p in passes]
 
 
 def _bind_weights(mod: Any, weights: Mapping[str, np.ndarray]) -> tuple[Any, dict[str, Any]]:
-    """`mod` with the weights bound into `forward` as constants, and the tensor bound for
-    each weight by its TIR name: a constant an operator reads is that weight, unchanged,
-    when it is that very tensor."""
+    """`mod` with the weights bound into `forward` as constants and the expressions of
+    weights alone computed (`fold_named_weights`), and the tensor of each constant by its
+    TIR name: a constant an operator reads is that weight, or one computed from it, when
+    it is that very tensor."""
     import tvm
     from tvm import relax
 
+    from usmp_dialect.frontends.folded_weights import fold_named_weights
+
     tensors = {sanitize(k): tvm.runtime.tensor(v) for k, v in weights.items()}
     bound = {p: tensors[sanitize(p.name)] for p in mod[ENTRY].params if sanitize(p.name) in tensors}
-    return relax.transform.BindParams(ENTRY, bound)(mod), tensors
+    mod = relax.transform.BindParams(ENTRY, bound)(mod)
+    func, tensors = fold_named_weights(mod[ENTRY], tensors)
+    mod = mod.clone()
+    mod[ENTRY] = func
+    return mod, tensors
 
 
 def lower_relax(
@@ -326,7 +338,7 @@ def _operator(name: str, func: Any, at: Site) -> Any:
         if len(p.strides) or int(p.elem_offset) != 0:
             raise at.error(f"operator '{name}' param '{p.name}' is not a compact buffer")
         pointer = ir.PointerType(ir.PrimType(p.dtype), p.scope())
-        params.append(ir.Var(_fresh(f"{sanitize(p.name)}_ptr", taken), pointer))
+        params.append(ir.Var(fresh_name(f"{sanitize(p.name)}_ptr", taken), pointer))
         decls.append(tirx.DeclBuffer(p, data=params[-1]))
     # The allocations' annotations are TVM's storage bookkeeping, which planning replaces.
     body = tvm_ffi.structural_map(
@@ -413,7 +425,7 @@ def _allocates_locally(func: Any) -> bool:
     return bool(found)
 
 
-def _fresh(name: str, taken: set[str]) -> str:
+def fresh_name(name: str, taken: set[str]) -> str:
     """`name` with `_` appended while it is taken; the result is taken from then on."""
     while name in taken:
         name += "_"
@@ -712,11 +724,11 @@ def lower_model(
     }
     weights_by_name = {sanitize(k): v for k, v in weights.items()}
     constants = {p.name: np.asarray(weights_by_name[p.name]) for p in weight_params}
-    for constant, name in _constant_names(found.constants, tensors, taken):
+    for constant, name in _constant_names(found.constants, tensors, weight_names, taken):
         buffers[constant] = _buffer(name, constant.ty, f"constant '{name}'", at)
         constants[name] = constant.value.numpy()
     for var, name, ty in outputs:
-        buffers[var] = _buffer(_fresh(name, taken), ty, f"output '{var.name}'", at)
+        buffers[var] = _buffer(fresh_name(name, taken), ty, f"output '{var.name}'", at)
     # main's params in order: the inputs, the weights, the constants, the outputs.
     params = list(buffers.values())
 
@@ -738,17 +750,19 @@ def lower_model(
 
 
 def _constant_names(
-    constants: list[Any], tensors: dict[str, Any], taken: set[str]
+    constants: list[Any], tensors: dict[str, Any], weights: set[str], taken: set[str]
 ) -> list[tuple[Any, str]]:
-    """Each constant tensor an operator reads, named: a bound weight that reaches an
-    operator unchanged keeps its name, any other (folded from weights, or the model's own)
+    """Each constant tensor an operator reads, named: a bound weight keeps its name, one
+    computed from weights the name `tensors` gives it (`_` appended while taken), any other
     is `constant0`, `constant1`, ... in the order of first use."""
-    named, folded = [], 0
+    named, unnamed = [], 0
     for constant in constants:
         name = next((n for n, t in tensors.items() if constant.value.same_as(t)), None)
         if name is None:
-            name = _fresh(f"constant{folded}", taken)
-            folded += 1
+            name = fresh_name(f"constant{unnamed}", taken)
+            unnamed += 1
+        elif name not in weights:
+            name = fresh_name(name, taken)
         named.append((constant, name))
     return named
 
@@ -766,7 +780,7 @@ def _main_body(
     statements = []
     for _, _, var in calls:
         if var not in buffers:  # not an output
-            buffers[var] = _buffer(_fresh(sanitize(var.name), taken), var.ty, var.name, at)
+            buffers[var] = _buffer(fresh_name(sanitize(var.name), taken), var.ty, var.name, at)
             statements.append(tirx.AllocBuffer(buffers[var]))
     by_name = {g.name_hint: g for g in operators}
     for op, args, var in calls:

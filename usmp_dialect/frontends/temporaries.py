@@ -65,9 +65,13 @@ def _fuse_producers(mod: Any) -> Any:
     import tvm
     from tvm import relax
 
+    from usmp_dialect.frontends.fused_names import named_fusion
+
     while True:
         fuse = relax.transform.FuseOpsByPattern(_producer_patterns(mod), bind_constants=False)
-        fused = tvm.transform.Sequential([fuse, relax.transform.FuseTIR()])(mod)
+        fused = tvm.transform.Sequential([named_fusion(fuse, ENTRY), relax.transform.FuseTIR()])(
+            mod
+        )
         if _call_count(fused) == _call_count(mod):
             return mod
         mod = fused

@@ -1,0 +1,131 @@
+"""The model file's own names for the tensors TVM's Relax frontends make of it.
+
+    file_names(kind) -> context recording [(name, expr)] while a frontend runs
+    with_file_names(func, names) -> (func, weights)
+
+TVM 0.27's TFLite and ONNX frontends know each tensor's name (TFLite: the tensor's, for
+a weight passed to `ExprTable.new_const` as `source_name`; ONNX: the initializer's or the
+node output's, the keys of `ONNXGraphImporter._nodes`) but name the Relax they build
+`lv`, `lv1`, ... and bind the weights as nameless constants. They offer no hook for the
+names, so the two methods that hold them are wrapped while the frontend runs (and
+restored after) to record `(name, expr)` pairs.
+
+`with_file_names` then makes each named constant a weight param of that name (the weights
+dict holds its array: `lower_model` binds it back and names what is folded from it after
+it) and renames each var the file names. Names are `sanitize`d and kept unique by
+appending `_` (the first in the function's order keeps the name).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from usmp_dialect.frontends.fused_names import renamed
+from usmp_dialect.frontends.relax import fresh_name, sanitize
+
+
+@contextlib.contextmanager
+def _wrapped(cls: Any, method: str, after: Any) -> Iterator[None]:
+    """`cls.method` calling `after(self, result, *args, **kwargs)` after itself."""
+    original = getattr(cls, method)
+
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        result = original(self, *args, **kwargs)
+        after(self, result, *args, **kwargs)
+        return result
+
+    setattr(cls, method, wrapper)
+    try:
+        yield
+    finally:
+        setattr(cls, method, original)
+
+
+def tensor_name(name: Any) -> str:
+    """A tensor name as text (the TFLite flatbuffer's are bytes)."""
+    return name.decode("utf-8", "replace") if isinstance(name, bytes) else str(name)
+
+
+@contextlib.contextmanager
+def file_names(kind: str) -> Iterator[list[tuple[str, Any]]]:
+    """The `(name, expr)` pairs the `kind` ("tflite", "onnx") frontend names, recorded
+    while it runs in this context (filled in as it leaves, the frontend failing or not:
+    what it did not name is where it failed)."""
+    names: list[tuple[str, Any]] = []
+    if kind == "tflite":
+        from tvm.relax.frontend.tflite import tflite_frontend as tflite
+
+        tables: list[Any] = []
+
+        def constant(_: Any, const: Any, *args: Any, source_name: Any = None, **kw: Any) -> None:
+            if source_name:
+                names.append((tensor_name(source_name), const))
+
+        def table(self: Any, *_: Any) -> None:
+            tables.append(self)
+
+        try:
+            with (
+                _wrapped(tflite.ExprTable, "new_const", constant),
+                _wrapped(tflite.ExprTable, "__init__", table),
+            ):
+                yield names
+        finally:
+            names.extend((tensor_name(n), e) for t in tables for n, e in t.exprs.items())
+    else:
+        from tvm.relax.frontend.onnx import onnx_frontend as onnx
+
+        importers: list[Any] = []
+
+        def importer(self: Any, *_: Any, **__: Any) -> None:
+            importers.append(self)
+
+        try:
+            with _wrapped(onnx.ONNXGraphImporter, "__init__", importer):
+                yield names
+        finally:
+            names.extend((tensor_name(n), e) for i in importers for n, e in i._nodes.items())
+
+
+def with_file_names(func: Any, names: list[tuple[str, Any]]) -> tuple[Any, dict[str, np.ndarray]]:
+    """`func` with each constant `names` names a weight param, after its params, and each
+    var it names renamed; and the weights' arrays by name."""
+    import tvm
+    from tvm import relax
+
+    by_expr = {expr: name for name, expr in reversed(names)}
+    taken = {sanitize(p.name) for p in func.params}
+
+    def fresh(name: str) -> str:
+        return fresh_name(sanitize(name), taken)
+
+    constants: dict[Any, Any] = {}  # each named constant's param
+
+    def visit(expr: Any) -> None:
+        if isinstance(expr, tvm.ir.Constant) and expr in by_expr and expr not in constants:
+            constants[expr] = relax.Var(fresh(by_expr[expr]), expr.ty)
+
+    relax.analysis.post_order_visit(func.body, visit)
+    # The ONNX frontend names the var it emitted, the TFLite one the call it is bound to.
+    vars = {
+        b.var: fresh(by_expr.get(b.var) or by_expr[b.value])
+        for block in func.body.blocks
+        for b in block.bindings
+        if b.var in by_expr or b.value in by_expr
+    }
+    if not constants and not vars:
+        return func, {}
+    weights = {param.name: const.value.numpy() for const, param in constants.items()}
+    num_input = int(func.attrs["num_input"]) if func.attrs and "num_input" in func.attrs else None
+    named = relax.Function(
+        [*func.params, *constants.values()],
+        renamed(func.body, constants, vars),
+        func.ret_ty,
+        func.is_pure,
+        func.attrs,
+    )
+    return named.with_attr("num_input", num_input or len(func.params)), weights
