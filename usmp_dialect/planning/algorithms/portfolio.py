@@ -36,6 +36,7 @@ from usmp_dialect.planning.algorithms.work import (
     TimeCap,
     placement_seconds,
     placements_in,
+    repair_members_in,
 )
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.problem import Budget, Plan, PlanningError, Problem
@@ -303,7 +304,7 @@ def _large_portfolio(
         best, more = run_portfolio(problem, geometry, lower_bound, greedy, cap, RUNS[1:], best)
         runs += more
     left = placements - runs - dived
-    work = RepairWork(max(int(left * problem.num_buffers), 0))
+    work = RepairWork(repair_members_in(left, problem, geometry))
     assert geometry.spans is not None
     offset = repair_peaks(
         problem,
