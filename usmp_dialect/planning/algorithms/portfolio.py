@@ -6,11 +6,12 @@ several orders under first fit and best fit, keeps the smallest plan, moves the 
 that set a pool's size earlier in the winning order (TVM's hill climb, aimed at the top
 instead of at random), and gives the rest of its budget to the canonical branch and bound,
 which often closes the gap to max-live on problems of a few hundred buffers. Past the
-search's reach (single live intervals, more than `MAX_SEARCH_BUFFERS` buffers), short-lived
-traces get MiniMalloc's first dive instead (`skyline`) and half the budget for repairs
-around the peaks (`repair`), cheaper than whole placements there; training graphs keep the
-orders. The budget is work, not time (`work`): the same problem gets the same plan on
-every run.
+search's reach (single live intervals, more than `MAX_SEARCH_BUFFERS` buffers), the
+buffers around the busiest time are packed by the search and the rest placed around them
+(`peak_seed`: a training graph's peak then often stays at max-live); short-lived traces get
+MiniMalloc's first dive too (`skyline`) and half the budget for repairs around the peaks
+(`repair`), cheaper than whole placements there; training graphs keep the orders. The
+budget is work, not time (`work`): the same problem gets the same plan on every run.
 """
 
 from __future__ import annotations
