@@ -6,11 +6,12 @@ several orders under first fit and best fit, keeps the smallest plan, moves the 
 that set a pool's size earlier in the winning order (TVM's hill climb, aimed at the top
 instead of at random), and gives the rest of its budget to the canonical branch and bound,
 which often closes the gap to max-live on problems of a few hundred buffers. Past the
-search's reach (single live intervals, more than `MAX_SEARCH_BUFFERS` buffers), short-lived
-traces get MiniMalloc's first dive instead (`skyline`) and half the budget for repairs
-around the peaks (`repair`), cheaper than whole placements there; training graphs keep the
-orders. The budget is work, not time (`work`): the same problem gets the same plan on
-every run.
+search's reach (single live intervals, more than `MAX_SEARCH_BUFFERS` buffers), the
+buffers around the busiest time are packed by the search and the rest placed around them
+(`peak_seed`: a training graph's peak then often stays at max-live); short-lived traces get
+MiniMalloc's first dive too (`skyline`) and half the budget for repairs around the peaks
+(`repair`), cheaper than whole placements there; training graphs keep the orders. The
+budget is work, not time (`work`): the same problem gets the same plan on every run.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from usmp_dialect.planning.algorithms.canonical_search import MAX_SEARCH_BUFFERS, improve_plan
+from usmp_dialect.planning.algorithms.peak_seed import peak_seeded_plan
 from usmp_dialect.planning.algorithms.placement import (
     Fit,
     Geometry,
@@ -32,10 +34,12 @@ from usmp_dialect.planning.algorithms.pool_choice import with_pool_last, with_ro
 from usmp_dialect.planning.algorithms.repair import RepairWork, repair_peaks
 from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS, dive
 from usmp_dialect.planning.algorithms.work import (
+    SEARCH_STEP_SECONDS,
     SKYLINE_SECONDS_PER_LOOKUP,
     TimeCap,
     placement_seconds,
     placements_in,
+    repair_members_in,
 )
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.problem import Budget, Plan, PlanningError, Problem
@@ -59,6 +63,9 @@ _DIVE_MAX_MEAN_DEGREE = 200
 among many short ones go back to a dive's heap each time the skyline under them rises:
 random traces (mean degree 100) take 25-28 skyline lookups a buffer and gain most from a
 dive, training graphs (1300-5800) take 40-1100 and gain nothing over the orders."""
+
+_SEED_PLACEMENTS = 1.0
+"""Placements' worth of search steps the peak window may take (`peak_seed`)."""
 
 _DIVE_LOOKUPS_PER_BUFFER = 40
 """A dive that needs more skyline lookups than this a buffer is given up."""
@@ -192,6 +199,26 @@ def run_dives(
     return best, spent
 
 
+def run_peak_seed(
+    problem: Problem, geometry: Geometry, lower_bound: int, best: Candidate, cap: TimeCap
+) -> tuple[Candidate, float]:
+    """`best` or the plan seeded at the peak (`peak_seed`, size-first first fit around it)
+    if smaller, and the placements' worth spent (the search's steps and one placement)."""
+    if best.total <= lower_bound:
+        return best, 0.0
+    per_placement = placement_seconds(problem, geometry)
+    steps = int(_SEED_PLACEMENTS * per_placement / SEARCH_STEP_SECONDS)
+    order = order_of(problem, geometry, ORDERS[0])
+    plan, spent = peak_seeded_plan(problem, geometry, order, Fit.FIRST, steps, cap)
+    worth = spent * SEARCH_STEP_SECONDS / per_placement
+    if plan is None:
+        return best, worth
+    total = plan.total_size(problem)
+    if total < best.total:
+        best = Candidate(plan, total, order, Fit.FIRST, "peak-seeded/size/first-fit")
+    return best, worth + 1
+
+
 def _pool_setters(problem: Problem, plan: Plan) -> np.ndarray:
     """The buffers whose top is their pool's size: lowering the pools means moving them."""
     pool_sizes = plan.pool_sizes(problem)
@@ -287,23 +314,26 @@ def _climbed_portfolio(
 def _large_portfolio(
     problem: Problem, geometry: Geometry, lower_bound: int, placements: int, cap: TimeCap
 ) -> tuple[Candidate, dict[str, object]]:
-    """The first order, the dives (when the buffers are short-lived enough), more orders
-    (up to `_LARGE_GREEDY_SHARE` of the work after dives), then repairs around the peaks
-    with the rest: a whole placement of a large problem costs a second, a repair
-    milliseconds. On training graphs the orders get all the work: there neither dives
-    nor repairs gained on the best order."""
+    """The first order, the peak seed (`peak_seed`), the dives (when the buffers are
+    short-lived enough), more orders (up to `_LARGE_GREEDY_SHARE` of the work after dives),
+    then repairs around the peaks with the rest: a whole placement of a large problem costs
+    a second, a repair milliseconds. On training graphs the orders get the work after the
+    seed: there neither dives nor repairs gained on the best order."""
     best, runs = run_portfolio(problem, geometry, lower_bound, 1, cap)
-    dived = 0.0
+    # Placements' worth of work spent on other things than whole orders.
+    best, other = run_peak_seed(problem, geometry, lower_bound, best, cap)
     share = 1.0
     if geometry.degree.mean() <= _DIVE_MAX_MEAN_DEGREE:
-        best, dived = run_dives(problem, geometry, lower_bound, best, placements - runs, cap)
+        left = placements - runs - other
+        best, dived = run_dives(problem, geometry, lower_bound, best, left, cap)
+        other += dived
         share = _LARGE_GREEDY_SHARE
-    greedy = max(int(share * placements - runs - dived), 0)
+    greedy = max(int(share * placements - runs - other), 0)
     if greedy:
         best, more = run_portfolio(problem, geometry, lower_bound, greedy, cap, RUNS[1:], best)
         runs += more
-    left = placements - runs - dived
-    work = RepairWork(max(int(left * problem.num_buffers), 0))
+    left = placements - runs - other
+    work = RepairWork(repair_members_in(left, problem, geometry))
     assert geometry.spans is not None
     offset = repair_peaks(
         problem,
