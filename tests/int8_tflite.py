@@ -302,3 +302,21 @@ def float16_weights_tflite(seed: int = 0) -> bytes:
         (1, [hidden, w2_f32, b2_f32], out, fc, linear),
     ]
     return w.model(codes, operators, [x], [out], "usmp_dialect float16-weight test model")
+
+
+def unsupported_operator_tflite() -> bytes:
+    """A float model with an operator TVM 0.27's TFLite frontend does not convert:
+
+    input float32[1,4] -> RELU -> SKIP_GRAM -> output float32[1,4]
+    """
+    w = _Writer()
+    f32 = TensorType.FLOAT32
+    x = w.tensor("input", [1, 4], f32)
+    hidden = w.tensor("relu", [1, 4], f32)
+    out = w.tensor("skip_gram/out", [1, 4], f32)
+    codes = [BuiltinOperator.RELU, BuiltinOperator.SKIP_GRAM]
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [x], hidden, 0, None),
+        (1, [hidden], out, 0, None),
+    ]
+    return w.model(codes, operators, [x], [out], "usmp_dialect unsupported-operator model")

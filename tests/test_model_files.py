@@ -16,7 +16,11 @@ pytest.importorskip("tflite")
 pytest.importorskip("onnx")
 pytestmark = pytest.mark.tvm
 
-from int8_tflite import float16_weights_tflite, int8_cnn_tflite  # noqa: E402
+from int8_tflite import (  # noqa: E402
+    float16_weights_tflite,
+    int8_cnn_tflite,
+    unsupported_operator_tflite,
+)
 from wheel_models import WHEEL_MODELS, wheel_model_path  # noqa: E402
 
 from usmp_dialect.frontends.model_files import (  # noqa: E402
@@ -25,7 +29,11 @@ from usmp_dialect.frontends.model_files import (  # noqa: E402
     model_file_kind,
     parse_input_shapes,
 )
-from usmp_dialect.frontends.relax import MODEL_FILE_LOWERING, Lowering  # noqa: E402
+from usmp_dialect.frontends.relax import (  # noqa: E402
+    MODEL_FILE_LOWERING,
+    Lowering,
+    RelaxImportError,
+)
 from usmp_dialect.model_check import check_model, tflm_arena  # noqa: E402
 from usmp_dialect.parsing import parse_module, print_module  # noqa: E402
 
@@ -159,3 +167,17 @@ def test_kept_temporaries_are_float32_workspaces(model_files: dict[str, Path | N
     allocations = [line for line in inlined.splitlines() if "tir.alloc_buffer" in line]
     assert allocations
     assert all("xi8" in line or 'scope "local"' in line for line in allocations), allocations
+
+
+def test_unsupported_tflite_operator_is_named_with_its_tensor(tmp_path: Path) -> None:
+    """TVM's frontend lists the operator types it does not convert; the diagnostic adds the
+    first such operator of the file, by its index and the tensor it computes."""
+    path = tmp_path / "skip_gram.tflite"
+    path.write_bytes(unsupported_operator_tflite())
+    with pytest.raises(RelaxImportError) as raised:
+        import_model_file(str(path), "tflite")
+    assert raised.value.location == str(path)
+    assert raised.value.message == (
+        "The following operators are not supported in frontend TFLite: 'SKIP_GRAM'; "
+        "the first is SKIP_GRAM operator 1, computing 'skip_gram/out'"
+    )

@@ -448,7 +448,9 @@ def measure_model_file(path: str, time_limit: float) -> dict[str, Any]:
         rows[key], rows[f"{key}_live"] = pool_bytes(report)
     kept = relax_to_tir(mod, weights, path, Lowering(temporaries="keep"))
     rows["kept"], rows["kept_live"] = pool_bytes(plan(kept, io_front, time_limit)[0])
-    check = check_model(mod, weights, path, lowering=MODEL_FILE_LOWERING, workspace_io=True)
+    check = check_model(
+        mod, weights, path, lowering=MODEL_FILE_LOWERING, workspace_io=True, target="c"
+    )
     rows["error"] = max(o.max_error for o in check.outputs)
     return rows
 
@@ -460,7 +462,7 @@ def model_files_section(rows: list[tuple[str, dict[str, Any]]], command: str) ->
         f"`{command}` (one process, this 2-core machine). Each `.tflite` file imported as "
         "`usmp-translate --import-tflite` imports it (weights bound and folded, operators' "
         "temporaries inlined: `--temporaries=inline`, its default for model files) and "
-        'planned three times, as in "Models"; the last plan is built for llvm, run and '
+        'planned three times, as in "Models"; the last plan is built for c, run and '
         "compared with the Relax VM (`check_model`). *Temporaries kept* is the last plan "
         "of the import with `--temporaries=keep` (TVM's fusion as it is). TFLM is "
         "TensorFlow Lite Micro's arena from the `tflite-micro` wheel's interpreter "

@@ -96,12 +96,18 @@ def output_captured() -> Iterator[io.StringIO]:
 
 
 def _run_frontend(
-    convert: Callable[[], Any], kind: str, path: str, failed_at: Callable[[set[str]], str]
+    convert: Callable[[], Any],
+    kind: str,
+    path: str,
+    failed_at: Callable[[set[str]], str],
+    unsupported_at: Callable[[str], str] = lambda _: "",
 ) -> Any:
     """`convert()`, TVM's `kind` frontend on the file, with its output captured, and the
     file's names for what it made (`file_names`); its failure is one `RelaxImportError`
     naming the operator when the frontend printed which, and where it failed:
-    `failed_at(names)` of the names it made before, the first operator it did not."""
+    `failed_at(names)` of the names it made before, the first operator it did not;
+    `unsupported_at(message)` of the frontend's list of operators it does not support,
+    the first of them in the file."""
     import tvm
 
     frontend = {"tflite": "TFLite", "onnx": "ONNX"}[kind]
@@ -120,7 +126,9 @@ def _run_frontend(
             f"not a valid TensorFlow Lite model (truncated or corrupt: {failure})", path
         )
     if isinstance(failure, tvm.error.OpNotImplemented):
-        raise RelaxImportError(str(failure).strip().splitlines()[-1], path)
+        text = str(failure).strip().splitlines()[-1]
+        first = unsupported_at(text)
+        raise RelaxImportError(f"{text}; the first is {first}" if first else text, path)
     failed = _FAILED_OPERATOR.search(printed.getvalue())
     where = failed_at({name for name, _ in names})
     at = f" at operator '{failed[1]}' ({where})" if failed else f" at {where}" if where else ""
@@ -164,7 +172,11 @@ def _tflite_module(path: str) -> tuple[Any, list[tuple[str, Any]]]:
 
     model = tflite.Model.GetRootAsModel(data, 0)
     return _run_frontend(
-        lambda: from_tflite(model), "tflite", path, lambda names: _tflite_failed_at(model, names)
+        lambda: from_tflite(model),
+        "tflite",
+        path,
+        lambda names: _tflite_failed_at(model, names),
+        lambda message: _tflite_first_named(model, message),
     )
 
 
@@ -228,6 +240,33 @@ def _onnx_failed_at(model: Any, names: set[str]) -> str:
     return ""
 
 
+def _tflite_operator(graph: Any, i: int) -> str:
+    """Operator `i` of a TFLite subgraph as a diagnostic names it: by its output tensor."""
+    from usmp_dialect.frontends.file_names import tensor_name
+
+    outputs = graph.Operators(i).OutputsAsNumpy()
+    tensors = [tensor_name(graph.Tensors(int(t)).Name()) for t in outputs]
+    return f"operator {i}, computing '{tensors[0]}'" if tensors else f"operator {i}"
+
+
+def _tflite_first_named(model: Any, message: str) -> str:
+    """The first operator of the file whose builtin code `message` names (quoted, as the
+    frontend lists the operators it does not support); "" if none is."""
+    from tflite.BuiltinOperator import BuiltinOperator
+
+    names = {v: k for k, v in vars(BuiltinOperator).items() if k.isupper()}
+    try:
+        graph = model.Subgraphs(0)
+        for i in range(graph.OperatorsLength()):
+            code = model.OperatorCodes(graph.Operators(i).OpcodeIndex())
+            builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
+            if f"'{names.get(builtin)}'" in message:
+                return f"{names[builtin]} {_tflite_operator(graph, i)}"
+    except Exception:  # a corrupt flatbuffer (see `_tflite_failed_at`)
+        return ""
+    return ""
+
+
 def _tflite_failed_at(model: Any, names: set[str]) -> str:
     """The first operator whose output tensors the frontend did not make; "" if the file
     is too corrupt to say (the flatbuffer is read lazily: anything may fail, with any
@@ -238,9 +277,8 @@ def _tflite_failed_at(model: Any, names: set[str]) -> str:
         graph = model.Subgraphs(0)
         for i in range(graph.OperatorsLength()):
             outputs = graph.Operators(i).OutputsAsNumpy()
-            tensors = [tensor_name(graph.Tensors(int(t)).Name()) for t in outputs]
-            if not all(t in names for t in tensors):
-                return f"operator {i}, computing '{tensors[0]}'" if tensors else f"operator {i}"
+            if not all(tensor_name(graph.Tensors(int(t)).Name()) in names for t in outputs):
+                return _tflite_operator(graph, i)
     except Exception:  # a corrupt flatbuffer (see above)
         return ""
     return ""
