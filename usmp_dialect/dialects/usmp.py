@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
+    ModuleOp,
     NoneAttr,
     StringAttr,
     SymbolNameConstraint,
@@ -147,15 +148,14 @@ def _lookup_pool(op: Operation, ref: SymbolRefAttr) -> Operation | None:
     the module that holds `op` (each of tens of thousands of buffers looks its pool up
     when verified). Symbols are unique in a verified symbol table, so the first op of that
     name is the one."""
-    table = op.parent_op()
-    if ref.nested_references.data or table is None or not table.has_trait(SymbolTable):
-        return SymbolTable.lookup_symbol(op, ref)
-    name = ref.root_reference
-    for candidate in table.regions[0].block.ops:
-        if not isinstance(candidate, PoolOp):
-            break
-        if candidate.sym_name == name:
-            return candidate
+    module = op.parent_op()
+    if isinstance(module, ModuleOp) and not ref.nested_references.data:
+        name = ref.root_reference.data
+        candidate = module.body.block.first_op
+        while isinstance(candidate, PoolOp):
+            if candidate.sym_name.data == name:
+                return candidate
+            candidate = candidate.next_op
     return SymbolTable.lookup_symbol(op, ref)
 
 
