@@ -29,7 +29,6 @@ from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -170,5 +169,7 @@ class UsmpPlan(ModulePass):
         # So that `memref-to-usmp,usmp-plan` plans too: the default candidates.
         assign_candidates(op)
         budget = Budget(time_limit=float(self.time_limit), effort=float(self.effort))
-        pattern = PlanPools(self.algorithm, budget)
-        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+        # Applied at its anchor only: a walk of the pattern over every op cost a large
+        # problem a quarter of a second.
+        if (liveness := module_liveness(op)) is not None:
+            PlanPools(self.algorithm, budget).match_and_rewrite(liveness, PatternRewriter(liveness))
