@@ -25,6 +25,7 @@ def test_no_fusion_plans_one_buffer_per_relax_op(tmp_path, capsys) -> None:
         set(re.findall(r"<title>(\w+)", section))
         for section in (tmp_path / "plans.html").read_text().split("<section>")[1:]
     )
-    # Fused, each ReLU runs inside its matmul's operator; unfused, its output is a buffer.
-    assert not any(name.startswith("relu") for name in fused)
-    assert {"relu_", "relu1"} <= unfused
+    # Fused, each matmul, bias add and ReLU are one operator whose output keeps the ReLU's
+    # name; unfused, the bias add's output is a buffer of its own too.
+    assert {"relu", "relu1"} <= fused and not any(name.startswith("add") for name in fused)
+    assert {"add_", "add1_", "relu_", "relu1"} <= unfused
