@@ -40,12 +40,16 @@ def one_pool_problems(draw) -> Problem:
     )
 
 
-def test_the_seed_packs_the_peak_where_size_first_does_not():
-    problem = _problem(
+def _size_first_misses_max_live() -> Problem:
+    return _problem(
         [6, 5, 4, 2, 9, 0, 2, 7, 6, 0, 9, 3],
         [9, 7, 10, 8, 12, 1, 9, 14, 10, 3, 10, 5],
         [3, 2, 4, 5, 5, 8, 3, 1, 8, 5, 7, 3],
     )
+
+
+def test_the_seed_packs_the_peak_where_size_first_does_not():
+    problem = _size_first_misses_max_live()
     geometry = geometry_of(problem)
     order = order_of(problem, geometry, ORDERS[0])
     size_first = place_in_order(problem, geometry, order, Fit.FIRST)
@@ -87,8 +91,22 @@ def test_the_seed_step_never_returns_a_worse_plan(problem):
     order = order_of(problem, geometry, ORDERS[3])
     start = place_in_order(problem, geometry, order, Fit.BEST)
     best = Candidate(start, start.total_size(problem), order, Fit.BEST, "start")
-    seeded, worth = run_peak_seed(problem, geometry, max_live(problem), best, TimeCap(float("inf")))
+    seeded, worth = run_peak_seed(
+        problem, geometry, max_live(problem), best, float("inf"), TimeCap(float("inf"))
+    )
     assert_valid(problem, seeded.plan)
     assert seeded.total <= best.total
     assert seeded.total == seeded.plan.total_size(problem)
     assert worth >= 0
+
+
+def test_the_seed_step_spends_nothing_it_was_not_given():
+    problem = _size_first_misses_max_live()
+    geometry = geometry_of(problem)
+    order = order_of(problem, geometry, ORDERS[0])
+    start = place_in_order(problem, geometry, order, Fit.FIRST)
+    best = Candidate(start, start.total_size(problem), order, Fit.FIRST, "start")
+    seeded, worth = run_peak_seed(
+        problem, geometry, max_live(problem), best, 1.0, TimeCap(float("inf"))
+    )
+    assert seeded is best and worth == 0.0

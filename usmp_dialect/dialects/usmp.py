@@ -513,7 +513,7 @@ class AllocOffsetOp(IRDLOperation):
             "alignment": _int_attr(alignment),
         }
         if offset is not None:
-            properties["offset"] = IntegerAttr(offset, i64)
+            properties["offset"] = IntegerAttr(int(offset), i64)
         # Not through IRDL's generic builder, which cost more than reading the op's text:
         # the op's shape is fixed here, and the verifier checks it.
         Operation.__init__(self, result_types=(buffer_type,), properties=properties)
@@ -781,9 +781,9 @@ class LivenessOp(IRDLOperation):
         owners, starts, ends = self.intervals()
         if not len(owners) == len(starts) == len(ends):
             raise VerifyException("interval arrays must have the same length")
-        pairs = self.conflicts()
         if len(_i64_values(self.conflict_pairs)) % 2:
             raise VerifyException("conflict_pairs must hold pairs")
+        pairs = self.conflicts()
         for index in (owners, pairs.ravel()):
             if len(index) and (index.min() < 0 or index.max() >= len(names)):
                 raise VerifyException("a buffer index is out of range")

@@ -128,4 +128,6 @@ def with_file_names(func: Any, names: list[tuple[str, Any]]) -> tuple[Any, dict[
         func.is_pure,
         func.attrs,
     )
-    return named.with_attr("num_input", num_input or len(func.params)), weights
+    return named.with_attr(
+        "num_input", len(func.params) if num_input is None else num_input
+    ), weights

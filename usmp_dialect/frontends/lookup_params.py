@@ -49,9 +49,13 @@ def read_params(path: str) -> dict[str, np.ndarray]:
         arrays = {}
         for name in archive.files:
             try:
-                arrays[name] = archive[name]
+                array = archive[name]
             except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
                 raise TVMScriptError(f"cannot read array '{name}': {error}", path) from None
+            # A member that is not a .npy file comes back as its raw bytes.
+            if not isinstance(array, np.ndarray):
+                raise TVMScriptError(f"member '{name}' is not a .npy array", path)
+            arrays[name] = array
     return arrays
 
 

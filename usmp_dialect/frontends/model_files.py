@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.frontends.file_names import file_names, with_file_names
+from usmp_dialect.frontends.file_names import file_names, tensor_name, with_file_names
 from usmp_dialect.frontends.relax import (
     ENTRY,
     MODEL_FILE_LOWERING,
@@ -242,8 +242,6 @@ def _onnx_failed_at(model: Any, names: set[str]) -> str:
 
 def _tflite_operator(graph: Any, i: int) -> str:
     """Operator `i` of a TFLite subgraph as a diagnostic names it: by its output tensor."""
-    from usmp_dialect.frontends.file_names import tensor_name
-
     outputs = graph.Operators(i).OutputsAsNumpy()
     tensors = [tensor_name(graph.Tensors(int(t)).Name()) for t in outputs]
     return f"operator {i}, computing '{tensors[0]}'" if tensors else f"operator {i}"
@@ -271,8 +269,6 @@ def _tflite_failed_at(model: Any, names: set[str]) -> str:
     """The first operator whose output tensors the frontend did not make; "" if the file
     is too corrupt to say (the flatbuffer is read lazily: anything may fail, with any
     error)."""
-    from usmp_dialect.frontends.file_names import tensor_name
-
     try:
         graph = model.Subgraphs(0)
         for i in range(graph.OperatorsLength()):

@@ -200,11 +200,17 @@ def run_dives(
 
 
 def run_peak_seed(
-    problem: Problem, geometry: Geometry, lower_bound: int, best: Candidate, cap: TimeCap
+    problem: Problem,
+    geometry: Geometry,
+    lower_bound: int,
+    best: Candidate,
+    placements: float,
+    cap: TimeCap,
 ) -> tuple[Candidate, float]:
     """`best` or the plan seeded at the peak (`peak_seed`, size-first first fit around it)
-    if smaller, and the placements' worth spent (the search's steps and one placement)."""
-    if best.total <= lower_bound:
+    if smaller, and the placements' worth spent (the search's steps and one placement):
+    nothing when `placements` cannot pay for both."""
+    if best.total <= lower_bound or placements < _SEED_PLACEMENTS + 1:
         return best, 0.0
     per_placement = placement_seconds(problem, geometry)
     steps = int(_SEED_PLACEMENTS * per_placement / SEARCH_STEP_SECONDS)
@@ -215,7 +221,9 @@ def run_peak_seed(
         return best, worth
     total = plan.total_size(problem)
     if total < best.total:
-        best = Candidate(plan, total, order, Fit.FIRST, "peak-seeded/size/first-fit")
+        best = Candidate(
+            plan, total, order, Fit.FIRST, f"peak-seeded/{ORDERS[0].name}/{Fit.FIRST.value}"
+        )
     return best, worth + 1
 
 
@@ -321,7 +329,7 @@ def _large_portfolio(
     seed: there neither dives nor repairs gained on the best order."""
     best, runs = run_portfolio(problem, geometry, lower_bound, 1, cap)
     # Placements' worth of work spent on other things than whole orders.
-    best, other = run_peak_seed(problem, geometry, lower_bound, best, cap)
+    best, other = run_peak_seed(problem, geometry, lower_bound, best, placements - runs, cap)
     share = 1.0
     if geometry.degree.mean() <= _DIVE_MAX_MEAN_DEGREE:
         left = placements - runs - other

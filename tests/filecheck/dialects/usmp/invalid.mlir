@@ -257,3 +257,8 @@ usmp.pool @p workspace alignment 16
 usmp.pool @p workspace alignment 16
 %a, %b = "usmp.alloc_offset"() <{buffer_name = "a", pools = [@p], alignment = 16 : i64}> : () -> (memref<4xf32>, memref<4xf32>)
 // CHECK: Expected 1 result, but got 2
+
+// -----
+
+"usmp.liveness"() <{buffers = ["a", "b"], interval_owners = array<i64>, interval_starts = array<i64>, interval_ends = array<i64>, conflict_pairs = array<i64: 0, 1, 0>}> : () -> ()
+// CHECK: conflict_pairs must hold pairs

@@ -2,6 +2,7 @@
 from the good params file argv[1] (examples/tir/lookup_param.npz)."""
 
 import sys
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -17,3 +18,5 @@ np.savez(out / "complex.npz", w=w.astype("complex64"), b=b)
 np.savez(out / "object.npz", w=np.array([None], dtype=object), b=b)
 np.save(out / "single.npy", w)
 (out / "text.npz").write_text("w = 1\n")
+with zipfile.ZipFile(out / "member.npz", "w") as archive:
+    archive.writestr("w", "not an array")
