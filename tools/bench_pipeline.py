@@ -24,7 +24,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench_planner import DEFAULT_BENCHMARKS, write_section  # beside this script
+from bench_planner import (  # beside this script
+    DEFAULT_BENCHMARKS,
+    markdown_section,
+    write_section,
+)
 
 TOOLS = Path(__file__).resolve().parent
 SECTION_TITLE = "## Pipeline"
@@ -102,28 +106,31 @@ def markdown(instance: Path, results: dict[str, list[Measurement]], command: str
     median = {
         label: statistics.median(m.cpu_seconds for m in runs) for label, runs in results.items()
     }
-    lines = [
-        SECTION_TITLE,
-        "",
+    preamble = [
         f"Produced by `{command}` on the project's 2-core machine: each command run "
         f"{len(next(iter(results.values())))} times on `{instance.name}`, interleaved; "
         "CPU seconds (user + system) of each run alone, the median; the ratio is to the "
-        "round trip of the same input, from the same run.",
-        "",
-        "| command | CPU seconds (median) | min | max | peak MB | x round trip |",
-        "|---|---|---|---|---|---|",
+        "round trip of the same input, from the same run."
     ]
+    header = ["command", "CPU seconds (median)", "min", "max", "peak MB", "x round trip"]
+    rows = []
     for entry in COMMANDS:
         runs = results[entry.label]
         seconds = [m.cpu_seconds for m in runs]
         ratio = f"{median[entry.label] / median[entry.baseline]:.2f}" if entry.baseline else ""
         shown = " ".join(entry.arguments).replace(" -o {out}", "")
         shown = shown.format(csv=instance.name, mlir=f"{instance.stem}.mlir")
-        lines.append(
-            f"| `{shown}` | {median[entry.label]:.2f} | {min(seconds):.2f} | "
-            f"{max(seconds):.2f} | {max(m.peak_mb for m in runs):.0f} | {ratio} |"
+        rows.append(
+            [
+                f"`{shown}`",
+                f"{median[entry.label]:.2f}",
+                f"{min(seconds):.2f}",
+                f"{max(seconds):.2f}",
+                f"{max(m.peak_mb for m in runs):.0f}",
+                ratio,
+            ]
         )
-    return "\n".join(lines) + "\n"
+    return markdown_section(SECTION_TITLE, preamble, header, rows)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -167,19 +167,25 @@ def markdown(rows: list[list[str]], command: str) -> str:
         "seconds",
         "valid",
     ]
-    lines = [
-        SECTION_TITLE,
-        "",
+    preamble = [
         f"Produced by `{command}` on the project's 2-core machine. Every algorithm stops on",
         "its work budget (the same plan on every run), `default` on about 1.5 s + 0.12 ms per",
         "buffer of work here and `exact` on about 10 s; the time limit is only a safety cap.",
         "Best known sizes are from `shared/benchmarks/README.md`.",
-        "",
-        "| " + " | ".join(header) + " |",
-        "|" + "---|" * len(header),
     ]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines) + "\n"
+    return markdown_section(SECTION_TITLE, preamble, header, rows)
+
+
+def table_row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def markdown_section(
+    title: str, preamble: list[str], header: list[str], rows: list[list[str]]
+) -> str:
+    """A section of BENCHMARKS.md: its title, how it was produced, its table."""
+    lines = [title, "", *preamble, "", table_row(header), "|" + "---|" * len(header)]
+    return "\n".join([*lines, *map(table_row, rows)]) + "\n"
 
 
 def random_instance(n: int, seed: int = 0) -> Problem:
@@ -199,16 +205,12 @@ def random_instance(n: int, seed: int = 0) -> Problem:
 
 def scaling(sizes: list[int], command: str) -> str:
     header = ["buffers", "seconds per order", "orders run", "x max-live", "default CPU seconds"]
-    lines = [
-        SCALING_TITLE,
-        "",
+    preamble = [
         f"Produced by `{command}` on the project's 2-core machine: random instances",
         "(`random_instance`), one size-first first-fit order timed in CPU seconds, then",
         "`default` at effort 1 (CPU seconds too: wall time says more about the machine's load).",
-        "",
-        "| " + " | ".join(header) + " |",
-        "|" + "---|" * len(header),
     ]
+    rows = []
     for n in sizes:
         problem = random_instance(n)
         geometry = geometry_of(problem)
@@ -220,16 +222,17 @@ def scaling(sizes: list[int], command: str) -> str:
         began = time.process_time()
         plan = get_algorithm("default")(problem, Budget(time_limit=600.0))
         seconds = time.process_time() - began
-        row = [
-            str(n),
-            f"{per_order:.3f}",
-            str(plan.notes.get("greedy_runs", "")),
-            f"{plan.total_size(problem) / max_live(problem):.4f}",
-            f"{seconds:.2f}",
-        ]
-        lines.append("| " + " | ".join(row) + " |")
-        print(lines[-1], flush=True)
-    return "\n".join(lines) + "\n"
+        rows.append(
+            [
+                str(n),
+                f"{per_order:.3f}",
+                str(plan.notes.get("greedy_runs", "")),
+                f"{plan.total_size(problem) / max_live(problem):.4f}",
+                f"{seconds:.2f}",
+            ]
+        )
+        print(table_row(rows[-1]), flush=True)
+    return markdown_section(SCALING_TITLE, preamble, header, rows)
 
 
 def instance_capacity(path: Path, lower_bound: int) -> int:
@@ -339,21 +342,15 @@ def minimalloc_markdown(rows: list[list[str]], command: str, algorithm: str, tim
         "MiniMalloc: solved",
         "CPU s",
     ]
-    lines = [
-        MINIMALLOC_TITLE,
-        "",
+    preamble = [
         f"Produced by `{command}` on the project's 2-core machine, MiniMalloc built from",
         "google/minimalloc (its `minimalloc` binary, default flags) and run on each instance",
         "right after ours, asked for a placement within the capacity, with "
         f"`--timeout={timeout:g}s` (and stopped {MINIMALLOC_GRACE:g} s after it).",
         'CPU seconds of each alone. Both plans are checked by our validator; "solved" means',
         "MiniMalloc's output is a valid placement within the capacity.",
-        "",
-        "| " + " | ".join(header) + " |",
-        "|" + "---|" * len(header),
     ]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines) + "\n"
+    return markdown_section(MINIMALLOC_TITLE, preamble, header, rows)
 
 
 def write_section(output: Path, section: str, title: str = SECTION_TITLE) -> None:
