@@ -80,3 +80,19 @@ def test_liveness_reads_the_same_op_either_way(lines, monkeypatch):
     custom, generic, general = _both_ways(text, monkeypatch)
     assert generic == general
     assert lines.split(" //")[0].replace("\n  ", "\n    ") in custom
+
+
+def test_the_fast_verifier_skips_only_what_irdl_would_accept() -> None:
+    """`usmp.alloc_offset` skips IRDL's generic checks when `has_plain_shape` holds: that
+    stays sound only while the op declares no traits and any result type, and every op of
+    a plain shape passes those checks."""
+    op_def = AllocOffsetOp.get_irdl_definition()
+    assert not list(op_def.traits)
+    assert [name for name, _ in op_def.results] == ["buffer"]
+    module = parse_module(
+        POOLS + "\n".join(a.replace("%0", f"%v{i}") for i, a in enumerate(ALLOCS)), "test.mlir"
+    )
+    ops = [op for op in module.ops if isinstance(op, AllocOffsetOp)]
+    assert len(ops) == len(ALLOCS) and all(op.has_plain_shape() for op in ops)
+    for op in ops:
+        op_def.verify(op)
