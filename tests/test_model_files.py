@@ -81,6 +81,8 @@ def test_buffers_and_weights_keep_the_files_names(model_files: dict[str, Path | 
     text = print_module(import_model_file(path, "onnx", shapes))
     assert '{tir.name = "conv1_weights"}' in text
     assert 'tir.alloc_buffer "conv2d_53_tmp_0" : !tir.buffer<1x8x24x96xf32>' in text
+    # A batch norm's output is an item of the tuple its operator returns.
+    assert 'tir.alloc_buffer "batch_norm_6_tmp_2" : !tir.buffer<1x8x6x96xf32>' in text
 
 
 @pytest.mark.slow

@@ -46,14 +46,24 @@ def renamed(body: Any, constants: dict[Any, Any], names: dict[Any, str]) -> Any:
     return Renamer().visit_expr(body)
 
 
-def _callee(value: Any) -> str | None:
-    """The PrimFunc an `R.call_tir` calls, by name."""
+def _callee(value: Any, values: dict[Any, Any]) -> str | None:
+    """The PrimFunc an `R.call_tir` calls, by name; for an item of the tuple such a call
+    returns (as a batch norm's), that name and the item's index (`values`: what each var
+    of the function is bound to)."""
     import tvm
+    from tvm import relax
 
+    if isinstance(value, relax.TupleGetItem):
+        tuple_callee = _callee(values.get(value.tuple_value), values)
+        return None if tuple_callee is None else f"{tuple_callee}[{value.index}]"
     call_tir = tvm.ir.Op.get("relax.call_tir")
     if isinstance(value, tvm.ir.Call) and value.op.same_as(call_tir):
         return str(value.args[0].name_hint)
     return None
+
+
+def _bound_values(func: Any) -> dict[Any, Any]:
+    return {b.var: b.value for block in func.body.blocks for b in block.bindings}
 
 
 def _group_output_callee(mod: Any, value: Any) -> str | None:
@@ -66,8 +76,8 @@ def _group_output_callee(mod: Any, value: Any) -> str | None:
     func = mod[value.op]
     if not isinstance(func, relax.Function) or not isinstance(func.body, relax.SeqExpr):
         return None
-    bindings = {b.var: b.value for block in func.body.blocks for b in block.bindings}
-    return _callee(bindings.get(func.body.body))
+    bindings = _bound_values(func)
+    return _callee(bindings.get(func.body.body), bindings)
 
 
 def _absorbed_names(before: Any, mod: Any, entry: str) -> dict[Any, str]:
@@ -76,8 +86,9 @@ def _absorbed_names(before: Any, mod: Any, entry: str) -> dict[Any, str]:
     fusion absorbed and that calls what the group's result is computed by, of its type."""
     after = [b for block in mod[entry].body.blocks for b in block.bindings]
     kept = {b.var for b in after}
+    values = _bound_values(before)
     absorbed = [
-        (b, _callee(b.value), str(b.var.ty))
+        (b, _callee(b.value, values), str(b.var.ty))
         for block in before.body.blocks
         for b in block.bindings
         if b.var not in kept
