@@ -30,6 +30,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR, CONSTANTS_ATTR
+from usmp_dialect.frontends.relax import nodes_of, var_names
 from usmp_dialect.frontends.tvmscript import TVMScriptError
 
 LOOKUP_PARAM = "tirx.lookup_param"
@@ -76,30 +77,16 @@ def _location(filename: str, node: Any) -> str:
     return f"{filename}:{span.line}:{span.column}" if span is not None else filename
 
 
-def _all(kind: Any, func: Any) -> list[Any]:
-    """Every node of type `kind` in `func`'s body, in program order."""
-    import tvm
-    import tvm_ffi
-
-    found: list[Any] = []
-    tvm_ffi.structural_walk(
-        func.body,
-        [(tvm.ir.Type, lambda _: tvm_ffi.WalkResult.SKIP), (kind, found.append)],
-        order="pre",
-    )
-    return found
-
-
 def _calls(func: Any) -> list[Any]:
     import tvm
 
-    return _all(tvm.ir.Call, func)
+    return nodes_of(tvm.ir.Call, func.body)
 
 
 def _decls(func: Any) -> list[Any]:
     from tvm import tirx
 
-    return _all(tirx.DeclBuffer, func)
+    return nodes_of(tirx.DeclBuffer, func.body)
 
 
 def _view(reader: str, decl: Any) -> tuple[str, tuple[int, ...], str]:
@@ -197,7 +184,6 @@ def bind_lookup_params(
     from tvm import tirx
 
     from usmp_dialect.backends.tvmscript import tvm_attrs
-    from usmp_dialect.frontends.relax import var_names
     from usmp_dialect.tvm_runtime import entry_name
 
     try:

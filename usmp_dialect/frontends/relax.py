@@ -373,59 +373,44 @@ def _statements(stmt: Any) -> list[Any]:
     return list(stmt.seq) if isinstance(stmt, tirx.SeqStmt) else [stmt]
 
 
-def var_names(func: Any) -> set[str]:
-    """The names of every var (buffers, loop vars, params) in `func`."""
+def nodes_of(kind: Any, node: Any) -> list[Any]:
+    """Every TVM node of type `kind` in `node`, in program order (types not entered)."""
     import tvm
     import tvm_ffi
 
-    names: set[str] = set()
-
-    def visit(var: Any) -> None:
-        names.add(str(var.name))
-
+    found: list[Any] = []
     tvm_ffi.structural_walk(
-        func,
-        [(tvm.ir.Type, lambda _: tvm_ffi.WalkResult.SKIP), (tvm.ir.Var, visit)],
+        node,
+        [(tvm.ir.Type, lambda _: tvm_ffi.WalkResult.SKIP), (kind, found.append)],
         order="pre",
     )
-    return names
+    return found
+
+
+def var_names(func: Any) -> set[str]:
+    """The names of every var (buffers, loop vars, params) in `func`."""
+    import tvm
+
+    return {str(var.name) for var in nodes_of(tvm.ir.Var, func)}
 
 
 def _calls_packed(func: Any) -> bool:
     """Whether a lowered PrimFunc calls a packed function (`tvm.contrib.sort.sort`, which
     TVM's sort, argsort and topk dispatch to on the CPU)."""
     import tvm
-    import tvm_ffi
 
-    found = []
-
-    def visit(call: Any) -> None:
-        if getattr(call.op, "name", None) in ("tirx.tvm_call_packed", "tirx.tvm_call_cpacked"):
-            found.append(call)
-
-    tvm_ffi.structural_walk(func.body, [(tvm.ir.Call, visit)], order="pre")
-    return bool(found)
+    packed = ("tirx.tvm_call_packed", "tirx.tvm_call_cpacked")
+    calls = nodes_of(tvm.ir.Call, func.body)
+    return any(getattr(call.op, "name", None) in packed for call in calls)
 
 
 def _allocates_locally(func: Any) -> bool:
     """Whether a lowered PrimFunc allocates a buffer of `local` scope (an accumulator
     `inline_temporaries` made a register), which no plan places."""
-    import tvm
-    import tvm_ffi
     from tvm import tirx
 
-    found = []
-
-    def visit(alloc: Any) -> None:
-        if alloc.buffer.scope() == "local":
-            found.append(alloc)
-
-    tvm_ffi.structural_walk(
-        func.body,
-        [(tvm.ir.Type, lambda _: tvm_ffi.WalkResult.SKIP), (tirx.AllocBuffer, visit)],
-        order="pre",
-    )
-    return bool(found)
+    allocs = nodes_of(tirx.AllocBuffer, func.body)
+    return any(alloc.buffer.scope() == "local" for alloc in allocs)
 
 
 def fresh_name(name: str, taken: set[str]) -> str:

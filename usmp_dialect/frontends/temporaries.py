@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from usmp_dialect.frontends.relax import ENTRY
+from usmp_dialect.frontends.relax import ENTRY, nodes_of
 
 # Consumers of up to this many arguments are matched (TVM's patterns match a tuple of a
 # fixed length): a producer of a consumer with more stays unfused, a saving missed.
@@ -136,17 +136,9 @@ def _call_count(mod: Any) -> int:
 
 def _blocks(func: Any) -> list[Any]:
     """The blocks of a block-based PrimFunc, the root aside, in program order."""
-    import tvm
-    import tvm_ffi
     from tvm import s_tir
 
-    blocks: list[Any] = []
-    tvm_ffi.structural_walk(
-        func.body,
-        [(tvm.ir.Type, lambda _: tvm_ffi.WalkResult.SKIP), (s_tir.SBlock, blocks.append)],
-        order="pre",
-    )
-    return blocks[1:]
+    return nodes_of(s_tir.SBlock, func.body)[1:]
 
 
 def _spatial(block: Any) -> bool:
