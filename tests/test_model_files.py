@@ -86,7 +86,10 @@ def test_buffers_and_weights_keep_the_files_names(model_files: dict[str, Path | 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["sine-tflite", INT8, FLOAT16, "conv2d-onnx", "paddle-cls-onnx"])
+@pytest.mark.parametrize(
+    "name",
+    ["sine-tflite", "wakeword-embedding-tflite", INT8, FLOAT16, "conv2d-onnx", "paddle-cls-onnx"],
+)
 def test_model_file_matches_relax_vm(name: str, model_files: dict[str, Path | None]) -> None:
     path, shapes = _model(name, model_files)
     mod, weights = load_model_file(path, model_file_kind(path), shapes)

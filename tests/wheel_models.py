@@ -20,6 +20,8 @@ class WheelModel(NamedTuple):
 WHEEL_MODELS = {
     # TensorFlow Lite Micro's hello-world model: 3 float fully-connected layers.
     "sine-tflite": WheelModel("tflite_micro", "python/tflite_micro/sine_float.tflite"),
+    # openWakeWord's speech embedding (float32): 20 convolutions with leaky ReLUs, 5 pools.
+    "wakeword-embedding-tflite": WheelModel("pyopen_wakeword", "models/embedding_model.tflite"),
     # PaddleOCR's text-direction classifier (566 ONNX nodes, shape subgraphs to fold).
     "paddle-cls-onnx": WheelModel(
         "rapidocr_onnxruntime",
