@@ -23,6 +23,7 @@ pytestmark = pytest.mark.tvm
 from int8_tflite import (  # noqa: E402
     float16_weights_tflite,
     int8_cnn_tflite,
+    requantizing_slice_tflite,
     unsupported_operator_tflite,
 )
 from tflite.BuiltinOperator import BuiltinOperator  # noqa: E402
@@ -296,3 +297,17 @@ def test_streaming_int8_model_matches_tflm(model_files: dict[str, Path | None]) 
     # output is a probability in steps of 1/256; 2 of these 60 runs differ, by 1 and 2).
     assert max(abs(a - b) for a, b in zip(ours, theirs, strict=True)) <= 2, (ours, theirs)
     assert len(set(theirs)) > 1, theirs  # the stream moves the model's output
+
+
+def test_requantizing_quantized_slice_is_named_with_its_tensor(tmp_path: Path) -> None:
+    """A quantized STRIDED_SLICE is converted as the copy TFLite's kernel makes; one whose
+    output is quantized unlike its input is one diagnostic naming it and its tensor."""
+    path = tmp_path / "requantizing_slice.tflite"
+    path.write_bytes(requantizing_slice_tflite())
+    with pytest.raises(RelaxImportError) as raised:
+        import_model_file(str(path), "tflite")
+    assert raised.value.location == str(path)
+    assert raised.value.message == (
+        "quantized STRIDED_SLICE computing 'slice' is quantized unlike its input "
+        "(TFLite's kernel copies the values)"
+    )

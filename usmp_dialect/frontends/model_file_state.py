@@ -144,8 +144,10 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
                 if (source.qnn_params is None) != (output.qnn_params is None) or (
                     source.qnn_params is not None and not self.has_same_qnn_params(source, output)
                 ):
+                    name = get_tensor_name(self.subgraph, output.tensor_idx)
                     raise tvm.error.OpNotImplemented(
-                        f"quantized {op_name} whose output is quantized unlike its input"
+                        f"quantized {op_name} computing '{name}' is quantized unlike its input"
+                        " (TFLite's kernel copies the values)"
                     )
 
         def convert_strided_slice(self, op: Any) -> Any:
