@@ -28,6 +28,9 @@ from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, IO_OFFSETS_ATTR, POOLS_ATTR, IOKind
 
 POOL_FILL = 0xFF
+# TVM's C codegen declares a float16 value `half`, a type it leaves to the platform's
+# headers (Arm's compilers have `__fp16`); the host compiler's is `_Float16`.
+C_OPTIONS = ["-Dhalf=_Float16"]
 
 
 def tvm_target(name: str) -> Any:
@@ -262,6 +265,8 @@ def run_module(
                 tensor.shape
             )
     lib = build(mod, target)
+    if target == "c":
+        lib = lib.jit(options=C_OPTIONS)
     tensors = {name: tvm.runtime.tensor(array) for name, array in arrays.items()}
     lib[entry](*tensors.values())
     after = {name: t.numpy() for name, t in tensors.items()}

@@ -1,6 +1,8 @@
 """Weights computed at compile time, named after the weights they are computed from.
 
-    fold_named_weights(func, tensors) -> (func, tensors)
+    fold_named_weights(func, tensors, keep_decodings) -> (func, tensors)
+    decoded_constants_hidden(mod, entry) -> (mod, hidden)
+    decoded_constants_restored(mod, entry, hidden) -> mod
 
 TVM's `FoldConstant` computes every expression of weights alone (a transposed, reshaped or
 cast weight) into a new constant that keeps no trace of the weight it came from. Here such
@@ -9,13 +11,33 @@ binding in order, and becomes `lv = <constant>`: TVM's pipeline then reads the c
 through `lv` and keeps its tensor, which `tensors` names `fc1_weight_permute_dims` (the
 first named constant among its arguments, then the Relax op's name). A binding of
 constants none of which is named is left to TVM's `FoldConstant`.
+
+With `keep_decodings` a weight stays in the dtype the model file stores it in, as
+TensorFlow Lite Micro keeps it: a decoding of a weight (`R.dequantize` of an int8 one,
+`R.astype` of a float16 one to float32: a cast to a type no narrower) is not computed, and
+a layout change of a decoded weight (`permute_dims`, `reshape`, ...) is computed on the
+stored tensor instead, then decoded (`astype(w)` transposed is `astype(w_permute_dims)`,
+`w_permute_dims` float16): the two commute exactly, as a layout change moves elements and
+the decoding maps each one alone (a dequantize only if its scale and zero point are one
+for the whole tensor). TVM's `FoldConstant` would still fold the decoding: the stored
+constant is hidden from TVM's pipeline as a param of `forward` (`decoded_constants_hidden`)
+while the decoding is fused into the operator that reads it (`frontends.temporaries`),
+and bound back after (`decoded_constants_restored`); a decoding left unfused then (its
+result read twice) is folded, as it was before.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from usmp_dialect.frontends.relax import fresh_name
+
+_DECODINGS = frozenset({"relax.astype", "relax.dequantize"})
+# Ops that move a tensor's elements without computing any.
+_LAYOUT_OPS = frozenset(
+    {"relax.permute_dims", "relax.reshape", "relax.expand_dims", "relax.squeeze", "relax.flatten"}
+)
 
 
 def _leaves(expr: Any) -> list[Any]:
@@ -25,6 +47,53 @@ def _leaves(expr: Any) -> list[Any]:
     if isinstance(expr, tvm.ir.Tuple):
         return [leaf for field in expr.fields for leaf in _leaves(field)]
     return [expr]
+
+
+def _op_name(value: Any) -> str | None:
+    import tvm
+
+    if isinstance(value, tvm.ir.Call) and isinstance(value.op, tvm.ir.Op):
+        return str(value.op.name)
+    return None
+
+
+def _bits(ty: Any) -> int:
+    import tvm
+
+    return int(tvm.DataType(ty.dtype).bits)
+
+
+def _is_decoding(value: Any) -> bool:
+    """Whether `value` decodes a stored tensor into the type it is computed in: a
+    dequantize, or a cast to a type no narrower."""
+    return _op_name(value) in _DECODINGS and _bits(value.ty) >= _bits(value.args[0].ty)
+
+
+def _is_scalar(expr: Any) -> bool:
+    import numpy as np
+
+    return int(np.prod([int(d) for d in expr.ty.shape.values])) == 1
+
+
+def _commutes(decoding: Any) -> bool:
+    """Whether `decoding` maps every element alike (a cast, a per-tensor dequantize)."""
+    return _op_name(decoding) == "relax.astype" or all(_is_scalar(a) for a in decoding.args[1:])
+
+
+def _decoded(decoding: Any, stored: Any) -> Any:
+    """`decoding` applied to the constant `stored` instead, normalized; a decoding that
+    commutes with layout changes reads any layout (a per-tensor dequantize's axis is free)."""
+    import tvm
+    from tvm import relax
+
+    if _op_name(decoding) == "relax.astype":
+        call = relax.op.astype(stored, decoding.attrs.dtype)
+    elif _commutes(decoding):
+        _, scale, zero_point = decoding.args
+        call = relax.op.dequantize(stored, scale, zero_point, out_dtype=decoding.attrs.out_dtype)
+    else:
+        call = tvm.ir.Call(decoding.op, [stored, *decoding.args[1:]], decoding.attrs)
+    return relax.BlockBuilder().normalize(call)
 
 
 def _folded(value: Any, bound: list[tuple[Any, Any]]) -> Any:
@@ -59,7 +128,7 @@ def _source_name(
     arguments (shapes, scalars) are static."""
     import tvm
 
-    if not isinstance(value, tvm.ir.Call) or not isinstance(value.op, tvm.ir.Op):
+    if _op_name(value) is None:
         return None
     names = []
     for leaf in (leaf for arg in value.args for leaf in _leaves(arg)):
@@ -72,39 +141,143 @@ def _source_name(
     return next((n for n in names if n is not None), None)
 
 
-def fold_named_weights(func: Any, tensors: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+class _Folding:
+    """`fold_named_weights` along `forward`'s bindings, in order."""
+
+    def __init__(self, tensors: dict[str, Any], keep_decodings: bool) -> None:
+        self.named = [(tensor, name) for name, tensor in tensors.items()]
+        self.taken = set(tensors)
+        self.keep_decodings = keep_decodings
+        self.folded: dict[Any, tuple[Any, str]] = {}  # var -> its constant, named
+        self.decoded: dict[Any, tuple[Any, str]] = {}  # var -> its decoding, of what
+
+    def _named(self, constant: Any, name: str) -> str:
+        name = fresh_name(name, self.taken)
+        self.named.append((constant.value, name))
+        return name
+
+    def value(self, var: Any, value: Any) -> Any:
+        """What `var` is bound to: `value` computed at compile time if it can be, else
+        `value` itself (a decoding kept, or a computation not of weights alone)."""
+        op = _op_name(value)
+        if op is None:
+            return value
+        reads = [leaf for arg in value.args for leaf in _leaves(arg)]
+        decoded = [self.decoded[leaf] for leaf in reads if leaf in self.decoded]
+        if op in _LAYOUT_OPS and len(decoded) == 1 and _commutes(decoded[0][0]):
+            return self._laid_out_before_decoding(var, value, *decoded[0])
+        source = _source_name(value, self.named, self.folded)
+        if source is None:
+            return value
+        if self.keep_decodings and _is_decoding(value):
+            stored = value.args[0]
+            stored = self.folded[stored][0] if stored in self.folded else stored
+            self.decoded[var] = (_decoded(value, stored), source)
+            self._name_quantization(value, source)
+            return self.decoded[var][0]
+        constant = _folded(value, _bound(value, self.folded))
+        if constant is None:
+            return value
+        self.folded[var] = (constant, self._named(constant, f"{source}_{op.rsplit('.', 1)[-1]}"))
+        return constant
+
+    def _name_quantization(self, decoding: Any, source: str) -> None:
+        """A dequantize's scale and zero point, when they are tensors (one per channel),
+        named after the weight they decode."""
+        import tvm
+
+        if _op_name(decoding) != "relax.dequantize":
+            return
+        for arg, what in zip(decoding.args[1:], ("scale", "zero_point"), strict=True):
+            if not isinstance(arg, tvm.ir.Constant) or _is_scalar(arg):
+                continue
+            if not any(arg.value.same_as(t) for t, _ in self.named):
+                self._named(arg, f"{source}_{what}")
+
+    def _laid_out_before_decoding(self, var: Any, value: Any, decoding: Any, source: str) -> Any:
+        """A layout change `value` of a decoded weight, as the decoding of the weight's
+        stored tensor laid out at compile time."""
+        import tvm
+
+        op = value.op.name.rsplit(".", 1)[-1]
+        laid_out = tvm.ir.Call(value.op, [decoding.args[0], *value.args[1:]], value.attrs)
+        constant = _folded(laid_out, [])
+        if constant is None:
+            return value
+        self.decoded[var] = (_decoded(decoding, constant), self._named(constant, f"{source}_{op}"))
+        return self.decoded[var][0]
+
+
+def fold_named_weights(
+    func: Any, tensors: dict[str, Any], keep_decodings: bool = False
+) -> tuple[Any, dict[str, Any]]:
     """`func` (a Relax function, its weights bound) with each binding of named constants
-    alone computed into a named constant, and `tensors` (name -> the tensor a constant
-    holds) with their names added; a new name taken gets `_` appended."""
+    alone computed into a named constant (with `keep_decodings`, each decoding of one
+    kept, see above), and `tensors` (name -> the tensor a constant holds) with their names
+    added; a new name taken gets `_` appended."""
     from tvm import relax
 
-    named = [(tensor, name) for name, tensor in tensors.items()]
-    taken = set(tensors)
-    folded: dict[Any, tuple[Any, str]] = {}
+    folding = _Folding(tensors, keep_decodings)
     blocks = []
     for block in func.body.blocks:
         bindings = []
         for binding in block.bindings:
-            source = (
-                _source_name(binding.value, named, folded)
-                if isinstance(binding, relax.VarBinding)
-                else None
-            )
-            if source is None:
+            if not isinstance(binding, relax.VarBinding):
                 bindings.append(binding)
                 continue
-            constant = _folded(binding.value, _bound(binding.value, folded))
-            if constant is None:
-                bindings.append(binding)
-                continue
-            name = fresh_name(f"{source}_{binding.value.op.name.rsplit('.', 1)[-1]}", taken)
-            folded[binding.var] = (constant, name)
-            named.append((constant.value, name))
-            bindings.append(relax.VarBinding(binding.var, constant))
+            value = folding.value(binding.var, binding.value)
+            unchanged = value.same_as(binding.value)
+            bindings.append(binding if unchanged else relax.VarBinding(binding.var, value))
         kind = relax.DataflowBlock if isinstance(block, relax.DataflowBlock) else relax.BindingBlock
         blocks.append(kind(bindings))
-    if not folded:
+    if len(folding.named) == len(tensors):
         return func, tensors
     body = relax.SeqExpr(blocks, func.body.body)
     func = relax.Function(func.params, body, func.ret_ty, func.is_pure, func.attrs)
-    return func, {**tensors, **{name: c.value for c, name in folded.values()}}
+    # A decoding laid out anew leaves the one it replaced unread.
+    func = relax.analysis.remove_all_unused(func)
+    named = {name: tensor for tensor, name in folding.named}
+    return func, named
+
+
+def decoded_constants_hidden(
+    mod: Any, entry: str, tensors: Mapping[str, Any]
+) -> tuple[Any, dict[Any, Any]]:
+    """`mod` with each constant a decoding of `entry` reads replaced by a new param of
+    `entry` (TVM's `FoldConstant` folds no param), named as `tensors` names its tensor
+    (the operators that read it name theirs after it), and each such param's tensor."""
+    import tvm
+    from tvm import relax
+
+    from usmp_dialect.frontends.fused_names import renamed
+
+    func = mod[entry]
+    taken = {str(p.name) for p in func.params}
+    hidden: dict[Any, Any] = {}  # constant -> its param
+    for block in func.body.blocks:
+        for binding in block.bindings:
+            stored = binding.value.args[0] if _is_decoding(binding.value) else None
+            if isinstance(stored, tvm.ir.Constant) and stored not in hidden:
+                name = next((n for n, t in tensors.items() if stored.value.same_as(t)), "stored")
+                hidden[stored] = relax.Var(fresh_name(name, taken), stored.ty)
+    if not hidden:
+        return mod, {}
+    out = mod.clone()
+    out[entry] = relax.Function(
+        [*func.params, *hidden.values()],
+        renamed(func.body, hidden, {}),
+        func.ret_ty,
+        func.is_pure,
+        func.attrs,
+    )
+    return out, {param: constant.value for constant, param in hidden.items()}
+
+
+def decoded_constants_restored(mod: Any, entry: str, hidden: dict[Any, Any]) -> Any:
+    """`mod` with the params `decoded_constants_hidden` made bound back to their tensors,
+    and what is then of constants alone (a decoding left unfused) folded."""
+    from tvm import relax
+
+    if not hidden:
+        return mod
+    return relax.transform.FoldConstant()(relax.transform.BindParams(entry, hidden)(mod))

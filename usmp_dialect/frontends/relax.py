@@ -163,6 +163,13 @@ class Lowering:
                 f"temporaries must be one of {TEMPORARIES_MODES}, not {self.temporaries!r}"
             )
 
+    @property
+    def keeps_stored_weights(self) -> bool:
+        """Whether each weight stays in the dtype the model stores it in (int8, float16),
+        decoded by the operator that reads it (`folded_weights`): only where producers
+        are fused into their consumers."""
+        return self.temporaries == "inline" and self.fusion != "none"
+
 
 DEFAULT_LOWERING = Lowering()
 MODEL_FILE_LOWERING = Lowering(temporaries="inline")
@@ -184,11 +191,13 @@ def _lowered_by_tvm(target: Any, fusion: str) -> list[Any]:
     return [named_fusion(p, ENTRY) if p.info.name == "FuseOps" else p for p in passes]
 
 
-def _bind_weights(mod: Any, weights: Mapping[str, np.ndarray]) -> tuple[Any, dict[str, Any]]:
+def _bind_weights(
+    mod: Any, weights: Mapping[str, np.ndarray], keep_decodings: bool = False
+) -> tuple[Any, dict[str, Any]]:
     """`mod` with the weights bound into `forward` as constants and the expressions of
-    weights alone computed (`fold_named_weights`), and the tensor of each constant by its
-    TIR name: a constant an operator reads is that weight, or one computed from it, when
-    it is that very tensor."""
+    weights alone computed (`fold_named_weights`, decodings kept if `keep_decodings`), and
+    the tensor of each constant by its TIR name: a constant an operator reads is that
+    weight, or one computed from it, when it is that very tensor."""
     import tvm
     from tvm import relax
 
@@ -197,31 +206,44 @@ def _bind_weights(mod: Any, weights: Mapping[str, np.ndarray]) -> tuple[Any, dic
     tensors = {sanitize(k): tvm.runtime.tensor(v) for k, v in weights.items()}
     bound = {p: tensors[sanitize(p.name)] for p in mod[ENTRY].params if sanitize(p.name) in tensors}
     mod = relax.transform.BindParams(ENTRY, bound)(mod)
-    func, tensors = fold_named_weights(mod[ENTRY], tensors)
+    func, tensors = fold_named_weights(mod[ENTRY], tensors, keep_decodings)
     mod = mod.clone()
     mod[ENTRY] = func
     return mod, tensors
 
 
 def lower_relax(
-    mod: Any, at: Site = UNNAMED, fusion: str = "default", temporaries: str = "keep"
+    mod: Any,
+    at: Site = UNNAMED,
+    lowering: Lowering = DEFAULT_LOWERING,
+    tensors: Mapping[str, Any] | None = None,
 ) -> Any:
     """TVM's own CPU pipeline (`relax.backend.cpu_generic`) up to dataflow lowering: library
     dispatch, legalization, constant folding and fusion into `R.call_tir` of block-based
-    PrimFuncs, with `temporaries="inline"` `inline_temporaries`, and
-    `RewriteDataflowReshape` (a reshape becomes a view, `R.reshape`, not a copy). TVM
+    PrimFuncs, with `temporaries="inline"` `inline_temporaries` (and the constants that
+    decodings read hidden from the folding meanwhile, if `lowering.keeps_stored_weights`;
+    `tensors` names them),
+    and `RewriteDataflowReshape` (a reshape becomes a view, `R.reshape`, not a copy). TVM
     failing on the model is a `RelaxImportError` at `at`."""
     import tvm
     from tvm import relax
 
+    from usmp_dialect.frontends.folded_weights import (
+        decoded_constants_hidden,
+        decoded_constants_restored,
+    )
     from usmp_dialect.frontends.temporaries import inline_temporaries
 
     target = tvm.target.Target("llvm")
+    hidden: dict[Any, Any] = {}
+    if lowering.keeps_stored_weights:
+        mod, hidden = decoded_constants_hidden(mod, ENTRY, tensors or {})
     try:
         with target:
-            lowered = tvm.transform.Sequential(_lowered_by_tvm(target, fusion))(mod)
-            if temporaries == "inline":
-                lowered = inline_temporaries(lowered, fuse_producers=fusion != "none")
+            lowered = tvm.transform.Sequential(_lowered_by_tvm(target, lowering.fusion))(mod)
+            if lowering.temporaries == "inline":
+                lowered = inline_temporaries(lowered, fuse_producers=lowering.fusion != "none")
+            lowered = decoded_constants_restored(lowered, ENTRY, hidden)
             return relax.transform.RewriteDataflowReshape()(lowered)
     except Exception as error:  # TVM's own passes reject the model; its message says why
         raise at.error(f"TVM's Relax lowering failed: {type(error).__name__}: {error}") from None
@@ -695,8 +717,8 @@ def lower_model(
     _check_params(mod[ENTRY], weights, weight_names, at)
     tensors: dict[str, Any] = {}
     if lowering.weights == "bound":
-        mod, tensors = _bind_weights(mod, weights)
-    lowered = lower_relax(_with_script_names(mod), at, lowering.fusion, lowering.temporaries)
+        mod, tensors = _bind_weights(mod, weights, lowering.keeps_stored_weights)
+    lowered = lower_relax(_with_script_names(mod), at, lowering, tensors)
     func = lowered[ENTRY]
     inputs, weight_params = _split_params(func, weight_names)
     if not isinstance(func.body, relax.SeqExpr):

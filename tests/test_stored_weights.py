@@ -1,0 +1,113 @@
+"""Weights stay in the dtype the model file stores them in (int8, float16), as TensorFlow
+Lite Micro keeps them: each constant of `main` is the file's tensor (or, laid out at compile
+time, that tensor transposed), and its dequantize or cast is computed inside the operator
+that reads it; the planned model still equals the Relax VM."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("tvm")
+pytest.importorskip("tflite")
+pytestmark = pytest.mark.tvm
+
+from int8_tflite import float16_weights_tflite, int8_cnn_tflite  # noqa: E402
+
+from usmp_dialect.frontends.model_files import load_model_file  # noqa: E402
+from usmp_dialect.frontends.relax import MODEL_FILE_LOWERING, Lowering, lower_model  # noqa: E402
+from usmp_dialect.model_check import check_model  # noqa: E402
+
+
+def _constants(path: Path, lowering: Lowering = MODEL_FILE_LOWERING) -> dict[str, np.ndarray]:
+    mod, weights = load_model_file(str(path), "tflite")
+    return lower_model(mod, weights, str(path), lowering).constants
+
+
+def _kinds(constants: dict[str, np.ndarray]) -> dict[str, tuple[str, tuple[int, ...]]]:
+    return {name: (str(a.dtype), a.shape) for name, a in constants.items()}
+
+
+@pytest.fixture(scope="module")
+def int8_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("models") / "int8_cnn.tflite"
+    path.write_bytes(int8_cnn_tflite())
+    return path
+
+
+def test_int8_weights_stay_int8(int8_model: Path) -> None:
+    """The int8 weights and int32 biases are the file's tensors, named as it names them;
+    the dense weights are transposed at compile time, as int8; the per-channel scales of
+    the convolution are named after what they scale."""
+    constants = _constants(int8_model)
+    assert _kinds(constants) == {
+        "conv_weights": ("int8", (3, 3, 1, 8)),
+        "conv_weights_scale": ("float32", (8,)),
+        "conv_bias": ("int32", (8,)),
+        "conv_bias_scale": ("float32", (8,)),
+        "dense_weights_permute_dims": ("int8", (288, 10)),
+        "dense_bias": ("int32", (10,)),
+    }
+    _, weights = load_model_file(str(int8_model), "tflite")
+    np.testing.assert_array_equal(
+        constants["dense_weights_permute_dims"], weights["dense_weights"].T
+    )
+
+
+def test_float16_weights_stay_float16(tmp_path: Path) -> None:
+    path = tmp_path / "float16_weights.tflite"
+    path.write_bytes(float16_weights_tflite())
+    constants = _constants(path)
+    assert _kinds(constants) == {
+        "dense_weights_permute_dims": ("float16", (16, 8)),
+        "dense_bias": ("float16", (8,)),
+        "dense_1_weights_permute_dims": ("float16", (8, 4)),
+        "dense_1_bias": ("float16", (4,)),
+    }
+    _, weights = load_model_file(str(path), "tflite")
+    np.testing.assert_array_equal(
+        constants["dense_weights_permute_dims"], weights["dense_weights"].T
+    )
+
+
+def test_kept_temporaries_fold_decodings(int8_model: Path) -> None:
+    """Where producers are not fused into their consumers, a decoded weight would be a
+    float32 tensor computed at run time: it is folded at compile time, as before."""
+    constants = _constants(int8_model, Lowering(temporaries="keep"))
+    assert constants["conv_weights_dequantize"].dtype == np.float32
+    assert constants["dense_weights_permute_dims_dequantize"].shape == (288, 10)
+
+
+def _shared_float16_weight() -> tuple[object, dict[str, np.ndarray]]:
+    """A Relax model reading one float16 weight, cast to float32, in two matmuls."""
+    from tvm.script import ir as I
+    from tvm.script import relax as R
+
+    @I.ir_module
+    class Module:
+        @R.function
+        def forward(x: R.Tensor((1, 8), "float32"), w: R.Tensor((8, 8), "float16")) -> R.Tensor(
+            (1, 8), "float32"
+        ):
+            R.func_attr({"num_input": 1})
+            with R.dataflow():
+                wide = R.astype(w, "float32")
+                h = R.matmul(x, wide)
+                y = R.matmul(h, wide)
+                R.output(y)
+            return y
+
+    weight = np.random.default_rng(0).standard_normal((8, 8)).astype(np.float16)
+    return Module, {"w": weight}
+
+
+def test_decoding_read_twice_is_folded() -> None:
+    """A cast weight read by two operators cannot be computed inside one: it is folded to
+    a float32 constant, and the model still equals the Relax VM."""
+    mod, weights = _shared_float16_weight()
+    constants = lower_model(mod, weights, "<shared>", MODEL_FILE_LOWERING).constants
+    assert [(str(a.dtype), a.shape) for a in constants.values()] == [("float32", (8, 8))]
+    result = check_model(mod, weights, "<shared>", lowering=MODEL_FILE_LOWERING, tolerance=0)
+    assert [o.max_error for o in result.outputs] == [0]
