@@ -11,14 +11,14 @@ frontend takes only that first assignment (its values become constants), and dec
 the quantized operators such a model moves its state with.
 
 A variable here is an input of `forward`, its value before the run (named as the file
-names the variable), and an output, its value after (named as the file names the tensor
-assigned to it), after the model's own outputs, both in the order the model first reads or
-writes its variables. Relax functions are pure: a value before and after a run is exactly
-a parameter and a result, the Relax VM checks them as it checks any output, and the plan
-holds what one run computes. A buffer that outlives the run belongs to its caller, as
-TFLM keeps variables in its persistent arena, not in the non-persistent one the tensors of
-a run share; with `--use-workspace-io` both are placed in the pool as inputs and outputs
-are. The caller passes the CALL_ONCE values (zeros, for microWakeWord) to the first run.
+names the variable), and an output, its value after, after the model's own outputs, both
+in the order the model first reads or writes its variables. Relax functions are pure: a
+value before and after a run is exactly a parameter and a result, the Relax VM checks
+them as it checks any output, and the plan holds what one run computes. A buffer that
+outlives the run belongs to its caller, as TFLM keeps variables in its persistent arena,
+not in the non-persistent one the tensors of a run share; with `--use-workspace-io` both
+are placed in the pool as inputs and outputs are. The caller passes the CALL_ONCE values
+(microWakeWord's: each int8 -128, its zero point: real zeros) to the first run.
 
 Quantized READ_VARIABLE, ASSIGN_VARIABLE, STRIDED_SLICE and SPLIT_V copy their int8
 values unchanged, as TFLite's kernels do: they are converted as they are for float
