@@ -311,3 +311,32 @@ def test_requantizing_quantized_slice_is_named_with_its_tensor(tmp_path: Path) -
         "quantized STRIDED_SLICE computing 'slice' is quantized unlike its input "
         "(TFLite's kernel copies the values)"
     )
+
+
+def test_only_read_variable_set_by_call_once_stays_its_constant() -> None:
+    """A variable the run reads and writes is an input and an output; one it only reads,
+    which CALL_ONCE set, is that constant in every run (as TVM's frontend takes it)."""
+    from tvm import relax
+
+    from usmp_dialect.frontends.model_file_state import Variable, with_state
+    from usmp_dialect.frontends.relax import relax_vm_outputs
+
+    ty = relax.TensorType([2], "float32")
+    x, counter, scale = (relax.Var(name, ty) for name in ("x", "counter", "scale"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            scaled = bb.emit(relax.op.multiply(x, scale))
+            counted = bb.emit(relax.op.add(counter, scaled))
+            output = bb.emit_output(scaled)
+        bb.emit_func_output(output)
+    variables = {
+        ("", "counter"): Variable(counter, counted, read=True, written=True),
+        ("", "scale"): Variable(scale, scale, relax.const(np.float32([2, 3])), read=True),
+    }
+    func = with_state(bb.get(), variables)["main"].with_attr("global_symbol", "forward")
+    assert [p.name for p in func.params] == ["x", "counter"]
+    inputs = {"x": np.float32([1, 2]), "counter": np.float32([10, 20])}
+    out, after = relax_vm_outputs(tvm.IRModule({"forward": func}), {}, inputs)
+    np.testing.assert_array_equal(out, [2, 6])
+    np.testing.assert_array_equal(after, [12, 26])
