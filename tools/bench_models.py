@@ -501,7 +501,11 @@ def model_files_section(rows: list[tuple[str, dict[str, Any]]], command: str) ->
         "dequantized at compile time (float32 constants, not in these figures). TFLM "
         "*fails* on the float16-weight model: its DEQUANTIZE kernel takes int8, int16 and "
         "uint8 only; TVM folds the float16 weights into float32 constants, and the "
-        "activations are float32 in either runtime.",
+        "activations are float32 in either runtime. microWakeWord's detectors (okay_nabu, "
+        "hey_mycroft: pymicro-wakeword) are int8 streaming models whose every run reads and "
+        "writes 6 resource variables: each variable is an input (its value before the run) "
+        "and an output (after), both placed in *I/O*, where TFLM keeps one copy in its "
+        "persistent tail (in *total*, not in *non-persistent*).",
     ]
     return "\n".join(lines) + "\n"
 

@@ -11,14 +11,16 @@ frontend takes only that first assignment (its values become constants), and dec
 the quantized operators such a model moves its state with.
 
 A variable here is an input of `forward`, its value before the run (named as the file
-names the variable), and an output, its value after (named as the file names the tensor
-assigned to it), after the model's own outputs, both in the order the model first reads or
-writes its variables. Relax functions are pure: a value before and after a run is exactly
-a parameter and a result, the Relax VM checks them as it checks any output, and the plan
-holds what one run computes. A buffer that outlives the run belongs to its caller, as
-TFLM keeps variables in its persistent arena, not in the non-persistent one the tensors of
-a run share; with `--use-workspace-io` both are placed in the pool as inputs and outputs
-are. The caller passes the CALL_ONCE values (zeros, for microWakeWord) to the first run.
+names the variable), and an output, its value after, after the model's own outputs, both
+in the order the model first reads or writes its variables. Relax functions are pure: a
+value before and after a run is exactly a parameter and a result, the Relax VM checks
+them as it checks any output, and the plan holds what one run computes. A buffer that
+outlives the run belongs to its caller, as TFLM keeps variables in its persistent arena,
+not in the non-persistent one the tensors of a run share; with `--use-workspace-io` both
+are placed in the pool as inputs and outputs are. The caller passes the CALL_ONCE values
+(microWakeWord's: each int8 -128, its zero point: real zeros) to the first run. A
+variable the model only reads, which CALL_ONCE sets, is that constant, as TVM's frontend
+takes it.
 
 Quantized READ_VARIABLE, ASSIGN_VARIABLE, STRIDED_SLICE and SPLIT_V copy their int8
 values unchanged, as TFLite's kernels do: they are converted as they are for float
@@ -39,12 +41,19 @@ _COPYING = frozenset({"READ_VARIABLE", "ASSIGN_VARIABLE", "STRIDED_SLICE", "SPLI
 class Variable:
     """A resource variable: its value before the run (an input of the function if the run
     reads it before writing it), its value now (its value after the run, once converted),
-    whether the run read `before` and whether it wrote the variable."""
+    the constant its CALL_ONCE subgraph assigns it if one does, whether the run read
+    `before` and whether it wrote the variable."""
 
     before: Any
     value: Any
+    initial: Any = None
     read: bool = False
     written: bool = False
+
+    @property
+    def constant(self) -> bool:
+        """Only read, and set by CALL_ONCE: its value is that constant in every run."""
+        return self.read and not self.written and self.initial is not None
 
 
 class _Operators:
@@ -106,7 +115,8 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
                         self.get_tensor_type_str(tensor.tensor.Type()),
                     ),
                 )
-                variables[key] = Variable(before, before)
+                initial = self.conversion_state["resource_values"].get(key)
+                variables[key] = Variable(before, before, initial)
             return variables[key]
 
         def convert_read_variable(self, op: Any) -> Any:
@@ -179,8 +189,9 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
 
 
 def with_state(mod: Any, variables: dict[Any, Variable]) -> Any:
-    """`mod` whose `main` takes each variable's value before the run after its inputs and
-    returns each written variable's value after the run after its outputs."""
+    """`mod` whose `main` takes each variable's value before the run after its inputs (but
+    a constant one's, bound to its constant) and returns each written variable's value
+    after the run after its outputs."""
     from tvm import relax
 
     if not variables:
@@ -195,7 +206,10 @@ def with_state(mod: Any, variables: dict[Any, Variable]) -> Any:
     result = relax.Tuple(fields)
     returned = relax.Var(output.var.name, relax.TupleType([f.ty for f in fields]))
     block = relax.DataflowBlock([*bindings, relax.VarBinding(returned, result)])
-    params = [*func.params, *(v.before for v in variables.values() if v.read)]
+    constants = [relax.VarBinding(v.before, v.initial) for v in variables.values() if v.constant]
+    if constants:
+        blocks = [relax.DataflowBlock(constants), *blocks]
+    params = [*func.params, *(v.before for v in variables.values() if v.read and not v.constant)]
     mod["main"] = relax.Function(
         params, relax.SeqExpr([*blocks, block], returned), returned.ty, func.is_pure, func.attrs
     ).with_attr("num_input", len(params))
