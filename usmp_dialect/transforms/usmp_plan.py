@@ -41,7 +41,7 @@ from usmp_dialect.analysis.usmp_problem import (
     module_problem,
 )
 from usmp_dialect.diagnostics import UsmpError, warn
-from usmp_dialect.dialects.usmp import OVERFLOW_ATTR, PLAN_ATTR, LivenessOp
+from usmp_dialect.dialects.usmp import OVERFLOW_ATTR, PLAN_ATTR, LivenessOp, i64_attr
 from usmp_dialect.planning.algorithms.canonical_search import search_lower_bounds
 from usmp_dialect.planning.problem import Budget, Plan, PlanningError
 from usmp_dialect.planning.registry import get_algorithm
@@ -92,7 +92,7 @@ def write_plan(planned: ModuleProblem, plan: Plan, rewriter: PatternRewriter) ->
             if passed_over:
                 op.attributes[OVERFLOW_ATTR] = ArrayAttr(passed_over)
         op.properties["pools"] = placed_in[pool_of[index]]
-        op.properties["offset"] = IntegerAttr(offsets[index], i64)
+        op.properties["offset"] = i64_attr(offsets[index])
         rewriter.notify_op_modified(op)
     for pool, size in zip(planned.pools, plan.pool_sizes(planned.problem), strict=True):
         pool.properties["size"] = IntegerAttr(int(size), i64)
