@@ -37,7 +37,7 @@ from usmp_dialect.planning.problem import Plan
 
 
 def _planned(planned: ModuleProblem) -> Plan:
-    unplanned = [op for op in planned.allocs if op.offset is None]
+    unplanned = [op for op in planned.allocs if "offset" not in op.properties]
     if unplanned:
         raise UsmpError(
             f"buffer '{unplanned[0].buffer_name.data}' is not planned yet: run usmp-plan "
@@ -121,10 +121,10 @@ def plan_report(module: ModuleOp) -> PlanReport:
             "offset": offsets[index],
             "size": sizes[index],
             "live": live[index],
-            "io": (mark := io_mark(planned.allocs[index])) and mark[1],
-            "overflowed_from": _overflowed_from(planned.allocs[index]),
+            "io": (mark := io_mark(op)) and mark[1] if op.attributes else None,
+            "overflowed_from": _overflowed_from(op) if op.attributes else [],
         }
-        for index in range(problem.num_buffers)
+        for index, op in enumerate(planned.allocs)
     ]
     pools: list[PoolSummary] = []
     for index, (pool, size) in enumerate(zip(planned.pools, pool_sizes, strict=True)):

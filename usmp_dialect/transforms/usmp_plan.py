@@ -35,10 +35,10 @@ from xdsl.pattern_rewriter import (
 
 from usmp_dialect.analysis.usmp_problem import (
     ModuleProblem,
+    build_problem,
     module_allocs,
     module_liveness,
     module_pools,
-    module_problem,
 )
 from usmp_dialect.diagnostics import UsmpError, warn
 from usmp_dialect.dialects.usmp import OVERFLOW_ATTR, PLAN_ATTR, LivenessOp, i64_attr
@@ -112,11 +112,12 @@ class PlanPools(RewritePattern):
         module = op.parent_op()
         if module is None or module_liveness(module) is not op:
             return
-        if all(a.offset is not None for a in module_allocs(module)) and all(
-            pool.size is not None for pool in module_pools(module)
+        allocs, pools = module_allocs(module), module_pools(module)
+        if all("offset" in a.properties for a in allocs) and all(
+            pool.size is not None for pool in pools
         ):
             return
-        planned = module_problem(module)
+        planned = build_problem(allocs, pools, op)
         plan = plan_module_problem(planned, self.algorithm, self.budget)
         write_plan(planned, plan, rewriter)
         module.attributes[PLAN_ATTR] = plan_summary(self.algorithm, plan)
