@@ -165,10 +165,14 @@ def _lookup_pool(op: Operation, ref: SymbolRefAttr) -> Operation | None:
     the module that holds `op` (each of tens of thousands of buffers looks its pool up
     when verified). Symbols are unique in a verified symbol table, so the first op of that
     name is the one."""
-    module = op.parent_op()
-    if isinstance(module, ModuleOp) and not ref.nested_references.data:
+    block = op.parent
+    if (
+        block is not None
+        and isinstance(block.parent_op(), ModuleOp)
+        and not ref.nested_references.data
+    ):
         name = ref.root_reference.data
-        candidate = module.body.block.first_op
+        candidate = block.first_op
         while isinstance(candidate, PoolOp):
             if candidate.sym_name.data == name:
                 return candidate
