@@ -237,17 +237,13 @@ def _ratio(size: int, bound: int) -> str:
 def text_table(header: list[str], rows: list[list[str]], numeric: set[int]) -> list[str]:
     """Rows as aligned columns, each as wide as its widest cell: numbers right-aligned, text
     left-aligned, the last column unpadded."""
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-
-    def line(row: list[str]) -> str:
-        cells = [
-            cell.rjust(width) if i in numeric else cell.ljust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        cells[-1] = row[-1]
-        return "  ".join(cells).rstrip()
-
-    return [line(row) for row in [header, *rows]]
+    # Column by column: a 60k-buffer report has one row a buffer.
+    *padded_columns, last = zip(header, *rows, strict=True)
+    padded = []
+    for i, column in enumerate(padded_columns):
+        width = max(map(len, column))
+        padded.append([cell.rjust(width) if i in numeric else cell.ljust(width) for cell in column])
+    return ["  ".join(cells).rstrip() for cells in zip(*padded, last, strict=True)]
 
 
 def format_text_report(report: PlanReport) -> str:
