@@ -1,7 +1,7 @@
-"""Weights stay in the dtype the model file stores them in (int8, float16), as TensorFlow
-Lite Micro keeps them: each constant of `main` is the file's tensor (or, laid out at compile
-time, that tensor transposed), and its dequantize or cast is computed inside the operator
-that reads it; the planned model still equals the Relax VM."""
+"""Weights stay as the model file stores them (int8, float16, a per-channel vector), as
+TensorFlow Lite Micro keeps them: each constant of `main` is the file's tensor (or, laid out
+at compile time, that tensor transposed), and its dequantize, cast or broadcast is computed
+inside the operator that reads it; the planned model still equals the Relax VM."""
 
 from __future__ import annotations
 
@@ -110,4 +110,38 @@ def test_decoding_read_twice_is_folded() -> None:
     constants = lower_model(mod, weights, "<shared>", MODEL_FILE_LOWERING).constants
     assert [(str(a.dtype), a.shape) for a in constants.values()] == [("float32", (8, 8))]
     result = check_model(mod, weights, "<shared>", lowering=MODEL_FILE_LOWERING, tolerance=0)
+    assert [o.max_error for o in result.outputs] == [0]
+
+
+def _prelu() -> tuple[object, dict[str, np.ndarray]]:
+    """A PReLU as TVM's TFLite frontend writes one: its per-channel alpha broadcast to the
+    input's shape, both flattened."""
+    from tvm.script import ir as I
+    from tvm.script import relax as R
+
+    @I.ir_module
+    class Module:
+        @R.function
+        def forward(
+            x: R.Tensor((1, 4, 8), "float32"), alpha: R.Tensor((8,), "float32")
+        ) -> R.Tensor((32,), "float32"):
+            R.func_attr({"num_input": 1})
+            with R.dataflow():
+                wide = R.broadcast_to(alpha, R.shape([1, 4, 8]))
+                flat_alpha = R.reshape(wide, R.shape([32]))
+                flat_x = R.reshape(x, R.shape([32]))
+                y = R.nn.prelu(flat_x, flat_alpha, axis=0)
+                R.output(y)
+            return y
+
+    alpha = np.random.default_rng(0).standard_normal(8).astype(np.float32)
+    return Module, {"alpha": alpha}
+
+
+def test_broadcast_weight_stays_per_channel() -> None:
+    """The alpha is read as its 8 values, not folded into a 32-value copy."""
+    mod, weights = _prelu()
+    constants = lower_model(mod, weights, "<prelu>", MODEL_FILE_LOWERING).constants
+    assert _kinds(constants) == {"alpha": ("float32", (8,))}
+    result = check_model(mod, weights, "<prelu>", lowering=MODEL_FILE_LOWERING, tolerance=0)
     assert [o.max_error for o in result.outputs] == [0]
