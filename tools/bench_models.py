@@ -497,10 +497,10 @@ def model_files_section(rows: list[tuple[str, dict[str, Any]]], command: str) ->
         "operators stay int8 where TFLM's int8 kernels keep them so, and every value is "
         "computed as before (0 difference from the Relax VM). An operator now reads its "
         "input while it writes its output, so *intermediates* alone can grow (the sine "
-        "model's, 64 to 128) while the whole working set does not. The weights are still "
-        "dequantized at compile time (float32 constants, not in these figures). TFLM "
-        "*fails* on the float16-weight model: its DEQUANTIZE kernel takes int8, int16 and "
-        "uint8 only; TVM folds the float16 weights into float32 constants, and the "
+        "model's, 64 to 128) while the whole working set does not. The weights stay as "
+        "the file stores them (int8, float16), each decoded by the operator that reads it "
+        '(see "Weights as stored"; not in these figures). TFLM *fails* on the '
+        "float16-weight model: its DEQUANTIZE kernel takes int8, int16 and uint8 only; the "
         "activations are float32 in either runtime.",
     ]
     return "\n".join(lines) + "\n"
