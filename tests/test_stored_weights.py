@@ -50,10 +50,23 @@ def test_int8_weights_stay_int8(int8_model: Path) -> None:
         "dense_weights_permute_dims": ("int8", (288, 10)),
         "dense_bias": ("int32", (10,)),
     }
-    _, weights = load_model_file(str(int8_model), "tflite")
+    mod, weights = load_model_file(str(int8_model), "tflite")
     np.testing.assert_array_equal(
         constants["dense_weights_permute_dims"], weights["dense_weights"].T
     )
+    # In a constant pool of the stored bytes, built and run: the Relax VM's output exactly.
+    result = check_model(
+        mod,
+        weights,
+        str(int8_model),
+        lowering=MODEL_FILE_LOWERING,
+        pools="sram,flash:kind=constant",
+        target="c",
+        tolerance=0,
+    )
+    assert result.constant_pool == "flash"
+    assert result.pools["flash"] >= result.constant_bytes == 3088
+    assert [o.max_error for o in result.outputs] == [0]
 
 
 def test_float16_weights_stay_float16(tmp_path: Path) -> None:
