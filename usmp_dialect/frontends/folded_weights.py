@@ -1,7 +1,7 @@
 """Weights computed at compile time, named after the weights they are computed from.
 
     fold_named_weights(func, tensors, keep_expansions) -> (func, tensors)
-    expanded_constants_hidden(mod, entry) -> (mod, hidden)
+    expanded_constants_hidden(mod, entry, tensors) -> (mod, hidden)
     expanded_constants_restored(mod, entry, hidden) -> mod
 
 TVM's `FoldConstant` computes every expression of weights alone (a transposed, reshaped or
@@ -13,7 +13,7 @@ first named constant among its arguments, then the Relax op's name). A binding o
 constants none of which is named is left to TVM's `FoldConstant`.
 
 With `keep_expansions` a weight stays as the model file stores it, as TensorFlow Lite
-Micro keeps it: an expansion of one weight into a larger tensor is not computed at compile
+Micro keeps it: an expansion of one weight into a tensor no smaller is not computed at compile
 time, but by the operator that reads it, element by element: a decoding (`R.dequantize`
 of an int8 weight, `R.astype` of a float16 one to float32: any cast to a type no narrower)
 or a broadcast (`R.broadcast_to` of a PReLU's per-channel alpha to the whole input). A
@@ -25,12 +25,14 @@ are one for the whole tensor; a per-channel dequantize's scales are named
 `w_scale`, `w_zero_point`). TVM's `FoldConstant` would still fold the expansion: the
 stored constant is hidden from TVM's pipeline as a param of `forward`
 (`expanded_constants_hidden`) while the expansion is fused into the operator that reads it
-(`frontends.temporaries`), and bound back after (`expanded_constants_restored`); an
-expansion left unfused then (its result read twice) is folded, as it was before.
+(`frontends.temporaries`), and bound back after (`expanded_constants_restored`), when an
+expansion the fusion left unfused (of a reader with too many arguments) is folded. One read
+by two operators, which neither can compute alone, is folded from the start, as before.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -160,10 +162,12 @@ def _source_name(
 class _Folding:
     """`fold_named_weights` along `forward`'s bindings, in order."""
 
-    def __init__(self, tensors: dict[str, Any], keep_expansions: bool) -> None:
+    def __init__(self, tensors: dict[str, Any], readers: Counter[Any] | None) -> None:
         self.named = [(tensor, name) for name, tensor in tensors.items()]
         self.taken = set(tensors)
-        self.keep_expansions = keep_expansions
+        # With expansions kept, how many bindings (or the result) read each var: an
+        # expansion read twice cannot be fused into its reader and is folded.
+        self.readers = readers
         self.folded: dict[Any, tuple[Any, str]] = {}  # var -> its constant, named
         self.expanded: dict[Any, tuple[Any, str]] = {}  # var -> its expansion, of what
 
@@ -185,7 +189,7 @@ class _Folding:
         source = _source_name(value, self.named, self.folded)
         if source is None:
             return value
-        if self.keep_expansions and _is_expansion(value):
+        if self.readers and self.readers[var] == 1 and _is_expansion(value):
             stored = value.args[0]
             stored = self.folded[stored][0] if stored in self.folded else stored
             self.expanded[var] = (_expanded(value, stored), source)
@@ -225,6 +229,14 @@ class _Folding:
         return self.expanded[var][0]
 
 
+def _readers(func: Any) -> Counter[Any]:
+    """How many bindings of `func` (and its result) read each var."""
+    from tvm import relax
+
+    values = [b.value for block in func.body.blocks for b in block.bindings]
+    return Counter(v for e in [*values, func.body.body] for v in relax.analysis.free_vars(e))
+
+
 def fold_named_weights(
     func: Any, tensors: dict[str, Any], keep_expansions: bool = False
 ) -> tuple[Any, dict[str, Any]]:
@@ -234,7 +246,7 @@ def fold_named_weights(
     added; a new name taken gets `_` appended."""
     from tvm import relax
 
-    folding = _Folding(tensors, keep_expansions)
+    folding = _Folding(tensors, _readers(func) if keep_expansions else None)
     blocks = []
     for block in func.body.blocks:
         bindings = []
