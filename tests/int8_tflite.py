@@ -320,3 +320,29 @@ def unsupported_operator_tflite() -> bytes:
         (1, [hidden], out, 0, None),
     ]
     return w.model(codes, operators, [x], [out], "usmp_dialect unsupported-operator model")
+
+
+def requantizing_slice_tflite() -> bytes:
+    """An int8 STRIDED_SLICE whose output has a scale other than its input's, which
+    TFLite's converter never writes (its kernel copies the int8 values):
+
+    input int8[1,4] (scale 1/32) -> STRIDED_SLICE [0:1, 0:2] -> output int8[1,2] (scale 1/16)
+    """
+    w = _Writer()
+    int8, int32 = TensorType.INT8, TensorType.INT32
+    x = w.tensor("input", [1, 4], int8, [INPUT_SCALE], [0])
+    bounds = [
+        w.tensor(name, [2], int32, data=np.array(values, dtype=np.int32))
+        for name, values in [
+            ("slice/begin", [0, 0]),
+            ("slice/end", [1, 2]),
+            ("slice/strides", [1, 1]),
+        ]
+    ]
+    out = w.tensor("slice", [1, 2], int8, [2 * INPUT_SCALE], [0])
+    options = _table(w.builder, "StridedSliceOptions")
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [x, *bounds], out, BuiltinOptions.StridedSliceOptions, options),
+    ]
+    codes = [BuiltinOperator.STRIDED_SLICE]
+    return w.model(codes, operators, [x], [out], "usmp_dialect requantizing-slice model")

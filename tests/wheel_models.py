@@ -20,6 +20,12 @@ class WheelModel(NamedTuple):
 WHEEL_MODELS = {
     # TensorFlow Lite Micro's hello-world model: 3 float fully-connected layers.
     "sine-tflite": WheelModel("tflite_micro", "python/tflite_micro/sine_float.tflite"),
+    # openWakeWord's speech embedding (float32): 20 convolutions with leaky ReLUs, 5 pools.
+    "wakeword-embedding-tflite": WheelModel("pyopen_wakeword", "models/embedding_model.tflite"),
+    # microWakeWord's int8 streaming detectors: state in 6 resource variables, read and
+    # written each run; "Okay Nabu"'s splits it with SPLIT_V.
+    "wakeword-okay-nabu-tflite": WheelModel("pymicro_wakeword", "models/okay_nabu.tflite"),
+    "wakeword-hey-mycroft-tflite": WheelModel("pymicro_wakeword", "models/hey_mycroft.tflite"),
     # PaddleOCR's text-direction classifier (566 ONNX nodes, shape subgraphs to fold).
     "paddle-cls-onnx": WheelModel(
         "rapidocr_onnxruntime",

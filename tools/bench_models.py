@@ -39,12 +39,12 @@ and how many buffers, and bytes, overflowed from SRAM to DRAM (the "Pools" secti
 
     python tools/bench_models.py --model-files [FILE.tflite ...] [--write BENCHMARKS.md]
 
-plans `.tflite` files (tflite-micro's sine_float.tflite, the int8 model the tests write,
-and any given) as `usmp-translate --import-tflite` imports them, against TensorFlow Lite
-Micro's arena (the `tflite-micro` wheel's interpreter, its recording allocator: the
-non-persistent "head", where TFLM plans every tensor of the graph, inputs and outputs
-included, and the total with its persistent "tail" of interpreter structures) and Relax's
-StaticPlanBlockMemory (the "Model files" section).
+plans `.tflite` files (those of the wheels the tests use, tests/wheel_models.py, the int8
+model the tests write, and any given) as `usmp-translate --import-tflite` imports them,
+against TensorFlow Lite Micro's arena (the `tflite-micro` wheel's interpreter, its
+recording allocator: the non-persistent "head", where TFLM plans every tensor of the graph,
+inputs and outputs included, and the total with its persistent "tail" of interpreter
+structures) and Relax's StaticPlanBlockMemory (the "Model files" section).
 """
 
 from __future__ import annotations
@@ -389,7 +389,7 @@ def main() -> None:
         "--model-files",
         nargs="*",
         metavar="FILE",
-        help=".tflite files against TFLM's arena (sine and the tests' int8 model, and these)",
+        help=".tflite files against TFLM's arena (the tests' own, and these)",
     )
     args = parser.parse_args()
     command = "python tools/bench_models.py" + "".join(f" {a}" for a in sys.argv[1:])
@@ -501,23 +501,30 @@ def model_files_section(rows: list[tuple[str, dict[str, Any]]], command: str) ->
         "the file stores them (int8, float16), each decoded by the operator that reads it "
         '(see "Weights as stored"; not in these figures). TFLM *fails* on the '
         "float16-weight model: its DEQUANTIZE kernel takes int8, int16 and uint8 only; the "
-        "activations are float32 in either runtime.",
+        "activations are float32 in either runtime. microWakeWord's detectors (okay_nabu, "
+        "hey_mycroft: pymicro-wakeword) are int8 streaming models whose every run reads and "
+        "writes 6 resource variables: each variable is an input (its value before the run) "
+        "and an output (after), both placed in *I/O*, where TFLM keeps one copy in its "
+        "persistent tail (in *total*, not in *non-persistent*).",
     ]
     return "\n".join(lines) + "\n"
 
 
 def model_files_main(args: argparse.Namespace, command: str) -> None:
     import importlib
-    import importlib.util
     import tempfile
 
-    # The int8 and float16-weight models the tests write (tests/int8_tflite.py).
+    # The `.tflite` files of the wheels the tests use (tests/wheel_models.py) and the int8
+    # and float16-weight models the tests write (tests/int8_tflite.py).
     sys.path.insert(0, str(ROOT / "tests"))
     int8_tflite = importlib.import_module("int8_tflite")
+    wheel_models = importlib.import_module("wheel_models")
 
-    sine = importlib.util.find_spec("tflite_micro")
-    assert sine is not None and sine.submodule_search_locations
-    files = [f"{next(iter(sine.submodule_search_locations))}/python/tflite_micro/sine_float.tflite"]
+    files = [
+        path
+        for name in wheel_models.WHEEL_MODELS
+        if name.endswith("-tflite") and (path := wheel_models.wheel_model_path(name)) is not None
+    ]
     with tempfile.TemporaryDirectory() as folder:
         int8 = Path(folder) / "int8_cnn.tflite"
         int8.write_bytes(int8_tflite.int8_cnn_tflite())

@@ -14,7 +14,8 @@ attribute is dropped, and the weights dict is empty: the lowering folds the cons
 exactly as it folds bound weights. Input names are the model's own (the ONNX frontend's
 own renaming is off; `lower_model` makes any name a TIR name). An ONNX model's shape
 computations are folded first (`onnx_shapes`), its dynamic input dims fixed by
-`input_shapes`.
+`input_shapes`. A TFLite model's resource variables (a streaming model's state) are
+inputs and outputs of `forward` (`model_file_state`).
 
 The frontends print to standard output when they fail; that text is kept out of it (the
 output is for IR only) and the failure is one `RelaxImportError` at the file, naming the
@@ -170,9 +171,12 @@ def _tflite_module(path: str) -> tuple[Any, list[tuple[str, Any]]]:
     tflite = _required("tflite", path)
     from tvm.relax.frontend.tflite import from_tflite
 
+    from usmp_dialect.frontends.model_file_state import stateful_converter, with_state
+
     model = tflite.Model.GetRootAsModel(data, 0)
+    converter, variables = stateful_converter()
     return _run_frontend(
-        lambda: from_tflite(model),
+        lambda: with_state(from_tflite(model, op_converter=converter), variables),
         "tflite",
         path,
         lambda names: _tflite_failed_at(model, names),

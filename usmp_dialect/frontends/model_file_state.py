@@ -1,0 +1,216 @@
+"""A `.tflite` model's resource variables as state it reads and writes, and the quantized
+operators a streaming model copies its state with, for TVM 0.27's TFLite frontend.
+
+    stateful_converter() -> (converter, variables)   `from_tflite(..., op_converter=converter)`
+    with_state(mod, variables) -> mod                 each variable an input and an output
+
+A streaming model (microWakeWord's, in pymicro-wakeword) keeps what it has seen of its
+input in variables: each run reads them (READ_VARIABLE), computes, and writes them back
+(ASSIGN_VARIABLE) for the next run; a CALL_ONCE subgraph sets their first values. TVM's
+frontend takes only that first assignment (its values become constants), and declines
+the quantized operators such a model moves its state with.
+
+A variable here is an input of `forward`, its value before the run (named as the file
+names the variable), and an output, its value after, after the model's own outputs, both
+in the order the model first reads or writes its variables. Relax functions are pure: a
+value before and after a run is exactly a parameter and a result, the Relax VM checks
+them as it checks any output, and the plan holds what one run computes. A buffer that
+outlives the run belongs to its caller, as TFLM keeps variables in its persistent arena,
+not in the non-persistent one the tensors of a run share; with `--use-workspace-io` both
+are placed in the pool as inputs and outputs are. The caller passes the CALL_ONCE values
+(microWakeWord's: each int8 -128, its zero point: real zeros) to the first run. A
+variable the model only reads, which CALL_ONCE sets, is that constant, as TVM's frontend
+takes it.
+
+Quantized READ_VARIABLE, ASSIGN_VARIABLE, STRIDED_SLICE and SPLIT_V copy their int8
+values unchanged, as TFLite's kernels do: they are converted as they are for float
+tensors when their input and outputs are quantized alike, and declined otherwise. A
+SPLIT_V of constant sizes is one slice a part.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+# Operators that copy their quantized input's values unchanged, as TFLite's kernels do.
+_COPYING = frozenset({"READ_VARIABLE", "ASSIGN_VARIABLE", "STRIDED_SLICE", "SPLIT_V"})
+
+
+@dataclass
+class Variable:
+    """A resource variable: its value before the run (an input of the function if the run
+    reads it before writing it), its value now (its value after the run, once converted),
+    the constant its CALL_ONCE subgraph assigns it if one does, whether the run read
+    `before` and whether it wrote the variable."""
+
+    before: Any
+    value: Any
+    initial: Any = None
+    read: bool = False
+    written: bool = False
+
+    @property
+    def constant(self) -> bool:
+        """Only read, and set by CALL_ONCE: its value is that constant in every run."""
+        return self.read and not self.written and self.initial is not None
+
+
+class _Operators:
+    """A TFLite subgraph whose operators are its own but those of the codes left out."""
+
+    def __init__(self, subgraph: Any, code: Any, left_out: set[str]) -> None:
+        self._subgraph = subgraph
+        self._kept = [
+            subgraph.Operators(i)
+            for i in range(subgraph.OperatorsLength())
+            if code(subgraph.Operators(i)) not in left_out
+        ]
+
+    # The flatbuffer reader's method names.
+    def OperatorsLength(self) -> int:
+        return len(self._kept)
+
+    def Operators(self, i: int) -> Any:
+        return self._kept[i]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._subgraph, name)
+
+
+def stateful_converter() -> tuple[type, dict[Any, Variable]]:
+    """TVM's TFLite `OperatorConverter` with variables as state, and the variables it finds
+    (by resource key, in the order the model first reads or writes them)."""
+    import tvm
+    import tvm_ffi
+    from tvm import relax
+    from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter, get_tensor_name
+
+    variables: dict[Any, Variable] = {}
+
+    class StatefulConverter(OperatorConverter):
+        _SUPPORTED_QUANTIZED_OPS = OperatorConverter._SUPPORTED_QUANTIZED_OPS | _COPYING
+        subgraph: Any
+
+        def check_unsupported_ops(self) -> None:
+            """TVM's check of every operator but ASSIGN_VARIABLE, whose quantized value and
+            no output it takes for dynamic range quantization; the conversion checks it."""
+            subgraph = self.subgraph
+            self.subgraph = _Operators(subgraph, self.get_op_code_str, {"ASSIGN_VARIABLE"})
+            try:
+                super().check_unsupported_ops()
+            finally:
+                self.subgraph = subgraph
+
+        def _initializing(self) -> bool:
+            return bool(self.conversion_state["in_call_once_init"])
+
+        def _variable(self, handle: Any, op_name: str, tensor: Any) -> Variable:
+            key = self._get_resource_key_for_handle(handle, op_name)
+            if key not in variables:
+                before = relax.Var(
+                    key[1] or str(key),
+                    relax.TensorType(
+                        [int(d) for d in tensor.tensor.ShapeAsNumpy()],
+                        self.get_tensor_type_str(tensor.tensor.Type()),
+                    ),
+                )
+                initial = self.conversion_state["resource_values"].get(key)
+                variables[key] = Variable(before, before, initial)
+            return variables[key]
+
+        def convert_read_variable(self, op: Any) -> Any:
+            if self._initializing():
+                return super().convert_read_variable(op)
+            inputs, outputs = self.get_input_tensors(op), self.get_output_tensors(op)
+            if len(inputs) != 1 or len(outputs) != 1:
+                raise tvm.error.OpNotImplemented("READ_VARIABLE expects one input and one output")
+            variable = self._variable(inputs[0], "READ_VARIABLE", outputs[0])
+            variable.read |= not variable.written
+            return variable.value
+
+        def convert_assign_variable(self, op: Any) -> Any:
+            if self._initializing():
+                return super().convert_assign_variable(op)
+            inputs = self.get_input_tensors(op)
+            if len(inputs) != 2 or self.get_output_tensors(op):
+                raise tvm.error.OpNotImplemented(
+                    "ASSIGN_VARIABLE expects a resource handle and a value, and no outputs"
+                )
+            variable = self._variable(inputs[0], "ASSIGN_VARIABLE", inputs[1])
+            value = self.get_tensor_expr(inputs[1])
+            if not tvm_ffi.structural_equal(value.ty, variable.before.ty):
+                raise tvm.error.OpNotImplemented(
+                    f"ASSIGN_VARIABLE of a {value.ty} to variable '{variable.before.name}' "
+                    f"of {variable.before.ty}"
+                )
+            variable.value, variable.written = value, True
+            return None
+
+        def _copies_quantization(self, op: Any, op_name: str) -> None:
+            """The data input and every output are quantized alike, or none is."""
+            source = self.get_input_tensors(op)[0]
+            for output in self.get_output_tensors(op):
+                if (source.qnn_params is None) != (output.qnn_params is None) or (
+                    source.qnn_params is not None and not self.has_same_qnn_params(source, output)
+                ):
+                    name = get_tensor_name(self.subgraph, output.tensor_idx)
+                    raise tvm.error.OpNotImplemented(
+                        f"quantized {op_name} computing '{name}' is quantized unlike its input"
+                        " (TFLite's kernel copies the values)"
+                    )
+
+        def convert_strided_slice(self, op: Any) -> Any:
+            self._copies_quantization(op, "STRIDED_SLICE")
+            return super().convert_strided_slice(op)
+
+        def convert_split_v(self, op: Any) -> Any:
+            """Static sizes: one slice a part (TVM's split makes a tuple, which the lowering
+            takes only as a function's result), each the output tensor the file names."""
+            self._copies_quantization(op, "SPLIT_V")
+            data, sizes, axis = self.get_input_tensors(op)
+            if self.has_expr(sizes.tensor_idx):
+                return super().convert_split_v(op)
+            outputs = self.get_output_tensors(op)
+            dim = int(self.get_tensor_value(axis)) % len(data.tensor.ShapeAsNumpy())
+            begin = 0
+            for output in outputs:
+                end = begin + int(output.tensor.ShapeAsNumpy()[dim])
+                part = relax.op.strided_slice(
+                    self.get_expr(data.tensor_idx), axes=[dim], begin=[begin], end=[end]
+                )
+                self.exp_tab.set_expr(
+                    get_tensor_name(self.subgraph, output.tensor_idx), self.bb.normalize(part)
+                )
+                begin = end
+            return None
+
+    return StatefulConverter, variables
+
+
+def with_state(mod: Any, variables: dict[Any, Variable]) -> Any:
+    """`mod` whose `main` takes each variable's value before the run after its inputs (but
+    a constant one's, bound to its constant) and returns each written variable's value
+    after the run after its outputs."""
+    from tvm import relax
+
+    if not variables:
+        return mod
+    func = mod["main"]
+    *blocks, last = func.body.blocks
+    *bindings, output = last.bindings
+    value = output.value
+    outputs = list(value.fields) if isinstance(value, relax.Tuple) else [value]
+    states = [v.value for v in variables.values() if v.written]
+    fields = [*outputs, *states]
+    result = relax.Tuple(fields)
+    returned = relax.Var(output.var.name, relax.TupleType([f.ty for f in fields]))
+    block = relax.DataflowBlock([*bindings, relax.VarBinding(returned, result)])
+    constants = [relax.VarBinding(v.before, v.initial) for v in variables.values() if v.constant]
+    if constants:
+        blocks = [relax.DataflowBlock(constants), *blocks]
+    params = [*func.params, *(v.before for v in variables.values() if v.read and not v.constant)]
+    mod["main"] = relax.Function(
+        params, relax.SeqExpr([*blocks, block], returned), returned.ty, func.is_pure, func.attrs
+    ).with_attr("num_input", len(params))
+    return mod
