@@ -159,3 +159,20 @@ def test_broadcast_weight_stays_per_channel() -> None:
     assert _kinds(constants) == {"alpha": ("float32", (8,))}
     result = check_model(mod, weights, "<prelu>", lowering=MODEL_FILE_LOWERING, tolerance=0)
     assert [o.max_error for o in result.outputs] == [0]
+
+
+def test_stored_weight_is_overridden_by_its_own_bytes(int8_model: Path) -> None:
+    """The file's int8 weight, a constant as it is, is what an application overrides
+    (folded, only its float32 dequantized copy was a constant)."""
+    mod, weights = load_model_file(str(int8_model), "tflite")
+    other = np.random.default_rng(1).integers(-127, 128, (3, 3, 1, 8)).astype(np.int8)
+    result = check_model(
+        mod,
+        weights,
+        str(int8_model),
+        lowering=MODEL_FILE_LOWERING,
+        target="c",
+        tolerance=0,
+        overrides={"conv_weights": other},
+    )
+    assert [o.max_error for o in result.outputs] == [0]
