@@ -15,7 +15,8 @@ exactly as it folds bound weights. Input names are the model's own (the ONNX fro
 own renaming is off; `lower_model` makes any name a TIR name). An ONNX model's shape
 computations are folded first (`onnx_shapes`), its dynamic input dims fixed by
 `input_shapes`. A TFLite model's resource variables (a streaming model's state) are
-inputs and outputs of `forward` (`model_file_state`).
+inputs and outputs of `forward` (`model_file_state`). The outputs are named as the file
+names them (the subgraph's output tensors, the graph's outputs; `with_output_names`).
 
 The frontends print to standard output when they fail; that text is kept out of it (the
 output is for IR only) and the failure is one `RelaxImportError` at the file, naming the
@@ -40,7 +41,12 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.frontends.file_names import file_names, tensor_name, with_file_names
+from usmp_dialect.frontends.file_names import (
+    file_names,
+    tensor_name,
+    with_file_names,
+    with_output_names,
+)
 from usmp_dialect.frontends.relax import (
     ENTRY,
     MODEL_FILE_LOWERING,
@@ -171,12 +177,23 @@ def _tflite_module(path: str) -> tuple[Any, list[tuple[str, Any]]]:
     tflite = _required("tflite", path)
     from tvm.relax.frontend.tflite import from_tflite
 
-    from usmp_dialect.frontends.model_file_state import stateful_converter, with_state
+    from usmp_dialect.frontends.model_file_state import (
+        state_output_names,
+        stateful_converter,
+        with_state,
+    )
 
     model = tflite.Model.GetRootAsModel(data, 0)
     converter, variables = stateful_converter()
+
+    def convert() -> Any:
+        mod = with_state(from_tflite(model, op_converter=converter), variables)
+        graph = model.Subgraphs(0)
+        outputs = [tensor_name(graph.Tensors(int(t)).Name()) for t in graph.OutputsAsNumpy()]
+        return with_output_names(mod, [*outputs, *state_output_names(variables)])
+
     return _run_frontend(
-        lambda: with_state(from_tflite(model, op_converter=converter), variables),
+        convert,
         "tflite",
         path,
         lambda names: _tflite_failed_at(model, names),
@@ -205,7 +222,10 @@ def _onnx_module(
 
     _check_onnx_operators(model, path)
     return _run_frontend(
-        lambda: from_onnx(model, shape_dict=shapes, sanitize_input_names=False),
+        lambda: with_output_names(
+            from_onnx(model, shape_dict=shapes, sanitize_input_names=False),
+            [output.name for output in model.graph.output],
+        ),
         "onnx",
         path,
         lambda names: _onnx_failed_at(model, names),
