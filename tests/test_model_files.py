@@ -110,6 +110,7 @@ def test_buffers_and_weights_keep_the_files_names(model_files: dict[str, Path | 
     [
         "sine-tflite",
         "wakeword-embedding-tflite",
+        "wakeword-melspectrogram-tflite",
         OKAY_NABU,
         INT8,
         FLOAT16,

@@ -84,16 +84,19 @@ class _Operators:
 
 
 def stateful_converter() -> tuple[type, dict[Any, Variable]]:
-    """TVM's TFLite `OperatorConverter` with variables as state, and the variables it finds
-    (by resource key, in the order the model first reads or writes them)."""
+    """TVM's TFLite `OperatorConverter` with variables as state (and the operators
+    `tflite_operators` corrects), and the variables it finds (by resource key, in the order
+    the model first reads or writes them)."""
     import tvm
     import tvm_ffi
     from tvm import relax
     from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter, get_tensor_name
 
+    from usmp_dialect.frontends.tflite_operators import corrected_converter
+
     variables: dict[Any, Variable] = {}
 
-    class StatefulConverter(OperatorConverter):
+    class StatefulConverter(corrected_converter()):  # type: ignore[misc]
         _SUPPORTED_QUANTIZED_OPS = OperatorConverter._SUPPORTED_QUANTIZED_OPS | _COPYING
         subgraph: Any
 
