@@ -516,7 +516,10 @@ def model_files_section(rows: list[tuple[str, dict[str, Any]]], command: str) ->
         "hey_mycroft: pymicro-wakeword) are int8 streaming models whose every run reads and "
         "writes 6 resource variables: each variable is an input (its value before the run) "
         "and an output (after), both placed in *I/O*, where TFLM keeps one copy in its "
-        "persistent tail (in *total*, not in *non-persistent*).",
+        "persistent tail (in *total*, not in *non-persistent*). openWakeWord's "
+        "melspectrogram (pyopen-wakeword) takes any number of audio samples, its file says "
+        "1: it is imported with the 1760 pyopen-wakeword feeds it (`--input-shape`), which "
+        "TFLM's interpreter cannot resize to (*n/a*).",
     ]
     return "\n".join(lines) + "\n"
 
