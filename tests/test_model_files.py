@@ -115,6 +115,7 @@ def test_buffers_and_weights_keep_the_files_names(model_files: dict[str, Path | 
     [
         "sine-tflite",
         "wakeword-embedding-tflite",
+        "wakeword-melspectrogram-tflite",
         OKAY_NABU,
         INT8,
         FLOAT16,
@@ -145,13 +146,13 @@ def test_model_file_matches_relax_vm(name: str, model_files: dict[str, Path | No
 
 @pytest.mark.slow
 def test_int8_model_keeps_int8_io(model_files: dict[str, Path | None]) -> None:
-    """The int8 input and output stay int8 params of `main`, the input named as the model
-    names it (`input_1`, its `_1` kept)."""
+    """The int8 input and output stay int8 params of `main`, named as the model names them
+    (`input_1`, its `_1` kept; `Identity`)."""
     path, _ = _model(INT8, model_files)
     text = print_module(import_model_file(path, "tflite"))
     main = next(line for line in text.splitlines() if "tir.prim_func @main(" in line)
     assert '!tir.buffer<1x12x12x1xi8> {tir.name = "input_1"}' in main
-    assert '%output: !tir.buffer<1x10xi8> {tir.name = "output"}' in main
+    assert '%Identity: !tir.buffer<1x10xi8> {tir.name = "Identity"}' in main
 
 
 @pytest.mark.slow
@@ -163,7 +164,7 @@ def test_check_command_takes_model_files(model_files: dict[str, Path | None]) ->
         text=True,
     )
     assert completed.returncode == 0, completed.stderr
-    assert "output int8[1, 10]: max |ours - Relax VM| = 0, agrees within 0" in completed.stdout
+    assert "Identity int8[1, 10]: max |ours - Relax VM| = 0, agrees within 0" in completed.stdout
 
 
 @pytest.mark.slow
@@ -225,14 +226,16 @@ def test_unsupported_tflite_operator_is_named_with_its_tensor(tmp_path: Path) ->
 @pytest.mark.slow
 def test_streaming_model_state_is_input_and_output(model_files: dict[str, Path | None]) -> None:
     """Each resource variable of microWakeWord's int8 detector is an input of `main`, named
-    as the file names the variable, and an output after the model's own, both int8."""
+    as the file names the variable, and an output after the model's own, named as the file
+    names the tensor assigned to it, both int8; the model's output keeps its name too."""
     path, _ = _model(OKAY_NABU, model_files)
     text = print_module(import_model_file(path, "tflite"))
     main = next(line for line in text.splitlines() if "tir.prim_func @main(" in line)
     assert '!tir.buffer<1x3x40xi8> {tir.name = "serving_default_input_audio_0"}' in main
     assert '%stream_6_states: !tir.buffer<1x2x1x40xi8> {tir.name = "stream_6_states"}' in main
-    assert '%output0: !tir.buffer<1x1x1x1xui8> {tir.name = "output0"}' in main
-    assert '%output3: !tir.buffer<1x2x1x40xi8> {tir.name = "output3"}' in main
+    assert '!tir.buffer<1x1x1x1xui8> {tir.name = "StatefulPartitionedCall_0"}' in main
+    after = '!tir.buffer<1x2x1x40xi8> {tir.name = "model_1_stream_6_strided_slice1"}'
+    assert f"%model_1_stream_6_strided_slice1: {after}" in main
 
 
 def _initial_states(path: str) -> dict[str, np.ndarray]:
@@ -287,8 +290,9 @@ def test_streaming_int8_model_matches_tflm(model_files: dict[str, Path | None]) 
     main, lib = planned["main"], build(planned, "c")
     states = _initial_states(path)
     names = [p.name for p in main.params]
-    outputs = [name for name in names if name.startswith("output")]
     # The state outputs follow the model's, in the order of the state inputs.
+    first = names.index("StatefulPartitionedCall_0")
+    outputs = names[first : first + 1 + len(states)]
     state_of = dict(zip(outputs[1:], [n for n in names if n in states], strict=True))
     interpreter = runtime.Interpreter.from_file(path)
     rng = np.random.default_rng(1)
@@ -301,7 +305,7 @@ def test_streaming_int8_model_matches_tflm(model_files: dict[str, Path | None]) 
             )
             lib["main"](*arguments)
             after = {name: a.numpy() for name, a in zip(names, arguments, strict=True)}
-            ours.append(int(after["output0"][0, 0]))
+            ours.append(int(after["StatefulPartitionedCall_0"][0, 0]))
             states = {state_of[name]: after[name] for name in outputs[1:]}
             interpreter.set_input(frame, 0)
             interpreter.invoke()
@@ -354,3 +358,37 @@ def test_only_read_variable_set_by_call_once_stays_its_constant() -> None:
     out, after = relax_vm_outputs(tvm.IRModule({"forward": func}), {}, inputs)
     np.testing.assert_array_equal(out, [2, 6])
     np.testing.assert_array_equal(after, [12, 26])
+
+
+def test_outputs_keep_the_files_names_unique(tmp_path: Path) -> None:
+    """An ONNX graph's outputs name `main`'s output buffers, in the graph's order, as TIR
+    names kept unique against every other name: `w_1`, the TIR name of the weight `w.1`
+    too, and `T`, the name TVMScript's module takes, each get a `_`; the printed IR parses
+    back, and the planned model equals the Relax VM."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    def tensor(name: str) -> Any:
+        return helper.make_tensor_value_info(name, TensorProto.FLOAT, [2, 3])
+
+    weight = numpy_helper.from_array(np.arange(6, dtype=np.float32).reshape(2, 3), "w.1")
+    graph = helper.make_graph(
+        [
+            helper.make_node("Add", ["x", "w.1"], ["w_1"]),
+            helper.make_node("Relu", ["x"], ["T"]),
+        ],
+        "outputs",
+        [tensor("x")],
+        [tensor("T"), tensor("w_1")],
+        [weight],
+    )
+    path = tmp_path / "outputs.onnx"
+    path.write_bytes(
+        helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
+    )
+    mod, weights = load_model_file(str(path), "onnx")
+    tir_mod, _ = lower_model(mod, weights, str(path), MODEL_FILE_LOWERING)
+    assert [p.name for p in tir_mod["main"].params] == ["x", "w_1", "T_", "w_1_"]
+    text = print_module(import_model_file(str(path), "onnx"))
+    assert print_module(parse_module(text, "outputs")) == text
+    result = check_model(mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c")
+    assert [(o.name, o.agrees) for o in result.outputs] == [("T_", True), ("w_1_", True)]

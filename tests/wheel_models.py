@@ -1,7 +1,7 @@
 """The real model files the tests use: shipped in wheels the `test` extra installs
 (nothing is downloaded at test time). Used by pytest and by lit's config (`%model-NAME`).
 
-Each is (package, path inside it, --input-shape flags for an ONNX file with dynamic dims).
+Each is (package, path inside it, --input-shape flags for a file with dynamic dims).
 """
 
 from __future__ import annotations
@@ -22,6 +22,12 @@ WHEEL_MODELS = {
     "sine-tflite": WheelModel("tflite_micro", "python/tflite_micro/sine_float.tflite"),
     # openWakeWord's speech embedding (float32): 20 convolutions with leaky ReLUs, 5 pools.
     "wakeword-embedding-tflite": WheelModel("pyopen_wakeword", "models/embedding_model.tflite"),
+    # openWakeWord's melspectrogram (float32): any number of audio samples in (the file
+    # says 1; 1760 as pyopen-wakeword feeds it), 8 frames of 32 mels out. TVM's frontend
+    # fails on its EXPAND_DIMS and BATCH_MATMUL (tflite_operators corrects them).
+    "wakeword-melspectrogram-tflite": WheelModel(
+        "pyopen_wakeword", "models/melspectrogram.tflite", ("serving_default_input:0=1x1760",)
+    ),
     # microWakeWord's int8 streaming detectors: state in 6 resource variables, read and
     # written each run; "Okay Nabu"'s splits it with SPLIT_V.
     "wakeword-okay-nabu-tflite": WheelModel("pymicro_wakeword", "models/okay_nabu.tflite"),

@@ -29,8 +29,9 @@ from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, IO_OFFSETS_ATTR, POOLS_AT
 
 POOL_FILL = 0xFF
 # TVM's C codegen declares a float16 value `half`, a type it leaves to the platform's
-# headers (Arm's compilers have `__fp16`); the host compiler's is `_Float16`.
-C_OPTIONS = ["-Dhalf=_Float16"]
+# headers (Arm's compilers have `__fp16`); the host compiler's is `_Float16`. It prints a
+# float32 infinity (a max's initial value, `-inff`) as `inff`, which no header declares.
+C_OPTIONS = ["-Dhalf=_Float16", "-Dinff=__builtin_inff()"]
 
 
 def tvm_target(name: str) -> Any:

@@ -2,6 +2,7 @@
 
     file_names(kind) -> context recording [(name, expr)] while a frontend runs
     with_file_names(func, names) -> (func, weights)
+    with_output_names(mod, names) -> mod   `main`'s outputs named as the file names them
 
 TVM 0.27's TFLite and ONNX frontends know each tensor's name (TFLite: the tensor's, for
 a weight passed to `ExprTable.new_const` as `source_name`; ONNX: the initializer's or the
@@ -14,6 +15,10 @@ restored after) to record `(name, expr)` pairs.
 dict holds its array: `lower_model` binds it back and names what is folded from it after
 it) and renames each var the file names. Names are `sanitize`d and kept unique by
 appending `_` (the first in the function's order keeps the name).
+
+Relax has no names for a function's outputs: `with_output_names` lists the file's as the
+entry's `"usmp.output_names"` attribute, which the lowering names the output buffers by
+(`sanitize`d and kept unique there, against every other name of `main`).
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from usmp_dialect.frontends.fused_names import renamed
-from usmp_dialect.frontends.relax import fresh_name, sanitize
+from usmp_dialect.frontends.relax import OUTPUT_NAMES_ATTR, fresh_name, sanitize
 
 
 @contextlib.contextmanager
@@ -166,3 +171,9 @@ def _intermediate_names(
         what = f"_{op.rsplit('.', 1)[-1]}" if isinstance(op, str) else ""
         names[binding.var] = fresh(f"{owner}{what}_intermediate")
     return names
+
+
+def with_output_names(mod: Any, names: list[str]) -> Any:
+    """`mod` whose `main` lists `names` as the names of its outputs, in order."""
+    mod["main"] = mod["main"].with_attr(OUTPUT_NAMES_ATTR, names)
+    return mod

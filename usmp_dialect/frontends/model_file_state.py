@@ -3,6 +3,7 @@ operators a streaming model copies its state with, for TVM 0.27's TFLite fronten
 
     stateful_converter() -> (converter, variables)   `from_tflite(..., op_converter=converter)`
     with_state(mod, variables) -> mod                 each variable an input and an output
+    state_output_names(variables) -> [name]           the file's names of the values after
 
 A streaming model (microWakeWord's, in pymicro-wakeword) keeps what it has seen of its
 input in variables: each run reads them (READ_VARIABLE), computes, and writes them back
@@ -11,10 +12,12 @@ frontend takes only that first assignment (its values become constants), and dec
 the quantized operators such a model moves its state with.
 
 A variable here is an input of `forward`, its value before the run (named as the file
-names the variable), and an output, its value after, after the model's own outputs, both
-in the order the model first reads or writes its variables. Relax functions are pure: a
-value before and after a run is exactly a parameter and a result, the Relax VM checks
-them as it checks any output, and the plan holds what one run computes. A buffer that
+names the variable), and an output, its value after, after the model's own outputs (named
+as the file names the tensor last assigned to the variable, `model_1/stream_6/strided_slice1`
+for `stream_6/states`), both in the order the model first reads or writes its variables.
+Relax functions are pure: a value before and after a run is exactly a parameter and a
+result, the Relax VM checks them as it checks any output, and the plan holds what one run
+computes. A buffer that
 outlives the run belongs to its caller, as TFLM keeps variables in its persistent arena,
 not in the non-persistent one the tensors of a run share; with `--use-workspace-io` both
 are placed in the pool as inputs and outputs are. The caller passes the CALL_ONCE values
@@ -42,13 +45,15 @@ class Variable:
     """A resource variable: its value before the run (an input of the function if the run
     reads it before writing it), its value now (its value after the run, once converted),
     the constant its CALL_ONCE subgraph assigns it if one does, whether the run read
-    `before` and whether it wrote the variable."""
+    `before` and whether it wrote the variable, and the file's name for the tensor the run
+    last assigned it ("" if none)."""
 
     before: Any
     value: Any
     initial: Any = None
     read: bool = False
     written: bool = False
+    assigned: str = ""
 
     @property
     def constant(self) -> bool:
@@ -79,16 +84,19 @@ class _Operators:
 
 
 def stateful_converter() -> tuple[type, dict[Any, Variable]]:
-    """TVM's TFLite `OperatorConverter` with variables as state, and the variables it finds
-    (by resource key, in the order the model first reads or writes them)."""
+    """TVM's TFLite `OperatorConverter` with variables as state (and the operators
+    `tflite_operators` corrects), and the variables it finds (by resource key, in the order
+    the model first reads or writes them)."""
     import tvm
     import tvm_ffi
     from tvm import relax
     from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter, get_tensor_name
 
+    from usmp_dialect.frontends.tflite_operators import corrected_converter
+
     variables: dict[Any, Variable] = {}
 
-    class StatefulConverter(OperatorConverter):
+    class StatefulConverter(corrected_converter()):  # type: ignore[misc]
         _SUPPORTED_QUANTIZED_OPS = OperatorConverter._SUPPORTED_QUANTIZED_OPS | _COPYING
         subgraph: Any
 
@@ -145,6 +153,7 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
                     f"of {variable.before.ty}"
                 )
             variable.value, variable.written = value, True
+            variable.assigned = get_tensor_name(self.subgraph, inputs[1].tensor_idx)
             return None
 
         def _copies_quantization(self, op: Any, op_name: str) -> None:
@@ -214,3 +223,9 @@ def with_state(mod: Any, variables: dict[Any, Variable]) -> Any:
         params, relax.SeqExpr([*blocks, block], returned), returned.ty, func.is_pure, func.attrs
     ).with_attr("num_input", len(params))
     return mod
+
+
+def state_output_names(variables: dict[Any, Variable]) -> list[str]:
+    """The names of the outputs `with_state` adds: each the file's name for the tensor last
+    assigned to its variable, else the variable's (the output is then made unique)."""
+    return [v.assigned or v.before.name for v in variables.values() if v.written]

@@ -6,6 +6,7 @@
                                        `usmp-translate --import-tflite/--import-onnx`
                                        (`MODEL_FILE_LOWERING`: temporaries inlined)
     parse_input_shapes(["x=1x3x224x224"]) -> {"x": (1, 3, 224, 224)}   --input-shape
+    fixed_input_shapes(declared, input_shapes, where) -> {name: dims}  each input's shape
 
 `tvm.relax.frontend.tflite.from_tflite` and `tvm.relax.frontend.onnx.from_onnx` return a
 module whose entry is `main` with the weights already bound as constants (TFLite also
@@ -14,8 +15,12 @@ attribute is dropped, and the weights dict is empty: the lowering folds the cons
 exactly as it folds bound weights. Input names are the model's own (the ONNX frontend's
 own renaming is off; `lower_model` makes any name a TIR name). An ONNX model's shape
 computations are folded first (`onnx_shapes`), its dynamic input dims fixed by
-`input_shapes`. A TFLite model's resource variables (a streaming model's state) are
-inputs and outputs of `forward` (`model_file_state`).
+`input_shapes`. A TFLite model's inputs have the file's static shapes, or those
+`input_shapes` gives (a dim the file lets a caller resize: openWakeWord's melspectrogram
+takes any number of audio samples, its file says 1). A TFLite model's resource variables
+(a streaming model's state) are inputs and outputs of `forward` (`model_file_state`). The
+outputs are named as the file names them (the subgraph's output tensors, the graph's
+outputs; `with_output_names`).
 
 The frontends print to standard output when they fail; that text is kept out of it (the
 output is for IR only) and the failure is one `RelaxImportError` at the file, naming the
@@ -40,7 +45,12 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.frontends.file_names import file_names, tensor_name, with_file_names
+from usmp_dialect.frontends.file_names import (
+    file_names,
+    tensor_name,
+    with_file_names,
+    with_output_names,
+)
 from usmp_dialect.frontends.relax import (
     ENTRY,
     MODEL_FILE_LOWERING,
@@ -68,6 +78,48 @@ def parse_input_shapes(texts: Sequence[str]) -> dict[str, tuple[int, ...]]:
         if match["name"] in shapes:
             raise ValueError(f"input '{match['name']}' is given twice")
         shapes[match["name"]] = tuple(int(d) for d in match["dims"].split("x"))
+    return shapes
+
+
+def _dims_text(dims: Sequence[int | str]) -> str:
+    return "[" + ", ".join(str(d) for d in dims) + "]"
+
+
+def fixed_input_shapes(
+    declared: Mapping[str, Sequence[int | str]],
+    input_shapes: Mapping[str, Sequence[int]],
+    where: str,
+) -> dict[str, list[int]]:
+    """Each input's static shape: as `input_shapes` gives it, else as the file declares it
+    (`declared`: each dim an int, else its name or `?`); a shape given for no input or of
+    another rank, or a declared dim left dynamic, is an error naming the input."""
+    for name in input_shapes:
+        if name not in declared:
+            raise RelaxImportError(
+                f"--input-shape names '{name}', which is not an input of the model "
+                f"(its inputs: {', '.join(declared) or 'none'})",
+                where,
+            )
+    shapes = {}
+    for name, dims in declared.items():
+        if name in input_shapes:
+            given = list(input_shapes[name])
+            if len(given) != len(dims):
+                raise RelaxImportError(
+                    f"--input-shape gives input '{name}' {len(given)} dimensions, "
+                    f"the model declares {len(dims)}: {_dims_text(dims)}",
+                    where,
+                )
+            shapes[name] = given
+        elif all(isinstance(d, int) and d > 0 for d in dims):
+            shapes[name] = [int(d) for d in dims]
+        else:
+            example = "x".join(str(d) if isinstance(d, int) and d > 0 else "N" for d in dims)
+            raise RelaxImportError(
+                f"input '{name}' has a dynamic shape {_dims_text(dims)}: "
+                f"give it as --input-shape {name}={example}",
+                where,
+            )
     return shapes
 
 
@@ -118,6 +170,8 @@ def _run_frontend(
             with file_names(kind) as names:
                 mod = convert()
             return mod, names
+        except RelaxImportError:  # the model's input shapes, before the frontend ran
+            raise
         except Exception as error:  # the frontend fails on the model; its message says why
             failure = error.with_traceback(None)
             # The frontend's BlockBuilder, freed with the traceback, logs a warning.
@@ -163,7 +217,9 @@ def _read(path: str) -> bytes:
         raise RelaxImportError(f"cannot read '{path}': {error.strerror}", path) from None
 
 
-def _tflite_module(path: str) -> tuple[Any, list[tuple[str, Any]]]:
+def _tflite_module(
+    path: str, input_shapes: Mapping[str, Sequence[int]]
+) -> tuple[Any, list[tuple[str, Any]]]:
     data = _read(path)
     # A flatbuffer is read lazily: a file that is not one fails anywhere, with any error.
     if len(data) < 8 or data[4:8] != b"TFL3":
@@ -171,12 +227,33 @@ def _tflite_module(path: str) -> tuple[Any, list[tuple[str, Any]]]:
     tflite = _required("tflite", path)
     from tvm.relax.frontend.tflite import from_tflite
 
-    from usmp_dialect.frontends.model_file_state import stateful_converter, with_state
+    from usmp_dialect.frontends.model_file_state import (
+        state_output_names,
+        stateful_converter,
+        with_state,
+    )
 
     model = tflite.Model.GetRootAsModel(data, 0)
     converter, variables = stateful_converter()
+
+    def convert() -> Any:
+        graph = model.Subgraphs(0)
+        # The file's shapes are static; one with a dim TFLite lets a caller resize (-1 in
+        # its signature, an audio model's sample count) is given as --input-shape.
+        declared = {
+            tensor_name(graph.Tensors(int(t)).Name()): [
+                int(d) for d in graph.Tensors(int(t)).ShapeAsNumpy()
+            ]
+            for t in graph.InputsAsNumpy()
+        }
+        shapes = fixed_input_shapes(declared, input_shapes, path)
+        mod = from_tflite(model, shape_dict=shapes, op_converter=converter)
+        mod = with_state(mod, variables)
+        outputs = [tensor_name(graph.Tensors(int(t)).Name()) for t in graph.OutputsAsNumpy()]
+        return with_output_names(mod, [*outputs, *state_output_names(variables)])
+
     return _run_frontend(
-        lambda: with_state(from_tflite(model, op_converter=converter), variables),
+        convert,
         "tflite",
         path,
         lambda names: _tflite_failed_at(model, names),
@@ -205,7 +282,10 @@ def _onnx_module(
 
     _check_onnx_operators(model, path)
     return _run_frontend(
-        lambda: from_onnx(model, shape_dict=shapes, sanitize_input_names=False),
+        lambda: with_output_names(
+            from_onnx(model, shape_dict=shapes, sanitize_input_names=False),
+            [output.name for output in model.graph.output],
+        ),
         "onnx",
         path,
         lambda names: _onnx_failed_at(model, names),
@@ -344,11 +424,10 @@ def load_model_file(
     path: str, kind: str, input_shapes: Mapping[str, Sequence[int]] | None = None
 ) -> tuple[Any, dict[str, np.ndarray]]:
     """A TFLite or ONNX model file (`kind`) as `(mod, weights)` for `frontends.relax`;
-    `input_shapes` fixes an ONNX model's dynamic input dims."""
+    `input_shapes` fixes an ONNX model's dynamic input dims, or a TFLite model's (one it
+    lets a caller resize)."""
     if kind == "tflite":
-        if input_shapes:
-            raise RelaxImportError("input shapes are given to ONNX models only", path)
-        mod, names = _tflite_module(path)
+        mod, names = _tflite_module(path, input_shapes or {})
     else:
         mod, names = _onnx_module(path, input_shapes or {})
     return _as_forward(mod, names, path)

@@ -18,7 +18,7 @@ makes a tuple, becomes the `Identity` it is. Nodes
 of weights alone are left to TVM's `FoldConstant`, as for any model.
 
 An input with a dimension that stays dynamic (no `--input-shape` for it), a shape given for
-no input or of the wrong rank, is an `OnnxShapeError` naming the input.
+no input or of the wrong rank, is an error naming the input (`fixed_input_shapes`).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from usmp_dialect.frontends.model_files import fixed_input_shapes
 from usmp_dialect.frontends.relax import RelaxImportError
 
 _SHAPE_OPS = frozenset({"Shape", "Size"})
@@ -39,14 +40,6 @@ _RANDOM_OPS = frozenset(
     {"RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike", "Multinomial"}
     | {"Bernoulli", "Dropout"}
 )
-
-
-class OnnxShapeError(RelaxImportError):
-    """An ONNX model's input shape that is missing, dynamic or not the model's rank."""
-
-
-def _dims_text(dims: Sequence[int | str]) -> str:
-    return "[" + ", ".join(str(d) for d in dims) + "]"
 
 
 def _declared_dims(value_info: Any) -> list[int | str]:
@@ -63,42 +56,6 @@ def graph_inputs(model: Any) -> list[Any]:
     return [i for i in model.graph.input if i.name not in initializers]
 
 
-def fixed_input_shapes(
-    model: Any, input_shapes: Mapping[str, Sequence[int]], where: str
-) -> dict[str, list[int]]:
-    """Each graph input's static shape: as given, else as the file declares it."""
-    inputs = {i.name: i for i in graph_inputs(model)}
-    for name in input_shapes:
-        if name not in inputs:
-            raise OnnxShapeError(
-                f"--input-shape names '{name}', which is not an input of the model "
-                f"(its inputs: {', '.join(inputs) or 'none'})",
-                where,
-            )
-    shapes = {}
-    for name, value_info in inputs.items():
-        declared = _declared_dims(value_info)
-        if name in input_shapes:
-            given = list(input_shapes[name])
-            if len(given) != len(declared):
-                raise OnnxShapeError(
-                    f"--input-shape gives input '{name}' {len(given)} dimensions, "
-                    f"the model declares {len(declared)}: {_dims_text(declared)}",
-                    where,
-                )
-            shapes[name] = given
-        elif all(isinstance(d, int) and d > 0 for d in declared):
-            shapes[name] = [int(d) for d in declared]
-        else:
-            example = "x".join(str(d) if isinstance(d, int) and d > 0 else "N" for d in declared)
-            raise OnnxShapeError(
-                f"input '{name}' has a dynamic shape {_dims_text(declared)}: "
-                f"give it as --input-shape {name}={example}",
-                where,
-            )
-    return shapes
-
-
 def static_onnx_model(
     model: Any, input_shapes: Mapping[str, Sequence[int]], where: str
 ) -> tuple[Any, dict[str, list[int]]]:
@@ -106,7 +63,8 @@ def static_onnx_model(
     initializers, and the fixed shapes by input name."""
     import onnx
 
-    shapes = fixed_input_shapes(model, input_shapes, where)
+    declared = {i.name: _declared_dims(i) for i in graph_inputs(model)}
+    shapes = fixed_input_shapes(declared, input_shapes, where)
     model = _with_input_shapes(model, shapes)
     _drop_inference_dropouts(model.graph)
     # A shape folded into a constant (a `Reshape`'s) lets inference give static shapes to

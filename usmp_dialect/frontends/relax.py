@@ -21,8 +21,9 @@ its buffers (`DeclBuffer(buffer, data=ptr)`); an operator that calls a packed fu
 a public one. The entry `main` takes the model's inputs (Relax names), its weights if they
 are params (Relax names, non-identifier characters as `_`, a keyword or `T`, `I`, `Module`
 with `_` appended), the constant tensors the operators read, and one buffer per output:
-`output` for a tensor, `output0`, `output1`, ... for a tuple of tensors (`_` appended
-while a name is taken). A constant tensor is a bound weight an operator reads as it is
+`output` for a tensor, `output0`, `output1`, ... for a tuple of tensors, or the names the
+entry lists as its `"usmp.output_names"` attribute (a model file's own, `sanitize`d), `_`
+appended while a name is taken. A constant tensor is a bound weight an operator reads as it is
 (named after the weight), one computed at compile time from weights alone (named after
 the first, then the op: `fc1_weight_permute_dims`, see `folded_weights`), or any other
 (`R.const`, or one TVM's FoldConstant computed from those alone): `constant0`,
@@ -58,6 +59,7 @@ from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR, CONSTANTS_ATTR
 from usmp_dialect.frontends.tvmscript import TVMScriptError
 
 OUTPUT_NAME = "output"
+OUTPUT_NAMES_ATTR = "usmp.output_names"
 ENTRY = "forward"
 # ASCII: xDSL's SSA names, which the params become, take no other letters.
 _NOT_IDENT = re.compile(r"\W", re.ASCII)
@@ -617,6 +619,27 @@ class Output(NamedTuple):
 
 
 def _outputs(
+    result: Any,
+    aliases: dict[Any, Any],
+    tuples: dict[Any, list[Any]],
+    computed: set[Any],
+    names: list[str] | None,
+    at: Site,
+) -> list[Output]:
+    """The entry's result, its tensors named `names` (`sanitize`d), else `output` for one
+    tensor, `output0`, `output1`, ... for a tuple."""
+    outputs = _returned(result, aliases, tuples, computed, at)
+    if names is None:
+        return outputs
+    if len(names) != len(outputs):
+        raise at.error(
+            f"'{OUTPUT_NAMES_ATTR}' names {len(names)} outputs; '{ENTRY}' returns {len(outputs)}"
+        )
+    named = zip(outputs, names, strict=True)
+    return [output._replace(name=sanitize(name)) for output, name in named]
+
+
+def _returned(
     result: Any, aliases: dict[Any, Any], tuples: dict[Any, list[Any]], computed: set[Any], at: Site
 ) -> list[Output]:
     """The entry's result: `output` for one tensor, `output0`, `output1`, ... for a tuple."""
@@ -713,6 +736,7 @@ def lower_model(
     if not isinstance(mod[ENTRY], relax.Function):
         raise RelaxImportError(f"'{ENTRY}' is not a Relax function", where)
     at = Site(where, f"in '{ENTRY}'")
+    output_names = (mod[ENTRY].attrs or {}).get(OUTPUT_NAMES_ATTR)
     weight_names = _weight_names(weights, at)
     _check_params(mod[ENTRY], weights, weight_names, at)
     tensors: dict[str, Any] = {}
@@ -724,9 +748,9 @@ def lower_model(
     if not isinstance(func.body, relax.SeqExpr):
         raise at.error(f"'{ENTRY}' body is a {type(func.body).__name__}")
     found = _bindings(func.body, at)
-    outputs = _outputs(
-        func.body.body, found.aliases, found.tuples, {var for _, _, var in found.calls}, at
-    )
+    computed = {var for _, _, var in found.calls}
+    names = None if output_names is None else [str(n) for n in output_names]
+    outputs = _outputs(func.body.body, found.aliases, found.tuples, computed, names, at)
     used = {op for op, _, _ in found.calls}
     taken = weight_names | {p.name for p in inputs} | used | _SCRIPT_NAMES
     buffers = {

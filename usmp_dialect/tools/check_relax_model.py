@@ -53,7 +53,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         action="append",
         default=[],
         metavar="NAME=1x3x224x224",
-        help="an .onnx model's input shape, as usmp-translate --import-onnx takes it",
+        help="a model file's input shape, as usmp-translate --import-onnx/--import-tflite takes it",
     )
     parser.add_argument(
         "--use-workspace-io",
@@ -109,7 +109,7 @@ def _loaded(args: argparse.Namespace) -> tuple[Any, dict[str, np.ndarray], str]:
 
     if not args.model.endswith(tuple(f".{kind}" for kind in model_files.KINDS)):
         if args.input_shape:
-            usage_error(TOOL, "--input-shape is for an .onnx model file")
+            usage_error(TOOL, "--input-shape is for a .tflite or .onnx model file")
         mod, weights = load_model(args.model)
         return mod, weights, model_location(args.model)
     try:

@@ -9,7 +9,8 @@
     usmp-translate --import-relax m.py:NAME     Relax model NAME() -> (mod, weights) -> tir
         [--weights=bound|params] [--fusion=default|none]   how TVM lowers it first
         [--temporaries=keep|inline]             operators' temporaries kept or inlined
-    usmp-translate --import-tflite m.tflite     TFLite model file -> tir (as --import-relax,
+    usmp-translate --import-tflite m.tflite [--input-shape NAME=1x1760 ...]
+                                                TFLite model file -> tir (as --import-relax,
                                                 but --temporaries=inline by default)
     usmp-translate --import-onnx m.onnx [--input-shape NAME=1x3x224x224 ...]
                                                 ONNX model file -> tir (as --import-relax)
@@ -171,7 +172,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         action="append",
         default=[],
         metavar="NAME=1x3x224x224",
-        help="--import-onnx: the static shape of input NAME (one flag per input)",
+        help="--import-onnx, --import-tflite: the static shape of input NAME (one flag per "
+        "input; a .tflite file's inputs default to the file's shapes)",
     )
     emit = parser.add_argument_group("--emit-tvmscript options")
     emit.add_argument(
@@ -195,11 +197,12 @@ def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
 
 
 def _input_shapes(args: argparse.Namespace, mode: str) -> dict[str, tuple[int, ...]]:
-    """`--input-shape NAME=DIMS`, each input once, given with --import-onnx only."""
+    """`--input-shape NAME=DIMS`, each input once, given with a model file only."""
     from usmp_dialect.frontends.model_files import parse_input_shapes
 
-    if args.input_shape and mode != "import-onnx":
-        usage_error(TOOL, f"--input-shape is an option of --import-onnx, not of --{mode}")
+    if args.input_shape and mode not in ("import-onnx", "import-tflite"):
+        owners = "--import-onnx and --import-tflite"
+        usage_error(TOOL, f"--input-shape is an option of {owners}, not of --{mode}")
     try:
         return parse_input_shapes(args.input_shape)
     except ValueError as error:
