@@ -86,7 +86,7 @@ def _static(ty: Any) -> bool:
 def _is_scalar(expr: Any) -> bool:
     import numpy as np
 
-    return int(np.prod([int(d) for d in expr.ty.shape.values])) == 1
+    return _static(expr.ty) and int(np.prod([int(d) for d in expr.ty.shape.values])) == 1
 
 
 def _commutes(expansion: Any) -> bool:
