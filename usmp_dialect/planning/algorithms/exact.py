@@ -1,9 +1,10 @@
 """`exact`: the `default` plan, then the canonical branch and bound for the rest of the budget.
 
 Anytime: it returns the best plan found when its work budget (`work`: search nodes worth
-`_SECONDS` reference seconds, the `default` portfolio's included) or the time cap runs
-out, never worse than `default`'s, and `proven_optimal` says whether the search proved it
-(a plan at max-live, or the search space exhausted with every buffer's pool fixed).
+`_SECONDS` reference seconds, the `default` portfolio's included, and `_DESCENT_SECONDS`
+more where the search leaves a pool unproven) or the time cap runs out, never worse than
+`default`'s, and `proven_optimal` says whether the search proved it (a plan at max-live,
+or the search space exhausted with every buffer's pool fixed).
 """
 
 from __future__ import annotations
