@@ -346,3 +346,28 @@ def requantizing_slice_tflite() -> bytes:
     ]
     codes = [BuiltinOperator.STRIDED_SLICE]
     return w.model(codes, operators, [x], [out], "usmp_dialect requantizing-slice model")
+
+
+def batch_matmul_tflite(weight: np.ndarray) -> bytes:
+    """A float BATCH_MATMUL of both operands' swapped last axes, the second the constant
+    `weight` [1, N, K] (its batch broadcast), then an EXPAND_DIMS at a negative axis:
+
+    input float32[2,K,M] -> BATCH_MATMUL adj_x adj_y -> [2,M,N] -> EXPAND_DIMS -2
+      -> output float32[2,M,1,N]
+    """
+    w = _Writer()
+    f32, int32 = TensorType.FLOAT32, TensorType.INT32
+    _, n, k = weight.shape
+    m = 3
+    x = w.tensor("input", [2, k, m], f32)
+    rhs = w.tensor("weight", [1, n, k], f32, data=weight.astype(np.float32))
+    product = w.tensor("matmul", [2, m, n], f32)
+    axis = w.tensor("expand/axis", [1], int32, data=np.array([-2], dtype=np.int32))
+    out = w.tensor("expand", [2, m, 1, n], f32)
+    adjoint = _table(w.builder, "BatchMatMulOptions", AdjX=True, AdjY=True)
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [x, rhs], product, BuiltinOptions.BatchMatMulOptions, adjoint),
+        (1, [product, axis], out, 0, None),
+    ]
+    codes = [BuiltinOperator.BATCH_MATMUL, BuiltinOperator.EXPAND_DIMS]
+    return w.model(codes, operators, [x], [out], "usmp_dialect batch-matmul model")

@@ -21,6 +21,7 @@ pytest.importorskip("onnx")
 pytestmark = pytest.mark.tvm
 
 from int8_tflite import (  # noqa: E402
+    batch_matmul_tflite,
     float16_weights_tflite,
     int8_cnn_tflite,
     requantizing_slice_tflite,
@@ -385,3 +386,23 @@ def test_outputs_keep_the_files_names_unique(tmp_path: Path) -> None:
     assert print_module(parse_module(text, "outputs")) == text
     result = check_model(mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c")
     assert [(o.name, o.agrees) for o in result.outputs] == [("T_", True), ("w_1_", True)]
+
+
+def test_corrected_tflite_operators_compute_tflites_values(tmp_path: Path) -> None:
+    """TVM's frontend fails on BATCH_MATMUL of a weight and on every EXPAND_DIMS; converted
+    anew, a BATCH_MATMUL of both operands' swapped last axes (the weight's batch of 1
+    broadcast) and an EXPAND_DIMS at a negative axis give TFLite's values, and the built
+    model the Relax VM's."""
+    from usmp_dialect.frontends.relax import relax_vm_outputs
+
+    rng = np.random.default_rng(0)
+    weight = rng.standard_normal((1, 5, 4)).astype(np.float32)
+    path = tmp_path / "batch_matmul.tflite"
+    path.write_bytes(batch_matmul_tflite(weight))
+    mod, weights = load_model_file(str(path), "tflite")
+    x = rng.standard_normal((2, 4, 3)).astype(np.float32)
+    (out,) = relax_vm_outputs(mod, weights, {"input": x})
+    expected = np.matmul(x.transpose(0, 2, 1), weight.transpose(0, 2, 1))[:, :, None, :]
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
+    result = check_model(mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c")
+    assert [(o.name, o.shape, o.agrees) for o in result.outputs] == [("expand", (2, 3, 1, 5), True)]
