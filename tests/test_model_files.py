@@ -406,3 +406,18 @@ def test_corrected_tflite_operators_compute_tflites_values(tmp_path: Path) -> No
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
     result = check_model(mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c")
     assert [(o.name, o.shape, o.agrees) for o in result.outputs] == [("expand", (2, 3, 1, 5), True)]
+
+
+def test_control_flow_operator_is_named(model_files: dict[str, Path | None]) -> None:
+    """openWakeWord's "Hey Jarvis" ends in an IF, which TVM's frontend makes a call of a
+    function of its subgraphs: one diagnostic at the file naming the operator."""
+    mel, _ = _model("wakeword-melspectrogram-tflite", model_files)
+    path = str(Path(mel).with_name("hey_jarvis.tflite"))
+    with pytest.raises(RelaxImportError) as raised:
+        load_model_file(path, "tflite")
+    assert raised.value.location == path
+    assert raised.value.message == (
+        "IF operator 25, computing 'PartitionedCall:0' is control flow, which TVM's frontend "
+        "makes a call of the function 'tflite_if_subgraph_2_1' of its subgraphs; the lowering "
+        "takes operators on tensors only"
+    )

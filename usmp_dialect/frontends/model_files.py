@@ -252,13 +252,15 @@ def _tflite_module(
         outputs = [tensor_name(graph.Tensors(int(t)).Name()) for t in graph.OutputsAsNumpy()]
         return with_output_names(mod, [*outputs, *state_output_names(variables)])
 
-    return _run_frontend(
+    mod, names = _run_frontend(
         convert,
         "tflite",
         path,
         lambda names: _tflite_failed_at(model, names),
         lambda message: _tflite_first_named(model, message),
     )
+    _check_no_subgraph_calls(model, mod, names, path)
+    return mod, names
 
 
 def _onnx_module(
@@ -326,24 +328,67 @@ def _onnx_failed_at(model: Any, names: set[str]) -> str:
 
 def _tflite_operator(graph: Any, i: int) -> str:
     """Operator `i` of a TFLite subgraph as a diagnostic names it: by its output tensor."""
-    outputs = graph.Operators(i).OutputsAsNumpy()
-    tensors = [tensor_name(graph.Tensors(int(t)).Name()) for t in outputs]
+    tensors = _tflite_outputs(graph, i)
     return f"operator {i}, computing '{tensors[0]}'" if tensors else f"operator {i}"
+
+
+def _tflite_builtins(model: Any) -> list[str]:
+    """The builtin operator name (`CONV_2D`) of each operator of the first subgraph."""
+    from tflite.BuiltinOperator import BuiltinOperator
+
+    names = {v: k for k, v in vars(BuiltinOperator).items() if k.isupper()}
+    graph = model.Subgraphs(0)
+    builtins = []
+    for i in range(graph.OperatorsLength()):
+        code = model.OperatorCodes(graph.Operators(i).OpcodeIndex())
+        builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
+        builtins.append(names.get(builtin, str(builtin)))
+    return builtins
+
+
+def _check_no_subgraph_calls(model: Any, mod: Any, names: list[tuple[str, Any]], path: str) -> None:
+    """No operator became a call of a Relax function: TVM's frontend makes a control-flow
+    operator (IF) a call of functions of its subgraphs, which the lowering does not take;
+    the first is an error naming the operator."""
+    import tvm
+
+    by_expr = {expr: name for name, expr in names}
+    for block in mod[_FRONTEND_ENTRY].body.blocks:
+        for binding in block.bindings:
+            call = binding.value
+            if not (isinstance(call, tvm.ir.Call) and isinstance(call.op, tvm.ir.GlobalVar)):
+                continue
+            tensor = by_expr.get(call) or by_expr.get(binding.var)
+            graph = model.Subgraphs(0)
+            operator = next(
+                (
+                    f"{builtin} {_tflite_operator(graph, i)}"
+                    for i, builtin in enumerate(_tflite_builtins(model))
+                    if tensor in _tflite_outputs(graph, i)
+                ),
+                f"the operator computing '{binding.var.name}'",
+            )
+            raise RelaxImportError(
+                f"{operator} is control flow, which TVM's frontend makes a call of the "
+                f"function '{call.op.name_hint}' of its subgraphs; the lowering takes "
+                "operators on tensors only",
+                path,
+            )
+
+
+def _tflite_outputs(graph: Any, i: int) -> list[str]:
+    """The names of the tensors operator `i` of a TFLite subgraph computes."""
+    return [tensor_name(graph.Tensors(int(t)).Name()) for t in graph.Operators(i).OutputsAsNumpy()]
 
 
 def _tflite_first_named(model: Any, message: str) -> str:
     """The first operator of the file whose builtin code `message` names (quoted, as the
     frontend lists the operators it does not support); "" if none is."""
-    from tflite.BuiltinOperator import BuiltinOperator
-
-    names = {v: k for k, v in vars(BuiltinOperator).items() if k.isupper()}
     try:
         graph = model.Subgraphs(0)
-        for i in range(graph.OperatorsLength()):
-            code = model.OperatorCodes(graph.Operators(i).OpcodeIndex())
-            builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
-            if f"'{names.get(builtin)}'" in message:
-                return f"{names[builtin]} {_tflite_operator(graph, i)}"
+        for i, builtin in enumerate(_tflite_builtins(model)):
+            if f"'{builtin}'" in message:
+                return f"{builtin} {_tflite_operator(graph, i)}"
     except Exception:  # a corrupt flatbuffer (see `_tflite_failed_at`)
         return ""
     return ""
@@ -356,8 +401,7 @@ def _tflite_failed_at(model: Any, names: set[str]) -> str:
     try:
         graph = model.Subgraphs(0)
         for i in range(graph.OperatorsLength()):
-            outputs = graph.Operators(i).OutputsAsNumpy()
-            if not all(tensor_name(graph.Tensors(int(t)).Name()) in names for t in outputs):
+            if not all(tensor in names for tensor in _tflite_outputs(graph, i)):
                 return _tflite_operator(graph, i)
     except Exception:  # a corrupt flatbuffer (see above)
         return ""
