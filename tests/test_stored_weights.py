@@ -1,7 +1,7 @@
-"""Weights stay in the dtype the model file stores them in (int8, float16), as TensorFlow
-Lite Micro keeps them: each constant of `main` is the file's tensor (or, laid out at compile
-time, that tensor transposed), and its dequantize or cast is computed inside the operator
-that reads it; the planned model still equals the Relax VM."""
+"""Weights stay as the model file stores them (int8, float16, a per-channel vector), as
+TensorFlow Lite Micro keeps them: each constant of `main` is the file's tensor (or, laid out
+at compile time, that tensor transposed), and its dequantize, cast or broadcast is computed
+inside the operator that reads it; the planned model still equals the Relax VM."""
 
 from __future__ import annotations
 
@@ -50,10 +50,23 @@ def test_int8_weights_stay_int8(int8_model: Path) -> None:
         "dense_weights_permute_dims": ("int8", (288, 10)),
         "dense_bias": ("int32", (10,)),
     }
-    _, weights = load_model_file(str(int8_model), "tflite")
+    mod, weights = load_model_file(str(int8_model), "tflite")
     np.testing.assert_array_equal(
         constants["dense_weights_permute_dims"], weights["dense_weights"].T
     )
+    # In a constant pool of the stored bytes, built and run: the Relax VM's output exactly.
+    result = check_model(
+        mod,
+        weights,
+        str(int8_model),
+        lowering=MODEL_FILE_LOWERING,
+        pools="sram,flash:kind=constant",
+        target="c",
+        tolerance=0,
+    )
+    assert result.constant_pool == "flash"
+    assert result.pools["flash"] >= result.constant_bytes == 3088
+    assert [o.max_error for o in result.outputs] == [0]
 
 
 def test_float16_weights_stay_float16(tmp_path: Path) -> None:
@@ -105,9 +118,61 @@ def _shared_float16_weight() -> tuple[object, dict[str, np.ndarray]]:
 
 def test_decoding_read_twice_is_folded() -> None:
     """A cast weight read by two operators cannot be computed inside one: it is folded to
-    a float32 constant, and the model still equals the Relax VM."""
+    a float32 constant named after the weight and the op, and the model still equals the
+    Relax VM."""
     mod, weights = _shared_float16_weight()
     constants = lower_model(mod, weights, "<shared>", MODEL_FILE_LOWERING).constants
-    assert [(str(a.dtype), a.shape) for a in constants.values()] == [("float32", (8, 8))]
+    assert _kinds(constants) == {"w_astype": ("float32", (8, 8))}
     result = check_model(mod, weights, "<shared>", lowering=MODEL_FILE_LOWERING, tolerance=0)
+    assert [o.max_error for o in result.outputs] == [0]
+
+
+def _prelu() -> tuple[object, dict[str, np.ndarray]]:
+    """A PReLU as TVM's TFLite frontend writes one: its per-channel alpha broadcast to the
+    input's shape, both flattened."""
+    from tvm.script import ir as I
+    from tvm.script import relax as R
+
+    @I.ir_module
+    class Module:
+        @R.function
+        def forward(
+            x: R.Tensor((1, 4, 8), "float32"), alpha: R.Tensor((8,), "float32")
+        ) -> R.Tensor((32,), "float32"):
+            R.func_attr({"num_input": 1})
+            with R.dataflow():
+                wide = R.broadcast_to(alpha, R.shape([1, 4, 8]))
+                flat_alpha = R.reshape(wide, R.shape([32]))
+                flat_x = R.reshape(x, R.shape([32]))
+                y = R.nn.prelu(flat_x, flat_alpha, axis=0)
+                R.output(y)
+            return y
+
+    alpha = np.random.default_rng(0).standard_normal(8).astype(np.float32)
+    return Module, {"alpha": alpha}
+
+
+def test_broadcast_weight_stays_per_channel() -> None:
+    """The alpha is read as its 8 values, not folded into a 32-value copy."""
+    mod, weights = _prelu()
+    constants = lower_model(mod, weights, "<prelu>", MODEL_FILE_LOWERING).constants
+    assert _kinds(constants) == {"alpha": ("float32", (8,))}
+    result = check_model(mod, weights, "<prelu>", lowering=MODEL_FILE_LOWERING, tolerance=0)
+    assert [o.max_error for o in result.outputs] == [0]
+
+
+def test_stored_weight_is_overridden_by_its_own_bytes(int8_model: Path) -> None:
+    """The file's int8 weight, a constant as it is, is what an application overrides
+    (folded, only its float32 dequantized copy was a constant)."""
+    mod, weights = load_model_file(str(int8_model), "tflite")
+    other = np.random.default_rng(1).integers(-127, 128, (3, 3, 1, 8)).astype(np.int8)
+    result = check_model(
+        mod,
+        weights,
+        str(int8_model),
+        lowering=MODEL_FILE_LOWERING,
+        target="c",
+        tolerance=0,
+        overrides={"conv_weights": other},
+    )
     assert [o.max_error for o in result.outputs] == [0]

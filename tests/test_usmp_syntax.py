@@ -5,8 +5,10 @@ the same op from the same text, and print it back as it was written."""
 from __future__ import annotations
 
 import pytest
+from xdsl.dialects.builtin import IntegerAttr, i64
+from xdsl.utils.exceptions import VerifyException
 
-from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp
+from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp, i64_attr
 from usmp_dialect.parsing import parse_module, print_module
 
 POOLS = 'usmp.pool @sram workspace alignment 1\nusmp.pool @"x y" workspace alignment 1\n'
@@ -96,3 +98,18 @@ def test_the_fast_verifier_skips_only_what_irdl_would_accept() -> None:
     assert len(ops) == len(ALLOCS) and all(op.has_plain_shape() for op in ops)
     for op in ops:
         op_def.verify(op)
+
+
+@pytest.mark.parametrize("value", [0, 48, -1, 2**63 - 1, -(2**63), 2**63, 2**64 - 1])
+def test_i64_attr_is_the_verified_attribute(value: int) -> None:
+    """Offsets written without IRDL's attribute verification are the attribute the
+    verified constructor builds, a value past the signed range normalised as it does."""
+    fast, verified = i64_attr(value), IntegerAttr(value, i64)
+    assert fast == verified and hash(fast) == hash(verified)
+    assert fast.value.data == verified.value.data and fast.type == i64
+
+
+@pytest.mark.parametrize("value", [2**64, -(2**63) - 1])
+def test_i64_attr_rejects_what_the_verified_attribute_rejects(value: int) -> None:
+    with pytest.raises(VerifyException):
+        i64_attr(value)

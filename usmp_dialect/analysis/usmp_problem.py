@@ -19,6 +19,7 @@ from usmp_dialect.dialects.usmp import (
     AllocOffsetOp,
     LivenessOp,
     PoolOp,
+    buffer_size_in_bytes,
     register_module_plan_check,
 )
 from usmp_dialect.planning.conflicts import conflicts_from_intervals, conflicts_from_pairs
@@ -119,19 +120,31 @@ def _size_in_bytes(op: AllocOffsetOp) -> int:
     """The buffer's size; a planning pass may meet an unverified op, so a size past the
     limit is a diagnostic at it."""
     try:
-        return op.size_in_bytes
+        return buffer_size_in_bytes(op.results[0].type)
     except VerifyException as error:
         raise UsmpError(str(error), op) from None
+
+
+def _buffer_columns(
+    allocs: Sequence[AllocOffsetOp],
+) -> tuple[tuple[str, ...], list[int], list[int]]:
+    """Each buffer's name, size and alignment, in one pass over the ops."""
+    names: list[str] = []
+    sizes: list[int] = []
+    alignments: list[int] = []
+    for op in allocs:
+        names.append(op.buffer_name.data)
+        sizes.append(_size_in_bytes(op))
+        alignments.append(op.alignment.value.data)
+    return tuple(names), sizes, alignments
 
 
 def build_problem(
     allocs: Sequence[AllocOffsetOp], pools: Sequence[PoolOp], liveness: LivenessOp | None
 ) -> ModuleProblem:
-    names = tuple(op.buffer_name.data for op in allocs)
+    names, sizes, alignments = _buffer_columns(allocs)
     position = {name: i for i, name in enumerate(names)}
     pool_index = {pool.sym_name.data: i for i, pool in enumerate(pools)}
-    sizes = [_size_in_bytes(op) for op in allocs]
-    alignments = [op.alignment_bytes for op in allocs]
     _check_total(allocs, sizes, alignments)
     candidates = _candidate_indices(allocs, pool_index)
     owners = starts = ends = np.zeros(0, dtype=np.int64)
@@ -168,21 +181,23 @@ def module_problem(module: Operation) -> ModuleProblem:
 
 
 def _check_names(allocs: Sequence[AllocOffsetOp], liveness: LivenessOp) -> None:
-    seen: set[str] = set()
-    for op in allocs:
-        name = op.buffer_name.data
-        if name in seen:
-            raise VerifyException(f"two usmp.alloc_offset ops are named '{name}'")
-        seen.add(name)
+    names = [op.buffer_name.data for op in allocs]
+    seen = set(names)
+    if len(seen) < len(names):
+        earlier: set[str] = set()
+        for name in names:
+            if name in earlier:
+                raise VerifyException(f"two usmp.alloc_offset ops are named '{name}'")
+            earlier.add(name)
     listed = set(liveness.buffer_names)
     for name in liveness.buffer_names:
         if name not in seen:
             raise VerifyException(
                 f"liveness names buffer '{name}' that no usmp.alloc_offset defines"
             )
-    for op in allocs:
-        if op.buffer_name.data not in listed:
-            raise VerifyException(f"buffer '{op.buffer_name.data}' has no entry in usmp.liveness")
+    for name in names:
+        if name not in listed:
+            raise VerifyException(f"buffer '{name}' has no entry in usmp.liveness")
 
 
 @register_module_plan_check
@@ -193,7 +208,7 @@ def verify_module_plan(module: Operation, liveness: LivenessOp) -> None:
         return
     allocs = module_allocs(module)
     _check_names(allocs, liveness)
-    planned = [op for op in allocs if op.offset is not None]
+    planned = [op for op in allocs if "offset" in op.properties]
     if not planned:
         return
     pools = module_pools(module)

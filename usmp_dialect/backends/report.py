@@ -37,7 +37,7 @@ from usmp_dialect.planning.problem import Plan
 
 
 def _planned(planned: ModuleProblem) -> Plan:
-    unplanned = [op for op in planned.allocs if op.offset is None]
+    unplanned = [op for op in planned.allocs if "offset" not in op.properties]
     if unplanned:
         raise UsmpError(
             f"buffer '{unplanned[0].buffer_name.data}' is not planned yet: run usmp-plan "
@@ -121,10 +121,10 @@ def plan_report(module: ModuleOp) -> PlanReport:
             "offset": offsets[index],
             "size": sizes[index],
             "live": live[index],
-            "io": (mark := io_mark(planned.allocs[index])) and mark[1],
-            "overflowed_from": _overflowed_from(planned.allocs[index]),
+            "io": (mark := io_mark(op)) and mark[1] if op.attributes else None,
+            "overflowed_from": _overflowed_from(op) if op.attributes else [],
         }
-        for index in range(problem.num_buffers)
+        for index, op in enumerate(planned.allocs)
     ]
     pools: list[PoolSummary] = []
     for index, (pool, size) in enumerate(zip(planned.pools, pool_sizes, strict=True)):
@@ -237,17 +237,13 @@ def _ratio(size: int, bound: int) -> str:
 def text_table(header: list[str], rows: list[list[str]], numeric: set[int]) -> list[str]:
     """Rows as aligned columns, each as wide as its widest cell: numbers right-aligned, text
     left-aligned, the last column unpadded."""
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-
-    def line(row: list[str]) -> str:
-        cells = [
-            cell.rjust(width) if i in numeric else cell.ljust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        cells[-1] = row[-1]
-        return "  ".join(cells).rstrip()
-
-    return [line(row) for row in [header, *rows]]
+    # Column by column: a 60k-buffer report has one row a buffer.
+    *padded_columns, last = zip(header, *rows, strict=True)
+    padded = []
+    for i, column in enumerate(padded_columns):
+        width = max(map(len, column))
+        padded.append([cell.rjust(width) if i in numeric else cell.ljust(width) for cell in column])
+    return ["  ".join(cells).rstrip() for cells in zip(*padded, last, strict=True)]
 
 
 def format_text_report(report: PlanReport) -> str:

@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IndexType,
+    IntAttr,
     IntegerAttr,
     IntegerType,
     MemRefType,
@@ -138,6 +139,22 @@ def _shared_int_attr(value: int) -> IntegerAttr:
     return IntegerAttr(value, i64)
 
 
+_INT64_MIN = -(2**63)
+
+
+def i64_attr(value: int) -> IntegerAttr:
+    """`IntegerAttr(value, i64)`. For a value in i64's signed range, which is all that
+    attribute's verification checks, it is built without that verification: 12 us an
+    attribute made it most of writing a 62k-buffer plan back (and of parsing one). Any
+    other value takes the verified constructor, which normalises or rejects it."""
+    if not _INT64_MIN <= value <= INT64_MAX:
+        return IntegerAttr(value, i64)
+    attr = IntegerAttr.__new__(IntegerAttr)
+    object.__setattr__(attr, "value", IntAttr(value))
+    object.__setattr__(attr, "type", i64)
+    return attr
+
+
 @lru_cache(maxsize=256)
 def _symbol_refs(names: tuple[str, ...]) -> ArrayAttr[SymbolRefAttr]:
     return ArrayAttr(SymbolRefAttr(name) for name in names)
@@ -148,10 +165,14 @@ def _lookup_pool(op: Operation, ref: SymbolRefAttr) -> Operation | None:
     the module that holds `op` (each of tens of thousands of buffers looks its pool up
     when verified). Symbols are unique in a verified symbol table, so the first op of that
     name is the one."""
-    module = op.parent_op()
-    if isinstance(module, ModuleOp) and not ref.nested_references.data:
+    block = op.parent
+    if (
+        block is not None
+        and isinstance(block.parent_op(), ModuleOp)
+        and not ref.nested_references.data
+    ):
         name = ref.root_reference.data
-        candidate = module.body.block.first_op
+        candidate = block.first_op
         while isinstance(candidate, PoolOp):
             if candidate.sym_name.data == name:
                 return candidate
@@ -513,7 +534,7 @@ class AllocOffsetOp(IRDLOperation):
             "alignment": _int_attr(alignment),
         }
         if offset is not None:
-            properties["offset"] = IntegerAttr(int(offset), i64)
+            properties["offset"] = i64_attr(int(offset))
         # Not through IRDL's generic builder, which cost more than reading the op's text:
         # the op's shape is fixed here, and the verifier checks it.
         Operation.__init__(self, result_types=(buffer_type,), properties=properties)

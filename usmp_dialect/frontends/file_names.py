@@ -24,7 +24,7 @@ entry's `"usmp.output_names"` attribute, which the lowering names the output buf
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -122,6 +122,7 @@ def with_file_names(func: Any, names: list[tuple[str, Any]]) -> tuple[Any, dict[
         for b in block.bindings
         if b.var in by_expr or b.value in by_expr
     }
+    vars.update(_intermediate_names(func, vars, fresh))
     if not constants and not vars:
         return func, {}
     weights = {param.name: const.value.numpy() for const, param in constants.items()}
@@ -136,6 +137,40 @@ def with_file_names(func: Any, names: list[tuple[str, Any]]) -> tuple[Any, dict[
     return named.with_attr(
         "num_input", len(func.params) if num_input is None else num_input
     ), weights
+
+
+def _intermediate_names(
+    func: Any, named: dict[Any, str], fresh: Callable[[str], str]
+) -> dict[Any, str]:
+    """A name for each var the file does not name that is an intermediate of one file
+    node's decomposition (TVM's ONNX Softmax is reshape, softmax, reshape; its quantized
+    TFLite operators dequantize, compute, quantize): every reader of its value computes
+    the same named tensor, directly or through other such vars. It is named after that
+    tensor, the op that computes it and `_intermediate`, as TVM names a stage inside an
+    operator (`softmax_0_tmp_0_softmax_intermediate`); a var read for two tensors, or
+    returned, keeps its name."""
+    from tvm import relax
+
+    bindings = [b for block in func.body.blocks for b in block.bindings]
+    owners: dict[Any, str | None] = dict(named)  # var -> the named tensor it is computed for
+    readers: dict[Any, set[str | None]] = {
+        v: {None} for v in relax.analysis.free_vars(func.body.body)
+    }
+    for binding in reversed(bindings):
+        if binding.var not in owners:
+            reading = readers.get(binding.var, set())
+            owners[binding.var] = next(iter(reading)) if len(reading) == 1 else None
+        for var in relax.analysis.free_vars(binding.value):
+            readers.setdefault(var, set()).add(owners[binding.var])
+    names = {}
+    for binding in bindings:
+        owner = owners[binding.var]
+        if binding.var in named or owner is None:
+            continue
+        op = getattr(getattr(binding.value, "op", None), "name", None)
+        what = f"_{op.rsplit('.', 1)[-1]}" if isinstance(op, str) else ""
+        names[binding.var] = fresh(f"{owner}{what}_intermediate")
+    return names
 
 
 def with_output_names(mod: Any, names: list[str]) -> Any:

@@ -1,8 +1,8 @@
 """Weights computed at compile time, named after the weights they are computed from.
 
-    fold_named_weights(func, tensors, keep_decodings) -> (func, tensors)
-    decoded_constants_hidden(mod, entry) -> (mod, hidden)
-    decoded_constants_restored(mod, entry, hidden) -> mod
+    fold_named_weights(func, tensors, keep_expansions) -> (func, tensors)
+    expanded_constants_hidden(mod, entry, tensors) -> (mod, hidden)
+    expanded_constants_restored(mod, entry, hidden) -> mod
 
 TVM's `FoldConstant` computes every expression of weights alone (a transposed, reshaped or
 cast weight) into a new constant that keeps no trace of the weight it came from. Here such
@@ -12,28 +12,33 @@ through `lv` and keeps its tensor, which `tensors` names `fc1_weight_permute_dim
 first named constant among its arguments, then the Relax op's name). A binding of
 constants none of which is named is left to TVM's `FoldConstant`.
 
-With `keep_decodings` a weight stays in the dtype the model file stores it in, as
-TensorFlow Lite Micro keeps it: a decoding of a weight (`R.dequantize` of an int8 one,
-`R.astype` of a float16 one to float32: a cast to a type no narrower) is not computed, and
-a layout change of a decoded weight (`permute_dims`, `reshape`, ...) is computed on the
+With `keep_expansions` a weight stays as the model file stores it, as TensorFlow Lite
+Micro keeps it: an expansion of one weight into a tensor no smaller is not computed at compile
+time, but by the operator that reads it, element by element: a decoding (`R.dequantize`
+of an int8 weight, `R.astype` of a float16 one to float32: any cast to a type no narrower)
+or a broadcast (`R.broadcast_to` of a PReLU's per-channel alpha to the whole input). A
+layout change of a decoded weight (`permute_dims`, `reshape`, ...) is computed on the
 stored tensor instead, then decoded (`astype(w)` transposed is `astype(w_permute_dims)`,
 `w_permute_dims` float16): the two commute exactly, as a layout change moves elements and
-the decoding maps each one alone (a dequantize only if its scale and zero point are one
-for the whole tensor). TVM's `FoldConstant` would still fold the decoding: the stored
-constant is hidden from TVM's pipeline as a param of `forward` (`decoded_constants_hidden`)
-while the decoding is fused into the operator that reads it (`frontends.temporaries`),
-and bound back after (`decoded_constants_restored`); a decoding left unfused then (its
-result read twice) is folded, as it was before.
+a decoding maps each one alone, all alike (a dequantize only if its scale and zero point
+are one for the whole tensor; a per-channel dequantize's scales are named
+`w_scale`, `w_zero_point`). TVM's `FoldConstant` would still fold the expansion: the
+stored constant is hidden from TVM's pipeline as a param of `forward`
+(`expanded_constants_hidden`) while the expansion is fused into the operator that reads it
+(`frontends.temporaries`), and bound back after (`expanded_constants_restored`), when an
+expansion the fusion left unfused (of a reader with too many arguments) is folded. One read
+by two operators, which neither can compute alone, is folded from the start, as before.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from usmp_dialect.frontends.relax import fresh_name
 
-_DECODINGS = frozenset({"relax.astype", "relax.dequantize"})
+_EXPANSIONS = frozenset({"relax.astype", "relax.dequantize", "relax.broadcast_to"})
 # Ops that move a tensor's elements without computing any.
 _LAYOUT_OPS = frozenset(
     {"relax.permute_dims", "relax.reshape", "relax.expand_dims", "relax.squeeze", "relax.flatten"}
@@ -57,42 +62,55 @@ def _op_name(value: Any) -> str | None:
     return None
 
 
-def _bits(ty: Any) -> int:
+def _is_expansion(value: Any) -> bool:
+    """Whether `value` computes a tensor no smaller than the one tensor it reads, which
+    it decodes or broadcasts."""
+    from usmp_dialect.frontends.temporaries import tensor_bytes
+
+    if _op_name(value) not in _EXPANSIONS:
+        return False
+    tys = (value.ty, value.args[0].ty)
+    return all(map(_static, tys)) and tensor_bytes(tys[0]) >= tensor_bytes(tys[1])
+
+
+def _static(ty: Any) -> bool:
     import tvm
+    from tvm import relax
 
-    return int(tvm.DataType(ty.dtype).bits)
-
-
-def _is_decoding(value: Any) -> bool:
-    """Whether `value` decodes a stored tensor into the type it is computed in: a
-    dequantize, or a cast to a type no narrower."""
-    return _op_name(value) in _DECODINGS and _bits(value.ty) >= _bits(value.args[0].ty)
+    shape = getattr(ty, "shape", None)
+    return isinstance(shape, relax.ShapeExpr) and all(
+        isinstance(d, tvm.tirx.IntImm) for d in shape.values
+    )
 
 
 def _is_scalar(expr: Any) -> bool:
     import numpy as np
 
-    return int(np.prod([int(d) for d in expr.ty.shape.values])) == 1
+    return _static(expr.ty) and int(np.prod([int(d) for d in expr.ty.shape.values])) == 1
 
 
-def _commutes(decoding: Any) -> bool:
-    """Whether `decoding` maps every element alike (a cast, a per-tensor dequantize)."""
-    return _op_name(decoding) == "relax.astype" or all(_is_scalar(a) for a in decoding.args[1:])
+def _commutes(expansion: Any) -> bool:
+    """Whether `expansion` maps every element alone and alike (a cast, a per-tensor
+    dequantize), so that it commutes with a layout change."""
+    op = _op_name(expansion)
+    return op == "relax.astype" or (
+        op == "relax.dequantize" and all(_is_scalar(a) for a in expansion.args[1:])
+    )
 
 
-def _decoded(decoding: Any, stored: Any) -> Any:
-    """`decoding` applied to the constant `stored` instead, normalized; a decoding that
-    commutes with layout changes reads any layout (a per-tensor dequantize's axis is free)."""
+def _expanded(expansion: Any, stored: Any) -> Any:
+    """`expansion` applied to the constant `stored` instead, normalized; one that commutes
+    with layout changes reads any layout (a per-tensor dequantize's axis is free)."""
     import tvm
     from tvm import relax
 
-    if _op_name(decoding) == "relax.astype":
-        call = relax.op.astype(stored, decoding.attrs.dtype)
-    elif _commutes(decoding):
-        _, scale, zero_point = decoding.args
-        call = relax.op.dequantize(stored, scale, zero_point, out_dtype=decoding.attrs.out_dtype)
+    if _op_name(expansion) == "relax.astype":
+        call = relax.op.astype(stored, expansion.attrs.dtype)
+    elif _commutes(expansion):
+        _, scale, zero_point = expansion.args
+        call = relax.op.dequantize(stored, scale, zero_point, out_dtype=expansion.attrs.out_dtype)
     else:
-        call = tvm.ir.Call(decoding.op, [stored, *decoding.args[1:]], decoding.attrs)
+        call = tvm.ir.Call(expansion.op, [stored, *expansion.args[1:]], expansion.attrs)
     return relax.BlockBuilder().normalize(call)
 
 
@@ -144,12 +162,14 @@ def _source_name(
 class _Folding:
     """`fold_named_weights` along `forward`'s bindings, in order."""
 
-    def __init__(self, tensors: dict[str, Any], keep_decodings: bool) -> None:
+    def __init__(self, tensors: dict[str, Any], readers: Counter[Any] | None) -> None:
         self.named = [(tensor, name) for name, tensor in tensors.items()]
         self.taken = set(tensors)
-        self.keep_decodings = keep_decodings
+        # With expansions kept, how many bindings (or the result) read each var: an
+        # expansion read twice cannot be fused into its reader and is folded.
+        self.readers = readers
         self.folded: dict[Any, tuple[Any, str]] = {}  # var -> its constant, named
-        self.decoded: dict[Any, tuple[Any, str]] = {}  # var -> its decoding, of what
+        self.expanded: dict[Any, tuple[Any, str]] = {}  # var -> its expansion, of what
 
     def _named(self, constant: Any, name: str) -> str:
         name = fresh_name(name, self.taken)
@@ -158,66 +178,75 @@ class _Folding:
 
     def value(self, var: Any, value: Any) -> Any:
         """What `var` is bound to: `value` computed at compile time if it can be, else
-        `value` itself (a decoding kept, or a computation not of weights alone)."""
+        `value` itself (an expansion kept, or a computation not of weights alone)."""
         op = _op_name(value)
         if op is None:
             return value
         reads = [leaf for arg in value.args for leaf in _leaves(arg)]
-        decoded = [self.decoded[leaf] for leaf in reads if leaf in self.decoded]
-        if op in _LAYOUT_OPS and len(decoded) == 1 and _commutes(decoded[0][0]):
-            return self._laid_out_before_decoding(var, value, *decoded[0])
+        expanded = [self.expanded[leaf] for leaf in reads if leaf in self.expanded]
+        if op in _LAYOUT_OPS and len(expanded) == 1 and _commutes(expanded[0][0]):
+            return self._laid_out_before_expansion(var, value, *expanded[0])
         source = _source_name(value, self.named, self.folded)
         if source is None:
             return value
-        if self.keep_decodings and _is_decoding(value):
+        if self.readers and self.readers[var] == 1 and _is_expansion(value):
             stored = value.args[0]
             stored = self.folded[stored][0] if stored in self.folded else stored
-            self.decoded[var] = (_decoded(value, stored), source)
+            self.expanded[var] = (_expanded(value, stored), source)
             self._name_quantization(value, source)
-            return self.decoded[var][0]
+            return self.expanded[var][0]
         constant = _folded(value, _bound(value, self.folded))
         if constant is None:
             return value
         self.folded[var] = (constant, self._named(constant, f"{source}_{op.rsplit('.', 1)[-1]}"))
         return constant
 
-    def _name_quantization(self, decoding: Any, source: str) -> None:
+    def _name_quantization(self, expansion: Any, source: str) -> None:
         """A dequantize's scale and zero point, when they are tensors (one per channel),
         named after the weight they decode."""
         import tvm
 
-        if _op_name(decoding) != "relax.dequantize":
+        if _op_name(expansion) != "relax.dequantize":
             return
-        for arg, what in zip(decoding.args[1:], ("scale", "zero_point"), strict=True):
+        for arg, what in zip(expansion.args[1:], ("scale", "zero_point"), strict=True):
             if not isinstance(arg, tvm.ir.Constant) or _is_scalar(arg):
                 continue
             if not any(arg.value.same_as(t) for t, _ in self.named):
                 self._named(arg, f"{source}_{what}")
 
-    def _laid_out_before_decoding(self, var: Any, value: Any, decoding: Any, source: str) -> Any:
+    def _laid_out_before_expansion(self, var: Any, value: Any, expansion: Any, source: str) -> Any:
         """A layout change `value` of a decoded weight, as the decoding of the weight's
         stored tensor laid out at compile time."""
         import tvm
 
         op = value.op.name.rsplit(".", 1)[-1]
-        laid_out = tvm.ir.Call(value.op, [decoding.args[0], *value.args[1:]], value.attrs)
+        laid_out = tvm.ir.Call(value.op, [expansion.args[0], *value.args[1:]], value.attrs)
         constant = _folded(laid_out, [])
         if constant is None:
             return value
-        self.decoded[var] = (_decoded(decoding, constant), self._named(constant, f"{source}_{op}"))
-        return self.decoded[var][0]
+        name = self._named(constant, f"{source}_{op}")
+        self.expanded[var] = (_expanded(expansion, constant), name)
+        return self.expanded[var][0]
+
+
+def _readers(func: Any) -> Counter[Any]:
+    """How many bindings of `func` (and its result) read each var."""
+    from tvm import relax
+
+    values = [b.value for block in func.body.blocks for b in block.bindings]
+    return Counter(v for e in [*values, func.body.body] for v in relax.analysis.free_vars(e))
 
 
 def fold_named_weights(
-    func: Any, tensors: dict[str, Any], keep_decodings: bool = False
+    func: Any, tensors: dict[str, Any], keep_expansions: bool = False
 ) -> tuple[Any, dict[str, Any]]:
     """`func` (a Relax function, its weights bound) with each binding of named constants
-    alone computed into a named constant (with `keep_decodings`, each decoding of one
+    alone computed into a named constant (with `keep_expansions`, each expansion of one
     kept, see above), and `tensors` (name -> the tensor a constant holds) with their names
     added; a new name taken gets `_` appended."""
     from tvm import relax
 
-    folding = _Folding(tensors, keep_decodings)
+    folding = _Folding(tensors, _readers(func) if keep_expansions else None)
     blocks = []
     for block in func.body.blocks:
         bindings = []
@@ -240,10 +269,10 @@ def fold_named_weights(
     return func, named
 
 
-def decoded_constants_hidden(
+def expanded_constants_hidden(
     mod: Any, entry: str, tensors: Mapping[str, Any]
 ) -> tuple[Any, dict[Any, Any]]:
-    """`mod` with each constant a decoding of `entry` reads replaced by a new param of
+    """`mod` with each constant an expansion of `entry` reads replaced by a new param of
     `entry` (TVM's `FoldConstant` folds no param), named as `tensors` names its tensor
     (the operators that read it name theirs after it), and each such param's tensor."""
     import tvm
@@ -256,7 +285,7 @@ def decoded_constants_hidden(
     hidden: dict[Any, Any] = {}  # constant -> its param
     for block in func.body.blocks:
         for binding in block.bindings:
-            stored = binding.value.args[0] if _is_decoding(binding.value) else None
+            stored = binding.value.args[0] if _is_expansion(binding.value) else None
             if isinstance(stored, tvm.ir.Constant) and stored not in hidden:
                 name = next((n for n, t in tensors.items() if stored.value.same_as(t)), "stored")
                 hidden[stored] = relax.Var(fresh_name(name, taken), stored.ty)
@@ -273,9 +302,9 @@ def decoded_constants_hidden(
     return out, {param: constant.value for constant, param in hidden.items()}
 
 
-def decoded_constants_restored(mod: Any, entry: str, hidden: dict[Any, Any]) -> Any:
-    """`mod` with the params `decoded_constants_hidden` made bound back to their tensors,
-    and what is then of constants alone (a decoding left unfused) folded."""
+def expanded_constants_restored(mod: Any, entry: str, hidden: dict[Any, Any]) -> Any:
+    """`mod` with the params `expanded_constants_hidden` made bound back to their tensors,
+    and what is then of constants alone (an expansion left unfused) folded."""
     from tvm import relax
 
     if not hidden:

@@ -167,9 +167,9 @@ class Lowering:
 
     @property
     def keeps_stored_weights(self) -> bool:
-        """Whether each weight stays in the dtype the model stores it in (int8, float16),
-        decoded by the operator that reads it (`folded_weights`): only where producers
-        are fused into their consumers."""
+        """Whether each weight stays as the model stores it (int8, float16, a per-channel
+        vector), decoded or broadcast by the operator that reads it (`folded_weights`):
+        only where producers are fused into their consumers."""
         return self.temporaries == "inline" and self.fusion != "none"
 
 
@@ -194,10 +194,10 @@ def _lowered_by_tvm(target: Any, fusion: str) -> list[Any]:
 
 
 def _bind_weights(
-    mod: Any, weights: Mapping[str, np.ndarray], keep_decodings: bool = False
+    mod: Any, weights: Mapping[str, np.ndarray], keep_expansions: bool = False
 ) -> tuple[Any, dict[str, Any]]:
     """`mod` with the weights bound into `forward` as constants and the expressions of
-    weights alone computed (`fold_named_weights`, decodings kept if `keep_decodings`), and
+    weights alone computed (`fold_named_weights`, expansions kept if `keep_expansions`), and
     the tensor of each constant by its TIR name: a constant an operator reads is that
     weight, or one computed from it, when it is that very tensor."""
     import tvm
@@ -208,7 +208,7 @@ def _bind_weights(
     tensors = {sanitize(k): tvm.runtime.tensor(v) for k, v in weights.items()}
     bound = {p: tensors[sanitize(p.name)] for p in mod[ENTRY].params if sanitize(p.name) in tensors}
     mod = relax.transform.BindParams(ENTRY, bound)(mod)
-    func, tensors = fold_named_weights(mod[ENTRY], tensors, keep_decodings)
+    func, tensors = fold_named_weights(mod[ENTRY], tensors, keep_expansions)
     mod = mod.clone()
     mod[ENTRY] = func
     return mod, tensors
@@ -223,7 +223,7 @@ def lower_relax(
     """TVM's own CPU pipeline (`relax.backend.cpu_generic`) up to dataflow lowering: library
     dispatch, legalization, constant folding and fusion into `R.call_tir` of block-based
     PrimFuncs, with `temporaries="inline"` `inline_temporaries` (and the constants that
-    decodings read hidden from the folding meanwhile, if `lowering.keeps_stored_weights`;
+    expansions read hidden from the folding meanwhile, if `lowering.keeps_stored_weights`;
     `tensors` names them),
     and `RewriteDataflowReshape` (a reshape becomes a view, `R.reshape`, not a copy). TVM
     failing on the model is a `RelaxImportError` at `at`."""
@@ -231,21 +231,21 @@ def lower_relax(
     from tvm import relax
 
     from usmp_dialect.frontends.folded_weights import (
-        decoded_constants_hidden,
-        decoded_constants_restored,
+        expanded_constants_hidden,
+        expanded_constants_restored,
     )
     from usmp_dialect.frontends.temporaries import inline_temporaries
 
     target = tvm.target.Target("llvm")
     hidden: dict[Any, Any] = {}
     if lowering.keeps_stored_weights:
-        mod, hidden = decoded_constants_hidden(mod, ENTRY, tensors or {})
+        mod, hidden = expanded_constants_hidden(mod, ENTRY, tensors or {})
     try:
         with target:
             lowered = tvm.transform.Sequential(_lowered_by_tvm(target, lowering.fusion))(mod)
             if lowering.temporaries == "inline":
                 lowered = inline_temporaries(lowered, fuse_producers=lowering.fusion != "none")
-            lowered = decoded_constants_restored(lowered, ENTRY, hidden)
+            lowered = expanded_constants_restored(lowered, ENTRY, hidden)
             return relax.transform.RewriteDataflowReshape()(lowered)
     except Exception as error:  # TVM's own passes reject the model; its message says why
         raise at.error(f"TVM's Relax lowering failed: {type(error).__name__}: {error}") from None

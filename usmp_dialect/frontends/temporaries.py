@@ -108,10 +108,10 @@ def _fusable(mod: Any, producer: Any, context: Any) -> bool:
     if not _all_spatial(mod[producer.args[0]]):
         return False
     inputs = [a for a in producer.args[1].fields if not isinstance(a, tvm.ir.Constant)]
-    return sum(_tensor_bytes(a.ty) for a in inputs) <= _tensor_bytes(producer.ty)
+    return sum(tensor_bytes(a.ty) for a in inputs) <= tensor_bytes(producer.ty)
 
 
-def _tensor_bytes(ty: Any) -> int:
+def tensor_bytes(ty: Any) -> int:
     import tvm
 
     elements = int(np.prod([int(d) for d in ty.shape.values]))

@@ -195,19 +195,17 @@ def _overlapping_live_buffers(
     intervals = problem.intervals
     assert intervals is not None
     owners = intervals.owner.tolist()
-    starts, stops = intervals.start.tolist(), intervals.end.tolist()
-    # Ends sort before starts at the same time: the intervals are half-open.
-    events = sorted(
-        [(stops[i], 0, i) for i in range(len(owners)) if starts[i] < stops[i]]
-        + [(starts[i], 1, i) for i in range(len(owners)) if starts[i] < stops[i]]
-    )
+    # Python values, not numpy scalars: the sweep reads them once an event.
+    pool_of, offsets, ends = pool.tolist(), offset.tolist(), end.tolist()
+    placed = in_a_pool.tolist()
     live: dict[int, list[tuple[int, int]]] = {}
-    for _, is_start, interval in events:
+    for is_start, interval in _sweep_events(intervals.start, intervals.end):
         buffer = owners[interval]
-        if not in_a_pool[buffer] or end[buffer] <= offset[buffer]:
+        low, high = offsets[buffer], ends[buffer]
+        if not placed[buffer] or high <= low:
             continue
-        ranges = live.setdefault(int(pool[buffer]), [])
-        key = (int(offset[buffer]), interval)
+        ranges = live.setdefault(pool_of[buffer], [])
+        key = (low, interval)
         position = bisect_left(ranges, key)
         if not is_start:
             del ranges[position]
@@ -215,9 +213,20 @@ def _overlapping_live_buffers(
         for neighbour in (position - 1, position):
             if 0 <= neighbour < len(ranges):
                 other = owners[ranges[neighbour][1]]
-                if other != buffer and offset[other] < end[buffer] and offset[buffer] < end[other]:
+                if other != buffer and offsets[other] < high and low < ends[other]:
                     yield buffer, other
         ranges.insert(position, key)
+
+
+def _sweep_events(starts: np.ndarray, stops: np.ndarray) -> Iterator[tuple[int, int]]:
+    """`(is_start, interval)` of every non-empty interval's start and end, by time; ends
+    sort before starts at the same time (the intervals are half-open), then by interval."""
+    kept = np.flatnonzero(starts < stops)
+    times = np.concatenate((stops[kept], starts[kept]))
+    is_start = np.repeat(np.array([0, 1]), len(kept))
+    interval = np.concatenate((kept, kept))
+    order = np.lexsort((interval, is_start, times))
+    return zip(is_start[order].tolist(), interval[order].tolist(), strict=True)
 
 
 def _row_chunks(indptr: np.ndarray) -> Iterator[tuple[int, int]]:

@@ -298,8 +298,10 @@ def _place_constants(module: ModuleOp) -> None:
     bytes of its own. Done once `tir-to-usmp` has run (a program with nothing else to plan
     gets a liveness of its own); without a constant pool the constants stay params."""
     pools = [p for p in module_pools(module) if p.kind.data == PoolKind.CONSTANT]
+    if not pools:
+        return
     liveness = module_liveness(module)
-    if not pools or (liveness is None and pending_allocations(module)):
+    if liveness is None and pending_allocations(module):
         return
     names = BufferNames()
     known = () if liveness is None else liveness.buffer_names

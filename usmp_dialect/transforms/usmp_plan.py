@@ -35,13 +35,13 @@ from xdsl.pattern_rewriter import (
 
 from usmp_dialect.analysis.usmp_problem import (
     ModuleProblem,
+    build_problem,
     module_allocs,
     module_liveness,
     module_pools,
-    module_problem,
 )
 from usmp_dialect.diagnostics import UsmpError, warn
-from usmp_dialect.dialects.usmp import OVERFLOW_ATTR, PLAN_ATTR, LivenessOp
+from usmp_dialect.dialects.usmp import OVERFLOW_ATTR, PLAN_ATTR, LivenessOp, i64_attr
 from usmp_dialect.planning.algorithms.canonical_search import search_lower_bounds
 from usmp_dialect.planning.problem import Budget, Plan, PlanningError
 from usmp_dialect.planning.registry import get_algorithm
@@ -92,7 +92,7 @@ def write_plan(planned: ModuleProblem, plan: Plan, rewriter: PatternRewriter) ->
             if passed_over:
                 op.attributes[OVERFLOW_ATTR] = ArrayAttr(passed_over)
         op.properties["pools"] = placed_in[pool_of[index]]
-        op.properties["offset"] = IntegerAttr(offsets[index], i64)
+        op.properties["offset"] = i64_attr(offsets[index])
         rewriter.notify_op_modified(op)
     for pool, size in zip(planned.pools, plan.pool_sizes(planned.problem), strict=True):
         pool.properties["size"] = IntegerAttr(int(size), i64)
@@ -112,11 +112,12 @@ class PlanPools(RewritePattern):
         module = op.parent_op()
         if module is None or module_liveness(module) is not op:
             return
-        if all(a.offset is not None for a in module_allocs(module)) and all(
-            pool.size is not None for pool in module_pools(module)
+        allocs, pools = module_allocs(module), module_pools(module)
+        if all("offset" in a.properties for a in allocs) and all(
+            pool.size is not None for pool in pools
         ):
             return
-        planned = module_problem(module)
+        planned = build_problem(allocs, pools, op)
         plan = plan_module_problem(planned, self.algorithm, self.budget)
         write_plan(planned, plan, rewriter)
         module.attributes[PLAN_ATTR] = plan_summary(self.algorithm, plan)

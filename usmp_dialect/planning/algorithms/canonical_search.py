@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -45,6 +46,13 @@ _LOWER_BOUND_SHARE = 0.25
 
 _BISECTION_SLICES = 4
 """A bisection question gets this share (1/n) of the steps left."""
+
+_RESTART_NOISE = 4.0
+"""Standard deviation, in ranks, of the noise that shakes a restart's preorder: a few
+neighbours swap places, the order's character stays."""
+
+_RESTART_NODES = 64
+"""Nodes per buffer of the shortest restart."""
 
 _STEPS_PER_SLICE = 1_000_000
 """Steps the compiled loop takes between two looks at the time cap (a few milliseconds)."""
@@ -210,8 +218,9 @@ def _pressure(
 class Search:
     """Decision questions about one subproblem, answered by the compiled search."""
 
-    def __init__(self, sub: Subproblem, cap: TimeCap):
+    def __init__(self, sub: Subproblem, cap: TimeCap, restarts: bool = False):
         kernel = _kernel()
+        self.restarts = restarts
         self.kernel = kernel
         self.sub = sub
         self.cap = cap
@@ -275,9 +284,18 @@ class Search:
         self.pt = np.concatenate((self.pt, np.zeros_like(self.pt)))
         self.rc = np.concatenate((self.rc, np.zeros_like(self.rc)))
 
-    def run(self, capacity: int, heuristic: int, node_limit: int, step_limit: int = -1) -> int:
-        """One search under `capacity` with one preorder: FOUND, INFEASIBLE, or PAUSED
-        when it hit `node_limit` nodes or `step_limit` steps (-1: none) or the time cap."""
+    def run(
+        self,
+        capacity: int,
+        heuristic: int,
+        node_limit: int,
+        step_limit: int = -1,
+        ranks: np.ndarray | None = None,
+    ) -> int:
+        """One search under `capacity` with one preorder (`ranks`, by default the static
+        preorder `heuristic`, which also orders the pieces of a split): FOUND, INFEASIBLE,
+        or PAUSED when it hit `node_limit` nodes or `step_limit` steps (-1: none) or the
+        time cap."""
         kernel = self.kernel
         n = self.sub.num_buffers
         if capacity * self.key_scale + n >= _MAX_KEY:
@@ -293,7 +311,7 @@ class Search:
         total = self.section_bytes.copy()
         cut = self.initial_cut.copy()
         st = np.zeros(kernel.ST_SIZE, dtype=np.int64)
-        rank = self.sub.preorders[heuristic].copy()
+        rank = (self.sub.preorders[heuristic] if ranks is None else ranks).copy()
         unlimited = np.iinfo(np.int64).max
         limit = node_limit if node_limit > 0 else unlimited
         step_end = step_limit if step_limit > 0 else unlimited
@@ -352,21 +370,57 @@ class Search:
 
     def decide(self, capacity: int, steps: int) -> bool | None:
         """Whether a plan fits `capacity` (`None`: unknown when `steps` more steps, or the
-        time cap, ran out first)."""
+        time cap, ran out first), by runs that take turns with the static preorders
+        (`_runs`); a run that ends before its node limit is a proof either way."""
         kernel = self.kernel
         end = self.steps + steps
-        node_limit = self.sub.num_buffers
+        for heuristic, node_limit, ranks in self._runs():
+            if end - self.steps <= 0 or self.cap.reached():
+                return None
+            status = self.run(capacity, heuristic, node_limit, end - self.steps, ranks)
+            if status == kernel.FOUND:
+                return True
+            if status == kernel.INFEASIBLE:
+                return False
+        raise AssertionError("the node limits grow without bound")
+
+    def _runs(self) -> Iterator[tuple[int, int, np.ndarray]]:
+        """The runs of one question: (heuristic, node limit, preorder ranks).
+
+        MiniMalloc's: the three preorders in turn under a node limit that doubles every
+        round. With `restarts`, Luby's restarts instead (Luby, Sinclair and Zuckerman,
+        1993): near the smallest capacity that fits, the steps one order takes to find a
+        plan vary by orders of magnitude with its first few choices (on MiniMalloc's D,
+        1.2e8 at 1025024 bytes, none in 1e9 at 1030144), and an order that failed mostly
+        fails again the same way under a larger limit. Restart `i` gets `luby(i)` times
+        `_RESTART_NODES` nodes a buffer and, after the first three, a preorder of its
+        own: one of the three with its ranks shaken by a noise seeded by `i` (the same
+        runs on every machine). Either way the limits grow without bound."""
+        n = self.sub.num_buffers
+        preorders = self.sub.preorders
+        run = 0
         while True:
-            node_limit *= 2
-            for heuristic in range(len(self.sub.preorders)):
-                left = end - self.steps
-                if left <= 0 or self.cap.reached():
-                    return None
-                status = self.run(capacity, heuristic, node_limit, left)
-                if status == kernel.FOUND:
-                    return True
-                if status == kernel.INFEASIBLE:
-                    return False
+            heuristic = run % len(preorders)
+            ranks = preorders[heuristic]
+            if not self.restarts:
+                yield heuristic, n << (run // len(preorders) + 1), ranks
+            else:
+                if run >= len(preorders):
+                    noise = np.random.default_rng(run).normal(0.0, _RESTART_NOISE, n)
+                    ranks = _ranks((ranks + noise,))
+                yield heuristic, _RESTART_NODES * n * _luby(run + 1), ranks
+            run += 1
+
+
+def _luby(i: int) -> int:
+    """The `i`-th term (from 1) of Luby's sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...:
+    restarts with these limits are within a log factor of the best fixed limit, whatever
+    the distribution of the runs' lengths."""
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
 
 
 class PoolSearchNotes(TypedDict, total=False):
@@ -395,13 +449,18 @@ def search_lower_bounds(plan: Plan) -> dict[str, int]:
 
 
 def improve_pool(
-    sub: Subproblem, incumbent: np.ndarray, steps: int, cap: TimeCap, max_live: int
+    sub: Subproblem,
+    incumbent: np.ndarray,
+    steps: int,
+    cap: TimeCap,
+    max_live: int,
+    restarts: bool = False,
 ) -> tuple[np.ndarray, bool, PoolSearchNotes]:
     """The pool's offsets, as good as `steps` search steps made them, and whether they are
     optimal; `max_live` is the pool's (the search's own bound misses it when buffers live
-    in several intervals)."""
+    in several intervals); `restarts` as in `Search`."""
     incumbent_height = int((incumbent + sub.sizes).max(initial=0))
-    search = Search(sub, cap)
+    search = Search(sub, cap, restarts)
     bound = max(search.lower_bound(), max_live)
     notes: PoolSearchNotes = {"lower_bound": bound, "incumbent": incumbent_height}
     if incumbent_height <= bound:
@@ -494,10 +553,13 @@ def fit_in_pool(
     return answer, search.best if answer else None, search.steps
 
 
-def improve_plan(problem: Problem, start_plan: Plan, seconds: float, cap: TimeCap) -> Plan:
+def improve_plan(
+    problem: Problem, start_plan: Plan, seconds: float, cap: TimeCap, restarts: bool = False
+) -> Plan:
     """`start_plan` with every pool's offsets searched for `seconds` reference seconds of
-    steps; compiling the search loop (about 12 s on a machine's first run, numba) is
-    added to the time cap, not counted against it."""
+    steps (`restarts` as in `Search`: for long searches); compiling the search loop
+    (about 12 s on a machine's first run, numba) is added to the time cap, not counted
+    against it."""
     if start_plan.proven_optimal:
         return dataclasses.replace(start_plan, time_capped=cap.hit)
     if seconds > 0:
@@ -524,6 +586,7 @@ def improve_plan(problem: Problem, start_plan: Plan, seconds: float, cap: TimeCa
             int(share / SEARCH_STEP_SECONDS),
             cap,
             max_live_of(problem, np.where(pool == index, problem.sizes, 0)),
+            restarts,
         )
         seconds -= notes.get("steps", 0) * SEARCH_STEP_SECONDS
         offset[buffers] = offsets

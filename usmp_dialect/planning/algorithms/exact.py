@@ -48,7 +48,7 @@ def exact(problem: Problem, budget: Budget) -> Plan:
             if wider.total_size(problem) < start_plan.total_size(problem):
                 start_plan = wider
         seconds = 0.0
-    return improve_plan(problem, start_plan, seconds, cap)
+    return improve_plan(problem, start_plan, seconds, cap, restarts=True)
 
 
 def _plan_within_hints(

@@ -6,6 +6,8 @@ KIND OUT.onnx`, KIND one of
     dynamic       a `NonZero`, whose output's length is known only at run time
     shape-chain   a `Reshape` to a `Concat` of a `Shape` cast and sliced (static once x's
                   shape is given; TVM's frontend alone fails on it)
+    softmax-11    a `Softmax` of opset 11, which TVM's frontend decomposes into reshape,
+                  softmax, reshape (the file names only the last)
 """
 
 import sys
@@ -15,9 +17,9 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 
-def model(nodes, inputs, outputs, initializers=()):
+def model(nodes, inputs, outputs, initializers=(), opset=17):
     graph = helper.make_graph(nodes, "bad", inputs, outputs, list(initializers))
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
 
 
 def tensor(name, dims):
@@ -58,6 +60,16 @@ KINDS = {
             numpy_helper.from_array(np.array([0], dtype=np.int64), "zero"),
             numpy_helper.from_array(np.array([1], dtype=np.int64), "one"),
         ],
+    ),
+    "softmax-11": lambda: model(
+        [
+            helper.make_node("MatMul", ["x", "fc.w"], ["fc.out"], name="fc"),
+            helper.make_node("Softmax", ["fc.out"], ["prob"], name="softmax", axis=1),
+        ],
+        [tensor("x", [1, 4])],
+        [tensor("prob", [1, 3])],
+        [numpy_helper.from_array(np.ones((4, 3), dtype=np.float32), "fc.w")],
+        opset=11,
     ),
 }
 
