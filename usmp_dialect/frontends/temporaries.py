@@ -195,6 +195,8 @@ def _widening_callees(mod: Any) -> list[Any]:
         pattern = (mod[callee].attrs or {}).get("op_pattern")
         if pattern is None or int(pattern) > _BROADCAST or callee in widening:
             continue
+        if not all(hasattr(t, "dtype") for t in [binding.var.ty, *(a.ty for a in inputs)]):
+            continue  # a tuple in or out: not one tensor widened
         if any(a in computed for a in inputs) and _bits(binding.var.ty) > max(
             _bits(a.ty) for a in inputs
         ):
