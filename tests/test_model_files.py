@@ -210,6 +210,28 @@ def test_kept_temporaries_are_float32_workspaces(model_files: dict[str, Path | N
     assert all("xi8" in line or 'scope "local"' in line for line in allocations), allocations
 
 
+_BUILDER_NAME = re.compile(r'tir\.alloc_buffer "[lg]v\d*_*"')
+
+
+@pytest.mark.parametrize("name", [OKAY_NABU, "wakeword-hey-mycroft-tflite", INT8])
+def test_int8_tensors_between_operators_stay_int8_and_named(
+    name: str, model_files: dict[str, Path | None]
+) -> None:
+    """In an int8 model every tensor between operators is int8, as TensorFlow Lite Micro
+    holds it (TVM's fusion ends a convolution with the float32 dequantize of the next
+    operator's input), and named after the file's tensor, not TVM's `lv3`."""
+    path, shapes = _model(name, model_files)
+    printed = print_module(import_model_file(path, "tflite", shapes))
+    allocations = [
+        line.strip()
+        for line in printed.splitlines()
+        if "tir.alloc_buffer" in line and 'scope "local"' not in line
+    ]
+    assert allocations
+    assert all(re.search(r"xi8>$", line) for line in allocations), allocations
+    assert not [line for line in allocations if _BUILDER_NAME.search(line)], allocations
+
+
 def test_unsupported_tflite_operator_is_named_with_its_tensor(tmp_path: Path) -> None:
     """TVM's frontend lists the operator types it does not convert; the diagnostic adds the
     first such operator of the file, by its index and the tensor it computes."""
