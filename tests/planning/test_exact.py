@@ -4,6 +4,7 @@ from itertools import permutations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from problems import interval_instances, interval_problem, listed_problem
@@ -169,21 +170,12 @@ def test_restarts_find_a_plan_that_minimalloc_runs_do_not_in_the_same_steps():
     (under a second), runs with restarts fit it in 1018880 bytes (1.030x max-live), where
     MiniMalloc's rounds of the same three orders under doubling limits find nothing (nor
     in 1e9 steps); MiniMalloc itself finds no plan at that size in 30 s."""
-    from usmp_dialect.frontends.csv_instance import read_csv_instance
     from usmp_dialect.planning.algorithms.canonical_search import Search, subproblem_of
     from usmp_dialect.planning.algorithms.work import TimeCap
-    from usmp_dialect.planning.conflicts import conflicts_from_intervals
     from usmp_dialect.planning.validator import validate
 
-    instance = read_csv_instance(DATA / "minimalloc" / "J.1048576.csv")
-    n = len(instance.names)
-    problem = Problem(
-        instance.names,
-        instance.sizes,
-        np.ones(n, dtype=np.int64),
-        conflicts_from_intervals(instance.intervals, n),
-        intervals=instance.intervals,
-    )
+    problem = _minimalloc_j()
+    n = problem.num_buffers
     sub = subproblem_of(problem, np.arange(n))
     capacity, steps = 1018880, 2 * 10**8
     assert Search(sub, TimeCap.after(600.0)).decide(capacity, steps) is None
@@ -193,3 +185,44 @@ def test_restarts_find_a_plan_that_minimalloc_runs_do_not_in_the_same_steps():
     plan = Plan(pool=np.zeros(n, dtype=np.int64), offset=search.best)
     assert not validate(problem, plan)
     assert plan.total_size(problem) <= capacity
+
+
+@pytest.mark.slow
+def test_a_descent_reaches_a_plan_the_bisection_does_not_in_the_same_steps():
+    """MiniMalloc's J from `default`'s plan (1039360 bytes): 1.9e9 steps of bisection then
+    1e10 of descent (what `exact` gives it at effort 1) reach 1024000 bytes (1.035x
+    max-live); 1.19e10 steps of bisection alone stop above it (its questions near the
+    unreachable max-live run out of steps)."""
+    from usmp_dialect.planning.algorithms.canonical_search import improve_pool, subproblem_of
+    from usmp_dialect.planning.algorithms.portfolio import plan_default
+    from usmp_dialect.planning.algorithms.work import TimeCap
+    from usmp_dialect.planning.validator import validate
+
+    problem = _minimalloc_j()
+    n = problem.num_buffers
+    cap = TimeCap.after(600.0)
+    start = np.asarray(plan_default(problem, 1.0, cap).offset, dtype=np.int64)
+    sub = subproblem_of(problem, np.arange(n))
+    lower_bound = max_live(problem)
+    bisection, descent, capacity = 19 * 10**8, 10**10, 1024000
+    bisected, _, _ = improve_pool(sub, start, bisection + descent, cap, lower_bound, True)
+    assert (bisected + sub.sizes).max() > capacity
+    descended, _, _ = improve_pool(sub, start, bisection, cap, lower_bound, True, descent)
+    plan = Plan(pool=np.zeros(n, dtype=np.int64), offset=descended)
+    assert not validate(problem, plan)
+    assert plan.total_size(problem) <= capacity
+
+
+def _minimalloc_j() -> Problem:
+    from usmp_dialect.frontends.csv_instance import read_csv_instance
+    from usmp_dialect.planning.conflicts import conflicts_from_intervals
+
+    instance = read_csv_instance(DATA / "minimalloc" / "J.1048576.csv")
+    n = len(instance.names)
+    return Problem(
+        instance.names,
+        instance.sizes,
+        np.ones(n, dtype=np.int64),
+        conflicts_from_intervals(instance.intervals, n),
+        intervals=instance.intervals,
+    )

@@ -13,9 +13,10 @@ ends without hitting its limit is a proof either way.
 which settles most instances at once), then bisects between the largest capacity known (or
 presumed, after a question ran out of steps) to be too small and the best plan found, until
 the steps run out or the two meet: then the best plan is proven optimal when every
-capacity below it was proven too small. Every limit is a count of nodes or of steps (the
-kernel's measure of work), so the same problem gets the same answers on every run; the
-time cap is looked at between slices.
+capacity below it was proven too small. `exact` then gives a pool left unproven a descent:
+questions a quarter or an eighth of the gap below the best plan, with all the steps left.
+Every limit is a count of nodes or of steps (the kernel's measure of work), so the same
+problem gets the same answers on every run; the time cap is looked at between slices.
 """
 
 from __future__ import annotations
@@ -53,6 +54,20 @@ neighbours swap places, the order's character stays."""
 
 _RESTART_NODES = 64
 """Nodes per buffer of the shortest restart."""
+
+_DESCENT_NODES = 94
+"""Nodes per buffer of every run of a descent (`Search.descend`): short, equal runs, about
+20000 nodes on MiniMalloc's D, where a plan well below the bisection's shows up once in a
+hundred or two seeds whatever the capacity asked, and a longer run of an unlucky seed
+rarely turns lucky."""
+
+_DESCENT_NOISE = 5.0
+"""Standard deviation, in ranks, of the noise of a descent's preorders."""
+
+_DESCENT_FRACTIONS = (4, 8)
+"""A descent's runs ask in turn these fractions (1/n) of the gap between the best plan and
+the capacities proven too small below it: which seed finds a plan at which capacity is
+luck, and a plan a quarter of the gap down is worth two an eighth down."""
 
 _STEPS_PER_SLICE = 1_000_000
 """Steps the compiled loop takes between two looks at the time cap (a few milliseconds)."""
@@ -228,6 +243,7 @@ class Search:
         self.steps = 0
         self.best: np.ndarray | None = None
         self.best_height = 0
+        self.descents = len(sub.preorders)  # the seed of the next descent run
         n = sub.num_buffers
         sections = sub.num_sections
         self.sizes = sub.sizes
@@ -384,6 +400,30 @@ class Search:
                 return False
         raise AssertionError("the node limits grow without bound")
 
+    def descend(self, capacities: tuple[int, ...], steps: int) -> tuple[int, bool] | None:
+        """The first of `capacities` a run answers, and whether a plan fits it (`None`: no
+        answer when `steps` more steps, or the time cap, ran out): runs of
+        `_DESCENT_NODES` nodes a buffer ask the capacities in turn, each with a preorder of
+        its own (one of the static ones shaken by a noise seeded by the run's number, which
+        goes on from question to question: no seed is tried twice)."""
+        kernel = self.kernel
+        n = self.sub.num_buffers
+        preorders = self.sub.preorders
+        end = self.steps + steps
+        while end - self.steps > 0 and not self.cap.reached():
+            seed = self.descents
+            self.descents += 1
+            heuristic = seed % len(preorders)
+            noise = np.random.default_rng(seed).normal(0.0, _DESCENT_NOISE, n)
+            ranks = _ranks((preorders[heuristic] + noise,))
+            capacity = capacities[seed % len(capacities)]
+            status = self.run(capacity, heuristic, _DESCENT_NODES * n, end - self.steps, ranks)
+            if status == kernel.FOUND:
+                return capacity, True
+            if status == kernel.INFEASIBLE:
+                return capacity, False
+        return None
+
     def _runs(self) -> Iterator[tuple[int, int, np.ndarray]]:
         """The runs of one question: (heuristic, node limit, preorder ranks).
 
@@ -455,10 +495,12 @@ def improve_pool(
     cap: TimeCap,
     max_live: int,
     restarts: bool = False,
+    descent_steps: int = 0,
 ) -> tuple[np.ndarray, bool, PoolSearchNotes]:
-    """The pool's offsets, as good as `steps` search steps made them, and whether they are
-    optimal; `max_live` is the pool's (the search's own bound misses it when buffers live
-    in several intervals); `restarts` as in `Search`."""
+    """The pool's offsets, as good as `steps` search steps made them, then `descent_steps`
+    more of a descent (`_descend`), and whether they are optimal; `max_live` is the pool's
+    (the search's own bound misses it when buffers live in several intervals); `restarts`
+    as in `Search`."""
     incumbent_height = int((incumbent + sub.sizes).max(initial=0))
     search = Search(sub, cap, restarts)
     bound = max(search.lower_bound(), max_live)
@@ -501,6 +543,10 @@ def improve_pool(
             presumed_low = max(presumed_low, capacity + unit)
         else:
             presumed_low = max(presumed_low, capacity + unit)
+    if search.steps >= steps:
+        best_height, proven_low = _descend(
+            search, best_height, proven_low, unit, descent_steps, questions
+        )
     proven = proven_low >= best_height
     notes["nodes"] = search.nodes
     notes["steps"] = search.steps
@@ -509,6 +555,39 @@ def improve_pool(
     if search.best is not None and search.best_height < incumbent_height:
         return search.best, proven, notes
     return incumbent, proven, notes
+
+
+def _descend(
+    search: Search,
+    best_height: int,
+    proven_low: int,
+    unit: int,
+    steps: int,
+    questions: list[tuple[int, bool | None]],
+) -> tuple[int, int]:
+    """The best height and the proven lower bound after `steps` more steps of a descent:
+    questions a step below the best plan (`_DESCENT_FRACTIONS` of the gap left), each with
+    all the steps left, every plan found lowering the next question. Where the bisection's
+    questions near an unreachable bound share the steps out and end up each too short, a
+    descent spends them all just below what it knows to fit."""
+    end = search.steps + steps
+    while proven_low < best_height and search.steps < end and not search.cap.reached():
+        gap = best_height - proven_low
+        capacities = tuple(
+            max((best_height - max(gap // fraction, unit)) // unit * unit, proven_low)
+            for fraction in _DESCENT_FRACTIONS
+        )
+        answer = search.descend(capacities, end - search.steps)
+        if answer is None:
+            questions.extend((capacity, None) for capacity in capacities)
+            break
+        capacity, fits = answer
+        questions.append((capacity, fits))
+        if fits:
+            best_height = min(best_height, search.best_height)
+        else:
+            proven_low = capacity + unit
+    return best_height, proven_low
 
 
 _compiling = {"done": False, "seconds": 0.0}
@@ -554,15 +633,21 @@ def fit_in_pool(
 
 
 def improve_plan(
-    problem: Problem, start_plan: Plan, seconds: float, cap: TimeCap, restarts: bool = False
+    problem: Problem,
+    start_plan: Plan,
+    seconds: float,
+    cap: TimeCap,
+    restarts: bool = False,
+    descent_seconds: float = 0.0,
 ) -> Plan:
     """`start_plan` with every pool's offsets searched for `seconds` reference seconds of
-    steps (`restarts` as in `Search`: for long searches); compiling the search loop
+    steps (`restarts` as in `Search`: for long searches), then for `descent_seconds` more
+    of a descent (`_descend`) where that left the pool unproven; compiling the search loop
     (about 12 s on a machine's first run, numba) is added to the time cap, not counted
     against it."""
     if start_plan.proven_optimal:
         return dataclasses.replace(start_plan, time_capped=cap.hit)
-    if seconds > 0:
+    if seconds > 0 or descent_seconds > 0:
         _compile_outside_cap(cap)
     pool = np.asarray(start_plan.pool, dtype=np.int64)
     offset = np.asarray(start_plan.offset, dtype=np.int64).copy()
@@ -579,7 +664,9 @@ def improve_plan(
             continue
         sub = subproblem_of(problem, buffers)
         # Each pool gets an equal share of the work the pools before it left over.
-        share = seconds / (len(used) - used.index(index))
+        pools_left = len(used) - used.index(index)
+        share = seconds / pools_left
+        descent_share = descent_seconds / pools_left
         offsets, proven, notes = improve_pool(
             sub,
             offset[buffers],
@@ -587,8 +674,11 @@ def improve_plan(
             cap,
             max_live_of(problem, np.where(pool == index, problem.sizes, 0)),
             restarts,
+            int(descent_share / SEARCH_STEP_SECONDS),
         )
-        seconds -= notes.get("steps", 0) * SEARCH_STEP_SECONDS
+        spent = notes.get("steps", 0) * SEARCH_STEP_SECONDS
+        descent_seconds -= max(spent - share, 0.0)
+        seconds -= min(spent, share)
         offset[buffers] = offsets
         all_proven &= proven
         pool_notes[problem.pools[index].name] = notes

@@ -1,9 +1,10 @@
 """`exact`: the `default` plan, then the canonical branch and bound for the rest of the budget.
 
 Anytime: it returns the best plan found when its work budget (`work`: search nodes worth
-`_SECONDS` reference seconds, the `default` portfolio's included) or the time cap runs
-out, never worse than `default`'s, and `proven_optimal` says whether the search proved it
-(a plan at max-live, or the search space exhausted with every buffer's pool fixed).
+`_SECONDS` reference seconds, the `default` portfolio's included, and `_DESCENT_SECONDS`
+more where the search leaves a pool unproven) or the time cap runs out, never worse than
+`default`'s, and `proven_optimal` says whether the search proved it (a plan at max-live,
+or the search space exhausted with every buffer's pool fixed).
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ from usmp_dialect.planning.size_hints import proven_out_of_space
 _SECONDS = 10.0
 """Reference seconds of work at effort 1: the time limit `exact` ran to before plans had to
 be reproducible."""
+
+_DESCENT_SECONDS = 45.0
+"""Reference seconds of a descent at effort 1, after the bisection (`improve_plan`), in the
+pools it left unproven: on MiniMalloc's D and J its first plans below the bisection's take
+about 10-20 s."""
 
 _ASSIGNMENTS = 100_000
 """Pool choices `exact` tries at effort 1 when `default` found no plan within the hints."""
@@ -48,7 +54,14 @@ def exact(problem: Problem, budget: Budget) -> Plan:
             if wider.total_size(problem) < start_plan.total_size(problem):
                 start_plan = wider
         seconds = 0.0
-    return improve_plan(problem, start_plan, seconds, cap, restarts=True)
+    return improve_plan(
+        problem,
+        start_plan,
+        seconds,
+        cap,
+        restarts=True,
+        descent_seconds=budget.effort * _DESCENT_SECONDS if seconds else 0.0,
+    )
 
 
 def _plan_within_hints(
