@@ -145,7 +145,10 @@ class _Writer:
         code_offsets = []
         for code in codes:
             tflite.OperatorCodeStart(b)
-            tflite.OperatorCodeAddDeprecatedBuiltinCode(b, code)
+            # Codes past 127 (VAR_HANDLE) are in the newer field only, as TFLite writes them.
+            tflite.OperatorCodeAddDeprecatedBuiltinCode(
+                b, min(code, BuiltinOperator.PLACEHOLDER_FOR_GREATER_OP_CODES)
+            )
             tflite.OperatorCodeAddBuiltinCode(b, code)
             tflite.OperatorCodeAddVersion(b, 1)
             code_offsets.append(tflite.OperatorCodeEnd(b))
@@ -402,3 +405,36 @@ def split_v_tflite(sizes: list[int], length: int = 4) -> bytes:
         (0, [x, size_tensor, axis], parts, BuiltinOptions.SplitVOptions, options),
     ]
     return w.model([BuiltinOperator.SPLIT_V], operators, [x], parts, "usmp_dialect split-v model")
+
+
+def failing_stateful_tflite() -> bytes:
+    """A float model with a resource variable, whose last operator TVM's frontend fails
+    on (a RESHAPE to a shape of another size):
+
+    VAR_HANDLE 'state' -> READ_VARIABLE -> state float32[1,4]
+    input float32[1,4] + state -> RESHAPE [3] -> output float32[3]
+    """
+    w = _Writer()
+    b = w.builder
+    f32, int32 = TensorType.FLOAT32, TensorType.INT32
+    x = w.tensor("input", [1, 4], f32)
+    handle = w.tensor("state/handle", [], TensorType.RESOURCE)
+    state = w.tensor("state/read", [1, 4], f32)
+    total = w.tensor("add", [1, 4], f32)
+    shape = w.tensor("reshape/shape", [1], int32, data=np.array([3], np.int32))
+    out = w.tensor("reshape", [3], f32)
+    shared_name = b.CreateString("state")
+    handle_options = _table(b, "VarHandleOptions", SharedName=shared_name)
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [], handle, BuiltinOptions.VarHandleOptions, handle_options),
+        (1, [handle], state, 0, None),
+        (2, [x, state], total, 0, None),
+        (3, [total, shape], out, 0, None),
+    ]
+    codes = [
+        BuiltinOperator.VAR_HANDLE,
+        BuiltinOperator.READ_VARIABLE,
+        BuiltinOperator.ADD,
+        BuiltinOperator.RESHAPE,
+    ]
+    return w.model(codes, operators, [x], [out], "usmp_dialect failing stateful model")

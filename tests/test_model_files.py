@@ -23,6 +23,7 @@ pytestmark = pytest.mark.tvm
 
 from int8_tflite import (  # noqa: E402
     batch_matmul_tflite,
+    failing_stateful_tflite,
     float16_weights_tflite,
     int8_cnn_tflite,
     requantizing_slice_tflite,
@@ -461,4 +462,17 @@ def test_split_v_sizes_not_summing_to_the_dim_are_named(tmp_path: Path) -> None:
     assert raised.value.location == str(path)
     assert raised.value.message == (
         "SPLIT_V computing 'part_0' splits a dim of 8 into sizes [1, 3] (2 parts)"
+    )
+
+
+def test_failure_in_stateful_model_names_the_failing_operator(tmp_path: Path) -> None:
+    """A frontend failure in a model with variables names the operator it failed on, not
+    the VAR_HANDLE before it (whose resource handle the frontend makes no value of)."""
+    path = tmp_path / "failing_stateful.tflite"
+    path.write_bytes(failing_stateful_tflite())
+    with pytest.raises(RelaxImportError) as raised:
+        import_model_file(str(path), "tflite")
+    assert raised.value.location == str(path)
+    assert raised.value.message.startswith(
+        "TVM's TFLite frontend failed at operator 3, computing 'reshape': ValueError: "
     )

@@ -401,9 +401,17 @@ def _check_no_subgraph_calls(model: Any, mod: Any, names: list[tuple[str, Any]],
             )
 
 
-def _tflite_outputs(graph: Any, i: int) -> list[str]:
-    """The names of the tensors operator `i` of a TFLite subgraph computes."""
-    return [tensor_name(graph.Tensors(int(t)).Name()) for t in graph.Operators(i).OutputsAsNumpy()]
+def _tflite_outputs(graph: Any, i: int, values_only: bool = False) -> list[str]:
+    """The names of the tensors operator `i` of a TFLite subgraph computes; `values_only`:
+    but resource handles (a VAR_HANDLE's), which the frontend makes no value of."""
+    from tflite.TensorType import TensorType
+
+    tensors = [graph.Tensors(int(t)) for t in graph.Operators(i).OutputsAsNumpy()]
+    return [
+        tensor_name(tensor.Name())
+        for tensor in tensors
+        if not (values_only and tensor.Type() == TensorType.RESOURCE)
+    ]
 
 
 def _tflite_first_named(model: Any, message: str) -> str:
@@ -420,13 +428,13 @@ def _tflite_first_named(model: Any, message: str) -> str:
 
 
 def _tflite_failed_at(model: Any, names: set[str]) -> str:
-    """The first operator whose output tensors the frontend did not make; "" if the file
+    """The first operator whose output values the frontend did not make; "" if the file
     is too corrupt to say (the flatbuffer is read lazily: anything may fail, with any
     error)."""
     try:
         graph = model.Subgraphs(0)
         for i in range(graph.OperatorsLength()):
-            if not all(tensor in names for tensor in _tflite_outputs(graph, i)):
+            if not all(tensor in names for tensor in _tflite_outputs(graph, i, values_only=True)):
                 return _tflite_operator(graph, i)
     except Exception:  # a corrupt flatbuffer (see above)
         return ""
