@@ -23,9 +23,11 @@ pytestmark = pytest.mark.tvm
 
 from int8_tflite import (  # noqa: E402
     batch_matmul_tflite,
+    failing_stateful_tflite,
     float16_weights_tflite,
     int8_cnn_tflite,
     requantizing_slice_tflite,
+    split_v_tflite,
     unsupported_operator_tflite,
 )
 from tflite.BuiltinOperator import BuiltinOperator  # noqa: E402
@@ -449,4 +451,50 @@ def test_control_flow_operator_is_named(model_files: dict[str, Path | None]) -> 
         "IF operator 25, computing 'PartitionedCall:0' is control flow, which TVM's frontend "
         "makes a call of the function 'tflite_if_subgraph_2_1' of its subgraphs; the lowering "
         "takes operators on tensors only"
+    )
+
+
+@pytest.mark.parametrize("sizes", [[2, -1], [-1, 2, 1]])
+def test_resized_split_v_splits_by_its_sizes(sizes: list[int], tmp_path: Path) -> None:
+    """A SPLIT_V of constant sizes, its input resized with --input-shape along the split
+    dim, splits by its sizes (a -1 the rest), not by the output shapes the file wrote for
+    its own input shape: numpy's split of the input."""
+    from usmp_dialect.frontends.relax import relax_vm_outputs
+
+    path = tmp_path / "split_v.tflite"
+    path.write_bytes(split_v_tflite(sizes))
+    mod, weights = load_model_file(str(path), "tflite", {"input": (1, 8)})
+    x = np.arange(8, dtype=np.float32).reshape(1, 8)
+    known = sum(s for s in sizes if s != -1)
+    lengths = [8 - known if s == -1 else s for s in sizes]
+    expected = np.split(x, np.cumsum(lengths)[:-1], axis=1)
+    outputs = relax_vm_outputs(mod, weights, {"input": x})
+    assert [o.shape for o in outputs] == [e.shape for e in expected]
+    for out, part in zip(outputs, expected, strict=True):
+        np.testing.assert_array_equal(out, part)
+
+
+def test_split_v_sizes_not_summing_to_the_dim_are_named(tmp_path: Path) -> None:
+    """Constant sizes that do not add up to the resized dim: one diagnostic naming the
+    operator's first output (TFLite's kernel rejects them too)."""
+    path = tmp_path / "split_v.tflite"
+    path.write_bytes(split_v_tflite([1, 3]))
+    with pytest.raises(RelaxImportError) as raised:
+        load_model_file(str(path), "tflite", {"input": (1, 8)})
+    assert raised.value.location == str(path)
+    assert raised.value.message == (
+        "SPLIT_V computing 'part_0' splits a dim of 8 into sizes [1, 3] (2 parts)"
+    )
+
+
+def test_failure_in_stateful_model_names_the_failing_operator(tmp_path: Path) -> None:
+    """A frontend failure in a model with variables names the operator it failed on, not
+    the VAR_HANDLE before it (whose resource handle the frontend makes no value of)."""
+    path = tmp_path / "failing_stateful.tflite"
+    path.write_bytes(failing_stateful_tflite())
+    with pytest.raises(RelaxImportError) as raised:
+        import_model_file(str(path), "tflite")
+    assert raised.value.location == str(path)
+    assert raised.value.message.startswith(
+        "TVM's TFLite frontend failed at operator 3, computing 'reshape': ValueError: "
     )

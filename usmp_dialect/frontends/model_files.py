@@ -16,9 +16,10 @@ exactly as it folds bound weights. Input names are the model's own (the ONNX fro
 own renaming is off; `lower_model` makes any name a TIR name). An ONNX model's shape
 computations are folded first (`onnx_shapes`), its dynamic input dims fixed by
 `input_shapes`. A TFLite model's inputs have the file's static shapes, or those
-`input_shapes` gives (a dim the file lets a caller resize: openWakeWord's melspectrogram
-takes any number of audio samples, its file says 1). A TFLite model's resource variables
-(a streaming model's state) are inputs and outputs of `forward` (`model_file_state`). The
+`input_shapes` gives (a dim the file lets a caller resize, -1 in its shape signature:
+openWakeWord's melspectrogram takes any number of audio samples, its file says 1). A
+TFLite model's resource variables (a streaming model's state) are inputs and outputs of
+`forward` (`model_file_state`). The
 outputs are named as the file names them (the subgraph's output tensors, the graph's
 outputs; `with_output_names`).
 
@@ -247,6 +248,7 @@ def _tflite_module(
             for t in graph.InputsAsNumpy()
         }
         shapes = fixed_input_shapes(declared, input_shapes, path)
+        _check_resizable(graph, shapes, path)
         mod = from_tflite(model, shape_dict=shapes, op_converter=converter)
         mod = with_state(mod, variables)
         outputs = [tensor_name(graph.Tensors(int(t)).Name()) for t in graph.OutputsAsNumpy()]
@@ -261,6 +263,29 @@ def _tflite_module(
     )
     _check_no_subgraph_calls(model, mod, names, path)
     return mod, names
+
+
+def _check_resizable(graph: Any, shapes: Mapping[str, Sequence[int]], path: str) -> None:
+    """Each input's shape changes only dims its shape signature marks -1, as TFLite's
+    strict resize allows (a tensor without a signature: its shape is its signature); the
+    first other change is an error naming the input and the dim."""
+    for t in graph.InputsAsNumpy():
+        tensor = graph.Tensors(int(t))
+        name = tensor_name(tensor.Name())
+        shape = [int(d) for d in tensor.ShapeAsNumpy()]
+        if tensor.ShapeSignatureLength():
+            signature = [int(d) for d in tensor.ShapeSignatureAsNumpy()]
+            why = f"its shape signature {_dims_text(signature)}: only a -1 dimension resizes"
+        else:
+            signature, why = shape, "the file gives it no shape signature: no dimension resizes"
+        dims = zip(shape, signature, shapes[name], strict=True)
+        for dim, (size, fixed, given) in enumerate(dims):
+            if fixed != -1 and given != size:
+                raise RelaxImportError(
+                    f"--input-shape gives input '{name}' dimension {dim} as {given}, which "
+                    f"the model fixes at {size} ({why})",
+                    path,
+                )
 
 
 def _onnx_module(
@@ -376,9 +401,17 @@ def _check_no_subgraph_calls(model: Any, mod: Any, names: list[tuple[str, Any]],
             )
 
 
-def _tflite_outputs(graph: Any, i: int) -> list[str]:
-    """The names of the tensors operator `i` of a TFLite subgraph computes."""
-    return [tensor_name(graph.Tensors(int(t)).Name()) for t in graph.Operators(i).OutputsAsNumpy()]
+def _tflite_outputs(graph: Any, i: int, values_only: bool = False) -> list[str]:
+    """The names of the tensors operator `i` of a TFLite subgraph computes; `values_only`:
+    but resource handles (a VAR_HANDLE's), which the frontend makes no value of."""
+    from tflite.TensorType import TensorType
+
+    tensors = [graph.Tensors(int(t)) for t in graph.Operators(i).OutputsAsNumpy()]
+    return [
+        tensor_name(tensor.Name())
+        for tensor in tensors
+        if not (values_only and tensor.Type() == TensorType.RESOURCE)
+    ]
 
 
 def _tflite_first_named(model: Any, message: str) -> str:
@@ -395,13 +428,13 @@ def _tflite_first_named(model: Any, message: str) -> str:
 
 
 def _tflite_failed_at(model: Any, names: set[str]) -> str:
-    """The first operator whose output tensors the frontend did not make; "" if the file
+    """The first operator whose output values the frontend did not make; "" if the file
     is too corrupt to say (the flatbuffer is read lazily: anything may fail, with any
     error)."""
     try:
         graph = model.Subgraphs(0)
         for i in range(graph.OperatorsLength()):
-            if not all(tensor in names for tensor in _tflite_outputs(graph, i)):
+            if not all(tensor in names for tensor in _tflite_outputs(graph, i, values_only=True)):
                 return _tflite_operator(graph, i)
     except Exception:  # a corrupt flatbuffer (see above)
         return ""
