@@ -12,6 +12,7 @@ and, likewise, a small float model with float16 weights (`float16_weights_tflite
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import flatbuffers
@@ -61,11 +62,18 @@ class _Writer:
         scales: list[float] | None = None,
         zero_points: list[int] | None = None,
         data: np.ndarray | None = None,
+        signature: list[int] | None = None,
     ) -> int:
+        """A tensor; `signature` its shape signature (-1 a dim a caller may resize)."""
         b = self.builder
         buffer = self.buffer(data)
         name_offset = b.CreateString(name)
         shape_offset = _vector(b, tflite.TensorStartShapeVector, shape, b.PrependInt32)
+        signature_offset = None
+        if signature is not None:
+            signature_offset = _vector(
+                b, tflite.TensorStartShapeSignatureVector, signature, b.PrependInt32
+            )
         quantization = None
         if scales is not None:
             points = zero_points if zero_points is not None else [0] * len(scales)
@@ -82,6 +90,8 @@ class _Writer:
             quantization = tflite.QuantizationParametersEnd(b)
         tflite.TensorStart(b)
         tflite.TensorAddShape(b, shape_offset)
+        if signature_offset is not None:
+            tflite.TensorAddShapeSignature(b, signature_offset)
         tflite.TensorAddType(b, dtype)
         tflite.TensorAddBuffer(b, buffer)
         tflite.TensorAddName(b, name_offset)
@@ -93,7 +103,7 @@ class _Writer:
     def model(
         self,
         codes: list[int],
-        operators: list[tuple[int, list[int], int, int, int | None]],
+        operators: Sequence[tuple[int, list[int], int | list[int], int, int | None]],
         inputs: list[int],
         outputs: list[int],
         description: str,
@@ -104,7 +114,8 @@ class _Writer:
         operator_offsets = []
         for code, operands, output, options_type, options in operators:
             inputs_offset = _vector(b, tflite.OperatorStartInputsVector, operands, b.PrependInt32)
-            outputs_offset = _vector(b, tflite.OperatorStartOutputsVector, [output], b.PrependInt32)
+            results = output if isinstance(output, list) else [output]
+            outputs_offset = _vector(b, tflite.OperatorStartOutputsVector, results, b.PrependInt32)
             tflite.OperatorStart(b)
             tflite.OperatorAddOpcodeIndex(b, code)
             tflite.OperatorAddInputs(b, inputs_offset)
@@ -134,7 +145,10 @@ class _Writer:
         code_offsets = []
         for code in codes:
             tflite.OperatorCodeStart(b)
-            tflite.OperatorCodeAddDeprecatedBuiltinCode(b, code)
+            # Codes past 127 (VAR_HANDLE) are in the newer field only, as TFLite writes them.
+            tflite.OperatorCodeAddDeprecatedBuiltinCode(
+                b, min(code, BuiltinOperator.PLACEHOLDER_FOR_GREATER_OP_CODES)
+            )
             tflite.OperatorCodeAddBuiltinCode(b, code)
             tflite.OperatorCodeAddVersion(b, 1)
             code_offsets.append(tflite.OperatorCodeEnd(b))
@@ -346,3 +360,81 @@ def requantizing_slice_tflite() -> bytes:
     ]
     codes = [BuiltinOperator.STRIDED_SLICE]
     return w.model(codes, operators, [x], [out], "usmp_dialect requantizing-slice model")
+
+
+def batch_matmul_tflite(weight: np.ndarray) -> bytes:
+    """A float BATCH_MATMUL of both operands' swapped last axes, the second the constant
+    `weight` [1, N, K] (its batch broadcast), then an EXPAND_DIMS at a negative axis:
+
+    input float32[2,K,M] -> BATCH_MATMUL adj_x adj_y -> [2,M,N] -> EXPAND_DIMS -2
+      -> output float32[2,M,1,N]
+    """
+    w = _Writer()
+    f32, int32 = TensorType.FLOAT32, TensorType.INT32
+    _, n, k = weight.shape
+    m = 3
+    x = w.tensor("input", [2, k, m], f32)
+    rhs = w.tensor("weight", [1, n, k], f32, data=weight.astype(np.float32))
+    product = w.tensor("matmul", [2, m, n], f32)
+    axis = w.tensor("expand/axis", [1], int32, data=np.array([-2], dtype=np.int32))
+    out = w.tensor("expand", [2, m, 1, n], f32)
+    adjoint = _table(w.builder, "BatchMatMulOptions", AdjX=True, AdjY=True)
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [x, rhs], product, BuiltinOptions.BatchMatMulOptions, adjoint),
+        (1, [product, axis], out, 0, None),
+    ]
+    codes = [BuiltinOperator.BATCH_MATMUL, BuiltinOperator.EXPAND_DIMS]
+    return w.model(codes, operators, [x], [out], "usmp_dialect batch-matmul model")
+
+
+def split_v_tflite(sizes: list[int], length: int = 4) -> bytes:
+    """A float SPLIT_V of constant `sizes` along the dim a caller may resize:
+
+    input float32[1,length] (signature [1,-1]) -> SPLIT_V sizes, axis 1 -> part_0, part_1, ...
+    each output written as the file's converter would for the file's length.
+    """
+    w = _Writer()
+    f32, int32 = TensorType.FLOAT32, TensorType.INT32
+    x = w.tensor("input", [1, length], f32, signature=[1, -1])
+    size_tensor = w.tensor("split/sizes", [len(sizes)], int32, data=np.array(sizes, np.int32))
+    axis = w.tensor("split/axis", [], int32, data=np.array(1, np.int32))
+    rest = length - sum(s for s in sizes if s != -1)
+    parts = [w.tensor(f"part_{i}", [1, rest if s == -1 else s], f32) for i, s in enumerate(sizes)]
+    options = _table(w.builder, "SplitVOptions", NumSplits=len(sizes))
+    operators: list[tuple[int, list[int], int | list[int], int, int | None]] = [
+        (0, [x, size_tensor, axis], parts, BuiltinOptions.SplitVOptions, options),
+    ]
+    return w.model([BuiltinOperator.SPLIT_V], operators, [x], parts, "usmp_dialect split-v model")
+
+
+def failing_stateful_tflite() -> bytes:
+    """A float model with a resource variable, whose last operator TVM's frontend fails
+    on (a RESHAPE to a shape of another size):
+
+    VAR_HANDLE 'state' -> READ_VARIABLE -> state float32[1,4]
+    input float32[1,4] + state -> RESHAPE [3] -> output float32[3]
+    """
+    w = _Writer()
+    b = w.builder
+    f32, int32 = TensorType.FLOAT32, TensorType.INT32
+    x = w.tensor("input", [1, 4], f32)
+    handle = w.tensor("state/handle", [], TensorType.RESOURCE)
+    state = w.tensor("state/read", [1, 4], f32)
+    total = w.tensor("add", [1, 4], f32)
+    shape = w.tensor("reshape/shape", [1], int32, data=np.array([3], np.int32))
+    out = w.tensor("reshape", [3], f32)
+    shared_name = b.CreateString("state")
+    handle_options = _table(b, "VarHandleOptions", SharedName=shared_name)
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [], handle, BuiltinOptions.VarHandleOptions, handle_options),
+        (1, [handle], state, 0, None),
+        (2, [x, state], total, 0, None),
+        (3, [total, shape], out, 0, None),
+    ]
+    codes = [
+        BuiltinOperator.VAR_HANDLE,
+        BuiltinOperator.READ_VARIABLE,
+        BuiltinOperator.ADD,
+        BuiltinOperator.RESHAPE,
+    ]
+    return w.model(codes, operators, [x], [out], "usmp_dialect failing stateful model")

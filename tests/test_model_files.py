@@ -22,9 +22,12 @@ pytest.importorskip("onnx")
 pytestmark = pytest.mark.tvm
 
 from int8_tflite import (  # noqa: E402
+    batch_matmul_tflite,
+    failing_stateful_tflite,
     float16_weights_tflite,
     int8_cnn_tflite,
     requantizing_slice_tflite,
+    split_v_tflite,
     unsupported_operator_tflite,
 )
 from tflite.BuiltinOperator import BuiltinOperator  # noqa: E402
@@ -207,6 +210,28 @@ def test_kept_temporaries_are_float32_workspaces(model_files: dict[str, Path | N
     allocations = [line for line in inlined.splitlines() if "tir.alloc_buffer" in line]
     assert allocations
     assert all("xi8" in line or 'scope "local"' in line for line in allocations), allocations
+
+
+_BUILDER_NAME = re.compile(r'tir\.alloc_buffer "[lg]v\d*_*"')
+
+
+@pytest.mark.parametrize("name", [OKAY_NABU, "wakeword-hey-mycroft-tflite", INT8])
+def test_int8_tensors_between_operators_stay_int8_and_named(
+    name: str, model_files: dict[str, Path | None]
+) -> None:
+    """In an int8 model every tensor between operators is int8, as TensorFlow Lite Micro
+    holds it (TVM's fusion ends a convolution with the float32 dequantize of the next
+    operator's input), and named after the file's tensor, not TVM's `lv3`."""
+    path, shapes = _model(name, model_files)
+    printed = print_module(import_model_file(path, "tflite", shapes))
+    allocations = [
+        line.strip()
+        for line in printed.splitlines()
+        if "tir.alloc_buffer" in line and 'scope "local"' not in line
+    ]
+    assert allocations
+    assert all(re.search(r"xi8>$", line) for line in allocations), allocations
+    assert not [line for line in allocations if _BUILDER_NAME.search(line)], allocations
 
 
 def test_unsupported_tflite_operator_is_named_with_its_tensor(tmp_path: Path) -> None:
@@ -392,3 +417,84 @@ def test_outputs_keep_the_files_names_unique(tmp_path: Path) -> None:
     assert print_module(parse_module(text, "outputs")) == text
     result = check_model(mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c")
     assert [(o.name, o.agrees) for o in result.outputs] == [("T_", True), ("w_1_", True)]
+
+
+def test_corrected_tflite_operators_compute_tflites_values(tmp_path: Path) -> None:
+    """TVM's frontend fails on BATCH_MATMUL of a weight and on every EXPAND_DIMS; converted
+    anew, a BATCH_MATMUL of both operands' swapped last axes (the weight's batch of 1
+    broadcast) and an EXPAND_DIMS at a negative axis give TFLite's values, and the built
+    model the Relax VM's."""
+    from usmp_dialect.frontends.relax import relax_vm_outputs
+
+    rng = np.random.default_rng(0)
+    weight = rng.standard_normal((1, 5, 4)).astype(np.float32)
+    path = tmp_path / "batch_matmul.tflite"
+    path.write_bytes(batch_matmul_tflite(weight))
+    mod, weights = load_model_file(str(path), "tflite")
+    x = rng.standard_normal((2, 4, 3)).astype(np.float32)
+    (out,) = relax_vm_outputs(mod, weights, {"input": x})
+    expected = np.matmul(x.transpose(0, 2, 1), weight.transpose(0, 2, 1))[:, :, None, :]
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
+    result = check_model(mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c")
+    assert [(o.name, o.shape, o.agrees) for o in result.outputs] == [("expand", (2, 3, 1, 5), True)]
+
+
+def test_control_flow_operator_is_named(model_files: dict[str, Path | None]) -> None:
+    """openWakeWord's "Hey Jarvis" ends in an IF, which TVM's frontend makes a call of a
+    function of its subgraphs: one diagnostic at the file naming the operator."""
+    mel, _ = _model("wakeword-melspectrogram-tflite", model_files)
+    path = str(Path(mel).with_name("hey_jarvis.tflite"))
+    with pytest.raises(RelaxImportError) as raised:
+        load_model_file(path, "tflite")
+    assert raised.value.location == path
+    assert raised.value.message == (
+        "IF operator 25, computing 'PartitionedCall:0' is control flow, which TVM's frontend "
+        "makes a call of the function 'tflite_if_subgraph_2_1' of its subgraphs; the lowering "
+        "takes operators on tensors only"
+    )
+
+
+@pytest.mark.parametrize("sizes", [[2, -1], [-1, 2, 1]])
+def test_resized_split_v_splits_by_its_sizes(sizes: list[int], tmp_path: Path) -> None:
+    """A SPLIT_V of constant sizes, its input resized with --input-shape along the split
+    dim, splits by its sizes (a -1 the rest), not by the output shapes the file wrote for
+    its own input shape: numpy's split of the input."""
+    from usmp_dialect.frontends.relax import relax_vm_outputs
+
+    path = tmp_path / "split_v.tflite"
+    path.write_bytes(split_v_tflite(sizes))
+    mod, weights = load_model_file(str(path), "tflite", {"input": (1, 8)})
+    x = np.arange(8, dtype=np.float32).reshape(1, 8)
+    known = sum(s for s in sizes if s != -1)
+    lengths = [8 - known if s == -1 else s for s in sizes]
+    expected = np.split(x, np.cumsum(lengths)[:-1], axis=1)
+    outputs = relax_vm_outputs(mod, weights, {"input": x})
+    assert [o.shape for o in outputs] == [e.shape for e in expected]
+    for out, part in zip(outputs, expected, strict=True):
+        np.testing.assert_array_equal(out, part)
+
+
+def test_split_v_sizes_not_summing_to_the_dim_are_named(tmp_path: Path) -> None:
+    """Constant sizes that do not add up to the resized dim: one diagnostic naming the
+    operator's first output (TFLite's kernel rejects them too)."""
+    path = tmp_path / "split_v.tflite"
+    path.write_bytes(split_v_tflite([1, 3]))
+    with pytest.raises(RelaxImportError) as raised:
+        load_model_file(str(path), "tflite", {"input": (1, 8)})
+    assert raised.value.location == str(path)
+    assert raised.value.message == (
+        "SPLIT_V computing 'part_0' splits a dim of 8 into sizes [1, 3] (2 parts)"
+    )
+
+
+def test_failure_in_stateful_model_names_the_failing_operator(tmp_path: Path) -> None:
+    """A frontend failure in a model with variables names the operator it failed on, not
+    the VAR_HANDLE before it (whose resource handle the frontend makes no value of)."""
+    path = tmp_path / "failing_stateful.tflite"
+    path.write_bytes(failing_stateful_tflite())
+    with pytest.raises(RelaxImportError) as raised:
+        import_model_file(str(path), "tflite")
+    assert raised.value.location == str(path)
+    assert raised.value.message.startswith(
+        "TVM's TFLite frontend failed at operator 3, computing 'reshape': ValueError: "
+    )

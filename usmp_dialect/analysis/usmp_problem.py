@@ -45,16 +45,35 @@ class ModuleProblem:
     conflicts add nothing to them)."""
 
 
+# A large problem's module holds tens of thousands of ops, and a run looks for its pools,
+# allocations and liveness a dozen times: the ops are matched by exact type (`isinstance`
+# on an op class goes through `ABCMeta`, three times slower) and nested regions visited by
+# plain loops rather than `Operation.walk`'s chain of generators.
+
+
 def module_pools(module: Operation) -> list[PoolOp]:
-    return [op for op in module.regions[0].block.ops if isinstance(op, PoolOp)]
+    return [op for op in module.regions[0].block.ops if type(op) is PoolOp]
 
 
 def module_allocs(module: Operation) -> list[AllocOffsetOp]:
-    return [op for op in module.walk() if isinstance(op, AllocOffsetOp)]
+    """Every `usmp.alloc_offset` in the module, nested ones too, in `walk` order."""
+    found: list[AllocOffsetOp] = []
+
+    def visit(parent: Operation) -> None:
+        for region in parent.regions:
+            for block in region.blocks:
+                for op in block.ops:
+                    if type(op) is AllocOffsetOp:
+                        found.append(op)
+                    if op.regions:
+                        visit(op)
+
+    visit(module)
+    return found
 
 
 def module_liveness(module: Operation) -> LivenessOp | None:
-    found = [op for op in module.regions[0].block.ops if isinstance(op, LivenessOp)]
+    found = [op for op in module.regions[0].block.ops if type(op) is LivenessOp]
     if len(found) > 1:
         raise VerifyException("a module holds at most one usmp.liveness")
     return found[0] if found else None

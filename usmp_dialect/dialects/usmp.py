@@ -166,14 +166,11 @@ def _lookup_pool(op: Operation, ref: SymbolRefAttr) -> Operation | None:
     when verified). Symbols are unique in a verified symbol table, so the first op of that
     name is the one."""
     block = op.parent
-    if (
-        block is not None
-        and isinstance(block.parent_op(), ModuleOp)
-        and not ref.nested_references.data
-    ):
+    if block is not None and type(block.parent_op()) is ModuleOp and not ref.nested_references.data:
         name = ref.root_reference.data
         candidate = block.first_op
-        while isinstance(candidate, PoolOp):
+        # By exact type: `isinstance` on an op class goes through `ABCMeta`.
+        while type(candidate) is PoolOp:
             if candidate.sym_name.data == name:
                 return candidate
             candidate = candidate.next_op
@@ -589,10 +586,10 @@ class AllocOffsetOp(IRDLOperation):
     def verify_placement(self) -> None:
         name = self.buffer_name.data
         size = self.size_in_bytes
-        if not _is_power_of_two(self.alignment_bytes):
+        alignment = self.alignment_bytes
+        if not _is_power_of_two(alignment):
             raise VerifyException(
-                f"buffer '{name}': alignment must be a positive power of two, got "
-                f"{self.alignment_bytes}"
+                f"buffer '{name}': alignment must be a positive power of two, got {alignment}"
             )
         pools = self.pool_ops()
         self._verify_pool_kinds(pools)
@@ -606,10 +603,9 @@ class AllocOffsetOp(IRDLOperation):
             )
         if offset < 0:
             raise VerifyException(f"buffer '{name}' has a negative offset {offset}")
-        if offset % self.alignment_bytes:
+        if offset % alignment:
             raise VerifyException(
-                f"buffer '{name}': offset {offset} is not a multiple of its alignment "
-                f"{self.alignment_bytes}"
+                f"buffer '{name}': offset {offset} is not a multiple of its alignment {alignment}"
             )
         if offset + size > INT64_MAX:
             raise VerifyException(

@@ -8,9 +8,10 @@ grouped function returns its result as `gv`: the name of the tensor the group co
 lost. The fused call is emitted where the group's last binding was, and the grouped
 function computes its result with the PrimFunc that binding called, so
 `keep_fused_names` walks the bindings before and after fusion together: each fused call's
-var is named as the first binding fusion absorbed (after the last one matched) that calls
-the same PrimFunc with a result of the same type, unless that name is one of the
-BlockBuilder's own (`lv3`, `gv`), which name nothing of the user's.
+var is named as the first binding fusion absorbed (after the last one matched, else the
+first not matched yet) that calls the same PrimFunc with a result of the same type,
+unless that name is one of the BlockBuilder's own (`lv3`, `gv`), which name nothing of
+the user's.
 """
 
 from __future__ import annotations
@@ -95,17 +96,20 @@ def _absorbed_names(before: Any, mod: Any, entry: str) -> dict[Any, str]:
     ]
     names: dict[Any, str] = {}
     start = 0
+    used: set[int] = set()
     for binding in after:
         callee = _group_output_callee(mod, binding.value)
         if callee is None:
             continue
         ty = str(binding.var.ty)
-        found = next(
-            (i for i in range(start, len(absorbed)) if absorbed[i][1:] == (callee, ty)), None
-        )
+        # After the last matched, else any not matched yet: a group of the model's output
+        # tail (a streaming state's slice and reshape) is emitted before that tail was.
+        order = [*range(start, len(absorbed)), *range(start)]
+        found = next((i for i in order if i not in used and absorbed[i][1:] == (callee, ty)), None)
         if found is None:
             continue
         start = found + 1
+        used.add(found)
         original = absorbed[found][0].var
         if not _BUILDER_NAME.fullmatch(original.name):
             names[binding.var] = str(original.name)

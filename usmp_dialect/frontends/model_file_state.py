@@ -36,6 +36,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 # Operators that copy their quantized input's values unchanged, as TFLite's kernels do.
 _COPYING = frozenset({"READ_VARIABLE", "ASSIGN_VARIABLE", "STRIDED_SLICE", "SPLIT_V"})
 
@@ -175,26 +177,50 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
 
         def convert_split_v(self, op: Any) -> Any:
             """Static sizes: one slice a part (TVM's split makes a tuple, which the lowering
-            takes only as a function's result), each the output tensor the file names."""
+            takes only as a function's result), each as long as its size, a -1 the rest of
+            the dim (of the data as converted: `--input-shape` may have resized it)."""
             self._copies_quantization(op, "SPLIT_V")
             data, sizes, axis = self.get_input_tensors(op)
             if self.has_expr(sizes.tensor_idx):
                 return super().convert_split_v(op)
             outputs = self.get_output_tensors(op)
-            dim = int(self.get_tensor_value(axis)) % len(data.tensor.ShapeAsNumpy())
+            expr = self.get_expr(data.tensor_idx)
+            shape = [int(d) for d in expr.ty.shape.values]
+            dim = int(self.get_tensor_value(axis)) % len(shape)
+            name = get_tensor_name(self.subgraph, outputs[0].tensor_idx)
+            lengths = _split_lengths(
+                [int(s) for s in np.asarray(self.get_tensor_value(sizes)).reshape(-1)],
+                len(outputs),
+                shape[dim],
+                name,
+            )
             begin = 0
-            for output in outputs:
-                end = begin + int(output.tensor.ShapeAsNumpy()[dim])
-                part = relax.op.strided_slice(
-                    self.get_expr(data.tensor_idx), axes=[dim], begin=[begin], end=[end]
-                )
+            for output, length in zip(outputs, lengths, strict=True):
+                part = relax.op.strided_slice(expr, axes=[dim], begin=[begin], end=[begin + length])
                 self.exp_tab.set_expr(
                     get_tensor_name(self.subgraph, output.tensor_idx), self.bb.normalize(part)
                 )
-                begin = end
+                begin += length
             return None
 
     return StatefulConverter, variables
+
+
+def _split_lengths(sizes: list[int], parts: int, length: int, name: str) -> list[int]:
+    """SPLIT_V's `sizes` of a dim of `length` into `parts` parts, a -1 resolved to the
+    rest of the dim; sizes TFLite's kernel rejects are an error naming the first part."""
+    import tvm
+
+    unknown = [i for i, size in enumerate(sizes) if size == -1]
+    rest = length - sum(size for size in sizes if size != -1)
+    if len(unknown) == 1 and rest >= 0:
+        sizes = [rest if size == -1 else size for size in sizes]
+    if len(sizes) != parts or any(size < 0 for size in sizes) or sum(sizes) != length:
+        raise tvm.error.OpNotImplemented(
+            f"SPLIT_V computing '{name}' splits a dim of {length} into sizes {sizes} "
+            f"({parts} parts)"
+        )
+    return sizes
 
 
 def with_state(mod: Any, variables: dict[Any, Variable]) -> Any:

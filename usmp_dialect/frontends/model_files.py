@@ -16,9 +16,10 @@ exactly as it folds bound weights. Input names are the model's own (the ONNX fro
 own renaming is off; `lower_model` makes any name a TIR name). An ONNX model's shape
 computations are folded first (`onnx_shapes`), its dynamic input dims fixed by
 `input_shapes`. A TFLite model's inputs have the file's static shapes, or those
-`input_shapes` gives (a dim the file lets a caller resize: openWakeWord's melspectrogram
-takes any number of audio samples, its file says 1). A TFLite model's resource variables
-(a streaming model's state) are inputs and outputs of `forward` (`model_file_state`). The
+`input_shapes` gives (a dim the file lets a caller resize, -1 in its shape signature:
+openWakeWord's melspectrogram takes any number of audio samples, its file says 1). A
+TFLite model's resource variables (a streaming model's state) are inputs and outputs of
+`forward` (`model_file_state`). The
 outputs are named as the file names them (the subgraph's output tensors, the graph's
 outputs; `with_output_names`).
 
@@ -247,18 +248,44 @@ def _tflite_module(
             for t in graph.InputsAsNumpy()
         }
         shapes = fixed_input_shapes(declared, input_shapes, path)
+        _check_resizable(graph, shapes, path)
         mod = from_tflite(model, shape_dict=shapes, op_converter=converter)
         mod = with_state(mod, variables)
         outputs = [tensor_name(graph.Tensors(int(t)).Name()) for t in graph.OutputsAsNumpy()]
         return with_output_names(mod, [*outputs, *state_output_names(variables)])
 
-    return _run_frontend(
+    mod, names = _run_frontend(
         convert,
         "tflite",
         path,
         lambda names: _tflite_failed_at(model, names),
         lambda message: _tflite_first_named(model, message),
     )
+    _check_no_subgraph_calls(model, mod, names, path)
+    return mod, names
+
+
+def _check_resizable(graph: Any, shapes: Mapping[str, Sequence[int]], path: str) -> None:
+    """Each input's shape changes only dims its shape signature marks -1, as TFLite's
+    strict resize allows (a tensor without a signature: its shape is its signature); the
+    first other change is an error naming the input and the dim."""
+    for t in graph.InputsAsNumpy():
+        tensor = graph.Tensors(int(t))
+        name = tensor_name(tensor.Name())
+        shape = [int(d) for d in tensor.ShapeAsNumpy()]
+        if tensor.ShapeSignatureLength():
+            signature = [int(d) for d in tensor.ShapeSignatureAsNumpy()]
+            why = f"its shape signature {_dims_text(signature)}: only a -1 dimension resizes"
+        else:
+            signature, why = shape, "the file gives it no shape signature: no dimension resizes"
+        dims = zip(shape, signature, shapes[name], strict=True)
+        for dim, (size, fixed, given) in enumerate(dims):
+            if fixed != -1 and given != size:
+                raise RelaxImportError(
+                    f"--input-shape gives input '{name}' dimension {dim} as {given}, which "
+                    f"the model fixes at {size} ({why})",
+                    path,
+                )
 
 
 def _onnx_module(
@@ -326,38 +353,88 @@ def _onnx_failed_at(model: Any, names: set[str]) -> str:
 
 def _tflite_operator(graph: Any, i: int) -> str:
     """Operator `i` of a TFLite subgraph as a diagnostic names it: by its output tensor."""
-    outputs = graph.Operators(i).OutputsAsNumpy()
-    tensors = [tensor_name(graph.Tensors(int(t)).Name()) for t in outputs]
+    tensors = _tflite_outputs(graph, i)
     return f"operator {i}, computing '{tensors[0]}'" if tensors else f"operator {i}"
+
+
+def _tflite_builtins(model: Any) -> list[str]:
+    """The builtin operator name (`CONV_2D`) of each operator of the first subgraph."""
+    from tflite.BuiltinOperator import BuiltinOperator
+
+    names = {v: k for k, v in vars(BuiltinOperator).items() if k.isupper()}
+    graph = model.Subgraphs(0)
+    builtins = []
+    for i in range(graph.OperatorsLength()):
+        code = model.OperatorCodes(graph.Operators(i).OpcodeIndex())
+        builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
+        builtins.append(names.get(builtin, str(builtin)))
+    return builtins
+
+
+def _check_no_subgraph_calls(model: Any, mod: Any, names: list[tuple[str, Any]], path: str) -> None:
+    """No operator became a call of a Relax function: TVM's frontend makes a control-flow
+    operator (IF) a call of functions of its subgraphs, which the lowering does not take;
+    the first is an error naming the operator."""
+    import tvm
+
+    by_expr = {expr: name for name, expr in names}
+    for block in mod[_FRONTEND_ENTRY].body.blocks:
+        for binding in block.bindings:
+            call = binding.value
+            if not (isinstance(call, tvm.ir.Call) and isinstance(call.op, tvm.ir.GlobalVar)):
+                continue
+            tensor = by_expr.get(call) or by_expr.get(binding.var)
+            graph = model.Subgraphs(0)
+            operator = next(
+                (
+                    f"{builtin} {_tflite_operator(graph, i)}"
+                    for i, builtin in enumerate(_tflite_builtins(model))
+                    if tensor in _tflite_outputs(graph, i)
+                ),
+                f"the operator computing '{binding.var.name}'",
+            )
+            raise RelaxImportError(
+                f"{operator} is control flow, which TVM's frontend makes a call of the "
+                f"function '{call.op.name_hint}' of its subgraphs; the lowering takes "
+                "operators on tensors only",
+                path,
+            )
+
+
+def _tflite_outputs(graph: Any, i: int, values_only: bool = False) -> list[str]:
+    """The names of the tensors operator `i` of a TFLite subgraph computes; `values_only`:
+    but resource handles (a VAR_HANDLE's), which the frontend makes no value of."""
+    from tflite.TensorType import TensorType
+
+    tensors = [graph.Tensors(int(t)) for t in graph.Operators(i).OutputsAsNumpy()]
+    return [
+        tensor_name(tensor.Name())
+        for tensor in tensors
+        if not (values_only and tensor.Type() == TensorType.RESOURCE)
+    ]
 
 
 def _tflite_first_named(model: Any, message: str) -> str:
     """The first operator of the file whose builtin code `message` names (quoted, as the
     frontend lists the operators it does not support); "" if none is."""
-    from tflite.BuiltinOperator import BuiltinOperator
-
-    names = {v: k for k, v in vars(BuiltinOperator).items() if k.isupper()}
     try:
         graph = model.Subgraphs(0)
-        for i in range(graph.OperatorsLength()):
-            code = model.OperatorCodes(graph.Operators(i).OpcodeIndex())
-            builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
-            if f"'{names.get(builtin)}'" in message:
-                return f"{names[builtin]} {_tflite_operator(graph, i)}"
+        for i, builtin in enumerate(_tflite_builtins(model)):
+            if f"'{builtin}'" in message:
+                return f"{builtin} {_tflite_operator(graph, i)}"
     except Exception:  # a corrupt flatbuffer (see `_tflite_failed_at`)
         return ""
     return ""
 
 
 def _tflite_failed_at(model: Any, names: set[str]) -> str:
-    """The first operator whose output tensors the frontend did not make; "" if the file
+    """The first operator whose output values the frontend did not make; "" if the file
     is too corrupt to say (the flatbuffer is read lazily: anything may fail, with any
     error)."""
     try:
         graph = model.Subgraphs(0)
         for i in range(graph.OperatorsLength()):
-            outputs = graph.Operators(i).OutputsAsNumpy()
-            if not all(tensor_name(graph.Tensors(int(t)).Name()) in names for t in outputs):
+            if not all(tensor in names for tensor in _tflite_outputs(graph, i, values_only=True)):
                 return _tflite_operator(graph, i)
     except Exception:  # a corrupt flatbuffer (see above)
         return ""

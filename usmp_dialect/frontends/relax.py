@@ -179,18 +179,30 @@ MODEL_FILE_LOWERING = Lowering(temporaries="inline")
 int8 model's tensors stay int8 where its kernels keep them so."""
 
 
-def _lowered_by_tvm(target: Any, fusion: str) -> list[Any]:
+def _lowered_by_tvm(target: Any, fusion: str, widening_apart: bool = False) -> list[Any]:
     """TVM's CPU pipeline up to fusion: library dispatch, legalization, constant folding,
     fusion into `R.call_tir` (unless `fusion` is "none"), each fused tensor keeping its
-    name (`fused_names`)."""
+    name (`fused_names`), and, if `widening_apart`, no operator widening a computed tensor
+    fused into its producer (`temporaries.widening_kept_apart`)."""
     from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
     passes = cpu_generic.library_dispatch_passes(target) + cpu_generic.legalize_passes(target)
     if fusion == "none":
         return [p for p in passes if p.info.name not in _FUSION_PASSES]
     from usmp_dialect.frontends.fused_names import named_fusion
+    from usmp_dialect.frontends.temporaries import widening_kept_apart
 
-    return [named_fusion(p, ENTRY) if p.info.name == "FuseOps" else p for p in passes]
+    lowered: list[Any] = []
+    for p in passes:
+        if p.info.name == "FuseOps":
+            lowered += (
+                [widening_kept_apart(), named_fusion(p, ENTRY)]
+                if widening_apart
+                else [named_fusion(p, ENTRY)]
+            )
+        else:
+            lowered.append(p)
+    return lowered
 
 
 def _bind_weights(
@@ -242,7 +254,9 @@ def lower_relax(
         mod, hidden = expanded_constants_hidden(mod, ENTRY, tensors or {})
     try:
         with target:
-            lowered = tvm.transform.Sequential(_lowered_by_tvm(target, lowering.fusion))(mod)
+            lowered = tvm.transform.Sequential(
+                _lowered_by_tvm(target, lowering.fusion, lowering.temporaries == "inline")
+            )(mod)
             if lowering.temporaries == "inline":
                 lowered = inline_temporaries(lowered, fuse_producers=lowering.fusion != "none")
             lowered = expanded_constants_restored(lowered, ENTRY, hidden)

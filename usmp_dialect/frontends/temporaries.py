@@ -2,6 +2,7 @@
 can compute element by element where it is used (`--temporaries=inline`).
 
     inline_temporaries(lowered, fuse_producers) -> lowered      after `lower_relax`'s fusion
+    widening_kept_apart() -> pass           before TVM's `FuseOps`, so it fuses no widening
 
 TVM's fusion leaves two kinds of tensor that the kernels of a microcontroller runtime
 (TensorFlow Lite Micro's) never hold:
@@ -14,6 +15,12 @@ TVM's fusion leaves two kinds of tensor that the kernels of a microcontroller ru
   other use and its tensor inputs are no larger than its output: the consumer then reads
   the inputs, and the tensors between operators stay as small as the model's own (int8
   where the model is int8).
+  TVM's `FuseOps` itself appends an elementwise operator to its producer's group, and
+  so ends a convolution's group with the `dequantize` of the next operator's int8 input:
+  the tensor between them would be the float32 one. `widening_kept_apart` marks each
+  operator that widens a computed tensor (an int8 one into float32) opaque to `FuseOps`
+  first; it is then fused into its consumer here, and the int8 tensor the model names is
+  the one between operators.
 - inside an operator, the temporaries of its blocks: the padded input of a convolution, a
   dequantized input, the output plus bias, each as large as a tensor. Every spatial block
   writing one is inlined into its readers (`Schedule.compute_inline`), and a reduction
@@ -40,6 +47,9 @@ from usmp_dialect.frontends.relax import ENTRY, nodes_of
 # fixed length): a producer of a consumer with more stays unfused, a saving missed.
 _MAX_CONSUMER_ARGS = 8
 _SPATIAL = 0  # IterVar.iter_type of a data-parallel axis
+# OpPatternKind, the "op_pattern" attr of a PrimFunc `FuseOps` reads
+_BROADCAST = 1
+_OPAQUE = 8  # fused with nothing
 
 
 def inline_temporaries(lowered: Any, fuse_producers: bool = True) -> Any:
@@ -98,8 +108,12 @@ def _producer_patterns(mod: Any) -> list[Any]:
 
 def _fusable(mod: Any, producer: Any, context: Any) -> bool:
     """The producer computes element by element, its result is read by the consumer only,
-    and its tensor inputs (constants aside: they are not in the workspace) are no larger
-    than its output, so that fusing it never makes a live tensor larger."""
+    and fusing it makes no live tensor larger: its tensor inputs (constants aside: they are
+    not in the workspace) are no larger than its output, or each is live at the consumer
+    anyway (a param, or read again there or later: a slice of a streaming state that
+    other operators read too), or the consumer comes right after it with an output no
+    larger than its (the inputs and the consumer's output, live together at the consumer,
+    are then no more than the inputs and the producer's output were)."""
     import tvm
 
     var = context.value_to_bound_var[producer]
@@ -108,7 +122,22 @@ def _fusable(mod: Any, producer: Any, context: Any) -> bool:
     if not _all_spatial(mod[producer.args[0]]):
         return False
     inputs = [a for a in producer.args[1].fields if not isinstance(a, tvm.ir.Constant)]
-    return sum(tensor_bytes(a.ty) for a in inputs) <= tensor_bytes(producer.ty)
+    if sum(tensor_bytes(a.ty) for a in inputs) <= tensor_bytes(producer.ty):
+        return True
+    order = {b.var: i for i, b in enumerate(_bindings(mod[ENTRY]))}
+    consumer = context.value_to_bound_var.get(context.matched_expr)
+    if consumer is None:
+        return False
+    if order[consumer] == order[var] + 1 and tensor_bytes(consumer.ty) <= tensor_bytes(var.ty):
+        return True  # the inputs then outlive the output by the consumer alone
+    return all(
+        a not in order or any(order[u] >= order[consumer] for u in context.var_usages[a])
+        for a in inputs
+    )
+
+
+def _bindings(func: Any) -> list[Any]:
+    return [b for block in func.body.blocks for b in block.bindings]
 
 
 def tensor_bytes(ty: Any) -> int:
@@ -129,6 +158,56 @@ def _call_count(mod: Any) -> int:
 
     relax.analysis.post_order_visit(mod[ENTRY], visit)
     return calls[0]
+
+
+def widening_kept_apart() -> Any:
+    """A pass, between TVM's `AnnotateTIROpPattern` and `FuseOps`: each elementwise or
+    broadcast PrimFunc that `ENTRY` calls on a tensor it computes, with a result of wider
+    elements than any of its inputs (a `dequantize` of an int8 activation), marked opaque,
+    so that `FuseOps` leaves it out of its producer's group."""
+    import tvm
+
+    def mark(mod: Any, _: Any) -> Any:
+        widening = _widening_callees(mod)
+        if not widening:
+            return mod
+        out = mod.clone()
+        for callee in widening:
+            out[callee] = mod[callee].with_attr("op_pattern", _OPAQUE)
+        return out
+
+    return tvm.transform.module_pass(mark, opt_level=0, name="WideningKeptApart")
+
+
+def _widening_callees(mod: Any) -> list[Any]:
+    import tvm
+    from tvm import relax
+
+    call_tir = tvm.ir.Op.get("relax.call_tir")
+    bindings = _bindings(mod[ENTRY])
+    computed = {b.var for b in bindings}
+    widening: list[Any] = []
+    for binding in bindings:
+        value = binding.value
+        if not (isinstance(value, relax.Call) and value.op.same_as(call_tir)):
+            continue
+        callee, inputs = value.args[0], list(value.args[1].fields)
+        pattern = (mod[callee].attrs or {}).get("op_pattern")
+        if pattern is None or int(pattern) > _BROADCAST or callee in widening:
+            continue
+        if not all(hasattr(t, "dtype") for t in [binding.var.ty, *(a.ty for a in inputs)]):
+            continue  # a tuple in or out: not one tensor widened
+        if any(a in computed for a in inputs) and _bits(binding.var.ty) > max(
+            _bits(a.ty) for a in inputs
+        ):
+            widening.append(callee)
+    return widening
+
+
+def _bits(ty: Any) -> int:
+    import tvm
+
+    return int(tvm.DataType(ty.dtype).bits)
 
 
 # ------------------------------------------------------------------ inside an operator

@@ -82,9 +82,12 @@ def plan_summary(algorithm: str, plan: Plan) -> DictionaryAttr:
 
 
 def write_plan(planned: ModuleProblem, plan: Plan, rewriter: PatternRewriter) -> None:
-    # One list per pool, shared by its buffers: a large problem has tens of thousands.
+    # One list per pool and one attribute per offset, shared by the buffers that have it
+    # (attributes are immutable): a large problem has tens of thousands of buffers, Y_1
+    # 62k at 18k offsets.
     placed_in = [ArrayAttr([SymbolRefAttr(pool.sym_name)]) for pool in planned.pools]
     pool_of, offsets = plan.pool.tolist(), plan.offset.tolist()
+    offset_attrs: dict[int, IntegerAttr] = {}
     for index, op in enumerate(planned.allocs):
         pool = planned.pools[pool_of[index]]
         if len(op.pools.data) > 1:
@@ -92,7 +95,11 @@ def write_plan(planned: ModuleProblem, plan: Plan, rewriter: PatternRewriter) ->
             if passed_over:
                 op.attributes[OVERFLOW_ATTR] = ArrayAttr(passed_over)
         op.properties["pools"] = placed_in[pool_of[index]]
-        op.properties["offset"] = i64_attr(offsets[index])
+        offset = offsets[index]
+        offset_attr = offset_attrs.get(offset)
+        if offset_attr is None:
+            offset_attr = offset_attrs[offset] = i64_attr(offset)
+        op.properties["offset"] = offset_attr
         rewriter.notify_op_modified(op)
     for pool, size in zip(planned.pools, plan.pool_sizes(planned.problem), strict=True):
         pool.properties["size"] = IntegerAttr(int(size), i64)
