@@ -170,7 +170,7 @@ def markdown(rows: list[list[str]], command: str) -> str:
     preamble = [
         f"Produced by `{command}` on the project's 2-core machine. Every algorithm stops on",
         "its work budget (the same plan on every run), `default` on about 1.5 s + 0.12 ms per",
-        "buffer of work here and `exact` on about 10 s (55 s where its search leaves a pool",
+        "buffer of work here and `exact` on about 10 s (40 s where its search leaves a pool",
         "of at most 2000 buffers unproven: D and J); the time limit is only a safety cap.",
         "Best known sizes are from `shared/benchmarks/README.md`.",
     ]

@@ -25,7 +25,7 @@ _SECONDS = 10.0
 """Reference seconds of work at effort 1: the time limit `exact` ran to before plans had to
 be reproducible."""
 
-_DESCENT_SECONDS = 45.0
+_DESCENT_SECONDS = 30.0
 """Reference seconds of a descent at effort 1, after the bisection (`improve_plan`), in the
 pools it left unproven: on MiniMalloc's D and J its first plans below the bisection's take
 about 10-20 s."""
