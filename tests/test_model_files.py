@@ -230,13 +230,14 @@ def test_unsupported_tflite_operator_is_named_with_its_tensor(tmp_path: Path) ->
 def test_streaming_model_state_is_input_and_output(model_files: dict[str, Path | None]) -> None:
     """Each resource variable of microWakeWord's int8 detector is an input of `main`, named
     as the file names the variable, and an output after the model's own, named as the file
-    names the tensor assigned to it, both int8; the model's output keeps its name too."""
+    names the tensor assigned to it, both int8; the model's output keeps its name and the
+    shape the file declares ([1, 1]: its FULLY_CONNECTED flattens the leading dims)."""
     path, _ = _model(OKAY_NABU, model_files)
     text = print_module(import_model_file(path, "tflite"))
     main = next(line for line in text.splitlines() if "tir.prim_func @main(" in line)
     assert '!tir.buffer<1x3x40xi8> {tir.name = "serving_default_input_audio_0"}' in main
     assert '%stream_6_states: !tir.buffer<1x2x1x40xi8> {tir.name = "stream_6_states"}' in main
-    assert '!tir.buffer<1x1x1x1xui8> {tir.name = "StatefulPartitionedCall_0"}' in main
+    assert '!tir.buffer<1x1xui8> {tir.name = "StatefulPartitionedCall_0"}' in main
     after = '!tir.buffer<1x2x1x40xi8> {tir.name = "model_1_stream_6_strided_slice1"}'
     assert f"%model_1_stream_6_strided_slice1: {after}" in main
 
