@@ -64,11 +64,14 @@ class _Writer:
         data: np.ndarray | None = None,
         signature: list[int] | None = None,
     ) -> int:
-        """A tensor; `signature` its shape signature (-1 a dim a caller may resize)."""
+        """A tensor; `signature` its shape signature (-1 a dim a caller may resize). A
+        scalar has no shape vector, which TFLite reads as rank 0."""
         b = self.builder
         buffer = self.buffer(data)
         name_offset = b.CreateString(name)
-        shape_offset = _vector(b, tflite.TensorStartShapeVector, shape, b.PrependInt32)
+        shape_offset = None
+        if shape:
+            shape_offset = _vector(b, tflite.TensorStartShapeVector, shape, b.PrependInt32)
         signature_offset = None
         if signature is not None:
             signature_offset = _vector(
@@ -89,7 +92,8 @@ class _Writer:
             tflite.QuantizationParametersAddQuantizedDimension(b, 0)
             quantization = tflite.QuantizationParametersEnd(b)
         tflite.TensorStart(b)
-        tflite.TensorAddShape(b, shape_offset)
+        if shape_offset is not None:
+            tflite.TensorAddShape(b, shape_offset)
         if signature_offset is not None:
             tflite.TensorAddShapeSignature(b, signature_offset)
         tflite.TensorAddType(b, dtype)
@@ -438,3 +442,26 @@ def failing_stateful_tflite() -> bytes:
         BuiltinOperator.RESHAPE,
     ]
     return w.model(codes, operators, [x], [out], "usmp_dialect failing stateful model")
+
+
+def scalar_state_tflite() -> bytes:
+    """A float model adding a scalar variable (rank 0: no shape vector) to its input:
+
+    VAR_HANDLE 'offset' -> READ_VARIABLE -> offset float32[]
+    input float32[2] + offset -> output float32[2]
+    """
+    w = _Writer()
+    b = w.builder
+    f32 = TensorType.FLOAT32
+    x = w.tensor("input", [2], f32)
+    handle = w.tensor("offset/handle", [], TensorType.RESOURCE)
+    offset = w.tensor("offset/read", [], f32)
+    out = w.tensor("add", [2], f32)
+    handle_options = _table(b, "VarHandleOptions", SharedName=b.CreateString("offset"))
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [], handle, BuiltinOptions.VarHandleOptions, handle_options),
+        (1, [handle], offset, 0, None),
+        (2, [x, offset], out, 0, None),
+    ]
+    codes = [BuiltinOperator.VAR_HANDLE, BuiltinOperator.READ_VARIABLE, BuiltinOperator.ADD]
+    return w.model(codes, operators, [x], [out], "usmp_dialect scalar-state model")

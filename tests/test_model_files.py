@@ -27,6 +27,7 @@ from int8_tflite import (  # noqa: E402
     float16_weights_tflite,
     int8_cnn_tflite,
     requantizing_slice_tflite,
+    scalar_state_tflite,
     split_v_tflite,
     unsupported_operator_tflite,
 )
@@ -477,3 +478,16 @@ def test_failure_in_stateful_model_names_the_failing_operator(tmp_path: Path) ->
     assert raised.value.message.startswith(
         "TVM's TFLite frontend failed at operator 3, computing 'reshape': ValueError: "
     )
+
+
+def test_scalar_variable_is_a_rank_0_input(tmp_path: Path) -> None:
+    """A variable of rank 0 (its tensor has no shape vector) is a scalar input of `main`,
+    added to the model's input as TFLite adds it."""
+    from usmp_dialect.frontends.relax import relax_vm_outputs
+
+    path = tmp_path / "scalar_state.tflite"
+    path.write_bytes(scalar_state_tflite())
+    mod, weights = load_model_file(str(path), "tflite")
+    x = np.float32([1, 2])
+    (out,) = relax_vm_outputs(mod, weights, {"input": x, "offset": np.float32(10)})
+    np.testing.assert_array_equal(out, [11, 12])

@@ -94,7 +94,7 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
     from tvm import relax
     from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter, get_tensor_name
 
-    from usmp_dialect.frontends.tflite_operators import corrected_converter
+    from usmp_dialect.frontends.tflite_operators import corrected_converter, tensor_shape
 
     variables: dict[Any, Variable] = {}
 
@@ -121,7 +121,7 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
                 before = relax.Var(
                     key[1] or str(key),
                     relax.TensorType(
-                        [int(d) for d in tensor.tensor.ShapeAsNumpy()],
+                        tensor_shape(tensor.tensor),
                         self.get_tensor_type_str(tensor.tensor.Type()),
                     ),
                 )
