@@ -444,11 +444,14 @@ def failing_stateful_tflite() -> bytes:
     return w.model(codes, operators, [x], [out], "usmp_dialect failing stateful model")
 
 
-def scalar_state_tflite() -> bytes:
-    """A float model adding a scalar variable (rank 0: no shape vector) to its input:
+def scalar_state_tflite(order: str = "read, write") -> bytes:
+    """A float model adding a scalar variable (rank 0: no shape vector) to its input, and
+    writing the variable, as `order` says: "read, write" (doubled), "read" (never written),
+    or "write, read" (0 written before it is read):
 
     VAR_HANDLE 'offset' -> READ_VARIABLE -> offset float32[]
     input float32[2] + offset -> output float32[2]
+    offset + offset -> ASSIGN_VARIABLE 'offset' (the tensor 'doubled')
     """
     w = _Writer()
     b = w.builder
@@ -457,11 +460,23 @@ def scalar_state_tflite() -> bytes:
     handle = w.tensor("offset/handle", [], TensorType.RESOURCE)
     offset = w.tensor("offset/read", [], f32)
     out = w.tensor("add", [2], f32)
+    doubled = w.tensor("doubled", [], f32)
+    zero = w.tensor("zero", [], f32, data=np.float32(0))
     handle_options = _table(b, "VarHandleOptions", SharedName=b.CreateString("offset"))
-    operators: list[tuple[int, list[int], int, int, int | None]] = [
+    steps: dict[str, list[tuple[int, list[int], int | list[int], int, int | None]]] = {
+        "read": [(1, [handle], offset, 0, None), (2, [x, offset], out, 0, None)],
+        "write": [(2, [offset, offset], doubled, 0, None), (3, [handle, doubled], [], 0, None)],
+    }
+    if order == "write, read":
+        steps["write"] = [(3, [handle, zero], [], 0, None)]
+    operators = [
         (0, [], handle, BuiltinOptions.VarHandleOptions, handle_options),
-        (1, [handle], offset, 0, None),
-        (2, [x, offset], out, 0, None),
+        *(op for step in order.split(", ") for op in steps[step]),
     ]
-    codes = [BuiltinOperator.VAR_HANDLE, BuiltinOperator.READ_VARIABLE, BuiltinOperator.ADD]
+    codes = [
+        BuiltinOperator.VAR_HANDLE,
+        BuiltinOperator.READ_VARIABLE,
+        BuiltinOperator.ADD,
+        BuiltinOperator.ASSIGN_VARIABLE,
+    ]
     return w.model(codes, operators, [x], [out], "usmp_dialect scalar-state model")

@@ -480,14 +480,42 @@ def test_failure_in_stateful_model_names_the_failing_operator(tmp_path: Path) ->
     )
 
 
-def test_scalar_variable_is_a_rank_0_input(tmp_path: Path) -> None:
-    """A variable of rank 0 (its tensor has no shape vector) is a scalar input of `main`,
-    added to the model's input as TFLite adds it."""
+def test_scalar_variable_is_a_rank_0_input_and_output(tmp_path: Path) -> None:
+    """A variable of rank 0 (its tensor has no shape vector) read, then written, is a
+    scalar input of `main` and a scalar output after the model's: TFLite's values."""
     from usmp_dialect.frontends.relax import relax_vm_outputs
 
     path = tmp_path / "scalar_state.tflite"
     path.write_bytes(scalar_state_tflite())
     mod, weights = load_model_file(str(path), "tflite")
     x = np.float32([1, 2])
-    (out,) = relax_vm_outputs(mod, weights, {"input": x, "offset": np.float32(10)})
+    out, after = relax_vm_outputs(mod, weights, {"input": x, "offset": np.float32(10)})
     np.testing.assert_array_equal(out, [11, 12])
+    np.testing.assert_array_equal(after, 20)
+
+
+@pytest.mark.parametrize(
+    ("order", "message"),
+    [
+        (
+            "write, read",
+            "variable 'offset' is written before the run reads it: no run reads the value a "
+            "run leaves in it, which the import carries as state from run to run",
+        ),
+        (
+            "read",
+            "variable 'offset' is read but neither written nor set by a CALL_ONCE subgraph: "
+            "it has no value",
+        ),
+    ],
+)
+def test_variable_not_read_then_written_is_named(order: str, message: str, tmp_path: Path) -> None:
+    """The state outputs pair with the state inputs only if each variable (but one
+    CALL_ONCE sets and the run only reads) is read, then written; another is one
+    diagnostic naming it."""
+    path = tmp_path / "scalar_state.tflite"
+    path.write_bytes(scalar_state_tflite(order))
+    with pytest.raises(RelaxImportError) as raised:
+        load_model_file(str(path), "tflite")
+    assert raised.value.location == str(path)
+    assert raised.value.message == message
