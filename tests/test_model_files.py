@@ -519,3 +519,25 @@ def test_variable_not_read_then_written_is_named(order: str, message: str, tmp_p
         load_model_file(str(path), "tflite")
     assert raised.value.location == str(path)
     assert raised.value.message == message
+
+
+def test_output_count_unlike_the_files_is_one_diagnostic() -> None:
+    """A model file naming more outputs than TVM's frontend returns: one diagnostic saying
+    both counts."""
+    from tvm import relax
+
+    from usmp_dialect.frontends.relax import OUTPUT_NAMES_ATTR
+
+    x = relax.Var("x", relax.TensorType([2], "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("forward", [x]):
+        with bb.dataflow():
+            output = bb.emit_output(relax.op.add(x, x))
+        bb.emit_func_output(output)
+    mod = bb.get()
+    mod["forward"] = mod["forward"].with_attr(OUTPUT_NAMES_ATTR, ["a", "b"])
+    with pytest.raises(RelaxImportError) as raised:
+        lower_model(mod, {}, "two_outputs.tflite", MODEL_FILE_LOWERING)
+    assert raised.value.message == (
+        "in 'forward': the model file names 2 outputs, TVM's frontend returns 1"
+    )
