@@ -64,11 +64,14 @@ class _Writer:
         data: np.ndarray | None = None,
         signature: list[int] | None = None,
     ) -> int:
-        """A tensor; `signature` its shape signature (-1 a dim a caller may resize)."""
+        """A tensor; `signature` its shape signature (-1 a dim a caller may resize). A
+        scalar has no shape vector, which TFLite reads as rank 0."""
         b = self.builder
         buffer = self.buffer(data)
         name_offset = b.CreateString(name)
-        shape_offset = _vector(b, tflite.TensorStartShapeVector, shape, b.PrependInt32)
+        shape_offset = None
+        if shape:
+            shape_offset = _vector(b, tflite.TensorStartShapeVector, shape, b.PrependInt32)
         signature_offset = None
         if signature is not None:
             signature_offset = _vector(
@@ -89,7 +92,8 @@ class _Writer:
             tflite.QuantizationParametersAddQuantizedDimension(b, 0)
             quantization = tflite.QuantizationParametersEnd(b)
         tflite.TensorStart(b)
-        tflite.TensorAddShape(b, shape_offset)
+        if shape_offset is not None:
+            tflite.TensorAddShape(b, shape_offset)
         if signature_offset is not None:
             tflite.TensorAddShapeSignature(b, signature_offset)
         tflite.TensorAddType(b, dtype)
@@ -407,6 +411,25 @@ def split_v_tflite(sizes: list[int], length: int = 4) -> bytes:
     return w.model([BuiltinOperator.SPLIT_V], operators, [x], parts, "usmp_dialect split-v model")
 
 
+def _variable(w: _Writer, name: str) -> tuple[int, tuple[int, list[int], int, int, int]]:
+    """A resource variable `name`: its handle tensor, and the VAR_HANDLE computing it (of
+    code 0, as in `_state_codes`)."""
+    handle = w.tensor(f"{name}/handle", [], TensorType.RESOURCE)
+    options = _table(w.builder, "VarHandleOptions", SharedName=w.builder.CreateString(name))
+    return handle, (0, [], handle, BuiltinOptions.VarHandleOptions, options)
+
+
+def _state_codes(last: int) -> list[int]:
+    """The operator codes of a model with a variable: VAR_HANDLE, READ_VARIABLE, ADD and
+    `last`."""
+    return [
+        BuiltinOperator.VAR_HANDLE,
+        BuiltinOperator.READ_VARIABLE,
+        BuiltinOperator.ADD,
+        last,
+    ]
+
+
 def failing_stateful_tflite() -> bytes:
     """A float model with a resource variable, whose last operator TVM's frontend fails
     on (a RESHAPE to a shape of another size):
@@ -415,26 +438,46 @@ def failing_stateful_tflite() -> bytes:
     input float32[1,4] + state -> RESHAPE [3] -> output float32[3]
     """
     w = _Writer()
-    b = w.builder
     f32, int32 = TensorType.FLOAT32, TensorType.INT32
     x = w.tensor("input", [1, 4], f32)
-    handle = w.tensor("state/handle", [], TensorType.RESOURCE)
+    handle, var_handle = _variable(w, "state")
     state = w.tensor("state/read", [1, 4], f32)
     total = w.tensor("add", [1, 4], f32)
     shape = w.tensor("reshape/shape", [1], int32, data=np.array([3], np.int32))
     out = w.tensor("reshape", [3], f32)
-    shared_name = b.CreateString("state")
-    handle_options = _table(b, "VarHandleOptions", SharedName=shared_name)
     operators: list[tuple[int, list[int], int, int, int | None]] = [
-        (0, [], handle, BuiltinOptions.VarHandleOptions, handle_options),
+        var_handle,
         (1, [handle], state, 0, None),
         (2, [x, state], total, 0, None),
         (3, [total, shape], out, 0, None),
     ]
-    codes = [
-        BuiltinOperator.VAR_HANDLE,
-        BuiltinOperator.READ_VARIABLE,
-        BuiltinOperator.ADD,
-        BuiltinOperator.RESHAPE,
-    ]
+    codes = _state_codes(BuiltinOperator.RESHAPE)
     return w.model(codes, operators, [x], [out], "usmp_dialect failing stateful model")
+
+
+def scalar_state_tflite(order: str = "read, write") -> bytes:
+    """A float model adding a scalar variable (rank 0: no shape vector) to its input, and
+    writing the variable, as `order` says: "read, write" (doubled), "read" (never written),
+    or "write, read" (0 written before it is read):
+
+    VAR_HANDLE 'offset' -> READ_VARIABLE -> offset float32[]
+    input float32[2] + offset -> output float32[2]
+    offset + offset -> ASSIGN_VARIABLE 'offset' (the tensor 'doubled')
+    """
+    w = _Writer()
+    f32 = TensorType.FLOAT32
+    x = w.tensor("input", [2], f32)
+    handle, var_handle = _variable(w, "offset")
+    offset = w.tensor("offset/read", [], f32)
+    out = w.tensor("add", [2], f32)
+    doubled = w.tensor("doubled", [], f32)
+    zero = w.tensor("zero", [], f32, data=np.float32(0))
+    steps: dict[str, list[tuple[int, list[int], int | list[int], int, int | None]]] = {
+        "read": [(1, [handle], offset, 0, None), (2, [x, offset], out, 0, None)],
+        "write": [(2, [offset, offset], doubled, 0, None), (3, [handle, doubled], [], 0, None)],
+    }
+    if order == "write, read":
+        steps["write"] = [(3, [handle, zero], [], 0, None)]
+    operators = [var_handle, *(op for step in order.split(", ") for op in steps[step])]
+    codes = _state_codes(BuiltinOperator.ASSIGN_VARIABLE)
+    return w.model(codes, operators, [x], [out], "usmp_dialect scalar-state model")

@@ -27,6 +27,7 @@ from int8_tflite import (  # noqa: E402
     float16_weights_tflite,
     int8_cnn_tflite,
     requantizing_slice_tflite,
+    scalar_state_tflite,
     split_v_tflite,
     unsupported_operator_tflite,
 )
@@ -252,13 +253,14 @@ def test_unsupported_tflite_operator_is_named_with_its_tensor(tmp_path: Path) ->
 def test_streaming_model_state_is_input_and_output(model_files: dict[str, Path | None]) -> None:
     """Each resource variable of microWakeWord's int8 detector is an input of `main`, named
     as the file names the variable, and an output after the model's own, named as the file
-    names the tensor assigned to it, both int8; the model's output keeps its name too."""
+    names the tensor assigned to it, both int8; the model's output keeps its name and the
+    shape the file declares ([1, 1]: its FULLY_CONNECTED flattens the leading dims)."""
     path, _ = _model(OKAY_NABU, model_files)
     text = print_module(import_model_file(path, "tflite"))
     main = next(line for line in text.splitlines() if "tir.prim_func @main(" in line)
     assert '!tir.buffer<1x3x40xi8> {tir.name = "serving_default_input_audio_0"}' in main
     assert '%stream_6_states: !tir.buffer<1x2x1x40xi8> {tir.name = "stream_6_states"}' in main
-    assert '!tir.buffer<1x1x1x1xui8> {tir.name = "StatefulPartitionedCall_0"}' in main
+    assert '!tir.buffer<1x1xui8> {tir.name = "StatefulPartitionedCall_0"}' in main
     after = '!tir.buffer<1x2x1x40xi8> {tir.name = "model_1_stream_6_strided_slice1"}'
     assert f"%model_1_stream_6_strided_slice1: {after}" in main
 
@@ -497,4 +499,67 @@ def test_failure_in_stateful_model_names_the_failing_operator(tmp_path: Path) ->
     assert raised.value.location == str(path)
     assert raised.value.message.startswith(
         "TVM's TFLite frontend failed at operator 3, computing 'reshape': ValueError: "
+    )
+
+
+def test_scalar_variable_is_a_rank_0_input_and_output(tmp_path: Path) -> None:
+    """A variable of rank 0 (its tensor has no shape vector) read, then written, is a
+    scalar input of `main` and a scalar output after the model's: TFLite's values."""
+    from usmp_dialect.frontends.relax import relax_vm_outputs
+
+    path = tmp_path / "scalar_state.tflite"
+    path.write_bytes(scalar_state_tflite())
+    mod, weights = load_model_file(str(path), "tflite")
+    x = np.float32([1, 2])
+    out, after = relax_vm_outputs(mod, weights, {"input": x, "offset": np.float32(10)})
+    np.testing.assert_array_equal(out, [11, 12])
+    np.testing.assert_array_equal(after, 20)
+
+
+@pytest.mark.parametrize(
+    ("order", "message"),
+    [
+        (
+            "write, read",
+            "variable 'offset' is written before the run reads it: no run reads the value a "
+            "run leaves in it, which the import carries as state from run to run",
+        ),
+        (
+            "read",
+            "variable 'offset' is read but neither written nor set by a CALL_ONCE subgraph: "
+            "it has no value",
+        ),
+    ],
+)
+def test_variable_not_read_then_written_is_named(order: str, message: str, tmp_path: Path) -> None:
+    """The state outputs pair with the state inputs only if each variable (but one
+    CALL_ONCE sets and the run only reads) is read, then written; another is one
+    diagnostic naming it."""
+    path = tmp_path / "scalar_state.tflite"
+    path.write_bytes(scalar_state_tflite(order))
+    with pytest.raises(RelaxImportError) as raised:
+        load_model_file(str(path), "tflite")
+    assert raised.value.location == str(path)
+    assert raised.value.message == message
+
+
+def test_output_count_unlike_the_files_is_one_diagnostic() -> None:
+    """A model file naming more outputs than TVM's frontend returns: one diagnostic saying
+    both counts."""
+    from tvm import relax
+
+    from usmp_dialect.frontends.relax import OUTPUT_NAMES_ATTR
+
+    x = relax.Var("x", relax.TensorType([2], "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("forward", [x]):
+        with bb.dataflow():
+            output = bb.emit_output(relax.op.add(x, x))
+        bb.emit_func_output(output)
+    mod = bb.get()
+    mod["forward"] = mod["forward"].with_attr(OUTPUT_NAMES_ATTR, ["a", "b"])
+    with pytest.raises(RelaxImportError) as raised:
+        lower_model(mod, {}, "two_outputs.tflite", MODEL_FILE_LOWERING)
+    assert raised.value.message == (
+        "in 'forward': the model file names 2 outputs, TVM's frontend returns 1"
     )

@@ -14,7 +14,9 @@ the quantized operators such a model moves its state with.
 A variable here is an input of `forward`, its value before the run (named as the file
 names the variable), and an output, its value after, after the model's own outputs (named
 as the file names the tensor last assigned to the variable, `model_1/stream_6/strided_slice1`
-for `stream_6/states`), both in the order the model first reads or writes its variables.
+for `stream_6/states`), both in the order the model first reads or writes its variables:
+each variable is read, then written (one written before it is read, or neither written nor
+set by CALL_ONCE, is declined), so the outputs pair with the inputs, in order.
 Relax functions are pure: a value before and after a run is exactly a parameter and a
 result, the Relax VM checks them as it checks any output, and the plan holds what one run
 computes. A buffer that
@@ -26,9 +28,11 @@ variable the model only reads, which CALL_ONCE sets, is that constant, as TVM's 
 takes it.
 
 Quantized READ_VARIABLE, ASSIGN_VARIABLE, STRIDED_SLICE and SPLIT_V copy their int8
-values unchanged, as TFLite's kernels do: they are converted as they are for float
-tensors when their input and outputs are quantized alike, and declined otherwise. A
-SPLIT_V of constant sizes is one slice a part.
+values unchanged, as TFLite's kernels do, and are converted as they are for float tensors:
+READ_VARIABLE and ASSIGN_VARIABLE whatever the quantization of the tensors they read and
+write (TFLite's kernels do not look at it either), STRIDED_SLICE and SPLIT_V when their
+input and outputs are quantized alike (declined otherwise). A SPLIT_V of constant sizes is
+one slice a part.
 """
 
 from __future__ import annotations
@@ -94,7 +98,7 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
     from tvm import relax
     from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter, get_tensor_name
 
-    from usmp_dialect.frontends.tflite_operators import corrected_converter
+    from usmp_dialect.frontends.tflite_operators import corrected_converter, tensor_shape
 
     variables: dict[Any, Variable] = {}
 
@@ -121,7 +125,7 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
                 before = relax.Var(
                     key[1] or str(key),
                     relax.TensorType(
-                        [int(d) for d in tensor.tensor.ShapeAsNumpy()],
+                        tensor_shape(tensor.tensor),
                         self.get_tensor_type_str(tensor.tensor.Type()),
                     ),
                 )
@@ -223,6 +227,26 @@ def _split_lengths(sizes: list[int], parts: int, length: int, name: str) -> list
     return sizes
 
 
+def _check_carried(variables: dict[Any, Variable]) -> None:
+    """Every variable but a constant one is read, then written: its value after a run is
+    the next run's input, so the state outputs pair with the state inputs, in order. The
+    first other is an error naming it."""
+    import tvm
+
+    for variable in variables.values():
+        name = variable.before.name
+        if variable.written and not variable.read:
+            raise tvm.error.OpNotImplemented(
+                f"variable '{name}' is written before the run reads it: no run reads the "
+                "value a run leaves in it, which the import carries as state from run to run"
+            )
+        if not variable.written and not variable.constant:
+            raise tvm.error.OpNotImplemented(
+                f"variable '{name}' is read but neither written nor set by a CALL_ONCE "
+                "subgraph: it has no value"
+            )
+
+
 def with_state(mod: Any, variables: dict[Any, Variable]) -> Any:
     """`mod` whose `main` takes each variable's value before the run after its inputs (but
     a constant one's, bound to its constant) and returns each written variable's value
@@ -231,6 +255,7 @@ def with_state(mod: Any, variables: dict[Any, Variable]) -> Any:
 
     if not variables:
         return mod
+    _check_carried(variables)
     func = mod["main"]
     *blocks, last = func.body.blocks
     *bindings, output = last.bindings

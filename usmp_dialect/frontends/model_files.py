@@ -60,6 +60,7 @@ from usmp_dialect.frontends.relax import (
     import_relax,
     shape_text,
 )
+from usmp_dialect.frontends.tflite_operators import tensor_shape
 
 KINDS = ("tflite", "onnx")
 _FRONTEND_ENTRY = "main"
@@ -242,9 +243,7 @@ def _tflite_module(
         # The file's shapes are static; one with a dim TFLite lets a caller resize (-1 in
         # its signature, an audio model's sample count) is given as --input-shape.
         declared = {
-            tensor_name(graph.Tensors(int(t)).Name()): [
-                int(d) for d in graph.Tensors(int(t)).ShapeAsNumpy()
-            ]
+            tensor_name(graph.Tensors(int(t)).Name()): tensor_shape(graph.Tensors(int(t)))
             for t in graph.InputsAsNumpy()
         }
         shapes = fixed_input_shapes(declared, input_shapes, path)
@@ -272,7 +271,7 @@ def _check_resizable(graph: Any, shapes: Mapping[str, Sequence[int]], path: str)
     for t in graph.InputsAsNumpy():
         tensor = graph.Tensors(int(t))
         name = tensor_name(tensor.Name())
-        shape = [int(d) for d in tensor.ShapeAsNumpy()]
+        shape = tensor_shape(tensor)
         if tensor.ShapeSignatureLength():
             signature = [int(d) for d in tensor.ShapeSignatureAsNumpy()]
             why = f"its shape signature {_dims_text(signature)}: only a -1 dimension resizes"

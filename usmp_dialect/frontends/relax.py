@@ -647,7 +647,7 @@ def _outputs(
         return outputs
     if len(names) != len(outputs):
         raise at.error(
-            f"'{OUTPUT_NAMES_ATTR}' names {len(names)} outputs; '{ENTRY}' returns {len(outputs)}"
+            f"the model file names {len(names)} outputs, TVM's frontend returns {len(outputs)}"
         )
     named = zip(outputs, names, strict=True)
     return [output._replace(name=sanitize(name)) for output, name in named]

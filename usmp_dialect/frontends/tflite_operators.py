@@ -1,13 +1,17 @@
 """TFLite operators TVM 0.27's frontend converts wrongly, converted anew.
 
     corrected_converter() -> type   TVM's `OperatorConverter` with these operators corrected
+    tensor_shape(tensor) -> [dim]   a flatbuffer tensor's shape ([] for a scalar)
 
 EXPAND_DIMS: TVM's converter passes `relax.op.expand_dims` a third argument it does not
 take (a TypeError on every EXPAND_DIMS). BATCH_MATMUL: TVM's converter reads both operands
 as tensors other operators computed (a KeyError on a weight) and broadcasts the batch dims
 by hand; Relax's `matmul` broadcasts them as TFLite does, so each operand is read as any
 operand is (a constant for a weight) and, when the options say so, has its last two axes
-swapped. Found on openWakeWord's melspectrogram (in pyopen-wakeword).
+swapped. Found on openWakeWord's melspectrogram (in pyopen-wakeword). FULLY_CONNECTED:
+TVM's converter keeps the input's leading dims whatever the options say; without
+`keep_num_dims` TFLite flattens them, [rows, units] (microWakeWord's "Okay Nabu" declares
+its output [1, 1], TVM made it [1, 1, 1, 1]).
 """
 
 from __future__ import annotations
@@ -17,8 +21,15 @@ from typing import Any
 import numpy as np
 
 
+def tensor_shape(tensor: Any) -> list[int]:
+    """A flatbuffer tensor's shape as the file writes it: `ShapeAsNumpy()` is 0, not an
+    empty array, for a scalar (a tensor without a shape vector)."""
+    return [int(d) for d in tensor.ShapeAsNumpy()] if tensor.ShapeLength() else []
+
+
 def corrected_converter() -> type:
-    """TVM's TFLite `OperatorConverter` with EXPAND_DIMS and BATCH_MATMUL corrected."""
+    """TVM's TFLite `OperatorConverter` with EXPAND_DIMS, BATCH_MATMUL and FULLY_CONNECTED
+    corrected."""
     import tvm
     from tvm import relax
     from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter
@@ -35,6 +46,19 @@ def corrected_converter() -> type:
             (position,) = np.asarray(self.get_tensor_value(axis)).reshape(-1)
             # TFLite counts a negative axis from the end of the output, as Relax does.
             return relax.op.expand_dims(self.get_tensor_expr(data), int(position))
+
+        def convert_fully_connected(self, op: Any) -> Any:
+            from tflite.FullyConnectedOptions import FullyConnectedOptions
+
+            out = super().convert_fully_connected(op)
+            options = FullyConnectedOptions()
+            table = op.BuiltinOptions()
+            options.Init(table.Bytes, table.Pos)
+            data, weight = self.get_input_tensors(op)[:2]
+            if options.KeepNumDims() or len(tensor_shape(data.tensor)) == 2:
+                return out
+            units = int(tensor_shape(weight.tensor)[0])
+            return relax.op.reshape(self.bb.normalize(out), [-1, units])
 
         def convert_batch_matmul(self, op: Any) -> Any:
             from tflite.BatchMatMulOptions import BatchMatMulOptions
@@ -54,7 +78,7 @@ def corrected_converter() -> type:
             expr = self.get_tensor_expr(tensor)
             if not adjoint:
                 return expr
-            rank = len(tensor.tensor.ShapeAsNumpy())
+            rank = len(tensor_shape(tensor.tensor))
             return relax.op.permute_dims(expr, [*range(rank - 2), rank - 1, rank - 2])
 
     return CorrectedConverter
