@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -235,18 +236,36 @@ def test_int8_tensors_between_operators_stay_int8_and_named(
     assert not [line for line in allocations if _BUILDER_NAME.search(line)], allocations
 
 
-def test_unsupported_tflite_operator_is_named_with_its_tensor(tmp_path: Path) -> None:
-    """TVM's frontend lists the operator types it does not convert; the diagnostic adds the
-    first such operator of the file, by its index and the tensor it computes."""
-    path = tmp_path / "skip_gram.tflite"
-    path.write_bytes(unsupported_operator_tflite())
+@pytest.mark.parametrize(
+    ("name", "model", "message"),
+    [
+        # TVM's frontend lists the operator types it does not convert; the diagnostic adds
+        # the first such operator of the file, by its index and the tensor it computes.
+        (
+            "skip_gram",
+            unsupported_operator_tflite,
+            "The following operators are not supported in frontend TFLite: 'SKIP_GRAM'; "
+            "the first is SKIP_GRAM operator 1, computing 'skip_gram/out'",
+        ),
+        # A quantized STRIDED_SLICE is converted as the copy TFLite's kernel makes; one
+        # whose output is quantized unlike its input cannot be.
+        (
+            "requantizing_slice",
+            requantizing_slice_tflite,
+            "quantized STRIDED_SLICE computing 'slice' is quantized unlike its input "
+            "(TFLite's kernel copies the values)",
+        ),
+    ],
+)
+def test_unconvertible_tflite_operator_is_named_with_its_tensor(
+    tmp_path: Path, name: str, model: Callable[[], bytes], message: str
+) -> None:
+    path = tmp_path / f"{name}.tflite"
+    path.write_bytes(model())
     with pytest.raises(RelaxImportError) as raised:
         import_model_file(str(path), "tflite")
     assert raised.value.location == str(path)
-    assert raised.value.message == (
-        "The following operators are not supported in frontend TFLite: 'SKIP_GRAM'; "
-        "the first is SKIP_GRAM operator 1, computing 'skip_gram/out'"
-    )
+    assert raised.value.message == message
 
 
 @pytest.mark.slow
@@ -342,20 +361,6 @@ def test_streaming_int8_model_matches_tflm(model_files: dict[str, Path | None]) 
     # output is a probability in steps of 1/256; 2 of these 60 runs differ, by 1 and 2).
     assert max(abs(a - b) for a, b in zip(ours, theirs, strict=True)) <= 2, (ours, theirs)
     assert len(set(theirs)) > 1, theirs  # the stream moves the model's output
-
-
-def test_requantizing_quantized_slice_is_named_with_its_tensor(tmp_path: Path) -> None:
-    """A quantized STRIDED_SLICE is converted as the copy TFLite's kernel makes; one whose
-    output is quantized unlike its input is one diagnostic naming it and its tensor."""
-    path = tmp_path / "requantizing_slice.tflite"
-    path.write_bytes(requantizing_slice_tflite())
-    with pytest.raises(RelaxImportError) as raised:
-        import_model_file(str(path), "tflite")
-    assert raised.value.location == str(path)
-    assert raised.value.message == (
-        "quantized STRIDED_SLICE computing 'slice' is quantized unlike its input "
-        "(TFLite's kernel copies the values)"
-    )
 
 
 def test_only_read_variable_set_by_call_once_stays_its_constant() -> None:
