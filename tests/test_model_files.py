@@ -461,6 +461,32 @@ def test_control_flow_operator_is_named(model_files: dict[str, Path | None]) -> 
     )
 
 
+def test_lowering_failure_is_one_line_on_stderr(model_files: dict[str, Path | None]) -> None:
+    """The melspectrogram resized to too few samples for its convolution: TVM's lowering
+    raises, and its C++ side logs a warning on fd 2 as it unwinds; the user sees the one
+    diagnostic, and nothing on stdout."""
+    mel, _ = _model("wakeword-melspectrogram-tflite", model_files)
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "usmp_dialect.tools.usmp_translate",
+            "--import-tflite",
+            mel,
+            "--input-shape",
+            "serving_default_input:0=1x100",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert completed.returncode == 1
+    assert completed.stdout == ""
+    assert completed.stderr.splitlines() == [
+        f"{mel}: error: in 'forward': TVM's Relax lowering failed: ValueError: Invalid conv "
+        "parameters: lead to negative output shape [1, -2]. "
+    ]
+
+
 @pytest.mark.parametrize("sizes", [[2, -1], [-1, 2, 1]])
 def test_resized_split_v_splits_by_its_sizes(sizes: list[int], tmp_path: Path) -> None:
     """A SPLIT_V of constant sizes, its input resized with --input-shape along the split

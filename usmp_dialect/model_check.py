@@ -161,7 +161,7 @@ def tflm_arena(path: str) -> tuple[int, int]:
     adds the persistent tail of interpreter structures."""
     from tflite_micro.python.tflite_micro import runtime
 
-    from usmp_dialect.frontends.model_files import output_captured
+    from usmp_dialect.frontends.captured_output import output_captured
 
     with output_captured() as printed:
         runtime.Interpreter.from_file(path).print_allocations()

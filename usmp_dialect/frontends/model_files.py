@@ -30,22 +30,18 @@ operator when the frontend said which.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import importlib
-import io
-import os
 import re
 import struct
-import sys
-import tempfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from usmp_dialect.frontends.captured_output import output_captured
 from usmp_dialect.frontends.file_names import (
     file_names,
     tensor_name,
@@ -123,31 +119,6 @@ def fixed_input_shapes(
                 where,
             )
     return shapes
-
-
-@contextlib.contextmanager
-def output_captured() -> Iterator[io.StringIO]:
-    """Standard output and error, Python's and the process's (file descriptors 1 and 2,
-    where TVM's C++ logs), captured: what a frontend prints is read by the caller, not
-    written into the pipe or next to the diagnostic."""
-    captured = io.StringIO()
-    with tempfile.TemporaryFile() as native:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        saved = {fd: os.dup(fd) for fd in (1, 2)}
-        for fd in saved:
-            os.dup2(native.fileno(), fd)
-        try:
-            with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
-                yield captured
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            for fd, original in saved.items():
-                os.dup2(original, fd)
-                os.close(original)
-            native.seek(0)
-            captured.write(native.read().decode("utf-8", "replace"))
 
 
 def _run_frontend(

@@ -56,6 +56,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR, CONSTANTS_ATTR
+from usmp_dialect.frontends.captured_output import output_captured
 from usmp_dialect.frontends.tvmscript import TVMScriptError
 
 OUTPUT_NAME = "output"
@@ -253,7 +254,7 @@ def lower_relax(
     if lowering.keeps_stored_weights:
         mod, hidden = expanded_constants_hidden(mod, ENTRY, tensors or {})
     try:
-        with target:
+        with target, output_captured():
             lowered = tvm.transform.Sequential(
                 _lowered_by_tvm(target, lowering.fusion, lowering.temporaries == "inline")
             )(mod)
