@@ -414,8 +414,7 @@ class Search:
             seed = self.descents
             self.descents += 1
             heuristic = seed % len(preorders)
-            noise = np.random.default_rng(seed).normal(0.0, _DESCENT_NOISE, n)
-            ranks = _ranks((preorders[heuristic] + noise,))
+            ranks = _shaken(preorders[heuristic], seed, _DESCENT_NOISE)
             capacity = capacities[seed % len(capacities)]
             status = self.run(capacity, heuristic, _DESCENT_NODES * n, end - self.steps, ranks)
             if status == kernel.FOUND:
@@ -446,10 +445,16 @@ class Search:
                 yield heuristic, n << (run // len(preorders) + 1), ranks
             else:
                 if run >= len(preorders):
-                    noise = np.random.default_rng(run).normal(0.0, _RESTART_NOISE, n)
-                    ranks = _ranks((ranks + noise,))
+                    ranks = _shaken(ranks, run, _RESTART_NOISE)
                 yield heuristic, _RESTART_NODES * n * _luby(run + 1), ranks
             run += 1
+
+
+def _shaken(preorder: np.ndarray, seed: int, deviation: float) -> np.ndarray:
+    """The ranks of `preorder` shaken by a normal noise of `deviation` ranks seeded by
+    `seed`: a few neighbours swap places, and every machine draws the same noise."""
+    noise = np.random.default_rng(seed).normal(0.0, deviation, len(preorder))
+    return _ranks((preorder + noise,))
 
 
 def _luby(i: int) -> int:
