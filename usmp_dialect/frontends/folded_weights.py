@@ -27,7 +27,8 @@ stored constant is hidden from TVM's pipeline as a param of `forward`
 (`expanded_constants_hidden`) while the expansion is fused into the operator that reads it
 (`frontends.temporaries`), and bound back after (`expanded_constants_restored`), when an
 expansion the fusion left unfused (of a reader with too many arguments) is folded. One read
-by two operators, which neither can compute alone, is folded from the start, as before.
+by two operators, which neither can compute alone, is folded from the start, as before, and
+so is a layout change of a decoded weight read by two (`w_astype_permute_dims`).
 """
 
 from __future__ import annotations
@@ -183,9 +184,11 @@ class _Folding:
         if op is None:
             return value
         reads = [leaf for arg in value.args for leaf in _leaves(arg)]
-        expanded = [self.expanded[leaf] for leaf in reads if leaf in self.expanded]
-        if op in _LAYOUT_OPS and len(expanded) == 1 and _commutes(expanded[0][0]):
-            return self._laid_out_before_expansion(var, value, *expanded[0])
+        decoded = [leaf for leaf in reads if leaf in self.expanded]
+        if op in _LAYOUT_OPS and len(decoded) == 1 and _commutes(self.expanded[decoded[0]][0]):
+            if self.readers and self.readers[var] == 1:
+                return self._laid_out_before_expansion(var, value, *self.expanded[decoded[0]])
+            return self._folded_after_expansion(var, value, decoded[0])
         source = _source_name(value, self.named, self.folded)
         if source is None:
             return value
@@ -227,6 +230,17 @@ class _Folding:
         name = self._named(constant, f"{source}_{op}")
         self.expanded[var] = (_expanded(expansion, constant), name)
         return self.expanded[var][0]
+
+    def _folded_after_expansion(self, var: Any, value: Any, decoded: Any) -> Any:
+        """A layout change `value` of the decoded weight `decoded`, read by more than one
+        operator, none of which can compute it alone: decoding and layout change folded."""
+        expansion, source = self.expanded[decoded]
+        constant = _folded(value, [(decoded, expansion)])
+        if constant is None:
+            return value
+        ops = "_".join(str(call.op.name).rsplit(".", 1)[-1] for call in (expansion, value))
+        self.folded[var] = (constant, self._named(constant, f"{source}_{ops}"))
+        return constant
 
 
 def _readers(func: Any) -> Counter[Any]:
