@@ -93,66 +93,34 @@ def test_kept_temporaries_fold_decodings(int8_model: Path) -> None:
     assert constants["dense_weights_permute_dims_dequantize"].shape == (288, 10)
 
 
-def _shared_float16_weight() -> tuple[object, dict[str, np.ndarray]]:
-    """A Relax model reading one float16 weight, cast to float32, in two matmuls."""
-    from tvm.script import ir as I
-    from tvm.script import relax as R
-
-    @I.ir_module
-    class Module:
-        @R.function
-        def forward(x: R.Tensor((1, 8), "float32"), w: R.Tensor((8, 8), "float16")) -> R.Tensor(
-            (1, 8), "float32"
-        ):
-            R.func_attr({"num_input": 1})
-            with R.dataflow():
-                wide = R.astype(w, "float32")
-                h = R.matmul(x, wide)
-                y = R.matmul(h, wide)
-                R.output(y)
-            return y
-
-    weight = np.random.default_rng(0).standard_normal((8, 8)).astype(np.float16)
-    return Module, {"w": weight}
-
-
-def _shared_transposed_float16_weight() -> tuple[object, dict[str, np.ndarray]]:
-    """A Relax model reading one float16 weight, cast to float32 and transposed, in two
+def _shared_float16_weight(transposed: bool) -> tuple[object, dict[str, np.ndarray]]:
+    """A Relax model reading one float16 weight, cast to float32 (and transposed), in two
     matmuls."""
-    from tvm.script import ir as I
-    from tvm.script import relax as R
+    from tvm import relax
 
-    @I.ir_module
-    class Module:
-        @R.function
-        def forward(x: R.Tensor((1, 8), "float32"), w: R.Tensor((8, 8), "float16")) -> R.Tensor(
-            (1, 8), "float32"
-        ):
-            R.func_attr({"num_input": 1})
-            with R.dataflow():
-                wide = R.astype(w, "float32")
-                transposed = R.permute_dims(wide)
-                h = R.matmul(x, transposed)
-                y = R.matmul(h, transposed)
-                R.output(y)
-            return y
-
+    x = relax.Var("x", relax.TensorType((1, 8), "float32"))
+    w = relax.Var("w", relax.TensorType((8, 8), "float16"))
+    builder = relax.BlockBuilder()
+    with builder.function("forward", [x, w], attrs={"num_input": 1}):
+        with builder.dataflow():
+            wide = builder.emit(relax.op.astype(w, "float32"))
+            if transposed:
+                wide = builder.emit(relax.op.permute_dims(wide))
+            h = builder.emit(relax.op.matmul(x, wide))
+            y = builder.emit_output(relax.op.matmul(h, wide))
+        builder.emit_func_output(y)
     weight = np.random.default_rng(0).standard_normal((8, 8)).astype(np.float16)
-    return Module, {"w": weight}
+    return builder.get(), {"w": weight}
 
 
 @pytest.mark.parametrize(
-    ("model", "folded"),
-    [
-        (_shared_float16_weight, "w_astype"),
-        (_shared_transposed_float16_weight, "w_astype_permute_dims"),
-    ],
+    ("transposed", "folded"), [(False, "w_astype"), (True, "w_astype_permute_dims")]
 )
-def test_decoding_read_twice_is_folded(model, folded: str) -> None:
+def test_decoding_read_twice_is_folded(transposed: bool, folded: str) -> None:
     """A cast (and transposed) weight read by two operators cannot be computed inside one:
     it is folded to a float32 constant named after the weight and the ops, and the model
     still equals the Relax VM."""
-    mod, weights = model()
+    mod, weights = _shared_float16_weight(transposed)
     constants = lower_model(mod, weights, "<shared>", MODEL_FILE_LOWERING).constants
     assert _kinds(constants) == {folded: ("float32", (8, 8))}
     result = check_model(mod, weights, "<shared>", lowering=MODEL_FILE_LOWERING, tolerance=0)
