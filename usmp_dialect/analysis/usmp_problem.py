@@ -58,25 +58,48 @@ def module_pools(module: Operation) -> list[PoolOp]:
 def module_allocs(module: Operation) -> list[AllocOffsetOp]:
     """Every `usmp.alloc_offset` in the module, nested ones too, in `walk` order."""
     found: list[AllocOffsetOp] = []
-
-    def visit(parent: Operation) -> None:
-        for region in parent.regions:
-            for block in region.blocks:
-                for op in block.ops:
-                    if type(op) is AllocOffsetOp:
-                        found.append(op)
-                    if op.regions:
-                        visit(op)
-
-    visit(module)
+    _collect_allocs(module, found)
     return found
 
 
+def _collect_allocs(parent: Operation, found: list[AllocOffsetOp]) -> None:
+    for region in parent.regions:
+        for block in region.blocks:
+            for op in block.ops:
+                if type(op) is AllocOffsetOp:
+                    found.append(op)
+                if op.regions:
+                    _collect_allocs(op, found)
+
+
 def module_liveness(module: Operation) -> LivenessOp | None:
-    found = [op for op in module.regions[0].block.ops if type(op) is LivenessOp]
+    return _the_liveness([op for op in module.regions[0].block.ops if type(op) is LivenessOp])
+
+
+def _the_liveness(found: list[LivenessOp]) -> LivenessOp | None:
     if len(found) > 1:
         raise VerifyException("a module holds at most one usmp.liveness")
     return found[0] if found else None
+
+
+def module_usmp_ops(
+    module: Operation,
+) -> tuple[list[AllocOffsetOp], list[PoolOp], LivenessOp | None]:
+    """`module_allocs`, `module_pools` and `module_liveness` in one walk."""
+    allocs: list[AllocOffsetOp] = []
+    pools: list[PoolOp] = []
+    livenesses: list[LivenessOp] = []
+    for op in module.regions[0].block.ops:
+        kind = type(op)
+        if kind is AllocOffsetOp:
+            allocs.append(op)
+        elif kind is PoolOp:
+            pools.append(op)
+        elif kind is LivenessOp:
+            livenesses.append(op)
+        if op.regions:
+            _collect_allocs(op, allocs)
+    return allocs, pools, _the_liveness(livenesses)
 
 
 def _merged_conflicts(
@@ -147,15 +170,18 @@ def _size_in_bytes(op: AllocOffsetOp) -> int:
 def _buffer_columns(
     allocs: Sequence[AllocOffsetOp],
 ) -> tuple[tuple[str, ...], list[int], list[int]]:
-    """Each buffer's name, size and alignment, in one pass over the ops."""
-    names: list[str] = []
+    """Each buffer's name, size and alignment, a column at a time."""
+    names = tuple([op.buffer_name.data for op in allocs])
+    # Buffers share their type objects (attributes are immutable): each size is found once.
+    size_of_type: dict[int, int] = {}
     sizes: list[int] = []
-    alignments: list[int] = []
     for op in allocs:
-        names.append(op.buffer_name.data)
-        sizes.append(_size_in_bytes(op))
-        alignments.append(op.alignment.value.data)
-    return tuple(names), sizes, alignments
+        buffer_type = op.results[0].type
+        size = size_of_type.get(id(buffer_type))
+        if size is None:
+            size = size_of_type[id(buffer_type)] = _size_in_bytes(op)
+        sizes.append(size)
+    return names, sizes, [op.alignment.value.data for op in allocs]
 
 
 def build_problem(
@@ -196,7 +222,7 @@ def build_problem(
 
 
 def module_problem(module: Operation) -> ModuleProblem:
-    return build_problem(module_allocs(module), module_pools(module), module_liveness(module))
+    return build_problem(*module_usmp_ops(module))
 
 
 def _check_names(allocs: Sequence[AllocOffsetOp], liveness: LivenessOp) -> None:
@@ -223,14 +249,13 @@ def _check_names(allocs: Sequence[AllocOffsetOp], liveness: LivenessOp) -> None:
 def verify_module_plan(module: Operation, liveness: LivenessOp) -> None:
     """The facts that span the module: names match, and no two planned buffers that are
     live at the same time share a byte of the same pool."""
-    if module_liveness(module) is not liveness:
+    allocs, pools, found = module_usmp_ops(module)
+    if found is not liveness:
         return
-    allocs = module_allocs(module)
     _check_names(allocs, liveness)
     planned = [op for op in allocs if "offset" in op.properties]
     if not planned:
         return
-    pools = module_pools(module)
     placed = build_problem(planned, pools, liveness)
     plan = Plan(
         pool=np.fromiter((c[0] for c in placed.problem.candidates), np.int64, len(planned)),

@@ -181,6 +181,25 @@ def _is_i64_attr(attr: Attribute | None) -> bool:
     return type(attr) is IntegerAttr and (attr.type is i64 or attr.type == i64)
 
 
+def _is_symbol_list(attr: Attribute | None) -> bool:
+    """An `ArrayAttr` of `SymbolRefAttr`s; the many buffers that share one list (attributes
+    are immutable) have it checked once."""
+    if type(attr) is not ArrayAttr:
+        return False
+    if id(attr) in _SYMBOL_LISTS:
+        return True
+    if not all(type(ref) is SymbolRefAttr for ref in attr.data):
+        return False
+    if len(_SYMBOL_LISTS) == 4096:
+        _SYMBOL_LISTS.clear()
+    # The entry holds the list, so its id cannot be reused while it is kept.
+    _SYMBOL_LISTS[id(attr)] = attr
+    return True
+
+
+_SYMBOL_LISTS: dict[int, ArrayAttr] = {}
+
+
 def _is_power_of_two(value: int) -> bool:
     return value > 0 and value & (value - 1) == 0
 
@@ -556,7 +575,8 @@ class AllocOffsetOp(IRDLOperation):
         pools: list[PoolOp] = []
         for ref in self.pools.data:
             pool = _lookup_pool(self, ref)
-            if not isinstance(pool, PoolOp):
+            # By exact type first: `isinstance` on an op class goes through `ABCMeta`.
+            if type(pool) is not PoolOp and not isinstance(pool, PoolOp):
                 raise VerifyException(
                     f"buffer '{self.buffer_name.data}': unknown pool @{ref.root_reference.data}"
                 )
@@ -568,34 +588,34 @@ class AllocOffsetOp(IRDLOperation):
         declared kinds: what IRDL's generic verifier checks, decided in a fraction of its
         time (it was most of verifying a large problem)."""
         properties = self.properties
-        pools = properties.get("pools")
         offset = properties.get("offset")
         return (
-            not self.operands
+            not self._operands
             and len(self.results) == 1
             and not self.regions
-            and not self.successors
+            and not self._successors
             and len(properties) == 3 + (offset is not None)
             and type(properties.get("buffer_name")) is StringAttr
-            and type(pools) is ArrayAttr
-            and all(type(pool) is SymbolRefAttr for pool in pools.data)
+            and _is_symbol_list(properties.get("pools"))
             and _is_i64_attr(properties.get("alignment"))
             and (offset is None or _is_i64_attr(offset))
         )
 
     def verify_placement(self) -> None:
-        name = self.buffer_name.data
-        size = self.size_in_bytes
-        alignment = self.alignment_bytes
+        size = buffer_size_in_bytes(self.results[0].type)
+        alignment = self.alignment.value.data
         if not _is_power_of_two(alignment):
             raise VerifyException(
-                f"buffer '{name}': alignment must be a positive power of two, got {alignment}"
+                f"buffer '{self.buffer_name.data}': alignment must be a positive power of "
+                f"two, got {alignment}"
             )
         pools = self.pool_ops()
         self._verify_pool_kinds(pools)
-        offset = self.offset_bytes
-        if offset is None:
+        offset_attr = self.offset
+        if offset_attr is None:
             return
+        offset = offset_attr.value.data
+        name = self.buffer_name.data
         if len(pools) != 1:
             raise VerifyException(
                 f"buffer '{name}' has an offset but {len(pools)} candidate pools; a planned "
@@ -607,16 +627,15 @@ class AllocOffsetOp(IRDLOperation):
             raise VerifyException(
                 f"buffer '{name}': offset {offset} is not a multiple of its alignment {alignment}"
             )
-        if offset + size > INT64_MAX:
-            raise VerifyException(
-                f"buffer '{name}' ends at byte {offset + size}, past the limit of 2**63-1"
-            )
+        end = offset + size
+        if end > INT64_MAX:
+            raise VerifyException(f"buffer '{name}' ends at byte {end}, past the limit of 2**63-1")
         pool = pools[0]
-        for limit, what in ((pool.planned_size, "size"), (pool.size_hint_bytes, "size hint")):
-            if limit is not None and offset + size > limit:
+        for limit, what in ((pool.size, "size"), (pool.size_hint, "size hint")):
+            if limit is not None and end > limit.value.data:
                 raise VerifyException(
-                    f"buffer '{name}' ends at byte {offset + size}, past the {what} of "
-                    f"pool @{pool.sym_name.data} ({limit} bytes)"
+                    f"buffer '{name}' ends at byte {end}, past the {what} of "
+                    f"pool @{pool.sym_name.data} ({limit.value.data} bytes)"
                 )
 
     def is_constant(self) -> bool:
@@ -626,10 +645,11 @@ class AllocOffsetOp(IRDLOperation):
     def _verify_pool_kinds(self, pools: list[PoolOp]) -> None:
         """A constant pool holds the entry's constants, which go nowhere else: its bytes
         are written before the run and never change."""
-        wanted = PoolKind.CONSTANT if self.is_constant() else PoolKind.WORKSPACE
+        constant = bool(self.attributes) and self.is_constant()
+        wanted = PoolKind.CONSTANT if constant else PoolKind.WORKSPACE
         for pool in pools:
             if pool.kind.data != wanted:
-                what = "constant" if self.is_constant() else "workspace buffer"
+                what = "constant" if constant else "workspace buffer"
                 raise VerifyException(
                     f"{what} '{self.buffer_name.data}' cannot go in {pool.kind.data} pool "
                     f"@{pool.sym_name.data}; a constant pool holds exactly the entry's constants"

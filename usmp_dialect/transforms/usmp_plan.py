@@ -36,9 +36,8 @@ from xdsl.pattern_rewriter import (
 from usmp_dialect.analysis.usmp_problem import (
     ModuleProblem,
     build_problem,
-    module_allocs,
     module_liveness,
-    module_pools,
+    module_usmp_ops,
 )
 from usmp_dialect.diagnostics import UsmpError, warn
 from usmp_dialect.dialects.usmp import OVERFLOW_ATTR, PLAN_ATTR, LivenessOp, i64_attr
@@ -117,9 +116,11 @@ class PlanPools(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: LivenessOp, rewriter: PatternRewriter) -> None:
         module = op.parent_op()
-        if module is None or module_liveness(module) is not op:
+        if module is None:
             return
-        allocs, pools = module_allocs(module), module_pools(module)
+        allocs, pools, liveness = module_usmp_ops(module)
+        if liveness is not op:
+            return
         if all("offset" in a.properties for a in allocs) and all(
             pool.size is not None for pool in pools
         ):
@@ -165,10 +166,10 @@ class UsmpPlan(ModulePass):
             raise UsmpError(f"effort must be positive, got {self.effort}")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        allocs = module_allocs(op)
+        allocs, _, liveness = module_usmp_ops(op)
         if not allocs and (pending := pending_allocations(op)):
             raise UsmpError("nothing to plan: run memref-to-usmp or tir-to-usmp first", pending[0])
-        if allocs and module_liveness(op) is None:
+        if allocs and liveness is None:
             raise UsmpError(
                 "the module has buffers but no usmp.liveness: run memref-to-usmp or "
                 "tir-to-usmp first, or write the live intervals",
