@@ -58,19 +58,23 @@ def module_pools(module: Operation) -> list[PoolOp]:
 
 def module_allocs(module: Operation) -> list[AllocOffsetOp]:
     """Every `usmp.alloc_offset` in the module, nested ones too, in `walk` order."""
-    found: list[AllocOffsetOp] = []
-    _collect_allocs(module, found)
+    return [op for op in nested_ops(module) if type(op) is AllocOffsetOp]
+
+
+def nested_ops(parent: Operation) -> list[Operation]:
+    """Every op inside `parent`, in `walk` order."""
+    found: list[Operation] = []
+    _collect_ops(parent, found)
     return found
 
 
-def _collect_allocs(parent: Operation, found: list[AllocOffsetOp]) -> None:
+def _collect_ops(parent: Operation, found: list[Operation]) -> None:
     for region in parent.regions:
         for block in region.blocks:
             for op in block.ops:
-                if type(op) is AllocOffsetOp:
-                    found.append(op)
+                found.append(op)
                 if op.regions:
-                    _collect_allocs(op, found)
+                    _collect_ops(op, found)
 
 
 def module_liveness(module: Operation) -> LivenessOp | None:
@@ -99,7 +103,7 @@ def module_usmp_ops(
         elif kind is LivenessOp:
             livenesses.append(op)
         if op.regions:
-            _collect_allocs(op, allocs)
+            allocs.extend(nested for nested in nested_ops(op) if type(nested) is AllocOffsetOp)
     return allocs, pools, _the_liveness(livenesses)
 
 
@@ -232,6 +236,15 @@ def module_problem(module: Operation) -> ModuleProblem:
     return build_problem(*module_usmp_ops(module))
 
 
+def written_plan(placed: ModuleProblem) -> Plan:
+    """The plan the IR holds, when every buffer has its offset: each in its one pool."""
+    offsets: list[Any] = [op.properties["offset"] for op in placed.allocs]
+    return Plan(
+        pool=np.fromiter((c[0] for c in placed.problem.candidates), np.int64, len(offsets)),
+        offset=np.fromiter((offset.value.data for offset in offsets), np.int64, len(offsets)),
+    )
+
+
 def _check_names(allocs: Sequence[AllocOffsetOp], liveness: LivenessOp) -> None:
     names = [op.buffer_name.data for op in allocs]
     seen = set(names)
@@ -268,10 +281,6 @@ def verify_module_plan(module: Operation, liveness: LivenessOp) -> None:
     if not planned:
         return
     placed = build_problem(planned, pools, liveness)
-    plan = Plan(
-        pool=np.fromiter((c[0] for c in placed.problem.candidates), np.int64, len(planned)),
-        offset=np.fromiter((op.offset_bytes for op in planned), np.int64, len(planned)),
-    )
-    errors = validate(placed.problem, plan)
+    errors = validate(placed.problem, written_plan(placed))
     if errors:
         raise VerifyException(errors[0])
