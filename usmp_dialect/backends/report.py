@@ -182,19 +182,18 @@ def _overflowed_from(op: AllocOffsetOp) -> list[str]:
 def _overflow_lines(report: PlanReport) -> list[str]:
     """Per pool that took buffers an earlier candidate could not hold: how many, and the
     largest."""
+    overflowed = [pool for pool in report["pools"] if pool["overflowed"]]
+    if not overflowed:
+        return []
     sizes = {b["name"]: b["size"] for b in report["buffers"]}
     lines = []
-    for pool in report["pools"]:
-        if not pool["overflowed"]:
-            continue
+    for pool in overflowed:
         largest = ", ".join(f"{name} ({sizes[name]} bytes)" for name in pool["largest_overflowed"])
         lines.append(
             f"  {pool['name']}: {pool['overflowed']} buffer(s) overflowed into it; "
             f"largest: {largest}"
         )
-    return (
-        ["", "overflow (buffers past an earlier candidate's size hint):", *lines] if lines else []
-    )
+    return ["", "overflow (buffers past an earlier candidate's size hint):", *lines]
 
 
 def _how_planned(module: ModuleOp) -> PlanSummary | None:
@@ -268,7 +267,7 @@ def format_text_report(report: PlanReport) -> str:
             buffer["pool"],
             str(buffer["offset"]),
             str(buffer["size"]),
-            (" ".join(f"[{s}, {e})" for s, e in buffer["live"]) or "-")
+            (" ".join([f"[{s}, {e})" for s, e in buffer["live"]]) or "-")
             + (f"  ({buffer['io']})" if buffer["io"] else ""),
         ]
         for buffer in report["buffers"]
