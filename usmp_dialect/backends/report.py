@@ -14,7 +14,6 @@ import json
 from dataclasses import dataclass
 from typing import IO, Literal, TypedDict
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -28,7 +27,12 @@ from xdsl.ir import Operation
 from xdsl.utils.target import Target
 
 from usmp_dialect.analysis.tir_liveness import io_mark
-from usmp_dialect.analysis.usmp_problem import ModuleProblem, module_problem
+from usmp_dialect.analysis.usmp_problem import (
+    ModuleProblem,
+    module_problem,
+    nested_ops,
+    written_plan,
+)
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import OVERFLOW_ATTR, PLAN_ATTR, UNPLANNED_ATTR, AllocOffsetOp
@@ -44,10 +48,7 @@ def _planned(planned: ModuleProblem) -> Plan:
             "(or --plan-pools) before asking for a report",
             unplanned[0],
         )
-    return Plan(
-        pool=np.fromiter((c[0] for c in planned.problem.candidates), np.int64),
-        offset=np.fromiter((op.offset_bytes for op in planned.allocs), np.int64),
-    )
+    return written_plan(planned)
 
 
 class PoolSummary(TypedDict):
@@ -116,15 +117,17 @@ def plan_report(module: ModuleOp) -> PlanReport:
     pool_of, offsets, sizes = plan.pool.tolist(), plan.offset.tolist(), problem.sizes.tolist()
     buffers: list[BufferSummary] = [
         {
-            "name": problem.names[index],
-            "pool": pool_names[pool_of[index]],
-            "offset": offsets[index],
-            "size": sizes[index],
-            "live": live[index],
+            "name": name,
+            "pool": pool_names[pool],
+            "offset": offset,
+            "size": size,
+            "live": intervals_of,
             "io": (mark := io_mark(op)) and mark[1] if op.attributes else None,
             "overflowed_from": _overflowed_from(op) if op.attributes else [],
         }
-        for index, op in enumerate(planned.allocs)
+        for name, pool, offset, size, intervals_of, op in zip(
+            problem.names, pool_of, offsets, sizes, live, planned.allocs, strict=True
+        )
     ]
     pools: list[PoolSummary] = []
     for index, (pool, size) in enumerate(zip(planned.pools, pool_sizes, strict=True)):
@@ -179,19 +182,18 @@ def _overflowed_from(op: AllocOffsetOp) -> list[str]:
 def _overflow_lines(report: PlanReport) -> list[str]:
     """Per pool that took buffers an earlier candidate could not hold: how many, and the
     largest."""
+    overflowed = [pool for pool in report["pools"] if pool["overflowed"]]
+    if not overflowed:
+        return []
     sizes = {b["name"]: b["size"] for b in report["buffers"]}
     lines = []
-    for pool in report["pools"]:
-        if not pool["overflowed"]:
-            continue
+    for pool in overflowed:
         largest = ", ".join(f"{name} ({sizes[name]} bytes)" for name in pool["largest_overflowed"])
         lines.append(
             f"  {pool['name']}: {pool['overflowed']} buffer(s) overflowed into it; "
             f"largest: {largest}"
         )
-    return (
-        ["", "overflow (buffers past an earlier candidate's size hint):", *lines] if lines else []
-    )
+    return ["", "overflow (buffers past an earlier candidate's size hint):", *lines]
 
 
 def _how_planned(module: ModuleOp) -> PlanSummary | None:
@@ -216,8 +218,8 @@ def _how_planned(module: ModuleOp) -> PlanSummary | None:
 def _unplanned(module: ModuleOp) -> list[Unplanned]:
     """Allocations the planner left alone, and why."""
     found: list[Unplanned] = []
-    for op in module.walk():
-        reason = op.attributes.get(UNPLANNED_ATTR)
+    for op in (module, *nested_ops(module)):
+        reason = op.attributes.get(UNPLANNED_ATTR) if op.attributes else None
         if isinstance(reason, StringAttr):
             found.append({"name": _unplanned_name(op), "reason": reason.data})
     return found
@@ -265,7 +267,7 @@ def format_text_report(report: PlanReport) -> str:
             buffer["pool"],
             str(buffer["offset"]),
             str(buffer["size"]),
-            (" ".join(f"[{s}, {e})" for s, e in buffer["live"]) or "-")
+            (" ".join([f"[{s}, {e})" for s, e in buffer["live"]]) or "-")
             + (f"  ({buffer['io']})" if buffer["io"] else ""),
         ]
         for buffer in report["buffers"]

@@ -194,34 +194,39 @@ def _overlapping_live_buffers(
     so the first fault is always found (and most later ones)."""
     intervals = problem.intervals
     assert intervals is not None
-    owners = intervals.owner.tolist()
-    # Python values, not numpy scalars: the sweep reads them once an event.
-    pool_of, offsets, ends = pool.tolist(), offset.tolist(), end.tolist()
-    placed = in_a_pool.tolist()
-    live: dict[int, list[tuple[int, int]]] = {}
-    for is_start, interval in _sweep_events(intervals.start, intervals.end):
-        buffer = owners[interval]
-        low, high = offsets[buffer], ends[buffer]
-        if not placed[buffer] or high <= low:
-            continue
-        ranges = live.setdefault(pool_of[buffer], [])
-        key = (low, interval)
+    owner = np.asarray(intervals.owner, dtype=np.int64)
+    count = len(owner)
+    # Per interval, as Python values (the sweep reads them once an event): its buffer's
+    # pool and byte range, and the key that sorts live ranges by offset, then interval
+    # (one integer: compared several times faster than a tuple).
+    owners, lows, highs = owner.tolist(), offset[owner].tolist(), end[owner].tolist()
+    pools = np.where(in_a_pool[owner], pool[owner], 0).tolist()
+    keys = [low * count + interval for interval, low in enumerate(lows)]
+    # Only a buffer that holds a byte of a pool can overlap another.
+    holds = in_a_pool[owner] & (end[owner] > offset[owner])
+    live: list[list[int]] = [[] for _ in problem.pools]
+    for is_start, interval in _sweep_events(intervals.start, intervals.end, holds):
+        ranges = live[pools[interval]]
+        key = keys[interval]
         position = bisect_left(ranges, key)
         if not is_start:
             del ranges[position]
             continue
-        for neighbour in (position - 1, position):
-            if 0 <= neighbour < len(ranges):
-                other = owners[ranges[neighbour][1]]
-                if other != buffer and offsets[other] < high and low < ends[other]:
-                    yield buffer, other
+        buffer, low, high = owners[interval], lows[interval], highs[interval]
+        for neighbour in ranges[max(position - 1, 0) : position + 1]:
+            other = neighbour % count
+            if owners[other] != buffer and lows[other] < high and low < highs[other]:
+                yield buffer, owners[other]
         ranges.insert(position, key)
 
 
-def _sweep_events(starts: np.ndarray, stops: np.ndarray) -> Iterator[tuple[int, int]]:
-    """`(is_start, interval)` of every non-empty interval's start and end, by time; ends
-    sort before starts at the same time (the intervals are half-open), then by interval."""
-    kept = np.flatnonzero(starts < stops)
+def _sweep_events(
+    starts: np.ndarray, stops: np.ndarray, wanted: np.ndarray
+) -> Iterator[tuple[int, int]]:
+    """`(is_start, interval)` of every non-empty `wanted` interval's start and end, by
+    time; ends sort before starts at the same time (the intervals are half-open), then by
+    interval."""
+    kept = np.flatnonzero((starts < stops) & wanted)
     times = np.concatenate((stops[kept], starts[kept]))
     is_start = np.repeat(np.array([0, 1]), len(kept))
     interval = np.concatenate((kept, kept))
