@@ -39,7 +39,7 @@ from usmp_dialect.planning.algorithms.work import (
     TimeCap,
     placement_seconds,
     placements_in,
-    repair_members_in,
+    repair_lookups_in,
 )
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.problem import Budget, Plan, PlanningError, Problem
@@ -132,16 +132,6 @@ traces like Y_1 it reaches max-live at once where the three runs before it in `R
 not, and a whole placement there costs half a second. S_1, pangu_2.6B and random traces
 of 4k and 64k buffers get the same plans as with `RUNS`; a random 16k trace gets another
 plan at max-live without a dive."""
-
-
-WINDOW_RUNS = 6
-"""The runs a repair tries on a window first (`repair`): the best of the portfolio."""
-
-
-def window_orders(problem: Problem, geometry: Geometry) -> list[tuple[np.ndarray, Fit]]:
-    """The first `WINDOW_RUNS` runs' orders of a repair window's buffers."""
-    orders = {order.name: order for order in ORDERS}
-    return [(order_of(problem, geometry, orders[name]), fit) for name, fit in RUNS[:WINDOW_RUNS]]
 
 
 def run_portfolio(
@@ -354,7 +344,7 @@ def _large_portfolio(
         )
         runs += more
     left = placements - runs - other
-    work = RepairWork(repair_members_in(left, problem, geometry))
+    work = RepairWork(repair_lookups_in(left, problem, geometry))
     assert geometry.spans is not None
     offset = repair_peaks(
         problem,
@@ -362,7 +352,6 @@ def _large_portfolio(
         best.plan.pool,
         best.plan.offset,
         lower_bound,
-        window_orders,
         work,
         cap,
     )

@@ -5,35 +5,45 @@ only those places set the pool's size. Placing all n buffers again in another or
 a second at 64k buffers; repair instead takes a time window around a buffer that sets the
 pool's size, frees the pool's buffers whose lifetimes lie inside it, keeps those crossing
 its edges where they are (so nothing outside the window can change), and places the freed
-ones again: in the portfolio's first orders, then by the squeaky wheel (the buffers that
-reached the old top go first, in random order among themselves). A try costs the window's
-buffers, not the problem's. It is kept when the window's highest byte falls; when no try
-lowers it, the window widens. Every kept try lowers a pool or leaves fewer buffers at its
-top, so the plan only gets better.
+ones again bottom-up among them (`window_dive`), by the dives' orders (`skyline`), then by
+shaken copies of them. A try costs the window's gap lookups, not the problem's
+placements. It is kept when the window's highest byte falls; when no try lowers it, the
+window widens, up to `_MAX_WINDOW_MEMBERS`; then the next round comes back with other
+dives. Every kept try lowers a pool or leaves fewer buffers at its top, so the plan only
+gets better.
+
+The portfolio's orders under first and best fit, with the squeaky wheel, did this before,
+and got stuck on one window: on random 64k-buffer traces (seeds 0-9) the worst plan was
+1.0303x max-live, 1.0183x with the dives (seed 1: 1.0271x, now 1.0104x; seed 8 is the one
+worse, 1.0073x, now 1.0183x).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from usmp_dialect.planning.algorithms.placement import (
-    Fit,
-    Geometry,
-    geometry_of,
-    place_in_order,
+from usmp_dialect.planning.algorithms.canonical_search import ranks_of, shaken
+from usmp_dialect.planning.algorithms.placement import Geometry, geometry_of
+from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS
+from usmp_dialect.planning.algorithms.window_dive import place_lowest_first
+from usmp_dialect.planning.algorithms.work import (
+    TimeCap,
 )
-from usmp_dialect.planning.algorithms.work import TimeCap
 from usmp_dialect.planning.problem import Conflicts, Intervals, Problem
 
 _FIRST_HALF_WIDTH = 4
 """Time ranks the first window reaches beyond the setter's lifetime on each side."""
-_SQUEAKY_TRIES = 32
-"""Squeaky-wheel tries after the fixed orders fail: on random 64k traces fewer, or wider
-first windows, lowered fewer windows for the same work."""
-_SEED = 0
+_MAX_WINDOW_MEMBERS = 800
+"""A window stops widening past this many members: on random 64k-buffer traces most
+windows lowered had 150-750 members, and a dive of a thousand more costs 25 lookups a
+member for a whole dive's gamble again (seeds 1 and 4: 1.0059x and 1.0027x max-live with
+this limit, 1.0061x and 1.0050x with 1500, for the same work)."""
+_TICKETS_PER_ROUND = 6
+"""Dives a round tries on each window: the `DIVE_KEYS` orders, then shaken copies."""
+_TICKET_NOISE = 4.0
+"""Standard deviation, in ranks, of the noise that shakes a ticket's order."""
 
 
 @dataclass(frozen=True)
@@ -83,15 +93,6 @@ def _never_built() -> Conflicts:
     raise AssertionError("a window is placed from its spans")
 
 
-def place_window(window: Window, free_order: np.ndarray, fit: Fit) -> np.ndarray:
-    """The members' offsets with the pinned ones kept and the free ones (member indices,
-    in `free_order`) placed after them."""
-    pinned_count = len(window.members) - window.num_free
-    sequence = np.concatenate((np.arange(pinned_count), free_order))
-    plan = place_in_order(window.problem, window.geometry, sequence, fit, window.pinned)
-    return plan.offset
-
-
 def highest(window: Window, offsets: np.ndarray) -> tuple[int, int]:
     """The window's highest byte and how many members reach it (fewer is better too)."""
     tops = offsets + window.problem.sizes
@@ -99,13 +100,10 @@ def highest(window: Window, offsets: np.ndarray) -> tuple[int, int]:
     return top, int(np.count_nonzero(tops == top))
 
 
-WindowOrders = Callable[[Problem, Geometry], list[tuple[np.ndarray, Fit]]]
-"""The orders (of all of a window's buffers) and fits to try on a window, best first."""
-
-
 @dataclass
 class RepairWork:
-    """The member placements a repair may spend, and what it did with them."""
+    """The work a repair may spend (gap lookups, and each window's members once), and what
+    it did with it."""
 
     budget: int
     spent: int = 0
@@ -122,30 +120,33 @@ def repair_peaks(
     pool: np.ndarray,
     offset: np.ndarray,
     lower_bound: int,
-    orders: WindowOrders,
     work: RepairWork,
     cap: TimeCap,
 ) -> np.ndarray:
-    """`offset` with windows around each pool's top placed again while `work` lasts; a
-    pool is left alone once a buffer at its top cannot be lowered in any window."""
+    """`offset` with windows around each pool's top placed again while `work` lasts. When
+    no window around a buffer at a pool's top can be lowered, the pool's next round tries
+    other dives (`_TICKETS_PER_ROUND` more); a pool is left alone once a round spends
+    nothing (every window is held at its top by a buffer crossing its edges)."""
     offset = offset.copy()
     sizes = np.asarray(problem.sizes, dtype=np.int64)
     num_times = int(spans[1].max(initial=0))
-    rng = np.random.default_rng(_SEED)
-    stuck: set[int] = set()
+    rounds = dict.fromkeys(np.unique(pool).tolist(), 0)
     while work.left > 0 and not cap.reached():
         pool_sizes = np.zeros(len(problem.pools), dtype=np.int64)
         np.maximum.at(pool_sizes, pool, offset + sizes)
         if int(pool_sizes.sum()) <= lower_bound:
             break
-        open_pools = [p for p in np.unique(pool).tolist() if p not in stuck]
+        open_pools = [p for p, done in rounds.items() if done >= 0]
         if not open_pools:
             break
-        at = open_pools[0]
+        at = min(open_pools, key=lambda p: rounds[p])
         in_pool = np.flatnonzero(pool == at)
         setter = int(in_pool[np.argmax(offset[in_pool] + sizes[in_pool])])
-        if not _lower_around(problem, spans, in_pool, offset, setter, num_times, orders, rng, work):
-            stuck.add(at)
+        tickets = range(rounds[at] * _TICKETS_PER_ROUND, (rounds[at] + 1) * _TICKETS_PER_ROUND)
+        spent = work.spent
+        if _lower_around(problem, spans, in_pool, offset, setter, num_times, tickets, work):
+            continue
+        rounds[at] = rounds[at] + 1 if work.spent > spent else -1
     return offset
 
 
@@ -156,20 +157,21 @@ def _lower_around(
     offset: np.ndarray,
     setter: int,
     num_times: int,
-    orders: WindowOrders,
-    rng: np.random.Generator,
+    tickets: range,
     work: RepairWork,
 ) -> bool:
-    """Lower the window around `setter` (in place in `offset`), widening it until a try
-    works, the window is the whole program or the work runs out."""
+    """Lower the window around `setter` (in place in `offset`) with the dives `tickets`,
+    widening it until one works, the window is the whole program or has more than
+    `_MAX_WINDOW_MEMBERS` members, or the work runs out."""
     half = _FIRST_HALF_WIDTH
     while work.left > 0:
         first = max(int(spans[0][setter]) - half, 0)
         last = min(int(spans[1][setter]) + half, num_times)
         window = window_around(problem, spans, in_pool, offset, first, last)
-        if len(window.members) > work.left:
+        if len(window.members) > min(work.left, _MAX_WINDOW_MEMBERS):
             return False
-        lowered = _lowered(window, offset[window.members], orders, rng, work)
+        work.spent += len(window.members)
+        lowered = _lowered(window, offset[window.members], tickets, work)
         if lowered is not None:
             offset[window.members] = lowered
             work.windows_lowered += 1
@@ -181,56 +183,37 @@ def _lower_around(
 
 
 def _lowered(
-    window: Window,
-    current: np.ndarray,
-    orders: WindowOrders,
-    rng: np.random.Generator,
-    work: RepairWork,
+    window: Window, current: np.ndarray, tickets: range, work: RepairWork
 ) -> np.ndarray | None:
-    """The members' offsets from the first try that lowers the window's top (or leaves
-    fewer members at it), or None."""
+    """The members' offsets from the first dive of `tickets` that lowers the window's top
+    (or leaves fewer members at it), or None."""
     old = highest(window, current)
     free = window.pinned < 0
     pinned_tops = (current + window.problem.sizes)[~free]
     if not free.any() or int(pinned_tops.max(initial=0)) == old[0]:
         return None  # a pinned buffer reaches the top: only a wider window can help
-    best: tuple[tuple[int, int], np.ndarray, Fit, np.ndarray] | None = None
-    for sequence, fit in orders(window.problem, window.geometry):
-        if work.left < len(window.members):
-            return None
-        free_order = sequence[free[sequence]]
-        offsets = _try(window, free_order, fit, work)
-        score = highest(window, offsets)
-        if score < old:
-            return offsets
-        if best is None or score < best[0]:
-            best = (score, free_order, fit, offsets)
-    assert best is not None
-    _, free_order, fit, offsets = best
-    for _ in range(_SQUEAKY_TRIES):
-        if work.left < len(window.members):
-            return None
-        free_order = _squeaked(window, free_order, offsets, old[0], rng)
-        offsets = _try(window, free_order, fit, work)
-        if highest(window, offsets) < old:
+    return _dived(window, old, tickets, work)
+
+
+def _dived(
+    window: Window, old: tuple[int, int], tickets: range, work: RepairWork
+) -> np.ndarray | None:
+    """The members' offsets from the first dive of `tickets` that lowers the window below
+    `old`, or None."""
+    sub, geometry = window.problem, window.geometry
+    assert geometry.spans is not None
+    span_start, span_end = (np.asarray(s, dtype=np.int64) for s in geometry.spans)
+    sizes = np.asarray(sub.sizes, dtype=np.int64)
+    alignments = np.maximum(np.asarray(sub.alignments, dtype=np.int64), 1)
+    ranks = [ranks_of(tuple(keys(sub, geometry))) for keys in DIVE_KEYS.values()]
+    for ticket in tickets:
+        rank = ranks[ticket % len(ranks)]
+        if ticket >= len(ranks):
+            rank = shaken(rank, ticket, _TICKET_NOISE)
+        offsets, lookups, placed = place_lowest_first(
+            span_start, span_end, sizes, alignments, rank, window.pinned, old[0], work.left
+        )
+        work.spent += lookups
+        if placed and highest(window, offsets) < old:
             return offsets
     return None
-
-
-def _try(window: Window, free_order: np.ndarray, fit: Fit, work: RepairWork) -> np.ndarray:
-    work.spent += len(window.members)
-    return place_window(window, free_order, fit)
-
-
-def _squeaked(
-    window: Window,
-    free_order: np.ndarray,
-    offsets: np.ndarray,
-    limit: int,
-    rng: np.random.Generator,
-) -> np.ndarray:
-    """`free_order` with the free members reaching `limit` moved to the front (the squeaky
-    wheel), in random order among themselves so that repeats differ."""
-    tops = offsets + window.problem.sizes
-    high = (tops >= limit)[free_order]
-    return np.concatenate((rng.permutation(free_order[high]), free_order[~high]))

@@ -35,10 +35,10 @@ SPAN_PLACEMENT_SECONDS_PER_PAIR = 2.5e-9
 SKYLINE_SECONDS_PER_LOOKUP = 1.0e-6
 """One skyline lookup of a bottom-up dive (`skyline`): a range maximum, a heap step and,
 for a placement, a range raise."""
-REPAIR_SECONDS_PER_MEMBER = 4.0e-6
-"""One buffer placed again in a repair window (`repair`): windows are small problems of
-their own, so a member costs a third of a buffer of a whole placement (3.3-4.4 us on
-random 64k-buffer traces)."""
+REPAIR_SECONDS_PER_LOOKUP = 2.1e-6
+"""One gap lookup of a repair window's dive (`repair`, `window_dive`), building the
+windows included: 2.0-2.3 us on random 64k-buffer traces (the placed neighbours' offsets
+sorted, about 25 lookups a member)."""
 SEARCH_STEP_SECONDS = 4.5e-9
 """One step of the branch and bound (`search_kernel`: a list entry, section or conflict
 scanned, a trail entry undone)."""
@@ -60,10 +60,10 @@ def placements_in(seconds: float, problem: Problem, geometry: Geometry) -> int:
     return int(seconds / max(placement_seconds(problem, geometry), 1e-9))
 
 
-def repair_members_in(placements: float, problem: Problem, geometry: Geometry) -> int:
-    """How many repair members `placements` whole placements' worth of work buys."""
+def repair_lookups_in(placements: float, problem: Problem, geometry: Geometry) -> int:
+    """How many repair lookups `placements` whole placements' worth of work buys."""
     seconds = placements * placement_seconds(problem, geometry)
-    return max(int(seconds / REPAIR_SECONDS_PER_MEMBER), 0)
+    return max(int(seconds / REPAIR_SECONDS_PER_LOOKUP), 0)
 
 
 @dataclass
