@@ -8,6 +8,7 @@ from test_exact import assert_valid
 from test_placement import span_problems
 
 from usmp_dialect.planning.algorithms.placement import Fit, geometry_of, place_in_order
+from usmp_dialect.planning.algorithms.portfolio import window_orders
 from usmp_dialect.planning.algorithms.repair import RepairWork, repair_peaks
 from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS, dive
 from usmp_dialect.planning.algorithms.work import TimeCap
@@ -53,6 +54,7 @@ def test_a_repair_keeps_the_plan_valid_and_no_pool_higher(instance, fit, budget)
         start.pool,
         start.offset,
         max_live(problem),
+        window_orders,
         work,
         TimeCap(float("inf")),
     )

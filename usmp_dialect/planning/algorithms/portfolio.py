@@ -134,6 +134,16 @@ of 4k and 64k buffers get the same plans as with `RUNS`; a random 16k trace gets
 plan at max-live without a dive."""
 
 
+WINDOW_RUNS = 6
+"""The runs a repair tries on a window first (`repair`): the best of the portfolio."""
+
+
+def window_orders(problem: Problem, geometry: Geometry) -> list[tuple[np.ndarray, Fit]]:
+    """The first `WINDOW_RUNS` runs' orders of a repair window's buffers."""
+    orders = {order.name: order for order in ORDERS}
+    return [(order_of(problem, geometry, orders[name]), fit) for name, fit in RUNS[:WINDOW_RUNS]]
+
+
 def run_portfolio(
     problem: Problem,
     geometry: Geometry,
@@ -352,6 +362,7 @@ def _large_portfolio(
         best.plan.pool,
         best.plan.offset,
         lower_bound,
+        window_orders,
         work,
         cap,
     )

@@ -12,23 +12,27 @@ window widens, up to `_MAX_WINDOW_MEMBERS`; then the next round comes back with 
 dives. Every kept try lowers a pool or leaves fewer buffers at its top, so the plan only
 gets better.
 
-The portfolio's orders under first and best fit, with the squeaky wheel, did this before,
-and got stuck on one window: on random 64k-buffer traces (seeds 0-9) the worst plan was
-1.0303x max-live, 1.0183x with the dives (seed 1: 1.0271x, now 1.0104x; seed 8 is the one
-worse, 1.0073x, now 1.0183x).
+A repair's first round places windows in the portfolio's orders, then by the squeaky wheel
+(the buffers that reached the old top first), with up to `_ORDERS_SHARE` of the work:
+cheap, and enough on some traces, but it gets stuck on one window on others. The dives
+take over from there. On random 64k-buffer traces (seeds 0-9) the worst plan was 1.0303x
+max-live with the orders alone, 1.0176x now (seed 1: 1.0271x, now 1.0052x).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from usmp_dialect.planning.algorithms.canonical_search import ranks_of, shaken
-from usmp_dialect.planning.algorithms.placement import Geometry, geometry_of
+from usmp_dialect.planning.algorithms.placement import Fit, Geometry, geometry_of, place_in_order
 from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS
 from usmp_dialect.planning.algorithms.window_dive import place_lowest_first
 from usmp_dialect.planning.algorithms.work import (
+    REPAIR_SECONDS_PER_LOOKUP,
+    REPAIR_SECONDS_PER_MEMBER,
     TimeCap,
 )
 from usmp_dialect.planning.problem import Conflicts, Intervals, Problem
@@ -40,6 +44,12 @@ _MAX_WINDOW_MEMBERS = 800
 windows lowered had 150-750 members, and a dive of a thousand more costs 25 lookups a
 member for a whole dive's gamble again (seeds 1 and 4: 1.0059x and 1.0027x max-live with
 this limit, 1.0061x and 1.0050x with 1500, for the same work)."""
+_ORDERS_SHARE = 0.4
+"""The share of a repair's work its first round (the orders) may spend."""
+_SQUEAKY_TRIES = 32
+"""Squeaky-wheel tries after the fixed orders fail: on random 64k traces fewer, or wider
+first windows, lowered fewer windows for the same work."""
+_SEED = 0
 _TICKETS_PER_ROUND = 6
 """Dives a round tries on each window: the `DIVE_KEYS` orders, then shaken copies."""
 _TICKET_NOISE = 4.0
@@ -100,6 +110,13 @@ def highest(window: Window, offsets: np.ndarray) -> tuple[int, int]:
     return top, int(np.count_nonzero(tops == top))
 
 
+WindowOrders = Callable[[Problem, Geometry], list[tuple[np.ndarray, Fit]]]
+"""The orders (of all of a window's buffers) and fits to try on a window, best first."""
+
+_MEMBER_LOOKUPS = REPAIR_SECONDS_PER_MEMBER / REPAIR_SECONDS_PER_LOOKUP
+"""A member placed in an order costs this many gap lookups' work."""
+
+
 @dataclass
 class RepairWork:
     """The work a repair may spend (gap lookups, and each window's members once), and what
@@ -120,17 +137,19 @@ def repair_peaks(
     pool: np.ndarray,
     offset: np.ndarray,
     lower_bound: int,
+    orders: WindowOrders,
     work: RepairWork,
     cap: TimeCap,
 ) -> np.ndarray:
-    """`offset` with windows around each pool's top placed again while `work` lasts. When
-    no window around a buffer at a pool's top can be lowered, the pool's next round tries
-    other dives (`_TICKETS_PER_ROUND` more); a pool is left alone once a round spends
-    nothing (every window is held at its top by a buffer crossing its edges)."""
+    """`offset` with windows around each pool's top placed again while `work` lasts: in
+    `orders` first (at most `_ORDERS_SHARE` of the work), then by dives, round after
+    round (`_round`). A pool is left alone once a round spends nothing (every window is
+    held at its top by a buffer crossing its edges)."""
     offset = offset.copy()
     sizes = np.asarray(problem.sizes, dtype=np.int64)
     num_times = int(spans[1].max(initial=0))
     rounds = dict.fromkeys(np.unique(pool).tolist(), 0)
+    orders_left = int(_ORDERS_SHARE * work.left)
     while work.left > 0 and not cap.reached():
         pool_sizes = np.zeros(len(problem.pools), dtype=np.int64)
         np.maximum.at(pool_sizes, pool, offset + sizes)
@@ -142,12 +161,38 @@ def repair_peaks(
         at = min(open_pools, key=lambda p: rounds[p])
         in_pool = np.flatnonzero(pool == at)
         setter = int(in_pool[np.argmax(offset[in_pool] + sizes[in_pool])])
-        tickets = range(rounds[at] * _TICKETS_PER_ROUND, (rounds[at] + 1) * _TICKETS_PER_ROUND)
-        spent = work.spent
-        if _lower_around(problem, spans, in_pool, offset, setter, num_times, tickets, work):
-            continue
-        rounds[at] = rounds[at] + 1 if work.spent > spent else -1
+        tries = _round(rounds[at], orders)
+        share = RepairWork(min(work.left, orders_left) if tries.orders else work.left)
+        lowered = _lower_around(problem, spans, in_pool, offset, setter, num_times, tries, share)
+        work.spent += share.spent
+        work.windows_lowered += share.windows_lowered
+        if tries.orders:
+            orders_left -= share.spent
+        if not lowered:
+            rounds[at] = rounds[at] + 1 if share.spent or tries.orders else -1
     return offset
+
+
+@dataclass(frozen=True)
+class Tries:
+    """What a round tries on each window around a pool's top."""
+
+    orders: WindowOrders | None
+    """The portfolio's orders, then the squeaky wheel on the best of them."""
+    tickets: range
+    """The dives, numbered (`_dived`)."""
+    max_members: int
+    """A window stops widening past this many members."""
+
+
+def _round(number: int, orders: WindowOrders) -> Tries:
+    """Round 0 places windows in `orders` (cheap, and enough on some traces: random
+    64k-buffer seed 8 reaches 1.0073x max-live so, 1.0183x by dives alone); the later
+    rounds dive, `_TICKETS_PER_ROUND` new dives each."""
+    if number == 0:
+        return Tries(orders, range(0), np.iinfo(np.int64).max)
+    tickets = range((number - 1) * _TICKETS_PER_ROUND, number * _TICKETS_PER_ROUND)
+    return Tries(None, tickets, _MAX_WINDOW_MEMBERS)
 
 
 def _lower_around(
@@ -157,21 +202,21 @@ def _lower_around(
     offset: np.ndarray,
     setter: int,
     num_times: int,
-    tickets: range,
+    tries: Tries,
     work: RepairWork,
 ) -> bool:
-    """Lower the window around `setter` (in place in `offset`) with the dives `tickets`,
-    widening it until one works, the window is the whole program or has more than
-    `_MAX_WINDOW_MEMBERS` members, or the work runs out."""
+    """Lower the window around `setter` (in place in `offset`) by `tries`, widening it
+    until one works, the window is the whole program or has too many members, or the
+    work runs out."""
     half = _FIRST_HALF_WIDTH
     while work.left > 0:
         first = max(int(spans[0][setter]) - half, 0)
         last = min(int(spans[1][setter]) + half, num_times)
         window = window_around(problem, spans, in_pool, offset, first, last)
-        if len(window.members) > min(work.left, _MAX_WINDOW_MEMBERS):
+        if len(window.members) > min(work.left, tries.max_members):
             return False
         work.spent += len(window.members)
-        lowered = _lowered(window, offset[window.members], tickets, work)
+        lowered = _lowered(window, offset[window.members], tries, work)
         if lowered is not None:
             offset[window.members] = lowered
             work.windows_lowered += 1
@@ -183,16 +228,76 @@ def _lower_around(
 
 
 def _lowered(
-    window: Window, current: np.ndarray, tickets: range, work: RepairWork
+    window: Window, current: np.ndarray, tries: Tries, work: RepairWork
 ) -> np.ndarray | None:
-    """The members' offsets from the first dive of `tickets` that lowers the window's top
-    (or leaves fewer members at it), or None."""
+    """The members' offsets from the first try that lowers the window's top (or leaves
+    fewer members at it), or None."""
     old = highest(window, current)
     free = window.pinned < 0
     pinned_tops = (current + window.problem.sizes)[~free]
     if not free.any() or int(pinned_tops.max(initial=0)) == old[0]:
         return None  # a pinned buffer reaches the top: only a wider window can help
-    return _dived(window, old, tickets, work)
+    if tries.orders is not None:
+        return _ordered(window, old, tries.orders, work)
+    return _dived(window, old, tries.tickets, work)
+
+
+def _ordered(
+    window: Window, old: tuple[int, int], orders: WindowOrders, work: RepairWork
+) -> np.ndarray | None:
+    """The members' offsets from the first of `orders` (of the free members, after the
+    pinned ones), then of the best one's squeaky-wheel variants, that lowers the window
+    below `old`, or None."""
+    free = window.pinned < 0
+    best: tuple[tuple[int, int], np.ndarray, Fit, np.ndarray] | None = None
+    for sequence, fit in orders(window.problem, window.geometry):
+        free_order = sequence[free[sequence]]
+        offsets = _placed(window, free_order, fit, work)
+        if offsets is None:
+            return None
+        score = highest(window, offsets)
+        if score < old:
+            return offsets
+        if best is None or score < best[0]:
+            best = (score, free_order, fit, offsets)
+    assert best is not None
+    _, free_order, fit, offsets = best
+    rng = np.random.default_rng(_SEED)
+    for _ in range(_SQUEAKY_TRIES):
+        free_order = _squeaked(window, free_order, offsets, old[0], rng)
+        offsets = _placed(window, free_order, fit, work)
+        if offsets is None:
+            return None
+        if highest(window, offsets) < old:
+            return offsets
+    return None
+
+
+def _placed(
+    window: Window, free_order: np.ndarray, fit: Fit, work: RepairWork
+) -> np.ndarray | None:
+    """The members' offsets with the pinned ones kept and the free ones (member indices)
+    placed after them in `free_order`, or None when the work is short of it."""
+    cost = int(len(window.members) * _MEMBER_LOOKUPS)
+    if work.left < cost:
+        return None
+    work.spent += cost
+    order = np.concatenate((np.flatnonzero(window.pinned >= 0), free_order))
+    return place_in_order(window.problem, window.geometry, order, fit, window.pinned).offset
+
+
+def _squeaked(
+    window: Window,
+    free_order: np.ndarray,
+    offsets: np.ndarray,
+    limit: int,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """`free_order` with the free members reaching `limit` moved to the front (the squeaky
+    wheel), in random order among themselves so that repeats differ."""
+    tops = offsets + window.problem.sizes
+    high = (tops >= limit)[free_order]
+    return np.concatenate((rng.permutation(free_order[high]), free_order[~high]))
 
 
 def _dived(

@@ -98,17 +98,24 @@ def _neighbours(span_start, span_end):
 
 @njit(cache=True)
 def _lowest_gap(buffer, nb_ptr, nb_idx, placed, offset, sizes, alignments, low, high):
-    """The lowest aligned offset where `buffer` overlaps none of its placed neighbours."""
+    """The lowest aligned offset where `buffer` overlaps none of its placed neighbours
+    (gathered by insertion, sorted by offset: a few dozen, cheaper than a sort call)."""
     count = 0
     for entry in range(nb_ptr[buffer], nb_ptr[buffer + 1]):
         other = nb_idx[entry]
         if placed[other] and sizes[other] > 0:
-            low[count] = offset[other]
-            high[count] = offset[other] + sizes[other]
+            start, end = offset[other], offset[other] + sizes[other]
+            at = count
+            while at > 0 and low[at - 1] > start:
+                low[at] = low[at - 1]
+                high[at] = high[at - 1]
+                at -= 1
+            low[at] = start
+            high[at] = end
             count += 1
     alignment = alignments[buffer]
     at = 0
-    for index in np.argsort(low[:count]):
+    for index in range(count):
         if low[index] >= at + sizes[buffer]:
             break
         if high[index] > at:
