@@ -21,20 +21,23 @@ max-live with the orders alone, 1.0176x now (seed 1: 1.0271x, now 1.0052x).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from usmp_dialect.planning.algorithms.canonical_search import ranks_of, shaken
+from usmp_dialect.planning.algorithms.canonical_search import fit_in_pool, ranks_of, shaken
 from usmp_dialect.planning.algorithms.placement import Fit, Geometry, geometry_of, place_in_order
 from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS
 from usmp_dialect.planning.algorithms.window_dive import place_lowest_first
 from usmp_dialect.planning.algorithms.work import (
     REPAIR_SECONDS_PER_LOOKUP,
     REPAIR_SECONDS_PER_MEMBER,
+    SEARCH_STEP_SECONDS,
     TimeCap,
 )
+from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.problem import Conflicts, Intervals, Problem
 
 _FIRST_HALF_WIDTH = 4
@@ -44,6 +47,15 @@ _MAX_WINDOW_MEMBERS = 800
 windows lowered had 150-750 members, and a dive of a thousand more costs 25 lookups a
 member for a whole dive's gamble again (seeds 1 and 4: 1.0059x and 1.0027x max-live with
 this limit, 1.0061x and 1.0050x with 1500, for the same work)."""
+_CORE_REACHES = (0, 8, 16)
+"""Time ranks a packed core reaches beyond the setter's lifetime, in turn."""
+_MAX_CORE_MEMBERS = 400
+_CORE_STEPS = 2_000_000
+"""Search steps a core may take (9 ms): on random 64k-buffer traces, cores of 100-180
+buffers packed at their max-live in 60k-160k."""
+_CORE_MARGINS = (5, 8)
+"""Around a packed core, the window reaches this many quarters of the core's longest
+lifetime (the buffers there take what the core leaves; crossing ones must not meet it)."""
 _ORDERS_SHARE = 0.4
 """The share of a repair's work its first round (the orders) may spend."""
 _SQUEAKY_TRIES = 32
@@ -115,6 +127,8 @@ WindowOrders = Callable[[Problem, Geometry], list[tuple[np.ndarray, Fit]]]
 
 _MEMBER_LOOKUPS = REPAIR_SECONDS_PER_MEMBER / REPAIR_SECONDS_PER_LOOKUP
 """A member placed in an order costs this many gap lookups' work."""
+_LOOKUP_STEPS = REPAIR_SECONDS_PER_LOOKUP / SEARCH_STEP_SECONDS
+"""A gap lookup's work in steps of the canonical search."""
 
 
 @dataclass
@@ -141,15 +155,17 @@ def repair_peaks(
     work: RepairWork,
     cap: TimeCap,
 ) -> np.ndarray:
-    """`offset` with windows around each pool's top placed again while `work` lasts: in
-    `orders` first (at most `_ORDERS_SHARE` of the work), then by dives, round after
-    round (`_round`). A pool is left alone once a round spends nothing (every window is
-    held at its top by a buffer crossing its edges)."""
+    """`offset` with windows around each pool's top placed again while `work` lasts: the
+    buffers at the top packed exactly (`_packed_around`, once a pool is lowered), else
+    windows placed in `orders` first (at most `_ORDERS_SHARE` of the work), then by
+    dives, round after round (`_round`). A pool is left alone once a round spends nothing
+    (every window is held at its top by a buffer crossing its edges)."""
     offset = offset.copy()
     sizes = np.asarray(problem.sizes, dtype=np.int64)
     num_times = int(spans[1].max(initial=0))
     rounds = dict.fromkeys(np.unique(pool).tolist(), 0)
     orders_left = int(_ORDERS_SHARE * work.left)
+    unpackable: set[int] = set()  # pools whose top the packing failed at since they were lowered
     while work.left > 0 and not cap.reached():
         pool_sizes = np.zeros(len(problem.pools), dtype=np.int64)
         np.maximum.at(pool_sizes, pool, offset + sizes)
@@ -161,6 +177,10 @@ def repair_peaks(
         at = min(open_pools, key=lambda p: rounds[p])
         in_pool = np.flatnonzero(pool == at)
         setter = int(in_pool[np.argmax(offset[in_pool] + sizes[in_pool])])
+        if at not in unpackable:
+            if _packed_around(problem, spans, in_pool, offset, setter, num_times, work, cap):
+                continue
+            unpackable.add(at)
         tries = _round(rounds[at], orders)
         share = RepairWork(min(work.left, orders_left) if tries.orders else work.left)
         lowered = _lower_around(problem, spans, in_pool, offset, setter, num_times, tries, share)
@@ -168,7 +188,9 @@ def repair_peaks(
         work.windows_lowered += share.windows_lowered
         if tries.orders:
             orders_left -= share.spent
-        if not lowered:
+        if lowered:
+            unpackable.discard(at)
+        else:
             rounds[at] = rounds[at] + 1 if share.spent or tries.orders else -1
     return offset
 
@@ -225,6 +247,83 @@ def _lower_around(
             return False
         half *= 2
     return False
+
+
+def _packed_around(
+    problem: Problem,
+    spans: tuple[np.ndarray, np.ndarray],
+    in_pool: np.ndarray,
+    offset: np.ndarray,
+    setter: int,
+    num_times: int,
+    work: RepairWork,
+    cap: TimeCap,
+) -> bool:
+    """Lower the top at `setter` (in place in `offset`): the buffers meeting its lifetime
+    (the core) packed by the canonical search at their max-live, pinned there, and the
+    rest of a window around them dived (`_dived`)."""
+    span_start, span_end = spans
+    for reach in _CORE_REACHES:
+        first = int(span_start[setter]) - reach
+        last = int(span_end[setter]) + reach
+        live = span_end[in_pool] > span_start[in_pool]
+        core = in_pool[live & (span_start[in_pool] < last) & (span_end[in_pool] > first)]
+        if not 0 < len(core) <= _MAX_CORE_MEMBERS:
+            return False
+        core_first, core_last = int(span_start[core].min()), int(span_end[core].max())
+        packing = window_around(problem, spans, core, offset, core_first, core_last)
+        steps = min(_CORE_STEPS, int(work.left * _LOOKUP_STEPS))
+        if steps <= 0:
+            return False
+        fits, packed, spent = fit_in_pool(
+            packing.problem, np.arange(len(core)), max_live(packing.problem), steps, cap
+        )
+        work.spent += min(-(-spent // int(_LOOKUP_STEPS)), work.left)
+        if not fits or packed is None:
+            continue
+        longest = int((span_end[core] - span_start[core]).max())
+        for margin in (longest * share // 4 for share in _CORE_MARGINS):
+            first = max(core_first - margin, 0)
+            last = min(core_last + margin, num_times)
+            window = window_around(problem, spans, in_pool, offset, first, last)
+            pinned = _with_core(window, packing.members, packed)
+            if pinned is None or len(window.members) > work.left:
+                continue
+            work.spent += len(window.members)
+            old = highest(window, offset[window.members])
+            if (
+                int(window.pinned.max(initial=-1)) >= 0
+                and int((offset[window.members] + window.problem.sizes)[window.pinned >= 0].max())
+                == old[0]
+            ):
+                continue  # a buffer crossing the edges reaches the top
+            around = dataclasses.replace(window, pinned=pinned)
+            lowered = _dived(around, old, range(len(DIVE_KEYS)), work)
+            if lowered is not None:
+                offset[window.members] = lowered
+                work.windows_lowered += 1
+                return True
+    return False
+
+
+def _with_core(window: Window, core: np.ndarray, packed: np.ndarray) -> np.ndarray | None:
+    """The window's pinned offsets with the `core` buffers pinned at `packed` too, or None
+    when one of them would overlap a buffer crossing the window's edges."""
+    position = {buffer: index for index, buffer in enumerate(window.members.tolist())}
+    at = np.array([position[buffer] for buffer in core.tolist()], dtype=np.int64)
+    crossing = np.flatnonzero(window.pinned >= 0)
+    geometry = window.geometry
+    assert geometry.spans is not None
+    start, end = geometry.spans
+    sizes = window.problem.sizes
+    low, high = window.pinned[crossing], window.pinned[crossing] + sizes[crossing]
+    meets = (start[at][:, None] < end[crossing]) & (start[crossing] < end[at][:, None])
+    overlaps = (packed[:, None] < high) & (low < (packed + sizes[at])[:, None])
+    if (meets & overlaps & (sizes[at][:, None] > 0) & (sizes[crossing] > 0)).any():
+        return None
+    pinned = window.pinned.copy()
+    pinned[at] = packed
+    return pinned
 
 
 def _lowered(
