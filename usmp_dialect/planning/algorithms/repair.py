@@ -47,15 +47,15 @@ _MAX_WINDOW_MEMBERS = 800
 windows lowered had 150-750 members, and a dive of a thousand more costs 25 lookups a
 member for a whole dive's gamble again (seeds 1 and 4: 1.0059x and 1.0027x max-live with
 this limit, 1.0061x and 1.0050x with 1500, for the same work)."""
-_CORE_REACHES = (0, 8, 16)
-"""Time ranks a packed core reaches beyond the setter's lifetime, in turn."""
+_CORE_REACHES = (0, 8, 16, 32, 64, 96)
+"""Time ranks a packed core reaches beyond the setter's lifetime, in turn: which core's
+packing the rest of the window fits around is luck (on random traces of 3k-64k buffers
+(0, 8, 16) left 3000:6, 4000:0 and 4000:4 at 1.02-1.04x max-live, (0, 32, 96) 64000:6 at
+1.013x; these brought all but 3000:8 (1.031x) of 30 to max-live)."""
 _MAX_CORE_MEMBERS = 400
 _CORE_STEPS = 2_000_000
 """Search steps a core may take (9 ms): on random 64k-buffer traces, cores of 100-180
 buffers packed at their max-live in 60k-160k."""
-_CORE_MARGINS = (5, 8)
-"""Around a packed core, the window reaches this many quarters of the core's longest
-lifetime (the buffers there take what the core leaves; crossing ones must not meet it)."""
 _ORDERS_SHARE = 0.4
 """The share of a repair's work its first round (the orders) may spend."""
 _SQUEAKY_TRIES = 32
@@ -261,7 +261,8 @@ def _packed_around(
 ) -> bool:
     """Lower the top at `setter` (in place in `offset`): the buffers meeting its lifetime
     (the core) packed by the canonical search at their max-live, pinned there, and the
-    rest of a window around them dived (`_dived`)."""
+    rest of a window around them dived (`_dived`): the window reaches 5/4 of the core's
+    longest lifetime beyond it, so that buffers crossing its edges seldom meet the core."""
     span_start, span_end = spans
     for reach in _CORE_REACHES:
         first = int(span_start[setter]) - reach
@@ -281,28 +282,24 @@ def _packed_around(
         work.spent += min(-(-spent // int(_LOOKUP_STEPS)), work.left)
         if not fits or packed is None:
             continue
-        longest = int((span_end[core] - span_start[core]).max())
-        for margin in (longest * share // 4 for share in _CORE_MARGINS):
-            first = max(core_first - margin, 0)
-            last = min(core_last + margin, num_times)
-            window = window_around(problem, spans, in_pool, offset, first, last)
-            pinned = _with_core(window, packing.members, packed)
-            if pinned is None or len(window.members) > work.left:
-                continue
-            work.spent += len(window.members)
-            old = highest(window, offset[window.members])
-            if (
-                int(window.pinned.max(initial=-1)) >= 0
-                and int((offset[window.members] + window.problem.sizes)[window.pinned >= 0].max())
-                == old[0]
-            ):
-                continue  # a buffer crossing the edges reaches the top
-            around = dataclasses.replace(window, pinned=pinned)
-            lowered = _dived(around, old, range(len(DIVE_KEYS)), work)
-            if lowered is not None:
-                offset[window.members] = lowered
-                work.windows_lowered += 1
-                return True
+        margin = int((span_end[core] - span_start[core]).max()) * 5 // 4
+        first = max(core_first - margin, 0)
+        last = min(core_last + margin, num_times)
+        window = window_around(problem, spans, in_pool, offset, first, last)
+        pinned = _with_core(window, packing.members, packed)
+        if pinned is None or len(window.members) > work.left:
+            continue
+        work.spent += len(window.members)
+        old = highest(window, offset[window.members])
+        crossing_tops = (offset[window.members] + window.problem.sizes)[window.pinned >= 0]
+        if int(crossing_tops.max(initial=0)) == old[0]:
+            continue  # a buffer crossing the edges reaches the top
+        around = dataclasses.replace(window, pinned=pinned)
+        lowered = _dived(around, old, range(len(DIVE_KEYS)), work)
+        if lowered is not None:
+            offset[window.members] = lowered
+            work.windows_lowered += 1
+            return True
     return False
 
 
