@@ -181,13 +181,14 @@ def repair_peaks(
         at = min(open_pools, key=lambda p: rounds[p])
         in_pool = np.flatnonzero(pool == at)
         setter = int(in_pool[np.argmax(offset[in_pool] + sizes[in_pool])])
+        around = PoolSpans(problem, spans, in_pool, num_times)
         if at not in unpackable:
-            if _packed_around(problem, spans, in_pool, offset, setter, num_times, work, cap):
+            if _packed_around(around, offset, setter, work, cap):
                 continue
             unpackable.add(at)
         tries = _round(rounds[at], orders)
         share = RepairWork(min(work.left, orders_left) if tries.orders else work.left)
-        lowered = _lower_around(problem, spans, in_pool, offset, setter, num_times, tries, share)
+        lowered = _lower_around(around, offset, setter, tries, share)
         work.spent += share.spent
         work.windows_lowered += share.windows_lowered
         if tries.orders:
@@ -197,6 +198,16 @@ def repair_peaks(
         else:
             rounds[at] = rounds[at] + 1 if share.spent or tries.orders else -1
     return offset
+
+
+@dataclass(frozen=True)
+class PoolSpans:
+    """A pool's buffers with the problem's spans: where the tries around its top look."""
+
+    problem: Problem
+    spans: tuple[np.ndarray, np.ndarray]
+    members: np.ndarray
+    num_times: int
 
 
 @dataclass(frozen=True)
@@ -222,18 +233,12 @@ def _round(number: int, orders: WindowOrders) -> Tries:
 
 
 def _lower_around(
-    problem: Problem,
-    spans: tuple[np.ndarray, np.ndarray],
-    in_pool: np.ndarray,
-    offset: np.ndarray,
-    setter: int,
-    num_times: int,
-    tries: Tries,
-    work: RepairWork,
+    pool: PoolSpans, offset: np.ndarray, setter: int, tries: Tries, work: RepairWork
 ) -> bool:
     """Lower the window around `setter` (in place in `offset`) by `tries`, widening it
     until one works, the window is the whole program or has too many members, or the
     work runs out."""
+    problem, spans, in_pool, num_times = pool.problem, pool.spans, pool.members, pool.num_times
     half = _FIRST_HALF_WIDTH
     while work.left > 0:
         first = max(int(spans[0][setter]) - half, 0)
@@ -254,19 +259,13 @@ def _lower_around(
 
 
 def _packed_around(
-    problem: Problem,
-    spans: tuple[np.ndarray, np.ndarray],
-    in_pool: np.ndarray,
-    offset: np.ndarray,
-    setter: int,
-    num_times: int,
-    work: RepairWork,
-    cap: TimeCap,
+    pool: PoolSpans, offset: np.ndarray, setter: int, work: RepairWork, cap: TimeCap
 ) -> bool:
     """Lower the top at `setter` (in place in `offset`): the buffers meeting its lifetime
     (the core) packed by the canonical search at their max-live, pinned there, and the
     rest of a window around them dived (`_dived`): the window reaches 5/4 of the core's
     longest lifetime beyond it, so that buffers crossing its edges seldom meet the core."""
+    problem, spans, in_pool, num_times = pool.problem, pool.spans, pool.members, pool.num_times
     span_start, span_end = spans
     for reach in _CORE_REACHES:
         first = int(span_start[setter]) - reach

@@ -65,35 +65,38 @@ def place_lowest_first(span_start, span_end, sizes, alignments, rank, pinned, ce
 
 @njit(cache=True)
 def _neighbours(span_start, span_end):
-    """Conflict lists `(indptr, indices)` of buffers live during `[start, end)`."""
+    """Conflict lists `(indptr, indices)` of buffers live during `[start, end)`: a sweep by
+    start counts each buffer's neighbours, a second one files them."""
     n = len(span_start)
     by_start = np.argsort(span_start, kind="mergesort")
     degree = np.zeros(n, np.int64)
-    for at in range(n):
-        first = by_start[at]
-        for later in range(at + 1, n):
-            second = by_start[later]
-            if span_start[second] >= span_end[first]:
-                break
-            if span_end[second] > span_start[second] and span_end[first] > span_start[first]:
-                degree[first] += 1
-                degree[second] += 1
+    _sweep(span_start, span_end, by_start, degree, degree, True)
     nb_ptr = np.zeros(n + 1, np.int64)
     nb_ptr[1:] = np.cumsum(degree)
-    fill = nb_ptr[:-1].copy()
     nb_idx = np.empty(nb_ptr[n], np.int64)
-    for at in range(n):
+    _sweep(span_start, span_end, by_start, nb_ptr[:-1].copy(), nb_idx, False)
+    return nb_ptr, nb_idx
+
+
+@njit(cache=True)
+def _sweep(span_start, span_end, by_start, fill, filed, counting):
+    """For each pair of buffers meeting in time, each is filed in `filed` at the other's
+    `fill` position, which moves on (only counted in `fill` when `counting`)."""
+    for at in range(len(by_start)):
         first = by_start[at]
-        for later in range(at + 1, n):
+        if span_end[first] <= span_start[first]:
+            continue
+        for later in range(at + 1, len(by_start)):
             second = by_start[later]
             if span_start[second] >= span_end[first]:
                 break
-            if span_end[second] > span_start[second] and span_end[first] > span_start[first]:
-                nb_idx[fill[first]] = second
-                fill[first] += 1
-                nb_idx[fill[second]] = first
-                fill[second] += 1
-    return nb_ptr, nb_idx
+            if span_end[second] <= span_start[second]:
+                continue
+            if not counting:
+                filed[fill[first]] = second
+                filed[fill[second]] = first
+            fill[first] += 1
+            fill[second] += 1
 
 
 @njit(cache=True)
