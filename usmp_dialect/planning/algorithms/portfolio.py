@@ -57,13 +57,13 @@ _HILL_CLIMB_SEED = 0
 
 _LARGE_GREEDY_SHARE = 0.5
 """On a problem too large for the search, the share of the work for whole placements
-(orders and dives); repairs get the rest, up to `_LARGE_REPAIR_SHARE`."""
+(orders and dives); repairs get the rest (up to `_LARGE_REPAIR_SHARE`)."""
 
 _LARGE_REPAIR_SHARE = 0.25
-"""On a problem too large for the search, the most of the work repairs may take: random
-64k-buffer traces (seeds 0-9) reach max-live within it, where the whole rest (40 % of the
-work) took 2 CPU seconds more (before the packing: 1.0016-1.0017x on seeds 4 and 8,
-alike with either)."""
+"""On a problem too large for the search and short-lived enough for dives, the most of the
+work repairs may take: random 64k-buffer traces (seeds 0-9) reach max-live within it,
+where the whole rest (40 % of the work) took 2 CPU seconds more (before the packing:
+1.0016-1.0017x on seeds 4 and 8, alike with either)."""
 
 _DIVE_MAX_MEAN_DEGREE = 200
 """Dives run when buffers meet at most this many others on average. Long-lived buffers
@@ -349,18 +349,21 @@ def _large_portfolio(
     # Placements' worth of work spent on other things than whole orders.
     best, other = run_peak_seed(problem, geometry, lower_bound, best, placements - runs, cap)
     share = 1.0
-    if geometry.degree.mean() <= _DIVE_MAX_MEAN_DEGREE:
+    repairs = float(placements)
+    dives = bool(geometry.degree.mean() <= _DIVE_MAX_MEAN_DEGREE)
+    if dives:
         left = placements - runs - other
         best, dived = run_dives(problem, geometry, lower_bound, best, left, cap)
         other += dived
         share = _LARGE_GREEDY_SHARE
+        repairs = _LARGE_REPAIR_SHARE * placements
     greedy = max(int(share * placements - runs - other), 0)
     if greedy:
         best, more = run_portfolio(
             problem, geometry, lower_bound, greedy, cap, LARGE_RUNS[1:], best
         )
         runs += more
-    left = min(placements - runs - other, _LARGE_REPAIR_SHARE * placements)
+    left = min(placements - runs - other, repairs)
     work = RepairWork(repair_lookups_in(left, problem, geometry))
     assert geometry.spans is not None
     offset = repair_peaks(
@@ -372,6 +375,7 @@ def _large_portfolio(
         window_orders,
         work,
         cap,
+        dives,
     )
     repaired = Plan(pool=best.plan.pool, offset=offset)
     notes: dict[str, object] = {

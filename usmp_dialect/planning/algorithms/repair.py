@@ -158,18 +158,23 @@ def repair_peaks(
     orders: WindowOrders,
     work: RepairWork,
     cap: TimeCap,
+    dives: bool = True,
 ) -> np.ndarray:
     """`offset` with windows around each pool's top placed again while `work` lasts: the
     buffers at the top packed exactly (`_packed_around`, once a pool is lowered), else
     windows placed in `orders` first (at most `_ORDERS_SHARE` of the work), then by
     dives, round after round (`_round`). A pool is left alone once a round spends nothing
-    (every window is held at its top by a buffer crossing its edges)."""
+    (every window is held at its top by a buffer crossing its edges). Without `dives`
+    (buffers too long-lived for them: their windows are dense, and a gap lookup costs
+    more than it is priced) only the orders try, with all the work."""
     offset = offset.copy()
     sizes = np.asarray(problem.sizes, dtype=np.int64)
     num_times = int(spans[1].max(initial=0))
     rounds = dict.fromkeys(np.unique(pool).tolist(), 0)
-    orders_left = int(_ORDERS_SHARE * work.left)
-    unpackable: set[int] = set()  # pools whose top the packing failed at since they were lowered
+    orders_left = int(_ORDERS_SHARE * work.left) if dives else work.left
+    rng = np.random.default_rng(_SEED)
+    # Pools whose top the packing failed at since they were lowered (all, without dives).
+    unpackable = set() if dives else set(rounds)
     while work.left > 0 and not cap.reached():
         pool_sizes = np.zeros(len(problem.pools), dtype=np.int64)
         np.maximum.at(pool_sizes, pool, offset + sizes)
@@ -186,7 +191,10 @@ def repair_peaks(
             if _packed_around(around, offset, setter, work, cap):
                 continue
             unpackable.add(at)
-        tries = _round(rounds[at], orders)
+        tries = _round(rounds[at], orders, rng) if dives or rounds[at] == 0 else None
+        if tries is None:
+            rounds[at] = -1
+            continue
         share = RepairWork(min(work.left, orders_left) if tries.orders else work.left)
         lowered = _lower_around(around, offset, setter, tries, share)
         work.spent += share.spent
@@ -216,20 +224,22 @@ class Tries:
 
     orders: WindowOrders | None
     """The portfolio's orders, then the squeaky wheel on the best of them."""
+    rng: np.random.Generator
+    """The squeaky wheel's, one for the whole repair."""
     tickets: range
     """The dives, numbered (`_dived`)."""
     max_members: int
     """A window stops widening past this many members."""
 
 
-def _round(number: int, orders: WindowOrders) -> Tries:
+def _round(number: int, orders: WindowOrders, rng: np.random.Generator) -> Tries:
     """Round 0 places windows in `orders` (cheap, and enough on some traces: random
     64k-buffer seed 8 reaches 1.0073x max-live so, 1.0183x by dives alone); the later
     rounds dive, `_TICKETS_PER_ROUND` new dives each."""
     if number == 0:
-        return Tries(orders, range(0), np.iinfo(np.int64).max)
+        return Tries(orders, rng, range(0), np.iinfo(np.int64).max)
     tickets = range((number - 1) * _TICKETS_PER_ROUND, number * _TICKETS_PER_ROUND)
-    return Tries(None, tickets, _MAX_WINDOW_MEMBERS)
+    return Tries(None, rng, tickets, _MAX_WINDOW_MEMBERS)
 
 
 def _lower_around(
@@ -246,7 +256,8 @@ def _lower_around(
         window = window_around(problem, spans, in_pool, offset, first, last)
         if len(window.members) > min(work.left, tries.max_members):
             return False
-        work.spent += len(window.members)
+        if tries.orders is None:
+            work.spent += len(window.members)
         lowered = _lowered(window, offset[window.members], tries, work)
         if lowered is not None:
             offset[window.members] = lowered
@@ -337,12 +348,16 @@ def _lowered(
     if not free.any() or int(pinned_tops.max(initial=0)) == old[0]:
         return None  # a pinned buffer reaches the top: only a wider window can help
     if tries.orders is not None:
-        return _ordered(window, old, tries.orders, work)
+        return _ordered(window, old, tries.orders, tries.rng, work)
     return _dived(window, old, tries.tickets, work)
 
 
 def _ordered(
-    window: Window, old: tuple[int, int], orders: WindowOrders, work: RepairWork
+    window: Window,
+    old: tuple[int, int],
+    orders: WindowOrders,
+    rng: np.random.Generator,
+    work: RepairWork,
 ) -> np.ndarray | None:
     """The members' offsets from the first of `orders` (of the free members, after the
     pinned ones), then of the best one's squeaky-wheel variants, that lowers the window
@@ -361,7 +376,6 @@ def _ordered(
             best = (score, free_order, fit, offsets)
     assert best is not None
     _, free_order, fit, offsets = best
-    rng = np.random.default_rng(_SEED)
     for _ in range(_SQUEAKY_TRIES):
         free_order = _squeaked(window, free_order, offsets, old[0], rng)
         offsets = _placed(window, free_order, fit, work)
