@@ -2,7 +2,8 @@
 
     python tools/bench_planner.py [--benchmarks DIR] [--algorithms a,b] [--effort N]
                                   [--time-limit S] [--instances A,B] [--output BENCHMARKS.md]
-    python tools/bench_planner.py --scaling 1000,4000,16000,64000 [--output BENCHMARKS.md]
+    python tools/bench_planner.py --scaling 1000,4000,16000,64000 [--seeds 5]
+                                  [--output BENCHMARKS.md]
     python tools/bench_planner.py --vs-minimalloc PATH [--minimalloc-timeout S]
                                   [--algorithms exact] [--instances A,B] [--output BENCHMARKS.md]
 
@@ -19,9 +20,10 @@ our pool size, whether it is proven optimal and its CPU seconds, and whether Min
 found a placement within the capacity, in how many CPU seconds (its own, from `wait4`). Both
 plans are checked by the validator: MiniMalloc's output CSV is read back as a plan.
 
-`--scaling` instead plans random instances of the given sizes with `default` and writes the
-"Scaling" section: CPU seconds of one greedy order, the orders `default` ran, its ratio to
-max-live and its CPU seconds.
+`--scaling` instead plans random instances of the given sizes (`--seeds` of each) with
+`default` and writes the "Scaling" section: CPU seconds of one greedy order, the orders
+`default` ran, its worst and median ratio to max-live over the seeds, the seeds at most
+1.01x, and its CPU seconds (the most over the seeds).
 """
 
 from __future__ import annotations
@@ -204,36 +206,55 @@ def random_instance(n: int, seed: int = 0) -> Problem:
     )
 
 
-def scaling(sizes: list[int], command: str) -> str:
-    header = ["buffers", "seconds per order", "orders run", "x max-live", "default CPU seconds"]
+def scaling(sizes: list[int], seeds: int, command: str) -> str:
+    header = [
+        "buffers",
+        "seconds per order",
+        "orders run",
+        "x max-live, worst",
+        "median",
+        "seeds <= 1.01x",
+        "default CPU seconds, most",
+    ]
     preamble = [
         f"Produced by `{command}` on the project's 2-core machine: random instances",
-        "(`random_instance`), one size-first first-fit order timed in CPU seconds, then",
-        "`default` at effort 1 (CPU seconds too: wall time says more about the machine's load).",
+        f"(`random_instance`, seeds 0-{seeds - 1} of each size), one size-first first-fit order",
+        "of seed 0 timed in CPU seconds, then `default` at effort 1 on each seed (CPU seconds",
+        "too: wall time says more about the machine's load); orders run is the most over the",
+        "seeds.",
     ]
     rows = []
     for n in sizes:
-        problem = random_instance(n)
-        geometry = geometry_of(problem)
-        order = order_of(problem, geometry, ORDERS[0])
-        place_in_order(problem, geometry, order[:2], Fit.FIRST)  # compiled before timing
-        began = time.process_time()
-        place_in_order(problem, geometry, order, Fit.FIRST)
-        per_order = time.process_time() - began
-        began = time.process_time()
-        plan = get_algorithm("default")(problem, Budget(time_limit=600.0))
-        seconds = time.process_time() - began
+        ratios, runs, seconds = [], [], []
+        for seed in range(seeds):
+            problem = random_instance(n, seed)
+            began = time.process_time()
+            plan = get_algorithm("default")(problem, Budget(time_limit=600.0))
+            seconds.append(time.process_time() - began)
+            ratios.append(plan.total_size(problem) / max_live(problem))
+            runs.append(int(str(plan.notes.get("greedy_runs", 0))))
         rows.append(
             [
                 str(n),
-                f"{per_order:.3f}",
-                str(plan.notes.get("greedy_runs", "")),
-                f"{plan.total_size(problem) / max_live(problem):.4f}",
-                f"{seconds:.2f}",
+                f"{_seconds_per_order(random_instance(n)):.3f}",
+                str(max(runs)),
+                f"{max(ratios):.4f}",
+                f"{float(np.median(ratios)):.4f}",
+                f"{sum(ratio <= 1.01 for ratio in ratios)} of {seeds}",
+                f"{max(seconds):.2f}",
             ]
         )
         print(table_row(rows[-1]), flush=True)
     return markdown_section(SCALING_TITLE, preamble, header, rows)
+
+
+def _seconds_per_order(problem: Problem) -> float:
+    geometry = geometry_of(problem)
+    order = order_of(problem, geometry, ORDERS[0])
+    place_in_order(problem, geometry, order[:2], Fit.FIRST)  # compiled before timing
+    began = time.process_time()
+    place_in_order(problem, geometry, order, Fit.FIRST)
+    return time.process_time() - began
 
 
 def instance_capacity(path: Path, lower_bound: int) -> int:
@@ -376,6 +397,7 @@ def main(argv: list[str] | None = None) -> None:
         "--output", default=str(Path(__file__).resolve().parents[1] / "BENCHMARKS.md")
     )
     parser.add_argument("--scaling", help="comma-separated random instance sizes")
+    parser.add_argument("--seeds", type=int, default=5, help="random instances of each size")
     parser.add_argument("--vs-minimalloc", metavar="PATH", help="MiniMalloc's binary")
     parser.add_argument("--minimalloc-timeout", type=float, default=60.0, metavar="S")
     args = parser.parse_args(argv)
@@ -389,7 +411,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.scaling:
         sizes = [int(n) for n in args.scaling.split(",")]
-        write_section(Path(args.output), scaling(sizes, command), SCALING_TITLE)
+        write_section(Path(args.output), scaling(sizes, args.seeds, command), SCALING_TITLE)
         return
     rows = run(args)
     write_section(Path(args.output), markdown(rows, command))

@@ -166,7 +166,7 @@ def subproblem_of(problem: Problem, buffers: np.ndarray) -> Subproblem:
     pressure = _pressure(sizes, section_start, section_end, num_sections)
     # MiniMalloc's three: by lifetime, area and section pressure in turn (W, A, T).
     preorders = tuple(
-        _ranks(keys)
+        ranks_of(keys)
         for keys in (
             (-width, -area, -pressure),
             (-pressure, -area, -width),
@@ -205,7 +205,7 @@ def _csr(n: int, source: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np
     return nb_ptr, np.ascontiguousarray(target[order], dtype=np.int64)
 
 
-def _ranks(keys: tuple[np.ndarray, ...]) -> np.ndarray:
+def ranks_of(keys: tuple[np.ndarray, ...]) -> np.ndarray:
     """Each buffer's rank when sorted by `keys`, most significant first; ties by index."""
     order = np.lexsort((np.arange(len(keys[0])), *keys[::-1]))
     ranks = np.empty(len(order), dtype=np.int64)
@@ -414,7 +414,7 @@ class Search:
             seed = self.descents
             self.descents += 1
             heuristic = seed % len(preorders)
-            ranks = _shaken(preorders[heuristic], seed, _DESCENT_NOISE)
+            ranks = shaken(preorders[heuristic], seed, _DESCENT_NOISE)
             capacity = capacities[seed % len(capacities)]
             status = self.run(capacity, heuristic, _DESCENT_NODES * n, end - self.steps, ranks)
             if status == kernel.FOUND:
@@ -445,16 +445,16 @@ class Search:
                 yield heuristic, n << (run // len(preorders) + 1), ranks
             else:
                 if run >= len(preorders):
-                    ranks = _shaken(ranks, run, _RESTART_NOISE)
+                    ranks = shaken(ranks, run, _RESTART_NOISE)
                 yield heuristic, _RESTART_NODES * n * _luby(run + 1), ranks
             run += 1
 
 
-def _shaken(preorder: np.ndarray, seed: int, deviation: float) -> np.ndarray:
+def shaken(preorder: np.ndarray, seed: int, deviation: float) -> np.ndarray:
     """The ranks of `preorder` shaken by a normal noise of `deviation` ranks seeded by
     `seed`: a few neighbours swap places, and every machine draws the same noise."""
     noise = np.random.default_rng(seed).normal(0.0, deviation, len(preorder))
-    return _ranks((preorder + noise,))
+    return ranks_of((preorder + noise,))
 
 
 def _luby(i: int) -> int:

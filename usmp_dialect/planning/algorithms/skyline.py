@@ -137,7 +137,7 @@ def _before(key, rank, a, b):
 
 
 @njit(cache=True)
-def _push(heap, count, key, rank, buffer):
+def heap_push(heap, count, key, rank, buffer):
     position = count
     heap[position] = buffer
     while position > 0:
@@ -150,7 +150,7 @@ def _push(heap, count, key, rank, buffer):
 
 
 @njit(cache=True)
-def _pop(heap, count, key, rank):
+def heap_pop(heap, count, key, rank):
     top = heap[0]
     count -= 1
     heap[0] = heap[count]
@@ -186,10 +186,10 @@ def place_bottom_up(span_start, span_end, sizes, alignments, rank, max_lookups):
     offset = np.zeros(n, np.int64)
     count = 0
     for buffer in range(n):
-        count = _push(heap, count, key, rank, buffer)
+        count = heap_push(heap, count, key, rank, buffer)
     lookups = 0
     while count:
-        buffer, count = _pop(heap, count, key, rank)
+        buffer, count = heap_pop(heap, count, key, rank)
         start, end = span_start[buffer], span_end[buffer]
         if sizes[buffer] == 0 or end <= start:
             continue
@@ -200,7 +200,7 @@ def place_bottom_up(span_start, span_end, sizes, alignments, rank, max_lookups):
         height = -(-height // alignments[buffer]) * alignments[buffer]
         if height > key[buffer]:
             key[buffer] = height
-            count = _push(heap, count, key, rank, buffer)
+            count = heap_push(heap, count, key, rank, buffer)
             continue
         offset[buffer] = height
         _raise_skyline(highest, raised, tree, start, end, height + sizes[buffer])

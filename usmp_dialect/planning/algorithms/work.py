@@ -32,13 +32,17 @@ time of six portfolio orders on A, D, resnet50, G_1, pangu_2.6B, S_1, Y_1 and ra
 instances (most within 35 %, none more than 2x slower)."""
 SPAN_PLACEMENT_SECONDS_PER_PAIR = 2.5e-9
 """Each conflicting pair there: more live buffers, more gaps to pass."""
-SKYLINE_SECONDS_PER_LOOKUP = 1.0e-6
+SKYLINE_SECONDS_PER_LOOKUP = 0.5e-6
 """One skyline lookup of a bottom-up dive (`skyline`): a range maximum, a heap step and,
-for a placement, a range raise."""
+for a placement, a range raise (0.44-0.56 us on random 64k-buffer traces, 1.7M lookups a
+dive)."""
 REPAIR_SECONDS_PER_MEMBER = 4.0e-6
-"""One buffer placed again in a repair window (`repair`): windows are small problems of
-their own, so a member costs a third of a buffer of a whole placement (3.3-4.4 us on
-random 64k-buffer traces)."""
+"""One buffer placed again in a repair window in a portfolio order (`repair`): windows are
+small problems of their own, so a member costs a third of a buffer of a whole placement
+(3.3-4.4 us on random 64k-buffer traces)."""
+REPAIR_SECONDS_PER_LOOKUP = 1.4e-6
+"""One gap lookup of a repair window's dive (`repair`, `window_dive`), building the
+windows included: 1.4 us on random 64k-buffer traces (about 25 lookups a member)."""
 SEARCH_STEP_SECONDS = 4.5e-9
 """One step of the branch and bound (`search_kernel`: a list entry, section or conflict
 scanned, a trail entry undone)."""
@@ -60,10 +64,10 @@ def placements_in(seconds: float, problem: Problem, geometry: Geometry) -> int:
     return int(seconds / max(placement_seconds(problem, geometry), 1e-9))
 
 
-def repair_members_in(placements: float, problem: Problem, geometry: Geometry) -> int:
-    """How many repair members `placements` whole placements' worth of work buys."""
+def repair_lookups_in(placements: float, problem: Problem, geometry: Geometry) -> int:
+    """How many repair lookups `placements` whole placements' worth of work buys."""
     seconds = placements * placement_seconds(problem, geometry)
-    return max(int(seconds / REPAIR_SECONDS_PER_MEMBER), 0)
+    return max(int(seconds / REPAIR_SECONDS_PER_LOOKUP), 0)
 
 
 @dataclass
