@@ -49,8 +49,8 @@ _FIRST_HALF_WIDTH = 4
 _MAX_WINDOW_MEMBERS = 800
 """A window stops widening past this many members: on random 64k-buffer traces most
 windows lowered had 150-750 members, and a dive of a thousand more costs 25 lookups a
-member for a whole dive's gamble again (seeds 1 and 4: 1.0059x and 1.0027x max-live with
-this limit, 1.0061x and 1.0050x with 1500, for the same work)."""
+member for a whole dive's gamble again (before the packing, seeds 1 and 4: 1.0059x and
+1.0027x max-live with this limit, 1.0061x and 1.0050x with 1500, for the same work)."""
 _CORE_REACHES = (0, 8, 16, 32, 64, 96)
 """Time ranks a packed core reaches beyond the setter's lifetime, in turn: which core's
 packing the rest of the window fits around is luck (on random traces of 3k-64k buffers
@@ -233,9 +233,9 @@ class Tries:
 
 
 def _round(number: int, orders: WindowOrders, rng: np.random.Generator) -> Tries:
-    """Round 0 places windows in `orders` (cheap, and enough on some traces: random
-    64k-buffer seed 8 reaches 1.0073x max-live so, 1.0183x by dives alone); the later
-    rounds dive, `_TICKETS_PER_ROUND` new dives each."""
+    """Round 0 places windows in `orders` (cheap, and enough on some traces: before the
+    packing, random 64k-buffer seed 8 reached 1.0073x max-live so, 1.0183x by dives
+    alone); the later rounds dive, `_TICKETS_PER_ROUND` new dives each."""
     if number == 0:
         return Tries(orders, rng, range(0), np.iinfo(np.int64).max)
     tickets = range((number - 1) * _TICKETS_PER_ROUND, number * _TICKETS_PER_ROUND)
