@@ -139,13 +139,15 @@ def _candidate_indices(
     return tuple(candidates)
 
 
-def _liveness_to_buffers(liveness: LivenessOp, position: dict[str, int]):
+def _liveness_to_buffers(
+    liveness: LivenessOp, names: tuple[str, ...], position: dict[str, int]
+) -> np.ndarray:
     """Liveness indices mapped to buffer indices (-1 where the buffer is not selected)."""
-    return np.fromiter(
-        (position.get(name, -1) for name in liveness.buffer_names),
-        dtype=np.int64,
-        count=len(liveness.buffer_names),
-    )
+    listed = liveness.buffer_names
+    if listed == names and len(position) == len(names):
+        # The usual case, the same distinct names in the same order: compared whole.
+        return np.arange(len(names), dtype=np.int64)
+    return np.fromiter((position.get(name, -1) for name in listed), np.int64, len(listed))
 
 
 def _check_total(allocs: Sequence[AllocOffsetOp], sizes: list[int], alignments: list[int]) -> None:
@@ -206,7 +208,7 @@ def build_problem(
     owners = starts = ends = np.zeros(0, dtype=np.int64)
     explicit = np.zeros((0, 2), dtype=np.int64)
     if liveness is not None:
-        to_buffer = _liveness_to_buffers(liveness, position)
+        to_buffer = _liveness_to_buffers(liveness, names, position)
         owners, starts, ends = liveness.intervals()
         owners = to_buffer[owners]
         keep = owners >= 0
