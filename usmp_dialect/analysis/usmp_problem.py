@@ -248,7 +248,9 @@ def written_plan(placed: ModuleProblem) -> Plan:
 
 
 def _check_names(allocs: Sequence[AllocOffsetOp], liveness: LivenessOp) -> None:
-    names = [op.buffer_name.data for op in allocs]
+    # Read from the properties directly, as `_buffer_columns` does.
+    properties: list[dict[str, Any]] = [op.properties for op in allocs]
+    names: list[str] = [p["buffer_name"].data for p in properties]
     seen = set(names)
     if len(seen) < len(names):
         earlier: set[str] = set()
