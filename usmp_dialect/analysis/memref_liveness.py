@@ -44,7 +44,9 @@ class Allocation(call_tree.Allocation[memref.AllocOp]):
 
 
 def module_functions(module: ModuleOp) -> dict[str, func.FuncOp]:
-    return {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
+    # By exact type: `isinstance` on an op class goes through `ABCMeta`, and a large
+    # problem's module holds tens of thousands of ops.
+    return {op.sym_name.data: op for op in module.ops if type(op) is func.FuncOp}
 
 
 def _callee(call: func.CallOp, functions: dict[str, func.FuncOp]) -> func.FuncOp | None:
