@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.ir import Block, Operation
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
+from usmp_dialect.analysis.block_ops import block_ops
 from usmp_dialect.diagnostics import MAX_TOTAL_BYTES, UsmpError
 from usmp_dialect.dialects.usmp import (
     AllocOffsetOp,
@@ -48,22 +49,12 @@ class ModuleProblem:
 
 # A large problem's module holds tens of thousands of ops, and a run looks for its pools,
 # allocations and liveness a dozen times: the ops are matched by exact type (`isinstance`
-# on an op class goes through `ABCMeta`, three times slower), and a block's ops followed
-# by their links, not through `Block.ops`' iterator and its `next_op` property (a third
-# of the time of a walk), nor `Operation.walk`'s chain of generators.
-
-
-def _block_ops(block: Block) -> list[Operation]:
-    found: list[Operation] = []
-    op = block.first_op
-    while op is not None:
-        found.append(op)
-        op = op._next_op
-    return found
+# on an op class goes through `ABCMeta`, three times slower), and blocks walked as
+# `block_ops` does, not by `Operation.walk`'s chain of generators.
 
 
 def module_pools(module: Operation) -> list[PoolOp]:
-    return [op for op in _block_ops(module.regions[0].block) if type(op) is PoolOp]
+    return [op for op in block_ops(module.regions[0].block) if type(op) is PoolOp]
 
 
 def module_allocs(module: Operation) -> list[AllocOffsetOp]:
@@ -81,17 +72,15 @@ def nested_ops(parent: Operation) -> list[Operation]:
 def _collect_ops(parent: Operation, found: list[Operation]) -> None:
     for region in parent.regions:
         for block in region.blocks:
-            op = block.first_op
-            while op is not None:
+            for op in block_ops(block):
                 found.append(op)
                 if op.regions:
                     _collect_ops(op, found)
-                op = op._next_op
 
 
 def module_liveness(module: Operation) -> LivenessOp | None:
     block = module.regions[0].block
-    return _the_liveness([op for op in _block_ops(block) if type(op) is LivenessOp])
+    return _the_liveness([op for op in block_ops(block) if type(op) is LivenessOp])
 
 
 def _the_liveness(found: list[LivenessOp]) -> LivenessOp | None:
@@ -107,7 +96,7 @@ def module_usmp_ops(
     allocs: list[AllocOffsetOp] = []
     pools: list[PoolOp] = []
     livenesses: list[LivenessOp] = []
-    for op in _block_ops(module.regions[0].block):
+    for op in block_ops(module.regions[0].block):
         if type(op) is AllocOffsetOp:
             allocs.append(op)
         elif type(op) is PoolOp:
