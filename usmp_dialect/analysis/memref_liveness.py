@@ -20,6 +20,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from usmp_dialect.analysis import call_tree
+from usmp_dialect.analysis.block_ops import block_ops
 from usmp_dialect.analysis.call_tree import (
     CallStack,
     ProgramLiveness,
@@ -44,7 +45,9 @@ class Allocation(call_tree.Allocation[memref.AllocOp]):
 
 
 def module_functions(module: ModuleOp) -> dict[str, func.FuncOp]:
-    return {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
+    # By exact type (`isinstance` on an op class goes through `ABCMeta`) over
+    # `block_ops`: a large problem's module holds tens of thousands of ops.
+    return {op.sym_name.data: op for op in block_ops(module.body.block) if type(op) is func.FuncOp}
 
 
 def _callee(call: func.CallOp, functions: dict[str, func.FuncOp]) -> func.FuncOp | None:

@@ -41,6 +41,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from usmp_dialect.analysis import call_tree
+from usmp_dialect.analysis.block_ops import block_ops
 from usmp_dialect.analysis.call_tree import (
     CallStack,
     ProgramLiveness,
@@ -71,7 +72,11 @@ class Allocation(call_tree.Allocation[tir.AllocBufferOp]):
 
 
 def prim_funcs(module: ModuleOp) -> dict[str, tir.PrimFuncOp]:
-    return {op.sym_name.data: op for op in module.ops if isinstance(op, tir.PrimFuncOp)}
+    # By exact type (`isinstance` on an op class goes through `ABCMeta`) over
+    # `block_ops`: a large problem's module holds tens of thousands of ops.
+    return {
+        op.sym_name.data: op for op in block_ops(module.body.block) if type(op) is tir.PrimFuncOp
+    }
 
 
 def _is_true(attr) -> bool:

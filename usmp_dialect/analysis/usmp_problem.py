@@ -15,6 +15,7 @@ import numpy as np
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
+from usmp_dialect.analysis.block_ops import block_ops
 from usmp_dialect.diagnostics import MAX_TOTAL_BYTES, UsmpError
 from usmp_dialect.dialects.usmp import (
     AllocOffsetOp,
@@ -48,12 +49,12 @@ class ModuleProblem:
 
 # A large problem's module holds tens of thousands of ops, and a run looks for its pools,
 # allocations and liveness a dozen times: the ops are matched by exact type (`isinstance`
-# on an op class goes through `ABCMeta`, three times slower) and nested regions visited by
-# plain loops rather than `Operation.walk`'s chain of generators.
+# on an op class goes through `ABCMeta`, three times slower), and blocks walked as
+# `block_ops` does, not by `Operation.walk`'s chain of generators.
 
 
 def module_pools(module: Operation) -> list[PoolOp]:
-    return [op for op in module.regions[0].block.ops if type(op) is PoolOp]
+    return [op for op in block_ops(module.regions[0].block) if type(op) is PoolOp]
 
 
 def module_allocs(module: Operation) -> list[AllocOffsetOp]:
@@ -71,14 +72,15 @@ def nested_ops(parent: Operation) -> list[Operation]:
 def _collect_ops(parent: Operation, found: list[Operation]) -> None:
     for region in parent.regions:
         for block in region.blocks:
-            for op in block.ops:
+            for op in block_ops(block):
                 found.append(op)
                 if op.regions:
                     _collect_ops(op, found)
 
 
 def module_liveness(module: Operation) -> LivenessOp | None:
-    return _the_liveness([op for op in module.regions[0].block.ops if type(op) is LivenessOp])
+    block = module.regions[0].block
+    return _the_liveness([op for op in block_ops(block) if type(op) is LivenessOp])
 
 
 def _the_liveness(found: list[LivenessOp]) -> LivenessOp | None:
@@ -94,13 +96,12 @@ def module_usmp_ops(
     allocs: list[AllocOffsetOp] = []
     pools: list[PoolOp] = []
     livenesses: list[LivenessOp] = []
-    for op in module.regions[0].block.ops:
-        kind = type(op)
-        if kind is AllocOffsetOp:
+    for op in block_ops(module.regions[0].block):
+        if type(op) is AllocOffsetOp:
             allocs.append(op)
-        elif kind is PoolOp:
+        elif type(op) is PoolOp:
             pools.append(op)
-        elif kind is LivenessOp:
+        elif type(op) is LivenessOp:
             livenesses.append(op)
         if op.regions:
             allocs.extend(nested for nested in nested_ops(op) if type(nested) is AllocOffsetOp)
@@ -139,13 +140,15 @@ def _candidate_indices(
     return tuple(candidates)
 
 
-def _liveness_to_buffers(liveness: LivenessOp, position: dict[str, int]):
+def _liveness_to_buffers(
+    liveness: LivenessOp, names: tuple[str, ...], position: dict[str, int]
+) -> np.ndarray:
     """Liveness indices mapped to buffer indices (-1 where the buffer is not selected)."""
-    return np.fromiter(
-        (position.get(name, -1) for name in liveness.buffer_names),
-        dtype=np.int64,
-        count=len(liveness.buffer_names),
-    )
+    listed = liveness.buffer_names
+    if listed == names and len(position) == len(names):
+        # The usual case, the same distinct names in the same order: compared whole.
+        return np.arange(len(names), dtype=np.int64)
+    return np.fromiter((position.get(name, -1) for name in listed), np.int64, len(listed))
 
 
 def _check_total(allocs: Sequence[AllocOffsetOp], sizes: list[int], alignments: list[int]) -> None:
@@ -206,7 +209,7 @@ def build_problem(
     owners = starts = ends = np.zeros(0, dtype=np.int64)
     explicit = np.zeros((0, 2), dtype=np.int64)
     if liveness is not None:
-        to_buffer = _liveness_to_buffers(liveness, position)
+        to_buffer = _liveness_to_buffers(liveness, names, position)
         owners, starts, ends = liveness.intervals()
         owners = to_buffer[owners]
         keep = owners >= 0
@@ -246,7 +249,9 @@ def written_plan(placed: ModuleProblem) -> Plan:
 
 
 def _check_names(allocs: Sequence[AllocOffsetOp], liveness: LivenessOp) -> None:
-    names = [op.buffer_name.data for op in allocs]
+    # Read from the properties directly, as `_buffer_columns` does.
+    properties: list[dict[str, Any]] = [op.properties for op in allocs]
+    names: list[str] = [p["buffer_name"].data for p in properties]
     seen = set(names)
     if len(seen) < len(names):
         earlier: set[str] = set()

@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import IO, Literal, TypedDict
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -37,7 +38,7 @@ from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import OVERFLOW_ATTR, PLAN_ATTR, UNPLANNED_ATTR, AllocOffsetOp
 from usmp_dialect.planning.conflicts import max_live, max_live_per_pool
-from usmp_dialect.planning.problem import Plan
+from usmp_dialect.planning.problem import Plan, Problem
 
 
 def _planned(planned: ModuleProblem) -> Plan:
@@ -151,10 +152,19 @@ def plan_report(module: ModuleOp) -> PlanReport:
         "pools": pools,
         "buffers": buffers,
         "lower_bounds": _lower_bounds(pools, how_planned),
-        "max_live": int(max_live(problem)),
+        "max_live": _whole_max_live(problem, plan, pool_live),
         "unplanned": _unplanned(module),
         "plan": how_planned,
     }
+
+
+def _whole_max_live(problem: Problem, plan: Plan, pool_live: np.ndarray) -> int:
+    """`max_live` of the whole problem: with every buffer in one pool, that pool's, which
+    weighs the same buffers the same way (the sweep is not run twice on a large trace)."""
+    used = np.unique(plan.pool)
+    if len(used) == 1:
+        return int(pool_live[used[0]])
+    return int(max_live(problem))
 
 
 def _lower_bounds(pools: list[PoolSummary], plan: PlanSummary | None) -> dict[str, int]:
