@@ -182,7 +182,8 @@ def _buffer_columns(
     names: list[str] = []
     sizes: list[int] = []
     alignments: list[int] = []
-    # Buffers share their type objects (attributes are immutable): each size is found once.
+    # Buffers share their type objects (attributes are immutable): a lookup here instead of
+    # a call to `buffer_size_in_bytes` (itself cached) per op, 0.1 s of a 62k-buffer run.
     size_of_type: dict[int, int] = {}
     # The properties read directly, not through their typed accessors: at tens of
     # thousands of buffers, three times a run, the accessors' calls were most of the work.

@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from io import StringIO
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -181,23 +181,41 @@ def _is_i64_attr(attr: Attribute | None) -> bool:
     return type(attr) is IntegerAttr and (attr.type is i64 or attr.type == i64)
 
 
+_Fact = TypeVar("_Fact")
+
+
+class _ByIdentity(Generic[_Fact]):
+    """Facts about attributes, found by identity: attributes are immutable, the many ops of
+    a large problem share theirs, and hashing one (a memref type, a list) costs
+    microseconds. An entry holds its attribute, so its id cannot be reused while kept."""
+
+    def __init__(self) -> None:
+        self._entries: dict[int, tuple[Attribute, _Fact]] = {}
+
+    def get(self, attr: Attribute) -> _Fact | None:
+        entry = self._entries.get(id(attr))
+        return None if entry is None else entry[1]
+
+    def put(self, attr: Attribute, fact: _Fact) -> _Fact:
+        if len(self._entries) == 4096:
+            self._entries.clear()
+        self._entries[id(attr)] = (attr, fact)
+        return fact
+
+
 def _is_symbol_list(attr: Attribute | None) -> bool:
-    """An `ArrayAttr` of `SymbolRefAttr`s; the many buffers that share one list (attributes
-    are immutable) have it checked once."""
+    """An `ArrayAttr` of `SymbolRefAttr`s; the many buffers that share one list have it
+    checked once."""
     if type(attr) is not ArrayAttr:
         return False
-    if id(attr) in _SYMBOL_LISTS:
+    if _SYMBOL_LISTS.get(attr):
         return True
     if not all(type(ref) is SymbolRefAttr for ref in attr.data):
         return False
-    if len(_SYMBOL_LISTS) == 4096:
-        _SYMBOL_LISTS.clear()
-    # The entry holds the list, so its id cannot be reused while it is kept.
-    _SYMBOL_LISTS[id(attr)] = attr
-    return True
+    return _SYMBOL_LISTS.put(attr, True)
 
 
-_SYMBOL_LISTS: dict[int, ArrayAttr] = {}
+_SYMBOL_LISTS: _ByIdentity[bool] = _ByIdentity()
 
 
 def _is_power_of_two(value: int) -> bool:
@@ -373,24 +391,18 @@ class KeywordInt64(CustomDirective):
 def buffer_size_in_bytes(buffer_type: Attribute) -> int:
     """Bytes a buffer of this type occupies; raises VerifyException when not static or
     past `INT64_MAX`."""
-    # Hashing a memref type costs microseconds, and a large problem asks about its buffers'
-    # types several times a run; parsed ops share their type objects, so identity finds
-    # most. An entry holds its type, so its id cannot be reused while it is kept.
-    known = _SIZES_BY_IDENTITY.get(id(buffer_type))
+    known = _SIZES.get(buffer_type)
     if known is not None:
-        return known[1]
+        return known
     size = _unchecked_size_in_bytes(buffer_type)
     if size > INT64_MAX:
         raise VerifyException(
             f"a buffer of type {buffer_type} holds {size} bytes, past the limit of 2**63-1"
         )
-    if len(_SIZES_BY_IDENTITY) == 4096:
-        _SIZES_BY_IDENTITY.clear()
-    _SIZES_BY_IDENTITY[id(buffer_type)] = (buffer_type, size)
-    return size
+    return _SIZES.put(buffer_type, size)
 
 
-_SIZES_BY_IDENTITY: dict[int, tuple[Attribute, int]] = {}
+_SIZES: _ByIdentity[int] = _ByIdentity()
 
 
 @lru_cache(maxsize=4096)
