@@ -9,7 +9,7 @@ from test_placement import span_problems
 
 from usmp_dialect.planning.algorithms.placement import Fit, geometry_of, place_in_order
 from usmp_dialect.planning.algorithms.portfolio import window_orders
-from usmp_dialect.planning.algorithms.repair import RepairWork, repair_peaks
+from usmp_dialect.planning.algorithms.repair import ENTRIES_PER_LOOKUP, RepairWork, repair_peaks
 from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS, dive
 from usmp_dialect.planning.algorithms.window_dive import place_lowest_first
 from usmp_dialect.planning.algorithms.work import TimeCap
@@ -42,21 +42,13 @@ def test_a_dive_out_of_lookups_gives_no_plan():
 @given(span_problems(), st.integers(0, 2**32 - 1))
 def test_a_window_dive_keeps_the_pinned_buffers_and_overlaps_nothing(instance, seed):
     problem, _ = instance
-    spans = geometry_of(problem).spans
-    assert spans is not None
-    start, end = (np.asarray(s, dtype=np.int64) for s in spans)
-    sizes = np.asarray(problem.sizes, dtype=np.int64)
-    alignments = np.asarray(problem.alignments, dtype=np.int64)
+    sizes = np.asarray(problem.sizes, np.int64)
+    alignments = np.asarray(problem.alignments, np.int64)
     rng = np.random.default_rng(seed)
     n = problem.num_buffers
-    unpinned = np.full(n, -1, dtype=np.int64)
-    first, _, placed = place_lowest_first(
-        start, end, sizes, alignments, rng.permutation(n), unpinned, 1 << 60, 1 << 60
-    )
+    first = _window_dive(problem, rng.permutation(n), np.full(n, -1, dtype=np.int64))[0]
     pinned = np.where(rng.random(n) < 0.5, first, -1)
-    offset, _, placed = place_lowest_first(
-        start, end, sizes, alignments, rng.permutation(n), pinned, 1 << 60, 1 << 60
-    )
+    offset, _, placed = _window_dive(problem, rng.permutation(n), pinned)
     assert placed
     kept = pinned >= 0
     assert (offset[kept] == pinned[kept]).all()
@@ -65,6 +57,60 @@ def test_a_window_dive_keeps_the_pinned_buffers_and_overlaps_nothing(instance, s
         for b in problem.conflicts.of(a).tolist():
             if sizes[a] and sizes[b]:
                 assert offset[a] + sizes[a] <= offset[b] or offset[b] + sizes[b] <= offset[a]
+
+
+def test_a_window_dive_stops_below_its_ceiling_and_within_its_work():
+    problem = _random_problem(300, seed=2)
+    n = problem.num_buffers
+    unpinned = np.full(n, -1, dtype=np.int64)
+    offset, work, placed = _window_dive(problem, np.arange(n), unpinned)
+    assert placed
+    top = int((offset + problem.sizes).max())
+    _, _, placed = _window_dive(problem, np.arange(n), unpinned, ceiling=top - 1)
+    assert not placed
+    _, spent, placed = _window_dive(problem, np.arange(n), unpinned, max_work=work // 2)
+    assert not placed and spent == work // 2
+
+
+def test_a_window_dive_charges_the_neighbours_it_builds_and_reads():
+    # 400 buffers all live at once: 79800 pairs, each filed twice and read at each lookup.
+    n = 400
+    intervals = Intervals.from_lists(range(n), np.zeros(n, np.int64), np.full(n, 10))
+    problem = Problem(
+        tuple(f"b{i}" for i in range(n)),
+        np.full(n, 16, dtype=np.int64),
+        np.ones(n, dtype=np.int64),
+        conflicts_from_intervals(intervals, n),
+        intervals=intervals,
+    )
+    unpinned = np.full(n, -1, dtype=np.int64)
+    _, work, placed = _window_dive(problem, np.arange(n), unpinned)
+    assert placed
+    pairs = n * (n - 1) // 2
+    # n lookups, each reading the buffer's n - 1 neighbours, after filing every pair twice.
+    assert work >= n + (2 * pairs + n * (n - 1)) // ENTRIES_PER_LOOKUP
+    _, spent, placed = _window_dive(problem, np.arange(n), unpinned, max_work=n)
+    assert not placed and spent == n
+
+
+def _dive_inputs(problem: Problem) -> tuple[np.ndarray, ...]:
+    spans = geometry_of(problem).spans
+    assert spans is not None
+    start, end = (np.asarray(s, dtype=np.int64) for s in spans)
+    return start, end, np.asarray(problem.sizes, np.int64), np.asarray(problem.alignments, np.int64)
+
+
+def _window_dive(
+    problem: Problem,
+    rank: np.ndarray,
+    pinned: np.ndarray,
+    ceiling: int = 1 << 60,
+    max_work: int = 1 << 60,
+) -> tuple[np.ndarray, int, bool]:
+    start, end, sizes, alignments = _dive_inputs(problem)
+    return place_lowest_first(
+        start, end, sizes, alignments, rank, pinned, ceiling, max_work, ENTRIES_PER_LOOKUP
+    )
 
 
 @settings(max_examples=60, deadline=None)

@@ -33,9 +33,10 @@ import numpy as np
 
 from usmp_dialect.planning.algorithms.canonical_search import fit_in_pool, ranks_of, shaken
 from usmp_dialect.planning.algorithms.placement import Fit, Geometry, geometry_of, place_in_order
-from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS
+from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS, DIVE_MAX_MEAN_DEGREE
 from usmp_dialect.planning.algorithms.window_dive import place_lowest_first
 from usmp_dialect.planning.algorithms.work import (
+    REPAIR_SECONDS_PER_ENTRY,
     REPAIR_SECONDS_PER_LOOKUP,
     REPAIR_SECONDS_PER_MEMBER,
     SEARCH_STEP_SECONDS,
@@ -133,6 +134,8 @@ _MEMBER_LOOKUPS = REPAIR_SECONDS_PER_MEMBER / REPAIR_SECONDS_PER_LOOKUP
 """A member placed in an order costs this many gap lookups' work."""
 _LOOKUP_STEPS = REPAIR_SECONDS_PER_LOOKUP / SEARCH_STEP_SECONDS
 """A gap lookup's work in steps of the canonical search."""
+ENTRIES_PER_LOOKUP = int(REPAIR_SECONDS_PER_LOOKUP / REPAIR_SECONDS_PER_ENTRY)
+"""A gap lookup's work in conflict list entries of a window's dive."""
 
 
 @dataclass
@@ -256,8 +259,6 @@ def _lower_around(
         window = window_around(problem, spans, in_pool, offset, first, last)
         if len(window.members) > min(work.left, tries.max_members):
             return False
-        if tries.orders is None:
-            work.spent += len(window.members)
         lowered = _lowered(window, offset[window.members], tries, work)
         if lowered is not None:
             offset[window.members] = lowered
@@ -301,9 +302,8 @@ def _packed_around(
         last = min(core_last + margin, num_times)
         window = window_around(problem, spans, in_pool, offset, first, last)
         pinned = _with_core(window, packing.members, packed)
-        if pinned is None or len(window.members) > work.left:
+        if pinned is None:
             continue
-        work.spent += len(window.members)
         old = highest(window, offset[window.members])
         crossing_tops = (offset[window.members] + window.problem.sizes)[window.pinned >= 0]
         if int(crossing_tops.max(initial=0)) == old[0]:
@@ -417,8 +417,13 @@ def _dived(
     window: Window, old: tuple[int, int], tickets: range, work: RepairWork
 ) -> np.ndarray | None:
     """The members' offsets from the first dive of `tickets` that lowers the window below
-    `old`, or None."""
+    `old`, or None. The dives pay for the window's members, and skip a window too dense
+    for them (`DIVE_MAX_MEAN_DEGREE`): there a lookup reads and sorts hundreds of
+    neighbours."""
     sub, geometry = window.problem, window.geometry
+    if geometry.degree.mean() > DIVE_MAX_MEAN_DEGREE or len(window.members) > work.left:
+        return None
+    work.spent += len(window.members)
     assert geometry.spans is not None
     span_start, span_end = (np.asarray(s, dtype=np.int64) for s in geometry.spans)
     sizes = np.asarray(sub.sizes, dtype=np.int64)
@@ -428,10 +433,18 @@ def _dived(
         rank = ranks[ticket % len(ranks)]
         if ticket >= len(ranks):
             rank = shaken(rank, ticket, _TICKET_NOISE)
-        offsets, lookups, placed = place_lowest_first(
-            span_start, span_end, sizes, alignments, rank, window.pinned, old[0], work.left
+        offsets, spent, placed = place_lowest_first(
+            span_start,
+            span_end,
+            sizes,
+            alignments,
+            rank,
+            window.pinned,
+            old[0],
+            work.left,
+            ENTRIES_PER_LOOKUP,
         )
-        work.spent += lookups
+        work.spent += spent
         if placed and highest(window, offsets) < old:
             return offsets
     return None

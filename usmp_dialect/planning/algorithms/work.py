@@ -43,6 +43,10 @@ small problems of their own, so a member costs a third of a buffer of a whole pl
 REPAIR_SECONDS_PER_LOOKUP = 1.4e-6
 """One gap lookup of a repair window's dive (`repair`, `window_dive`), building the
 windows included: 1.4 us on random 64k-buffer traces (about 25 lookups a member)."""
+REPAIR_SECONDS_PER_ENTRY = 0.7e-9
+"""One conflict list entry built, read or moved in a repair window's dive (`window_dive`):
+0.72 ns on a window of 719 buffers meeting 580 others each, where they cost 30 times the
+lookups, and 900 a lookup on random traces, where they cost half as much as the lookups."""
 SEARCH_STEP_SECONDS = 4.5e-9
 """One step of the branch and bound (`search_kernel`: a list entry, section or conflict
 scanned, a trail entry undone)."""
