@@ -140,6 +140,30 @@ def test_a_repair_keeps_the_plan_valid_and_no_pool_higher(instance, fit, budget)
     assert work.spent <= max(budget, 0)
 
 
+def test_a_buffer_live_throughout_leaves_the_repair_windows_to_lower():
+    # The buffer meets every setter, so a packing's window around it would be the whole
+    # program and one dive of it would take the whole budget.
+    problem = _random_problem(2000, seed=0, lifelong=1 << 20)
+    geometry = geometry_of(problem)
+    assert geometry.spans is not None
+    start = dive(problem, geometry, next(iter(DIVE_KEYS)), 10**9)[0]
+    assert start is not None
+    work = RepairWork(20_000)
+    offset = repair_peaks(
+        problem,
+        geometry.spans,
+        start.pool,
+        start.offset,
+        max_live(problem),
+        window_orders,
+        work,
+        TimeCap(float("inf")),
+    )
+    repaired = Plan(pool=start.pool, offset=offset)
+    assert_valid(problem, repaired)
+    assert repaired.total_size(problem) < start.total_size(problem)
+
+
 def test_large_short_lived_traces_dive_and_repair_reproducibly():
     # Past the search's 2000 buffers, about 50 live at a time: the dives' case.
     problem = _random_problem(2500, seed=0)
@@ -162,13 +186,19 @@ def test_repairs_bring_a_random_trace_within_one_percent_of_max_live():
     assert plan.total_size(problem) <= 1.01 * max_live(problem)
 
 
-def _random_problem(n: int, seed: int) -> Problem:
+def _random_problem(n: int, seed: int, lifelong: int = 0) -> Problem:
+    """Buffers of random sizes living 1-99 of n time steps; with `lifelong` bytes, the
+    first lives throughout."""
     rng = np.random.default_rng(seed)
     start = rng.integers(0, n, n)
-    intervals = Intervals.from_lists(range(n), start, start + rng.integers(1, 100, n))
+    end = start + rng.integers(1, 100, n)
+    sizes = rng.integers(1, 1 << 12, n) * 16
+    if lifelong:
+        start[0], end[0], sizes[0] = 0, n + 100, lifelong
+    intervals = Intervals.from_lists(range(n), start, end)
     return Problem(
         tuple(f"b{i}" for i in range(n)),
-        rng.integers(1, 1 << 12, n) * 16,
+        sizes,
         np.ones(n, dtype=np.int64),
         conflicts_from_intervals(intervals, n),
         intervals=intervals,

@@ -301,6 +301,8 @@ def _packed_around(
         first = max(core_first - margin, 0)
         last = min(core_last + margin, num_times)
         window = window_around(problem, spans, in_pool, offset, first, last)
+        if len(window.members) > _MAX_WINDOW_MEMBERS:
+            continue  # a long-lived buffer in the core: the window is most of the program
         pinned = _with_core(window, packing.members, packed)
         if pinned is None:
             continue
