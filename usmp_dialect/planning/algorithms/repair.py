@@ -84,10 +84,6 @@ class Window:
     problem: Problem
     geometry: Geometry
 
-    @property
-    def num_free(self) -> int:
-        return int(np.count_nonzero(self.pinned < 0))
-
 
 def window_around(
     problem: Problem,
