@@ -18,9 +18,10 @@ its top, and the plan only gets better. The tries, in turn:
 - rounds of bottom-up dives (`window_dive`) by the dives' orders (`skyline`), then by
   shaken copies of them, widening the window up to `_MAX_WINDOW_MEMBERS`.
 
-With the orders alone (and the squeaky wheel) the repair got stuck on one window: random
-64k-buffer traces (seeds 0-9) ended 1.0000-1.0303x max-live (four above 1.01x); all ten
-reach max-live now.
+The orders alone (and the squeaky wheel) get stuck on a window: each places the window's
+busiest time much as the plan did, since its buffers and their edges are the same. The
+packing and the dives build the peak another way, bottom-up among the pinned buffers
+(what each try gained on random traces is in BENCHMARKS.md, "Scaling").
 """
 
 from __future__ import annotations
@@ -48,16 +49,16 @@ from usmp_dialect.planning.problem import Conflicts, Intervals, Problem
 _FIRST_HALF_WIDTH = 4
 """Time ranks the first window reaches beyond the setter's lifetime on each side."""
 _MAX_WINDOW_MEMBERS = 800
-"""A window stops widening past this many members: on random 64k-buffer traces most
-windows lowered had 150-750 members, and a dive of a thousand more costs 25 lookups a
-member for a whole dive's gamble again (before the packing, seeds 1 and 4: 1.0059x and
-1.0027x max-live with this limit, 1.0061x and 1.0050x with 1500, for the same work)."""
+"""A window stops widening past this many members: a window lowers by a better peak,
+which a few hundred buffers around it decide, and a dive of a wider one pays tens of
+lookups a member for the same gamble; the work goes further on other windows."""
 _CORE_REACHES = (0, 8, 16, 32, 64, 96)
 """Time ranks a packed core reaches beyond the setter's lifetime, in turn: which core's
-packing the rest of the window fits around is luck (on random traces of 3k-64k buffers
-(0, 8, 16) left 3000:6, 4000:0 and 4000:4 at 1.02-1.04x max-live, (0, 32, 96) 64000:6 at
-1.013x; these brought all but 3000:8 (1.031x) of 30 to max-live)."""
+packing the rest of the window fits around is luck, so cores narrow (cheap to pack) to
+wide (more of the peak fixed) are each a ticket."""
 _MAX_CORE_MEMBERS = 400
+"""The most buffers a core may have: the search packs cores of a couple of hundred buffers
+at their max-live within `_CORE_STEPS`, and seldom larger ones, whose steps would be lost."""
 _CORE_STEPS = 2_000_000
 """Search steps a core may take (9 ms): on random 64k-buffer traces, cores of 100-180
 buffers packed at their max-live in 60k-160k."""
@@ -232,9 +233,9 @@ class Tries:
 
 
 def _round(number: int, orders: WindowOrders, rng: np.random.Generator) -> Tries:
-    """Round 0 places windows in `orders` (cheap, and enough on some traces: before the
-    packing, random 64k-buffer seed 8 reached 1.0073x max-live so, 1.0183x by dives
-    alone); the later rounds dive, `_TICKETS_PER_ROUND` new dives each."""
+    """Round 0 places windows in `orders` (a few placements of each window: cheaper than
+    dives, and where they lower a window, dives need not); the later rounds dive,
+    `_TICKETS_PER_ROUND` new dives each."""
     if number == 0:
         return Tries(orders, rng, range(0), np.iinfo(np.int64).max)
     tickets = range((number - 1) * _TICKETS_PER_ROUND, number * _TICKETS_PER_ROUND)
