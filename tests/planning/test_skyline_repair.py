@@ -122,19 +122,8 @@ def test_a_repair_keeps_the_plan_valid_and_no_pool_higher(instance, fit, budget)
         start = place_in_order(problem, geometry, order, fit)
     except PlanningError:
         return
-    assert geometry.spans is not None
     work = RepairWork(budget)
-    offset = repair_peaks(
-        problem,
-        geometry.spans,
-        start.pool,
-        start.offset,
-        max_live(problem),
-        window_orders,
-        work,
-        TimeCap(float("inf")),
-    )
-    repaired = Plan(pool=start.pool, offset=offset)
+    repaired = _repaired(problem, start, work)
     assert_valid(problem, repaired)
     assert (repaired.pool_sizes(problem) <= start.pool_sizes(problem)).all()
     assert work.spent <= max(budget, 0)
@@ -144,22 +133,9 @@ def test_a_buffer_live_throughout_leaves_the_repair_windows_to_lower():
     # The buffer meets every setter, so a packing's window around it would be the whole
     # program and one dive of it would take the whole budget.
     problem = _random_problem(2000, seed=0, lifelong=1 << 20)
-    geometry = geometry_of(problem)
-    assert geometry.spans is not None
-    start = dive(problem, geometry, next(iter(DIVE_KEYS)), 10**9)[0]
+    start = dive(problem, geometry_of(problem), next(iter(DIVE_KEYS)), 10**9)[0]
     assert start is not None
-    work = RepairWork(20_000)
-    offset = repair_peaks(
-        problem,
-        geometry.spans,
-        start.pool,
-        start.offset,
-        max_live(problem),
-        window_orders,
-        work,
-        TimeCap(float("inf")),
-    )
-    repaired = Plan(pool=start.pool, offset=offset)
+    repaired = _repaired(problem, start, RepairWork(20_000))
     assert_valid(problem, repaired)
     assert repaired.total_size(problem) < start.total_size(problem)
 
@@ -184,6 +160,22 @@ def test_repairs_bring_a_random_trace_within_one_percent_of_max_live():
     plan = get_algorithm("default")(problem, Budget(time_limit=600.0))
     assert_valid(problem, plan)
     assert plan.total_size(problem) <= 1.01 * max_live(problem)
+
+
+def _repaired(problem: Problem, start: Plan, work: RepairWork) -> Plan:
+    spans = geometry_of(problem).spans
+    assert spans is not None
+    offset = repair_peaks(
+        problem,
+        spans,
+        start.pool,
+        start.offset,
+        max_live(problem),
+        window_orders,
+        work,
+        TimeCap(float("inf")),
+    )
+    return Plan(pool=start.pool, offset=offset)
 
 
 def _random_problem(n: int, seed: int, lifelong: int = 0) -> Problem:

@@ -164,7 +164,8 @@ def repair_peaks(
     buffers at the top packed exactly (`_packed_around`, once a pool is lowered), else
     windows placed in `orders` first (at most `_ORDERS_SHARE` of the work), then by
     dives, round after round (`_round`). A pool is left alone once a round spends nothing
-    (every window is held at its top by a buffer crossing its edges). Without `dives`
+    (every window is held at its top by a buffer crossing its edges, or too dense for
+    dives: both are seen before a dive is paid for). Without `dives`
     (buffers too long-lived for them: their windows are dense, and a gap lookup costs
     more than it is priced) only the orders try, with all the work."""
     offset = offset.copy()
