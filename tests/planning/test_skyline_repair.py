@@ -73,7 +73,8 @@ def test_a_window_dive_stops_below_its_ceiling_and_within_its_work():
 
 
 def test_a_window_dive_charges_the_neighbours_it_builds_and_reads():
-    # 400 buffers all live at once: 79800 pairs, each filed twice and read at each lookup.
+    # 400 buffers all live at once: each pair filed twice, and a buffer's 399 neighbours
+    # read at each of its lookups (at most two: under the others, then on top).
     n = 400
     intervals = Intervals.from_lists(range(n), np.zeros(n, np.int64), np.full(n, 10))
     problem = Problem(
@@ -84,13 +85,15 @@ def test_a_window_dive_charges_the_neighbours_it_builds_and_reads():
         intervals=intervals,
     )
     unpinned = np.full(n, -1, dtype=np.int64)
-    _, work, placed = _window_dive(problem, np.arange(n), unpinned)
+    per_lookup = 10
+    _, work, placed = _window_dive(problem, np.arange(n), unpinned, entries_per_lookup=per_lookup)
     assert placed
-    pairs = n * (n - 1) // 2
-    # n lookups, each reading the buffer's n - 1 neighbours, after filing every pair twice.
-    assert work >= n + (2 * pairs + n * (n - 1)) // ENTRIES_PER_LOOKUP
-    _, spent, placed = _window_dive(problem, np.arange(n), unpinned, max_work=n)
-    assert not placed and spent == n
+    entries = 2 * n * (n - 1)
+    assert work >= entries // per_lookup > 2 * n
+    _, spent, placed = _window_dive(
+        problem, np.arange(n), unpinned, max_work=work // 2, entries_per_lookup=per_lookup
+    )
+    assert not placed and spent == work // 2
 
 
 def _dive_inputs(problem: Problem) -> tuple[np.ndarray, ...]:
@@ -106,10 +109,11 @@ def _window_dive(
     pinned: np.ndarray,
     ceiling: int = 1 << 60,
     max_work: int = 1 << 60,
+    entries_per_lookup: int = ENTRIES_PER_LOOKUP,
 ) -> tuple[np.ndarray, int, bool]:
     start, end, sizes, alignments = _dive_inputs(problem)
     return place_lowest_first(
-        start, end, sizes, alignments, rank, pinned, ceiling, max_work, ENTRIES_PER_LOOKUP
+        start, end, sizes, alignments, rank, pinned, ceiling, max_work, entries_per_lookup
     )
 
 

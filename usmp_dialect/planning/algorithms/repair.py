@@ -132,7 +132,7 @@ _MEMBER_LOOKUPS = REPAIR_SECONDS_PER_MEMBER / REPAIR_SECONDS_PER_LOOKUP
 _LOOKUP_STEPS = REPAIR_SECONDS_PER_LOOKUP / SEARCH_STEP_SECONDS
 """A gap lookup's work in steps of the canonical search."""
 ENTRIES_PER_LOOKUP = int(REPAIR_SECONDS_PER_LOOKUP / REPAIR_SECONDS_PER_ENTRY)
-"""A gap lookup's work in conflict list entries of a window's dive."""
+"""The conflict list entries a gap lookup's price covers in a window's dive."""
 
 
 @dataclass

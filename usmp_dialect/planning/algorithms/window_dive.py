@@ -30,8 +30,9 @@ def place_lowest_first(
     """Each buffer's offset: a pinned one (`pinned` not -1) at its pinned offset, the others
     lowest-sitting first, ties by `rank`, each in its lowest gap among the placed buffers
     it meets, aligned up; the work done, in gap lookups (one per placement and one per
-    return to the heap) plus the conflict list entries built, read and moved by
-    `_lowest_gap`, `entries_per_lookup` to a lookup; and whether every buffer was placed:
+    return to the heap), or in conflict list entries built, read and moved by
+    `_lowest_gap`, `entries_per_lookup` to a lookup, when they come to more (a lookup's
+    price covers that many); and whether every buffer was placed:
     the dive stops when a buffer would reach above `ceiling`, or once `max_work` is done
     (the work reported is at most `max_work`: the last lookup's overrun, one buffer's
     neighbours, goes uncharged)."""
@@ -54,7 +55,7 @@ def place_lowest_first(
     entries = nb_ptr[n]
     while count:
         buffer, count = heap_pop(heap, count, key, rank)
-        if lookups + entries // entries_per_lookup >= max_work:
+        if max(lookups, entries // entries_per_lookup) >= max_work:
             return offset, max_work, False
         lookups += 1
         at, scanned = _lowest_gap(
@@ -66,10 +67,10 @@ def place_lowest_first(
             count = heap_push(heap, count, key, rank, buffer)
             continue
         if at + sizes[buffer] > ceiling:
-            return offset, min(lookups + entries // entries_per_lookup, max_work), False
+            return offset, min(max(lookups, entries // entries_per_lookup), max_work), False
         offset[buffer] = at
         placed[buffer] = True
-    return offset, min(lookups + entries // entries_per_lookup, max_work), True
+    return offset, min(max(lookups, entries // entries_per_lookup), max_work), True
 
 
 @njit(cache=True)

@@ -45,8 +45,10 @@ REPAIR_SECONDS_PER_LOOKUP = 1.4e-6
 windows included: 1.4 us on random 64k-buffer traces (about 25 lookups a member)."""
 REPAIR_SECONDS_PER_ENTRY = 0.7e-9
 """One conflict list entry built, read or moved in a repair window's dive (`window_dive`):
-0.72 ns on a window of 719 buffers meeting 580 others each, where they cost 30 times the
-lookups, and 900 a lookup on random traces, where they cost half as much as the lookups."""
+0.71 ns, and 0.77 us the rest of a lookup, fitted to windows of 719 buffers meeting 580
+others each (65000 entries a lookup) and to random 64k-buffer traces (900). A lookup's
+price covers the entries of 2000 at this price, and a dive pays for its entries instead
+when they come to more."""
 SEARCH_STEP_SECONDS = 4.5e-9
 """One step of the branch and bound (`search_kernel`: a list entry, section or conflict
 scanned, a trail entry undone)."""
