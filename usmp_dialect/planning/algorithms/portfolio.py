@@ -33,7 +33,7 @@ from usmp_dialect.planning.algorithms.placement import (
 )
 from usmp_dialect.planning.algorithms.pool_choice import with_pool_last, with_room_made
 from usmp_dialect.planning.algorithms.repair import RepairWork, repair_peaks
-from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS, DIVE_MAX_MEAN_DEGREE, dive
+from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS, dive
 from usmp_dialect.planning.algorithms.work import (
     SEARCH_STEP_SECONDS,
     SKYLINE_SECONDS_PER_LOOKUP,
@@ -64,6 +64,12 @@ _LARGE_REPAIR_SHARE = 0.25
 work repairs may take: a repair stops at max-live, so more work only pays where it does
 not get there, and there it is mostly lost on windows that cannot be lowered; the whole
 placements keep most of the work (figures in BENCHMARKS.md, "Scaling")."""
+
+_DIVE_MAX_MEAN_DEGREE = 200
+"""Dives run when buffers meet at most this many others on average. Long-lived buffers
+among many short ones go back to a dive's heap each time the skyline under them rises:
+random traces (mean degree 100) take 25-28 skyline lookups a buffer and gain most from a
+dive, training graphs (1300-5800) take 40-1100 and gain nothing over the orders."""
 
 _SEED_PLACEMENTS = 1.0
 """Placements' worth of search steps the peak window may take (`peak_seed`)."""
@@ -344,7 +350,7 @@ def _large_portfolio(
     best, other = run_peak_seed(problem, geometry, lower_bound, best, placements - runs, cap)
     share = 1.0
     repairs = float(placements)
-    dives = bool(geometry.degree.mean() <= DIVE_MAX_MEAN_DEGREE)
+    dives = bool(geometry.degree.mean() <= _DIVE_MAX_MEAN_DEGREE)
     if dives:
         left = placements - runs - other
         best, dived = run_dives(problem, geometry, lower_bound, best, left, cap)

@@ -34,7 +34,7 @@ import numpy as np
 
 from usmp_dialect.planning.algorithms.canonical_search import fit_in_pool, ranks_of, shaken
 from usmp_dialect.planning.algorithms.placement import Fit, Geometry, geometry_of, place_in_order
-from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS, DIVE_MAX_MEAN_DEGREE
+from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS
 from usmp_dialect.planning.algorithms.window_dive import place_lowest_first
 from usmp_dialect.planning.algorithms.work import (
     REPAIR_SECONDS_PER_ENTRY,
@@ -164,8 +164,8 @@ def repair_peaks(
     buffers at the top packed exactly (`_packed_around`, once a pool is lowered), else
     windows placed in `orders` first (at most `_ORDERS_SHARE` of the work), then by
     dives, round after round (`_round`). A pool is left alone once a round spends nothing
-    (every window is held at its top by a buffer crossing its edges, or too dense for
-    dives: both are seen before a dive is paid for). Without `dives`
+    (every window is held at its top by a buffer crossing its edges: seen before a dive is
+    paid for). Without `dives`
     (buffers too long-lived for them: their windows are dense, and a gap lookup costs
     more than it is priced) only the orders try, with all the work."""
     offset = offset.copy()
@@ -417,11 +417,9 @@ def _dived(
     window: Window, old: tuple[int, int], tickets: range, work: RepairWork
 ) -> np.ndarray | None:
     """The members' offsets from the first dive of `tickets` that lowers the window below
-    `old`, or None. The dives pay for the window's members, and skip a window too dense
-    for them (`DIVE_MAX_MEAN_DEGREE`): there a lookup reads and sorts hundreds of
-    neighbours."""
+    `old`, or None. The dives pay for the window's members, once they run."""
     sub, geometry = window.problem, window.geometry
-    if geometry.degree.mean() > DIVE_MAX_MEAN_DEGREE or len(window.members) > work.left:
+    if len(window.members) > work.left:
         return None
     work.spent += len(window.members)
     assert geometry.spans is not None

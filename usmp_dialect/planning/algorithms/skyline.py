@@ -36,13 +36,6 @@ buffers of nearly the same pressure taken by lifetime): on random traces of 4k /
 buffers, 1.057x / 1.014x, 1.080x / 1.050x and 1.037x / 1.035x max-live, against 1.088x /
 1.066x for the best order of the portfolio. Which wins is close to chance: each is a ticket."""
 
-DIVE_MAX_MEAN_DEGREE = 200
-"""Dives (here, and of a repair window in `window_dive`) run when buffers meet at most this
-many others on average. Long-lived buffers among many short ones go back to a dive's heap
-each time the skyline under them rises: random traces (mean degree 100) take 25-28 skyline
-lookups a buffer and gain most from a dive, training graphs (1300-5800) take 40-1100 and
-gain nothing over the orders."""
-
 _PRESSURE_STEPS = 64
 
 
