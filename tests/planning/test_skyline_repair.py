@@ -9,7 +9,12 @@ from test_placement import span_problems
 
 from usmp_dialect.planning.algorithms.placement import Fit, geometry_of, place_in_order
 from usmp_dialect.planning.algorithms.portfolio import window_orders
-from usmp_dialect.planning.algorithms.repair import ENTRIES_PER_LOOKUP, RepairWork, repair_peaks
+from usmp_dialect.planning.algorithms.repair import (
+    ENTRIES_PER_LOOKUP,
+    RepairWork,
+    WindowOrders,
+    repair_peaks,
+)
 from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS, dive
 from usmp_dialect.planning.algorithms.window_dive import place_lowest_first
 from usmp_dialect.planning.algorithms.work import TimeCap
@@ -144,6 +149,24 @@ def test_a_buffer_live_throughout_leaves_the_repair_windows_to_lower():
     assert repaired.total_size(problem) < start.total_size(problem)
 
 
+def test_a_pool_held_at_its_top_by_a_crossing_buffer_is_left_with_work_to_spare():
+    # b0 (short) and b1 (live until just before b0) level on top of a dive: every window
+    # around b0 of at most `_MAX_WINDOW_MEMBERS` has b1 crossing its edge at its top, so
+    # no dive can try it, and the one order (in index order) does not lower it.
+    n = 2000
+    problem = _random_problem(n, seed=0, spans={0: (n // 2, n // 2 + 10), 1: (0, n // 2 - 2)})
+    start = dive(problem, geometry_of(problem), next(iter(DIVE_KEYS)), 10**9)[0]
+    assert start is not None
+    sizes = problem.sizes
+    top = int((start.offset[2:] + sizes[2:]).max()) + int(sizes[:2].max())
+    start.offset[:2] = top - sizes[:2]
+    work = RepairWork(300_000)
+    repaired = _repaired(problem, start, work, lambda p, g: [(np.arange(p.num_buffers), Fit.FIRST)])
+    assert_valid(problem, repaired)
+    assert repaired.total_size(problem) <= start.total_size(problem)
+    assert work.spent < work.budget // 2
+
+
 def test_large_short_lived_traces_dive_and_repair_reproducibly():
     # Past the search's 2000 buffers, about 50 live at a time: the dives' case.
     problem = _random_problem(2500, seed=0)
@@ -166,7 +189,9 @@ def test_repairs_bring_a_random_trace_within_one_percent_of_max_live():
     assert plan.total_size(problem) <= 1.01 * max_live(problem)
 
 
-def _repaired(problem: Problem, start: Plan, work: RepairWork) -> Plan:
+def _repaired(
+    problem: Problem, start: Plan, work: RepairWork, orders: WindowOrders = window_orders
+) -> Plan:
     spans = geometry_of(problem).spans
     assert spans is not None
     offset = repair_peaks(
@@ -175,22 +200,26 @@ def _repaired(problem: Problem, start: Plan, work: RepairWork) -> Plan:
         start.pool,
         start.offset,
         max_live(problem),
-        window_orders,
+        orders,
         work,
         TimeCap(float("inf")),
     )
     return Plan(pool=start.pool, offset=offset)
 
 
-def _random_problem(n: int, seed: int, lifelong: int = 0) -> Problem:
+def _random_problem(
+    n: int, seed: int, lifelong: int = 0, spans: dict[int, tuple[int, int]] | None = None
+) -> Problem:
     """Buffers of random sizes living 1-99 of n time steps; with `lifelong` bytes, the
-    first lives throughout."""
+    first lives throughout; `spans` sets some buffers' lifetimes."""
     rng = np.random.default_rng(seed)
     start = rng.integers(0, n, n)
     end = start + rng.integers(1, 100, n)
     sizes = rng.integers(1, 1 << 12, n) * 16
     if lifelong:
         start[0], end[0], sizes[0] = 0, n + 100, lifelong
+    for buffer, (first, last) in (spans or {}).items():
+        start[buffer], end[buffer] = first, last
     intervals = Intervals.from_lists(range(n), start, end)
     return Problem(
         tuple(f"b{i}" for i in range(n)),
