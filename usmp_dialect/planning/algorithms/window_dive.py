@@ -32,10 +32,9 @@ def place_lowest_first(
     it meets, aligned up; the work done, in gap lookups (one per placement and one per
     return to the heap), or in conflict list entries built, read and moved by
     `_lowest_gap`, `entries_per_lookup` to a lookup, when they come to more (a lookup's
-    price covers that many); and whether every buffer was placed:
-    the dive stops when a buffer would reach above `ceiling`, or once `max_work` is done
-    (the work reported is at most `max_work`: the last lookup's overrun, one buffer's
-    neighbours, goes uncharged)."""
+    price covers that many); and whether every buffer was placed: the dive stops when a
+    buffer would reach above `ceiling`, or once `max_work` is done (the work reported is at
+    most `max_work`: the last lookup's overrun, one buffer's neighbours, goes uncharged)."""
     n = len(sizes)
     nb_ptr, nb_idx = _neighbours(span_start, span_end)
     most = 1
