@@ -9,7 +9,12 @@ from test_placement import span_problems
 
 from usmp_dialect.planning.algorithms.placement import Fit, geometry_of, place_in_order
 from usmp_dialect.planning.algorithms.portfolio import window_orders
-from usmp_dialect.planning.algorithms.repair import RepairWork, repair_peaks
+from usmp_dialect.planning.algorithms.repair import (
+    ENTRIES_PER_LOOKUP,
+    RepairWork,
+    WindowOrders,
+    repair_peaks,
+)
 from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS, dive
 from usmp_dialect.planning.algorithms.window_dive import place_lowest_first
 from usmp_dialect.planning.algorithms.work import TimeCap
@@ -42,21 +47,13 @@ def test_a_dive_out_of_lookups_gives_no_plan():
 @given(span_problems(), st.integers(0, 2**32 - 1))
 def test_a_window_dive_keeps_the_pinned_buffers_and_overlaps_nothing(instance, seed):
     problem, _ = instance
-    spans = geometry_of(problem).spans
-    assert spans is not None
-    start, end = (np.asarray(s, dtype=np.int64) for s in spans)
-    sizes = np.asarray(problem.sizes, dtype=np.int64)
-    alignments = np.asarray(problem.alignments, dtype=np.int64)
+    sizes = np.asarray(problem.sizes, np.int64)
+    alignments = np.asarray(problem.alignments, np.int64)
     rng = np.random.default_rng(seed)
     n = problem.num_buffers
-    unpinned = np.full(n, -1, dtype=np.int64)
-    first, _, placed = place_lowest_first(
-        start, end, sizes, alignments, rng.permutation(n), unpinned, 1 << 60, 1 << 60
-    )
+    first = _window_dive(problem, rng.permutation(n), np.full(n, -1, dtype=np.int64))[0]
     pinned = np.where(rng.random(n) < 0.5, first, -1)
-    offset, _, placed = place_lowest_first(
-        start, end, sizes, alignments, rng.permutation(n), pinned, 1 << 60, 1 << 60
-    )
+    offset, _, placed = _window_dive(problem, rng.permutation(n), pinned)
     assert placed
     kept = pinned >= 0
     assert (offset[kept] == pinned[kept]).all()
@@ -65,6 +62,64 @@ def test_a_window_dive_keeps_the_pinned_buffers_and_overlaps_nothing(instance, s
         for b in problem.conflicts.of(a).tolist():
             if sizes[a] and sizes[b]:
                 assert offset[a] + sizes[a] <= offset[b] or offset[b] + sizes[b] <= offset[a]
+
+
+def test_a_window_dive_stops_below_its_ceiling_and_within_its_work():
+    problem = _random_problem(300, seed=2)
+    n = problem.num_buffers
+    unpinned = np.full(n, -1, dtype=np.int64)
+    offset, work, placed = _window_dive(problem, np.arange(n), unpinned)
+    assert placed
+    top = int((offset + problem.sizes).max())
+    _, _, placed = _window_dive(problem, np.arange(n), unpinned, ceiling=top - 1)
+    assert not placed
+    _, spent, placed = _window_dive(problem, np.arange(n), unpinned, max_work=work // 2)
+    assert not placed and spent == work // 2
+
+
+def test_a_window_dive_charges_the_neighbours_it_builds_and_reads():
+    # 400 buffers all live at once: each pair filed twice, and a buffer's 399 neighbours
+    # read at each of its lookups (at most two: under the others, then on top).
+    n = 400
+    intervals = Intervals.from_lists(range(n), np.zeros(n, np.int64), np.full(n, 10))
+    problem = Problem(
+        tuple(f"b{i}" for i in range(n)),
+        np.full(n, 16, dtype=np.int64),
+        np.ones(n, dtype=np.int64),
+        conflicts_from_intervals(intervals, n),
+        intervals=intervals,
+    )
+    unpinned = np.full(n, -1, dtype=np.int64)
+    per_lookup = 10
+    _, work, placed = _window_dive(problem, np.arange(n), unpinned, entries_per_lookup=per_lookup)
+    assert placed
+    entries = 2 * n * (n - 1)
+    assert work >= entries // per_lookup > 2 * n
+    _, spent, placed = _window_dive(
+        problem, np.arange(n), unpinned, max_work=work // 2, entries_per_lookup=per_lookup
+    )
+    assert not placed and spent == work // 2
+
+
+def _dive_inputs(problem: Problem) -> tuple[np.ndarray, ...]:
+    spans = geometry_of(problem).spans
+    assert spans is not None
+    start, end = (np.asarray(s, dtype=np.int64) for s in spans)
+    return start, end, np.asarray(problem.sizes, np.int64), np.asarray(problem.alignments, np.int64)
+
+
+def _window_dive(
+    problem: Problem,
+    rank: np.ndarray,
+    pinned: np.ndarray,
+    ceiling: int = 1 << 60,
+    max_work: int = 1 << 60,
+    entries_per_lookup: int = ENTRIES_PER_LOOKUP,
+) -> tuple[np.ndarray, int, bool]:
+    start, end, sizes, alignments = _dive_inputs(problem)
+    return place_lowest_first(
+        start, end, sizes, alignments, rank, pinned, ceiling, max_work, entries_per_lookup
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -76,22 +131,40 @@ def test_a_repair_keeps_the_plan_valid_and_no_pool_higher(instance, fit, budget)
         start = place_in_order(problem, geometry, order, fit)
     except PlanningError:
         return
-    assert geometry.spans is not None
     work = RepairWork(budget)
-    offset = repair_peaks(
-        problem,
-        geometry.spans,
-        start.pool,
-        start.offset,
-        max_live(problem),
-        window_orders,
-        work,
-        TimeCap(float("inf")),
-    )
-    repaired = Plan(pool=start.pool, offset=offset)
+    repaired = _repaired(problem, start, work)
     assert_valid(problem, repaired)
     assert (repaired.pool_sizes(problem) <= start.pool_sizes(problem)).all()
     assert work.spent <= max(budget, 0)
+
+
+def test_a_buffer_live_throughout_leaves_the_repair_windows_to_lower():
+    # The buffer meets every setter, so a packing's window around it would be the whole
+    # program and one dive of it would take the whole budget.
+    problem = _random_problem(2000, seed=0, lifelong=1 << 20)
+    start = dive(problem, geometry_of(problem), next(iter(DIVE_KEYS)), 10**9)[0]
+    assert start is not None
+    repaired = _repaired(problem, start, RepairWork(20_000))
+    assert_valid(problem, repaired)
+    assert repaired.total_size(problem) < start.total_size(problem)
+
+
+def test_a_pool_held_at_its_top_by_a_crossing_buffer_is_left_with_work_to_spare():
+    # b0 (short) and b1 (live until just before b0) level on top of a dive: every window
+    # around b0 of at most `_MAX_WINDOW_MEMBERS` has b1 crossing its edge at its top, so
+    # no dive can try it, and the one order (in index order) does not lower it.
+    n = 2000
+    problem = _random_problem(n, seed=0, spans={0: (n // 2, n // 2 + 10), 1: (0, n // 2 - 2)})
+    start = dive(problem, geometry_of(problem), next(iter(DIVE_KEYS)), 10**9)[0]
+    assert start is not None
+    sizes = problem.sizes
+    top = int((start.offset[2:] + sizes[2:]).max()) + int(sizes[:2].max())
+    start.offset[:2] = top - sizes[:2]
+    work = RepairWork(300_000)
+    repaired = _repaired(problem, start, work, lambda p, g: [(np.arange(p.num_buffers), Fit.FIRST)])
+    assert_valid(problem, repaired)
+    assert repaired.total_size(problem) <= start.total_size(problem)
+    assert work.spent < work.budget // 2
 
 
 def test_large_short_lived_traces_dive_and_repair_reproducibly():
@@ -116,13 +189,41 @@ def test_repairs_bring_a_random_trace_within_one_percent_of_max_live():
     assert plan.total_size(problem) <= 1.01 * max_live(problem)
 
 
-def _random_problem(n: int, seed: int) -> Problem:
+def _repaired(
+    problem: Problem, start: Plan, work: RepairWork, orders: WindowOrders = window_orders
+) -> Plan:
+    spans = geometry_of(problem).spans
+    assert spans is not None
+    offset = repair_peaks(
+        problem,
+        spans,
+        start.pool,
+        start.offset,
+        max_live(problem),
+        orders,
+        work,
+        TimeCap(float("inf")),
+    )
+    return Plan(pool=start.pool, offset=offset)
+
+
+def _random_problem(
+    n: int, seed: int, lifelong: int = 0, spans: dict[int, tuple[int, int]] | None = None
+) -> Problem:
+    """Buffers of random sizes living 1-99 of n time steps; with `lifelong` bytes, the
+    first lives throughout; `spans` sets some buffers' lifetimes."""
     rng = np.random.default_rng(seed)
     start = rng.integers(0, n, n)
-    intervals = Intervals.from_lists(range(n), start, start + rng.integers(1, 100, n))
+    end = start + rng.integers(1, 100, n)
+    sizes = rng.integers(1, 1 << 12, n) * 16
+    if lifelong:
+        start[0], end[0], sizes[0] = 0, n + 100, lifelong
+    for buffer, (first, last) in (spans or {}).items():
+        start[buffer], end[buffer] = first, last
+    intervals = Intervals.from_lists(range(n), start, end)
     return Problem(
         tuple(f"b{i}" for i in range(n)),
-        rng.integers(1, 1 << 12, n) * 16,
+        sizes,
         np.ones(n, dtype=np.int64),
         conflicts_from_intervals(intervals, n),
         intervals=intervals,

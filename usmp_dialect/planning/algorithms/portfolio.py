@@ -61,9 +61,9 @@ _LARGE_GREEDY_SHARE = 0.5
 
 _LARGE_REPAIR_SHARE = 0.25
 """On a problem too large for the search and short-lived enough for dives, the most of the
-work repairs may take: random 64k-buffer traces (seeds 0-9) reach max-live within it,
-where the whole rest (40 % of the work) took 2 CPU seconds more (before the packing:
-1.0016-1.0017x on seeds 4 and 8, alike with either)."""
+work repairs may take: a repair stops at max-live, so more work only pays where it does
+not get there, and there it is mostly lost on windows that cannot be lowered; the whole
+placements keep most of the work (figures in BENCHMARKS.md, "Scaling")."""
 
 _DIVE_MAX_MEAN_DEGREE = 200
 """Dives run when buffers meet at most this many others on average. Long-lived buffers

@@ -18,9 +18,10 @@ its top, and the plan only gets better. The tries, in turn:
 - rounds of bottom-up dives (`window_dive`) by the dives' orders (`skyline`), then by
   shaken copies of them, widening the window up to `_MAX_WINDOW_MEMBERS`.
 
-With the orders alone (and the squeaky wheel) the repair got stuck on one window: random
-64k-buffer traces (seeds 0-9) ended 1.0000-1.0303x max-live (four above 1.01x); all ten
-reach max-live now.
+The orders alone (and the squeaky wheel) get stuck on a window: each places the window's
+busiest time much as the plan did, since its buffers and their edges are the same. The
+packing and the dives build the peak another way, bottom-up among the pinned buffers
+(what each try gained on random traces is in BENCHMARKS.md, "Scaling").
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from usmp_dialect.planning.algorithms.placement import Fit, Geometry, geometry_o
 from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS
 from usmp_dialect.planning.algorithms.window_dive import place_lowest_first
 from usmp_dialect.planning.algorithms.work import (
+    REPAIR_SECONDS_PER_ENTRY,
     REPAIR_SECONDS_PER_LOOKUP,
     REPAIR_SECONDS_PER_MEMBER,
     SEARCH_STEP_SECONDS,
@@ -47,16 +49,16 @@ from usmp_dialect.planning.problem import Conflicts, Intervals, Problem
 _FIRST_HALF_WIDTH = 4
 """Time ranks the first window reaches beyond the setter's lifetime on each side."""
 _MAX_WINDOW_MEMBERS = 800
-"""A window stops widening past this many members: on random 64k-buffer traces most
-windows lowered had 150-750 members, and a dive of a thousand more costs 25 lookups a
-member for a whole dive's gamble again (before the packing, seeds 1 and 4: 1.0059x and
-1.0027x max-live with this limit, 1.0061x and 1.0050x with 1500, for the same work)."""
+"""A window stops widening past this many members: a window lowers by a better peak,
+which a few hundred buffers around it decide, and a dive of a wider one pays tens of
+lookups a member for the same gamble; the work goes further on other windows."""
 _CORE_REACHES = (0, 8, 16, 32, 64, 96)
 """Time ranks a packed core reaches beyond the setter's lifetime, in turn: which core's
-packing the rest of the window fits around is luck (on random traces of 3k-64k buffers
-(0, 8, 16) left 3000:6, 4000:0 and 4000:4 at 1.02-1.04x max-live, (0, 32, 96) 64000:6 at
-1.013x; these brought all but 3000:8 (1.031x) of 30 to max-live)."""
+packing the rest of the window fits around is luck, so cores narrow (cheap to pack) to
+wide (more of the peak fixed) are each a ticket."""
 _MAX_CORE_MEMBERS = 400
+"""The most buffers a core may have: the search packs cores of a couple of hundred buffers
+at their max-live within `_CORE_STEPS`, and seldom larger ones, whose steps would be lost."""
 _CORE_STEPS = 2_000_000
 """Search steps a core may take (9 ms): on random 64k-buffer traces, cores of 100-180
 buffers packed at their max-live in 60k-160k."""
@@ -82,10 +84,6 @@ class Window:
     """Per member, its offset when it crosses the window's edges, else -1."""
     problem: Problem
     geometry: Geometry
-
-    @property
-    def num_free(self) -> int:
-        return int(np.count_nonzero(self.pinned < 0))
 
 
 def window_around(
@@ -133,6 +131,8 @@ _MEMBER_LOOKUPS = REPAIR_SECONDS_PER_MEMBER / REPAIR_SECONDS_PER_LOOKUP
 """A member placed in an order costs this many gap lookups' work."""
 _LOOKUP_STEPS = REPAIR_SECONDS_PER_LOOKUP / SEARCH_STEP_SECONDS
 """A gap lookup's work in steps of the canonical search."""
+ENTRIES_PER_LOOKUP = int(REPAIR_SECONDS_PER_LOOKUP / REPAIR_SECONDS_PER_ENTRY)
+"""The conflict list entries a gap lookup's price covers in a window's dive."""
 
 
 @dataclass
@@ -164,7 +164,8 @@ def repair_peaks(
     buffers at the top packed exactly (`_packed_around`, once a pool is lowered), else
     windows placed in `orders` first (at most `_ORDERS_SHARE` of the work), then by
     dives, round after round (`_round`). A pool is left alone once a round spends nothing
-    (every window is held at its top by a buffer crossing its edges). Without `dives`
+    (every window is held at its top by a buffer crossing its edges: seen before a dive is
+    paid for). Without `dives`
     (buffers too long-lived for them: their windows are dense, and a gap lookup costs
     more than it is priced) only the orders try, with all the work."""
     offset = offset.copy()
@@ -233,9 +234,9 @@ class Tries:
 
 
 def _round(number: int, orders: WindowOrders, rng: np.random.Generator) -> Tries:
-    """Round 0 places windows in `orders` (cheap, and enough on some traces: before the
-    packing, random 64k-buffer seed 8 reached 1.0073x max-live so, 1.0183x by dives
-    alone); the later rounds dive, `_TICKETS_PER_ROUND` new dives each."""
+    """Round 0 places windows in `orders` (a few placements of each window: cheaper than
+    dives, and where they lower a window, dives need not); the later rounds dive,
+    `_TICKETS_PER_ROUND` new dives each."""
     if number == 0:
         return Tries(orders, rng, range(0), np.iinfo(np.int64).max)
     tickets = range((number - 1) * _TICKETS_PER_ROUND, number * _TICKETS_PER_ROUND)
@@ -256,8 +257,6 @@ def _lower_around(
         window = window_around(problem, spans, in_pool, offset, first, last)
         if len(window.members) > min(work.left, tries.max_members):
             return False
-        if tries.orders is None:
-            work.spent += len(window.members)
         lowered = _lowered(window, offset[window.members], tries, work)
         if lowered is not None:
             offset[window.members] = lowered
@@ -300,10 +299,11 @@ def _packed_around(
         first = max(core_first - margin, 0)
         last = min(core_last + margin, num_times)
         window = window_around(problem, spans, in_pool, offset, first, last)
+        if len(window.members) > _MAX_WINDOW_MEMBERS:
+            continue  # a long-lived buffer in the core: the window is most of the program
         pinned = _with_core(window, packing.members, packed)
-        if pinned is None or len(window.members) > work.left:
+        if pinned is None:
             continue
-        work.spent += len(window.members)
         old = highest(window, offset[window.members])
         crossing_tops = (offset[window.members] + window.problem.sizes)[window.pinned >= 0]
         if int(crossing_tops.max(initial=0)) == old[0]:
@@ -417,8 +417,11 @@ def _dived(
     window: Window, old: tuple[int, int], tickets: range, work: RepairWork
 ) -> np.ndarray | None:
     """The members' offsets from the first dive of `tickets` that lowers the window below
-    `old`, or None."""
+    `old`, or None. The dives pay for the window's members, once they run."""
     sub, geometry = window.problem, window.geometry
+    if len(window.members) > work.left:
+        return None
+    work.spent += len(window.members)
     assert geometry.spans is not None
     span_start, span_end = (np.asarray(s, dtype=np.int64) for s in geometry.spans)
     sizes = np.asarray(sub.sizes, dtype=np.int64)
@@ -428,10 +431,18 @@ def _dived(
         rank = ranks[ticket % len(ranks)]
         if ticket >= len(ranks):
             rank = shaken(rank, ticket, _TICKET_NOISE)
-        offsets, lookups, placed = place_lowest_first(
-            span_start, span_end, sizes, alignments, rank, window.pinned, old[0], work.left
+        offsets, spent, placed = place_lowest_first(
+            span_start,
+            span_end,
+            sizes,
+            alignments,
+            rank,
+            window.pinned,
+            old[0],
+            work.left,
+            ENTRIES_PER_LOOKUP,
         )
-        work.spent += lookups
+        work.spent += spent
         if placed and highest(window, offsets) < old:
             return offsets
     return None

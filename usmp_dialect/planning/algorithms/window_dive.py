@@ -24,12 +24,17 @@ from usmp_dialect.planning.algorithms.skyline import heap_pop, heap_push
 
 
 @njit(cache=True)
-def place_lowest_first(span_start, span_end, sizes, alignments, rank, pinned, ceiling, max_lookups):
+def place_lowest_first(
+    span_start, span_end, sizes, alignments, rank, pinned, ceiling, max_work, entries_per_lookup
+):
     """Each buffer's offset: a pinned one (`pinned` not -1) at its pinned offset, the others
     lowest-sitting first, ties by `rank`, each in its lowest gap among the placed buffers
-    it meets, aligned up; the gap lookups done (one per placement and one per return to
-    the heap); and whether every buffer was placed: the dive stops when a buffer would
-    reach above `ceiling`, or after `max_lookups` lookups."""
+    it meets, aligned up; the work done, in gap lookups (one per placement and one per
+    return to the heap), or in conflict list entries built, read and moved by
+    `_lowest_gap`, `entries_per_lookup` to a lookup, when they come to more (a lookup's
+    price covers that many); and whether every buffer was placed: the dive stops when a
+    buffer would reach above `ceiling`, or once `max_work` is done (the work reported is at
+    most `max_work`: the last lookup's overrun, one buffer's neighbours, goes uncharged)."""
     n = len(sizes)
     nb_ptr, nb_idx = _neighbours(span_start, span_end)
     most = 1
@@ -46,21 +51,25 @@ def place_lowest_first(span_start, span_end, sizes, alignments, rank, pinned, ce
         if not placed[buffer]:
             count = heap_push(heap, count, key, rank, buffer)
     lookups = 0
+    entries = nb_ptr[n]
     while count:
         buffer, count = heap_pop(heap, count, key, rank)
-        if lookups == max_lookups:
-            return offset, lookups, False
+        if max(lookups, entries // entries_per_lookup) >= max_work:
+            return offset, max_work, False
         lookups += 1
-        at = _lowest_gap(buffer, nb_ptr, nb_idx, placed, offset, sizes, alignments, low, high)
+        at, scanned = _lowest_gap(
+            buffer, nb_ptr, nb_idx, placed, offset, sizes, alignments, low, high
+        )
+        entries += scanned
         if at > key[buffer]:
             key[buffer] = at
             count = heap_push(heap, count, key, rank, buffer)
             continue
         if at + sizes[buffer] > ceiling:
-            return offset, lookups, False
+            return offset, min(max(lookups, entries // entries_per_lookup), max_work), False
         offset[buffer] = at
         placed[buffer] = True
-    return offset, lookups, True
+    return offset, min(max(lookups, entries // entries_per_lookup), max_work), True
 
 
 @njit(cache=True)
@@ -102,8 +111,10 @@ def _sweep(span_start, span_end, by_start, fill, filed, counting):
 @njit(cache=True)
 def _lowest_gap(buffer, nb_ptr, nb_idx, placed, offset, sizes, alignments, low, high):
     """The lowest aligned offset where `buffer` overlaps none of its placed neighbours
-    (gathered by insertion, sorted by offset: a few dozen, cheaper than a sort call)."""
+    (gathered by insertion, sorted by offset: a few dozen, cheaper than a sort call), and
+    the entries read and moved to find it."""
     count = 0
+    scanned = nb_ptr[buffer + 1] - nb_ptr[buffer]
     for entry in range(nb_ptr[buffer], nb_ptr[buffer + 1]):
         other = nb_idx[entry]
         if placed[other] and sizes[other] > 0:
@@ -113,6 +124,7 @@ def _lowest_gap(buffer, nb_ptr, nb_idx, placed, offset, sizes, alignments, low, 
                 low[at] = low[at - 1]
                 high[at] = high[at - 1]
                 at -= 1
+                scanned += 1
             low[at] = start
             high[at] = end
             count += 1
@@ -123,4 +135,4 @@ def _lowest_gap(buffer, nb_ptr, nb_idx, placed, offset, sizes, alignments, low, 
             break
         if high[index] > at:
             at = -(-high[index] // alignment) * alignment
-    return at
+    return at, scanned

@@ -43,6 +43,12 @@ small problems of their own, so a member costs a third of a buffer of a whole pl
 REPAIR_SECONDS_PER_LOOKUP = 1.4e-6
 """One gap lookup of a repair window's dive (`repair`, `window_dive`), building the
 windows included: 1.4 us on random 64k-buffer traces (about 25 lookups a member)."""
+REPAIR_SECONDS_PER_ENTRY = 0.7e-9
+"""One conflict list entry built, read or moved in a repair window's dive (`window_dive`):
+0.71 ns, and 0.77 us the rest of a lookup, fitted to windows of 719 buffers meeting 580
+others each (65000 entries a lookup) and to random 64k-buffer traces (900). A lookup's
+price covers the entries of 2000 at this price, and a dive pays for its entries instead
+when they come to more."""
 SEARCH_STEP_SECONDS = 4.5e-9
 """One step of the branch and bound (`search_kernel`: a list entry, section or conflict
 scanned, a trail entry undone)."""
