@@ -6,6 +6,8 @@
         [--params P.npz]                        the entry's T.lookup_param("p0") as constants
     usmp-translate --emit-tvmscript in.mlir     tir dialect -> TVMScript
         [--constants-out FILE.bin]              and the constant pool's initial bytes
+    usmp-translate --emit-c DIR planned.mlir    planned tir -> C library, runner, Makefile
+        [--model-name NAME]                     (NAME.h: struct NAME_inputs, NAME_run, ...)
     usmp-translate --import-relax m.py:NAME     Relax model NAME() -> (mod, weights) -> tir
         [--weights=bound|params] [--fusion=default|none]   how TVM lowers it first
         [--temporaries=keep|inline]             operators' temporaries kept or inlined
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
@@ -140,6 +143,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     modes = parser.add_mutually_exclusive_group(required=True)
     for flag, (_, help_text) in TRANSLATIONS.items():
         modes.add_argument(f"--{flag}", action="store_true", help=help_text)
+    modes.add_argument(
+        "--emit-c",
+        metavar="DIR",
+        help="planned tir dialect to a C library in DIR (header, operators, constant pool, "
+        "a runner and a Makefile for the host and for QEMU's Cortex-M55)",
+    )
     parser.add_argument("input_file", nargs="?", help="input file (default: stdin)")
     parser.add_argument("-o", "--output-file", help="output file (default: stdout)")
     tvmscript = parser.add_argument_group("--import-tvmscript options")
@@ -182,7 +191,21 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="write the constant pool's initial bytes (raw, little-endian, the pool's size) "
         "to FILE.bin",
     )
+    library = parser.add_argument_group("--emit-c options")
+    library.add_argument(
+        "--model-name",
+        default="model",
+        metavar="NAME",
+        help="the C prefix of the interface: NAME.h, struct NAME_inputs, NAME_run (default: "
+        "model)",
+    )
     return parser.parse_args(argv)
+
+
+def emit_c(text: str, name: str, directory: str, model: str) -> None:
+    from usmp_dialect.tvm.c_bundle import write_library
+
+    write_library(parse_module(text, name), directory, model)
 
 
 def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
@@ -211,6 +234,8 @@ def _input_shapes(args: argparse.Namespace, mode: str) -> dict[str, tuple[int, .
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
+    if args.emit_c is not None:
+        return _emit_c(args)
     mode = next(flag for flag in TRANSLATIONS if getattr(args, flag.replace("-", "_")))
     lowering = _lowering(args, mode)
     input_shapes = _input_shapes(args, mode)
@@ -246,6 +271,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         with requires_tvm(TOOL, f"--{mode}"):
             result = translate(text, name)
         write_output(args.output_file, result)
+    return 0
+
+
+def _emit_c(args: argparse.Namespace) -> int:
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", args.model_name):
+        usage_error(TOOL, f"--model-name must be a C identifier, got '{args.model_name}'")
+    name = args.input_file or "<stdin>"
+    with report_user_errors(TOOL) as context:
+        context.input_name = name
+        text = _read_input(args.input_file)
+        with requires_tvm(TOOL, "--emit-c"):
+            emit_c(text, name, args.emit_c, args.model_name)
     return 0
 
 
