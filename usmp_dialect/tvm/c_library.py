@@ -353,6 +353,18 @@ def _callable_entry(func: Any, constants: Mapping[str, str]) -> Any:
     ]
 
 
+def _with_empty_operator(entry: Any, name: str, operators: dict[Any, Any]) -> Any:
+    """`entry` calling an empty operator added to `operators`: TVM takes a function alone
+    in its module for the public entry, whatever its attributes say."""
+    from tvm import ir, tirx
+
+    empty = tirx.PrimFunc([], tirx.Evaluate(tirx.IntImm("int32", 0)))
+    callee = ir.GlobalVar(name)
+    operators[callee] = empty
+    call = tirx.Evaluate(ir.Call(callee, [], ret_ty=empty.ret_type))
+    return tirx.PrimFunc(entry.params, tirx.stmt_seq(entry.body, call), attrs=entry.attrs)
+
+
 _EXTERN_C = '#ifdef __cplusplus\nextern "C"\n#endif\n'
 _DEFINITION = re.compile(r"^static (?:void|int32_t) \w+\((.*)\) \{$", re.MULTILINE)
 
@@ -365,6 +377,8 @@ def operators_source(mod: Any, entry: str, entry_c_name: str, constants: Mapping
     # The entry's calls name the operators' GlobalVars: the new module keeps them.
     operators = {gv: mod[gv] for gv in mod.get_global_vars() if gv.name_hint != entry}
     callable_entry, constant_params = _callable_entry(mod[entry], constants)
+    if not operators:
+        callable_entry = _with_empty_operator(callable_entry, f"{entry_c_name}_nothing", operators)
     private = tvm.IRModule({**operators, tvm.ir.GlobalVar(entry_c_name): callable_entry})
     with tvm.transform.PassContext(config={"tirx.disable_storage_rewrite": True}):
         built = tvm.compile(private, target="c")
