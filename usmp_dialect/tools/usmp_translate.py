@@ -196,8 +196,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "--model-name",
         default="model",
         metavar="NAME",
-        help="the C prefix of the interface: NAME.h, struct NAME_inputs, NAME_run (default: "
-        "model)",
+        help="the C prefix of the interface: NAME.h, struct NAME_inputs, NAME_run (default: model)",
     )
     return parser.parse_args(argv)
 

@@ -38,7 +38,9 @@ class ImageSizes(NamedTuple):
 
 
 def require_tools(qemu: bool) -> None:
-    missing = [tool for tool in (*HOST_TOOLS, *(ARM_TOOLS if qemu else ())) if not shutil.which(tool)]
+    missing = [
+        tool for tool in (*HOST_TOOLS, *(ARM_TOOLS if qemu else ())) if not shutil.which(tool)
+    ]
     if missing:
         install = ARM_INSTALL if qemu else "apt-get install -y make gcc binutils"
         raise MissingTools(f"{', '.join(missing)} not found: install them with `{install}`")

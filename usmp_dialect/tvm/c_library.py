@@ -55,20 +55,91 @@ C_TYPES = {
 MATH_FUNCTIONS = frozenset(
     f"{name}{suffix}"
     for suffix in ("", "f")
-    for name in (
-        "exp exp2 expm1 log log2 log10 log1p pow sqrt cbrt sin cos tan asin acos atan atan2 "
-        "sinh cosh tanh asinh acosh atanh erf erfc fabs floor ceil round trunc nearbyint "
-        "fmod fmin fmax hypot copysign ldexp"
-    ).split()
+    for name in [
+        "exp",
+        "exp2",
+        "expm1",
+        "log",
+        "log2",
+        "log10",
+        "log1p",
+        "pow",
+        "sqrt",
+        "cbrt",
+        "sin",
+        "cos",
+        "tan",
+        "asin",
+        "acos",
+        "atan",
+        "atan2",
+        "sinh",
+        "cosh",
+        "tanh",
+        "asinh",
+        "acosh",
+        "atanh",
+        "erf",
+        "erfc",
+        "fabs",
+        "floor",
+        "ceil",
+        "round",
+        "trunc",
+        "nearbyint",
+        "fmod",
+        "fmin",
+        "fmax",
+        "hypot",
+        "copysign",
+        "ldexp",
+    ]
 )
 """The externs a call may name: C's math library, which the bundle links (`-lm`)."""
 
 _NAMED_CALLS = ("tirx.call_extern", "tirx.call_pure_extern")
 _RUNTIME_CALLS = ("tirx.tvm_call_packed", "tirx.tvm_call_cpacked", "tirx.lookup_param")
 _C_KEYWORDS = frozenset(
-    "auto break case char const continue default do double else enum extern float for goto "
-    "if inline int long register restrict return short signed sizeof static struct switch "
-    "typedef union unsigned void volatile while bool true false main".split()
+    [
+        "auto",
+        "break",
+        "case",
+        "char",
+        "const",
+        "continue",
+        "default",
+        "do",
+        "double",
+        "else",
+        "enum",
+        "extern",
+        "float",
+        "for",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "register",
+        "restrict",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "struct",
+        "switch",
+        "typedef",
+        "union",
+        "unsigned",
+        "void",
+        "volatile",
+        "while",
+        "bool",
+        "true",
+        "false",
+        "main",
+    ]
 )
 POOL_ALIGNMENT = 16
 """The least alignment of a pool's base: every view the plan places in it assumes it."""
@@ -299,7 +370,7 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         for name, t in params
         if isinstance(t, tir.BufferType)
     ]
-    tensors += [entry for entry in placed]
+    tensors += placed
     names = [name for name, *_ in tensors if name is not None]
     ident = _unique_identifiers([*names, *pools])
 
@@ -353,6 +424,33 @@ def _callable_entry(func: Any, constants: Mapping[str, str]) -> Any:
     ]
 
 
+def _locals_on_stack(func: Any) -> Any:
+    """`func` with its `local` buffers (an accumulator the import made a register) of
+    scope `global`: TVM's C code generator declares a small `global` buffer inside the
+    import's `device_type` attr as a C array on the stack, but a `local` one it asks its
+    runtime's workspace for (its last resort for a larger one too, which the bundle then
+    refuses, see `operators_source`)."""
+    import tvm_ffi
+    from tvm import ir, tirx
+
+    from usmp_dialect.frontends.relax import nodes_of
+
+    stacked = {
+        alloc.buffer: tirx.decl_buffer(
+            alloc.buffer.shape, alloc.buffer.dtype, str(alloc.buffer.name), scope="global"
+        )
+        for alloc in nodes_of(tirx.AllocBuffer, func.body)
+        if alloc.buffer.scope() == "local"
+    }
+    if not stacked:
+        return func
+
+    def rebind(var: Any, *_: Any) -> Any:
+        return next((new for old, new in stacked.items() if var.same_as(old)), var)
+
+    return func.with_body(tvm_ffi.structural_map(func.body, (ir.Var, rebind)))
+
+
 def _with_empty_operator(entry: Any, name: str, operators: dict[Any, Any]) -> Any:
     """`entry` calling an empty operator added to `operators`: TVM takes a function alone
     in its module for the public entry, whatever its attributes say."""
@@ -375,7 +473,9 @@ def operators_source(mod: Any, entry: str, entry_c_name: str, constants: Mapping
     import tvm
 
     # The entry's calls name the operators' GlobalVars: the new module keeps them.
-    operators = {gv: mod[gv] for gv in mod.get_global_vars() if gv.name_hint != entry}
+    operators = {
+        gv: _locals_on_stack(mod[gv]) for gv in mod.get_global_vars() if gv.name_hint != entry
+    }
     callable_entry, constant_params = _callable_entry(mod[entry], constants)
     if not operators:
         callable_entry = _with_empty_operator(callable_entry, f"{entry_c_name}_nothing", operators)
@@ -396,6 +496,10 @@ def operators_source(mod: Any, entry: str, entry_c_name: str, constants: Mapping
         raise UsmpError(
             f"TVM's C for the module calls its runtime ({leftover[0]}); the bundle has none"
         )
+
+    # A stack buffer is zeroed: gcc cannot see that the loop's first iteration writes an
+    # accumulator before it reads it (-Wmaybe-uninitialized, an error under -Werror).
+    source = re.sub(r"^(\s+\w+ \w+\[\d+\]);$", r"\1 = {0};", source, flags=re.MULTILINE)
 
     def unused_params_allowed(match: re.Match[str]) -> str:
         names = [param.split()[-1].lstrip("*") for param in match[1].split(", ") if param]
@@ -459,9 +563,7 @@ def header(interface: Interface) -> str:
         "",
         _struct(f"{m}_inputs", [f"{t.ctype}* {t.ident}" for t in interface.inputs]),
         _struct(f"{m}_outputs", [f"{t.ctype}* {t.ident}" for t in interface.outputs]),
-        _struct(
-            f"{m}_workspace_pools", [f"uint8_t* {p.ident}" for p in interface.workspace_pools]
-        ),
+        _struct(f"{m}_workspace_pools", [f"uint8_t* {p.ident}" for p in interface.workspace_pools]),
         "/* A constant's replacement (the RFC's override); NULL: its bytes in the constant",
         " * pool. */",
         _struct(f"{m}_constants", [f"const {t.ctype}* {t.ident}" for t in interface.constants]),

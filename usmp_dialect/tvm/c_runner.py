@@ -37,10 +37,7 @@ def runner_source(interface: Interface) -> str:
         "#include <unistd.h>",
         f'#include "{m}.h"',
         "",
-        *(
-            f"static _Alignas({POOL_ALIGNMENT}) uint8_t pool_{p.ident}[{p.size}];"
-            for p in pools
-        ),
+        *(f"static _Alignas({POOL_ALIGNMENT}) uint8_t pool_{p.ident}[{p.size}];" for p in pools),
     ]
     if not interface.in_pools:
         lines += [_tensor_array(t, "input") for t in inputs]
@@ -169,11 +166,20 @@ SECTIONS {
   .text : { KEEP(*(.vectors)) *(.text*) KEEP(*(.init)) KEEP(*(.fini)) } > ITCM
   .ARM.exidx : { *(.ARM.exidx*) } > ITCM
   .rodata : { *(.rodata*) } > QSPI
-  .init_array : { PROVIDE(__init_array_start = .); KEEP(*(.init_array*)) PROVIDE(__init_array_end = .); } > SRAM
-  .preinit_array : { PROVIDE(__preinit_array_start = .); KEEP(*(.preinit_array*)) PROVIDE(__preinit_array_end = .); } > SRAM
-  .fini_array : { PROVIDE(__fini_array_start = .); KEEP(*(.fini_array*)) PROVIDE(__fini_array_end = .); } > SRAM
+  .init_array : {
+    PROVIDE(__init_array_start = .); KEEP(*(.init_array*)) PROVIDE(__init_array_end = .);
+  } > SRAM
+  .preinit_array : {
+    PROVIDE(__preinit_array_start = .); KEEP(*(.preinit_array*));
+    PROVIDE(__preinit_array_end = .);
+  } > SRAM
+  .fini_array : {
+    PROVIDE(__fini_array_start = .); KEEP(*(.fini_array*)) PROVIDE(__fini_array_end = .);
+  } > SRAM
   .data : { *(.data*) } > SRAM
-  .bss (NOLOAD) : { __bss_start__ = .; *(.bss*) *(COMMON) . = ALIGN(4); __bss_end__ = .; } > SRAM
+  .bss (NOLOAD) : {
+    __bss_start__ = .; *(.bss*) *(COMMON) . = ALIGN(4); __bss_end__ = .;
+  } > SRAM
   end = .;
   __end__ = .;
   __stack_top = ORIGIN(DTCM) + LENGTH(DTCM);
@@ -209,7 +215,8 @@ run: {RUNNER} $(LIBRARY) {m}.h
 \t$(CC) $(CFLAGS) -o $@ {RUNNER} $(LIBRARY) -lm
 
 run.elf: {RUNNER} $(LIBRARY) {m}.h {STARTUP} {LINKER_SCRIPT}
-\t$(ARM_CC) $(ARM_CFLAGS) --specs=rdimon.specs -T {LINKER_SCRIPT} -o $@ {STARTUP} {RUNNER} $(LIBRARY) -lm
+\t$(ARM_CC) $(ARM_CFLAGS) --specs=rdimon.specs -T {LINKER_SCRIPT} -o $@ \\
+\t    {STARTUP} {RUNNER} $(LIBRARY) -lm
 
 qemu: run.elf
 \tcd "$(START_DIR)" && $(QEMU) -M mps3-an547 -nographic -monitor none -serial none \\
