@@ -45,7 +45,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from usmp_dialect.frontends.csv_instance import read_csv_instance
+from usmp_dialect.formats.csv_instance import read_csv_instance
 from usmp_dialect.planning.algorithms.placement import Fit, geometry_of, place_in_order
 from usmp_dialect.planning.algorithms.portfolio import ORDERS, order_of
 from usmp_dialect.planning.conflicts import conflicts_from_intervals, max_live

@@ -18,8 +18,19 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from usmp_dialect.diagnostics import LocatedError
-from usmp_dialect.frontends.relax import DEFAULT_LOWERING, Lowering
-from usmp_dialect.frontends.tvmscript import TVMScriptError
+from usmp_dialect.dialects.usmp import POOLS_ATTR
+from usmp_dialect.tvm.captured_output import output_captured
+from usmp_dialect.tvm.planned_module import plan_module
+from usmp_dialect.tvm.relax.lowering import (
+    DEFAULT_LOWERING,
+    Lowering,
+    lower_model,
+    relax_planner_bytes,
+    relax_vm_outputs,
+    sanitize,
+)
+from usmp_dialect.tvm.runtime import check_overrides, constant_pool, run_module
+from usmp_dialect.tvm.tvmscript_importer import TVMScriptError
 
 
 class OutputCheck(NamedTuple):
@@ -60,8 +71,6 @@ def _overridden(
 ) -> Mapping[str, np.ndarray]:
     """`weights` with the overridden ones replaced; an override of a constant that is not
     a weight (one folded at compile time) is an error, as the Relax VM cannot be given it."""
-    from usmp_dialect.frontends.relax import sanitize
-    from usmp_dialect.tvm_runtime import check_overrides
 
     check_overrides(overrides, {n: (a.shape, str(a.dtype)) for n, a in constants.items()})
     by_name = {sanitize(k): k for k in weights}
@@ -101,15 +110,6 @@ def check_model(
     fused or not). `pools` is a `--pools` spec (`sram:size_hint=256K,dram`, with
     `flash:kind=constant` the constants go in a pool). `overrides` replace constants by
     name (weights the model reads as they are), in our run and the Relax VM's."""
-    from usmp_dialect.dialects.usmp import POOLS_ATTR
-    from usmp_dialect.frontends.relax import (
-        lower_model,
-        relax_planner_bytes,
-        relax_vm_outputs,
-        sanitize,
-    )
-    from usmp_dialect.pipeline import plan_module
-    from usmp_dialect.tvm_runtime import constant_pool, run_module
 
     tir_mod, constants = lower_model(mod, weights, where, lowering)
     weights = _overridden(weights, constants, overrides or {})
@@ -160,8 +160,6 @@ def tflm_arena(path: str) -> tuple[int, int]:
     is where TFLM plans every tensor of the graph, inputs and outputs included; the total
     adds the persistent tail of interpreter structures."""
     from tflite_micro.python.tflite_micro import runtime
-
-    from usmp_dialect.frontends.captured_output import output_captured
 
     with output_captured() as printed:
         runtime.Interpreter.from_file(path).print_allocations()

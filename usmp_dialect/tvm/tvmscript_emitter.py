@@ -1,7 +1,7 @@
 """The `tir` dialect back to TVM 0.27: `emit_module(ModuleOp) -> tvm.IRModule`, and
 TVMScript text (`emit_tvmscript`) via TVM's own printer.
 
-The inverse of `frontends/tvmscript.py`: emit(import(m)) is structurally equal to m.
+The inverse of `tvmscript_importer.py`: emit(import(m)) is structurally equal to m.
 Expression ops are pure, so each becomes its TVM expression where it is defined; the
 statement ops of a block become one statement, or a `SeqStmt` of several. TVM is imported
 inside these functions only.
@@ -30,7 +30,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR
-from usmp_dialect.tvm_nodes import (
+from usmp_dialect.tvm.nodes import (
     LOGICAL_NODE_OF_OP,
     NODE_OF_CMPF,
     NODE_OF_CMPI,

@@ -29,8 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from usmp_dialect.frontends.fused_names import renamed
-from usmp_dialect.frontends.relax import OUTPUT_NAMES_ATTR, fresh_name, sanitize
+from usmp_dialect.tvm.relax.fused_names import renamed
+from usmp_dialect.tvm.relax.lowering import OUTPUT_NAMES_ATTR, sanitize
+from usmp_dialect.tvm.relax.names import fresh_name
 
 
 @contextlib.contextmanager

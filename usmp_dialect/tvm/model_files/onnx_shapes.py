@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from usmp_dialect.frontends.model_files import fixed_input_shapes
-from usmp_dialect.frontends.relax import RelaxImportError
+from usmp_dialect.tvm.model_files.input_shapes import fixed_input_shapes
+from usmp_dialect.tvm.relax.lowering import RelaxImportError
 
 _SHAPE_OPS = frozenset({"Shape", "Size"})
 # Constants this small are shapes, axes, scalars (the `Cast` of a `Constant` shape part),

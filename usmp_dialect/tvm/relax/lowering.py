@@ -6,7 +6,7 @@
     relax_planner_bytes(mod) -> int                 Relax's StaticPlanBlockMemory total
     relax_vm_outputs(mod, weights, inputs) -> list   the Relax VM's outputs, the reference
 
-(`usmp_dialect.frontends.model_file` loads `(mod, weights)` from a model file; the first
+(`usmp_dialect.tvm.relax.model_spec` loads `(mod, weights)` from a model file; the first
 three take a `Lowering`, the options of `--import-relax`.)
 
 By default the weights are first bound into the Relax entry `forward` as constants
@@ -55,13 +55,24 @@ from typing import Any, NamedTuple
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from usmp_dialect.analysis.tir_liveness import prim_funcs
 from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR, CONSTANTS_ATTR
-from usmp_dialect.frontends.captured_output import output_captured
-from usmp_dialect.frontends.tvmscript import TVMScriptError
+from usmp_dialect.formats.constant_pool import constant_values_attr
+from usmp_dialect.tvm.captured_output import output_captured
+from usmp_dialect.tvm.relax.folded_weights import (
+    expanded_constants_hidden,
+    expanded_constants_restored,
+    fold_named_weights,
+)
+from usmp_dialect.tvm.relax.fused_names import named_fusion
+from usmp_dialect.tvm.relax.names import ENTRY, fresh_name
+from usmp_dialect.tvm.relax.nodes import nodes_of
+from usmp_dialect.tvm.relax.temporaries import inline_temporaries, widening_kept_apart
+from usmp_dialect.tvm.tvmscript_emitter import tvm_attrs
+from usmp_dialect.tvm.tvmscript_importer import TVMScriptError, import_module
 
 OUTPUT_NAME = "output"
 OUTPUT_NAMES_ATTR = "usmp.output_names"
-ENTRY = "forward"
 # ASCII: xDSL's SSA names, which the params become, take no other letters.
 _NOT_IDENT = re.compile(r"\W", re.ASCII)
 # Names the lowered TVMScript binds itself: the TIR and IR modules, and the module class.
@@ -147,7 +158,7 @@ class Lowering:
     application that loads them at run time. `fusion="none"` leaves out TVM's `FuseOps`
     and `FuseTIR`: one operator per legalized Relax op. `temporaries="inline"` fuses
     injective producers into their consumers and inlines each operator's temporaries
-    (`frontends.temporaries`): no padded copy, float32 dequantized tensor or whole
+    (`tvm.relax.temporaries`): no padded copy, float32 dequantized tensor or whole
     accumulator is left to plan (the default of model files, `MODEL_FILE_LOWERING`:
     `--import-relax` keeps TVM's fusion as it is, which Relax's own planner is measured
     on)."""
@@ -190,8 +201,6 @@ def _lowered_by_tvm(target: Any, fusion: str, widening_apart: bool = False) -> l
     passes = cpu_generic.library_dispatch_passes(target) + cpu_generic.legalize_passes(target)
     if fusion == "none":
         return [p for p in passes if p.info.name not in _FUSION_PASSES]
-    from usmp_dialect.frontends.fused_names import named_fusion
-    from usmp_dialect.frontends.temporaries import widening_kept_apart
 
     lowered: list[Any] = []
     for p in passes:
@@ -215,8 +224,6 @@ def _bind_weights(
     weight, or one computed from it, when it is that very tensor."""
     import tvm
     from tvm import relax
-
-    from usmp_dialect.frontends.folded_weights import fold_named_weights
 
     tensors = {sanitize(k): tvm.runtime.tensor(v) for k, v in weights.items()}
     bound = {p: tensors[sanitize(p.name)] for p in mod[ENTRY].params if sanitize(p.name) in tensors}
@@ -242,12 +249,6 @@ def lower_relax(
     failing on the model is a `RelaxImportError` at `at`."""
     import tvm
     from tvm import relax
-
-    from usmp_dialect.frontends.folded_weights import (
-        expanded_constants_hidden,
-        expanded_constants_restored,
-    )
-    from usmp_dialect.frontends.temporaries import inline_temporaries
 
     target = tvm.target.Target("llvm")
     hidden: dict[Any, Any] = {}
@@ -412,20 +413,6 @@ def _statements(stmt: Any) -> list[Any]:
     return list(stmt.seq) if isinstance(stmt, tirx.SeqStmt) else [stmt]
 
 
-def nodes_of(kind: Any, node: Any) -> list[Any]:
-    """Every TVM node of type `kind` in `node`, in program order (types not entered)."""
-    import tvm
-    import tvm_ffi
-
-    found: list[Any] = []
-    tvm_ffi.structural_walk(
-        node,
-        [(tvm.ir.Type, lambda _: tvm_ffi.WalkResult.SKIP), (kind, found.append)],
-        order="pre",
-    )
-    return found
-
-
 def var_names(func: Any) -> set[str]:
     """The names of every var (buffers, loop vars, params) in `func`."""
     import tvm
@@ -450,14 +437,6 @@ def _allocates_locally(func: Any) -> bool:
 
     allocs = nodes_of(tirx.AllocBuffer, func.body)
     return any(alloc.buffer.scope() == "local" for alloc in allocs)
-
-
-def fresh_name(name: str, taken: set[str]) -> str:
-    """`name` with `_` appended while it is taken; the result is taken from then on."""
-    while name in taken:
-        name += "_"
-    taken.add(name)
-    return name
 
 
 def _with_script_names(mod: Any) -> Any:
@@ -742,8 +721,6 @@ def lower_model(
     import tvm
     from tvm import relax
 
-    from usmp_dialect.backends.tvmscript import tvm_attrs
-
     if not isinstance(mod, tvm.IRModule) or ENTRY not in [
         g.name_hint for g in mod.get_global_vars()
     ]:
@@ -850,9 +827,6 @@ def import_relax(
 ) -> ModuleOp:
     """The `tir` dialect of a Relax model (see the module docstring), `main` holding its
     constants' values as `usmp.constant_values`."""
-    from usmp_dialect.analysis.tir_liveness import prim_funcs
-    from usmp_dialect.backends.constant_pool import constant_values_attr
-    from usmp_dialect.frontends.tvmscript import import_module
 
     lowered = lower_model(mod, weights, where, lowering)
     try:

@@ -29,9 +29,15 @@ from typing import Any, NamedTuple
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from usmp_dialect.analysis.tir_liveness import prim_funcs
+from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR, CONSTANTS_ATTR
-from usmp_dialect.frontends.relax import nodes_of, var_names
-from usmp_dialect.frontends.tvmscript import TVMScriptError
+from usmp_dialect.formats.constant_pool import constant_values_attr
+from usmp_dialect.tvm.relax.lowering import var_names
+from usmp_dialect.tvm.relax.nodes import nodes_of
+from usmp_dialect.tvm.runtime import entry_name
+from usmp_dialect.tvm.tvmscript_emitter import tvm_attrs
+from usmp_dialect.tvm.tvmscript_importer import TVMScriptError, import_module, parse_tvmscript
 
 LOOKUP_PARAM = "tirx.lookup_param"
 
@@ -137,7 +143,6 @@ def _check(
     taken: set[str],
 ) -> None:
     """The arrays are exactly the params looked up, each as every buffer over it reads it."""
-    from usmp_dialect.dialects import tir
 
     for name, uses in lookups.items():
         here = _location(filename, uses[0].call)
@@ -183,9 +188,6 @@ def bind_lookup_params(
     import tvm_ffi
     from tvm import tirx
 
-    from usmp_dialect.backends.tvmscript import tvm_attrs
-    from usmp_dialect.tvm_runtime import entry_name
-
     try:
         entry = entry_name(mod)
     except ValueError as error:
@@ -230,9 +232,6 @@ def import_tvmscript_with_params(text: str, filename: str, params_file: str) -> 
     """The `tir` dialect of a TVMScript module, its entry's `T.lookup_param` calls bound
     to the arrays of `params_file` and their values in the entry's
     `usmp.constant_values`."""
-    from usmp_dialect.analysis.tir_liveness import prim_funcs
-    from usmp_dialect.backends.constant_pool import constant_values_attr
-    from usmp_dialect.frontends.tvmscript import import_module, parse_tvmscript
 
     params = read_params(params_file)
     mod, entry, constants = bind_lookup_params(

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.frontends.relax import (
+from usmp_dialect.tvm.relax.lowering import (
     DEFAULT_LOWERING,
     Lowering,
     RelaxImportError,

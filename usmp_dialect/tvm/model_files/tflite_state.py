@@ -42,6 +42,8 @@ from typing import Any
 
 import numpy as np
 
+from usmp_dialect.tvm.model_files.tflite_operators import corrected_converter, tensor_shape
+
 # Operators that copy their quantized input's values unchanged, as TFLite's kernels do.
 _COPYING = frozenset({"READ_VARIABLE", "ASSIGN_VARIABLE", "STRIDED_SLICE", "SPLIT_V"})
 
@@ -97,8 +99,6 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
     import tvm_ffi
     from tvm import relax
     from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter, get_tensor_name
-
-    from usmp_dialect.frontends.tflite_operators import corrected_converter, tensor_shape
 
     variables: dict[Any, Variable] = {}
 

@@ -1,12 +1,10 @@
 """Model files, `.tflite` and `.onnx`, through TVM 0.27's own Relax frontends into the
-`(mod, weights)` that `usmp_dialect.frontends.relax` lowers, as `--import-relax` does.
+`(mod, weights)` that `usmp_dialect.tvm.relax.lowering` lowers, as `--import-relax` does.
 
     load_model_file(path, kind, input_shapes) -> (mod, weights)   kind: "tflite", "onnx"
     import_model_file(path, kind, input_shapes, lowering) -> ModuleOp
                                        `usmp-translate --import-tflite/--import-onnx`
                                        (`MODEL_FILE_LOWERING`: temporaries inlined)
-    parse_input_shapes(["x=1x3x224x224"]) -> {"x": (1, 3, 224, 224)}   --input-shape
-    fixed_input_shapes(declared, input_shapes, where) -> {name: dims}  each input's shape
 
 `tvm.relax.frontend.tflite.from_tflite` and `tvm.relax.frontend.onnx.from_onnx` return a
 module whose entry is `main` with the weights already bound as constants (TFLite also
@@ -41,84 +39,34 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.frontends.captured_output import output_captured
-from usmp_dialect.frontends.file_names import (
+from usmp_dialect.tvm.captured_output import output_captured
+from usmp_dialect.tvm.model_files.input_shapes import dims_text, fixed_input_shapes
+from usmp_dialect.tvm.model_files.onnx_shapes import static_onnx_model
+from usmp_dialect.tvm.model_files.tensor_names import (
     file_names,
     tensor_name,
     with_file_names,
     with_output_names,
 )
-from usmp_dialect.frontends.relax import (
-    ENTRY,
+from usmp_dialect.tvm.model_files.tflite_operators import tensor_shape
+from usmp_dialect.tvm.model_files.tflite_state import (
+    state_output_names,
+    stateful_converter,
+    with_state,
+)
+from usmp_dialect.tvm.relax.lowering import (
     MODEL_FILE_LOWERING,
     Lowering,
     RelaxImportError,
     import_relax,
     shape_text,
 )
-from usmp_dialect.frontends.tflite_operators import tensor_shape
+from usmp_dialect.tvm.relax.names import ENTRY
 
 KINDS = ("tflite", "onnx")
 _FRONTEND_ENTRY = "main"
-_INPUT_SHAPE = re.compile(r"(?P<name>[^=]+)=(?P<dims>\d+(?:x\d+)*)")
 # What the ONNX frontend prints before re-raising an operator's failure.
 _FAILED_OPERATOR = re.compile(r"Error converting operator (\w+)")
-
-
-def parse_input_shapes(texts: Sequence[str]) -> dict[str, tuple[int, ...]]:
-    """`--input-shape NAME=1x3x224x224` flags, each input once and every dim positive, as a
-    dict; a ValueError says what is wrong."""
-    shapes: dict[str, tuple[int, ...]] = {}
-    for text in texts:
-        match = _INPUT_SHAPE.fullmatch(text)
-        if match is None or any(int(d) == 0 for d in match["dims"].split("x")):
-            raise ValueError(f"expected NAME=DIMxDIMx... with positive dims, got '{text}'")
-        if match["name"] in shapes:
-            raise ValueError(f"input '{match['name']}' is given twice")
-        shapes[match["name"]] = tuple(int(d) for d in match["dims"].split("x"))
-    return shapes
-
-
-def _dims_text(dims: Sequence[int | str]) -> str:
-    return "[" + ", ".join(str(d) for d in dims) + "]"
-
-
-def fixed_input_shapes(
-    declared: Mapping[str, Sequence[int | str]],
-    input_shapes: Mapping[str, Sequence[int]],
-    where: str,
-) -> dict[str, list[int]]:
-    """Each input's static shape: as `input_shapes` gives it, else as the file declares it
-    (`declared`: each dim an int, else its name or `?`); a shape given for no input or of
-    another rank, or a declared dim left dynamic, is an error naming the input."""
-    for name in input_shapes:
-        if name not in declared:
-            raise RelaxImportError(
-                f"--input-shape names '{name}', which is not an input of the model "
-                f"(its inputs: {', '.join(declared) or 'none'})",
-                where,
-            )
-    shapes = {}
-    for name, dims in declared.items():
-        if name in input_shapes:
-            given = list(input_shapes[name])
-            if len(given) != len(dims):
-                raise RelaxImportError(
-                    f"--input-shape gives input '{name}' {len(given)} dimensions, "
-                    f"the model declares {len(dims)}: {_dims_text(dims)}",
-                    where,
-                )
-            shapes[name] = given
-        elif all(isinstance(d, int) and d > 0 for d in dims):
-            shapes[name] = [int(d) for d in dims]
-        else:
-            example = "x".join(str(d) if isinstance(d, int) and d > 0 else "N" for d in dims)
-            raise RelaxImportError(
-                f"input '{name}' has a dynamic shape {_dims_text(dims)}: "
-                f"give it as --input-shape {name}={example}",
-                where,
-            )
-    return shapes
 
 
 def _run_frontend(
@@ -200,12 +148,6 @@ def _tflite_module(
     tflite = _required("tflite", path)
     from tvm.relax.frontend.tflite import from_tflite
 
-    from usmp_dialect.frontends.model_file_state import (
-        state_output_names,
-        stateful_converter,
-        with_state,
-    )
-
     model = tflite.Model.GetRootAsModel(data, 0)
     converter, variables = stateful_converter()
 
@@ -245,7 +187,7 @@ def _check_resizable(graph: Any, shapes: Mapping[str, Sequence[int]], path: str)
         shape = tensor_shape(tensor)
         if tensor.ShapeSignatureLength():
             signature = [int(d) for d in tensor.ShapeSignatureAsNumpy()]
-            why = f"its shape signature {_dims_text(signature)}: only a -1 dimension resizes"
+            why = f"its shape signature {dims_text(signature)}: only a -1 dimension resizes"
         else:
             signature, why = shape, "the file gives it no shape signature: no dimension resizes"
         dims = zip(shape, signature, shapes[name], strict=True)
@@ -262,8 +204,6 @@ def _onnx_module(
     path: str, input_shapes: Mapping[str, Sequence[int]]
 ) -> tuple[Any, list[tuple[str, Any]]]:
     onnx = _required("onnx", path)
-
-    from usmp_dialect.frontends.onnx_shapes import static_onnx_model
 
     try:
         model = onnx.ModelProto.FromString(_read(path))
@@ -470,7 +410,7 @@ def model_file_kind(path: str) -> str:
 def load_model_file(
     path: str, kind: str, input_shapes: Mapping[str, Sequence[int]] | None = None
 ) -> tuple[Any, dict[str, np.ndarray]]:
-    """A TFLite or ONNX model file (`kind`) as `(mod, weights)` for `frontends.relax`;
+    """A TFLite or ONNX model file (`kind`) as `(mod, weights)` for `tvm.relax.lowering`;
     `input_shapes` fixes an ONNX model's dynamic input dims, or a TFLite model's (one it
     lets a caller resize)."""
     if kind == "tflite":

@@ -25,7 +25,7 @@ are one for the whole tensor; a per-channel dequantize's scales are named
 `w_scale`, `w_zero_point`). TVM's `FoldConstant` would still fold the expansion: the
 stored constant is hidden from TVM's pipeline as a param of `forward`
 (`expanded_constants_hidden`) while the expansion is fused into the operator that reads it
-(`frontends.temporaries`), and bound back after (`expanded_constants_restored`), when an
+(`tvm.relax.temporaries`), and bound back after (`expanded_constants_restored`), when an
 expansion the fusion left unfused (of a reader with too many arguments) is folded. One read
 by two operators, which neither can compute alone, is folded from the start, as before, and
 so is a layout change of a decoded weight read by two (`w_astype_permute_dims`).
@@ -37,7 +37,9 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from usmp_dialect.frontends.relax import fresh_name
+from usmp_dialect.tvm.relax.fused_names import renamed
+from usmp_dialect.tvm.relax.names import fresh_name
+from usmp_dialect.tvm.relax.temporaries import tensor_bytes
 
 _EXPANSIONS = frozenset({"relax.astype", "relax.dequantize", "relax.broadcast_to"})
 # Ops that move a tensor's elements without computing any.
@@ -66,7 +68,6 @@ def _op_name(value: Any) -> str | None:
 def _is_expansion(value: Any) -> bool:
     """Whether `value` computes a tensor no smaller than the one tensor it reads, which
     it decodes or broadcasts."""
-    from usmp_dialect.frontends.temporaries import tensor_bytes
 
     if _op_name(value) not in _EXPANSIONS:
         return False
@@ -291,8 +292,6 @@ def expanded_constants_hidden(
     (the operators that read it name theirs after it), and each such param's tensor."""
     import tvm
     from tvm import relax
-
-    from usmp_dialect.frontends.fused_names import renamed
 
     func = mod[entry]
     taken = {str(p.name) for p in func.params}

@@ -19,10 +19,15 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from usmp_dialect.backends.report import PlanReport, plan_report, text_table
 from usmp_dialect.diagnostics import UsmpError
+from usmp_dialect.dialects.usmp import AllocOffsetOp
 from usmp_dialect.pipeline import DEFAULT_ALGORITHM, plan_pools, plan_pools_pipeline
+from usmp_dialect.reports.report import PlanReport, plan_report, text_table
 from usmp_dialect.transforms.usmp_plan import UsmpPlan
+from usmp_dialect.tvm.model_check import tvm_failure_reason
+from usmp_dialect.tvm.runtime import random_inputs, run_module
+from usmp_dialect.tvm.tvmscript_emitter import emit_module
+from usmp_dialect.tvm.tvmscript_importer import TVMScriptError
 
 
 @dataclass(frozen=True)
@@ -110,10 +115,6 @@ def check_outputs(
     of the un-planned module on the same random inputs (None: not lowered, not run)."""
     import numpy as np
 
-    from usmp_dialect.backends.tvmscript import emit_module
-    from usmp_dialect.dialects.usmp import AllocOffsetOp
-    from usmp_dialect.tvm_runtime import random_inputs
-
     reference_mod = emit_module(original)
     inputs = random_inputs(reference_mod)
     reference = _run(reference_mod, inputs, target, "the un-planned module", where)
@@ -135,9 +136,6 @@ def check_outputs(
 
 
 def _run(mod: Any, inputs: dict[str, Any], target: str, what: str, where: str) -> dict[str, Any]:
-    from usmp_dialect.frontends.tvmscript import TVMScriptError
-    from usmp_dialect.model_check import tvm_failure_reason
-    from usmp_dialect.tvm_runtime import run_module
 
     try:
         return run_module(mod, inputs, target)

@@ -26,6 +26,7 @@ import numpy as np
 from usmp_dialect.analysis.tir_liveness import ENTRY_ATTR, ENTRY_NAMES
 from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, IO_OFFSETS_ATTR, POOLS_ATTR, IOKind
+from usmp_dialect.tvm.tvmscript_importer import parse_tvmscript
 
 POOL_FILL = 0xFF
 # TVM's C codegen declares a float16 value `half`, a type it leaves to the platform's
@@ -284,7 +285,6 @@ def run_module(
 
 
 def load_tvmscript(path: str) -> Any:
-    from usmp_dialect.frontends.tvmscript import parse_tvmscript
 
     with open(path) as file:
         return parse_tvmscript(file.read(), path)

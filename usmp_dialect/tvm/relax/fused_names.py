@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from usmp_dialect.frontends.relax import fresh_name
+from usmp_dialect.tvm.relax.names import fresh_name
 
 _BUILDER_NAME = re.compile(r"[lg]v\d*|param_\d+")
 

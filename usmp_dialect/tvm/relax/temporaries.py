@@ -41,7 +41,9 @@ from typing import Any
 
 import numpy as np
 
-from usmp_dialect.frontends.relax import ENTRY, nodes_of
+from usmp_dialect.tvm.relax.fused_names import named_fusion
+from usmp_dialect.tvm.relax.names import ENTRY
+from usmp_dialect.tvm.relax.nodes import nodes_of
 
 # Consumers of up to this many arguments are matched (TVM's patterns match a tuple of a
 # fixed length): a producer of a consumer with more stays unfused, a saving missed.
@@ -74,8 +76,6 @@ def _fuse_producers(mod: Any) -> Any:
     of them is fused one at a time)."""
     import tvm
     from tvm import relax
-
-    from usmp_dialect.frontends.fused_names import named_fusion
 
     while True:
         fuse = relax.transform.FuseOpsByPattern(_producer_patterns(mod), bind_constants=False)

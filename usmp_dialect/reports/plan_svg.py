@@ -17,7 +17,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
-from usmp_dialect.backends.report import BufferSummary, PlanReport, PoolSummary, plan_report
+from usmp_dialect.reports.report import BufferSummary, PlanReport, PoolSummary, plan_report
 
 PANEL_WIDTH = 960
 PANEL_HEIGHT = 360
