@@ -50,7 +50,6 @@ structures) and Relax's StaticPlanBlockMemory (the "Model files" section).
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -60,6 +59,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmark_sections import write_section  # noqa: E402  (beside this script)
 from xdsl.context import Context  # noqa: E402
 from xdsl.passes import ModulePass  # noqa: E402
 
@@ -363,18 +363,6 @@ def pools_section(rows: list[tuple[str, str, list[list[str]]]], command: str) ->
     for name, label, model_rows in rows:
         lines += [f"| {name} | {label} | " + " | ".join(row) + " |" for row in model_rows]
     return "\n".join(lines) + "\n"
-
-
-def write_section(path: Path, body: str) -> None:
-    """Replaces the section `body` starts with (its `## ` heading), else appends it."""
-    old = path.read_text() if path.exists() else "# Benchmarks\n"
-    heading = re.escape(body.splitlines()[0])
-    pattern = re.compile(rf"^{heading}\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(old):
-        new = pattern.sub(lambda _: body + "\n", old, count=1)
-    else:
-        new = old.rstrip("\n") + "\n\n" + body
-    path.write_text(new.rstrip("\n") + "\n")
 
 
 def main() -> None:
