@@ -17,12 +17,12 @@ import pytest
 tvm = pytest.importorskip("tvm")
 pytestmark = pytest.mark.tvm
 
-from usmp_dialect.frontends.model_file import load_model  # noqa: E402
-from usmp_dialect.frontends.relax import DEFAULT_LOWERING, lower_model  # noqa: E402
-from usmp_dialect.model_check import check_model  # noqa: E402
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from usmp_dialect.tvm import c_check  # noqa: E402
 from usmp_dialect.tvm.c_library import c_identifier  # noqa: E402
+from usmp_dialect.tvm.model_check import check_model  # noqa: E402
+from usmp_dialect.tvm.relax.lowering import DEFAULT_LOWERING, lower_model  # noqa: E402
+from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
 
 ROOT = Path(__file__).parents[1]
 
@@ -77,8 +77,8 @@ def test_int8_model_is_exact(tmp_path: Path) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
     from int8_tflite import int8_cnn_tflite
 
-    from usmp_dialect.frontends.model_files import load_model_file
-    from usmp_dialect.frontends.relax import MODEL_FILE_LOWERING
+    from usmp_dialect.tvm.model_files.loading import load_model_file
+    from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING
 
     path = tmp_path / "int8_cnn.tflite"
     path.write_bytes(int8_cnn_tflite())

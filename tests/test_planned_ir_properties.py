@@ -10,13 +10,13 @@ from hypothesis import strategies as st
 from xdsl.passes import PassPipeline
 
 from usmp_dialect.analysis.usmp_problem import module_problem
-from usmp_dialect.backends.csv_export import module_to_csv
-from usmp_dialect.backends.report import plan_report
-from usmp_dialect.frontends.csv_instance import CsvInstance, read_csv_instance
-from usmp_dialect.frontends.csv_to_usmp import csv_instance_to_module
+from usmp_dialect.formats.csv_export import module_to_csv
+from usmp_dialect.formats.csv_instance import CsvInstance, read_csv_instance
+from usmp_dialect.formats.csv_to_usmp import csv_instance_to_module
 from usmp_dialect.parsing import usmp_context
 from usmp_dialect.planning.problem import Intervals
 from usmp_dialect.planning.registry import available_algorithms
+from usmp_dialect.reports.report import plan_report
 from usmp_dialect.universe import USMP_UNIVERSE
 
 

@@ -11,14 +11,13 @@ import tempfile
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.diagnostics import LocatedError
+from usmp_dialect.formats.constant_pool import constant_pool_bytes
 from usmp_dialect.tvm import c_library, c_runner
+from usmp_dialect.tvm.tvmscript_emitter import emit_module
 
 
 def library_files(module: ModuleOp, model: str) -> dict[str, str]:
     """File name: text, for a planned module of the `tir` dialect."""
-    from usmp_dialect.backends.constant_pool import constant_pool_bytes
-    from usmp_dialect.backends.tvmscript import emit_module
-
     entry = c_library.check_module(module)
     interface = c_library.interface(module, entry, model)
     tvm_mod = emit_module(module)

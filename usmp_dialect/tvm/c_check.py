@@ -14,9 +14,13 @@ from typing import Any, NamedTuple
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from usmp_dialect.analysis.tir_liveness import prim_funcs
+from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR
+from usmp_dialect.formats.constant_pool import constant_values_attr
 from usmp_dialect.tvm import c_library
 from usmp_dialect.tvm.c_bundle import write_library
 from usmp_dialect.tvm.c_runner import ARM_INSTALL
+from usmp_dialect.tvm.tvmscript_importer import import_module
 
 HOST_TOOLS = ("make", "cc", "size")
 ARM_TOOLS = ("arm-none-eabi-gcc", "arm-none-eabi-size", "qemu-system-arm")
@@ -140,11 +144,6 @@ def run_planned(
 
 def planned_tir_module(tir_mod: Any, constants: Mapping[str, np.ndarray]) -> ModuleOp:
     """The `tir` dialect of a lowered model, `main` holding its constants' values."""
-    from usmp_dialect.analysis.tir_liveness import prim_funcs
-    from usmp_dialect.backends.constant_pool import constant_values_attr
-    from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR
-    from usmp_dialect.frontends.tvmscript import import_module
-
     module = import_module(tir_mod, "<lowered>")
     if constants:
         prim_funcs(module)["main"].attributes[CONSTANT_VALUES_ATTR] = constant_values_attr(

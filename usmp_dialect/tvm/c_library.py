@@ -31,11 +31,14 @@ from typing import Any
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from usmp_dialect.analysis.tir_liveness import choose_entry, prim_funcs, tir_liveness
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, IO_OFFSETS_ATTR, POOLS_ATTR, IOKind
+from usmp_dialect.transforms.tir_io_to_allocations import param_allocation
+from usmp_dialect.tvm.relax.nodes import nodes_of
 
 C_TYPES = {
     "bool": "bool",
@@ -324,12 +327,8 @@ def check_module(module: ModuleOp) -> tir.PrimFuncOp:
 def _io_kinds(module: ModuleOp, entry_name: str, names: list[str]) -> dict[str, str]:
     """TVM's rule for each buffer param `names`: read means input, written output (both:
     input_output), found by the liveness analysis on a copy whose params are allocations."""
-    from usmp_dialect.transforms.tir_io_to_allocations import param_allocation
-
     copy = module.clone()
     entry = prim_funcs(copy)[entry_name]
-    from xdsl.rewriter import InsertPoint, Rewriter
-
     created: list[Operation] = []
     for arg, name in list(zip(entry.body.block.args, entry.param_names(), strict=True)):
         if name in names:
@@ -432,8 +431,6 @@ def _locals_on_stack(func: Any) -> Any:
     refuses, see `operators_source`)."""
     import tvm_ffi
     from tvm import ir, tirx
-
-    from usmp_dialect.frontends.relax import nodes_of
 
     stacked = {
         alloc.buffer: tirx.decl_buffer(
