@@ -64,8 +64,8 @@ def test_library_matches_relax_vm(model: str, workspace_io: bool) -> None:
     assert all(out.agrees for out in result.outputs), result.outputs
     workspace = sum(size for name, size in result.pools.items() if name != result.constant_pool)
     assert result.constant_pool is not None
-    assert result.image.bss >= workspace
-    assert result.image.rodata >= result.pools[result.constant_pool]
+    assert result.library.sizes.bss >= workspace
+    assert result.library.sizes.rodata >= result.pools[result.constant_pool]
 
 
 @pytest.mark.slow
@@ -128,3 +128,52 @@ def test_make_qemu_reads_files_relative_to_the_callers_directory(tmp_path: Path)
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert np.fromfile(tmp_path / "out.bin", "float32")[0] == 11
+
+
+OVERRIDE_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "model.h"
+
+static _Alignas(16) uint8_t pool[MODEL_GLOBAL_WORKSPACE_WORKSPACE_POOL_SIZE];
+static float x[4 * 32], by_default[4 * 10], overridden[4 * 10];
+static const float zero_bias[10];
+
+int main(void) {
+  for (int i = 0; i < 4 * 32; ++i) x[i] = (float)(i % 7) - 3.0f;
+  struct model_workspace_pools pools = {pool};
+  struct model_inputs inputs = {x};
+  struct model_outputs first = {by_default}, second = {overridden};
+  struct model_constants overrides;
+  memset(&overrides, 0, sizeof overrides);
+  overrides.fc3_bias = zero_bias;
+  if (model_run(&inputs, &first, &pools, NULL) != 0) return 1;
+  if (model_run(&inputs, &second, &pools, &overrides) != 0) return 1;
+  fwrite(by_default, sizeof by_default, 1, stdout);
+  fwrite(overridden, sizeof overridden, 1, stdout);
+  return 0;
+}
+"""
+
+
+def test_a_users_tensor_overrides_a_constant(tmp_path: Path) -> None:
+    """An application links the library itself and replaces the last bias by zeros for one
+    run (`struct model_constants`); the other constants still come from the constant pool:
+    the outputs differ by exactly that bias."""
+    _require_tools(qemu=False)
+    from usmp_dialect.tvm.c_bundle import write_library
+
+    mod, weights = load_model(str(ROOT / "examples/models/mlp.py:mlp"))
+    lowered = lower_model(mod, weights, "mlp", DEFAULT_LOWERING)
+    module = c_check.planned_tir_module(lowered.tir, lowered.constants)
+    plan_pools(module, plan_pools_pipeline(constant_pool=True))
+    library = tmp_path / "lib"
+    write_library(module, str(library), "model")
+    (library / "app.c").write_text(OVERRIDE_PROGRAM)
+    flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"]
+    sources = ["app.c", "model.c", "model_constants.c"]
+    subprocess.run(["cc", *flags, "-o", "app", *sources, "-lm"], cwd=library, check=True)
+    done = subprocess.run([str(library / "app")], capture_output=True, check=True)
+    by_default, overridden = np.frombuffer(done.stdout, "float32").reshape(2, 4, 10)
+    bias = lowered.constants["fc3_bias"]
+    np.testing.assert_allclose(by_default - overridden, np.broadcast_to(bias, (4, 10)), atol=1e-6)

@@ -171,8 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not result.pools:
         print(f"no pool: nothing to plan ({held})")
     print(f"Relax StaticPlanBlockMemory: {result.relax_bytes} bytes (intermediates only)")
-    if result.image is not None:
-        sizes = ", ".join(f"{k} {v}" for k, v in result.image._asdict().items())
+    if result.library is not None:
+        sizes = ", ".join(f"{k} {v}" for k, v in result.library.sizes._asdict().items())
         print(f"{args.executor} image: {sizes} bytes")
     for out in result.outputs:
         verdict = "agrees" if out.agrees else "DIFFERS"

@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -122,6 +123,8 @@ class LibraryRun(NamedTuple):
     pools: dict[str, int]
     constant_pool: str | None
     sizes: ImageSizes
+    build_seconds: float
+    """Wall-clock seconds of `make` building the runner (library included)."""
 
 
 def run_planned(
@@ -135,11 +138,13 @@ def run_planned(
     write_library(module, directory, model)
     entry = c_library.check_module(module)
     interface = c_library.interface(module, entry, model)
+    start = time.perf_counter()
     image = build(directory, qemu)
+    build_seconds = time.perf_counter() - start
     outputs = run(directory, interface, inputs, qemu)
     pools = {p.name: p.size for p in interface.pools}
     constant = next((p.name for p in interface.pools if p.constant), None)
-    return LibraryRun(outputs, pools, constant, image_sizes(image, qemu))
+    return LibraryRun(outputs, pools, constant, image_sizes(image, qemu), build_seconds)
 
 
 def planned_tir_module(tir_mod: Any, constants: Mapping[str, np.ndarray]) -> ModuleOp:

@@ -21,7 +21,7 @@ import numpy as np
 from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.dialects.usmp import POOLS_ATTR
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
-from usmp_dialect.tvm.c_check import planned_tir_module, run_planned
+from usmp_dialect.tvm.c_check import LibraryRun, planned_tir_module, run_planned
 from usmp_dialect.tvm.captured_output import output_captured
 from usmp_dialect.tvm.planned_module import plan_module
 from usmp_dialect.tvm.relax.lowering import (
@@ -52,8 +52,8 @@ class ModelCheck(NamedTuple):
     """The pool among `pools` that holds the constants, if one does."""
     constant_bytes: int = 0
     """The sum of the constants' sizes."""
-    image: Any = None
-    """With a C executor, the `ImageSizes` of the linked runner."""
+    library: Any = None
+    """With a C executor, its `LibraryRun`: our outputs, the image's sizes, build time."""
 
 
 def _random_inputs(tir_main: Any, names: list[str], seed: int) -> dict[str, np.ndarray]:
@@ -109,9 +109,8 @@ def _run_c(
     workspace_io: bool,
     pools: str,
     qemu: bool,
-) -> tuple[dict[str, np.ndarray], dict[str, int], str | None, Any]:
-    """The outputs of the model's C library (its constants in a constant pool), its pool
-    sizes, the constant pool's name and the runner's image sizes."""
+) -> LibraryRun:
+    """One run of the model's C library (its constants in a constant pool)."""
     module = planned_tir_module(tir_mod, constants)
     plan_pools(
         module, plan_pools_pipeline(workspace_io=workspace_io, pools=pools, constant_pool=True)
@@ -121,7 +120,7 @@ def _run_c(
             run = run_planned(module, inputs, f"{directory}/model", qemu)
         except RuntimeError as error:
             raise TVMScriptError(f"the C library failed: {error}", where) from None
-    return run.outputs, run.pools, run.constant_pool, run.sizes
+    return run
 
 
 def check_model(
@@ -160,11 +159,10 @@ def check_model(
     output_names = params[len(input_names) + len(constants) :]
     inputs = _random_inputs(main, input_names, seed)
 
-    image = None
+    library = None
     if executor in EXECUTORS_C:
-        ours, pool_sizes, constant_pool_name, image = _run_c(
-            tir_mod, constants, inputs, where, workspace_io, pools, executor == "qemu"
-        )
+        library = _run_c(tir_mod, constants, inputs, where, workspace_io, pools, executor == "qemu")
+        ours, pool_sizes, constant_pool_name = library.outputs, library.pools, library.constant_pool
     else:
         planned = plan_module(tir_mod, workspace_io=workspace_io, pools=pools)
         try:
@@ -195,7 +193,7 @@ def check_model(
         checks,
         constant_pool_name,
         sum(array.nbytes for array in constants.values()),
-        image,
+        library,
     )
 
 
