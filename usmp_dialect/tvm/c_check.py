@@ -93,19 +93,28 @@ def run(
 ) -> dict[str, np.ndarray]:
     """Each output of one run of the built runner on `inputs` (by tensor name)."""
     with tempfile.TemporaryDirectory(prefix="usmp-c-run-") as files:
+        # Short names, relative to the run's directory: newlib's semihosting start-up
+        # keeps a command line of 255 characters only.
         arguments = []
-        for tensor in interface.inputs:
-            path = os.path.join(files, f"in_{tensor.ident}.bin")
-            np.ascontiguousarray(inputs[tensor.name], dtype=tensor.dtype).tofile(path)
-            arguments.append(path)
-        outputs = {t.name: os.path.join(files, f"out_{t.ident}.bin") for t in interface.outputs}
+        for i, tensor in enumerate(interface.inputs):
+            arguments.append(f"i{i}.bin")
+            array = np.ascontiguousarray(inputs[tensor.name], dtype=tensor.dtype)
+            array.tofile(os.path.join(files, arguments[-1]))
+        outputs = {t.name: f"o{i}.bin" for i, t in enumerate(interface.outputs)}
         arguments += outputs.values()
+        directory = os.path.abspath(directory)
         if qemu:
             command = ["make", "-s", "-C", directory, "qemu", f"ARGS={' '.join(arguments)}"]
         else:
             command = [os.path.join(directory, "run"), *arguments]
         done = subprocess.run(
-            command, capture_output=True, text=True, check=False, timeout=QEMU_TIMEOUT
+            command,
+            cwd=files,
+            env={**os.environ, "PWD": files},  # as a shell sets it: make's START_DIR
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=QEMU_TIMEOUT,
         )
         if done.returncode != 0:
             where = "on QEMU's Cortex-M55" if qemu else "on this machine"
@@ -113,7 +122,9 @@ def run(
                 f"the runner failed {where} (status {done.returncode}):\n{done.stdout}{done.stderr}"
             )
         return {
-            t.name: np.fromfile(outputs[t.name], dtype=t.dtype).reshape(t.shape)
+            t.name: np.fromfile(os.path.join(files, outputs[t.name]), dtype=t.dtype).reshape(
+                t.shape
+            )
             for t in interface.outputs
         }
 

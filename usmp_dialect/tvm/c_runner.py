@@ -198,7 +198,8 @@ def makefile(interface: Interface) -> str:
 #   make             builds ./run for this machine
 #   make qemu ARGS="IN0.bin OUT0.bin"   builds ./run.elf for a Cortex-M55 (MPS3 AN547) and
 #                    runs it under QEMU; files are read and written by semihosting, from
-#                    the directory make was started in
+#                    the directory make was started in (newlib keeps 255 characters of
+#                    the command line: give short names)
 # The toolchain: {ARM_INSTALL}
 CC ?= cc
 CFLAGS ?= -std=c11 -Wall -Wextra -Werror -O2
