@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import ModuleOp
 
 tvm = pytest.importorskip("tvm")
 pytestmark = pytest.mark.tvm
@@ -34,12 +35,13 @@ def _require_tools(qemu: bool) -> None:
         pytest.fail(str(error))
 
 
-def _planned(spec: str, workspace_io: bool = False):
+def _planned(spec: str) -> tuple[ModuleOp, dict[str, np.ndarray]]:
+    """The model planned with its constants in a constant pool, and the constants."""
     mod, weights = load_model(str(ROOT / spec))
     lowered = lower_model(mod, weights, spec, DEFAULT_LOWERING)
     module = c_check.planned_tir_module(lowered.tir, lowered.constants)
-    plan_pools(module, plan_pools_pipeline(workspace_io=workspace_io, constant_pool=True))
-    return module
+    plan_pools(module, plan_pools_pipeline(constant_pool=True))
+    return module, lowered.constants
 
 
 def test_identifiers_are_c_and_deterministic() -> None:
@@ -94,7 +96,7 @@ def test_cortex_m55_gives_the_host_bytes(tmp_path: Path) -> None:
     """The same library, cross-compiled for the Cortex-M55 and run under
     qemu-system-arm -M mps3-an547 (semihosting file I/O), writes the host's bytes."""
     _require_tools(qemu=True)
-    module = _planned("examples/models/mlp.py:mlp")
+    module, _ = _planned("examples/models/mlp.py:mlp")
     rng = np.random.default_rng(0)
     inputs = {"x": rng.standard_normal((4, 32)).astype("float32")}
     host = c_check.run_planned(module, inputs, str(tmp_path / "host"))
@@ -163,10 +165,7 @@ def test_a_users_tensor_overrides_a_constant(tmp_path: Path) -> None:
     _require_tools(qemu=False)
     from usmp_dialect.tvm.c_bundle import write_library
 
-    mod, weights = load_model(str(ROOT / "examples/models/mlp.py:mlp"))
-    lowered = lower_model(mod, weights, "mlp", DEFAULT_LOWERING)
-    module = c_check.planned_tir_module(lowered.tir, lowered.constants)
-    plan_pools(module, plan_pools_pipeline(constant_pool=True))
+    module, constants = _planned("examples/models/mlp.py:mlp")
     library = tmp_path / "lib"
     write_library(module, str(library), "model")
     (library / "app.c").write_text(OVERRIDE_PROGRAM)
@@ -175,5 +174,5 @@ def test_a_users_tensor_overrides_a_constant(tmp_path: Path) -> None:
     subprocess.run(["cc", *flags, "-o", "app", *sources, "-lm"], cwd=library, check=True)
     done = subprocess.run([str(library / "app")], capture_output=True, check=True)
     by_default, overridden = np.frombuffer(done.stdout, "float32").reshape(2, 4, 10)
-    bias = lowered.constants["fc3_bias"]
+    bias = constants["fc3_bias"]
     np.testing.assert_allclose(by_default - overridden, np.broadcast_to(bias, (4, 10)), atol=1e-6)
