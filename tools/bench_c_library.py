@@ -105,7 +105,7 @@ def measure(name: str, scratch: str) -> list[str]:
             host.library.outputs[k].tobytes() == board.library.outputs[k].tobytes()
             for k in host.library.outputs
         )
-        row.append(_verdict(board) + ("" if same else " (differs from host)"))
+        row.append(_verdict(board) + ("" if same else " (host: not bit-equal)"))
     row.append(f"{host.library.build_seconds:.1f}")
     return row
 
@@ -136,8 +136,15 @@ def main() -> None:
     names = [*ZOO, INT8_CNN, *MODEL_FILES]
     if args.only:
         names = [n for n in names if n in args.only.split(",")]
+    rows = []
     with tempfile.TemporaryDirectory(prefix="bench-c-") as scratch:
-        rows = [measure(name, scratch) for name in names]
+        for name in names:
+            try:
+                rows.append(measure(name, scratch))
+            except Exception as error:  # reported in its row; the table is then not written
+                reason = str(error).strip().splitlines()
+                rows.append([name, f"fails: {reason[0] if reason else type(error).__name__}"])
+                rows[-1] += [""] * (len(HEADER) - len(rows[-1]))
     command = "python tools/bench_c_library.py --write"
     preamble = [
         f"`{command}`: each model planned (`--plan-pools --constant-pool`), written by "
@@ -153,7 +160,7 @@ def main() -> None:
         "host's. Build s: `make` of the host runner, seconds.",
     ]
     section = markdown_section("## C library", preamble, HEADER, rows)
-    publish(section, args)
+    publish(section, args, complete=not any(row[1].startswith("fails") for row in rows))
 
 
 if __name__ == "__main__":
