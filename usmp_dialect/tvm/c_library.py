@@ -501,8 +501,12 @@ def operators_source(mod: Any, entry: str, entry_c_name: str, constants: Mapping
     source = re.sub(r"^(\s+\w+ \w+\[\d+\]);$", r"\1 = {0};", source, flags=re.MULTILINE)
 
     def unused_params_allowed(match: re.Match[str]) -> str:
+        """The definition, with `(void)p;` for each param `p` its body never names (an
+        operator handed a pool it does not use): -Wunused-parameter is an error."""
+        body = source[match.end() : source.find("\n}\n", match.end())]
         names = [param.split()[-1].lstrip("*") for param in match[1].split(", ") if param]
-        return match[0] + "".join(f"\n  (void){name};" for name in names)
+        unused = [name for name in names if not re.search(rf"\b{name}\b", body)]
+        return match[0] + "".join(f"\n  (void){name};" for name in unused)
 
     return _DEFINITION.sub(unused_params_allowed, source), constant_params
 
