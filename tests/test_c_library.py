@@ -108,6 +108,7 @@ def test_cortex_m55_gives_the_host_bytes(tmp_path: Path) -> None:
     assert workspace <= board.sizes.bss <= workspace + 1024 + 4 * 4 * (32 + 10)
 
 
+@pytest.mark.slow
 def test_make_qemu_reads_files_relative_to_the_callers_directory(tmp_path: Path) -> None:
     """`make -C DIR qemu ARGS="in.bin out.bin"` as a user types it, from another directory."""
     _require_tools(qemu=True)
@@ -158,6 +159,7 @@ int main(void) {
 """
 
 
+@pytest.mark.slow
 def test_a_users_tensor_overrides_a_constant(tmp_path: Path) -> None:
     """An application links the library itself and replaces the last bias by zeros for one
     run (`struct model_constants`); the other constants still come from the constant pool:
