@@ -60,5 +60,5 @@ def test_planned_csv_round_trips(instance):
     assert exported.names == instance.names
     np.testing.assert_array_equal(exported.sizes, instance.sizes)
     np.testing.assert_array_equal(exported.intervals.start, instance.intervals.start)
-    offsets = [b["offset"] for b in plan_report(module)["buffers"]]
+    offsets = [b["offset"] for b in plan_report(module, "ir")["buffers"]]
     np.testing.assert_array_equal(exported.offsets, offsets)

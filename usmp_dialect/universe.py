@@ -56,6 +56,12 @@ def _usmp_svg():
     return UsmpSvg
 
 
+def _usmp_html():
+    from usmp_dialect.reports.plan_html import UsmpHtml
+
+    return UsmpHtml
+
+
 def _tir_to_usmp():
     from usmp_dialect.transforms.tir_to_usmp import TirToUsmp
 
@@ -92,5 +98,5 @@ USMP_UNIVERSE = Universe(
         "tir-to-usmp": _tir_to_usmp,
         "usmp-to-tir": _usmp_to_tir,
     },
-    all_targets={"usmp-report": _usmp_report, "usmp-svg": _usmp_svg},
+    all_targets={"usmp-report": _usmp_report, "usmp-svg": _usmp_svg, "usmp-html": _usmp_html},
 )

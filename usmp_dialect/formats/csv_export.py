@@ -13,7 +13,7 @@ from usmp_dialect.reports.report import plan_report
 
 
 def module_to_csv(module: ModuleOp) -> str:
-    report = plan_report(module)
+    report = plan_report(module, "ir")
     buffers = report["buffers"]
     for buffer in buffers:
         if len(buffer["live"]) != 1:

@@ -98,11 +98,27 @@ class PlanReport(TypedDict):
     plan: PlanSummary | None
 
 
-def plan_report(module: ModuleOp) -> PlanReport:
+ReportOrder = Literal["pool", "name", "size", "live", "ir"]
+"""How buffers are listed: by pool then offset (the pools' layout, bottom up), by name, by
+size (largest first), by the start of their live range, or in IR order."""
+
+
+def _sorted_buffers(buffers: list[BufferSummary], order: ReportOrder, pools: list[str]):
+    position = {name: index for index, name in enumerate(pools)}
+    keys = {
+        "pool": lambda b: (position[b["pool"]], b["offset"], b["name"]),
+        "name": lambda b: b["name"],
+        "size": lambda b: (-b["size"], b["name"]),
+        "live": lambda b: (b["live"][0][0] if b["live"] else -1, b["name"]),
+    }
+    return buffers if order == "ir" else sorted(buffers, key=keys[order])
+
+
+def plan_report(module: ModuleOp, order: ReportOrder = "pool") -> PlanReport:
     """The report as plain data: `{"pools", "buffers", "lower_bounds", "max_live",
-    "unplanned", "plan"}`; a buffer that is one of the program's inputs or outputs says so
-    in `io`; `plan` is how the plan was found, or None when the input came planned without
-    saying."""
+    "unplanned", "plan"}`, buffers listed in `order`; a buffer that is one of the program's
+    inputs or outputs says so in `io`; `plan` is how the plan was found, or None when the
+    input came planned without saying."""
     planned = module_problem(module)
     problem = planned.problem
     plan = _planned(planned)
@@ -150,7 +166,7 @@ def plan_report(module: ModuleOp) -> PlanReport:
     how_planned = _how_planned(module)
     return {
         "pools": pools,
-        "buffers": buffers,
+        "buffers": _sorted_buffers(buffers, order, pool_names),
         "lower_bounds": _lower_bounds(pools, how_planned),
         "max_live": _whole_max_live(problem, plan, pool_live),
         "unplanned": _unplanned(module),
@@ -226,13 +242,15 @@ def _how_planned(module: ModuleOp) -> PlanSummary | None:
 
 
 def _unplanned(module: ModuleOp) -> list[Unplanned]:
-    """Allocations the planner left alone, and why."""
-    found: list[Unplanned] = []
+    """Allocations the planner left alone, and why: each buffer once (one allocated in a
+    loop, or by several calls of one operator, has an op each)."""
+    found: dict[tuple[str, str], Unplanned] = {}
     for op in (module, *nested_ops(module)):
         reason = op.attributes.get(UNPLANNED_ATTR) if op.attributes else None
         if isinstance(reason, StringAttr):
-            found.append({"name": _unplanned_name(op), "reason": reason.data})
-    return found
+            name = _unplanned_name(op)
+            found.setdefault((name, reason.data), {"name": name, "reason": reason.data})
+    return list(found.values())
 
 
 def _unplanned_name(op: Operation) -> str:
@@ -325,9 +343,10 @@ class UsmpReport(Target):
     name = "usmp-report"
 
     format: Literal["text", "json"] = "text"
+    sort: ReportOrder = "pool"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        report = plan_report(module)
+        report = plan_report(module, self.sort)
         if self.format == "json":
             output.write(json.dumps(report) + "\n")
         else:

@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import ModuleOp
 from usmp_dialect.diagnostics import LocatedError, decode_input
 from usmp_dialect.parsing import parse_module
 from usmp_dialect.pipeline import DEFAULT_ALGORITHM
-from usmp_dialect.reports.plan_svg import plans_html
+from usmp_dialect.reports.plan_html import plans_page
 from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
 from usmp_dialect.tools.output import write_output
 from usmp_dialect.tvm.pipeline_comparison import (
@@ -123,7 +123,7 @@ def _write_plans_page(directory: str, runs: list[PipelineRun]) -> None:
         raise LocatedError(
             f"cannot create the --svg directory: {error.strerror}", directory
         ) from None
-    page = plans_html([(run.pipeline, run.report) for run in runs])
+    page = plans_page([(run.pipeline, run.report) for run in runs], "pass orderings")
     write_output(os.path.join(directory, PLANS_PAGE), page)
 
 
