@@ -194,7 +194,6 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     library = parser.add_argument_group("--emit-c options")
     library.add_argument(
         "--model-name",
-        default="model",
         metavar="NAME",
         help="the C prefix of the interface: NAME.h, struct NAME_inputs, NAME_run (default: model)",
     )
@@ -235,6 +234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     if args.emit_c is not None:
         return _emit_c(args)
+    if args.model_name is not None:
+        usage_error(TOOL, "--model-name is an option of --emit-c")
     mode = next(flag for flag in TRANSLATIONS if getattr(args, flag.replace("-", "_")))
     lowering = _lowering(args, mode)
     input_shapes = _input_shapes(args, mode)
@@ -274,14 +275,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _emit_c(args: argparse.Namespace) -> int:
-    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", args.model_name):
-        usage_error(TOOL, f"--model-name must be a C identifier, got '{args.model_name}'")
+    for flag, value in (("-o", args.output_file), ("--constants-out", args.constants_out)):
+        if value is not None:
+            usage_error(TOOL, f"{flag} is not an option of --emit-c (it writes DIR)")
+    model = "model" if args.model_name is None else args.model_name
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", model):
+        usage_error(TOOL, f"--model-name must be a C identifier, got '{model}'")
     name = args.input_file or "<stdin>"
     with report_user_errors(TOOL) as context:
         context.input_name = name
         text = _read_input(args.input_file)
         with requires_tvm(TOOL, "--emit-c"):
-            emit_c(text, name, args.emit_c, args.model_name)
+            emit_c(text, name, args.emit_c, model)
     return 0
 
 
