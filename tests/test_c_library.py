@@ -106,6 +106,8 @@ def test_cortex_m55_gives_the_host_bytes(tmp_path: Path) -> None:
     # RAM: the pools are the image's .bss, next to the runner's I/O arrays.
     workspace = host.pools["global_workspace"]
     assert workspace <= board.sizes.bss <= workspace + 1024 + 4 * 4 * (32 + 10)
+    # And a run's stack: the operators' loops keep their values in registers.
+    assert board.stack is not None and 0 < board.stack <= 256
 
 
 @pytest.mark.slow

@@ -92,6 +92,7 @@ def measure(name: str, scratch: str) -> list[str]:
             raise
         board = None
     row += _sections(board.library.sizes) if board else ["does not fit"] + [""] * 3
+    row.append(str(board.library.stack) if board else "")
     if tflite is not None:
         head, total = tflm_arena(tflite)
         row.append(f"{head} / {total}")
@@ -121,6 +122,7 @@ HEADER = [
     ".data",
     ".rodata",
     ".text",
+    "M55 stack",
     "TFLM arena (head / total)",
     "host vs Relax VM",
     "QEMU vs Relax VM",
@@ -153,8 +155,10 @@ def main() -> None:
         "(`arm-none-eabi-gcc -mcpu=cortex-m55 -O2`, MPS3 AN547, semihosting). Bytes of the "
         "linked runner's sections (`size -A`): `.bss` is the workspace pool plus the "
         "runner's input and output arrays (and, on the board, newlib's few hundred bytes), "
-        "`.rodata` the constant pool; the stack is not counted. TFLM arena: TensorFlow Lite "
-        "Micro's arena for the same `.tflite` (non-persistent head / total). Outputs: the "
+        "`.rodata` the constant pool; M55 stack: the most `model_run` needs there, by "
+        "`-fstack-usage` (its frame, the entry's and the largest operator's). TFLM arena: "
+        "TensorFlow Lite Micro's arena for the same `.tflite` (non-persistent head / "
+        "total). Outputs: the "
         f"largest |difference| from the Relax VM on the same random inputs (tolerance "
         f"{TOLERANCE:g}; int8 models exact); QEMU's also compared byte for byte with the "
         "host's. Build s: `make` of the host runner, seconds.",

@@ -20,7 +20,7 @@ from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR
 from usmp_dialect.formats.constant_pool import constant_values_attr
 from usmp_dialect.tvm import c_library
 from usmp_dialect.tvm.c_bundle import write_library
-from usmp_dialect.tvm.c_runner import ARM_INSTALL
+from usmp_dialect.tvm.c_runner import ARM_FLAGS, ARM_INSTALL
 from usmp_dialect.tvm.tvmscript_importer import import_module
 
 HOST_TOOLS = ("make", "cc", "size")
@@ -129,6 +129,26 @@ def run(
         }
 
 
+def stack_bound(directory: str, model: str = "model") -> int:
+    """Bytes of stack `<model>_run` needs at most on the Cortex-M55, by gcc's
+    `-fstack-usage` of the library: its frame, the entry's and the largest operator's
+    (the entry calls the operators, none calls another; every frame is static)."""
+    with tempfile.TemporaryDirectory(prefix="usmp-stack-") as out:
+        source = os.path.join(os.path.abspath(directory), f"{model}.c")
+        compile_only = ["arm-none-eabi-gcc", *ARM_FLAGS.split(), "-fstack-usage", "-c", source]
+        subprocess.run([*compile_only, "-o", "library.o"], cwd=out, check=True)
+        frames = {}
+        with open(os.path.join(out, "library.su")) as usage:
+            for line in usage:
+                where, size, kind = line.rstrip("\n").split("\t")
+                if kind != "static":
+                    raise RuntimeError(f"a frame of {where} is {kind}: no bound")
+                frames[where.rsplit(":", 1)[1]] = int(size)
+    run = frames.pop(f"{model}_run")
+    entry = sum(frames.pop(n) for n in list(frames) if n.startswith(f"{model}_entry"))
+    return run + entry + max(frames.values(), default=0)
+
+
 class LibraryRun(NamedTuple):
     outputs: dict[str, np.ndarray]
     pools: dict[str, int]
@@ -136,6 +156,8 @@ class LibraryRun(NamedTuple):
     sizes: ImageSizes
     build_seconds: float
     """Wall-clock seconds of `make` building the runner (library included)."""
+    stack: int | None
+    """On the board, the bytes of stack the run needs at most (`stack_bound`)."""
 
 
 def run_planned(
@@ -155,7 +177,8 @@ def run_planned(
     outputs = run(directory, interface, inputs, qemu)
     pools = {p.name: p.size for p in interface.pools}
     constant = next((p.name for p in interface.pools if p.constant), None)
-    return LibraryRun(outputs, pools, constant, image_sizes(image, qemu), build_seconds)
+    stack = stack_bound(directory, model) if qemu else None
+    return LibraryRun(outputs, pools, constant, image_sizes(image, qemu), build_seconds, stack)
 
 
 def planned_tir_module(tir_mod: Any, constants: Mapping[str, np.ndarray]) -> ModuleOp:

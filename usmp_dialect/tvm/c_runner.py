@@ -14,6 +14,8 @@ from usmp_dialect.tvm.c_library import POOL_ALIGNMENT, Interface, Tensor
 RUNNER = "run.c"
 STARTUP = "startup.c"
 LINKER_SCRIPT = "an547.ld"
+HOST_FLAGS = "-std=c11 -Wall -Wextra -Werror -O2"
+ARM_FLAGS = f"{HOST_FLAGS} -mcpu=cortex-m55 -mthumb -mfloat-abi=hard"
 ARM_INSTALL = "apt-get install -y gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm"
 """Debian's packages of the cross toolchain, newlib and QEMU that `make qemu` runs."""
 
@@ -202,9 +204,9 @@ def makefile(interface: Interface) -> str:
 #                    the command line: give short names)
 # The toolchain: {ARM_INSTALL}
 CC ?= cc
-CFLAGS ?= -std=c11 -Wall -Wextra -Werror -O2
+CFLAGS ?= {HOST_FLAGS}
 ARM_CC ?= arm-none-eabi-gcc
-ARM_CFLAGS ?= -std=c11 -Wall -Wextra -Werror -O2 -mcpu=cortex-m55 -mthumb -mfloat-abi=hard
+ARM_CFLAGS ?= {ARM_FLAGS}
 QEMU ?= qemu-system-arm
 LIBRARY = {sources}
 # The directory `make -C DIR` was started in: paths in ARGS are relative to it.
