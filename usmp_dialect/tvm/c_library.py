@@ -326,9 +326,10 @@ def check_module(module: ModuleOp) -> tir.PrimFuncOp:
 # ----------------------------------------------------------------------- the interface
 
 
-def _io_kinds(module: ModuleOp, entry_name: str, names: list[str]) -> dict[str, str]:
+def _io_kinds(module: ModuleOp, entry_name: str, names: list[str]) -> dict[str, IOKind]:
     """TVM's rule for each buffer param `names`: read means input, written output (both:
-    input_output), found by the liveness analysis on a copy whose params are allocations."""
+    input_output, a member of the inputs struct the run updates in place), found by the
+    liveness analysis on a copy whose params are allocations."""
     copy = module.clone()
     entry = prim_funcs(copy)[entry_name]
     created: list[Operation] = []
@@ -338,27 +339,27 @@ def _io_kinds(module: ModuleOp, entry_name: str, names: list[str]) -> dict[str, 
             created += param_allocation(arg, name, arg.type, [], entry)
     Rewriter.insert_op(created, InsertPoint.at_start(entry.body.block))
     liveness = tir_liveness(copy, entry_name)
-    kinds = {}
+    kinds: dict[str, IOKind] = {}
     for allocation in liveness.allocations if liveness else []:
         op = allocation.op
         if op.buffer_name is not None and op.buffer_name.data in names:
             read, written = allocation.read, allocation.written
-            kind = "input_output" if read and written else "output" if written else "input"
-            kinds[op.buffer_name.data] = kind
-    return {name: kinds.get(name, "input") for name in names}
+            kind = IOKind.OUTPUT if written else IOKind.INPUT
+            kinds[op.buffer_name.data] = IOKind.INPUT_OUTPUT if read and written else kind
+    return {name: kinds.get(name, IOKind.INPUT) for name in names}
 
 
 def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
     pools = {name: _int(size) for name, size in _string_dict(entry.attributes[POOLS_ATTR]).items()}
     offsets: dict[str, tuple[str, int]] = {}
-    placed: list[tuple[str, str, tuple[int, ...], str]] = []
+    placed: list[tuple[str | None, str, tuple[int, ...], str]] = []
     for name, info in _string_dict(entry.attributes.get(IO_OFFSETS_ATTR)).items():
         fields = _string_dict(info)
         pool, kind, dtype = (fields[k].data for k in ("pool", "kind", "dtype"))
         shape = tuple(_int(d) for d in fields["shape"].data)
         offsets[name] = (pool, _int(fields["offset"]))
         placed.append((name, kind, shape, dtype))
-    constant_pools = {offsets[n][0] for n, kind, _, _ in placed if kind == IOKind.CONSTANT}
+    constant_pools = {offsets[str(n)][0] for n, kind, _, _ in placed if kind == IOKind.CONSTANT}
     params = [
         (name, arg.type)
         for name, arg in zip(entry.param_names(), entry.body.block.args, strict=True)
@@ -366,7 +367,7 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
     ]
     param_names = [str(name) for name, _ in params]
     kinds = _io_kinds(module, entry.sym_name.data, param_names)
-    tensors = [
+    tensors: list[tuple[str | None, str, tuple[int, ...], str]] = [
         (name, kinds[str(name)], t.dims, tir.type_to_dtype(t.element_type))
         for name, t in params
         if isinstance(t, tir.BufferType)
