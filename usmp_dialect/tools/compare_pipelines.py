@@ -22,7 +22,6 @@ un-planned module (not for a Relax model, whose un-planned TIR TVM does not buil
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 
@@ -38,6 +37,7 @@ from usmp_dialect.pipeline_comparison import (
     run_pipeline,
 )
 from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
+from usmp_dialect.tools.output import staged_outputs
 
 TOOL = "compare_pipelines"
 PLANS_PAGE = "plans.html"
@@ -113,19 +113,10 @@ def _load(spec: str, fusion: str) -> ModuleOp:
     return parse_module(text, spec)
 
 
-def _write_plans_page(directory: str, runs: list[PipelineRun]) -> None:
+def _plans_page(runs: list[PipelineRun]) -> str:
     from usmp_dialect.backends.plan_svg import plans_html
-    from usmp_dialect.diagnostics import LocatedError
-    from usmp_dialect.tools.output import write_output
 
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as error:
-        raise LocatedError(
-            f"cannot create the --svg directory: {error.strerror}", directory
-        ) from None
-    page = plans_html([(run.pipeline, run.report) for run in runs])
-    write_output(os.path.join(directory, PLANS_PAGE), page)
+    return plans_html([(run.pipeline, run.report) for run in runs])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -137,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "--check runs the un-planned TIR, which TVM does not build for a Relax model; "
             "check a model against the Relax VM with tools/check_relax_model.py",
         )
-    with report_user_errors(TOOL) as context:
+    with report_user_errors(TOOL) as context, staged_outputs() as outputs:
         context.input_name = args.input
         with requires_tvm(TOOL, "reading a Relax model or TVMScript, and --check,"):
             modules: dict[str, ModuleOp] = {}
@@ -156,8 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 else None
             )
         if args.svg is not None:
-            _write_plans_page(args.svg, runs)
-    print(format_comparison(runs, verdicts), end="")
+            outputs.add_in_directory(args.svg, PLANS_PAGE, _plans_page(runs))
+        outputs.add(None, format_comparison(runs, verdicts))
     return 1 if verdicts is not None and False in verdicts else 0
 
 
