@@ -134,3 +134,21 @@ class LazyVersionText:
 
     def format(self, **_: str) -> str:
         return version_text(self.tool).rstrip("\n")
+
+
+class VersionAction(argparse.Action):
+    """`--version` of a tool with its own argument parser (usmp-translate)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, tool: str, **kwargs: Any):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+        self.tool = tool
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        print(version_text(self.tool), end="")
+        parser.exit()

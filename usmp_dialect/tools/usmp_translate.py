@@ -47,6 +47,7 @@ from usmp_dialect.tools.errors import (
     requires_tvm,
     usage_error,
 )
+from usmp_dialect.tools.help_text import VersionAction
 from usmp_dialect.tools.output import StagedOutputs, staged_outputs
 
 TOOL = "usmp-translate"
@@ -155,7 +156,16 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     for flag, (_, help_text) in TRANSLATIONS.items():
         modes.add_argument(f"--{flag}", action="store_true", help=help_text)
     parser.add_argument("input_file", nargs="?", help="input file (default, or -: stdin)")
-    parser.add_argument("-o", "--output-file", help="output file (default: stdout)")
+    parser.add_argument(
+        "-o", "--output-file", help="output file, written once all succeeded (default: stdout)"
+    )
+    parser.add_argument(
+        "-v",
+        "--version",
+        action=VersionAction,
+        tool=TOOL,
+        help="print the versions of usmp-dialect, xDSL and Apache TVM",
+    )
     tvmscript = parser.add_argument_group("--import-tvmscript options")
     tvmscript.add_argument(
         "--params",
