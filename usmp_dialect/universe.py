@@ -45,13 +45,13 @@ def _usmp_to_memref():
 
 
 def _usmp_report():
-    from usmp_dialect.backends.report import UsmpReport
+    from usmp_dialect.reports.report import UsmpReport
 
     return UsmpReport
 
 
 def _usmp_svg():
-    from usmp_dialect.backends.plan_svg import UsmpSvg
+    from usmp_dialect.reports.plan_svg import UsmpSvg
 
     return UsmpSvg
 

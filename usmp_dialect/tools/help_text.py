@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from usmp_dialect.planning.registry import algorithm_summaries
 from usmp_dialect.universe import PASS_SUMMARIES, TARGET_SUMMARIES
 
 DEFAULT_TARGET_SUMMARY = "the IR, as text (the default)"
@@ -46,8 +47,6 @@ def _table(rows: Iterable[tuple[str, str]]) -> str:
 
 
 def _sections(targets: Sequence[str]) -> str:
-    from usmp_dialect.planning.registry import algorithm_summaries
-
     target_rows = [
         (name, DEFAULT_TARGET_SUMMARY if name == "mlir" else TARGET_SUMMARIES.get(name, ""))
         for name in targets
@@ -93,9 +92,14 @@ def print_help(
     print(parser.format_help(), end="")
 
 
-class HelpAllAction(argparse.Action):
+class _PrintAndExit(argparse.Action):
+    """A flag that prints something and ends the tool, as `--help` does."""
+
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def show(self, parser: argparse.ArgumentParser) -> None:
+        raise NotImplementedError
 
     def __call__(
         self,
@@ -104,8 +108,13 @@ class HelpAllAction(argparse.Action):
         values: Any,
         option_string: str | None = None,
     ) -> None:
-        parser.print_help(full=True)  # type: ignore[call-arg]
+        self.show(parser)
         parser.exit()
+
+
+class HelpAllAction(_PrintAndExit):
+    def show(self, parser: argparse.ArgumentParser) -> None:
+        parser.print_help(full=True)  # type: ignore[call-arg]
 
 
 def _installed_version(distribution: str) -> str:
@@ -136,19 +145,12 @@ class LazyVersionText:
         return version_text(self.tool).rstrip("\n")
 
 
-class VersionAction(argparse.Action):
+class VersionAction(_PrintAndExit):
     """`--version` of a tool with its own argument parser (usmp-translate)."""
 
     def __init__(self, option_strings: Sequence[str], dest: str, tool: str, **kwargs: Any):
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+        super().__init__(option_strings, dest, **kwargs)
         self.tool = tool
 
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
+    def show(self, parser: argparse.ArgumentParser) -> None:
         print(version_text(self.tool), end="")
-        parser.exit()

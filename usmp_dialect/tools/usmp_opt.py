@@ -28,6 +28,8 @@ from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from usmp_dialect.diagnostics import LocatedError, decode_input, with_location
+from usmp_dialect.dialects.usmp import PLAN_ATTR, PoolOp
+from usmp_dialect.formats.csv_to_usmp import read_csv_module
 from usmp_dialect.parsing import LocatingParser
 from usmp_dialect.pipeline import (
     DEFAULT_ALGORITHM,
@@ -94,7 +96,6 @@ class UsmpOptMain(xDSLOptMain):
     def _parse_csv(self, chunk: IO[bytes]) -> ModuleOp:
         """A benchmark instance (`-f csv` or a `.csv` file), read as `usmp-translate
         --import-csv` reads it, without the text in between."""
-        from usmp_dialect.frontends.csv_to_usmp import read_csv_module
 
         name = self.get_input_name()
         return read_csv_module(decode_input(chunk.read(), name), name)
@@ -338,8 +339,6 @@ class UsmpOptMain(xDSLOptMain):
     def _planned(self, module: ModuleOp) -> bool:
         """Whether the module holds a plan: the planner ran on it (here or before), or it
         declares its pools."""
-        from usmp_dialect.dialects.usmp import PLAN_ATTR, PoolOp
-
         return (
             PLAN_ATTR in module.attributes
             or any(isinstance(op, PoolOp) for op in module.ops)
@@ -391,6 +390,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from usmp_dialect.tools.console import usmp_opt
-
-    sys.exit(usmp_opt())
+    sys.exit(main())
