@@ -148,6 +148,22 @@ def test_outputs_are_written_only_when_all_of_them_can_be(tmp_path: Path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["w.bin"]
 
 
+def test_two_outputs_in_one_file_are_a_diagnostic(tmp_path: Path):
+    """`--constants-out - -o -`, or the same file twice."""
+    for path in ("-", str(tmp_path / "out")):
+        outputs = StagedOutputs()
+        outputs.add(path, b"constants")
+        with pytest.raises(LocatedError, match="two outputs of the command would go to"):
+            outputs.add(None if path == "-" else path, "script")
+
+
+def test_bytes_to_standard_output_are_written_as_they_are(capfdbinary):
+    outputs = StagedOutputs()
+    outputs.add("-", b"\x00\xff")
+    outputs.commit()
+    assert capfdbinary.readouterr().out == b"\x00\xff"
+
+
 def test_a_directory_of_outputs_is_created_at_commit_and_removed_on_failure(tmp_path: Path):
     outputs = StagedOutputs()
     outputs.add_in_directory(str(tmp_path / "svg" / "deep"), "plans.html", "<html>")

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 
 from usmp_dialect.diagnostics import LocatedError
 
+STDOUT_NAME = "<stdout>"
+
 
 def _cannot_write(path: str, error: OSError) -> LocatedError:
     return LocatedError(f"cannot write the output: {error.strerror}", path)
@@ -69,8 +71,12 @@ class StagedOutputs:
     """Directories created at commit when missing."""
 
     def add(self, path: str | None, content: str | bytes) -> None:
-        """`content` for `path` (None: standard output, text only)."""
-        assert path is not None or isinstance(content, str), "bytes go to a file"
+        """`content` for `path` (None or `-`: standard output)."""
+        if path == "-":
+            path = None
+        if path in self.files:
+            where = path or STDOUT_NAME
+            raise LocatedError("two outputs of the command would go to this file", where)
         self.files[path] = content
 
     def add_in_directory(self, directory: str, name: str, content: str | bytes) -> None:
@@ -156,8 +162,11 @@ def _temporary_beside(
 def _write_directly(path: str | None, content: str | bytes) -> None:
     """Standard output, or a file that is not a regular one (a device, a FIFO)."""
     if path is None:
-        assert isinstance(content, str)
-        sys.stdout.write(content)
+        if isinstance(content, str):
+            sys.stdout.write(content)
+        else:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(content)
         sys.stdout.flush()
         return
     try:
@@ -178,7 +187,7 @@ def staged_outputs() -> Iterator[StagedOutputs]:
 
 
 def write_output(path: str | None, content: str | bytes) -> None:
-    """`content` to standard output when `path` is None, else to the file `path`, as
+    """`content` to standard output when `path` is None or `-`, else to the file `path`, as
     `StagedOutputs.commit` writes it (for a command with one output)."""
     with staged_outputs() as outputs:
         outputs.add(path, content)
