@@ -26,6 +26,7 @@ from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.tools import usmp_opt
 from usmp_dialect.tools.console import INTERRUPTED_STATUS, ends_as_unix_tools_do
 from usmp_dialect.tools.output import StagedOutputs
+from usmp_dialect.universe import PASS_SUMMARIES, TARGET_SUMMARIES, USMP_UNIVERSE
 
 ROOT = Path(__file__).parent.parent
 TOOLS = Path(sys.executable).parent
@@ -60,6 +61,11 @@ def drained(descriptor: int) -> Iterator[bytearray]:
         yield received
     finally:
         reader.join(timeout=60)
+
+
+def test_help_has_a_line_for_every_pass_and_target():
+    assert set(PASS_SUMMARIES) == set(USMP_UNIVERSE.all_passes)
+    assert set(TARGET_SUMMARIES) == set(USMP_UNIVERSE.all_targets)
 
 
 def test_a_regular_output_is_replaced_keeping_its_mode(tmp_path: Path, capsys):

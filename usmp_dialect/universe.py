@@ -56,6 +56,12 @@ def _usmp_svg():
     return UsmpSvg
 
 
+def _usmp_html():
+    from usmp_dialect.reports.plan_html import UsmpHtml
+
+    return UsmpHtml
+
+
 def _tir_to_usmp():
     from usmp_dialect.transforms.tir_to_usmp import TirToUsmp
 
@@ -92,7 +98,7 @@ USMP_UNIVERSE = Universe(
         "tir-to-usmp": _tir_to_usmp,
         "usmp-to-tir": _usmp_to_tir,
     },
-    all_targets={"usmp-report": _usmp_report, "usmp-svg": _usmp_svg},
+    all_targets={"usmp-report": _usmp_report, "usmp-svg": _usmp_svg, "usmp-html": _usmp_html},
 )
 
 PASS_SUMMARIES = {
@@ -110,5 +116,6 @@ PASS_SUMMARIES = {
 TARGET_SUMMARIES = {
     "usmp-report": "the plan as a table: pool sizes against max-live ({format=json})",
     "usmp-svg": "the plan as a picture: time across, bytes up, one panel a pool",
+    "usmp-html": "the picture and the tables as one page, with search and zoom",
 }
 """One line a target, for `usmp-opt --help`."""

@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import ModuleOp
 from usmp_dialect.diagnostics import decode_input
 from usmp_dialect.parsing import parse_module
 from usmp_dialect.pipeline import DEFAULT_ALGORITHM
-from usmp_dialect.reports.plan_svg import plans_html
+from usmp_dialect.reports.plan_html import plans_page
 from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
 from usmp_dialect.tools.output import staged_outputs
 from usmp_dialect.tvm.pipeline_comparison import (
@@ -115,7 +115,7 @@ def _load(spec: str, fusion: str) -> ModuleOp:
 
 
 def _plans_page(runs: list[PipelineRun]) -> str:
-    return plans_html([(run.pipeline, run.report) for run in runs])
+    return plans_page([(run.pipeline, run.report) for run in runs], "pass orderings")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

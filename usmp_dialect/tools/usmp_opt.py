@@ -48,7 +48,7 @@ from usmp_dialect.tools.output import write_output
 from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
 from usmp_dialect.universe import USMP_UNIVERSE
 
-PLAN_TARGETS = ("usmp-report", "usmp-svg")
+PLAN_TARGETS = ("usmp-report", "usmp-svg", "usmp-html")
 """Targets that describe the plan, so `--plan-pools -t usmp-report` (or `usmp-svg`) stops
 before the lowerings."""
 
