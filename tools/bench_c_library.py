@@ -14,6 +14,7 @@ minutes: the larger models run tens of seconds under QEMU.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import tempfile
@@ -25,8 +26,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
-from int8_tflite import int8_cnn_tflite  # noqa: E402
-from wheel_models import WHEEL_MODELS, wheel_model_path  # noqa: E402
 
 from usmp_dialect.tvm.model_check import check_model, tflm_arena  # noqa: E402
 
@@ -54,15 +53,17 @@ def _load(name: str, scratch: str) -> tuple[Any, Any, str, Any, str | None]:
         spec = f"{ROOT}/examples/models/{name}.py:{name}"
         mod, weights = load_model(spec)
         return mod, weights, spec, DEFAULT_LOWERING, None
+    # The models the tests write and the wheels they use (tests/, beside this script's).
+    wheel_models = importlib.import_module("wheel_models")
     if name == INT8_CNN:
         path = os.path.join(scratch, "int8_cnn.tflite")
-        Path(path).write_bytes(int8_cnn_tflite())
+        Path(path).write_bytes(importlib.import_module("int8_tflite").int8_cnn_tflite())
         shapes: tuple[str, ...] = ()
     else:
-        found = wheel_model_path(name)
+        found = wheel_models.wheel_model_path(name)
         if found is None:
             sys.exit(f"the wheel of {name} is not installed (pip install -e '.[tvm,test]')")
-        path, shapes = str(found), WHEEL_MODELS[name].input_shapes
+        path, shapes = str(found), wheel_models.WHEEL_MODELS[name].input_shapes
     kind = "tflite" if path.endswith(".tflite") else "onnx"
     mod, weights = load_model_file(path, kind, parse_input_shapes(shapes))
     tflite = path if kind == "tflite" and not shapes else None
