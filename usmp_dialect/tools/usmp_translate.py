@@ -309,10 +309,11 @@ def _emit_c(args: argparse.Namespace) -> int:
     model = "model" if args.model_name is None else args.model_name
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", model):
         usage_error(TOOL, f"--model-name must be a C identifier, got '{model}'")
-    name = args.input_file or "<stdin>"
+    path = None if args.input_file == "-" else args.input_file
+    name = path or STDIN_NAME
     with report_user_errors(TOOL) as context:
         context.input_name = name
-        text = _read_input(args.input_file)
+        text = _read_input(path)
         with requires_tvm(TOOL, "--emit-c"):
             emit_c(text, name, args.emit_c, model)
     return 0
