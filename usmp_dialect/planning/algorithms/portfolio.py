@@ -44,6 +44,7 @@ from usmp_dialect.planning.algorithms.work import (
 )
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.problem import Budget, Plan, PlanningError, Problem
+from usmp_dialect.planning.size_hints import check_size_hints
 
 _BASE_SECONDS = 1.5
 _SECONDS_PER_BUFFER = 1.2e-4
@@ -387,6 +388,7 @@ def _large_portfolio(
 
 
 def plan_default(problem: Problem, effort: float, cap: TimeCap) -> Plan:
+    check_size_hints(problem)
     seconds = portfolio_seconds(problem, effort)
     greedy = seconds if problem.num_buffers > MAX_SEARCH_BUFFERS else _GREEDY_SHARE * seconds
     plan = plan_portfolio(problem, greedy, cap)
