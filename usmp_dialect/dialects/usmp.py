@@ -179,7 +179,8 @@ def _lookup_pools(op: Operation, refs: Sequence[SymbolRefAttr]) -> list[Operatio
             found.setdefault(name, candidate)
         candidate = candidate.next_op
     return [
-        pool if (pool := found.get(ref.root_reference.data)) is not None
+        pool
+        if (pool := found.get(ref.root_reference.data)) is not None
         else SymbolTable.lookup_symbol(op, ref)
         for ref in refs
     ]

@@ -189,9 +189,7 @@ def _group_members(
     for group, pool_set in enumerate(pool_sets):
         if len(pool_set) == 1:
             continue
-        inside = np.bincount(
-            owner[np.isin(pools, pool_set)], minlength=problem.num_buffers
-        )
+        inside = np.bincount(owner[np.isin(pools, pool_set)], minlength=problem.num_buffers)
         buffers = np.flatnonzero((inside == held) & (held > 0))
         buffers = buffers[np.isin(buffers, owner)]
         members.append(buffers)

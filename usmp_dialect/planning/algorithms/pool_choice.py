@@ -59,7 +59,9 @@ def with_room_made(
     raise failure
 
 
-def _in_way_elsewhere(problem: Problem, geometry: Geometry, failure: PlanningError) -> Problem | None:
+def _in_way_elsewhere(
+    problem: Problem, geometry: Geometry, failure: PlanningError
+) -> Problem | None:
     """`problem` with the largest buffer in the way of the failed one sent elsewhere.
     When the failure says where the buffers before it went, only those placed in a pool
     it wanted are in the way: moving any other leaves the placement, and its failure, as

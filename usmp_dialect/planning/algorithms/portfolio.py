@@ -388,7 +388,6 @@ def _large_portfolio(
 
 
 def plan_default(problem: Problem, effort: float, cap: TimeCap) -> Plan:
-    check_size_hints(problem)
     seconds = portfolio_seconds(problem, effort)
     greedy = seconds if problem.num_buffers > MAX_SEARCH_BUFFERS else _GREEDY_SHARE * seconds
     plan = plan_portfolio(problem, greedy, cap)
@@ -396,4 +395,5 @@ def plan_default(problem: Problem, effort: float, cap: TimeCap) -> Plan:
 
 
 def default(problem: Problem, budget: Budget) -> Plan:
+    check_size_hints(problem)
     return plan_default(problem, budget.effort, TimeCap.after(budget.time_limit))
