@@ -142,8 +142,8 @@ def _hints(problem: Problem) -> np.ndarray:
 
 
 def _candidate_entries(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every (buffer, candidate pool) as flat arrays, and whether the pool's hint holds the
-    buffer alone."""
+    """Every (buffer, candidate pool) once, by buffer and pool, as flat arrays, and whether
+    the pool's hint holds the buffer alone."""
     counts = np.fromiter(
         (len(c) for c in problem.candidates), dtype=np.int64, count=problem.num_buffers
     )
@@ -151,6 +151,9 @@ def _candidate_entries(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.nda
     pools = np.fromiter(
         (p for c in problem.candidates for p in c), dtype=np.int64, count=int(counts.sum())
     )
+    # A pool listed twice must not count twice in a sum of hints.
+    width = max(len(problem.pools), 1)
+    owner, pools = np.divmod(np.unique(owner * width + pools), width)
     holds = _hints(problem)[pools] >= np.asarray(problem.sizes, dtype=np.int64)[owner]
     return owner, pools, holds
 
