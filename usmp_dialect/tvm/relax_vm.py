@@ -34,7 +34,12 @@ from pathlib import Path
 from typing import Any
 
 import tvm
+from tvm import relax
 
+from usmp_dialect.parsing import parse_module, print_module
+from usmp_dialect.planning.registry import get_algorithm
+from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
+from usmp_dialect.tvm.relax_vm_plan import VmPlan, plan_problem, problem_module, read_plan
 from usmp_dialect.tvm.relax_vm_tensors import Unplanned, VmTensor, vm_tensors
 
 OFFSET_VIEW_TARGETS = frozenset({"llvm", "c", "cuda"})
@@ -89,8 +94,6 @@ class FunctionReport:
 def _device_kinds(mod: Any) -> dict[int, str]:
     """The target kind of each virtual device index: the module's `vdevice` list, else the
     current target for index 0; -1 is the host."""
-    import tvm
-
     kinds = {-1: "llvm"}
     current = tvm.target.Target.current(allow_none=True)
     if current is not None:
@@ -112,28 +115,6 @@ def _pool_label(pool: str, device: int) -> str:
     return pool if device == 0 else f"{pool}.d{device}"
 
 
-class _Planner:
-    """`PlanMemory`'s options, and the planning of one function's tensors."""
-
-    def __init__(self, options: _PlanMemory):
-        self.options = options
-
-    def plan(self, tensors: list[VmTensor], function: str, device: int, many: bool) -> Any:
-        from usmp_dialect.parsing import parse_module, print_module
-        from usmp_dialect.tvm.relax_vm_plan import plan_problem, problem_module, read_plan
-
-        o = self.options
-        module = problem_module(tensors)
-        if o.dump is not None:
-            _group_path(o.dump, function, device, many).write_text(print_module(module))
-        if o.plan_from is not None:
-            path = _group_path(o.plan_from, function, device, many)
-            module = parse_module(path.read_text(), str(path))
-        else:
-            plan_problem(module, o.algorithm, o.pools, o.effort, o.time_limit)
-        return read_plan(module, tensors)
-
-
 @dataclass(frozen=True)
 class _PlanMemory:
     """The pass's options and its run; `PlanMemory(...)` makes it a `tvm.transform.Pass`."""
@@ -148,20 +129,17 @@ class _PlanMemory:
     """Filled in by each run: one report a Relax function."""
 
     def __post_init__(self) -> None:
-        from usmp_dialect.planning.registry import get_algorithm
-        from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
-
         get_algorithm(self.algorithm)
         if self.pools:
             parse_pool_spec(self.pools)
 
     def transform_module(self, mod: Any, ctx: Any) -> Any:
-        from tvm import relax
-
         planned = relax.transform.StaticPlanBlockMemory()(mod)
         kinds = _device_kinds(mod)
         self.report.clear()
-        functions = [(gv, f) for gv, f in planned.functions.items() if isinstance(f, relax.Function)]
+        functions = [
+            (gv, f) for gv, f in planned.functions.items() if isinstance(f, relax.Function)
+        ]
         for gv, func in functions:
             report = FunctionReport(gv.name_hint)
             self.report.append(report)
@@ -176,12 +154,14 @@ class _PlanMemory:
         try:
             found = vm_tensors(func, lambda d: kinds.get(d, "") in OFFSET_VIEW_TARGETS)
             report.unplanned = found.unplanned
+            if not found.tensors:
+                return None
             devices = sorted({t.device for t in found.tensors})
             many = many_functions or len(devices) > 1
             plans = {}
             for device in devices:
                 tensors = [t for t in found.tensors if t.device == device]
-                plans[device] = (tensors, _Planner(self).plan(tensors, report.function, device, many))
+                plans[device] = (tensors, self._plan(tensors, report.function, device, many))
             return _rewritten(func, found.storages, plans, report)
         except Exception as error:  # anything unplannable keeps TVM's plan, said once
             report.kept_tvm_plan = f"{type(error).__name__}: {error}"
@@ -195,6 +175,19 @@ class _PlanMemory:
             )
             return None
 
+    def _plan(self, tensors: list[VmTensor], function: str, device: int, many: bool) -> VmPlan:
+        """The plan of one function's tensors on one device: by our planner, or read from
+        `plan_from`; the problem written to `dump` first."""
+        module = problem_module(tensors)
+        if self.dump is not None:
+            _group_path(self.dump, function, device, many).write_text(print_module(module))
+        if self.plan_from is not None:
+            path = _group_path(self.plan_from, function, device, many)
+            module = parse_module(path.read_text(), str(path))
+        else:
+            plan_problem(module, self.algorithm, self.pools, self.effort, self.time_limit)
+        return read_plan(module, tensors)
+
 
 PlanMemory = tvm.transform.module_pass(opt_level=0, name=PASS_NAME)(_PlanMemory)
 
@@ -202,8 +195,6 @@ PlanMemory = tvm.transform.module_pass(opt_level=0, name=PASS_NAME)(_PlanMemory)
 def _rewritten(func: Any, storages: set[Any], plans: dict[int, Any], report: FunctionReport) -> Any:
     """`func` with the replaced storages gone, one storage a pool at its start, and each
     planned tensor at its offset in its pool."""
-    from tvm import relax
-
     pools: dict[tuple[int, str], Any] = {}
     at: dict[Any, tuple[Any, int]] = {}
     for device, (tensors, plan) in plans.items():
@@ -231,7 +222,9 @@ def _rewritten(func: Any, storages: set[Any], plans: dict[int, Any], report: Fun
                 continue
             pool, offset = at[binding.var]
             call = binding.value
-            placed = relax.op.memory.alloc_tensor(pool, offset, call.args[2], call.args[3], call.args[4])
+            placed = relax.op.memory.alloc_tensor(
+                pool, offset, call.args[2], call.args[3], call.args[4]
+            )
             if offset:
                 in_pool = relax.Var(f"{binding.var.name}_in_pool", binding.var.ty)
                 bindings.append(relax.VarBinding(in_pool, placed))
@@ -244,15 +237,11 @@ def _rewritten(func: Any, storages: set[Any], plans: dict[int, Any], report: Fun
 
 class _Pipeline:
     def __init__(self, target: Any, **options: Any):
-        import tvm
-
         self.target = tvm.target.Target(target) if isinstance(target, str) else target
         self.backend = _backend(self.target)
         self.plan_memory = PlanMemory(**options)
 
     def transform_module(self, mod: Any, _ctx: Any) -> Any:
-        import tvm
-
         target = self.target
         with target:
             finalize = [
@@ -272,8 +261,6 @@ def pipeline(target: Any, **options: Any) -> Any:
     """TVM's default Relax pipeline for `target` with `PlanMemory(**options)` in place of
     StaticPlanBlockMemory (`tvm.compile(mod, target, relax_pipeline=pipeline(target))`);
     its `.plan_memory.report` tells what the last build planned."""
-    import tvm
-
     return tvm.transform.module_pass(opt_level=0, name="usmp.RelaxVMPipeline")(_Pipeline)(
         target, **options
     )

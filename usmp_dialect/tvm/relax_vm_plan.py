@@ -49,9 +49,7 @@ def plan_problem(
 ) -> None:
     plan_pools(
         module,
-        plan_pools_pipeline(
-            algorithm, time_limit, lower=False, effort=effort, pools=pools
-        ),
+        plan_pools_pipeline(algorithm, time_limit, lower=False, effort=effort, pools=pools),
     )
 
 
@@ -94,9 +92,7 @@ def _check(
     """The validator's check of the placements against the tensors' own sizes and live
     ranges (not the file's, which an edit may have changed)."""
     n = len(tensors)
-    intervals = Intervals.from_lists(
-        range(n), [t.start for t in tensors], [t.end for t in tensors]
-    )
+    intervals = Intervals.from_lists(range(n), [t.start for t in tensors], [t.end for t in tensors])
     problem = Problem(
         tuple(t.name for t in tensors),
         np.array([t.size for t in tensors], dtype=np.int64),

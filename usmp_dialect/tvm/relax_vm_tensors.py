@@ -18,7 +18,7 @@ static.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,7 +114,7 @@ def _bounded_analyzer(func: Any) -> Any:
     bounds = func.attrs.get("tir_var_upper_bound") if func.attrs else None
     if bounds:
         names = {str(k): int(v) for k, v in bounds.items()}
-        for var in relax.analysis.tir_vars_in_struct_info(func.ty):
+        for var in relax.analysis.tir_vars_in_type(func.ty):
             if var.name in names:
                 analyzer.bind(var, tvm.ir.Range(0, names[var.name] + 1))
     return analyzer
@@ -147,75 +147,16 @@ def _unique(name: str, taken: set[str]) -> str:
     return found
 
 
-def vm_tensors(func: Any, plannable_device: Any = lambda device: True) -> VmTensors:
+def vm_tensors(func: Any, plannable_device: Callable[[int], bool]) -> VmTensors:
     """The tensors of `func` (after StaticPlanBlockMemory) that a plan may place, and the
     allocations it leaves to the VM. `plannable_device(index)` says whether tensors of a
     virtual device may be placed at offsets (its runtime makes views at an offset)."""
-    from tvm import relax
-
-    analyzer = _bounded_analyzer(func)
-    bindings = list(_bindings(func))
-    storages: dict[Any, _Storage] = {}
-    aliases: dict[Any, list[_Found]] = {}
-    taken: set[str] = set()
-    result = VmTensors()
-
-    for index, binding in enumerate(bindings):
-        value = binding.value
-        op = _op_name(value)
-        if op == "relax.memory.alloc_storage":
-            size = _int(value.args[0].values[0]) if len(value.args[0].values) == 1 else None
-            storages[binding.var] = _Storage(
-                binding.var, size, _int(value.args[1].value) or 0, str(value.args[2].value)
-            )
-            continue
-        if op == "relax.memory.alloc_tensor" and value.args[0] in storages:
-            storage = storages[value.args[0]]
-            size = tensor_bytes(value.args[2], value.args[3].value, analyzer)
-            found = _Found(_unique(binding.var.name, taken), binding.var, value, size, index, index, storage)
-            storage.tensors.append(found)
-            aliases[binding.var] = [found]
-            continue
-        if op == "relax.builtin.alloc_tensor":
-            size = tensor_bytes(value.args[0], value.args[1].value, analyzer)
-            result.unplanned.append(
-                Unplanned(
-                    _unique(binding.var.name, taken),
-                    size,
-                    "allocated by the VM (returned, or not plannable by TVM)"
-                    if size is not None
-                    else f"dynamic shape {value.args[0]} (no tir_var_upper_bound)",
-                )
-            )
-        used = relax.analysis.free_vars(value)
-        for var in used:
-            if var in storages:
-                storages[var].kept_because = f"storage '{var.name}' is used by '{binding.var.name}'"
-        reached = [t for var in used for t in aliases.get(var, ())]
-        for t in reached:
-            t.last = index
-        if reached and (isinstance(value, (relax.Var, relax.Tuple, relax.TupleGetItem)) or op in _VIEW_OPS):
-            aliases[binding.var] = reached
-
-    for var in relax.analysis.free_vars(func.body.body):
-        for t in aliases.get(var, ()):
-            t.storage.kept_because = f"tensor '{t.name}' is returned"
-        if var in storages:
-            storages[var].kept_because = f"storage '{var.name}' is returned"
-
-    for storage in storages.values():
-        if storage.kept_because is None and storage.size is None:
-            storage.kept_because = f"storage '{storage.var.name}' has a dynamic size (no tir_var_upper_bound)"
-        if storage.kept_because is None and storage.scope != "global":
-            storage.kept_because = f"storage '{storage.var.name}' is in memory scope '{storage.scope}'"
-        if storage.kept_because is None and not plannable_device(storage.device):
-            storage.kept_because = (
-                f"virtual device {storage.device} cannot view a storage at an offset"
-            )
-        if storage.kept_because is None and any(t.size is None for t in storage.tensors):
-            storage.kept_because = "a tensor's size has no bound"
-        if storage.kept_because is not None:
-            result.unplanned.append(Unplanned(storage.var.name, storage.size, storage.kept_because))
+    walk = _Walk(func)
+    result = VmTensors(unplanned=walk.unplanned)
+    for storage in walk.storages.values():
+        kept_because = storage.kept_because or _why_kept(storage, plannable_device)
+        if kept_because is not None:
+            result.unplanned.append(Unplanned(storage.var.name, storage.size, kept_because))
             continue
         result.storages.add(storage.var)
         result.tensors += [
@@ -225,3 +166,83 @@ def vm_tensors(func: Any, plannable_device: Any = lambda device: True) -> VmTens
         ]
     result.tensors.sort(key=lambda t: t.start)
     return result
+
+
+def _why_kept(storage: _Storage, plannable_device: Callable[[int], bool]) -> str | None:
+    name = storage.var.name
+    if storage.size is None:
+        return f"storage '{name}' has a dynamic size (no tir_var_upper_bound)"
+    if storage.scope != "global":
+        return f"storage '{name}' is in memory scope '{storage.scope}'"
+    if not plannable_device(storage.device):
+        return f"virtual device {storage.device} cannot view a storage at an offset"
+    unbounded = next((t for t in storage.tensors if t.size is None), None)
+    if unbounded is not None:
+        return f"tensor '{unbounded.name}' of storage '{name}' has no bound on its size"
+    return None
+
+
+class _Walk:
+    """One pass over the bindings: the storages and their tensors' last uses, the VM's
+    own allocations, and what makes a storage TVM's to keep."""
+
+    def __init__(self, func: Any):
+        from tvm import relax
+
+        self.analyzer = _bounded_analyzer(func)
+        self.storages: dict[Any, _Storage] = {}
+        self.aliases: dict[Any, list[_Found]] = {}
+        self.taken: set[str] = set()
+        self.unplanned: list[Unplanned] = []
+        for index, binding in enumerate(_bindings(func)):
+            self._binding(index, binding.var, binding.value)
+        for var in relax.analysis.free_vars(func.body.body):
+            for t in self.aliases.get(var, ()):
+                t.storage.kept_because = f"tensor '{t.name}' is returned"
+            if var in self.storages:
+                self.storages[var].kept_because = f"storage '{var.name}' is returned"
+
+    def _binding(self, index: int, var: Any, value: Any) -> None:
+        from tvm import relax
+        from tvm.sym import Analyzer
+
+        op = _op_name(value)
+        if op == "relax.memory.alloc_storage":
+            dims = value.args[0].values
+            self.storages[var] = _Storage(
+                var,
+                _int(dims[0]) if len(dims) == 1 else None,
+                _int(value.args[1].value) or 0,
+                str(value.args[2].value),
+            )
+            return
+        if op == "relax.memory.alloc_tensor" and value.args[0] in self.storages:
+            storage = self.storages[value.args[0]]
+            size = tensor_bytes(value.args[2], value.args[3].value, self.analyzer)
+            found = _Found(_unique(var.name, self.taken), var, value, size, index, index, storage)
+            storage.tensors.append(found)
+            self.aliases[var] = [found]
+            return
+        if op == "relax.builtin.alloc_tensor":
+            # The VM allocates it at its run's shape, bounded or not.
+            size = tensor_bytes(value.args[0], value.args[1].value, Analyzer())
+            self.unplanned.append(
+                Unplanned(
+                    _unique(var.name, self.taken),
+                    size,
+                    "allocated by the VM (returned, or not plannable by TVM)"
+                    if size is not None
+                    else f"allocated by the VM at its run's shape {value.args[0]}",
+                )
+            )
+        used = relax.analysis.free_vars(value)
+        for storage_var in (v for v in used if v in self.storages):
+            self.storages[
+                storage_var
+            ].kept_because = f"storage '{storage_var.name}' is used by '{var.name}'"
+        reached = [t for v in used for t in self.aliases.get(v, ())]
+        for t in reached:
+            t.last = index
+        aliasing = isinstance(value, (relax.Var, relax.Tuple, relax.TupleGetItem))
+        if reached and (aliasing or op in _VIEW_OPS):
+            self.aliases[var] = reached
