@@ -53,7 +53,6 @@ def assert_same_numbers_fewer_bytes(result: Comparison) -> None:
     assert result.outputs_equal
     assert result.ours.storage_bytes <= result.tvm.storage_bytes
     assert result.ours.storage_bytes == result.planned_bytes
-    assert all(r.kept_tvm_plan is None for r in result.report)
 
 
 @pytest.mark.parametrize(
@@ -65,11 +64,11 @@ def test_zoo_model_gives_tvms_outputs_in_at_most_its_bytes(name: str) -> None:
     result = compare_pipelines(mod, CPU, random_inputs(mod))
     assert_same_numbers_fewer_bytes(result)
     (report,) = result.report
+    assert report.kept_tvm_plan is None
     assert report.placements and list(report.pools) == ["global_workspace"]
 
 
-@pytest.mark.parametrize("name", ["sine-tflite", "conv2d-onnx"])
-def test_model_file_gives_tvms_outputs_in_at_most_its_bytes(name: str) -> None:
+def wheel_model(name: str) -> Any:
     path = wheel_model_path(name)
     assert path is not None, f"install the test extra: pip install -e '.[test]' ({name})"
     shapes = dict(s.split("=") for s in WHEEL_MODELS[name].input_shapes)
@@ -78,8 +77,24 @@ def test_model_file_gives_tvms_outputs_in_at_most_its_bytes(name: str) -> None:
         model_file_kind(str(path)),
         {k: tuple(int(d) for d in v.split("x")) for k, v in shapes.items()},
     )
-    mod = with_weights_bound(mod, weights)
+    return with_weights_bound(mod, weights)
+
+
+@pytest.mark.parametrize("name", ["sine-tflite", "conv2d-onnx"])
+def test_model_file_gives_tvms_outputs_in_at_most_its_bytes(name: str) -> None:
+    mod = wheel_model(name)
     assert_same_numbers_fewer_bytes(compare_pipelines(mod, CPU, random_inputs(mod)))
+
+
+def test_where_tvms_storages_are_tighter_than_aligned_offsets_its_plan_is_kept() -> None:
+    # openWakeWord's melspectrogram: tensors of 8224 and 4 bytes, whose 64-byte aligned
+    # offsets would take 60 bytes more than TVM's storages.
+    mod = wheel_model("wakeword-melspectrogram-tflite")
+    result = compare_pipelines(mod, CPU, random_inputs(mod))
+    assert result.outputs_equal
+    assert result.ours.storage_bytes == result.tvm.storage_bytes == result.planned_bytes
+    (report,) = result.report
+    assert report.kept_tvm_plan == "its storages take fewer bytes (24676 < 24736)"
 
 
 def test_unet_skip_connections_of_several_sizes_take_fewer_bytes_than_whole_storages() -> None:

@@ -23,7 +23,11 @@ the validator against the function's own tensors). With several functions or dev
 name gets `.FUNCTION.dN` before its suffix. What was planned and what the VM still
 allocates itself (returned tensors, dynamic shapes without `tir_var_upper_bound`) is in
 `.report`, a list of `FunctionReport`. A function the pass cannot plan keeps TVM's plan,
-with one `PlanMemoryWarning` saying which tensor and why.
+with one `PlanMemoryWarning` saying which tensor and why. Planned into the one default pool
+(no `pools`, no `plan_from`), a function whose pool would take more bytes than TVM's
+storages (offsets are 64-byte aligned, TVM's storage sizes are exact: where TVM's reuse is
+already tight, the padding can cost a few bytes) keeps TVM's plan too, and its report says
+so: the VM never allocates more than with TVM's own planner.
 """
 
 from __future__ import annotations
@@ -162,6 +166,15 @@ class _PlanMemory:
             for device in devices:
                 tensors = [t for t in found.tensors if t.device == device]
                 plans[device] = (tensors, self._plan(tensors, report.function, device, many))
+            ours = sum(sum(plan.pool_sizes.values()) for _, plan in plans.values())
+            theirs = sum(found.storages.values())
+            if ours > theirs and not self.pools and self.plan_from is None:
+                report.kept_tvm_plan = f"its storages take fewer bytes ({theirs} < {ours})"
+                report.unplanned += [
+                    Unplanned(var.name, size, "TVM's plan kept")
+                    for var, size in found.storages.items()
+                ]
+                return None
             return _rewritten(func, found.storages, plans, report)
         except Exception as error:  # anything unplannable keeps TVM's plan, said once
             report.kept_tvm_plan = f"{type(error).__name__}: {error}"
@@ -192,7 +205,9 @@ class _PlanMemory:
 PlanMemory = tvm.transform.module_pass(opt_level=0, name=PASS_NAME)(_PlanMemory)
 
 
-def _rewritten(func: Any, storages: set[Any], plans: dict[int, Any], report: FunctionReport) -> Any:
+def _rewritten(
+    func: Any, storages: dict[Any, int], plans: dict[int, Any], report: FunctionReport
+) -> Any:
     """`func` with the replaced storages gone, one storage a pool at its start, and each
     planned tensor at its offset in its pool."""
     pools: dict[tuple[int, str], Any] = {}

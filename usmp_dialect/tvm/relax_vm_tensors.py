@@ -63,8 +63,9 @@ class Unplanned:
 @dataclass
 class VmTensors:
     tensors: list[VmTensor] = field(default_factory=list)
-    storages: set[Any] = field(default_factory=set)
-    """The `R.memory.alloc_storage` variables the tensors lived in, replaced by the plan."""
+    storages: dict[Any, int] = field(default_factory=dict)
+    """The `R.memory.alloc_storage` variables the tensors lived in, replaced by the plan,
+    and their bytes."""
     unplanned: list[Unplanned] = field(default_factory=list)
 
 
@@ -158,7 +159,7 @@ def vm_tensors(func: Any, plannable_device: Callable[[int], bool]) -> VmTensors:
         if kept_because is not None:
             result.unplanned.append(Unplanned(storage.var.name, storage.size, kept_because))
             continue
-        result.storages.add(storage.var)
+        result.storages[storage.var] = storage.size
         result.tensors += [
             VmTensor(t.name, t.var, t.call, t.size, t.start, t.last + 1, storage.device)
             for t in storage.tensors
