@@ -54,7 +54,7 @@ PASS_NAME = "usmp.PlanMemory"
 
 
 class PlanMemoryWarning(UserWarning):
-    """A function, or a device's tensors, kept TVM's plan."""
+    """A function kept TVM's plan: the pass could not plan it."""
 
 
 @dataclass(frozen=True)

@@ -176,7 +176,10 @@ def _why_kept(storage: _Storage, plannable_device: Callable[[int], bool]) -> str
     if storage.scope != "global":
         return f"storage '{name}' is in memory scope '{storage.scope}'"
     if not plannable_device(storage.device):
-        return f"virtual device {storage.device} cannot view a storage at an offset"
+        return (
+            f"the target of virtual device {storage.device} is unknown or has no runtime "
+            "that views a storage at an offset"
+        )
     unbounded = next((t for t in storage.tensors if t.size is None), None)
     if unbounded is not None:
         return f"tensor '{unbounded.name}' of storage '{name}' has no bound on its size"
