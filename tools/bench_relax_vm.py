@@ -25,11 +25,16 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tools"))
 
-from bench_models import write_section  # noqa: E402
+from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
 from wheel_models import WHEEL_MODELS, wheel_model_path  # noqa: E402
 
-from usmp_dialect.frontends.model_file import load_model  # noqa: E402
-from usmp_dialect.frontends.model_files import load_model_file, model_file_kind  # noqa: E402
+from usmp_dialect.tvm.model_files.loading import load_model_file, model_file_kind  # noqa: E402
+from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
+from usmp_dialect.tvm.relax_vm_measure import (  # noqa: E402
+    compare_pipelines,
+    random_inputs,
+    with_weights_bound,
+)
 
 MODELS = ROOT / "examples" / "models"
 ZOO = ("mlp", "cnn", "mobilenet", "resnet", "transformer", "unet")
@@ -52,12 +57,6 @@ def wheel_model(name: str) -> tuple[Any, dict[str, Any]]:
 
 
 def measure(name: str, load: Any) -> list[str] | None:
-    from usmp_dialect.tvm.relax_vm_measure import (
-        compare_pipelines,
-        random_inputs,
-        with_weights_bound,
-    )
-
     try:
         mod, weights = load(name)
         mod = with_weights_bound(mod, weights)
@@ -80,9 +79,7 @@ def measure(name: str, load: Any) -> list[str] | None:
 
 
 def section(rows: list[list[str]], command: str) -> str:
-    lines = [
-        "## Relax VM",
-        "",
+    preamble = [
         f"`{command}` (one process, this 2-core machine shared with other jobs: CPU seconds). "
         "Each model, weights bound (`relax.transform.BindParams`), compiled for llvm by "
         "`tvm.compile` with TVM's default pipeline (`relax.get_default_pipeline`) and with "
@@ -91,23 +88,27 @@ def section(rows: list[list[str]], command: str) -> str:
         "random inputs. Bytes are what the VM's storage allocations handed out in the run "
         "(`vm.builtin.alloc_storage`): the planned intermediates and, in both, the returned "
         "tensors, which no plan holds (operator workspaces are not storage allocations). "
-        "*Equal* is bitwise equality of the outputs. Compile seconds are CPU seconds of "
+        "*Outputs equal* is bitwise equality. Compile seconds are CPU seconds of "
         "`tvm.compile`, after warm-up builds with each pipeline. Where our 64-byte aligned "
         "offsets would take more bytes than TVM's exact-size storages, `PlanMemory` keeps "
-        "TVM's plan (ratio 1.000).",
-        "",
-        "| model | Relax bytes | ours | ratio | outputs equal | compile s, Relax | "
-        "compile s, ours |",
-        "|---|---:|---:|---:|---|---:|---:|",
+        "TVM's plan (ratio 1.000)."
     ]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines) + "\n"
+    header = [
+        "model",
+        "Relax bytes",
+        "ours",
+        "ratio",
+        "outputs equal",
+        "compile s, Relax",
+        "compile s, ours",
+    ]
+    return markdown_section("## Relax VM", preamble, header, rows)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="comma-separated model names")
-    parser.add_argument("--write", metavar="FILE", help="replace the Relax VM section of FILE")
+    add_write_option(parser)
     args = parser.parse_args()
     models = [(n, zoo_model) for n in ZOO] + [(n, wheel_model) for n in WHEEL_MODELS]
     if args.only:
@@ -119,11 +120,7 @@ def main() -> None:
     command = "python tools/bench_relax_vm.py" + (f" --only {args.only}" if args.only else "")
     measured = [row for row in rows if row is not None]
     body = section(measured, command + " --write BENCHMARKS.md")
-    print(body)
-    if args.write:
-        if len(measured) != len(rows):
-            sys.exit(f"not written: {len(rows) - len(measured)} row(s) not measured")
-        write_section(Path(args.write), body)
+    publish(body, args, complete=len(measured) == len(rows))
 
 
 if __name__ == "__main__":

@@ -23,10 +23,10 @@ from tvm.script import ir as I  # noqa: E402
 from tvm.script import relax as R  # noqa: E402
 from tvm.script import tirx as T  # noqa: E402
 
-from usmp_dialect.frontends.model_file import load_model  # noqa: E402
-from usmp_dialect.frontends.model_files import load_model_file, model_file_kind  # noqa: E402
 from usmp_dialect.parsing import parse_module, print_module  # noqa: E402
 from usmp_dialect.pipeline import plan_pools  # noqa: E402
+from usmp_dialect.tvm.model_files.loading import load_model_file, model_file_kind  # noqa: E402
+from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
 from usmp_dialect.tvm.relax_vm import PlanMemory, PlanMemoryWarning, pipeline  # noqa: E402
 from usmp_dialect.tvm.relax_vm_measure import (  # noqa: E402
     Comparison,
