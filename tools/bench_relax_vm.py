@@ -16,6 +16,7 @@ imports or numba's first compile of the planner's kernels). With
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,6 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tools"))
 
 from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
-from wheel_models import WHEEL_MODELS, wheel_model_path  # noqa: E402
 
 from usmp_dialect.tvm.model_files.loading import load_model_file, model_file_kind  # noqa: E402
 from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
@@ -36,6 +36,8 @@ from usmp_dialect.tvm.relax_vm_measure import (  # noqa: E402
     with_weights_bound,
 )
 
+# tests/wheel_models.py, which lists the model files of the test extras.
+wheel_models = importlib.import_module("wheel_models")
 MODELS = ROOT / "examples" / "models"
 ZOO = ("mlp", "cnn", "mobilenet", "resnet", "transformer", "unet")
 TARGET = "llvm"
@@ -46,11 +48,11 @@ def zoo_model(name: str) -> tuple[Any, dict[str, Any]]:
 
 
 def wheel_model(name: str) -> tuple[Any, dict[str, Any]]:
-    path = wheel_model_path(name)
+    path = wheel_models.wheel_model_path(name)
     if path is None:
         raise FileNotFoundError(f"{name}: install the test extra, pip install -e '.[test]'")
     shapes = {}
-    for text in WHEEL_MODELS[name].input_shapes:
+    for text in wheel_models.WHEEL_MODELS[name].input_shapes:
         key, _, dims = text.rpartition("=")
         shapes[key] = tuple(int(d) for d in dims.split("x"))
     return load_model_file(str(path), model_file_kind(str(path)), shapes)
@@ -110,7 +112,7 @@ def main() -> None:
     parser.add_argument("--only", help="comma-separated model names")
     add_write_option(parser)
     args = parser.parse_args()
-    models = [(n, zoo_model) for n in ZOO] + [(n, wheel_model) for n in WHEEL_MODELS]
+    models = [(n, zoo_model) for n in ZOO] + [(n, wheel_model) for n in wheel_models.WHEEL_MODELS]
     if args.only:
         wanted = set(args.only.split(","))
         models = [(n, load) for n, load in models if n in wanted]

@@ -37,9 +37,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import tvm
-from tvm import relax
-
 from usmp_dialect.parsing import parse_module, print_module
 from usmp_dialect.planning.registry import get_algorithm
 from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
@@ -98,6 +95,8 @@ class FunctionReport:
 def _device_kinds(mod: Any) -> dict[int, str]:
     """The target kind of each virtual device index: the module's `vdevice` list, else the
     current target for index 0; -1 is the host."""
+    import tvm
+
     kinds = {-1: "llvm"}
     current = tvm.target.Target.current(allow_none=True)
     if current is not None:
@@ -138,6 +137,8 @@ class _PlanMemory:
             parse_pool_spec(self.pools)
 
     def transform_module(self, mod: Any, ctx: Any) -> Any:
+        from tvm import relax
+
         planned = relax.transform.StaticPlanBlockMemory()(mod)
         kinds = _device_kinds(mod)
         self.report.clear()
@@ -202,7 +203,12 @@ class _PlanMemory:
         return read_plan(module, tensors)
 
 
-PlanMemory = tvm.transform.module_pass(opt_level=0, name=PASS_NAME)(_PlanMemory)
+def PlanMemory(**options: Any) -> Any:
+    """Our planner in place of StaticPlanBlockMemory, as a `tvm.transform.Pass`; options are
+    `_PlanMemory`'s fields, and `.report` tells what its last run planned."""
+    import tvm
+
+    return tvm.transform.module_pass(opt_level=0, name=PASS_NAME)(_PlanMemory)(**options)
 
 
 def _rewritten(
@@ -210,6 +216,8 @@ def _rewritten(
 ) -> Any:
     """`func` with the replaced storages gone, one storage a pool at its start, and each
     planned tensor at its offset in its pool."""
+    from tvm import relax
+
     pools: dict[tuple[int, str], Any] = {}
     at: dict[Any, tuple[Any, int]] = {}
     for device, (tensors, plan) in plans.items():
@@ -252,11 +260,15 @@ def _rewritten(
 
 class _Pipeline:
     def __init__(self, target: Any, **options: Any):
+        import tvm
+
         self.target = tvm.target.Target(target) if isinstance(target, str) else target
         self.backend = _backend(self.target)
         self.plan_memory = PlanMemory(**options)
 
     def transform_module(self, mod: Any, _ctx: Any) -> Any:
+        import tvm
+
         target = self.target
         with target:
             finalize = [
@@ -276,6 +288,8 @@ def pipeline(target: Any, **options: Any) -> Any:
     """TVM's default Relax pipeline for `target` with `PlanMemory(**options)` in place of
     StaticPlanBlockMemory (`tvm.compile(mod, target, relax_pipeline=pipeline(target))`);
     its `.plan_memory.report` tells what the last build planned."""
+    import tvm
+
     return tvm.transform.module_pass(opt_level=0, name="usmp.RelaxVMPipeline")(_Pipeline)(
         target, **options
     )

@@ -156,8 +156,8 @@ def vm_tensors(func: Any, plannable_device: Callable[[int], bool]) -> VmTensors:
     result = VmTensors(unplanned=walk.unplanned)
     for storage in walk.storages.values():
         kept_because = storage.kept_because or _why_kept(storage, plannable_device)
-        if kept_because is not None:
-            result.unplanned.append(Unplanned(storage.var.name, storage.size, kept_because))
+        if kept_because is not None or storage.size is None:
+            result.unplanned.append(Unplanned(storage.var.name, storage.size, str(kept_because)))
             continue
         result.storages[storage.var] = storage.size
         result.tensors += [
