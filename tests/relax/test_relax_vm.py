@@ -281,6 +281,26 @@ def test_a_read_back_plan_with_overlapping_live_tensors_keeps_tvms_plan(tmp_path
     tvm.ir.assert_structural_equal(result, relax.transform.StaticPlanBlockMemory()(lowered))
 
 
+def test_each_function_of_a_module_is_dumped_and_read_back_on_its_own(tmp_path: Path) -> None:
+    func = sequence_model(upper_bound=8)["forward"]
+    backward = sequence_model(upper_bound=8)["forward"].with_attr("global_symbol", "backward")
+    lowered = before_memory_planning(tvm.IRModule({"forward": func, "backward": backward}))
+    with CPU:
+        PlanMemory(dump=str(tmp_path / "p.mlir"))(lowered)
+    dumped = sorted(p.name for p in tmp_path.iterdir())
+    assert dumped == ["p.backward.d0.mlir", "p.forward.d0.mlir"]
+    for name in dumped:
+        problem = parse_module((tmp_path / name).read_text(), name)
+        plan_pools(problem, "usmp-assign-pools,usmp-plan")
+        (tmp_path / name.replace("p.", "planned.")).write_text(print_module(problem))
+    planned = PlanMemory(plan_from=str(tmp_path / "planned.mlir"))
+    with CPU, warnings.catch_warnings():
+        warnings.simplefilter("error")
+        planned(lowered)
+    assert [r.function for r in planned.report] == ["backward", "forward"]
+    assert all(r.pools == {"global_workspace": 2 * 8 * 16 * 4} for r in planned.report)
+
+
 # ------------------------------------------------------------------ GPU
 
 
