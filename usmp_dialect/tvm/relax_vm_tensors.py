@@ -1,6 +1,6 @@
 """The tensors a Relax VM function allocates, read from `StaticPlanBlockMemory`'s output.
 
-    vm_tensors(func) -> VmTensors      what can be planned, and what the VM allocates itself
+    vm_tensors(func, plannable_device) -> VmTensors   what can be planned, what the VM allocates
 
 TVM's planner decides which `R.builtin.alloc_tensor`s may share memory (a tensor that is
 not returned, is used only by operator calls in its own block, and has a size it can bound)
@@ -39,8 +39,6 @@ class VmTensor:
     name: str
     var: Any
     """The Relax variable the `R.memory.alloc_tensor` is bound to."""
-    call: Any
-    """That `R.memory.alloc_tensor` call."""
     size: int
     """Bytes, with every symbolic dim at its `tir_var_upper_bound`."""
     start: int
@@ -85,7 +83,6 @@ class _Found:
 
     name: str
     var: Any
-    call: Any
     size: int | None
     start: int
     last: int
@@ -161,7 +158,7 @@ def vm_tensors(func: Any, plannable_device: Callable[[int], bool]) -> VmTensors:
             continue
         result.storages[storage.var] = storage.size
         result.tensors += [
-            VmTensor(t.name, t.var, t.call, t.size, t.start, t.last + 1, storage.device)
+            VmTensor(t.name, t.var, t.size, t.start, t.last + 1, storage.device)
             for t in storage.tensors
             if t.size is not None
         ]
@@ -223,7 +220,7 @@ class _Walk:
         if op == "relax.memory.alloc_tensor" and value.args[0] in self.storages:
             storage = self.storages[value.args[0]]
             size = tensor_bytes(value.args[2], value.args[3].value, self.analyzer)
-            found = _Found(_unique(var.name, self.taken), var, value, size, index, index, storage)
+            found = _Found(_unique(var.name, self.taken), var, size, index, index, storage)
             storage.tensors.append(found)
             self.aliases[var] = [found]
             return
