@@ -49,7 +49,17 @@ def emit_tvmscript(module: ModuleOp) -> str:
     """TVMScript text of the module; a name that TVM's printer would print as a Python
     keyword or literal (`lambda`, `None`, `1st`), or as `range`, which the loops call, is
     given a trailing or leading `_` (the printer replaces other characters itself)."""
-    return _float64_literals_kept(_Emitter(module, python_name).module().script()) + "\n"
+    script = _Emitter(module, python_name).module().script()
+    return _float64_literals_kept(_one_element_data_read_back(script)) + "\n"
+
+
+_ONE_ELEMENT_DATA = re.compile(r"\b([A-Za-z_]\w*)\.source\.data\b")
+
+
+def _one_element_data_read_back(script: str) -> str:
+    """TVM prints the data pointer of a one-element buffer (`tirx.buffer_data`) as
+    `x.source.data`, which its parser refuses; `x.data` reads back as that pointer."""
+    return _ONE_ELEMENT_DATA.sub(r"\1.data", script)
 
 
 _FLOAT64_LITERAL = re.compile(r"T\.float64\((-?[0-9.]+(?:e[-+]?[0-9]+)?)\)")
