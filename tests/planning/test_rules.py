@@ -39,9 +39,7 @@ def problems_with_fixed_buffers(draw):
     fixed = np.where(is_fixed, seed.offset, -1)
     return dataclasses.replace(
         problem,
-        candidates=tuple(
-            (int(seed.pool[b]),) if is_fixed[b] else candidates[b] for b in range(n)
-        ),
+        candidates=tuple((int(seed.pool[b]),) if is_fixed[b] else candidates[b] for b in range(n)),
         fixed=fixed,
     )
 

@@ -100,9 +100,7 @@ def _overlaps(
     return bool(
         high > low
         and (
-            (offset[others] < high)
-            & (offset[others] + sizes[others] > low)
-            & (sizes[others] > 0)
+            (offset[others] < high) & (offset[others] + sizes[others] > low) & (sizes[others] > 0)
         ).any()
     )
 

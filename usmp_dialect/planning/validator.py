@@ -1,9 +1,10 @@
 """An independent check of a plan, trusted more than any algorithm.
 
 It reads only the problem's arrays and the plan: every buffer in one of its candidate
-pools (a buffer placed by hand where it was placed), at an aligned, non-negative offset, within the pool's size hint, and no two buffers
-that conflict (in either direction of the lists) sharing a byte of the same pool. It is
-vectorised over the conflict lists so that a 62k-buffer trace is checked in seconds.
+pools (a buffer placed by hand where it was placed), at an aligned, non-negative offset,
+within the pool's size hint, and no two buffers that conflict (in either direction of the
+lists) sharing a byte of the same pool. It is vectorised over the conflict lists so that
+a 62k-buffer trace is checked in seconds.
 """
 
 from __future__ import annotations

@@ -194,8 +194,7 @@ def _lower_pools(
     entry: tir.PrimFuncOp,
 ) -> None:
     callees = {
-        name: [callee for _, callee in module_calls(f, functions)]
-        for name, f in functions.items()
+        name: [callee for _, callee in module_calls(f, functions)] for name, f in functions.items()
     }
     needed = pools_needed(list(functions.values()), allocs, callees)  # type: ignore[arg-type]
     pool_order = module_pools(op)

@@ -3,6 +3,7 @@
 from tvm.script import ir as I
 from tvm.script import tirx as T
 
+
 @I.ir_module
 class Module:
     @T.prim_func
