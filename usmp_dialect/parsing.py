@@ -25,12 +25,14 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
+from xdsl.universe import Universe
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
 
 from usmp_dialect.diagnostics import LocatedError, decode_input, with_location
 from usmp_dialect.dialects.tir import set_readable_hint
+from usmp_dialect.universe import USMP_UNIVERSE
 
 MAX_NESTING = 500
 """Ops nest at most this deep (an op inside a region of an op ... of the module). Parsing,
@@ -171,10 +173,6 @@ class LocatingParser(Parser):
 
 def usmp_context() -> Context:
     """xDSL's dialects and the usmp project's, as usmp-opt and usmp-translate know them."""
-    from xdsl.universe import Universe
-
-    from usmp_dialect.universe import USMP_UNIVERSE
-
     ctx = Context()
     for name, factory in {
         **Universe.get_multiverse().all_dialects,
