@@ -86,15 +86,18 @@ def _pool_faults(problem: Problem, pool: np.ndarray) -> Iterator[str]:
 
 def _fixed_faults(problem: Problem, pool: np.ndarray, offset: np.ndarray) -> Iterator[str]:
     """A buffer the user placed by hand is where they placed it."""
+    if problem.fixed is None:
+        return
     fixed = problem.fixed_offsets()
-    for buffer in np.flatnonzero(fixed >= 0).tolist():
+    first = np.fromiter((c[0] if c else -1 for c in problem.candidates), np.int64, len(fixed))
+    moved = (fixed >= 0) & ((pool != first) | (offset != fixed))
+    for buffer in np.flatnonzero(moved).tolist():
         placed_in = problem.candidates[buffer][0]
-        if pool[buffer] != placed_in or offset[buffer] != fixed[buffer]:
-            yield (
-                f"buffer '{problem.names[buffer]}' was placed by hand at offset "
-                f"{fixed[buffer]} of pool '{problem.pools[placed_in].name}', but the plan "
-                f"moves it to offset {offset[buffer]} of pool #{pool[buffer]}"
-            )
+        yield (
+            f"buffer '{problem.names[buffer]}' was placed by hand at offset "
+            f"{fixed[buffer]} of pool '{problem.pools[placed_in].name}', but the plan "
+            f"moves it to offset {offset[buffer]} of pool #{pool[buffer]}"
+        )
 
 
 def _candidate_matrix(problem: Problem) -> np.ndarray:
