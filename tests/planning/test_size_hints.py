@@ -211,3 +211,16 @@ def test_default_says_a_plan_may_exist_when_a_chain_of_moves_is_needed():
     plan = get_algorithm("exact")(problem, Budget(effort=0.05))
     assert validate(problem, plan) == []
     _default_plans_or_says_a_plan_may_exist(problem)
+
+
+def test_hill_climb_says_how_many_bytes_its_rule_missed():
+    """`b2` conflicts with `b1` only, which its first round places above `b0`: a gap lies
+    below `b1`, but TVM's rule drops a pool the buffer does not fit above its highest
+    conflict in, so the pool lacks 50 bytes (it once said "-170 bytes missing")."""
+    problem = interval_problem(
+        [(0, 4), (0, 10), (5, 10)], [120, 100, 50], pools=(PoolSpec("sram", size_hint=220),)
+    )
+    with pytest.raises(PlanningError) as error:
+        # No time for a second round: the first round's failure is the answer.
+        get_algorithm("hill_climb")(problem, Budget(time_limit=0))
+    assert "(sram: size hint 220 bytes, needs 270, 50 bytes missing)" in str(error.value)
