@@ -10,11 +10,12 @@ import os
 import re
 from bisect import bisect_right
 from io import StringIO
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyDenseElement,
     AnyFloat,
@@ -47,6 +48,13 @@ computes the range of an `i99999999999` as a Python integer of that many bits.""
 PARSED_BYTES_PER_ELEMENT = 8
 """What xDSL holds per element of a `dense<...>` while it parses one, besides the element's
 own bytes: a splat is first a Python list of the shape's element count."""
+
+_PREDICATES: dict[type[Operation], Sequence[str]] = {
+    arith.CmpiOp: arith.CMPI_COMPARISON_OPERATIONS,
+    arith.CmpfOp: arith.CMPF_COMPARISON_OPERATIONS,
+}
+"""Comparisons whose predicate is an integer in the generic form: xDSL verifies no range,
+and its printer indexes these names with it."""
 
 MAX_NESTING = 500
 """Ops nest at most this deep (an op inside a region of an op ... of the module). Parsing,
@@ -143,6 +151,12 @@ class LocatingParser(Parser):
             raise LocatedError(str(error), f"{self.lexer.input.name}:{line}:{column}") from None
         finally:
             self._depth -= 1
+        if (predicates := _PREDICATES.get(type(op))) is not None and not (
+            0 <= cast(arith.CmpiOp, op).predicate.value.data < len(predicates)
+        ):
+            self.raise_error(
+                f"'{op.name}' predicate must be one of 0 to {len(predicates) - 1}", start
+            )
         if isinstance(op.location, UnknownLoc):
             line, column = self._line_and_column(start)
             op.location = FileLineColLoc(self._file_name, IntAttr(line), IntAttr(column))

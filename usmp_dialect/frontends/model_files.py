@@ -267,6 +267,10 @@ def _onnx_module(
 
     try:
         model = onnx.ModelProto.FromString(_read(path))
+        # Read now, next to the model file as ONNX's rule is (onnx refuses a location
+        # outside its folder): left external, numpy_helper would read it later, relative
+        # to the current directory, and fail there with a traceback when it is short.
+        onnx.external_data_helper.load_external_data_for_model(model, str(Path(path).parent))
         onnx.checker.check_model(model)
     except RelaxImportError:
         raise
