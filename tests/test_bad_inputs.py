@@ -123,9 +123,10 @@ CASES = {
     ),
     "liveness-i32-array": opt("liveness_i32_array.mlir", "Expected attribute i64 but got i32"),
     "liveness-f64-array": opt("liveness_f64_array.mlir", "Expected attribute i64 but got f64"),
-    "liveness-i32-array-disable-verify": opt(
-        "liveness_i32_array.mlir", "Expected attribute i64 but got i32", "--disable-verify"
+    "liveness-index-disable-verify": opt(
+        "liveness_index_out_of_range.mlir", "a buffer index is out of range", "--disable-verify"
     ),
+    "func-type-integer": opt("func_type_integer.mlir", "0 : i32 should be of base attribute"),
     "array-i128": opt("array_i128.mlir", "elements of type i128 are not supported"),
     "dense-i128": opt("dense_i128.mlir", "elements of type i128 are not supported"),
     "cmpi-predicate": opt(

@@ -339,7 +339,7 @@ def generic_mutated(draw: st.DrawFn, seeds: Sequence[bytes]) -> bytes:
             case "replace":
                 data = data[:value] + draw(st.sampled_from(WRONG_VALUES)) + data[end:]
             case "copy":
-                other, other_value = draw(st.sampled_from(entries))
+                _, other_value = draw(st.sampled_from(entries))
                 data = data[:value] + data[other_value : _value_end(data, other_value)] + data[end:]
             case "drop":
                 data = data[:start] + data[end + 2 if data[end : end + 2] == b", " else end :]

@@ -9,9 +9,9 @@ import math
 import os
 import re
 from bisect import bisect_right
-from io import StringIO
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from io import StringIO
 from typing import Any, cast
 
 from xdsl.context import Context
@@ -27,11 +27,13 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerType,
     ModuleOp,
-    StringAttr,
     RankedStructure,
+    StringAttr,
     UnknownLoc,
 )
 from xdsl.ir import Operation, TypeAttribute
+from xdsl.irdl import IRDLOperation, OptAttributeDef, OptPropertyDef
+from xdsl.irdl.operations import VerificationContext
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -160,6 +162,27 @@ class LocatingParser(Parser):
         if isinstance(op.location, UnknownLoc):
             line, column = self._line_and_column(start)
             op.location = FileLineColLoc(self._file_name, IntAttr(line), IntAttr(column))
+        return op
+
+    def _parse_generic_operation(self, op_type: type[Operation]) -> Operation:
+        """xDSL verifies an op's regions before the op itself, so a verifier of an op
+        inside reads its parent's properties unchecked (`func.return` read the
+        `function_type` of a `func.func` whose generic form gave an integer). An op in
+        generic form has its properties and attributes checked as it is parsed; the
+        custom forms build them typed."""
+        op = super()._parse_generic_operation(op_type)
+        if isinstance(op, IRDLOperation):
+            definition = op.get_irdl_definition()
+            context = VerificationContext()
+            for kind, group, given in (
+                ("property", definition.properties, op.properties),
+                ("attribute", definition.attributes, op.attributes),
+            ):
+                for name, attr_def in group.items():
+                    if name in given:
+                        attr_def.constr.verify(given[name], context)
+                    elif not isinstance(attr_def, OptPropertyDef | OptAttributeDef):
+                        raise VerifyException(f"{kind} '{name}' expected in operation '{op.name}'")
         return op
 
     def _parse_plain_operation(self) -> Operation | None:
