@@ -294,6 +294,9 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
         printer.print_string(">")
 
 
+GLOBAL_SYMBOL_ATTR = "global_symbol"
+"""The PrimFunc attribute naming the function as the compiled module exports it."""
+
 TARGET_ATTR = "target"
 """The PrimFunc attribute TVM keeps a function's target in (`tvm::attr::kTarget`)."""
 
@@ -734,6 +737,10 @@ class PrimFuncOp(IRDLOperation):
         for t in inputs:
             if not is_tir_param_type(t):
                 raise VerifyException(f"param type {t} is not a TIR buffer, pointer or dtype")
+        symbol = self.attributes.get(GLOBAL_SYMBOL_ATTR)
+        if symbol is not None and not isinstance(symbol, StringAttr):
+            # TVM's printer fails inside its C++ on any other (issue 33's emitter fuzzing).
+            raise VerifyException(f"{GLOBAL_SYMBOL_ATTR} must be a string, got {symbol}")
         if (early := _use_before_definition(self.body.block, set())) is not None:
             user, index = early
             raise VerifyException(

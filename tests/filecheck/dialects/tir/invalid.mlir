@@ -155,3 +155,11 @@ tir.prim_func @f() attributes {target = #tir.target<{keys = ["cpu"]}>} {
   %later = "arith.constant"() <{value = 1 : i32}> : () -> i32
 }) : () -> ()
 // CHECK: operand 1 of 'tir.load' (line {{[0-9]+}}, column 5) is used before its definition
+
+// -----
+
+// TVM's printer failed inside its C++ on another type (issue 33).
+"tir.prim_func"() <{sym_name = "f", function_type = () -> ()}> ({
+^bb0:
+}) {global_symbol = 0 : i32} : () -> ()
+// CHECK: global_symbol must be a string, got 0 : i32
