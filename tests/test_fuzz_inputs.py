@@ -30,7 +30,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from usmp_dialect.frontends.csv_instance import read_csv_instance
+from usmp_dialect.formats.csv_instance import read_csv_instance
 from usmp_dialect.parsing import parse_module
 from usmp_dialect.tools import usmp_opt, usmp_translate
 

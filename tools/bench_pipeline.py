@@ -1,6 +1,6 @@
 """How a whole `usmp-opt` run on a large instance compares with reading and printing it.
 
-    python tools/bench_pipeline.py [--repetitions 3] [--instance PATH] [--output BENCHMARKS.md]
+    python tools/bench_pipeline.py [--repetitions 3] [--instance PATH] [--write [FILE]]
 
 Runs, in one process tree and interleaved (repetition after repetition, every command once
 per repetition, so the machine's load falls on all of them alike), each command of
@@ -24,11 +24,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench_planner import (  # beside this script
-    DEFAULT_BENCHMARKS,
-    markdown_section,
-    write_section,
-)
+from bench_planner import DEFAULT_BENCHMARKS  # beside this script
+from benchmark_sections import add_write_option, markdown_section, publish
 
 TOOLS = Path(__file__).resolve().parent
 SECTION_TITLE = "## Pipeline"
@@ -137,12 +134,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repetitions", type=int, default=3)
     parser.add_argument("--instance", default=str(DEFAULT_INSTANCE), help="a benchmark CSV")
-    parser.add_argument("--output", default=str(TOOLS.parent / "BENCHMARKS.md"))
+    add_write_option(parser)
     args = parser.parse_args(argv)
     instance = Path(args.instance)
     results = measure(instance, args.repetitions)
     command = shlex.join(["python", "tools/bench_pipeline.py", *(argv or sys.argv[1:])])
-    write_section(Path(args.output), markdown(instance, results, command), SECTION_TITLE)
+    publish(markdown(instance, results, command), args)
 
 
 if __name__ == "__main__":

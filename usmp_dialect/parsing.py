@@ -36,12 +36,14 @@ from xdsl.irdl import IRDLOperation, OptAttributeDef, OptPropertyDef
 from xdsl.irdl.operations import VerificationContext
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
+from xdsl.universe import Universe
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
 
 from usmp_dialect.diagnostics import LocatedError, decode_input, with_location
 from usmp_dialect.dialects.tir import set_readable_hint
+from usmp_dialect.universe import USMP_UNIVERSE
 
 MAX_INTEGER_WIDTH = (1 << 24) - 1
 """MLIR's limit on an integer type's width (`IntegerType::kMaxWidth`): xDSL has none, and
@@ -281,10 +283,6 @@ def physical_memory() -> int:
 
 def usmp_context() -> Context:
     """xDSL's dialects and the usmp project's, as usmp-opt and usmp-translate know them."""
-    from xdsl.universe import Universe
-
-    from usmp_dialect.universe import USMP_UNIVERSE
-
     ctx = Context()
     for name, factory in {
         **Universe.get_multiverse().all_dialects,

@@ -45,15 +45,21 @@ def _usmp_to_memref():
 
 
 def _usmp_report():
-    from usmp_dialect.backends.report import UsmpReport
+    from usmp_dialect.reports.report import UsmpReport
 
     return UsmpReport
 
 
 def _usmp_svg():
-    from usmp_dialect.backends.plan_svg import UsmpSvg
+    from usmp_dialect.reports.plan_svg import UsmpSvg
 
     return UsmpSvg
+
+
+def _usmp_html():
+    from usmp_dialect.reports.plan_html import UsmpHtml
+
+    return UsmpHtml
 
 
 def _tir_to_usmp():
@@ -92,5 +98,5 @@ USMP_UNIVERSE = Universe(
         "tir-to-usmp": _tir_to_usmp,
         "usmp-to-tir": _usmp_to_tir,
     },
-    all_targets={"usmp-report": _usmp_report, "usmp-svg": _usmp_svg},
+    all_targets={"usmp-report": _usmp_report, "usmp-svg": _usmp_svg, "usmp-html": _usmp_html},
 )

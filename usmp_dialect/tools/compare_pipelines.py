@@ -28,8 +28,13 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ModuleOp
 
+from usmp_dialect.diagnostics import LocatedError, decode_input
+from usmp_dialect.parsing import parse_module
 from usmp_dialect.pipeline import DEFAULT_ALGORITHM
-from usmp_dialect.pipeline_comparison import (
+from usmp_dialect.reports.plan_html import plans_page
+from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
+from usmp_dialect.tools.output import write_output
+from usmp_dialect.tvm.pipeline_comparison import (
     PRESETS,
     PipelineRun,
     check_outputs,
@@ -37,7 +42,6 @@ from usmp_dialect.pipeline_comparison import (
     pipeline_fusion,
     run_pipeline,
 )
-from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
 
 TOOL = "compare_pipelines"
 PLANS_PAGE = "plans.html"
@@ -93,12 +97,10 @@ def _pipelines(args: argparse.Namespace) -> list[str]:
 
 
 def _load(spec: str, fusion: str) -> ModuleOp:
-    from usmp_dialect.diagnostics import decode_input
-    from usmp_dialect.parsing import parse_module
 
     if _is_model_spec(spec):
-        from usmp_dialect.frontends.model_file import import_relax_file
-        from usmp_dialect.frontends.relax import Lowering
+        from usmp_dialect.tvm.relax.lowering import Lowering
+        from usmp_dialect.tvm.relax.model_spec import import_relax_file
 
         return import_relax_file(spec, Lowering(fusion=fusion))
     try:
@@ -107,16 +109,13 @@ def _load(spec: str, fusion: str) -> ModuleOp:
     except OSError as error:
         usage_error(TOOL, f"cannot read '{spec}': {error.strerror}")
     if spec.endswith(".py"):
-        from usmp_dialect.frontends.tvmscript import import_tvmscript
+        from usmp_dialect.tvm.tvmscript_importer import import_tvmscript
 
         return import_tvmscript(text, spec)
     return parse_module(text, spec)
 
 
 def _write_plans_page(directory: str, runs: list[PipelineRun]) -> None:
-    from usmp_dialect.backends.plan_svg import plans_html
-    from usmp_dialect.diagnostics import LocatedError
-    from usmp_dialect.tools.output import write_output
 
     try:
         os.makedirs(directory, exist_ok=True)
@@ -124,7 +123,7 @@ def _write_plans_page(directory: str, runs: list[PipelineRun]) -> None:
         raise LocatedError(
             f"cannot create the --svg directory: {error.strerror}", directory
         ) from None
-    page = plans_html([(run.pipeline, run.report) for run in runs])
+    page = plans_page([(run.pipeline, run.report) for run in runs], "pass orderings")
     write_output(os.path.join(directory, PLANS_PAGE), page)
 
 

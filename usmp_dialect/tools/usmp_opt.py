@@ -26,6 +26,7 @@ from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from usmp_dialect.diagnostics import decode_input, with_location
+from usmp_dialect.formats.csv_to_usmp import read_csv_module
 from usmp_dialect.parsing import LocatingParser
 from usmp_dialect.pipeline import (
     DEFAULT_ALGORITHM,
@@ -38,7 +39,7 @@ from usmp_dialect.tools.output import write_output
 from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
 from usmp_dialect.universe import USMP_UNIVERSE
 
-PLAN_TARGETS = ("usmp-report", "usmp-svg")
+PLAN_TARGETS = ("usmp-report", "usmp-svg", "usmp-html")
 """Targets that describe the plan, so `--plan-pools -t usmp-report` (or `usmp-svg`) stops
 before the lowerings."""
 
@@ -76,7 +77,6 @@ class UsmpOptMain(xDSLOptMain):
     def _parse_csv(self, chunk: IO[bytes]) -> ModuleOp:
         """A benchmark instance (`-f csv` or a `.csv` file), read as `usmp-translate
         --import-csv` reads it, without the text in between."""
-        from usmp_dialect.frontends.csv_to_usmp import read_csv_module
 
         name = self.get_input_name()
         return read_csv_module(decode_input(chunk.read(), name), name)

@@ -29,7 +29,13 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
 from usmp_dialect.diagnostics import decode_input
-from usmp_dialect.frontends.relax import (
+from usmp_dialect.formats.constant_pool import constant_pool_bytes
+from usmp_dialect.formats.csv_export import module_to_csv
+from usmp_dialect.formats.csv_to_usmp import read_csv_module
+from usmp_dialect.parsing import parse_module, print_module
+from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
+from usmp_dialect.tools.output import write_output
+from usmp_dialect.tvm.relax.lowering import (
     DEFAULT_LOWERING,
     FUSION_MODES,
     MODEL_FILE_LOWERING,
@@ -38,9 +44,6 @@ from usmp_dialect.frontends.relax import (
     WEIGHT_MODES,
     Lowering,
 )
-from usmp_dialect.parsing import parse_module, print_module
-from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
-from usmp_dialect.tools.output import write_output
 
 TOOL = "usmp-translate"
 
@@ -56,13 +59,11 @@ def _read_input(path: str | None) -> str:
 
 
 def import_csv(text: str, name: str) -> str:
-    from usmp_dialect.frontends.csv_to_usmp import read_csv_module
 
     return print_module(read_csv_module(text, name))
 
 
 def export_csv(text: str, name: str) -> str:
-    from usmp_dialect.backends.csv_export import module_to_csv
 
     return module_to_csv(parse_module(text, name))
 
@@ -70,8 +71,8 @@ def export_csv(text: str, name: str) -> str:
 def import_tvmscript(text: str, name: str, params: str | None = None) -> str:
     """The tir dialect; with `params` (an .npz), the entry's `T.lookup_param` calls bound
     to its arrays as constants, else kept as calls."""
-    from usmp_dialect.frontends.lookup_params import import_tvmscript_with_params
-    from usmp_dialect.frontends.tvmscript import import_tvmscript as tvmscript_to_tir
+    from usmp_dialect.tvm.lookup_params import import_tvmscript_with_params
+    from usmp_dialect.tvm.tvmscript_importer import import_tvmscript as tvmscript_to_tir
 
     if params is None:
         return print_module(tvmscript_to_tir(text, name))
@@ -79,7 +80,7 @@ def import_tvmscript(text: str, name: str, params: str | None = None) -> str:
 
 
 def import_relax(text: str, name: str, lowering: Lowering = DEFAULT_LOWERING) -> str:
-    from usmp_dialect.frontends.model_file import import_relax_file
+    from usmp_dialect.tvm.relax.model_spec import import_relax_file
 
     return print_module(import_relax_file(name, lowering))
 
@@ -91,7 +92,7 @@ def import_model_file(
     lowering: Lowering = MODEL_FILE_LOWERING,
     input_shapes: Mapping[str, tuple[int, ...]] | None = None,
 ) -> str:
-    from usmp_dialect.frontends.model_files import import_model_file as model_file_to_tir
+    from usmp_dialect.tvm.model_files.loading import import_model_file as model_file_to_tir
 
     return print_module(model_file_to_tir(name, kind, input_shapes, lowering))
 
@@ -99,8 +100,7 @@ def import_model_file(
 def emit_tvmscript(text: str, name: str, constants_out: str | None = None) -> str:
     """TVMScript; with `constants_out`, the constant pool's bytes written there too (only
     once both are complete)."""
-    from usmp_dialect.backends.constant_pool import constant_pool_bytes
-    from usmp_dialect.backends.tvmscript import emit_tvmscript as tir_to_tvmscript
+    from usmp_dialect.tvm.tvmscript_emitter import emit_tvmscript as tir_to_tvmscript
 
     module = parse_module(text, name)
     script = tir_to_tvmscript(module)
@@ -198,7 +198,7 @@ def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
 
 def _input_shapes(args: argparse.Namespace, mode: str) -> dict[str, tuple[int, ...]]:
     """`--input-shape NAME=DIMS`, each input once, given with a model file only."""
-    from usmp_dialect.frontends.model_files import parse_input_shapes
+    from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes
 
     if args.input_shape and mode not in ("import-onnx", "import-tflite"):
         owners = "--import-onnx and --import-tflite"
