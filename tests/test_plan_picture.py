@@ -57,8 +57,9 @@ def test_svg_explains_itself():
 def test_ticks_are_round():
     texts = _texts(plan_svg(_report()))
     byte_ticks = [t for t in texts if re.fullmatch(r"[0-9.]+ B", t)]
-    assert byte_ticks == [f"{n} B" for n in range(0, 800, 100)]
-    assert [t for t in texts if t.isdigit()] == [str(n) for n in range(0, 70, 10)]
+    assert byte_ticks == [f"{n} B" for n in range(100, 800, 100)]
+    assert "0" in texts
+    assert [t for t in texts if t.isdigit()] == ["0"] + [str(n) for n in range(0, 70, 10)]
     assert [round_step(span, True) for span in (7, 66, 768, 4.677e6)] == [1, 10, 100, 1e6]
 
 

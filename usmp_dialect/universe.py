@@ -100,3 +100,22 @@ USMP_UNIVERSE = Universe(
     },
     all_targets={"usmp-report": _usmp_report, "usmp-svg": _usmp_svg, "usmp-html": _usmp_html},
 )
+
+PASS_SUMMARIES = {
+    "memref-to-usmp": "memref.allocs of static shape to usmp.alloc_offset, with their liveness",
+    "tir-hoist-workspaces": "an operator's workspaces allocated at its call sites, one a call",
+    "tir-io-to-allocations": "the entry's inputs and outputs become plannable allocations",
+    "tir-to-usmp": "the plannable tir.alloc_buffers to usmp.alloc_offset, with their liveness",
+    "usmp-assign-pools": 'the pools (pools="SPEC", below) and each buffer\'s candidate pools',
+    "usmp-plan": "every buffer's offset and every pool's size (algorithm=NAME, below)",
+    "usmp-to-memref": "planned pools become function arguments, buffers views into them",
+    "usmp-to-tir": "planned pools become uint8 buffer params, buffers views into them",
+}
+"""One line a pass, for `usmp-opt --help` (which imports no pass for it)."""
+
+TARGET_SUMMARIES = {
+    "usmp-report": "the plan as a table: pool sizes against max-live ({format=json})",
+    "usmp-svg": "the plan as a picture: time across, bytes up, one panel a pool",
+    "usmp-html": "the picture and the tables as one page, with search and zoom",
+}
+"""One line a target, for `usmp-opt --help`."""

@@ -114,7 +114,7 @@ def _byte_axis(frame: Frame) -> list[str]:
         )
         parts.append(
             f'<text x="{LEFT - 6}" y="{ty + 3.5:.1f}" font-size="10" text-anchor="end">'
-            f"{tick:g} {unit}</text>"
+            f"{f'{tick:g} {unit}' if tick else '0'}</text>"
         )
     middle = frame.top + PANEL_HEIGHT / 2
     parts.append(
@@ -238,7 +238,7 @@ def _legend() -> list[str]:
     parts = ['<g class="legend" font-size="11">']
     x = float(LEFT)
     for mark, label in items:
-        parts.append(f'<g transform="translate({x} {y})">{mark}')
+        parts.append(f'<g transform="translate({x:.1f} {y})">{mark}')
         parts.append(f'<text x="30" y="4">{label}</text></g>')
         x += 40 + len(label) * 6.3
     parts.append("</g>")

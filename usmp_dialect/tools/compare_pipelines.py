@@ -22,18 +22,17 @@ un-planned module (not for a Relax model, whose un-planned TIR TVM does not buil
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.diagnostics import LocatedError, decode_input
+from usmp_dialect.diagnostics import decode_input
 from usmp_dialect.parsing import parse_module
 from usmp_dialect.pipeline import DEFAULT_ALGORITHM
 from usmp_dialect.reports.plan_html import plans_page
 from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
-from usmp_dialect.tools.output import write_output
+from usmp_dialect.tools.output import staged_outputs
 from usmp_dialect.tvm.pipeline_comparison import (
     PRESETS,
     PipelineRun,
@@ -115,16 +114,8 @@ def _load(spec: str, fusion: str) -> ModuleOp:
     return parse_module(text, spec)
 
 
-def _write_plans_page(directory: str, runs: list[PipelineRun]) -> None:
-
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as error:
-        raise LocatedError(
-            f"cannot create the --svg directory: {error.strerror}", directory
-        ) from None
-    page = plans_page([(run.pipeline, run.report) for run in runs], "pass orderings")
-    write_output(os.path.join(directory, PLANS_PAGE), page)
+def _plans_page(runs: list[PipelineRun]) -> str:
+    return plans_page([(run.pipeline, run.report) for run in runs], "pass orderings")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -136,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "--check runs the un-planned TIR, which TVM does not build for a Relax model; "
             "check a model against the Relax VM with tools/check_relax_model.py",
         )
-    with report_user_errors(TOOL) as context:
+    with report_user_errors(TOOL) as context, staged_outputs() as outputs:
         context.input_name = args.input
         with requires_tvm(TOOL, "reading a Relax model or TVMScript, and --check,"):
             modules: dict[str, ModuleOp] = {}
@@ -155,8 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 else None
             )
         if args.svg is not None:
-            _write_plans_page(args.svg, runs)
-    print(format_comparison(runs, verdicts), end="")
+            outputs.add_in_directory(args.svg, PLANS_PAGE, _plans_page(runs))
+        outputs.add(None, format_comparison(runs, verdicts))
     return 1 if verdicts is not None and False in verdicts else 0
 
 

@@ -1,8 +1,9 @@
 """`usmp-opt`: xdsl-opt with the usmp dialect, its passes and the `--plan-pools` pipeline.
 
-Every xdsl-opt flag keeps working. A user's mistake is printed as an MLIR-style
-diagnostic (`file:line:col: error: ...`) with exit status 1, and nothing is written to the
-output until the whole input has been processed.
+Every xdsl-opt flag and pass keeps working; the targets are those that take this tool's IR.
+A user's mistake is printed as an MLIR-style diagnostic (`file:line:col: error: ...`) with
+exit status 1, and nothing is written to the output until the whole input has been
+processed.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import math
 import sys
 import time
 from collections.abc import Callable, Sequence
-from io import StringIO
+from functools import partial
+from io import BytesIO, StringIO
 from typing import IO, NoReturn, cast
 
 from xdsl.dialects.builtin import ModuleOp
@@ -25,7 +27,8 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from usmp_dialect.diagnostics import decode_input, with_location
+from usmp_dialect.diagnostics import LocatedError, decode_input, with_location
+from usmp_dialect.dialects.usmp import PLAN_ATTR, PoolOp
 from usmp_dialect.formats.csv_to_usmp import read_csv_module
 from usmp_dialect.parsing import LocatingParser
 from usmp_dialect.pipeline import (
@@ -34,7 +37,13 @@ from usmp_dialect.pipeline import (
     DEFAULT_TIME_LIMIT,
     plan_pools_pipeline,
 )
-from usmp_dialect.tools.errors import report_user_errors, usage_error
+from usmp_dialect.tools.errors import (
+    STDIN_NAME,
+    check_not_empty,
+    report_user_errors,
+    usage_error,
+)
+from usmp_dialect.tools.help_text import HelpAllAction, LazyVersionText, print_help
 from usmp_dialect.tools.output import write_output
 from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
 from usmp_dialect.universe import USMP_UNIVERSE
@@ -42,6 +51,16 @@ from usmp_dialect.universe import USMP_UNIVERSE
 PLAN_TARGETS = ("usmp-report", "usmp-svg", "usmp-html")
 """Targets that describe the plan, so `--plan-pools -t usmp-report` (or `usmp-svg`) stops
 before the lowerings."""
+
+TARGETS = ("mlir", *USMP_UNIVERSE.all_targets)
+"""xDSL's other targets (llvm, assemblies, ...) take dialects this tool never produces."""
+
+IMPORTED_FIRST = {
+    "py": ("TVMScript", "--import-tvmscript"),
+    "tflite": ("a TFLite model", "--import-tflite"),
+    "onnx": ("an ONNX model", "--import-onnx"),
+}
+"""Inputs usmp-translate imports, by file extension: what they are and its flag."""
 
 
 def _usage_error(message: str) -> NoReturn:
@@ -89,11 +108,13 @@ class UsmpOptMain(xDSLOptMain):
     def register_all_targets(self):
         super().register_all_targets()
         self.available_targets.update(USMP_UNIVERSE.all_targets)
+        self.available_targets = {name: self.available_targets[name] for name in TARGETS}
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
         super().register_all_arguments(arg_parser)
         # xDSL's driver builds the parser; its usage errors must still exit with status 1.
         arg_parser.error = _usage_error  # type: ignore[method-assign]
+        self._replace_help_and_version(arg_parser)
         arg_parser.add_argument(
             "--plan-pools",
             action="store_true",
@@ -149,8 +170,38 @@ class UsmpOptMain(xDSLOptMain):
             "(usmp-assign-pools{constant-pool=true})",
         )
 
+    def _replace_help_and_version(self, arg_parser: argparse.ArgumentParser) -> None:
+        """This tool's `--help` (its passes, targets, algorithms first) and `--version`
+        replace xDSL's; `--help-all` shows every flag and pass."""
+        inherited = list(arg_parser._actions)
+        for action in inherited:
+            if action.dest == "input_file":
+                action.help = ".mlir or .csv file (default, or -: standard input)"
+            elif action.dest == "passes":
+                action.help = "a pass pipeline, e.g. 'memref-to-usmp,usmp-plan{algorithm=exact}'"
+            elif action.dest == "target":
+                action.help = f"what to print: {', '.join(self.available_targets)}"
+            elif action.dest == "output_file":
+                action.help = "output file, written once all succeeded (default: stdout)"
+            elif action.dest == "version":
+                action.help = "print the versions of usmp-dialect, xDSL and Apache TVM"
+                action.version_format = LazyVersionText("usmp-opt")  # type: ignore[attr-defined]
+        arg_parser.print_help = partial(  # type: ignore[method-assign]
+            print_help,
+            arg_parser,
+            list(self.available_targets),
+            list(self.available_passes),
+            inherited,
+            full=False,
+        )
+        arg_parser.add_argument(
+            "--help-all", action=HelpAllAction, help="show the help with xDSL's passes and flags"
+        )
+
     def setup_pipeline(self):
         args = self.args
+        if args.input_file == "-":
+            args.input_file = None
         self._check_target_options()
         if not args.plan_pools and (
             args.algorithm
@@ -263,11 +314,26 @@ class UsmpOptMain(xDSLOptMain):
         except ValueError as error:
             _usage_error(f"invalid target '{self.args.target}': {error}")
 
+    def get_input_name(self) -> str:
+        return self.args.input_file or STDIN_NAME
+
     def get_input_stream(self) -> tuple[IO[bytes], str]:
+        """The whole input (`-` or none: standard input), checked not to be empty."""
         try:
-            return super().get_input_stream()
+            stream, extension = super().get_input_stream()
         except OSError as error:
             _usage_error(f"cannot read '{self.args.input_file}': {error.strerror}")
+        with stream:
+            if extension in IMPORTED_FIRST and not self.args.frontend:
+                what, flag = IMPORTED_FIRST[extension]
+                raise LocatedError(
+                    f"usmp-opt reads .mlir and .csv; import {what} first: usmp-translate "
+                    f"{flag} {self.args.input_file} | usmp-opt --plan-pools",
+                    self.args.input_file,
+                )
+            data = stream.read()
+            check_not_empty(data, self.get_input_name())
+        return BytesIO(data), extension
 
     def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
         try:
@@ -284,6 +350,25 @@ class UsmpOptMain(xDSLOptMain):
             self.ctx, chunk.read(), self.get_input_name(), line_offset=start_offset
         )
         return parser.parse_module(not self.args.no_implicit_module)
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        if self.args.target.startswith(PLAN_TARGETS) and not self._planned(prog):
+            raise LocatedError(
+                "the input has no plan: plan it with --plan-pools (usmp-opt "
+                f"{self.args.input_file or '-'} --plan-pools -t {self.args.target}) or a -p "
+                "pipeline with usmp-plan",
+                self.get_input_name(),
+            )
+        return super().output_resulting_program(prog)
+
+    def _planned(self, module: ModuleOp) -> bool:
+        """Whether the module holds a plan: the planner ran on it (here or before), or it
+        declares its pools."""
+        return (
+            PLAN_ATTR in module.attributes
+            or any(isinstance(op, PoolOp) for op in module.ops)
+            or any(p.name == "usmp-plan" for p in self.pipeline.passes)
+        )
 
     def prepare_output(self) -> IO[str]:
         # Held back until every chunk has been processed, so that a failure leaves no

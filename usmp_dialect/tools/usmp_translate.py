@@ -15,9 +15,9 @@
     usmp-translate --import-onnx m.onnx [--input-shape NAME=1x3x224x224 ...]
                                                 ONNX model file -> tir (as --import-relax)
 
-As `mlir-translate` does, the mode is a flag and the input a positional file (default:
-standard input); the output goes to standard output or `-o FILE`, written only once the
-whole translation succeeded.
+As `mlir-translate` does, the mode is a flag and the input a positional file (default, or
+`-`: standard input); the output goes to standard output or `-o FILE`, written only once the
+whole translation succeeded (as `--constants-out FILE.bin`).
 """
 
 from __future__ import annotations
@@ -33,8 +33,16 @@ from usmp_dialect.formats.constant_pool import constant_pool_bytes
 from usmp_dialect.formats.csv_export import module_to_csv
 from usmp_dialect.formats.csv_to_usmp import read_csv_module
 from usmp_dialect.parsing import parse_module, print_module
-from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
-from usmp_dialect.tools.output import write_output
+from usmp_dialect.tools.errors import (
+    STDIN_NAME,
+    UsageParser,
+    check_not_empty,
+    report_user_errors,
+    requires_tvm,
+    usage_error,
+)
+from usmp_dialect.tools.help_text import VersionAction
+from usmp_dialect.tools.output import StagedOutputs, staged_outputs
 from usmp_dialect.tvm.relax.lowering import (
     DEFAULT_LOWERING,
     FUSION_MODES,
@@ -49,13 +57,17 @@ TOOL = "usmp-translate"
 
 
 def _read_input(path: str | None) -> str:
+    """The text of file `path`, or of standard input when `path` is None."""
     if path is None:
-        return decode_input(sys.stdin.buffer.read(), "<stdin>")
-    try:
-        with open(path, "rb") as file:
-            return decode_input(file.read(), path)
-    except OSError as error:
-        usage_error(TOOL, f"cannot read '{path}': {error.strerror}")
+        data, name = sys.stdin.buffer.read(), STDIN_NAME
+    else:
+        try:
+            with open(path, "rb") as file:
+                data, name = file.read(), path
+        except OSError as error:
+            usage_error(TOOL, f"cannot read '{path}': {error.strerror}")
+    check_not_empty(data, name)
+    return decode_input(data, name)
 
 
 def import_csv(text: str, name: str) -> str:
@@ -97,15 +109,18 @@ def import_model_file(
     return print_module(model_file_to_tir(name, kind, input_shapes, lowering))
 
 
-def emit_tvmscript(text: str, name: str, constants_out: str | None = None) -> str:
-    """TVMScript; with `constants_out`, the constant pool's bytes written there too (only
-    once both are complete)."""
+def emit_tvmscript(
+    text: str, name: str, outputs: StagedOutputs | None = None, constants_out: str | None = None
+) -> str:
+    """TVMScript; with `constants_out`, the constant pool's bytes staged in `outputs` for
+    that file too (written with the script, once the command has succeeded)."""
     from usmp_dialect.tvm.tvmscript_emitter import emit_tvmscript as tir_to_tvmscript
 
     module = parse_module(text, name)
     script = tir_to_tvmscript(module)
     if constants_out is not None:
-        write_output(constants_out, constant_pool_bytes(module))
+        assert outputs is not None, "the constants are staged with the command's outputs"
+        outputs.add(constants_out, constant_pool_bytes(module))
     return script
 
 
@@ -140,8 +155,17 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     modes = parser.add_mutually_exclusive_group(required=True)
     for flag, (_, help_text) in TRANSLATIONS.items():
         modes.add_argument(f"--{flag}", action="store_true", help=help_text)
-    parser.add_argument("input_file", nargs="?", help="input file (default: stdin)")
-    parser.add_argument("-o", "--output-file", help="output file (default: stdout)")
+    parser.add_argument("input_file", nargs="?", help="input file (default, or -: stdin)")
+    parser.add_argument(
+        "-o", "--output-file", help="output file, written once all succeeded (default: stdout)"
+    )
+    parser.add_argument(
+        "-v",
+        "--version",
+        action=VersionAction,
+        tool=TOOL,
+        help="print the versions of usmp-dialect, xDSL and Apache TVM",
+    )
     tvmscript = parser.add_argument_group("--import-tvmscript options")
     tvmscript.add_argument(
         "--params",
@@ -214,8 +238,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode = next(flag for flag in TRANSLATIONS if getattr(args, flag.replace("-", "_")))
     lowering = _lowering(args, mode)
     input_shapes = _input_shapes(args, mode)
-    name = args.input_file or "<stdin>"
-    with report_user_errors(TOOL) as context:
+    if args.input_file == "-":
+        if mode in NAMED_INPUTS:
+            usage_error(TOOL, f"--{mode} reads {NAMED_INPUTS[mode]}, not standard input")
+        args.input_file = None
+    name = args.input_file or STDIN_NAME
+    with report_user_errors(TOOL) as context, staged_outputs() as outputs:
         context.input_name = name
         translate, _ = TRANSLATIONS[mode]
         if mode == "import-relax":
@@ -236,7 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 usage_error(
                     TOOL, f"--constants-out is an option of --emit-tvmscript, not of --{mode}"
                 )
-            translate = partial(emit_tvmscript, constants_out=args.constants_out)
+            translate = partial(emit_tvmscript, outputs=outputs, constants_out=args.constants_out)
         if mode in NAMED_INPUTS:
             if args.input_file is None:
                 usage_error(TOOL, f"--{mode} needs {NAMED_INPUTS[mode]}")
@@ -245,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             text = _read_input(args.input_file)
         with requires_tvm(TOOL, f"--{mode}"):
             result = translate(text, name)
-        write_output(args.output_file, result)
+        outputs.add(args.output_file, result)
     return 0
 
 
