@@ -29,13 +29,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
 
-from usmp_dialect.diagnostics import LocatedError, decode_input, with_location
-from usmp_dialect.dialects.tir import set_readable_hint
-
-MAX_NESTING = 500
-"""Ops nest at most this deep (an op inside a region of an op ... of the module). Parsing,
-passes and printing recurse once a level; `RECURSION_LIMIT` gives them room for it."""
-RECURSION_LIMIT = 40 * MAX_NESTING
+from usmp_dialect.diagnostics import MAX_NESTING, LocatedError, decode_input, with_location
 
 # xDSL 0.75 lexes a string literal with `"(?:[^"...]+|\\...)*"`, a nested repetition that
 # backtracks exponentially on an unclosed string (`memref.sto"re %f, %a[%c0] : ...` took
@@ -157,6 +151,8 @@ class LocatingParser(Parser):
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         """xDSL keeps `%x_1_2` as the hint `x_1`, which its printer may also give another
         value: the hints are made ones that print uniquely."""
+        from usmp_dialect.dialects.tir import set_readable_hint
+
         module = super().parse_module(allow_implicit_module)
         for op in module.walk():
             for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from importlib.metadata import EntryPoint, entry_points
 
-from usmp_dialect.planning.problem import Budget, Plan, PlanningError, Problem
+from usmp_dialect.planning.budget import Budget
+from usmp_dialect.planning.problem import Plan, PlanningError, Problem
 
 Algorithm = Callable[[Problem, Budget], Plan]
 

@@ -18,12 +18,12 @@ from xdsl.utils.arg_spec import ArgSpecParseError
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from usmp_dialect.diagnostics import (
+    RECURSION_LIMIT,
     LocatedError,
     UsmpError,
     format_error,
     location_prefix,
 )
-from usmp_dialect.parsing import RECURSION_LIMIT
 
 
 def usage_error(tool: str, message: str) -> NoReturn:

@@ -26,7 +26,6 @@ from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from usmp_dialect.diagnostics import decode_input, with_location
-from usmp_dialect.parsing import LocatingParser
 from usmp_dialect.pipeline import (
     DEFAULT_ALGORITHM,
     DEFAULT_EFFORT,
@@ -35,7 +34,6 @@ from usmp_dialect.pipeline import (
 )
 from usmp_dialect.tools.errors import report_user_errors, usage_error
 from usmp_dialect.tools.output import write_output
-from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
 from usmp_dialect.universe import USMP_UNIVERSE
 
 PLAN_TARGETS = ("usmp-report", "usmp-svg")
@@ -223,6 +221,8 @@ class UsmpOptMain(xDSLOptMain):
         """The --pools spec, checked before it goes into the pipeline's text."""
         if self.args.pools is None:
             return ""
+        from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
+
         parse_pool_spec(self.args.pools)
         return self.args.pools
 
@@ -255,6 +255,8 @@ class UsmpOptMain(xDSLOptMain):
     ) -> ModuleOp | None:
         if (self.args.frontend or file_extension) != "mlir":
             return super().parse_chunk(chunk, file_extension, start_offset)
+        from usmp_dialect.parsing import LocatingParser
+
         parser = LocatingParser(
             self.ctx, chunk.read(), self.get_input_name(), line_offset=start_offset
         )

@@ -42,8 +42,9 @@ from usmp_dialect.planning.algorithms.work import (
     placements_in,
     repair_lookups_in,
 )
+from usmp_dialect.planning.budget import Budget
 from usmp_dialect.planning.conflicts import max_live
-from usmp_dialect.planning.problem import Budget, Plan, PlanningError, Problem
+from usmp_dialect.planning.problem import Plan, PlanningError, Problem
 
 _BASE_SECONDS = 1.5
 _SECONDS_PER_BUFFER = 1.2e-4
