@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR, CONSTANTS_ATTR
+from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
 from usmp_dialect.frontends.relax import nodes_of, var_names
 from usmp_dialect.frontends.tvmscript import TVMScriptError
 
@@ -231,7 +231,7 @@ def import_tvmscript_with_params(text: str, filename: str, params_file: str) -> 
     to the arrays of `params_file` and their values in the entry's
     `usmp.constant_values`."""
     from usmp_dialect.analysis.tir_liveness import prim_funcs
-    from usmp_dialect.backends.constant_pool import constant_values_attr
+    from usmp_dialect.backends.constant_pool import set_constant_values
     from usmp_dialect.frontends.tvmscript import import_module, parse_tvmscript
 
     params = read_params(params_file)
@@ -240,5 +240,5 @@ def import_tvmscript_with_params(text: str, filename: str, params_file: str) -> 
     )
     module = import_module(mod, filename)
     if constants:
-        prim_funcs(module)[entry].attributes[CONSTANT_VALUES_ATTR] = constant_values_attr(constants)
+        set_constant_values(module, prim_funcs(module)[entry], constants)
     return module

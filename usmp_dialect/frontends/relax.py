@@ -55,7 +55,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR, CONSTANTS_ATTR
+from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
 from usmp_dialect.frontends.captured_output import output_captured
 from usmp_dialect.frontends.tvmscript import TVMScriptError
 
@@ -851,7 +851,7 @@ def import_relax(
     """The `tir` dialect of a Relax model (see the module docstring), `main` holding its
     constants' values as `usmp.constant_values`."""
     from usmp_dialect.analysis.tir_liveness import prim_funcs
-    from usmp_dialect.backends.constant_pool import constant_values_attr
+    from usmp_dialect.backends.constant_pool import set_constant_values
     from usmp_dialect.frontends.tvmscript import import_module
 
     lowered = lower_model(mod, weights, where, lowering)
@@ -862,7 +862,5 @@ def import_relax(
             f"{error.message} ({error.location})"
         ) from None
     if lowered.constants:
-        prim_funcs(module)["main"].attributes[CONSTANT_VALUES_ATTR] = constant_values_attr(
-            lowered.constants
-        )
+        set_constant_values(module, prim_funcs(module)["main"], lowered.constants)
     return module

@@ -29,7 +29,7 @@ def _new_file_mode() -> int:
     return 0o666 & ~umask
 
 
-def write_output(path: str | None, text: str | bytes) -> None:
+def write_output(path: str | None, text: str | bytes | bytearray) -> None:
     """`text` to standard output when `path` is None, else to the file `path` (bytes as
     they are)."""
     if path is None:
@@ -44,7 +44,7 @@ def write_output(path: str | None, text: str | bytes) -> None:
     except OSError as error:
         raise LocatedError(f"cannot write the output: {error.strerror}", path) from None
     try:
-        if isinstance(text, bytes):
+        if isinstance(text, bytes | bytearray):
             with os.fdopen(descriptor, "wb") as binary:
                 binary.write(text)
         else:

@@ -14,12 +14,15 @@ import math
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from io import StringIO
 from typing import IO, NoReturn, cast
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipelineCallbackType
 from xdsl.printer import Printer
+from xdsl.targets.mlir import MLIRTarget
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.target import Target
@@ -87,6 +90,7 @@ class UsmpOptMain(xDSLOptMain):
     def register_all_targets(self):
         super().register_all_targets()
         self.available_targets.update(USMP_UNIVERSE.all_targets)
+        self.available_targets["mlir"] = lambda: MLIRWithResources
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
         super().register_all_arguments(arg_parser)
@@ -139,6 +143,13 @@ class UsmpOptMain(xDSLOptMain):
         )
 
         arg_parser.add_argument(
+            "--elide-constants",
+            action="store_true",
+            help="print the module without its constants' bytes (the dialect_resources "
+            "section), for reading: it does not parse again (MLIR: "
+            "--mlir-elide-resource-strings-if-larger)",
+        )
+        arg_parser.add_argument(
             "--constant-pool",
             action="store_true",
             help="--plan-pools places the entry's constants (bound weights, params bound by "
@@ -149,6 +160,10 @@ class UsmpOptMain(xDSLOptMain):
 
     def setup_pipeline(self):
         args = self.args
+        if args.elide_constants:
+            if args.target != "mlir":
+                _usage_error("--elide-constants goes with the mlir output (-t mlir)")
+            args.target = "mlir{elide-constants=true}"
         self._check_target_options()
         if not args.plan_pools and (
             args.algorithm
@@ -291,6 +306,19 @@ def _located_verification(callback: PassPipelineCallbackType | None):
             raise with_location(error, module) from error
 
     return verify
+
+
+@dataclass(frozen=True)
+class MLIRWithResources(MLIRTarget):
+    """xDSL's `mlir` output, then the blobs the module names (`usmp_dialect.resources`)."""
+
+    elide_constants: bool = False
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        super().emit(ctx, module, output)
+        from usmp_dialect.parsing import resources_text
+
+        output.write(resources_text(module, self.elide_constants))
 
 
 class _HeldOutput(StringIO):

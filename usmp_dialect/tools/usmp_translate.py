@@ -45,12 +45,12 @@ from usmp_dialect.tools.output import write_output
 TOOL = "usmp-translate"
 
 
-def _read_input(path: str | None) -> str:
+def _read_input(path: str | None) -> bytes:
     if path is None:
-        return decode_input(sys.stdin.buffer.read(), "<stdin>")
+        return sys.stdin.buffer.read()
     try:
         with open(path, "rb") as file:
-            return decode_input(file.read(), path)
+            return file.read()
     except OSError as error:
         usage_error(TOOL, f"cannot read '{path}': {error.strerror}")
 
@@ -61,13 +61,15 @@ def import_csv(text: str, name: str) -> str:
     return print_module(read_csv_module(text, name))
 
 
-def export_csv(text: str, name: str) -> str:
+def export_csv(text: bytes, name: str) -> str:
     from usmp_dialect.backends.csv_export import module_to_csv
 
     return module_to_csv(parse_module(text, name))
 
 
-def import_tvmscript(text: str, name: str, params: str | None = None) -> str:
+def import_tvmscript(
+    text: str, name: str, params: str | None = None, elide_constants: bool = False
+) -> str:
     """The tir dialect; with `params` (an .npz), the entry's `T.lookup_param` calls bound
     to its arrays as constants, else kept as calls."""
     from usmp_dialect.frontends.lookup_params import import_tvmscript_with_params
@@ -75,13 +77,15 @@ def import_tvmscript(text: str, name: str, params: str | None = None) -> str:
 
     if params is None:
         return print_module(tvmscript_to_tir(text, name))
-    return print_module(import_tvmscript_with_params(text, name, params))
+    return print_module(import_tvmscript_with_params(text, name, params), elide_constants)
 
 
-def import_relax(text: str, name: str, lowering: Lowering = DEFAULT_LOWERING) -> str:
+def import_relax(
+    text: str, name: str, lowering: Lowering = DEFAULT_LOWERING, elide_constants: bool = False
+) -> str:
     from usmp_dialect.frontends.model_file import import_relax_file
 
-    return print_module(import_relax_file(name, lowering))
+    return print_module(import_relax_file(name, lowering), elide_constants)
 
 
 def import_model_file(
@@ -90,13 +94,14 @@ def import_model_file(
     kind: str,
     lowering: Lowering = MODEL_FILE_LOWERING,
     input_shapes: Mapping[str, tuple[int, ...]] | None = None,
+    elide_constants: bool = False,
 ) -> str:
     from usmp_dialect.frontends.model_files import import_model_file as model_file_to_tir
 
-    return print_module(model_file_to_tir(name, kind, input_shapes, lowering))
+    return print_module(model_file_to_tir(name, kind, input_shapes, lowering), elide_constants)
 
 
-def emit_tvmscript(text: str, name: str, constants_out: str | None = None) -> str:
+def emit_tvmscript(text: bytes, name: str, constants_out: str | None = None) -> str:
     """TVMScript; with `constants_out`, the constant pool's bytes written there too (only
     once both are complete)."""
     from usmp_dialect.backends.constant_pool import constant_pool_bytes
@@ -109,7 +114,7 @@ def emit_tvmscript(text: str, name: str, constants_out: str | None = None) -> st
     return script
 
 
-TRANSLATIONS: dict[str, tuple[Callable[[str, str], str], str]] = {
+TRANSLATIONS: dict[str, tuple[Callable[..., str], str]] = {
     "import-csv": (import_csv, "benchmark CSV (id,lower,upper,size) to usmp IR"),
     "export-csv": (export_csv, "planned usmp IR to CSV with an offset column"),
     "import-tvmscript": (import_tvmscript, "TVMScript (TVM 0.27 TIR, .py) to the tir dialect"),
@@ -124,6 +129,8 @@ TRANSLATIONS: dict[str, tuple[Callable[[str, str], str], str]] = {
     ),
     "import-onnx": (partial(import_model_file, kind="onnx"), "ONNX model file to the tir dialect"),
 }
+# Modes that parse .mlir.
+PARSED_INPUTS = ("export-csv", "emit-tvmscript")
 # Modes that lower a model as --import-relax does, and take its options.
 MODEL_MODES = ("import-relax", "import-tflite", "import-onnx")
 # Modes whose positional argument names the input (PATH.py:NAME, a model file) rather than
@@ -174,6 +181,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="NAME=1x3x224x224",
         help="--import-onnx, --import-tflite: the static shape of input NAME (one flag per "
         "input; a .tflite file's inputs default to the file's shapes)",
+    )
+    parser.add_argument(
+        "--elide-constants",
+        action="store_true",
+        help="the imports print the module without its constants' bytes (the "
+        "dialect_resources section), for reading: it does not parse again",
     )
     emit = parser.add_argument_group("--emit-tvmscript options")
     emit.add_argument(
@@ -237,12 +250,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                     TOOL, f"--constants-out is an option of --emit-tvmscript, not of --{mode}"
                 )
             translate = partial(emit_tvmscript, constants_out=args.constants_out)
+        if args.elide_constants:
+            if mode not in (*MODEL_MODES, "import-tvmscript"):
+                usage_error(TOOL, f"--elide-constants is an option of the imports, not of --{mode}")
+            translate = partial(translate, elide_constants=True)
+        text: str | bytes = ""
         if mode in NAMED_INPUTS:
             if args.input_file is None:
                 usage_error(TOOL, f"--{mode} needs {NAMED_INPUTS[mode]}")
-            text = ""
-        else:
+        elif mode in PARSED_INPUTS:
+            # Parsed as bytes: a file's blobs are read from them without a text copy.
             text = _read_input(args.input_file)
+        else:
+            text = decode_input(_read_input(args.input_file), name)
         with requires_tvm(TOOL, f"--{mode}"):
             result = translate(text, name)
         write_output(args.output_file, result)

@@ -1,0 +1,220 @@
+"""A module's constant data as MLIR keeps large data: the IR names it,
+`dense_resource<name> : tensor<...>`, and the file ends with the bytes,
+
+    {-#
+      dialect_resources: {
+        builtin: {
+          name: "0x04000000..."
+        }
+      }
+    #-}
+
+each blob in MLIR's encoding: the hex of a 4-byte little-endian alignment, then of the
+bytes. In memory the blobs of a module are one `bytearray` (`Blobs`), read from and written
+to the hex text with `binascii` and `memoryview.hex` a blob at a time, never an object an
+element. xDSL 0.75 parses `dense_resource` and the section too, but keeps each blob as its
+hex text in the builtin dialect, one store for the whole process (a second parse of the
+same name renames it `name_0`); here the parser reads the section itself (`split`) and
+the blobs belong to their module (`blobs_of`).
+"""
+
+from __future__ import annotations
+
+import binascii
+import re
+import weakref
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import ModuleOp
+
+from usmp_dialect.diagnostics import LocatedError
+
+HEADER_BYTES = 4
+"""The alignment that starts every blob: a little-endian uint32."""
+
+_SECTION_START = re.compile(rb"\{-#\s*([A-Za-z_][\w$.]*)")
+_SPACE = re.compile(rb"\s*")
+_KEY = re.compile(rb"[A-Za-z_][\w$.]*")
+_HEX_DIGITS = re.compile(rb"[0-9a-fA-F]*")
+_NOT_A_KEY_CHARACTER = re.compile(r"[^\w$.]")
+
+
+@dataclass
+class Blobs:
+    """A module's blobs, by name: their bytes one after another in `data`."""
+
+    data: bytearray = field(default_factory=bytearray)
+    spans: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    """Per name: offset in `data`, byte count, alignment."""
+
+    def add(self, name: str, raw: bytes | memoryview, alignment: int) -> None:
+        self.spans[name] = (len(self.data), len(raw), alignment)
+        self.data += raw
+
+    def view(self, name: str) -> memoryview:
+        offset, size, _ = self.spans[name]
+        return memoryview(self.data)[offset : offset + size]
+
+    @property
+    def nbytes(self) -> int:
+        return len(self.data)
+
+
+_MODULE_BLOBS: weakref.WeakKeyDictionary[ModuleOp, Blobs] = weakref.WeakKeyDictionary()
+
+
+def blobs_of(module: ModuleOp) -> Blobs:
+    """The blobs `module`'s `dense_resource`s name (empty when it has none)."""
+    blobs = _MODULE_BLOBS.get(module)
+    if blobs is None:
+        blobs = _MODULE_BLOBS[module] = Blobs()
+    return blobs
+
+
+def set_blobs(module: ModuleOp, blobs: Blobs) -> None:
+    _MODULE_BLOBS[module] = blobs
+
+
+def resource_key(name: str, taken: Mapping[str, object]) -> str:
+    """`name` as a resource key the parser reads back (a bare identifier), unique among
+    `taken`."""
+    key = _NOT_A_KEY_CHARACTER.sub("_", name)
+    if not key or not (key[0].isalpha() or key[0] == "_"):
+        key = "_" + key
+    unique, counter = key, 0
+    while unique in taken:
+        unique, counter = f"{key}_{counter}", counter + 1
+    return unique
+
+
+def section_text(blobs: Blobs, names: list[str]) -> Iterator[str]:
+    """The `{-# dialect_resources ... #-}` section holding `names`' blobs, in pieces (a
+    blob's hex is written as it is made, so no text of all of them is held at once)."""
+    if not names:
+        return
+    yield "\n{-#\n  dialect_resources: {\n    builtin: {\n"
+    for index, name in enumerate(sorted(names)):
+        _, _, alignment = blobs.spans[name]
+        header = alignment.to_bytes(HEADER_BYTES, "little").hex()
+        yield f'      {name}: "0x{header}'
+        yield blobs.view(name).hex()
+        yield '",\n' if index < len(names) - 1 else '"\n'
+    yield "    }\n  }\n#-}\n"
+
+
+@dataclass
+class _SectionReader:
+    """Reads the section from the raw file, errors located at `file:line:col`."""
+
+    raw: bytes | bytearray
+    name: str
+    line_offset: int
+    position: int = 0
+
+    def error(self, message: str, position: int | None = None) -> LocatedError:
+        at = self.position if position is None else position
+        line_start = self.raw.rfind(b"\n", 0, at) + 1
+        line = self.raw.count(b"\n", 0, at) + 1 + self.line_offset
+        return LocatedError(message, f"{self.name}:{line}:{at - line_start + 1}")
+
+    def skip_space(self) -> None:
+        match = _SPACE.match(self.raw, self.position)
+        assert match is not None
+        self.position = match.end()
+
+    def expect(self, text: bytes, what: str) -> None:
+        self.skip_space()
+        if not self.raw.startswith(text, self.position):
+            raise self.error(f"expected {what} in the file's dialect_resources section")
+        self.position += len(text)
+
+    def optional(self, text: bytes) -> bool:
+        self.skip_space()
+        if self.raw.startswith(text, self.position):
+            self.position += len(text)
+            return True
+        return False
+
+    def key(self, what: str) -> tuple[str, int]:
+        self.skip_space()
+        match = _KEY.match(self.raw, self.position)
+        if match is None:
+            raise self.error(f"expected {what} in the file's dialect_resources section")
+        self.position = match.end()
+        return match.group().decode(), match.start()
+
+    def blob(self, blobs: Blobs) -> None:
+        key, _ = self.key("a resource name")
+        self.expect(b":", "':'")
+        self.expect(b'"', "a hex string '\"0x...\"'")
+        start = self.position - 1
+        if not self.raw.startswith(b"0x", self.position):
+            raise self.error("malformed hex string: a blob is written '\"0x...\"'", start)
+        digits = _HEX_DIGITS.match(self.raw, self.position + 2)
+        assert digits is not None
+        if not self.raw.startswith(b'"', digits.end()):
+            raise self.error(
+                "malformed hex string: "
+                f"{self.raw[digits.end() : digits.end() + 1].decode(errors='replace')!r} "
+                "is not a hex digit",
+                digits.end(),
+            )
+        if (digits.end() - digits.start()) % 2:
+            raise self.error("malformed hex string: an odd number of hex digits", start)
+        data = binascii.unhexlify(memoryview(self.raw)[digits.start() : digits.end()])
+        if len(data) < HEADER_BYTES:
+            raise self.error(
+                f"blob '{key}' has {len(data)} bytes: a blob starts with its "
+                f"{HEADER_BYTES}-byte alignment",
+                start,
+            )
+        alignment = int.from_bytes(data[:HEADER_BYTES], "little")
+        if alignment == 0 or alignment & (alignment - 1):
+            raise self.error(f"blob '{key}' has alignment {alignment}: not a power of 2", start)
+        if key in blobs.spans:
+            raise self.error(f"resource '{key}' is defined twice", start)
+        blobs.add(key, memoryview(data)[HEADER_BYTES:], alignment)
+        self.position = digits.end() + 1
+
+    def dialect(self, blobs: Blobs) -> None:
+        dialect, at = self.key("a dialect name")
+        if dialect != "builtin":
+            raise self.error(
+                f"resources of unknown dialect '{dialect}' (only builtin's are read)", at
+            )
+        self.expect(b":", "':'")
+        self.expect(b"{", "'{'")
+        if not self.optional(b"}"):
+            self.blob(blobs)
+            while self.optional(b","):
+                self.blob(blobs)
+            self.expect(b"}", "',' or '}'")
+
+
+def split(raw: bytes, name: str, line_offset: int = 0) -> tuple[bytes, Blobs]:
+    """The IR before the file's `{-# ... #-}` section, and the section's blobs."""
+    start = raw.rfind(b"{-#")
+    head = _SECTION_START.match(raw, start) if start >= 0 else None
+    if head is None:
+        return raw, Blobs()
+    reader = _SectionReader(raw, name, line_offset, head.end())
+    if head.group(1) != b"dialect_resources":
+        raise reader.error(
+            f"unknown key '{head.group(1).decode()}' in the file's {{-# ... #-}} section "
+            "(dialect_resources is read)",
+            head.start(1),
+        )
+    blobs = Blobs()
+    reader.expect(b":", "':'")
+    reader.expect(b"{", "'{'")
+    if not reader.optional(b"}"):
+        reader.dialect(blobs)
+        while reader.optional(b","):
+            reader.dialect(blobs)
+        reader.expect(b"}", "',' or '}'")
+    reader.expect(b"#-}", "'#-}'")
+    reader.skip_space()
+    if reader.position != len(raw):
+        raise reader.error("expected the end of the file after the '#-}'")
+    return raw[:start], blobs
