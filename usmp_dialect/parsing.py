@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from io import StringIO
 from typing import Any
 
@@ -246,21 +247,29 @@ def parse_module(text: str | bytes, name: str) -> ModuleOp:
 def print_module(module: ModuleOp, elide_constants: bool = False) -> str:
     """The module's text, and after it the section of the blobs it names unless
     `elide_constants` (a module to read, not to parse again)."""
+    return "".join(module_pieces(module, elide_constants))
+
+
+def module_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str]:
+    """`print_module`'s text in pieces, each blob's hex made when it is written: a
+    model's weights are never all in hex at once."""
     output = StringIO()
     Printer(stream=output).print_op(module)
     output.write("\n")
-    return output.getvalue() + resources_text(module, elide_constants)
+    yield output.getvalue()
+    yield from resources_pieces(module, elide_constants)
 
 
-def resources_text(module: ModuleOp, elide_constants: bool = False) -> str:
+def resources_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str]:
     """The file's `{-# dialect_resources ... #-}` section for the blobs `module` names."""
     blobs = resources.blobs_of(module)
     if not blobs.spans:
-        return ""
+        return
     names = sorted(resource_handles(module) & blobs.spans.keys())
     if elide_constants:
-        return f"// {len(names)} resources of {blobs.nbytes} bytes elided (--elide-constants)\n"
-    return "".join(resources.section_text(blobs, names))
+        yield f"// {len(names)} resources of {blobs.nbytes} bytes elided (--elide-constants)\n"
+    else:
+        yield from resources.section_text(blobs, names)
 
 
 def resource_handles(module: ModuleOp) -> set[str]:

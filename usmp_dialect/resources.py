@@ -23,8 +23,9 @@ from __future__ import annotations
 import binascii
 import re
 import weakref
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from xdsl.dialects.builtin import ModuleOp
 
@@ -48,9 +49,15 @@ class Blobs:
     spans: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     """Per name: offset in `data`, byte count, alignment."""
 
-    def add(self, name: str, raw: bytes | memoryview, alignment: int) -> None:
-        self.spans[name] = (len(self.data), len(raw), alignment)
-        self.data += raw
+    @classmethod
+    def allocate(cls, sizes: Mapping[str, tuple[int, int]]) -> Blobs:
+        """Zeroed room for blobs of `(byte count, alignment)` by name, to be filled in
+        through `view` (one allocation: no copy when the buffer would grow)."""
+        spans, offset = {}, 0
+        for name, (size, alignment) in sizes.items():
+            spans[name] = (offset, size, alignment)
+            offset += size
+        return cls(bytearray(offset), spans)
 
     def view(self, name: str) -> memoryview:
         offset, size, _ = self.spans[name]
@@ -76,7 +83,7 @@ def set_blobs(module: ModuleOp, blobs: Blobs) -> None:
     _MODULE_BLOBS[module] = blobs
 
 
-def resource_key(name: str, taken: Mapping[str, object]) -> str:
+def resource_key(name: str, taken: Collection[str]) -> str:
     """`name` as a resource key the parser reads back (a bare identifier), unique among
     `taken`."""
     key = _NOT_A_KEY_CHARACTER.sub("_", name)
@@ -144,7 +151,8 @@ class _SectionReader:
         self.position = match.end()
         return match.group().decode(), match.start()
 
-    def blob(self, blobs: Blobs) -> None:
+    def blob(self) -> _HexBlob:
+        """A blob's name and where its hex digits are, their syntax checked."""
         key, _ = self.key("a resource name")
         self.expect(b":", "':'")
         self.expect(b'"', "a hex string '\"0x...\"'")
@@ -162,22 +170,39 @@ class _SectionReader:
             )
         if (digits.end() - digits.start()) % 2:
             raise self.error("malformed hex string: an odd number of hex digits", start)
-        data = binascii.unhexlify(memoryview(self.raw)[digits.start() : digits.end()])
-        if len(data) < HEADER_BYTES:
+        if (digits.end() - digits.start()) // 2 < HEADER_BYTES:
             raise self.error(
-                f"blob '{key}' has {len(data)} bytes: a blob starts with its "
-                f"{HEADER_BYTES}-byte alignment",
+                f"blob '{key}' has {(digits.end() - digits.start()) // 2} bytes: a blob "
+                f"starts with its {HEADER_BYTES}-byte alignment",
                 start,
             )
-        alignment = int.from_bytes(data[:HEADER_BYTES], "little")
-        if alignment == 0 or alignment & (alignment - 1):
-            raise self.error(f"blob '{key}' has alignment {alignment}: not a power of 2", start)
-        if key in blobs.spans:
-            raise self.error(f"resource '{key}' is defined twice", start)
-        blobs.add(key, memoryview(data)[HEADER_BYTES:], alignment)
         self.position = digits.end() + 1
+        return _HexBlob(key, start, digits.start(), digits.end())
 
-    def dialect(self, blobs: Blobs) -> None:
+    def decoded(self, hex_blobs: list[_HexBlob]) -> Blobs:
+        """The blobs in one buffer, each decoded from its hex straight into its place."""
+        sizes: dict[str, tuple[int, int]] = {}
+        for blob in hex_blobs:
+            if blob.key in sizes:
+                raise self.error(f"resource '{blob.key}' is defined twice", blob.start)
+            header = bytes.fromhex(
+                self.raw[blob.digits_start : blob.digits_start + 2 * HEADER_BYTES].decode()
+            )
+            alignment = int.from_bytes(header, "little")
+            if alignment == 0 or alignment & (alignment - 1):
+                raise self.error(
+                    f"blob '{blob.key}' has alignment {alignment}: not a power of 2", blob.start
+                )
+            size = (blob.digits_end - blob.digits_start) // 2 - HEADER_BYTES
+            sizes[blob.key] = (size, alignment)
+        blobs = Blobs.allocate(sizes)
+        digits = memoryview(self.raw)
+        for blob in hex_blobs:
+            first = blob.digits_start + 2 * HEADER_BYTES
+            blobs.view(blob.key)[:] = binascii.unhexlify(digits[first : blob.digits_end])
+        return blobs
+
+    def dialect(self) -> list[_HexBlob]:
         dialect, at = self.key("a dialect name")
         if dialect != "builtin":
             raise self.error(
@@ -185,11 +210,21 @@ class _SectionReader:
             )
         self.expect(b":", "':'")
         self.expect(b"{", "'{'")
-        if not self.optional(b"}"):
-            self.blob(blobs)
-            while self.optional(b","):
-                self.blob(blobs)
-            self.expect(b"}", "',' or '}'")
+        if self.optional(b"}"):
+            return []
+        found = [self.blob()]
+        while self.optional(b","):
+            found.append(self.blob())
+        self.expect(b"}", "',' or '}'")
+        return found
+
+
+class _HexBlob(NamedTuple):
+    key: str
+    start: int
+    """Where its string starts (for errors)."""
+    digits_start: int
+    digits_end: int
 
 
 def split(raw: bytes, name: str, line_offset: int = 0) -> tuple[bytes, Blobs]:
@@ -205,16 +240,16 @@ def split(raw: bytes, name: str, line_offset: int = 0) -> tuple[bytes, Blobs]:
             "(dialect_resources is read)",
             head.start(1),
         )
-    blobs = Blobs()
+    found: list[_HexBlob] = []
     reader.expect(b":", "':'")
     reader.expect(b"{", "'{'")
     if not reader.optional(b"}"):
-        reader.dialect(blobs)
+        found += reader.dialect()
         while reader.optional(b","):
-            reader.dialect(blobs)
+            found += reader.dialect()
         reader.expect(b"}", "',' or '}'")
     reader.expect(b"#-}", "'#-}'")
     reader.skip_space()
     if reader.position != len(raw):
         raise reader.error("expected the end of the file after the '#-}'")
-    return raw[:start], blobs
+    return raw[:start], reader.decoded(found)

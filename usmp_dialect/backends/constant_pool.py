@@ -58,17 +58,24 @@ def set_constant_values(
 ) -> None:
     """The entry's `usmp.constant_values` for constants `arrays`, by param name: each a
     `dense_resource` of its own element type (of its bytes where that has none, as for
-    booleans), its bytes little-endian in the module's blobs."""
-    blobs = resources.blobs_of(module)
-    values: dict[str, Attribute] = {}
+    booleans), its bytes little-endian in the module's blobs, which are these."""
+    little_endian = {}
     for name, value in arrays.items():
         array = np.asarray(value)
-        array = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
+        little_endian[name] = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
+    keys: dict[str, str] = {}
+    for name in little_endian:
+        keys[name] = resources.resource_key(name, keys.values())
+    blobs = resources.Blobs.allocate(
+        {keys[n]: (a.nbytes, max(a.dtype.alignment, 1)) for n, a in little_endian.items()}
+    )
+    values: dict[str, Attribute] = {}
+    for name, array in little_endian.items():
+        blobs.view(keys[name])[:] = array.reshape(-1).view(np.uint8).data
         element = _element_type(array)
         type = TensorType(element, array.shape) if element else TensorType(_BYTES, [array.nbytes])
-        key = resources.resource_key(name, blobs.spans)
-        blobs.add(key, array.reshape(-1).view(np.uint8).data, max(array.dtype.alignment, 1))
-        values[name] = DenseResourceAttr.from_params(key, type)
+        values[name] = DenseResourceAttr.from_params(keys[name], type)
+    resources.set_blobs(module, blobs)
     entry.attributes[CONSTANT_VALUES_ATTR] = DictionaryAttr(values)
 
 

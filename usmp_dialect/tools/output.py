@@ -10,6 +10,7 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Iterable
 
 from usmp_dialect.diagnostics import LocatedError
 
@@ -29,12 +30,13 @@ def _new_file_mode() -> int:
     return 0o666 & ~umask
 
 
-def write_output(path: str | None, text: str | bytes | bytearray) -> None:
-    """`text` to standard output when `path` is None, else to the file `path` (bytes as
-    they are)."""
+def write_output(path: str | None, text: str | Iterable[str] | bytes | bytearray) -> None:
+    """`text` (or its pieces, written one after another) to standard output when `path` is
+    None, else to the file `path` (bytes as they are)."""
     if path is None:
-        assert isinstance(text, str), "bytes go to a file"
-        sys.stdout.write(text)
+        assert not isinstance(text, bytes | bytearray), "bytes go to a file"
+        for piece in [text] if isinstance(text, str) else text:
+            sys.stdout.write(piece)
         return
     _check_writable(path)
     mode = os.stat(path).st_mode & 0o7777 if os.path.exists(path) else _new_file_mode()
@@ -49,7 +51,8 @@ def write_output(path: str | None, text: str | bytes | bytearray) -> None:
                 binary.write(text)
         else:
             with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-                file.write(text)
+                for piece in [text] if isinstance(text, str) else text:
+                    file.write(piece)
         os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException as error:

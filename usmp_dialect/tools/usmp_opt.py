@@ -291,7 +291,7 @@ class UsmpOptMain(xDSLOptMain):
         super().run()
         if self._held_output is None:
             return
-        write_output(self.args.output_file, self._held_output.getvalue())
+        write_output(self.args.output_file, self._held_output.pieces())
 
 
 def _located_verification(callback: PassPipelineCallbackType | None):
@@ -316,14 +316,37 @@ class MLIRWithResources(MLIRTarget):
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         super().emit(ctx, module, output)
-        from usmp_dialect.parsing import resources_text
+        from usmp_dialect.parsing import resources_pieces
 
-        output.write(resources_text(module, self.elide_constants))
+        for piece in resources_pieces(module, self.elide_constants):
+            output.write(piece)
 
 
 class _HeldOutput(StringIO):
+    """The output until the run succeeds. A large piece (a blob's hex) is kept as it
+    came rather than copied into the buffer, and written out after the text before it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._before: list[str] = []
+
+    def write(self, text: str) -> int:
+        if len(text) < _LARGE_PIECE:
+            return super().write(text)
+        self._before += [self.getvalue(), text]
+        self.seek(0)
+        self.truncate()
+        return len(text)
+
+    def pieces(self) -> list[str]:
+        return [*self._before, self.getvalue()]
+
     def close(self) -> None:
         """Kept open: `run` writes the text out once everything succeeded."""
+
+
+_LARGE_PIECE = 1 << 16
+"""Characters from which `_HeldOutput` keeps a piece as it is."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

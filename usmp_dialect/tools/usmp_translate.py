@@ -25,7 +25,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 
 from usmp_dialect.diagnostics import decode_input
@@ -38,7 +38,7 @@ from usmp_dialect.frontends.relax import (
     WEIGHT_MODES,
     Lowering,
 )
-from usmp_dialect.parsing import parse_module, print_module
+from usmp_dialect.parsing import module_pieces, parse_module, print_module
 from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
 from usmp_dialect.tools.output import write_output
 
@@ -69,23 +69,23 @@ def export_csv(text: bytes, name: str) -> str:
 
 def import_tvmscript(
     text: str, name: str, params: str | None = None, elide_constants: bool = False
-) -> str:
+) -> Iterator[str]:
     """The tir dialect; with `params` (an .npz), the entry's `T.lookup_param` calls bound
     to its arrays as constants, else kept as calls."""
     from usmp_dialect.frontends.lookup_params import import_tvmscript_with_params
     from usmp_dialect.frontends.tvmscript import import_tvmscript as tvmscript_to_tir
 
     if params is None:
-        return print_module(tvmscript_to_tir(text, name))
-    return print_module(import_tvmscript_with_params(text, name, params), elide_constants)
+        return module_pieces(tvmscript_to_tir(text, name))
+    return module_pieces(import_tvmscript_with_params(text, name, params), elide_constants)
 
 
 def import_relax(
     text: str, name: str, lowering: Lowering = DEFAULT_LOWERING, elide_constants: bool = False
-) -> str:
+) -> Iterator[str]:
     from usmp_dialect.frontends.model_file import import_relax_file
 
-    return print_module(import_relax_file(name, lowering), elide_constants)
+    return module_pieces(import_relax_file(name, lowering), elide_constants)
 
 
 def import_model_file(
@@ -95,10 +95,10 @@ def import_model_file(
     lowering: Lowering = MODEL_FILE_LOWERING,
     input_shapes: Mapping[str, tuple[int, ...]] | None = None,
     elide_constants: bool = False,
-) -> str:
+) -> Iterator[str]:
     from usmp_dialect.frontends.model_files import import_model_file as model_file_to_tir
 
-    return print_module(model_file_to_tir(name, kind, input_shapes, lowering), elide_constants)
+    return module_pieces(model_file_to_tir(name, kind, input_shapes, lowering), elide_constants)
 
 
 def emit_tvmscript(text: bytes, name: str, constants_out: str | None = None) -> str:
@@ -114,7 +114,7 @@ def emit_tvmscript(text: bytes, name: str, constants_out: str | None = None) -> 
     return script
 
 
-TRANSLATIONS: dict[str, tuple[Callable[..., str], str]] = {
+TRANSLATIONS: dict[str, tuple[Callable[..., str | Iterable[str]], str]] = {
     "import-csv": (import_csv, "benchmark CSV (id,lower,upper,size) to usmp IR"),
     "export-csv": (export_csv, "planned usmp IR to CSV with an offset column"),
     "import-tvmscript": (import_tvmscript, "TVMScript (TVM 0.27 TIR, .py) to the tir dialect"),
