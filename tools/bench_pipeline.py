@@ -138,7 +138,7 @@ MODEL_STEPS = (
         ("usmp-translate", "--emit-tvmscript", "{planned}", "{constants}", "-o", "{out}"),
     ),
 )
-WAYS = {
+WAYS: dict[str, dict[str, tuple[str, ...] | None]] = {
     "bound": {"weights": None, "constants": ("--constants-out", "{bin}")},
     "params": {"weights": ("--weights", "params", "--elide-constants"), "constants": None},
 }
