@@ -46,7 +46,7 @@ class LocatedError(DiagnosticException):
         self.location = location
 
 
-def decode_input(data: bytes, name: str, line_offset: int = 0) -> str:
+def decode_input(data: bytes | bytearray, name: str, line_offset: int = 0) -> str:
     """Input bytes as text; anything but UTF-8 is a `LocatedError` at the first bad byte."""
     try:
         return data.decode("utf-8")

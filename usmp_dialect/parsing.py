@@ -96,11 +96,13 @@ AttrParser._TensorLiteralElement.to_type = _element_to_type_reading_float_bits  
 
 
 class LocatingParser(Parser):
-    def __init__(self, ctx: Context, input: str | bytes, name: str, line_offset: int = 0):
+    def __init__(
+        self, ctx: Context, input: str | bytes | bytearray, name: str, line_offset: int = 0
+    ):
         if isinstance(input, str) and "{-#" in input:
             input = input.encode()
         self._blobs = Blobs()
-        if isinstance(input, bytes):
+        if isinstance(input, bytes | bytearray):
             # The blobs are read from the bytes, before the (small) rest becomes text.
             input, self._blobs = resources.split(input, name, line_offset)
             input = decode_input(input, name, line_offset)
@@ -234,7 +236,7 @@ def usmp_context() -> Context:
     return ctx
 
 
-def parse_module(text: str | bytes, name: str) -> ModuleOp:
+def parse_module(text: str | bytes | bytearray, name: str) -> ModuleOp:
     """`text` as a verified module; a mistake in it is a located diagnostic."""
     module = LocatingParser(usmp_context(), text, name).parse_module()
     try:

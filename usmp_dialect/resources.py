@@ -25,7 +25,7 @@ import re
 import weakref
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import IO, NamedTuple
 
 from xdsl.dialects.builtin import ModuleOp
 
@@ -50,14 +50,16 @@ class Blobs:
     """Per name: offset in `data`, byte count, alignment."""
 
     @classmethod
-    def allocate(cls, sizes: Mapping[str, tuple[int, int]]) -> Blobs:
-        """Zeroed room for blobs of `(byte count, alignment)` by name, to be filled in
-        through `view` (one allocation: no copy when the buffer would grow)."""
+    def allocate(cls, sizes: Mapping[str, tuple[int, int]], into: bytearray | None = None) -> Blobs:
+        """Room for blobs of `(byte count, alignment)` by name, one after another, to be
+        filled in through `view`: a new zeroed buffer, or the front of `into` (a file's
+        bytes, each blob decoded over hex already read: a blob's bytes are half its hex,
+        so its place ends before the next blob's hex starts)."""
         spans, offset = {}, 0
         for name, (size, alignment) in sizes.items():
             spans[name] = (offset, size, alignment)
             offset += size
-        return cls(bytearray(offset), spans)
+        return cls(bytearray(offset) if into is None else into, spans)
 
     def view(self, name: str) -> memoryview:
         offset, size, _ = self.spans[name]
@@ -195,11 +197,14 @@ class _SectionReader:
                 )
             size = (blob.digits_end - blob.digits_start) // 2 - HEADER_BYTES
             sizes[blob.key] = (size, alignment)
-        blobs = Blobs.allocate(sizes)
-        digits = memoryview(self.raw)
+        blobs = Blobs.allocate(sizes, into=self.raw if isinstance(self.raw, bytearray) else None)
         for blob in hex_blobs:
             first = blob.digits_start + 2 * HEADER_BYTES
-            blobs.view(blob.key)[:] = binascii.unhexlify(digits[first : blob.digits_end])
+            with memoryview(self.raw) as digits:
+                decoded = binascii.unhexlify(digits[first : blob.digits_end])
+            blobs.view(blob.key)[:] = decoded
+        if blobs.data is self.raw:
+            del blobs.data[sum(size for size, _ in sizes.values()) :]
         return blobs
 
     def dialect(self) -> list[_HexBlob]:
@@ -227,8 +232,11 @@ class _HexBlob(NamedTuple):
     digits_end: int
 
 
-def split(raw: bytes, name: str, line_offset: int = 0) -> tuple[bytes, Blobs]:
-    """The IR before the file's `{-# ... #-}` section, and the section's blobs."""
+def split(
+    raw: bytes | bytearray, name: str, line_offset: int = 0
+) -> tuple[bytes | bytearray, Blobs]:
+    """The IR before the file's `{-# ... #-}` section, and the section's blobs: in `raw`
+    itself when it is a `bytearray` (then no longer the file), in a new buffer else."""
     start = raw.rfind(b"{-#")
     head = _SECTION_START.match(raw, start) if start >= 0 else None
     if head is None:
@@ -252,4 +260,13 @@ def split(raw: bytes, name: str, line_offset: int = 0) -> tuple[bytes, Blobs]:
     reader.skip_space()
     if reader.position != len(raw):
         raise reader.error("expected the end of the file after the '#-}'")
-    return raw[:start], reader.decoded(found)
+    ir = raw[:start]
+    return ir, reader.decoded(found)
+
+
+def read_all(stream: IO[bytes]) -> bytearray:
+    """All of `stream`, in a buffer `split` can decode a file's blobs into."""
+    data = bytearray()
+    while chunk := stream.read(1 << 24):
+        data += chunk
+    return data

@@ -11,6 +11,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Iterable
+from typing import IO, Any
 
 from usmp_dialect.diagnostics import LocatedError
 
@@ -30,6 +31,51 @@ def _new_file_mode() -> int:
     return 0o666 & ~umask
 
 
+class PendingFile:
+    """Text or bytes written to a temporary file beside `path`: renamed over `path` by
+    `commit` once complete, removed by `discard`."""
+
+    def __init__(self, path: str, binary: bool = False):
+        _check_writable(path)
+        self.path = path
+        self._mode = os.stat(path).st_mode & 0o7777 if os.path.exists(path) else _new_file_mode()
+        directory, name = os.path.split(os.path.abspath(path))
+        try:
+            descriptor, self._temporary = tempfile.mkstemp(prefix=f".{name}.", dir=directory)
+        except OSError as error:
+            raise LocatedError(f"cannot write the output: {error.strerror}", path) from None
+        self.file: IO[Any] = (
+            os.fdopen(descriptor, "wb") if binary else os.fdopen(descriptor, "w", encoding="utf-8")
+        )
+
+    def write(self, text: Any) -> int:
+        try:
+            return self.file.write(text)
+        except OSError as error:
+            self.discard()
+            raise LocatedError(f"cannot write the output: {error.strerror}", self.path) from None
+
+    def flush(self) -> None:
+        self.file.flush()
+
+    def close(self) -> None:
+        """Kept open: `commit` or `discard` ends the file (a stream's users close it)."""
+
+    def commit(self) -> None:
+        try:
+            self.file.close()
+            os.chmod(self._temporary, self._mode)
+            os.replace(self._temporary, self.path)
+        except OSError as error:
+            self.discard()
+            raise LocatedError(f"cannot write the output: {error.strerror}", self.path) from None
+
+    def discard(self) -> None:
+        self.file.close()
+        if os.path.exists(self._temporary):
+            os.unlink(self._temporary)
+
+
 def write_output(path: str | None, text: str | Iterable[str] | bytes | bytearray) -> None:
     """`text` (or its pieces, written one after another) to standard output when `path` is
     None, else to the file `path` (bytes as they are)."""
@@ -38,25 +84,14 @@ def write_output(path: str | None, text: str | Iterable[str] | bytes | bytearray
         for piece in [text] if isinstance(text, str) else text:
             sys.stdout.write(piece)
         return
-    _check_writable(path)
-    mode = os.stat(path).st_mode & 0o7777 if os.path.exists(path) else _new_file_mode()
-    directory, name = os.path.split(os.path.abspath(path))
+    pending = PendingFile(path, binary=isinstance(text, bytes | bytearray))
+    pieces: Iterable[str | bytes | bytearray] = (
+        [text] if isinstance(text, str | bytes | bytearray) else text
+    )
     try:
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{name}.", dir=directory)
-    except OSError as error:
-        raise LocatedError(f"cannot write the output: {error.strerror}", path) from None
-    try:
-        if isinstance(text, bytes | bytearray):
-            with os.fdopen(descriptor, "wb") as binary:
-                binary.write(text)
-        else:
-            with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-                for piece in [text] if isinstance(text, str) else text:
-                    file.write(piece)
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException as error:
-        os.unlink(temporary)
-        if isinstance(error, OSError):
-            raise LocatedError(f"cannot write the output: {error.strerror}", path) from None
+        for part in pieces:
+            pending.write(part)
+    except BaseException:
+        pending.discard()
         raise
+    pending.commit()

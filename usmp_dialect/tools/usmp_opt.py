@@ -14,15 +14,12 @@ import math
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from io import StringIO
 from typing import IO, NoReturn, cast
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipelineCallbackType
 from xdsl.printer import Printer
-from xdsl.targets.mlir import MLIRTarget
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.target import Target
@@ -36,7 +33,7 @@ from usmp_dialect.pipeline import (
     plan_pools_pipeline,
 )
 from usmp_dialect.tools.errors import report_user_errors, usage_error
-from usmp_dialect.tools.output import write_output
+from usmp_dialect.tools.output import PendingFile, write_output
 from usmp_dialect.universe import USMP_UNIVERSE
 
 PLAN_TARGETS = ("usmp-report", "usmp-svg")
@@ -62,6 +59,7 @@ def _finite_number(text: str) -> float:
 class UsmpOptMain(xDSLOptMain):
     def __init__(self, args: Sequence[str] | None = None):
         self._held_output: _HeldOutput | None = None
+        self._pending: PendingFile | None = None
         super().__init__(description="usmp-opt: the Unified Static Memory Planner", args=args)
 
     def register_all_dialects(self):
@@ -90,7 +88,6 @@ class UsmpOptMain(xDSLOptMain):
     def register_all_targets(self):
         super().register_all_targets()
         self.available_targets.update(USMP_UNIVERSE.all_targets)
-        self.available_targets["mlir"] = lambda: MLIRWithResources
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
         super().register_all_arguments(arg_parser)
@@ -160,10 +157,8 @@ class UsmpOptMain(xDSLOptMain):
 
     def setup_pipeline(self):
         args = self.args
-        if args.elide_constants:
-            if args.target != "mlir":
-                _usage_error("--elide-constants goes with the mlir output (-t mlir)")
-            args.target = "mlir{elide-constants=true}"
+        if args.elide_constants and parse_spec(args.target).name != "mlir":
+            _usage_error("--elide-constants goes with the mlir output (-t mlir)")
         self._check_target_options()
         if not args.plan_pools and (
             args.algorithm
@@ -271,27 +266,54 @@ class UsmpOptMain(xDSLOptMain):
         if (self.args.frontend or file_extension) != "mlir":
             return super().parse_chunk(chunk, file_extension, start_offset)
         from usmp_dialect.parsing import LocatingParser
+        from usmp_dialect.resources import read_all
 
         parser = LocatingParser(
-            self.ctx, chunk.read(), self.get_input_name(), line_offset=start_offset
+            self.ctx, read_all(chunk), self.get_input_name(), line_offset=start_offset
         )
         return parser.parse_module(not self.args.no_implicit_module)
 
     def prepare_output(self) -> IO[str]:
         # Held back until every chunk has been processed, so that a failure leaves no
-        # half-written output behind. Diagnostics checked by --verify-diagnostics stay in
-        # order with the output they belong to.
-        if self.args.verify_diagnostics and self.args.output_file is None:
-            return sys.stdout
-        self._held_output = _HeldOutput()
-        return self._held_output
+        # half-written output behind: in memory, or in a file beside `-o FILE` renamed over
+        # it at the end (a model's weights are not held twice). Diagnostics checked by
+        # --verify-diagnostics stay in order with the output they belong to.
+        if self.args.output_file is not None:
+            self._pending = PendingFile(self.args.output_file)
+            self._output = cast(IO[str], self._pending)
+        elif self.args.verify_diagnostics:
+            self._output = sys.stdout
+        else:
+            self._held_output = self._output = _HeldOutput()
+        return self._output
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        """xDSL's; for the `mlir` target, then the blobs the module names
+        (`usmp_dialect.resources`), a blob's hex written out as it is made rather than
+        gathered into one text with the module's."""
+        text = super().output_resulting_program(prog)
+        if parse_spec(self.args.target).name != "mlir":
+            return text
+        from usmp_dialect.parsing import resources_pieces
+
+        self._output.write(text)
+        for piece in resources_pieces(prog, self.args.elide_constants):
+            self._output.write(piece)
+        return ""
 
     def run(self):
         self._held_output = None
-        super().run()
-        if self._held_output is None:
-            return
-        write_output(self.args.output_file, self._held_output.pieces())
+        self._pending = None
+        try:
+            super().run()
+        except BaseException:
+            if self._pending is not None:
+                self._pending.discard()
+            raise
+        if self._pending is not None:
+            self._pending.commit()
+        if self._held_output is not None:
+            write_output(None, self._held_output.pieces())
 
 
 def _located_verification(callback: PassPipelineCallbackType | None):
@@ -306,20 +328,6 @@ def _located_verification(callback: PassPipelineCallbackType | None):
             raise with_location(error, module) from error
 
     return verify
-
-
-@dataclass(frozen=True)
-class MLIRWithResources(MLIRTarget):
-    """xDSL's `mlir` output, then the blobs the module names (`usmp_dialect.resources`)."""
-
-    elide_constants: bool = False
-
-    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        super().emit(ctx, module, output)
-        from usmp_dialect.parsing import resources_pieces
-
-        for piece in resources_pieces(module, self.elide_constants):
-            output.write(piece)
 
 
 class _HeldOutput(StringIO):

@@ -45,12 +45,14 @@ from usmp_dialect.tools.output import write_output
 TOOL = "usmp-translate"
 
 
-def _read_input(path: str | None) -> bytes:
+def _read_input(path: str | None) -> bytearray:
+    from usmp_dialect.resources import read_all
+
     if path is None:
-        return sys.stdin.buffer.read()
+        return read_all(sys.stdin.buffer)
     try:
         with open(path, "rb") as file:
-            return file.read()
+            return read_all(file)
     except OSError as error:
         usage_error(TOOL, f"cannot read '{path}': {error.strerror}")
 
@@ -61,7 +63,7 @@ def import_csv(text: str, name: str) -> str:
     return print_module(read_csv_module(text, name))
 
 
-def export_csv(text: bytes, name: str) -> str:
+def export_csv(text: bytearray, name: str) -> str:
     from usmp_dialect.backends.csv_export import module_to_csv
 
     return module_to_csv(parse_module(text, name))
@@ -101,13 +103,14 @@ def import_model_file(
     return module_pieces(model_file_to_tir(name, kind, input_shapes, lowering), elide_constants)
 
 
-def emit_tvmscript(text: bytes, name: str, constants_out: str | None = None) -> str:
+def emit_tvmscript(text: bytearray, name: str, constants_out: str | None = None) -> str:
     """TVMScript; with `constants_out`, the constant pool's bytes written there too (only
     once both are complete)."""
     from usmp_dialect.backends.constant_pool import constant_pool_bytes
     from usmp_dialect.backends.tvmscript import emit_tvmscript as tir_to_tvmscript
 
     module = parse_module(text, name)
+    del text  # the file's bytes: its blobs are the module's now
     script = tir_to_tvmscript(module)
     if constants_out is not None:
         write_output(constants_out, constant_pool_bytes(module))
@@ -254,7 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if mode not in (*MODEL_MODES, "import-tvmscript"):
                 usage_error(TOOL, f"--elide-constants is an option of the imports, not of --{mode}")
             translate = partial(translate, elide_constants=True)
-        text: str | bytes = ""
+        text: str | bytearray = ""
         if mode in NAMED_INPUTS:
             if args.input_file is None:
                 usage_error(TOOL, f"--{mode} needs {NAMED_INPUTS[mode]}")
@@ -263,8 +266,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             text = _read_input(args.input_file)
         else:
             text = decode_input(_read_input(args.input_file), name)
+        # Handed over, not kept: the input's bytes go once parsed (a model's weights).
+        given = [text]
+        del text
         with requires_tvm(TOOL, f"--{mode}"):
-            result = translate(text, name)
+            result = translate(given.pop(), name)
         write_output(args.output_file, result)
     return 0
 
