@@ -63,7 +63,7 @@ CASES = {
     "mlir-latin-1": opt("not_utf8_latin1.mlir", "not UTF-8"),
     "mlir-surrogate": opt("not_utf8_surrogate.mlir", "not UTF-8"),
     "mlir-stdin-binary": Case(
-        ("usmp-opt", "--plan-pools"), "not UTF-8", r"stdin:2:118", "not_utf8_binary.mlir"
+        ("usmp-opt", "--plan-pools"), "not UTF-8", r"<stdin>:2:118", "not_utf8_binary.mlir"
     ),
     "mlir-unclosed-string": opt("unclosed_string.mlir", "before closing string literal"),
     "mlir-5000-digits": opt("integer_of_5000_digits.mlir", "5000 digits"),

@@ -1,5 +1,6 @@
-"""`tools/bench_planner.py --vs-minimalloc`: MiniMalloc's output is checked like ours, with
-a stand-in for its binary (a script that writes a solution CSV the way MiniMalloc does)."""
+"""`tools/bench_planner.py`: MiniMalloc's output is checked like ours (`--vs-minimalloc`,
+with a stand-in for its binary: a script that writes a solution CSV the way MiniMalloc
+does), and BENCHMARKS.md is rewritten only when asked and only with every row measured."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+from benchmark_sections import GENERATED_END  # noqa: E402
 
 INSTANCE = "id,lower,upper,size\nx,0,2,4\ny,1,3,4\nz,2,4,8\n"
 """max-live 12: y overlaps x and z, x and z may share bytes."""
@@ -42,7 +46,10 @@ def _against(tmp_path: Path, step: int, capacity: int) -> list[str]:
     fake.write_text(f"#!{sys.executable}\n" + FAKE_MINIMALLOC.replace("{step}", str(step)))
     fake.chmod(0o755)
     output = tmp_path / "BENCHMARKS.md"
-    output.write_text("# Benchmarks\n\n## Planner\n\nkept\n")
+    output.write_text(
+        "# Benchmarks\n\n## Planner\n\nkept\n\n## Against MiniMalloc\n\nold table\n\n"
+        f"{GENERATED_END}\n\nnotes on it\n"
+    )
     subprocess.run(
         [
             sys.executable,
@@ -51,7 +58,7 @@ def _against(tmp_path: Path, step: int, capacity: int) -> list[str]:
             str(tmp_path / "benchmarks"),
             "--vs-minimalloc",
             str(fake),
-            "--output",
+            "--write",
             str(output),
         ],
         check=True,
@@ -59,6 +66,8 @@ def _against(tmp_path: Path, step: int, capacity: int) -> list[str]:
     )
     text = output.read_text()
     assert "## Planner\n\nkept\n" in text
+    assert "old table" not in text
+    assert text.endswith(f"{GENERATED_END}\n\nnotes on it\n")
     section = text.split("## Against MiniMalloc", 1)[1]
     return [line for line in section.splitlines() if line.startswith("| minimalloc/T")]
 
@@ -77,3 +86,49 @@ def test_minimalloc_plans_are_checked(tmp_path, step, capacity, theirs):
     assert cells[:7] == ["minimalloc/T", "3", str(capacity), "12", "yes", cells[5], "yes"]
     assert re.fullmatch(r"[0-9]+\.[0-9]{2}", cells[5])
     assert cells[7] == theirs
+
+
+def _bench(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "bench_planner.py"), *arguments],
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_without_data_nothing_is_written(tmp_path):
+    output = tmp_path / "BENCHMARKS.md"
+    output.write_text("# Benchmarks\n\n## Planner\n\nkept\n")
+    result = _bench("--benchmarks", str(tmp_path / "absent"), "--write", str(output))
+    assert result.returncode == 1
+    assert "no benchmark instances" in result.stderr
+    assert output.read_text() == "# Benchmarks\n\n## Planner\n\nkept\n"
+
+
+def test_without_minimalloc_nothing_is_written(tmp_path):
+    benchmarks = tmp_path / "benchmarks" / "minimalloc"
+    benchmarks.mkdir(parents=True)
+    (benchmarks / "T.16.csv").write_text(INSTANCE)
+    output = tmp_path / "BENCHMARKS.md"
+    output.write_text("# Benchmarks\n")
+    result = _bench(
+        "--benchmarks",
+        str(tmp_path / "benchmarks"),
+        "--vs-minimalloc",
+        str(tmp_path / "nonexistent"),
+        "--write",
+        str(output),
+    )
+    assert result.returncode == 1
+    assert "not an executable" in result.stderr
+    assert output.read_text() == "# Benchmarks\n"
+
+
+def test_a_run_without_write_only_prints(tmp_path):
+    benchmarks = tmp_path / "benchmarks" / "tvm"
+    benchmarks.mkdir(parents=True)
+    (benchmarks / "three.csv").write_text(INSTANCE)
+    result = _bench("--benchmarks", str(tmp_path / "benchmarks"), "--algorithms", "greedy_by_size")
+    assert result.returncode == 0
+    assert "| tvm/three | 3 | greedy_by_size | 16 |" in result.stdout
+    assert not (tmp_path / "BENCHMARKS.md").exists()

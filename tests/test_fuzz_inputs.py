@@ -1,7 +1,10 @@
 """Random bytes and random mutations of valid inputs (byte flips, truncations, splices,
 duplications, inserted numbers and brackets) through both console scripts: each run ends in
 exit status 0 with valid output, or exit status 1 with exactly one located diagnostic and no
-output file, never a traceback.
+output file, never a traceback. `test_fuzz_output_kinds` draws what `-o` names too (a new,
+regular, read-only file, a symlink, a dangling one, a FIFO, a directory, a path in a missing
+directory): a success writes what standard output gets, without replacing a link or FIFO; a
+failure leaves every file as it was. Pipes and signals: tests/test_driver_io.py.
 
 The mains run in-process, for speed; `test_random_bytes_through_the_console_scripts` runs a
 few through the real scripts. Fixed seeds by default; `USMP_FUZZ_EXAMPLES=5000` runs that
@@ -10,13 +13,16 @@ many examples a test, with fresh random seeds (see README).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import random
 import re
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -25,7 +31,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from usmp_dialect.frontends.csv_instance import read_csv_instance
+from usmp_dialect.formats.csv_instance import read_csv_instance
 from usmp_dialect.parsing import parse_module
 from usmp_dialect.tools import usmp_opt, usmp_translate
 
@@ -244,3 +250,93 @@ def test_random_bytes_through_the_console_scripts(command: list[str], suffix: st
     assert "Traceback" not in completed.stderr
     assert re.fullmatch(rf"{re.escape(str(path))}:\d+:\d+: error: [^\n]*\n", completed.stderr)
     assert not output.exists()
+
+
+OUTPUT_KINDS = ["new", "regular", "read-only", "symlink", "dangling symlink", "fifo", "directory"]
+OUTPUT_KINDS += ["in a missing directory"]
+
+
+def make_output(work: Path, kind: str) -> Path:
+    """An `-o` target of the given kind, in `work`."""
+    output = work / "out" / "output"
+    output.parent.mkdir()
+    match kind:
+        case "regular" | "read-only":
+            output.write_text("old")
+            output.chmod(0o444 if kind == "read-only" else 0o644)
+        case "symlink" | "dangling symlink":
+            target = work / "out" / "target"
+            if kind == "symlink":
+                target.write_text("old")
+            output.symlink_to(target)
+        case "fifo":
+            os.mkfifo(output)
+        case "directory":
+            output.mkdir()
+        case "in a missing directory":
+            output = work / "out" / "missing" / "output"
+    return output
+
+
+def snapshot(directory: Path) -> dict[str, tuple[int, str]]:
+    """Each entry under `directory`: its file type, and a regular file's text."""
+    found = {}
+    for path in sorted(directory.rglob("*")):
+        mode = path.lstat().st_mode
+        text = path.read_text() if stat.S_ISREG(mode) else ""
+        found[str(path.relative_to(directory))] = (stat.S_IFMT(mode), text)
+    return found
+
+
+def run_into_fifo(argv: list[str], fifo: Path) -> tuple[int, str, str, bytes]:
+    """The run, with a reader on the FIFO; what the reader got."""
+    received = bytearray()
+
+    def read_all() -> None:
+        with open(fifo, "rb") as reader:
+            received.extend(reader.read())
+
+    reader = threading.Thread(target=read_all)
+    reader.start()
+    code, out, err = run(usmp_opt.main, argv)
+    # A run that never opened the FIFO leaves the reader waiting for a writer: be one.
+    with contextlib.suppress(OSError):
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    reader.join(timeout=60)
+    return code, out, err, bytes(received)
+
+
+@fuzz_settings(ci_examples=20)
+@given(st.one_of(st.just(MLIR_SEEDS[0]), mutated(MLIR_SEEDS[:1])), st.sampled_from(OUTPUT_KINDS))
+def test_fuzz_output_kinds(data: bytes, kind: str):
+    """Whatever `-o` names: a success writes exactly what standard output would get, into
+    the file (a symlink's target, a FIFO) without replacing what is not a regular file; a
+    failure is one diagnostic and leaves every file as it was."""
+    with tempfile.TemporaryDirectory() as directory:
+        work = Path(directory)
+        path = fuzz_in(work, "fuzz.mlir", data)
+        argv = [str(path), "--plan-pools", "--time-limit", "1"]
+        code, expected, _ = run(usmp_opt.main, argv)
+        output = make_output(work, kind)
+        before = snapshot(work / "out")
+        argv += ["-o", str(output)]
+        if kind == "fifo":
+            code_with_output, _, err, received = run_into_fifo(argv, output)
+        else:
+            code_with_output, _, err = run(usmp_opt.main, argv)
+        assert "Traceback" not in err
+        after = snapshot(work / "out")
+        if code_with_output == 1:
+            assert len([line for line in err.splitlines() if ": error: " in line]) == 1, err
+            assert after == before
+            return
+        assert code == code_with_output == 0, err
+        written = (
+            received.decode() if kind == "fifo" else Path(os.path.realpath(output)).read_text()
+        )
+        assert written == expected
+        created = {"new": "output", "dangling symlink": "target"}
+        expected_modes = {name: mode for name, (mode, _) in before.items()}
+        if kind in created:
+            expected_modes[created[kind]] = stat.S_IFREG
+        assert {name: mode for name, (mode, _) in after.items()} == expected_modes

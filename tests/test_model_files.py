@@ -36,23 +36,23 @@ from tflite.BuiltinOperator import BuiltinOperator  # noqa: E402
 from tflite.VarHandleOptions import VarHandleOptions  # noqa: E402
 from wheel_models import WHEEL_MODELS, wheel_model_path  # noqa: E402
 
-from usmp_dialect.frontends.model_files import (  # noqa: E402
+from usmp_dialect.parsing import parse_module, print_module  # noqa: E402
+from usmp_dialect.tvm.model_check import check_model, tflm_arena  # noqa: E402
+from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes  # noqa: E402
+from usmp_dialect.tvm.model_files.loading import (  # noqa: E402
     import_model_file,
     load_model_file,
     model_file_kind,
-    parse_input_shapes,
 )
-from usmp_dialect.frontends.relax import (  # noqa: E402
+from usmp_dialect.tvm.planned_module import plan_module  # noqa: E402
+from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
     MODEL_FILE_LOWERING,
     Lowering,
     RelaxImportError,
     lower_model,
     sanitize,
 )
-from usmp_dialect.model_check import check_model, tflm_arena  # noqa: E402
-from usmp_dialect.parsing import parse_module, print_module  # noqa: E402
-from usmp_dialect.pipeline import plan_module  # noqa: E402
-from usmp_dialect.tvm_runtime import build  # noqa: E402
+from usmp_dialect.tvm.runtime import build  # noqa: E402
 
 INT8 = "int8-cnn-tflite"
 OKAY_NABU = "wakeword-okay-nabu-tflite"
@@ -368,8 +368,8 @@ def test_only_read_variable_set_by_call_once_stays_its_constant() -> None:
     which CALL_ONCE set, is that constant in every run (as TVM's frontend takes it)."""
     from tvm import relax
 
-    from usmp_dialect.frontends.model_file_state import Variable, with_state
-    from usmp_dialect.frontends.relax import relax_vm_outputs
+    from usmp_dialect.tvm.model_files.tflite_state import Variable, with_state
+    from usmp_dialect.tvm.relax.lowering import relax_vm_outputs
 
     ty = relax.TensorType([2], "float32")
     x, counter, scale = (relax.Var(name, ty) for name in ("x", "counter", "scale"))
@@ -431,7 +431,7 @@ def test_corrected_tflite_operators_compute_tflites_values(tmp_path: Path) -> No
     anew, a BATCH_MATMUL of both operands' swapped last axes (the weight's batch of 1
     broadcast) and an EXPAND_DIMS at a negative axis give TFLite's values, and the built
     model the Relax VM's."""
-    from usmp_dialect.frontends.relax import relax_vm_outputs
+    from usmp_dialect.tvm.relax.lowering import relax_vm_outputs
 
     rng = np.random.default_rng(0)
     weight = rng.standard_normal((1, 5, 4)).astype(np.float32)
@@ -492,7 +492,7 @@ def test_resized_split_v_splits_by_its_sizes(sizes: list[int], tmp_path: Path) -
     """A SPLIT_V of constant sizes, its input resized with --input-shape along the split
     dim, splits by its sizes (a -1 the rest), not by the output shapes the file wrote for
     its own input shape: numpy's split of the input."""
-    from usmp_dialect.frontends.relax import relax_vm_outputs
+    from usmp_dialect.tvm.relax.lowering import relax_vm_outputs
 
     path = tmp_path / "split_v.tflite"
     path.write_bytes(split_v_tflite(sizes))
@@ -536,7 +536,7 @@ def test_failure_in_stateful_model_names_the_failing_operator(tmp_path: Path) ->
 def test_scalar_variable_is_a_rank_0_input_and_output(tmp_path: Path) -> None:
     """A variable of rank 0 (its tensor has no shape vector) read, then written, is a
     scalar input of `main` and a scalar output after the model's: TFLite's values."""
-    from usmp_dialect.frontends.relax import relax_vm_outputs
+    from usmp_dialect.tvm.relax.lowering import relax_vm_outputs
 
     path = tmp_path / "scalar_state.tflite"
     path.write_bytes(scalar_state_tflite())
@@ -579,7 +579,7 @@ def test_output_count_unlike_the_files_is_one_diagnostic() -> None:
     both counts."""
     from tvm import relax
 
-    from usmp_dialect.frontends.relax import OUTPUT_NAMES_ATTR
+    from usmp_dialect.tvm.relax.lowering import OUTPUT_NAMES_ATTR
 
     x = relax.Var("x", relax.TensorType([2], "float32"))
     bb = relax.BlockBuilder()

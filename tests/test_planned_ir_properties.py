@@ -10,13 +10,13 @@ from hypothesis import strategies as st
 from xdsl.passes import PassPipeline
 
 from usmp_dialect.analysis.usmp_problem import module_problem
-from usmp_dialect.backends.csv_export import module_to_csv
-from usmp_dialect.backends.report import plan_report
-from usmp_dialect.frontends.csv_instance import CsvInstance, read_csv_instance
-from usmp_dialect.frontends.csv_to_usmp import csv_instance_to_module
+from usmp_dialect.formats.csv_export import module_to_csv
+from usmp_dialect.formats.csv_instance import CsvInstance, read_csv_instance
+from usmp_dialect.formats.csv_to_usmp import csv_instance_to_module
 from usmp_dialect.parsing import usmp_context
 from usmp_dialect.planning.problem import Intervals
 from usmp_dialect.planning.registry import available_algorithms
+from usmp_dialect.reports.report import plan_report
 from usmp_dialect.universe import USMP_UNIVERSE
 
 
@@ -60,5 +60,5 @@ def test_planned_csv_round_trips(instance):
     assert exported.names == instance.names
     np.testing.assert_array_equal(exported.sizes, instance.sizes)
     np.testing.assert_array_equal(exported.intervals.start, instance.intervals.start)
-    offsets = [b["offset"] for b in plan_report(module)["buffers"]]
+    offsets = [b["offset"] for b in plan_report(module, "ir")["buffers"]]
     np.testing.assert_array_equal(exported.offsets, offsets)

@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from xdsl.dialects.builtin import DenseResourceAttr, ModuleOp
 
-from usmp_dialect.backends.constant_pool import set_constant_values
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR
+from usmp_dialect.formats.constant_pool import set_constant_values
+from usmp_dialect.formats.resources import blobs_of
 from usmp_dialect.parsing import parse_module, print_module
-from usmp_dialect.resources import blobs_of
 
 _DTYPES = st.sampled_from(["float32", "float16", "int8", "uint8", "int32", "int64", "bool"])
 

@@ -50,7 +50,6 @@ structures) and Relax's StaticPlanBlockMemory (the "Model files" section).
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -60,16 +59,17 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmark_sections import write_section  # noqa: E402  (beside this script)
 from xdsl.context import Context  # noqa: E402
 from xdsl.passes import ModulePass  # noqa: E402
 
-from usmp_dialect.backends.report import PlanReport, plan_report  # noqa: E402
-from usmp_dialect.model_check import check_model, tflm_arena  # noqa: E402
 from usmp_dialect.pipeline import DEFAULT_TIME_LIMIT  # noqa: E402
+from usmp_dialect.reports.report import PlanReport, plan_report  # noqa: E402
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
 from usmp_dialect.transforms.tir_to_usmp import WORKSPACE_LEFT_OUT, TirToUsmp  # noqa: E402
 from usmp_dialect.transforms.usmp_assign_pools import UsmpAssignPools  # noqa: E402
 from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
+from usmp_dialect.tvm.model_check import check_model, tflm_arena  # noqa: E402
 
 MODELS = ROOT / "examples" / "models"
 CONSTANT_POOL = "flash:kind=constant"
@@ -95,7 +95,7 @@ VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
 def plan(
     tir_mod, front: list[ModulePass], time_limit: float, algorithm: str = "default"
 ) -> tuple[PlanReport, float]:
-    from usmp_dialect.frontends.tvmscript import import_module
+    from usmp_dialect.tvm.tvmscript_importer import import_module
 
     module = import_module(tir_mod)
     began = time.perf_counter()
@@ -115,7 +115,7 @@ def largest_workspace(tir_mod) -> int:
     """The bytes of the largest buffer an operator allocates for itself (an `alloc_buffer`
     outside `main`)."""
     from usmp_dialect.dialects import tir
-    from usmp_dialect.frontends.tvmscript import import_module
+    from usmp_dialect.tvm.tvmscript_importer import import_module
 
     return max(
         (
@@ -134,8 +134,8 @@ def io_bytes(report: PlanReport) -> int:
 
 
 def measure(name: str, kwargs: dict[str, Any], time_limit: float) -> dict[str, Any]:
-    from usmp_dialect.frontends.model_file import load_model
-    from usmp_dialect.frontends.relax import Lowering, relax_planner_bytes, relax_to_tir
+    from usmp_dialect.tvm.relax.lowering import Lowering, relax_planner_bytes, relax_to_tir
+    from usmp_dialect.tvm.relax.model_spec import load_model
 
     weights_as_params = Lowering(weights="params")
 
@@ -170,7 +170,7 @@ def measure(name: str, kwargs: dict[str, Any], time_limit: float) -> dict[str, A
 def measure_bound(mod, weights, name: str, time_limit: float) -> dict[str, Any]:
     """The bound-weights configuration (the default lowering): Relax's plan of the bound
     and folded module against ours, and our constant pool against the weights."""
-    from usmp_dialect.frontends.relax import relax_planner_bytes, relax_to_tir
+    from usmp_dialect.tvm.relax.lowering import relax_planner_bytes, relax_to_tir
 
     tir_mod = relax_to_tir(mod, weights, name)
     inter, _ = plan(tir_mod, [TirToUsmp(workspaces=False)], time_limit)
@@ -320,8 +320,8 @@ POOL_ALGORITHMS = ("default", "greedy_by_size")
 
 def measure_pools(name: str, kwargs: dict[str, Any], time_limit: float) -> list[list[str]]:
     """Table rows: per algorithm and SRAM size hint, one pool against SRAM + DRAM."""
-    from usmp_dialect.frontends.model_file import load_model
-    from usmp_dialect.frontends.relax import relax_to_tir
+    from usmp_dialect.tvm.relax.lowering import relax_to_tir
+    from usmp_dialect.tvm.relax.model_spec import load_model
 
     mod, weights = load_model(f"{MODELS / name}.py:{name}", **kwargs)
     tir_mod = relax_to_tir(mod, weights, name)
@@ -363,18 +363,6 @@ def pools_section(rows: list[tuple[str, str, list[list[str]]]], command: str) ->
     for name, label, model_rows in rows:
         lines += [f"| {name} | {label} | " + " | ".join(row) + " |" for row in model_rows]
     return "\n".join(lines) + "\n"
-
-
-def write_section(path: Path, body: str) -> None:
-    """Replaces the section `body` starts with (its `## ` heading), else appends it."""
-    old = path.read_text() if path.exists() else "# Benchmarks\n"
-    heading = re.escape(body.splitlines()[0])
-    pattern = re.compile(rf"^{heading}\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(old):
-        new = pattern.sub(lambda _: body + "\n", old, count=1)
-    else:
-        new = old.rstrip("\n") + "\n\n" + body
-    path.write_text(new.rstrip("\n") + "\n")
 
 
 def main() -> None:
@@ -436,8 +424,9 @@ def measure_model_file(
     path: str, time_limit: float, input_shapes: Sequence[str] = ()
 ) -> dict[str, Any]:
     """The row of a `.tflite` file, its inputs resized by `--input-shape` flags if any."""
-    from usmp_dialect.frontends.model_files import load_model_file, parse_input_shapes
-    from usmp_dialect.frontends.relax import (
+    from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes
+    from usmp_dialect.tvm.model_files.loading import load_model_file
+    from usmp_dialect.tvm.relax.lowering import (
         MODEL_FILE_LOWERING,
         Lowering,
         relax_planner_bytes,

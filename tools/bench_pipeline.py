@@ -1,8 +1,9 @@
 """How a whole `usmp-opt` run on a large instance compares with reading and printing it,
 and what a model's weights cost each step of the pipeline.
 
-    python tools/bench_pipeline.py [--repetitions 3] [--instance PATH] [--write]
-    python tools/bench_pipeline.py --model NAME [--model NAME ...] [--repetitions 3] [--write]
+    python tools/bench_pipeline.py [--repetitions 3] [--instance PATH] [--write [FILE]]
+    python tools/bench_pipeline.py --model NAME [--model NAME ...] [--repetitions 3]
+        [--write [FILE]]
 
 Runs, in one process tree and interleaved (repetition after repetition, every command once
 per repetition, so the machine's load falls on all of them alike), each command of
@@ -16,12 +17,12 @@ round trip of the same input, measured in the same run.
 With `--model`, a full-size zoo model (`MODELS`) goes through the steps of `MODEL_STEPS`
 (import, planning with a constant pool, TVMScript with the pool's bytes) twice a
 repetition, interleaved: with its weights bound (their bytes in the `.mlir`) and with its
-weights as entry parameters (`--weights params`, nothing to carry): the "Weights in the
+weights as entry parameters (`--weights params`, printed without their values): the "Weights in the
 pipeline" section, each step's CPU seconds and peak MB both ways and their ratio and
 difference, against the weights' bytes.
 
-The section is printed; `--write` also puts it into `--output` (BENCHMARKS.md), and only
-when every command of every repetition ran.
+The section is printed; `--write` also puts it into BENCHMARKS.md (or FILE), and only when
+every command of every repetition ran (a failed one stops the script).
 """
 
 from __future__ import annotations
@@ -37,11 +38,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench_planner import (  # beside this script
-    DEFAULT_BENCHMARKS,
-    markdown_section,
-    write_section,
-)
+from bench_planner import DEFAULT_BENCHMARKS  # beside this script
+from benchmark_sections import add_write_option, markdown_section, publish
 
 TOOLS = Path(__file__).resolve().parent
 SECTION_TITLE = "## Pipeline"
@@ -292,8 +290,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--model", action="append", choices=sorted(MODELS), help="a full-size zoo model"
     )
-    parser.add_argument("--write", action="store_true", help="write the section to --output")
-    parser.add_argument("--output", default=str(TOOLS.parent / "BENCHMARKS.md"))
+    add_write_option(parser)
     args = parser.parse_args(argv)
     command = shlex.join(["python", "tools/bench_pipeline.py", *(argv or sys.argv[1:])])
     if args.model:
@@ -301,14 +298,11 @@ def main(argv: list[str] | None = None) -> None:
         for name in args.model:
             runs, weights_bytes = measure_model(name, args.repetitions)
             rows += model_rows(name, runs, weights_bytes)
-        title, section = WEIGHTS_SECTION_TITLE, models_markdown(rows, args.repetitions, command)
+        publish(models_markdown(rows, args.repetitions, command), args)
     else:
         instance = Path(args.instance)
         results = measure(instance, args.repetitions)
-        title, section = SECTION_TITLE, markdown(instance, results, command)
-    print(section)
-    if args.write:
-        write_section(Path(args.output), section, title)
+        publish(markdown(instance, results, command), args)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,11 @@
 """Run the planning algorithms over the benchmark instances and record the results.
 
     python tools/bench_planner.py [--benchmarks DIR] [--algorithms a,b] [--effort N]
-                                  [--time-limit S] [--instances A,B] [--output BENCHMARKS.md]
+                                  [--time-limit S] [--instances A,B] [--write [FILE]]
     python tools/bench_planner.py --scaling 1000,4000,16000,64000 [--seeds 5]
-                                  [--output BENCHMARKS.md]
+                                  [--write [FILE]]
     python tools/bench_planner.py --vs-minimalloc PATH [--minimalloc-timeout S]
-                                  [--algorithms exact] [--instances A,B] [--output BENCHMARKS.md]
+                                  [--algorithms exact] [--instances A,B] [--write [FILE]]
 
 For every instance (every `*.csv` under the benchmarks folder) and algorithm it prints and
 writes to the "Planner" section of BENCHMARKS.md: the pool size, its ratio to max-live and
@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import csv
 import os
-import re
 import shlex
 import signal
 import subprocess
@@ -45,7 +44,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from usmp_dialect.frontends.csv_instance import read_csv_instance
+from benchmark_sections import (  # beside this script
+    add_write_option,
+    markdown_section,
+    no_data,
+    publish,
+    table_row,
+)
+
+from usmp_dialect.formats.csv_instance import read_csv_instance
 from usmp_dialect.planning.algorithms.placement import Fit, geometry_of, place_in_order
 from usmp_dialect.planning.algorithms.portfolio import ORDERS, order_of
 from usmp_dialect.planning.conflicts import conflicts_from_intervals, max_live
@@ -58,7 +65,7 @@ from usmp_dialect.planning.registry import (
 from usmp_dialect.planning.validator import validate
 
 # The smallest valid pool anyone reported, from the table in
-# shared/benchmarks/README.md ("best known"). D and J: MiniMalloc's feasible 1048576, their
+# benchmarks/README.md ("best known"). D and J: MiniMalloc's feasible 1048576, their
 # optima are unknown; mlperf_tiny and tvm instances are at max-live (filled in at run time).
 BEST_KNOWN = {
     **dict.fromkeys("ABDEFGHIJK", 1048576),
@@ -77,7 +84,7 @@ MAX_CONFLICT_PAIRS = 20_000_000
 180M): only algorithms that read the live intervals can run there."""
 INTERVAL_ALGORITHMS = {"default", "exact"}
 
-DEFAULT_BENCHMARKS = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
+DEFAULT_BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 SECTION_TITLE = "## Planner"
 SCALING_TITLE = "## Scaling"
 MINIMALLOC_TITLE = "## Against MiniMalloc"
@@ -174,21 +181,9 @@ def markdown(rows: list[list[str]], command: str) -> str:
         "its work budget (the same plan on every run), `default` on about 1.5 s + 0.12 ms per",
         "buffer of work here and `exact` on about 10 s (40 s where its search leaves a pool",
         "of at most 2000 buffers unproven: D and J); the time limit is only a safety cap.",
-        "Best known sizes are from `shared/benchmarks/README.md`.",
+        "Best known sizes are from `benchmarks/README.md`.",
     ]
     return markdown_section(SECTION_TITLE, preamble, header, rows)
-
-
-def table_row(cells: list[str]) -> str:
-    return "| " + " | ".join(cells) + " |"
-
-
-def markdown_section(
-    title: str, preamble: list[str], header: list[str], rows: list[list[str]]
-) -> str:
-    """A section of BENCHMARKS.md: its title, how it was produced, its table."""
-    lines = [title, "", *preamble, "", table_row(header), "|" + "---|" * len(header)]
-    return "\n".join([*lines, *map(table_row, rows)]) + "\n"
 
 
 def random_instance(n: int, seed: int = 0) -> Problem:
@@ -375,17 +370,6 @@ def minimalloc_markdown(rows: list[list[str]], command: str, algorithm: str, tim
     return markdown_section(MINIMALLOC_TITLE, preamble, header, rows)
 
 
-def write_section(output: Path, section: str, title: str = SECTION_TITLE) -> None:
-    """Replace the `title` section of `output`, keeping every other section."""
-    text = output.read_text() if output.exists() else "# Benchmarks\n"
-    pattern = re.compile(rf"^{re.escape(title)}\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text).rstrip("\n") + "\n"
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    output.write_text(text)
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--benchmarks", default=str(DEFAULT_BENCHMARKS))
@@ -393,28 +377,31 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--instances", help="comma-separated instance names; default: all")
     parser.add_argument("--time-limit", type=float, default=600.0)
     parser.add_argument("--effort", type=float, default=1.0)
-    parser.add_argument(
-        "--output", default=str(Path(__file__).resolve().parents[1] / "BENCHMARKS.md")
-    )
+    add_write_option(parser)
     parser.add_argument("--scaling", help="comma-separated random instance sizes")
     parser.add_argument("--seeds", type=int, default=5, help="random instances of each size")
     parser.add_argument("--vs-minimalloc", metavar="PATH", help="MiniMalloc's binary")
     parser.add_argument("--minimalloc-timeout", type=float, default=60.0, metavar="S")
     args = parser.parse_args(argv)
     command = shlex.join(["python", "tools/bench_planner.py", *(argv or sys.argv[1:])])
+    if args.scaling:
+        sizes = [int(n) for n in args.scaling.split(",")]
+        publish(scaling(sizes, args.seeds, command), args)
+        return
+    if not any(Path(args.benchmarks).glob("*/*.csv")):
+        no_data("benchmark instances (FOLDER/*.csv, see benchmarks/README.md)", args.benchmarks)
     if args.vs_minimalloc:
+        if not os.access(args.vs_minimalloc, os.X_OK):
+            sys.exit(
+                f"{args.vs_minimalloc}: not an executable: build MiniMalloc's solver from "
+                "google/minimalloc and give its `minimalloc` binary"
+            )
         with tempfile.TemporaryDirectory() as directory:
             rows = against_minimalloc(args, Path(directory))
         algorithm = args.algorithms.split(",")[0] if args.algorithms else "exact"
-        section = minimalloc_markdown(rows, command, algorithm, args.minimalloc_timeout)
-        write_section(Path(args.output), section, MINIMALLOC_TITLE)
+        publish(minimalloc_markdown(rows, command, algorithm, args.minimalloc_timeout), args)
         return
-    if args.scaling:
-        sizes = [int(n) for n in args.scaling.split(",")]
-        write_section(Path(args.output), scaling(sizes, args.seeds, command), SCALING_TITLE)
-        return
-    rows = run(args)
-    write_section(Path(args.output), markdown(rows, command))
+    publish(markdown(run(args), command), args)
 
 
 if __name__ == "__main__":

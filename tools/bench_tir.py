@@ -18,9 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from xdsl.passes import PassPipeline
 
-from usmp_dialect.backends.report import plan_report
 from usmp_dialect.parsing import usmp_context
 from usmp_dialect.pipeline import plan_pools_pipeline
+from usmp_dialect.reports.report import plan_report
 from usmp_dialect.universe import USMP_UNIVERSE
 
 
@@ -65,8 +65,8 @@ def main() -> None:
     began = time.perf_counter()
     import tvm
 
-    from usmp_dialect.backends.tvmscript import emit_module
-    from usmp_dialect.frontends.tvmscript import import_module
+    from usmp_dialect.tvm.tvmscript_emitter import emit_module
+    from usmp_dialect.tvm.tvmscript_importer import import_module
 
     timings = {"import tvm": time.perf_counter() - began}
     steps = time.perf_counter()

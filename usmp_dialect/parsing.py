@@ -32,13 +32,16 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
+from xdsl.universe import Universe
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
 
-from usmp_dialect import resources
 from usmp_dialect.diagnostics import MAX_NESTING, LocatedError, decode_input, with_location
-from usmp_dialect.resources import Blobs
+from usmp_dialect.dialects.tir import set_readable_hint
+from usmp_dialect.formats import resources
+from usmp_dialect.formats.resources import Blobs
+from usmp_dialect.universe import USMP_UNIVERSE
 
 # xDSL 0.75 lexes a string literal with `"(?:[^"...]+|\\...)*"`, a nested repetition that
 # backtracks exponentially on an unclosed string (`memref.sto"re %f, %a[%c0] : ...` took
@@ -168,8 +171,6 @@ class LocatingParser(Parser):
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         """xDSL keeps `%x_1_2` as the hint `x_1`, which its printer may also give another
         value: the hints are made ones that print uniquely."""
-        from usmp_dialect.dialects.tir import set_readable_hint
-
         module = super().parse_module(allow_implicit_module)
         self._check_resource_uses()
         resources.set_blobs(module, self._blobs)
@@ -222,10 +223,6 @@ class LocatingParser(Parser):
 
 def usmp_context() -> Context:
     """xDSL's dialects and the usmp project's, as usmp-opt and usmp-translate know them."""
-    from xdsl.universe import Universe
-
-    from usmp_dialect.universe import USMP_UNIVERSE
-
     ctx = Context()
     for name, factory in {
         **Universe.get_multiverse().all_dialects,

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
 
+from usmp_dialect.parsing import usmp_context
 from usmp_dialect.planning.budget import DEFAULT_ALGORITHM, DEFAULT_EFFORT, DEFAULT_TIME_LIMIT
+from usmp_dialect.universe import USMP_UNIVERSE
 
 __all__ = [
     "DEFAULT_ALGORITHM",
@@ -25,7 +26,6 @@ __all__ = [
     "DEFAULT_TIME_LIMIT",
     "LOWERINGS",
     "option_text",
-    "plan_module",
     "plan_pools",
     "plan_pools_pipeline",
 ]
@@ -108,8 +108,6 @@ def plan_pools(
     """Run `pipeline` (by default `plan_pools_pipeline()`) on `module` in place, verifying
     the IR after each pass as `usmp-opt` does, then calling `after_each(previous, module,
     next)` if given."""
-    from usmp_dialect.parsing import usmp_context
-    from usmp_dialect.universe import USMP_UNIVERSE
 
     def verify(previous: ModulePass | None, module: ModuleOp, next: ModulePass | None) -> None:
         module.verify()
@@ -121,28 +119,3 @@ def plan_pools(
         plan_pools_pipeline() if pipeline is None else pipeline,
         callback=verify,
     ).apply(usmp_context(), module)
-
-
-def plan_module(
-    mod: Any,
-    algorithm: str = DEFAULT_ALGORITHM,
-    workspace_io: bool = False,
-    hoist_workspaces: bool = False,
-    pools: str = "",
-) -> Any:
-    """`usmp-opt --plan-pools [--use-workspace-io] [--pools SPEC]` on a `tvm.IRModule`
-    (with `tir-hoist-workspaces` first if asked): the planned one."""
-    from usmp_dialect.backends.tvmscript import emit_module
-    from usmp_dialect.frontends.tvmscript import import_module
-
-    module = import_module(mod)
-    plan_pools(
-        module,
-        plan_pools_pipeline(
-            algorithm,
-            workspace_io=workspace_io,
-            hoist_workspaces=hoist_workspaces,
-            pools=pools,
-        ),
-    )
-    return emit_module(module)

@@ -45,15 +45,21 @@ def _usmp_to_memref():
 
 
 def _usmp_report():
-    from usmp_dialect.backends.report import UsmpReport
+    from usmp_dialect.reports.report import UsmpReport
 
     return UsmpReport
 
 
 def _usmp_svg():
-    from usmp_dialect.backends.plan_svg import UsmpSvg
+    from usmp_dialect.reports.plan_svg import UsmpSvg
 
     return UsmpSvg
+
+
+def _usmp_html():
+    from usmp_dialect.reports.plan_html import UsmpHtml
+
+    return UsmpHtml
 
 
 def _tir_to_usmp():
@@ -92,5 +98,24 @@ USMP_UNIVERSE = Universe(
         "tir-to-usmp": _tir_to_usmp,
         "usmp-to-tir": _usmp_to_tir,
     },
-    all_targets={"usmp-report": _usmp_report, "usmp-svg": _usmp_svg},
+    all_targets={"usmp-report": _usmp_report, "usmp-svg": _usmp_svg, "usmp-html": _usmp_html},
 )
+
+PASS_SUMMARIES = {
+    "memref-to-usmp": "memref.allocs of static shape to usmp.alloc_offset, with their liveness",
+    "tir-hoist-workspaces": "an operator's workspaces allocated at its call sites, one a call",
+    "tir-io-to-allocations": "the entry's inputs and outputs become plannable allocations",
+    "tir-to-usmp": "the plannable tir.alloc_buffers to usmp.alloc_offset, with their liveness",
+    "usmp-assign-pools": 'the pools (pools="SPEC", below) and each buffer\'s candidate pools',
+    "usmp-plan": "every buffer's offset and every pool's size (algorithm=NAME, below)",
+    "usmp-to-memref": "planned pools become function arguments, buffers views into them",
+    "usmp-to-tir": "planned pools become uint8 buffer params, buffers views into them",
+}
+"""One line a pass, for `usmp-opt --help` (which imports no pass for it)."""
+
+TARGET_SUMMARIES = {
+    "usmp-report": "the plan as a table: pool sizes against max-live ({format=json})",
+    "usmp-svg": "the plan as a picture: time across, bytes up, one panel a pool",
+    "usmp-html": "the picture and the tables as one page, with search and zoom",
+}
+"""One line a target, for `usmp-opt --help`."""

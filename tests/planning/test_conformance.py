@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from problems import listed_problem
 
-from usmp_dialect.frontends.csv_instance import read_csv_instance
+from usmp_dialect.formats.csv_instance import read_csv_instance
 from usmp_dialect.planning.algorithms.hill_climb import glibc_rand_r, hill_climb_plan
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.problem import PlanningError, PoolSpec

@@ -3,7 +3,7 @@ line and column of the bad cell."""
 
 import pytest
 
-from usmp_dialect.frontends.csv_instance import (
+from usmp_dialect.formats.csv_instance import (
     CsvInstanceError,
     read_csv_instance,
     write_csv_instance,

@@ -214,7 +214,7 @@ def test_a_descent_reaches_a_plan_the_bisection_does_not_in_the_same_steps():
 
 
 def _minimalloc_j() -> Problem:
-    from usmp_dialect.frontends.csv_instance import read_csv_instance
+    from usmp_dialect.formats.csv_instance import read_csv_instance
     from usmp_dialect.planning.conflicts import conflicts_from_intervals
 
     instance = read_csv_instance(DATA / "minimalloc" / "J.1048576.csv")

@@ -1,4 +1,4 @@
-"""The file's names for the tensors of TVM's Relax frontends (`frontends.file_names`): an
+"""The file's names for the tensors of TVM's Relax frontends (`tvm.model_files.tensor_names`): an
 intermediate of one file node's decomposition is named after that node's output."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("tvm")
 pytestmark = pytest.mark.tvm
 
-from usmp_dialect.frontends.file_names import with_file_names  # noqa: E402
+from usmp_dialect.tvm.model_files.tensor_names import with_file_names  # noqa: E402
 
 
 def _bound_names(func: Any) -> list[str]:

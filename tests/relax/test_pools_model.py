@@ -11,8 +11,8 @@ import pytest
 pytest.importorskip("tvm")
 pytestmark = pytest.mark.tvm
 
-from usmp_dialect.frontends.model_file import load_model  # noqa: E402
-from usmp_dialect.model_check import check_model  # noqa: E402
+from usmp_dialect.tvm.model_check import check_model  # noqa: E402
+from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
 
 MODELS = Path(__file__).parents[2] / "examples" / "models"
 SRAM_HINT = 8192

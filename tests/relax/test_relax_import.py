@@ -1,7 +1,7 @@
 """Relax models (examples/models) into AOT-style TIR, planned, built and run against the
 Relax VM.
 
-Each model is lowered by `usmp_dialect.frontends.relax`, planned with `--plan-pools`
+Each model is lowered by `usmp_dialect.tvm.relax.lowering`, planned with `--plan-pools`
 (`plan_module`), built with TVM (llvm, `-enable-tbaa=false`) and run with the pool
 prefilled with 0xFF; its output equals the Relax VM's on the original model within
 rtol = atol = 1e-5 (float32; the lowered loops are TVM's own, so in practice it is exact).
@@ -21,9 +21,13 @@ from xdsl.context import Context
 tvm = pytest.importorskip("tvm")
 pytestmark = pytest.mark.tvm
 
-from usmp_dialect.backends.report import plan_report  # noqa: E402
-from usmp_dialect.frontends.model_file import load_model  # noqa: E402
-from usmp_dialect.frontends.relax import (  # noqa: E402
+from usmp_dialect.reports.report import plan_report  # noqa: E402
+from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
+from usmp_dialect.transforms.tir_to_usmp import TirToUsmp  # noqa: E402
+from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
+from usmp_dialect.tvm.model_check import check_model  # noqa: E402
+from usmp_dialect.tvm.planned_module import plan_module  # noqa: E402
+from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
     Lowering,
     RelaxImportError,
     import_relax,
@@ -34,13 +38,9 @@ from usmp_dialect.frontends.relax import (  # noqa: E402
     relax_vm_outputs,
     sanitize,
 )
-from usmp_dialect.frontends.tvmscript import import_module  # noqa: E402
-from usmp_dialect.model_check import check_model  # noqa: E402
-from usmp_dialect.pipeline import plan_module  # noqa: E402
-from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
-from usmp_dialect.transforms.tir_to_usmp import TirToUsmp  # noqa: E402
-from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
-from usmp_dialect.tvm_runtime import run_module  # noqa: E402
+from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
+from usmp_dialect.tvm.runtime import run_module  # noqa: E402
+from usmp_dialect.tvm.tvmscript_importer import import_module  # noqa: E402
 
 MODELS = Path(__file__).parents[2] / "examples" / "models"
 TOLERANCE = 1e-5

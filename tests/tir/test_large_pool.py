@@ -11,10 +11,10 @@ import pytest
 pytest.importorskip("tvm")
 pytestmark = pytest.mark.tvm
 
-from usmp_dialect.backends.tvmscript import emit_tvmscript  # noqa: E402
-from usmp_dialect.frontends.tvmscript import import_module, parse_tvmscript  # noqa: E402
 from usmp_dialect.pipeline import plan_pools  # noqa: E402
-from usmp_dialect.tvm_runtime import POOLS_ATTR, build, entry_name  # noqa: E402
+from usmp_dialect.tvm.runtime import POOLS_ATTR, build, entry_name  # noqa: E402
+from usmp_dialect.tvm.tvmscript_emitter import emit_tvmscript  # noqa: E402
+from usmp_dialect.tvm.tvmscript_importer import import_module, parse_tvmscript  # noqa: E402
 
 CHAIN = Path(__file__).parents[1] / "filecheck" / "inputs" / "tir" / "chain_direct_call.py"
 

@@ -53,6 +53,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
+    NoneType,
     Signedness,
     StringAttr,
     SymbolRefAttr,
@@ -248,8 +249,6 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
     scope: StringAttr
 
     def __init__(self, element_type: Attribute | None, scope: str = "global"):
-        from xdsl.dialects.builtin import NoneType
-
         super().__init__(NoneType() if element_type is None else element_type, StringAttr(scope))
 
     @property
@@ -258,8 +257,6 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
 
     @property
     def is_void(self) -> bool:
-        from xdsl.dialects.builtin import NoneType
-
         return isinstance(self.element_type, NoneType)
 
     def verify(self) -> None:
@@ -268,8 +265,6 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        from xdsl.dialects.builtin import NoneType
-
         parser.parse_punctuation("<")
         if parser.parse_optional_keyword("void") is not None:
             element: Attribute = NoneType()

@@ -107,7 +107,7 @@ into a constant pool when there is one)."""
 CONSTANT_VALUES_ATTR = "usmp.constant_values"
 """On an entry function: the value of each constant (by its param's name), a
 `dense_resource` naming its little-endian bytes among the module's blobs
-(`usmp_dialect.resources`), or a `dense` tensor of them as written before; the constant
+(`usmp_dialect.formats.resources`), or a `dense` tensor of them as written before; the constant
 pool's initial bytes are written from them."""
 TARGET_ATTR = "usmp.target"
 """A function's target; a pool with targets serves only functions of those targets."""

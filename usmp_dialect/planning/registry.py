@@ -28,6 +28,16 @@ _BUILT_IN = {
     "best_fit": f"{_ALGORITHMS}.fit:best_fit",
 }
 
+_BUILT_IN_SUMMARIES = {
+    "default": "a portfolio of fast heuristics, then a short exact search",
+    "exact": "MiniMalloc-style branch and bound: proves a plan optimal within its budget",
+    "greedy_by_size": "TVM's: largest buffer first, above its highest placed conflict",
+    "greedy_by_conflicts": "TVM's: the buffer with most conflicts first",
+    "hill_climb": "TVM's: 500 rounds of swaps in the order greedy_by_size places",
+    "first_fit": "largest buffer first, in the lowest gap between its placed conflicts",
+    "best_fit": "largest buffer first, in the tightest gap that holds it",
+}
+
 
 def _entry_points() -> dict[str, EntryPoint]:
     found = {name: EntryPoint(name, value, ENTRY_POINT_GROUP) for name, value in _BUILT_IN.items()}
@@ -38,6 +48,15 @@ def _entry_points() -> dict[str, EntryPoint]:
 
 def available_algorithms() -> list[str]:
     return sorted(_entry_points())
+
+
+def algorithm_summaries() -> dict[str, str]:
+    """One line per available algorithm, without loading any (`usmp-opt --help`); one
+    another package adds says where it comes from."""
+    return {
+        name: _BUILT_IN_SUMMARIES.get(name) or f"from {entry.value}"
+        for name, entry in sorted(_entry_points().items())
+    }
 
 
 def get_algorithm(name: str) -> Algorithm:

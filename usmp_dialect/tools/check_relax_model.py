@@ -12,7 +12,7 @@ python tools/check_relax_model.py model.onnx --input-shape x=1x3x48x192
 The model is `PATH.py:NAME`, or a `.tflite` or `.onnx` file read as `usmp-translate
 --import-tflite/--import-onnx` reads it, lowered as `usmp-translate --import-relax` lowers
 it (the same `--weights`, `--fusion` and `--temporaries`); see
-`usmp_dialect.model_check`. The exit status is 0 when every output agrees with the Relax
+`usmp_dialect.tvm.model_check`. The exit status is 0 when every output agrees with the Relax
 VM's within `--tolerance`, 1 otherwise or on a bad model.
 """
 
@@ -25,7 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from usmp_dialect.frontends.relax import (
+from usmp_dialect.tools.errors import report_user_errors, requires_tvm, usage_error
+from usmp_dialect.tvm.model_check import check_model
+from usmp_dialect.tvm.relax.lowering import (
     DEFAULT_LOWERING,
     FUSION_MODES,
     MODEL_FILE_LOWERING,
@@ -34,9 +36,7 @@ from usmp_dialect.frontends.relax import (
     WEIGHT_MODES,
     Lowering,
 )
-from usmp_dialect.model_check import check_model
-from usmp_dialect.tools.errors import report_user_errors, requires_tvm, usage_error
-from usmp_dialect.tvm_runtime import read_overrides
+from usmp_dialect.tvm.runtime import read_overrides
 
 TOOL = "check_relax_model"
 
@@ -104,8 +104,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def _loaded(args: argparse.Namespace) -> tuple[Any, dict[str, np.ndarray], str]:
     """The model, its weights, and where its errors point."""
-    from usmp_dialect.frontends import model_files
-    from usmp_dialect.frontends.model_file import load_model, model_location
+    from usmp_dialect.tvm.model_files import loading as model_files
+    from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes
+    from usmp_dialect.tvm.relax.model_spec import load_model, model_location
 
     if not args.model.endswith(tuple(f".{kind}" for kind in model_files.KINDS)):
         if args.input_shape:
@@ -113,7 +114,7 @@ def _loaded(args: argparse.Namespace) -> tuple[Any, dict[str, np.ndarray], str]:
         mod, weights = load_model(args.model)
         return mod, weights, model_location(args.model)
     try:
-        shapes = model_files.parse_input_shapes(args.input_shape)
+        shapes = parse_input_shapes(args.input_shape)
     except ValueError as error:
         usage_error(TOOL, f"--input-shape: {error}")
     kind = model_files.model_file_kind(args.model)
@@ -124,7 +125,7 @@ def _loaded(args: argparse.Namespace) -> tuple[Any, dict[str, np.ndarray], str]:
 def _lowering(args: argparse.Namespace) -> Lowering:
     """The lowering options, `--temporaries` defaulting as `usmp-translate`'s import of
     the model does (inline for a model file, keep for a Relax model)."""
-    from usmp_dialect.frontends.model_files import KINDS
+    from usmp_dialect.tvm.model_files.loading import KINDS
 
     is_file = args.model.endswith(tuple(f".{kind}" for kind in KINDS))
     default = MODEL_FILE_LOWERING if is_file else DEFAULT_LOWERING

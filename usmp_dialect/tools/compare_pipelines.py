@@ -22,14 +22,18 @@ un-planned module (not for a Relax model, whose un-planned TIR TVM does not buil
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ModuleOp
 
+from usmp_dialect.diagnostics import decode_input
+from usmp_dialect.parsing import parse_module
 from usmp_dialect.pipeline import DEFAULT_ALGORITHM
-from usmp_dialect.pipeline_comparison import (
+from usmp_dialect.reports.plan_html import plans_page
+from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
+from usmp_dialect.tools.output import staged_outputs
+from usmp_dialect.tvm.pipeline_comparison import (
     PRESETS,
     PipelineRun,
     check_outputs,
@@ -37,7 +41,6 @@ from usmp_dialect.pipeline_comparison import (
     pipeline_fusion,
     run_pipeline,
 )
-from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
 
 TOOL = "compare_pipelines"
 PLANS_PAGE = "plans.html"
@@ -93,12 +96,10 @@ def _pipelines(args: argparse.Namespace) -> list[str]:
 
 
 def _load(spec: str, fusion: str) -> ModuleOp:
-    from usmp_dialect.diagnostics import decode_input
-    from usmp_dialect.parsing import parse_module
 
     if _is_model_spec(spec):
-        from usmp_dialect.frontends.model_file import import_relax_file
-        from usmp_dialect.frontends.relax import Lowering
+        from usmp_dialect.tvm.relax.lowering import Lowering
+        from usmp_dialect.tvm.relax.model_spec import import_relax_file
 
         return import_relax_file(spec, Lowering(fusion=fusion))
     try:
@@ -107,25 +108,14 @@ def _load(spec: str, fusion: str) -> ModuleOp:
     except OSError as error:
         usage_error(TOOL, f"cannot read '{spec}': {error.strerror}")
     if spec.endswith(".py"):
-        from usmp_dialect.frontends.tvmscript import import_tvmscript
+        from usmp_dialect.tvm.tvmscript_importer import import_tvmscript
 
         return import_tvmscript(text, spec)
     return parse_module(text, spec)
 
 
-def _write_plans_page(directory: str, runs: list[PipelineRun]) -> None:
-    from usmp_dialect.backends.plan_svg import plans_html
-    from usmp_dialect.diagnostics import LocatedError
-    from usmp_dialect.tools.output import write_output
-
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as error:
-        raise LocatedError(
-            f"cannot create the --svg directory: {error.strerror}", directory
-        ) from None
-    page = plans_html([(run.pipeline, run.report) for run in runs])
-    write_output(os.path.join(directory, PLANS_PAGE), page)
+def _plans_page(runs: list[PipelineRun]) -> str:
+    return plans_page([(run.pipeline, run.report) for run in runs], "pass orderings")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -137,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "--check runs the un-planned TIR, which TVM does not build for a Relax model; "
             "check a model against the Relax VM with tools/check_relax_model.py",
         )
-    with report_user_errors(TOOL) as context:
+    with report_user_errors(TOOL) as context, staged_outputs() as outputs:
         context.input_name = args.input
         with requires_tvm(TOOL, "reading a Relax model or TVMScript, and --check,"):
             modules: dict[str, ModuleOp] = {}
@@ -156,8 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 else None
             )
         if args.svg is not None:
-            _write_plans_page(args.svg, runs)
-    print(format_comparison(runs, verdicts), end="")
+            outputs.add_in_directory(args.svg, PLANS_PAGE, _plans_page(runs))
+        outputs.add(None, format_comparison(runs, verdicts))
     return 1 if verdicts is not None and False in verdicts else 0
 
 

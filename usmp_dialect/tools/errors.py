@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +26,27 @@ from usmp_dialect.diagnostics import (
     format_error,
     location_prefix,
 )
+
+STDIN_NAME = "<stdin>"
+"""Standard input in diagnostics, as both tools (and MLIR's) name it."""
+
+
+def _stdin_is_a_pipe() -> bool:
+    try:
+        return stat.S_ISFIFO(os.fstat(sys.stdin.fileno()).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def check_not_empty(data: bytes | bytearray, name: str) -> None:
+    """An input with nothing but white space is one diagnostic saying so (a parser's would
+    blame its first character); in a pipe, most likely the command before failed."""
+    if data.strip():
+        return
+    message = "the input is empty"
+    if name == STDIN_NAME and _stdin_is_a_pipe():
+        message += "; the command before this one in the pipe may have failed"
+    raise LocatedError(message, name)
 
 
 def usage_error(tool: str, message: str) -> NoReturn:

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from usmp_dialect.dialects.usmp import POOLS_ATTR
-from usmp_dialect.pipeline import plan_module
 from usmp_dialect.tools.errors import report_user_errors, requires_tvm
-from usmp_dialect.tvm_runtime import (
+from usmp_dialect.tvm.planned_module import plan_module
+from usmp_dialect.tvm.runtime import (
     check_overrides,
     entry_constants,
     entry_name,

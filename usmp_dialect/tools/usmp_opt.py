@@ -1,8 +1,9 @@
 """`usmp-opt`: xdsl-opt with the usmp dialect, its passes and the `--plan-pools` pipeline.
 
-Every xdsl-opt flag keeps working. A user's mistake is printed as an MLIR-style
-diagnostic (`file:line:col: error: ...`) with exit status 1, and nothing is written to the
-output until the whole input has been processed.
+Every xdsl-opt flag and pass keeps working; the targets are those that take this tool's IR.
+A user's mistake is printed as an MLIR-style diagnostic (`file:line:col: error: ...`) with
+exit status 1, and nothing is written to the output until the whole input has been
+processed.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import inspect
 import math
 import sys
 import time
-from collections.abc import Callable, Sequence
-from io import StringIO
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
+from io import BytesIO, StringIO
 from typing import IO, NoReturn, cast
 
 from xdsl.dialects.builtin import ModuleOp
@@ -25,20 +27,41 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from usmp_dialect.diagnostics import decode_input, with_location
+from usmp_dialect.diagnostics import LocatedError, decode_input, with_location
+from usmp_dialect.dialects.usmp import PLAN_ATTR, PoolOp
+from usmp_dialect.formats.csv_to_usmp import read_csv_module
+from usmp_dialect.formats.resources import read_all
+from usmp_dialect.parsing import LocatingParser, resources_pieces
 from usmp_dialect.pipeline import (
     DEFAULT_ALGORITHM,
     DEFAULT_EFFORT,
     DEFAULT_TIME_LIMIT,
     plan_pools_pipeline,
 )
-from usmp_dialect.tools.errors import report_user_errors, usage_error
-from usmp_dialect.tools.output import PendingFile, write_output
+from usmp_dialect.tools.errors import (
+    STDIN_NAME,
+    check_not_empty,
+    report_user_errors,
+    usage_error,
+)
+from usmp_dialect.tools.help_text import HelpAllAction, LazyVersionText, print_help
+from usmp_dialect.tools.output import write_output
+from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
 from usmp_dialect.universe import USMP_UNIVERSE
 
-PLAN_TARGETS = ("usmp-report", "usmp-svg")
+PLAN_TARGETS = ("usmp-report", "usmp-svg", "usmp-html")
 """Targets that describe the plan, so `--plan-pools -t usmp-report` (or `usmp-svg`) stops
 before the lowerings."""
+
+TARGETS = ("mlir", *USMP_UNIVERSE.all_targets)
+"""xDSL's other targets (llvm, assemblies, ...) take dialects this tool never produces."""
+
+IMPORTED_FIRST = {
+    "py": ("TVMScript", "--import-tvmscript"),
+    "tflite": ("a TFLite model", "--import-tflite"),
+    "onnx": ("an ONNX model", "--import-onnx"),
+}
+"""Inputs usmp-translate imports, by file extension: what they are and its flag."""
 
 
 def _usage_error(message: str) -> NoReturn:
@@ -59,7 +82,6 @@ def _finite_number(text: str) -> float:
 class UsmpOptMain(xDSLOptMain):
     def __init__(self, args: Sequence[str] | None = None):
         self._held_output: _HeldOutput | None = None
-        self._pending: PendingFile | None = None
         super().__init__(description="usmp-opt: the Unified Static Memory Planner", args=args)
 
     def register_all_dialects(self):
@@ -75,7 +97,6 @@ class UsmpOptMain(xDSLOptMain):
     def _parse_csv(self, chunk: IO[bytes]) -> ModuleOp:
         """A benchmark instance (`-f csv` or a `.csv` file), read as `usmp-translate
         --import-csv` reads it, without the text in between."""
-        from usmp_dialect.frontends.csv_to_usmp import read_csv_module
 
         name = self.get_input_name()
         return read_csv_module(decode_input(chunk.read(), name), name)
@@ -88,11 +109,13 @@ class UsmpOptMain(xDSLOptMain):
     def register_all_targets(self):
         super().register_all_targets()
         self.available_targets.update(USMP_UNIVERSE.all_targets)
+        self.available_targets = {name: self.available_targets[name] for name in TARGETS}
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
         super().register_all_arguments(arg_parser)
         # xDSL's driver builds the parser; its usage errors must still exit with status 1.
         arg_parser.error = _usage_error  # type: ignore[method-assign]
+        self._replace_help_and_version(arg_parser)
         arg_parser.add_argument(
             "--plan-pools",
             action="store_true",
@@ -155,10 +178,40 @@ class UsmpOptMain(xDSLOptMain):
             "(usmp-assign-pools{constant-pool=true})",
         )
 
+    def _replace_help_and_version(self, arg_parser: argparse.ArgumentParser) -> None:
+        """This tool's `--help` (its passes, targets, algorithms first) and `--version`
+        replace xDSL's; `--help-all` shows every flag and pass."""
+        inherited = list(arg_parser._actions)
+        for action in inherited:
+            if action.dest == "input_file":
+                action.help = ".mlir or .csv file (default, or -: standard input)"
+            elif action.dest == "passes":
+                action.help = "a pass pipeline, e.g. 'memref-to-usmp,usmp-plan{algorithm=exact}'"
+            elif action.dest == "target":
+                action.help = f"what to print: {', '.join(self.available_targets)}"
+            elif action.dest == "output_file":
+                action.help = "output file, written once all succeeded (default: stdout)"
+            elif action.dest == "version":
+                action.help = "print the versions of usmp-dialect, xDSL and Apache TVM"
+                action.version_format = LazyVersionText("usmp-opt")  # type: ignore[attr-defined]
+        arg_parser.print_help = partial(  # type: ignore[method-assign]
+            print_help,
+            arg_parser,
+            list(self.available_targets),
+            list(self.available_passes),
+            inherited,
+            full=False,
+        )
+        arg_parser.add_argument(
+            "--help-all", action=HelpAllAction, help="show the help with xDSL's passes and flags"
+        )
+
     def setup_pipeline(self):
         args = self.args
         if args.elide_constants and parse_spec(args.target).name != "mlir":
             _usage_error("--elide-constants goes with the mlir output (-t mlir)")
+        if args.input_file == "-":
+            args.input_file = None
         self._check_target_options()
         if not args.plan_pools and (
             args.algorithm
@@ -231,8 +284,6 @@ class UsmpOptMain(xDSLOptMain):
         """The --pools spec, checked before it goes into the pipeline's text."""
         if self.args.pools is None:
             return ""
-        from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
-
         parse_pool_spec(self.args.pools)
         return self.args.pools
 
@@ -248,11 +299,26 @@ class UsmpOptMain(xDSLOptMain):
         except ValueError as error:
             _usage_error(f"invalid target '{self.args.target}': {error}")
 
+    def get_input_name(self) -> str:
+        return self.args.input_file or STDIN_NAME
+
     def get_input_stream(self) -> tuple[IO[bytes], str]:
+        """The whole input (`-` or none: standard input), checked not to be empty."""
         try:
-            return super().get_input_stream()
+            stream, extension = super().get_input_stream()
         except OSError as error:
             _usage_error(f"cannot read '{self.args.input_file}': {error.strerror}")
+        with stream:
+            if extension in IMPORTED_FIRST and not self.args.frontend:
+                what, flag = IMPORTED_FIRST[extension]
+                raise LocatedError(
+                    f"usmp-opt reads .mlir and .csv; import {what} first: usmp-translate "
+                    f"{flag} {self.args.input_file} | usmp-opt --plan-pools",
+                    self.args.input_file,
+                )
+            data = stream.read()
+            check_not_empty(data, self.get_input_name())
+        return BytesIO(data), extension
 
     def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
         try:
@@ -265,55 +331,53 @@ class UsmpOptMain(xDSLOptMain):
     ) -> ModuleOp | None:
         if (self.args.frontend or file_extension) != "mlir":
             return super().parse_chunk(chunk, file_extension, start_offset)
-        from usmp_dialect.parsing import LocatingParser
-        from usmp_dialect.resources import read_all
-
         parser = LocatingParser(
             self.ctx, read_all(chunk), self.get_input_name(), line_offset=start_offset
         )
         return parser.parse_module(not self.args.no_implicit_module)
 
-    def prepare_output(self) -> IO[str]:
-        # Held back until every chunk has been processed, so that a failure leaves no
-        # half-written output behind: in memory, or in a file beside `-o FILE` renamed over
-        # it at the end (a model's weights are not held twice). Diagnostics checked by
-        # --verify-diagnostics stay in order with the output they belong to.
-        if self.args.output_file is not None:
-            self._pending = PendingFile(self.args.output_file)
-            self._output = cast(IO[str], self._pending)
-        elif self.args.verify_diagnostics:
-            self._output = sys.stdout
-        else:
-            self._held_output = self._output = _HeldOutput()
-        return self._output
-
     def output_resulting_program(self, prog: ModuleOp) -> str:
-        """xDSL's; for the `mlir` target, then the blobs the module names
-        (`usmp_dialect.resources`), a blob's hex written out as it is made rather than
-        gathered into one text with the module's."""
+        if self.args.target.startswith(PLAN_TARGETS) and not self._planned(prog):
+            raise LocatedError(
+                "the input has no plan: plan it with --plan-pools (usmp-opt "
+                f"{self.args.input_file or '-'} --plan-pools -t {self.args.target}) or a -p "
+                "pipeline with usmp-plan",
+                self.get_input_name(),
+            )
         text = super().output_resulting_program(prog)
         if parse_spec(self.args.target).name != "mlir":
             return text
-        from usmp_dialect.parsing import resources_pieces
-
+        # The blobs the module names after it, a blob's hex made as it is written out
+        # rather than gathered into one text with the module's.
         self._output.write(text)
-        for piece in resources_pieces(prog, self.args.elide_constants):
-            self._output.write(piece)
+        self._output.write_pieces(resources_pieces(prog, self.args.elide_constants))
         return ""
+
+    def _planned(self, module: ModuleOp) -> bool:
+        """Whether the module holds a plan: the planner ran on it (here or before), or it
+        declares its pools."""
+        return (
+            PLAN_ATTR in module.attributes
+            or any(isinstance(op, PoolOp) for op in module.ops)
+            or any(p.name == "usmp-plan" for p in self.pipeline.passes)
+        )
+
+    def prepare_output(self) -> IO[str]:
+        # Held back until every chunk has been processed, so that a failure leaves no
+        # half-written output behind. Diagnostics checked by --verify-diagnostics stay in
+        # order with the output they belong to.
+        if self.args.verify_diagnostics and self.args.output_file is None:
+            self._output: _HeldOutput | _Direct = _Direct()
+            return sys.stdout
+        self._held_output = self._output = _HeldOutput()
+        return self._held_output
 
     def run(self):
         self._held_output = None
-        self._pending = None
-        try:
-            super().run()
-        except BaseException:
-            if self._pending is not None:
-                self._pending.discard()
-            raise
-        if self._pending is not None:
-            self._pending.commit()
-        if self._held_output is not None:
-            write_output(None, self._held_output.pieces())
+        super().run()
+        if self._held_output is None:
+            return
+        write_output(self.args.output_file, self._held_output.pieces())
 
 
 def _located_verification(callback: PassPipelineCallbackType | None):
@@ -331,30 +395,36 @@ def _located_verification(callback: PassPipelineCallbackType | None):
 
 
 class _HeldOutput(StringIO):
-    """The output until the run succeeds. A large piece (a blob's hex) is kept as it
-    came rather than copied into the buffer, and written out after the text before it."""
+    """The output until the run succeeds; pieces made only as they are written out (a
+    blob's hex) are kept as the generators that make them."""
 
     def __init__(self) -> None:
         super().__init__()
-        self._before: list[str] = []
+        self._before: list[Iterable[str]] = []
 
-    def write(self, text: str) -> int:
-        if len(text) < _LARGE_PIECE:
-            return super().write(text)
-        self._before += [self.getvalue(), text]
+    def write_pieces(self, pieces: Iterable[str]) -> None:
+        self._before += [[self.getvalue()], pieces]
         self.seek(0)
         self.truncate()
-        return len(text)
 
-    def pieces(self) -> list[str]:
-        return [*self._before, self.getvalue()]
+    def pieces(self) -> Iterator[str]:
+        for part in self._before:
+            yield from part
+        yield self.getvalue()
 
     def close(self) -> None:
         """Kept open: `run` writes the text out once everything succeeded."""
 
 
-_LARGE_PIECE = 1 << 16
-"""Characters from which `_HeldOutput` keeps a piece as it is."""
+class _Direct:
+    """Standard output, written as it comes (`--verify-diagnostics` without `-o`)."""
+
+    def write(self, text: str) -> None:
+        sys.stdout.write(text)
+
+    def write_pieces(self, pieces: Iterable[str]) -> None:
+        for piece in pieces:
+            sys.stdout.write(piece)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,9 +15,9 @@
     usmp-translate --import-onnx m.onnx [--input-shape NAME=1x3x224x224 ...]
                                                 ONNX model file -> tir (as --import-relax)
 
-As `mlir-translate` does, the mode is a flag and the input a positional file (default:
-standard input); the output goes to standard output or `-o FILE`, written only once the
-whole translation succeeded.
+As `mlir-translate` does, the mode is a flag and the input a positional file (default, or
+`-`: standard input); the output goes to standard output or `-o FILE`, written only once the
+whole translation succeeded (as `--constants-out FILE.bin`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,22 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 
 from usmp_dialect.diagnostics import decode_input
-from usmp_dialect.frontends.relax import (
+from usmp_dialect.formats.constant_pool import constant_pool_bytes
+from usmp_dialect.formats.csv_export import module_to_csv
+from usmp_dialect.formats.csv_to_usmp import read_csv_module
+from usmp_dialect.formats.resources import read_all
+from usmp_dialect.parsing import module_pieces, parse_module, print_module
+from usmp_dialect.tools.errors import (
+    STDIN_NAME,
+    UsageParser,
+    check_not_empty,
+    report_user_errors,
+    requires_tvm,
+    usage_error,
+)
+from usmp_dialect.tools.help_text import VersionAction
+from usmp_dialect.tools.output import StagedOutputs, staged_outputs
+from usmp_dialect.tvm.relax.lowering import (
     DEFAULT_LOWERING,
     FUSION_MODES,
     MODEL_FILE_LOWERING,
@@ -38,33 +53,31 @@ from usmp_dialect.frontends.relax import (
     WEIGHT_MODES,
     Lowering,
 )
-from usmp_dialect.parsing import module_pieces, parse_module, print_module
-from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
-from usmp_dialect.tools.output import write_output
 
 TOOL = "usmp-translate"
 
 
 def _read_input(path: str | None) -> bytearray:
-    from usmp_dialect.resources import read_all
-
+    """The bytes of file `path`, or of standard input when `path` is None (a buffer a
+    file's blobs are decoded into, `usmp_dialect.formats.resources`)."""
     if path is None:
-        return read_all(sys.stdin.buffer)
-    try:
-        with open(path, "rb") as file:
-            return read_all(file)
-    except OSError as error:
-        usage_error(TOOL, f"cannot read '{path}': {error.strerror}")
+        data, name = read_all(sys.stdin.buffer), STDIN_NAME
+    else:
+        try:
+            with open(path, "rb") as file:
+                data, name = read_all(file), path
+        except OSError as error:
+            usage_error(TOOL, f"cannot read '{path}': {error.strerror}")
+    check_not_empty(data, name)
+    return data
 
 
 def import_csv(text: str, name: str) -> str:
-    from usmp_dialect.frontends.csv_to_usmp import read_csv_module
 
     return print_module(read_csv_module(text, name))
 
 
 def export_csv(text: bytearray, name: str) -> str:
-    from usmp_dialect.backends.csv_export import module_to_csv
 
     return module_to_csv(parse_module(text, name))
 
@@ -74,8 +87,8 @@ def import_tvmscript(
 ) -> Iterator[str]:
     """The tir dialect; with `params` (an .npz), the entry's `T.lookup_param` calls bound
     to its arrays as constants, else kept as calls."""
-    from usmp_dialect.frontends.lookup_params import import_tvmscript_with_params
-    from usmp_dialect.frontends.tvmscript import import_tvmscript as tvmscript_to_tir
+    from usmp_dialect.tvm.lookup_params import import_tvmscript_with_params
+    from usmp_dialect.tvm.tvmscript_importer import import_tvmscript as tvmscript_to_tir
 
     if params is None:
         return module_pieces(tvmscript_to_tir(text, name))
@@ -85,7 +98,7 @@ def import_tvmscript(
 def import_relax(
     text: str, name: str, lowering: Lowering = DEFAULT_LOWERING, elide_constants: bool = False
 ) -> Iterator[str]:
-    from usmp_dialect.frontends.model_file import import_relax_file
+    from usmp_dialect.tvm.relax.model_spec import import_relax_file
 
     return module_pieces(import_relax_file(name, lowering), elide_constants)
 
@@ -98,22 +111,27 @@ def import_model_file(
     input_shapes: Mapping[str, tuple[int, ...]] | None = None,
     elide_constants: bool = False,
 ) -> Iterator[str]:
-    from usmp_dialect.frontends.model_files import import_model_file as model_file_to_tir
+    from usmp_dialect.tvm.model_files.loading import import_model_file as model_file_to_tir
 
     return module_pieces(model_file_to_tir(name, kind, input_shapes, lowering), elide_constants)
 
 
-def emit_tvmscript(text: bytearray, name: str, constants_out: str | None = None) -> str:
-    """TVMScript; with `constants_out`, the constant pool's bytes written there too (only
-    once both are complete)."""
-    from usmp_dialect.backends.constant_pool import constant_pool_bytes
-    from usmp_dialect.backends.tvmscript import emit_tvmscript as tir_to_tvmscript
+def emit_tvmscript(
+    text: bytearray,
+    name: str,
+    outputs: StagedOutputs | None = None,
+    constants_out: str | None = None,
+) -> str:
+    """TVMScript; with `constants_out`, the constant pool's bytes staged in `outputs` for
+    that file too (written with the script, once the command has succeeded)."""
+    from usmp_dialect.tvm.tvmscript_emitter import emit_tvmscript as tir_to_tvmscript
 
     module = parse_module(text, name)
     del text  # the file's bytes: its blobs are the module's now
     script = tir_to_tvmscript(module)
     if constants_out is not None:
-        write_output(constants_out, constant_pool_bytes(module))
+        assert outputs is not None, "the constants are staged with the command's outputs"
+        outputs.add(constants_out, constant_pool_bytes(module))
     return script
 
 
@@ -132,12 +150,12 @@ TRANSLATIONS: dict[str, tuple[Callable[..., str | Iterable[str]], str]] = {
     ),
     "import-onnx": (partial(import_model_file, kind="onnx"), "ONNX model file to the tir dialect"),
 }
-# Modes that parse .mlir.
-PARSED_INPUTS = ("export-csv", "emit-tvmscript")
 # Modes that lower a model as --import-relax does, and take its options.
 MODEL_MODES = ("import-relax", "import-tflite", "import-onnx")
 # Modes whose positional argument names the input (PATH.py:NAME, a model file) rather than
 # a text file to read, and what it names.
+PARSED_INPUTS = ("export-csv", "emit-tvmscript")
+"""Modes that parse .mlir: from its bytes, a file's blobs read without a text copy."""
 NAMED_INPUTS = {
     "import-relax": "PATH.py:NAME",
     "import-tflite": "a .tflite file",
@@ -150,8 +168,17 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     modes = parser.add_mutually_exclusive_group(required=True)
     for flag, (_, help_text) in TRANSLATIONS.items():
         modes.add_argument(f"--{flag}", action="store_true", help=help_text)
-    parser.add_argument("input_file", nargs="?", help="input file (default: stdin)")
-    parser.add_argument("-o", "--output-file", help="output file (default: stdout)")
+    parser.add_argument("input_file", nargs="?", help="input file (default, or -: stdin)")
+    parser.add_argument(
+        "-o", "--output-file", help="output file, written once all succeeded (default: stdout)"
+    )
+    parser.add_argument(
+        "-v",
+        "--version",
+        action=VersionAction,
+        tool=TOOL,
+        help="print the versions of usmp-dialect, xDSL and Apache TVM",
+    )
     tvmscript = parser.add_argument_group("--import-tvmscript options")
     tvmscript.add_argument(
         "--params",
@@ -214,7 +241,7 @@ def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
 
 def _input_shapes(args: argparse.Namespace, mode: str) -> dict[str, tuple[int, ...]]:
     """`--input-shape NAME=DIMS`, each input once, given with a model file only."""
-    from usmp_dialect.frontends.model_files import parse_input_shapes
+    from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes
 
     if args.input_shape and mode not in ("import-onnx", "import-tflite"):
         owners = "--import-onnx and --import-tflite"
@@ -230,8 +257,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode = next(flag for flag in TRANSLATIONS if getattr(args, flag.replace("-", "_")))
     lowering = _lowering(args, mode)
     input_shapes = _input_shapes(args, mode)
-    name = args.input_file or "<stdin>"
-    with report_user_errors(TOOL) as context:
+    if args.input_file == "-":
+        if mode in NAMED_INPUTS:
+            usage_error(TOOL, f"--{mode} reads {NAMED_INPUTS[mode]}, not standard input")
+        args.input_file = None
+    name = args.input_file or STDIN_NAME
+    with report_user_errors(TOOL) as context, staged_outputs() as outputs:
         context.input_name = name
         translate, _ = TRANSLATIONS[mode]
         if mode == "import-relax":
@@ -252,7 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 usage_error(
                     TOOL, f"--constants-out is an option of --emit-tvmscript, not of --{mode}"
                 )
-            translate = partial(emit_tvmscript, constants_out=args.constants_out)
+            translate = partial(emit_tvmscript, outputs=outputs, constants_out=args.constants_out)
         if args.elide_constants:
             if mode not in (*MODEL_MODES, "import-tvmscript"):
                 usage_error(TOOL, f"--elide-constants is an option of the imports, not of --{mode}")
@@ -262,7 +293,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.input_file is None:
                 usage_error(TOOL, f"--{mode} needs {NAMED_INPUTS[mode]}")
         elif mode in PARSED_INPUTS:
-            # Parsed as bytes: a file's blobs are read from them without a text copy.
             text = _read_input(args.input_file)
         else:
             text = decode_input(_read_input(args.input_file), name)
@@ -271,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         del text
         with requires_tvm(TOOL, f"--{mode}"):
             result = translate(given.pop(), name)
-        write_output(args.output_file, result)
+        outputs.add(args.output_file, result)
     return 0
 
 

@@ -6,7 +6,7 @@
 // allocated. A pointer passed on directly gets the allocation's data pointer. A pointer
 // never viewed (%state) has no known size and stays a param.
 // RUN: usmp-opt %s --split-input-file -p tir-io-to-allocations | filecheck %s
-// RUN: usmp-opt %s --split-input-file --plan-pools --use-workspace-io -t usmp-report | filecheck %s --check-prefix=REPORT
+// RUN: usmp-opt %s --split-input-file --plan-pools --use-workspace-io -t 'usmp-report{sort=ir}' | filecheck %s --check-prefix=REPORT
 
 tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {
   %x = tir.decl_buffer %x_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>

@@ -4,7 +4,7 @@
 // (input_output, which TVM refused). %w is named in usmp.constants (a weight) and %n is
 // a scalar: both stay params.
 // RUN: usmp-opt %s -p tir-io-to-allocations | filecheck %s
-// RUN: usmp-opt %s --plan-pools --use-workspace-io -t usmp-report | filecheck %s --check-prefix=REPORT
+// RUN: usmp-opt %s --plan-pools --use-workspace-io -t 'usmp-report{sort=ir}' | filecheck %s --check-prefix=REPORT
 // RUN: usmp-opt %s --plan-pools --use-workspace-io | filecheck %s --check-prefix=LOWERED
 // RUN: usmp-opt %s -p tir-io-to-allocations,tir-io-to-allocations | filecheck %s
 

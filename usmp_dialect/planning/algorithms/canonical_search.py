@@ -79,7 +79,7 @@ def _kernel():
     """The compiled search, imported on first use: loading numba takes a few tenths of a
     second that planners not searching should not pay. Compiled code is cached on disk
     (`cache=True`), so only the first run on a machine compiles."""
-    from usmp_dialect.planning.algorithms import search_kernel
+    from usmp_dialect.planning.algorithms import search_kernel  # noqa: PLC0415
 
     return search_kernel
 

@@ -68,7 +68,7 @@ def kernel(function: Function) -> Function:
 
 def compile_kernels() -> None:
     """Imports numba and compiles every kernel defined so far, once a process."""
-    from numba import njit
+    from numba import njit  # noqa: PLC0415
 
     for each in _kernels:
         if each.compiled is None:

@@ -13,5 +13,5 @@ tir.prim_func @f() {
 tir.prim_func @f() {
   %c = tir.const 1.5 : i32
 }
-// INT: stdin:4:24: error: tir.const holds an integer or a float
+// INT: <stdin>:4:24: error: tir.const holds an integer or a float
 // INT: exit=1

@@ -1,0 +1,106 @@
+"""The pictures of a plan, checked as a person reads them: the SVG's legend, axes and
+labels, and the HTML page rendered in headless Chromium (Debian's `chromium`), its search
+applied from the address."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from usmp_dialect.parsing import parse_module
+from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
+from usmp_dialect.reports.plan_html import plans_page
+from usmp_dialect.reports.plan_svg import buffer_colour, plan_svg, round_step
+from usmp_dialect.reports.report import plan_report
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAIN = ROOT / "examples" / "memref" / "chain.mlir"
+SVG = "{http://www.w3.org/2000/svg}"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _report(algorithm: str = "default"):
+    module = parse_module(CHAIN.read_text(), str(CHAIN))
+    plan_pools(module, plan_pools_pipeline(algorithm, lower=False))
+    return plan_report(module)
+
+
+def _texts(svg: str) -> list[str]:
+    return ["".join(t.itertext()) for t in ET.fromstring(svg).iter(f"{SVG}text")]
+
+
+def test_svg_explains_itself():
+    texts = _texts(plan_svg(_report()))
+    assert "max-live: no plan of these buffers is lower" in texts
+    assert {"input / output", "constant"} <= set(texts)
+    assert "offset in the pool (bytes)" in texts
+    assert any(t.startswith("time (program steps of usmp.liveness") for t in texts)
+    assert "pool global_workspace: 768 bytes (768 B), max-live 768 bytes, 1.000x" in texts
+    # Every buffer of the example is wide and tall enough to carry its name.
+    assert {"t0", "t1", "t2", "workspace"} <= set(texts)
+
+
+def test_ticks_are_round():
+    texts = _texts(plan_svg(_report()))
+    byte_ticks = [t for t in texts if re.fullmatch(r"[0-9.]+ B", t)]
+    assert byte_ticks == [f"{n} B" for n in range(100, 800, 100)]
+    assert "0" in texts
+    assert [t for t in texts if t.isdigit()] == ["0"] + [str(n) for n in range(0, 70, 10)]
+    assert [round_step(span, True) for span in (7, 66, 768, 4.677e6)] == [1, 10, 100, 1e6]
+
+
+def test_a_buffer_keeps_its_colour_across_plans():
+    first, second = plan_svg(_report("default")), plan_svg(_report("greedy_by_size"))
+    for svg in (first, second):
+        group = next(g for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("data-name") == "t1")
+        assert group.find(f"{SVG}rect").get("fill") == buffer_colour("t1")
+    assert buffer_colour("t1") != buffer_colour("t2")
+
+
+def _chromium() -> str:
+    found = shutil.which("chromium")
+    if found is None:
+        pytest.fail("Chromium is needed to render the page: apt-get install -y chromium")
+    return found
+
+
+def test_page_search_and_comparison_in_chromium(tmp_path):
+    page = tmp_path / "plans.html"
+    page.write_text(
+        plans_page([("default", _report("default")), ("greedy", _report("greedy_by_size"))])
+    )
+    dom = subprocess.run(
+        [
+            _chromium(),
+            *CHROMIUM_FLAGS,
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--virtual-time-budget=3000",
+            "--dump-dom",
+            f"{page.as_uri()}#q=t1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    # Both panels: the search picked t1 out, dimmed the rest and filtered the table.
+    assert dom.count('<span class="shown">1 of 4 buffers</span>') == 2
+    assert dom.count('<g class="buffer match" data-name="t1">') == 2
+    assert dom.count('<g class="buffer dimmed" data-name="t0">') == 2
+    assert dom.count('<tr class="buffer" data-name="t0" hidden="">') == 2
+    # One time axis for both panels: the same ticks in each.
+    assert dom.count(">60</text>") == 2

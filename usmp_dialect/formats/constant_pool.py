@@ -1,0 +1,161 @@
+"""A model's constants in the IR, and the initial bytes of the constant pool they went to.
+
+The import (`--import-relax`; `--import-tvmscript --params` for the entry's
+`T.lookup_param` calls) records each constant's value on the entry function as
+`usmp.constant_values = {name = dense_resource<key> : tensor<...>}`, the constant's
+little-endian bytes in the module's blobs (`usmp_dialect.formats.resources`, the file's
+`dialect_resources` section), so the values travel with the `.mlir` through every pass;
+the `dense<...>` form written before is still read.
+After planning, `usmp-to-tir` publishes where each constant lives (the entry's
+`usmp.io_offsets`, kind `constant`) and the pool's size (`usmp.pools`); the pool's bytes
+are then each constant's bytes at its offset and zero between them, what an application
+loads before the first run (`usmp-translate --emit-tvmscript --constants-out FILE.bin`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import NamedTuple
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute
+
+from usmp_dialect.analysis.tir_liveness import prim_funcs
+from usmp_dialect.diagnostics import UsmpError
+from usmp_dialect.dialects import tir
+from usmp_dialect.dialects.usmp import (
+    CONSTANT_VALUES_ATTR,
+    IO_OFFSETS_ATTR,
+    POOLS_ATTR,
+    IOKind,
+)
+from usmp_dialect.formats import resources
+
+_BYTES = IntegerType(8, Signedness.UNSIGNED)
+
+
+def _element_type(array: np.ndarray) -> IntegerType | AnyFloat | None:
+    element = tir.dtype_to_type(str(array.dtype)) if array.dtype.kind in "fiu" else None
+    return element if isinstance(element, IntegerType | AnyFloat) else None
+
+
+def set_constant_values(
+    module: ModuleOp, entry: tir.PrimFuncOp, arrays: Mapping[str, np.ndarray]
+) -> None:
+    """The entry's `usmp.constant_values` for constants `arrays`, by param name: each a
+    `dense_resource` of its own element type (of its bytes where that has none, as for
+    booleans), its bytes little-endian in the module's blobs, which are these."""
+    little_endian = {}
+    for name, value in arrays.items():
+        array = np.asarray(value)
+        little_endian[name] = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
+    keys: dict[str, str] = {}
+    for name in little_endian:
+        keys[name] = resources.resource_key(name, keys.values())
+    blobs = resources.Blobs.allocate(
+        {keys[n]: (a.nbytes, max(a.dtype.alignment, 1)) for n, a in little_endian.items()}
+    )
+    values: dict[str, Attribute] = {}
+    for name, array in little_endian.items():
+        blobs.view(keys[name])[:] = array.reshape(-1).view(np.uint8).data
+        element = _element_type(array)
+        type = TensorType(element, array.shape) if element else TensorType(_BYTES, [array.nbytes])
+        values[name] = DenseResourceAttr.from_params(keys[name], type)
+    resources.set_blobs(module, blobs)
+    entry.attributes[CONSTANT_VALUES_ATTR] = DictionaryAttr(values)
+
+
+class _Slot(NamedTuple):
+    """Where `usmp-to-tir` placed a constant: its pool, offset and byte count."""
+
+    pool: str
+    offset: int
+    size: int
+
+
+def _int(attr: Attribute | None) -> int:
+    assert isinstance(attr, IntegerAttr)
+    return attr.value.data
+
+
+def _constant_slots(entry: tir.PrimFuncOp) -> dict[str, _Slot]:
+    offsets = entry.attributes.get(IO_OFFSETS_ATTR)
+    if not isinstance(offsets, DictionaryAttr):
+        return {}
+    slots = {}
+    for name, info in offsets.data.items():
+        assert isinstance(info, DictionaryAttr)
+        kind, pool, dtype, shape = (info.data.get(k) for k in ("kind", "pool", "dtype", "shape"))
+        if kind != StringAttr(IOKind.CONSTANT):
+            continue
+        assert isinstance(pool, StringAttr) and isinstance(dtype, StringAttr)
+        assert isinstance(shape, ArrayAttr)
+        count = math.prod(_int(d) for d in shape.data)
+        slots[name] = _Slot(pool.data, _int(info.data.get("offset")), count * _itemsize(dtype.data))
+    return slots
+
+
+def _itemsize(dtype: str) -> int:
+    return tir.element_bytes(tir.dtype_to_type(dtype))
+
+
+def _constant_pool(module: ModuleOp) -> tuple[tir.PrimFuncOp, str, int, dict[str, _Slot]]:
+    """The entry function, its constant pool, the pool's size and the constants' slots."""
+    for entry in prim_funcs(module).values():
+        slots = _constant_slots(entry)
+        pools = sorted({slot.pool for slot in slots.values()})
+        if len(pools) > 1:
+            raise UsmpError(
+                f"the constants are in {len(pools)} pools ({', '.join(pools)}); one file "
+                "holds the bytes of one",
+                entry,
+            )
+        sizes = entry.attributes.get(POOLS_ATTR)
+        if pools and isinstance(sizes, DictionaryAttr):
+            return entry, pools[0], _int(sizes.data.get(pools[0])), slots
+    raise UsmpError(
+        "no constant pool holds the constants: plan with one (usmp-opt --plan-pools "
+        "--pools NAME:kind=constant) before writing its bytes",
+        module,
+    )
+
+
+def constant_pool_bytes(module: ModuleOp) -> bytearray:
+    """The initial bytes of the planned (`usmp-to-tir`) module's constant pool."""
+    entry, pool, size, slots = _constant_pool(module)
+    values = entry.attributes.get(CONSTANT_VALUES_ATTR)
+    blobs = resources.blobs_of(module)
+    data = bytearray(size)
+    for name, slot in slots.items():
+        value = values.data.get(name) if isinstance(values, DictionaryAttr) else None
+        if isinstance(value, DenseResourceAttr):
+            raw: bytes | memoryview = blobs.view(value.resource_handle.data)
+        elif isinstance(value, DenseIntOrFPElementsAttr):  # the form written before blobs
+            raw = value.data.data
+        else:
+            raise UsmpError(
+                f"constant '{name}' has no value (a dense_resource in the entry's "
+                f"{CONSTANT_VALUES_ATTR}) to write into pool @{pool}",
+                entry,
+            )
+        if len(raw) != slot.size:
+            raise UsmpError(
+                f"the value of constant '{name}' has {len(raw)} bytes, its buffer {slot.size}",
+                entry,
+            )
+        data[slot.offset : slot.offset + slot.size] = raw
+    return data

@@ -1,0 +1,172 @@
+"""Plan a Relax model, build and run it with TVM, and compare it with the Relax VM
+(`tools/check_relax_model.py` is its command line).
+
+The model is lowered to AOT-style TIR as `lowering` says (by default its weights bound and
+folded; the folded tensors are passed as `main`'s constant params), planned as `usmp-opt
+--plan-pools [--use-workspace-io] [--pools SPEC]` plans it, built for `target` and run on
+random inputs with every pool prefilled with 0xFF, so that a plan letting two live buffers
+share bytes shows as a wrong output. Each output is compared with the Relax VM's on the
+original model, within `tolerance` (absolute and relative, as `numpy.allclose`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from usmp_dialect.diagnostics import LocatedError
+from usmp_dialect.dialects.usmp import POOLS_ATTR
+from usmp_dialect.tvm.captured_output import output_captured
+from usmp_dialect.tvm.planned_module import plan_module
+from usmp_dialect.tvm.relax.lowering import (
+    DEFAULT_LOWERING,
+    Lowering,
+    lower_model,
+    relax_planner_bytes,
+    relax_vm_outputs,
+    sanitize,
+)
+from usmp_dialect.tvm.runtime import check_overrides, constant_pool, run_module
+from usmp_dialect.tvm.tvmscript_importer import TVMScriptError
+
+
+class OutputCheck(NamedTuple):
+    name: str
+    dtype: str
+    shape: tuple[int, ...]
+    max_error: float
+    agrees: bool
+
+
+class ModelCheck(NamedTuple):
+    pools: dict[str, int]
+    relax_bytes: int
+    outputs: list[OutputCheck]
+    constant_pool: str | None = None
+    """The pool among `pools` that holds the constants, if one does."""
+    constant_bytes: int = 0
+    """The sum of the constants' sizes."""
+
+
+def _random_inputs(tir_main: Any, names: list[str], seed: int) -> dict[str, np.ndarray]:
+    """Floats from a standard normal; integers and booleans 0 or 1, valid as indices into
+    any table (an embedding's token ids) and as masks."""
+    rng = np.random.default_rng(seed)
+    params = {p.name: p for p in tir_main.params}
+    inputs = {}
+    for name in names:
+        shape, dtype = [int(d) for d in params[name].shape], np.dtype(str(params[name].dtype))
+        values = rng.standard_normal(shape) if dtype.kind == "f" else rng.integers(0, 2, shape)
+        inputs[name] = values.astype(dtype)
+    return inputs
+
+
+def _overridden(
+    weights: Mapping[str, np.ndarray],
+    constants: Mapping[str, np.ndarray],
+    overrides: Mapping[str, np.ndarray],
+) -> Mapping[str, np.ndarray]:
+    """`weights` with the overridden ones replaced; an override of a constant that is not
+    a weight (one folded at compile time) is an error, as the Relax VM cannot be given it."""
+
+    check_overrides(overrides, {n: (a.shape, str(a.dtype)) for n, a in constants.items()})
+    by_name = {sanitize(k): k for k in weights}
+    for name in overrides:
+        if name not in by_name:
+            raise LocatedError(
+                f"'{name}' is computed from the weights at compile time; override a weight "
+                "the model reads as it is, or lower with --weights=params",
+                "--override",
+            )
+    return {**weights, **{by_name[name]: array for name, array in overrides.items()}}
+
+
+def tvm_failure_reason(error: Exception) -> str:
+    """What a TVM failure says of why: the C compiler's first error, else its last line."""
+    text = str(error).strip()
+    if compiler := re.search(r":\d+:\d+: error: (.*)", text):
+        return f"the generated C does not compile: {compiler[1]}"
+    return text.splitlines()[-1] if text else ""
+
+
+def check_model(
+    mod: Any,
+    weights: Mapping[str, np.ndarray],
+    where: str = "<relax>",
+    *,
+    lowering: Lowering = DEFAULT_LOWERING,
+    workspace_io: bool = False,
+    target: str = "llvm",
+    seed: int = 0,
+    tolerance: float = 1e-5,
+    pools: str = "",
+    overrides: Mapping[str, np.ndarray] | None = None,
+) -> ModelCheck:
+    """Lower `mod` as `lowering` says, plan, build and run it, and compare each output with
+    the Relax VM's; Relax's own plan is of the module lowered alike (weights bound or not,
+    fused or not). `pools` is a `--pools` spec (`sram:size_hint=256K,dram`, with
+    `flash:kind=constant` the constants go in a pool). `overrides` replace constants by
+    name (weights the model reads as they are), in our run and the Relax VM's."""
+
+    tir_mod, constants = lower_model(mod, weights, where, lowering)
+    weights = _overridden(weights, constants, overrides or {})
+    constants = {**constants, **(overrides or {})}
+    main = tir_mod["main"]
+    params = [p.name for p in main.params]
+    weight_names = {sanitize(k) for k in weights}
+    input_names = [
+        sanitize(p.name) for p in mod["forward"].params if sanitize(p.name) not in weight_names
+    ]
+    # main's params: the inputs, the weights and constants (folded ones too), the outputs.
+    output_names = params[len(input_names) + len(constants) :]
+    inputs = _random_inputs(main, input_names, seed)
+
+    planned = plan_module(tir_mod, workspace_io=workspace_io, pools=pools)
+    try:
+        ours = run_module(planned, {**inputs, **constants}, target)
+    except Exception as error:  # TVM's build of the planned TIR; its last line says why
+        raise TVMScriptError(
+            f"TVM could not build and run the planned model: {type(error).__name__}: "
+            f"{tvm_failure_reason(error)}",
+            where,
+        ) from None
+    references = relax_vm_outputs(mod, weights, inputs)
+    checks = []
+    for name, reference in zip(output_names, references, strict=True):
+        got = ours[name]
+        difference = np.abs(got.astype(np.float64) - reference)
+        max_error = float(np.max(difference)) if got.size else 0.0
+        agrees = bool(np.allclose(got, reference, rtol=tolerance, atol=tolerance))
+        checks.append(OutputCheck(name, str(got.dtype), tuple(got.shape), max_error, agrees))
+    # No pool at all when nothing is left to plan (one operator, its accumulator a register).
+    sizes: Any = planned["main"].attrs.get(POOLS_ATTR, {})
+    pool_sizes = {str(k): int(v) for k, v in sizes.items()}
+    bound = weights if lowering.weights == "bound" else None
+    return ModelCheck(
+        pool_sizes,
+        relax_planner_bytes(mod, bound, lowering.fusion),
+        checks,
+        constant_pool(planned),
+        sum(array.nbytes for array in constants.values()),
+    )
+
+
+def tflm_arena(path: str) -> tuple[int, int]:
+    """TensorFlow Lite Micro's arena for a `.tflite` file, from the `tflite-micro` wheel's
+    interpreter (its recording allocator): (non-persistent head, total) bytes. The head
+    is where TFLM plans every tensor of the graph, inputs and outputs included; the total
+    adds the persistent tail of interpreter structures."""
+    from tflite_micro.python.tflite_micro import runtime
+
+    with output_captured() as printed:
+        runtime.Interpreter.from_file(path).print_allocations()
+
+    def arena(part: str) -> int:
+        found = re.search(rf"Arena allocation {part} (\d+) bytes", printed.getvalue())
+        assert found, printed.getvalue()
+        return int(found[1])
+
+    return arena("head"), arena("total")

@@ -1,0 +1,432 @@
+"""Model files, `.tflite` and `.onnx`, through TVM 0.27's own Relax frontends into the
+`(mod, weights)` that `usmp_dialect.tvm.relax.lowering` lowers, as `--import-relax` does.
+
+    load_model_file(path, kind, input_shapes) -> (mod, weights)   kind: "tflite", "onnx"
+    import_model_file(path, kind, input_shapes, lowering) -> ModuleOp
+                                       `usmp-translate --import-tflite/--import-onnx`
+                                       (`MODEL_FILE_LOWERING`: temporaries inlined)
+
+`tvm.relax.frontend.tflite.from_tflite` and `tvm.relax.frontend.onnx.from_onnx` return a
+module whose entry is `main` with the weights already bound as constants (TFLite also
+lists copies of them in a `params` attribute); here the entry becomes `forward`, the
+attribute is dropped, and the weights dict is empty: the lowering folds the constants
+exactly as it folds bound weights. Input names are the model's own (the ONNX frontend's
+own renaming is off; `lower_model` makes any name a TIR name). An ONNX model's shape
+computations are folded first (`onnx_shapes`), its dynamic input dims fixed by
+`input_shapes`. A TFLite model's inputs have the file's static shapes, or those
+`input_shapes` gives (a dim the file lets a caller resize, -1 in its shape signature:
+openWakeWord's melspectrogram takes any number of audio samples, its file says 1). A
+TFLite model's resource variables (a streaming model's state) are inputs and outputs of
+`forward` (`model_file_state`). The
+outputs are named as the file names them (the subgraph's output tensors, the graph's
+outputs; `with_output_names`).
+
+The frontends print to standard output when they fail; that text is kept out of it (the
+output is for IR only) and the failure is one `RelaxImportError` at the file, naming the
+operator when the frontend said which.
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import re
+import struct
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from usmp_dialect.tvm.captured_output import output_captured
+from usmp_dialect.tvm.model_files.input_shapes import dims_text, fixed_input_shapes
+from usmp_dialect.tvm.model_files.onnx_shapes import static_onnx_model
+from usmp_dialect.tvm.model_files.tensor_names import (
+    file_names,
+    tensor_name,
+    with_file_names,
+    with_output_names,
+)
+from usmp_dialect.tvm.model_files.tflite_operators import tensor_shape
+from usmp_dialect.tvm.model_files.tflite_state import (
+    state_output_names,
+    stateful_converter,
+    with_state,
+)
+from usmp_dialect.tvm.relax.lowering import (
+    MODEL_FILE_LOWERING,
+    Lowering,
+    RelaxImportError,
+    import_relax,
+    shape_text,
+)
+from usmp_dialect.tvm.relax.names import ENTRY
+
+KINDS = ("tflite", "onnx")
+_FRONTEND_ENTRY = "main"
+# What the ONNX frontend prints before re-raising an operator's failure.
+_FAILED_OPERATOR = re.compile(r"Error converting operator (\w+)")
+
+
+def _run_frontend(
+    convert: Callable[[], Any],
+    kind: str,
+    path: str,
+    failed_at: Callable[[set[str]], str],
+    unsupported_at: Callable[[str], str] = lambda _: "",
+) -> Any:
+    """`convert()`, TVM's `kind` frontend on the file, with its output captured, and the
+    file's names for what it made (`file_names`); its failure is one `RelaxImportError`
+    naming the operator when the frontend printed which, and where it failed:
+    `failed_at(names)` of the names it made before, the first operator it did not;
+    `unsupported_at(message)` of the frontend's list of operators it does not support,
+    the first of them in the file."""
+    import tvm
+
+    frontend = {"tflite": "TFLite", "onnx": "ONNX"}[kind]
+    names: list[tuple[str, Any]] = []
+    with output_captured() as printed:
+        try:
+            with file_names(kind) as names:
+                mod = convert()
+            return mod, names
+        except RelaxImportError:  # the model's input shapes, before the frontend ran
+            raise
+        except Exception as error:  # the frontend fails on the model; its message says why
+            failure = error.with_traceback(None)
+            # The frontend's BlockBuilder, freed with the traceback, logs a warning.
+            gc.collect()
+    if isinstance(failure, struct.error):  # the flatbuffer reader, past the file's end
+        raise RelaxImportError(
+            f"not a valid TensorFlow Lite model (truncated or corrupt: {failure})", path
+        )
+    if isinstance(failure, tvm.error.OpNotImplemented):
+        text = str(failure).strip().splitlines()[-1]
+        first = unsupported_at(text)
+        raise RelaxImportError(f"{text}; the first is {first}" if first else text, path)
+    failed = _FAILED_OPERATOR.search(printed.getvalue())
+    where = failed_at({name for name, _ in names})
+    at = f" at operator '{failed[1]}' ({where})" if failed else f" at {where}" if where else ""
+    text = str(failure).strip()
+    last = text.splitlines()[-1] if text else ""
+    raise RelaxImportError(
+        f"TVM's {frontend} frontend failed{at}: {type(failure).__name__}: {last}", path
+    )
+
+
+MODELS_EXTRA = "pip install 'usmp-dialect[models]'"
+
+
+def _required(package: str, path: str) -> Any:
+    """The package TVM's frontend reads the file with; missing, a diagnostic naming the
+    extra that installs it."""
+    try:
+        return importlib.import_module(package)
+    except ModuleNotFoundError as error:
+        if error.name != package:
+            raise
+        raise RelaxImportError(
+            f"reading this model file needs the '{package}' package: {MODELS_EXTRA}", path
+        ) from None
+
+
+def _read(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as error:
+        raise RelaxImportError(f"cannot read '{path}': {error.strerror}", path) from None
+
+
+def _tflite_module(
+    path: str, input_shapes: Mapping[str, Sequence[int]]
+) -> tuple[Any, list[tuple[str, Any]]]:
+    data = _read(path)
+    # A flatbuffer is read lazily: a file that is not one fails anywhere, with any error.
+    if len(data) < 8 or data[4:8] != b"TFL3":
+        raise RelaxImportError("not a TensorFlow Lite model (no 'TFL3' identifier)", path)
+    tflite = _required("tflite", path)
+    from tvm.relax.frontend.tflite import from_tflite
+
+    model = tflite.Model.GetRootAsModel(data, 0)
+    converter, variables = stateful_converter()
+
+    def convert() -> Any:
+        graph = model.Subgraphs(0)
+        # The file's shapes are static; one with a dim TFLite lets a caller resize (-1 in
+        # its signature, an audio model's sample count) is given as --input-shape.
+        declared = {
+            tensor_name(graph.Tensors(int(t)).Name()): tensor_shape(graph.Tensors(int(t)))
+            for t in graph.InputsAsNumpy()
+        }
+        shapes = fixed_input_shapes(declared, input_shapes, path)
+        _check_resizable(graph, shapes, path)
+        mod = from_tflite(model, shape_dict=shapes, op_converter=converter)
+        mod = with_state(mod, variables)
+        outputs = [tensor_name(graph.Tensors(int(t)).Name()) for t in graph.OutputsAsNumpy()]
+        return with_output_names(mod, [*outputs, *state_output_names(variables)])
+
+    mod, names = _run_frontend(
+        convert,
+        "tflite",
+        path,
+        lambda names: _tflite_failed_at(model, names),
+        lambda message: _tflite_first_named(model, message),
+    )
+    _check_no_subgraph_calls(model, mod, names, path)
+    return mod, names
+
+
+def _check_resizable(graph: Any, shapes: Mapping[str, Sequence[int]], path: str) -> None:
+    """Each input's shape changes only dims its shape signature marks -1, as TFLite's
+    strict resize allows (a tensor without a signature: its shape is its signature); the
+    first other change is an error naming the input and the dim."""
+    for t in graph.InputsAsNumpy():
+        tensor = graph.Tensors(int(t))
+        name = tensor_name(tensor.Name())
+        shape = tensor_shape(tensor)
+        if tensor.ShapeSignatureLength():
+            signature = [int(d) for d in tensor.ShapeSignatureAsNumpy()]
+            why = f"its shape signature {dims_text(signature)}: only a -1 dimension resizes"
+        else:
+            signature, why = shape, "the file gives it no shape signature: no dimension resizes"
+        dims = zip(shape, signature, shapes[name], strict=True)
+        for dim, (size, fixed, given) in enumerate(dims):
+            if fixed != -1 and given != size:
+                raise RelaxImportError(
+                    f"--input-shape gives input '{name}' dimension {dim} as {given}, which "
+                    f"the model fixes at {size} ({why})",
+                    path,
+                )
+
+
+def _onnx_module(
+    path: str, input_shapes: Mapping[str, Sequence[int]]
+) -> tuple[Any, list[tuple[str, Any]]]:
+    onnx = _required("onnx", path)
+
+    try:
+        model = onnx.ModelProto.FromString(_read(path))
+        onnx.checker.check_model(model)
+    except RelaxImportError:
+        raise
+    except Exception as error:  # protobuf's decoder or onnx's checker; the message says why
+        text = str(error).strip()
+        reason = text.splitlines()[0] if text else type(error).__name__
+        raise RelaxImportError(f"not a valid ONNX model: {reason}", path) from None
+    model, shapes = static_onnx_model(model, input_shapes, path)
+    from tvm.relax.frontend.onnx import from_onnx
+
+    _check_onnx_operators(model, path)
+    return _run_frontend(
+        lambda: with_output_names(
+            from_onnx(model, shape_dict=shapes, sanitize_input_names=False),
+            [output.name for output in model.graph.output],
+        ),
+        "onnx",
+        path,
+        lambda names: _onnx_failed_at(model, names),
+    )
+
+
+def _onnx_node(node: Any) -> str:
+    """An ONNX node as a diagnostic names it: by its name, else by its first output."""
+    return f"node '{node.name}'" if node.name else f"the node computing '{node.output[0]}'"
+
+
+def _check_onnx_operators(model: Any, path: str) -> None:
+    """Every node's operator is one TVM's ONNX frontend converts; the first that is not is
+    an error naming it and its node (and how many nodes of which operators are alike)."""
+    from tvm.relax.frontend.onnx.onnx_frontend import _get_convert_map
+
+    # Nodes the frontend takes without a converter.
+    converted = {*_get_convert_map(), "If", "Constant"}
+    unsupported = [n for n in model.graph.node if n.op_type not in converted]
+    if not unsupported:
+        return
+    first = unsupported[0]
+    kinds = sorted({n.op_type for n in unsupported})
+    raise RelaxImportError(
+        f"operator '{first.op_type}' ({_onnx_node(first)}) is not supported by TVM's ONNX "
+        f"frontend; {len(unsupported)} node(s) of unsupported operators: {', '.join(kinds)}",
+        path,
+    )
+
+
+def _onnx_failed_at(model: Any, names: set[str]) -> str:
+    """The first node (in the graph's order) whose outputs the frontend did not make."""
+    for node in model.graph.node:
+        if not all(out in names for out in node.output if out):
+            return _onnx_node(node)
+    return ""
+
+
+def _tflite_operator(graph: Any, i: int) -> str:
+    """Operator `i` of a TFLite subgraph as a diagnostic names it: by its output tensor."""
+    tensors = _tflite_outputs(graph, i)
+    return f"operator {i}, computing '{tensors[0]}'" if tensors else f"operator {i}"
+
+
+def _tflite_builtins(model: Any) -> list[str]:
+    """The builtin operator name (`CONV_2D`) of each operator of the first subgraph."""
+    from tflite.BuiltinOperator import BuiltinOperator
+
+    names = {v: k for k, v in vars(BuiltinOperator).items() if k.isupper()}
+    graph = model.Subgraphs(0)
+    builtins = []
+    for i in range(graph.OperatorsLength()):
+        code = model.OperatorCodes(graph.Operators(i).OpcodeIndex())
+        builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
+        builtins.append(names.get(builtin, str(builtin)))
+    return builtins
+
+
+def _check_no_subgraph_calls(model: Any, mod: Any, names: list[tuple[str, Any]], path: str) -> None:
+    """No operator became a call of a Relax function: TVM's frontend makes a control-flow
+    operator (IF) a call of functions of its subgraphs, which the lowering does not take;
+    the first is an error naming the operator."""
+    import tvm
+
+    by_expr = {expr: name for name, expr in names}
+    for block in mod[_FRONTEND_ENTRY].body.blocks:
+        for binding in block.bindings:
+            call = binding.value
+            if not (isinstance(call, tvm.ir.Call) and isinstance(call.op, tvm.ir.GlobalVar)):
+                continue
+            tensor = by_expr.get(call) or by_expr.get(binding.var)
+            graph = model.Subgraphs(0)
+            operator = next(
+                (
+                    f"{builtin} {_tflite_operator(graph, i)}"
+                    for i, builtin in enumerate(_tflite_builtins(model))
+                    if tensor in _tflite_outputs(graph, i)
+                ),
+                f"the operator computing '{binding.var.name}'",
+            )
+            raise RelaxImportError(
+                f"{operator} is control flow, which TVM's frontend makes a call of the "
+                f"function '{call.op.name_hint}' of its subgraphs; the lowering takes "
+                "operators on tensors only",
+                path,
+            )
+
+
+def _tflite_outputs(graph: Any, i: int, values_only: bool = False) -> list[str]:
+    """The names of the tensors operator `i` of a TFLite subgraph computes; `values_only`:
+    but resource handles (a VAR_HANDLE's), which the frontend makes no value of."""
+    from tflite.TensorType import TensorType
+
+    tensors = [graph.Tensors(int(t)) for t in graph.Operators(i).OutputsAsNumpy()]
+    return [
+        tensor_name(tensor.Name())
+        for tensor in tensors
+        if not (values_only and tensor.Type() == TensorType.RESOURCE)
+    ]
+
+
+def _tflite_first_named(model: Any, message: str) -> str:
+    """The first operator of the file whose builtin code `message` names (quoted, as the
+    frontend lists the operators it does not support); "" if none is."""
+    try:
+        graph = model.Subgraphs(0)
+        for i, builtin in enumerate(_tflite_builtins(model)):
+            if f"'{builtin}'" in message:
+                return f"{builtin} {_tflite_operator(graph, i)}"
+    except Exception:  # a corrupt flatbuffer (see `_tflite_failed_at`)
+        return ""
+    return ""
+
+
+def _tflite_failed_at(model: Any, names: set[str]) -> str:
+    """The first operator whose output values the frontend did not make; "" if the file
+    is too corrupt to say (the flatbuffer is read lazily: anything may fail, with any
+    error)."""
+    try:
+        graph = model.Subgraphs(0)
+        for i in range(graph.OperatorsLength()):
+            if not all(tensor in names for tensor in _tflite_outputs(graph, i, values_only=True)):
+                return _tflite_operator(graph, i)
+    except Exception:  # a corrupt flatbuffer (see above)
+        return ""
+    return ""
+
+
+def _check_static(func: Any, path: str) -> None:
+    """Every tensor `func` computes has a static shape; the first that does not is an error
+    naming the Relax operator that computes it (the frontends name them after the model's)."""
+    import tvm
+    from tvm import relax
+
+    for block in func.body.blocks:
+        for binding in block.bindings:
+            ty = binding.var.ty
+            if not isinstance(ty, relax.TensorType):
+                continue
+            dims = list(ty.shape.values) if isinstance(ty.shape, relax.ShapeExpr) else None
+            if dims is not None and all(isinstance(d, tvm.tirx.IntImm) for d in dims):
+                continue
+            value = binding.value
+            op = getattr(getattr(value, "op", None), "name", type(value).__name__)
+            shape = shape_text(dims) if dims is not None else "unknown"
+            raise RelaxImportError(
+                f"operator '{op}' computes a tensor of dynamic shape {shape} "
+                "(it stays dynamic with the input shapes fixed)",
+                path,
+            )
+
+
+def _as_forward(
+    mod: Any, names: list[tuple[str, Any]], path: str
+) -> tuple[Any, dict[str, np.ndarray]]:
+    """The frontend's `main` as the entry `forward`, without the weight copies in its
+    `params` attribute, its tensors named as the file names them (`with_file_names`): the
+    weights it names are params, their arrays returned."""
+    import tvm
+
+    func = mod[_FRONTEND_ENTRY]
+    _check_static(func, path)
+    func, weights = with_file_names(func, names)
+    attrs = func.attrs or {}
+    if "params" in attrs:
+        func = func.without_attr("params")
+    if "global_symbol" in attrs:
+        func = func.with_attr("global_symbol", ENTRY)
+    others = {g: f for g, f in mod.functions.items() if g.name_hint != _FRONTEND_ENTRY}
+    if any(g.name_hint == ENTRY for g in others):
+        raise RelaxImportError(f"the model already has a function '{ENTRY}'", path)
+    return tvm.IRModule({**others, tvm.ir.GlobalVar(ENTRY): func}), weights
+
+
+def model_file_kind(path: str) -> str:
+    """ "tflite" or "onnx", by the file's suffix."""
+    kind = Path(path).suffix.removeprefix(".")
+    if kind not in KINDS:
+        raise RelaxImportError(
+            f"expected a model file ending in {' or '.join('.' + k for k in KINDS)}", path
+        )
+    return kind
+
+
+def load_model_file(
+    path: str, kind: str, input_shapes: Mapping[str, Sequence[int]] | None = None
+) -> tuple[Any, dict[str, np.ndarray]]:
+    """A TFLite or ONNX model file (`kind`) as `(mod, weights)` for `tvm.relax.lowering`;
+    `input_shapes` fixes an ONNX model's dynamic input dims, or a TFLite model's (one it
+    lets a caller resize)."""
+    if kind == "tflite":
+        mod, names = _tflite_module(path, input_shapes or {})
+    else:
+        mod, names = _onnx_module(path, input_shapes or {})
+    return _as_forward(mod, names, path)
+
+
+def import_model_file(
+    path: str,
+    kind: str,
+    input_shapes: Mapping[str, Sequence[int]] | None = None,
+    lowering: Lowering = MODEL_FILE_LOWERING,
+) -> ModuleOp:
+    """`usmp-translate --import-tflite FILE` / `--import-onnx FILE [--input-shape ...]`,
+    by default with the operators' temporaries inlined (`MODEL_FILE_LOWERING`)."""
+    mod, weights = load_model_file(path, kind, input_shapes)
+    return import_relax(mod, weights, path, lowering)

@@ -1,0 +1,295 @@
+"""Temporaries inlined: a lowered Relax module whose operators hold no whole tensor they
+can compute element by element where it is used (`--temporaries=inline`).
+
+    inline_temporaries(lowered, fuse_producers) -> lowered      after `lower_relax`'s fusion
+    widening_kept_apart() -> pass           before TVM's `FuseOps`, so it fuses no widening
+
+TVM's fusion leaves two kinds of tensor that the kernels of a microcontroller runtime
+(TensorFlow Lite Micro's) never hold:
+
+- between operators, the output of an injective operator that FuseOps does not fuse into
+  its consumer (it never fuses a producer into a convolution or a matmul): the float32
+  `dequantize` of an int8 activation, the reshape feeding a matmul. Such a producer is
+  fused into its consumer (`relax.transform.FuseOpsByPattern` on the `R.call_tir`s, then
+  `FuseTIR`, as MLC-LLM fuses a weight's decoding into its matmul) when its result has no
+  other use and its tensor inputs are no larger than its output: the consumer then reads
+  the inputs, and the tensors between operators stay as small as the model's own (int8
+  where the model is int8).
+  TVM's `FuseOps` itself appends an elementwise operator to its producer's group, and
+  so ends a convolution's group with the `dequantize` of the next operator's int8 input:
+  the tensor between them would be the float32 one. `widening_kept_apart` marks each
+  operator that widens a computed tensor (an int8 one into float32) opaque to `FuseOps`
+  first; it is then fused into its consumer here, and the int8 tensor the model names is
+  the one between operators.
+- inside an operator, the temporaries of its blocks: the padded input of a convolution, a
+  dequantized input, the output plus bias, each as large as a tensor. Every spatial block
+  writing one is inlined into its readers (`Schedule.compute_inline`), and a reduction
+  whose result one spatial block reads element by element is computed where that element
+  is read (`Schedule.compute_at` under the reader's innermost loop): its accumulator
+  shrinks to one element when the allocations are compacted, in `local` scope (a
+  register, as in a hand-written kernel; `tir-to-usmp` leaves it to the compiler).
+
+Both keep every value's arithmetic as it was: each element is computed by the same
+expression, and a reduction accumulates in the same order; only where the values live
+changes (the numerics equal the Relax VM's, which `model_check` checks). An inlined
+producer is computed again for each read, which costs time, never memory.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from usmp_dialect.tvm.relax.fused_names import named_fusion
+from usmp_dialect.tvm.relax.names import ENTRY
+from usmp_dialect.tvm.relax.nodes import nodes_of
+
+# Consumers of up to this many arguments are matched (TVM's patterns match a tuple of a
+# fixed length): a producer of a consumer with more stays unfused, a saving missed.
+_MAX_CONSUMER_ARGS = 8
+_SPATIAL = 0  # IterVar.iter_type of a data-parallel axis
+# OpPatternKind, the "op_pattern" attr of a PrimFunc `FuseOps` reads
+_BROADCAST = 1
+_OPAQUE = 8  # fused with nothing
+
+
+def inline_temporaries(lowered: Any, fuse_producers: bool = True) -> Any:
+    """`lowered` (`lower_relax`'s module, before `RewriteDataflowReshape`) with injective
+    producers fused into their consumers (unless not `fuse_producers`: `--fusion=none`
+    keeps one operator per op) and every operator's temporaries inlined."""
+    import tvm
+    from tvm import tirx
+
+    fused = _fuse_producers(lowered) if fuse_producers else lowered
+    return tvm.IRModule(
+        {g: _inlined(f) if isinstance(f, tirx.PrimFunc) else f for g, f in fused.functions.items()},
+        attrs=fused.attrs,
+    )
+
+
+# ------------------------------------------------------------------ between operators
+
+
+def _fuse_producers(mod: Any) -> Any:
+    """Injective producers fused into their single consumers, until none is left (a chain
+    of them is fused one at a time)."""
+    import tvm
+    from tvm import relax
+
+    while True:
+        fuse = relax.transform.FuseOpsByPattern(_producer_patterns(mod), bind_constants=False)
+        fused = tvm.transform.Sequential([named_fusion(fuse, ENTRY), relax.transform.FuseTIR()])(
+            mod
+        )
+        if _call_count(fused) == _call_count(mod):
+            return mod
+        mod = fused
+
+
+def _producer_patterns(mod: Any) -> list[Any]:
+    """`R.call_tir(consumer, (..., R.call_tir(producer, ...), ...))`, the producer at every
+    position of every tuple length, checked by `_fusable` against `mod`."""
+    from tvm.relax.dpl.pattern import GlobalVarPattern, TuplePattern, is_op, wildcard
+
+    def check(context: Any) -> bool:
+        return _fusable(mod, context.annotated_expr["producer"], context)
+
+    patterns = []
+    for length in range(1, _MAX_CONSUMER_ARGS + 1):
+        for position in range(length):
+            producer = is_op("relax.call_tir")(GlobalVarPattern(), wildcard())
+            fields = [producer if i == position else wildcard() for i in range(length)]
+            consumer = is_op("relax.call_tir")(GlobalVarPattern(), TuplePattern(fields))
+            annotations = {"producer": producer}
+            patterns.append(("fused_producer", consumer, annotations, check))
+    return patterns
+
+
+def _fusable(mod: Any, producer: Any, context: Any) -> bool:
+    """The producer computes element by element, its result is read by the consumer only,
+    and fusing it makes no live tensor larger: its tensor inputs (constants aside: they are
+    not in the workspace) are no larger than its output, or each is live at the consumer
+    anyway (a param, or read again there or later: a slice of a streaming state that
+    other operators read too), or the consumer comes right after it with an output no
+    larger than its (the inputs and the consumer's output, live together at the consumer,
+    are then no more than the inputs and the producer's output were)."""
+    import tvm
+
+    var = context.value_to_bound_var[producer]
+    if len(context.var_usages.get(var, [])) != 1:
+        return False
+    if not _all_spatial(mod[producer.args[0]]):
+        return False
+    inputs = [a for a in producer.args[1].fields if not isinstance(a, tvm.ir.Constant)]
+    if sum(tensor_bytes(a.ty) for a in inputs) <= tensor_bytes(producer.ty):
+        return True
+    order = {b.var: i for i, b in enumerate(_bindings(mod[ENTRY]))}
+    consumer = context.value_to_bound_var.get(context.matched_expr)
+    if consumer is None:
+        return False
+    if order[consumer] == order[var] + 1 and tensor_bytes(consumer.ty) <= tensor_bytes(var.ty):
+        return True  # the inputs then outlive the output by the consumer alone
+    return all(
+        a not in order or any(order[u] >= order[consumer] for u in context.var_usages[a])
+        for a in inputs
+    )
+
+
+def _bindings(func: Any) -> list[Any]:
+    return [b for block in func.body.blocks for b in block.bindings]
+
+
+def tensor_bytes(ty: Any) -> int:
+    import tvm
+
+    elements = int(np.prod([int(d) for d in ty.shape.values]))
+    return elements * tvm.DataType(ty.dtype).bits // 8
+
+
+def _call_count(mod: Any) -> int:
+    from tvm import relax
+
+    calls = [0]
+
+    def visit(expr: Any) -> None:
+        if isinstance(expr, relax.Call):
+            calls[0] += 1
+
+    relax.analysis.post_order_visit(mod[ENTRY], visit)
+    return calls[0]
+
+
+def widening_kept_apart() -> Any:
+    """A pass, between TVM's `AnnotateTIROpPattern` and `FuseOps`: each elementwise or
+    broadcast PrimFunc that `ENTRY` calls on a tensor it computes, with a result of wider
+    elements than any of its inputs (a `dequantize` of an int8 activation), marked opaque,
+    so that `FuseOps` leaves it out of its producer's group."""
+    import tvm
+
+    def mark(mod: Any, _: Any) -> Any:
+        widening = _widening_callees(mod)
+        if not widening:
+            return mod
+        out = mod.clone()
+        for callee in widening:
+            out[callee] = mod[callee].with_attr("op_pattern", _OPAQUE)
+        return out
+
+    return tvm.transform.module_pass(mark, opt_level=0, name="WideningKeptApart")
+
+
+def _widening_callees(mod: Any) -> list[Any]:
+    import tvm
+    from tvm import relax
+
+    call_tir = tvm.ir.Op.get("relax.call_tir")
+    bindings = _bindings(mod[ENTRY])
+    computed = {b.var for b in bindings}
+    widening: list[Any] = []
+    for binding in bindings:
+        value = binding.value
+        if not (isinstance(value, relax.Call) and value.op.same_as(call_tir)):
+            continue
+        callee, inputs = value.args[0], list(value.args[1].fields)
+        pattern = (mod[callee].attrs or {}).get("op_pattern")
+        if pattern is None or int(pattern) > _BROADCAST or callee in widening:
+            continue
+        if not all(hasattr(t, "dtype") for t in [binding.var.ty, *(a.ty for a in inputs)]):
+            continue  # a tuple in or out: not one tensor widened
+        if any(a in computed for a in inputs) and _bits(binding.var.ty) > max(
+            _bits(a.ty) for a in inputs
+        ):
+            widening.append(callee)
+    return widening
+
+
+def _bits(ty: Any) -> int:
+    import tvm
+
+    return int(tvm.DataType(ty.dtype).bits)
+
+
+# ------------------------------------------------------------------ inside an operator
+
+
+def _blocks(func: Any) -> list[Any]:
+    """The blocks of a block-based PrimFunc, the root aside, in program order."""
+    from tvm import s_tir
+
+    return nodes_of(s_tir.SBlock, func.body)[1:]
+
+
+def _spatial(block: Any) -> bool:
+    return all(v.iter_type == _SPATIAL for v in block.iter_vars)
+
+
+def _all_spatial(func: Any) -> bool:
+    return all(_spatial(b) for b in _blocks(func))
+
+
+def _inlined(func: Any) -> Any:
+    """`func` with each spatial temporary inlined into its readers, then each reduction read
+    element by element by one spatial block computed where it is read."""
+    import tvm
+    from tvm import s_tir
+
+    schedule = s_tir.Schedule(tvm.IRModule({"main": func}))
+    while _inline_one(schedule):
+        pass
+    for block in _blocks(schedule.mod["main"]):
+        if _spatial(block):
+            continue
+        rv = schedule.get_sblock(block.name_hint)
+        readers = schedule.get_consumers(rv)
+        if len(readers) != 1 or not _reads_elementwise(schedule.get(readers[0]), block):
+            continue
+        loops = schedule.get_loops(readers[0])
+        if not loops:  # a scalar's reader: the sum is one element already
+            continue
+        try:
+            schedule.compute_at(rv, loops[-1])
+        except s_tir.ScheduleError:  # its result is an output, or its reader is not a loop nest
+            continue
+        # One element now: a register, as a kernel's accumulator is, not a buffer to plan.
+        schedule.set_scope(rv, 0, "local")
+    return schedule.mod["main"]
+
+
+def _inline_one(schedule: Any) -> bool:
+    """Inlines the first block that can be (a spatial block writing a temporary);
+    whether there was one."""
+    from tvm import s_tir
+
+    for block in _blocks(schedule.mod["main"]):
+        try:
+            schedule.compute_inline(schedule.get_sblock(block.name_hint))
+        except s_tir.ScheduleError:  # a reduction, or it writes a param
+            continue
+        return True
+    return False
+
+
+def _reads_elementwise(reader: Any, block: Any) -> bool:
+    """Whether each instance of `reader` reads one element of what `block` writes, a
+    different one for each (indices: distinct spatial iter vars of the reader, covering
+    every one of extent > 1), so computing it there computes each element once."""
+    if len(block.writes) != 1 or not _spatial(reader):
+        return False
+    written = block.writes[0].source
+    regions = [r for r in reader.reads if r.source.same_as(written)]
+    if len(regions) != 1:
+        return False
+    indices: list[Any] = []
+    for r in regions[0].region:
+        if not (_is_one(r.extent) and any(r.min.same_as(v.var) for v in reader.iter_vars)):
+            return False
+        if any(r.min.same_as(i) for i in indices):
+            return False
+        indices.append(r.min)
+    wide = [v.var for v in reader.iter_vars if not _is_one(v.dom.extent)]
+    return all(any(i.same_as(v) for i in indices) for v in wide)
+
+
+def _is_one(value: Any) -> bool:
+    return getattr(value, "value", None) == 1
