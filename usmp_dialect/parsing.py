@@ -6,18 +6,24 @@ modules print back parseable whatever their SSA names."""
 from __future__ import annotations
 
 import math
+import os
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from io import StringIO
-from typing import Any
+from typing import Any, cast
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    AnyDenseElement,
     AnyFloat,
     ArrayAttr,
     ComplexType,
     ContainerType,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     DictionaryAttr,
     FileLineColLoc,
@@ -25,11 +31,14 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerType,
     ModuleOp,
+    RankedStructure,
     ShapedType,
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, TypeAttribute
+from xdsl.irdl import IRDLOperation, OptAttributeDef, OptPropertyDef
+from xdsl.irdl.operations import VerificationContext
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.universe import Universe
@@ -42,6 +51,21 @@ from usmp_dialect.dialects.tir import set_readable_hint
 from usmp_dialect.formats import resources
 from usmp_dialect.formats.resources import Blobs
 from usmp_dialect.universe import USMP_UNIVERSE
+
+MAX_INTEGER_WIDTH = (1 << 24) - 1
+"""MLIR's limit on an integer type's width (`IntegerType::kMaxWidth`): xDSL has none, and
+computes the range of an `i99999999999` as a Python integer of that many bits."""
+
+PARSED_BYTES_PER_ELEMENT = 8
+"""What xDSL holds per element of a `dense<...>` while it parses one, besides the element's
+own bytes: a splat is first a Python list of the shape's element count."""
+
+_PREDICATES: dict[type[Operation], Sequence[str]] = {
+    arith.CmpiOp: arith.CMPI_COMPARISON_OPERATIONS,
+    arith.CmpfOp: arith.CMPF_COMPARISON_OPERATIONS,
+}
+"""Comparisons whose predicate is an integer in the generic form: xDSL verifies no range,
+and its printer indexes these names with it."""
 
 # xDSL 0.75 lexes a string literal with `"(?:[^"...]+|\\...)*"`, a nested repetition that
 # backtracks exponentially on an unclosed string (`memref.sto"re %f, %a[%c0] : ...` took
@@ -141,9 +165,36 @@ class LocatingParser(Parser):
             raise LocatedError(str(error), f"{self.lexer.input.name}:{line}:{column}") from None
         finally:
             self._depth -= 1
+        if (predicates := _PREDICATES.get(type(op))) is not None and not (
+            0 <= cast(arith.CmpiOp, op).predicate.value.data < len(predicates)
+        ):
+            self.raise_error(
+                f"'{op.name}' predicate must be one of 0 to {len(predicates) - 1}", start
+            )
         if isinstance(op.location, UnknownLoc):
             line, column = self._line_and_column(start)
             op.location = FileLineColLoc(self._file_name, IntAttr(line), IntAttr(column))
+        return op
+
+    def _parse_generic_operation(self, op_type: type[Operation]) -> Operation:
+        """xDSL verifies an op's regions before the op itself, so a verifier of an op
+        inside reads its parent's properties unchecked (`func.return` read the
+        `function_type` of a `func.func` whose generic form gave an integer). An op in
+        generic form has its properties and attributes checked as it is parsed; the
+        custom forms build them typed."""
+        op = super()._parse_generic_operation(op_type)
+        if isinstance(op, IRDLOperation):
+            definition = op.get_irdl_definition()
+            context = VerificationContext()
+            for kind, group, given in (
+                ("property", definition.properties, op.properties),
+                ("attribute", definition.attributes, op.attributes),
+            ):
+                for name, attr_def in group.items():
+                    if name in given:
+                        attr_def.constr.verify(given[name], context)
+                    elif not isinstance(attr_def, OptPropertyDef | OptAttributeDef):
+                        raise VerifyException(f"{kind} '{name}' expected in operation '{op.name}'")
         return op
 
     def _parse_plain_operation(self) -> Operation | None:
@@ -167,6 +218,58 @@ class LocatingParser(Parser):
         result = Span(head.start(), head.end(1), self.lexer.input)
         self._register_ssa_definition(head.group(1), op.results, result)
         return op
+
+    def _parse_optional_integer_or_float_type(self) -> TypeAttribute | None:
+        start = self._current_token.span.start
+        parsed = super()._parse_optional_integer_or_float_type()
+        if isinstance(parsed, IntegerType) and parsed.width.data > MAX_INTEGER_WIDTH:
+            self.raise_error(
+                f"integer bitwidth is limited to {MAX_INTEGER_WIDTH} bits", start, self.pos
+            )
+        return parsed
+
+    def _parse_dense_literal_type(self) -> RankedStructure[AnyDenseElement]:
+        start = self._current_token.span.start
+        parsed = super()._parse_dense_literal_type()
+        elements = math.prod(parsed.get_shape())
+        element = parsed.get_element_type()
+        bits = element.bitwidth if isinstance(element, IntegerType) else 64
+        needed = elements * (PARSED_BYTES_PER_ELEMENT + (bits + 7) // 8)
+        if needed > (memory := physical_memory()):
+            self.raise_error(
+                f"a dense literal of {elements} elements would need {needed} bytes, more "
+                f"than this machine's {memory} bytes of memory",
+                start,
+                self.pos,
+            )
+        return parsed
+
+    def parse_dense_int_or_fp_elements_attr(
+        self, type: RankedStructure[AnyDenseElement] | None
+    ) -> DenseIntOrFPElementsAttr:
+        start = self._current_token.span.start
+        with self._unpackable_elements(start):
+            return super().parse_dense_int_or_fp_elements_attr(type)
+
+    def _parse_builtin_densearray_attr(self) -> DenseArrayBase | None:
+        start = self._current_token.span.start
+        with self._unpackable_elements(start):
+            return super()._parse_builtin_densearray_attr()
+
+    @contextmanager
+    def _unpackable_elements(self, start: int) -> Iterator[None]:
+        """xDSL packs `array<...>` and `dense<...>` elements as C numbers of at most 64
+        bits and raises NotImplementedError for wider ones (`array<i128: 1>`)."""
+        try:
+            yield
+        except NotImplementedError as error:
+            message = str(error).replace("Format not implemented for ", "")
+            self.raise_error(
+                f"elements of type {message} are not supported: xDSL stores array and "
+                "dense elements of at most 64 bits",
+                start,
+                self.pos,
+            )
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         """xDSL keeps `%x_1_2` as the hint `x_1`, which its printer may also give another
@@ -219,6 +322,11 @@ class LocatingParser(Parser):
     def _line_and_column(self, position: int) -> tuple[int, int]:
         line = bisect_right(self._line_starts, position)
         return line + self._line_offset, position - self._line_starts[line - 1] + 1
+
+
+def physical_memory() -> int:
+    """Bytes of memory this machine has."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
 def usmp_context() -> Context:

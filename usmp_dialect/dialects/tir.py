@@ -45,6 +45,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     BFloat16Type,
     DictionaryAttr,
+    FileLineColLoc,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -287,6 +288,9 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
             printer.print_string_literal(self.scope.data)
         printer.print_string(">")
 
+
+GLOBAL_SYMBOL_ATTR = "global_symbol"
+"""The PrimFunc attribute naming the function as the compiled module exports it."""
 
 TARGET_ATTR = "target"
 """The PrimFunc attribute TVM keeps a function's target in (`tvm::attr::kTarget`)."""
@@ -595,6 +599,33 @@ def _name_prop(name: str | None) -> StringAttr | None:
 # --------------------------------------------------------------------------- functions
 
 
+def _use_before_definition(block: Block, defined: set[SSAValue]) -> tuple[Operation, int] | None:
+    """The first op in `block` (or nested in it) with an operand that is not defined before
+    it, and that operand's index. xDSL does not check dominance, and the generic form can
+    name a value before the op that defines it."""
+    added: list[SSAValue] = list(block.args)
+    defined.update(added)
+    for op in block.ops:
+        for index, operand in enumerate(op.operands):
+            if operand not in defined:
+                return op, index
+        for region in op.regions:
+            for inner in region.blocks:
+                if (early := _use_before_definition(inner, defined)) is not None:
+                    return early
+        defined.update(op.results)
+        added.extend(op.results)
+    defined.difference_update(added)
+    return None
+
+
+def _where(op: Operation) -> str:
+    location = op.location
+    if isinstance(location, FileLineColLoc):
+        return f" (line {location.line.data}, column {location.column.data})"
+    return ""
+
+
 @irdl_op_definition
 class PrimFuncOp(IRDLOperation):
     """A `tirx.PrimFunc`: params are the entry block's arguments, each named by its
@@ -701,6 +732,15 @@ class PrimFuncOp(IRDLOperation):
         for t in inputs:
             if not is_tir_param_type(t):
                 raise VerifyException(f"param type {t} is not a TIR buffer, pointer or dtype")
+        symbol = self.attributes.get(GLOBAL_SYMBOL_ATTR)
+        if symbol is not None and not isinstance(symbol, StringAttr):
+            # TVM's printer fails inside its C++ on any other (issue 33's emitter fuzzing).
+            raise VerifyException(f"{GLOBAL_SYMBOL_ATTR} must be a string, got {symbol}")
+        if (early := _use_before_definition(self.body.block, set())) is not None:
+            user, index = early
+            raise VerifyException(
+                f"operand {index} of '{user.name}'{_where(user)} is used before its definition"
+            )
         outputs = self.function_type.outputs.data
         if len(outputs) > 1:
             raise VerifyException("a prim_func returns at most one value")

@@ -772,6 +772,11 @@ def register_module_plan_check(check: ModulePlanCheck) -> ModulePlanCheck:
     return check
 
 
+_I64_ARRAY = DenseArrayBase.constr(i64)
+"""An `array<i64: ...>`: the planner reads its bytes as int64 (an `array<i32: ...>` or
+`array<f64: ...>` written in generic form is a verifier error, not other numbers)."""
+
+
 def _i64_array(values: Sequence[int] | np.ndarray) -> DenseArrayBase:
     return DenseArrayBase(i64, BytesAttr(np.asarray(values, dtype="<i8").tobytes()))
 
@@ -793,10 +798,10 @@ class LivenessOp(IRDLOperation):
     name = "usmp.liveness"
 
     buffers = prop_def(ArrayAttr[StringAttr])
-    interval_owners = prop_def(DenseArrayBase)
-    interval_starts = prop_def(DenseArrayBase)
-    interval_ends = prop_def(DenseArrayBase)
-    conflict_pairs = prop_def(DenseArrayBase)
+    interval_owners = prop_def(_I64_ARRAY)
+    interval_starts = prop_def(_I64_ARRAY)
+    interval_ends = prop_def(_I64_ARRAY)
+    conflict_pairs = prop_def(_I64_ARRAY)
     """Flattened `(i, j)` pairs of indices into `buffers`."""
 
     def __init__(

@@ -253,7 +253,32 @@ class UsmpOptMain(xDSLOptMain):
         except ValueError as error:
             _usage_error(f"invalid pass pipeline '{args.passes}': {error}")
         callback = self._verify_at_the_ends() if args.plan_pools else self.pipeline.callback
+        if args.disable_verify:
+            callback = self._verify_what_is_read(callback)
         self.pipeline = dataclasses.replace(self.pipeline, callback=_located_verification(callback))
+
+    def _verify_what_is_read(
+        self, callback: PassPipelineCallbackType | None
+    ) -> PassPipelineCallbackType:
+        """`--disable-verify` skips the verification of what the passes give, as
+        mlir-opt's `--verify-each=false` does: the input is verified still, as mlir-opt
+        verifies what it parses, before a pass or a target reads it (each assumes ops
+        that verify). Only an input printed back as it is may fail, and it prints in
+        generic form, as mlir-opt prints an op that fails its verifier."""
+        reads_input = self.args.target != "mlir"
+        generic = self.args.print_op_generic
+
+        def callback_verifying_input(
+            previous: ModulePass | None, module: ModuleOp, next: ModulePass | None
+        ):
+            if previous is None and (next is not None or reads_input):
+                module.verify()
+            elif previous is None:
+                self.args.print_op_generic = generic or not _verifies(module)
+            if callback is not None:
+                callback(previous, module, next)
+
+        return callback_verifying_input
 
     def _verify_at_the_ends(self) -> PassPipelineCallbackType:
         """The `--plan-pools` callback: the input and the planned module are verified once
@@ -392,6 +417,14 @@ def _located_verification(callback: PassPipelineCallbackType | None):
             raise with_location(error, module) from error
 
     return verify
+
+
+def _verifies(module: ModuleOp) -> bool:
+    try:
+        module.verify()
+    except VerifyException:
+        return False
+    return True
 
 
 class _HeldOutput(StringIO):
