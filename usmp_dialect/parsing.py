@@ -19,19 +19,24 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyDenseElement,
     AnyFloat,
+    ArrayAttr,
     ComplexType,
+    ContainerType,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    DictionaryAttr,
     FileLineColLoc,
     IndexType,
     IntAttr,
     IntegerType,
     ModuleOp,
     RankedStructure,
+    ShapedType,
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Operation, TypeAttribute
+from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.irdl import IRDLOperation, OptAttributeDef, OptPropertyDef
 from xdsl.irdl.operations import VerificationContext
 from xdsl.parser import AttrParser, Parser
@@ -41,8 +46,10 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
 
-from usmp_dialect.diagnostics import LocatedError, decode_input, with_location
+from usmp_dialect.diagnostics import MAX_NESTING, LocatedError, decode_input, with_location
 from usmp_dialect.dialects.tir import set_readable_hint
+from usmp_dialect.formats import resources
+from usmp_dialect.formats.resources import Blobs
 from usmp_dialect.universe import USMP_UNIVERSE
 
 MAX_INTEGER_WIDTH = (1 << 24) - 1
@@ -59,11 +66,6 @@ _PREDICATES: dict[type[Operation], Sequence[str]] = {
 }
 """Comparisons whose predicate is an integer in the generic form: xDSL verifies no range,
 and its printer indexes these names with it."""
-
-MAX_NESTING = 500
-"""Ops nest at most this deep (an op inside a region of an op ... of the module). Parsing,
-passes and printing recurse once a level; `RECURSION_LIMIT` gives them room for it."""
-RECURSION_LIMIT = 40 * MAX_NESTING
 
 # xDSL 0.75 lexes a string literal with `"(?:[^"...]+|\\...)*"`, a nested repetition that
 # backtracks exponentially on an unclosed string (`memref.sto"re %f, %a[%c0] : ...` took
@@ -121,9 +123,17 @@ AttrParser._TensorLiteralElement.to_type = _element_to_type_reading_float_bits  
 
 
 class LocatingParser(Parser):
-    def __init__(self, ctx: Context, input: str | bytes, name: str, line_offset: int = 0):
-        if isinstance(input, bytes):
+    def __init__(
+        self, ctx: Context, input: str | bytes | bytearray, name: str, line_offset: int = 0
+    ):
+        if isinstance(input, str) and "{-#" in input:
+            input = input.encode()
+        self._blobs = Blobs()
+        if isinstance(input, bytes | bytearray):
+            # The blobs are read from the bytes, before the (small) rest becomes text.
+            input, self._blobs = resources.split(input, name, line_offset)
             input = decode_input(input, name, line_offset)
+        self._resource_uses: list[tuple[str, ShapedType, int]] = []
         super().__init__(ctx, input, name)
         self._line_offset = line_offset
         self._file_name = StringAttr(name)
@@ -265,11 +275,49 @@ class LocatingParser(Parser):
         """xDSL keeps `%x_1_2` as the hint `x_1`, which its printer may also give another
         value: the hints are made ones that print uniquely."""
         module = super().parse_module(allow_implicit_module)
+        self._check_resource_uses()
+        resources.set_blobs(module, self._blobs)
         for op in module.walk():
             for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
                 if value.name_hint is not None:
                     set_readable_hint(value, value.name_hint)
         return module
+
+    def _parse_builtin_dense_resource_attr(self) -> DenseResourceAttr:
+        """`dense_resource<name> : type`, its blob looked up once the file's section is
+        read (xDSL's own would declare the name in a store of the whole process)."""
+        self.parse_characters("<", " in dense_resource attribute")
+        start = self._current_token.span.start
+        handle = self.parse_identifier(context_msg=" for resource handle")
+        self.parse_characters(">", " in dense_resource attribute")
+        self.parse_characters(":", " in dense_resource attribute")
+        type = self.parse_type()
+        if not isinstance(type, ShapedType):
+            self.raise_error(f"dense resource should have a shaped type, got: {type}")
+        self._resource_uses.append((handle, type, start))
+        return DenseResourceAttr.from_params(handle, type)
+
+    def _check_resource_uses(self) -> None:
+        for handle, type, position in self._resource_uses:
+            line, column = self._line_and_column(position)
+            where = f"{self.lexer.input.name}:{line}:{column}"
+            if handle not in self._blobs.spans:
+                raise LocatedError(
+                    f"resource '{handle}' is not in the file's dialect_resources section "
+                    "(was it written with --elide-constants?)",
+                    where,
+                )
+            size = self._blobs.spans[handle][1]
+            element = type.get_element_type() if isinstance(type, ContainerType) else type
+            bits = element.bitwidth if isinstance(element, IntegerType | AnyFloat) else None
+            if bits is None:
+                raise LocatedError(f"resource '{handle}' has elements of type {element}", where)
+            needed = math.prod(type.get_shape()) * ((bits + 7) // 8)
+            if size != needed:
+                raise LocatedError(
+                    f"resource '{handle}' has {size} bytes, its type {type} needs {needed}",
+                    where,
+                )
 
     def _line_and_column(self, position: int) -> tuple[int, int]:
         line = bisect_right(self._line_starts, position)
@@ -293,7 +341,7 @@ def usmp_context() -> Context:
     return ctx
 
 
-def parse_module(text: str, name: str) -> ModuleOp:
+def parse_module(text: str | bytes | bytearray, name: str) -> ModuleOp:
     """`text` as a verified module; a mistake in it is a located diagnostic."""
     module = LocatingParser(usmp_context(), text, name).parse_module()
     try:
@@ -303,11 +351,50 @@ def parse_module(text: str, name: str) -> ModuleOp:
     return module
 
 
-def print_module(module: ModuleOp) -> str:
+def print_module(module: ModuleOp, elide_constants: bool = False) -> str:
+    """The module's text, and after it the section of the blobs it names unless
+    `elide_constants` (a module to read, not to parse again)."""
+    return "".join(module_pieces(module, elide_constants))
+
+
+def module_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str]:
+    """`print_module`'s text in pieces, each blob's hex made when it is written: a
+    model's weights are never all in hex at once."""
     output = StringIO()
     Printer(stream=output).print_op(module)
     output.write("\n")
-    return output.getvalue()
+    yield output.getvalue()
+    yield from resources_pieces(module, elide_constants)
+
+
+def resources_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str]:
+    """The file's `{-# dialect_resources ... #-}` section for the blobs `module` names."""
+    blobs = resources.blobs_of(module)
+    if not blobs.spans:
+        return
+    names = sorted(resource_handles(module) & blobs.spans.keys())
+    if elide_constants:
+        yield f"// {len(names)} resources of {blobs.nbytes} bytes elided (--elide-constants)\n"
+    else:
+        yield from resources.section_text(blobs, names)
+
+
+def resource_handles(module: ModuleOp) -> set[str]:
+    """The names of the `dense_resource`s in `module`'s attributes and properties."""
+    handles: set[str] = set()
+    pending: list[Attribute] = []
+    for op in module.walk():
+        pending.extend(op.attributes.values())
+        pending.extend(op.properties.values())
+    while pending:
+        attribute = pending.pop()
+        if isinstance(attribute, DenseResourceAttr):
+            handles.add(attribute.resource_handle.data)
+        elif isinstance(attribute, DictionaryAttr):
+            pending.extend(attribute.data.values())
+        elif isinstance(attribute, ArrayAttr):
+            pending.extend(attribute.data)
+    return handles
 
 
 def _without_python_hint(message: str) -> str:

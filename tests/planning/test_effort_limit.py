@@ -7,7 +7,7 @@ import random
 import pytest
 from problems import listed_problem
 
-from usmp_dialect.planning.problem import Budget
+from usmp_dialect.planning.budget import Budget
 from usmp_dialect.planning.registry import available_algorithms, get_algorithm
 from usmp_dialect.planning.validator import validate
 from usmp_dialect.transforms.usmp_plan import MAX_EFFORT

@@ -105,9 +105,10 @@ params its `T.lookup_param` calls named, bound by `--import-tvmscript --params`)
 are not inputs (`tir-io-to-allocations` leaves them params; `usmp-assign-pools` moves them
 into a constant pool when there is one)."""
 CONSTANT_VALUES_ATTR = "usmp.constant_values"
-"""On an entry function: the value of each constant (by its param's name) as a `dense`
-tensor whose bytes are the constant's little-endian bytes, from which the constant pool's
-initial bytes are written."""
+"""On an entry function: the value of each constant (by its param's name), a
+`dense_resource` naming its little-endian bytes among the module's blobs
+(`usmp_dialect.formats.resources`), or a `dense` tensor of them as written before; the constant
+pool's initial bytes are written from them."""
 TARGET_ATTR = "usmp.target"
 """A function's target; a pool with targets serves only functions of those targets."""
 POOL_ARG_ATTR = "usmp.pool"

@@ -31,14 +31,15 @@ import argparse
 import dataclasses
 import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 
 from usmp_dialect.diagnostics import decode_input
 from usmp_dialect.formats.constant_pool import constant_pool_bytes
 from usmp_dialect.formats.csv_export import module_to_csv
 from usmp_dialect.formats.csv_to_usmp import read_csv_module
-from usmp_dialect.parsing import parse_module, print_module
+from usmp_dialect.formats.resources import read_all
+from usmp_dialect.parsing import module_pieces, parse_module, print_module
 from usmp_dialect.tools.errors import (
     STDIN_NAME,
     UsageParser,
@@ -62,18 +63,19 @@ from usmp_dialect.tvm.relax.lowering import (
 TOOL = "usmp-translate"
 
 
-def _read_input(path: str | None) -> str:
-    """The text of file `path`, or of standard input when `path` is None."""
+def _read_input(path: str | None) -> bytearray:
+    """The bytes of file `path`, or of standard input when `path` is None (a buffer a
+    file's blobs are decoded into, `usmp_dialect.formats.resources`)."""
     if path is None:
-        data, name = sys.stdin.buffer.read(), STDIN_NAME
+        data, name = read_all(sys.stdin.buffer), STDIN_NAME
     else:
         try:
             with open(path, "rb") as file:
-                data, name = file.read(), path
+                data, name = read_all(file), path
         except OSError as error:
             usage_error(TOOL, f"cannot read '{path}': {error.strerror}")
     check_not_empty(data, name)
-    return decode_input(data, name)
+    return data
 
 
 def import_csv(text: str, name: str) -> str:
@@ -81,26 +83,30 @@ def import_csv(text: str, name: str) -> str:
     return print_module(read_csv_module(text, name))
 
 
-def export_csv(text: str, name: str) -> str:
+def export_csv(text: bytearray, name: str) -> str:
 
     return module_to_csv(parse_module(text, name))
 
 
-def import_tvmscript(text: str, name: str, params: str | None = None) -> str:
+def import_tvmscript(
+    text: str, name: str, params: str | None = None, elide_constants: bool = False
+) -> Iterator[str]:
     """The tir dialect; with `params` (an .npz), the entry's `T.lookup_param` calls bound
     to its arrays as constants, else kept as calls."""
     from usmp_dialect.tvm.lookup_params import import_tvmscript_with_params
     from usmp_dialect.tvm.tvmscript_importer import import_tvmscript as tvmscript_to_tir
 
     if params is None:
-        return print_module(tvmscript_to_tir(text, name))
-    return print_module(import_tvmscript_with_params(text, name, params))
+        return module_pieces(tvmscript_to_tir(text, name))
+    return module_pieces(import_tvmscript_with_params(text, name, params), elide_constants)
 
 
-def import_relax(text: str, name: str, lowering: Lowering = DEFAULT_LOWERING) -> str:
+def import_relax(
+    text: str, name: str, lowering: Lowering = DEFAULT_LOWERING, elide_constants: bool = False
+) -> Iterator[str]:
     from usmp_dialect.tvm.relax.model_spec import import_relax_file
 
-    return print_module(import_relax_file(name, lowering))
+    return module_pieces(import_relax_file(name, lowering), elide_constants)
 
 
 def import_model_file(
@@ -109,20 +115,25 @@ def import_model_file(
     kind: str,
     lowering: Lowering = MODEL_FILE_LOWERING,
     input_shapes: Mapping[str, tuple[int, ...]] | None = None,
-) -> str:
+    elide_constants: bool = False,
+) -> Iterator[str]:
     from usmp_dialect.tvm.model_files.loading import import_model_file as model_file_to_tir
 
-    return print_module(model_file_to_tir(name, kind, input_shapes, lowering))
+    return module_pieces(model_file_to_tir(name, kind, input_shapes, lowering), elide_constants)
 
 
 def emit_tvmscript(
-    text: str, name: str, outputs: StagedOutputs | None = None, constants_out: str | None = None
+    text: bytearray,
+    name: str,
+    outputs: StagedOutputs | None = None,
+    constants_out: str | None = None,
 ) -> str:
     """TVMScript; with `constants_out`, the constant pool's bytes staged in `outputs` for
     that file too (written with the script, once the command has succeeded)."""
     from usmp_dialect.tvm.tvmscript_emitter import emit_tvmscript as tir_to_tvmscript
 
     module = parse_module(text, name)
+    del text  # the file's bytes: its blobs are the module's now
     script = tir_to_tvmscript(module)
     if constants_out is not None:
         assert outputs is not None, "the constants are staged with the command's outputs"
@@ -130,7 +141,7 @@ def emit_tvmscript(
     return script
 
 
-TRANSLATIONS: dict[str, tuple[Callable[[str, str], str], str]] = {
+TRANSLATIONS: dict[str, tuple[Callable[..., str | Iterable[str]], str]] = {
     "import-csv": (import_csv, "benchmark CSV (id,lower,upper,size) to usmp IR"),
     "export-csv": (export_csv, "planned usmp IR to CSV with an offset column"),
     "import-tvmscript": (
@@ -158,6 +169,8 @@ TRANSLATIONS: dict[str, tuple[Callable[[str, str], str], str]] = {
 MODEL_MODES = ("import-relax", "import-tflite", "import-onnx")
 # Modes whose positional argument names the input (PATH.py:NAME, a model file) rather than
 # a text file to read, and what it names.
+PARSED_INPUTS = ("export-csv", "emit-tvmscript")
+"""Modes that parse .mlir: from its bytes, a file's blobs read without a text copy."""
 NAMED_INPUTS = {
     "import-relax": "PATH.py:NAME",
     "import-tflite": "a .tflite file",
@@ -219,6 +232,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="NAME=1x3x224x224",
         help="--import-onnx, --import-tflite: the static shape of input NAME (one flag per "
         "input; a .tflite file's inputs default to the file's shapes)",
+    )
+    parser.add_argument(
+        "--elide-constants",
+        action="store_true",
+        help="the imports print the module without its constants' bytes (the "
+        "dialect_resources section), for reading: it does not parse again",
     )
     emit = parser.add_argument_group("--emit-tvmscript options")
     emit.add_argument(
@@ -302,14 +321,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                     TOOL, f"--constants-out is an option of --emit-tvmscript, not of --{mode}"
                 )
             translate = partial(emit_tvmscript, outputs=outputs, constants_out=args.constants_out)
+        if args.elide_constants:
+            if mode not in (*MODEL_MODES, "import-tvmscript"):
+                usage_error(TOOL, f"--elide-constants is an option of the imports, not of --{mode}")
+            translate = partial(translate, elide_constants=True)
+        text: str | bytearray = ""
         if mode in NAMED_INPUTS:
             if args.input_file is None:
                 usage_error(TOOL, f"--{mode} needs {NAMED_INPUTS[mode]}")
-            text = ""
-        else:
+        elif mode in PARSED_INPUTS:
             text = _read_input(args.input_file)
+        else:
+            text = decode_input(_read_input(args.input_file), name)
+        # Handed over, not kept: the input's bytes go once parsed (a model's weights).
+        given = [text]
+        del text
         with requires_tvm(TOOL, f"--{mode}"):
-            result = translate(text, name)
+            result = translate(given.pop(), name)
         outputs.add(args.output_file, result)
     return 0
 
