@@ -105,8 +105,13 @@ from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
     IsolatedFromAbove,
+    MemoryAllocEffect,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    NoMemoryEffect,
     NoTerminator,
     Pure,
+    RecursiveMemoryEffect,
     SymbolOpInterface,
     SymbolTable,
     SymbolUserOpInterface,
@@ -826,6 +831,7 @@ class AllocBufferOp(IRDLOperation):
     annotations = prop_def(DictionaryAttr, default_value=DictionaryAttr({}))
     buffer = result_def(BufferType)
 
+    traits = traits_def(MemoryAllocEffect())
     assembly_format = "($name^)? (`annotations` $annotations^)? attr-dict `:` type($buffer)"
 
     def __init__(
@@ -872,6 +878,8 @@ class DeclBufferOp(IRDLOperation):
     data = operand_def(PointerType)
     buffer = result_def(BufferType)
 
+    # A view of memory, as `memref.view` is: making it touches no byte.
+    traits = traits_def(NoMemoryEffect())
     assembly_format = "($name^)? $data attr-dict `:` type($data) `->` type($buffer)"
 
     def __init__(self, data: SSAValue, buffer_type: BufferType, name: str | None = None):
@@ -920,7 +928,7 @@ class LoadOp(IRDLOperation):
     indices = var_operand_def()
     result = result_def()
 
-    traits = traits_def(Pure())
+    traits = traits_def(MemoryReadEffect())
 
     def __init__(self, buffer: SSAValue, indices: Sequence[SSAValue], result_type: Attribute):
         super().__init__(operands=[buffer, indices], result_types=[result_type])
@@ -959,6 +967,8 @@ class StoreOp(IRDLOperation):
     value = operand_def()
     buffer = operand_def(BufferType)
     indices = var_operand_def()
+
+    traits = traits_def(MemoryWriteEffect())
 
     def __init__(self, value: SSAValue, buffer: SSAValue, indices: Sequence[SSAValue]):
         super().__init__(operands=[value, buffer, indices])
@@ -1071,7 +1081,7 @@ class ForOp(IRDLOperation):
     annotations = prop_def(DictionaryAttr, default_value=DictionaryAttr({}))
     body = region_def("single_block")
 
-    traits = traits_def(NoTerminator())
+    traits = traits_def(NoTerminator(), RecursiveMemoryEffect())
 
     def __init__(
         self,
@@ -1178,6 +1188,8 @@ class AttrOp(IRDLOperation):
     """`with T.attr(node, "key", value):` (`tirx.AttrStmt`) around its body.
 
     The node is an expression operand, a string or an integer (`node_attr`), or absent.
+    Its effects are unknown (no memory-effect trait): an attribute such as `storage_scope`
+    or `pragma_*` means something to TVM even around a body with none.
     """
 
     name = "tir.attr"
@@ -1246,7 +1258,8 @@ class AttrOp(IRDLOperation):
 
 @irdl_op_definition
 class EvaluateOp(IRDLOperation):
-    """`T.evaluate(expr)`: an expression run for its effect."""
+    """`T.evaluate(expr)`: an expression run for its effect. Its effects are unknown (no
+    memory-effect trait), so that no pass drops the statement that runs a call."""
 
     name = "tir.evaluate"
 
@@ -1321,6 +1334,8 @@ _CALL_ARGUMENTS_FORMAT = "`(` $args `)` attr-dict `:` functional-type($args, $re
 
 
 class _CallLike(IRDLOperation):
+    # No memory-effect trait: a call (a module function, `call_extern`, `call_packed`, an
+    # intrinsic) may read and write any memory, which is how xDSL reads a missing trait.
     args = var_operand_def()
     result = opt_result_def()
     """Absent for a call whose value is void (TVM's `ret_ty` None)."""

@@ -79,7 +79,7 @@ from xdsl.irdl.declarative_assembly_format import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import SymbolOpInterface, SymbolTable
+from xdsl.traits import MemoryAllocEffect, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRLexer
 from xdsl.utils.str_enum import StrEnum
@@ -462,7 +462,8 @@ class PoolOp(IRDLOperation):
     target_burst_bytes = opt_prop_def(DictionaryAttr)
     is_internal = opt_prop_def(UnitAttr)
 
-    traits = traits_def(SymbolOpInterface())
+    # As `memref.global`: the pool's bytes exist for the whole program.
+    traits = traits_def(SymbolOpInterface(), MemoryAllocEffect())
     irdl_options = (ParsePropInAttrDict(),)
     custom_directives = (KeywordInt64,)
     assembly_format = (
@@ -557,6 +558,10 @@ class AllocOffsetOp(IRDLOperation):
     alignment = prop_def(IntegerAttr[I64])
 
     buffer = result_def()
+
+    # It reserves the buffer's bytes in its pool whether or not the buffer is used (a
+    # planning problem read from a trace has no uses at all): no pass may drop it.
+    traits = traits_def(MemoryAllocEffect())
 
     def __init__(
         self,
@@ -792,7 +797,9 @@ class LivenessOp(IRDLOperation):
     hand-written problems, explicit conflicts. Two buffers conflict when an interval of
     one overlaps an interval of the other, or when a conflict between them is listed.
 
-    There is at most one per module, and it names every `usmp.alloc_offset`.
+    There is at most one per module, and it names every `usmp.alloc_offset`. It has no
+    memory-effect trait, which xDSL reads as unknown effects: an op without results and
+    without effects would be dead code to `dce`.
     """
 
     name = "usmp.liveness"
