@@ -22,7 +22,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "usmp_dialect"
 
 LAYERS = (
-    ("diagnostics",),
+    ("diagnostics", "xdsl_compat"),
     ("planning",),
     ("dialects",),
     ("analysis", "interpreters"),

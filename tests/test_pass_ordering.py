@@ -12,9 +12,8 @@ from hypothesis import strategies as st
 from xdsl.dialects.builtin import BoolAttr, ModuleOp
 from xdsl.passes import PassPipeline
 
-from usmp_dialect.analysis.usmp_problem import module_allocs
 from usmp_dialect.diagnostics import UsmpError
-from usmp_dialect.dialects.usmp import PLAN_ATTR
+from usmp_dialect.dialects.usmp import PLAN_ATTR, module_allocs
 from usmp_dialect.parsing import parse_module, usmp_context
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
 from usmp_dialect.reports.report import plan_report

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import pytest
 from xdsl.dialects.builtin import IntegerAttr, i64
+from xdsl.ir import OpTrait
+from xdsl.traits import MemoryAllocEffect
 from xdsl.utils.exceptions import VerifyException
 
-from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp, i64_attr
+from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp, PlacedInModulePools, i64_attr
 from usmp_dialect.parsing import parse_module, print_module
 
 POOLS = 'usmp.pool @sram workspace alignment 1\nusmp.pool @"x y" workspace alignment 1\n'
@@ -86,10 +88,12 @@ def test_liveness_reads_the_same_op_either_way(lines, monkeypatch):
 
 def test_the_fast_verifier_skips_only_what_irdl_would_accept() -> None:
     """`usmp.alloc_offset` skips IRDL's generic checks when `has_plain_shape` holds: that
-    stays sound only while the op declares no traits and any result type, and every op of
-    a plain shape passes those checks."""
+    stays sound only while its traits are those it runs itself (the symbol-user check of
+    its pools) or that check nothing (its memory effect), its result takes any type, and
+    every op of a plain shape passes those checks."""
     op_def = AllocOffsetOp.get_irdl_definition()
-    assert not list(op_def.traits)
+    assert {type(trait) for trait in op_def.traits} == {MemoryAllocEffect, PlacedInModulePools}
+    assert MemoryAllocEffect.verify is OpTrait.verify
     assert [name for name, _ in op_def.results] == ["buffer"]
     module = parse_module(
         POOLS + "\n".join(a.replace("%0", f"%v{i}") for i, a in enumerate(ALLOCS)), "test.mlir"

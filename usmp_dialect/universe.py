@@ -7,8 +7,6 @@ from xdsl.universe import Universe
 
 
 def _usmp_dialect():
-    # Registers the module-wide plan check of `usmp.liveness`'s verifier.
-    import usmp_dialect.analysis.usmp_problem  # noqa: F401
     from usmp_dialect.dialects.usmp import USMP
 
     return USMP

@@ -18,9 +18,16 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.analysis.usmp_problem import ModuleProblem, module_allocs, module_problem
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import IO_ATTR, UNPLANNED_ATTR, IOAttr, PoolOp
+from usmp_dialect.dialects.usmp import (
+    IO_ATTR,
+    UNPLANNED_ATTR,
+    IOAttr,
+    ModuleProblem,
+    PoolOp,
+    module_allocs,
+    module_problem,
+)
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations
 from usmp_dialect.transforms.tir_to_usmp import TirToUsmp

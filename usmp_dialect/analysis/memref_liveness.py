@@ -20,7 +20,6 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from usmp_dialect.analysis import call_tree
-from usmp_dialect.analysis.block_ops import block_ops
 from usmp_dialect.analysis.call_tree import (
     CallStack,
     ProgramLiveness,
@@ -29,6 +28,7 @@ from usmp_dialect.analysis.call_tree import (
     unreachable_allocations,
 )
 from usmp_dialect.diagnostics import UsmpError
+from usmp_dialect.xdsl_compat import block_ops
 
 PARALLEL_OPS = ("scf.parallel", "scf.forall", "omp.parallel", "omp.wsloop")
 """Ops whose body runs concurrently: one slot for an allocation inside would be shared."""

@@ -41,7 +41,6 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from usmp_dialect.analysis import call_tree
-from usmp_dialect.analysis.block_ops import block_ops
 from usmp_dialect.analysis.call_tree import (
     CallStack,
     ProgramLiveness,
@@ -52,6 +51,7 @@ from usmp_dialect.analysis.call_tree import (
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import IO_ATTR, AllocOffsetOp, IOAttr, IOKind
+from usmp_dialect.xdsl_compat import block_ops
 
 ENTRY_ATTR = "runner_function"
 ENTRY_NAMES = ("__tvm_main__", "main", "run_model")

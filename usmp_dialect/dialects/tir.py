@@ -40,6 +40,7 @@ import struct
 from collections.abc import Sequence
 from typing import ClassVar
 
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
@@ -54,6 +55,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
+    ModuleOp,
     NoneType,
     Signedness,
     StringAttr,
@@ -104,6 +106,8 @@ from xdsl.irdl.declarative_assembly_format import (
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
+    HasAncestor,
+    HasParent,
     IsolatedFromAbove,
     MemoryAllocEffect,
     MemoryReadEffect,
@@ -645,7 +649,10 @@ class PrimFuncOp(IRDLOperation):
     arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
     body = region_def("single_block")
 
-    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), NoTerminator())
+    # TIR functions live in an IRModule, as `gpu.func` lives in a `gpu.module`.
+    traits = traits_def(
+        IsolatedFromAbove(), SymbolOpInterface(), NoTerminator(), HasParent(ModuleOp)
+    )
 
     def __init__(
         self,
@@ -799,16 +806,15 @@ class ReturnOp(IRDLOperation):
 
     value = operand_def()
 
+    traits = traits_def(HasAncestor(PrimFuncOp))
     assembly_format = "$value attr-dict `:` type($value)"
 
     def __init__(self, value: SSAValue):
         super().__init__(operands=[value])
 
     def verify_(self) -> None:
-        func = self.parent_op()
-        while func is not None and not isinstance(func, PrimFuncOp):
-            func = func.parent_op()
-        if func is not None and func.ret_type != self.value.type:
+        func = HasAncestor(PrimFuncOp).get_ancestor(self)
+        if isinstance(func, PrimFuncOp) and func.ret_type != self.value.type:
             raise VerifyException(
                 f"returns {self.value.type} from a function returning {func.ret_type}"
             )
@@ -1318,12 +1324,14 @@ class AssertOp(IRDLOperation):
 @irdl_op_definition
 class BreakOp(IRDLOperation):
     name = "tir.break"
+    traits = traits_def(HasAncestor(ForOp, scf.WhileOp))
     assembly_format = "attr-dict"
 
 
 @irdl_op_definition
 class ContinueOp(IRDLOperation):
     name = "tir.continue"
+    traits = traits_def(HasAncestor(ForOp, scf.WhileOp))
     assembly_format = "attr-dict"
 
 

@@ -13,16 +13,18 @@ usmp.liveness {
 
 After planning every `?` is a byte offset, every candidate list a single pool, and every
 pool carries its planned `size`. The verifiers reject what cannot be right, including two
-buffers that are live at the same time and share a byte.
+buffers that are live at the same time and share a byte (`usmp.liveness`'s verifier runs
+the planner's validator, `planning/validator.py`, on the module's plan).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from io import StringIO
-from typing import ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -79,12 +81,22 @@ from xdsl.irdl.declarative_assembly_format import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import MemoryAllocEffect, SymbolOpInterface, SymbolTable
+from xdsl.traits import (
+    HasParent,
+    MemoryAllocEffect,
+    SymbolOpInterface,
+    SymbolTable,
+    SymbolUserOpInterface,
+)
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRLexer
 from xdsl.utils.str_enum import StrEnum
 
-from usmp_dialect.diagnostics import INT64_MAX
+from usmp_dialect.diagnostics import INT64_MAX, MAX_TOTAL_BYTES, UsmpError
+from usmp_dialect.planning.conflicts import conflicts_from_intervals, conflicts_from_pairs
+from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, PoolSpec, Problem
+from usmp_dialect.planning.validator import validate
+from usmp_dialect.xdsl_compat import block_ops
 
 UNPLANNED_ATTR = "usmp.unplanned"
 """Discardable attribute on an allocation the planner leaves alone, saying why."""
@@ -540,6 +552,14 @@ class PoolOp(IRDLOperation):
                     )
 
 
+class PlacedInModulePools(SymbolUserOpInterface):
+    """`usmp.alloc_offset` refers to its pools as symbols (`AllocOffsetOp.verify_pools`)."""
+
+    def verify(self, op: Operation) -> None:
+        assert isinstance(op, AllocOffsetOp)
+        op.verify_pools()
+
+
 @irdl_op_definition
 class AllocOffsetOp(IRDLOperation):
     """One buffer placed in a pool at a byte offset (`?` until planned).
@@ -561,7 +581,7 @@ class AllocOffsetOp(IRDLOperation):
 
     # It reserves the buffer's bytes in its pool whether or not the buffer is used (a
     # planning problem read from a trace has no uses at all): no pass may drop it.
-    traits = traits_def(MemoryAllocEffect())
+    traits = traits_def(MemoryAllocEffect(), PlacedInModulePools())
 
     def __init__(
         self,
@@ -628,24 +648,23 @@ class AllocOffsetOp(IRDLOperation):
         )
 
     def verify_placement(self) -> None:
+        """What the op says by itself: a power-of-two alignment and, once placed, one
+        pool and an aligned, non-negative offset. Its pools are checked as symbols
+        (`PlacedInModulePools`)."""
         size = buffer_size_in_bytes(self.results[0].type)
         alignment = self.alignment.value.data
+        name = self.buffer_name.data
         if not _is_power_of_two(alignment):
             raise VerifyException(
-                f"buffer '{self.buffer_name.data}': alignment must be a positive power of "
-                f"two, got {alignment}"
+                f"buffer '{name}': alignment must be a positive power of two, got {alignment}"
             )
-        pools = self.pool_ops()
-        self._verify_pool_kinds(pools)
-        offset_attr = self.offset
-        if offset_attr is None:
+        offset = self.offset_bytes
+        if offset is None:
             return
-        offset = offset_attr.value.data
-        name = self.buffer_name.data
-        if len(pools) != 1:
+        if len(self.pools.data) != 1:
             raise VerifyException(
-                f"buffer '{name}' has an offset but {len(pools)} candidate pools; a planned "
-                "buffer names exactly one pool"
+                f"buffer '{name}' has an offset but {len(self.pools.data)} candidate pools; "
+                "a planned buffer names exactly one pool"
             )
         if offset < 0:
             raise VerifyException(f"buffer '{name}' has a negative offset {offset}")
@@ -656,11 +675,21 @@ class AllocOffsetOp(IRDLOperation):
         end = offset + size
         if end > INT64_MAX:
             raise VerifyException(f"buffer '{name}' ends at byte {end}, past the limit of 2**63-1")
+
+    def verify_pools(self) -> None:
+        """Its pools are `usmp.pool`s of the kind it needs, and a placed buffer ends
+        within its pool's size and size hint."""
+        pools = self.pool_ops()
+        self._verify_pool_kinds(pools)
+        offset = self.offset_bytes
+        if offset is None or len(pools) != 1:
+            return
+        end = offset + buffer_size_in_bytes(self.results[0].type)
         pool = pools[0]
         for limit, what in ((pool.size, "size"), (pool.size_hint, "size hint")):
             if limit is not None and end > limit.value.data:
                 raise VerifyException(
-                    f"buffer '{name}' ends at byte {end}, past the {what} of "
+                    f"buffer '{self.buffer_name.data}' ends at byte {end}, past the {what} of "
                     f"pool @{pool.sym_name.data} ({limit.value.data} bytes)"
                 )
 
@@ -749,32 +778,18 @@ _verify_alloc_offset_shape = AllocOffsetOp.get_irdl_definition().verify
 
 def _verify_alloc_offset(op: Operation) -> None:
     """`usmp.alloc_offset`'s verifier, in place of the one `irdl_op_definition` makes
-    (IRDL's generic checks first, always): the generic checks run only when the fast
-    `has_plain_shape` finds something to say."""
+    (IRDL's generic checks, its traits' among them, first, always): the generic checks run
+    only when the fast `has_plain_shape` finds something to say, else its pools are
+    checked here as the symbol-user trait would."""
     assert isinstance(op, AllocOffsetOp)
-    if not op.has_plain_shape():
+    if op.has_plain_shape():
+        op.verify_pools()
+    else:
         _verify_alloc_offset_shape(op)
     op.verify_placement()
 
 
 AllocOffsetOp.verify_ = _verify_alloc_offset  # type: ignore[method-assign, assignment]
-
-
-ModulePlanCheck = Callable[[Operation, "LivenessOp"], None]
-"""A check of the facts that span a module: its liveness against its placements."""
-
-_MODULE_PLAN_CHECKS: list[ModulePlanCheck] = []
-
-
-def register_module_plan_check(check: ModulePlanCheck) -> ModulePlanCheck:
-    """Makes `usmp.liveness`'s verifier run `check` on the module that holds it.
-
-    Whether two placed buffers that are live together share a byte is decided by the
-    planner's independent validator, which this dialect must not import; the analysis
-    that wraps it registers itself here (`usmp_dialect.universe` loads it with the
-    dialect)."""
-    _MODULE_PLAN_CHECKS.append(check)
-    return check
 
 
 _I64_ARRAY = DenseArrayBase.constr(i64)
@@ -803,6 +818,8 @@ class LivenessOp(IRDLOperation):
     """
 
     name = "usmp.liveness"
+
+    traits = traits_def(HasParent(ModuleOp))
 
     buffers = prop_def(ArrayAttr[StringAttr])
     interval_owners = prop_def(_I64_ARRAY)
@@ -870,8 +887,7 @@ class LivenessOp(IRDLOperation):
             raise VerifyException(f"buffer '{names[i]}' is listed as conflicting with itself")
         module = self.parent_op()
         if module is not None:
-            for check in _MODULE_PLAN_CHECKS:
-                check(module, self)
+            verify_module_plan(module, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> LivenessOp:
@@ -951,6 +967,278 @@ class LivenessOp(IRDLOperation):
         with printer.indented():
             printer.print_string("".join(lines))
         printer.print_string("\n}")
+
+
+# ------------------------------------------------------- the module as a planning problem
+# The planner core sees arrays only; this is the one place that turns pools, allocations
+# and liveness into those arrays, so the planning pass and `usmp.liveness`'s verifier
+# (which runs the planner's independent validator on a planned module) agree on what a
+# module means.
+
+
+@dataclass(frozen=True)
+class ModuleProblem:
+    """A problem together with the ops its buffers and pools came from."""
+
+    problem: Problem
+    allocs: tuple[AllocOffsetOp, ...]
+    pools: tuple[PoolOp, ...]
+    live: Intervals
+    """The live intervals written in the IR (the problem holds them only when explicit
+    conflicts add nothing to them)."""
+
+
+# A large problem's module holds tens of thousands of ops, and a run looks for its pools,
+# allocations and liveness a dozen times: the ops are matched by exact type (`isinstance`
+# on an op class goes through `ABCMeta`, three times slower), and blocks walked as
+# `block_ops` does, not by `Operation.walk`'s chain of generators.
+
+
+def module_pools(module: Operation) -> list[PoolOp]:
+    return [op for op in block_ops(module.regions[0].block) if type(op) is PoolOp]
+
+
+def module_allocs(module: Operation) -> list[AllocOffsetOp]:
+    """Every `usmp.alloc_offset` in the module, nested ones too, in `walk` order."""
+    return [op for op in nested_ops(module) if type(op) is AllocOffsetOp]
+
+
+def nested_ops(parent: Operation) -> list[Operation]:
+    """Every op inside `parent`, in `walk` order."""
+    found: list[Operation] = []
+    _collect_ops(parent, found)
+    return found
+
+
+def _collect_ops(parent: Operation, found: list[Operation]) -> None:
+    for region in parent.regions:
+        for block in region.blocks:
+            for op in block_ops(block):
+                found.append(op)
+                if op.regions:
+                    _collect_ops(op, found)
+
+
+def module_liveness(module: Operation) -> LivenessOp | None:
+    block = module.regions[0].block
+    return _the_liveness([op for op in block_ops(block) if type(op) is LivenessOp])
+
+
+def _the_liveness(found: list[LivenessOp]) -> LivenessOp | None:
+    if len(found) > 1:
+        raise VerifyException("a module holds at most one usmp.liveness")
+    return found[0] if found else None
+
+
+def module_usmp_ops(
+    module: Operation,
+) -> tuple[list[AllocOffsetOp], list[PoolOp], LivenessOp | None]:
+    """`module_allocs`, `module_pools` and `module_liveness` in one walk."""
+    allocs: list[AllocOffsetOp] = []
+    pools: list[PoolOp] = []
+    livenesses: list[LivenessOp] = []
+    for op in block_ops(module.regions[0].block):
+        if type(op) is AllocOffsetOp:
+            allocs.append(op)
+        elif type(op) is PoolOp:
+            pools.append(op)
+        elif type(op) is LivenessOp:
+            livenesses.append(op)
+        if op.regions:
+            allocs.extend(nested for nested in nested_ops(op) if type(nested) is AllocOffsetOp)
+    return allocs, pools, _the_liveness(livenesses)
+
+
+def _merged_conflicts(
+    num_buffers: int, from_intervals: Conflicts, explicit: np.ndarray
+) -> Conflicts:
+    """Interval conflicts (symmetric already) plus explicit ones in both directions."""
+    rows = np.repeat(np.arange(num_buffers, dtype=np.int64), from_intervals.counts())
+    columns = np.asarray(from_intervals.indices, dtype=np.int64)
+    first, second = explicit[:, 0], explicit[:, 1]
+    return conflicts_from_pairs(
+        num_buffers,
+        np.concatenate((rows, first, second)),
+        np.concatenate((columns, second, first)),
+    )
+
+
+def _candidate_indices(
+    allocs: Sequence[AllocOffsetOp], pool_index: dict[str, int]
+) -> tuple[tuple[int, ...], ...]:
+    # Buffers share their candidate lists (attributes are immutable): each list is read once.
+    known: dict[int, tuple[int, ...]] = {}
+    candidates: list[tuple[int, ...]] = []
+    for op in allocs:
+        listed = op.properties["pools"]
+        indices = known.get(id(listed))
+        if indices is None:
+            for name in op.pool_names:
+                if name not in pool_index:
+                    raise VerifyException(f"buffer '{op.buffer_name.data}': unknown pool @{name}")
+            indices = known[id(listed)] = tuple(pool_index[name] for name in op.pool_names)
+        candidates.append(indices)
+    return tuple(candidates)
+
+
+def _liveness_to_buffers(
+    liveness: LivenessOp, names: tuple[str, ...], position: dict[str, int]
+) -> np.ndarray:
+    """Liveness indices mapped to buffer indices (-1 where the buffer is not selected)."""
+    listed = liveness.buffer_names
+    if listed == names and len(position) == len(names):
+        # The usual case, the same distinct names in the same order: compared whole.
+        return np.arange(len(names), dtype=np.int64)
+    return np.fromiter((position.get(name, -1) for name in listed), np.int64, len(listed))
+
+
+def _check_total(allocs: Sequence[AllocOffsetOp], sizes: list[int], alignments: list[int]) -> None:
+    """The sum of sizes and alignments within `MAX_TOTAL_BYTES`."""
+    if sum(sizes) + sum(alignments) <= MAX_TOTAL_BYTES:
+        return
+    total = 0
+    for op, size, alignment in zip(allocs, sizes, alignments, strict=True):
+        total += size + alignment
+        if total > MAX_TOTAL_BYTES:
+            raise UsmpError(
+                f"buffer '{op.buffer_name.data}' brings the sum of buffer sizes and "
+                f"alignments to {total} bytes, past the limit of 2**60",
+                op,
+            )
+
+
+def _size_in_bytes(op: AllocOffsetOp) -> int:
+    """The buffer's size; a planning pass may meet an unverified op, so a size past the
+    limit is a diagnostic at it."""
+    try:
+        return buffer_size_in_bytes(op.results[0].type)
+    except VerifyException as error:
+        raise UsmpError(str(error), op) from None
+
+
+def _buffer_columns(
+    allocs: Sequence[AllocOffsetOp],
+) -> tuple[tuple[str, ...], list[int], list[int]]:
+    """Each buffer's name, size and alignment, in one pass over the ops."""
+    names: list[str] = []
+    sizes: list[int] = []
+    alignments: list[int] = []
+    # Buffers share their type objects (attributes are immutable): a lookup here instead of
+    # a call to `buffer_size_in_bytes` (itself cached) per op, 0.1 s of a 62k-buffer run.
+    size_of_type: dict[int, int] = {}
+    # The properties read directly, not through their typed accessors: at tens of
+    # thousands of buffers, three times a run, the accessors' calls were most of the work.
+    for op in allocs:
+        properties: dict[str, Any] = op.properties
+        names.append(properties["buffer_name"].data)
+        alignments.append(properties["alignment"].value.data)
+        buffer_type = op.results[0].type
+        size = size_of_type.get(id(buffer_type))
+        if size is None:
+            size = size_of_type[id(buffer_type)] = _size_in_bytes(op)
+        sizes.append(size)
+    return tuple(names), sizes, alignments
+
+
+def build_problem(
+    allocs: Sequence[AllocOffsetOp], pools: Sequence[PoolOp], liveness: LivenessOp | None
+) -> ModuleProblem:
+    names, sizes, alignments = _buffer_columns(allocs)
+    position = {name: i for i, name in enumerate(names)}
+    pool_index = {pool.sym_name.data: i for i, pool in enumerate(pools)}
+    _check_total(allocs, sizes, alignments)
+    candidates = _candidate_indices(allocs, pool_index)
+    owners = starts = ends = np.zeros(0, dtype=np.int64)
+    explicit = np.zeros((0, 2), dtype=np.int64)
+    if liveness is not None:
+        to_buffer = _liveness_to_buffers(liveness, names, position)
+        owners, starts, ends = liveness.intervals()
+        owners = to_buffer[owners]
+        keep = owners >= 0
+        owners, starts, ends = owners[keep], starts[keep], ends[keep]
+        explicit = to_buffer[liveness.conflicts()]
+        explicit = explicit[(explicit >= 0).all(axis=1)]
+    intervals = Intervals(owners, starts, ends)
+    if len(explicit):
+        conflicts = _merged_conflicts(
+            len(names), conflicts_from_intervals(intervals, len(names)), explicit
+        )
+    else:
+        conflicts = Conflicts.lazy(lambda: conflicts_from_intervals(intervals, len(names)))
+    offsets: list[Any] = [op.properties.get("offset") for op in allocs]
+    fixed = None
+    if any(offset is not None for offset in offsets):
+        # Buffers already placed (by hand, or in an earlier plan) stay where they are.
+        fixed = np.array([-1 if o is None else o.value.data for o in offsets], dtype=np.int64)
+        candidates = tuple(
+            c[:1] if o is not None else c for c, o in zip(candidates, offsets, strict=True)
+        )
+    problem = Problem(
+        names=names,
+        sizes=np.array(sizes, dtype=np.int64),
+        alignments=np.array(alignments, dtype=np.int64),
+        conflicts=conflicts,
+        pools=tuple(PoolSpec(p.sym_name.data, p.size_hint_bytes) for p in pools),
+        candidates=candidates,
+        intervals=None if len(explicit) else intervals,
+        fixed=fixed,
+    )
+    return ModuleProblem(problem, tuple(allocs), tuple(pools), intervals)
+
+
+def module_problem(module: Operation) -> ModuleProblem:
+    return build_problem(*module_usmp_ops(module))
+
+
+def written_plan(placed: ModuleProblem) -> Plan:
+    """The plan the IR holds, when every buffer has its offset: each in its one pool."""
+    offsets: list[Any] = [op.properties["offset"] for op in placed.allocs]
+    return Plan(
+        pool=np.fromiter((c[0] for c in placed.problem.candidates), np.int64, len(offsets)),
+        offset=np.fromiter((offset.value.data for offset in offsets), np.int64, len(offsets)),
+    )
+
+
+def _check_names(allocs: Sequence[AllocOffsetOp], liveness: LivenessOp) -> None:
+    # Read from the properties directly, as `_buffer_columns` does.
+    properties: list[dict[str, Any]] = [op.properties for op in allocs]
+    names: list[str] = [p["buffer_name"].data for p in properties]
+    seen = set(names)
+    if len(seen) < len(names):
+        earlier: set[str] = set()
+        for name in names:
+            if name in earlier:
+                raise VerifyException(f"two usmp.alloc_offset ops are named '{name}'")
+            earlier.add(name)
+    listed_names = liveness.buffer_names
+    listed = set(listed_names)
+    # Whole sets compared first; the name to report is looked for only when one differs.
+    if not listed <= seen:
+        for name in listed_names:
+            if name not in seen:
+                raise VerifyException(
+                    f"liveness names buffer '{name}' that no usmp.alloc_offset defines"
+                )
+    if not seen <= listed:
+        for name in names:
+            if name not in listed:
+                raise VerifyException(f"buffer '{name}' has no entry in usmp.liveness")
+
+
+def verify_module_plan(module: Operation, liveness: LivenessOp) -> None:
+    """The facts that span the module: names match, and no two planned buffers that are
+    live at the same time share a byte of the same pool."""
+    allocs, pools, found = module_usmp_ops(module)
+    if found is not liveness:
+        return
+    _check_names(allocs, liveness)
+    planned = [op for op in allocs if "offset" in op.properties]
+    if not planned:
+        return
+    placed = build_problem(planned, pools, liveness)
+    errors = validate(placed.problem, written_plan(placed))
+    if errors:
+        raise VerifyException(errors[0])
 
 
 USMP = Dialect("usmp", [PoolOp, AllocOffsetOp, LivenessOp], [PoolKindAttr, IOKindAttr, IOAttr])

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.analysis.usmp_problem import module_allocs
 from usmp_dialect.diagnostics import UsmpError
-from usmp_dialect.dialects.usmp import AllocOffsetOp
+from usmp_dialect.dialects.usmp import AllocOffsetOp, module_allocs
 from usmp_dialect.formats.csv_instance import is_csv_id, write_csv_instance
 from usmp_dialect.reports.report import plan_report
 

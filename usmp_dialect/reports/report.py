@@ -28,15 +28,18 @@ from xdsl.ir import Operation
 from xdsl.utils.target import Target
 
 from usmp_dialect.analysis.tir_liveness import io_mark
-from usmp_dialect.analysis.usmp_problem import (
+from usmp_dialect.diagnostics import UsmpError
+from usmp_dialect.dialects import tir
+from usmp_dialect.dialects.usmp import (
+    OVERFLOW_ATTR,
+    PLAN_ATTR,
+    UNPLANNED_ATTR,
+    AllocOffsetOp,
     ModuleProblem,
     module_problem,
     nested_ops,
     written_plan,
 )
-from usmp_dialect.diagnostics import UsmpError
-from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import OVERFLOW_ATTR, PLAN_ATTR, UNPLANNED_ATTR, AllocOffsetOp
 from usmp_dialect.planning.conflicts import max_live, max_live_per_pool
 from usmp_dialect.planning.problem import Plan, Problem
 

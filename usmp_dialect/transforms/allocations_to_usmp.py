@@ -17,7 +17,6 @@ from xdsl.ir import Operation
 
 from usmp_dialect.analysis.call_tree import Allocation
 from usmp_dialect.analysis.tir_liveness import choose_entry, prim_funcs
-from usmp_dialect.analysis.usmp_problem import module_liveness
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
@@ -25,6 +24,7 @@ from usmp_dialect.dialects.usmp import (
     UNPLANNED_ATTR,
     AllocOffsetOp,
     LivenessOp,
+    module_liveness,
 )
 
 AllocationT = TypeVar("AllocationT", bound=Allocation)

@@ -42,7 +42,6 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from usmp_dialect.analysis.tir_liveness import prim_funcs
-from usmp_dialect.analysis.usmp_problem import module_allocs, module_liveness, module_pools
 from usmp_dialect.diagnostics import INT64_MAX, UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
@@ -55,6 +54,9 @@ from usmp_dialect.dialects.usmp import (
     LivenessOp,
     PoolKind,
     PoolOp,
+    module_allocs,
+    module_liveness,
+    module_pools,
 )
 from usmp_dialect.planning.problem import DEFAULT_POOL
 from usmp_dialect.transforms.allocations_to_usmp import BufferNames, pending_allocations

@@ -33,15 +33,18 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from usmp_dialect.analysis.usmp_problem import (
+from usmp_dialect.diagnostics import UsmpError, warn
+from usmp_dialect.dialects.usmp import (
+    OVERFLOW_ATTR,
+    PLAN_ATTR,
+    LivenessOp,
     ModuleProblem,
     build_problem,
+    i64_attr,
     module_liveness,
     module_pools,
     module_usmp_ops,
 )
-from usmp_dialect.diagnostics import UsmpError, warn
-from usmp_dialect.dialects.usmp import OVERFLOW_ATTR, PLAN_ATTR, LivenessOp, i64_attr
 from usmp_dialect.planning.algorithms.canonical_search import search_lower_bounds
 from usmp_dialect.planning.budget import (
     DEFAULT_ALGORITHM,

@@ -28,9 +28,15 @@ from xdsl.ir import BlockArgument
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from usmp_dialect.analysis.usmp_problem import module_liveness, module_pools
 from usmp_dialect.diagnostics import UsmpError
-from usmp_dialect.dialects.usmp import POOL_ARG_ATTR, AllocOffsetOp, LivenessOp, PoolOp
+from usmp_dialect.dialects.usmp import (
+    POOL_ARG_ATTR,
+    AllocOffsetOp,
+    LivenessOp,
+    PoolOp,
+    module_liveness,
+    module_pools,
+)
 
 
 def _allocs_by_function(functions: list[func.FuncOp]) -> dict[str, list[AllocOffsetOp]]:

@@ -50,10 +50,16 @@ from usmp_dialect.analysis.tir_liveness import (
     module_calls,
     prim_funcs,
 )
-from usmp_dialect.analysis.usmp_problem import module_liveness, module_pools
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import IO_OFFSETS_ATTR, POOLS_ATTR, AllocOffsetOp, PoolOp
+from usmp_dialect.dialects.usmp import (
+    IO_OFFSETS_ATTR,
+    POOLS_ATTR,
+    AllocOffsetOp,
+    PoolOp,
+    module_liveness,
+    module_pools,
+)
 from usmp_dialect.transforms.usmp_to_memref import pools_needed
 
 NOALIAS_ATTR = "tirx.noalias"

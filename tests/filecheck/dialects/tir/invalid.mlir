@@ -163,3 +163,39 @@ tir.prim_func @f() attributes {target = #tir.target<{keys = ["cpu"]}>} {
 ^bb0:
 }) {global_symbol = 0 : i32} : () -> ()
 // CHECK: global_symbol must be a string, got 0 : i32
+
+// -----
+
+tir.prim_func @f() {
+  tir.break
+}
+// CHECK: 'tir.break' expects ancestor op to be one of 'tir.for', 'scf.while'
+
+// -----
+
+tir.prim_func @f() {
+  %0 = arith.constant true
+  scf.if %0 {
+    tir.continue
+  }
+}
+// CHECK: 'tir.continue' expects ancestor op to be one of 'tir.for', 'scf.while'
+
+// -----
+
+func.func @f() {
+  %0 = arith.constant 0 : i32
+  tir.return %0 : i32
+  func.return
+}
+// CHECK: 'tir.return' expects ancestor op 'tir.prim_func'
+
+// -----
+
+func.func @outer() {
+  tir.prim_func @inner() {
+    %0 = arith.constant 0 : i32
+  }
+  func.return
+}
+// CHECK: 'tir.prim_func' expects parent op 'builtin.module'

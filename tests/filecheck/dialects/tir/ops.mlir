@@ -32,10 +32,12 @@ tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<ui8, "local">, %h: !ti
   %f = arith.constant 1.000000e+00 : f32
   %b = tir.broadcast %f : f32 -> vector<4xf32>
   %t = arith.constant true
-  scf.if %t {
-    tir.break
-  } else {
-    tir.continue
+  tir.for %l = %c0 extent %c4 serial : i32 {
+    scf.if %t {
+      tir.break
+    } else {
+      tir.continue
+    }
   }
   scf.while () : () -> () {
     %c = arith.cmpi slt, %c0, %c4 : i32
@@ -95,10 +97,12 @@ tir.prim_func @main(%a: !tir.buffer<4x8xf32>, %n: i32) -> i32 attributes {global
 // CHECK-NEXT: %f = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT: %b = tir.broadcast %f : f32 -> vector<4xf32>
 // CHECK-NEXT: %t = arith.constant true
+// CHECK-NEXT: tir.for %l = %c0 extent %c4 serial : i32 {
 // CHECK-NEXT: scf.if %t {
 // CHECK-NEXT: tir.break
 // CHECK-NEXT: } else {
 // CHECK-NEXT: tir.continue
+// CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.while () : () -> () {
 // CHECK-NEXT: %c = arith.cmpi slt, %c0, %c4 : i32

@@ -278,3 +278,24 @@ usmp.pool @p workspace alignment 1
 %a = usmp.alloc_offset "a" @p[?] align 1 : memref<4xi8>
 "usmp.liveness"() <{buffers = ["a"], interval_owners = array<i64: 0>, interval_starts = array<i64: 0>, interval_ends = array<f64: 1.0>, conflict_pairs = array<i64>}> : () -> ()
 // CHECK: Expected attribute i64 but got f64
+
+// -----
+
+// The liveness of a module is one of its top-level ops: nested in a function, the planner
+// would not find it.
+func.func @f() {
+  usmp.liveness {
+  }
+  func.return
+}
+// CHECK: 'usmp.liveness' expects parent op 'builtin.module'
+
+// -----
+
+// A buffer's pool is a usmp.pool symbol: a function of that name is not one.
+func.func private @sram()
+%a = usmp.alloc_offset "a" @sram[?] align 16 : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1)
+}
+// CHECK: buffer 'a': unknown pool @sram
