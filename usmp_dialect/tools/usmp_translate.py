@@ -43,6 +43,7 @@ from usmp_dialect.tools.errors import (
 )
 from usmp_dialect.tools.help_text import VersionAction
 from usmp_dialect.tools.output import StagedOutputs, staged_outputs
+from usmp_dialect.tools.progress import terminal_progress
 from usmp_dialect.tvm.relax.lowering import (
     DEFAULT_LOWERING,
     FUSION_MODES,
@@ -51,6 +52,8 @@ from usmp_dialect.tvm.relax.lowering import (
     TEMPORARIES_MODES,
     WEIGHT_MODES,
     Lowering,
+    Stages,
+    unshown,
 )
 
 TOOL = "usmp-translate"
@@ -91,10 +94,14 @@ def import_tvmscript(text: str, name: str, params: str | None = None) -> str:
     return print_module(import_tvmscript_with_params(text, name, params))
 
 
-def import_relax(text: str, name: str, lowering: Lowering = DEFAULT_LOWERING) -> str:
+def import_relax(
+    text: str, name: str, lowering: Lowering = DEFAULT_LOWERING, stage: Stages = unshown
+) -> str:
     from usmp_dialect.tvm.relax.model_spec import import_relax_file
 
-    return print_module(import_relax_file(name, lowering))
+    module = import_relax_file(name, lowering, stage)
+    stage("printing the tir dialect")
+    return print_module(module)
 
 
 def import_model_file(
@@ -103,10 +110,13 @@ def import_model_file(
     kind: str,
     lowering: Lowering = MODEL_FILE_LOWERING,
     input_shapes: Mapping[str, tuple[int, ...]] | None = None,
+    stage: Stages = unshown,
 ) -> str:
     from usmp_dialect.tvm.model_files.loading import import_model_file as model_file_to_tir
 
-    return print_module(model_file_to_tir(name, kind, input_shapes, lowering))
+    module = model_file_to_tir(name, kind, input_shapes, lowering, stage)
+    stage("printing the tir dialect")
+    return print_module(module)
 
 
 def emit_tvmscript(
@@ -243,17 +253,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             usage_error(TOOL, f"--{mode} reads {NAMED_INPUTS[mode]}, not standard input")
         args.input_file = None
     name = args.input_file or STDIN_NAME
-    with report_user_errors(TOOL) as context, staged_outputs() as outputs:
+    with (
+        report_user_errors(TOOL) as context,
+        staged_outputs() as outputs,
+        terminal_progress(TOOL) as line,
+    ):
         context.input_name = name
         translate, _ = TRANSLATIONS[mode]
+        stage = unshown if line is None else line.stage
         if mode == "import-relax":
-            translate = partial(import_relax, lowering=lowering)
+            translate = partial(import_relax, lowering=lowering, stage=stage)
         elif mode in MODEL_MODES:
             translate = partial(
                 import_model_file,
                 kind=mode.removeprefix("import-"),
                 lowering=lowering,
                 input_shapes=input_shapes,
+                stage=stage,
             )
         if args.params is not None:
             if mode != "import-tvmscript":

@@ -12,6 +12,8 @@ module that is already planned is left alone, so the pattern stops matching once
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -42,7 +44,7 @@ from usmp_dialect.analysis.usmp_problem import (
 from usmp_dialect.diagnostics import UsmpError, warn
 from usmp_dialect.dialects.usmp import OVERFLOW_ATTR, PLAN_ATTR, LivenessOp, i64_attr
 from usmp_dialect.planning.algorithms.canonical_search import search_lower_bounds
-from usmp_dialect.planning.problem import Budget, Plan, PlanningError
+from usmp_dialect.planning.problem import Budget, Plan, PlanningError, SearchProgress
 from usmp_dialect.planning.registry import get_algorithm
 from usmp_dialect.planning.validator import validate
 from usmp_dialect.transforms.allocations_to_usmp import pending_allocations
@@ -51,6 +53,13 @@ from usmp_dialect.transforms.usmp_assign_pools import assign_candidates
 DEFAULT_ALGORITHM = "default"
 DEFAULT_TIME_LIMIT = Budget.time_limit
 DEFAULT_EFFORT = Budget.effort
+
+PLANNING_PROGRESS: ContextVar[Callable[[SearchProgress], None] | None] = ContextVar(
+    "planning_progress", default=None
+)
+"""Where a long search reports how it stands (`Budget.progress`): set by a driver that
+shows it (usmp-opt on a terminal), since a pass built from pipeline text has no field to
+carry a function."""
 
 
 def plan_module_problem(planned: ModuleProblem, algorithm: str, budget: Budget) -> Plan:
@@ -177,7 +186,11 @@ class UsmpPlan(ModulePass):
             )
         # So that `memref-to-usmp,usmp-plan` plans too: the default candidates.
         assign_candidates(op)
-        budget = Budget(time_limit=float(self.time_limit), effort=float(self.effort))
+        budget = Budget(
+            time_limit=float(self.time_limit),
+            effort=float(self.effort),
+            progress=PLANNING_PROGRESS.get(),
+        )
         # Applied at its anchor only: a walk of the pattern over every op cost a large
         # problem a quarter of a second.
         if (liveness := module_liveness(op)) is not None:

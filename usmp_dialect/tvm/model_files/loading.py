@@ -58,12 +58,15 @@ from usmp_dialect.tvm.relax.lowering import (
     MODEL_FILE_LOWERING,
     Lowering,
     RelaxImportError,
+    Stages,
     import_relax,
     shape_text,
+    unshown,
 )
 from usmp_dialect.tvm.relax.names import ENTRY
 
 KINDS = ("tflite", "onnx")
+_FRONTENDS = {"tflite": "TFLite", "onnx": "ONNX"}
 _FRONTEND_ENTRY = "main"
 # What the ONNX frontend prints before re-raising an operator's failure.
 _FAILED_OPERATOR = re.compile(r"Error converting operator (\w+)")
@@ -84,7 +87,7 @@ def _run_frontend(
     the first of them in the file."""
     import tvm
 
-    frontend = {"tflite": "TFLite", "onnx": "ONNX"}[kind]
+    frontend = _FRONTENDS[kind]
     names: list[tuple[str, Any]] = []
     with output_captured() as printed:
         try:
@@ -425,8 +428,10 @@ def import_model_file(
     kind: str,
     input_shapes: Mapping[str, Sequence[int]] | None = None,
     lowering: Lowering = MODEL_FILE_LOWERING,
+    stage: Stages = unshown,
 ) -> ModuleOp:
     """`usmp-translate --import-tflite FILE` / `--import-onnx FILE [--input-shape ...]`,
     by default with the operators' temporaries inlined (`MODEL_FILE_LOWERING`)."""
+    stage(f"TVM's {_FRONTENDS[kind]} frontend")
     mod, weights = load_model_file(path, kind, input_shapes)
-    return import_relax(mod, weights, path, lowering)
+    return import_relax(mod, weights, path, lowering, stage)
