@@ -255,7 +255,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def emit_c(text: str, name: str, directory: str, model: str) -> None:
+def emit_c(text: bytearray, name: str, directory: str, model: str) -> None:
     from usmp_dialect.tvm.c_bundle import write_library
 
     write_library(parse_module(text, name), directory, model)
