@@ -106,14 +106,15 @@ class _Writer:
 
     def model(
         self,
-        codes: list[int],
+        codes: Sequence[int | str],
         operators: Sequence[tuple[int, list[int], int | list[int], int, int | None]],
         inputs: list[int],
         outputs: list[int],
         description: str,
     ) -> bytes:
         """The `.tflite` bytes of one subgraph: `operators` as (index into `codes`, input
-        tensors, output tensor, builtin options type, options), in order."""
+        tensors, output tensor, builtin options type, options), in order; a code that is a
+        string is a custom operator's name."""
         b = self.builder
         operator_offsets = []
         for code, operands, output, options_type, options in operators:
@@ -147,8 +148,12 @@ class _Writer:
         subgraph = tflite.SubGraphEnd(b)
 
         code_offsets = []
-        for code in codes:
+        for opcode in codes:
+            custom = b.CreateString(opcode) if isinstance(opcode, str) else None
+            code = BuiltinOperator.CUSTOM if isinstance(opcode, str) else opcode
             tflite.OperatorCodeStart(b)
+            if custom is not None:
+                tflite.OperatorCodeAddCustomCode(b, custom)
             # Codes past 127 (VAR_HANDLE) are in the newer field only, as TFLite writes them.
             tflite.OperatorCodeAddDeprecatedBuiltinCode(
                 b, min(code, BuiltinOperator.PLACEHOLDER_FOR_GREATER_OP_CODES)
@@ -481,3 +486,36 @@ def scalar_state_tflite(order: str = "read, write") -> bytes:
     operators = [var_handle, *(op for step in order.split(", ") for op in steps[step])]
     codes = _state_codes(BuiltinOperator.ASSIGN_VARIABLE)
     return w.model(codes, operators, [x], [out], "usmp_dialect scalar-state model")
+
+
+def custom_operator_tflite() -> bytes:
+    """An int8 model whose second operator is a custom one (MediaPipe's, which TVM's
+    frontend rejects before converting any operator), after a DEQUANTIZE it converts:
+
+    input int8[1,4] -> DEQUANTIZE -> float32[1,4] -> CUSTOM 'Convolution2DTransposeBias'
+      -> output float32[1,4]
+    """
+    w = _Writer()
+    x = w.tensor("input", [1, 4], TensorType.INT8, [INPUT_SCALE], [0])
+    real = w.tensor("conv2d/Kernel_dequantize", [1, 4], TensorType.FLOAT32)
+    out = w.tensor("conv2d_transpose/out", [1, 4], TensorType.FLOAT32)
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [x], real, 0, None),
+        (1, [real], out, 0, None),
+    ]
+    codes = [BuiltinOperator.DEQUANTIZE, "Convolution2DTransposeBias"]
+    return w.model(codes, operators, [x], [out], "usmp_dialect custom-operator model")
+
+
+def large_activations_tflite(size: int = 64, channels: int = 8) -> bytes:
+    """A float model with no weights and large activations, whose arena is far above the
+    10x its file size that the `tflite-micro` wheel's interpreter defaults to:
+
+    input float32[1,size,size,channels] -> RELU -> output float32[1,size,size,channels]
+    """
+    w = _Writer()
+    shape = [1, size, size, channels]
+    x = w.tensor("input", shape, TensorType.FLOAT32)
+    out = w.tensor("relu", shape, TensorType.FLOAT32)
+    operators: list[tuple[int, list[int], int, int, int | None]] = [(0, [x], out, 0, None)]
+    return w.model([BuiltinOperator.RELU], operators, [x], [out], "usmp_dialect large activations")

@@ -24,6 +24,7 @@ pytestmark = pytest.mark.tvm
 
 from int8_tflite import (  # noqa: E402
     batch_matmul_tflite,
+    custom_operator_tflite,
     failing_stateful_tflite,
     float16_weights_tflite,
     int8_cnn_tflite,
@@ -37,7 +38,7 @@ from tflite.VarHandleOptions import VarHandleOptions  # noqa: E402
 from wheel_models import WHEEL_MODELS, wheel_model_path  # noqa: E402
 
 from usmp_dialect.parsing import parse_module, print_module  # noqa: E402
-from usmp_dialect.tvm.model_check import check_model, tflm_arena  # noqa: E402
+from usmp_dialect.tvm.model_check import check_model  # noqa: E402
 from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import (  # noqa: E402
     import_model_file,
@@ -53,6 +54,7 @@ from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
     sanitize,
 )
 from usmp_dialect.tvm.runtime import build  # noqa: E402
+from usmp_dialect.tvm.tflm_arena import tflm_arena  # noqa: E402
 
 INT8 = "int8-cnn-tflite"
 OKAY_NABU = "wakeword-okay-nabu-tflite"
@@ -246,6 +248,15 @@ def test_int8_tensors_between_operators_stay_int8_and_named(
             unsupported_operator_tflite,
             "The following operators are not supported in frontend TFLite: 'SKIP_GRAM'; "
             "the first is SKIP_GRAM operator 1, computing 'skip_gram/out'",
+        ),
+        # TVM's frontend rejects every custom operator before it converts any operator:
+        # the diagnostic names the custom one, not the operator before it.
+        (
+            "custom",
+            custom_operator_tflite,
+            "CUSTOM 'Convolution2DTransposeBias' operator 1, computing "
+            "'conv2d_transpose/out' is a custom operator, which TVM's TFLite frontend does "
+            "not convert; 1 custom operator(s) in the file: 'Convolution2DTransposeBias'",
         ),
         # A quantized STRIDED_SLICE is converted as the copy TFLite's kernel makes; one
         # whose output is quantized unlike its input cannot be.
@@ -529,7 +540,7 @@ def test_failure_in_stateful_model_names_the_failing_operator(tmp_path: Path) ->
         import_model_file(str(path), "tflite")
     assert raised.value.location == str(path)
     assert raised.value.message.startswith(
-        "TVM's TFLite frontend failed at operator 3, computing 'reshape': ValueError: "
+        "TVM's TFLite frontend failed at RESHAPE operator 3, computing 'reshape': ValueError: "
     )
 
 
