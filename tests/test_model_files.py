@@ -25,6 +25,7 @@ pytestmark = pytest.mark.tvm
 from int8_tflite import (  # noqa: E402
     batch_matmul_tflite,
     custom_operator_tflite,
+    densify_tflite,
     failing_stateful_tflite,
     float16_weights_tflite,
     int8_cnn_tflite,
@@ -541,6 +542,20 @@ def test_failure_in_stateful_model_names_the_failing_operator(tmp_path: Path) ->
     assert raised.value.location == str(path)
     assert raised.value.message.startswith(
         "TVM's TFLite frontend failed at RESHAPE operator 3, computing 'reshape': ValueError: "
+    )
+
+
+def test_crash_in_tvms_converter_names_the_operator(tmp_path: Path) -> None:
+    """TVM's DENSIFY converter crashing inside numpy: the diagnostic names the operator
+    (its opcode, index and tensor) before TVM's own words."""
+    path = tmp_path / "densify.tflite"
+    path.write_bytes(densify_tflite(values_stored=False))
+    with pytest.raises(RelaxImportError) as raised:
+        import_model_file(str(path), "tflite")
+    assert raised.value.location == str(path)
+    assert raised.value.message.startswith(
+        "TVM's TFLite frontend failed at DENSIFY operator 0, computing 'dense/weights': "
+        "TypeError: a bytes-like object is required"
     )
 
 
