@@ -585,3 +585,21 @@ def large_activations_tflite(size: int = 64, channels: int = 8) -> bytes:
     out = w.tensor("relu", shape, TensorType.FLOAT32)
     operators: list[tuple[int, list[int], int, int, int | None]] = [(0, [x], out, 0, None)]
     return w.model([BuiltinOperator.RELU], operators, [x], [out], "usmp_dialect large activations")
+
+
+def int8_pad_tflite(zero_point: int = -5) -> bytes:
+    """An int8 PAD, padding with the zero point as TFLite's kernel does:
+
+    input int8[1,3,3,2] (zero point `zero_point`) -> PAD [[0,0],[1,1],[2,0],[0,0]]
+      -> output int8[1,5,5,2]
+    """
+    w = _Writer()
+    int8, int32 = TensorType.INT8, TensorType.INT32
+    x = w.tensor("input", [1, 3, 3, 2], int8, [INPUT_SCALE], [zero_point])
+    widths = np.array([[0, 0], [1, 1], [2, 0], [0, 0]], np.int32)
+    paddings = w.tensor("pad/paddings", [4, 2], int32, data=widths)
+    padded = w.tensor("padded", [1, 5, 5, 2], int8, [INPUT_SCALE], [zero_point])
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [x, paddings], padded, 0, None),
+    ]
+    return w.model([BuiltinOperator.PAD], operators, [x], [padded], "usmp_dialect int8 pad")

@@ -29,6 +29,7 @@ from int8_tflite import (  # noqa: E402
     failing_stateful_tflite,
     float16_weights_tflite,
     int8_cnn_tflite,
+    int8_pad_tflite,
     requantizing_slice_tflite,
     scalar_state_tflite,
     split_v_tflite,
@@ -456,6 +457,31 @@ def test_corrected_tflite_operators_compute_tflites_values(tmp_path: Path) -> No
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
     result = check_model(mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c")
     assert [(o.name, o.shape, o.agrees) for o in result.outputs] == [("expand", (2, 3, 1, 5), True)]
+
+
+def test_int8_pad_computes_tflms_values(tmp_path: Path) -> None:
+    """TVM's frontend rejects a quantized PAD; converted anew, an int8 PAD pads with the
+    zero point: TensorFlow Lite Micro's values exactly, from the Relax VM and from the
+    planned, built model."""
+    from tflite_micro.python.tflite_micro import runtime
+
+    from usmp_dialect.tvm.relax.lowering import relax_vm_outputs
+
+    path = tmp_path / "int8_pad.tflite"
+    path.write_bytes(int8_pad_tflite(zero_point=-5))
+    x = np.random.default_rng(0).integers(-128, 128, (1, 3, 3, 2)).astype(np.int8)
+    interpreter = runtime.Interpreter.from_file(str(path))
+    interpreter.set_input(x, 0)
+    interpreter.invoke()
+    theirs = interpreter.get_output(0)
+    assert theirs.shape == (1, 5, 5, 2)
+    assert (theirs == -5).sum() == theirs.size - x.size
+    mod, weights = load_model_file(str(path), "tflite")
+    (ours,) = relax_vm_outputs(mod, weights, {"input": x})
+    assert ours.dtype == theirs.dtype
+    np.testing.assert_array_equal(ours, theirs)
+    result = check_model(mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c")
+    assert [(o.name, o.max_error, o.agrees) for o in result.outputs] == [("padded", 0, True)]
 
 
 def test_control_flow_operator_is_named(model_files: dict[str, Path | None]) -> None:
