@@ -102,9 +102,9 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
 
     variables: dict[Any, Variable] = {}
 
-    corrected = corrected_converter()
+    corrected: Any = corrected_converter()
 
-    class StatefulConverter(corrected):  # type: ignore[misc,valid-type]
+    class StatefulConverter(corrected):
         _SUPPORTED_QUANTIZED_OPS = corrected._SUPPORTED_QUANTIZED_OPS | _COPYING
         subgraph: Any
 
