@@ -160,21 +160,30 @@ def _symbol_refs(names: tuple[str, ...]) -> ArrayAttr[SymbolRefAttr]:
     return ArrayAttr(SymbolRefAttr(name) for name in names)
 
 
-def _lookup_pool(op: Operation, ref: SymbolRefAttr) -> Operation | None:
-    """`SymbolTable.lookup_symbol`, with a faster path for a pool declared at the top of
-    the module that holds `op` (each of tens of thousands of buffers looks its pool up
-    when verified). Symbols are unique in a verified symbol table, so the first op of that
-    name is the one."""
+def _lookup_pools(op: Operation, refs: Sequence[SymbolRefAttr]) -> list[Operation | None]:
+    """`SymbolTable.lookup_symbol` of each ref, with a faster path for pools declared at
+    the top of the module that holds `op` (each of tens of thousands of buffers looks its
+    pools up when verified): one walk over those pools, however many refs a buffer has
+    (a buffer may list thousands of candidates). Symbols are unique in a verified symbol
+    table, so the first op of a name is the one."""
     block = op.parent
-    if block is not None and type(block.parent_op()) is ModuleOp and not ref.nested_references.data:
-        name = ref.root_reference.data
-        candidate = block.first_op
-        # By exact type: `isinstance` on an op class goes through `ABCMeta`.
-        while type(candidate) is PoolOp:
-            if candidate.sym_name.data == name:
-                return candidate
-            candidate = candidate.next_op
-    return SymbolTable.lookup_symbol(op, ref)
+    if block is None or type(block.parent_op()) is not ModuleOp:
+        return [SymbolTable.lookup_symbol(op, ref) for ref in refs]
+    wanted = {ref.root_reference.data for ref in refs if not ref.nested_references.data}
+    found: dict[str, Operation] = {}
+    candidate = block.first_op
+    # By exact type: `isinstance` on an op class goes through `ABCMeta`.
+    while type(candidate) is PoolOp and len(found) < len(wanted):
+        name = candidate.sym_name.data
+        if name in wanted:
+            found.setdefault(name, candidate)
+        candidate = candidate.next_op
+    return [
+        pool
+        if (pool := found.get(ref.root_reference.data)) is not None
+        else SymbolTable.lookup_symbol(op, ref)
+        for ref in refs
+    ]
 
 
 def _is_i64_attr(attr: Attribute | None) -> bool:
@@ -585,8 +594,7 @@ class AllocOffsetOp(IRDLOperation):
 
     def pool_ops(self) -> list[PoolOp]:
         pools: list[PoolOp] = []
-        for ref in self.pools.data:
-            pool = _lookup_pool(self, ref)
+        for ref, pool in zip(self.pools.data, _lookup_pools(self, self.pools.data), strict=True):
             # By exact type first: `isinstance` on an op class goes through `ABCMeta`.
             if type(pool) is not PoolOp and not isinstance(pool, PoolOp):
                 raise VerifyException(

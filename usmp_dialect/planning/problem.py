@@ -121,6 +121,10 @@ class Problem:
     intervals: Intervals | None = None
     """The live intervals the conflicts came from, when they came from intervals alone:
     then `conflicts` says nothing the intervals do not, and algorithms may use either."""
+    fixed: np.ndarray | None = None
+    """Per buffer, the offset the user placed it at by hand in its first candidate pool,
+    or -1 for a buffer to plan; `None` when no buffer is fixed. Algorithms see problems
+    without fixed buffers: the registry plans around them (`planning/rules.py`)."""
 
     def __post_init__(self):
         if not self.candidates:
@@ -129,6 +133,12 @@ class Problem:
     @property
     def num_buffers(self) -> int:
         return len(self.names)
+
+    def fixed_offsets(self) -> np.ndarray:
+        """`fixed`, or -1 for every buffer."""
+        if self.fixed is None:
+            return np.full(self.num_buffers, -1, dtype=np.int64)
+        return np.asarray(self.fixed, dtype=np.int64)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,9 @@
     usmp-translate --import-onnx m.onnx [--input-shape NAME=1x3x224x224 ...]
                                                 ONNX model file -> tir (as --import-relax)
 
+--import-tvmscript and --import-relax run the Python code of their input (TVMScript and
+Relax models are Python programs); model files, .mlir and .csv are only read.
+
 As `mlir-translate` does, the mode is a flag and the input a positional file (default, or
 `-`: standard input); the output goes to standard output or `-o FILE`, written only once the
 whole translation succeeded (as `--constants-out FILE.bin`).
@@ -127,17 +130,26 @@ def emit_tvmscript(
 TRANSLATIONS: dict[str, tuple[Callable[[str, str], str], str]] = {
     "import-csv": (import_csv, "benchmark CSV (id,lower,upper,size) to usmp IR"),
     "export-csv": (export_csv, "planned usmp IR to CSV with an offset column"),
-    "import-tvmscript": (import_tvmscript, "TVMScript (TVM 0.27 TIR, .py) to the tir dialect"),
+    "import-tvmscript": (
+        import_tvmscript,
+        "TVMScript (TVM 0.27 TIR, .py) to the tir dialect; this RUNS the file's Python code, "
+        "as python would: import only files you trust",
+    ),
     "emit-tvmscript": (emit_tvmscript, "tir dialect to TVMScript"),
     "import-relax": (
         import_relax,
-        "Relax model PATH.py:NAME (NAME() -> (mod, weights)) to the tir dialect",
+        "Relax model PATH.py:NAME (NAME() -> (mod, weights)) to the tir dialect; this RUNS "
+        "PATH.py and NAME, as python would: import only files you trust",
     ),
     "import-tflite": (
         partial(import_model_file, kind="tflite"),
-        "TensorFlow Lite model file to the tir dialect",
+        "TensorFlow Lite model file to the tir dialect (read as data: runs nothing)",
     ),
-    "import-onnx": (partial(import_model_file, kind="onnx"), "ONNX model file to the tir dialect"),
+    "import-onnx": (
+        partial(import_model_file, kind="onnx"),
+        "ONNX model file to the tir dialect (read as data: runs nothing; external data only "
+        "from the model's folder)",
+    ),
 }
 # Modes that lower a model as --import-relax does, and take its options.
 MODEL_MODES = ("import-relax", "import-tflite", "import-onnx")

@@ -37,6 +37,7 @@ from usmp_dialect.analysis.usmp_problem import (
     ModuleProblem,
     build_problem,
     module_liveness,
+    module_pools,
     module_usmp_ops,
 )
 from usmp_dialect.diagnostics import UsmpError, warn
@@ -175,6 +176,13 @@ class UsmpPlan(ModulePass):
                 "tir-to-usmp first, or write the live intervals",
                 allocs[0],
             )
+        if not allocs:
+            # Nothing to place: every pool is planned empty (size 0), so the lowerings
+            # know it is done with.
+            for pool in module_pools(op):
+                if pool.size is None:
+                    pool.properties["size"] = IntegerAttr(0, i64)
+            return
         # So that `memref-to-usmp,usmp-plan` plans too: the default candidates.
         assign_candidates(op)
         budget = Budget(time_limit=float(self.time_limit), effort=float(self.effort))

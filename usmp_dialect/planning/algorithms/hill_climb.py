@@ -129,7 +129,8 @@ class _FirstFit:
                 state.offset[buffer] = offset
                 state.top[buffer] = round_up(offset + size, alignment)
                 return
-            needed[pool] = offset + size
+            # What TVM's rule asked of the pool: room above its highest conflict.
+            needed[pool] = highest + size
         state.pool[buffer] = -1
         state.needed[buffer] = needed
 

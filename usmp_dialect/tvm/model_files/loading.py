@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import os
 import re
 import struct
 from collections.abc import Callable, Mapping, Sequence
@@ -208,13 +209,13 @@ def _onnx_module(
 
     try:
         model = onnx.ModelProto.FromString(_read(path))
+    except Exception as error:  # protobuf's decoder; the message says why
+        raise RelaxImportError(f"not a valid ONNX model: {_first_line(error)}", path) from None
+    _load_external_data(onnx, model, path)
+    try:
         onnx.checker.check_model(model)
-    except RelaxImportError:
-        raise
-    except Exception as error:  # protobuf's decoder or onnx's checker; the message says why
-        text = str(error).strip()
-        reason = text.splitlines()[0] if text else type(error).__name__
-        raise RelaxImportError(f"not a valid ONNX model: {reason}", path) from None
+    except Exception as error:  # onnx's checker; the message says why
+        raise RelaxImportError(f"not a valid ONNX model: {_first_line(error)}", path) from None
     model, shapes = static_onnx_model(model, input_shapes, path)
     from tvm.relax.frontend.onnx import from_onnx
 
@@ -228,6 +229,26 @@ def _onnx_module(
         path,
         lambda names: _onnx_failed_at(model, names),
     )
+
+
+def _first_line(error: Exception) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _load_external_data(onnx: Any, model: Any, path: str) -> None:
+    """Tensors stored in other files are read from the model's own folder, whatever the
+    current directory, and never from outside it: ONNX's own opener refuses an absolute
+    location, one with `..`, and one that is not a regular file there (its checker's
+    rule), and reads only the bytes the offset and length name."""
+    from onnx.external_data_helper import load_external_data_for_model
+
+    try:
+        load_external_data_for_model(model, os.path.dirname(os.path.abspath(path)))
+    except Exception as error:  # ONNX's opener or bounds check; the message says why
+        raise RelaxImportError(
+            f"external data of the model cannot be read: {_first_line(error)}", path
+        ) from None
 
 
 def _onnx_node(node: Any) -> str:

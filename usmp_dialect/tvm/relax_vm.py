@@ -1,0 +1,316 @@
+"""The Relax VM on our plan: a drop-in for `relax.transform.StaticPlanBlockMemory`.
+
+    tvm.compile(mod, target, relax_pipeline=pipeline(target, algorithm=..., pools=...))
+    PlanMemory(algorithm="default", pools="", effort=1.0, dump=None, plan_from=None)
+
+`pipeline(target, **options)` is TVM's default Relax pipeline for `target` (what
+`relax.get_default_pipeline(target)` runs: library dispatch, legalization, folding, fusion,
+dataflow lowering, then the finalizing passes) with `PlanMemory(**options)` in the place of
+`StaticPlanBlockMemory`; every other pass runs as TVM has it.
+
+`PlanMemory` first runs TVM's own planner, which decides what may share memory (see
+`relax_vm_tensors`), then places each of the tensors of its storages at a byte offset in
+one storage a pool (`R.memory.alloc_storage` at the function's start, per virtual device)
+with our planner (`algorithm`: any name of `usmp-opt --algorithm`; `pools`: a
+`--pools` spec, `sram:size_hint=256K,dram`), and rewrites each
+`R.memory.alloc_tensor(storage, 0, ...)` to `R.memory.alloc_tensor(pool, offset, ...)`,
+followed by `R.memory.ensure_zero_offset` (a view, no copy, on CPUs and CUDA) where the
+offset is not 0, since TVM's operators take only tensors at offset 0 of their data.
+
+`dump=PATH` writes each planned problem as usmp IR (`usmp-opt PATH -p ...` plans it);
+`plan_from=PATH` takes the plan from such a file, planned, instead of planning (checked by
+the validator against the function's own tensors). With several functions or devices the
+name gets `.FUNCTION.dN` before its suffix. What was planned and what the VM still
+allocates itself (returned tensors, dynamic shapes without `tir_var_upper_bound`) is in
+`.report`, a list of `FunctionReport`. A function the pass cannot plan keeps TVM's plan,
+with one `PlanMemoryWarning` saying which tensor and why. Planned into the one default pool
+(no `pools`, no `plan_from`), a function whose pool would take more bytes than TVM's
+storages (offsets are 64-byte aligned, TVM's storage sizes are exact: where TVM's reuse is
+already tight, the padding can cost a few bytes) keeps TVM's plan too, and its report says
+so: the VM never allocates more than with TVM's own planner.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from usmp_dialect.parsing import parse_module, print_module
+from usmp_dialect.planning.registry import get_algorithm
+from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
+from usmp_dialect.tvm.relax_vm_plan import VmPlan, plan_problem, problem_module, read_plan
+from usmp_dialect.tvm.relax_vm_tensors import Unplanned, VmTensor, vm_tensors
+
+OFFSET_VIEW_TARGETS = frozenset({"llvm", "c", "cuda"})
+"""Target kinds whose runtime makes a tensor at an offset into a storage a view
+(`SupportsDevicePointerArithmeticsOnHost`); elsewhere `ensure_zero_offset` copies."""
+
+PASS_NAME = "usmp.PlanMemory"
+
+
+class PlanMemoryWarning(UserWarning):
+    """A function kept TVM's plan: the pass could not plan it."""
+
+
+@dataclass(frozen=True)
+class Placement:
+    tensor: str
+    pool: str
+    offset: int
+    size: int
+    start: int
+    end: int
+
+
+@dataclass
+class FunctionReport:
+    function: str
+    pools: dict[str, int] = field(default_factory=dict)
+    """Bytes of each pool storage, `NAME` or `NAME.dN` for virtual device N > 0."""
+    placements: list[Placement] = field(default_factory=list)
+    unplanned: list[Unplanned] = field(default_factory=list)
+    """What the VM allocates outside the pools."""
+    kept_tvm_plan: str | None = None
+    """Why the function kept StaticPlanBlockMemory's plan, if it did."""
+
+    def text(self) -> str:
+        lines = [f"function {self.function}:"]
+        if self.kept_tvm_plan is not None:
+            lines.append(f"  kept TVM's plan: {self.kept_tvm_plan}")
+        lines += [f"  pool {name}: {size} bytes" for name, size in self.pools.items()]
+        lines += [
+            f"  {p.tensor}: {p.pool}[{p.offset}] {p.size} bytes, live [{p.start}, {p.end})"
+            for p in self.placements
+        ]
+        lines += [
+            f"  not planned: {u.name} "
+            f"({'dynamic' if u.size is None else f'{u.size} bytes'}): {u.reason}"
+            for u in self.unplanned
+        ]
+        return "\n".join(lines)
+
+
+def _device_kinds(mod: Any) -> dict[int, str]:
+    """The target kind of each virtual device index: the module's `vdevice` list, else the
+    current target for index 0; -1 is the host."""
+    import tvm
+
+    kinds = {-1: "llvm"}
+    current = tvm.target.Target.current(allow_none=True)
+    if current is not None:
+        kinds[0] = current.kind.name
+    infos = mod.global_infos.get("vdevice", []) if mod.global_infos else []
+    for i, vdevice in enumerate(infos):
+        kinds[i] = vdevice.target.kind.name
+    return kinds
+
+
+def _group_path(path: str, function: str, device: int, many: bool) -> Path:
+    if not many:
+        return Path(path)
+    p = Path(path)
+    return p.with_name(f"{p.stem}.{function}.d{device}{p.suffix}")
+
+
+def _pool_label(pool: str, device: int) -> str:
+    return pool if device == 0 else f"{pool}.d{device}"
+
+
+@dataclass(frozen=True)
+class _PlanMemory:
+    """The pass's options and its run; `PlanMemory(...)` makes it a `tvm.transform.Pass`."""
+
+    algorithm: str = "default"
+    pools: str = ""
+    effort: float = 1.0
+    time_limit: float = 60.0
+    dump: str | None = None
+    plan_from: str | None = None
+    report: list[FunctionReport] = field(default_factory=list, compare=False)
+    """Filled in by each run: one report a Relax function."""
+
+    def __post_init__(self) -> None:
+        get_algorithm(self.algorithm)
+        if self.pools:
+            parse_pool_spec(self.pools)
+
+    def transform_module(self, mod: Any, ctx: Any) -> Any:
+        from tvm import relax
+
+        planned = relax.transform.StaticPlanBlockMemory()(mod)
+        kinds = _device_kinds(mod)
+        self.report.clear()
+        functions = [
+            (gv, f) for gv, f in planned.functions.items() if isinstance(f, relax.Function)
+        ]
+        for gv, func in functions:
+            report = FunctionReport(gv.name_hint)
+            self.report.append(report)
+            rewritten = self._function(func, report, kinds, len(functions) > 1)
+            if rewritten is not None:
+                planned[gv] = rewritten
+        return planned
+
+    def _function(
+        self, func: Any, report: FunctionReport, kinds: dict[int, str], many_functions: bool
+    ) -> Any:
+        try:
+            found = vm_tensors(func, lambda d: kinds.get(d, "") in OFFSET_VIEW_TARGETS)
+            report.unplanned = found.unplanned
+            if not found.tensors:
+                return None
+            devices = sorted({t.device for t in found.tensors})
+            many = many_functions or len(devices) > 1
+            plans = {}
+            for device in devices:
+                tensors = [t for t in found.tensors if t.device == device]
+                plans[device] = (tensors, self._plan(tensors, report.function, device, many))
+            ours = sum(sum(plan.pool_sizes.values()) for _, plan in plans.values())
+            theirs = sum(found.storages.values())
+            if ours > theirs and not self.pools and self.plan_from is None:
+                report.kept_tvm_plan = f"its storages take fewer bytes ({theirs} < {ours})"
+                report.unplanned += [
+                    Unplanned(var.name, size, "TVM's plan kept")
+                    for var, size in found.storages.items()
+                ]
+                return None
+            return _rewritten(func, found.storages, plans, report)
+        except Exception as error:  # anything unplannable keeps TVM's plan, said once
+            report.kept_tvm_plan = f"{type(error).__name__}: {error}"
+            report.pools.clear()
+            report.placements.clear()
+            warnings.warn(
+                f"{PASS_NAME}: function '{report.function}' keeps StaticPlanBlockMemory's plan: "
+                f"{error}",
+                PlanMemoryWarning,
+                stacklevel=2,
+            )
+            return None
+
+    def _plan(self, tensors: list[VmTensor], function: str, device: int, many: bool) -> VmPlan:
+        """The plan of one function's tensors on one device: by our planner, or read from
+        `plan_from`; the problem written to `dump` first."""
+        module = problem_module(tensors)
+        if self.dump is not None:
+            _group_path(self.dump, function, device, many).write_text(print_module(module))
+        if self.plan_from is not None:
+            path = _group_path(self.plan_from, function, device, many)
+            module = parse_module(path.read_text(), str(path))
+        else:
+            plan_problem(module, self.algorithm, self.pools, self.effort, self.time_limit)
+        return read_plan(module, tensors)
+
+
+def PlanMemory(**options: Any) -> Any:
+    """Our planner in place of StaticPlanBlockMemory, as a `tvm.transform.Pass`; options are
+    `_PlanMemory`'s fields, and `.report` tells what its last run planned."""
+    import tvm
+
+    return tvm.transform.module_pass(opt_level=0, name=PASS_NAME)(_PlanMemory)(**options)
+
+
+def _rewritten(
+    func: Any, storages: dict[Any, int], plans: dict[int, Any], report: FunctionReport
+) -> Any:
+    """`func` with the replaced storages gone, one storage a pool at its start, and each
+    planned tensor at its offset in its pool."""
+    from tvm import relax
+
+    pools: dict[tuple[int, str], Any] = {}
+    at: dict[Any, tuple[Any, int]] = {}
+    for device, (tensors, plan) in plans.items():
+        for name, size in plan.pool_sizes.items():
+            label = _pool_label(name, device)
+            pools[(device, name)] = (
+                relax.Var(label.replace(".", "_"), relax.AnyType()),
+                relax.op.memory.alloc_storage(relax.ShapeExpr([size]), device, "global", "uint8"),
+            )
+            report.pools[label] = size
+        for t in tensors:
+            pool, offset = plan.placements[t.name]
+            at[t.var] = (pools[(device, pool)][0], offset)
+            report.placements.append(
+                Placement(t.name, _pool_label(pool, device), offset, t.size, t.start, t.end)
+            )
+    blocks = [relax.BindingBlock([relax.VarBinding(var, call) for var, call in pools.values()])]
+    for block in func.body.blocks:
+        bindings = []
+        for binding in block.bindings:
+            if binding.var in storages:
+                continue
+            if binding.var not in at:
+                bindings.append(binding)
+                continue
+            pool, offset = at[binding.var]
+            call = binding.value
+            placed = relax.op.memory.alloc_tensor(
+                pool, offset, call.args[2], call.args[3], call.args[4]
+            )
+            if offset:
+                in_pool = relax.Var(f"{binding.var.name}_in_pool", binding.var.ty)
+                bindings.append(relax.VarBinding(in_pool, placed))
+                placed = relax.op.memory.ensure_zero_offset(in_pool)
+            bindings.append(relax.VarBinding(binding.var, placed))
+        blocks.append(type(block)(bindings))
+    body = relax.SeqExpr(blocks, func.body.body)
+    return relax.Function(func.params, body, func.ret_ty, func.is_pure, func.attrs, func.span)
+
+
+class _Pipeline:
+    def __init__(self, target: Any, **options: Any):
+        import tvm
+
+        self.target = tvm.target.Target(target) if isinstance(target, str) else target
+        self.backend = _backend(self.target)
+        self.plan_memory = PlanMemory(**options)
+
+    def transform_module(self, mod: Any, _ctx: Any) -> Any:
+        import tvm
+
+        target = self.target
+        with target:
+            finalize = [
+                self.plan_memory if p.info.name == "StaticPlanBlockMemory" else p
+                for p in self.backend.finalize_passes(target)
+            ]
+            passes = (
+                self.backend.library_dispatch_passes(target)
+                + self.backend.legalize_passes(target)
+                + self.backend.dataflow_lower_passes(target)
+                + finalize
+            )
+            return tvm.transform.Sequential(passes)(mod)
+
+
+def pipeline(target: Any, **options: Any) -> Any:
+    """TVM's default Relax pipeline for `target` with `PlanMemory(**options)` in place of
+    StaticPlanBlockMemory (`tvm.compile(mod, target, relax_pipeline=pipeline(target))`);
+    its `.plan_memory.report` tells what the last build planned."""
+    import tvm
+
+    return tvm.transform.module_pass(opt_level=0, name="usmp.RelaxVMPipeline")(_Pipeline)(
+        target, **options
+    )
+
+
+def _backend(target: Any) -> Any:
+    """The `tvm.relax.backend.*.pipeline` module `relax.get_default_pipeline(target)`
+    takes its passes from (the same choice, in the same order)."""
+    import importlib
+
+    from tvm.relax.backend.utils import BackendDispatcher
+
+    kind = target.kind.name
+    if kind in ("cuda", "rocm"):
+        name = kind
+    elif kind == "llvm":
+        name = "cpu_generic"
+    elif kind == "opencl" and "adreno" in target.keys:
+        name = "adreno"
+    elif kind == "metal" or BackendDispatcher.is_gpu_target(target):
+        name = "gpu_generic"
+    else:
+        raise ValueError(f"TVM has no default Relax pipeline for target kind '{kind}'")
+    return importlib.import_module(f"tvm.relax.backend.{name}.pipeline")
