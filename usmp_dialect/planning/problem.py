@@ -162,17 +162,3 @@ class Plan:
 
     def total_size(self, problem: Problem) -> int:
         return int(self.pool_sizes(problem).sum())
-
-
-@dataclass(frozen=True)
-class Budget:
-    """What the caller allows an algorithm to spend."""
-
-    time_limit: float = 60.0
-    """Seconds: a safety cap. An algorithm stops on its own work budget, a function of the
-    problem alone, so that a plan does not depend on the machine or its load; only when
-    this cap ends the work first does it stop early, and the plan says so
-    (`Plan.time_capped`)."""
-    effort: float = 1.0
-    """Scales every work budget (search nodes, greedy orders, climb rounds): 2 does twice
-    the work, for the same plan on any machine."""

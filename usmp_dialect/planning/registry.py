@@ -12,7 +12,8 @@ from collections.abc import Callable
 from functools import partial
 from importlib.metadata import EntryPoint, entry_points
 
-from usmp_dialect.planning.problem import Budget, Plan, PlanningError, Problem
+from usmp_dialect.planning.budget import Budget
+from usmp_dialect.planning.problem import Plan, PlanningError, Problem
 from usmp_dialect.planning.rules import planned_by_rules
 
 Algorithm = Callable[[Problem, Budget], Plan]

@@ -21,9 +21,9 @@ from collections.abc import Callable
 import numpy as np
 
 from usmp_dialect.planning.algorithms.placement import Fit, Geometry, geometry_of, lowest_fit
+from usmp_dialect.planning.budget import Budget
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
 from usmp_dialect.planning.problem import (
-    Budget,
     Conflicts,
     Intervals,
     Plan,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import keyword
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from xdsl.dialects import arith, scf
@@ -423,7 +424,17 @@ class _Emitter:
             callee = op.callee.root_reference.data
             return ir.Call(self.gvars[callee], args, ret_ty=self.ret_types[callee])
         ret_ty = type_to_tvm(None if op.result is None else op.result.type, op)
+        if op.op_name.data not in _tvm_op_names():
+            raise UsmpError(f"TVM has no intrinsic '{op.op_name.data}'", op)
         return ir.Call(ir.Op.get(op.op_name.data), args, ret_ty=ret_ty)
+
+
+@cache
+def _tvm_op_names() -> frozenset[str]:
+    """The intrinsics TVM registers: `ir.Op.get` of another name fails inside TVM's C++."""
+    from tvm import ir
+
+    return frozenset(ir.Op.list_op_names())
 
 
 def tvm_attrs(attrs: dict[str, Any]) -> Any:

@@ -18,7 +18,8 @@ from usmp_dialect.planning.algorithms.portfolio import (
     portfolio_seconds,
 )
 from usmp_dialect.planning.algorithms.work import TimeCap, placements_in
-from usmp_dialect.planning.problem import Budget, Plan, PlanningError, Problem
+from usmp_dialect.planning.budget import Budget
+from usmp_dialect.planning.problem import Plan, PlanningError, Problem
 from usmp_dialect.planning.size_hints import check_size_hints, proven_out_of_space
 
 _SECONDS = 10.0

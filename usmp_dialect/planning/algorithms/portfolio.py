@@ -43,8 +43,9 @@ from usmp_dialect.planning.algorithms.work import (
     placements_in,
     repair_lookups_in,
 )
+from usmp_dialect.planning.budget import Budget
 from usmp_dialect.planning.conflicts import max_live
-from usmp_dialect.planning.problem import Budget, Plan, PlanningError, Problem
+from usmp_dialect.planning.problem import Plan, PlanningError, Problem
 from usmp_dialect.planning.size_hints import check_size_hints
 
 _BASE_SECONDS = 1.5
