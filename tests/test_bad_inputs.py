@@ -8,8 +8,10 @@ A diagnostic about an input's text is `FILE:LINE:COL: error: ...`; about a file 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
+import resource
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -35,6 +37,12 @@ class Case:
     """The diagnostic's location, a regular expression over `{input}` and `{output}`."""
     stdin: str | None = None
     """A corpus file fed on standard input."""
+    memory_guard: bool = False
+    """The tool runs with its address space limited to `GUARD_BYTES`, so an input that
+    makes it allocate without bound fails the test rather than the machine."""
+
+
+GUARD_BYTES = 4 << 30
 
 
 def opt(name: str, message: str, *extra: str) -> Case:
@@ -43,6 +51,10 @@ def opt(name: str, message: str, *extra: str) -> Case:
 
 def translate(mode: str, name: str, message: str) -> Case:
     return Case(("usmp-translate", f"--{mode}", str(CORPUS / name), "-o", "{output}"), message)
+
+
+def guarded(name: str, message: str) -> Case:
+    return dataclasses.replace(opt(name, message), memory_guard=True)
 
 
 def model(function: str, message: str) -> Case:
@@ -109,6 +121,38 @@ CASES = {
         "tir_dimension_past_int32.mlir",
         "buffer dimension 4294967296 does not fit its index type i32",
     ),
+    "liveness-i32-array": opt("liveness_i32_array.mlir", "Expected attribute i64 but got i32"),
+    "liveness-f64-array": opt("liveness_f64_array.mlir", "Expected attribute i64 but got f64"),
+    "liveness-index-disable-verify": opt(
+        "liveness_index_out_of_range.mlir", "a buffer index is out of range", "--disable-verify"
+    ),
+    "func-type-integer": opt("func_type_integer.mlir", "0 : i32 should be of base attribute"),
+    "array-i128": opt("array_i128.mlir", "elements of type i128 are not supported"),
+    "dense-i128": opt("dense_i128.mlir", "elements of type i128 are not supported"),
+    "cmpi-predicate": opt(
+        "cmpi_predicate_out_of_range.mlir", "'arith.cmpi' predicate must be one of 0 to 9"
+    ),
+    "tir-empty-for-region": opt("tir_empty_for_region.mlir", "expected a single block"),
+    "integer-width-past-limit": guarded(
+        "integer_width_past_limit.mlir", "integer bitwidth is limited to 16777215 bits"
+    ),
+    "dense-splat-past-memory": guarded(
+        "dense_splat_past_memory.mlir",
+        "a dense literal of 1000000000000000 elements would need 9000000000000000 bytes",
+    ),
+    "effort-past-limit": Case(
+        (*OPT_EXAMPLE, "--effort", "1e300", "-o", "{output}"),
+        "effort 1e+300 is past the limit of 1e+06",
+        "usmp-opt",
+    ),
+    "tir-use-before-definition": translate(
+        "emit-tvmscript",
+        "tir_use_before_definition.mlir",
+        "operand 1 of 'tir.load' (line 5, column 3) is used before its definition",
+    ),
+    "tir-unknown-intrinsic": translate(
+        "emit-tvmscript", "tir_unknown_intrinsic.mlir", "TVM has no intrinsic"
+    ),
     "csv-latin-1": translate("import-csv", "not_utf8_latin1.csv", "not UTF-8"),
     "csv-stdin-latin-1": Case(
         ("usmp-translate", "--import-csv"), "not UTF-8", r"<stdin>:2:4", "not_utf8_latin1.csv"
@@ -162,6 +206,10 @@ CASES = {
 }
 
 
+def _limit_address_space() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (GUARD_BYTES, GUARD_BYTES))
+
+
 def run_case(case: Case, tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], Path, str]:
     output = tmp_path / "out.mlir"
     read_only = tmp_path / "read_only.mlir"
@@ -173,7 +221,13 @@ def run_case(case: Case, tmp_path: Path) -> tuple[subprocess.CompletedProcess[st
 
     command = [str(TOOLS / case.command[0]), *map(expand, case.command[1:])]
     stdin = (CORPUS / case.stdin).read_bytes() if case.stdin else b""
-    completed = subprocess.run(command, input=stdin, capture_output=True, timeout=120)
+    completed = subprocess.run(
+        command,
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+        preexec_fn=_limit_address_space if case.memory_guard else None,
+    )
     result = subprocess.CompletedProcess(
         completed.args,
         completed.returncode,
@@ -186,7 +240,7 @@ def run_case(case: Case, tmp_path: Path) -> tuple[subprocess.CompletedProcess[st
     return result, read_only, where
 
 
-TVM_CASES = ("model-", "tvmscript-", "tir-dimension-")
+TVM_CASES = ("model-", "tvmscript-", "tir-dimension-", "tir-use-", "tir-unknown-")
 """Cases whose tool runs TVM (the `tvm` tier)."""
 
 

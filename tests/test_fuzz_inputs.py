@@ -6,6 +6,11 @@ regular, read-only file, a symlink, a dangling one, a FIFO, a directory, a path 
 directory): a success writes what standard output gets, without replacing a link or FIFO; a
 failure leaves every file as it was. Pipes and signals: tests/test_driver_io.py.
 
+Generic-form IR (`"usmp.liveness"() <{...}>`) is mutated where the byte mutations rarely
+reach: an attribute's value replaced by one of another type or out of range, an attribute
+dropped, an op moved before the ops that define its operands. It goes through the passes
+alone, with and without `--disable-verify`, the report and the TVMScript emitter.
+
 The mains run in-process, for speed; `test_random_bytes_through_the_console_scripts` runs a
 few through the real scripts. Fixed seeds by default; `USMP_FUZZ_EXAMPLES=5000` runs that
 many examples a test, with fresh random seeds (see README).
@@ -250,6 +255,143 @@ def test_random_bytes_through_the_console_scripts(command: list[str], suffix: st
     assert "Traceback" not in completed.stderr
     assert re.fullmatch(rf"{re.escape(str(path))}:\d+:\d+: error: [^\n]*\n", completed.stderr)
     assert not output.exists()
+
+
+def _generic(path: Path, passes: str | None = None) -> bytes:
+    """The file, through `passes`, in generic form: every attribute written out."""
+    code, out, err = run(
+        usmp_opt.main,
+        [str(path), "--print-op-generic", *(["-p", passes] if passes else [])],
+    )
+    assert code == 0, err
+    return out.encode()
+
+
+GENERIC_USMP_SEEDS = [
+    _generic(ROOT / "examples/memref/chain.mlir", "memref-to-usmp"),
+    _generic(ROOT / "examples/memref/chain.mlir", "memref-to-usmp,usmp-plan"),
+]
+GENERIC_TIR_SEEDS = [
+    _generic(ROOT / "tests/filecheck/translate/emit-tvmscript.mlir"),
+    _generic(ROOT / "tests/filecheck/translate/emit-tvmscript.mlir", "tir-to-usmp"),
+]
+WRONG_VALUES = [
+    b"0 : i32",
+    b"-1 : i64",
+    b"9223372036854775807 : i64",
+    b"18446744073709551615 : ui64",
+    b"1.5 : f32",
+    b'"s"',
+    b'""',
+    b"unit",
+    b"@main",
+    b"@missing",
+    b"[]",
+    b"{}",
+    b'["a", "a"]',
+    b"array<i64>",
+    b"array<i64: -1, 5>",
+    b"array<i32: 0, 1>",
+    b"array<i8: 1>",
+    b"array<f64: 1.0>",
+    b"array<i128: 1>",
+    b"dense<1> : tensor<2xi64>",
+    b"dense<[1, 2]> : tensor<2xi128>",
+    b"i32",
+    b"i99999999999",
+    b"memref<4xi8>",
+    b"() -> ()",
+    b"(i32) -> i32",
+    b"#usmp<pool_kind constant>",
+    b"#tir<for_kind unrolled>",
+    b"!tir.buffer<16xf32>",
+    b"!tir.ptr<f32>",
+]
+_ATTRIBUTE_NAME = re.compile(rb"\b[A-Za-z_][\w.]* = ")
+_CLOSING = {ord(")"), ord("]"), ord("}"), ord(">")}
+_OPENING = {ord("("), ord("["), ord("{"), ord("<")}
+
+
+def _value_end(text: bytes, start: int) -> int:
+    """Where the attribute value at `start` ends: the `,` or closing bracket after it."""
+    depth, quoted, at = 0, False, start
+    while at < len(text):
+        byte = text[at]
+        if quoted:
+            at += byte == ord("\\")
+            quoted = byte != ord('"')
+        elif byte == ord('"'):
+            quoted = True
+        elif byte in _OPENING:
+            depth += 1
+        elif byte in _CLOSING and not (byte == ord(">") and text[at - 1] == ord("-")):
+            if depth == 0:
+                return at
+            depth -= 1
+        elif byte == ord(",") and depth == 0:
+            return at
+        at += 1
+    return at
+
+
+@st.composite
+def generic_mutated(draw: st.DrawFn, seeds: Sequence[bytes]) -> bytes:
+    data = draw(st.sampled_from(seeds))
+    for _ in range(draw(st.integers(1, 3))):
+        entries = [(m.start(), m.end()) for m in _ATTRIBUTE_NAME.finditer(data)]
+        start, value = draw(st.sampled_from(entries))
+        end = _value_end(data, value)
+        match draw(st.sampled_from(["replace", "replace", "copy", "drop", "move-op"])):
+            case "replace":
+                data = data[:value] + draw(st.sampled_from(WRONG_VALUES)) + data[end:]
+            case "copy":
+                _, other_value = draw(st.sampled_from(entries))
+                data = data[:value] + data[other_value : _value_end(data, other_value)] + data[end:]
+            case "drop":
+                data = data[:start] + data[end + 2 if data[end : end + 2] == b", " else end :]
+            case "move-op":
+                lines = data.split(b"\n")
+                line = lines.pop(draw(st.integers(0, len(lines) - 1)))
+                lines.insert(draw(st.integers(0, len(lines))), line)
+                data = b"\n".join(lines)
+    return data
+
+
+GENERIC_COMMANDS = [
+    ["--plan-pools"],
+    ["--plan-pools", "--disable-verify"],
+    ["--plan-pools", "-t", "usmp-report{format=json}", "--disable-verify"],
+    ["--plan-pools", "-t", "usmp-svg"],
+    ["--disable-verify"],
+    ["-p", "usmp-assign-pools,usmp-plan", "--disable-verify"],
+    ["-p", "usmp-to-memref", "--disable-verify"],
+    ["-p", "memref-to-usmp", "--disable-verify"],
+    ["-p", "tir-hoist-workspaces,tir-io-to-allocations,tir-to-usmp", "--disable-verify"],
+    ["-p", "usmp-to-tir", "--disable-verify"],
+]
+
+
+@fuzz_settings(ci_examples=40)
+@given(
+    st.one_of(generic_mutated(GENERIC_USMP_SEEDS), generic_mutated(GENERIC_TIR_SEEDS)),
+    st.sampled_from(GENERIC_COMMANDS),
+)
+def test_fuzz_generic_attributes(data: bytes, command: list[str]):
+    with tempfile.TemporaryDirectory() as directory:
+        work = Path(directory)
+        path = fuzz_in(work, "generic.mlir", data)
+        check_run(usmp_opt.main, [str(path), *command], path, work / "out.mlir")
+        export_csv(path, work)
+
+
+@pytest.mark.slow
+@fuzz_settings(ci_examples=15)
+@given(generic_mutated(GENERIC_TIR_SEEDS))
+def test_fuzz_generic_emit_tvmscript(data: bytes):
+    with tempfile.TemporaryDirectory() as directory:
+        work = Path(directory)
+        path = fuzz_in(work, "generic_tir.mlir", data)
+        check_run(usmp_translate.main, ["--emit-tvmscript", str(path)], path, work / "out.py")
 
 
 OUTPUT_KINDS = ["new", "regular", "read-only", "symlink", "dangling symlink", "fifo", "directory"]

@@ -42,6 +42,15 @@ def without_tvm(monkeypatch: pytest.MonkeyPatch) -> None:
             f"usmp-translate: error: --import-relax {EXTRA}",
         ),
         (
+            usmp_translate.main,
+            [
+                "--emit-c",
+                "/nonexistent/never-written",
+                str(ROOT / "tests/filecheck/inputs/tir/emit_c/copy.mlir"),
+            ],
+            f"usmp-translate: error: --emit-c {EXTRA}",
+        ),
+        (
             run_tvmscript.main,
             [str(ROOT / "examples/tir/chain.py")],
             f"run_tvmscript: error: running TVMScript {EXTRA}",

@@ -24,6 +24,10 @@ MAX_TOTAL_BYTES = 2**60
 """The most the sizes plus alignments of a problem's buffers may sum to. No plan needs
 more, so no offset or pool size the planner computes passes it, and its algorithms keep
 int64 headroom above it for their sentinels and sums."""
+MAX_NESTING = 500
+"""Ops nest at most this deep (an op inside a region of an op ... of the module). Parsing,
+passes and printing recurse once a level; `RECURSION_LIMIT` gives them room for it."""
+RECURSION_LIMIT = 40 * MAX_NESTING
 
 
 class UsmpError(PassFailedException):
@@ -42,7 +46,7 @@ class LocatedError(DiagnosticException):
         self.location = location
 
 
-def decode_input(data: bytes, name: str, line_offset: int = 0) -> str:
+def decode_input(data: bytes | bytearray, name: str, line_offset: int = 0) -> str:
     """Input bytes as text; anything but UTF-8 is a `LocatedError` at the first bad byte."""
     try:
         return data.decode("utf-8")

@@ -5,24 +5,40 @@ modules print back parseable whatever their SSA names."""
 
 from __future__ import annotations
 
+import math
+import os
 import re
 from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from io import StringIO
-from typing import Any
+from typing import Any, cast
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    AnyDenseElement,
     AnyFloat,
+    ArrayAttr,
     ComplexType,
+    ContainerType,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    DictionaryAttr,
     FileLineColLoc,
     IndexType,
     IntAttr,
     IntegerType,
     ModuleOp,
+    RankedStructure,
+    ShapedType,
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation, TypeAttribute
+from xdsl.irdl import IRDLOperation, OptAttributeDef, OptPropertyDef
+from xdsl.irdl.operations import VerificationContext
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.universe import Universe
@@ -30,14 +46,26 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
 
-from usmp_dialect.diagnostics import LocatedError, decode_input, with_location
+from usmp_dialect.diagnostics import MAX_NESTING, LocatedError, decode_input, with_location
 from usmp_dialect.dialects.tir import set_readable_hint
+from usmp_dialect.formats import resources
+from usmp_dialect.formats.resources import Blobs
 from usmp_dialect.universe import USMP_UNIVERSE
 
-MAX_NESTING = 500
-"""Ops nest at most this deep (an op inside a region of an op ... of the module). Parsing,
-passes and printing recurse once a level; `RECURSION_LIMIT` gives them room for it."""
-RECURSION_LIMIT = 40 * MAX_NESTING
+MAX_INTEGER_WIDTH = (1 << 24) - 1
+"""MLIR's limit on an integer type's width (`IntegerType::kMaxWidth`): xDSL has none, and
+computes the range of an `i99999999999` as a Python integer of that many bits."""
+
+PARSED_BYTES_PER_ELEMENT = 8
+"""What xDSL holds per element of a `dense<...>` while it parses one, besides the element's
+own bytes: a splat is first a Python list of the shape's element count."""
+
+_PREDICATES: dict[type[Operation], Sequence[str]] = {
+    arith.CmpiOp: arith.CMPI_COMPARISON_OPERATIONS,
+    arith.CmpfOp: arith.CMPF_COMPARISON_OPERATIONS,
+}
+"""Comparisons whose predicate is an integer in the generic form: xDSL verifies no range,
+and its printer indexes these names with it."""
 
 # xDSL 0.75 lexes a string literal with `"(?:[^"...]+|\\...)*"`, a nested repetition that
 # backtracks exponentially on an unclosed string (`memref.sto"re %f, %a[%c0] : ...` took
@@ -95,9 +123,17 @@ AttrParser._TensorLiteralElement.to_type = _element_to_type_reading_float_bits  
 
 
 class LocatingParser(Parser):
-    def __init__(self, ctx: Context, input: str | bytes, name: str, line_offset: int = 0):
-        if isinstance(input, bytes):
+    def __init__(
+        self, ctx: Context, input: str | bytes | bytearray, name: str, line_offset: int = 0
+    ):
+        if isinstance(input, str) and "{-#" in input:
+            input = input.encode()
+        self._blobs = Blobs()
+        if isinstance(input, bytes | bytearray):
+            # The blobs are read from the bytes, before the (small) rest becomes text.
+            input, self._blobs = resources.split(input, name, line_offset)
             input = decode_input(input, name, line_offset)
+        self._resource_uses: list[tuple[str, ShapedType, int]] = []
         super().__init__(ctx, input, name)
         self._line_offset = line_offset
         self._file_name = StringAttr(name)
@@ -129,9 +165,36 @@ class LocatingParser(Parser):
             raise LocatedError(str(error), f"{self.lexer.input.name}:{line}:{column}") from None
         finally:
             self._depth -= 1
+        if (predicates := _PREDICATES.get(type(op))) is not None and not (
+            0 <= cast(arith.CmpiOp, op).predicate.value.data < len(predicates)
+        ):
+            self.raise_error(
+                f"'{op.name}' predicate must be one of 0 to {len(predicates) - 1}", start
+            )
         if isinstance(op.location, UnknownLoc):
             line, column = self._line_and_column(start)
             op.location = FileLineColLoc(self._file_name, IntAttr(line), IntAttr(column))
+        return op
+
+    def _parse_generic_operation(self, op_type: type[Operation]) -> Operation:
+        """xDSL verifies an op's regions before the op itself, so a verifier of an op
+        inside reads its parent's properties unchecked (`func.return` read the
+        `function_type` of a `func.func` whose generic form gave an integer). An op in
+        generic form has its properties and attributes checked as it is parsed; the
+        custom forms build them typed."""
+        op = super()._parse_generic_operation(op_type)
+        if isinstance(op, IRDLOperation):
+            definition = op.get_irdl_definition()
+            context = VerificationContext()
+            for kind, group, given in (
+                ("property", definition.properties, op.properties),
+                ("attribute", definition.attributes, op.attributes),
+            ):
+                for name, attr_def in group.items():
+                    if name in given:
+                        attr_def.constr.verify(given[name], context)
+                    elif not isinstance(attr_def, OptPropertyDef | OptAttributeDef):
+                        raise VerifyException(f"{kind} '{name}' expected in operation '{op.name}'")
         return op
 
     def _parse_plain_operation(self) -> Operation | None:
@@ -156,19 +219,114 @@ class LocatingParser(Parser):
         self._register_ssa_definition(head.group(1), op.results, result)
         return op
 
+    def _parse_optional_integer_or_float_type(self) -> TypeAttribute | None:
+        start = self._current_token.span.start
+        parsed = super()._parse_optional_integer_or_float_type()
+        if isinstance(parsed, IntegerType) and parsed.width.data > MAX_INTEGER_WIDTH:
+            self.raise_error(
+                f"integer bitwidth is limited to {MAX_INTEGER_WIDTH} bits", start, self.pos
+            )
+        return parsed
+
+    def _parse_dense_literal_type(self) -> RankedStructure[AnyDenseElement]:
+        start = self._current_token.span.start
+        parsed = super()._parse_dense_literal_type()
+        elements = math.prod(parsed.get_shape())
+        element = parsed.get_element_type()
+        bits = element.bitwidth if isinstance(element, IntegerType) else 64
+        needed = elements * (PARSED_BYTES_PER_ELEMENT + (bits + 7) // 8)
+        if needed > (memory := physical_memory()):
+            self.raise_error(
+                f"a dense literal of {elements} elements would need {needed} bytes, more "
+                f"than this machine's {memory} bytes of memory",
+                start,
+                self.pos,
+            )
+        return parsed
+
+    def parse_dense_int_or_fp_elements_attr(
+        self, type: RankedStructure[AnyDenseElement] | None
+    ) -> DenseIntOrFPElementsAttr:
+        start = self._current_token.span.start
+        with self._unpackable_elements(start):
+            return super().parse_dense_int_or_fp_elements_attr(type)
+
+    def _parse_builtin_densearray_attr(self) -> DenseArrayBase | None:
+        start = self._current_token.span.start
+        with self._unpackable_elements(start):
+            return super()._parse_builtin_densearray_attr()
+
+    @contextmanager
+    def _unpackable_elements(self, start: int) -> Iterator[None]:
+        """xDSL packs `array<...>` and `dense<...>` elements as C numbers of at most 64
+        bits and raises NotImplementedError for wider ones (`array<i128: 1>`)."""
+        try:
+            yield
+        except NotImplementedError as error:
+            message = str(error).replace("Format not implemented for ", "")
+            self.raise_error(
+                f"elements of type {message} are not supported: xDSL stores array and "
+                "dense elements of at most 64 bits",
+                start,
+                self.pos,
+            )
+
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         """xDSL keeps `%x_1_2` as the hint `x_1`, which its printer may also give another
         value: the hints are made ones that print uniquely."""
         module = super().parse_module(allow_implicit_module)
+        self._check_resource_uses()
+        resources.set_blobs(module, self._blobs)
         for op in module.walk():
             for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
                 if value.name_hint is not None:
                     set_readable_hint(value, value.name_hint)
         return module
 
+    def _parse_builtin_dense_resource_attr(self) -> DenseResourceAttr:
+        """`dense_resource<name> : type`, its blob looked up once the file's section is
+        read (xDSL's own would declare the name in a store of the whole process)."""
+        self.parse_characters("<", " in dense_resource attribute")
+        start = self._current_token.span.start
+        handle = self.parse_identifier(context_msg=" for resource handle")
+        self.parse_characters(">", " in dense_resource attribute")
+        self.parse_characters(":", " in dense_resource attribute")
+        type = self.parse_type()
+        if not isinstance(type, ShapedType):
+            self.raise_error(f"dense resource should have a shaped type, got: {type}")
+        self._resource_uses.append((handle, type, start))
+        return DenseResourceAttr.from_params(handle, type)
+
+    def _check_resource_uses(self) -> None:
+        for handle, type, position in self._resource_uses:
+            line, column = self._line_and_column(position)
+            where = f"{self.lexer.input.name}:{line}:{column}"
+            if handle not in self._blobs.spans:
+                raise LocatedError(
+                    f"resource '{handle}' is not in the file's dialect_resources section "
+                    "(was it written with --elide-constants?)",
+                    where,
+                )
+            size = self._blobs.spans[handle][1]
+            element = type.get_element_type() if isinstance(type, ContainerType) else type
+            bits = element.bitwidth if isinstance(element, IntegerType | AnyFloat) else None
+            if bits is None:
+                raise LocatedError(f"resource '{handle}' has elements of type {element}", where)
+            needed = math.prod(type.get_shape()) * ((bits + 7) // 8)
+            if size != needed:
+                raise LocatedError(
+                    f"resource '{handle}' has {size} bytes, its type {type} needs {needed}",
+                    where,
+                )
+
     def _line_and_column(self, position: int) -> tuple[int, int]:
         line = bisect_right(self._line_starts, position)
         return line + self._line_offset, position - self._line_starts[line - 1] + 1
+
+
+def physical_memory() -> int:
+    """Bytes of memory this machine has."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
 def usmp_context() -> Context:
@@ -183,7 +341,7 @@ def usmp_context() -> Context:
     return ctx
 
 
-def parse_module(text: str, name: str) -> ModuleOp:
+def parse_module(text: str | bytes | bytearray, name: str) -> ModuleOp:
     """`text` as a verified module; a mistake in it is a located diagnostic."""
     module = LocatingParser(usmp_context(), text, name).parse_module()
     try:
@@ -193,11 +351,50 @@ def parse_module(text: str, name: str) -> ModuleOp:
     return module
 
 
-def print_module(module: ModuleOp) -> str:
+def print_module(module: ModuleOp, elide_constants: bool = False) -> str:
+    """The module's text, and after it the section of the blobs it names unless
+    `elide_constants` (a module to read, not to parse again)."""
+    return "".join(module_pieces(module, elide_constants))
+
+
+def module_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str]:
+    """`print_module`'s text in pieces, each blob's hex made when it is written: a
+    model's weights are never all in hex at once."""
     output = StringIO()
     Printer(stream=output).print_op(module)
     output.write("\n")
-    return output.getvalue()
+    yield output.getvalue()
+    yield from resources_pieces(module, elide_constants)
+
+
+def resources_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str]:
+    """The file's `{-# dialect_resources ... #-}` section for the blobs `module` names."""
+    blobs = resources.blobs_of(module)
+    if not blobs.spans:
+        return
+    names = sorted(resource_handles(module) & blobs.spans.keys())
+    if elide_constants:
+        yield f"// {len(names)} resources of {blobs.nbytes} bytes elided (--elide-constants)\n"
+    else:
+        yield from resources.section_text(blobs, names)
+
+
+def resource_handles(module: ModuleOp) -> set[str]:
+    """The names of the `dense_resource`s in `module`'s attributes and properties."""
+    handles: set[str] = set()
+    pending: list[Attribute] = []
+    for op in module.walk():
+        pending.extend(op.attributes.values())
+        pending.extend(op.properties.values())
+    while pending:
+        attribute = pending.pop()
+        if isinstance(attribute, DenseResourceAttr):
+            handles.add(attribute.resource_handle.data)
+        elif isinstance(attribute, DictionaryAttr):
+            pending.extend(attribute.data.values())
+        elif isinstance(attribute, ArrayAttr):
+            pending.extend(attribute.data)
+    return handles
 
 
 def _without_python_hint(message: str) -> str:

@@ -9,7 +9,10 @@ from problems import ONE_POOL, intervals_problem
 
 from usmp_dialect.planning.conflicts import (
     conflicts_from_intervals,
+    live_at_peak,
     max_live,
+    max_live_by_group,
+    max_live_of,
     max_live_per_pool,
 )
 from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, PoolSpec, Problem
@@ -99,6 +102,31 @@ def test_max_live_per_pool_counts_each_pools_buffers(case, data):
         for pool in (0, 1)
     ]
     assert max_live_per_pool(problem, plan).tolist() == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(interval_sets, st.data())
+def test_max_live_by_group_is_max_live_of_each_group(case, data):
+    """Groups sharing buffers, one sweep: as if each group's buffers were alone."""
+    n, rows = case
+    sizes = data.draw(st.lists(st.integers(0, 100), min_size=n, max_size=n))
+    pairs = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, 2)), unique=True))
+    problem = problem_of(rows, sizes)
+    buffers = np.array([b for b, _ in pairs], dtype=np.int64)
+    groups = np.array([g for _, g in pairs], dtype=np.int64)
+    expected = []
+    for group in range(3):
+        members = buffers[groups == group]
+        only = np.zeros(n, dtype=np.int64)
+        only[members] = np.asarray(sizes)[members]
+        expected.append(max_live_of(problem, only) if len(members) else 0)
+    assert max_live_by_group(problem, buffers, groups, 3).tolist() == expected
+
+
+def test_live_at_peak_names_the_buffers_of_the_busiest_time():
+    problem = problem_of([(0, 0, 4), (1, 3, 3), (2, 5, 2), (3, 0, 2)], [10, 10, 30, 5])
+    assert live_at_peak(problem, np.arange(4)).tolist() == [1, 2]
+    assert live_at_peak(problem, np.array([0, 1, 3])).tolist() == [0, 1]
 
 
 def heaviest_clique(lists, sizes) -> int:

@@ -232,7 +232,7 @@ def _minimalloc_j() -> Problem:
 def test_progress_reports_the_search_and_changes_no_plan():
     """A progress callback hears the best pool size and a bound below it as the search goes
     (MiniMalloc's J at effort 0.01), and the plan is the one found without it."""
-    from usmp_dialect.planning.problem import SearchProgress
+    from usmp_dialect.planning.budget import SearchProgress
 
     problem = _minimalloc_j()
     heard: list[SearchProgress] = []

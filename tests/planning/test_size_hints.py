@@ -6,10 +6,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.planning.problems import interval_problem, intervals_problem
+from tests.planning.problems import interval_problem, intervals_problem, listed_problem
 from usmp_dialect.planning.algorithms.placement import Fit, geometry_of, place_in_order
 from usmp_dialect.planning.problem import Intervals, PlanningError, PoolSpec
 from usmp_dialect.planning.registry import Budget, get_algorithm
+from usmp_dialect.planning.size_hints import check_size_hints
 from usmp_dialect.planning.validator import validate
 
 TVM_ALGORITHMS = ["greedy_by_size", "greedy_by_conflicts", "hill_climb", "first_fit", "best_fit"]
@@ -85,6 +86,57 @@ def test_a_buffer_larger_than_every_hint_does_not_fit():
             get_algorithm(algorithm)(problem, Budget())
 
 
+def test_thousands_of_small_pools_are_named_three_and_counted():
+    """Issue 33: 5000 pools of 8 bytes and three 16-byte buffers; the error names three
+    pools and counts the rest, whatever the algorithm that searches."""
+    pools = tuple(PoolSpec(f"p{i}", size_hint=8) for i in range(5000))
+    problem = interval_problem(
+        [(0, 10)] * 3, [16] * 3, pools=pools, candidates=((*range(5000),),) * 3
+    )
+    for algorithm in FINDING_ALGORITHMS:
+        with pytest.raises(PlanningError) as error:
+            get_algorithm(algorithm)(problem, Budget())
+        assert str(error.value) == (
+            "buffer 'b0' (16 bytes) does not fit in any candidate pool (p0: size hint 8 bytes, "
+            "needs 16, 8 bytes missing; p1: size hint 8 bytes, needs 16, 8 bytes missing; p2: "
+            "size hint 8 bytes, needs 16, 8 bytes missing; and 4997 more); increase the size "
+            "hints"
+        )
+
+
+def test_buffers_that_only_a_set_of_pools_holds_need_its_hints_together():
+    """Each buffer fits `p` or `q`; together they need more than both; `r` is too small
+    for any of them, and the buffer with an unbounded pool does not count."""
+    problem = interval_problem(
+        [(0, 4), (0, 4), (1, 3), (1, 3)],
+        [30, 30, 20, 40],
+        pools=(PoolSpec("p", 32), PoolSpec("q", 32), PoolSpec("r", 8), PoolSpec("s")),
+        candidates=((0, 1, 2), (2, 1, 0), (0, 1), (0, 3)),
+    )
+    with pytest.raises(PlanningError) as error:
+        check_size_hints(problem)
+    assert str(error.value) == (
+        "no plan fits the size hints: buffer 'b0' (30 bytes) and the buffers live with it "
+        "that can go nowhere but pools p, q need 80 bytes at once, and those pools' size "
+        "hints add up to 64 bytes; increase the size hints"
+    )
+    assert error.value.buffer == 0
+
+
+def test_a_pool_bound_from_conflict_lists_alone():
+    """Without intervals the bytes at once are a clique's: `a`, `b` and `c` conflict
+    pairwise and only `p` holds them."""
+    problem = listed_problem(
+        [8, 8, 8],
+        [[1, 2], [2], []],
+        names=("a", "b", "c"),
+        pools=(PoolSpec("p", 20), PoolSpec("q", 4)),
+        candidates=((0,), (1, 0), (0, 1)),
+    )
+    with pytest.raises(PlanningError, match=r"needs 24, 4 bytes missing"):
+        check_size_hints(problem)
+
+
 @st.composite
 def problems_with_a_hand_plan(draw):
     """Buffers live over random spans, each assigned a pool by hand and placed there first
@@ -116,6 +168,12 @@ def problems_with_a_hand_plan(draw):
         choice = list(dict.fromkeys([*others, hand[buffer]]))
         candidates.append(tuple(draw(st.permutations(choice))))
     return interval_problem(spans, sizes, pools=pools, candidates=tuple(candidates))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problem=problems_with_a_hand_plan())
+def test_the_bounds_never_reject_a_problem_with_a_plan(problem):
+    check_size_hints(problem)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -153,3 +211,16 @@ def test_default_says_a_plan_may_exist_when_a_chain_of_moves_is_needed():
     plan = get_algorithm("exact")(problem, Budget(effort=0.05))
     assert validate(problem, plan) == []
     _default_plans_or_says_a_plan_may_exist(problem)
+
+
+def test_hill_climb_says_how_many_bytes_its_rule_missed():
+    """`b2` conflicts with `b1` only, which its first round places above `b0`: a gap lies
+    below `b1`, but TVM's rule drops a pool the buffer does not fit above its highest
+    conflict in, so the pool lacks 50 bytes (it once said "-170 bytes missing")."""
+    problem = interval_problem(
+        [(0, 4), (0, 10), (5, 10)], [120, 100, 50], pools=(PoolSpec("sram", size_hint=220),)
+    )
+    with pytest.raises(PlanningError) as error:
+        # No time for a second round: the first round's failure is the answer.
+        get_algorithm("hill_climb")(problem, Budget(time_limit=0))
+    assert "(sram: size hint 220 bytes, needs 270, 50 bytes missing)" in str(error.value)

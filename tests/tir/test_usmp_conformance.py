@@ -62,13 +62,13 @@ FAST_AND_SLOW = "fast_memory:size_hint=200704,slow_memory"
 `slow_memory`."""
 
 
-def planned(module: ModuleOp, pools: str = "") -> ModuleOp:
+def planned(module: ModuleOp, pools: str | None = None) -> ModuleOp:
     TirToUsmp().apply(None, module)  # type: ignore[arg-type]
     UsmpAssignPools(pools).apply(None, module)  # type: ignore[arg-type]
     return module
 
 
-def problem(module: ModuleOp, pools: str = "") -> ModuleProblem:
+def problem(module: ModuleOp, pools: str | None = None) -> ModuleProblem:
     return module_problem(planned(module, pools))
 
 
@@ -320,7 +320,7 @@ CONVERTED = {
 
 @pytest.mark.parametrize("name", sorted(CONVERTED))
 def test_convert_pool_allocations_to_offsets(tvm_module, name):
-    pools = FAST_AND_SLOW if name.endswith("linear") else ""
+    pools = FAST_AND_SLOW if name.endswith("linear") else None
     module = planned(tvm_module(name), pools)
     UsmpPlan(algorithm="greedy_by_size").apply(None, module)  # type: ignore[arg-type]
     assert placements(module) == CONVERTED[name]

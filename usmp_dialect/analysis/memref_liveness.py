@@ -175,8 +175,17 @@ class _Timeline:
         for alias in _aliases(op.memref):
             for use in alias.uses:
                 holder = _ancestor_in(block, use.operation)
-                if holder is not None:
-                    end = max(end, spans[holder].exit)
+                if holder is None:
+                    continue
+                if spans[holder].enter < spans[op].enter:
+                    # xDSL's verifier does not check that a value is defined before its
+                    # uses; a buffer read before it exists has no live range to plan.
+                    raise UsmpError(
+                        f"buffer %{op.memref.name_hint or '?'} is used before its "
+                        "memref.alloc defines it",
+                        use.operation,
+                    )
+                end = max(end, spans[holder].exit)
         allocation.intervals.append((spans[op].enter, end + 1))
 
 

@@ -224,6 +224,14 @@ def build_problem(
         )
     else:
         conflicts = Conflicts.lazy(lambda: conflicts_from_intervals(intervals, len(names)))
+    offsets: list[Any] = [op.properties.get("offset") for op in allocs]
+    fixed = None
+    if any(offset is not None for offset in offsets):
+        # Buffers already placed (by hand, or in an earlier plan) stay where they are.
+        fixed = np.array([-1 if o is None else o.value.data for o in offsets], dtype=np.int64)
+        candidates = tuple(
+            c[:1] if o is not None else c for c, o in zip(candidates, offsets, strict=True)
+        )
     problem = Problem(
         names=names,
         sizes=np.array(sizes, dtype=np.int64),
@@ -232,6 +240,7 @@ def build_problem(
         pools=tuple(PoolSpec(p.sym_name.data, p.size_hint_bytes) for p in pools),
         candidates=candidates,
         intervals=None if len(explicit) else intervals,
+        fixed=fixed,
     )
     return ModuleProblem(problem, tuple(allocs), tuple(pools), intervals)
 

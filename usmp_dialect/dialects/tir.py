@@ -45,6 +45,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     BFloat16Type,
     DictionaryAttr,
+    FileLineColLoc,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -104,8 +105,13 @@ from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
     IsolatedFromAbove,
+    MemoryAllocEffect,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    NoMemoryEffect,
     NoTerminator,
     Pure,
+    RecursiveMemoryEffect,
     SymbolOpInterface,
     SymbolTable,
     SymbolUserOpInterface,
@@ -287,6 +293,9 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
             printer.print_string_literal(self.scope.data)
         printer.print_string(">")
 
+
+GLOBAL_SYMBOL_ATTR = "global_symbol"
+"""The PrimFunc attribute naming the function as the compiled module exports it."""
 
 TARGET_ATTR = "target"
 """The PrimFunc attribute TVM keeps a function's target in (`tvm::attr::kTarget`)."""
@@ -595,6 +604,33 @@ def _name_prop(name: str | None) -> StringAttr | None:
 # --------------------------------------------------------------------------- functions
 
 
+def _use_before_definition(block: Block, defined: set[SSAValue]) -> tuple[Operation, int] | None:
+    """The first op in `block` (or nested in it) with an operand that is not defined before
+    it, and that operand's index. xDSL does not check dominance, and the generic form can
+    name a value before the op that defines it."""
+    added: list[SSAValue] = list(block.args)
+    defined.update(added)
+    for op in block.ops:
+        for index, operand in enumerate(op.operands):
+            if operand not in defined:
+                return op, index
+        for region in op.regions:
+            for inner in region.blocks:
+                if (early := _use_before_definition(inner, defined)) is not None:
+                    return early
+        defined.update(op.results)
+        added.extend(op.results)
+    defined.difference_update(added)
+    return None
+
+
+def _where(op: Operation) -> str:
+    location = op.location
+    if isinstance(location, FileLineColLoc):
+        return f" (line {location.line.data}, column {location.column.data})"
+    return ""
+
+
 @irdl_op_definition
 class PrimFuncOp(IRDLOperation):
     """A `tirx.PrimFunc`: params are the entry block's arguments, each named by its
@@ -701,6 +737,15 @@ class PrimFuncOp(IRDLOperation):
         for t in inputs:
             if not is_tir_param_type(t):
                 raise VerifyException(f"param type {t} is not a TIR buffer, pointer or dtype")
+        symbol = self.attributes.get(GLOBAL_SYMBOL_ATTR)
+        if symbol is not None and not isinstance(symbol, StringAttr):
+            # TVM's printer fails inside its C++ on any other (issue 33's emitter fuzzing).
+            raise VerifyException(f"{GLOBAL_SYMBOL_ATTR} must be a string, got {symbol}")
+        if (early := _use_before_definition(self.body.block, set())) is not None:
+            user, index = early
+            raise VerifyException(
+                f"operand {index} of '{user.name}'{_where(user)} is used before its definition"
+            )
         outputs = self.function_type.outputs.data
         if len(outputs) > 1:
             raise VerifyException("a prim_func returns at most one value")
@@ -786,6 +831,7 @@ class AllocBufferOp(IRDLOperation):
     annotations = prop_def(DictionaryAttr, default_value=DictionaryAttr({}))
     buffer = result_def(BufferType)
 
+    traits = traits_def(MemoryAllocEffect())
     assembly_format = "($name^)? (`annotations` $annotations^)? attr-dict `:` type($buffer)"
 
     def __init__(
@@ -832,6 +878,8 @@ class DeclBufferOp(IRDLOperation):
     data = operand_def(PointerType)
     buffer = result_def(BufferType)
 
+    # A view of memory, as `memref.view` is: making it touches no byte.
+    traits = traits_def(NoMemoryEffect())
     assembly_format = "($name^)? $data attr-dict `:` type($data) `->` type($buffer)"
 
     def __init__(self, data: SSAValue, buffer_type: BufferType, name: str | None = None):
@@ -880,7 +928,7 @@ class LoadOp(IRDLOperation):
     indices = var_operand_def()
     result = result_def()
 
-    traits = traits_def(Pure())
+    traits = traits_def(MemoryReadEffect())
 
     def __init__(self, buffer: SSAValue, indices: Sequence[SSAValue], result_type: Attribute):
         super().__init__(operands=[buffer, indices], result_types=[result_type])
@@ -919,6 +967,8 @@ class StoreOp(IRDLOperation):
     value = operand_def()
     buffer = operand_def(BufferType)
     indices = var_operand_def()
+
+    traits = traits_def(MemoryWriteEffect())
 
     def __init__(self, value: SSAValue, buffer: SSAValue, indices: Sequence[SSAValue]):
         super().__init__(operands=[value, buffer, indices])
@@ -1031,7 +1081,7 @@ class ForOp(IRDLOperation):
     annotations = prop_def(DictionaryAttr, default_value=DictionaryAttr({}))
     body = region_def("single_block")
 
-    traits = traits_def(NoTerminator())
+    traits = traits_def(NoTerminator(), RecursiveMemoryEffect())
 
     def __init__(
         self,
@@ -1138,6 +1188,8 @@ class AttrOp(IRDLOperation):
     """`with T.attr(node, "key", value):` (`tirx.AttrStmt`) around its body.
 
     The node is an expression operand, a string or an integer (`node_attr`), or absent.
+    Its effects are unknown (no memory-effect trait): an attribute such as `storage_scope`
+    or `pragma_*` means something to TVM even around a body with none.
     """
 
     name = "tir.attr"
@@ -1206,7 +1258,8 @@ class AttrOp(IRDLOperation):
 
 @irdl_op_definition
 class EvaluateOp(IRDLOperation):
-    """`T.evaluate(expr)`: an expression run for its effect."""
+    """`T.evaluate(expr)`: an expression run for its effect. Its effects are unknown (no
+    memory-effect trait), so that no pass drops the statement that runs a call."""
 
     name = "tir.evaluate"
 
@@ -1281,6 +1334,8 @@ _CALL_ARGUMENTS_FORMAT = "`(` $args `)` attr-dict `:` functional-type($args, $re
 
 
 class _CallLike(IRDLOperation):
+    # No memory-effect trait: a call (a module function, `call_extern`, `call_packed`, an
+    # intrinsic) may read and write any memory, which is how xDSL reads a missing trait.
     args = var_operand_def()
     result = opt_result_def()
     """Absent for a call whose value is void (TVM's `ret_ty` None)."""

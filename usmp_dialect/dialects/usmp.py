@@ -79,7 +79,7 @@ from xdsl.irdl.declarative_assembly_format import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import SymbolOpInterface, SymbolTable
+from xdsl.traits import MemoryAllocEffect, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRLexer
 from xdsl.utils.str_enum import StrEnum
@@ -105,9 +105,10 @@ params its `T.lookup_param` calls named, bound by `--import-tvmscript --params`)
 are not inputs (`tir-io-to-allocations` leaves them params; `usmp-assign-pools` moves them
 into a constant pool when there is one)."""
 CONSTANT_VALUES_ATTR = "usmp.constant_values"
-"""On an entry function: the value of each constant (by its param's name) as a `dense`
-tensor whose bytes are the constant's little-endian bytes, from which the constant pool's
-initial bytes are written."""
+"""On an entry function: the value of each constant (by its param's name), a
+`dense_resource` naming its little-endian bytes among the module's blobs
+(`usmp_dialect.formats.resources`), or a `dense` tensor of them as written before; the constant
+pool's initial bytes are written from them."""
 TARGET_ATTR = "usmp.target"
 """A function's target; a pool with targets serves only functions of those targets."""
 POOL_ARG_ATTR = "usmp.pool"
@@ -160,21 +161,30 @@ def _symbol_refs(names: tuple[str, ...]) -> ArrayAttr[SymbolRefAttr]:
     return ArrayAttr(SymbolRefAttr(name) for name in names)
 
 
-def _lookup_pool(op: Operation, ref: SymbolRefAttr) -> Operation | None:
-    """`SymbolTable.lookup_symbol`, with a faster path for a pool declared at the top of
-    the module that holds `op` (each of tens of thousands of buffers looks its pool up
-    when verified). Symbols are unique in a verified symbol table, so the first op of that
-    name is the one."""
+def _lookup_pools(op: Operation, refs: Sequence[SymbolRefAttr]) -> list[Operation | None]:
+    """`SymbolTable.lookup_symbol` of each ref, with a faster path for pools declared at
+    the top of the module that holds `op` (each of tens of thousands of buffers looks its
+    pools up when verified): one walk over those pools, however many refs a buffer has
+    (a buffer may list thousands of candidates). Symbols are unique in a verified symbol
+    table, so the first op of a name is the one."""
     block = op.parent
-    if block is not None and type(block.parent_op()) is ModuleOp and not ref.nested_references.data:
-        name = ref.root_reference.data
-        candidate = block.first_op
-        # By exact type: `isinstance` on an op class goes through `ABCMeta`.
-        while type(candidate) is PoolOp:
-            if candidate.sym_name.data == name:
-                return candidate
-            candidate = candidate.next_op
-    return SymbolTable.lookup_symbol(op, ref)
+    if block is None or type(block.parent_op()) is not ModuleOp:
+        return [SymbolTable.lookup_symbol(op, ref) for ref in refs]
+    wanted = {ref.root_reference.data for ref in refs if not ref.nested_references.data}
+    found: dict[str, Operation] = {}
+    candidate = block.first_op
+    # By exact type: `isinstance` on an op class goes through `ABCMeta`.
+    while type(candidate) is PoolOp and len(found) < len(wanted):
+        name = candidate.sym_name.data
+        if name in wanted:
+            found.setdefault(name, candidate)
+        candidate = candidate.next_op
+    return [
+        pool
+        if (pool := found.get(ref.root_reference.data)) is not None
+        else SymbolTable.lookup_symbol(op, ref)
+        for ref in refs
+    ]
 
 
 def _is_i64_attr(attr: Attribute | None) -> bool:
@@ -452,7 +462,8 @@ class PoolOp(IRDLOperation):
     target_burst_bytes = opt_prop_def(DictionaryAttr)
     is_internal = opt_prop_def(UnitAttr)
 
-    traits = traits_def(SymbolOpInterface())
+    # As `memref.global`: the pool's bytes exist for the whole program.
+    traits = traits_def(SymbolOpInterface(), MemoryAllocEffect())
     irdl_options = (ParsePropInAttrDict(),)
     custom_directives = (KeywordInt64,)
     assembly_format = (
@@ -548,6 +559,10 @@ class AllocOffsetOp(IRDLOperation):
 
     buffer = result_def()
 
+    # It reserves the buffer's bytes in its pool whether or not the buffer is used (a
+    # planning problem read from a trace has no uses at all): no pass may drop it.
+    traits = traits_def(MemoryAllocEffect())
+
     def __init__(
         self,
         buffer_name: str,
@@ -585,8 +600,7 @@ class AllocOffsetOp(IRDLOperation):
 
     def pool_ops(self) -> list[PoolOp]:
         pools: list[PoolOp] = []
-        for ref in self.pools.data:
-            pool = _lookup_pool(self, ref)
+        for ref, pool in zip(self.pools.data, _lookup_pools(self, self.pools.data), strict=True):
             # By exact type first: `isinstance` on an op class goes through `ABCMeta`.
             if type(pool) is not PoolOp and not isinstance(pool, PoolOp):
                 raise VerifyException(
@@ -763,6 +777,11 @@ def register_module_plan_check(check: ModulePlanCheck) -> ModulePlanCheck:
     return check
 
 
+_I64_ARRAY = DenseArrayBase.constr(i64)
+"""An `array<i64: ...>`: the planner reads its bytes as int64 (an `array<i32: ...>` or
+`array<f64: ...>` written in generic form is a verifier error, not other numbers)."""
+
+
 def _i64_array(values: Sequence[int] | np.ndarray) -> DenseArrayBase:
     return DenseArrayBase(i64, BytesAttr(np.asarray(values, dtype="<i8").tobytes()))
 
@@ -778,16 +797,18 @@ class LivenessOp(IRDLOperation):
     hand-written problems, explicit conflicts. Two buffers conflict when an interval of
     one overlaps an interval of the other, or when a conflict between them is listed.
 
-    There is at most one per module, and it names every `usmp.alloc_offset`.
+    There is at most one per module, and it names every `usmp.alloc_offset`. It has no
+    memory-effect trait, which xDSL reads as unknown effects: an op without results and
+    without effects would be dead code to `dce`.
     """
 
     name = "usmp.liveness"
 
     buffers = prop_def(ArrayAttr[StringAttr])
-    interval_owners = prop_def(DenseArrayBase)
-    interval_starts = prop_def(DenseArrayBase)
-    interval_ends = prop_def(DenseArrayBase)
-    conflict_pairs = prop_def(DenseArrayBase)
+    interval_owners = prop_def(_I64_ARRAY)
+    interval_starts = prop_def(_I64_ARRAY)
+    interval_ends = prop_def(_I64_ARRAY)
+    conflict_pairs = prop_def(_I64_ARRAY)
     """Flattened `(i, j)` pairs of indices into `buffers`."""
 
     def __init__(

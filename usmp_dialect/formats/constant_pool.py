@@ -2,8 +2,10 @@
 
 The import (`--import-relax`; `--import-tvmscript --params` for the entry's
 `T.lookup_param` calls) records each constant's value on the entry function as
-`usmp.constant_values = {name = dense<...> : tensor<...>}` (the tensor's bytes are the
-constant's little-endian bytes), so the values travel with the `.mlir` through every pass.
+`usmp.constant_values = {name = dense_resource<key> : tensor<...>}`, the constant's
+little-endian bytes in the module's blobs (`usmp_dialect.formats.resources`, the file's
+`dialect_resources` section), so the values travel with the `.mlir` through every pass;
+the `dense<...>` form written before is still read.
 After planning, `usmp-to-tir` publishes where each constant lives (the entry's
 `usmp.io_offsets`, kind `constant`) and the pool's size (`usmp.pools`); the pool's bytes
 are then each constant's bytes at its offset and zero between them, what an application
@@ -20,8 +22,8 @@ import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
-    BytesAttr,
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     DictionaryAttr,
     IntegerAttr,
     IntegerType,
@@ -41,24 +43,40 @@ from usmp_dialect.dialects.usmp import (
     POOLS_ATTR,
     IOKind,
 )
+from usmp_dialect.formats import resources
 
 _BYTES = IntegerType(8, Signedness.UNSIGNED)
 
 
-def _dense(array: np.ndarray) -> DenseIntOrFPElementsAttr:
-    """`array` as a dense tensor of its own element type, or of its bytes where the dense
-    syntax would not give them back (booleans print as `true`/`false`)."""
-    array = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
-    data = BytesAttr(array.tobytes())
+def _element_type(array: np.ndarray) -> IntegerType | AnyFloat | None:
     element = tir.dtype_to_type(str(array.dtype)) if array.dtype.kind in "fiu" else None
-    if isinstance(element, IntegerType | AnyFloat):
-        return DenseIntOrFPElementsAttr(TensorType(element, array.shape), data)
-    return DenseIntOrFPElementsAttr(TensorType(_BYTES, [array.nbytes]), data)
+    return element if isinstance(element, IntegerType | AnyFloat) else None
 
 
-def constant_values_attr(arrays: Mapping[str, np.ndarray]) -> DictionaryAttr:
-    """The entry's `usmp.constant_values` for constants `arrays`, by param name."""
-    return DictionaryAttr({name: _dense(np.asarray(array)) for name, array in arrays.items()})
+def set_constant_values(
+    module: ModuleOp, entry: tir.PrimFuncOp, arrays: Mapping[str, np.ndarray]
+) -> None:
+    """The entry's `usmp.constant_values` for constants `arrays`, by param name: each a
+    `dense_resource` of its own element type (of its bytes where that has none, as for
+    booleans), its bytes little-endian in the module's blobs, which are these."""
+    little_endian = {}
+    for name, value in arrays.items():
+        array = np.asarray(value)
+        little_endian[name] = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
+    keys: dict[str, str] = {}
+    for name in little_endian:
+        keys[name] = resources.resource_key(name, keys.values())
+    blobs = resources.Blobs.allocate(
+        {keys[n]: (a.nbytes, max(a.dtype.alignment, 1)) for n, a in little_endian.items()}
+    )
+    values: dict[str, Attribute] = {}
+    for name, array in little_endian.items():
+        blobs.view(keys[name])[:] = array.reshape(-1).view(np.uint8).data
+        element = _element_type(array)
+        type = TensorType(element, array.shape) if element else TensorType(_BYTES, [array.nbytes])
+        values[name] = DenseResourceAttr.from_params(keys[name], type)
+    resources.set_blobs(module, blobs)
+    entry.attributes[CONSTANT_VALUES_ATTR] = DictionaryAttr(values)
 
 
 class _Slot(NamedTuple):
@@ -116,24 +134,28 @@ def _constant_pool(module: ModuleOp) -> tuple[tir.PrimFuncOp, str, int, dict[str
     )
 
 
-def constant_pool_bytes(module: ModuleOp) -> bytes:
+def constant_pool_bytes(module: ModuleOp) -> bytearray:
     """The initial bytes of the planned (`usmp-to-tir`) module's constant pool."""
     entry, pool, size, slots = _constant_pool(module)
     values = entry.attributes.get(CONSTANT_VALUES_ATTR)
+    blobs = resources.blobs_of(module)
     data = bytearray(size)
     for name, slot in slots.items():
         value = values.data.get(name) if isinstance(values, DictionaryAttr) else None
-        if not isinstance(value, DenseIntOrFPElementsAttr):
+        if isinstance(value, DenseResourceAttr):
+            raw: bytes | memoryview = blobs.view(value.resource_handle.data)
+        elif isinstance(value, DenseIntOrFPElementsAttr):  # the form written before blobs
+            raw = value.data.data
+        else:
             raise UsmpError(
-                f"constant '{name}' has no value (a dense tensor in the entry's "
+                f"constant '{name}' has no value (a dense_resource in the entry's "
                 f"{CONSTANT_VALUES_ATTR}) to write into pool @{pool}",
                 entry,
             )
-        raw = value.data.data
         if len(raw) != slot.size:
             raise UsmpError(
                 f"the value of constant '{name}' has {len(raw)} bytes, its buffer {slot.size}",
                 entry,
             )
         data[slot.offset : slot.offset + slot.size] = raw
-    return bytes(data)
+    return data

@@ -165,6 +165,70 @@ def max_live_of(problem: Problem, sizes: np.ndarray) -> int:
     return _max_live(problem, np.asarray(sizes, dtype=np.int64))
 
 
+def max_live_by_group(
+    problem: Problem, buffers: np.ndarray, groups: np.ndarray, num_groups: int
+) -> np.ndarray:
+    """Per group, `max_live` of its buffers, where `buffers[k]` belongs to `groups[k]` (a
+    buffer may be in several groups): with intervals, one sweep over all groups at once,
+    so that thousands of groups cost what one does."""
+    buffers = np.asarray(buffers, dtype=np.int64)
+    groups = np.asarray(groups, dtype=np.int64)
+    sizes = np.asarray(problem.sizes, dtype=np.int64)
+    largest = np.zeros(num_groups, dtype=np.int64)
+    np.maximum.at(largest, groups, sizes[buffers])
+    intervals = _intervals(problem)
+    if intervals is None:
+        neighbours = symmetric_conflicts(problem.conflicts)
+        for group in np.unique(groups).tolist():
+            members = buffers[groups == group]
+            weights = np.zeros(problem.num_buffers, dtype=np.int64)
+            weights[members] = sizes[members]
+            largest[group] = _greedy_clique_weight(neighbours, weights)
+        return largest
+    owner, start, end = _merge_per_owner(intervals)
+    first = np.searchsorted(owner, np.arange(problem.num_buffers + 1))
+    count = np.diff(first)[buffers]
+    # Each (group, buffer) pair takes every merged interval of its buffer.
+    pair = np.repeat(np.arange(len(buffers)), count)
+    span = np.repeat(first[buffers] - np.cumsum(count) + count, count) + np.arange(len(pair))
+    if len(span) == 0:
+        return largest
+    times, rank = np.unique(np.concatenate((start[span], end[span])), return_inverse=True)
+    group_of = np.tile(groups[pair], 2)
+    weight = sizes[buffers[pair]]
+    keys, slot = np.unique(group_of * len(times) + rank, return_inverse=True)
+    change = np.zeros(len(keys), dtype=np.int64)
+    # Changes at one time summed before the running total: the intervals are half-open.
+    # Every group's changes add up to zero, so one running total serves all groups.
+    np.add.at(change, slot, np.concatenate((weight, -weight)))
+    live = np.cumsum(change)
+    key_group = keys // len(times)
+    group_begin = np.flatnonzero(np.r_[True, key_group[1:] != key_group[:-1]])
+    peaks = np.maximum.reduceat(live, group_begin)
+    np.maximum.at(largest, key_group[group_begin], peaks)
+    return largest
+
+
+def live_at_peak(problem: Problem, buffers: np.ndarray) -> np.ndarray:
+    """Those of `buffers` live at the time the most of their bytes are (all of them
+    without intervals: a clique is not a time)."""
+    buffers = np.asarray(buffers, dtype=np.int64)
+    intervals = _intervals(problem)
+    if intervals is None:
+        return buffers
+    owner, start, end = _merge_per_owner(intervals)
+    mine = np.isin(owner, buffers)
+    owner, start, end = owner[mine], start[mine], end[mine]
+    if len(owner) == 0:
+        return buffers
+    weight = np.asarray(problem.sizes, dtype=np.int64)[owner]
+    times, slot = np.unique(np.concatenate((start, end)), return_inverse=True)
+    change = np.zeros(len(times), dtype=np.int64)
+    np.add.at(change, slot, np.concatenate((weight, -weight)))
+    peak = times[int(np.argmax(np.cumsum(change)))]
+    return np.unique(owner[(start <= peak) & (end > peak)])
+
+
 def max_live_per_pool(problem: Problem, plan: Plan) -> np.ndarray:
     """`max_live` of the buffers that `plan` put in each pool: a lower bound on that
     pool's size under the plan's assignment of buffers to pools."""

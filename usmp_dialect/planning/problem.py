@@ -121,6 +121,10 @@ class Problem:
     intervals: Intervals | None = None
     """The live intervals the conflicts came from, when they came from intervals alone:
     then `conflicts` says nothing the intervals do not, and algorithms may use either."""
+    fixed: np.ndarray | None = None
+    """Per buffer, the offset the user placed it at by hand in its first candidate pool,
+    or -1 for a buffer to plan; `None` when no buffer is fixed. Algorithms see problems
+    without fixed buffers: the registry plans around them (`planning/rules.py`)."""
 
     def __post_init__(self):
         if not self.candidates:
@@ -129,6 +133,12 @@ class Problem:
     @property
     def num_buffers(self) -> int:
         return len(self.names)
+
+    def fixed_offsets(self) -> np.ndarray:
+        """`fixed`, or -1 for every buffer."""
+        if self.fixed is None:
+            return np.full(self.num_buffers, -1, dtype=np.int64)
+        return np.asarray(self.fixed, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -152,32 +162,3 @@ class Plan:
 
     def total_size(self, problem: Problem) -> int:
         return int(self.pool_sizes(problem).sum())
-
-
-@dataclass(frozen=True)
-class SearchProgress:
-    """Where a long search stands, for a caller that shows it while the search runs."""
-
-    elapsed: float
-    """Seconds since the algorithm started."""
-    best: int | None
-    """Bytes of the best plan of the pool being searched (None: no plan yet)."""
-    bound: int | None
-    """Bytes the pool being searched cannot go below, as far as proven."""
-
-
-@dataclass(frozen=True)
-class Budget:
-    """What the caller allows an algorithm to spend."""
-
-    time_limit: float = 60.0
-    """Seconds: a safety cap. An algorithm stops on its own work budget, a function of the
-    problem alone, so that a plan does not depend on the machine or its load; only when
-    this cap ends the work first does it stop early, and the plan says so
-    (`Plan.time_capped`)."""
-    effort: float = 1.0
-    """Scales every work budget (search nodes, greedy orders, climb rounds): 2 does twice
-    the work, for the same plan on any machine."""
-    progress: Callable[[SearchProgress], None] | None = field(default=None, compare=False)
-    """Called a few times a second by a long search (`exact`) with where it stands; it
-    decides nothing, so the plan is the same with it or without."""

@@ -9,9 +9,12 @@ built-ins do not use.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from importlib.metadata import EntryPoint, entry_points
 
-from usmp_dialect.planning.problem import Budget, Plan, PlanningError, Problem
+from usmp_dialect.planning.budget import Budget
+from usmp_dialect.planning.problem import Plan, PlanningError, Problem
+from usmp_dialect.planning.rules import planned_by_rules
 
 Algorithm = Callable[[Problem, Budget], Plan]
 
@@ -64,4 +67,4 @@ def get_algorithm(name: str) -> Algorithm:
         raise PlanningError(
             f"unknown planning algorithm '{name}' (available: {', '.join(sorted(found))})"
         )
-    return found[name].load()
+    return partial(planned_by_rules, found[name].load(), name)

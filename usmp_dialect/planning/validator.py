@@ -1,9 +1,10 @@
 """An independent check of a plan, trusted more than any algorithm.
 
 It reads only the problem's arrays and the plan: every buffer in one of its candidate
-pools, at an aligned, non-negative offset, within the pool's size hint, and no two buffers
-that conflict (in either direction of the lists) sharing a byte of the same pool. It is
-vectorised over the conflict lists so that a 62k-buffer trace is checked in seconds.
+pools (a buffer placed by hand where it was placed), at an aligned, non-negative offset,
+within the pool's size hint, and no two buffers that conflict (in either direction of the
+lists) sharing a byte of the same pool. It is vectorised over the conflict lists so that
+a 62k-buffer trace is checked in seconds.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ def _faults(problem: Problem, plan: Plan) -> Iterator[str]:
     pool = np.asarray(plan.pool, dtype=np.int64)
     offset = np.asarray(plan.offset, dtype=np.int64)
     yield from _pool_faults(problem, pool)
+    yield from _fixed_faults(problem, pool, offset)
     in_a_pool = (pool >= 0) & (pool < len(problem.pools))
     yield from _offset_faults(problem, pool, offset, in_a_pool)
     yield from _overlap_faults(problem, pool, offset, in_a_pool)
@@ -79,6 +81,22 @@ def _pool_faults(problem: Problem, pool: np.ndarray) -> Iterator[str]:
             f"buffer '{problem.names[buffer]}' is in pool "
             f"'{problem.pools[pool[buffer]].name}', which is not one of its candidates "
             f"({candidates or 'none'})"
+        )
+
+
+def _fixed_faults(problem: Problem, pool: np.ndarray, offset: np.ndarray) -> Iterator[str]:
+    """A buffer the user placed by hand is where they placed it."""
+    if problem.fixed is None:
+        return
+    fixed = problem.fixed_offsets()
+    first = np.fromiter((c[0] if c else -1 for c in problem.candidates), np.int64, len(fixed))
+    moved = (fixed >= 0) & ((pool != first) | (offset != fixed))
+    for buffer in np.flatnonzero(moved).tolist():
+        placed_in = problem.candidates[buffer][0]
+        yield (
+            f"buffer '{problem.names[buffer]}' was placed by hand at offset "
+            f"{fixed[buffer]} of pool '{problem.pools[placed_in].name}', but the plan "
+            f"moves it to offset {offset[buffer]} of pool #{pool[buffer]}"
         )
 
 

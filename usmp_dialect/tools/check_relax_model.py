@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from usmp_dialect.tools.errors import report_user_errors, requires_tvm, usage_error
-from usmp_dialect.tvm.model_check import check_model
+from usmp_dialect.tvm.model_check import EXECUTORS, check_model
 from usmp_dialect.tvm.relax.lowering import (
     DEFAULT_LOWERING,
     FUSION_MODES,
@@ -95,6 +95,14 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="what the planned model is built for (default c: its C source compiles in "
         "seconds where LLVM's -O3 of a 100-operator main takes minutes)",
     )
+    parser.add_argument(
+        "--executor",
+        choices=EXECUTORS,
+        default="tvm",
+        help="what runs the planned model: tvm (tvm.compile for --target, default), c (the "
+        "C library of usmp-translate --emit-c, built with cc and run here) or qemu (that "
+        "library built with arm-none-eabi-gcc and run on QEMU's Cortex-M55)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     parser.add_argument(
         "--tolerance", type=float, default=1e-5, help="rtol and atol (default 1e-5)"
@@ -148,6 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             tolerance=args.tolerance,
             pools=args.pools,
             overrides=overrides,
+            executor=args.executor,
         )
     held = "intermediates, operator workspaces" + (
         ", inputs and outputs" if args.use_workspace_io else ""
@@ -162,6 +171,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not result.pools:
         print(f"no pool: nothing to plan ({held})")
     print(f"Relax StaticPlanBlockMemory: {result.relax_bytes} bytes (intermediates only)")
+    if result.library is not None:
+        sizes = ", ".join(f"{k} {v}" for k, v in result.library.sizes._asdict().items())
+        print(f"{args.executor} image: {sizes} bytes")
     for out in result.outputs:
         verdict = "agrees" if out.agrees else "DIFFERS"
         print(

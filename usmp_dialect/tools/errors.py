@@ -20,12 +20,12 @@ from xdsl.utils.arg_spec import ArgSpecParseError
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from usmp_dialect.diagnostics import (
+    RECURSION_LIMIT,
     LocatedError,
     UsmpError,
     format_error,
     location_prefix,
 )
-from usmp_dialect.parsing import RECURSION_LIMIT
 
 STDIN_NAME = "<stdin>"
 """Standard input in diagnostics, as both tools (and MLIR's) name it."""
@@ -38,7 +38,7 @@ def _stdin_is_a_pipe() -> bool:
         return False
 
 
-def check_not_empty(data: bytes, name: str) -> None:
+def check_not_empty(data: bytes | bytearray, name: str) -> None:
     """An input with nothing but white space is one diagnostic saying so (a parser's would
     blame its first character); in a pipe, most likely the command before failed."""
     if data.strip():

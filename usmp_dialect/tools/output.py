@@ -16,7 +16,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -46,10 +46,18 @@ def _new_file_mode() -> int:
     return 0o666 & ~umask
 
 
-def _write_all(descriptor: int, content: str | bytes) -> None:
-    data = content.encode() if isinstance(content, str) else content
+Content = str | bytes | bytearray | Iterable[str]
+"""An output: text, bytes, or text in pieces, made as they are written (a model's blobs in
+hex: never all at once)."""
+
+
+def _write_all(descriptor: int, content: Content) -> None:
     with os.fdopen(descriptor, "wb") as file:
-        file.write(data)
+        if isinstance(content, bytes | bytearray):
+            file.write(content)
+        else:
+            for piece in [content] if isinstance(content, str) else content:
+                file.write(piece.encode())
 
 
 @dataclass
@@ -65,12 +73,12 @@ class _Replacement:
 class StagedOutputs:
     """The outputs of one command, held until `commit`."""
 
-    files: dict[str | None, str | bytes] = field(default_factory=dict)
+    files: dict[str | None, Content] = field(default_factory=dict)
     """Content by path; None is standard output."""
     directories: set[str] = field(default_factory=set)
     """Directories created at commit when missing."""
 
-    def add(self, path: str | None, content: str | bytes) -> None:
+    def add(self, path: str | None, content: Content) -> None:
         """`content` for `path` (None or `-`: standard output)."""
         if path == "-":
             path = None
@@ -79,7 +87,7 @@ class StagedOutputs:
             raise LocatedError("two outputs of the command would go to this file", where)
         self.files[path] = content
 
-    def add_in_directory(self, directory: str, name: str, content: str | bytes) -> None:
+    def add_in_directory(self, directory: str, name: str, content: Content) -> None:
         """`content` for file `name` of `directory`, which is created when missing."""
         self.directories.add(directory)
         self.add(os.path.join(directory, name), content)
@@ -90,7 +98,7 @@ class StagedOutputs:
         try:
             for directory in sorted(self.directories):
                 created += _make_directories(directory)
-            direct: list[tuple[str | None, str | bytes]] = []
+            direct: list[tuple[str | None, Content]] = []
             for path, content in self.files.items():
                 if path is None:
                     direct.append((None, content))
@@ -138,7 +146,7 @@ def _make_directories(directory: str) -> list[str]:
 
 
 def _temporary_beside(
-    path: str, target: str, status: os.stat_result | None, content: str | bytes
+    path: str, target: str, status: os.stat_result | None, content: Content
 ) -> _Replacement:
     if status is not None and (not os.access(target, os.W_OK) or not status.st_mode & stat.S_IWUSR):
         raise LocatedError("cannot write the output: the file is read-only", path)
@@ -159,14 +167,15 @@ def _temporary_beside(
     return _Replacement(path, target, temporary)
 
 
-def _write_directly(path: str | None, content: str | bytes) -> None:
+def _write_directly(path: str | None, content: Content) -> None:
     """Standard output, or a file that is not a regular one (a device, a FIFO)."""
     if path is None:
-        if isinstance(content, str):
-            sys.stdout.write(content)
-        else:
+        if isinstance(content, bytes | bytearray):
             sys.stdout.flush()
             sys.stdout.buffer.write(content)
+        else:
+            for piece in [content] if isinstance(content, str) else content:
+                sys.stdout.write(piece)
         sys.stdout.flush()
         return
     try:
@@ -186,7 +195,7 @@ def staged_outputs() -> Iterator[StagedOutputs]:
     outputs.commit()
 
 
-def write_output(path: str | None, content: str | bytes) -> None:
+def write_output(path: str | None, content: Content) -> None:
     """`content` to standard output when `path` is None or `-`, else to the file `path`, as
     `StagedOutputs.commit` writes it (for a command with one output)."""
     with staged_outputs() as outputs:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO, cast
 
-from usmp_dialect.planning.problem import SearchProgress
+from usmp_dialect.planning.budget import SearchProgress
 
 _ERASE = "\r\x1b[K"
 """Back to the line's start, and the line erased (ANSI, as every terminal has)."""

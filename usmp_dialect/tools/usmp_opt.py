@@ -14,7 +14,7 @@ import inspect
 import math
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from io import BytesIO, StringIO
 from typing import IO, NoReturn, cast
@@ -30,7 +30,8 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from usmp_dialect.diagnostics import LocatedError, decode_input, with_location
 from usmp_dialect.dialects.usmp import PLAN_ATTR, PoolOp
 from usmp_dialect.formats.csv_to_usmp import read_csv_module
-from usmp_dialect.parsing import LocatingParser
+from usmp_dialect.formats.resources import read_all
+from usmp_dialect.parsing import LocatingParser, resources_pieces
 from usmp_dialect.pipeline import (
     DEFAULT_ALGORITHM,
     DEFAULT_EFFORT,
@@ -164,6 +165,13 @@ class UsmpOptMain(xDSLOptMain):
         )
 
         arg_parser.add_argument(
+            "--elide-constants",
+            action="store_true",
+            help="print the module without its constants' bytes (the dialect_resources "
+            "section), for reading: it does not parse again (MLIR: "
+            "--mlir-elide-resource-strings-if-larger)",
+        )
+        arg_parser.add_argument(
             "--constant-pool",
             action="store_true",
             help="--plan-pools places the entry's constants (bound weights, params bound by "
@@ -202,6 +210,8 @@ class UsmpOptMain(xDSLOptMain):
 
     def setup_pipeline(self):
         args = self.args
+        if args.elide_constants and parse_spec(args.target).name != "mlir":
+            _usage_error("--elide-constants goes with the mlir output (-t mlir)")
         if args.input_file == "-":
             args.input_file = None
         self._check_target_options()
@@ -245,7 +255,32 @@ class UsmpOptMain(xDSLOptMain):
         except ValueError as error:
             _usage_error(f"invalid pass pipeline '{args.passes}': {error}")
         callback = self._verify_at_the_ends() if args.plan_pools else self.pipeline.callback
+        if args.disable_verify:
+            callback = self._verify_what_is_read(callback)
         self.pipeline = dataclasses.replace(self.pipeline, callback=_located_verification(callback))
+
+    def _verify_what_is_read(
+        self, callback: PassPipelineCallbackType | None
+    ) -> PassPipelineCallbackType:
+        """`--disable-verify` skips the verification of what the passes give, as
+        mlir-opt's `--verify-each=false` does: the input is verified still, as mlir-opt
+        verifies what it parses, before a pass or a target reads it (each assumes ops
+        that verify). Only an input printed back as it is may fail, and it prints in
+        generic form, as mlir-opt prints an op that fails its verifier."""
+        reads_input = self.args.target != "mlir"
+        generic = self.args.print_op_generic
+
+        def callback_verifying_input(
+            previous: ModulePass | None, module: ModuleOp, next: ModulePass | None
+        ):
+            if previous is None and (next is not None or reads_input):
+                module.verify()
+            elif previous is None:
+                self.args.print_op_generic = generic or not _verifies(module)
+            if callback is not None:
+                callback(previous, module, next)
+
+        return callback_verifying_input
 
     def _verify_at_the_ends(self) -> PassPipelineCallbackType:
         """The `--plan-pools` callback: the input and the planned module are verified once
@@ -324,7 +359,7 @@ class UsmpOptMain(xDSLOptMain):
         if (self.args.frontend or file_extension) != "mlir":
             return super().parse_chunk(chunk, file_extension, start_offset)
         parser = LocatingParser(
-            self.ctx, chunk.read(), self.get_input_name(), line_offset=start_offset
+            self.ctx, read_all(chunk), self.get_input_name(), line_offset=start_offset
         )
         return parser.parse_module(not self.args.no_implicit_module)
 
@@ -336,7 +371,14 @@ class UsmpOptMain(xDSLOptMain):
                 "pipeline with usmp-plan",
                 self.get_input_name(),
             )
-        return super().output_resulting_program(prog)
+        text = super().output_resulting_program(prog)
+        if parse_spec(self.args.target).name != "mlir":
+            return text
+        # The blobs the module names after it, a blob's hex made as it is written out
+        # rather than gathered into one text with the module's.
+        self._output.write(text)
+        self._output.write_pieces(resources_pieces(prog, self.args.elide_constants))
+        return ""
 
     def _planned(self, module: ModuleOp) -> bool:
         """Whether the module holds a plan: the planner ran on it (here or before), or it
@@ -352,8 +394,9 @@ class UsmpOptMain(xDSLOptMain):
         # half-written output behind. Diagnostics checked by --verify-diagnostics stay in
         # order with the output they belong to.
         if self.args.verify_diagnostics and self.args.output_file is None:
+            self._output: _HeldOutput | _Direct = _Direct()
             return sys.stdout
-        self._held_output = _HeldOutput()
+        self._held_output = self._output = _HeldOutput()
         return self._held_output
 
     def run(self):
@@ -361,7 +404,7 @@ class UsmpOptMain(xDSLOptMain):
         super().run()
         if self._held_output is None:
             return
-        write_output(self.args.output_file, self._held_output.getvalue())
+        write_output(self.args.output_file, self._held_output.pieces())
 
 
 def _located_verification(callback: PassPipelineCallbackType | None):
@@ -378,9 +421,45 @@ def _located_verification(callback: PassPipelineCallbackType | None):
     return verify
 
 
+def _verifies(module: ModuleOp) -> bool:
+    try:
+        module.verify()
+    except VerifyException:
+        return False
+    return True
+
+
 class _HeldOutput(StringIO):
+    """The output until the run succeeds; pieces made only as they are written out (a
+    blob's hex) are kept as the generators that make them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._before: list[Iterable[str]] = []
+
+    def write_pieces(self, pieces: Iterable[str]) -> None:
+        self._before += [[self.getvalue()], pieces]
+        self.seek(0)
+        self.truncate()
+
+    def pieces(self) -> Iterator[str]:
+        for part in self._before:
+            yield from part
+        yield self.getvalue()
+
     def close(self) -> None:
         """Kept open: `run` writes the text out once everything succeeded."""
+
+
+class _Direct:
+    """Standard output, written as it comes (`--verify-diagnostics` without `-o`)."""
+
+    def write(self, text: str) -> None:
+        sys.stdout.write(text)
+
+    def write_pieces(self, pieces: Iterable[str]) -> None:
+        for piece in pieces:
+            sys.stdout.write(piece)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

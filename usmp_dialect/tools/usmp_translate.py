@@ -6,6 +6,8 @@
         [--params P.npz]                        the entry's T.lookup_param("p0") as constants
     usmp-translate --emit-tvmscript in.mlir     tir dialect -> TVMScript
         [--constants-out FILE.bin]              and the constant pool's initial bytes
+    usmp-translate --emit-c DIR planned.mlir    planned tir -> C library, runner, Makefile
+        [--model-name NAME]                     (NAME.h: struct NAME_inputs, NAME_run, ...)
     usmp-translate --import-relax m.py:NAME     Relax model NAME() -> (mod, weights) -> tir
         [--weights=bound|params] [--fusion=default|none]   how TVM lowers it first
         [--temporaries=keep|inline]             operators' temporaries kept or inlined
@@ -14,6 +16,9 @@
                                                 but --temporaries=inline by default)
     usmp-translate --import-onnx m.onnx [--input-shape NAME=1x3x224x224 ...]
                                                 ONNX model file -> tir (as --import-relax)
+
+--import-tvmscript and --import-relax run the Python code of their input (TVMScript and
+Relax models are Python programs); model files, .mlir and .csv are only read.
 
 As `mlir-translate` does, the mode is a flag and the input a positional file (default, or
 `-`: standard input); the output goes to standard output or `-o FILE`, written only once the
@@ -24,15 +29,17 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 
 from usmp_dialect.diagnostics import decode_input
 from usmp_dialect.formats.constant_pool import constant_pool_bytes
 from usmp_dialect.formats.csv_export import module_to_csv
 from usmp_dialect.formats.csv_to_usmp import read_csv_module
-from usmp_dialect.parsing import parse_module, print_module
+from usmp_dialect.formats.resources import read_all
+from usmp_dialect.parsing import module_pieces, parse_module, print_module
 from usmp_dialect.tools.errors import (
     STDIN_NAME,
     UsageParser,
@@ -59,18 +66,19 @@ from usmp_dialect.tvm.relax.lowering import (
 TOOL = "usmp-translate"
 
 
-def _read_input(path: str | None) -> str:
-    """The text of file `path`, or of standard input when `path` is None."""
+def _read_input(path: str | None) -> bytearray:
+    """The bytes of file `path`, or of standard input when `path` is None (a buffer a
+    file's blobs are decoded into, `usmp_dialect.formats.resources`)."""
     if path is None:
-        data, name = sys.stdin.buffer.read(), STDIN_NAME
+        data, name = read_all(sys.stdin.buffer), STDIN_NAME
     else:
         try:
             with open(path, "rb") as file:
-                data, name = file.read(), path
+                data, name = read_all(file), path
         except OSError as error:
             usage_error(TOOL, f"cannot read '{path}': {error.strerror}")
     check_not_empty(data, name)
-    return decode_input(data, name)
+    return data
 
 
 def import_csv(text: str, name: str) -> str:
@@ -78,30 +86,34 @@ def import_csv(text: str, name: str) -> str:
     return print_module(read_csv_module(text, name))
 
 
-def export_csv(text: str, name: str) -> str:
+def export_csv(text: bytearray, name: str) -> str:
 
     return module_to_csv(parse_module(text, name))
 
 
-def import_tvmscript(text: str, name: str, params: str | None = None) -> str:
+def import_tvmscript(
+    text: str, name: str, params: str | None = None, elide_constants: bool = False
+) -> Iterator[str]:
     """The tir dialect; with `params` (an .npz), the entry's `T.lookup_param` calls bound
     to its arrays as constants, else kept as calls."""
     from usmp_dialect.tvm.lookup_params import import_tvmscript_with_params
     from usmp_dialect.tvm.tvmscript_importer import import_tvmscript as tvmscript_to_tir
 
     if params is None:
-        return print_module(tvmscript_to_tir(text, name))
-    return print_module(import_tvmscript_with_params(text, name, params))
+        return module_pieces(tvmscript_to_tir(text, name))
+    return module_pieces(import_tvmscript_with_params(text, name, params), elide_constants)
 
 
 def import_relax(
-    text: str, name: str, lowering: Lowering = DEFAULT_LOWERING, stage: Stages = unshown
-) -> str:
+    text: str,
+    name: str,
+    lowering: Lowering = DEFAULT_LOWERING,
+    elide_constants: bool = False,
+    stage: Stages = unshown,
+) -> Iterator[str]:
     from usmp_dialect.tvm.relax.model_spec import import_relax_file
 
-    module = import_relax_file(name, lowering, stage)
-    stage("printing the tir dialect")
-    return print_module(module)
+    return module_pieces(import_relax_file(name, lowering, stage), elide_constants)
 
 
 def import_model_file(
@@ -110,23 +122,27 @@ def import_model_file(
     kind: str,
     lowering: Lowering = MODEL_FILE_LOWERING,
     input_shapes: Mapping[str, tuple[int, ...]] | None = None,
+    elide_constants: bool = False,
     stage: Stages = unshown,
-) -> str:
+) -> Iterator[str]:
     from usmp_dialect.tvm.model_files.loading import import_model_file as model_file_to_tir
 
     module = model_file_to_tir(name, kind, input_shapes, lowering, stage)
-    stage("printing the tir dialect")
-    return print_module(module)
+    return module_pieces(module, elide_constants)
 
 
 def emit_tvmscript(
-    text: str, name: str, outputs: StagedOutputs | None = None, constants_out: str | None = None
+    text: bytearray,
+    name: str,
+    outputs: StagedOutputs | None = None,
+    constants_out: str | None = None,
 ) -> str:
     """TVMScript; with `constants_out`, the constant pool's bytes staged in `outputs` for
     that file too (written with the script, once the command has succeeded)."""
     from usmp_dialect.tvm.tvmscript_emitter import emit_tvmscript as tir_to_tvmscript
 
     module = parse_module(text, name)
+    del text  # the file's bytes: its blobs are the module's now
     script = tir_to_tvmscript(module)
     if constants_out is not None:
         assert outputs is not None, "the constants are staged with the command's outputs"
@@ -134,25 +150,36 @@ def emit_tvmscript(
     return script
 
 
-TRANSLATIONS: dict[str, tuple[Callable[[str, str], str], str]] = {
+TRANSLATIONS: dict[str, tuple[Callable[..., str | Iterable[str]], str]] = {
     "import-csv": (import_csv, "benchmark CSV (id,lower,upper,size) to usmp IR"),
     "export-csv": (export_csv, "planned usmp IR to CSV with an offset column"),
-    "import-tvmscript": (import_tvmscript, "TVMScript (TVM 0.27 TIR, .py) to the tir dialect"),
+    "import-tvmscript": (
+        import_tvmscript,
+        "TVMScript (TVM 0.27 TIR, .py) to the tir dialect; this RUNS the file's Python code, "
+        "as python would: import only files you trust",
+    ),
     "emit-tvmscript": (emit_tvmscript, "tir dialect to TVMScript"),
     "import-relax": (
         import_relax,
-        "Relax model PATH.py:NAME (NAME() -> (mod, weights)) to the tir dialect",
+        "Relax model PATH.py:NAME (NAME() -> (mod, weights)) to the tir dialect; this RUNS "
+        "PATH.py and NAME, as python would: import only files you trust",
     ),
     "import-tflite": (
         partial(import_model_file, kind="tflite"),
-        "TensorFlow Lite model file to the tir dialect",
+        "TensorFlow Lite model file to the tir dialect (read as data: runs nothing)",
     ),
-    "import-onnx": (partial(import_model_file, kind="onnx"), "ONNX model file to the tir dialect"),
+    "import-onnx": (
+        partial(import_model_file, kind="onnx"),
+        "ONNX model file to the tir dialect (read as data: runs nothing; external data only "
+        "from the model's folder)",
+    ),
 }
 # Modes that lower a model as --import-relax does, and take its options.
 MODEL_MODES = ("import-relax", "import-tflite", "import-onnx")
 # Modes whose positional argument names the input (PATH.py:NAME, a model file) rather than
 # a text file to read, and what it names.
+PARSED_INPUTS = ("export-csv", "emit-tvmscript")
+"""Modes that parse .mlir: from its bytes, a file's blobs read without a text copy."""
 NAMED_INPUTS = {
     "import-relax": "PATH.py:NAME",
     "import-tflite": "a .tflite file",
@@ -165,6 +192,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     modes = parser.add_mutually_exclusive_group(required=True)
     for flag, (_, help_text) in TRANSLATIONS.items():
         modes.add_argument(f"--{flag}", action="store_true", help=help_text)
+    modes.add_argument(
+        "--emit-c",
+        metavar="DIR",
+        help="planned tir dialect to a C library in DIR (header, operators, constant pool, "
+        "a runner and a Makefile for the host and for QEMU's Cortex-M55)",
+    )
     parser.add_argument("input_file", nargs="?", help="input file (default, or -: stdin)")
     parser.add_argument(
         "-o", "--output-file", help="output file, written once all succeeded (default: stdout)"
@@ -209,6 +242,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="--import-onnx, --import-tflite: the static shape of input NAME (one flag per "
         "input; a .tflite file's inputs default to the file's shapes)",
     )
+    parser.add_argument(
+        "--elide-constants",
+        action="store_true",
+        help="the imports print the module without its constants' bytes (the "
+        "dialect_resources section), for reading: it does not parse again",
+    )
     emit = parser.add_argument_group("--emit-tvmscript options")
     emit.add_argument(
         "--constants-out",
@@ -216,7 +255,19 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="write the constant pool's initial bytes (raw, little-endian, the pool's size) "
         "to FILE.bin",
     )
+    library = parser.add_argument_group("--emit-c options")
+    library.add_argument(
+        "--model-name",
+        metavar="NAME",
+        help="the C prefix of the interface: NAME.h, struct NAME_inputs, NAME_run (default: model)",
+    )
     return parser.parse_args(argv)
+
+
+def emit_c(text: bytearray, name: str, directory: str, model: str) -> None:
+    from usmp_dialect.tvm.c_bundle import write_library
+
+    write_library(parse_module(text, name), directory, model)
 
 
 def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
@@ -245,6 +296,10 @@ def _input_shapes(args: argparse.Namespace, mode: str) -> dict[str, tuple[int, .
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
+    if args.emit_c is not None:
+        return _emit_c(args)
+    if args.model_name is not None:
+        usage_error(TOOL, "--model-name is an option of --emit-c")
     mode = next(flag for flag in TRANSLATIONS if getattr(args, flag.replace("-", "_")))
     lowering = _lowering(args, mode)
     input_shapes = _input_shapes(args, mode)
@@ -281,15 +336,41 @@ def main(argv: Sequence[str] | None = None) -> int:
                     TOOL, f"--constants-out is an option of --emit-tvmscript, not of --{mode}"
                 )
             translate = partial(emit_tvmscript, outputs=outputs, constants_out=args.constants_out)
+        if args.elide_constants:
+            if mode not in (*MODEL_MODES, "import-tvmscript"):
+                usage_error(TOOL, f"--elide-constants is an option of the imports, not of --{mode}")
+            translate = partial(translate, elide_constants=True)
+        text: str | bytearray = ""
         if mode in NAMED_INPUTS:
             if args.input_file is None:
                 usage_error(TOOL, f"--{mode} needs {NAMED_INPUTS[mode]}")
-            text = ""
-        else:
+        elif mode in PARSED_INPUTS:
             text = _read_input(args.input_file)
+        else:
+            text = decode_input(_read_input(args.input_file), name)
+        # Handed over, not kept: the input's bytes go once parsed (a model's weights).
+        given = [text]
+        del text
         with requires_tvm(TOOL, f"--{mode}"):
-            result = translate(text, name)
+            result = translate(given.pop(), name)
         outputs.add(args.output_file, result)
+    return 0
+
+
+def _emit_c(args: argparse.Namespace) -> int:
+    for flag, value in (("-o", args.output_file), ("--constants-out", args.constants_out)):
+        if value is not None:
+            usage_error(TOOL, f"{flag} is not an option of --emit-c (it writes DIR)")
+    model = "model" if args.model_name is None else args.model_name
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", model):
+        usage_error(TOOL, f"--model-name must be a C identifier, got '{model}'")
+    path = None if args.input_file == "-" else args.input_file
+    name = path or STDIN_NAME
+    with report_user_errors(TOOL) as context:
+        context.input_name = name
+        text = _read_input(path)
+        with requires_tvm(TOOL, "--emit-c"):
+            emit_c(text, name, args.emit_c, model)
     return 0
 
 

@@ -83,7 +83,9 @@ SPEC_KEYS = ("kind", "targets", *NUMBER_KEYS)
 POOL_KINDS = tuple(kind.value for kind in PoolKind)
 _POOL_NAME = re.compile(r"[A-Za-z_][\w.$-]*")
 _TARGET = re.compile(r"[\w.-]+")
-_NUMBER = re.compile(r"(\d+)([KMG]?)")
+_NUMBER = re.compile(r"0*([0-9]{1,19})([KMG]?)")
+"""ASCII digits only (`\\d` takes any script's), and no more of them than 2**63-1 has: a
+longer number is out of range without asking Python to read it."""
 _SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
 
@@ -100,7 +102,7 @@ def _number(spec: str, key: str, text: str) -> int:
     if not 0 <= value <= INT64_MAX:
         raise PoolSpecError(
             spec,
-            f"{key} '{text}' is not a number of bytes 0 to 2**63-1 (digits, optionally "
+            f"{key} '{text}' is not a number of bytes 0 to 2**63-1 (ASCII digits, optionally "
             "followed by K, M or G)",
         )
     return value
@@ -347,19 +349,20 @@ def assign_candidates(module: ModuleOp) -> None:
 class UsmpAssignPools(ModulePass):
     name = "usmp-assign-pools"
 
-    pools: str = ""
-    """Pools to add, `name[:key=value]...` comma-separated (see the module's doc)."""
+    pools: str | None = None
+    """Pools to add, `name[:key=value]...` comma-separated (see the module's doc); an
+    empty spec is a mistake, as `--pools ''` is."""
     constant_pool: bool = False
     """Put the entry's constants in a constant pool even when none is declared: an
     unrestricted `@global_constant` is added then."""
 
     def __post_init__(self):
         # Checked when the pipeline is built, before any input is read.
-        if self.pools:
+        if self.pools is not None:
             parse_pool_spec(self.pools)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.pools:
+        if self.pools is not None:
             _add_pools(op, self.pools, parse_pool_spec(self.pools))
         if self.constant_pool and not any(
             p.kind.data == PoolKind.CONSTANT for p in module_pools(op)

@@ -39,20 +39,30 @@ from usmp_dialect.analysis.usmp_problem import (
     ModuleProblem,
     build_problem,
     module_liveness,
+    module_pools,
     module_usmp_ops,
 )
 from usmp_dialect.diagnostics import UsmpError, warn
 from usmp_dialect.dialects.usmp import OVERFLOW_ATTR, PLAN_ATTR, LivenessOp, i64_attr
 from usmp_dialect.planning.algorithms.canonical_search import search_lower_bounds
-from usmp_dialect.planning.problem import Budget, Plan, PlanningError, SearchProgress
+from usmp_dialect.planning.budget import (
+    DEFAULT_ALGORITHM,
+    DEFAULT_EFFORT,
+    DEFAULT_TIME_LIMIT,
+    Budget,
+    SearchProgress,
+)
+from usmp_dialect.planning.problem import Plan, PlanningError
 from usmp_dialect.planning.registry import get_algorithm
 from usmp_dialect.planning.validator import validate
 from usmp_dialect.transforms.allocations_to_usmp import pending_allocations
 from usmp_dialect.transforms.usmp_assign_pools import assign_candidates
 
-DEFAULT_ALGORITHM = "default"
-DEFAULT_TIME_LIMIT = Budget.time_limit
-DEFAULT_EFFORT = Budget.effort
+MAX_EFFORT = 1e6
+"""Effort 1 buys seconds of work, so 1e6 buys weeks: past it a budget is never reached
+before the time limit, and the step counts the algorithms derive from it would no longer
+fit their int64 counters (`--effort 1e300` overflowed). Rejected rather than clamped: a
+clamped effort would give a plan the user did not ask for, silently."""
 
 PLANNING_PROGRESS: ContextVar[Callable[[SearchProgress], None] | None] = ContextVar(
     "planning_progress", default=None
@@ -173,6 +183,11 @@ class UsmpPlan(ModulePass):
             raise UsmpError(f"time-limit must not be negative, got {self.time_limit}")
         if not self.effort > 0:
             raise UsmpError(f"effort must be positive, got {self.effort}")
+        if self.effort > MAX_EFFORT:
+            raise UsmpError(
+                f"effort {self.effort:g} is past the limit of {MAX_EFFORT:g}: effort 1 is "
+                "seconds of work, so a larger budget could only be ended by the time limit"
+            )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         allocs, _, liveness = module_usmp_ops(op)
@@ -184,6 +199,13 @@ class UsmpPlan(ModulePass):
                 "tir-to-usmp first, or write the live intervals",
                 allocs[0],
             )
+        if not allocs:
+            # Nothing to place: every pool is planned empty (size 0), so the lowerings
+            # know it is done with.
+            for pool in module_pools(op):
+                if pool.size is None:
+                    pool.properties["size"] = IntegerAttr(0, i64)
+            return
         # So that `memref-to-usmp,usmp-plan` plans too: the default candidates.
         assign_candidates(op)
         budget = Budget(

@@ -23,6 +23,7 @@ TVM's conversion of pool allocations to offsets, for the `tir` dialect:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -177,53 +178,68 @@ class UsmpToTir(ModulePass):
                         alloc,
                     )
             allocs[name] = found
-        if not any(allocs.values()):
-            return
-        entry = choose_entry(functions, self.entry, self.name)
-        callees = {
-            name: [callee for _, callee in module_calls(f, functions)]
-            for name, f in functions.items()
+        if any(allocs.values()):
+            _lower_pools(op, functions, allocs, choose_entry(functions, self.entry, self.name))
+            _erase_lowered(op, lambda pool: True)
+        elif functions:
+            # A planned pool that no buffer went to (a program without intermediate
+            # buffers, given `--pools`) has no TIR form: it goes, as lowered ones do.
+            _erase_lowered(op, lambda pool: pool.size is not None)
+
+
+def _lower_pools(
+    op: ModuleOp,
+    functions: dict[str, tir.PrimFuncOp],
+    allocs: dict[str, list[AllocOffsetOp]],
+    entry: tir.PrimFuncOp,
+) -> None:
+    callees = {
+        name: [callee for _, callee in module_calls(f, functions)] for name, f in functions.items()
+    }
+    needed = pools_needed(list(functions.values()), allocs, callees)  # type: ignore[arg-type]
+    pool_order = module_pools(op)
+    buffers: dict[str, dict[str, SSAValue]] = {}
+    for name, function in functions.items():
+        pools = [p for p in pool_order if p.sym_name.data in needed.get(name, set())]
+        if pools:
+            _check_param_names(function, pools, function is entry)
+            buffers[name] = _add_pool_params(function, pools, function is entry)
+    if entry.sym_name.data in buffers:
+        check_entry_not_called(entry, functions, "which takes pools as buffers")
+    for name, function in functions.items():
+        own = buffers.get(name, {})
+        for call, callee in list(module_calls(function, functions)):
+            if callee in buffers:
+                _pass_pools(call, list(buffers[callee]), own)
+    io_offsets = _io_offsets(allocs[entry.sym_name.data])
+    if io_offsets.data:
+        entry.attributes[IO_OFFSETS_ATTR] = io_offsets
+    for name in functions:
+        for alloc in allocs[name]:
+            _lower_alloc(alloc, buffers[name][alloc.pool_names[0]])
+    for function in functions.values():
+        if function is not entry:
+            # The plan may put an operator's input, output and workspace on the same
+            # pool bytes (each dead before the next is written); a noalias promise
+            # would let LLVM reorder those accesses and compute garbage.
+            function.attributes.pop(NOALIAS_ATTR, None)
+    used = {p for names in needed.values() for p in names}
+    entry.attributes[POOLS_ATTR] = DictionaryAttr(
+        {
+            p.sym_name.data: IntegerAttr(p.planned_size or 0, i64)
+            for p in pool_order
+            if p.sym_name.data in used
         }
-        needed = pools_needed(list(functions.values()), allocs, callees)  # type: ignore[arg-type]
-        pool_order = module_pools(op)
-        buffers: dict[str, dict[str, SSAValue]] = {}
-        for name, function in functions.items():
-            pools = [p for p in pool_order if p.sym_name.data in needed.get(name, set())]
-            if pools:
-                _check_param_names(function, pools, function is entry)
-                buffers[name] = _add_pool_params(function, pools, function is entry)
-        if entry.sym_name.data in buffers:
-            check_entry_not_called(entry, functions, "which takes pools as buffers")
-        for name, function in functions.items():
-            own = buffers.get(name, {})
-            for call, callee in list(module_calls(function, functions)):
-                if callee in buffers:
-                    _pass_pools(call, list(buffers[callee]), own)
-        io_offsets = _io_offsets(allocs[entry.sym_name.data])
-        if io_offsets.data:
-            entry.attributes[IO_OFFSETS_ATTR] = io_offsets
-        for name in functions:
-            for alloc in allocs[name]:
-                _lower_alloc(alloc, buffers[name][alloc.pool_names[0]])
-        for function in functions.values():
-            if function is not entry:
-                # The plan may put an operator's input, output and workspace on the same
-                # pool bytes (each dead before the next is written); a noalias promise
-                # would let LLVM reorder those accesses and compute garbage.
-                function.attributes.pop(NOALIAS_ATTR, None)
-        used = {p for names in needed.values() for p in names}
-        entry.attributes[POOLS_ATTR] = DictionaryAttr(
-            {
-                p.sym_name.data: IntegerAttr(p.planned_size or 0, i64)
-                for p in pool_order
-                if p.sym_name.data in used
-            }
-        )
-        remaining = [a for a in op.walk() if isinstance(a, AllocOffsetOp)]
-        liveness = module_liveness(op)
-        if liveness is not None and not remaining:
-            Rewriter.erase_op(liveness)
-        still_used = {name for a in remaining for name in a.pool_names}
-        for pool in pool_order:
-            if pool.sym_name.data not in still_used:
-                Rewriter.erase_op(pool)
+    )
+
+
+def _erase_lowered(op: ModuleOp, lowered: Callable[[PoolOp], bool]) -> None:
+    """The liveness once no buffer is left, and each `lowered` pool no buffer is in."""
+    remaining = [a for a in op.walk() if isinstance(a, AllocOffsetOp)]
+    liveness = module_liveness(op)
+    if liveness is not None and not remaining:
+        Rewriter.erase_op(liveness)
+    still_used = {name for a in remaining for name in a.pool_names}
+    for pool in module_pools(op):
+        if pool.sym_name.data not in still_used and lowered(pool):
+            Rewriter.erase_op(pool)

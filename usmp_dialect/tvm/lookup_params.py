@@ -31,8 +31,8 @@ from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.analysis.tir_liveness import prim_funcs
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR, CONSTANTS_ATTR
-from usmp_dialect.formats.constant_pool import constant_values_attr
+from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
+from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm.relax.lowering import var_names
 from usmp_dialect.tvm.relax.nodes import nodes_of
 from usmp_dialect.tvm.runtime import entry_name
@@ -239,5 +239,5 @@ def import_tvmscript_with_params(text: str, filename: str, params_file: str) -> 
     )
     module = import_module(mod, filename)
     if constants:
-        prim_funcs(module)[entry].attributes[CONSTANT_VALUES_ATTR] = constant_values_attr(constants)
+        set_constant_values(module, prim_funcs(module)[entry], constants)
     return module

@@ -12,6 +12,7 @@ original model, within `tolerance` (absolute and relative, as `numpy.allclose`).
 from __future__ import annotations
 
 import re
+import tempfile
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -19,7 +20,8 @@ import numpy as np
 
 from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.dialects.usmp import POOLS_ATTR
-from usmp_dialect.tvm.captured_output import output_captured
+from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
+from usmp_dialect.tvm.c_check import LibraryRun, planned_tir_module, run_planned
 from usmp_dialect.tvm.planned_module import plan_module
 from usmp_dialect.tvm.relax.lowering import (
     DEFAULT_LOWERING,
@@ -49,6 +51,8 @@ class ModelCheck(NamedTuple):
     """The pool among `pools` that holds the constants, if one does."""
     constant_bytes: int = 0
     """The sum of the constants' sizes."""
+    library: Any = None
+    """With a C executor, its `LibraryRun`: our outputs, the image's sizes, build time."""
 
 
 def _random_inputs(tir_main: Any, names: list[str], seed: int) -> dict[str, np.ndarray]:
@@ -92,6 +96,32 @@ def tvm_failure_reason(error: Exception) -> str:
     return text.splitlines()[-1] if text else ""
 
 
+EXECUTORS = ("tvm", "c", "qemu")
+EXECUTORS_C = ("c", "qemu")
+
+
+def _run_c(
+    tir_mod: Any,
+    constants: Mapping[str, np.ndarray],
+    inputs: Mapping[str, np.ndarray],
+    where: str,
+    workspace_io: bool,
+    pools: str,
+    qemu: bool,
+) -> LibraryRun:
+    """One run of the model's C library (its constants in a constant pool)."""
+    module = planned_tir_module(tir_mod, constants)
+    plan_pools(
+        module, plan_pools_pipeline(workspace_io=workspace_io, pools=pools, constant_pool=True)
+    )
+    with tempfile.TemporaryDirectory(prefix="usmp-check-") as directory:
+        try:
+            run = run_planned(module, inputs, f"{directory}/model", qemu)
+        except RuntimeError as error:
+            raise TVMScriptError(f"the C library failed: {error}", where) from None
+    return run
+
+
 def check_model(
     mod: Any,
     weights: Mapping[str, np.ndarray],
@@ -104,12 +134,16 @@ def check_model(
     tolerance: float = 1e-5,
     pools: str = "",
     overrides: Mapping[str, np.ndarray] | None = None,
+    executor: str = "tvm",
 ) -> ModelCheck:
     """Lower `mod` as `lowering` says, plan, build and run it, and compare each output with
     the Relax VM's; Relax's own plan is of the module lowered alike (weights bound or not,
     fused or not). `pools` is a `--pools` spec (`sram:size_hint=256K,dram`, with
     `flash:kind=constant` the constants go in a pool). `overrides` replace constants by
-    name (weights the model reads as they are), in our run and the Relax VM's."""
+    name (weights the model reads as they are), in our run and the Relax VM's.
+    `executor` runs the planned model: `tvm` (built by `tvm.compile` for `target`), `c`
+    (the C library of `usmp-translate --emit-c`, its constants in a constant pool, built
+    and run on this machine) or `qemu` (that library on QEMU's Cortex-M55)."""
 
     tir_mod, constants = lower_model(mod, weights, where, lowering)
     weights = _overridden(weights, constants, overrides or {})
@@ -124,15 +158,25 @@ def check_model(
     output_names = params[len(input_names) + len(constants) :]
     inputs = _random_inputs(main, input_names, seed)
 
-    planned = plan_module(tir_mod, workspace_io=workspace_io, pools=pools)
-    try:
-        ours = run_module(planned, {**inputs, **constants}, target)
-    except Exception as error:  # TVM's build of the planned TIR; its last line says why
-        raise TVMScriptError(
-            f"TVM could not build and run the planned model: {type(error).__name__}: "
-            f"{tvm_failure_reason(error)}",
-            where,
-        ) from None
+    library = None
+    if executor in EXECUTORS_C:
+        library = _run_c(tir_mod, constants, inputs, where, workspace_io, pools, executor == "qemu")
+        ours, pool_sizes, constant_pool_name = library.outputs, library.pools, library.constant_pool
+    else:
+        planned = plan_module(tir_mod, workspace_io=workspace_io, pools=pools)
+        try:
+            ours = run_module(planned, {**inputs, **constants}, target)
+        except Exception as error:  # TVM's build of the planned TIR; its last line says why
+            raise TVMScriptError(
+                f"TVM could not build and run the planned model: {type(error).__name__}: "
+                f"{tvm_failure_reason(error)}",
+                where,
+            ) from None
+        # No pool at all when nothing is left to plan (one operator, its accumulator a
+        # register).
+        sizes: Any = planned["main"].attrs.get(POOLS_ATTR, {})
+        pool_sizes = {str(k): int(v) for k, v in sizes.items()}
+        constant_pool_name = constant_pool(planned)
     references = relax_vm_outputs(mod, weights, inputs)
     checks = []
     for name, reference in zip(output_names, references, strict=True):
@@ -141,32 +185,12 @@ def check_model(
         max_error = float(np.max(difference)) if got.size else 0.0
         agrees = bool(np.allclose(got, reference, rtol=tolerance, atol=tolerance))
         checks.append(OutputCheck(name, str(got.dtype), tuple(got.shape), max_error, agrees))
-    # No pool at all when nothing is left to plan (one operator, its accumulator a register).
-    sizes: Any = planned["main"].attrs.get(POOLS_ATTR, {})
-    pool_sizes = {str(k): int(v) for k, v in sizes.items()}
     bound = weights if lowering.weights == "bound" else None
     return ModelCheck(
         pool_sizes,
         relax_planner_bytes(mod, bound, lowering.fusion),
         checks,
-        constant_pool(planned),
+        constant_pool_name,
         sum(array.nbytes for array in constants.values()),
+        library,
     )
-
-
-def tflm_arena(path: str) -> tuple[int, int]:
-    """TensorFlow Lite Micro's arena for a `.tflite` file, from the `tflite-micro` wheel's
-    interpreter (its recording allocator): (non-persistent head, total) bytes. The head
-    is where TFLM plans every tensor of the graph, inputs and outputs included; the total
-    adds the persistent tail of interpreter structures."""
-    from tflite_micro.python.tflite_micro import runtime
-
-    with output_captured() as printed:
-        runtime.Interpreter.from_file(path).print_allocations()
-
-    def arena(part: str) -> int:
-        found = re.search(rf"Arena allocation {part} (\d+) bytes", printed.getvalue())
-        assert found, printed.getvalue()
-        return int(found[1])
-
-    return arena("head"), arena("total")

@@ -10,7 +10,9 @@ inside these functions only.
 from __future__ import annotations
 
 import keyword
+import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from xdsl.dialects import arith, scf
@@ -48,7 +50,36 @@ def emit_tvmscript(module: ModuleOp) -> str:
     """TVMScript text of the module; a name that TVM's printer would print as a Python
     keyword or literal (`lambda`, `None`, `1st`), or as `range`, which the loops call, is
     given a trailing or leading `_` (the printer replaces other characters itself)."""
-    return _Emitter(module, python_name).module().script() + "\n"
+    script = _Emitter(module, python_name).module().script()
+    return _float64_literals_kept(_one_element_data_read_back(script)) + "\n"
+
+
+_ONE_ELEMENT_DATA = re.compile(r"\b([A-Za-z_]\w*)\.source\.data\b")
+
+
+def _one_element_data_read_back(script: str) -> str:
+    """TVM prints the data pointer of a one-element buffer (`tirx.buffer_data`) as
+    `x.source.data`, which its parser refuses; `x.data` reads back as that pointer."""
+    return _ONE_ELEMENT_DATA.sub(r"\1.data", script)
+
+
+_FLOAT64_LITERAL = re.compile(r"T\.float64\((-?[0-9.]+(?:e[-+]?[0-9]+)?)\)")
+_FLOAT32_MAX = 3.4028234663852886e38
+
+
+def _float64_literals_kept(script: str) -> str:
+    """TVM prints a float64 constant as `T.float64(number)`, but its parser reads the
+    number as a float32 literal first and refuses one past float32's range (float64's
+    lowest, -1.797e308): those are printed as `T.FloatImm("float64", number)`, which it
+    reads back as they were."""
+
+    def kept(match: re.Match[str]) -> str:
+        value = float(match[1])
+        if abs(value) <= _FLOAT32_MAX:
+            return match[0]
+        return f'T.FloatImm("float64", {value!r})'
+
+    return _FLOAT64_LITERAL.sub(kept, script)
 
 
 _PRINTER_BUILTINS = frozenset({"range"})
@@ -393,7 +424,17 @@ class _Emitter:
             callee = op.callee.root_reference.data
             return ir.Call(self.gvars[callee], args, ret_ty=self.ret_types[callee])
         ret_ty = type_to_tvm(None if op.result is None else op.result.type, op)
+        if op.op_name.data not in _tvm_op_names():
+            raise UsmpError(f"TVM has no intrinsic '{op.op_name.data}'", op)
         return ir.Call(ir.Op.get(op.op_name.data), args, ret_ty=ret_ty)
+
+
+@cache
+def _tvm_op_names() -> frozenset[str]:
+    """The intrinsics TVM registers: `ir.Op.get` of another name fails inside TVM's C++."""
+    from tvm import ir
+
+    return frozenset(ir.Op.list_op_names())
 
 
 def tvm_attrs(attrs: dict[str, Any]) -> Any:

@@ -20,3 +20,31 @@ func.func @main() {
   func.return
 }
 // CHECK: recursive call of @main: a static plan needs a call tree
+
+// -----
+
+// A buffer read before its memref.alloc (xDSL's verifier accepts it): no plan, a
+// diagnostic at the use, also when the use is nested in a loop (issue 33).
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %v = memref.load %t[%c0] : memref<4xf32>
+  %t = memref.alloc() : memref<4xf32>
+  memref.store %v, %t[%c0] : memref<4xf32>
+  func.return
+}
+// CHECK: buffer %t is used before its memref.alloc defines it
+
+// -----
+
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %c4 step %c1 {
+    memref.store %zero, %t[%i] : memref<4xf32>
+  }
+  %t = memref.alloc() : memref<4xf32>
+  func.return
+}
+// CHECK: buffer %t is used before its memref.alloc defines it

@@ -5,7 +5,7 @@
 
 // RUN: %exit-code usmp-opt %s -p 'usmp-plan{algorithm=greedy_by_size}' | filecheck %s --check-prefix=GREEDY
 // RUN: %exit-code usmp-opt %s -p 'usmp-plan{algorithm=hill_climb}' | filecheck %s --check-prefix=GREEDY
-// GREEDY:      usmp-plan-size-hints.mlir:28:1: error: algorithm '{{greedy_by_size|hill_climb}}' found no place for buffer 'b24' (1386 bytes) in its candidate pools (p0: size hint 17869 bytes, needs 18410, 541 bytes missing), though a plan may exist: try algorithm 'exact', or increase the size hints
+// GREEDY:      usmp-plan-size-hints.mlir:30:1: error: algorithm '{{greedy_by_size|hill_climb}}' found no place for buffer 'b24' (1386 bytes) in its candidate pools (p0: size hint 17869 bytes, needs 18410, 541 bytes missing), though a plan may exist: try algorithm 'exact', or increase the size hints
 // GREEDY-NEXT: exit=1
 
 // RUN: usmp-opt %s -p 'usmp-plan{algorithm=default}' | filecheck %s
@@ -16,10 +16,12 @@
 // CHECK-NEXT: %b24 = usmp.alloc_offset "b24" @p0[{{[0-9]+}}]
 // CHECK-NEXT: %b39 = usmp.alloc_offset "b39" @p1[0]
 
-// With `p1` bounded too, no plan fits: `exact` proves it.
+// With `p1` bounded below `b39`'s size, no plan fits: `b39` can only go to `p0`, and the
+// three buffers need more than its hint. Said before any search.
 // RUN: sed 's/@p1 workspace alignment 1$/@p1 workspace alignment 1 size_hint 15000/' %s > %t.bounded.mlir
 // RUN: %exit-code usmp-opt %t.bounded.mlir -p 'usmp-plan{algorithm=exact}' | filecheck %s --check-prefix=PROVEN
-// PROVEN:      error: no plan fits the size hints (p0: size hint 17869 bytes, p1: size hint 15000 bytes): algorithm 'exact' proved it; increase the size hints
+// RUN: %exit-code usmp-opt %t.bounded.mlir -p 'usmp-plan{algorithm=default}' | filecheck %s --check-prefix=PROVEN
+// PROVEN:      bounded.mlir:31:1: error: buffer 'b39' (15456 bytes) does not fit in any candidate pool (p0: size hint 17869 bytes, needs 18354, 485 bytes missing; p1: size hint 15000 bytes, needs 15456, 456 bytes missing); increase the size hints
 // PROVEN-NEXT: exit=1
 
 usmp.pool @p0 workspace alignment 1 size_hint 17869

@@ -18,8 +18,9 @@ from usmp_dialect.planning.algorithms.portfolio import (
     portfolio_seconds,
 )
 from usmp_dialect.planning.algorithms.work import TimeCap, placements_in
-from usmp_dialect.planning.problem import Budget, Plan, PlanningError, Problem
-from usmp_dialect.planning.size_hints import proven_out_of_space
+from usmp_dialect.planning.budget import Budget
+from usmp_dialect.planning.problem import Plan, PlanningError, Problem
+from usmp_dialect.planning.size_hints import check_size_hints, proven_out_of_space
 
 _SECONDS = 10.0
 """Reference seconds of work at effort 1: the time limit `exact` ran to before plans had to
@@ -35,6 +36,7 @@ _ASSIGNMENTS = 100_000
 
 
 def exact(problem: Problem, budget: Budget) -> Plan:
+    check_size_hints(problem)
     cap = TimeCap.after(budget.time_limit, budget.progress)
     default_seconds = portfolio_seconds(problem, budget.effort)
     seconds = max(budget.effort * _SECONDS - default_seconds, 0.0)

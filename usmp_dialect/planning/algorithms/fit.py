@@ -15,8 +15,9 @@ import numpy as np
 
 from usmp_dialect.planning.algorithms.greedy import Placement
 from usmp_dialect.planning.algorithms.placement import gap_starts
+from usmp_dialect.planning.budget import Budget
 from usmp_dialect.planning.conflicts import conflicts_either_direction
-from usmp_dialect.planning.problem import Budget, Conflicts, Plan, Problem
+from usmp_dialect.planning.problem import Conflicts, Plan, Problem
 from usmp_dialect.planning.size_hints import out_of_space
 
 

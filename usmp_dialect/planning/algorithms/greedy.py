@@ -22,7 +22,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from usmp_dialect.planning.problem import Budget, Plan, Problem
+from usmp_dialect.planning.budget import Budget
+from usmp_dialect.planning.problem import Plan, Problem
 from usmp_dialect.planning.size_hints import out_of_space
 
 

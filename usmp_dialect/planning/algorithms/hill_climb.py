@@ -30,8 +30,9 @@ import numpy as np
 from usmp_dialect.planning.algorithms.greedy import round_up, tvm_size_order
 from usmp_dialect.planning.algorithms.placement import gap_starts
 from usmp_dialect.planning.algorithms.work import TimeCap
+from usmp_dialect.planning.budget import Budget
 from usmp_dialect.planning.conflicts import max_live
-from usmp_dialect.planning.problem import Budget, Plan, PlanningError, Problem
+from usmp_dialect.planning.problem import Plan, PlanningError, Problem
 from usmp_dialect.planning.size_hints import out_of_space
 
 MAX_ROUNDS = 500
@@ -129,7 +130,8 @@ class _FirstFit:
                 state.offset[buffer] = offset
                 state.top[buffer] = round_up(offset + size, alignment)
                 return
-            needed[pool] = offset + size
+            # What TVM's rule asked of the pool: room above its highest conflict.
+            needed[pool] = highest + size
         state.pool[buffer] = -1
         state.needed[buffer] = needed
 

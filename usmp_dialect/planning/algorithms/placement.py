@@ -17,8 +17,17 @@ import numpy as np
 
 from usmp_dialect.planning.algorithms.placement_kernel import NO_HINT, place_spans
 from usmp_dialect.planning.conflicts import symmetric_conflicts
-from usmp_dialect.planning.problem import Plan, Problem
+from usmp_dialect.planning.problem import Plan, PlanningError, Problem
 from usmp_dialect.planning.size_hints import out_of_space
+
+
+class PlacementFailure(PlanningError):
+    """A placement's out-of-space error, with the pool of each buffer placed before the
+    one that found no room (-1 for the others)."""
+
+    def __init__(self, error: PlanningError, pool: np.ndarray):
+        super().__init__(str(error), error.buffer)
+        self.pool = pool
 
 
 class Fit(Enum):
@@ -232,7 +241,7 @@ def place_in_order(
         pool, offset, failed = _place_by_conflict_lists(problem, geometry, order, fit)
     if failed >= 0:
         needed = _bytes_needed(problem, geometry, pool, offset, failed)
-        raise out_of_space(problem, failed, "default", needed)
+        raise PlacementFailure(out_of_space(problem, failed, "default", needed), pool)
     return Plan(pool=pool, offset=offset)
 
 

@@ -20,18 +20,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from usmp_dialect.planning.algorithms.search_kernel import njit
+from usmp_dialect.planning.algorithms.kernel import kernel
 
 NO_HINT = np.iinfo(np.int64).max
 _INITIAL_CAPACITY = 4
 
 
-@njit(cache=True)
+@kernel
 def _align_up(offset, alignment):
     return -(-offset // alignment) * alignment
 
 
-@njit(cache=True)
+@kernel
 def _first_above(hi, base, length, i, offset):
     """Index (from `base`) of the first interval of a set from `i` on that ends after
     `offset`: galloping, as the offsets a placement asks about only grow."""
@@ -54,7 +54,7 @@ def _first_above(hi, base, length, i, offset):
     return low
 
 
-@njit(cache=True)
+@kernel
 def _sift_down(key, which, count, position):
     while True:
         child = 2 * position + 1
@@ -69,7 +69,7 @@ def _sift_down(key, which, count, position):
         position = child
 
 
-@njit(cache=True)
+@kernel
 def _lowest_free(lo, hi, base, length, at, key, which, count, offset, size, alignment):
     """The lowest aligned offset from `offset` up where `size` bytes meet no interval of
     the `count` sets. `at` is, per set, the first of its intervals not yet passed, and the
@@ -87,7 +87,7 @@ def _lowest_free(lo, hi, base, length, at, key, which, count, offset, size, alig
     return offset
 
 
-@njit(cache=True)
+@kernel
 def _tightest_free(lo, hi, base, length, at, key, which, count, size, alignment):
     """The aligned start of the smallest gap that holds `size` bytes (the lowest such gap
     on ties), or of the space above everything when no gap holds it."""
@@ -116,7 +116,7 @@ def _tightest_free(lo, hi, base, length, at, key, which, count, size, alignment)
     return offset if best < 0 else best
 
 
-@njit(cache=True)
+@kernel
 def _query_sets(tree, pool, start, end, stamp, seen, sets):
     """The sets holding every placed buffer of `pool` live during `[start, end)`."""
     nodes = 2 * tree
@@ -134,7 +134,7 @@ def _query_sets(tree, pool, start, end, stamp, seen, sets):
     return count
 
 
-@njit(cache=True)
+@kernel
 def _add_node(pool, nodes, node, stamp, seen, sets, count):
     """Add `below` of canonical `node` and `stab` of its ancestors not added yet."""
     sets[count] = (2 * pool + 1) * nodes + node
@@ -148,7 +148,7 @@ def _add_node(pool, nodes, node, stamp, seen, sets, count):
     return count
 
 
-@njit(cache=True)
+@kernel
 def _insert(lo, hi, set_base, set_length, set_capacity, s, first, size, arena_top):
     """Add `[first, first + size)` to set `s`, merging what it touches; returns the arrays
     (grown when full) and the arena's new top."""
@@ -190,7 +190,7 @@ def _insert(lo, hi, set_base, set_length, set_capacity, s, first, size, arena_to
     return lo, hi, arena_top
 
 
-@njit(cache=True)
+@kernel
 def place_spans(
     span_start,
     span_end,

@@ -23,7 +23,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from usmp_dialect.planning.algorithms.canonical_search import fit_in_pool
-from usmp_dialect.planning.algorithms.placement import Fit, Geometry, place_in_order
+from usmp_dialect.planning.algorithms.placement import (
+    Fit,
+    Geometry,
+    PlacementFailure,
+    place_in_order,
+)
 from usmp_dialect.planning.algorithms.work import SEARCH_STEP_SECONDS, TimeCap
 from usmp_dialect.planning.conflicts import max_live_of
 from usmp_dialect.planning.problem import Plan, PlanningError, Problem
@@ -42,7 +47,7 @@ def with_room_made(
     for _ in range(attempts):
         if failure.buffer is None:
             break
-        preferred = _in_way_elsewhere(problem, geometry, failure.buffer)
+        preferred = _in_way_elsewhere(problem, geometry, failure)
         if preferred is None:
             break
         problem = preferred
@@ -54,12 +59,22 @@ def with_room_made(
     raise failure
 
 
-def _in_way_elsewhere(problem: Problem, geometry: Geometry, buffer: int) -> Problem | None:
-    wanted = set(problem.candidates[buffer])
+def _in_way_elsewhere(
+    problem: Problem, geometry: Geometry, failure: PlanningError
+) -> Problem | None:
+    """`problem` with the largest buffer in the way of the failed one sent elsewhere.
+    When the failure says where the buffers before it went, only those placed in a pool
+    it wanted are in the way: moving any other leaves the placement, and its failure, as
+    they were."""
+    assert failure.buffer is not None
+    wanted = set(problem.candidates[failure.buffer])
+    placed = failure.pool if isinstance(failure, PlacementFailure) else None
     movable = [
         other
-        for other in geometry.conflicting(buffer).tolist()
-        if len(problem.candidates[other]) > 1 and problem.candidates[other][0] in wanted
+        for other in geometry.conflicting(failure.buffer).tolist()
+        if len(problem.candidates[other]) > 1
+        and problem.candidates[other][0] in wanted
+        and (placed is None or int(placed[other]) in wanted)
     ]
     if not movable:
         return None

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from usmp_dialect.planning.algorithms.kernel import kernel
 from usmp_dialect.planning.algorithms.placement import Geometry, lifetime_area
-from usmp_dialect.planning.algorithms.search_kernel import njit
 from usmp_dialect.planning.problem import Plan, Problem
 
 DIVE_KEYS = {
@@ -82,7 +82,7 @@ def dive(
     return Plan(pool=pool, offset=offset), spent
 
 
-@njit(cache=True)
+@kernel
 def _skyline_height(highest, raised, tree, start, end):
     """The highest top over time ranks `[start, end)`: the nodes covering them exactly,
     and what was raised over a whole node above them (an ancestor of either end)."""
@@ -107,7 +107,7 @@ def _skyline_height(highest, raised, tree, start, end):
     return height
 
 
-@njit(cache=True)
+@kernel
 def _raise_skyline(highest, raised, tree, start, end, top):
     """Raise the skyline over `[start, end)` to `top` (no lower than it was there)."""
     low, high = start + tree, end + tree
@@ -131,12 +131,12 @@ def _raise_skyline(highest, raised, tree, start, end, top):
         last >>= 1
 
 
-@njit(cache=True)
+@kernel
 def _before(key, rank, a, b):
     return key[a] < key[b] or (key[a] == key[b] and rank[a] < rank[b])
 
 
-@njit(cache=True)
+@kernel
 def heap_push(heap, count, key, rank, buffer):
     position = count
     heap[position] = buffer
@@ -149,7 +149,7 @@ def heap_push(heap, count, key, rank, buffer):
     return count + 1
 
 
-@njit(cache=True)
+@kernel
 def heap_pop(heap, count, key, rank):
     top = heap[0]
     count -= 1
@@ -168,7 +168,7 @@ def heap_pop(heap, count, key, rank):
     return top, count
 
 
-@njit(cache=True)
+@kernel
 def place_bottom_up(span_start, span_end, sizes, alignments, rank, max_lookups):
     """Each buffer's offset: lowest-sitting first, ties by `rank` (lowest first), each on
     top of the skyline over its lifetime, aligned up; and the skyline lookups done (one

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from usmp_dialect.planning.algorithms.search_kernel import njit
+from usmp_dialect.planning.algorithms.kernel import kernel
 from usmp_dialect.planning.algorithms.skyline import heap_pop, heap_push
 
 
-@njit(cache=True)
+@kernel
 def place_lowest_first(
     span_start, span_end, sizes, alignments, rank, pinned, ceiling, max_work, entries_per_lookup
 ):
@@ -72,7 +72,7 @@ def place_lowest_first(
     return offset, min(max(lookups, entries // entries_per_lookup), max_work), True
 
 
-@njit(cache=True)
+@kernel
 def _neighbours(span_start, span_end):
     """Conflict lists `(indptr, indices)` of buffers live during `[start, end)`: a sweep by
     start counts each buffer's neighbours, a second one files them."""
@@ -87,7 +87,7 @@ def _neighbours(span_start, span_end):
     return nb_ptr, nb_idx
 
 
-@njit(cache=True)
+@kernel
 def _sweep(span_start, span_end, by_start, fill, filed, counting):
     """For each pair of buffers meeting in time, each is filed in `filed` at the other's
     `fill` position, which moves on (only counted in `fill` when `counting`)."""
@@ -108,7 +108,7 @@ def _sweep(span_start, span_end, by_start, fill, filed, counting):
             fill[second] += 1
 
 
-@njit(cache=True)
+@kernel
 def _lowest_gap(buffer, nb_ptr, nb_idx, placed, offset, sizes, alignments, low, high):
     """The lowest aligned offset where `buffer` overlaps none of its placed neighbours
     (gathered by insertion, sorted by offset: a few dozen, cheaper than a sort call), and

@@ -21,7 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from usmp_dialect.planning.algorithms.placement import Geometry
-from usmp_dialect.planning.problem import Problem, SearchProgress
+from usmp_dialect.planning.budget import SearchProgress
+from usmp_dialect.planning.problem import Problem
 
 PLACEMENT_SECONDS_PER_BUFFER = 57e-6
 """One placement step from conflict lists (a few numpy calls), whatever the problem."""

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import os
 import re
 import struct
 from collections.abc import Callable, Mapping, Sequence
@@ -155,6 +156,7 @@ def _tflite_module(
     converter, variables = stateful_converter()
 
     def convert() -> Any:
+        _check_no_custom_operators(model, path)
         graph = model.Subgraphs(0)
         # The file's shapes are static; one with a dim TFLite lets a caller resize (-1 in
         # its signature, an audio model's sample count) is given as --input-shape.
@@ -210,13 +212,13 @@ def _onnx_module(
 
     try:
         model = onnx.ModelProto.FromString(_read(path))
+    except Exception as error:  # protobuf's decoder; the message says why
+        raise RelaxImportError(f"not a valid ONNX model: {_first_line(error)}", path) from None
+    _load_external_data(onnx, model, path)
+    try:
         onnx.checker.check_model(model)
-    except RelaxImportError:
-        raise
-    except Exception as error:  # protobuf's decoder or onnx's checker; the message says why
-        text = str(error).strip()
-        reason = text.splitlines()[0] if text else type(error).__name__
-        raise RelaxImportError(f"not a valid ONNX model: {reason}", path) from None
+    except Exception as error:  # onnx's checker; the message says why
+        raise RelaxImportError(f"not a valid ONNX model: {_first_line(error)}", path) from None
     model, shapes = static_onnx_model(model, input_shapes, path)
     from tvm.relax.frontend.onnx import from_onnx
 
@@ -230,6 +232,26 @@ def _onnx_module(
         path,
         lambda names: _onnx_failed_at(model, names),
     )
+
+
+def _first_line(error: Exception) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _load_external_data(onnx: Any, model: Any, path: str) -> None:
+    """Tensors stored in other files are read from the model's own folder, whatever the
+    current directory, and never from outside it: ONNX's own opener refuses an absolute
+    location, one with `..`, and one that is not a regular file there (its checker's
+    rule), and reads only the bytes the offset and length name."""
+    from onnx.external_data_helper import load_external_data_for_model
+
+    try:
+        load_external_data_for_model(model, os.path.dirname(os.path.abspath(path)))
+    except Exception as error:  # ONNX's opener or bounds check; the message says why
+        raise RelaxImportError(
+            f"external data of the model cannot be read: {_first_line(error)}", path
+        ) from None
 
 
 def _onnx_node(node: Any) -> str:
@@ -264,24 +286,68 @@ def _onnx_failed_at(model: Any, names: set[str]) -> str:
     return ""
 
 
-def _tflite_operator(graph: Any, i: int) -> str:
-    """Operator `i` of a TFLite subgraph as a diagnostic names it: by its output tensor."""
+def _tflite_operator(model: Any, i: int) -> str:
+    """Operator `i` of a TFLite model's first subgraph as a diagnostic names it: by its
+    opcode (a custom operator's by its name), its index and its output tensor."""
+    graph = model.Subgraphs(0)
     tensors = _tflite_outputs(graph, i)
-    return f"operator {i}, computing '{tensors[0]}'" if tensors else f"operator {i}"
+    computing = f", computing '{tensors[0]}'" if tensors else ""
+    return f"{_tflite_opcodes(model)[i]} operator {i}{computing}"
 
 
-def _tflite_builtins(model: Any) -> list[str]:
-    """The builtin operator name (`CONV_2D`) of each operator of the first subgraph."""
+# The one custom operator TVM's TFLite frontend converts (as DETECTION_POSTPROCESS).
+_CONVERTED_CUSTOM = "TFLite_Detection_PostProcess"
+
+
+def _custom_code(model: Any, i: int) -> str | None:
+    """The custom code (its name) of operator `i` of the first subgraph; None for a
+    builtin operator."""
+    from tflite.BuiltinOperator import BuiltinOperator
+
+    code = model.OperatorCodes(model.Subgraphs(0).Operators(i).OpcodeIndex())
+    if max(code.BuiltinCode(), code.DeprecatedBuiltinCode()) != BuiltinOperator.CUSTOM:
+        return None
+    return (code.CustomCode() or b"").decode("utf-8", "replace")
+
+
+def _tflite_opcodes(model: Any) -> list[str]:
+    """The opcode of each operator of the first subgraph: its builtin name (`CONV_2D`),
+    or a custom operator's name (`CUSTOM 'Convolution2DTransposeBias'`)."""
     from tflite.BuiltinOperator import BuiltinOperator
 
     names = {v: k for k, v in vars(BuiltinOperator).items() if k.isupper()}
     graph = model.Subgraphs(0)
-    builtins = []
+    opcodes = []
     for i in range(graph.OperatorsLength()):
+        custom = _custom_code(model, i)
+        if custom is not None:
+            opcodes.append(f"CUSTOM '{custom}'")
+            continue
         code = model.OperatorCodes(graph.Operators(i).OpcodeIndex())
         builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
-        builtins.append(names.get(builtin, str(builtin)))
-    return builtins
+        opcodes.append(names.get(builtin, str(builtin)))
+    return opcodes
+
+
+def _check_no_custom_operators(model: Any, path: str) -> None:
+    """No operator is a custom one TVM's frontend rejects (it rejects them all before
+    converting any operator, without saying which); the first is an error naming it, and
+    how many of which custom operators the file has."""
+    graph = model.Subgraphs(0)
+    custom = [
+        (i, code)
+        for i in range(graph.OperatorsLength())
+        if (code := _custom_code(model, i)) not in (None, _CONVERTED_CUSTOM)
+    ]
+    if not custom:
+        return
+    first, _ = custom[0]
+    kinds = ", ".join(sorted({f"'{code}'" for _, code in custom}))
+    raise RelaxImportError(
+        f"{_tflite_operator(model, first)} is a custom operator, which TVM's TFLite "
+        f"frontend does not convert; {len(custom)} custom operator(s) in the file: {kinds}",
+        path,
+    )
 
 
 def _check_no_subgraph_calls(model: Any, mod: Any, names: list[tuple[str, Any]], path: str) -> None:
@@ -300,8 +366,8 @@ def _check_no_subgraph_calls(model: Any, mod: Any, names: list[tuple[str, Any]],
             graph = model.Subgraphs(0)
             operator = next(
                 (
-                    f"{builtin} {_tflite_operator(graph, i)}"
-                    for i, builtin in enumerate(_tflite_builtins(model))
+                    _tflite_operator(model, i)
+                    for i in range(graph.OperatorsLength())
                     if tensor in _tflite_outputs(graph, i)
                 ),
                 f"the operator computing '{binding.var.name}'",
@@ -331,10 +397,9 @@ def _tflite_first_named(model: Any, message: str) -> str:
     """The first operator of the file whose builtin code `message` names (quoted, as the
     frontend lists the operators it does not support); "" if none is."""
     try:
-        graph = model.Subgraphs(0)
-        for i, builtin in enumerate(_tflite_builtins(model)):
-            if f"'{builtin}'" in message:
-                return f"{builtin} {_tflite_operator(graph, i)}"
+        for i, opcode in enumerate(_tflite_opcodes(model)):
+            if f"'{opcode}'" in message:
+                return _tflite_operator(model, i)
     except Exception:  # a corrupt flatbuffer (see `_tflite_failed_at`)
         return ""
     return ""
@@ -348,7 +413,7 @@ def _tflite_failed_at(model: Any, names: set[str]) -> str:
         graph = model.Subgraphs(0)
         for i in range(graph.OperatorsLength()):
             if not all(tensor in names for tensor in _tflite_outputs(graph, i, values_only=True)):
-                return _tflite_operator(graph, i)
+                return _tflite_operator(model, i)
     except Exception:  # a corrupt flatbuffer (see above)
         return ""
     return ""

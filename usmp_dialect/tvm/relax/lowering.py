@@ -56,8 +56,8 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.analysis.tir_liveness import prim_funcs
-from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR, CONSTANTS_ATTR
-from usmp_dialect.formats.constant_pool import constant_values_attr
+from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
+from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm.captured_output import output_captured
 from usmp_dialect.tvm.relax.folded_weights import (
     expanded_constants_hidden,
@@ -849,7 +849,5 @@ def import_relax(
             f"{error.message} ({error.location})"
         ) from None
     if lowered.constants:
-        prim_funcs(module)["main"].attributes[CONSTANT_VALUES_ATTR] = constant_values_attr(
-            lowered.constants
-        )
+        set_constant_values(module, prim_funcs(module)["main"], lowered.constants)
     return module

@@ -129,3 +129,37 @@ tir.prim_func @f(%a: i32 {tir.name = 1 : i64}) {
 tir.prim_func @f() attributes {target = #tir.target<{keys = ["cpu"]}>} {
 }
 // CHECK: a target's configuration needs a 'kind' string
+
+// -----
+
+// The generic form can name a value before the op that defines it (issue 33).
+"tir.prim_func"() <{sym_name = "f", function_type = (!tir.buffer<4xf32>) -> ()}> ({
+^bb0(%x: !tir.buffer<4xf32>):
+  %v = "tir.load"(%x, %i) : (!tir.buffer<4xf32>, i32) -> f32
+  %i = "arith.constant"() <{value = 0 : i32}> : () -> i32
+}) : () -> ()
+// CHECK: operand 1 of 'tir.load' (line {{[0-9]+}}, column 3) is used before its definition
+
+// -----
+
+// A loop's body sees what is defined before the loop, not what is defined after it.
+"tir.prim_func"() <{sym_name = "f", function_type = (!tir.buffer<4xf32>) -> ()}> ({
+^bb0(%x: !tir.buffer<4xf32>):
+  %0 = "arith.constant"() <{value = 0 : i32}> : () -> i32
+  %1 = "arith.constant"() <{value = 4 : i32}> : () -> i32
+  "tir.for"(%0, %1) <{kind = #tir<for_kind serial>, name = "i", annotations = {}}> ({
+  ^bb0(%i: i32):
+    %v = "tir.load"(%x, %i) : (!tir.buffer<4xf32>, i32) -> f32
+    %w = "tir.load"(%x, %later) : (!tir.buffer<4xf32>, i32) -> f32
+  }) : (i32, i32) -> ()
+  %later = "arith.constant"() <{value = 1 : i32}> : () -> i32
+}) : () -> ()
+// CHECK: operand 1 of 'tir.load' (line {{[0-9]+}}, column 5) is used before its definition
+
+// -----
+
+// TVM's printer failed inside its C++ on another type (issue 33).
+"tir.prim_func"() <{sym_name = "f", function_type = () -> ()}> ({
+^bb0:
+}) {global_symbol = 0 : i32} : () -> ()
+// CHECK: global_symbol must be a string, got 0 : i32

@@ -262,3 +262,19 @@ usmp.pool @p workspace alignment 16
 
 "usmp.liveness"() <{buffers = ["a", "b"], interval_owners = array<i64>, interval_starts = array<i64>, interval_ends = array<i64>, conflict_pairs = array<i64: 0, 1, 0>}> : () -> ()
 // CHECK: conflict_pairs must hold pairs
+
+// -----
+
+// The planner reads the interval arrays as int64: other element types are rejected, not
+// reinterpreted (issue 33).
+usmp.pool @p workspace alignment 1
+%a = usmp.alloc_offset "a" @p[?] align 1 : memref<4xi8>
+"usmp.liveness"() <{buffers = ["a"], interval_owners = array<i32: 0, 0>, interval_starts = array<i64: 0>, interval_ends = array<i64: 1>, conflict_pairs = array<i64>}> : () -> ()
+// CHECK: Expected attribute i64 but got i32
+
+// -----
+
+usmp.pool @p workspace alignment 1
+%a = usmp.alloc_offset "a" @p[?] align 1 : memref<4xi8>
+"usmp.liveness"() <{buffers = ["a"], interval_owners = array<i64: 0>, interval_starts = array<i64: 0>, interval_ends = array<f64: 1.0>, conflict_pairs = array<i64>}> : () -> ()
+// CHECK: Expected attribute i64 but got f64

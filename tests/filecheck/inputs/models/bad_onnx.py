@@ -8,9 +8,13 @@ KIND OUT.onnx`, KIND one of
                   shape is given; TVM's frontend alone fails on it)
     softmax-11    a `Softmax` of opset 11, which TVM's frontend decomposes into reshape,
                   softmax, reshape (the file names only the last)
+    short-external-data
+                  an `Add` of a weight stored in OUT.onnx.weights, next to the model, which
+                  holds 8 of its 16 bytes
 """
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import onnx
@@ -73,6 +77,24 @@ KINDS = {
     ),
 }
 
+
+def short_external_data(out: str) -> onnx.ModelProto:
+    weights = Path(f"{out}.weights")
+    weights.write_bytes(bytes(8))
+    w = numpy_helper.from_array(np.ones(4, dtype=np.float32), "w")
+    w.ClearField("raw_data")
+    w.data_location = TensorProto.EXTERNAL
+    for key, value in {"location": weights.name, "offset": "0", "length": "16"}.items():
+        entry = w.external_data.add()
+        entry.key, entry.value = key, value
+    return model(
+        [helper.make_node("Add", ["x", "w"], ["y"])], [tensor("x", [4])], [tensor("y", [4])], [w]
+    )
+
+
 if __name__ == "__main__":
     kind, out = sys.argv[1:]
-    onnx.save(KINDS[kind](), out)
+    if kind == "short-external-data":
+        onnx.save(short_external_data(out), out)
+    else:
+        onnx.save(KINDS[kind](), out)

@@ -1,0 +1,3 @@
+func.func @f(%a: i99999999999) {
+  func.return
+}

@@ -1,0 +1,80 @@
+"""A planner kernel gives the same answers in plain Python (a small run's kernels, before
+numba is loaded) as compiled."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_placement import span_problems
+
+from usmp_dialect.planning.algorithms import kernel
+from usmp_dialect.planning.algorithms.placement import Fit, geometry_of, place_in_order
+from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS, dive
+from usmp_dialect.planning.algorithms.window_dive import place_lowest_first
+from usmp_dialect.planning.problem import PlanningError
+
+
+def interpreted(function):
+    """`function()` with every kernel in plain Python, and compiled."""
+    kernel.compile_kernels()
+    compiled = function()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kernel, "INTERPRETED_ELEMENTS", np.inf)
+        for each in kernel._kernels:
+            for name, value in list(each.py_func.__globals__.items()):
+                if value is each.compiled:
+                    patch.setitem(each.py_func.__globals__, name, each)
+            patch.setattr(each, "compiled", None)
+        python = function()
+    return python, compiled
+
+
+def _outcome(function):
+    try:
+        plan = function()
+    except PlanningError as error:
+        return str(error)
+    return plan.pool.tolist(), plan.offset.tolist()
+
+
+def _dived(problem, geometry, key):
+    plan, lookups = dive(problem, geometry, key, 10_000)
+    return lookups, None if plan is None else (plan.pool.tolist(), plan.offset.tolist())
+
+
+@settings(max_examples=40, deadline=None)
+@given(span_problems(), st.sampled_from(list(Fit)), st.sampled_from(list(DIVE_KEYS)))
+def test_plain_python_kernels_place_as_the_compiled_ones(instance, fit, key):
+    problem, order = instance
+    geometry = geometry_of(problem)
+    python, compiled = interpreted(
+        lambda: (
+            _outcome(lambda: place_in_order(problem, geometry, order, fit)),
+            _dived(problem, geometry, key),
+        )
+    )
+    assert python == compiled
+
+
+@settings(max_examples=40, deadline=None)
+@given(span_problems())
+def test_plain_python_window_dive_equals_the_compiled_one(instance):
+    problem, order = instance
+    start, end = geometry_of(problem).spans
+    n = problem.num_buffers
+    pinned = np.where(order % 3 == 0, 64 * np.arange(n), -1).astype(np.int64)
+    arguments = (
+        start.astype(np.int64),
+        end.astype(np.int64),
+        np.asarray(problem.sizes, dtype=np.int64),
+        np.maximum(np.asarray(problem.alignments, dtype=np.int64), 1),
+        order.astype(np.int64),
+        pinned,
+        np.int64(10_000),
+        np.int64(10**9),
+        np.int64(2000),
+    )
+    python, compiled = interpreted(
+        lambda: [np.asarray(a).tolist() for a in place_lowest_first(*arguments)]
+    )
+    assert python == compiled

@@ -1,0 +1,182 @@
+"""The C library of `usmp-translate --emit-c`, built by its own Makefile and run with
+every pool prefilled with 0xFF: on this machine it gives the Relax VM's outputs (int8
+exactly), and on QEMU's Cortex-M55 (arm-none-eabi-gcc, newlib, semihosting) the host's
+bytes. A machine without the toolchain fails these tests with the command that installs
+it (CI installs it: .ci/run)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+
+tvm = pytest.importorskip("tvm")
+pytestmark = pytest.mark.tvm
+
+from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
+from usmp_dialect.tvm import c_check  # noqa: E402
+from usmp_dialect.tvm.c_library import c_identifier  # noqa: E402
+from usmp_dialect.tvm.model_check import check_model  # noqa: E402
+from usmp_dialect.tvm.relax.lowering import DEFAULT_LOWERING, lower_model  # noqa: E402
+from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
+
+ROOT = Path(__file__).parents[1]
+
+
+def _require_tools(qemu: bool) -> None:
+    try:
+        c_check.require_tools(qemu)
+    except c_check.MissingTools as error:
+        pytest.fail(str(error))
+
+
+def _planned(spec: str) -> tuple[ModuleOp, dict[str, np.ndarray]]:
+    """The model planned with its constants in a constant pool, and the constants."""
+    mod, weights = load_model(str(ROOT / spec))
+    lowered = lower_model(mod, weights, spec, DEFAULT_LOWERING)
+    module = c_check.planned_tir_module(lowered.tir, lowered.constants)
+    plan_pools(module, plan_pools_pipeline(constant_pool=True))
+    return module, lowered.constants
+
+
+def test_identifiers_are_c_and_deterministic() -> None:
+    assert c_identifier("fc1.weight") == "fc1_weight"
+    assert c_identifier("0") == "t0"
+    assert c_identifier("int") == "int_"
+    assert c_identifier("_x") == "t_x"
+    assert c_identifier("serving_default_input:0") == "serving_default_input_0"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("model", "workspace_io"),
+    [("mlp.py:mlp", False), ("mlp.py:mlp", True), ("cnn.py:cnn", False)],
+)
+def test_library_matches_relax_vm(model: str, workspace_io: bool) -> None:
+    """The bundle's outputs are the Relax VM's; its `.bss` holds the pools (and, without
+    --use-workspace-io, the runner's input and output arrays) and little else."""
+    _require_tools(qemu=False)
+    mod, weights = load_model(str(ROOT / "examples" / "models" / model))
+    result = check_model(mod, weights, model, workspace_io=workspace_io, executor="c")
+    assert all(out.agrees for out in result.outputs), result.outputs
+    workspace = sum(size for name, size in result.pools.items() if name != result.constant_pool)
+    assert result.constant_pool is not None
+    assert result.library.sizes.bss >= workspace
+    assert result.library.sizes.rodata >= result.pools[result.constant_pool]
+
+
+@pytest.mark.slow
+def test_int8_model_is_exact(tmp_path: Path) -> None:
+    """The int8 CNN (a .tflite written by tests/int8_tflite.py) through the bundle equals
+    the Relax VM to the bit."""
+    _require_tools(qemu=False)
+    pytest.importorskip("tflite")
+    sys.path.insert(0, str(ROOT / "tests"))
+    from int8_tflite import int8_cnn_tflite
+
+    from usmp_dialect.tvm.model_files.loading import load_model_file
+    from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING
+
+    path = tmp_path / "int8_cnn.tflite"
+    path.write_bytes(int8_cnn_tflite())
+    mod, weights = load_model_file(str(path), "tflite")
+    result = check_model(
+        mod, weights, str(path), lowering=MODEL_FILE_LOWERING, tolerance=0, executor="c"
+    )
+    assert [(o.dtype, o.max_error) for o in result.outputs] == [("int8", 0.0)]
+
+
+@pytest.mark.slow
+def test_cortex_m55_gives_the_host_bytes(tmp_path: Path) -> None:
+    """The same library, cross-compiled for the Cortex-M55 and run under
+    qemu-system-arm -M mps3-an547 (semihosting file I/O), writes the host's bytes."""
+    _require_tools(qemu=True)
+    module, _ = _planned("examples/models/mlp.py:mlp")
+    rng = np.random.default_rng(0)
+    inputs = {"x": rng.standard_normal((4, 32)).astype("float32")}
+    host = c_check.run_planned(module, inputs, str(tmp_path / "host"))
+    board = c_check.run_planned(module, inputs, str(tmp_path / "board"), qemu=True)
+    assert host.outputs.keys() == board.outputs.keys() == {"output"}
+    assert host.outputs["output"].tobytes() == board.outputs["output"].tobytes()
+    # RAM: the pools are the image's .bss, next to the runner's I/O arrays.
+    workspace = host.pools["global_workspace"]
+    assert workspace <= board.sizes.bss <= workspace + 1024 + 4 * 4 * (32 + 10)
+    # And a run's stack: the operators' loops keep their values in registers.
+    assert board.stack is not None and 0 < board.stack <= 256
+
+
+@pytest.mark.slow
+def test_make_qemu_reads_files_relative_to_the_callers_directory(tmp_path: Path) -> None:
+    """`make -C DIR qemu ARGS="in.bin out.bin"` as a user types it, from another directory."""
+    _require_tools(qemu=True)
+    module = tmp_path / "copy.mlir"
+    module.write_text((ROOT / "tests/filecheck/inputs/tir/emit_c/copy.mlir").read_text())
+    subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "usmp-translate"), "--emit-c", "lib", str(module)],
+        cwd=tmp_path,
+        check=True,
+    )
+    np.array([1, 2, 3, 4], "float32").tofile(tmp_path / "a.bin")
+    np.array([10, 0, 0, 0], "float32").tofile(tmp_path / "b.bin")
+    done = subprocess.run(
+        ["make", "-s", "-C", "lib", "qemu", "ARGS=a.bin b.bin out.bin"],
+        cwd=tmp_path,
+        env={**os.environ, "PWD": str(tmp_path)},  # as a shell sets it for make
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert np.fromfile(tmp_path / "out.bin", "float32")[0] == 11
+
+
+OVERRIDE_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "model.h"
+
+static _Alignas(16) uint8_t pool[MODEL_GLOBAL_WORKSPACE_WORKSPACE_POOL_SIZE];
+static float x[4 * 32], by_default[4 * 10], overridden[4 * 10];
+static const float zero_bias[10];
+
+int main(void) {
+  for (int i = 0; i < 4 * 32; ++i) x[i] = (float)(i % 7) - 3.0f;
+  struct model_workspace_pools pools = {pool};
+  struct model_inputs inputs = {x};
+  struct model_outputs first = {by_default}, second = {overridden};
+  struct model_constants overrides;
+  memset(&overrides, 0, sizeof overrides);
+  overrides.fc3_bias = zero_bias;
+  if (model_run(&inputs, &first, &pools, NULL) != 0) return 1;
+  if (model_run(&inputs, &second, &pools, &overrides) != 0) return 1;
+  fwrite(by_default, sizeof by_default, 1, stdout);
+  fwrite(overridden, sizeof overridden, 1, stdout);
+  return 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_a_users_tensor_overrides_a_constant(tmp_path: Path) -> None:
+    """An application links the library itself and replaces the last bias by zeros for one
+    run (`struct model_constants`); the other constants still come from the constant pool:
+    the outputs differ by exactly that bias."""
+    _require_tools(qemu=False)
+    from usmp_dialect.tvm.c_bundle import write_library
+
+    module, constants = _planned("examples/models/mlp.py:mlp")
+    library = tmp_path / "lib"
+    write_library(module, str(library), "model")
+    (library / "app.c").write_text(OVERRIDE_PROGRAM)
+    flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"]
+    sources = ["app.c", "model.c", "model_constants.c"]
+    subprocess.run(["cc", *flags, "-o", "app", *sources, "-lm"], cwd=library, check=True)
+    done = subprocess.run([str(library / "app")], capture_output=True, check=True)
+    by_default, overridden = np.frombuffer(done.stdout, "float32").reshape(2, 4, 10)
+    bias = constants["fc3_bias"]
+    np.testing.assert_allclose(by_default - overridden, np.broadcast_to(bias, (4, 10)), atol=1e-6)

@@ -1,0 +1,19 @@
+"""Numbers in a `--pools` spec: a number too long for int64 is the spec's own diagnostic,
+not Python's advice about `sys.set_int_max_str_digits()` (issue 33)."""
+
+import pytest
+
+from usmp_dialect.transforms.usmp_assign_pools import PoolSpecError, parse_pool_spec
+
+
+@pytest.mark.parametrize("digits", [20, 5000, 100_000])
+def test_a_number_of_many_digits_is_out_of_range(digits):
+    with pytest.raises(PoolSpecError) as error:
+        parse_pool_spec(f"sram:size_hint={'9' * digits}")
+    assert "is not a number of bytes 0 to 2**63-1" in str(error.value)
+    assert "int_max_str_digits" not in str(error.value)
+
+
+def test_the_largest_number_is_read():
+    (pool,) = parse_pool_spec(f"sram:size_hint=000{2**63 - 1}")
+    assert pool.size_hint_bytes == 2**63 - 1

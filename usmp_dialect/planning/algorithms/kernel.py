@@ -1,0 +1,80 @@
+"""Planner kernels, compiled with numba when the work pays for loading it.
+
+Loading numba costs about 0.35 CPU s, more than everything else a small planning run does
+(a tool's whole start-up is about 0.3 s), and `usmp-opt --help` or a 5-buffer plan need no
+compiled loop. So a `@kernel` function is plain Python until the calls made of all kernels
+have been given `INTERPRETED_ELEMENTS` array elements in all (a call counting
+`CALL_ELEMENTS` more for its own overhead); then numba is imported and
+every kernel compiled (or loaded from numba's disk cache, `cache=True`), and the modules
+that define kernels get the compiled functions in their globals, as `@njit` would have put
+them there, so that compiled kernels call each other compiled. The Python and the compiled
+functions are the same code on the same int64 arrays: the plans do not depend on which ran.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numpy as np
+
+Function = TypeVar("Function", bound=Callable[..., Any])
+
+INTERPRETED_ELEMENTS = 20_000
+"""Array elements the interpreted calls of a process may be given in all: about 0.1 CPU s of
+kernel work in plain Python (MiniMalloc's small instances, a model's few dozen buffers)."""
+
+CALL_ELEMENTS = 100
+"""What a call costs in plain Python beyond its arrays, in elements: about 0.3 ms for a
+placement of five buffers, against 0.35 s to load numba."""
+
+_kernels: list[_Kernel] = []
+_interpreted = {"elements": 0, "depth": 0}
+"""Elements given to the outermost interpreted calls (a kernel's calls of other kernels are
+its own work), and how deep in interpreted calls the process is."""
+
+
+class _Kernel:
+    """A kernel: its Python function until numba is loaded, its compiled one after."""
+
+    def __init__(self, function: Callable[..., Any]):
+        functools.update_wrapper(self, function)
+        self.py_func = function
+        self.compiled: Callable[..., Any] | None = None
+
+    def __call__(self, *args: Any) -> Any:
+        if self.compiled is None:
+            if _interpreted["depth"] == 0:
+                elements = sum(arg.size for arg in args if isinstance(arg, np.ndarray))
+                _interpreted["elements"] += elements + CALL_ELEMENTS
+            if _interpreted["elements"] <= INTERPRETED_ELEMENTS:
+                _interpreted["depth"] += 1
+                try:
+                    return self.py_func(*args)
+                finally:
+                    _interpreted["depth"] -= 1
+            compile_kernels()
+        assert self.compiled is not None
+        return self.compiled(*args)
+
+
+def kernel(function: Function) -> Function:
+    """Marks a numba-compatible function as a planner kernel (see the module's docstring)."""
+    compiled = _Kernel(function)
+    _kernels.append(compiled)
+    return cast(Function, compiled)
+
+
+def compile_kernels() -> None:
+    """Imports numba and compiles every kernel defined so far, once a process."""
+    from numba import njit  # noqa: PLC0415
+
+    for each in _kernels:
+        if each.compiled is None:
+            each.compiled = njit(cache=True)(each.py_func)
+    for each in _kernels:
+        namespace = each.py_func.__globals__
+        for name, value in namespace.items():
+            if isinstance(value, _Kernel):
+                namespace[name] = value.compiled

@@ -1,0 +1,188 @@
+"""Build and run a library of `usmp-translate --emit-c` with its own Makefile, on this
+machine (`run`) or on QEMU's Cortex-M55 (`run.elf`), moving the tensors through the raw
+files the runner reads and writes; and the sizes of the linked images (`size`)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from usmp_dialect.analysis.tir_liveness import prim_funcs
+from usmp_dialect.formats.constant_pool import set_constant_values
+from usmp_dialect.tvm import c_library
+from usmp_dialect.tvm.c_bundle import write_library
+from usmp_dialect.tvm.c_runner import ARM_FLAGS, ARM_INSTALL
+from usmp_dialect.tvm.tvmscript_importer import import_module
+
+HOST_TOOLS = ("make", "cc", "size")
+ARM_TOOLS = ("arm-none-eabi-gcc", "arm-none-eabi-size", "qemu-system-arm")
+QEMU_TIMEOUT = 600
+"""Seconds a run on the emulated board may take (a large model runs minutes there)."""
+
+
+class MissingTools(RuntimeError):
+    """A program the build needs is not installed; the message says what to install."""
+
+
+class ImageSizes(NamedTuple):
+    """`size -A` of a linked image, bytes by section."""
+
+    text: int
+    rodata: int
+    data: int
+    bss: int
+
+
+def require_tools(qemu: bool) -> None:
+    missing = [
+        tool for tool in (*HOST_TOOLS, *(ARM_TOOLS if qemu else ())) if not shutil.which(tool)
+    ]
+    if missing:
+        install = ARM_INSTALL if qemu else "apt-get install -y make gcc binutils"
+        raise MissingTools(f"{', '.join(missing)} not found: install them with `{install}`")
+
+
+def build(directory: str, qemu: bool = False) -> str:
+    """The runner built by the library's Makefile (`run`, or `run.elf` for the board)."""
+    require_tools(qemu)
+    image = "run.elf" if qemu else "run"
+    done = subprocess.run(
+        ["make", "-s", "-C", directory, image], capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"make {image} failed:\n{done.stdout}{done.stderr}")
+    return os.path.join(directory, image)
+
+
+def image_sizes(image: str, qemu: bool = False) -> ImageSizes:
+    """The bytes of `.text` (code, the vector table and exception tables with it),
+    `.rodata` (constants), `.data` and `.bss` (the pools) of a linked image."""
+    tool = "arm-none-eabi-size" if qemu else "size"
+    done = subprocess.run([tool, "-A", image], capture_output=True, text=True, check=True)
+    sections: dict[str, int] = {}
+    for line in done.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1].isdigit():
+            sections[parts[0]] = int(parts[1])
+
+    def total(*prefixes: str) -> int:
+        return sum(size for name, size in sections.items() if name.startswith(prefixes))
+
+    return ImageSizes(
+        total(".text", ".init", ".fini", ".plt", ".ARM"),
+        total(".rodata"),
+        total(".data", ".init_array", ".fini_array", ".preinit_array"),
+        total(".bss"),
+    )
+
+
+def run(
+    directory: str,
+    interface: c_library.Interface,
+    inputs: Mapping[str, np.ndarray],
+    qemu: bool = False,
+) -> dict[str, np.ndarray]:
+    """Each output of one run of the built runner on `inputs` (by tensor name)."""
+    with tempfile.TemporaryDirectory(prefix="usmp-c-run-") as files:
+        # Short names, relative to the run's directory: newlib's semihosting start-up
+        # keeps a command line of 255 characters only.
+        arguments = []
+        for i, tensor in enumerate(interface.inputs):
+            arguments.append(f"i{i}.bin")
+            array = np.ascontiguousarray(inputs[tensor.name], dtype=tensor.dtype)
+            array.tofile(os.path.join(files, arguments[-1]))
+        outputs = {t.name: f"o{i}.bin" for i, t in enumerate(interface.outputs)}
+        arguments += outputs.values()
+        directory = os.path.abspath(directory)
+        if qemu:
+            command = ["make", "-s", "-C", directory, "qemu", f"ARGS={' '.join(arguments)}"]
+        else:
+            command = [os.path.join(directory, "run"), *arguments]
+        done = subprocess.run(
+            command,
+            cwd=files,
+            env={**os.environ, "PWD": files},  # as a shell sets it: make's START_DIR
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=QEMU_TIMEOUT,
+        )
+        if done.returncode != 0:
+            where = "on QEMU's Cortex-M55" if qemu else "on this machine"
+            raise RuntimeError(
+                f"the runner failed {where} (status {done.returncode}):\n{done.stdout}{done.stderr}"
+            )
+        return {
+            t.name: np.fromfile(os.path.join(files, outputs[t.name]), dtype=t.dtype).reshape(
+                t.shape
+            )
+            for t in interface.outputs
+        }
+
+
+def stack_bound(directory: str, model: str = "model") -> int:
+    """Bytes of stack `<model>_run` needs at most on the Cortex-M55, by gcc's
+    `-fstack-usage` of the library: its frame, the entry's and the largest operator's
+    (the entry calls the operators, none calls another; every frame is static)."""
+    with tempfile.TemporaryDirectory(prefix="usmp-stack-") as out:
+        source = os.path.join(os.path.abspath(directory), f"{model}.c")
+        compile_only = ["arm-none-eabi-gcc", *ARM_FLAGS.split(), "-fstack-usage", "-c", source]
+        subprocess.run([*compile_only, "-o", "library.o"], cwd=out, check=True)
+        frames = {}
+        with open(os.path.join(out, "library.su")) as usage:
+            for line in usage:
+                where, size, kind = line.rstrip("\n").split("\t")
+                if kind != "static":
+                    raise RuntimeError(f"a frame of {where} is {kind}: no bound")
+                frames[where.rsplit(":", 1)[1]] = int(size)
+    run = frames.pop(f"{model}_run")
+    entry = sum(frames.pop(n) for n in list(frames) if n.startswith(f"{model}_entry"))
+    return run + entry + max(frames.values(), default=0)
+
+
+class LibraryRun(NamedTuple):
+    outputs: dict[str, np.ndarray]
+    pools: dict[str, int]
+    constant_pool: str | None
+    sizes: ImageSizes
+    build_seconds: float
+    """Wall-clock seconds of `make` building the runner (library included)."""
+    stack: int | None
+    """On the board, the bytes of stack the run needs at most (`stack_bound`)."""
+
+
+def run_planned(
+    module: ModuleOp,
+    inputs: Mapping[str, np.ndarray],
+    directory: str,
+    qemu: bool = False,
+    model: str = "model",
+) -> LibraryRun:
+    """Write the planned `module`'s library into `directory`, build it and run it once."""
+    write_library(module, directory, model)
+    entry = c_library.check_module(module)
+    interface = c_library.interface(module, entry, model)
+    start = time.perf_counter()
+    image = build(directory, qemu)
+    build_seconds = time.perf_counter() - start
+    outputs = run(directory, interface, inputs, qemu)
+    pools = {p.name: p.size for p in interface.pools}
+    constant = next((p.name for p in interface.pools if p.constant), None)
+    stack = stack_bound(directory, model) if qemu else None
+    return LibraryRun(outputs, pools, constant, image_sizes(image, qemu), build_seconds, stack)
+
+
+def planned_tir_module(tir_mod: Any, constants: Mapping[str, np.ndarray]) -> ModuleOp:
+    """The `tir` dialect of a lowered model, `main` holding its constants' values."""
+    module = import_module(tir_mod, "<lowered>")
+    if constants:
+        set_constant_values(module, prim_funcs(module)["main"], constants)
+    return module

@@ -1,0 +1,699 @@
+"""`usmp-translate --emit-c DIR`: a planned module as a self-contained C library, with the
+interface TVM's AOT executor gave in its Model Library Format (`tvmgen_default.h`).
+
+The operators and the body of the entry come from TVM 0.27's C code generator: given a
+module whose functions are all private and take raw pointers, `tvm.compile(mod, "c")`
+writes each as a plain C function over those pointers and no FFI entry at all (only a
+public function gets TVM's calling convention and runtime headers). The entry is made
+such a function here: a pointer param per buffer param, and one per constant, so that a
+user's tensor can replace it. The interface around it is written here:
+
+    struct <m>_inputs { float* x; };            one member per input, in the entry's order
+    struct <m>_outputs { float* output; };      one per output
+    struct <m>_workspace_pools { uint8_t* global_workspace; };
+    struct <m>_constants { const float* fc1_bias; ... };   NULL: the constant pool's copy
+    int32_t <m>_run(struct <m>_inputs*, struct <m>_outputs*,
+                    struct <m>_workspace_pools*, const struct <m>_constants*);
+    #define <M>_<POOL>_WORKSPACE_POOL_SIZE, ..._ALIGNMENT; <M>_INPUT_<X>_SIZE, ...
+
+With the inputs and outputs planned into a pool (`--use-workspace-io`) the run takes the
+pools only, and `<m>_map_inputs(pools)` / `<m>_map_outputs(pools)` give their addresses
+there. The constant pool is a `const` array (flash) in `<m>_constants.c`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
+from xdsl.ir import Operation
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from usmp_dialect.analysis.tir_liveness import choose_entry, prim_funcs, tir_liveness
+from usmp_dialect.diagnostics import UsmpError
+from usmp_dialect.dialects import tir
+from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, IO_OFFSETS_ATTR, POOLS_ATTR, IOKind
+from usmp_dialect.transforms.tir_io_to_allocations import param_allocation
+from usmp_dialect.tvm.relax.nodes import nodes_of
+
+C_TYPES = {
+    "bool": "bool",
+    "int8": "int8_t",
+    "int16": "int16_t",
+    "int32": "int32_t",
+    "int64": "int64_t",
+    "uint8": "uint8_t",
+    "uint16": "uint16_t",
+    "uint32": "uint32_t",
+    "uint64": "uint64_t",
+    "float32": "float",
+    "float64": "double",
+}
+"""The dtypes standard C holds exactly (float16 and bfloat16 need a compiler's extension)."""
+
+MATH_FUNCTIONS = frozenset(
+    f"{name}{suffix}"
+    for suffix in ("", "f")
+    for name in [
+        "exp",
+        "exp2",
+        "expm1",
+        "log",
+        "log2",
+        "log10",
+        "log1p",
+        "pow",
+        "sqrt",
+        "cbrt",
+        "sin",
+        "cos",
+        "tan",
+        "asin",
+        "acos",
+        "atan",
+        "atan2",
+        "sinh",
+        "cosh",
+        "tanh",
+        "asinh",
+        "acosh",
+        "atanh",
+        "erf",
+        "erfc",
+        "fabs",
+        "floor",
+        "ceil",
+        "round",
+        "trunc",
+        "nearbyint",
+        "fmod",
+        "fmin",
+        "fmax",
+        "hypot",
+        "copysign",
+        "ldexp",
+    ]
+)
+"""The externs a call may name: C's math library, which the bundle links (`-lm`)."""
+
+_NAMED_CALLS = ("tirx.call_extern", "tirx.call_pure_extern")
+_RUNTIME_CALLS = ("tirx.tvm_call_packed", "tirx.tvm_call_cpacked", "tirx.lookup_param")
+_C_KEYWORDS = frozenset(
+    [
+        "auto",
+        "break",
+        "case",
+        "char",
+        "const",
+        "continue",
+        "default",
+        "do",
+        "double",
+        "else",
+        "enum",
+        "extern",
+        "float",
+        "for",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "register",
+        "restrict",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "struct",
+        "switch",
+        "typedef",
+        "union",
+        "unsigned",
+        "void",
+        "volatile",
+        "while",
+        "bool",
+        "true",
+        "false",
+        "main",
+    ]
+)
+POOL_ALIGNMENT = 16
+"""The least alignment of a pool's base: every view the plan places in it assumes it."""
+
+
+@dataclass(frozen=True)
+class Tensor:
+    """An input, output or constant of the entry, and its C identifier."""
+
+    name: str
+    ident: str
+    shape: tuple[int, ...]
+    dtype: str
+
+    @property
+    def ctype(self) -> str:
+        return C_TYPES[self.dtype]
+
+    @property
+    def nbytes(self) -> int:
+        return math.prod(self.shape) * _itemsize(self.dtype)
+
+
+@dataclass(frozen=True)
+class Pool:
+    name: str
+    ident: str
+    size: int
+    constant: bool
+
+
+@dataclass(frozen=True)
+class Interface:
+    """What the header declares, and where each tensor lives."""
+
+    model: str
+    inputs: list[Tensor]
+    outputs: list[Tensor]
+    pools: list[Pool]
+    constants: list[Tensor]
+    offsets: dict[str, tuple[str, int]]
+    """Tensor name: (pool, offset), for the inputs, outputs and constants in a pool."""
+    in_pools: bool
+    """The inputs and outputs live in the workspace pools (`--use-workspace-io`)."""
+
+    @property
+    def workspace_pools(self) -> list[Pool]:
+        return [pool for pool in self.pools if not pool.constant]
+
+
+def _itemsize(dtype: str) -> int:
+    return 1 if dtype == "bool" else tir.element_bytes(tir.dtype_to_type(dtype))
+
+
+def c_identifier(name: str) -> str:
+    """`name` as a C identifier: other characters `_`, a leading digit or a keyword
+    prefixed or suffixed."""
+    ident = re.sub(r"\W", "_", name, flags=re.ASCII) or "_"
+    if ident[0].isdigit():
+        ident = f"t{ident}"
+    if ident in _C_KEYWORDS or ident.startswith("_"):
+        ident = f"t{ident}" if ident.startswith("_") else f"{ident}_"
+    return ident
+
+
+def _unique_identifiers(names: list[str]) -> dict[str, str]:
+    """A C identifier for each name, distinct even upper-cased (the macros'), given in
+    order: a later clash gets `_1`, `_2`, ..."""
+    taken: set[str] = set()
+    result = {}
+    for name in names:
+        base = c_identifier(name)
+        ident, count = base, 0
+        while ident.upper() in taken:
+            count += 1
+            ident = f"{base}_{count}"
+        taken.add(ident.upper())
+        result[name] = ident
+    return result
+
+
+# ----------------------------------------------------------------------- checking input
+
+
+def _string_dict(attr: Any) -> dict[str, Any]:
+    return dict(attr.data) if isinstance(attr, DictionaryAttr) else {}
+
+
+def _int(attr: Any) -> int:
+    assert isinstance(attr, IntegerAttr)
+    return attr.value.data
+
+
+def _check_types(function: tir.PrimFuncOp) -> None:
+    for op in function.walk():
+        for value in (*op.results, *(arg for r in op.regions for b in r.blocks for arg in b.args)):
+            element = value.type
+            if isinstance(element, tir.BufferType | tir.PointerType):
+                element = element.element_type
+            if isinstance(value.type, tir.BufferType):
+                dtype = tir.type_to_dtype(element)
+                if dtype not in C_TYPES:
+                    raise UsmpError(
+                        f"buffer of dtype {dtype} in @{function.sym_name.data}: C has no "
+                        f"type for it (the bundle holds {', '.join(C_TYPES)})",
+                        op,
+                    )
+
+
+def _check_calls(function: tir.PrimFuncOp, module_functions: set[str]) -> None:
+    """Calls C can make: of module functions (also by name, as TVM's own tests call their
+    operators), of TVM's intrinsics, and of externs of C's math library."""
+    for op in function.walk():
+        if not isinstance(op, tir.CallIntrinOp):
+            continue
+        name = op.op_name.data
+        if name in _RUNTIME_CALLS:
+            raise UsmpError(
+                f"@{function.sym_name.data} calls {name}, which needs TVM's runtime; the "
+                "bundle has none",
+                op,
+            )
+        if name in _NAMED_CALLS and op.args:
+            owner = op.args[0].owner
+            callee = owner.value.data if isinstance(owner, tir.StringOp) else "?"
+            if callee not in MATH_FUNCTIONS | module_functions:
+                raise UsmpError(
+                    f"@{function.sym_name.data} calls extern '{callee}', which the bundle "
+                    "cannot provide (it links C's math library only)",
+                    op,
+                )
+
+
+def _check_allocations(function: tir.PrimFuncOp) -> None:
+    for op in function.walk():
+        if isinstance(op, tir.AllocBufferOp) and op.buffer.type.scope.data != "local":
+            name = tir.allocation_name(op) or "?"
+            raise UsmpError(
+                f"allocation '{name}' in @{function.sym_name.data} is not planned: the "
+                "bundle has no allocator (plan it with usmp-opt --plan-pools)",
+                op,
+            )
+
+
+def check_module(module: ModuleOp) -> tir.PrimFuncOp:
+    """The planned entry, after checking that C can run the module without anything but
+    its pools: else a `UsmpError` naming what stands in the way."""
+    functions = prim_funcs(module)
+    if not functions:
+        raise UsmpError("no tir.prim_func to emit as C", module)
+    entry = choose_entry(functions, "")
+    if POOLS_ATTR not in entry.attributes:
+        raise UsmpError(
+            f"@{entry.sym_name.data} is not planned (no {POOLS_ATTR}): run usmp-opt "
+            "--plan-pools first",
+            entry,
+        )
+    for name, arg in zip(entry.param_names(), entry.body.block.args, strict=True):
+        if not isinstance(arg.type, tir.BufferType):
+            raise UsmpError(
+                f"param '{name}' of @{entry.sym_name.data} is a {arg.type}, not a buffer of "
+                "static shape: the interface has no size for it",
+                entry,
+            )
+    listed = entry.attributes.get(CONSTANTS_ATTR)
+    if isinstance(listed, ArrayAttr) and len(listed.data):
+        params = set(entry.param_names())
+        if loose := [a.data for a in listed.data if isinstance(a, StringAttr) and a.data in params]:
+            raise UsmpError(
+                f"constant '{loose[0]}' is a param, in no constant pool: plan with one "
+                "(usmp-opt --plan-pools --constant-pool) so the bundle can hold it",
+                entry,
+            )
+    for function in functions.values():
+        _check_types(function)
+        _check_calls(function, set(functions))
+        _check_allocations(function)
+    return entry
+
+
+# ----------------------------------------------------------------------- the interface
+
+
+def _io_kinds(module: ModuleOp, entry_name: str, names: list[str]) -> dict[str, IOKind]:
+    """TVM's rule for each buffer param `names`: read means input, written output (both:
+    input_output, a member of the inputs struct the run updates in place), found by the
+    liveness analysis on a copy whose params are allocations."""
+    copy = module.clone()
+    entry = prim_funcs(copy)[entry_name]
+    created: list[Operation] = []
+    for arg, name in list(zip(entry.body.block.args, entry.param_names(), strict=True)):
+        if name in names:
+            assert isinstance(arg.type, tir.BufferType)
+            created += param_allocation(arg, name, arg.type, [], entry)
+    Rewriter.insert_op(created, InsertPoint.at_start(entry.body.block))
+    liveness = tir_liveness(copy, entry_name)
+    kinds: dict[str, IOKind] = {}
+    for allocation in liveness.allocations if liveness else []:
+        op = allocation.op
+        if op.buffer_name is not None and op.buffer_name.data in names:
+            read, written = allocation.read, allocation.written
+            kind = IOKind.OUTPUT if written else IOKind.INPUT
+            kinds[op.buffer_name.data] = IOKind.INPUT_OUTPUT if read and written else kind
+    return {name: kinds.get(name, IOKind.INPUT) for name in names}
+
+
+def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
+    pools = {name: _int(size) for name, size in _string_dict(entry.attributes[POOLS_ATTR]).items()}
+    offsets: dict[str, tuple[str, int]] = {}
+    placed: list[tuple[str | None, str, tuple[int, ...], str]] = []
+    for name, info in _string_dict(entry.attributes.get(IO_OFFSETS_ATTR)).items():
+        fields = _string_dict(info)
+        pool, kind, dtype = (fields[k].data for k in ("pool", "kind", "dtype"))
+        shape = tuple(_int(d) for d in fields["shape"].data)
+        offsets[name] = (pool, _int(fields["offset"]))
+        placed.append((name, kind, shape, dtype))
+    constant_pools = {offsets[str(n)][0] for n, kind, _, _ in placed if kind == IOKind.CONSTANT}
+    params = [
+        (name, arg.type)
+        for name, arg in zip(entry.param_names(), entry.body.block.args, strict=True)
+        if name not in pools
+    ]
+    param_names = [str(name) for name, _ in params]
+    kinds = _io_kinds(module, entry.sym_name.data, param_names)
+    tensors: list[tuple[str | None, str, tuple[int, ...], str]] = [
+        (name, kinds[str(name)], t.dims, tir.type_to_dtype(t.element_type))
+        for name, t in params
+        if isinstance(t, tir.BufferType)
+    ]
+    tensors += placed
+    names = [name for name, *_ in tensors if name is not None]
+    ident = _unique_identifiers([*names, *pools])
+
+    def of(kinds_wanted: tuple[str, ...]) -> list[Tensor]:
+        return [
+            Tensor(name, ident[name], shape, dtype)
+            for name, kind, shape, dtype in tensors
+            if kind in kinds_wanted and name is not None
+        ]
+
+    return Interface(
+        model,
+        of((IOKind.INPUT, IOKind.INPUT_OUTPUT)),
+        of((IOKind.OUTPUT,)),
+        [Pool(n, ident[n], size, n in constant_pools) for n, size in pools.items()],
+        of((IOKind.CONSTANT,)),
+        offsets,
+        any(kind != IOKind.CONSTANT for _, kind, _, _ in placed),
+    )
+
+
+# ----------------------------------------------------------------------- the C source
+
+
+def _callable_entry(func: Any, constants: Mapping[str, str]) -> Any:
+    """The entry as TVM's C code generator writes a plain function: a pointer param per
+    buffer param (re-declaring the buffer over it), then one per constant its view over
+    the constant pool had (`constants`: buffer name to the new param's name)."""
+    import tvm_ffi
+    from tvm import ir, tirx
+
+    params, decls = [], []
+    for p in func.params:
+        pointer = ir.PointerType(ir.PrimType(p.dtype), p.scope())
+        params.append(ir.Var(f"{p.name}_ptr", pointer))
+        decls.append(tirx.DeclBuffer(p, data=params[-1]))
+    replaced: dict[str, Any] = {}
+
+    def rebind(decl: Any) -> Any:
+        name = str(decl.buffer.name)
+        if name not in constants:
+            return decl
+        pointer = ir.PointerType(ir.PrimType(decl.buffer.dtype), "global")
+        replaced[name] = ir.Var(constants[name], pointer)
+        return tirx.DeclBuffer(decl.buffer, data=replaced[name])
+
+    body = tvm_ffi.structural_map(func.body, (tirx.DeclBuffer, rebind))
+    params += [replaced[name] for name in constants if name in replaced]
+    return tirx.PrimFunc(params, tirx.stmt_seq(*decls, body)), [
+        name for name in constants if name in replaced
+    ]
+
+
+def _locals_on_stack(func: Any) -> Any:
+    """`func` with its `local` buffers (an accumulator the import made a register) of
+    scope `global`: TVM's C code generator declares a small `global` buffer inside the
+    import's `device_type` attr as a C array on the stack, but a `local` one it asks its
+    runtime's workspace for (its last resort for a larger one too, which the bundle then
+    refuses, see `operators_source`)."""
+    import tvm_ffi
+    from tvm import ir, tirx
+
+    stacked = {
+        alloc.buffer: tirx.decl_buffer(
+            alloc.buffer.shape, alloc.buffer.dtype, str(alloc.buffer.name), scope="global"
+        )
+        for alloc in nodes_of(tirx.AllocBuffer, func.body)
+        if alloc.buffer.scope() == "local"
+    }
+    if not stacked:
+        return func
+
+    def rebind(var: Any, *_: Any) -> Any:
+        return next((new for old, new in stacked.items() if var.same_as(old)), var)
+
+    return func.with_body(tvm_ffi.structural_map(func.body, (ir.Var, rebind)))
+
+
+def _with_empty_operator(entry: Any, name: str, operators: dict[Any, Any]) -> Any:
+    """`entry` calling an empty operator added to `operators`: TVM takes a function alone
+    in its module for the public entry, whatever its attributes say."""
+    from tvm import ir, tirx
+
+    empty = tirx.PrimFunc([], tirx.Evaluate(tirx.IntImm("int32", 0)))
+    callee = ir.GlobalVar(name)
+    operators[callee] = empty
+    call = tirx.Evaluate(ir.Call(callee, [], ret_ty=empty.ret_type))
+    return tirx.PrimFunc(entry.params, tirx.stmt_seq(entry.body, call), attrs=entry.attrs)
+
+
+_EXTERN_C = '#ifdef __cplusplus\nextern "C"\n#endif\n'
+_DEFINITION = re.compile(r"^static (?:void|int32_t) \w+\((.*)\) \{$", re.MULTILINE)
+
+
+def operators_source(mod: Any, entry: str, entry_c_name: str, constants: Mapping[str, str]):
+    """TVM's C for every function of `mod`, the entry as `entry_c_name`, all `static`;
+    and the names of the constants the entry now takes as params, in order."""
+    import tvm
+
+    # The entry's calls name the operators' GlobalVars: the new module keeps them.
+    operators = {
+        gv: _locals_on_stack(mod[gv]) for gv in mod.get_global_vars() if gv.name_hint != entry
+    }
+    callable_entry, constant_params = _callable_entry(mod[entry], constants)
+    if not operators:
+        callable_entry = _with_empty_operator(callable_entry, f"{entry_c_name}_nothing", operators)
+    private = tvm.IRModule({**operators, tvm.ir.GlobalVar(entry_c_name): callable_entry})
+    with tvm.transform.PassContext(config={"tirx.disable_storage_rewrite": True}):
+        built = tvm.compile(private, target="c")
+    source = built.mod.inspect_source()
+    source = source[source.index(_EXTERN_C) :].replace(_EXTERN_C, "")
+    # TVM declares the math functions it calls itself; <math.h> does.
+    source = re.sub(
+        r"^TVM_DLL \w+ (\w+)\(.*\);\n",
+        lambda m: "" if m[1] in MATH_FUNCTIONS else m[0],
+        source,
+        flags=re.MULTILINE,
+    )
+    source = source.replace("TVM_DLL ", "static ")
+    if leftover := re.search(r"\bTVM\w+", source):
+        raise UsmpError(
+            f"TVM's C for the module calls its runtime ({leftover[0]}); the bundle has none"
+        )
+
+    # A stack buffer is zeroed: gcc cannot see that the loop's first iteration writes an
+    # accumulator before it reads it (-Wmaybe-uninitialized, an error under -Werror).
+    source = re.sub(r"^(\s+\w+ \w+\[\d+\]);$", r"\1 = {0};", source, flags=re.MULTILINE)
+
+    def unused_params_allowed(match: re.Match[str]) -> str:
+        """The definition, with `(void)p;` for each param `p` its body never names (an
+        operator handed a pool it does not use): -Wunused-parameter is an error."""
+        body = source[match.end() : source.find("\n}\n", match.end())]
+        names = [param.split()[-1].lstrip("*") for param in match[1].split(", ") if param]
+        unused = [name for name in names if not re.search(rf"\b{name}\b", body)]
+        return match[0] + "".join(f"\n  (void){name};" for name in unused)
+
+    return _DEFINITION.sub(unused_params_allowed, source), constant_params
+
+
+# ----------------------------------------------------------------------- the files
+
+
+def _macro(interface: Interface, *parts: str) -> str:
+    return "_".join((interface.model, *parts)).upper()
+
+
+def _struct(name: str, members: list[str]) -> str:
+    # C11 has no empty struct: a model without inputs still gets a well-formed one.
+    body = "".join(f"  {member};\n" for member in members) or "  uint8_t unused;\n"
+    return f"struct {name} {{\n{body}}};\n"
+
+
+def _tensor_macros(interface: Interface, role: str, tensors: list[Tensor]) -> list[str]:
+    return [
+        f"#define {_macro(interface, role, t.ident, suffix)} {value}"
+        for t in tensors
+        for suffix, value in (("SIZE", t.nbytes), ("ALIGNMENT", _itemsize(t.dtype)))
+    ]
+
+
+def _run_signature(interface: Interface) -> str:
+    m = interface.model
+    io = "" if interface.in_pools else f"struct {m}_inputs* inputs, struct {m}_outputs* outputs, "
+    return (
+        f"int32_t {m}_run({io}struct {m}_workspace_pools* workspace_pools, "
+        f"const struct {m}_constants* overrides)"
+    )
+
+
+def header(interface: Interface) -> str:
+    m = interface.model
+    guard = _macro(interface, "H")
+    pool_macros = [
+        f"#define {_macro(interface, pool.ident, kind, suffix)} {value}"
+        for pool in interface.pools
+        for kind in ("CONSTANT_POOL" if pool.constant else "WORKSPACE_POOL",)
+        for suffix, value in (("SIZE", pool.size), ("ALIGNMENT", POOL_ALIGNMENT))
+    ]
+    lines = [
+        f"/* {m}: a planned model (usmp-translate --emit-c). No allocation at run time: the",
+        " * caller owns the workspace pools (and the inputs and outputs, unless they live in",
+        " * the pools). */",
+        f"#ifndef {guard}",
+        f"#define {guard}",
+        "#include <stdbool.h>",
+        "#include <stdint.h>",
+        "",
+        *pool_macros,
+        *_tensor_macros(interface, "INPUT", interface.inputs),
+        *_tensor_macros(interface, "OUTPUT", interface.outputs),
+        *_tensor_macros(interface, "CONSTANT", interface.constants),
+        "",
+        _struct(f"{m}_inputs", [f"{t.ctype}* {t.ident}" for t in interface.inputs]),
+        _struct(f"{m}_outputs", [f"{t.ctype}* {t.ident}" for t in interface.outputs]),
+        _struct(f"{m}_workspace_pools", [f"uint8_t* {p.ident}" for p in interface.workspace_pools]),
+        "/* A constant's replacement (the RFC's override); NULL: its bytes in the constant",
+        " * pool. */",
+        _struct(f"{m}_constants", [f"const {t.ctype}* {t.ident}" for t in interface.constants]),
+    ]
+    lines += [
+        f"extern const uint8_t {m}_{pool.ident}[{pool.size}];"
+        for pool in interface.pools
+        if pool.constant
+    ]
+    if interface.in_pools:
+        lines += [
+            "/* Where the inputs and outputs live inside the workspace pools. */",
+            f"struct {m}_inputs {m}_map_inputs(struct {m}_workspace_pools* workspace_pools);",
+            f"struct {m}_outputs {m}_map_outputs(struct {m}_workspace_pools* workspace_pools);",
+        ]
+    lines += [
+        "/* Runs the model once; `overrides` may be NULL. Returns 0, or non-zero on error. */",
+        f"{_run_signature(interface)};",
+        f"#endif /* {guard} */",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _pool_address(interface: Interface, pool: str, offset: int) -> str:
+    found = next(p for p in interface.pools if p.name == pool)
+    base = (
+        f"(uint8_t*){interface.model}_{found.ident}"
+        if found.constant
+        else f"workspace_pools->{found.ident}"
+    )
+    return f"&({base})[{offset}]"
+
+
+def _entry_arguments(
+    interface: Interface, params: list[str], constant_params: list[str]
+) -> list[str]:
+    by_name = {t.name: t for t in (*interface.inputs, *interface.outputs)}
+    arguments = []
+    for name in params:
+        pool = next((p for p in interface.pools if p.name == name), None)
+        if pool is not None:
+            arguments.append(_pool_address(interface, pool.name, 0))
+        else:
+            tensor = by_name[name]
+            owner = "outputs" if tensor in interface.outputs else "inputs"
+            arguments.append(f"{owner}->{tensor.ident}")
+    constants = {t.name: t for t in interface.constants}
+    for name in constant_params:
+        tensor = constants[name]
+        default = _pool_address(interface, *interface.offsets[name])
+        arguments.append(
+            f"overrides != NULL && overrides->{tensor.ident} != NULL ? "
+            f"({tensor.ctype}*)overrides->{tensor.ident} : ({tensor.ctype}*){default}"
+        )
+    return arguments
+
+
+def _map_function(interface: Interface, role: str, tensors: list[Tensor]) -> str:
+    m = interface.model
+    lines = [
+        f"struct {m}_{role} {m}_map_{role}(struct {m}_workspace_pools* workspace_pools) {{",
+        f"  struct {m}_{role} mapped;",
+    ]
+    if not tensors:
+        lines.append("  (void)workspace_pools;")
+        lines.append("  mapped.unused = 0;")
+    lines += [
+        f"  mapped.{t.ident} = ({t.ctype}*){_pool_address(interface, *interface.offsets[t.name])};"
+        for t in tensors
+    ]
+    return "\n".join([*lines, "  return mapped;", "}", ""])
+
+
+def _infinities(operators: str) -> list[str]:
+    """TVM prints an infinity as `inff` or `inf` (`-inff`: a max's initial value), names
+    no header declares."""
+    spelled = {"inff": "((float)INFINITY)", "inf": "((double)INFINITY)"}
+    return [f"#define {n} {v}" for n, v in spelled.items() if re.search(rf"\b{n}\b", operators)]
+
+
+def library_source(
+    interface: Interface, operators: str, params: list[str], constant_params: list[str]
+) -> str:
+    m = interface.model
+    arguments = ",\n      ".join(_entry_arguments(interface, params, constant_params))
+    # A model may have no workspace pool (nothing left to plan) or no constants.
+    unused = ["  (void)workspace_pools;", "  (void)overrides;"]
+    lines = [
+        "/* Generated by usmp-translate --emit-c: the operators are TVM's C code generator's. */",
+        "#include <math.h>",
+        "#include <stddef.h>",
+        f'#include "{m}.h"',
+        "",
+        *_infinities(operators),
+        operators,
+        f"{_run_signature(interface)} {{",
+        *unused,
+        f"  {m}_entry(\n      {arguments});",
+        "  return 0;",
+        "}",
+        "",
+    ]
+    if interface.in_pools:
+        lines += [
+            _map_function(interface, "inputs", interface.inputs),
+            _map_function(interface, "outputs", interface.outputs),
+        ]
+    return "\n".join(lines)
+
+
+def constants_source(interface: Interface, pool_bytes: bytes | bytearray) -> str:
+    m = interface.model
+    pool = next(p for p in interface.pools if p.constant)
+    rows = [
+        "  " + ", ".join(f"0x{b:02x}" for b in pool_bytes[i : i + 16]) + ","
+        for i in range(0, len(pool_bytes), 16)
+    ]
+    return "\n".join(
+        [
+            f"/* The constant pool of {m}: read-only, so it stays in flash. */",
+            f'#include "{m}.h"',
+            "",
+            f"_Alignas({POOL_ALIGNMENT}) const uint8_t {m}_{pool.ident}[{pool.size}] = {{",
+            *rows,
+            "};",
+            "",
+        ]
+    )
