@@ -21,7 +21,9 @@ import tflite
 from tflite.ActivationFunctionType import ActivationFunctionType
 from tflite.BuiltinOperator import BuiltinOperator
 from tflite.BuiltinOptions import BuiltinOptions
+from tflite.DimensionType import DimensionType
 from tflite.Padding import Padding
+from tflite.SparseIndexVector import SparseIndexVector
 from tflite.TensorType import TensorType
 
 INPUT_SCALE = 1 / 32
@@ -63,8 +65,10 @@ class _Writer:
         zero_points: list[int] | None = None,
         data: np.ndarray | None = None,
         signature: list[int] | None = None,
+        sparsity: int | None = None,
     ) -> int:
-        """A tensor; `signature` its shape signature (-1 a dim a caller may resize). A
+        """A tensor; `signature` its shape signature (-1 a dim a caller may resize),
+        `sparsity` its SparsityParameters table (its `data` the non-zero values). A
         scalar has no shape vector, which TFLite reads as rank 0."""
         b = self.builder
         buffer = self.buffer(data)
@@ -101,19 +105,22 @@ class _Writer:
         tflite.TensorAddName(b, name_offset)
         if quantization is not None:
             tflite.TensorAddQuantization(b, quantization)
+        if sparsity is not None:
+            tflite.TensorAddSparsity(b, sparsity)
         self.tensors.append(tflite.TensorEnd(b))
         return len(self.tensors) - 1
 
     def model(
         self,
-        codes: list[int],
+        codes: Sequence[int | str],
         operators: Sequence[tuple[int, list[int], int | list[int], int, int | None]],
         inputs: list[int],
         outputs: list[int],
         description: str,
     ) -> bytes:
         """The `.tflite` bytes of one subgraph: `operators` as (index into `codes`, input
-        tensors, output tensor, builtin options type, options), in order."""
+        tensors, output tensor, builtin options type, options), in order; a code that is a
+        string is a custom operator's name."""
         b = self.builder
         operator_offsets = []
         for code, operands, output, options_type, options in operators:
@@ -147,8 +154,12 @@ class _Writer:
         subgraph = tflite.SubGraphEnd(b)
 
         code_offsets = []
-        for code in codes:
+        for opcode in codes:
+            custom = b.CreateString(opcode) if isinstance(opcode, str) else None
+            code = BuiltinOperator.CUSTOM if isinstance(opcode, str) else opcode
             tflite.OperatorCodeStart(b)
+            if custom is not None:
+                tflite.OperatorCodeAddCustomCode(b, custom)
             # Codes past 127 (VAR_HANDLE) are in the newer field only, as TFLite writes them.
             tflite.OperatorCodeAddDeprecatedBuiltinCode(
                 b, min(code, BuiltinOperator.PLACEHOLDER_FOR_GREATER_OP_CODES)
@@ -481,3 +492,114 @@ def scalar_state_tflite(order: str = "read, write") -> bytes:
     operators = [var_handle, *(op for step in order.split(", ") for op in steps[step])]
     codes = _state_codes(BuiltinOperator.ASSIGN_VARIABLE)
     return w.model(codes, operators, [x], [out], "usmp_dialect scalar-state model")
+
+
+def custom_operator_tflite() -> bytes:
+    """An int8 model whose second operator is a custom one (MediaPipe's, which TVM's
+    frontend rejects before converting any operator), after a DEQUANTIZE it converts:
+
+    input int8[1,4] -> DEQUANTIZE -> float32[1,4] -> CUSTOM 'Convolution2DTransposeBias'
+      -> output float32[1,4]
+    """
+    w = _Writer()
+    x = w.tensor("input", [1, 4], TensorType.INT8, [INPUT_SCALE], [0])
+    real = w.tensor("conv2d/Kernel_dequantize", [1, 4], TensorType.FLOAT32)
+    out = w.tensor("conv2d_transpose/out", [1, 4], TensorType.FLOAT32)
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [x], real, 0, None),
+        (1, [real], out, 0, None),
+    ]
+    codes = [BuiltinOperator.DEQUANTIZE, "Convolution2DTransposeBias"]
+    return w.model(codes, operators, [x], [out], "usmp_dialect custom-operator model")
+
+
+def _csr_sparsity(builder: Any, rows: int, segments: list[int], indices: list[int]) -> int:
+    """SparsityParameters of a [rows, N] matrix in CSR: dim 0 dense, dim 1 sparse (row
+    `r`'s non-zero values at columns `indices[segments[r]:segments[r + 1]]`)."""
+
+    def int32_vector(values: list[int]) -> int:
+        data = _vector(builder, tflite.Int32VectorStartValuesVector, values, builder.PrependInt32)
+        return _table(builder, "Int32Vector", Values=data)
+
+    dense = _table(builder, "DimensionMetadata", Format=DimensionType.DENSE, DenseSize=rows)
+    segment_vector, index_vector = int32_vector(segments), int32_vector(indices)
+    csr = _table(
+        builder,
+        "DimensionMetadata",
+        Format=DimensionType.SPARSE_CSR,
+        ArraySegmentsType=SparseIndexVector.Int32Vector,
+        ArraySegments=segment_vector,
+        ArrayIndicesType=SparseIndexVector.Int32Vector,
+        ArrayIndices=index_vector,
+    )
+    order = _vector(
+        builder, tflite.SparsityParametersStartTraversalOrderVector, [0, 1], builder.PrependInt32
+    )
+    dims = _vector(
+        builder,
+        tflite.SparsityParametersStartDimMetadataVector,
+        [dense, csr],
+        builder.PrependUOffsetTRelative,
+    )
+    return _table(builder, "SparsityParameters", TraversalOrder=order, DimMetadata=dims)
+
+
+def densify_tflite(values_stored: bool = True) -> bytes:
+    """A float model with sparse weights, as TFLite's converter writes one for a pruned
+    layer: the weight [2,4] stored in CSR (3 non-zero values), a DENSIFY making it dense
+    for the FULLY_CONNECTED reading it:
+
+    weights float32[2,4] (CSR) -> DENSIFY -> dense/weights float32[2,4]
+    input float32[1,4] -> FULLY_CONNECTED -> output float32[1,2]
+
+    Without `values_stored` the sparse weight's buffer is empty, which TVM's DENSIFY
+    converter crashes on (numpy's "a bytes-like object is required").
+    """
+    w = _Writer()
+    f32 = TensorType.FLOAT32
+    sparsity = _csr_sparsity(w.builder, 2, segments=[0, 2, 3], indices=[0, 3, 1])
+    values = np.array([1.0, -2.0, 0.5], np.float32)
+    stored = values if values_stored else None
+    sparse = w.tensor("dense/weights_sparse", [2, 4], f32, data=stored, sparsity=sparsity)
+    weights = w.tensor("dense/weights", [2, 4], f32)
+    x = w.tensor("input", [1, 4], f32)
+    out = w.tensor("dense", [1, 2], f32)
+    options = _table(w.builder, "FullyConnectedOptions")
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [sparse], weights, 0, None),
+        (1, [x, weights, -1], out, BuiltinOptions.FullyConnectedOptions, options),
+    ]
+    codes = [BuiltinOperator.DENSIFY, BuiltinOperator.FULLY_CONNECTED]
+    return w.model(codes, operators, [x], [out], "usmp_dialect sparse-weights model")
+
+
+def large_activations_tflite(size: int = 64, channels: int = 8) -> bytes:
+    """A float model with no weights and large activations, whose arena is far above the
+    10x its file size that the `tflite-micro` wheel's interpreter defaults to:
+
+    input float32[1,size,size,channels] -> RELU -> output float32[1,size,size,channels]
+    """
+    w = _Writer()
+    shape = [1, size, size, channels]
+    x = w.tensor("input", shape, TensorType.FLOAT32)
+    out = w.tensor("relu", shape, TensorType.FLOAT32)
+    operators: list[tuple[int, list[int], int, int, int | None]] = [(0, [x], out, 0, None)]
+    return w.model([BuiltinOperator.RELU], operators, [x], [out], "usmp_dialect large activations")
+
+
+def int8_pad_tflite(zero_point: int = -5) -> bytes:
+    """An int8 PAD, padding with the zero point as TFLite's kernel does:
+
+    input int8[1,3,3,2] (zero point `zero_point`) -> PAD [[0,0],[1,1],[2,0],[0,0]]
+      -> output int8[1,5,5,2]
+    """
+    w = _Writer()
+    int8, int32 = TensorType.INT8, TensorType.INT32
+    x = w.tensor("input", [1, 3, 3, 2], int8, [INPUT_SCALE], [zero_point])
+    widths = np.array([[0, 0], [1, 1], [2, 0], [0, 0]], np.int32)
+    paddings = w.tensor("pad/paddings", [4, 2], int32, data=widths)
+    padded = w.tensor("padded", [1, 5, 5, 2], int8, [INPUT_SCALE], [zero_point])
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [x, paddings], padded, 0, None),
+    ]
+    return w.model([BuiltinOperator.PAD], operators, [x], [padded], "usmp_dialect int8 pad")

@@ -24,9 +24,12 @@ pytestmark = pytest.mark.tvm
 
 from int8_tflite import (  # noqa: E402
     batch_matmul_tflite,
+    custom_operator_tflite,
+    densify_tflite,
     failing_stateful_tflite,
     float16_weights_tflite,
     int8_cnn_tflite,
+    int8_pad_tflite,
     requantizing_slice_tflite,
     scalar_state_tflite,
     split_v_tflite,
@@ -37,7 +40,7 @@ from tflite.VarHandleOptions import VarHandleOptions  # noqa: E402
 from wheel_models import WHEEL_MODELS, wheel_model_path  # noqa: E402
 
 from usmp_dialect.parsing import parse_module, print_module  # noqa: E402
-from usmp_dialect.tvm.model_check import check_model, tflm_arena  # noqa: E402
+from usmp_dialect.tvm.model_check import check_model  # noqa: E402
 from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import (  # noqa: E402
     import_model_file,
@@ -53,6 +56,7 @@ from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
     sanitize,
 )
 from usmp_dialect.tvm.runtime import build  # noqa: E402
+from usmp_dialect.tvm.tflm_arena import tflm_arena  # noqa: E402
 
 INT8 = "int8-cnn-tflite"
 OKAY_NABU = "wakeword-okay-nabu-tflite"
@@ -246,6 +250,15 @@ def test_int8_tensors_between_operators_stay_int8_and_named(
             unsupported_operator_tflite,
             "The following operators are not supported in frontend TFLite: 'SKIP_GRAM'; "
             "the first is SKIP_GRAM operator 1, computing 'skip_gram/out'",
+        ),
+        # TVM's frontend rejects every custom operator before it converts any operator:
+        # the diagnostic names the custom one, not the operator before it.
+        (
+            "custom",
+            custom_operator_tflite,
+            "CUSTOM 'Convolution2DTransposeBias' operator 1, computing "
+            "'conv2d_transpose/out' is a custom operator, which TVM's TFLite frontend does "
+            "not convert; 1 custom operator(s) in the file: 'Convolution2DTransposeBias'",
         ),
         # A quantized STRIDED_SLICE is converted as the copy TFLite's kernel makes; one
         # whose output is quantized unlike its input cannot be.
@@ -446,6 +459,31 @@ def test_corrected_tflite_operators_compute_tflites_values(tmp_path: Path) -> No
     assert [(o.name, o.shape, o.agrees) for o in result.outputs] == [("expand", (2, 3, 1, 5), True)]
 
 
+def test_int8_pad_computes_tflms_values(tmp_path: Path) -> None:
+    """TVM's frontend rejects a quantized PAD; converted anew, an int8 PAD pads with the
+    zero point: TensorFlow Lite Micro's values exactly, from the Relax VM and from the
+    planned, built model."""
+    from tflite_micro.python.tflite_micro import runtime
+
+    from usmp_dialect.tvm.relax.lowering import relax_vm_outputs
+
+    path = tmp_path / "int8_pad.tflite"
+    path.write_bytes(int8_pad_tflite(zero_point=-5))
+    x = np.random.default_rng(0).integers(-128, 128, (1, 3, 3, 2)).astype(np.int8)
+    interpreter = runtime.Interpreter.from_file(str(path))
+    interpreter.set_input(x, 0)
+    interpreter.invoke()
+    theirs = interpreter.get_output(0)
+    assert theirs.shape == (1, 5, 5, 2)
+    assert (theirs == -5).sum() == theirs.size - x.size
+    mod, weights = load_model_file(str(path), "tflite")
+    (ours,) = relax_vm_outputs(mod, weights, {"input": x})
+    assert ours.dtype == theirs.dtype
+    np.testing.assert_array_equal(ours, theirs)
+    result = check_model(mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c")
+    assert [(o.name, o.max_error, o.agrees) for o in result.outputs] == [("padded", 0, True)]
+
+
 def test_control_flow_operator_is_named(model_files: dict[str, Path | None]) -> None:
     """openWakeWord's "Hey Jarvis" ends in an IF, which TVM's frontend makes a call of a
     function of its subgraphs: one diagnostic at the file naming the operator."""
@@ -529,7 +567,21 @@ def test_failure_in_stateful_model_names_the_failing_operator(tmp_path: Path) ->
         import_model_file(str(path), "tflite")
     assert raised.value.location == str(path)
     assert raised.value.message.startswith(
-        "TVM's TFLite frontend failed at operator 3, computing 'reshape': ValueError: "
+        "TVM's TFLite frontend failed at RESHAPE operator 3, computing 'reshape': ValueError: "
+    )
+
+
+def test_crash_in_tvms_converter_names_the_operator(tmp_path: Path) -> None:
+    """TVM's DENSIFY converter crashing inside numpy: the diagnostic names the operator
+    (its opcode, index and tensor) before TVM's own words."""
+    path = tmp_path / "densify.tflite"
+    path.write_bytes(densify_tflite(values_stored=False))
+    with pytest.raises(RelaxImportError) as raised:
+        import_model_file(str(path), "tflite")
+    assert raised.value.location == str(path)
+    assert raised.value.message.startswith(
+        "TVM's TFLite frontend failed at DENSIFY operator 0, computing 'dense/weights': "
+        "TypeError: a bytes-like object is required"
     )
 
 

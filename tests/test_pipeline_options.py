@@ -10,7 +10,7 @@ from xdsl.utils.arg_spec import parse_spec
 
 from usmp_dialect.pipeline import option_text, plan_pools_pipeline
 from usmp_dialect.planning.registry import available_algorithms
-from usmp_dialect.transforms.usmp_plan import UsmpPlan
+from usmp_dialect.transforms.usmp_plan import MAX_EFFORT, UsmpPlan
 from usmp_dialect.universe import USMP_UNIVERSE
 
 FINITE = st.floats(allow_nan=False, allow_infinity=False)
@@ -39,7 +39,7 @@ def test_a_string_reads_back_as_itself(value):
 @given(
     algorithm=st.sampled_from(available_algorithms()),
     time_limit=st.floats(min_value=0, allow_infinity=False),
-    effort=st.floats(min_value=0, exclude_min=True, allow_infinity=False),
+    effort=st.floats(min_value=0, max_value=MAX_EFFORT, exclude_min=True),
 )
 def test_the_plan_pools_pipeline_keeps_every_option(algorithm, time_limit, effort):
     text = plan_pools_pipeline(algorithm, time_limit, effort=effort)

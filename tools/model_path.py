@@ -8,12 +8,14 @@ downloaded), so the docs can name it on any machine:
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from wheel_models import WHEEL_MODELS, wheel_model_path
+# The tests' list of model files, beside them (not a package mypy sees).
+wheel_models = importlib.import_module("wheel_models")
+WHEEL_MODELS, wheel_model_path = wheel_models.WHEEL_MODELS, wheel_models.wheel_model_path
 
 
 def main(argv: list[str]) -> int:

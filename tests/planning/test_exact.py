@@ -226,3 +226,22 @@ def _minimalloc_j() -> Problem:
         conflicts_from_intervals(instance.intervals, n),
         intervals=instance.intervals,
     )
+
+
+@pytest.mark.slow
+def test_progress_reports_the_search_and_changes_no_plan():
+    """A progress callback hears the best pool size and a bound below it as the search goes
+    (MiniMalloc's J at effort 0.01), and the plan is the one found without it."""
+    from usmp_dialect.planning.budget import SearchProgress
+
+    problem = _minimalloc_j()
+    heard: list[SearchProgress] = []
+    exact = get_algorithm("exact")
+    watched = exact(problem, Budget(effort=0.01, progress=heard.append))
+    plan = exact(problem, Budget(effort=0.01))
+    assert np.array_equal(watched.offset, plan.offset)
+    searched = [p for p in heard if p.best is not None and p.bound is not None]
+    assert searched, heard
+    assert all(max_live(problem) <= p.bound <= p.best for p in searched)
+    assert min(p.best for p in searched) >= plan.total_size(problem)
+    assert [p.elapsed for p in heard] == sorted(p.elapsed for p in heard)

@@ -24,10 +24,10 @@ pytestmark = pytest.mark.tvm
 from xdsl.passes import PassPipeline  # noqa: E402
 from xdsl.universe import Universe  # noqa: E402
 
-from usmp_dialect.backends.tvmscript import emit_module  # noqa: E402
-from usmp_dialect.frontends.tvmscript import import_module, parse_tvmscript  # noqa: E402
 from usmp_dialect.parsing import parse_module, print_module, usmp_context  # noqa: E402
-from usmp_dialect.tvm_runtime import random_inputs, run_module  # noqa: E402
+from usmp_dialect.tvm.runtime import random_inputs, run_module  # noqa: E402
+from usmp_dialect.tvm.tvmscript_emitter import emit_module  # noqa: E402
+from usmp_dialect.tvm.tvmscript_importer import import_module, parse_tvmscript  # noqa: E402
 
 ROOT = Path(__file__).parents[2]
 STOCK_PASSES = ("cse", "dce", "canonicalize", "licm", "control-flow-hoist", "constant-fold-interp")

@@ -3,10 +3,23 @@ kept apart from the problem's arrays so that a tool's `--help` needs no numpy.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 DEFAULT_ALGORITHM = "default"
 """`usmp-plan`'s algorithm unless told: the portfolio."""
+
+
+@dataclass(frozen=True)
+class SearchProgress:
+    """Where a long search stands, for a caller that shows it while the search runs."""
+
+    elapsed: float
+    """Seconds since the algorithm started."""
+    best: int | None
+    """Bytes of the best plan of the pool being searched (None: no plan yet)."""
+    bound: int | None
+    """Bytes the pool being searched cannot go below, as far as proven."""
 
 
 @dataclass(frozen=True)
@@ -21,6 +34,9 @@ class Budget:
     effort: float = 1.0
     """Scales every work budget (search nodes, greedy orders, climb rounds): 2 does twice
     the work, for the same plan on any machine."""
+    progress: Callable[[SearchProgress], None] | None = field(default=None, compare=False)
+    """Called a few times a second by a long search (`exact`) with where it stands; it
+    decides nothing, so the plan is the same with it or without."""
 
 
 DEFAULT_TIME_LIMIT = Budget.time_limit

@@ -46,7 +46,9 @@ from usmp_dialect.tools.errors import (
 )
 from usmp_dialect.tools.help_text import HelpAllAction, LazyVersionText, print_help
 from usmp_dialect.tools.output import write_output
+from usmp_dialect.tools.progress import terminal_progress
 from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
+from usmp_dialect.transforms.usmp_plan import PLANNING_PROGRESS
 from usmp_dialect.universe import USMP_UNIVERSE
 
 PLAN_TARGETS = ("usmp-report", "usmp-svg", "usmp-html")
@@ -461,10 +463,14 @@ class _Direct:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    with report_user_errors("usmp-opt") as context:
+    with report_user_errors("usmp-opt") as context, terminal_progress("usmp-opt") as line:
         tool = UsmpOptMain(args=argv)
         context.input_name = tool.get_input_name()
-        tool.run()
+        shown = PLANNING_PROGRESS.set(None if line is None else line.search)
+        try:
+            tool.run()
+        finally:
+            PLANNING_PROGRESS.reset(shown)
     return 0
 
 

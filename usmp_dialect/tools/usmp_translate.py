@@ -50,6 +50,7 @@ from usmp_dialect.tools.errors import (
 )
 from usmp_dialect.tools.help_text import VersionAction
 from usmp_dialect.tools.output import StagedOutputs, staged_outputs
+from usmp_dialect.tools.progress import terminal_progress
 from usmp_dialect.tvm.relax.lowering import (
     DEFAULT_LOWERING,
     FUSION_MODES,
@@ -58,6 +59,8 @@ from usmp_dialect.tvm.relax.lowering import (
     TEMPORARIES_MODES,
     WEIGHT_MODES,
     Lowering,
+    Stages,
+    unshown,
 )
 
 TOOL = "usmp-translate"
@@ -102,11 +105,15 @@ def import_tvmscript(
 
 
 def import_relax(
-    text: str, name: str, lowering: Lowering = DEFAULT_LOWERING, elide_constants: bool = False
+    text: str,
+    name: str,
+    lowering: Lowering = DEFAULT_LOWERING,
+    elide_constants: bool = False,
+    stage: Stages = unshown,
 ) -> Iterator[str]:
     from usmp_dialect.tvm.relax.model_spec import import_relax_file
 
-    return module_pieces(import_relax_file(name, lowering), elide_constants)
+    return module_pieces(import_relax_file(name, lowering, stage), elide_constants)
 
 
 def import_model_file(
@@ -116,10 +123,12 @@ def import_model_file(
     lowering: Lowering = MODEL_FILE_LOWERING,
     input_shapes: Mapping[str, tuple[int, ...]] | None = None,
     elide_constants: bool = False,
+    stage: Stages = unshown,
 ) -> Iterator[str]:
     from usmp_dialect.tvm.model_files.loading import import_model_file as model_file_to_tir
 
-    return module_pieces(model_file_to_tir(name, kind, input_shapes, lowering), elide_constants)
+    module = model_file_to_tir(name, kind, input_shapes, lowering, stage)
+    return module_pieces(module, elide_constants)
 
 
 def emit_tvmscript(
@@ -255,7 +264,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def emit_c(text: str, name: str, directory: str, model: str) -> None:
+def emit_c(text: bytearray, name: str, directory: str, model: str) -> None:
     from usmp_dialect.tvm.c_bundle import write_library
 
     write_library(parse_module(text, name), directory, model)
@@ -299,17 +308,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             usage_error(TOOL, f"--{mode} reads {NAMED_INPUTS[mode]}, not standard input")
         args.input_file = None
     name = args.input_file or STDIN_NAME
-    with report_user_errors(TOOL) as context, staged_outputs() as outputs:
+    with (
+        report_user_errors(TOOL) as context,
+        staged_outputs() as outputs,
+        terminal_progress(TOOL) as line,
+    ):
         context.input_name = name
         translate, _ = TRANSLATIONS[mode]
+        stage = unshown if line is None else line.stage
         if mode == "import-relax":
-            translate = partial(import_relax, lowering=lowering)
+            translate = partial(import_relax, lowering=lowering, stage=stage)
         elif mode in MODEL_MODES:
             translate = partial(
                 import_model_file,
                 kind=mode.removeprefix("import-"),
                 lowering=lowering,
                 input_shapes=input_shapes,
+                stage=stage,
             )
         if args.params is not None:
             if mode != "import-tvmscript":

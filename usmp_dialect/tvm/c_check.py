@@ -16,8 +16,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.analysis.tir_liveness import prim_funcs
-from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR
-from usmp_dialect.formats.constant_pool import constant_values_attr
+from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm import c_library
 from usmp_dialect.tvm.c_bundle import write_library
 from usmp_dialect.tvm.c_runner import ARM_FLAGS, ARM_INSTALL
@@ -185,7 +184,5 @@ def planned_tir_module(tir_mod: Any, constants: Mapping[str, np.ndarray]) -> Mod
     """The `tir` dialect of a lowered model, `main` holding its constants' values."""
     module = import_module(tir_mod, "<lowered>")
     if constants:
-        prim_funcs(module)["main"].attributes[CONSTANT_VALUES_ATTR] = constant_values_attr(
-            constants
-        )
+        set_constant_values(module, prim_funcs(module)["main"], constants)
     return module

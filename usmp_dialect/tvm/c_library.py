@@ -679,7 +679,7 @@ def library_source(
     return "\n".join(lines)
 
 
-def constants_source(interface: Interface, pool_bytes: bytes) -> str:
+def constants_source(interface: Interface, pool_bytes: bytes | bytearray) -> str:
     m = interface.model
     pool = next(p for p in interface.pools if p.constant)
     rows = [

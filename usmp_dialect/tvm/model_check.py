@@ -22,7 +22,6 @@ from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.dialects.usmp import POOLS_ATTR
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
 from usmp_dialect.tvm.c_check import LibraryRun, planned_tir_module, run_planned
-from usmp_dialect.tvm.captured_output import output_captured
 from usmp_dialect.tvm.planned_module import plan_module
 from usmp_dialect.tvm.relax.lowering import (
     DEFAULT_LOWERING,
@@ -195,21 +194,3 @@ def check_model(
         sum(array.nbytes for array in constants.values()),
         library,
     )
-
-
-def tflm_arena(path: str) -> tuple[int, int]:
-    """TensorFlow Lite Micro's arena for a `.tflite` file, from the `tflite-micro` wheel's
-    interpreter (its recording allocator): (non-persistent head, total) bytes. The head
-    is where TFLM plans every tensor of the graph, inputs and outputs included; the total
-    adds the persistent tail of interpreter structures."""
-    from tflite_micro.python.tflite_micro import runtime
-
-    with output_captured() as printed:
-        runtime.Interpreter.from_file(path).print_allocations()
-
-    def arena(part: str) -> int:
-        found = re.search(rf"Arena allocation {part} (\d+) bytes", printed.getvalue())
-        assert found, printed.getvalue()
-        return int(found[1])
-
-    return arena("head"), arena("total")

@@ -527,6 +527,7 @@ def improve_pool(
     questions: list[tuple[int, bool | None]] = []
     given: dict[int, int] = {}  # steps each capacity was last given
     while proven_low < best_height and search.steps < steps and not cap.reached():
+        cap.report(best_height, proven_low)
         if presumed_low >= best_height:
             # Every capacity left ran out of steps: come back to them with what is left,
             # each at least twice its last share.
@@ -577,6 +578,7 @@ def _descend(
     descent spends them all just below what it knows to fit."""
     end = search.steps + steps
     while proven_low < best_height and search.steps < end and not search.cap.reached():
+        search.cap.report(best_height, proven_low)
         gap = best_height - proven_low
         capacities = tuple(
             max((best_height - max(gap // fraction, unit)) // unit * unit, proven_low)

@@ -37,7 +37,7 @@ _ASSIGNMENTS = 100_000
 
 def exact(problem: Problem, budget: Budget) -> Plan:
     check_size_hints(problem)
-    cap = TimeCap.after(budget.time_limit)
+    cap = TimeCap.after(budget.time_limit, budget.progress)
     default_seconds = portfolio_seconds(problem, budget.effort)
     seconds = max(budget.effort * _SECONDS - default_seconds, 0.0)
     try:

@@ -17,9 +17,11 @@ differ between runs.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from usmp_dialect.planning.algorithms.placement import Geometry
+from usmp_dialect.planning.budget import SearchProgress
 from usmp_dialect.planning.problem import Problem
 
 PLACEMENT_SECONDS_PER_BUFFER = 57e-6
@@ -76,22 +78,45 @@ def repair_lookups_in(placements: float, problem: Problem, geometry: Geometry) -
     return max(int(seconds / REPAIR_SECONDS_PER_LOOKUP), 0)
 
 
+PROGRESS_INTERVAL = 0.2
+"""Seconds between two calls of a caller's progress callback (`TimeCap.report`)."""
+
+
 @dataclass
 class TimeCap:
     """The user's time limit. Ask `reached()` only where the work budget would go on, so
-    that `hit` means the cap, not the budget, ended the work."""
+    that `hit` means the cap, not the budget, ended the work.
+
+    Work looks at the cap every few milliseconds, so the caller's `progress` callback, if
+    any, is called from there (every `PROGRESS_INTERVAL` seconds) with what the work last
+    `report`ed."""
 
     deadline: float
     hit: bool = False
+    progress: Callable[[SearchProgress], None] | None = None
+    started: float = field(default_factory=time.perf_counter)
+    best: int | None = None
+    bound: int | None = None
+    shown: float = 0.0
 
     @classmethod
-    def after(cls, seconds: float) -> TimeCap:
-        return cls(time.perf_counter() + seconds)
+    def after(
+        cls, seconds: float, progress: Callable[[SearchProgress], None] | None = None
+    ) -> TimeCap:
+        return cls(time.perf_counter() + seconds, progress=progress)
 
     def reached(self) -> bool:
-        if not self.hit and time.perf_counter() > self.deadline:
+        now = time.perf_counter()
+        if self.progress is not None and now - self.shown >= PROGRESS_INTERVAL:
+            self.shown = now
+            self.progress(SearchProgress(now - self.started, self.best, self.bound))
+        if not self.hit and now > self.deadline:
             self.hit = True
         return self.hit
+
+    def report(self, best: int, bound: int) -> None:
+        """The best plan's size and the proven bound of the pool being searched."""
+        self.best, self.bound = best, bound
 
     def extend(self, seconds: float) -> None:
         self.deadline += seconds

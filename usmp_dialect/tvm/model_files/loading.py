@@ -59,12 +59,15 @@ from usmp_dialect.tvm.relax.lowering import (
     MODEL_FILE_LOWERING,
     Lowering,
     RelaxImportError,
+    Stages,
     import_relax,
     shape_text,
+    unshown,
 )
 from usmp_dialect.tvm.relax.names import ENTRY
 
 KINDS = ("tflite", "onnx")
+_FRONTENDS = {"tflite": "TFLite", "onnx": "ONNX"}
 _FRONTEND_ENTRY = "main"
 # What the ONNX frontend prints before re-raising an operator's failure.
 _FAILED_OPERATOR = re.compile(r"Error converting operator (\w+)")
@@ -85,7 +88,7 @@ def _run_frontend(
     the first of them in the file."""
     import tvm
 
-    frontend = {"tflite": "TFLite", "onnx": "ONNX"}[kind]
+    frontend = _FRONTENDS[kind]
     names: list[tuple[str, Any]] = []
     with output_captured() as printed:
         try:
@@ -153,6 +156,7 @@ def _tflite_module(
     converter, variables = stateful_converter()
 
     def convert() -> Any:
+        _check_no_custom_operators(model, path)
         graph = model.Subgraphs(0)
         # The file's shapes are static; one with a dim TFLite lets a caller resize (-1 in
         # its signature, an audio model's sample count) is given as --input-shape.
@@ -282,24 +286,68 @@ def _onnx_failed_at(model: Any, names: set[str]) -> str:
     return ""
 
 
-def _tflite_operator(graph: Any, i: int) -> str:
-    """Operator `i` of a TFLite subgraph as a diagnostic names it: by its output tensor."""
+def _tflite_operator(model: Any, i: int) -> str:
+    """Operator `i` of a TFLite model's first subgraph as a diagnostic names it: by its
+    opcode (a custom operator's by its name), its index and its output tensor."""
+    graph = model.Subgraphs(0)
     tensors = _tflite_outputs(graph, i)
-    return f"operator {i}, computing '{tensors[0]}'" if tensors else f"operator {i}"
+    computing = f", computing '{tensors[0]}'" if tensors else ""
+    return f"{_tflite_opcodes(model)[i]} operator {i}{computing}"
 
 
-def _tflite_builtins(model: Any) -> list[str]:
-    """The builtin operator name (`CONV_2D`) of each operator of the first subgraph."""
+# The one custom operator TVM's TFLite frontend converts (as DETECTION_POSTPROCESS).
+_CONVERTED_CUSTOM = "TFLite_Detection_PostProcess"
+
+
+def _custom_code(model: Any, i: int) -> str | None:
+    """The custom code (its name) of operator `i` of the first subgraph; None for a
+    builtin operator."""
+    from tflite.BuiltinOperator import BuiltinOperator
+
+    code = model.OperatorCodes(model.Subgraphs(0).Operators(i).OpcodeIndex())
+    if max(code.BuiltinCode(), code.DeprecatedBuiltinCode()) != BuiltinOperator.CUSTOM:
+        return None
+    return (code.CustomCode() or b"").decode("utf-8", "replace")
+
+
+def _tflite_opcodes(model: Any) -> list[str]:
+    """The opcode of each operator of the first subgraph: its builtin name (`CONV_2D`),
+    or a custom operator's name (`CUSTOM 'Convolution2DTransposeBias'`)."""
     from tflite.BuiltinOperator import BuiltinOperator
 
     names = {v: k for k, v in vars(BuiltinOperator).items() if k.isupper()}
     graph = model.Subgraphs(0)
-    builtins = []
+    opcodes = []
     for i in range(graph.OperatorsLength()):
+        custom = _custom_code(model, i)
+        if custom is not None:
+            opcodes.append(f"CUSTOM '{custom}'")
+            continue
         code = model.OperatorCodes(graph.Operators(i).OpcodeIndex())
         builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
-        builtins.append(names.get(builtin, str(builtin)))
-    return builtins
+        opcodes.append(names.get(builtin, str(builtin)))
+    return opcodes
+
+
+def _check_no_custom_operators(model: Any, path: str) -> None:
+    """No operator is a custom one TVM's frontend rejects (it rejects them all before
+    converting any operator, without saying which); the first is an error naming it, and
+    how many of which custom operators the file has."""
+    graph = model.Subgraphs(0)
+    custom = [
+        (i, code)
+        for i in range(graph.OperatorsLength())
+        if (code := _custom_code(model, i)) not in (None, _CONVERTED_CUSTOM)
+    ]
+    if not custom:
+        return
+    first, _ = custom[0]
+    kinds = ", ".join(sorted({f"'{code}'" for _, code in custom}))
+    raise RelaxImportError(
+        f"{_tflite_operator(model, first)} is a custom operator, which TVM's TFLite "
+        f"frontend does not convert; {len(custom)} custom operator(s) in the file: {kinds}",
+        path,
+    )
 
 
 def _check_no_subgraph_calls(model: Any, mod: Any, names: list[tuple[str, Any]], path: str) -> None:
@@ -318,8 +366,8 @@ def _check_no_subgraph_calls(model: Any, mod: Any, names: list[tuple[str, Any]],
             graph = model.Subgraphs(0)
             operator = next(
                 (
-                    f"{builtin} {_tflite_operator(graph, i)}"
-                    for i, builtin in enumerate(_tflite_builtins(model))
+                    _tflite_operator(model, i)
+                    for i in range(graph.OperatorsLength())
                     if tensor in _tflite_outputs(graph, i)
                 ),
                 f"the operator computing '{binding.var.name}'",
@@ -349,10 +397,9 @@ def _tflite_first_named(model: Any, message: str) -> str:
     """The first operator of the file whose builtin code `message` names (quoted, as the
     frontend lists the operators it does not support); "" if none is."""
     try:
-        graph = model.Subgraphs(0)
-        for i, builtin in enumerate(_tflite_builtins(model)):
-            if f"'{builtin}'" in message:
-                return f"{builtin} {_tflite_operator(graph, i)}"
+        for i, opcode in enumerate(_tflite_opcodes(model)):
+            if f"'{opcode}'" in message:
+                return _tflite_operator(model, i)
     except Exception:  # a corrupt flatbuffer (see `_tflite_failed_at`)
         return ""
     return ""
@@ -366,7 +413,7 @@ def _tflite_failed_at(model: Any, names: set[str]) -> str:
         graph = model.Subgraphs(0)
         for i in range(graph.OperatorsLength()):
             if not all(tensor in names for tensor in _tflite_outputs(graph, i, values_only=True)):
-                return _tflite_operator(graph, i)
+                return _tflite_operator(model, i)
     except Exception:  # a corrupt flatbuffer (see above)
         return ""
     return ""
@@ -446,8 +493,10 @@ def import_model_file(
     kind: str,
     input_shapes: Mapping[str, Sequence[int]] | None = None,
     lowering: Lowering = MODEL_FILE_LOWERING,
+    stage: Stages = unshown,
 ) -> ModuleOp:
     """`usmp-translate --import-tflite FILE` / `--import-onnx FILE [--input-shape ...]`,
     by default with the operators' temporaries inlined (`MODEL_FILE_LOWERING`)."""
+    stage(f"TVM's {_FRONTENDS[kind]} frontend")
     mod, weights = load_model_file(path, kind, input_shapes)
-    return import_relax(mod, weights, path, lowering)
+    return import_relax(mod, weights, path, lowering, stage)

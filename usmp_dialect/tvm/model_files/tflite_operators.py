@@ -11,7 +11,10 @@ operand is (a constant for a weight) and, when the options say so, has its last 
 swapped. Found on openWakeWord's melspectrogram (in pyopen-wakeword). FULLY_CONNECTED:
 TVM's converter keeps the input's leading dims whatever the options say; without
 `keep_num_dims` TFLite flattens them, [rows, units] (microWakeWord's "Okay Nabu" declares
-its output [1, 1], TVM made it [1, 1, 1, 1]).
+its output [1, 1], TVM made it [1, 1, 1, 1]). PAD and PADV2 of a quantized tensor: TVM's
+check rejects every quantized operator it has not listed (an int8 MobileNetV2 keyword
+spotter pads int8 tensors); an int8 PAD pads with its zero point (PADV2 with its
+constant), as TFLite's kernel does.
 """
 
 from __future__ import annotations
@@ -35,6 +38,32 @@ def corrected_converter() -> type:
     from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter
 
     class CorrectedConverter(OperatorConverter):
+        _SUPPORTED_QUANTIZED_OPS = OperatorConverter._SUPPORTED_QUANTIZED_OPS | {
+            "PAD",
+            "PADV2",
+        }
+
+        def convert_pad(self, op: Any) -> Any:
+            data, paddings, *constant = self.get_input_tensors(op)
+            if not data.qnn_params:
+                return super().convert_pad(op)
+            (out,) = self.get_output_tensors(op)
+            if not all(self.has_same_qnn_params(data, t) for t in (out, *constant)):
+                raise tvm.error.OpNotImplemented(
+                    f"quantized PAD computing '{out.tensor.Name().decode()}' is quantized "
+                    "unlike its input (TFLite's kernel copies the values)"
+                )
+            if constant:
+                (value,) = np.asarray(self.get_tensor_value(constant[0])).reshape(-1)
+            else:
+                value = data.qnn_params["zero_point"].value.numpy()
+            widths = np.asarray(self.get_tensor_value(paddings)).reshape(-1)
+            return relax.op.nn.pad(
+                self.get_tensor_expr(data),
+                pad_width=[int(w) for w in widths],
+                pad_value=float(value),
+            )
+
         def convert_expand_dims(self, op: Any) -> Any:
             data, axis = self.get_input_tensors(op)
             if data.qnn_params and not self.has_same_qnn_params(

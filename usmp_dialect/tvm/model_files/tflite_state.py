@@ -98,12 +98,14 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
     import tvm
     import tvm_ffi
     from tvm import relax
-    from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter, get_tensor_name
+    from tvm.relax.frontend.tflite.tflite_frontend import get_tensor_name
 
     variables: dict[Any, Variable] = {}
 
-    class StatefulConverter(corrected_converter()):  # type: ignore[misc]
-        _SUPPORTED_QUANTIZED_OPS = OperatorConverter._SUPPORTED_QUANTIZED_OPS | _COPYING
+    corrected: Any = corrected_converter()
+
+    class StatefulConverter(corrected):
+        _SUPPORTED_QUANTIZED_OPS = corrected._SUPPORTED_QUANTIZED_OPS | _COPYING
         subgraph: Any
 
         def check_unsupported_ops(self) -> None:

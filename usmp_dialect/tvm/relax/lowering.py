@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -183,6 +183,14 @@ class Lowering:
         vector), decoded or broadcast by the operator that reads it (`folded_weights`):
         only where producers are fused into their consumers."""
         return self.temporaries == "inline" and self.fusion != "none"
+
+
+Stages = Callable[[str], None]
+"""Told each step of a model import as it begins, for a progress display."""
+
+
+def unshown(stage: str) -> None:
+    """No progress display."""
 
 
 DEFAULT_LOWERING = Lowering()
@@ -716,6 +724,7 @@ def lower_model(
     weights: Mapping[str, np.ndarray],
     where: str = "<relax>",
     lowering: Lowering = DEFAULT_LOWERING,
+    stage: Stages = unshown,
 ) -> LoweredModel:
     """`relax_to_tir`, with the arrays a caller passes for `main`'s constant params."""
     import tvm
@@ -734,7 +743,9 @@ def lower_model(
     tensors: dict[str, Any] = {}
     if lowering.weights == "bound":
         mod, tensors = _bind_weights(mod, weights, lowering.keeps_stored_weights)
+    stage("legalization and fusion (TVM)")
     lowered = lower_relax(_with_script_names(mod), at, lowering, tensors)
+    stage("lowering to TIR")
     func = lowered[ENTRY]
     inputs, weight_params = _split_params(func, weight_names)
     if not isinstance(func.body, relax.SeqExpr):
@@ -824,11 +835,13 @@ def import_relax(
     weights: Mapping[str, np.ndarray],
     where: str = "<relax>",
     lowering: Lowering = DEFAULT_LOWERING,
+    stage: Stages = unshown,
 ) -> ModuleOp:
     """The `tir` dialect of a Relax model (see the module docstring), `main` holding its
     constants' values as `usmp.constant_values`."""
 
-    lowered = lower_model(mod, weights, where, lowering)
+    lowered = lower_model(mod, weights, where, lowering, stage)
+    stage("import into the tir dialect")
     try:
         module = import_module(lowered.tir, "<lowered>")
     except TVMScriptError as error:  # TVM lowered the model to TIR the tir dialect lacks

@@ -27,7 +27,9 @@ from usmp_dialect.tvm.relax.lowering import (
     DEFAULT_LOWERING,
     Lowering,
     RelaxImportError,
+    Stages,
     import_relax,
+    unshown,
 )
 
 # The path ends at the first `.py:`, so a string argument may hold `:` and `)`.
@@ -164,7 +166,10 @@ def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]
     return result
 
 
-def import_relax_file(spec: str, lowering: Lowering = DEFAULT_LOWERING) -> ModuleOp:
+def import_relax_file(
+    spec: str, lowering: Lowering = DEFAULT_LOWERING, stage: Stages = unshown
+) -> ModuleOp:
     """`usmp-translate --import-relax PATH.py:NAME [--weights=...] [--fusion=...]`."""
+    stage("running the model file")
     mod, weights = load_model(spec)
-    return import_relax(mod, weights, model_location(spec), lowering)
+    return import_relax(mod, weights, model_location(spec), lowering, stage)
