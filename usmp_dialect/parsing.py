@@ -12,7 +12,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from io import StringIO
-from typing import Any, cast
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -20,14 +20,12 @@ from xdsl.dialects.builtin import (
     AnyDenseElement,
     AnyFloat,
     ArrayAttr,
-    ComplexType,
     ContainerType,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     DictionaryAttr,
     FileLineColLoc,
-    IndexType,
     IntAttr,
     IntegerType,
     ModuleOp,
@@ -39,18 +37,19 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.irdl import IRDLOperation, OptAttributeDef, OptPropertyDef
 from xdsl.irdl.operations import VerificationContext
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.lexer import Span, Token
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
+from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from usmp_dialect.diagnostics import MAX_NESTING, LocatedError, decode_input, with_location
 from usmp_dialect.dialects.tir import set_readable_hint
 from usmp_dialect.formats import resources
 from usmp_dialect.formats.resources import Blobs
 from usmp_dialect.universe import USMP_UNIVERSE
+from usmp_dialect.xdsl_compat import current_token, define_ssa_values, dialect_stack
 
 MAX_INTEGER_WIDTH = (1 << 24) - 1
 """MLIR's limit on an integer type's width (`IntegerType::kMaxWidth`): xDSL has none, and
@@ -67,59 +66,10 @@ _PREDICATES: dict[type[Operation], Sequence[str]] = {
 """Comparisons whose predicate is an integer in the generic form: xDSL verifies no range,
 and its printer indexes these names with it."""
 
-# xDSL 0.75 lexes a string literal with `"(?:[^"...]+|\\...)*"`, a nested repetition that
-# backtracks exponentially on an unclosed string (`memref.sto"re %f, %a[%c0] : ...` took
-# minutes). The same language with one character per repetition fails in linear time.
-MLIRLexer._unescaped_characters_regex = re.compile(
-    r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
-)
-
-
-_lex_string_literal = MLIRLexer._lex_string_literal
-
 _RESULT_AND_NAME = re.compile(
     r"%([0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)\s*=\s*([a-zA-Z_][a-zA-Z0-9_$.]*)\s*", re.ASCII
 )
 """One result and an op's name, as the lexer reads them."""
-
-
-def _lex_utf8_string_literal(self: MLIRLexer, start_pos: int) -> MLIRToken:
-    """xDSL 0.75 lexes a string with escapes of non-ASCII bytes (as its printer writes
-    `büffer`: `"b\\C3\\BCffer"`) as a bytes literal, which no string-taking parser
-    accepts; its own docstring says a string that decodes as UTF-8 is a string."""
-    token = _lex_string_literal(self, start_pos)
-    if token.kind is MLIRTokenKind.BYTES_LIT:
-        try:
-            StringLiteral.from_span(token.span).bytes_contents.decode()
-        except UnicodeDecodeError:
-            return token
-        return Token(MLIRTokenKind.STRING_LIT, token.span)
-    return token
-
-
-MLIRLexer._lex_string_literal = _lex_utf8_string_literal  # type: ignore[method-assign]
-
-
-_element_to_type = AttrParser._TensorLiteralElement.to_type
-
-
-def _element_to_type_reading_float_bits(
-    self: AttrParser._TensorLiteralElement,
-    parser: AttrParser,
-    type: AnyFloat | IntegerType | IndexType | ComplexType,
-) -> Any:
-    """xDSL 0.75 prints an element of a float `dense<...>` that has no short decimal form
-    (a float32 weight of 1.26e9) as its bits in hexadecimal, as MLIR does, but reads the
-    hexadecimal back as an integer value: a model's weights came back changed. A
-    hexadecimal element of a float type is its bits, as in MLIR."""
-    text = self.span.text
-    if isinstance(type, AnyFloat) and isinstance(self.value, int) and text[:2] in ("0x", "0X"):
-        bits = int(text, 16).to_bytes(type.compile_time_size, "little")
-        return type.unpack(bits, 1)[0]
-    return _element_to_type(self, parser, type)
-
-
-AttrParser._TensorLiteralElement.to_type = _element_to_type_reading_float_bits  # type: ignore[method-assign]
 
 
 class LocatingParser(Parser):
@@ -147,7 +97,7 @@ class LocatingParser(Parser):
             position = input.find("\n", position + 1)
 
     def parse_operation(self) -> Operation:
-        start = self._current_token.span.start
+        start = self.pos
         if self._depth == MAX_NESTING:
             self.raise_error(f"ops nest deeper than the limit of {MAX_NESTING} levels", start)
         self._depth += 1
@@ -156,9 +106,7 @@ class LocatingParser(Parser):
         except (ValueError, ArithmeticError) as error:
             # A value the syntax allows but its type cannot hold (an integer past 64 bits,
             # a number of thousands of digits) is a mistake at this op.
-            self.raise_error(
-                _without_python_hint(str(error)), start, self._current_token.span.start
-            )
+            self.raise_error(_without_python_hint(str(error)), start, self.pos)
         except VerifyException as error:
             # An attribute or type that failed its own verifier while being parsed.
             line, column = self._line_and_column(start)
@@ -202,25 +150,23 @@ class LocatingParser(Parser):
         `parse_plain(parser, position)`, as `usmp.alloc_offset` has), without lexing the
         result and the name token by token: a large problem holds tens of thousands of
         such lines, and those tokens were most of their cost."""
-        if self._current_token.kind is not MLIRTokenKind.PERCENT_IDENT:
+        if current_token(self).kind is not MLIRTokenKind.PERCENT_IDENT:
             return None
-        head = _RESULT_AND_NAME.match(self.lexer.input.content, self._current_token.span.start)
+        head = _RESULT_AND_NAME.match(self.lexer.input.content, self.pos)
         if head is None:
             return None
-        op_type = self.ctx.get_optional_op(
-            head.group(2), dialect_stack=self._parser_state.dialect_stack
-        )
+        op_type = self.ctx.get_optional_op(head.group(2), dialect_stack=dialect_stack(self))
         parse_plain = getattr(op_type, "parse_plain", None)
         if parse_plain is None or (op := parse_plain(self, head.end())) is None:
             return None
         if (location := self.parse_optional_location()) is not None:
             op.location = location
         result = Span(head.start(), head.end(1), self.lexer.input)
-        self._register_ssa_definition(head.group(1), op.results, result)
+        define_ssa_values(self, head.group(1), op.results, result)
         return op
 
     def _parse_optional_integer_or_float_type(self) -> TypeAttribute | None:
-        start = self._current_token.span.start
+        start = self.pos
         parsed = super()._parse_optional_integer_or_float_type()
         if isinstance(parsed, IntegerType) and parsed.width.data > MAX_INTEGER_WIDTH:
             self.raise_error(
@@ -229,7 +175,7 @@ class LocatingParser(Parser):
         return parsed
 
     def _parse_dense_literal_type(self) -> RankedStructure[AnyDenseElement]:
-        start = self._current_token.span.start
+        start = self.pos
         parsed = super()._parse_dense_literal_type()
         elements = math.prod(parsed.get_shape())
         element = parsed.get_element_type()
@@ -247,12 +193,12 @@ class LocatingParser(Parser):
     def parse_dense_int_or_fp_elements_attr(
         self, type: RankedStructure[AnyDenseElement] | None
     ) -> DenseIntOrFPElementsAttr:
-        start = self._current_token.span.start
+        start = self.pos
         with self._unpackable_elements(start):
             return super().parse_dense_int_or_fp_elements_attr(type)
 
     def _parse_builtin_densearray_attr(self) -> DenseArrayBase | None:
-        start = self._current_token.span.start
+        start = self.pos
         with self._unpackable_elements(start):
             return super()._parse_builtin_densearray_attr()
 
@@ -287,7 +233,7 @@ class LocatingParser(Parser):
         """`dense_resource<name> : type`, its blob looked up once the file's section is
         read (xDSL's own would declare the name in a store of the whole process)."""
         self.parse_characters("<", " in dense_resource attribute")
-        start = self._current_token.span.start
+        start = self.pos
         handle = self.parse_identifier(context_msg=" for resource handle")
         self.parse_characters(">", " in dense_resource attribute")
         self.parse_characters(":", " in dense_resource attribute")

@@ -1,20 +1,139 @@
-"""A block's ops as a list, for the walks a large module makes many times a run.
+"""Every place this project goes around xDSL, in one module. Checked on xDSL 0.75.
 
-`Block.ops` iterates through an iterator object and the `next_op` property, a call for
-each op: a third of the time of going over a 62k-op module. Following each op's link to
-the next directly does the same walk without those calls.
+Each workaround says what it works around; tests/test_xdsl_compat.py holds, for each, a
+test of the xDSL behaviour that makes it necessary, which fails once xDSL no longer needs
+it (then the workaround goes). Nothing outside this module patches xDSL or reads a
+private member of it (tests/test_xdsl_compat.py counts).
+
+Importing this module applies the three patches of xDSL's lexer and attribute parser;
+the dialects import it, so any context that loads them reads what their printers write.
 """
 
 from __future__ import annotations
 
-from xdsl.ir import Block, Operation
+import re
+from typing import Any
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ComplexType,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    i64,
+)
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.parser import AttrParser, Parser
+from xdsl.utils.lexer import Span, Token
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
+
+XDSL_VERSION_CHECKED = "0.75"
+
+# ------------------------------------------------------------------ patches of xDSL's parser
+
+STOCK_STRING_LITERAL_REGEX = MLIRLexer._unescaped_characters_regex
+"""xDSL 0.75 lexes a string literal with `"(?:[^"...]+|\\...)*"`, a nested repetition that
+backtracks exponentially on an unclosed string (`memref.sto"re %f, %a[%c0] : ...` took
+minutes). The same language with one character per repetition fails in linear time."""
+MLIRLexer._unescaped_characters_regex = re.compile(
+    r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
+)
+
+stock_lex_string_literal = MLIRLexer._lex_string_literal
+
+
+def _lex_utf8_string_literal(self: MLIRLexer, start_pos: int) -> MLIRToken:
+    """xDSL 0.75 lexes a string with escapes of non-ASCII bytes (as its printer writes
+    `büffer`: `"b\\C3\\BCffer"`) as a bytes literal, which no string-taking parser
+    accepts; its own docstring says a string that decodes as UTF-8 is a string."""
+    token = stock_lex_string_literal(self, start_pos)
+    if token.kind is MLIRTokenKind.BYTES_LIT:
+        try:
+            StringLiteral.from_span(token.span).bytes_contents.decode()
+        except UnicodeDecodeError:
+            return token
+        return Token(MLIRTokenKind.STRING_LIT, token.span)
+    return token
+
+
+MLIRLexer._lex_string_literal = _lex_utf8_string_literal  # type: ignore[method-assign]
+
+TensorLiteralElement = AttrParser._TensorLiteralElement
+stock_element_to_type = TensorLiteralElement.to_type
+
+
+def _element_to_type_reading_float_bits(
+    self: AttrParser._TensorLiteralElement,
+    parser: AttrParser,
+    type: AnyFloat | IntegerType | IndexType | ComplexType,
+) -> Any:
+    """xDSL 0.75 prints an element of a float `dense<...>` that has no short decimal form
+    (a float32 weight of 1.26e9) as its bits in hexadecimal, as MLIR does, but reads the
+    hexadecimal back as an integer value: a model's weights came back changed. A
+    hexadecimal element of a float type is its bits, as in MLIR."""
+    text = self.span.text
+    if isinstance(type, AnyFloat) and isinstance(self.value, int) and text[:2] in ("0x", "0X"):
+        bits = int(text, 16).to_bytes(type.compile_time_size, "little")
+        return type.unpack(bits, 1)[0]
+    return stock_element_to_type(self, parser, type)
+
+
+TensorLiteralElement.to_type = _element_to_type_reading_float_bits  # type: ignore[method-assign]
+
+# ------------------------------------------------------------------ parser internals
+
+
+def resume_parser_at(parser: Parser, position: int) -> None:
+    """Moves `parser` to `position` of its input: an op that read its common form with one
+    regular expression (`usmp.alloc_offset`, `usmp.liveness`) continues from there. xDSL
+    0.75 has no public way to do it."""
+    parser._resume_from(position)
+
+
+def current_token(parser: Parser) -> MLIRToken:
+    """The token `parser` is at; xDSL 0.75 exposes only its start (`parser.pos`)."""
+    return parser._current_token
+
+
+def dialect_stack(parser: Parser) -> Any:
+    """The dialects whose ops may be written without their prefix where `parser` is."""
+    return parser._parser_state.dialect_stack
+
+
+def define_ssa_values(
+    parser: Parser, name: str, values: tuple[SSAValue, ...] | list[SSAValue], span: Span
+) -> None:
+    """Makes `%name` refer to `values` for the rest of the input, as the parser does for
+    the results of an op it reads itself; xDSL 0.75 has no public way to do it."""
+    parser._register_ssa_definition(name, values, span)
+
+
+# ------------------------------------------------------------------ fast paths
 
 
 def block_ops(block: Block) -> list[Operation]:
-    """The block's ops, in order."""
+    """The block's ops, in order. `Block.ops` iterates through an iterator object and the
+    `next_op` property, a call for each op: a third of the time of going over a 62k-op
+    module. Following each op's private link to the next does the same walk without."""
     found: list[Operation] = []
     op = block.first_op
     while op is not None:
         found.append(op)
         op = op._next_op
     return found
+
+
+def has_no_operands_or_successors(op: Operation) -> bool:
+    """`not op.operands and not op.successors`, without the tuple each property builds."""
+    return not op._operands and not op._successors
+
+
+def unverified_i64_attr(value: int) -> IntegerAttr:
+    """`IntegerAttr(value, i64)` for a value in i64's signed range (the caller checks), which
+    is all that attribute's verification checks, built without that verification: 12 us
+    an attribute made it most of writing a 62k-buffer plan back (and of parsing one)."""
+    attr = IntegerAttr.__new__(IntegerAttr)
+    object.__setattr__(attr, "value", IntAttr(value))
+    object.__setattr__(attr, "type", i64)
+    return attr

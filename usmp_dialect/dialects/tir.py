@@ -123,6 +123,8 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from usmp_dialect.xdsl_compat import current_token
+
 # --------------------------------------------------------------------------- dtypes
 
 _FLOAT_TYPES: dict[str, Attribute] = {
@@ -1439,7 +1441,7 @@ class ConstLiteral(CustomDirective):
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
         pos = parser.pos
-        is_hex = parser._current_token.text.lower().startswith(("0x", "-0x"))  # pyright: ignore[reportPrivateUsage]
+        is_hex = current_token(parser).text.lower().startswith(("0x", "-0x"))
         number = parser.parse_number()
         parser.parse_punctuation(":")
         type_pos = parser.pos

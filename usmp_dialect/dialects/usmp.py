@@ -38,7 +38,6 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IndexType,
-    IntAttr,
     IntegerAttr,
     IntegerType,
     MemRefType,
@@ -96,7 +95,12 @@ from usmp_dialect.diagnostics import INT64_MAX, MAX_TOTAL_BYTES, UsmpError
 from usmp_dialect.planning.conflicts import conflicts_from_intervals, conflicts_from_pairs
 from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, PoolSpec, Problem
 from usmp_dialect.planning.validator import validate
-from usmp_dialect.xdsl_compat import block_ops
+from usmp_dialect.xdsl_compat import (
+    block_ops,
+    has_no_operands_or_successors,
+    resume_parser_at,
+    unverified_i64_attr,
+)
 
 UNPLANNED_ATTR = "usmp.unplanned"
 """Discardable attribute on an allocation the planner leaves alone, saying why."""
@@ -162,10 +166,7 @@ def i64_attr(value: int) -> IntegerAttr:
     other value takes the verified constructor, which normalises or rejects it."""
     if not _INT64_MIN <= value <= INT64_MAX:
         return IntegerAttr(value, i64)
-    attr = IntegerAttr.__new__(IntegerAttr)
-    object.__setattr__(attr, "value", IntAttr(value))
-    object.__setattr__(attr, "type", i64)
-    return attr
+    return unverified_i64_attr(value)
 
 
 @lru_cache(maxsize=256)
@@ -636,10 +637,9 @@ class AllocOffsetOp(IRDLOperation):
         properties = self.properties
         offset = properties.get("offset")
         return (
-            not self._operands
+            has_no_operands_or_successors(self)
             and len(self.results) == 1
             and not self.regions
-            and not self._successors
             and len(properties) == 3 + (offset is not None)
             and type(properties.get("buffer_name")) is StringAttr
             and _is_symbol_list(properties.get("pools"))
@@ -726,7 +726,7 @@ class AllocOffsetOp(IRDLOperation):
         buffer_type = _plain_memref(dims, element)
         if buffer_type is None:
             return None
-        parser._resume_from(match.end())
+        resume_parser_at(parser, match.end())
         return cls(
             name,
             [] if pool is None else [pool],
@@ -914,7 +914,7 @@ class LivenessOp(IRDLOperation):
             owners.extend([len(names)] * (len(numbers) // 2))
             bounds.extend(map(int, numbers))
             names.append(name)
-        parser._resume_from(end.end())
+        resume_parser_at(parser, end.end())
         return cls(names, (owners, bounds[0::2], bounds[1::2]))
 
     @classmethod

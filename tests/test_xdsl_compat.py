@@ -1,0 +1,122 @@
+"""Each xDSL workaround of `usmp_dialect.xdsl_compat` is still needed: every test here pins
+the xDSL 0.75 behaviour a workaround exists for, and fails once xDSL changes it (then the
+workaround, and its test, go). And nothing else in the package reaches into xDSL."""
+
+from __future__ import annotations
+
+import ast
+import re
+import struct
+from pathlib import Path
+
+import pytest
+import xdsl
+from xdsl.context import Context
+from xdsl.dialects.builtin import Builtin, DenseIntOrFPElementsAttr, IntegerAttr, i64
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.lexer import Input
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
+from usmp_dialect import xdsl_compat
+
+PACKAGE = Path(xdsl_compat.__file__).parent
+NAMED_TUPLE_API = {"_replace", "_asdict", "_fields", "_make"}
+"""Public despite the underscore: Python's `NamedTuple` methods."""
+
+
+def test_the_checked_version_is_installed() -> None:
+    assert str(xdsl.__version__).startswith(xdsl_compat.XDSL_VERSION_CHECKED)
+
+
+def test_stock_string_regex_nests_repetitions() -> None:
+    # `(?:[^"...]+|...)*`: a repetition inside a repetition, which backtracks
+    # exponentially on an unclosed string.
+    assert re.search(r"\(\?:\[[^\]]*\]\+\|", xdsl_compat.STOCK_STRING_LITERAL_REGEX.pattern)
+
+
+def test_stock_lexer_reads_an_escaped_utf8_string_as_bytes(monkeypatch) -> None:
+    monkeypatch.setattr(
+        MLIRLexer, "_unescaped_characters_regex", xdsl_compat.STOCK_STRING_LITERAL_REGEX
+    )
+    lexer = MLIRLexer(Input('"b\\C3\\BCffer"', "test.mlir"))
+    token = xdsl_compat.stock_lex_string_literal(lexer, 0)
+    assert token.kind is MLIRTokenKind.BYTES_LIT
+
+
+def _dense_f32(text: str) -> float:
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    attr = Parser(ctx, text).parse_attribute()
+    assert isinstance(attr, DenseIntOrFPElementsAttr)
+    return attr.get_values()[0]
+
+
+def test_stock_parser_reads_the_bits_of_a_float_as_an_integer(monkeypatch) -> None:
+    text = "dense<0x4E96B43F> : tensor<1xf32>"
+    patched = _dense_f32(text)
+    monkeypatch.setattr(
+        xdsl_compat.TensorLiteralElement, "to_type", xdsl_compat.stock_element_to_type
+    )
+    assert _dense_f32(text) != patched
+    assert patched == struct.unpack("<f", struct.pack("<I", 0x4E96B43F))[0]
+
+
+@pytest.mark.parametrize(
+    "public", ["resume_from", "current_token", "dialect_stack", "register_ssa_definition"]
+)
+def test_parser_has_no_public_way(public: str) -> None:
+    assert not hasattr(Parser, public)
+
+
+@pytest.mark.parametrize("link", ["next_op", "operands", "successors"])
+def test_op_links_are_properties(link: str) -> None:
+    # A property is a call per access: the fast paths read the private fields behind them.
+    assert isinstance(Operation.__dict__[link], property)
+
+
+def test_integer_attr_verifies_on_construction(monkeypatch) -> None:
+    verified: list[IntegerAttr] = []
+
+    def record(attr: IntegerAttr) -> None:
+        verified.append(attr)
+
+    monkeypatch.setattr(IntegerAttr, "verify", record)
+    IntegerAttr(48, i64)
+    assert verified
+    assert xdsl_compat.unverified_i64_attr(48) == IntegerAttr(48, i64)
+
+
+def _xdsl_private_names() -> set[str]:
+    names: set[str] = set()
+    for path in Path(xdsl.__file__).parent.rglob("*.py"):
+        names.update(
+            re.findall(r"(?:def |class |self\.)(_[a-z_A-Z][A-Za-z0-9_]*)", path.read_text())
+        )
+    return {n for n in names if not n.startswith("__")} - NAMED_TUPLE_API
+
+
+def _own_names(trees: dict[Path, ast.Module]) -> set[str]:
+    own: set[str] = set()
+    for tree in trees.values():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                own.add(node.name)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                own.add(node.attr)
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                own.add(node.target.id)
+    return own
+
+
+def test_only_the_compat_module_reads_private_members_of_xdsl() -> None:
+    trees = {path: ast.parse(path.read_text()) for path in PACKAGE.rglob("*.py")}
+    outside = {path: tree for path, tree in trees.items() if path.name != "xdsl_compat.py"}
+    private = _xdsl_private_names() - _own_names(outside)
+    found = sorted(
+        f"{path.relative_to(PACKAGE)}:{node.lineno} {node.attr}"
+        for path, tree in outside.items()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr in private
+    )
+    assert found == []
