@@ -210,8 +210,9 @@ def _onnx_module(
 ) -> tuple[Any, list[tuple[str, Any]]]:
     onnx = _required("onnx", path)
 
+    contents = _read(path)
     try:
-        model = onnx.ModelProto.FromString(_read(path))
+        model = onnx.ModelProto.FromString(contents)
     except Exception as error:  # protobuf's decoder; the message says why
         raise RelaxImportError(f"not a valid ONNX model: {_first_line(error)}", path) from None
     _load_external_data(onnx, model, path)
