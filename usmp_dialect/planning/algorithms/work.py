@@ -115,8 +115,14 @@ class TimeCap:
         return self.hit
 
     def report(self, best: int, bound: int) -> None:
-        """The best plan's size and the proven bound of the pool being searched."""
+        """The best plan's size and the proven bound of the pool being searched; the first
+        report is passed on at once (a search may end before the next interval)."""
+        first = self.best is None
         self.best, self.bound = best, bound
+        if first and self.progress is not None:
+            now = time.perf_counter()
+            self.shown = now
+            self.progress(SearchProgress(now - self.started, best, bound))
 
     def extend(self, seconds: float) -> None:
         self.deadline += seconds
