@@ -120,3 +120,17 @@ def test_only_the_compat_module_reads_private_members_of_xdsl() -> None:
         if isinstance(node, ast.Attribute) and node.attr in private
     )
     assert found == []
+
+
+def test_disable_verify_turns_attribute_verification_off_process_wide(tmp_path) -> None:
+    # What `attribute_verification_kept` undoes: once xDSL stops doing it, drop the helper.
+    from xdsl.ir import Attribute
+    from xdsl.xdsl_opt_main import xDSLOptMain
+
+    empty = tmp_path / "empty.mlir"
+    empty.write_text("builtin.module {}\n")
+    kept = Attribute.__dict__["__post_init__"]
+    with xdsl_compat.attribute_verification_kept():
+        xDSLOptMain(args=[str(empty), "--disable-verify"])
+        assert Attribute.__dict__["__post_init__"] is not kept
+    assert Attribute.__dict__["__post_init__"] is kept

@@ -12,6 +12,8 @@ the dialects import it, so any context that loads them reads what their printers
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from xdsl.dialects.builtin import (
@@ -23,7 +25,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     i64,
 )
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.parser import AttrParser, Parser
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
@@ -137,3 +139,16 @@ def unverified_i64_attr(value: int) -> IntegerAttr:
     object.__setattr__(attr, "value", IntAttr(value))
     object.__setattr__(attr, "type", i64)
     return attr
+
+
+@contextmanager
+def attribute_verification_kept() -> Iterator[None]:
+    """xDSL 0.75's `xDSLOptMain` turns off the verification of every attribute built, for
+    the whole process, on `--disable-verify` (it replaces `Attribute.__post_init__`). Ours
+    still verifies what it reads, and a tool run inside another program (a test, a
+    notebook) must leave xDSL as it found it: the method is put back when the block ends."""
+    kept = Attribute.__dict__["__post_init__"]
+    try:
+        yield
+    finally:
+        Attribute.__post_init__ = kept  # type: ignore[method-assign]

@@ -50,6 +50,7 @@ from usmp_dialect.tools.progress import terminal_progress
 from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
 from usmp_dialect.transforms.usmp_plan import PLANNING_PROGRESS
 from usmp_dialect.universe import USMP_UNIVERSE
+from usmp_dialect.xdsl_compat import attribute_verification_kept
 
 PLAN_TARGETS = ("usmp-report", "usmp-svg", "usmp-html")
 """Targets that describe the plan, so `--plan-pools -t usmp-report` (or `usmp-svg`) stops
@@ -464,7 +465,8 @@ class _Direct:
 
 def main(argv: Sequence[str] | None = None) -> int:
     with report_user_errors("usmp-opt") as context, terminal_progress("usmp-opt") as line:
-        tool = UsmpOptMain(args=argv)
+        with attribute_verification_kept():
+            tool = UsmpOptMain(args=argv)
         context.input_name = tool.get_input_name()
         shown = PLANNING_PROGRESS.set(None if line is None else line.search)
         try:
