@@ -51,7 +51,16 @@ def emit_tvmscript(module: ModuleOp) -> str:
     keyword or literal (`lambda`, `None`, `1st`), or as `range`, which the loops call, is
     given a trailing or leading `_` (the printer replaces other characters itself)."""
     script = _Emitter(module, python_name).module().script()
-    return _float64_literals_kept(_one_element_data_read_back(script)) + "\n"
+    return _imports_made_real(_float64_literals_kept(_one_element_data_read_back(script))) + "\n"
+
+
+_COMMENTED_IMPORT = re.compile(r"^# (from tvm[\w.]* import \w+(?: as \w+)?)$", re.M)
+
+
+def _imports_made_real(script: str) -> str:
+    """TVM's printer comments out the imports its script needs (`# from tvm.script import
+    ir as I`); real ones make the file a Python module that runs and lints as it is."""
+    return _COMMENTED_IMPORT.sub(r"\1", script)
 
 
 _ONE_ELEMENT_DATA = re.compile(r"\b([A-Za-z_]\w*)\.source\.data\b")
