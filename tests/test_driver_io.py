@@ -119,7 +119,7 @@ def test_a_fifo_output_is_written_into_not_replaced(tmp_path: Path, capsys):
 
 def test_a_character_device_output_is_written_into_not_replaced(capsys):
     """A pseudo-terminal's slave end is a character device of the test's own: the one
-    kind of file `-o /dev/null` is, which renaming over would replace."""
+    kind of file the null device is, which renaming over would replace."""
     expected = planned_text(capsys)
     master, slave = os.openpty()
     device = os.ttyname(slave)
