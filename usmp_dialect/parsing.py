@@ -46,6 +46,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from usmp_dialect.diagnostics import MAX_NESTING, LocatedError, decode_input, with_location
 from usmp_dialect.dialects.tir import set_readable_hint
+from usmp_dialect.dialects.usmp import typed_records
 from usmp_dialect.formats import resources
 from usmp_dialect.formats.resources import Blobs
 from usmp_dialect.universe import USMP_UNIVERSE
@@ -219,10 +220,12 @@ class LocatingParser(Parser):
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         """xDSL keeps `%x_1_2` as the hint `x_1`, which its printer may also give another
-        value: the hints are made ones that print uniquely."""
+        value: the hints are made ones that print uniquely. Records passes hand on that
+        were written in their untyped form are read as their typed attributes."""
         module = super().parse_module(allow_implicit_module)
         self._check_resource_uses()
         resources.set_blobs(module, self._blobs)
+        typed_records(module)
         for op in module.walk():
             for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
                 if value.name_hint is not None:

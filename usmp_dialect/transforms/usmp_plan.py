@@ -19,15 +19,11 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    BoolAttr,
-    DictionaryAttr,
     IntegerAttr,
     ModuleOp,
-    StringAttr,
     SymbolRefAttr,
     i64,
 )
-from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -41,6 +37,7 @@ from usmp_dialect.dialects.usmp import (
     PLAN_ATTR,
     LivenessOp,
     ModuleProblem,
+    PlanAttr,
     build_problem,
     i64_attr,
     module_liveness,
@@ -88,18 +85,8 @@ def plan_module_problem(planned: ModuleProblem, algorithm: str, budget: Budget) 
     return plan
 
 
-def plan_summary(algorithm: str, plan: Plan) -> DictionaryAttr:
-    summary: dict[str, Attribute] = {
-        "algorithm": StringAttr(algorithm),
-        "proven_optimal": BoolAttr.from_bool(plan.proven_optimal),
-        "time_limit_reached": BoolAttr.from_bool(plan.time_capped),
-    }
-    bounds = search_lower_bounds(plan)
-    if bounds:
-        summary["lower_bounds"] = DictionaryAttr(
-            {pool: IntegerAttr(bound, i64) for pool, bound in bounds.items()}
-        )
-    return DictionaryAttr(summary)
+def plan_summary(algorithm: str, plan: Plan) -> PlanAttr:
+    return PlanAttr(algorithm, plan.proven_optimal, plan.time_capped, search_lower_bounds(plan))
 
 
 def write_plan(planned: ModuleProblem, plan: Plan, rewriter: PatternRewriter) -> None:

@@ -31,7 +31,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR
+from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR, IOOffsetsAttr, PoolSizesAttr
 from usmp_dialect.tvm.nodes import (
     LOGICAL_NODE_OF_OP,
     NODE_OF_CMPF,
@@ -152,6 +152,10 @@ def attribute_to_tvm(attr: Attribute, op: Operation) -> Any:
         return [attribute_to_tvm(a, op) for a in attr.data]
     if isinstance(attr, DictionaryAttr):
         return {k: attribute_to_tvm(v, op) for k, v in attr.data.items()}
+    if isinstance(attr, IOOffsetsAttr):
+        return attribute_to_tvm(attr.to_legacy(), op)
+    if isinstance(attr, PoolSizesAttr):
+        return attr.by_pool
     if isinstance(attr, tir.TargetAttr):
         import tvm
 
