@@ -44,7 +44,14 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from usmp_dialect.diagnostics import MAX_NESTING, LocatedError, decode_input, with_location
+from usmp_dialect.diagnostics import (
+    MAX_NESTING,
+    LocatedError,
+    UsmpError,
+    decode_input,
+    location_prefix,
+    with_location,
+)
 from usmp_dialect.dialects.tir import set_readable_hint
 from usmp_dialect.dialects.usmp import typed_records
 from usmp_dialect.formats import resources
@@ -225,7 +232,11 @@ class LocatingParser(Parser):
         module = super().parse_module(allow_implicit_module)
         self._check_resource_uses()
         resources.set_blobs(module, self._blobs)
-        typed_records(module)
+        try:
+            typed_records(module)
+        except UsmpError as error:
+            where = location_prefix(error.op, self.lexer.input.name)
+            raise LocatedError(error.message, where) from error
         for op in module.walk():
             for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
                 if value.name_hint is not None:
