@@ -116,8 +116,8 @@ function (`tir-io-to-allocations`): an `IOAttr`."""
 CONSTANTS_ATTR = "usmp.constants"
 """On an entry function: the params that hold constant data (a model's weights, or the
 params its `T.lookup_param` calls named, bound by `--import-tvmscript --params`), which
-are not inputs (`tir-io-to-allocations` leaves them params; `usmp-assign-pools` moves them
-into a constant pool when there is one)."""
+are not inputs (`tir-io-to-allocations` leaves them params; `tir-constants-to-buffers` moves
+them into a constant pool when there is one)."""
 CONSTANT_VALUES_ATTR = "usmp.constant_values"
 """On an entry function: the value of each constant (by its param's name), a
 `dense_resource` naming its little-endian bytes among the module's blobs

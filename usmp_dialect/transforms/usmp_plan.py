@@ -5,9 +5,10 @@ for a plan, has the independent validator check it, and only then writes it back
 how it was found as the module's `usmp.plan` attribute (the algorithm, whether the plan is
 proven optimal, whether the time limit cut the work short, the pool sizes a search proved
 no plan goes below; `usmp-report` shows it), and on each buffer that went past its first
-candidate pools which ones (`usmp.overflowed_from`, for the report's overflow lines). A
-buffer without candidate pools first gets those `usmp-assign-pools` would give it. A
-module that is already planned is left alone, so the pattern stops matching once applied.
+candidate pools which ones (`usmp.overflowed_from`, for the report's overflow lines). It
+only plans: a buffer without candidate pools is an error saying to run
+`usmp-assign-pools` first. A module that is already planned is left alone, so the pattern
+stops matching once applied.
 """
 
 from __future__ import annotations
@@ -56,7 +57,6 @@ from usmp_dialect.planning.problem import Plan, PlanningError
 from usmp_dialect.planning.registry import get_algorithm
 from usmp_dialect.planning.validator import validate
 from usmp_dialect.transforms.allocations_to_usmp import pending_allocations
-from usmp_dialect.transforms.usmp_assign_pools import assign_candidates
 
 MAX_EFFORT = 1e6
 """Effort 1 buys seconds of work, so 1e6 buys weeks: past it a budget is never reached
@@ -196,8 +196,12 @@ class UsmpPlan(ModulePass):
                 if pool.size is None:
                     pool.properties["size"] = IntegerAttr(0, i64)
             return
-        # So that `memref-to-usmp,usmp-plan` plans too: the default candidates.
-        assign_candidates(op)
+        if unassigned := [a for a in allocs if not a.pools.data]:
+            raise UsmpError(
+                f"buffer '{unassigned[0].buffer_name.data}' has no candidate pools: run "
+                "usmp-assign-pools first (--plan-pools does)",
+                unassigned[0],
+            )
         budget = Budget(
             time_limit=float(self.time_limit),
             effort=float(self.effort),

@@ -34,6 +34,7 @@ from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from usmp_dialect.analysis.tir_liveness import choose_entry, prim_funcs, tir_liveness
+from usmp_dialect.analysis.tir_params import param_allocation
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
@@ -43,7 +44,6 @@ from usmp_dialect.dialects.usmp import (
     placed_io,
     planned_pool_sizes,
 )
-from usmp_dialect.transforms.tir_io_to_allocations import param_allocation
 from usmp_dialect.tvm.relax.nodes import nodes_of
 
 C_TYPES = {
