@@ -9,7 +9,9 @@ inside functions included:
   command that does not need them: the mains import the TVM half lazily, the TVM half
   imports TVM lazily, xDSL's universe loads passes on demand, and the console scripts
   import their tool inside the handling of Ctrl-C;
-- no import cycle.
+- no import cycle;
+- no pass imports another pass: passes share helpers through the layers below (or a
+  transforms module that holds no pass).
 """
 
 from __future__ import annotations
@@ -134,6 +136,28 @@ def test_lazy_imports_only_keep_tvm_and_numba_out(module: str) -> None:
         on_demand = module == "usmp_dialect.universe"
         assert keeps_tvm_out or keeps_numba_out or interruptible or on_demand, (
             f"{module} imports {internal} inside a function: import it at the top"
+        )
+
+
+def _defines_a_pass(path: Path) -> bool:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any(
+        isinstance(node, ast.ClassDef)
+        and any(isinstance(base, ast.Name) and base.id == "ModulePass" for base in node.bases)
+        for node in tree.body
+    )
+
+
+PASS_MODULES = {name for name, path in MODULES.items() if _defines_a_pass(path)}
+
+
+@pytest.mark.parametrize("module", sorted(PASS_MODULES))
+def test_a_pass_imports_no_other_pass(module: str) -> None:
+    for target, _ in IMPORTS[module]:
+        internal = _internal(target)
+        assert internal == module or internal not in PASS_MODULES, (
+            f"pass module {module} imports pass module {internal}: move what they share to "
+            "the layer below"
         )
 
 

@@ -43,6 +43,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from usmp_dialect.analysis.pool_users import pools_needed
 from usmp_dialect.analysis.tir_liveness import (
     check_entry_not_called,
     choose_entry,
@@ -63,7 +64,6 @@ from usmp_dialect.dialects.usmp import (
     module_liveness,
     module_pools,
 )
-from usmp_dialect.transforms.usmp_to_memref import pools_needed
 
 NOALIAS_ATTR = "tirx.noalias"
 ui8 = IntegerType(8, Signedness.UNSIGNED)
@@ -202,7 +202,7 @@ def _lower_pools(
     callees = {
         name: [callee for _, callee in module_calls(f, functions)] for name, f in functions.items()
     }
-    needed = pools_needed(list(functions.values()), allocs, callees)  # type: ignore[arg-type]
+    needed = pools_needed(allocs, callees)
     pool_order = module_pools(op)
     buffers: dict[str, dict[str, SSAValue]] = {}
     for name, function in functions.items():
