@@ -57,7 +57,12 @@ def fuzz_settings(ci_examples: int) -> settings:
 def _planned_usmp() -> bytes:
     """chain.mlir lowered and planned in usmp form: pools, offsets and liveness to break."""
     code, out, err = run(
-        usmp_opt.main, [str(ROOT / "examples/memref/chain.mlir"), "-p", "memref-to-usmp,usmp-assign-pools,usmp-plan"]
+        usmp_opt.main,
+        [
+            str(ROOT / "examples/memref/chain.mlir"),
+            "-p",
+            "memref-to-usmp,usmp-assign-pools,usmp-plan",
+        ],
     )
     assert code == 0, err
     return out.encode()
