@@ -6,6 +6,10 @@
 // RUN: usmp-opt %s -p tir-io-to-allocations | filecheck %s
 // RUN: usmp-opt %s --plan-pools --use-workspace-io -t 'usmp-report{sort=ir}' | filecheck %s --check-prefix=REPORT
 // RUN: usmp-opt %s --plan-pools --use-workspace-io | filecheck %s --check-prefix=LOWERED
+// TVMScript carries the records as dictionaries: emitted and imported again, they are the
+// typed attributes once more.
+// RUN: usmp-opt %s --plan-pools --use-workspace-io | usmp-translate --emit-tvmscript | filecheck %s --check-prefix=SCRIPT
+// RUN: usmp-opt %s --plan-pools --use-workspace-io | usmp-translate --emit-tvmscript | usmp-translate --import-tvmscript | filecheck %s --check-prefix=REIMPORTED
 // RUN: usmp-opt %s -p tir-io-to-allocations,tir-io-to-allocations | filecheck %s
 
 tir.prim_func @copy(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {
@@ -71,3 +75,6 @@ tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %w: !tir.buffer
 // LOWERED:      %[[OUT_AT:.*]] = arith.constant 16 : i32
 // LOWERED-NEXT: %[[OUT_PTR:.*]] = tir.address_of %global_workspace[%[[OUT_AT]]]
 // LOWERED-NEXT: %out = tir.decl_buffer "out" %[[OUT_PTR]] : !tir.ptr<ui8> -> !tir.buffer<4xf32, align 16>
+
+// SCRIPT: "usmp.io_offsets": {"inp": {"dtype": "float32", "kind": "input", "offset": 32, "pool": "global_workspace", "shape": [4]}, "out": {"dtype": "float32", "kind": "output", "offset": 16, "pool": "global_workspace", "shape": [4]}, "state": {"dtype": "float32", "kind": "input_output", "offset": 0, "pool": "global_workspace", "shape": [4]}}, "usmp.pools": {"global_workspace": 48}
+// REIMPORTED: usmp.io_offsets = #usmp.io_offsets<inp = input "global_workspace"[32] : memref<4xf32>, out = output "global_workspace"[16] : memref<4xf32>, state = input_output "global_workspace"[0] : memref<4xf32>>, usmp.pools = #usmp.pool_sizes<global_workspace = 48>
