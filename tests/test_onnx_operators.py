@@ -131,3 +131,117 @@ def test_topk_values_and_indices(largest: int, tmp_path: Path) -> None:
         {"k": np.array([3], np.int64)},
     )
     _assert_close(path, {"x": _normal(2, 6)})
+
+
+def _recurrence(
+    tmp_path: Path,
+    op: str,
+    directions: int,
+    attributes: dict[str, Any],
+    optional: list[str],
+    outputs: list[str],
+    gates: int,
+    steps: int = 3,
+    batch: int = 2,
+    size: int = 4,
+    hidden: int = 5,
+) -> tuple[Path, dict[str, np.ndarray]]:
+    """An `op` (LSTM or GRU) node of random weights over an input X [steps, batch, size]
+    (layout 1: [batch, steps, size]), its optional inputs `optional` (B, initial_h,
+    initial_c, P, sequence_lens) given, `outputs` (Y, Y_h, Y_c) listed."""
+    layout = attributes.get("layout", 0)
+    x_shape = [batch, steps, size] if layout else [steps, batch, size]
+    state = [batch, directions, hidden] if layout else [directions, batch, hidden]
+    optional_shapes = {
+        "B": [directions, 2 * gates * hidden],
+        "initial_h": state,
+        "initial_c": state,
+        "P": [directions, 3 * hidden],
+    }
+    weights = {
+        "W": _normal(directions, gates * hidden, size) / 2,
+        "R": _normal(directions, gates * hidden, hidden) / 2,
+        **{name: _normal(*optional_shapes[name]) / 2 for name in optional if name in {"B", "P"}},
+    }
+    if "sequence_lens" in optional:
+        weights["sequence_lens"] = np.full([batch], steps, np.int32)
+    order = ["X", "W", "R", "B", "sequence_lens", "initial_h"] + (
+        ["initial_c", "P"] if op == "LSTM" else []
+    )
+    given = {"X", "W", "R", *optional}
+    node_inputs = [name if name in given else "" for name in order]
+    while not node_inputs[-1]:
+        node_inputs.pop()
+    graph_inputs = [
+        _tensor("X", TensorProto.FLOAT, x_shape),
+        *(_tensor(n, TensorProto.FLOAT, state) for n in ("initial_h", "initial_c") if n in given),
+    ]
+    y_shape = [batch, steps, directions, hidden] if layout else [steps, directions, batch, hidden]
+    output_shapes = {"Y": y_shape, "Y_h": state, "Y_c": state}
+    all_outputs = ["Y", "Y_h", "Y_c"] if op == "LSTM" else ["Y", "Y_h"]
+    node_outputs = [name if name in outputs else "" for name in all_outputs]
+    while not node_outputs[-1]:
+        node_outputs.pop()
+    node = helper.make_node(op, node_inputs, node_outputs, hidden_size=hidden, **attributes)
+    path = _save(
+        tmp_path,
+        [node],
+        graph_inputs,
+        [_tensor(n, TensorProto.FLOAT, output_shapes[n]) for n in outputs],
+        weights,
+    )
+    inputs = {"X": _normal(*x_shape), **{n: _normal(*state) for n in ("initial_h", "initial_c") if n in given}}
+    return path, inputs
+
+
+@pytest.mark.parametrize(
+    ("direction", "attributes", "optional", "outputs"),
+    [
+        ("forward", {}, [], ["Y", "Y_h", "Y_c"]),
+        ("bidirectional", {}, ["B"], ["Y", "Y_h", "Y_c"]),
+        ("bidirectional", {}, ["B", "initial_h", "initial_c"], ["Y", "Y_h", "Y_c"]),
+        ("reverse", {"clip": 0.5}, ["B", "P", "initial_c"], ["Y_h"]),
+        ("forward", {"layout": 1}, ["B", "sequence_lens", "initial_h"], ["Y", "Y_c"]),
+        (
+            "bidirectional",
+            {"activations": ["Sigmoid", "Relu", "Tanh", "Sigmoid", "Tanh", "Relu"]},
+            ["B"],
+            ["Y"],
+        ),
+    ],
+)
+def test_lstm_matches_onnxruntime(
+    direction: str,
+    attributes: dict[str, Any],
+    optional: list[str],
+    outputs: list[str],
+    tmp_path: Path,
+) -> None:
+    """An LSTM, unrolled over its steps: onnxruntime's outputs within float32 rounding,
+    in every direction, with and without biases, initial states, peepholes, clip,
+    layout 1, a constant sequence_lens, other activations, and any of its outputs."""
+    directions = 2 if direction == "bidirectional" else 1
+    path, inputs = _recurrence(
+        tmp_path, "LSTM", directions, {"direction": direction, **attributes}, optional, outputs, 4
+    )
+    _assert_close(path, inputs, TOLERANCE)
+
+
+@pytest.mark.parametrize("linear_before_reset", [0, 1])
+@pytest.mark.parametrize(
+    ("direction", "optional", "outputs"),
+    [
+        ("forward", [], ["Y", "Y_h"]),
+        ("bidirectional", ["B", "initial_h"], ["Y", "Y_h"]),
+        ("reverse", ["B"], ["Y_h"]),
+    ],
+)
+def test_gru_matches_onnxruntime(
+    linear_before_reset: int, direction: str, optional: list[str], outputs: list[str], tmp_path: Path
+) -> None:
+    """A GRU, its reset gate applied before or after the recurrent product: onnxruntime's
+    outputs within float32 rounding, in every direction."""
+    directions = 2 if direction == "bidirectional" else 1
+    attributes = {"direction": direction, "linear_before_reset": linear_before_reset}
+    path, inputs = _recurrence(tmp_path, "GRU", directions, attributes, optional, outputs, 3)
+    _assert_close(path, inputs, TOLERANCE)
