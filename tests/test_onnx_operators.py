@@ -77,11 +77,20 @@ def _onnxruntime(path: Path, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
     return [np.asarray(v) for v in session.run(None, inputs)]
 
 
-def _max_differences(path: Path, inputs: dict[str, np.ndarray]) -> list[float]:
-    """Ours against onnxruntime, output by output: the largest absolute difference (the
-    dtypes and shapes equal)."""
+def _onnx_reference(path: Path, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """ONNX's own reference implementation, where onnxruntime lacks an operator's case."""
+    from onnx.reference import ReferenceEvaluator
+
+    return [np.asarray(v) for v in ReferenceEvaluator(str(path)).run(None, inputs)]
+
+
+def _max_differences(
+    path: Path, inputs: dict[str, np.ndarray], reference_run: Any = _onnxruntime
+) -> list[float]:
+    """Ours against onnxruntime (or `reference_run`), output by output: the largest
+    absolute difference (the dtypes and shapes equal)."""
     import_model_file(str(path), "onnx")  # `usmp-translate --import-onnx` takes the file
-    ours, reference = _ours(path, inputs), _onnxruntime(path, inputs)
+    ours, reference = _ours(path, inputs), reference_run(path, inputs)
     assert [(o.dtype, o.shape) for o in ours] == [(r.dtype, r.shape) for r in reference]
     return [
         float(np.max(np.abs(o.astype(np.float64) - r))) if r.size else 0.0
@@ -89,8 +98,13 @@ def _max_differences(path: Path, inputs: dict[str, np.ndarray]) -> list[float]:
     ]
 
 
-def _assert_close(path: Path, inputs: dict[str, np.ndarray], tolerance: float = 0.0) -> None:
-    differences = _max_differences(path, inputs)
+def _assert_close(
+    path: Path,
+    inputs: dict[str, np.ndarray],
+    tolerance: float = 0.0,
+    reference_run: Any = _onnxruntime,
+) -> None:
+    differences = _max_differences(path, inputs, reference_run)
     assert all(d <= tolerance for d in differences), differences
 
 
@@ -245,3 +259,84 @@ def test_gru_matches_onnxruntime(
     attributes = {"direction": direction, "linear_before_reset": linear_before_reset}
     path, inputs = _recurrence(tmp_path, "GRU", directions, attributes, optional, outputs, 3)
     _assert_close(path, inputs, TOLERANCE)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "attributes", "zero_points", "out"),
+    [
+        (np.uint8, {}, (None, None), [4, 4]),
+        (np.uint8, {"pads": [1, 1, 1, 1]}, (np.uint8(128), np.uint8(3)), [6, 6]),
+        (np.int8, {"strides": [2, 2], "auto_pad": "SAME_UPPER"}, (np.int8(-5), None), [3, 3]),
+        (
+            np.uint8,
+            {"group": 2, "dilations": [2, 1]},
+            (np.uint8(7), np.array([1, 2, 3, 4], np.uint8)),
+            [2, 4],
+        ),
+    ],
+)
+def test_conv_integer_matches_onnxruntime(
+    dtype: Any,
+    attributes: dict[str, Any],
+    zero_points: tuple[Any, Any],
+    out: list[int],
+    tmp_path: Path,
+) -> None:
+    """A ConvInteger, its zero points scalar, per output channel or absent, its input
+    padded with its zero point: onnxruntime's int32 values exactly (ONNX's reference
+    implementation's for a per-channel zero point, which onnxruntime does not take)."""
+    info = np.iinfo(dtype)
+    groups = attributes.get("group", 1)
+    x = RNG.integers(info.min, info.max, (1, 4, 6, 6), endpoint=True).astype(dtype)
+    w = RNG.integers(0, 10, (4, 4 // groups, 3, 3)).astype(np.uint8)
+    initializers: dict[str, np.ndarray] = {"w": w}
+    names = ["x", "w"]
+    for name, point in zip(("x_zero_point", "w_zero_point"), zero_points, strict=True):
+        if point is not None:
+            initializers[name] = np.asarray(point)
+        names.append(name if point is not None else "")
+    while not names[-1]:
+        names.pop()
+    path = _save(
+        tmp_path,
+        [helper.make_node("ConvInteger", names, ["y"], kernel_shape=[3, 3], **attributes)],
+        [_tensor("x", helper.np_dtype_to_tensor_dtype(np.dtype(dtype)), list(x.shape))],
+        [_tensor("y", TensorProto.INT32, [1, 4, *out])],
+        initializers,
+    )
+    per_channel = np.ndim(zero_points[1]) > 0
+    _assert_close(path, {"x": x}, reference_run=_onnx_reference if per_channel else _onnxruntime)
+
+
+@pytest.mark.parametrize(
+    ("a_dtype", "b_dtype", "zero_points"),
+    [
+        (np.uint8, np.uint8, (None, None)),
+        (np.uint8, np.int8, (np.uint8(100), np.int8(-3))),
+        (np.int8, np.uint8, (np.int8(2), np.array([1, 2, 3, 4, 5], np.uint8))),
+    ],
+)
+def test_matmul_integer_matches_onnxruntime(
+    a_dtype: Any, b_dtype: Any, zero_points: tuple[Any, Any], tmp_path: Path
+) -> None:
+    """A MatMulInteger of a batch of int8/uint8 rows by weights of either type, with
+    scalar or per-column zero points: onnxruntime's int32 values exactly."""
+    a_info, b_info = np.iinfo(a_dtype), np.iinfo(b_dtype)
+    a = RNG.integers(a_info.min, a_info.max, (2, 3, 4), endpoint=True).astype(a_dtype)
+    b = RNG.integers(b_info.min, b_info.max, (4, 5), endpoint=True).astype(b_dtype)
+    initializers: dict[str, np.ndarray] = {"b": b}
+    names = ["a", "b"]
+    for name, point in zip(("a_zero_point", "b_zero_point"), zero_points, strict=True):
+        if point is not None:
+            initializers[name] = np.asarray(point)
+        names.append(name if point is not None else "")
+    while not names[-1]:
+        names.pop()
+    path = _save(
+        tmp_path,
+        [helper.make_node("MatMulInteger", names, ["y"])],
+        [_tensor("a", helper.np_dtype_to_tensor_dtype(np.dtype(a_dtype)), list(a.shape))],
+        [_tensor("y", TensorProto.INT32, [2, 3, 5])],
+        initializers,
+    )
+    _assert_close(path, {"a": a})

@@ -327,15 +327,16 @@ def _conv_integer_converter() -> type:
     from tvm import relax
     from tvm.relax.frontend.onnx.onnx_frontend import Conv, OnnxOpConverter
 
-    def centred(value: Any, zero_point: Any, channel_axis_rank: int) -> Any:
-        """`value` as int32, its zero point subtracted (a per-channel one along axis 0)."""
-        wide = relax.op.astype(value, "int32")
+    def centred(bb: Any, value: Any, zero_point: Any, rank: int) -> Any:
+        """`value` as int32, its zero point subtracted (a per-channel one along axis 0 of
+        the `rank`-dim weights)."""
+        wide = bb.emit(relax.op.astype(value, "int32"))
         if zero_point is None:
             return wide
-        point = relax.op.astype(zero_point, "int32")
+        point = bb.emit(relax.op.astype(zero_point, "int32"))
         if _dims(zero_point) not in ([], [1]):
-            point = relax.op.reshape(point, [-1] + [1] * (channel_axis_rank - 1))
-        return relax.op.subtract(wide, point)
+            point = bb.emit(relax.op.reshape(point, [-1] + [1] * (rank - 1)))
+        return bb.emit(relax.op.subtract(wide, point))
 
     class ConvInteger(OnnxOpConverter):
         @classmethod
@@ -346,8 +347,8 @@ def _conv_integer_converter() -> type:
             if x_zero is not None and _dims(x_zero) not in ([], [1]):
                 raise OperatorRejected("a per-channel x_zero_point is not one ONNX allows")
             rank = len(_dims(w))
-            data = bb.emit(centred(x, x_zero, rank))
-            weight = bb.emit(centred(w, w_zero, rank))
+            data = centred(bb, x, x_zero, rank)
+            weight = centred(bb, w, w_zero, rank)
             return Conv._impl_v11(bb, [data, weight, None], attr, params)
 
     return ConvInteger
