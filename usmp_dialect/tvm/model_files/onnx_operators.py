@@ -100,16 +100,16 @@ class _Recurrence:
         self._check_sequence_lens(inputs[4] if len(inputs) > 4 else None)
 
     def _check_sequence_lens(self, lens: Any) -> None:
-        from tvm import relax
+        import tvm
 
         if lens is None:
             return
-        if not isinstance(lens, relax.Constant):
+        if not isinstance(lens, tvm.ir.Constant):
             raise OperatorRejected(
                 "sequence_lens computed at run time is not supported (only a constant equal "
                 "to the sequence length)"
             )
-        values = lens.data.numpy()
+        values = lens.value.numpy()
         if not np.all(values == self.steps):
             raise OperatorRejected(
                 f"sequence_lens {values.tolist()} unlike the sequence length {self.steps} "
