@@ -161,10 +161,14 @@ class _Recurrence:
         ]
 
     def initial(self, state: Any, d: int, dtype: str) -> Any:
+        """Direction `d`'s initial state [batch, H], zeros if the node gives none (given
+        [batch, directions, H] in layout 1)."""
         from tvm import relax
 
         if state is None:
             return relax.const(np.zeros((self.batch, self.hidden), dtype))
+        if self.layout:
+            state = self.emit(relax.op.permute_dims(state, [1, 0, 2]))
         return self.direction_of(state, d)
 
     def outputs(self, per_direction: list[tuple[list[Any], list[Any]]]) -> Any:
