@@ -77,8 +77,8 @@ def static_onnx_model(
             raise RelaxImportError(
                 f"ONNX shape inference failed: {type(error).__name__}: {error}", where
             ) from None
-        folded = _folded(inferred, where)
-        if len(folded.graph.node) == len(model.graph.node):
+        folded, changed = _folded(inferred, where)
+        if not changed:
             return folded, shapes
         model = folded
 
@@ -161,8 +161,26 @@ def _evaluated(node: Any, values: list[np.ndarray], opset_imports: Any) -> list[
     return [np.asarray(v) for v in evaluator.run(None, dict(zip(node.input, values, strict=True)))]
 
 
-def _folded(model: Any, where: str) -> Any:
-    """`model` with every value computed from static shapes alone an initializer."""
+def _taken_branch(node: Any, condition: np.ndarray, graph: Any) -> list[Any]:
+    """The nodes an `If` of a constant `condition` stands for: its taken branch's, the
+    branch's initializers added to `graph`, and an `Identity` from each branch output to
+    the `If`'s (ONNX names are unique across a graph and its subgraphs: nothing clashes)."""
+    import onnx
+
+    name = "then_branch" if bool(np.asarray(condition).reshape(-1)[0]) else "else_branch"
+    branch = next(a.g for a in node.attribute if a.name == name)
+    graph.initializer.extend(branch.initializer)
+    identities = [
+        onnx.helper.make_node("Identity", [out.name], [name_], f"{node.name}/{name}/{name_}")
+        for out, name_ in zip(branch.output, node.output, strict=True)
+        if name_
+    ]
+    return [*branch.node, *identities]
+
+
+def _folded(model: Any, where: str) -> tuple[Any, bool]:
+    """`model` with every value computed from static shapes alone an initializer, and
+    each `If` of a constant condition its taken branch; and whether anything was."""
     import onnx
 
     graph = model.graph
@@ -177,8 +195,13 @@ def _folded(model: Any, where: str) -> Any:
     folded: dict[str, np.ndarray] = {}
     known = dict(constants)  # and the folded values
     kept = []
+    inlined = False
     for node in graph.node:
         inputs = [name for name in node.input if name]
+        if node.op_type == "If" and inputs[0] in known:
+            kept.extend(_taken_branch(node, known[inputs[0]], graph))
+            inlined = True
+            continue
         if node.op_type in _SHAPE_OPS and inputs and inputs[0] in shapes:
             folded[node.output[0]] = known[node.output[0]] = _shape_value(node, shapes[inputs[0]])
             continue
@@ -211,7 +234,7 @@ def _folded(model: Any, where: str) -> Any:
     graph.initializer.extend(
         onnx.numpy_helper.from_array(value, name) for name, value in folded.items() if name in used
     )
-    return model
+    return model, inlined or bool(folded)
 
 
 def _constant_node_value(node: Any) -> np.ndarray:
