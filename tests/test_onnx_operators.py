@@ -6,6 +6,8 @@ with 0xFF, and compared with onnxruntime, ONNX's reference runtime: `Split` and 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +111,8 @@ def _assert_close(
 
 
 RNG = np.random.default_rng(0)
+# The console scripts beside this interpreter (the venv's).
+TOOLS = Path(sys.executable).parent
 
 
 def _normal(*shape: int) -> np.ndarray:
@@ -345,3 +349,73 @@ def test_matmul_integer_matches_onnxruntime(
         initializers,
     )
     _assert_close(path, {"a": a})
+
+
+def _if_model(tmp_path: Path, condition: list[Any], inputs: list[Any]) -> Path:
+    """`y = If(cond) then Relu(x) + w else x * w`, the branches reading the graph's `x`
+    and weight `w`; the nodes `condition` compute `cond` (and `x`), with the constants
+    `two`, `x_shape` and `zero`."""
+    then_branch = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["relu"]), helper.make_node("Add", ["relu", "w"], ["t"])],
+        "then",
+        [],
+        [_tensor("t", TensorProto.FLOAT, [2, 3])],
+    )
+    else_branch = helper.make_graph(
+        [helper.make_node("Mul", ["x", "w"], ["e"])],
+        "else",
+        [],
+        [_tensor("e", TensorProto.FLOAT, [2, 3])],
+    )
+    node = helper.make_node(
+        "If", ["cond"], ["y"], "choose", then_branch=then_branch, else_branch=else_branch
+    )
+    return _save(
+        tmp_path,
+        [*condition, node],
+        inputs,
+        [_tensor("y", TensorProto.FLOAT, [2, 3])],
+        {
+            "w": _normal(2, 3),
+            "two": np.array(2, np.int64),
+            "x_shape": np.array([2, 3], np.int64),
+            "zero": np.array(0, np.float32),
+        },
+    )
+
+
+@pytest.mark.parametrize("rank", [2, 3])
+def test_if_of_a_shape_condition_is_its_taken_branch(rank: int, tmp_path: Path) -> None:
+    """An `If` whose condition folds once the input shapes are fixed (the input's rank is
+    2), its branches reading the graph's values: the branch it takes, onnxruntime's
+    values."""
+    shape = [2, 3] if rank == 2 else [2, 3, 1]
+    condition = [
+        helper.make_node("Shape", ["x_in"], ["shape"]),
+        helper.make_node("Size", ["shape"], ["rank"]),
+        helper.make_node("Equal", ["rank", "two"], ["cond"]),
+        helper.make_node("Reshape", ["x_in", "x_shape"], ["x"]),
+    ]
+    path = _if_model(tmp_path, condition, [_tensor("x_in", TensorProto.FLOAT, shape)])
+    _assert_close(path, {"x_in": _normal(*shape)}, TOLERANCE)
+
+
+def test_if_of_a_run_time_condition_is_one_diagnostic(tmp_path: Path) -> None:
+    """An `If` whose condition is computed at run time: one diagnostic naming the node
+    and the input its condition comes from, exit status 1, nothing written."""
+    condition = [helper.make_node("Greater", ["flag", "zero"], ["cond"])]
+    inputs = [_tensor("x", TensorProto.FLOAT, [2, 3]), _tensor("flag", TensorProto.FLOAT, [])]
+    path = _if_model(tmp_path, condition, inputs)
+    output = tmp_path / "out.mlir"
+    run = subprocess.run(
+        [str(TOOLS / "usmp-translate"), "--import-onnx", str(path), "-o", str(output)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (run.returncode, run.stdout, output.exists()) == (1, "", False)
+    assert run.stderr == (
+        f"{path}: error: If node 1 'choose', computing 'y': its condition 'cond' is computed "
+        "at run time from the input(s) 'flag'; the lowering takes operators on tensors only, "
+        "not control flow\n"
+    )

@@ -231,6 +231,7 @@ def _onnx_module(
     from tvm.relax.frontend.onnx import from_onnx
 
     _check_onnx_operators(model, path)
+    _check_no_run_time_condition(model, path)
 
     def convert() -> Any:
         with our_onnx_converters():
@@ -284,13 +285,49 @@ def _check_onnx_operators(model: Any, path: str) -> None:
     )
 
 
+def _check_no_run_time_condition(model: Any, path: str) -> None:
+    """No `If` is left once the shapes are folded (`static_onnx_model` inlines the taken
+    branch of each whose condition folds); the first left, its condition computed at run
+    time, is an error naming it and the graph inputs its condition is computed from."""
+    node = next((n for n in model.graph.node if n.op_type == "If"), None)
+    if node is None:
+        return
+    producers = {out: n for n in model.graph.node for out in n.output}
+    inputs = {i.name for i in model.graph.input}
+    sources, pending, seen = set(), [node.input[0]], set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in inputs:
+            sources.add(name)
+        elif name in producers:
+            pending.extend(n for n in producers[name].input if n)
+    index = list(model.graph.node).index(node)
+    computed = ", ".join(f"'{s}'" for s in sorted(sources))
+    raise RelaxImportError(
+        f"{_onnx_node_at(model, index)}: its condition '{node.input[0]}' is computed at run "
+        f"time{f' from the input(s) {computed}' if computed else ''}; the lowering takes "
+        "operators on tensors only, not control flow",
+        path,
+    )
+
+
+def _onnx_node_at(model: Any, index: int) -> str:
+    """Node `index` of an ONNX graph as a diagnostic names it: its op type, index, name
+    and first output."""
+    node = model.graph.node[index]
+    called = f" '{node.name}'" if node.name else ""
+    return f"{node.op_type} node {index}{called}, computing '{node.output[0]}'"
+
+
 def _onnx_failed_at(model: Any, names: set[str]) -> str:
     """The first node (in the graph's order) whose outputs the frontend did not make, by
     its op type, index, name and first output."""
     for i, node in enumerate(model.graph.node):
         if not all(out in names for out in node.output if out):
-            called = f" '{node.name}'" if node.name else ""
-            return f"{node.op_type} node {i}{called}, computing '{node.output[0]}'"
+            return _onnx_node_at(model, i)
     return ""
 
 
