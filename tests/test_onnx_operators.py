@@ -25,6 +25,7 @@ from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_f
 from usmp_dialect.tvm.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
     MODEL_FILE_LOWERING,
+    RelaxImportError,
     lower_model,
     sanitize,
 )
@@ -419,3 +420,27 @@ def test_if_of_a_run_time_condition_is_one_diagnostic(tmp_path: Path) -> None:
         "at run time from the input(s) 'flag'; the lowering takes operators on tensors only, "
         "not control flow\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("op", "attributes", "message"),
+    [
+        ("LSTM", {"input_forget": 1}, "input_forget 1 is not supported"),
+        (
+            "GRU",
+            {"activations": ["HardSigmoid", "Tanh"]},
+            "activation 'HardSigmoid' is not supported (only Sigmoid, Tanh, Relu)",
+        ),
+    ],
+)
+def test_unsupported_recurrence_attribute_names_the_node(
+    op: str, attributes: dict[str, Any], message: str, tmp_path: Path
+) -> None:
+    """An attribute our LSTM or GRU converter does not take: one diagnostic at the file
+    naming the node by op type, index and output, and the attribute."""
+    gates = 4 if op == "LSTM" else 3
+    path, _ = _recurrence(tmp_path, op, 1, attributes, [], ["Y"], gates)
+    with pytest.raises(RelaxImportError) as raised:
+        load_model_file(str(path), "onnx")
+    assert raised.value.location == str(path)
+    assert raised.value.message == f"{op} node 0, computing 'Y': {message}"
