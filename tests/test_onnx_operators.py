@@ -444,3 +444,42 @@ def test_unsupported_recurrence_attribute_names_the_node(
         load_model_file(str(path), "onnx")
     assert raised.value.location == str(path)
     assert raised.value.message == f"{op} node 0, computing 'Y': {message}"
+
+
+@pytest.mark.parametrize("condition", ["", "true"])
+def test_loop_of_a_constant_trip_count_is_unrolled(condition: str, tmp_path: Path) -> None:
+    """A `Loop` of 3 iterations (its condition absent, or a constant true the body passes
+    on): `acc = acc * w + x + i` carried from one iteration to the next, each
+    iteration's `acc` a scan output, the body reading the graph's `x` and `w`: unrolled,
+    onnxruntime's values."""
+    state = [2, 3]
+    body = helper.make_graph(
+        [
+            helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+            helper.make_node("Cast", ["i"], ["i_float"], to=TensorProto.FLOAT),
+            helper.make_node("Mul", ["acc_in", "w"], ["scaled"]),
+            helper.make_node("Add", ["scaled", "x"], ["summed"]),
+            helper.make_node("Add", ["summed", "i_float"], ["acc_out"]),
+            helper.make_node("Relu", ["acc_out"], ["scan"]),
+        ],
+        "body",
+        [
+            _tensor("i", TensorProto.INT64, []),
+            _tensor("cond_in", TensorProto.BOOL, []),
+            _tensor("acc_in", TensorProto.FLOAT, state),
+        ],
+        [
+            _tensor("cond_out", TensorProto.BOOL, []),
+            _tensor("acc_out", TensorProto.FLOAT, state),
+            _tensor("scan", TensorProto.FLOAT, state),
+        ],
+    )
+    loop = helper.make_node("Loop", ["trips", condition, "acc0"], ["acc", "scans"], body=body)
+    path = _save(
+        tmp_path,
+        [loop],
+        [_tensor("x", TensorProto.FLOAT, state), _tensor("acc0", TensorProto.FLOAT, state)],
+        [_tensor("acc", TensorProto.FLOAT, state), _tensor("scans", TensorProto.FLOAT, [3, *state])],
+        {"trips": np.array(3, np.int64), "true": np.array(True), "w": _normal(*state)},
+    )
+    _assert_close(path, {"x": _normal(*state), "acc0": _normal(*state)}, TOLERANCE)
