@@ -146,7 +146,10 @@ def test_topk_values_and_indices(largest: int, tmp_path: Path) -> None:
         tmp_path,
         [helper.make_node("TopK", ["x", "k"], ["values", "indices"], axis=1, largest=largest)],
         [_tensor("x", TensorProto.FLOAT, [2, 6])],
-        [_tensor("values", TensorProto.FLOAT, [2, 3]), _tensor("indices", TensorProto.INT64, [2, 3])],
+        [
+            _tensor("values", TensorProto.FLOAT, [2, 3]),
+            _tensor("indices", TensorProto.INT64, [2, 3]),
+        ],
         {"k": np.array([3], np.int64)},
     )
     _assert_close(path, {"x": _normal(2, 6)})
@@ -209,7 +212,10 @@ def _recurrence(
         [_tensor(n, TensorProto.FLOAT, output_shapes[n]) for n in outputs],
         weights,
     )
-    inputs = {"X": _normal(*x_shape), **{n: _normal(*state) for n in ("initial_h", "initial_c") if n in given}}
+    inputs = {
+        "X": _normal(*x_shape),
+        **{n: _normal(*state) for n in ("initial_h", "initial_c") if n in given},
+    }
     return path, inputs
 
 
@@ -261,7 +267,11 @@ def test_lstm_matches_onnxruntime(
     ],
 )
 def test_gru_matches_onnxruntime(
-    linear_before_reset: int, direction: str, optional: list[str], outputs: list[str], tmp_path: Path
+    linear_before_reset: int,
+    direction: str,
+    optional: list[str],
+    outputs: list[str],
+    tmp_path: Path,
 ) -> None:
     """A GRU, its reset gate applied before or after the recurrent product: onnxruntime's
     outputs within float32 rounding, in every direction."""
@@ -479,7 +489,10 @@ def test_loop_of_a_constant_trip_count_is_unrolled(condition: str, tmp_path: Pat
         tmp_path,
         [loop],
         [_tensor("x", TensorProto.FLOAT, state), _tensor("acc0", TensorProto.FLOAT, state)],
-        [_tensor("acc", TensorProto.FLOAT, state), _tensor("scans", TensorProto.FLOAT, [3, *state])],
+        [
+            _tensor("acc", TensorProto.FLOAT, state),
+            _tensor("scans", TensorProto.FLOAT, [3, *state]),
+        ],
         {"trips": np.array(3, np.int64), "true": np.array(True), "w": _normal(*state)},
     )
     _assert_close(path, {"x": _normal(*state), "acc0": _normal(*state)}, TOLERANCE)

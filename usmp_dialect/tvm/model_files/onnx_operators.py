@@ -39,7 +39,7 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def _activations(attr: dict[str, Any], defaults: list[str], directions: int) -> list[Any]:
+def _activations(attr: dict[str, Any], defaults: tuple[str, ...], directions: int) -> list[Any]:
     """The activation functions of each direction (`defaults` per direction unless the
     node lists them), as Relax ops."""
     from tvm import relax
@@ -73,7 +73,7 @@ class _Recurrence:
     the outputs' layout."""
 
     gates: int
-    activation_defaults: list[str]
+    activation_defaults: tuple[str, ...]
     states: int  # hidden state, and the cell state for LSTM
 
     def __init__(self, bb: Any, inputs: list[Any], attr: dict[str, Any]) -> None:
@@ -196,7 +196,7 @@ class _Recurrence:
 
 class _LSTM(_Recurrence):
     gates, states = 4, 2
-    activation_defaults = ["Sigmoid", "Tanh", "Tanh"]
+    activation_defaults = ("Sigmoid", "Tanh", "Tanh")
 
     def convert(self, inputs: list[Any]) -> Any:
         from tvm import relax
@@ -221,7 +221,10 @@ class _LSTM(_Recurrence):
             r_t = self.emit(relax.op.permute_dims(self.direction_of(r, d), [1, 0]))
             p = self.direction_of(peepholes, d)
             p_i, p_o, p_f = (
-                [self.emit(relax.TupleGetItem(self.emit(relax.op.split(p, 3)), k)) for k in range(3)]
+                [
+                    self.emit(relax.TupleGetItem(self.emit(relax.op.split(p, 3)), k))
+                    for k in range(3)
+                ]
                 if p is not None
                 else (None, None, None)
             )
@@ -247,7 +250,7 @@ class _LSTM(_Recurrence):
 
 class _GRU(_Recurrence):
     gates, states = 3, 1
-    activation_defaults = ["Sigmoid", "Tanh"]
+    activation_defaults = ("Sigmoid", "Tanh")
 
     def convert(self, inputs: list[Any]) -> Any:
         from tvm import relax

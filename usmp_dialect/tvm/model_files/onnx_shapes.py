@@ -223,9 +223,9 @@ def _unrolled(node: Any, trips: int, graph: Any) -> list[Any]:
         )
         names.update({t.name: f"{prefix}/iteration{i}/{t.name}" for t in body.initializer})
         for t in body.initializer:
-            graph.initializer.append(onnx.numpy_helper.from_array(
-                onnx.numpy_helper.to_array(t), names[t.name]
-            ))
+            graph.initializer.append(
+                onnx.numpy_helper.from_array(onnx.numpy_helper.to_array(t), names[t.name])
+            )
         constants = {body.input[0].name: np.array(i, np.int64), body.input[1].name: np.array(True)}
         for name, value in constants.items():
             graph.initializer.append(onnx.numpy_helper.from_array(value, names[name]))

@@ -576,7 +576,9 @@ def _bindings(body: Any, at: Site) -> Bindings:
             if isinstance(value, relax.TupleGetItem):
                 tuple_var = found.aliases.get(value.tuple_value, value.tuple_value)
                 if tuple_var not in found.tuples:
-                    raise here.error("an element of a tuple that is neither an operator's nor built")
+                    raise here.error(
+                        "an element of a tuple that is neither an operator's nor built"
+                    )
                 element = found.tuples[tuple_var][value.index]
                 if not element.same_as(var):
                     found.aliases[var] = found.aliases.get(element, element)
@@ -632,7 +634,9 @@ def _tuple_elements(body: Any) -> dict[Any, list[Any]]:
                 taken.setdefault((value.tuple_value, value.index), binding.var)
     return {
         var: [
-            element if (element := taken.get((var, i))) is not None else relax.Var(f"{var.name}_{i}", ty)
+            element
+            if (element := taken.get((var, i))) is not None
+            else relax.Var(f"{var.name}_{i}", ty)
             for i, ty in enumerate(var.ty.fields)
         ]
         for var in tuple_calls
