@@ -281,6 +281,22 @@ def test_gru_matches_onnxruntime(
     _assert_close(path, inputs, TOLERANCE)
 
 
+def _with_zero_points(
+    a: str, b: str, weights: np.ndarray, zero_points: tuple[Any, Any]
+) -> tuple[list[str], dict[str, np.ndarray]]:
+    """An integer operator's inputs `a`, `b` and the zero points given (None: left out),
+    and its initializers: the weights `b`, the zero points."""
+    initializers = {b: weights}
+    names = [a, b]
+    for name, point in zip((f"{a}_zero_point", f"{b}_zero_point"), zero_points, strict=True):
+        if point is not None:
+            initializers[name] = np.asarray(point)
+        names.append(name if point is not None else "")
+    while not names[-1]:
+        names.pop()
+    return names, initializers
+
+
 @pytest.mark.parametrize(
     ("dtype", "attributes", "zero_points", "out"),
     [
@@ -309,14 +325,7 @@ def test_conv_integer_matches_onnxruntime(
     groups = attributes.get("group", 1)
     x = RNG.integers(info.min, info.max, (1, 4, 6, 6), endpoint=True).astype(dtype)
     w = RNG.integers(0, 10, (4, 4 // groups, 3, 3)).astype(np.uint8)
-    initializers: dict[str, np.ndarray] = {"w": w}
-    names = ["x", "w"]
-    for name, point in zip(("x_zero_point", "w_zero_point"), zero_points, strict=True):
-        if point is not None:
-            initializers[name] = np.asarray(point)
-        names.append(name if point is not None else "")
-    while not names[-1]:
-        names.pop()
+    names, initializers = _with_zero_points("x", "w", w, zero_points)
     path = _save(
         tmp_path,
         [helper.make_node("ConvInteger", names, ["y"], kernel_shape=[3, 3], **attributes)],
@@ -344,14 +353,7 @@ def test_matmul_integer_matches_onnxruntime(
     a_info, b_info = np.iinfo(a_dtype), np.iinfo(b_dtype)
     a = RNG.integers(a_info.min, a_info.max, (2, 3, 4), endpoint=True).astype(a_dtype)
     b = RNG.integers(b_info.min, b_info.max, (4, 5), endpoint=True).astype(b_dtype)
-    initializers: dict[str, np.ndarray] = {"b": b}
-    names = ["a", "b"]
-    for name, point in zip(("a_zero_point", "b_zero_point"), zero_points, strict=True):
-        if point is not None:
-            initializers[name] = np.asarray(point)
-        names.append(name if point is not None else "")
-    while not names[-1]:
-        names.pop()
+    names, initializers = _with_zero_points("a", "b", b, zero_points)
     path = _save(
         tmp_path,
         [helper.make_node("MatMulInteger", names, ["y"])],
