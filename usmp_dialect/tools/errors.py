@@ -112,9 +112,10 @@ def user_error_text(error: BaseException, context: ErrorContext) -> str:
 
 
 TVM_MODULES = ("tvm", "tvm_ffi")
-TVM_EXTRA = "pip install 'usmp-dialect[tvm]'"
+TVM_EXTRA = "pip install -e '.[tvm]' in the usmp_dialect checkout"
 """How to add Apache TVM, an optional dependency: only the TVMScript and Relax front and
-back ends use it, never planning .mlir or CSV."""
+back ends use it, never planning .mlir or CSV. The package is installed from its checkout
+(it is on no package index), so that is the command that works."""
 
 
 @contextmanager

@@ -119,7 +119,7 @@ def _run_frontend(
     )
 
 
-MODELS_EXTRA = "pip install 'usmp-dialect[models]'"
+MODELS_EXTRA = "pip install -e '.[models]' in the usmp_dialect checkout"
 
 
 def _required(package: str, path: str) -> Any:
