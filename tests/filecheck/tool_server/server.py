@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import array
 import contextlib
+import io
 import json
 import os
 import select
@@ -24,6 +25,7 @@ import signal
 import socket
 import sys
 import traceback
+from typing import TextIO
 
 import filecheck.main
 
@@ -75,6 +77,7 @@ def _run_tool(request: dict, fds: list[int]) -> int:
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
+    _open_standard_streams()
     sys.argv = [request["tool"], *request["args"]]
     try:
         status = _exit_status(ENTRY_POINTS[request["tool"]]())
@@ -87,6 +90,37 @@ def _run_tool(request: dict, fds: list[int]) -> int:
         with contextlib.suppress(BrokenPipeError):
             stream.flush()
     return status
+
+
+_SERVERS_STREAMS = (sys.stdin, sys.stdout, sys.stderr)
+"""Kept referenced: collected, they would close descriptors 0-2, now the tool's."""
+
+
+def _open_standard_streams() -> None:
+    """`sys.stdin`, `sys.stdout` and `sys.stderr` over the tool's descriptors, made as
+    Python makes them at start-up (the server's own have the server's state)."""
+    unbuffered = bool(os.environ.get("PYTHONUNBUFFERED"))
+
+    def stream(fd: int, like: TextIO, line_buffering: bool) -> io.TextIOWrapper:
+        writing = fd != 0
+        binary = open(  # noqa: SIM115 (a standard stream lives as long as the process)
+            fd,
+            "wb" if writing else "rb",
+            buffering=0 if writing and unbuffered else -1,
+            closefd=False,
+        )
+        return io.TextIOWrapper(
+            binary,
+            encoding=like.encoding,
+            errors=like.errors,
+            line_buffering=line_buffering,
+            write_through=writing and unbuffered,
+        )
+
+    stdin, stdout, stderr = _SERVERS_STREAMS
+    sys.stdin = stream(0, stdin, False)
+    sys.stdout = stream(1, stdout, os.isatty(1))
+    sys.stderr = stream(2, stderr, True)
 
 
 def _serve_one(connection: socket.socket) -> None:
