@@ -39,7 +39,6 @@ from xdsl.irdl import IRDLOperation, OptAttributeDef, OptPropertyDef
 from xdsl.irdl.operations import VerificationContext
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.universe import Universe
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -48,7 +47,7 @@ from usmp_dialect.diagnostics import MAX_NESTING, LocatedError, decode_input, wi
 from usmp_dialect.dialects.tir import set_readable_hint
 from usmp_dialect.formats import resources
 from usmp_dialect.formats.resources import Blobs
-from usmp_dialect.universe import USMP_UNIVERSE
+from usmp_dialect.universe import usmp_context
 from usmp_dialect.xdsl_compat import current_token, define_ssa_values, dialect_stack
 
 MAX_INTEGER_WIDTH = (1 << 24) - 1
@@ -273,18 +272,6 @@ class LocatingParser(Parser):
 def physical_memory() -> int:
     """Bytes of memory this machine has."""
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-
-
-def usmp_context() -> Context:
-    """xDSL's dialects and the usmp project's, as usmp-opt and usmp-translate know them."""
-    ctx = Context()
-    for name, factory in {
-        **Universe.get_multiverse().all_dialects,
-        **USMP_UNIVERSE.all_dialects,
-    }.items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
-    return ctx
 
 
 def parse_module(text: str | bytes | bytearray, name: str) -> ModuleOp:
