@@ -287,10 +287,13 @@ def parse_module(text: str | bytes | bytearray, name: str) -> ModuleOp:
 def print_module(module: ModuleOp, elide_constants: bool = False) -> str:
     """The module's text, and after it the section of the blobs it names unless
     `elide_constants` (a module to read, not to parse again)."""
-    return "".join(module_pieces(module, elide_constants))
+    return "".join(
+        piece if isinstance(piece, str) else piece.decode("ascii")
+        for piece in module_pieces(module, elide_constants)
+    )
 
 
-def module_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str]:
+def module_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str | bytes]:
     """`print_module`'s text in pieces, each blob's hex made when it is written: a
     model's weights are never all in hex at once."""
     output = StringIO()
@@ -300,7 +303,7 @@ def module_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[s
     yield from resources_pieces(module, elide_constants)
 
 
-def resources_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str]:
+def resources_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str | bytes]:
     """The file's `{-# dialect_resources ... #-}` section for the blobs `module` names."""
     blobs = resources.blobs_of(module)
     if not blobs.spans:

@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
-from io import BytesIO, StringIO
+from io import StringIO
 from typing import IO, NoReturn, cast
 
 from xdsl.dialects.builtin import ModuleOp
@@ -331,6 +331,8 @@ class UsmpOptMain(xDSLOptMain):
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         """The whole input (`-` or none: standard input), checked not to be empty."""
+        from usmp_dialect.formats.resources import ReadInput, read_all
+
         try:
             stream, extension = super().get_input_stream()
         except OSError as error:
@@ -343,9 +345,9 @@ class UsmpOptMain(xDSLOptMain):
                     f"{flag} {self.args.input_file} | usmp-opt --plan-pools",
                     self.args.input_file,
                 )
-            data = stream.read()
+            data = read_all(stream)
             check_not_empty(data, self.get_input_name())
-        return BytesIO(data), extension
+        return cast(IO[bytes], ReadInput(data)), extension
 
     def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
         try:
@@ -442,14 +444,14 @@ class _HeldOutput(StringIO):
 
     def __init__(self) -> None:
         super().__init__()
-        self._before: list[Iterable[str]] = []
+        self._before: list[Iterable[str | bytes]] = []
 
-    def write_pieces(self, pieces: Iterable[str]) -> None:
+    def write_pieces(self, pieces: Iterable[str | bytes]) -> None:
         self._before += [[self.getvalue()], pieces]
         self.seek(0)
         self.truncate()
 
-    def pieces(self) -> Iterator[str]:
+    def pieces(self) -> Iterator[str | bytes]:
         for part in self._before:
             yield from part
         yield self.getvalue()
@@ -464,9 +466,9 @@ class _Direct:
     def write(self, text: str) -> None:
         sys.stdout.write(text)
 
-    def write_pieces(self, pieces: Iterable[str]) -> None:
+    def write_pieces(self, pieces: Iterable[str | bytes]) -> None:
         for piece in pieces:
-            sys.stdout.write(piece)
+            sys.stdout.write(piece if isinstance(piece, str) else piece.decode("ascii"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
