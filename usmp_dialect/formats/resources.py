@@ -227,7 +227,9 @@ class _SectionReader:
                 raise self.error(f"resource '{blob.key}' is defined twice", blob.start)
             number, line_start = self.line_of(blob.digits_start, counted)
             lines.append((number, line_start))
-            counted = (number, blob.digits_start)
+            # Counted on past its digits: a blob decoded before the first bad one holds
+            # no newline, and the count does not read a model's 100 MB of hex.
+            counted = (number, blob.digits_end)
             try:
                 header = binascii.unhexlify(
                     self.raw[blob.digits_start : blob.digits_start + 2 * HEADER_BYTES]
