@@ -37,7 +37,6 @@ from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.irdl import IRDLOperation, OptAttributeDef, OptPropertyDef
 from xdsl.irdl.operations import VerificationContext
 from xdsl.printer import Printer
-from xdsl.universe import Universe
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -46,7 +45,7 @@ from usmp_dialect.diagnostics import MAX_NESTING, LocatedError, decode_input, wi
 from usmp_dialect.dialects.tir import set_readable_hint
 from usmp_dialect.formats import resources
 from usmp_dialect.formats.resources import Blobs
-from usmp_dialect.universe import USMP_UNIVERSE
+from usmp_dialect.universe import usmp_context
 from usmp_dialect.xdsl_compat import (
     HookedParser,
     current_token,
@@ -271,18 +270,6 @@ def physical_memory() -> int:
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
-def usmp_context() -> Context:
-    """xDSL's dialects and the usmp project's, as usmp-opt and usmp-translate know them."""
-    ctx = Context()
-    for name, factory in {
-        **Universe.get_multiverse().all_dialects,
-        **USMP_UNIVERSE.all_dialects,
-    }.items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
-    return ctx
-
-
 def parse_module(text: str | bytes | bytearray, name: str) -> ModuleOp:
     """`text` as a verified module; a mistake in it is a located diagnostic."""
     module = LocatingParser(usmp_context(), text, name).parse_module()
@@ -296,10 +283,13 @@ def parse_module(text: str | bytes | bytearray, name: str) -> ModuleOp:
 def print_module(module: ModuleOp, elide_constants: bool = False) -> str:
     """The module's text, and after it the section of the blobs it names unless
     `elide_constants` (a module to read, not to parse again)."""
-    return "".join(module_pieces(module, elide_constants))
+    return "".join(
+        piece if isinstance(piece, str) else piece.decode("ascii")
+        for piece in module_pieces(module, elide_constants)
+    )
 
 
-def module_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str]:
+def module_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str | bytes]:
     """`print_module`'s text in pieces, each blob's hex made when it is written: a
     model's weights are never all in hex at once."""
     output = StringIO()
@@ -309,7 +299,7 @@ def module_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[s
     yield from resources_pieces(module, elide_constants)
 
 
-def resources_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str]:
+def resources_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str | bytes]:
     """The file's `{-# dialect_resources ... #-}` section for the blobs `module` names."""
     blobs = resources.blobs_of(module)
     if not blobs.spans:
