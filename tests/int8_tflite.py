@@ -603,3 +603,57 @@ def int8_pad_tflite(zero_point: int = -5) -> bytes:
         (0, [x, paddings], padded, 0, None),
     ]
     return w.model([BuiltinOperator.PAD], operators, [x], [padded], "usmp_dialect int8 pad")
+
+
+def float_input_int8_conv_tflite(stride: int, seed: int = 0) -> bytes:
+    """An int8 convolution behind a float32 input, as TFLite's converter writes a model
+    whose caller feeds floats: its QUANTIZE then the int8 kernel.
+
+    input float32[1,8,8,4] -> QUANTIZE -> int8[1,8,8,4]
+      -> CONV_2D 1x1x8, stride `stride` -> output int8[1,8/stride,8/stride,8]
+
+    At stride 1 the convolution's output (512 B) is larger than the quantized input (256
+    B): the float input (1024 B) is best freed before it is written. At stride 2 it is
+    smaller (128 B): the quantized input is best never held.
+    """
+    rng = np.random.default_rng(seed)
+    w = _Writer()
+    int8 = TensorType.INT8
+    side = 8 // stride
+    weights = rng.standard_normal((8, 1, 1, 4)) / 2
+    scales = np.abs(weights).reshape(8, -1).max(axis=1) / 127
+    bias = rng.standard_normal(8) / 4
+    bias_scales = scales * INPUT_SCALE
+
+    x = w.tensor("input", [1, 8, 8, 4], TensorType.FLOAT32)
+    quantized = w.tensor("quantized", [1, 8, 8, 4], int8, [INPUT_SCALE], [0])
+    cw = w.tensor(
+        "conv/weights",
+        [8, 1, 1, 4],
+        int8,
+        list(scales),
+        data=_quantized(weights, scales[:, None, None, None], np.int8),
+    )
+    cb = w.tensor(
+        "conv/bias",
+        [8],
+        TensorType.INT32,
+        list(bias_scales),
+        data=_quantized(bias, bias_scales, np.int32),
+    )
+    out = w.tensor("conv", [1, side, side, 8], int8, [1 / 16], [-3])
+    conv_options = _table(
+        w.builder,
+        "Conv2DOptions",
+        Padding=Padding.VALID,
+        StrideW=stride,
+        StrideH=stride,
+        DilationWFactor=1,
+        DilationHFactor=1,
+    )
+    codes = [BuiltinOperator.QUANTIZE, BuiltinOperator.CONV_2D]
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [x], quantized, 0, None),
+        (1, [quantized, cw, cb], out, BuiltinOptions.Conv2DOptions, conv_options),
+    ]
+    return w.model(codes, operators, [x], [out], "usmp_dialect float input, int8 conv")

@@ -27,6 +27,7 @@ from int8_tflite import (  # noqa: E402
     custom_operator_tflite,
     densify_tflite,
     failing_stateful_tflite,
+    float_input_int8_conv_tflite,
     float16_weights_tflite,
     int8_cnn_tflite,
     int8_pad_tflite,
@@ -197,6 +198,36 @@ def test_int8_model_pool_within_tflm_arena(model_files: dict[str, Path | None]) 
         )
         assert sum(result.pools.values()) <= arena, (workspace_io, result.pools, arena)
         assert [o.max_error for o in result.outputs] == [0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("stride", "between"), [(1, True), (2, False)])
+def test_float_inputs_quantize_fused_only_where_it_saves_bytes(
+    stride: int, between: bool, tmp_path: Path
+) -> None:
+    """A float32 input's QUANTIZE is fused into the int8 convolution reading it only when
+    that leaves fewer bytes live with the input and output: at stride 1 the convolution's
+    output is larger than the int8 copy, which then stays between the two (the float input
+    freed before the output is written); at stride 2 the copy is never held. Either way
+    the pool with inputs and outputs is within TensorFlow Lite Micro's non-persistent
+    arena, and the output is the Relax VM's exactly."""
+    path = tmp_path / "float_input.tflite"
+    path.write_bytes(float_input_int8_conv_tflite(stride))
+    text = print_module(import_model_file(str(path), "tflite"))
+    assert ('tir.alloc_buffer "quantized"' in text) == between
+    mod, weights = load_model_file(str(path), "tflite")
+    arena, _ = tflm_arena(str(path))
+    result = check_model(
+        mod,
+        weights,
+        str(path),
+        lowering=MODEL_FILE_LOWERING,
+        workspace_io=True,
+        target="c",
+        tolerance=0,
+    )
+    assert sum(result.pools.values()) <= arena, (result.pools, arena)
+    assert [o.max_error for o in result.outputs] == [0]
 
 
 @pytest.mark.slow
