@@ -657,3 +657,66 @@ def float_input_int8_conv_tflite(stride: int, seed: int = 0) -> bytes:
         (1, [quantized, cw, cb], out, BuiltinOptions.Conv2DOptions, conv_options),
     ]
     return w.model(codes, operators, [x], [out], "usmp_dialect float input, int8 conv")
+
+
+def conv_stack_tflite(int8: bool, layers: int = 6, channels: int = 16, seed: int = 0) -> bytes:
+    """A stack of convolutions, int8 as TFLite's converter quantizes one (per-channel
+    weights, int32 biases) or its float32 twin with the same weights unquantized, to
+    weigh what int8 costs the import and the check:
+
+    input [1,16,16,channels] -> `layers` x (CONV_2D 3x3xchannels SAME, RELU)
+      -> output [1,16,16,channels]
+    """
+    rng = np.random.default_rng(seed)
+    w = _Writer()
+    dtype = TensorType.INT8 if int8 else TensorType.FLOAT32
+    shape = [1, 16, 16, channels]
+    activation = [1 / 16] if int8 else None
+    x = w.tensor("input", shape, dtype, [INPUT_SCALE] if int8 else None, [0] if int8 else None)
+    options = _table(
+        w.builder,
+        "Conv2DOptions",
+        Padding=Padding.SAME,
+        StrideW=1,
+        StrideH=1,
+        DilationWFactor=1,
+        DilationHFactor=1,
+        FusedActivationFunction=ActivationFunctionType.RELU,
+    )
+    operators: list[tuple[int, list[int], int, int, int | None]] = []
+    previous, previous_scale = x, INPUT_SCALE
+    for layer in range(layers):
+        weights = rng.standard_normal((channels, 3, 3, channels)) / np.sqrt(9 * channels)
+        bias = rng.standard_normal(channels) / 4
+        if int8:
+            scales = np.abs(weights).reshape(channels, -1).max(axis=1) / 127
+            bias_scales = scales * previous_scale
+            cw = w.tensor(
+                f"conv{layer}/weights",
+                list(weights.shape),
+                dtype,
+                list(scales),
+                data=_quantized(weights, scales[:, None, None, None], np.int8),
+            )
+            cb = w.tensor(
+                f"conv{layer}/bias",
+                [channels],
+                TensorType.INT32,
+                list(bias_scales),
+                data=_quantized(bias, bias_scales, np.int32),
+            )
+        else:
+            cw = w.tensor(
+                f"conv{layer}/weights",
+                list(weights.shape),
+                dtype,
+                data=weights.astype(np.float32),
+            )
+            cb = w.tensor(f"conv{layer}/bias", [channels], dtype, data=bias.astype(np.float32))
+        out = w.tensor(f"conv{layer}/relu", shape, dtype, activation, [-128] if int8 else None)
+        operators.append((0, [previous, cw, cb], out, BuiltinOptions.Conv2DOptions, options))
+        previous, previous_scale = out, 1 / 16
+    kind = "int8" if int8 else "float32"
+    return w.model(
+        [BuiltinOperator.CONV_2D], operators, [x], [previous], f"usmp_dialect {kind} convs"
+    )

@@ -118,10 +118,16 @@ def _expanded(expansion: Any, stored: Any) -> Any:
 
 def _folded(value: Any, bound: list[tuple[Any, Any]]) -> Any:
     """`value` computed by TVM's `FoldConstant`, the vars it reads bound to their constants
-    (`bound`); None if it does not fold to one constant tensor."""
+    (`bound`); None if it does not fold to one constant tensor. A layout change, or an int
+    tensor's dequantize to float32, is computed with numpy instead (`_computed`): the same
+    values, where `FoldConstant` builds each with LLVM (0.1-0.2 s each, the most of an
+    int8 model's check)."""
     import tvm
     from tvm import relax
 
+    computed = _computed(value, dict(bound))
+    if computed is not None:
+        return computed
     builder = relax.BlockBuilder()
     with builder.function("fold", []):
         with builder.dataflow():
@@ -132,6 +138,51 @@ def _folded(value: Any, bound: list[tuple[Any, Any]]) -> Any:
     body = relax.transform.FoldConstant()(builder.get())["fold"].body
     folded = body.body if not body.blocks else None
     return folded if isinstance(folded, tvm.ir.Constant) else None
+
+
+def _computed(value: Any, bound: dict[Any, Any]) -> Any:
+    """`value` as a constant computed with numpy, if it is a layout change of a constant or
+    the dequantize of an int constant to float32 (TVM's legalization computes
+    `float32(int32(x) - zero_point) * float32(scale)`, each step exact or rounded once
+    to float32, as numpy rounds it); None for anything else."""
+    import numpy as np
+    import tvm
+    from tvm import relax
+
+    def array(expr: Any) -> Any:
+        constant = bound.get(expr, expr)
+        return constant.value.numpy() if isinstance(constant, tvm.ir.Constant) else None
+
+    op = _op_name(value)
+    if op not in {"relax.permute_dims", "relax.reshape", "relax.dequantize"}:
+        return None
+    if not _static(value.ty):
+        return None
+    data = array(value.args[0])
+    if data is None:
+        return None
+    shape = tuple(int(d) for d in value.ty.shape.values)
+    if op == "relax.reshape":
+        return relax.const(data.reshape(shape), str(value.ty.dtype))
+    if op == "relax.permute_dims":
+        axes = value.attrs.axes
+        order = None if axes is None else [int(a) for a in axes]
+        return relax.const(np.ascontiguousarray(data.transpose(order)), str(value.ty.dtype))
+    scale, zero_point = (array(a) for a in value.args[1:])
+    if scale is None or zero_point is None or value.attrs.out_dtype != "float32":
+        return None
+    if data.dtype.kind not in "iu" or zero_point.dtype.kind not in "iu":
+        return None
+    axis = int(value.attrs.axis) % data.ndim
+    per_channel = [1] * data.ndim
+    per_channel[axis] = -1
+
+    def along_axis(q: Any) -> Any:
+        return q.reshape(()) if q.size == 1 else q.reshape(per_channel)
+
+    difference = data.astype(np.int32) - along_axis(zero_point).astype(np.int32)
+    decoded = difference.astype(np.float32) * along_axis(scale).astype(np.float32)
+    return relax.const(decoded, "float32")
 
 
 def _bound(value: Any, folded: dict[Any, tuple[Any, str]]) -> list[tuple[Any, Any]]:

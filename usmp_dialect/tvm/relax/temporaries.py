@@ -88,8 +88,11 @@ def _fuse_producers(mod: Any) -> Any:
 
 
 def _producer_patterns(mod: Any) -> list[Any]:
-    """`R.call_tir(consumer, (..., R.call_tir(producer, ...), ...))`, the producer at every
-    position of every tuple length, checked by `_fusable` against `mod`."""
+    """`R.call_tir(consumer, (..., R.call_tir(producer, ...), ...))` for each tuple length
+    and producer position some call of `mod`'s entry has (TVM tries every pattern on
+    every binding: one per length and position up to `_MAX_CONSUMER_ARGS`, most never
+    matching, made the fusion of an int8 model 10x its float32 twin's), checked by
+    `_fusable` against `mod`."""
     from tvm.relax.dpl.pattern import GlobalVarPattern, TuplePattern, is_op, wildcard
 
     lifetimes = _Lifetimes(mod[ENTRY])
@@ -98,14 +101,37 @@ def _producer_patterns(mod: Any) -> list[Any]:
         return _fusable(mod, context.annotated_expr["producer"], context, lifetimes)
 
     patterns = []
-    for length in range(1, _MAX_CONSUMER_ARGS + 1):
-        for position in range(length):
-            producer = is_op("relax.call_tir")(GlobalVarPattern(), wildcard())
-            fields = [producer if i == position else wildcard() for i in range(length)]
-            consumer = is_op("relax.call_tir")(GlobalVarPattern(), TuplePattern(fields))
-            annotations = {"producer": producer}
-            patterns.append(("fused_producer", consumer, annotations, check))
+    for length, position in sorted(_producer_places(mod[ENTRY])):
+        producer = is_op("relax.call_tir")(GlobalVarPattern(), wildcard())
+        fields = [producer if i == position else wildcard() for i in range(length)]
+        consumer = is_op("relax.call_tir")(GlobalVarPattern(), TuplePattern(fields))
+        annotations = {"producer": producer}
+        patterns.append(("fused_producer", consumer, annotations, check))
     return patterns
+
+
+def _producer_places(func: Any) -> set[tuple[int, int]]:
+    """(tuple length, position) of each argument of a `call_tir` of `func` that another
+    `call_tir` of it computes, the length at most `_MAX_CONSUMER_ARGS`."""
+    import tvm
+    from tvm import relax
+
+    call_tir = tvm.ir.Op.get("relax.call_tir")
+
+    def is_call_tir(value: Any) -> bool:
+        return isinstance(value, relax.Call) and value.op.same_as(call_tir)
+
+    bindings = _bindings(func)
+    computed = {b.var for b in bindings if is_call_tir(b.value)}
+    places = set()
+    for binding in bindings:
+        if not is_call_tir(binding.value) or not isinstance(binding.value.args[1], relax.Tuple):
+            continue
+        fields = list(binding.value.args[1].fields)
+        if len(fields) > _MAX_CONSUMER_ARGS:
+            continue
+        places |= {(len(fields), i) for i, a in enumerate(fields) if a in computed}
+    return places
 
 
 def _fusable(mod: Any, producer: Any, context: Any, lifetimes: _Lifetimes) -> bool:
