@@ -48,6 +48,7 @@ from usmp_dialect.tvm.model_files.loading import (  # noqa: E402
     load_model_file,
     model_file_kind,
 )
+from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.tvm.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
     MODEL_FILE_LOWERING,
@@ -401,25 +402,6 @@ def _planned_and_built(
     return planned["main"], build(planned, "c"), constants, len(inputs)
 
 
-def _reference_outputs(path: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    """The file's outputs from its own runtime: TensorFlow Lite Micro's interpreter for a
-    `.tflite`, onnxruntime for an `.onnx`."""
-    if path.endswith(".onnx"):
-        import onnxruntime
-
-        session = onnxruntime.InferenceSession(path, providers=["CPUExecutionProvider"])
-        names = [i.name for i in session.get_inputs()]
-        return list(session.run(None, dict(zip(names, inputs, strict=True))))
-    from tflite_micro.python.tflite_micro import runtime
-
-    interpreter = runtime.Interpreter.from_file(path)
-    for index, array in enumerate(inputs):
-        interpreter.set_input(array, index)
-    interpreter.invoke()
-    outputs = tflite.Model.GetRootAsModel(Path(path).read_bytes(), 0).Subgraphs(0).OutputsLength()
-    return [interpreter.get_output(i) for i in range(outputs)]
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name", AGAINST_THEIR_RUNTIME)
 def test_model_file_matches_its_own_runtime(name: str, model_files: dict[str, Path | None]) -> None:
@@ -437,7 +419,7 @@ def test_model_file_matches_its_own_runtime(name: str, model_files: dict[str, Pa
         given[param.name] = rng.standard_normal(shape).astype(str(param.dtype))
     arguments = _arguments(main, {**constants, **given})
     lib["main"](*arguments)
-    theirs = _reference_outputs(path, list(given.values()))
+    theirs = reference_outputs(path, list(given.values()))
     # The outputs follow the inputs and constants; the pools come last.
     first = inputs + len(constants)
     ours = [a.numpy() for a in arguments[first : first + len(theirs)]]
