@@ -37,7 +37,7 @@ def _dequantize_scale(values: dict[Any, Any], var: Any, layouts: bool) -> Any:
     while layouts and var in values and op_name(values[var]) in LAYOUT_OPS:
         var = values[var].args[0]
     value = values.get(var)
-    if op_name(value) != "relax.dequantize":
+    if value is None or op_name(value) != "relax.dequantize":
         return None
     return value.args[1] if _constant(value.args[1]) is not None else None
 
