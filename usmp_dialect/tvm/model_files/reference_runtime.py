@@ -4,7 +4,7 @@
     reference_inputs(path) -> int                         how many inputs that runtime takes
 
 TensorFlow Lite Micro's interpreter is the `tflite-micro` wheel's; onnxruntime comes with
-the test extra (PaddleOCR's wheel runs its models on it). A streaming `.tflite` file keeps
+the test extra. A streaming `.tflite` file keeps
 its resource variables inside the interpreter, where our import makes each an input and an
 output: the interpreter takes the file's own inputs only.
 """
