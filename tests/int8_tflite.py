@@ -200,6 +200,48 @@ def _quantized(values: np.ndarray, scales: np.ndarray, dtype: type) -> np.ndarra
     return np.clip(np.round(values / scales), info.min, info.max).astype(dtype)
 
 
+def _conv_options(
+    b: Any, padding: int, stride: int = 1, activation: int = ActivationFunctionType.NONE
+) -> int:
+    """A CONV_2D's options table: square stride, no dilation."""
+    return _table(
+        b,
+        "Conv2DOptions",
+        Padding=padding,
+        StrideW=stride,
+        StrideH=stride,
+        DilationWFactor=1,
+        DilationHFactor=1,
+        FusedActivationFunction=activation,
+    )
+
+
+def _int8_conv_constants(
+    w: _Writer, name: str, weights: np.ndarray, bias: np.ndarray, input_scale: float
+) -> tuple[int, int]:
+    """A convolution's weights quantized to int8 per output channel (its first dim) and
+    its bias to int32 at the input's scale times each weight scale, as TFLite's converter
+    writes them: the two tensors."""
+    channels = weights.shape[0]
+    scales = np.abs(weights).reshape(channels, -1).max(axis=1) / 127
+    cw = w.tensor(
+        f"{name}/weights",
+        list(weights.shape),
+        TensorType.INT8,
+        list(scales),
+        data=_quantized(weights, scales[:, None, None, None], np.int8),
+    )
+    bias_scales = scales * input_scale
+    cb = w.tensor(
+        f"{name}/bias",
+        [channels],
+        TensorType.INT32,
+        list(bias_scales),
+        data=_quantized(bias, bias_scales, np.int32),
+    )
+    return cw, cb
+
+
 def int8_cnn_tflite(seed: int = 0) -> bytes:
     """The model's `.tflite` bytes; weights drawn from `seed`."""
     rng = np.random.default_rng(seed)
@@ -208,7 +250,6 @@ def int8_cnn_tflite(seed: int = 0) -> bytes:
     int8 = TensorType.INT8
 
     conv_weights = rng.standard_normal((8, 3, 3, 1)) / 3
-    conv_scales = np.abs(conv_weights).reshape(8, -1).max(axis=1) / 127
     conv_bias = rng.standard_normal(8) / 4
     conv_out_scale, fc_out_scale = 1 / 16, 1 / 8
     fc_weights = rng.standard_normal((10, 288)) / np.sqrt(288)
@@ -216,21 +257,7 @@ def int8_cnn_tflite(seed: int = 0) -> bytes:
     fc_bias = rng.standard_normal(10) / 4
 
     x = w.tensor("input_1", [1, 12, 12, 1], int8, [INPUT_SCALE], [0])
-    cw = w.tensor(
-        "conv/weights",
-        [8, 3, 3, 1],
-        int8,
-        list(conv_scales),
-        data=_quantized(conv_weights, conv_scales[:, None, None, None], np.int8),
-    )
-    bias_scales = conv_scales * INPUT_SCALE
-    cb = w.tensor(
-        "conv/bias",
-        [8],
-        TensorType.INT32,
-        list(bias_scales),
-        data=_quantized(conv_bias, bias_scales, np.int32),
-    )
+    cw, cb = _int8_conv_constants(w, "conv", conv_weights, conv_bias, INPUT_SCALE)
     conv = w.tensor("conv/relu", [1, 12, 12, 8], int8, [conv_out_scale], [-128])
     pool = w.tensor("pool", [1, 6, 6, 8], int8, [conv_out_scale], [-128])
     new_shape = w.tensor(
@@ -254,16 +281,7 @@ def int8_cnn_tflite(seed: int = 0) -> bytes:
     )
     out = w.tensor("Identity", [1, 10], int8, [fc_out_scale], [3])
 
-    conv_options = _table(
-        b,
-        "Conv2DOptions",
-        Padding=Padding.SAME,
-        StrideW=1,
-        StrideH=1,
-        DilationWFactor=1,
-        DilationHFactor=1,
-        FusedActivationFunction=ActivationFunctionType.RELU,
-    )
+    conv_options = _conv_options(b, Padding.SAME, activation=ActivationFunctionType.RELU)
     pool_options = _table(
         b,
         "Pool2DOptions",
@@ -603,3 +621,73 @@ def int8_pad_tflite(zero_point: int = -5) -> bytes:
         (0, [x, paddings], padded, 0, None),
     ]
     return w.model([BuiltinOperator.PAD], operators, [x], [padded], "usmp_dialect int8 pad")
+
+
+def float_input_int8_conv_tflite(stride: int, seed: int = 0) -> bytes:
+    """An int8 convolution behind a float32 input, as TFLite's converter writes a model
+    whose caller feeds floats: its QUANTIZE then the int8 kernel.
+
+    input float32[1,8,8,4] -> QUANTIZE -> int8[1,8,8,4]
+      -> CONV_2D 1x1x8, stride `stride` -> output int8[1,8/stride,8/stride,8]
+
+    At stride 1 the convolution's output (512 B) is larger than the quantized input (256
+    B): the float input (1024 B) is best freed before it is written. At stride 2 it is
+    smaller (128 B): the quantized input is best never held.
+    """
+    rng = np.random.default_rng(seed)
+    w = _Writer()
+    int8 = TensorType.INT8
+    side = 8 // stride
+    weights = rng.standard_normal((8, 1, 1, 4)) / 2
+    bias = rng.standard_normal(8) / 4
+
+    x = w.tensor("input", [1, 8, 8, 4], TensorType.FLOAT32)
+    quantized = w.tensor("quantized", [1, 8, 8, 4], int8, [INPUT_SCALE], [0])
+    cw, cb = _int8_conv_constants(w, "conv", weights, bias, INPUT_SCALE)
+    out = w.tensor("conv", [1, side, side, 8], int8, [1 / 16], [-3])
+    conv_options = _conv_options(w.builder, Padding.VALID, stride)
+    codes = [BuiltinOperator.QUANTIZE, BuiltinOperator.CONV_2D]
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [x], quantized, 0, None),
+        (1, [quantized, cw, cb], out, BuiltinOptions.Conv2DOptions, conv_options),
+    ]
+    return w.model(codes, operators, [x], [out], "usmp_dialect float input, int8 conv")
+
+
+def conv_stack_tflite(int8: bool, layers: int = 6, channels: int = 16, seed: int = 0) -> bytes:
+    """A stack of convolutions, int8 as TFLite's converter quantizes one (per-channel
+    weights, int32 biases) or its float32 twin with the same weights unquantized, to
+    weigh what int8 costs the import and the check:
+
+    input [1,16,16,channels] -> `layers` x (CONV_2D 3x3xchannels SAME, RELU)
+      -> output [1,16,16,channels]
+    """
+    rng = np.random.default_rng(seed)
+    w = _Writer()
+    dtype = TensorType.INT8 if int8 else TensorType.FLOAT32
+    shape = [1, 16, 16, channels]
+    activation = [1 / 16] if int8 else None
+    x = w.tensor("input", shape, dtype, [INPUT_SCALE] if int8 else None, [0] if int8 else None)
+    options = _conv_options(w.builder, Padding.SAME, activation=ActivationFunctionType.RELU)
+    operators: list[tuple[int, list[int], int, int, int | None]] = []
+    previous, previous_scale = x, INPUT_SCALE
+    for layer in range(layers):
+        weights = rng.standard_normal((channels, 3, 3, channels)) / np.sqrt(9 * channels)
+        bias = rng.standard_normal(channels) / 4
+        if int8:
+            cw, cb = _int8_conv_constants(w, f"conv{layer}", weights, bias, previous_scale)
+        else:
+            cw = w.tensor(
+                f"conv{layer}/weights",
+                list(weights.shape),
+                dtype,
+                data=weights.astype(np.float32),
+            )
+            cb = w.tensor(f"conv{layer}/bias", [channels], dtype, data=bias.astype(np.float32))
+        out = w.tensor(f"conv{layer}/relu", shape, dtype, activation, [-128] if int8 else None)
+        operators.append((0, [previous, cw, cb], out, BuiltinOptions.Conv2DOptions, options))
+        previous, previous_scale = out, 1 / 16
+    kind = "int8" if int8 else "float32"
+    return w.model(
+        [BuiltinOperator.CONV_2D], operators, [x], [previous], f"usmp_dialect {kind} convs"
+    )

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.tvm
 
 from tvm import relax  # noqa: E402
 
-from usmp_dialect.tvm.relax.folded_weights import _moved  # noqa: E402
+from usmp_dialect.tvm.relax.folded_weights import _computed  # noqa: E402
 
 
 def _fold_constant(call: relax.Expr) -> np.ndarray:
@@ -41,7 +41,7 @@ CASES = [
 def test_a_moved_layout_equals_fold_constant(dtype, shape, layout):
     weight = relax.const((_RNG.standard_normal(shape) * 100).astype(dtype))
     call = relax.BlockBuilder().normalize(layout(weight))
-    moved = _moved(call, [])
+    moved = _computed(call, {})
     assert moved is not None
     expected = _fold_constant(call)
     got = moved.value.numpy()
@@ -53,6 +53,6 @@ def test_a_var_bound_to_a_constant_is_moved():
     weight = relax.const(np.arange(12, dtype="float32").reshape(3, 4))
     var = relax.Var("w_folded", weight.ty)
     call = relax.BlockBuilder().normalize(relax.op.permute_dims(var))
-    moved = _moved(call, [(var, weight)])
+    moved = _computed(call, {var: weight})
     assert moved is not None
     assert moved.value.numpy().tobytes() == np.arange(12, dtype="float32").reshape(3, 4).T.tobytes()

@@ -59,6 +59,7 @@ from usmp_dialect.analysis.tir_liveness import prim_funcs
 from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
 from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm.captured_output import output_captured
+from usmp_dialect.tvm.relax.derived_scales import derived_bias_scales
 from usmp_dialect.tvm.relax.folded_weights import (
     expanded_constants_hidden,
     expanded_constants_restored,
@@ -237,6 +238,8 @@ def _bind_weights(
     bound = {p: tensors[sanitize(p.name)] for p in mod[ENTRY].params if sanitize(p.name) in tensors}
     mod = relax.transform.BindParams(ENTRY, bound)(mod)
     func, tensors = fold_named_weights(mod[ENTRY], tensors, keep_expansions)
+    if keep_expansions:
+        func = derived_bias_scales(func)
     mod = mod.clone()
     mod[ENTRY] = func
     return mod, tensors
