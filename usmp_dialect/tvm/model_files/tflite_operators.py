@@ -14,7 +14,12 @@ TVM's converter keeps the input's leading dims whatever the options say; without
 its output [1, 1], TVM made it [1, 1, 1, 1]). PAD and PADV2 of a quantized tensor: TVM's
 check rejects every quantized operator it has not listed (an int8 MobileNetV2 keyword
 spotter pads int8 tensors); an int8 PAD pads with its zero point (PADV2 with its
-constant), as TFLite's kernel does.
+constant), as TFLite's kernel does. SHAPE: TVM's converter makes it a run-time
+`shape_to_tensor`, which its RESHAPE converter cannot take as a shape; shapes are static
+here, so a SHAPE is the constant of its input's shape (an output of the model too: the
+lowering copies it into its buffer). RESHAPE by a shape computed from it (a SHAPE sliced
+and packed with a -1, as a Keras Reshape layer is written): that constant, or, computed
+by operators TVM's frontend leaves to run time, the output shape the file declares.
 """
 
 from __future__ import annotations
@@ -31,8 +36,7 @@ def tensor_shape(tensor: Any) -> list[int]:
 
 
 def corrected_converter() -> type:
-    """TVM's TFLite `OperatorConverter` with EXPAND_DIMS, BATCH_MATMUL and FULLY_CONNECTED
-    corrected."""
+    """TVM's TFLite `OperatorConverter` with the operators above converted anew."""
     import tvm
     from tvm import relax
     from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter
@@ -41,6 +45,7 @@ def corrected_converter() -> type:
         _SUPPORTED_QUANTIZED_OPS = OperatorConverter._SUPPORTED_QUANTIZED_OPS | {
             "PAD",
             "PADV2",
+            "SHAPE",
         }
 
         def convert_pad(self, op: Any) -> Any:
@@ -63,6 +68,40 @@ def corrected_converter() -> type:
                 pad_width=[int(w) for w in widths],
                 pad_value=float(value),
             )
+
+        def convert_shape(self, op: Any) -> Any:
+            (data,) = self.get_input_tensors(op)
+            (out,) = self.get_output_tensors(op)
+            dims = self._infer_shape(self.get_tensor_expr(data))
+            if not all(isinstance(d, tvm.tirx.IntImm) for d in dims):
+                raise tvm.error.OpNotImplemented(
+                    f"SHAPE computing '{out.tensor.Name().decode()}' of a tensor of dynamic "
+                    f"shape {list(dims)}"
+                )
+            dtype = self.get_tensor_type_str(out.tensor.Type())
+            return relax.const(np.array([int(d) for d in dims], dtype), dtype)
+
+        def convert_reshape(self, op: Any) -> Any:
+            data, *shape = self.get_input_tensors(op)
+            if not (shape and self.has_expr(shape[0].tensor_idx)):
+                return super().convert_reshape(op)
+            (out,) = self.get_output_tensors(op)
+            computed = self.get_expr(shape[0].tensor_idx)
+            if isinstance(computed, tvm.ir.Constant):
+                target = [int(d) for d in computed.value.numpy().reshape(-1)]
+            else:
+                # Shapes are static: a shape computed at run time (a SHAPE's slices packed
+                # with a -1) is the one the file declares, if the sizes agree.
+                target = tensor_shape(out.tensor)
+                size = int(
+                    np.prod([int(d) for d in self._infer_shape(self.get_expr(data.tensor_idx))])
+                )
+                if int(np.prod(target)) != size:
+                    raise tvm.error.OpNotImplemented(
+                        f"RESHAPE computing '{out.tensor.Name().decode()}' to a shape computed "
+                        f"at run time; the file's {target} does not hold its {size} values"
+                    )
+            return relax.op.reshape(self.get_tensor_expr(data), target)
 
         def convert_expand_dims(self, op: Any) -> Any:
             data, axis = self.get_input_tensors(op)

@@ -152,7 +152,8 @@ def _source_name(
         return None
     names = []
     for leaf in (leaf for arg in value.args for leaf in _leaves(arg)):
-        if isinstance(leaf, tvm.ir.Constant):
+        # A static scalar argument (a strided slice's begin) is a Constant of a Python int.
+        if isinstance(leaf, tvm.ir.Constant) and isinstance(leaf.value, tvm.runtime.Tensor):
             names.append(next((n for t, n in named if leaf.value.same_as(t)), None))
         elif isinstance(leaf, tvm.ir.Var):
             if leaf not in folded:

@@ -1,0 +1,71 @@
+"""TFLite operators TVM's frontend lacks or gets wrong, converted by our own converters
+(`usmp_dialect.tvm.model_files.tflite_operators`): each on a small `.tflite` written here
+(tests/operator_tflite.py), imported as `usmp-translate --import-tflite` imports it, its
+values from the Relax VM equal to TensorFlow Lite Micro's interpreter (or a numpy
+reference of the operator's published definition where TFLM cannot run it), and the
+planned, built model equal to the Relax VM."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+tvm = pytest.importorskip("tvm")
+pytest.importorskip("tflite")
+pytestmark = pytest.mark.tvm
+
+from operator_tflite import shape_tflite  # noqa: E402
+
+from usmp_dialect.tvm.model_check import check_model  # noqa: E402
+from usmp_dialect.tvm.model_files.loading import load_model_file  # noqa: E402
+from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING, relax_vm_outputs  # noqa: E402
+
+
+def _tflm_outputs(path: Path, inputs: list[np.ndarray], outputs: int) -> list[np.ndarray]:
+    """TensorFlow Lite Micro's interpreter run on `inputs`: its first `outputs` outputs."""
+    from tflite_micro.python.tflite_micro import runtime
+
+    interpreter = runtime.Interpreter.from_file(str(path))
+    for i, value in enumerate(inputs):
+        interpreter.set_input(value, i)
+    interpreter.invoke()
+    return [interpreter.get_output(i) for i in range(outputs)]
+
+
+def _imported(path: Path) -> str:
+    """`usmp-translate --import-tflite` of the file: the printed IR (it exits 0)."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "usmp_dialect.tools.usmp_translate", "--import-tflite", str(path)],
+        capture_output=True,
+        text=True,
+    )
+    assert completed.returncode == 0, completed.stderr
+    return completed.stdout
+
+
+def _checked(path: Path, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """The file imported by `usmp-translate --import-tflite`, and the Relax VM's outputs on
+    `inputs`, once the planned, built model is checked equal to the Relax VM."""
+    assert "tir.prim_func @main" in _imported(path)
+    mod, weights = load_model_file(str(path), "tflite")
+    result = check_model(mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c")
+    assert all(o.agrees for o in result.outputs), result.outputs
+    return relax_vm_outputs(mod, weights, inputs)
+
+
+def test_shape_is_the_static_shape_and_may_be_an_output(tmp_path: Path) -> None:
+    """SHAPE folds to the input's static shape: a RESHAPE reads it, and as an output of
+    the model it is copied into its output buffer; TFLM's values exactly."""
+    path = tmp_path / "shape.tflite"
+    path.write_bytes(shape_tflite())
+    x = np.random.default_rng(0).standard_normal((2, 3)).astype(np.float32)
+    ours = _checked(path, {"input": x})
+    theirs = _tflm_outputs(path, [x], 2)
+    np.testing.assert_array_equal(theirs[1], [2, 3])
+    for mine, reference in zip(ours, theirs, strict=True):
+        assert mine.dtype == reference.dtype
+        np.testing.assert_array_equal(mine, reference)
