@@ -38,7 +38,8 @@ pool bytes (each dead before the next is written), which noalias would let LLVM 
 
 Anything this importer does not cover (a dynamic shape, a binding that is neither
 `R.call_tir` nor `R.reshape`, an output that is neither a tensor computed by an operator
-nor a constant (`constant_outputs` copies one into its buffer), or appears twice, weights that are not a dict of numpy arrays, a weight missing from the dict
+nor a constant (`constant_outputs` copies one into its buffer), or appears twice, weights
+that are not a dict of numpy arrays, a weight missing from the dict
 or not taken by the model, two weight names that sanitize alike, TVM's lowering failing) is
 a `RelaxImportError` naming it, at the location the caller gave (`model_file` gives the
 model function's `file:line:col`).
