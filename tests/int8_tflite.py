@@ -552,8 +552,8 @@ def densify_tflite(values_stored: bool = True) -> bytes:
     weights float32[2,4] (CSR) -> DENSIFY -> dense/weights float32[2,4]
     input float32[1,4] -> FULLY_CONNECTED -> output float32[1,2]
 
-    Without `values_stored` the sparse weight's buffer is empty, which TVM's DENSIFY
-    converter crashes on (numpy's "a bytes-like object is required").
+    Without `values_stored` the sparse weight's buffer is empty: a file the import
+    rejects (TVM's own DENSIFY converter crashed inside numpy on it).
     """
     w = _Writer()
     f32 = TensorType.FLOAT32

@@ -4,10 +4,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
-from int8_tflite import _table, _Writer
+import tflite
+from int8_tflite import _table, _vector, _Writer
 from tflite.BuiltinOperator import BuiltinOperator
 from tflite.BuiltinOptions import BuiltinOptions
+from tflite.DimensionType import DimensionType
 from tflite.TensorType import TensorType
 
 _Operators = list[tuple[int, list[int], int | list[int], int, int | None]]
@@ -56,3 +60,89 @@ def shape_tflite() -> bytes:
         BuiltinOperator.PACK,
     ]
     return w.model(codes, operators, [x], [out, shape], "usmp_dialect shape model")
+
+
+def _index_vector(builder: Any, kind: int, values: list[int]) -> int:
+    """A SparseIndexVector union member of `kind` (Int32Vector, Uint16Vector, Uint8Vector)."""
+    name = {1: "Int32Vector", 2: "Uint16Vector", 3: "Uint8Vector"}[kind]
+    prepend = {1: builder.PrependInt32, 2: builder.PrependUint16, 3: builder.PrependUint8}[kind]
+    data = _vector(builder, getattr(tflite, f"{name}StartValuesVector"), values, prepend)
+    return _table(builder, name, Values=data)
+
+
+def sparse_encoded(
+    builder: Any, dense: np.ndarray, order: list[int], block: int | None, kind: int
+) -> tuple[int, np.ndarray]:
+    """A 2-D `dense` matrix in TFLite's sparsity format, as its converter writes pruned
+    weights: traversed along `order` (a permutation of its dims), the first dense, the
+    second SPARSE_CSR with index vectors of `kind`; with a `block`, the second dim in
+    blocks of that many columns (a third, dense, traversed dim; a block is stored whole if
+    any of it is non-zero). The SparsityParameters table and the stored values."""
+    inner = order[1]
+    rows, cols = dense.shape
+    width = block or 1
+    blocks = dense.reshape(rows, cols // width, width) if inner == 1 else None
+    if blocks is None:  # columns outer: the transposed matrix, without blocks
+        blocks = dense.T.reshape(cols, rows, 1)
+    kept = np.abs(blocks).max(axis=2) != 0
+    segments = [0, *np.cumsum(kept.sum(axis=1)).tolist()]
+    indices = [int(j) for row in kept for j in np.flatnonzero(row)]
+    values = blocks[kept].reshape(-1)
+    metadata = [
+        _table(builder, "DimensionMetadata", Format=DimensionType.DENSE, DenseSize=blocks.shape[0]),
+        _table(
+            builder,
+            "DimensionMetadata",
+            Format=DimensionType.SPARSE_CSR,
+            ArraySegmentsType=kind,
+            ArraySegments=_index_vector(builder, kind, segments),
+            ArrayIndicesType=kind,
+            ArrayIndices=_index_vector(builder, kind, indices),
+        ),
+    ]
+    traversal, block_map = list(order), None
+    if block:
+        metadata.append(
+            _table(builder, "DimensionMetadata", Format=DimensionType.DENSE, DenseSize=block)
+        )
+        traversal.append(2)
+        block_map = _vector(
+            builder, tflite.SparsityParametersStartBlockMapVector, [1], builder.PrependInt32
+        )
+    order_vector = _vector(
+        builder, tflite.SparsityParametersStartTraversalOrderVector, traversal, builder.PrependInt32
+    )
+    dims = _vector(
+        builder,
+        tflite.SparsityParametersStartDimMetadataVector,
+        metadata,
+        builder.PrependUOffsetTRelative,
+    )
+    fields = {"TraversalOrder": order_vector, "DimMetadata": dims}
+    if block_map is not None:
+        fields["BlockMap"] = block_map
+    return _table(builder, "SparsityParameters", **fields), values
+
+
+def densify_tflite(dense: np.ndarray, order: list[int], block: int | None, kind: int) -> bytes:
+    """A FULLY_CONNECTED whose weight `dense` [units, K] is stored sparse (`sparse_encoded`)
+    and made dense by a DENSIFY:
+
+    weights (sparse) -> DENSIFY -> dense/weights float32[units,K]
+    input float32[1,K] -> FULLY_CONNECTED -> output float32[1,units]
+    """
+    w = _Writer()
+    f32 = TensorType.FLOAT32
+    units, k = dense.shape
+    sparsity, values = sparse_encoded(w.builder, dense, order, block, kind)
+    sparse = w.tensor("weights_sparse", [units, k], f32, data=values, sparsity=sparsity)
+    weights = w.tensor("dense/weights", [units, k], f32)
+    x = w.tensor("input", [1, k], f32)
+    out = w.tensor("dense", [1, units], f32)
+    options = _table(w.builder, "FullyConnectedOptions")
+    operators: _Operators = [
+        (0, [sparse], weights, 0, None),
+        (1, [x, weights, -1], out, BuiltinOptions.FullyConnectedOptions, options),
+    ]
+    codes = [BuiltinOperator.DENSIFY, BuiltinOperator.FULLY_CONNECTED]
+    return w.model(codes, operators, [x], [out], "usmp_dialect densify model")

@@ -18,7 +18,7 @@ tvm = pytest.importorskip("tvm")
 pytest.importorskip("tflite")
 pytestmark = pytest.mark.tvm
 
-from operator_tflite import shape_tflite  # noqa: E402
+from operator_tflite import densify_tflite, shape_tflite  # noqa: E402
 
 from usmp_dialect.tvm.model_check import check_model  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import load_model_file  # noqa: E402
@@ -69,3 +69,25 @@ def test_shape_is_the_static_shape_and_may_be_an_output(tmp_path: Path) -> None:
     for mine, reference in zip(ours, theirs, strict=True):
         assert mine.dtype == reference.dtype
         np.testing.assert_array_equal(mine, reference)
+
+
+@pytest.mark.parametrize(
+    ("order", "block", "kind"),
+    [([0, 1], None, 1), ([1, 0], None, 3), ([0, 1], 4, 2)],
+    ids=["csr-int32", "columns-first-uint8", "blocks-of-4-uint16"],
+)
+def test_densify_makes_the_sparse_weight_dense(
+    order: list[int], block: int | None, kind: int, tmp_path: Path
+) -> None:
+    """A weight stored in TFLite's sparsity format (TFLM has no DENSIFY kernel) is made
+    dense at import: the FULLY_CONNECTED reading it computes the dense matrix's product,
+    whatever the traversal order, blocks and index vector type."""
+    rng = np.random.default_rng(1)
+    dense = rng.standard_normal((6, 8)).astype(np.float32)
+    dense[rng.random((6, 8)) < 0.6] = 0
+    dense[:, 4:][2] = 0  # a block of zeros, left out of the stored values
+    path = tmp_path / "densify.tflite"
+    path.write_bytes(densify_tflite(dense, order, block, kind))
+    x = rng.standard_normal((1, 8)).astype(np.float32)
+    (ours,) = _checked(path, {"input": x})
+    np.testing.assert_allclose(ours, x @ dense.T, rtol=1e-6, atol=1e-6)

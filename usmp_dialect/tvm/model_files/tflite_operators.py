@@ -20,6 +20,9 @@ here, so a SHAPE is the constant of its input's shape (an output of the model to
 lowering copies it into its buffer). RESHAPE by a shape computed from it (a SHAPE sliced
 and packed with a -1, as a Keras Reshape layer is written): that constant, or, computed
 by operators TVM's frontend leaves to run time, the output shape the file declares.
+DENSIFY: TVM's converter crashes when an operator reads the weight it makes dense (a
+float16 one's DEQUANTIZE: MediaPipe's sparse face and pose detectors); here the weight is
+made dense at import (`tflite_sparsity`), a constant every operator reads as any weight.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
+from usmp_dialect.tvm.model_files.tflite_sparsity import SparsityError, densified
 
 
 def tensor_shape(tensor: Any) -> list[int]:
@@ -46,6 +51,7 @@ def corrected_converter() -> type:
             "PAD",
             "PADV2",
             "SHAPE",
+            "DENSIFY",
         }
 
         def convert_pad(self, op: Any) -> Any:
@@ -68,6 +74,32 @@ def corrected_converter() -> type:
                 pad_width=[int(w) for w in widths],
                 pad_value=float(value),
             )
+
+        def convert_densify(self, op: Any) -> None:
+            (sparse,) = self.get_input_tensors(op)
+            (out,) = self.get_output_tensors(op)
+            values = np.frombuffer(
+                sparse.buffer.DataAsNumpy() if sparse.buffer.DataLength() else b"",
+                self.get_tensor_type_as_numpy(sparse),
+            )
+            try:
+                dense = densified(sparse.tensor, values)
+            except SparsityError as error:
+                problem = str(error)
+            else:
+                problem = ""
+            # Raised outside the handler: a chained error's frames would keep TVM's
+            # BlockBuilder alive past the frontend's clean-up (a warning on stderr).
+            if problem:
+                raise ValueError(f"the sparse tensor '{sparse.tensor.Name().decode()}': {problem}")
+            # A weight, dense from here on: the operators reading it read a constant.
+            self.set_prefetched_node(out.tensor_idx, dense)
+
+        def get_tensor_value(self, tensor: Any, is_sparse: bool = False) -> Any:
+            # A densified weight (a float16 one's DEQUANTIZE reads it) has no buffer.
+            if not is_sparse and self.is_prefetched(tensor.tensor_idx):
+                return self.get_prefetched_node(tensor.tensor_idx)
+            return super().get_tensor_value(tensor, is_sparse)
 
         def convert_shape(self, op: Any) -> Any:
             (data,) = self.get_input_tensors(op)
