@@ -12,6 +12,7 @@ from int8_tflite import _table, _vector, _Writer
 from tflite.BuiltinOperator import BuiltinOperator
 from tflite.BuiltinOptions import BuiltinOptions
 from tflite.DimensionType import DimensionType
+from tflite.Padding import Padding
 from tflite.TensorType import TensorType
 
 _Operators = list[tuple[int, list[int], int | list[int], int, int | None]]
@@ -146,3 +147,37 @@ def densify_tflite(dense: np.ndarray, order: list[int], block: int | None, kind:
     ]
     codes = [BuiltinOperator.DENSIFY, BuiltinOperator.FULLY_CONNECTED]
     return w.model(codes, operators, [x], [out], "usmp_dialect densify model")
+
+
+def transpose_conv_bias_tflite(
+    weights: np.ndarray, bias: np.ndarray, in_shape: list[int], padding: int, stride: int
+) -> bytes:
+    """MediaPipe's custom Convolution2DTransposeBias (its options the C struct of padding,
+    stride width and height, int32 each), its output shape as its kernel computes it:
+
+    input float32[in_shape] -> CUSTOM 'Convolution2DTransposeBias' (weights OHWI, bias)
+      -> output float32[1, H, W, O]
+    """
+    w = _Writer()
+    f32 = TensorType.FLOAT32
+    out_channels, kernel_h, kernel_w, _ = weights.shape
+    _, in_h, in_w, _ = in_shape
+    totals = [0, 0]
+    if padding == Padding.SAME:
+        totals = [max(0, k - (n - 1) % stride - 1) for k, n in [(kernel_h, in_h), (kernel_w, in_w)]]
+    out_h = stride * (in_h - 1) + kernel_h - totals[0]
+    out_w = stride * (in_w - 1) + kernel_w - totals[1]
+    x = w.tensor("input", in_shape, f32)
+    kernel = w.tensor("segment/Kernel", list(weights.shape), f32, data=weights)
+    biases = w.tensor("segment/Bias", list(bias.shape), f32, data=bias)
+    out = w.tensor("segment", [1, out_h, out_w, out_channels], f32)
+    operators: _Operators = [(0, [x, kernel, biases], out, 0, None)]
+    options = np.array([padding, stride, stride], "<i4").tobytes()
+    return w.model(
+        ["Convolution2DTransposeBias"],
+        operators,
+        [x],
+        [out],
+        "usmp_dialect transpose-conv-bias model",
+        custom_options={0: options},
+    )

@@ -256,9 +256,9 @@ def test_int8_tensors_between_operators_stay_int8_and_named(
         (
             "custom",
             custom_operator_tflite,
-            "CUSTOM 'Convolution2DTransposeBias' operator 1, computing "
-            "'conv2d_transpose/out' is a custom operator, which TVM's TFLite frontend does "
-            "not convert; 1 custom operator(s) in the file: 'Convolution2DTransposeBias'",
+            "CUSTOM 'FlexErf' operator 1, computing 'erf/out' is a custom operator, which "
+            "neither TVM's TFLite frontend nor ours converts; 1 custom operator(s) in the "
+            "file: 'FlexErf'",
         ),
         # A quantized STRIDED_SLICE is converted as the copy TFLite's kernel makes; one
         # whose output is quantized unlike its input cannot be.

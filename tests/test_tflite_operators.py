@@ -18,7 +18,11 @@ tvm = pytest.importorskip("tvm")
 pytest.importorskip("tflite")
 pytestmark = pytest.mark.tvm
 
-from operator_tflite import densify_tflite, shape_tflite  # noqa: E402
+from operator_tflite import (  # noqa: E402
+    densify_tflite,
+    shape_tflite,
+    transpose_conv_bias_tflite,
+)
 
 from usmp_dialect.tvm.model_check import check_model  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import load_model_file  # noqa: E402
@@ -91,3 +95,44 @@ def test_densify_makes_the_sparse_weight_dense(
     x = rng.standard_normal((1, 8)).astype(np.float32)
     (ours,) = _checked(path, {"input": x})
     np.testing.assert_allclose(ours, x @ dense.T, rtol=1e-6, atol=1e-6)
+
+
+def _transpose_conv_bias(
+    x: np.ndarray, weights: np.ndarray, bias: np.ndarray, same: bool, stride: int
+) -> np.ndarray:
+    """MediaPipe's Convolution2DTransposeBias by its definition: each input pixel adds its
+    product with the kernel (OHWI) at stride * its position, less the top (left) half of
+    SAME's padding, within the output; the bias under all."""
+    _, in_h, in_w, _ = x.shape
+    out_channels, kernel_h, kernel_w, _ = weights.shape
+    full = np.zeros(((in_h - 1) * stride + kernel_h, (in_w - 1) * stride + kernel_w, out_channels))
+    for y in range(in_h):
+        for z in range(in_w):
+            product = np.einsum("i,ohwi->hwo", x[0, y, z].astype(np.float64), weights)
+            full[y * stride : y * stride + kernel_h, z * stride : z * stride + kernel_w] += product
+    totals = [0, 0]
+    if same:
+        totals = [max(0, k - (n - 1) % stride - 1) for k, n in [(kernel_h, in_h), (kernel_w, in_w)]]
+    top, left = totals[0] // 2, totals[1] // 2
+    height, width = full.shape[0] - totals[0], full.shape[1] - totals[1]
+    return (full[top : top + height, left : left + width] + bias)[None]
+
+
+@pytest.mark.parametrize(("same", "stride"), [(True, 2), (False, 2), (True, 1)])
+def test_transpose_conv_bias_is_mediapipes(same: bool, stride: int, tmp_path: Path) -> None:
+    """MediaPipe's custom Convolution2DTransposeBias (TFLM runs no custom operator) equals a
+    numpy reference written from its definition, SAME's odd padding total (its bottom,
+    right half the larger) and VALID."""
+    from tflite.Padding import Padding
+
+    rng = np.random.default_rng(2)
+    weights = rng.standard_normal((3, 3, 3, 2)).astype(np.float32)
+    bias = rng.standard_normal(3).astype(np.float32)
+    path = tmp_path / "transpose_conv_bias.tflite"
+    padding = Padding.SAME if same else Padding.VALID
+    path.write_bytes(transpose_conv_bias_tflite(weights, bias, [1, 3, 4, 2], padding, stride))
+    x = rng.standard_normal((1, 3, 4, 2)).astype(np.float32)
+    (ours,) = _checked(path, {"input": x})
+    expected = _transpose_conv_bias(x, weights, bias, same, stride)
+    assert ours.shape == expected.shape
+    np.testing.assert_allclose(ours, expected, rtol=1e-5, atol=1e-5)

@@ -23,6 +23,10 @@ by operators TVM's frontend leaves to run time, the output shape the file declar
 DENSIFY: TVM's converter crashes when an operator reads the weight it makes dense (a
 float16 one's DEQUANTIZE: MediaPipe's sparse face and pose detectors); here the weight is
 made dense at import (`tflite_sparsity`), a constant every operator reads as any weight.
+
+MediaPipe's custom operators (mediapipe/util/tflite/operations), by their published
+definitions: Convolution2DTransposeBias, TFLite's TRANSPOSE_CONV with a bias and the
+output shape its kernel computes (MediaPipe's selfie segmentation ends in one).
 """
 
 from __future__ import annotations
@@ -40,6 +44,17 @@ def tensor_shape(tensor: Any) -> list[int]:
     return [int(d) for d in tensor.ShapeAsNumpy()] if tensor.ShapeLength() else []
 
 
+# MediaPipe's custom operators converted here, by their custom code.
+CONVERTED_CUSTOM = frozenset({"Convolution2DTransposeBias"})
+
+
+def _custom_options(op: Any) -> np.ndarray:
+    """A custom operator's options, read as the C struct of int32 fields MediaPipe's
+    kernel casts them to."""
+    raw = op.CustomOptionsAsNumpy() if op.CustomOptionsLength() else np.zeros(0, np.uint8)
+    return np.frombuffer(raw.tobytes(), "<i4")
+
+
 def corrected_converter() -> type:
     """TVM's TFLite `OperatorConverter` with the operators above converted anew."""
     import tvm
@@ -53,6 +68,52 @@ def corrected_converter() -> type:
             "SHAPE",
             "DENSIFY",
         }
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.convert_map["Convolution2DTransposeBias"] = self.convert_transpose_conv_bias
+
+        def get_op_code_str(self, op: Any) -> str:
+            from tflite.BuiltinOperator import BuiltinOperator
+
+            code = self.model.OperatorCodes(op.OpcodeIndex())
+            if max(code.BuiltinCode(), code.DeprecatedBuiltinCode()) == BuiltinOperator.CUSTOM:
+                custom = (code.CustomCode() or b"").decode("utf-8", "replace")
+                if custom in CONVERTED_CUSTOM:
+                    return custom
+            return str(super().get_op_code_str(op))
+
+        def convert_transpose_conv_bias(self, op: Any) -> Any:
+            """MediaPipe's Convolution2DTransposeBias: TFLite's TRANSPOSE_CONV (float32,
+            weights OHWI) plus a bias, its output shape its own (TFLite's takes it as an
+            input): (in - 1) * stride + kernel - padding, the padding SAME's total, of
+            which the top (left) gets half, rounded down."""
+            from tflite.Padding import Padding
+
+            data, weights, bias = self.get_input_tensors(op)
+            options = _custom_options(op)
+            if len(options) < 3:
+                raise tvm.error.OpNotImplemented(
+                    f"Convolution2DTransposeBias with {options.nbytes} bytes of options "
+                    "(padding, stride width, stride height: 12)"
+                )
+            padding, stride_w, stride_h = (int(v) for v in options[:3])
+            _, in_h, in_w, _ = tensor_shape(data.tensor)
+            _, kernel_h, kernel_w, _ = tensor_shape(weights.tensor)
+            pads = [0, 0, 0, 0]
+            if padding == Padding.SAME:
+                total_h = max(0, kernel_h - (in_h - 1) % stride_h - 1)
+                total_w = max(0, kernel_w - (in_w - 1) % stride_w - 1)
+                pads = [total_h // 2, total_w // 2, total_h - total_h // 2, total_w - total_w // 2]
+            # TVM legalizes conv2d_transpose of NCHW data only (its own TRANSPOSE_CONV,
+            # NHWC, is never lowered): the data is transposed to NCHW and back.
+            iohw = relax.op.permute_dims(self.get_tensor_expr(weights), [3, 0, 1, 2])
+            nchw = relax.op.permute_dims(self.get_tensor_expr(data), [0, 3, 1, 2])
+            out = relax.op.nn.conv2d_transpose(
+                nchw, iohw, strides=(stride_h, stride_w), padding=pads, out_dtype="float32"
+            )
+            nhwc = relax.op.permute_dims(out, [0, 2, 3, 1])
+            return relax.op.add(nhwc, self.get_tensor_expr(bias))
 
         def convert_pad(self, op: Any) -> Any:
             data, paddings, *constant = self.get_input_tensors(op)
