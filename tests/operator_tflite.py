@@ -181,3 +181,37 @@ def transpose_conv_bias_tflite(
         "usmp_dialect transpose-conv-bias model",
         custom_options={0: options},
     )
+
+
+def max_pool_unpool_tflite(in_shape: list[int], padding: int, relu: bool) -> bytes:
+    """MediaPipe's custom MaxPoolingWithArgmax2D (2x2, stride 2) and MaxUnpooling2D of its
+    values at its indices, as a segmentation network pools and unpools (their options the
+    C struct TfLitePoolParams: padding, strides, filter size, activation, int32 each):
+
+    input float32[in_shape] -> CUSTOM 'MaxPoolingWithArgmax2D' -> pooled, indices
+      -> CUSTOM 'MaxUnpooling2D' -> unpooled float32[1, 2 * H', 2 * W', C]
+    """
+    w = _Writer()
+    f32 = TensorType.FLOAT32
+    _, height, width, channels = in_shape
+    if padding == Padding.SAME:
+        out_h, out_w = -(-height // 2), -(-width // 2)
+    else:
+        out_h, out_w = height // 2, width // 2
+    x = w.tensor("input", in_shape, f32)
+    pooled = w.tensor("pooled", [1, out_h, out_w, channels], f32)
+    indices = w.tensor("indices", [1, out_h, out_w, channels], f32)
+    unpooled = w.tensor("unpooled", [1, 2 * out_h, 2 * out_w, channels], f32)
+    options = np.array([padding, 2, 2, 2, 2, 1 if relu else 0], "<i4").tobytes()
+    operators: _Operators = [
+        (0, [x], [pooled, indices], 0, None),
+        (1, [pooled, indices], unpooled, 0, None),
+    ]
+    return w.model(
+        ["MaxPoolingWithArgmax2D", "MaxUnpooling2D"],
+        operators,
+        [x],
+        [pooled, indices, unpooled],
+        "usmp_dialect max-pool-argmax model",
+        custom_options={0: options, 1: options},
+    )

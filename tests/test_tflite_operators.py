@@ -20,6 +20,7 @@ pytestmark = pytest.mark.tvm
 
 from operator_tflite import (  # noqa: E402
     densify_tflite,
+    max_pool_unpool_tflite,
     shape_tflite,
     transpose_conv_bias_tflite,
 )
@@ -136,3 +137,62 @@ def test_transpose_conv_bias_is_mediapipes(same: bool, stride: int, tmp_path: Pa
     expected = _transpose_conv_bias(x, weights, bias, same, stride)
     assert ours.shape == expected.shape
     np.testing.assert_allclose(ours, expected, rtol=1e-5, atol=1e-5)
+
+
+def _max_pool_argmax(x: np.ndarray, same: bool, relu: bool) -> tuple[np.ndarray, np.ndarray]:
+    """MediaPipe's MaxPoolingWithArgmax2D, 2x2 stride 2, by its definition: each window
+    (at 2 * its position less TFLite's padding, clamped to the input) gives its max (the
+    first of equal ones, RELU applied) and where in the window it is, row * 2 + column +
+    0.1."""
+    _, height, width, channels = x.shape
+    out_h, out_w = (-(-height // 2), -(-width // 2)) if same else (height // 2, width // 2)
+    top = max(0, ((out_h - 1) * 2 + 2 - height) // 2)
+    left = max(0, ((out_w - 1) * 2 + 2 - width) // 2)
+    values = np.zeros((1, out_h, out_w, channels), np.float32)
+    indices = np.zeros_like(values)
+    for oy in range(out_h):
+        for ox in range(out_w):
+            for c in range(channels):
+                best, at = -np.inf, 0
+                for fy in range(2):
+                    for fx in range(2):
+                        y, z = oy * 2 - top + fy, ox * 2 - left + fx
+                        if 0 <= y < height and 0 <= z < width and x[0, y, z, c] > best:
+                            best, at = x[0, y, z, c], fy * 2 + fx
+                values[0, oy, ox, c] = max(best, 0) if relu else best
+                indices[0, oy, ox, c] = at + 0.1
+    return values, indices
+
+
+def _max_unpooling(values: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """MediaPipe's MaxUnpooling2D, 2x2 stride 2 (no padding then), by its definition."""
+    _, height, width, channels = values.shape
+    out = np.zeros((1, 2 * height, 2 * width, channels), np.float32)
+    for y in range(height):
+        for z in range(width):
+            for c in range(channels):
+                at = int(indices[0, y, z, c])
+                out[0, y * 2 + at // 2, z * 2 + at % 2, c] = values[0, y, z, c]
+    return out
+
+
+@pytest.mark.parametrize(("same", "relu"), [(True, True), (False, False)])
+def test_max_pool_argmax_and_unpooling_are_mediapipes(
+    same: bool, relu: bool, tmp_path: Path
+) -> None:
+    """MediaPipe's custom MaxPoolingWithArgmax2D and MaxUnpooling2D (TFLM runs no custom
+    operator) equal numpy references written from their definitions: values, indices
+    (equal maxima included: the first wins) and the unpooled tensor, on an odd-sized
+    input (SAME pads it)."""
+    from tflite.Padding import Padding
+
+    rng = np.random.default_rng(3)
+    x = rng.integers(-3, 4, (1, 5, 7, 2)).astype(np.float32)  # many equal maxima
+    path = tmp_path / "max_pool_argmax.tflite"
+    padding = Padding.SAME if same else Padding.VALID
+    path.write_bytes(max_pool_unpool_tflite(list(x.shape), padding, relu))
+    pooled, indices, unpooled = _checked(path, {"input": x})
+    expected_values, expected_indices = _max_pool_argmax(x, same, relu)
+    np.testing.assert_array_equal(pooled, expected_values)
+    np.testing.assert_array_equal(indices, expected_indices)
+    np.testing.assert_array_equal(unpooled, _max_unpooling(expected_values, expected_indices))

@@ -26,12 +26,14 @@ made dense at import (`tflite_sparsity`), a constant every operator reads as any
 
 MediaPipe's custom operators (mediapipe/util/tflite/operations), by their published
 definitions: Convolution2DTransposeBias, TFLite's TRANSPOSE_CONV with a bias and the
-output shape its kernel computes (MediaPipe's selfie segmentation ends in one).
+output shape its kernel computes (MediaPipe's selfie segmentation ends in one);
+MaxPoolingWithArgmax2D, MAX_POOL_2D with where each max is in its window; MaxUnpooling2D,
+each value put back there (windows that do not overlap only).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -45,7 +47,36 @@ def tensor_shape(tensor: Any) -> list[int]:
 
 
 # MediaPipe's custom operators converted here, by their custom code.
-CONVERTED_CUSTOM = frozenset({"Convolution2DTransposeBias"})
+CONVERTED_CUSTOM = frozenset(
+    {"Convolution2DTransposeBias", "MaxPoolingWithArgmax2D", "MaxUnpooling2D"}
+)
+# TFLite's fused activations (TfLiteFusedActivation) that clamp: RELU, RELU_N1_TO_1, RELU6.
+_CLAMPS = {1: (0.0, None), 2: (-1.0, 1.0), 3: (0.0, 6.0)}
+
+
+class _PoolOptions(NamedTuple):
+    """TFLite's TfLitePoolParams, the C struct MediaPipe's pooling kernels read as their
+    options (int32 fields; TFLite's own padding fields after them are not read)."""
+
+    padding: int
+    stride_w: int
+    stride_h: int
+    filter_w: int
+    filter_h: int
+    activation: int
+
+
+def _pool_options(op: Any, name: str) -> _PoolOptions:
+    options = _custom_options(op)
+    if len(options) < len(_PoolOptions._fields):
+        raise ValueError(f"{name} with {options.nbytes} bytes of options (TfLitePoolParams: 24)")
+    return _PoolOptions(*(int(v) for v in options[: len(_PoolOptions._fields)]))
+
+
+def _padding(stride: int, size: int, kernel: int, out: int) -> int:
+    """TFLite's ComputePadding (dilation 1): the padding before, rounded towards zero, not
+    below 0."""
+    return max(0, int(((out - 1) * stride + kernel - size) / 2))
 
 
 def _custom_options(op: Any) -> np.ndarray:
@@ -71,7 +102,13 @@ def corrected_converter() -> type:
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
-            self.convert_map["Convolution2DTransposeBias"] = self.convert_transpose_conv_bias
+            self.convert_map.update(
+                {
+                    "Convolution2DTransposeBias": self.convert_transpose_conv_bias,
+                    "MaxPoolingWithArgmax2D": self.convert_max_pool_argmax,
+                    "MaxUnpooling2D": self.convert_max_unpooling,
+                }
+            )
 
         def get_op_code_str(self, op: Any) -> str:
             from tflite.BuiltinOperator import BuiltinOperator
@@ -114,6 +151,90 @@ def corrected_converter() -> type:
             )
             nhwc = relax.op.permute_dims(out, [0, 2, 3, 1])
             return relax.op.add(nhwc, self.get_tensor_expr(bias))
+
+        def convert_max_pool_argmax(self, op: Any) -> Any:
+            """MediaPipe's MaxPoolingWithArgmax2D: MAX_POOL_2D's values (the window
+            clamped to the input), its activation, and where in its window each max is
+            (row * filter width + column, the first of equal maxima, + 0.1, as float32)."""
+            from tflite.Padding import Padding
+
+            (data,) = self.get_input_tensors(op)
+            o = _pool_options(op, "MaxPoolingWithArgmax2D")
+            _, height, width, _ = tensor_shape(data.tensor)
+            if o.padding == Padding.SAME:
+                out_h, out_w = -(-height // o.stride_h), -(-width // o.stride_w)
+            else:
+                out_h = (height - o.filter_h + o.stride_h) // o.stride_h
+                out_w = (width - o.filter_w + o.stride_w) // o.stride_w
+            top = _padding(o.stride_h, height, o.filter_h, out_h)
+            left = _padding(o.stride_w, width, o.filter_w, out_w)
+            span_h, span_w = (out_h - 1) * o.stride_h + 1, (out_w - 1) * o.stride_w + 1
+            bottom = max(0, span_h + o.filter_h - 1 - height - top)
+            right = max(0, span_w + o.filter_w - 1 - width - left)
+            # Padded with -inf: a padded cell is never a window's max, as if left out.
+            padded = self.bb.emit(
+                relax.op.nn.pad(
+                    self.get_tensor_expr(data),
+                    pad_width=[0, 0, top, bottom, left, right, 0, 0],
+                    pad_value=float("-inf"),
+                )
+            )
+            windows = [
+                relax.op.strided_slice(
+                    padded,
+                    axes=[1, 2],
+                    begin=[y, x],
+                    end=[y + span_h, x + span_w],
+                    strides=[o.stride_h, o.stride_w],
+                )
+                for y in range(o.filter_h)
+                for x in range(o.filter_w)
+            ]
+            stacked = self.bb.emit(relax.op.stack(windows, axis=4))
+            values = relax.op.max(stacked, axis=4)
+            if o.activation in _CLAMPS:
+                low, high = _CLAMPS[o.activation]
+                values = relax.op.clip(values, low, float("inf") if high is None else high)
+            where = relax.op.astype(relax.op.argmax(stacked, axis=4), "float32")
+            indices = relax.op.add(where, relax.const(0.1, "float32"))
+            return relax.Tuple([self.bb.emit(values), self.bb.emit(indices)])
+
+        def convert_max_unpooling(self, op: Any) -> Any:
+            """MediaPipe's MaxUnpooling2D: each value written where its index (row *
+            filter width + column, truncated) puts it in its window, at stride * its
+            position less the padding, within an output of filter size * the input's;
+            0 elsewhere. Windows that do not overlap (stride >= filter) only: each output
+            pixel is then in one window at most, and takes its value by a gather. An
+            index outside its window writes nothing (MediaPipe's kernel would write into a
+            neighbouring window's pixel: MaxPoolingWithArgmax2D never gives one)."""
+            data, indices = self.get_input_tensors(op)
+            o = _pool_options(op, "MaxUnpooling2D")
+            (out,) = self.get_output_tensors(op)
+            if o.stride_h < o.filter_h or o.stride_w < o.filter_w:
+                raise tvm.error.OpNotImplemented(
+                    f"MaxUnpooling2D computing '{out.tensor.Name().decode()}' of overlapping "
+                    f"windows (stride {o.stride_h}x{o.stride_w}, filter {o.filter_h}x{o.filter_w})"
+                )
+            _, height, width, _ = tensor_shape(data.tensor)
+            gathered_x, gathered_at = self.get_tensor_expr(data), self.get_tensor_expr(indices)
+            offsets = []  # of each output row (column) in its window, -1 if in none
+            for axis, size, stride, kernel in [
+                (1, height, o.stride_h, o.filter_h),
+                (2, width, o.stride_w, o.filter_w),
+            ]:
+                out_size = size * kernel
+                pad = _padding(stride, out_size, kernel, size)
+                source, offset = np.divmod(np.arange(out_size) + pad, stride)
+                rows = relax.const(np.minimum(source, size - 1).astype("int32"))
+                gathered_x = relax.op.take(gathered_x, rows, axis=axis)
+                gathered_at = relax.op.take(gathered_at, rows, axis=axis)
+                offsets.append(np.where((offset < kernel) & (source < size), offset, -1))
+            dy, dx = offsets[0][:, None], offsets[1][None, :]
+            position = np.where((dy >= 0) & (dx >= 0), dy * o.filter_w + dx, -1)
+            wanted = relax.const(position[None, :, :, None].astype("int32"))
+            chosen = relax.op.equal(relax.op.astype(gathered_at, "int32"), wanted)
+            zero = relax.const(0.0, "float32")
+            return relax.op.where(chosen, gathered_x, zero)
 
         def convert_pad(self, op: Any) -> Any:
             data, paddings, *constant = self.get_input_tensors(op)
