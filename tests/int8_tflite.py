@@ -118,11 +118,12 @@ class _Writer:
         outputs: list[int],
         description: str,
         custom_options: dict[int, bytes] | None = None,
+        versions: int = 1,
     ) -> bytes:
         """The `.tflite` bytes of one subgraph: `operators` as (index into `codes`, input
         tensors, output tensor, builtin options type, options), in order; a code that is a
         string is a custom operator's name, `custom_options` its options' bytes by the
-        operator's index."""
+        operator's index; every code of version `versions`."""
         b = self.builder
         operator_offsets = []
         for i, (code, operands, output, options_type, options) in enumerate(operators):
@@ -171,7 +172,7 @@ class _Writer:
                 b, min(code, BuiltinOperator.PLACEHOLDER_FOR_GREATER_OP_CODES)
             )
             tflite.OperatorCodeAddBuiltinCode(b, code)
-            tflite.OperatorCodeAddVersion(b, 1)
+            tflite.OperatorCodeAddVersion(b, versions)
             code_offsets.append(tflite.OperatorCodeEnd(b))
         buffer_offsets = []
         for data in self.buffers:

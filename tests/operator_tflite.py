@@ -215,3 +215,53 @@ def max_pool_unpool_tflite(in_shape: list[int], padding: int, relu: bool) -> byt
         "usmp_dialect max-pool-argmax model",
         custom_options={0: options, 1: options},
     )
+
+
+LANDMARK_OPTIONS = {
+    "left_rotation_idx": 1,
+    "right_rotation_idx": 4,
+    "output_height": 4,
+    "output_width": 5,
+    "scale_x": 1.5,
+    "scale_y": 1.25,
+    "subset_idxs": [0, 2, 3, 5, 1, 4],
+    "target_rotation_radians": 0.25,
+}
+
+
+def landmark_crop_tflite(count: int, features: list[int], points: int) -> bytes:
+    """MediaPipe's version-2 custom operators of its face mesh with attention: a transform
+    matrix from landmarks, a bilinear crop of a feature map by it, and points moved by it
+    (their options FlexBuffer maps, `LANDMARK_OPTIONS` the first's):
+
+    landmarks float32[1,count,3] -> CUSTOM 'Landmarks2TransformMatrix' -> matrix [1,4,4]
+    features float32[features], matrix -> CUSTOM 'TransformTensorBilinear'
+      -> crop [1,4,5,C]
+    points float32[1,points,2], matrix -> CUSTOM 'TransformLandmarks' -> moved [1,points,2]
+    """
+    from flatbuffers import flexbuffers
+
+    w = _Writer()
+    f32 = TensorType.FLOAT32
+    landmarks = w.tensor("landmarks", [1, count, 3], f32)
+    feature_map = w.tensor("features", features, f32)
+    point_tensor = w.tensor("points", [1, points, 2], f32)
+    matrix = w.tensor("matrix", [1, 4, 4], f32)
+    height, width = LANDMARK_OPTIONS["output_height"], LANDMARK_OPTIONS["output_width"]
+    crop = w.tensor("crop", [1, height, width, features[3]], f32)
+    moved = w.tensor("moved", [1, points, 2], f32)
+    operators: _Operators = [
+        (0, [landmarks], matrix, 0, None),
+        (1, [feature_map, matrix], crop, 0, None),
+        (2, [point_tensor, matrix], moved, 0, None),
+    ]
+    size = {"output_height": height, "output_width": width}
+    return w.model(
+        ["Landmarks2TransformMatrix", "TransformTensorBilinear", "TransformLandmarks"],
+        operators,
+        [landmarks, feature_map, point_tensor],
+        [matrix, crop, moved],
+        "usmp_dialect landmark crop model",
+        custom_options={0: flexbuffers.Dumps(LANDMARK_OPTIONS), 1: flexbuffers.Dumps(size)},
+        versions=2,
+    )

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.tvm
 
 from operator_tflite import (  # noqa: E402
     densify_tflite,
+    landmark_crop_tflite,
     max_pool_unpool_tflite,
     shape_tflite,
     transpose_conv_bias_tflite,
@@ -196,3 +197,83 @@ def test_max_pool_argmax_and_unpooling_are_mediapipes(
     np.testing.assert_array_equal(pooled, expected_values)
     np.testing.assert_array_equal(indices, expected_indices)
     np.testing.assert_array_equal(unpooled, _max_unpooling(expected_values, expected_indices))
+
+
+def _landmarks_to_transform_matrix(landmarks: np.ndarray, o: dict) -> np.ndarray:
+    """MediaPipe's Landmarks2TransformMatrix (version 2) by its definition."""
+    points = landmarks[0].astype(np.float64)
+    left, right = points[o["left_rotation_idx"]], points[o["right_rotation_idx"]]
+    r = o["target_rotation_radians"] - np.arctan2(right[1] - left[1], right[0] - left[0])
+
+    def rotation(angle: float) -> np.ndarray:
+        return np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+
+    subset = points[o["subset_idxs"], :2] @ rotation(r).T
+    low, high = subset.min(axis=0), subset.max(axis=0)
+    crop = rotation(-r) @ ((low + high) / 2)
+    width, height = high - low
+
+    def homogeneous(linear: np.ndarray, shift: np.ndarray) -> np.ndarray:
+        m = np.eye(4)
+        m[:2, :2], m[:2, 3] = linear, shift
+        return m
+
+    scale = np.diag(
+        [o["scale_x"] * width / o["output_width"], o["scale_y"] * height / o["output_height"]]
+    )
+    half = -np.array([o["output_width"], o["output_height"]]) / 2
+    return (
+        homogeneous(np.eye(2), crop)
+        @ homogeneous(rotation(-r), np.zeros(2))
+        @ homogeneous(scale, np.zeros(2))
+        @ homogeneous(np.eye(2), half)
+    )[None]
+
+
+def _transform_tensor_bilinear(x: np.ndarray, m: np.ndarray, height: int, width: int) -> np.ndarray:
+    """MediaPipe's TransformTensorBilinear (version 2) by its definition."""
+    _, in_h, in_w, channels = x.shape
+    rows = m[0, :2].astype(np.float64).copy()
+    rows[:, 3] += rows[:, 0] * 0.5 + rows[:, 1] * 0.5 - 0.5
+    out = np.zeros((1, height, width, channels))
+
+    def read(y: int, z: int) -> np.ndarray:
+        inside = 0 <= y < in_h and 0 <= z < in_w
+        return x[0, y, z] if inside else np.zeros(channels)
+
+    for oy in range(height):
+        for ox in range(width):
+            tx, ty = rows @ np.array([ox, oy, 0.0, 1.0])
+            if tx < 0 or tx > in_w - 1 or ty < 0 or ty > in_h - 1:
+                continue
+            y0, x0 = int(np.floor(ty)), int(np.floor(tx))
+            right, lower = tx - x0, ty - y0
+            upper = (1 - right) * read(y0, x0) + right * read(y0, x0 + 1)
+            below = (1 - right) * read(y0 + 1, x0) + right * read(y0 + 1, x0 + 1)
+            out[0, oy, ox] = lower * below + (1 - lower) * upper
+    return out
+
+
+@pytest.mark.slow
+def test_landmark_operators_are_mediapipes(tmp_path: Path) -> None:
+    """MediaPipe's version-2 Landmarks2TransformMatrix, TransformTensorBilinear and
+    TransformLandmarks (TFLM runs no custom operator) equal numpy references written from
+    their definitions, at float32's tolerance: the matrix, a crop partly outside the
+    feature map, and the moved points."""
+    from operator_tflite import LANDMARK_OPTIONS
+
+    rng = np.random.default_rng(4)
+    landmarks = rng.uniform(1, 7, (1, 6, 3)).astype(np.float32)
+    features = rng.standard_normal((1, 8, 8, 2)).astype(np.float32)
+    points = rng.uniform(0, 5, (1, 3, 2)).astype(np.float32)
+    path = tmp_path / "landmark_crop.tflite"
+    path.write_bytes(landmark_crop_tflite(6, [1, 8, 8, 2], 3))
+    inputs = {"landmarks": landmarks, "features": features, "points": points}
+    matrix, crop, moved = _checked(path, inputs)
+    expected = _landmarks_to_transform_matrix(landmarks, LANDMARK_OPTIONS)
+    np.testing.assert_allclose(matrix, expected, rtol=1e-5, atol=1e-5)
+    reference = _transform_tensor_bilinear(features, matrix, 4, 5)
+    assert 0 < np.count_nonzero(reference[0, :, :, 0]) < 20  # partly outside the map
+    np.testing.assert_allclose(crop, reference, rtol=1e-5, atol=1e-5)
+    homogeneous = np.concatenate([points[0], np.zeros((3, 1)), np.ones((3, 1))], axis=1)
+    np.testing.assert_allclose(moved[0], homogeneous @ matrix[0, :2].T, rtol=1e-5, atol=1e-5)

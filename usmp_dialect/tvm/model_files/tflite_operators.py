@@ -28,7 +28,11 @@ MediaPipe's custom operators (mediapipe/util/tflite/operations), by their publis
 definitions: Convolution2DTransposeBias, TFLite's TRANSPOSE_CONV with a bias and the
 output shape its kernel computes (MediaPipe's selfie segmentation ends in one);
 MaxPoolingWithArgmax2D, MAX_POOL_2D with where each max is in its window; MaxUnpooling2D,
-each value put back there (windows that do not overlap only).
+each value put back there (windows that do not overlap only); the version-2 operators of
+the face mesh with attention: Landmarks2TransformMatrix (a crop's 4x4 matrix from
+landmarks), TransformTensorBilinear (a bilinear crop of a tensor by it) and
+TransformLandmarks (points moved by it). Their options are a C struct of int32 fields
+(TfLiteTransposeConvParams, TfLitePoolParams) or a FlexBuffer map (the landmark ones).
 """
 
 from __future__ import annotations
@@ -48,7 +52,14 @@ def tensor_shape(tensor: Any) -> list[int]:
 
 # MediaPipe's custom operators converted here, by their custom code.
 CONVERTED_CUSTOM = frozenset(
-    {"Convolution2DTransposeBias", "MaxPoolingWithArgmax2D", "MaxUnpooling2D"}
+    {
+        "Convolution2DTransposeBias",
+        "MaxPoolingWithArgmax2D",
+        "MaxUnpooling2D",
+        "Landmarks2TransformMatrix",
+        "TransformTensorBilinear",
+        "TransformLandmarks",
+    }
 )
 # TFLite's fused activations (TfLiteFusedActivation) that clamp: RELU, RELU_N1_TO_1, RELU6.
 _CLAMPS = {1: (0.0, None), 2: (-1.0, 1.0), 3: (0.0, 6.0)}
@@ -71,6 +82,17 @@ def _pool_options(op: Any, name: str) -> _PoolOptions:
     if len(options) < len(_PoolOptions._fields):
         raise ValueError(f"{name} with {options.nbytes} bytes of options (TfLitePoolParams: 24)")
     return _PoolOptions(*(int(v) for v in options[: len(_PoolOptions._fields)]))
+
+
+def _flex_options(op: Any) -> dict[str, Any]:
+    """A custom operator's options written as a FlexBuffer map (MediaPipe's version-2
+    landmark operators)."""
+    from flatbuffers import flexbuffers
+
+    if not op.CustomOptionsLength():
+        return {}
+    options = flexbuffers.Loads(op.CustomOptionsAsNumpy().tobytes())
+    return options if isinstance(options, dict) else {}
 
 
 def _padding(stride: int, size: int, kernel: int, out: int) -> int:
@@ -107,6 +129,9 @@ def corrected_converter() -> type:
                     "Convolution2DTransposeBias": self.convert_transpose_conv_bias,
                     "MaxPoolingWithArgmax2D": self.convert_max_pool_argmax,
                     "MaxUnpooling2D": self.convert_max_unpooling,
+                    "Landmarks2TransformMatrix": self.convert_landmarks_to_transform_matrix,
+                    "TransformTensorBilinear": self.convert_transform_tensor_bilinear,
+                    "TransformLandmarks": self.convert_transform_landmarks,
                 }
             )
 
@@ -235,6 +260,183 @@ def corrected_converter() -> type:
             chosen = relax.op.equal(relax.op.astype(gathered_at, "int32"), wanted)
             zero = relax.const(0.0, "float32")
             return relax.op.where(chosen, gathered_x, zero)
+
+        def _version(self, op: Any, name: str, versions: tuple[int, ...] = (2,)) -> None:
+            """Only the versions of MediaPipe's operator `name` converted here."""
+            version = self.model.OperatorCodes(op.OpcodeIndex()).Version()
+            if version not in versions:
+                raise tvm.error.OpNotImplemented(
+                    f"{name} version {version} (converted: version {versions[0]})"
+                )
+
+        def _scalar(self, expr: Any) -> Any:
+            return self.bb.emit(relax.op.reshape(expr, [1]))
+
+        def convert_landmarks_to_transform_matrix(self, op: Any) -> Any:
+            """MediaPipe's Landmarks2TransformMatrix (version 2): the rotation that levels
+            the line from the left to the right landmark (to `target_rotation_radians`),
+            the box of the subset's landmarks so rotated, and the 4x4 matrix taking an
+            output pixel of `output_width` x `output_height` to the box, scaled by
+            `scale_x`, `scale_y`: shift(center) * rotate(-rotation) * scale * shift(-output
+            size / 2)."""
+            self._version(op, "Landmarks2TransformMatrix")
+            (landmarks,) = self.get_input_tensors(op)
+            o = _flex_options(op)
+            expr = self.get_tensor_expr(landmarks)
+
+            def coordinate(index: int, axis: int) -> Any:
+                return self._scalar(
+                    relax.op.strided_slice(
+                        expr, axes=[1, 2], begin=[index, axis], end=[index + 1, axis + 1]
+                    )
+                )
+
+            left, right = int(o["left_rotation_idx"]), int(o["right_rotation_idx"])
+            dy = relax.op.subtract(coordinate(right, 1), coordinate(left, 1))
+            dx = relax.op.subtract(coordinate(right, 0), coordinate(left, 0))
+            target = relax.const(np.float32(o.get("target_rotation_radians", 0.0)))
+            rotation = self.bb.emit(relax.op.subtract(target, relax.op.atan2(dy, dx)))
+            cos, sin = self.bb.emit(relax.op.cos(rotation)), self.bb.emit(relax.op.sin(rotation))
+            subset = relax.const(np.asarray(o["subset_idxs"], "int32").reshape(-1))
+            points = self.bb.emit(relax.op.take(expr, subset, axis=1))  # [1, K, 3]
+            count = len(o["subset_idxs"])
+            xs, ys = (
+                self.bb.emit(
+                    relax.op.reshape(
+                        relax.op.strided_slice(points, axes=[2], begin=[i], end=[i + 1]), [count]
+                    )
+                )
+                for i in range(2)
+            )
+            turned_x = self.bb.emit(relax.op.subtract(cos * xs, sin * ys))
+            turned_y = self.bb.emit(relax.op.add(sin * xs, cos * ys))
+            extremes = [
+                self._scalar(reduce(t, axis=0))
+                for t in (turned_x, turned_y)
+                for reduce in (relax.op.max, relax.op.min)
+            ]
+            max_x, min_x, max_y, min_y = extremes
+            half = relax.const(np.float32(0.5))
+            middle_x = self.bb.emit((max_x + min_x) * half)
+            middle_y = self.bb.emit((max_y + min_y) * half)
+            # The box's center, rotated back.
+            crop_x = cos * middle_x + sin * middle_y
+            crop_y = cos * middle_y - sin * middle_x
+            out_w, out_h = float(o["output_width"]), float(o["output_height"])
+            scale_x = (max_x - min_x) * relax.const(np.float32(o["scale_x"] / out_w))
+            scale_y = (max_y - min_y) * relax.const(np.float32(o["scale_y"] / out_h))
+            scale_x, scale_y = self.bb.emit(scale_x), self.bb.emit(scale_y)
+            # rotate(-rotation): cos, sin of -rotation are cos, -sin.
+            m00, m01 = self.bb.emit(cos * scale_x), self.bb.emit(sin * scale_y)
+            m10, m11 = self.bb.emit(-sin * scale_x), self.bb.emit(cos * scale_y)
+            shift_x, shift_y = (
+                relax.const(np.float32(-out_w / 2)),
+                relax.const(np.float32(-out_h / 2)),
+            )
+            m03 = crop_x + m00 * shift_x + m01 * shift_y
+            m13 = crop_y + m10 * shift_x + m11 * shift_y
+            zero, one = relax.const(np.zeros(1, "float32")), relax.const(np.ones(1, "float32"))
+            rows = [m00, m01, zero, m03, m10, m11, zero, m13]
+            rows += [zero, zero, one, zero, zero, zero, zero, one]
+            return relax.op.reshape(relax.op.concat(rows, axis=0), [1, 4, 4])
+
+        def _affine_rows(self, matrix: Any) -> list[Any]:
+            """The first two rows of a [1, 4, 4] matrix, each element a [1] tensor."""
+            return [
+                self._scalar(
+                    relax.op.strided_slice(matrix, axes=[1, 2], begin=[r, c], end=[r + 1, c + 1])
+                )
+                for r in range(2)
+                for c in range(4)
+            ]
+
+        def convert_transform_tensor_bilinear(self, op: Any) -> Any:
+            """MediaPipe's TransformTensorBilinear (version 2): each output pixel (x, y)
+            of `output_width` x `output_height` samples the input bilinearly at the first
+            two rows of the matrix times (x, y, 0, 1), corners aligned (the matrix's
+            shift corrected by half a pixel), 0 outside the input; a corner past the
+            input's last row or column reads 0."""
+            self._version(op, "TransformTensorBilinear")
+            data, matrix = self.get_input_tensors(op)
+            o = _flex_options(op)
+            out_h, out_w = int(o["output_height"]), int(o["output_width"])
+            _, height, width, channels = tensor_shape(data.tensor)
+            a, b, _, tx, c, d, _, ty = self._affine_rows(self.get_tensor_expr(matrix))
+            half = relax.const(np.float32(0.5))
+            tx = tx + a * half + b * half - half
+            ty = ty + c * half + d * half - half
+            grid_y, grid_x = np.meshgrid(np.arange(out_h), np.arange(out_w), indexing="ij")
+            gx, gy = (relax.const(g.reshape(-1).astype("float32")) for g in (grid_x, grid_y))
+            x = self.bb.emit(a * gx + b * gy + tx)  # [out_h * out_w]
+            y = self.bb.emit(c * gx + d * gy + ty)
+            zero = relax.const(np.float32(0))
+            inside = self.bb.emit(
+                relax.op.logical_and(
+                    relax.op.logical_and(
+                        relax.op.greater_equal(x, zero),
+                        relax.op.less_equal(x, relax.const(np.float32(width - 1))),
+                    ),
+                    relax.op.logical_and(
+                        relax.op.greater_equal(y, zero),
+                        relax.op.less_equal(y, relax.const(np.float32(height - 1))),
+                    ),
+                )
+            )
+            x0, y0 = self.bb.emit(relax.op.floor(x)), self.bb.emit(relax.op.floor(y))
+            right, lower = self.bb.emit(x - x0), self.bb.emit(y - y0)
+            flat = self.bb.emit(
+                relax.op.reshape(self.get_tensor_expr(data), [height * width, channels])
+            )
+
+            def corner(dy: int, dx: int) -> Any:
+                row = relax.op.astype(y0, "int32") + relax.const(np.int32(dy))
+                column = relax.op.astype(x0, "int32") + relax.const(np.int32(dx))
+                row, column = self.bb.emit(row), self.bb.emit(column)
+                valid = relax.op.logical_and(
+                    relax.op.logical_and(
+                        relax.op.greater_equal(row, relax.const(np.int32(0))),
+                        relax.op.less(row, relax.const(np.int32(height))),
+                    ),
+                    relax.op.logical_and(
+                        relax.op.greater_equal(column, relax.const(np.int32(0))),
+                        relax.op.less(column, relax.const(np.int32(width))),
+                    ),
+                )
+                valid = self.bb.emit(relax.op.logical_and(valid, inside))
+                index = relax.op.where(
+                    valid, row * relax.const(np.int32(width)) + column, relax.const(np.int32(0))
+                )
+                values = relax.op.take(flat, self.bb.emit(index), axis=0)  # [pixels, C]
+                return relax.op.where(relax.op.expand_dims(valid, 1), values, zero)
+
+            one = relax.const(np.float32(1))
+            right_c, lower_c = relax.op.expand_dims(right, 1), relax.op.expand_dims(lower, 1)
+            upper = (one - right_c) * corner(0, 0) + right_c * corner(0, 1)
+            below = (one - right_c) * corner(1, 0) + right_c * corner(1, 1)
+            result = lower_c * below + (one - lower_c) * upper
+            return relax.op.reshape(result, [1, out_h, out_w, channels])
+
+        def convert_transform_landmarks(self, op: Any) -> Any:
+            """MediaPipe's TransformLandmarks (version 2): each landmark's x, y taken by
+            the first two rows of the matrix times (x, y, 0, 1); a third coordinate kept."""
+            self._version(op, "TransformLandmarks")
+            landmarks, matrix = self.get_input_tensors(op)
+            dims = tensor_shape(landmarks.tensor)[-1]
+            if dims not in (2, 3):
+                raise tvm.error.OpNotImplemented(
+                    f"TransformLandmarks of {dims} coordinates a landmark (2 or 3)"
+                )
+            a, b, _, tx, c, d, _, ty = self._affine_rows(self.get_tensor_expr(matrix))
+            expr = self.get_tensor_expr(landmarks)
+
+            def axis(i: int) -> Any:
+                return self.bb.emit(relax.op.strided_slice(expr, axes=[2], begin=[i], end=[i + 1]))
+
+            x, y = axis(0), axis(1)
+            moved = [a * x + b * y + tx, c * x + d * y + ty]
+            if dims == 3:
+                moved.append(axis(2))
+            return relax.op.concat(moved, axis=2)
 
         def convert_pad(self, op: Any) -> Any:
             data, paddings, *constant = self.get_input_tensors(op)
