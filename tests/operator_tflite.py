@@ -229,8 +229,8 @@ LANDMARK_OPTIONS = {
 }
 
 
-def landmark_crop_tflite(count: int, features: list[int], points: int) -> bytes:
-    """MediaPipe's version-2 custom operators of its face mesh with attention: a transform
+def landmark_crop_tflite(count: int, features: list[int], points: int, version: int = 2) -> bytes:
+    """MediaPipe's custom operators (of `version`) of its face mesh with attention: a transform
     matrix from landmarks, a bilinear crop of a feature map by it, and points moved by it
     (their options FlexBuffer maps, `LANDMARK_OPTIONS` the first's):
 
@@ -263,5 +263,5 @@ def landmark_crop_tflite(count: int, features: list[int], points: int) -> bytes:
         [matrix, crop, moved],
         "usmp_dialect landmark crop model",
         custom_options={0: flexbuffers.Dumps(LANDMARK_OPTIONS), 1: flexbuffers.Dumps(size)},
-        versions=2,
+        versions=version,
     )

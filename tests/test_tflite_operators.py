@@ -277,3 +277,19 @@ def test_landmark_operators_are_mediapipes(tmp_path: Path) -> None:
     np.testing.assert_allclose(crop, reference, rtol=1e-5, atol=1e-5)
     homogeneous = np.concatenate([points[0], np.zeros((3, 1)), np.ones((3, 1))], axis=1)
     np.testing.assert_allclose(moved[0], homogeneous @ matrix[0, :2].T, rtol=1e-5, atol=1e-5)
+
+
+def test_landmark_operator_of_another_version_is_named(tmp_path: Path) -> None:
+    """A version-1 MediaPipe landmark operator (not converted: version 2 is) is one
+    diagnostic naming the operator, its index and the tensor it computes."""
+    from usmp_dialect.tvm.relax.lowering import RelaxImportError
+
+    path = tmp_path / "landmark_crop.tflite"
+    path.write_bytes(landmark_crop_tflite(6, [1, 8, 8, 2], 3, version=1))
+    with pytest.raises(RelaxImportError) as raised:
+        load_model_file(str(path), "tflite")
+    assert raised.value.message == (
+        "TVM's TFLite frontend failed at CUSTOM 'Landmarks2TransformMatrix' operator 0, "
+        "computing 'matrix': ValueError: Landmarks2TransformMatrix version 1 is not "
+        "converted (version 2 is)"
+    )

@@ -155,9 +155,9 @@ def corrected_converter() -> type:
             data, weights, bias = self.get_input_tensors(op)
             options = _custom_options(op)
             if len(options) < 3:
-                raise tvm.error.OpNotImplemented(
-                    f"Convolution2DTransposeBias with {options.nbytes} bytes of options "
-                    "(padding, stride width, stride height: 12)"
+                raise ValueError(
+                    f"its options are {options.nbytes} bytes, a TfLiteTransposeConvParams "
+                    "is 12 (padding, stride width, stride height)"
                 )
             padding, stride_w, stride_h = (int(v) for v in options[:3])
             _, in_h, in_w, _ = tensor_shape(data.tensor)
@@ -234,11 +234,10 @@ def corrected_converter() -> type:
             neighbouring window's pixel: MaxPoolingWithArgmax2D never gives one)."""
             data, indices = self.get_input_tensors(op)
             o = _pool_options(op, "MaxUnpooling2D")
-            (out,) = self.get_output_tensors(op)
             if o.stride_h < o.filter_h or o.stride_w < o.filter_w:
-                raise tvm.error.OpNotImplemented(
-                    f"MaxUnpooling2D computing '{out.tensor.Name().decode()}' of overlapping "
-                    f"windows (stride {o.stride_h}x{o.stride_w}, filter {o.filter_h}x{o.filter_w})"
+                raise ValueError(
+                    f"overlapping windows (stride {o.stride_h}x{o.stride_w}, filter "
+                    f"{o.filter_h}x{o.filter_w}) are not converted"
                 )
             _, height, width, _ = tensor_shape(data.tensor)
             gathered_x, gathered_at = self.get_tensor_expr(data), self.get_tensor_expr(indices)
@@ -265,9 +264,7 @@ def corrected_converter() -> type:
             """Only the versions of MediaPipe's operator `name` converted here."""
             version = self.model.OperatorCodes(op.OpcodeIndex()).Version()
             if version not in versions:
-                raise tvm.error.OpNotImplemented(
-                    f"{name} version {version} (converted: version {versions[0]})"
-                )
+                raise ValueError(f"{name} version {version} is not converted (version 2 is)")
 
         def _scalar(self, expr: Any) -> Any:
             return self.bb.emit(relax.op.reshape(expr, [1]))
@@ -423,9 +420,7 @@ def corrected_converter() -> type:
             landmarks, matrix = self.get_input_tensors(op)
             dims = tensor_shape(landmarks.tensor)[-1]
             if dims not in (2, 3):
-                raise tvm.error.OpNotImplemented(
-                    f"TransformLandmarks of {dims} coordinates a landmark (2 or 3)"
-                )
+                raise ValueError(f"landmarks of {dims} coordinates (2 or 3 are converted)")
             a, b, _, tx, c, d, _, ty = self._affine_rows(self.get_tensor_expr(matrix))
             expr = self.get_tensor_expr(landmarks)
 
@@ -490,10 +485,7 @@ def corrected_converter() -> type:
             (out,) = self.get_output_tensors(op)
             dims = self._infer_shape(self.get_tensor_expr(data))
             if not all(isinstance(d, tvm.tirx.IntImm) for d in dims):
-                raise tvm.error.OpNotImplemented(
-                    f"SHAPE computing '{out.tensor.Name().decode()}' of a tensor of dynamic "
-                    f"shape {list(dims)}"
-                )
+                raise ValueError(f"the shape of its input is dynamic: {list(dims)}")
             dtype = self.get_tensor_type_str(out.tensor.Type())
             return relax.const(np.array([int(d) for d in dims], dtype), dtype)
 
@@ -513,9 +505,9 @@ def corrected_converter() -> type:
                     np.prod([int(d) for d in self._infer_shape(self.get_expr(data.tensor_idx))])
                 )
                 if int(np.prod(target)) != size:
-                    raise tvm.error.OpNotImplemented(
-                        f"RESHAPE computing '{out.tensor.Name().decode()}' to a shape computed "
-                        f"at run time; the file's {target} does not hold its {size} values"
+                    raise ValueError(
+                        f"its shape is computed at run time and the file's {target} does not "
+                        f"hold its {size} values"
                     )
             return relax.op.reshape(self.get_tensor_expr(data), target)
 
