@@ -18,7 +18,7 @@ from tflite.TensorType import TensorType
 _Operators = list[tuple[int, list[int], int | list[int], int, int | None]]
 
 
-def shape_tflite() -> bytes:
+def shape_tflite(int8: bool = False) -> bytes:
     """SHAPE of the input, read by a RESHAPE and itself an output, and sliced and packed
     with a -1 into the shape of another RESHAPE, as a Keras Reshape layer of a model with
     a free batch dim is written (MLPerf Tiny's anomaly detector):
@@ -26,14 +26,18 @@ def shape_tflite() -> bytes:
     input float32[2,3] -> SHAPE -> shape int32[2] (an output)
     input -> RELU -> RESHAPE (shape) -> STRIDED_SLICE shape [0] -> PACK [it, -1]
       -> RESHAPE -> output float32[2,3]
+
+    With `int8` the input, RELU and RESHAPEs are int8 (one scale and zero point).
     """
     w = _Writer()
     b = w.builder
-    f32, int32 = TensorType.FLOAT32, TensorType.INT32
-    x = w.tensor("input", [2, 3], f32)
-    relu = w.tensor("relu", [2, 3], f32)
+    int32 = TensorType.INT32
+    values = TensorType.INT8 if int8 else TensorType.FLOAT32
+    quantized = {"scales": [1 / 16], "zero_points": [-3]} if int8 else {}
+    x = w.tensor("input", [2, 3], values, **quantized)
+    relu = w.tensor("relu", [2, 3], values, **quantized)
     shape = w.tensor("shape", [2], int32)
-    same = w.tensor("reshape", [2, 3], f32)
+    same = w.tensor("reshape", [2, 3], values, **quantized)
     bounds = [
         w.tensor(f"slice/{name}", [1], int32, data=np.array([value], np.int32))
         for name, value in [("begin", 0), ("end", 1), ("strides", 1)]
@@ -41,7 +45,7 @@ def shape_tflite() -> bytes:
     rows = w.tensor("rows", [], int32)
     rest = w.tensor("rest", [], int32, data=np.array(-1, np.int32))
     packed = w.tensor("packed", [2], int32)
-    out = w.tensor("reshape_1", [2, 3], f32)
+    out = w.tensor("reshape_1", [2, 3], values, **quantized)
     shape_options = _table(b, "ShapeOptions", OutType=int32)
     slice_options = _table(b, "StridedSliceOptions", ShrinkAxisMask=1)
     pack_options = _table(b, "PackOptions", ValuesCount=2, Axis=0)

@@ -63,12 +63,19 @@ def _checked(path: Path, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
     return relax_vm_outputs(mod, weights, inputs)
 
 
-def test_shape_is_the_static_shape_and_may_be_an_output(tmp_path: Path) -> None:
-    """SHAPE folds to the input's static shape: a RESHAPE reads it, and as an output of
-    the model it is copied into its output buffer; TFLM's values exactly."""
+@pytest.mark.parametrize("int8", [False, True], ids=["float32", "int8"])
+def test_shape_is_the_static_shape_and_may_be_an_output(int8: bool, tmp_path: Path) -> None:
+    """SHAPE folds to the input's static shape (of a float32 or an int8 tensor): a
+    RESHAPE reads it, and as an output of the model it is copied into its output buffer;
+    TFLM's values exactly."""
     path = tmp_path / "shape.tflite"
-    path.write_bytes(shape_tflite())
-    x = np.random.default_rng(0).standard_normal((2, 3)).astype(np.float32)
+    path.write_bytes(shape_tflite(int8))
+    rng = np.random.default_rng(0)
+    x = (
+        rng.integers(-128, 128, (2, 3)).astype(np.int8)
+        if int8
+        else rng.standard_normal((2, 3)).astype(np.float32)
+    )
     ours = _checked(path, {"input": x})
     theirs = _tflm_outputs(path, [x], 2)
     np.testing.assert_array_equal(theirs[1], [2, 3])
