@@ -250,8 +250,8 @@ def corrected_converter() -> type:
                 pad = _padding(stride, out_size, kernel, size)
                 source, offset = np.divmod(np.arange(out_size) + pad, stride)
                 rows = relax.const(np.minimum(source, size - 1).astype("int32"))
-                gathered_x = relax.op.take(gathered_x, rows, axis=axis)
-                gathered_at = relax.op.take(gathered_at, rows, axis=axis)
+                gathered_x = relax.op.take(gathered_x, rows, axis=axis, mode="clip")
+                gathered_at = relax.op.take(gathered_at, rows, axis=axis, mode="clip")
                 offsets.append(np.where((offset < kernel) & (source < size), offset, -1))
             dy, dx = offsets[0][:, None], offsets[1][None, :]
             position = np.where((dy >= 0) & (dx >= 0), dy * o.filter_w + dx, -1)
@@ -289,18 +289,22 @@ def corrected_converter() -> type:
                 )
 
             left, right = int(o["left_rotation_idx"]), int(o["right_rotation_idx"])
+            count = tensor_shape(landmarks.tensor)[1]
+            subset_idxs = [int(i) for i in o["subset_idxs"]]
+            if not all(0 <= i < count for i in [left, right, *subset_idxs]):
+                raise ValueError(f"its options name landmarks outside the {count} it reads")
             dy = relax.op.subtract(coordinate(right, 1), coordinate(left, 1))
             dx = relax.op.subtract(coordinate(right, 0), coordinate(left, 0))
             target = relax.const(np.float32(o.get("target_rotation_radians", 0.0)))
             rotation = self.bb.emit(relax.op.subtract(target, relax.op.atan2(dy, dx)))
             cos, sin = self.bb.emit(relax.op.cos(rotation)), self.bb.emit(relax.op.sin(rotation))
-            subset = relax.const(np.asarray(o["subset_idxs"], "int32").reshape(-1))
-            points = self.bb.emit(relax.op.take(expr, subset, axis=1))  # [1, K, 3]
-            count = len(o["subset_idxs"])
+            subset = relax.const(np.asarray(subset_idxs, "int32"))
+            points = self.bb.emit(relax.op.take(expr, subset, axis=1, mode="clip"))  # [1, K, 3]
             xs, ys = (
                 self.bb.emit(
                     relax.op.reshape(
-                        relax.op.strided_slice(points, axes=[2], begin=[i], end=[i + 1]), [count]
+                        relax.op.strided_slice(points, axes=[2], begin=[i], end=[i + 1]),
+                        [len(subset_idxs)],
                     )
                 )
                 for i in range(2)
@@ -403,7 +407,7 @@ def corrected_converter() -> type:
                 index = relax.op.where(
                     valid, row * relax.const(np.int32(width)) + column, relax.const(np.int32(0))
                 )
-                values = relax.op.take(flat, self.bb.emit(index), axis=0)  # [pixels, C]
+                values = relax.op.take(flat, self.bb.emit(index), axis=0, mode="clip")
                 return relax.op.where(relax.op.expand_dims(valid, 1), values, zero)
 
             one = relax.const(np.float32(1))
