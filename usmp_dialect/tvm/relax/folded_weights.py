@@ -49,12 +49,13 @@ _LAYOUT_OPS = frozenset(
 
 
 def _leaves(expr: Any) -> list[Any]:
-    """The tensors a call argument holds: itself, or a tuple's fields, flattened."""
+    """The tensors a call argument holds: itself, or a tuple's fields, flattened; not the
+    prim values (a strided slice's begin and end, which compare by value)."""
     import tvm
 
     if isinstance(expr, tvm.ir.Tuple):
         return [leaf for field in expr.fields for leaf in _leaves(field)]
-    return [expr]
+    return [] if tvm.ir.is_prim_expr(expr) else [expr]
 
 
 def _op_name(value: Any) -> str | None:
