@@ -117,17 +117,24 @@ class _Writer:
         inputs: list[int],
         outputs: list[int],
         description: str,
+        custom_options: dict[int, bytes] | None = None,
+        versions: int = 1,
     ) -> bytes:
         """The `.tflite` bytes of one subgraph: `operators` as (index into `codes`, input
         tensors, output tensor, builtin options type, options), in order; a code that is a
-        string is a custom operator's name."""
+        string is a custom operator's name, `custom_options` its options' bytes by the
+        operator's index; every code of version `versions`."""
         b = self.builder
         operator_offsets = []
-        for code, operands, output, options_type, options in operators:
+        for i, (code, operands, output, options_type, options) in enumerate(operators):
             inputs_offset = _vector(b, tflite.OperatorStartInputsVector, operands, b.PrependInt32)
             results = output if isinstance(output, list) else [output]
             outputs_offset = _vector(b, tflite.OperatorStartOutputsVector, results, b.PrependInt32)
+            custom = (custom_options or {}).get(i)
+            custom_offset = b.CreateByteVector(custom) if custom is not None else None
             tflite.OperatorStart(b)
+            if custom_offset is not None:
+                tflite.OperatorAddCustomOptions(b, custom_offset)
             tflite.OperatorAddOpcodeIndex(b, code)
             tflite.OperatorAddInputs(b, inputs_offset)
             tflite.OperatorAddOutputs(b, outputs_offset)
@@ -165,7 +172,7 @@ class _Writer:
                 b, min(code, BuiltinOperator.PLACEHOLDER_FOR_GREATER_OP_CODES)
             )
             tflite.OperatorCodeAddBuiltinCode(b, code)
-            tflite.OperatorCodeAddVersion(b, 1)
+            tflite.OperatorCodeAddVersion(b, versions)
             code_offsets.append(tflite.OperatorCodeEnd(b))
         buffer_offsets = []
         for data in self.buffers:
@@ -513,21 +520,21 @@ def scalar_state_tflite(order: str = "read, write") -> bytes:
 
 
 def custom_operator_tflite() -> bytes:
-    """An int8 model whose second operator is a custom one (MediaPipe's, which TVM's
-    frontend rejects before converting any operator), after a DEQUANTIZE it converts:
+    """An int8 model whose second operator is a custom one neither TVM's frontend nor ours
+    converts (a TensorFlow op kept by TFLite's converter as a Flex one; TVM's frontend
+    rejects every custom operator before converting any), after a DEQUANTIZE it converts:
 
-    input int8[1,4] -> DEQUANTIZE -> float32[1,4] -> CUSTOM 'Convolution2DTransposeBias'
-      -> output float32[1,4]
+    input int8[1,4] -> DEQUANTIZE -> float32[1,4] -> CUSTOM 'FlexErf' -> output float32[1,4]
     """
     w = _Writer()
     x = w.tensor("input", [1, 4], TensorType.INT8, [INPUT_SCALE], [0])
-    real = w.tensor("conv2d/Kernel_dequantize", [1, 4], TensorType.FLOAT32)
-    out = w.tensor("conv2d_transpose/out", [1, 4], TensorType.FLOAT32)
+    real = w.tensor("dense/Kernel_dequantize", [1, 4], TensorType.FLOAT32)
+    out = w.tensor("erf/out", [1, 4], TensorType.FLOAT32)
     operators: list[tuple[int, list[int], int, int, int | None]] = [
         (0, [x], real, 0, None),
         (1, [real], out, 0, None),
     ]
-    codes = [BuiltinOperator.DEQUANTIZE, "Convolution2DTransposeBias"]
+    codes = [BuiltinOperator.DEQUANTIZE, "FlexErf"]
     return w.model(codes, operators, [x], [out], "usmp_dialect custom-operator model")
 
 
@@ -570,8 +577,8 @@ def densify_tflite(values_stored: bool = True) -> bytes:
     weights float32[2,4] (CSR) -> DENSIFY -> dense/weights float32[2,4]
     input float32[1,4] -> FULLY_CONNECTED -> output float32[1,2]
 
-    Without `values_stored` the sparse weight's buffer is empty, which TVM's DENSIFY
-    converter crashes on (numpy's "a bytes-like object is required").
+    Without `values_stored` the sparse weight's buffer is empty: a file the import
+    rejects (TVM's own DENSIFY converter crashed inside numpy on it).
     """
     w = _Writer()
     f32 = TensorType.FLOAT32
