@@ -54,7 +54,7 @@ from usmp_dialect.tvm.model_files.tensor_names import (
     with_file_names,
     with_output_names,
 )
-from usmp_dialect.tvm.model_files.tflite_operators import tensor_shape
+from usmp_dialect.tvm.model_files.tflite_operators import CONVERTED_CUSTOM, tensor_shape
 from usmp_dialect.tvm.model_files.tflite_state import (
     state_output_names,
     stateful_converter,
@@ -126,7 +126,7 @@ def _run_frontend(
     )
 
 
-MODELS_EXTRA = "pip install 'usmp-dialect[models]'"
+MODELS_EXTRA = "pip install -e '.[models]' in the usmp_dialect checkout"
 
 
 def _required(package: str, path: str) -> Any:
@@ -375,22 +375,23 @@ def _tflite_opcodes(model: Any) -> list[str]:
 
 
 def _check_no_custom_operators(model: Any, path: str) -> None:
-    """No operator is a custom one TVM's frontend rejects (it rejects them all before
-    converting any operator, without saying which); the first is an error naming it, and
-    how many of which custom operators the file has."""
+    """No operator is a custom one that neither TVM's frontend (which rejects them all
+    before converting any operator, without saying which) nor `tflite_operators` converts;
+    the first is an error naming it, and how many of which custom operators the file has."""
     graph = model.Subgraphs(0)
     custom = [
         (i, code)
         for i in range(graph.OperatorsLength())
-        if (code := _custom_code(model, i)) not in (None, _CONVERTED_CUSTOM)
+        if (code := _custom_code(model, i)) not in {None, _CONVERTED_CUSTOM, *CONVERTED_CUSTOM}
     ]
     if not custom:
         return
     first, _ = custom[0]
     kinds = ", ".join(sorted({f"'{code}'" for _, code in custom}))
     raise RelaxImportError(
-        f"{_tflite_operator(model, first)} is a custom operator, which TVM's TFLite "
-        f"frontend does not convert; {len(custom)} custom operator(s) in the file: {kinds}",
+        f"{_tflite_operator(model, first)} is a custom operator, which neither TVM's "
+        f"TFLite frontend nor ours converts; {len(custom)} custom operator(s) in the file: "
+        f"{kinds}",
         path,
     )
 

@@ -37,8 +37,9 @@ nodes from TVM's own (no printed text is read back). The operators carry no
 pool bytes (each dead before the next is written), which noalias would let LLVM reorder.
 
 Anything this importer does not cover (a dynamic shape, a binding that is neither
-`R.call_tir` nor `R.reshape`, an output that is not a tensor computed by an operator or
-appears twice, weights that are not a dict of numpy arrays, a weight missing from the dict
+`R.call_tir` nor `R.reshape`, an output that is neither a tensor computed by an operator
+nor a constant (`constant_outputs` copies one into its buffer), or appears twice, weights
+that are not a dict of numpy arrays, a weight missing from the dict
 or not taken by the model, two weight names that sanitize alike, TVM's lowering failing) is
 a `RelaxImportError` naming it, at the location the caller gave (`model_file` gives the
 model function's `file:line:col`).
@@ -59,6 +60,8 @@ from usmp_dialect.analysis.tir_liveness import prim_funcs
 from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
 from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm.captured_output import output_captured
+from usmp_dialect.tvm.relax.constant_outputs import constant_outputs_copied
+from usmp_dialect.tvm.relax.derived_scales import derived_bias_scales
 from usmp_dialect.tvm.relax.folded_weights import (
     expanded_constants_hidden,
     expanded_constants_restored,
@@ -237,6 +240,8 @@ def _bind_weights(
     bound = {p: tensors[sanitize(p.name)] for p in mod[ENTRY].params if sanitize(p.name) in tensors}
     mod = relax.transform.BindParams(ENTRY, bound)(mod)
     func, tensors = fold_named_weights(mod[ENTRY], tensors, keep_expansions)
+    if keep_expansions:
+        func = derived_bias_scales(func)
     mod = mod.clone()
     mod[ENTRY] = func
     return mod, tensors
@@ -792,7 +797,9 @@ def lower_model(
     if lowering.weights == "bound":
         mod, tensors = _bind_weights(mod, weights, lowering.keeps_stored_weights)
     stage("legalization and fusion (TVM)")
-    lowered = lower_relax(_with_script_names(mod), at, lowering, tensors)
+    lowered = constant_outputs_copied(
+        lower_relax(_with_script_names(mod), at, lowering, tensors), ENTRY
+    )
     stage("lowering to TIR")
     func = lowered[ENTRY]
     inputs, weight_params = _split_params(func, weight_names)
