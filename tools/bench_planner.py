@@ -234,10 +234,10 @@ def scaling(sizes: list[int], seeds: int, command: str, family: str = "random") 
     ]
     preamble = [
         f"Produced by `{command}` on the project's 2-core machine: {family} instances",
-        f"(`{FAMILIES[family].__name__}`, seeds 0-{seeds - 1} of each size), one size-first first-fit order",
-        "of seed 0 timed in CPU seconds, then `default` at effort 1 on each seed (CPU seconds",
-        "too: wall time says more about the machine's load); orders run is the most over the",
-        "seeds.",
+        f"(`{FAMILIES[family].__name__}`, seeds 0-{seeds - 1} of each size), one size-first",
+        "first-fit order of seed 0 timed in CPU seconds, then `default` at effort 1 on each",
+        "seed (CPU seconds too: wall time says more about the machine's load); orders run is",
+        "the most over the seeds.",
     ]
     rows = []
     for n in sizes:

@@ -9,9 +9,10 @@ conflicts placed before them. The climb stops at `memory_pressure` bytes or afte
 rounds, and returns the last kept round, not necessarily the best one.
 
 The random numbers are glibc's `rand_r` seeded with 0, as TVM drew them on Linux, so the
-same problem gives the same plan as TVM's. Faithful down to the quirks: a pool is dropped for a buffer when the buffer would pass the size
-hint above *any* of its placed conflicts there, even one it need not climb over; and a
-rejected round undoes the last swap made, even one already undone. Three departures:
+same problem gives the same plan as TVM's. Faithful down to the quirks: a pool is dropped
+for a buffer when the buffer would pass the size hint above *any* of its placed conflicts
+there, even one it need not climb over; and a rejected round undoes the last swap made,
+even one already undone. Four departures:
 offsets are also rounded to the buffer's own alignment (a no-op on TVM's inputs, where a
 pool's buffers share one); a pick that TVM would retry forever (every candidate is the
 first buffer picked) skips the swap instead; and `Budget.time_limit`, a safety cap, ends
