@@ -74,17 +74,23 @@ def _lowest_free(lo, hi, base, length, at, key, which, count, offset, size, alig
     """The lowest aligned offset from `offset` up where `size` bytes meet no interval of
     the `count` sets. `at` is, per set, the first of its intervals not yet passed, and the
     heap (`key`, `which`) orders the sets by where that interval begins: only the set with
-    the lowest interval can block, so a placement costs a heap step per interval passed
-    (counted in `work[0]`)."""
+    the lowest interval can block. A set taken from the heap is followed while its next
+    interval still blocks (the offset only ever moves to the end of an interval that
+    blocks it, so the order the blockers are passed in does not change where it stops),
+    and goes back to the heap when it no longer does: a placement costs a step per
+    interval passed (counted in `work[0]`) and a heap step per change of set."""
     while key[0] < offset + size:
-        work[0] += 1
         k = which[0]
-        i = at[k]
-        if hi[base[k] + i] > offset:
-            offset = _align_up(hi[base[k] + i], alignment)
-        i = _first_above(hi, base[k], length[k], i + 1, offset)
+        i, first, last = at[k], base[k], length[k]
+        while True:
+            work[0] += 1
+            if hi[first + i] > offset:
+                offset = _align_up(hi[first + i], alignment)
+            i = _first_above(hi, first, last, i + 1, offset)
+            if i >= last or lo[first + i] >= offset + size:
+                break
         at[k] = i
-        key[0] = lo[base[k] + i] if i < length[k] else NO_HINT
+        key[0] = lo[first + i] if i < last else NO_HINT
         _sift_down(key, which, count, 0)
     return offset
 
