@@ -21,7 +21,6 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     ContainerType,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     DictionaryAttr,
@@ -37,9 +36,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.irdl import IRDLOperation, OptAttributeDef, OptPropertyDef
 from xdsl.irdl.operations import VerificationContext
-from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.universe import Universe
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -48,8 +45,13 @@ from usmp_dialect.diagnostics import MAX_NESTING, LocatedError, decode_input, wi
 from usmp_dialect.dialects.tir import set_readable_hint
 from usmp_dialect.formats import resources
 from usmp_dialect.formats.resources import Blobs
-from usmp_dialect.universe import USMP_UNIVERSE
-from usmp_dialect.xdsl_compat import current_token, define_ssa_values, dialect_stack
+from usmp_dialect.universe import usmp_context
+from usmp_dialect.xdsl_compat import (
+    HookedParser,
+    current_token,
+    define_ssa_values,
+    dialect_stack,
+)
 
 MAX_INTEGER_WIDTH = (1 << 24) - 1
 """MLIR's limit on an integer type's width (`IntegerType::kMaxWidth`): xDSL has none, and
@@ -72,7 +74,7 @@ _RESULT_AND_NAME = re.compile(
 """One result and an op's name, as the lexer reads them."""
 
 
-class LocatingParser(Parser):
+class LocatingParser(HookedParser):
     def __init__(
         self, ctx: Context, input: str | bytes | bytearray, name: str, line_offset: int = 0
     ):
@@ -124,13 +126,12 @@ class LocatingParser(Parser):
             op.location = FileLineColLoc(self._file_name, IntAttr(line), IntAttr(column))
         return op
 
-    def _parse_generic_operation(self, op_type: type[Operation]) -> Operation:
+    def generic_operation_parsed(self, op: Operation) -> Operation:
         """xDSL verifies an op's regions before the op itself, so a verifier of an op
         inside reads its parent's properties unchecked (`func.return` read the
         `function_type` of a `func.func` whose generic form gave an integer). An op in
         generic form has its properties and attributes checked as it is parsed; the
         custom forms build them typed."""
-        op = super()._parse_generic_operation(op_type)
         if isinstance(op, IRDLOperation):
             definition = op.get_irdl_definition()
             context = VerificationContext()
@@ -165,18 +166,18 @@ class LocatingParser(Parser):
         define_ssa_values(self, head.group(1), op.results, result)
         return op
 
-    def _parse_optional_integer_or_float_type(self) -> TypeAttribute | None:
-        start = self.pos
-        parsed = super()._parse_optional_integer_or_float_type()
+    def integer_or_float_type_parsed(
+        self, parsed: TypeAttribute | None, start: int
+    ) -> TypeAttribute | None:
         if isinstance(parsed, IntegerType) and parsed.width.data > MAX_INTEGER_WIDTH:
             self.raise_error(
                 f"integer bitwidth is limited to {MAX_INTEGER_WIDTH} bits", start, self.pos
             )
         return parsed
 
-    def _parse_dense_literal_type(self) -> RankedStructure[AnyDenseElement]:
-        start = self.pos
-        parsed = super()._parse_dense_literal_type()
+    def dense_literal_type_parsed(
+        self, parsed: RankedStructure[AnyDenseElement], start: int
+    ) -> RankedStructure[AnyDenseElement]:
         elements = math.prod(parsed.get_shape())
         element = parsed.get_element_type()
         bits = element.bitwidth if isinstance(element, IntegerType) else 64
@@ -193,17 +194,11 @@ class LocatingParser(Parser):
     def parse_dense_int_or_fp_elements_attr(
         self, type: RankedStructure[AnyDenseElement] | None
     ) -> DenseIntOrFPElementsAttr:
-        start = self.pos
-        with self._unpackable_elements(start):
+        with self.dense_elements_read(self.pos):
             return super().parse_dense_int_or_fp_elements_attr(type)
 
-    def _parse_builtin_densearray_attr(self) -> DenseArrayBase | None:
-        start = self.pos
-        with self._unpackable_elements(start):
-            return super()._parse_builtin_densearray_attr()
-
     @contextmanager
-    def _unpackable_elements(self, start: int) -> Iterator[None]:
+    def dense_elements_read(self, start: int) -> Iterator[None]:
         """xDSL packs `array<...>` and `dense<...>` elements as C numbers of at most 64
         bits and raises NotImplementedError for wider ones (`array<i128: 1>`)."""
         try:
@@ -229,7 +224,7 @@ class LocatingParser(Parser):
                     set_readable_hint(value, value.name_hint)
         return module
 
-    def _parse_builtin_dense_resource_attr(self) -> DenseResourceAttr:
+    def parse_dense_resource_attr(self) -> DenseResourceAttr:
         """`dense_resource<name> : type`, its blob looked up once the file's section is
         read (xDSL's own would declare the name in a store of the whole process)."""
         self.parse_characters("<", " in dense_resource attribute")
@@ -275,18 +270,6 @@ def physical_memory() -> int:
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
-def usmp_context() -> Context:
-    """xDSL's dialects and the usmp project's, as usmp-opt and usmp-translate know them."""
-    ctx = Context()
-    for name, factory in {
-        **Universe.get_multiverse().all_dialects,
-        **USMP_UNIVERSE.all_dialects,
-    }.items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
-    return ctx
-
-
 def parse_module(text: str | bytes | bytearray, name: str) -> ModuleOp:
     """`text` as a verified module; a mistake in it is a located diagnostic."""
     module = LocatingParser(usmp_context(), text, name).parse_module()
@@ -300,10 +283,13 @@ def parse_module(text: str | bytes | bytearray, name: str) -> ModuleOp:
 def print_module(module: ModuleOp, elide_constants: bool = False) -> str:
     """The module's text, and after it the section of the blobs it names unless
     `elide_constants` (a module to read, not to parse again)."""
-    return "".join(module_pieces(module, elide_constants))
+    return "".join(
+        piece if isinstance(piece, str) else piece.decode("ascii")
+        for piece in module_pieces(module, elide_constants)
+    )
 
 
-def module_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str]:
+def module_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str | bytes]:
     """`print_module`'s text in pieces, each blob's hex made when it is written: a
     model's weights are never all in hex at once."""
     output = StringIO()
@@ -313,7 +299,7 @@ def module_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[s
     yield from resources_pieces(module, elide_constants)
 
 
-def resources_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str]:
+def resources_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str | bytes]:
     """The file's `{-# dialect_resources ... #-}` section for the blobs `module` names."""
     blobs = resources.blobs_of(module)
     if not blobs.spans:

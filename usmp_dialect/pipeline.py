@@ -16,9 +16,8 @@ import re
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
 
-from usmp_dialect.parsing import usmp_context
 from usmp_dialect.planning.budget import DEFAULT_ALGORITHM, DEFAULT_EFFORT, DEFAULT_TIME_LIMIT
-from usmp_dialect.universe import USMP_UNIVERSE
+from usmp_dialect.universe import USMP_UNIVERSE, usmp_context
 
 __all__ = [
     "DEFAULT_ALGORITHM",

@@ -3,6 +3,7 @@ entry point, and used by `usmp-opt` directly."""
 
 from __future__ import annotations
 
+from xdsl.context import Context
 from xdsl.universe import Universe
 
 
@@ -98,6 +99,20 @@ USMP_UNIVERSE = Universe(
     },
     all_targets={"usmp-report": _usmp_report, "usmp-svg": _usmp_svg, "usmp-html": _usmp_html},
 )
+
+
+def usmp_context() -> Context:
+    """xDSL's dialects and the usmp project's, as usmp-opt and usmp-translate know them:
+    registered by name, each loaded when the IR first names it."""
+    ctx = Context()
+    for name, factory in {
+        **Universe.get_multiverse().all_dialects,
+        **USMP_UNIVERSE.all_dialects,
+    }.items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    return ctx
+
 
 PASS_SUMMARIES = {
     "memref-to-usmp": "memref.allocs of static shape to usmp.alloc_offset, with their liveness",

@@ -12,8 +12,6 @@ module that is already planned is left alone, so the pattern stops matching once
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextvars import ContextVar
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -52,8 +50,8 @@ from usmp_dialect.planning.budget import (
     DEFAULT_ALGORITHM,
     DEFAULT_EFFORT,
     DEFAULT_TIME_LIMIT,
+    PLANNING_PROGRESS,
     Budget,
-    SearchProgress,
 )
 from usmp_dialect.planning.problem import Plan, PlanningError
 from usmp_dialect.planning.registry import get_algorithm
@@ -66,13 +64,6 @@ MAX_EFFORT = 1e6
 before the time limit, and the step counts the algorithms derive from it would no longer
 fit their int64 counters (`--effort 1e300` overflowed). Rejected rather than clamped: a
 clamped effort would give a plan the user did not ask for, silently."""
-
-PLANNING_PROGRESS: ContextVar[Callable[[SearchProgress], None] | None] = ContextVar(
-    "planning_progress", default=None
-)
-"""Where a long search reports how it stands (`Budget.progress`): set by a driver that
-shows it (usmp-opt on a terminal), since a pass built from pipeline text has no field to
-carry a function."""
 
 
 def plan_module_problem(planned: ModuleProblem, algorithm: str, budget: Budget) -> Plan:

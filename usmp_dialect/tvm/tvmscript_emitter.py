@@ -171,7 +171,9 @@ def _writes_memory(op: Operation) -> bool:
     """Whether `op`, or an op nested in it, may write a buffer: a store, or a call (which
     may write through any pointer it is given). Planned buffers share pools, so a store to
     another buffer may write the bytes a load read."""
-    return any(isinstance(inner, tir.StoreOp | tir.CallOp | tir.CallIntrinOp) for inner in op.walk())
+    return any(
+        isinstance(inner, tir.StoreOp | tir.CallOp | tir.CallIntrinOp) for inner in op.walk()
+    )
 
 
 def _memory_written_before_a_use(load: tir.LoadOp) -> bool:
