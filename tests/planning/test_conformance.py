@@ -109,7 +109,6 @@ def test_hill_climb_matches_tvm_over_all_500_rounds():
     assert hill_climb_plan(problem, budget, memory_pressure=0).total_size(problem) == 140
 
 
-
 def test_tvm_reads_one_sided_lists_one_sided():
     """TVM's 190 bytes on the fanout come from reading each buffer's own list only:
     bi_d lists bi_b but not the other way round, so they share bytes. The validator, which
