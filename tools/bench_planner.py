@@ -3,7 +3,7 @@
     python tools/bench_planner.py [--benchmarks DIR] [--algorithms a,b] [--effort N]
                                   [--time-limit S] [--instances A,B] [--write [FILE]]
     python tools/bench_planner.py --scaling 1000,4000,16000,64000 [--seeds 5]
-                                  [--write [FILE]]
+                                  [--family random|dense] [--write [FILE]]
     python tools/bench_planner.py --vs-minimalloc PATH [--minimalloc-timeout S]
                                   [--algorithms exact] [--instances A,B] [--write [FILE]]
 
@@ -20,7 +20,8 @@ our pool size, whether it is proven optimal and its CPU seconds, and whether Min
 found a placement within the capacity, in how many CPU seconds (its own, from `wait4`). Both
 plans are checked by the validator: MiniMalloc's output CSV is read back as a plan.
 
-`--scaling` instead plans random instances of the given sizes (`--seeds` of each) with
+`--scaling` instead plans random instances of the given sizes (`--seeds` of each; `--family
+dense` for traces with about a third of the buffers live at once) with
 `default` and writes the "Scaling" section: CPU seconds of one greedy order, the orders
 `default` ran, its worst and median ratio to max-live over the seeds, the seeds at most
 1.01x, and its CPU seconds (the most over the seeds).
@@ -201,7 +202,27 @@ def random_instance(n: int, seed: int = 0) -> Problem:
     )
 
 
-def scaling(sizes: list[int], seeds: int, command: str) -> str:
+def dense_instance(n: int, seed: int = 0) -> Problem:
+    """`n` buffers, each live between two uniformly random times in `[0, n)`, of 1-65536
+    bytes: about a third of the buffers live at a time, so a buffer meets `n / 2` others
+    on average."""
+    rng = np.random.default_rng(seed)
+    ends = np.sort(rng.integers(0, n, (n, 2)), axis=1)
+    intervals = Intervals.from_lists(range(n), ends[:, 0], ends[:, 1] + 1)
+    return Problem(
+        tuple(f"b{i}" for i in range(n)),
+        rng.integers(1, 1 << 16, n, endpoint=True),
+        np.ones(n, dtype=np.int64),
+        Conflicts.lazy(lambda: conflicts_from_intervals(intervals, n)),
+        intervals=intervals,
+    )
+
+
+FAMILIES = {"random": random_instance, "dense": dense_instance}
+"""`--family`: short-lived random traces (about 50 live at a time) or dense ones."""
+
+
+def scaling(sizes: list[int], seeds: int, command: str, family: str = "random") -> str:
     header = [
         "buffers",
         "seconds per order",
@@ -212,17 +233,17 @@ def scaling(sizes: list[int], seeds: int, command: str) -> str:
         "default CPU seconds, most",
     ]
     preamble = [
-        f"Produced by `{command}` on the project's 2-core machine: random instances",
-        f"(`random_instance`, seeds 0-{seeds - 1} of each size), one size-first first-fit order",
-        "of seed 0 timed in CPU seconds, then `default` at effort 1 on each seed (CPU seconds",
-        "too: wall time says more about the machine's load); orders run is the most over the",
-        "seeds.",
+        f"Produced by `{command}` on the project's 2-core machine: {family} instances",
+        f"(`{FAMILIES[family].__name__}`, seeds 0-{seeds - 1} of each size), one size-first",
+        "first-fit order of seed 0 timed in CPU seconds, then `default` at effort 1 on each",
+        "seed (CPU seconds too: wall time says more about the machine's load); orders run is",
+        "the most over the seeds.",
     ]
     rows = []
     for n in sizes:
         ratios, runs, seconds = [], [], []
         for seed in range(seeds):
-            problem = random_instance(n, seed)
+            problem = FAMILIES[family](n, seed)
             began = time.process_time()
             plan = get_algorithm("default")(problem, Budget(time_limit=600.0))
             seconds.append(time.process_time() - began)
@@ -231,7 +252,7 @@ def scaling(sizes: list[int], seeds: int, command: str) -> str:
         rows.append(
             [
                 str(n),
-                f"{_seconds_per_order(random_instance(n)):.3f}",
+                f"{_seconds_per_order(FAMILIES[family](n)):.3f}",
                 str(max(runs)),
                 f"{max(ratios):.4f}",
                 f"{float(np.median(ratios)):.4f}",
@@ -380,13 +401,14 @@ def main(argv: list[str] | None = None) -> None:
     add_write_option(parser)
     parser.add_argument("--scaling", help="comma-separated random instance sizes")
     parser.add_argument("--seeds", type=int, default=5, help="random instances of each size")
+    parser.add_argument("--family", choices=sorted(FAMILIES), default="random")
     parser.add_argument("--vs-minimalloc", metavar="PATH", help="MiniMalloc's binary")
     parser.add_argument("--minimalloc-timeout", type=float, default=60.0, metavar="S")
     args = parser.parse_args(argv)
     command = shlex.join(["python", "tools/bench_planner.py", *(argv or sys.argv[1:])])
     if args.scaling:
         sizes = [int(n) for n in args.scaling.split(",")]
-        publish(scaling(sizes, args.seeds, command), args)
+        publish(scaling(sizes, args.seeds, command, args.family), args)
         return
     if not any(Path(args.benchmarks).glob("*/*.csv")):
         no_data("benchmark instances (FOLDER/*.csv, see benchmarks/README.md)", args.benchmarks)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from problems import draw_pools
+from problems import draw_pools, listed_problem
 
 from usmp_dialect.planning.conflicts import conflicts_from_intervals, max_live
 from usmp_dialect.planning.problem import (
@@ -75,3 +75,24 @@ def test_plans_are_valid_and_above_max_live(algorithm, problem):
         return
     assert validate(problem, plan) == []
     assert plan.total_size(problem) >= max_live(problem)
+
+
+TVM_ONE_SIDED = {"greedy_by_size", "greedy_by_conflicts"}
+"""Read each buffer's own list only, as TVM did (`test_tvm_reads_one_sided_lists_one_sided`)."""
+
+
+@pytest.mark.parametrize("algorithm", sorted(set(available_algorithms()) - TVM_ONE_SIDED))
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_one_sided_conflict_lists_give_valid_plans(algorithm, data):
+    """A conflict listed by one of the two buffers only (as TVM's tests list them) still
+    keeps them apart."""
+    n = data.draw(st.integers(2, 8))
+    sizes = data.draw(st.lists(st.integers(1, 64), min_size=n, max_size=n))
+    lists = [
+        sorted(data.draw(st.sets(st.integers(0, n - 1).filter(lambda b, i=i: b != i))))
+        for i in range(n)
+    ]
+    problem = listed_problem(sizes, lists)
+    plan = get_algorithm(algorithm)(problem, Budget(time_limit=1.0))
+    assert validate(problem, plan) == []

@@ -505,7 +505,8 @@ def improve_pool(
     """The pool's offsets, as good as `steps` search steps made them, then `descent_steps`
     more of a descent (`_descend`), and whether they are optimal; `max_live` is the pool's
     (the search's own bound misses it when buffers live in several intervals); `restarts`
-    as in `Search`."""
+    as in `Search`, for the questions after the first (the first, at the lower bound,
+    always restarts)."""
     incumbent_height = int((incumbent + sub.sizes).max(initial=0))
     search = Search(sub, cap, restarts)
     bound = max(search.lower_bound(), max_live)

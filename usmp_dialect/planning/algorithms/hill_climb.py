@@ -9,15 +9,19 @@ conflicts placed before them. The climb stops at `memory_pressure` bytes or afte
 rounds, and returns the last kept round, not necessarily the best one.
 
 The random numbers are glibc's `rand_r` seeded with 0, as TVM drew them on Linux, so the
-same problem gives the same plan as TVM's. Faithful down to the quirks: a buffer reads its
-own conflict list only; a pool is dropped for a buffer when the buffer would pass the size
-hint above *any* of its placed conflicts there, even one it need not climb over; and a
-rejected round undoes the last swap made, even one already undone. Three departures:
+same problem gives the same plan as TVM's. Faithful down to the quirks: a pool is dropped
+for a buffer when the buffer would pass the size hint above *any* of its placed conflicts
+there, even one it need not climb over; and a rejected round undoes the last swap made,
+even one already undone. Four departures:
 offsets are also rounded to the buffer's own alignment (a no-op on TVM's inputs, where a
 pool's buffers share one); a pick that TVM would retry forever (every candidate is the
 first buffer picked) skips the swap instead; and `Budget.time_limit`, a safety cap, ends
 the climb early, within a round if need be (the last kept round is returned, and the plan
-is `time_capped`). `Budget.effort` does not change the 500 rounds: they are TVM's.
+is `time_capped`). `Budget.effort` does not change the 500 rounds: they are TVM's. And a
+buffer is placed clear of every buffer it conflicts with in either direction, where TVM read
+its own list only: on lists given one-sided (TVM's fanout test) TVM's plan shared bytes
+between conflicting buffers, and every plan here must pass the validator. The swaps still
+follow each buffer's own list, as TVM's did; on symmetric lists nothing differs.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from usmp_dialect.planning.algorithms.greedy import round_up, tvm_size_order
 from usmp_dialect.planning.algorithms.placement import gap_starts
 from usmp_dialect.planning.algorithms.work import TimeCap
 from usmp_dialect.planning.budget import Budget
-from usmp_dialect.planning.conflicts import max_live
+from usmp_dialect.planning.conflicts import conflicts_either_direction, max_live
 from usmp_dialect.planning.problem import Plan, PlanningError, Problem
 from usmp_dialect.planning.size_hints import out_of_space
 
@@ -86,6 +90,7 @@ class _FirstFit:
 
     def __init__(self, problem: Problem):
         self.problem = problem
+        self.conflicts = conflicts_either_direction(problem)
         self.hints = [pool.size_hint for pool in problem.pools]
         self.last: _Round | None = None
 
@@ -114,7 +119,7 @@ class _FirstFit:
         problem = self.problem
         size = int(problem.sizes[buffer])
         alignment = max(int(problem.alignments[buffer]), 1)
-        listed = problem.conflicts.of(buffer)
+        listed = self.conflicts.of(buffer)
         placed = listed[state.pool[listed] >= 0]
         placed_pools = state.pool[placed]
         needed = {}

@@ -231,18 +231,21 @@ def place_in_order(
     """Each buffer in `order` goes to its first candidate pool where it fits under the
     pool's size hint. Raises the out-of-space error for the first buffer that fits in
     none. With single spans, a buffer whose `pinned` offset is not -1 stays at that offset
-    in its first candidate pool: it must overlap no other buffer placed there."""
+    in its first candidate pool: it must overlap no other buffer placed there; the plan's
+    notes then say the gap search's heap steps (`placement_steps`: its work, `work`)."""
+    notes: dict[str, object] = {}
     if geometry.spans is not None:
         if pinned is None:
             pinned = np.full(problem.num_buffers, -1, dtype=np.int64)
-        pool, offset, failed = _place_spans(problem, geometry.spans, order, fit, pinned)
+        pool, offset, failed, steps = _place_spans(problem, geometry.spans, order, fit, pinned)
+        notes["placement_steps"] = steps
     else:
         assert pinned is None, "pinned offsets need single spans"
         pool, offset, failed = _place_by_conflict_lists(problem, geometry, order, fit)
     if failed >= 0:
         needed = _bytes_needed(problem, geometry, pool, offset, failed)
         raise PlacementFailure(out_of_space(problem, failed, "default", needed), pool)
-    return Plan(pool=pool, offset=offset)
+    return Plan(pool=pool, offset=offset, notes=notes)
 
 
 def _bytes_needed(
@@ -269,7 +272,7 @@ def _place_spans(
     order: np.ndarray,
     fit: Fit,
     pinned: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, int]:
+) -> tuple[np.ndarray, np.ndarray, int, int]:
     candidates = problem.candidates
     indptr = np.zeros(problem.num_buffers + 1, dtype=np.int64)
     np.cumsum([len(c) for c in candidates], out=indptr[1:])
@@ -278,7 +281,7 @@ def _place_spans(
         [NO_HINT if pool.size_hint is None else pool.size_hint for pool in problem.pools],
         dtype=np.int64,
     )
-    pool, offset, failed = place_spans(
+    pool, offset, failed, steps = place_spans(
         spans[0].astype(np.int64),
         spans[1].astype(np.int64),
         np.asarray(problem.sizes, dtype=np.int64),
@@ -291,7 +294,7 @@ def _place_spans(
         len(problem.pools),
         np.asarray(pinned, dtype=np.int64),
     )
-    return pool, offset, int(failed)
+    return pool, offset, int(failed), int(steps)
 
 
 def _place_by_conflict_lists(

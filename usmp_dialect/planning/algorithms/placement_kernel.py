@@ -70,28 +70,36 @@ def _sift_down(key, which, count, position):
 
 
 @kernel
-def _lowest_free(lo, hi, base, length, at, key, which, count, offset, size, alignment):
+def _lowest_free(lo, hi, base, length, at, key, which, count, offset, size, alignment, work):
     """The lowest aligned offset from `offset` up where `size` bytes meet no interval of
     the `count` sets. `at` is, per set, the first of its intervals not yet passed, and the
     heap (`key`, `which`) orders the sets by where that interval begins: only the set with
-    the lowest interval can block, so a placement costs a heap step per interval passed."""
+    the lowest interval can block. A set taken from the heap is followed while its next
+    interval still blocks (the offset only ever moves to the end of an interval that
+    blocks it, so the order the blockers are passed in does not change where it stops),
+    and goes back to the heap when it no longer does: a placement costs a step per
+    interval passed (counted in `work[0]`) and a heap step per change of set."""
     while key[0] < offset + size:
         k = which[0]
-        i = at[k]
-        if hi[base[k] + i] > offset:
-            offset = _align_up(hi[base[k] + i], alignment)
-        i = _first_above(hi, base[k], length[k], i + 1, offset)
+        i, first, last = at[k], base[k], length[k]
+        while True:
+            work[0] += 1
+            if hi[first + i] > offset:
+                offset = _align_up(hi[first + i], alignment)
+            i = _first_above(hi, first, last, i + 1, offset)
+            if i >= last or lo[first + i] >= offset + size:
+                break
         at[k] = i
-        key[0] = lo[base[k] + i] if i < length[k] else NO_HINT
+        key[0] = lo[first + i] if i < last else NO_HINT
         _sift_down(key, which, count, 0)
     return offset
 
 
 @kernel
-def _tightest_free(lo, hi, base, length, at, key, which, count, size, alignment):
+def _tightest_free(lo, hi, base, length, at, key, which, count, size, alignment, work):
     """The aligned start of the smallest gap that holds `size` bytes (the lowest such gap
     on ties), or of the space above everything when no gap holds it."""
-    offset = _lowest_free(lo, hi, base, length, at, key, which, count, 0, size, alignment)
+    offset = _lowest_free(lo, hi, base, length, at, key, which, count, 0, size, alignment, work)
     best, best_room = -1, NO_HINT
     # Where the heap stops, its lowest interval is the first above the free offset.
     while key[0] != NO_HINT:
@@ -112,6 +120,7 @@ def _tightest_free(lo, hi, base, length, at, key, which, count, size, alignment)
             _align_up(end, alignment),
             size,
             alignment,
+            work,
         )
     return offset if best < 0 else best
 
@@ -204,10 +213,11 @@ def place_spans(
     num_pools,
     pinned,
 ):
-    """`(pool, offset, failed)`: every buffer of `order` at the first candidate pool where it
-    fits under the hint (`NO_HINT`: none); `failed` is the first buffer that fits nowhere
-    (-1 when all were placed). A buffer whose `pinned` offset is not -1 goes there, in its
-    first candidate pool, whatever it meets (the caller knows it overlaps nothing)."""
+    """`(pool, offset, failed, steps)`: every buffer of `order` at the first candidate pool
+    where it fits under the hint (`NO_HINT`: none); `failed` is the first buffer that fits
+    nowhere (-1 when all were placed); `steps` the heap steps the gaps took. A buffer whose
+    `pinned` offset is not -1 goes there, in its first candidate pool, whatever it meets
+    (the caller knows it overlaps nothing)."""
     n = len(sizes)
     leaves = max(int(span_end.max()) if n else 1, 1)
     tree = 1
@@ -232,6 +242,7 @@ def place_spans(
     which = np.empty(len(sets), np.int64)
     pool_of = np.full(n, -1, np.int64)
     offset_of = np.zeros(n, np.int64)
+    work = np.zeros(1, np.int64)
     for buffer in order:
         size = sizes[buffer]
         start, end = span_start[buffer], span_end[buffer]
@@ -255,11 +266,11 @@ def place_spans(
                     _sift_down(key, which, count, k)
                 if best_fit:
                     offset = _tightest_free(
-                        lo, hi, base, length, at, key, which, count, size, alignment
+                        lo, hi, base, length, at, key, which, count, size, alignment, work
                     )
                 else:
                     offset = _lowest_free(
-                        lo, hi, base, length, at, key, which, count, 0, size, alignment
+                        lo, hi, base, length, at, key, which, count, 0, size, alignment, work
                     )
             if offset + size > hints[pool]:
                 continue
@@ -289,5 +300,5 @@ def place_spans(
                     )
             break
         if not placed:
-            return pool_of, offset_of, buffer
-    return pool_of, offset_of, -1
+            return pool_of, offset_of, buffer, work[0]
+    return pool_of, offset_of, -1, work[0]

@@ -40,6 +40,7 @@ from usmp_dialect.planning.algorithms.work import (
     SKYLINE_SECONDS_PER_LOOKUP,
     TimeCap,
     placement_seconds,
+    placement_seconds_measured,
     placements_in,
     repair_lookups_in,
 )
@@ -351,6 +352,7 @@ def _large_portfolio(
     a second, a repair milliseconds. On training graphs the orders get the work after the
     seed: there neither dives nor repairs gained on the best order."""
     best, runs = run_portfolio(problem, geometry, lower_bound, 1, cap, LARGE_RUNS)
+    placements = _repriced(placements, problem, geometry, best.plan)
     # Placements' worth of work spent on other things than whole orders.
     best, other = run_peak_seed(problem, geometry, lower_bound, best, placements - runs, cap)
     share = 1.0
@@ -389,6 +391,18 @@ def _large_portfolio(
         "repaired_windows": work.windows_lowered,
     }
     return Candidate(repaired, repaired.total_size(problem), best.order, best.fit, best.name), notes
+
+
+def _repriced(placements: int, problem: Problem, geometry: Geometry, first: Plan) -> int:
+    """`placements` in the model's price, in the price the `first` whole placement counted
+    (a dense trace's gap searches pass many more intervals than its pairs say): the rest
+    of the work (orders, seed, dives, repairs) is counted in placements of that price."""
+    steps = first.notes.get("placement_steps")
+    if not isinstance(steps, int):
+        return placements
+    modelled = placement_seconds(problem, geometry)
+    measured = placement_seconds_measured(problem, geometry, steps)
+    return int(placements * modelled / measured)
 
 
 def plan_default(problem: Problem, effort: float, cap: TimeCap) -> Plan:

@@ -34,6 +34,14 @@ time of six portfolio orders on A, D, resnet50, G_1, pangu_2.6B, S_1, Y_1 and ra
 instances (most within 35 %, none more than 2x slower)."""
 SPAN_PLACEMENT_SECONDS_PER_PAIR = 2.5e-9
 """Each conflicting pair there: more live buffers, more gaps to pass."""
+SPAN_PLACEMENT_SECONDS_PER_STEP = 30e-9
+"""One step of a gap search in the segment tree of spans (`placement_kernel`: an interval
+passed), heap and insertions included: 27-31 ns on dense random traces (a third of the
+buffers live at once: 1100 steps a buffer at 4k buffers, 4500 at 16k, 2.4 CPU s an order
+under best fit there, where the model above says 0.41). Such traces cost far more than
+their pairs say, and only the kernel's count of steps tells them from sparse ones of as
+many pairs (Y_1: 180M pairs, 200 steps a buffer, half a second an order, priced by the
+model above); the count is part of the work, the same on every run."""
 SKYLINE_SECONDS_PER_LOOKUP = 0.5e-6
 """One skyline lookup of a bottom-up dive (`skyline`): a range maximum, a heap step and,
 for a placement, a range raise (0.44-0.56 us on random 64k-buffer traces, 1.7M lookups a
@@ -65,6 +73,12 @@ def placement_seconds(problem: Problem, geometry: Geometry) -> float:
             + pairs * SPAN_PLACEMENT_SECONDS_PER_PAIR
         )
     return problem.num_buffers * PLACEMENT_SECONDS_PER_BUFFER + pairs * PLACEMENT_SECONDS_PER_PAIR
+
+
+def placement_seconds_measured(problem: Problem, geometry: Geometry, steps: int) -> float:
+    """Reference seconds of a placement of every buffer whose gap searches took `steps`
+    steps (`placement_steps`), never less than the model's (`placement_seconds`)."""
+    return max(placement_seconds(problem, geometry), steps * SPAN_PLACEMENT_SECONDS_PER_STEP)
 
 
 def placements_in(seconds: float, problem: Problem, geometry: Geometry) -> int:
