@@ -9,10 +9,18 @@ import re
 import struct
 from pathlib import Path
 
+import numpy as np
 import pytest
 import xdsl
 from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin, DenseIntOrFPElementsAttr, IntegerAttr, i64
+from xdsl.dialects.builtin import (
+    Builtin,
+    BytesAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    i64,
+)
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.lexer import Input
@@ -85,6 +93,16 @@ def test_integer_attr_verifies_on_construction(monkeypatch) -> None:
     IntegerAttr(48, i64)
     assert verified
     assert xdsl_compat.unverified_i64_attr(48) == IntegerAttr(48, i64)
+
+
+def test_dense_array_verifies_on_construction(monkeypatch) -> None:
+    verified: list[DenseArrayBase] = []
+    monkeypatch.setattr(DenseArrayBase, "verify", verified.append)
+    data = np.array([3, 8], dtype="<i8").tobytes()
+    built = DenseArrayBase(i64, BytesAttr(data))
+    assert verified
+    fast = xdsl_compat.unverified_i64_array(data)
+    assert fast == built and hash(fast) == hash(built)
 
 
 def _xdsl_private_names() -> set[str]:

@@ -47,6 +47,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 from usmp_dialect.diagnostics import MAX_NESTING, LocatedError, decode_input, with_location
 from usmp_dialect.dialects.tir import set_readable_hint
 from usmp_dialect.formats import resources
+from usmp_dialect.formats.named_liveness import upgrade_named_liveness
 from usmp_dialect.formats.resources import Blobs
 from usmp_dialect.universe import USMP_UNIVERSE
 from usmp_dialect.xdsl_compat import current_token, define_ssa_values, dialect_stack
@@ -222,6 +223,7 @@ class LocatingParser(Parser):
         value: the hints are made ones that print uniquely."""
         module = super().parse_module(allow_implicit_module)
         self._check_resource_uses()
+        upgrade_named_liveness(module, self.lexer.input.name)
         resources.set_blobs(module, self._blobs)
         for op in module.walk():
             for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):

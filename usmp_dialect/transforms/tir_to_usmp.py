@@ -1,5 +1,6 @@
 """`tir-to-usmp`: the plannable `tir.alloc_buffer`s of a TIR module become
-`usmp.alloc_offset`s (whose result is the same `!tir.buffer`), with one `usmp.liveness`.
+`usmp.alloc_offset`s (whose result is the same `!tir.buffer`) that carry their live
+intervals, with one `usmp.liveness` saying they are known.
 
 Liveness is TVM's buffer-info extraction over the inlined call tree from the entry
 function (see `analysis/tir_liveness.py`). Candidate pools are left to
@@ -47,8 +48,8 @@ def in_pool(t: tir.BufferType, alignment: int | None = None) -> tir.BufferType:
     )
 
 
-def _lower_allocation(allocation: Allocation, name: str) -> None:
-    lower_alloc_buffer(allocation.op, name)
+def _lower_allocation(allocation: Allocation, name: str) -> AllocOffsetOp:
+    return lower_alloc_buffer(allocation.op, name)
 
 
 def lower_alloc_buffer(op: tir.AllocBufferOp, name: str) -> AllocOffsetOp:
