@@ -285,12 +285,14 @@ _ELEMENT_TYPES: dict[str, Attribute] = {
 _ELEMENT_NAMES = {attr: text for text, attr in _ELEMENT_TYPES.items()}
 _PLAIN_ALLOC = re.compile(
     _PLAIN_NAME + r"\s*(?:@([A-Za-z_][\w$.]*)|\[\s*\])\s*\[(?:\?|([0-9]{1,18}))\]\s*"
-    r"align\s+([0-9]{1,18})\s*(?:live((?:\s*\[\s*[0-9]{1,18}\s*,\s*[0-9]{1,18}\s*\))+)\s*)?"
+    r"align\s+([0-9]{1,18})\s*(?:live\s*\[\s*([0-9]{1,18})\s*,\s*([0-9]{1,18})\s*\)"
+    r"((?:\s*\[\s*[0-9]{1,18}\s*,\s*[0-9]{1,18}\s*\))*)\s*)?"
     r":\s*memref<((?:[0-9]{1,18}x)*)([a-z][a-z0-9]*)>",
     re.ASCII,
 )
 """`"name" @pool[offset] align N live [s, e) ... : memref<...>` with one pool or none, no
-conflicts or attributes, and numbers short enough that none can pass 2**63-1."""
+conflicts or attributes, and numbers short enough that none can pass 2**63-1. The first
+interval is read apart: most buffers have only that one."""
 _NUMBER = re.compile(r"[0-9]+")
 
 
@@ -453,6 +455,8 @@ def _unchecked_size_in_bytes(buffer_type: Attribute) -> int:
     return buffer_type.element_count() * element_bytes
 
 
+_ONE_INTERVAL = struct.Struct("<2q")
+"""The bounds of one interval, as `live` holds them."""
 I64_ARRAY = DenseArrayBase.constr(i64)
 """An `array<i64: ...>`: the planner reads its bytes as int64 (an `array<i32: ...>` or
 `array<f64: ...>` written in generic form is a verifier error, not other numbers)."""
@@ -460,12 +464,14 @@ I64_ARRAY = DenseArrayBase.constr(i64)
 
 def _i64_array(values: Sequence[int] | np.ndarray | bytes) -> DenseArrayBase:
     """An `array<i64: ...>` of `values`, or of the int64s `values` holds as bytes."""
-    if isinstance(values, np.ndarray):
-        data = values.astype("<i8").tobytes()
-    elif not isinstance(values, bytes):
-        data = struct.pack(f"<{len(values)}q", *values)
-    else:
+    if isinstance(values, bytes):
         data = values
+    elif isinstance(values, np.ndarray):
+        data = values.astype("<i8").tobytes()
+    elif len(values) == 2:
+        data = _ONE_INTERVAL.pack(*values)
+    else:
+        data = struct.pack(f"<{len(values)}q", *values)
     # Whole int64s by construction: built unverified, as there is one a buffer.
     return unverified_i64_array(data)
 
@@ -492,13 +498,20 @@ def live_by_buffer(
     return [data[start:end] for start, end in pairwise(edges)]
 
 
+def _live_pairs(live: DenseArrayBase) -> list[tuple[int, int]]:
+    """`live`'s intervals as `(start, end)` pairs."""
+    data = live.data.data
+    # Most buffers have one interval: unpacked without building the list of bounds.
+    if len(data) == 16:
+        return [_ONE_INTERVAL.unpack(data)]
+    bounds = memoryview(data).cast("q").tolist()
+    return list(zip(bounds[0::2], bounds[1::2], strict=True))
+
+
 def _live_text(live: DenseArrayBase | None) -> str:
     if live is None:
         return ""
-    bounds = memoryview(live.data.data).cast("q").tolist()
-    return " live" + "".join(
-        f" [{s}, {e})" for s, e in zip(bounds[0::2], bounds[1::2], strict=True)
-    )
+    return " live" + "".join([f" [{start}, {end})" for start, end in _live_pairs(live)])
 
 
 def _parse_intervals(parser: Parser) -> list[int]:
@@ -801,8 +814,7 @@ class AllocOffsetOp(IRDLOperation):
             return
         if len(live.data.data) % 16:
             raise VerifyException(f"buffer '{name}': live must hold (start, end) pairs")
-        bounds = self.live_bounds()
-        for start, end in zip(bounds[0::2], bounds[1::2], strict=True):
+        for start, end in _live_pairs(live):
             if start < 0 or end <= start:
                 raise VerifyException(
                     f"buffer '{name}': live interval [{start}, {end}) must have 0 <= start < end"
@@ -878,18 +890,23 @@ class AllocOffsetOp(IRDLOperation):
         match = _PLAIN_ALLOC.match(parser.lexer.input.content, position)
         if match is None:
             return None
-        name, pool, offset, alignment, live, dims, element = match.groups()
+        name, pool, offset, alignment, start, end, more, dims, element = match.groups()
         buffer_type = _plain_memref(dims, element)
         if buffer_type is None:
             return None
         resume_parser_at(parser, match.end())
+        live: list[int] | bytes = b""
+        if more:
+            live = [int(start), int(end), *map(int, _NUMBER.findall(more))]
+        elif start is not None:
+            live = _ONE_INTERVAL.pack(int(start), int(end))
         return cls(
             name,
             [] if pool is None else [pool],
             buffer_type,
             int(alignment),
             None if offset is None else int(offset),
-            () if live is None else [int(n) for n in _NUMBER.findall(live)],
+            live,
         )
 
     @classmethod
@@ -937,7 +954,7 @@ class AllocOffsetOp(IRDLOperation):
             f"[{'?' if offset is None else offset}] align {self.alignment_bytes}"
             + _live_text(self.properties.get("live"))
         )
-        if self.conflicts:
+        if not has_no_operands_or_successors(self):
             printer.print_string(" conflicts(")
             printer.print_list(self.conflicts, printer.print_operand)
             printer.print_string(")")
