@@ -97,7 +97,11 @@ def test_integer_attr_verifies_on_construction(monkeypatch) -> None:
 
 def test_dense_array_verifies_on_construction(monkeypatch) -> None:
     verified: list[DenseArrayBase] = []
-    monkeypatch.setattr(DenseArrayBase, "verify", verified.append)
+
+    def record(attr: DenseArrayBase) -> None:
+        verified.append(attr)
+
+    monkeypatch.setattr(DenseArrayBase, "verify", record)
     data = np.array([3, 8], dtype="<i8").tobytes()
     built = DenseArrayBase(i64, BytesAttr(data))
     assert verified
