@@ -117,17 +117,24 @@ class _Writer:
         inputs: list[int],
         outputs: list[int],
         description: str,
+        custom_options: dict[int, bytes] | None = None,
+        versions: int = 1,
     ) -> bytes:
         """The `.tflite` bytes of one subgraph: `operators` as (index into `codes`, input
         tensors, output tensor, builtin options type, options), in order; a code that is a
-        string is a custom operator's name."""
+        string is a custom operator's name, `custom_options` its options' bytes by the
+        operator's index; every code of version `versions`."""
         b = self.builder
         operator_offsets = []
-        for code, operands, output, options_type, options in operators:
+        for i, (code, operands, output, options_type, options) in enumerate(operators):
             inputs_offset = _vector(b, tflite.OperatorStartInputsVector, operands, b.PrependInt32)
             results = output if isinstance(output, list) else [output]
             outputs_offset = _vector(b, tflite.OperatorStartOutputsVector, results, b.PrependInt32)
+            custom = (custom_options or {}).get(i)
+            custom_offset = b.CreateByteVector(custom) if custom is not None else None
             tflite.OperatorStart(b)
+            if custom_offset is not None:
+                tflite.OperatorAddCustomOptions(b, custom_offset)
             tflite.OperatorAddOpcodeIndex(b, code)
             tflite.OperatorAddInputs(b, inputs_offset)
             tflite.OperatorAddOutputs(b, outputs_offset)
@@ -165,7 +172,7 @@ class _Writer:
                 b, min(code, BuiltinOperator.PLACEHOLDER_FOR_GREATER_OP_CODES)
             )
             tflite.OperatorCodeAddBuiltinCode(b, code)
-            tflite.OperatorCodeAddVersion(b, 1)
+            tflite.OperatorCodeAddVersion(b, versions)
             code_offsets.append(tflite.OperatorCodeEnd(b))
         buffer_offsets = []
         for data in self.buffers:
@@ -200,6 +207,48 @@ def _quantized(values: np.ndarray, scales: np.ndarray, dtype: type) -> np.ndarra
     return np.clip(np.round(values / scales), info.min, info.max).astype(dtype)
 
 
+def _conv_options(
+    b: Any, padding: int, stride: int = 1, activation: int = ActivationFunctionType.NONE
+) -> int:
+    """A CONV_2D's options table: square stride, no dilation."""
+    return _table(
+        b,
+        "Conv2DOptions",
+        Padding=padding,
+        StrideW=stride,
+        StrideH=stride,
+        DilationWFactor=1,
+        DilationHFactor=1,
+        FusedActivationFunction=activation,
+    )
+
+
+def _int8_conv_constants(
+    w: _Writer, name: str, weights: np.ndarray, bias: np.ndarray, input_scale: float
+) -> tuple[int, int]:
+    """A convolution's weights quantized to int8 per output channel (its first dim) and
+    its bias to int32 at the input's scale times each weight scale, as TFLite's converter
+    writes them: the two tensors."""
+    channels = weights.shape[0]
+    scales = np.abs(weights).reshape(channels, -1).max(axis=1) / 127
+    cw = w.tensor(
+        f"{name}/weights",
+        list(weights.shape),
+        TensorType.INT8,
+        list(scales),
+        data=_quantized(weights, scales[:, None, None, None], np.int8),
+    )
+    bias_scales = scales * input_scale
+    cb = w.tensor(
+        f"{name}/bias",
+        [channels],
+        TensorType.INT32,
+        list(bias_scales),
+        data=_quantized(bias, bias_scales, np.int32),
+    )
+    return cw, cb
+
+
 def int8_cnn_tflite(seed: int = 0) -> bytes:
     """The model's `.tflite` bytes; weights drawn from `seed`."""
     rng = np.random.default_rng(seed)
@@ -208,7 +257,6 @@ def int8_cnn_tflite(seed: int = 0) -> bytes:
     int8 = TensorType.INT8
 
     conv_weights = rng.standard_normal((8, 3, 3, 1)) / 3
-    conv_scales = np.abs(conv_weights).reshape(8, -1).max(axis=1) / 127
     conv_bias = rng.standard_normal(8) / 4
     conv_out_scale, fc_out_scale = 1 / 16, 1 / 8
     fc_weights = rng.standard_normal((10, 288)) / np.sqrt(288)
@@ -216,21 +264,7 @@ def int8_cnn_tflite(seed: int = 0) -> bytes:
     fc_bias = rng.standard_normal(10) / 4
 
     x = w.tensor("input_1", [1, 12, 12, 1], int8, [INPUT_SCALE], [0])
-    cw = w.tensor(
-        "conv/weights",
-        [8, 3, 3, 1],
-        int8,
-        list(conv_scales),
-        data=_quantized(conv_weights, conv_scales[:, None, None, None], np.int8),
-    )
-    bias_scales = conv_scales * INPUT_SCALE
-    cb = w.tensor(
-        "conv/bias",
-        [8],
-        TensorType.INT32,
-        list(bias_scales),
-        data=_quantized(conv_bias, bias_scales, np.int32),
-    )
+    cw, cb = _int8_conv_constants(w, "conv", conv_weights, conv_bias, INPUT_SCALE)
     conv = w.tensor("conv/relu", [1, 12, 12, 8], int8, [conv_out_scale], [-128])
     pool = w.tensor("pool", [1, 6, 6, 8], int8, [conv_out_scale], [-128])
     new_shape = w.tensor(
@@ -254,16 +288,7 @@ def int8_cnn_tflite(seed: int = 0) -> bytes:
     )
     out = w.tensor("Identity", [1, 10], int8, [fc_out_scale], [3])
 
-    conv_options = _table(
-        b,
-        "Conv2DOptions",
-        Padding=Padding.SAME,
-        StrideW=1,
-        StrideH=1,
-        DilationWFactor=1,
-        DilationHFactor=1,
-        FusedActivationFunction=ActivationFunctionType.RELU,
-    )
+    conv_options = _conv_options(b, Padding.SAME, activation=ActivationFunctionType.RELU)
     pool_options = _table(
         b,
         "Pool2DOptions",
@@ -495,21 +520,21 @@ def scalar_state_tflite(order: str = "read, write") -> bytes:
 
 
 def custom_operator_tflite() -> bytes:
-    """An int8 model whose second operator is a custom one (MediaPipe's, which TVM's
-    frontend rejects before converting any operator), after a DEQUANTIZE it converts:
+    """An int8 model whose second operator is a custom one neither TVM's frontend nor ours
+    converts (a TensorFlow op kept by TFLite's converter as a Flex one; TVM's frontend
+    rejects every custom operator before converting any), after a DEQUANTIZE it converts:
 
-    input int8[1,4] -> DEQUANTIZE -> float32[1,4] -> CUSTOM 'Convolution2DTransposeBias'
-      -> output float32[1,4]
+    input int8[1,4] -> DEQUANTIZE -> float32[1,4] -> CUSTOM 'FlexErf' -> output float32[1,4]
     """
     w = _Writer()
     x = w.tensor("input", [1, 4], TensorType.INT8, [INPUT_SCALE], [0])
-    real = w.tensor("conv2d/Kernel_dequantize", [1, 4], TensorType.FLOAT32)
-    out = w.tensor("conv2d_transpose/out", [1, 4], TensorType.FLOAT32)
+    real = w.tensor("dense/Kernel_dequantize", [1, 4], TensorType.FLOAT32)
+    out = w.tensor("erf/out", [1, 4], TensorType.FLOAT32)
     operators: list[tuple[int, list[int], int, int, int | None]] = [
         (0, [x], real, 0, None),
         (1, [real], out, 0, None),
     ]
-    codes = [BuiltinOperator.DEQUANTIZE, "Convolution2DTransposeBias"]
+    codes = [BuiltinOperator.DEQUANTIZE, "FlexErf"]
     return w.model(codes, operators, [x], [out], "usmp_dialect custom-operator model")
 
 
@@ -552,8 +577,8 @@ def densify_tflite(values_stored: bool = True) -> bytes:
     weights float32[2,4] (CSR) -> DENSIFY -> dense/weights float32[2,4]
     input float32[1,4] -> FULLY_CONNECTED -> output float32[1,2]
 
-    Without `values_stored` the sparse weight's buffer is empty, which TVM's DENSIFY
-    converter crashes on (numpy's "a bytes-like object is required").
+    Without `values_stored` the sparse weight's buffer is empty: a file the import
+    rejects (TVM's own DENSIFY converter crashed inside numpy on it).
     """
     w = _Writer()
     f32 = TensorType.FLOAT32
@@ -603,3 +628,73 @@ def int8_pad_tflite(zero_point: int = -5) -> bytes:
         (0, [x, paddings], padded, 0, None),
     ]
     return w.model([BuiltinOperator.PAD], operators, [x], [padded], "usmp_dialect int8 pad")
+
+
+def float_input_int8_conv_tflite(stride: int, seed: int = 0) -> bytes:
+    """An int8 convolution behind a float32 input, as TFLite's converter writes a model
+    whose caller feeds floats: its QUANTIZE then the int8 kernel.
+
+    input float32[1,8,8,4] -> QUANTIZE -> int8[1,8,8,4]
+      -> CONV_2D 1x1x8, stride `stride` -> output int8[1,8/stride,8/stride,8]
+
+    At stride 1 the convolution's output (512 B) is larger than the quantized input (256
+    B): the float input (1024 B) is best freed before it is written. At stride 2 it is
+    smaller (128 B): the quantized input is best never held.
+    """
+    rng = np.random.default_rng(seed)
+    w = _Writer()
+    int8 = TensorType.INT8
+    side = 8 // stride
+    weights = rng.standard_normal((8, 1, 1, 4)) / 2
+    bias = rng.standard_normal(8) / 4
+
+    x = w.tensor("input", [1, 8, 8, 4], TensorType.FLOAT32)
+    quantized = w.tensor("quantized", [1, 8, 8, 4], int8, [INPUT_SCALE], [0])
+    cw, cb = _int8_conv_constants(w, "conv", weights, bias, INPUT_SCALE)
+    out = w.tensor("conv", [1, side, side, 8], int8, [1 / 16], [-3])
+    conv_options = _conv_options(w.builder, Padding.VALID, stride)
+    codes = [BuiltinOperator.QUANTIZE, BuiltinOperator.CONV_2D]
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [x], quantized, 0, None),
+        (1, [quantized, cw, cb], out, BuiltinOptions.Conv2DOptions, conv_options),
+    ]
+    return w.model(codes, operators, [x], [out], "usmp_dialect float input, int8 conv")
+
+
+def conv_stack_tflite(int8: bool, layers: int = 6, channels: int = 16, seed: int = 0) -> bytes:
+    """A stack of convolutions, int8 as TFLite's converter quantizes one (per-channel
+    weights, int32 biases) or its float32 twin with the same weights unquantized, to
+    weigh what int8 costs the import and the check:
+
+    input [1,16,16,channels] -> `layers` x (CONV_2D 3x3xchannels SAME, RELU)
+      -> output [1,16,16,channels]
+    """
+    rng = np.random.default_rng(seed)
+    w = _Writer()
+    dtype = TensorType.INT8 if int8 else TensorType.FLOAT32
+    shape = [1, 16, 16, channels]
+    activation = [1 / 16] if int8 else None
+    x = w.tensor("input", shape, dtype, [INPUT_SCALE] if int8 else None, [0] if int8 else None)
+    options = _conv_options(w.builder, Padding.SAME, activation=ActivationFunctionType.RELU)
+    operators: list[tuple[int, list[int], int, int, int | None]] = []
+    previous, previous_scale = x, INPUT_SCALE
+    for layer in range(layers):
+        weights = rng.standard_normal((channels, 3, 3, channels)) / np.sqrt(9 * channels)
+        bias = rng.standard_normal(channels) / 4
+        if int8:
+            cw, cb = _int8_conv_constants(w, f"conv{layer}", weights, bias, previous_scale)
+        else:
+            cw = w.tensor(
+                f"conv{layer}/weights",
+                list(weights.shape),
+                dtype,
+                data=weights.astype(np.float32),
+            )
+            cb = w.tensor(f"conv{layer}/bias", [channels], dtype, data=bias.astype(np.float32))
+        out = w.tensor(f"conv{layer}/relu", shape, dtype, activation, [-128] if int8 else None)
+        operators.append((0, [previous, cw, cb], out, BuiltinOptions.Conv2DOptions, options))
+        previous, previous_scale = out, 1 / 16
+    kind = "int8" if int8 else "float32"
+    return w.model(
+        [BuiltinOperator.CONV_2D], operators, [x], [previous], f"usmp_dialect {kind} convs"
+    )

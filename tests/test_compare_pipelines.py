@@ -28,7 +28,7 @@ def test_presets_side_by_side(capsys) -> None:
 
 
 def test_a_pass_pipeline_beside_a_preset(capsys) -> None:
-    spec = "tir-hoist-workspaces,tir-to-usmp,usmp-plan{algorithm=best_fit}"
+    spec = "tir-hoist-workspaces,tir-to-usmp,usmp-assign-pools,usmp-plan{algorithm=best_fit}"
     assert main([str(DIAMOND), "--algorithm", "first_fit", "-p", "tvm-usmp", "-p", spec]) == 0
     rows = _rows(capsys.readouterr().out)
     assert rows == {"tvm-usmp": ["64", "48"], spec: ["48", "48"]}

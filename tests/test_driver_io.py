@@ -238,19 +238,22 @@ def test_emit_tvmscript_leaves_constants_out_alone_when_o_fails(tmp_path: Path):
 @pytest.mark.parametrize(
     "command",
     [
-        ["usmp-opt", str(LARGE_CSV), "--plan-pools", "-t", "usmp-report"],
-        ["usmp-translate", "--import-csv", str(LARGE_CSV)],
+        [TOOLS / "usmp-opt", LARGE_CSV, "--plan-pools", "-t", "usmp-report"],
+        [TOOLS / "usmp-translate", "--import-csv", LARGE_CSV],
+        pytest.param(
+            [sys.executable, ROOT / "tools" / "run_tvmscript.py", ROOT / "examples/tir/chain.py"],
+            marks=pytest.mark.tvm,
+            id="run_tvmscript",
+        ),
     ],
 )
-def test_a_closed_pipe_ends_the_tool_by_sigpipe_quietly(command: list[str]):
+def test_a_closed_pipe_ends_the_tool_by_sigpipe_quietly(command: list[str | Path]):
     """`usmp-opt ... | head -1` once head has gone: killed by SIGPIPE (a shell says 141),
     nothing on stderr."""
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        completed = subprocess.run(
-            [TOOLS / command[0], *command[1:]], stdout=write_end, stderr=subprocess.PIPE
-        )
+        completed = subprocess.run(command, stdout=write_end, stderr=subprocess.PIPE)
     finally:
         os.close(write_end)
     assert completed.returncode == -signal.SIGPIPE, completed.stderr

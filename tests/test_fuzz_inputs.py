@@ -57,7 +57,12 @@ def fuzz_settings(ci_examples: int) -> settings:
 def _planned_usmp() -> bytes:
     """chain.mlir lowered and planned in usmp form: pools, offsets and liveness to break."""
     code, out, err = run(
-        usmp_opt.main, [str(ROOT / "examples/memref/chain.mlir"), "-p", "memref-to-usmp,usmp-plan"]
+        usmp_opt.main,
+        [
+            str(ROOT / "examples/memref/chain.mlir"),
+            "-p",
+            "memref-to-usmp,usmp-assign-pools,usmp-plan",
+        ],
     )
     assert code == 0, err
     return out.encode()
@@ -269,7 +274,7 @@ def _generic(path: Path, passes: str | None = None) -> bytes:
 
 GENERIC_USMP_SEEDS = [
     _generic(ROOT / "examples/memref/chain.mlir", "memref-to-usmp"),
-    _generic(ROOT / "examples/memref/chain.mlir", "memref-to-usmp,usmp-plan"),
+    _generic(ROOT / "examples/memref/chain.mlir", "memref-to-usmp,usmp-assign-pools,usmp-plan"),
 ]
 GENERIC_TIR_SEEDS = [
     _generic(ROOT / "tests/filecheck/translate/emit-tvmscript.mlir"),

@@ -5,11 +5,15 @@ inside functions included:
   nothing of the TVM half and no console-script main;
 - each core layer imports only the layers below it (`LAYERS`, lowest first);
 - the TVM half imports no console-script main;
-- no module imports another lazily (inside a function) but to keep TVM or numba out of a
-  command that does not need them: the mains import the TVM half lazily, the TVM half
-  imports TVM lazily, xDSL's universe loads passes on demand, and the console scripts
-  import their tool inside the handling of Ctrl-C;
-- no import cycle.
+- no module imports another lazily (inside a function) but to keep TVM, numba or the IR
+  out of a command that does not need them: the mains import the TVM half lazily, and the
+  core's dialects, parser and passes where a run reads, plans or prints IR (so `--help`
+  and a usage error cost what xdsl-opt's do); the TVM half imports TVM lazily, xDSL's
+  universe loads passes on demand, and the console scripts import their tool inside the
+  handling of Ctrl-C;
+- no import cycle;
+- no pass imports another pass: passes share helpers through the layers below (or a
+  transforms module that holds no pass).
 """
 
 from __future__ import annotations
@@ -127,13 +131,36 @@ def test_lazy_imports_only_keep_tvm_and_numba_out(module: str) -> None:
         if internal is None:
             continue
         keeps_tvm_out = _top(module) == MAINS and _top(internal) == TVM_HALF
+        keeps_ir_out = _top(module) == MAINS and _layer(internal) is not None
         keeps_numba_out = _top(internal) == "planning"
         # The console scripts import their tool inside the handling of Ctrl-C: the imports
         # take seconds.
         interruptible = module == CONSOLE_SCRIPTS
         on_demand = module == "usmp_dialect.universe"
-        assert keeps_tvm_out or keeps_numba_out or interruptible or on_demand, (
+        assert keeps_tvm_out or keeps_ir_out or keeps_numba_out or interruptible or on_demand, (
             f"{module} imports {internal} inside a function: import it at the top"
+        )
+
+
+def _defines_a_pass(path: Path) -> bool:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any(
+        isinstance(node, ast.ClassDef)
+        and any(isinstance(base, ast.Name) and base.id == "ModulePass" for base in node.bases)
+        for node in tree.body
+    )
+
+
+PASS_MODULES = {name for name, path in MODULES.items() if _defines_a_pass(path)}
+
+
+@pytest.mark.parametrize("module", sorted(PASS_MODULES))
+def test_a_pass_imports_no_other_pass(module: str) -> None:
+    for target, _ in IMPORTS[module]:
+        internal = _internal(target)
+        assert internal == module or internal not in PASS_MODULES, (
+            f"pass module {module} imports pass module {internal}: move what they share to "
+            "the layer below"
         )
 
 

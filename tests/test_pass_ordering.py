@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import BoolAttr, ModuleOp
 from xdsl.passes import PassPipeline
 
 from usmp_dialect.diagnostics import UsmpError
-from usmp_dialect.dialects.usmp import PLAN_ATTR, module_allocs
+from usmp_dialect.dialects.usmp import PLAN_ATTR, PlanAttr, module_allocs
 from usmp_dialect.parsing import parse_module, usmp_context
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
 from usmp_dialect.reports.report import plan_report
@@ -53,7 +53,8 @@ def test_diamond_cannot_reach_max_live_with_one_workspace_for_both_calls() -> No
     plan_pools(module, plan_pools_pipeline(lower=False))
     (pool,) = plan_report(module)["pools"]
     assert (pool["size"], pool["max_live"]) == (64, 48)
-    assert module.attributes[PLAN_ATTR].data["proven_optimal"] == BoolAttr.from_bool(True)
+    how = module.attributes[PLAN_ATTR]
+    assert isinstance(how, PlanAttr) and how.proven_optimal == BoolAttr.from_bool(True)
 
 
 def _run_in_order(module: ModuleOp, passes: list[str]) -> None:

@@ -1,8 +1,11 @@
 """A tool's start-up pays only for what the run uses: numba and TVM are loaded by a
-compiled kernel or a TVM path, never by `--help` or a small plan."""
+compiled kernel or a TVM path, never by `--help` or a small plan; `--help` and a usage
+error load no numpy, no dialect of ours, no parser and no pass (xdsl-opt's start-up)."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,26 +15,54 @@ import pytest
 ROOT = Path(__file__).parents[1]
 
 _LOADED = """
-import sys
-from usmp_dialect.tools.usmp_opt import main
+import json, os, sys
+from usmp_dialect.tools.console import usmp_opt
 try:
-    main(sys.argv[1:])
+    usmp_opt(sys.argv[1:])
 except SystemExit:
     pass
-print(sorted({name.partition(".")[0] for name in sys.modules} & {"numba", "numpy", "tvm"}))
+print(json.dumps({"modules": sorted(sys.modules), "blas": os.environ.get("OPENBLAS_NUM_THREADS")}))
 """
 
+THIRD_PARTY = {"numba", "numpy", "tvm"}
 
-def _loaded_by(*argv: str) -> str:
+IR_MODULES = (
+    "usmp_dialect.dialects.usmp",
+    "usmp_dialect.dialects.tir",
+    "usmp_dialect.parsing",
+    "usmp_dialect.transforms",
+    "usmp_dialect.planning.problem",
+    "usmp_dialect.planning.rules",
+    "usmp_dialect.formats",
+    "usmp_dialect.reports",
+)
+"""What reads, plans or prints IR: loaded by the run that does it."""
+
+
+def _run(*argv: str, env: dict[str, str] | None = None) -> dict:
     done = subprocess.run(
-        [sys.executable, "-c", _LOADED, *argv], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _LOADED, *argv],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
     )
-    return done.stdout.splitlines()[-1]
+    return json.loads(done.stdout.splitlines()[-1])
 
 
-def test_help_loads_neither_numba_nor_tvm():
-    assert "numba" not in _loaded_by("--help")
-    assert "tvm" not in _loaded_by("--help")
+def _loaded_by(*argv: str) -> list[str]:
+    return _run(*argv)["modules"]
+
+
+def _third_party(modules: list[str]) -> list[str]:
+    return sorted({name.partition(".")[0] for name in modules} & THIRD_PARTY)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--help-all"], ["--plan-pools", "-p", "cse"]])
+def test_help_and_usage_errors_load_no_numpy_and_no_ir(argv: list[str]):
+    loaded = _loaded_by(*argv)
+    assert _third_party(loaded) == []
+    assert [m for m in loaded if m.startswith(IR_MODULES)] == []
 
 
 @pytest.mark.parametrize(
@@ -39,5 +70,22 @@ def test_help_loads_neither_numba_nor_tvm():
 )
 def test_planning_a_few_buffers_loads_no_numba(tmp_path: Path, example: str):
     output = tmp_path / "planned.mlir"
-    assert _loaded_by(str(ROOT / example), "--plan-pools", "-o", str(output)) == "['numpy']"
+    assert _third_party(_loaded_by(str(ROOT / example), "--plan-pools", "-o", str(output))) == [
+        "numpy"
+    ]
     assert "size" in output.read_text()
+
+
+def test_a_plan_at_max_live_is_not_climbed(tmp_path: Path):
+    """chain.mlir's first greedy plan is at max-live, proven: no hill climb (nor numpy's
+    random module) runs after it."""
+    output = tmp_path / "planned.mlir"
+    loaded = _loaded_by(str(ROOT / "examples/memref/chain.mlir"), "--plan-pools", "-o", str(output))
+    assert "numpy.random" not in loaded
+
+
+def test_numpy_loads_one_blas_thread_unless_told():
+    """OpenBLAS starts a thread per core as numpy loads; the tools call no BLAS."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    assert _run("--help", env=env)["blas"] == "1"
+    assert _run("--help", env={**env, "OPENBLAS_NUM_THREADS": "4"})["blas"] == "4"

@@ -37,6 +37,7 @@ ALLOCS = [
     '%0 = usmp.alloc_offset "b\\C3\\BCffer \\22q\\22" @sram[?] align 1 : memref<8xi8>',
 ]
 
+
 def _both_ways(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, str]:
     """The module printed in the custom and the generic form, and the generic form
     when only the general parser reads it."""

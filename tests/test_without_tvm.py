@@ -12,7 +12,7 @@ import pytest
 from usmp_dialect.tools import check_relax_model, run_tvmscript, usmp_opt, usmp_translate
 
 ROOT = Path(__file__).parents[1]
-EXTRA = "needs Apache TVM: pip install 'usmp-dialect[tvm]'"
+EXTRA = "needs Apache TVM: pip install -e '.[tvm]' in the usmp_dialect checkout"
 
 
 @pytest.fixture

@@ -32,6 +32,9 @@ WHEEL_MODELS = {
     # written each run; "Okay Nabu"'s splits it with SPLIT_V.
     "wakeword-okay-nabu-tflite": WheelModel("pymicro_wakeword", "models/okay_nabu.tflite"),
     "wakeword-hey-mycroft-tflite": WheelModel("pymicro_wakeword", "models/hey_mycroft.tflite"),
+    "wakeword-alexa-tflite": WheelModel("pymicro_wakeword", "models/alexa.tflite"),
+    # openWakeWord's "Hey Rhasspy" classifier (float32): 16 embeddings in, a score out.
+    "wakeword-hey-rhasspy-tflite": WheelModel("pyopen_wakeword", "models/hey_rhasspy.tflite"),
     # PaddleOCR's text-direction classifier (566 ONNX nodes, shape subgraphs to fold).
     "paddle-cls-onnx": WheelModel(
         "rapidocr_onnxruntime",
@@ -49,8 +52,14 @@ WHEEL_MODELS = {
     ),
     # ONNX's own "light" GoogLeNet (weights regenerated): inference Dropouts.
     "inception-v1-onnx": WheelModel("onnx", "backend/test/data/light/light_inception_v1.onnx"),
+    # ONNX's own "light" SqueezeNet (weights regenerated): concatenated fire modules.
+    "squeezenet-onnx": WheelModel("onnx", "backend/test/data/light/light_squeezenet.onnx"),
     # ONNX's own backend test model of a PyTorch Conv2d (an input named `0`).
     "conv2d-onnx": WheelModel("onnx", "backend/test/data/pytorch-converted/test_Conv2d/model.onnx"),
+    # and of a strided depthwise one.
+    "conv2d-depthwise-onnx": WheelModel(
+        "onnx", "backend/test/data/pytorch-converted/test_Conv2d_depthwise_strided/model.onnx"
+    ),
 }
 
 

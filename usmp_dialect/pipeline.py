@@ -2,7 +2,7 @@
 and the benchmarks:
 
     [tir-hoist-workspaces,] [tir-io-to-allocations,] memref-to-usmp, tir-to-usmp,
-    usmp-assign-pools[{pools="..."}],
+    usmp-assign-pools[{pools="..."}], tir-constants-to-buffers,
     usmp-plan{algorithm=... time-limit=... effort=...}[, usmp-to-memref, usmp-to-tir]
 
 Its defaults are `usmp-plan`'s own option defaults.
@@ -16,9 +16,8 @@ import re
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
 
-from usmp_dialect.parsing import usmp_context
 from usmp_dialect.planning.budget import DEFAULT_ALGORITHM, DEFAULT_EFFORT, DEFAULT_TIME_LIMIT
-from usmp_dialect.universe import USMP_UNIVERSE
+from usmp_dialect.universe import USMP_UNIVERSE, usmp_context
 
 __all__ = [
     "DEFAULT_ALGORITHM",
@@ -55,6 +54,7 @@ def plan_pools_pipeline(
         "memref-to-usmp",
         "tir-to-usmp",
         _assign_pools(pools, constant_pool),
+        "tir-constants-to-buffers",
         f"usmp-plan{{algorithm={option_text(algorithm)} time-limit={option_text(time_limit)} "
         f"effort={option_text(effort)}}}",
     ]

@@ -3,6 +3,7 @@ entry point, and used by `usmp-opt` directly."""
 
 from __future__ import annotations
 
+from xdsl.context import Context
 from xdsl.universe import Universe
 
 
@@ -78,6 +79,12 @@ def _tir_hoist_workspaces():
     return TirHoistWorkspaces
 
 
+def _tir_constants_to_buffers():
+    from usmp_dialect.transforms.tir_constants_to_buffers import TirConstantsToBuffers
+
+    return TirConstantsToBuffers
+
+
 def _usmp_to_tir():
     from usmp_dialect.transforms.usmp_to_tir import UsmpToTir
 
@@ -94,16 +101,32 @@ USMP_UNIVERSE = Universe(
         "tir-hoist-workspaces": _tir_hoist_workspaces,
         "tir-io-to-allocations": _tir_io_to_allocations,
         "tir-to-usmp": _tir_to_usmp,
+        "tir-constants-to-buffers": _tir_constants_to_buffers,
         "usmp-to-tir": _usmp_to_tir,
     },
     all_targets={"usmp-report": _usmp_report, "usmp-svg": _usmp_svg, "usmp-html": _usmp_html},
 )
+
+
+def usmp_context() -> Context:
+    """xDSL's dialects and the usmp project's, as usmp-opt and usmp-translate know them:
+    registered by name, each loaded when the IR first names it."""
+    ctx = Context()
+    for name, factory in {
+        **Universe.get_multiverse().all_dialects,
+        **USMP_UNIVERSE.all_dialects,
+    }.items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    return ctx
+
 
 PASS_SUMMARIES = {
     "memref-to-usmp": "memref.allocs of static shape to usmp.alloc_offset, with their liveness",
     "tir-hoist-workspaces": "an operator's workspaces allocated at its call sites, one a call",
     "tir-io-to-allocations": "the entry's inputs and outputs become plannable allocations",
     "tir-to-usmp": "the plannable tir.alloc_buffers to usmp.alloc_offset, with their liveness",
+    "tir-constants-to-buffers": "the entry's constants become buffers of a constant pool",
     "usmp-assign-pools": 'the pools (pools="SPEC", below) and each buffer\'s candidate pools',
     "usmp-plan": "every buffer's offset and every pool's size (algorithm=NAME, below)",
     "usmp-to-memref": "planned pools become function arguments, buffers views into them",

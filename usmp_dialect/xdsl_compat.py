@@ -7,6 +7,8 @@ private member of it (tests/test_xdsl_compat.py counts).
 
 Importing this module applies the three patches of xDSL's lexer and attribute parser;
 the dialects import it, so any context that loads them reads what their printers write.
+`HookedParser` is xDSL's parser with public hooks in place of the private methods that
+`parsing.LocatingParser` used to override.
 """
 
 from __future__ import annotations
@@ -17,17 +19,20 @@ from contextlib import contextmanager
 from typing import Any
 
 from xdsl.dialects.builtin import (
+    AnyDenseElement,
     AnyFloat,
     BytesAttr,
     ComplexType,
     DenseArrayBase,
+    DenseResourceAttr,
     IndexType,
     IntAttr,
     IntegerAttr,
     IntegerType,
+    RankedStructure,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue, TypeAttribute
 from xdsl.parser import AttrParser, Parser
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind, StringLiteral
@@ -111,6 +116,62 @@ def define_ssa_values(
     """Makes `%name` refer to `values` for the rest of the input, as the parser does for
     the results of an op it reads itself; xDSL 0.75 has no public way to do it."""
     parser._register_ssa_definition(name, values, span)
+
+
+class HookedParser(Parser):
+    """xDSL 0.75's `Parser`, with public hooks where a parser of its own checks what it
+    reads. xDSL 0.75 offers none of these hooks: its private methods are overridden here,
+    each calling the public hook, so that no other module names them."""
+
+    def _parse_generic_operation(self, op_type: type[Operation]) -> Operation:
+        return self.generic_operation_parsed(super()._parse_generic_operation(op_type))
+
+    def generic_operation_parsed(self, op: Operation) -> Operation:
+        """An op just read in generic form (`"name"(...) <{...}> ...`); xDSL 0.75 checks
+        its properties and attributes only once its regions verified."""
+        return op
+
+    def _parse_optional_integer_or_float_type(self) -> TypeAttribute | None:
+        start = self.pos
+        return self.integer_or_float_type_parsed(
+            super()._parse_optional_integer_or_float_type(), start
+        )
+
+    def integer_or_float_type_parsed(
+        self, parsed: TypeAttribute | None, start: int
+    ) -> TypeAttribute | None:
+        """A builtin integer or float type read from `start`; xDSL 0.75 takes any width."""
+        return parsed
+
+    def _parse_dense_literal_type(self) -> RankedStructure[AnyDenseElement]:
+        start = self.pos
+        return self.dense_literal_type_parsed(super()._parse_dense_literal_type(), start)
+
+    def dense_literal_type_parsed(
+        self, parsed: RankedStructure[AnyDenseElement], start: int
+    ) -> RankedStructure[AnyDenseElement]:
+        """The type of a `dense<...>` literal, read from `start`, before its elements are
+        read (and allocated: xDSL 0.75 sets no bound)."""
+        return parsed
+
+    def _parse_builtin_densearray_attr(self) -> DenseArrayBase | None:
+        with self.dense_elements_read(self.pos):
+            return super()._parse_builtin_densearray_attr()
+
+    @contextmanager
+    def dense_elements_read(self, start: int) -> Iterator[None]:
+        """Around the reading of an `array<...>` (and, by the caller, `dense<...>`)
+        literal from `start`: xDSL 0.75 raises NotImplementedError for elements of more
+        than 64 bits."""
+        yield
+
+    def _parse_builtin_dense_resource_attr(self) -> DenseResourceAttr:
+        return self.parse_dense_resource_attr()
+
+    def parse_dense_resource_attr(self) -> DenseResourceAttr:
+        """`dense_resource<handle> : type`, after its keyword. xDSL 0.75 declares the
+        handle in its builtin dialect's interface, shared by the whole process."""
+        return super()._parse_builtin_dense_resource_attr()
 
 
 # ------------------------------------------------------------------ fast paths

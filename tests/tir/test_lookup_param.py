@@ -70,8 +70,9 @@ def test_legacy_example_param_goes_to_the_constant_pool(tmp_path: Path) -> None:
     plan = [str(imported), "--plan-pools", "--constant-pool", "-o", str(planned)]
     assert usmp_opt.main(plan) == 0
     text = planned.read_text()
-    assert 'p0 = {kind = "constant", pool = "global_constant", offset = 0 : i64' in text
-    assert "global_constant = 2 : i64" in text and "lookup_param" not in text
+    assert 'p0 = constant "global_constant"[0] : memref<1xi16>' in text
+    assert re.search(r"#usmp.pool_sizes<[^>]*\bglobal_constant = 2[,>]", text)
+    assert "lookup_param" not in text
 
 
 @pytest.mark.parametrize(

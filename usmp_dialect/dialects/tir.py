@@ -1802,3 +1802,23 @@ TIR = Dialect(
     ],
     [BufferType, PointerType, HandleType, StringType, ForKindAttr, TargetAttr],
 )
+
+
+DEFAULT_ALIGNMENT = 64
+"""TVM's `data_alignment` of a buffer that asks for none."""
+
+
+def in_pool(t: BufferType, alignment: int | None = None) -> BufferType:
+    """The type of a buffer placed in a pool: in the pool's `global` scope (a tag such
+    as `global.workspace` said where to plan it; a view's scope is its pointer's, in TVM
+    too), with `alignment` when given."""
+    return BufferType(
+        t.dims,
+        t.element_type,
+        strides=t.stride_values,
+        elem_offset=t.elem_offset.data,
+        scope="global",
+        alignment=t.alignment.data if alignment is None else alignment,
+        offset_factor=t.offset_factor.data,
+        index_type=t.index_type,
+    )

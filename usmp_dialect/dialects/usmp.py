@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import re
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from io import StringIO
 from itertools import pairwise
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -95,6 +95,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer
 from xdsl.utils.str_enum import StrEnum
 
 from usmp_dialect.diagnostics import INT64_MAX, MAX_TOTAL_BYTES, UsmpError
+from usmp_dialect.dialects.tir import dtype_to_type, type_to_dtype
 from usmp_dialect.planning.conflicts import conflicts_from_intervals, conflicts_from_pairs
 from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, PoolSpec, Problem
 from usmp_dialect.planning.validator import validate
@@ -109,10 +110,7 @@ from usmp_dialect.xdsl_compat import (
 UNPLANNED_ATTR = "usmp.unplanned"
 """Discardable attribute on an allocation the planner leaves alone, saying why."""
 PLAN_ATTR = "usmp.plan"
-"""Discardable attribute on a module `usmp-plan` planned, saying how:
-`{algorithm = "exact", proven_optimal = false, time_limit_reached = false,
-lower_bounds = {sram = 1008640}}` (`lower_bounds`: per pool, the size a search proved no
-plan goes below; only for the pools a search ran on)."""
+"""Discardable attribute on a module `usmp-plan` planned, saying how: a `PlanAttr`."""
 OVERFLOW_ATTR = "usmp.overflowed_from"
 """Discardable attribute `usmp-plan` puts on a buffer it placed in a later candidate pool:
 the earlier candidates, whose size hints it did not fit (`[@sram]`)."""
@@ -122,8 +120,8 @@ function (`tir-io-to-allocations`): an `IOAttr`."""
 CONSTANTS_ATTR = "usmp.constants"
 """On an entry function: the params that hold constant data (a model's weights, or the
 params its `T.lookup_param` calls named, bound by `--import-tvmscript --params`), which
-are not inputs (`tir-io-to-allocations` leaves them params; `usmp-assign-pools` moves them
-into a constant pool when there is one)."""
+are not inputs (`tir-io-to-allocations` leaves them params; `tir-constants-to-buffers` moves
+them into a constant pool when there is one)."""
 CONSTANT_VALUES_ATTR = "usmp.constant_values"
 """On an entry function: the value of each constant (by its param's name), a
 `dense_resource` naming its little-endian bytes among the module's blobs
@@ -134,10 +132,10 @@ TARGET_ATTR = "usmp.target"
 POOL_ARG_ATTR = "usmp.pool"
 """On a function argument `usmp-to-memref` added: the pool (a symbol) it is the base of."""
 POOLS_ATTR = "usmp.pools"
-"""On the entry function after `usmp-to-tir`: each pool's name and planned size in bytes."""
+"""On the entry function after `usmp-to-tir`: each pool's planned size, a `PoolSizesAttr`."""
 IO_OFFSETS_ATTR = "usmp.io_offsets"
 """On the entry function after `usmp-to-tir`: where each input, output and constant placed
-in a pool lives."""
+in a pool lives, an `IOOffsetsAttr`."""
 DEFAULT_ALIGNMENT = 16
 
 _INT_POOL_PROPERTIES = (
@@ -249,7 +247,7 @@ def _is_power_of_two(value: int) -> bool:
     return value > 0 and value & (value - 1) == 0
 
 
-def _parse_int64(parser: Parser, what: str) -> int:
+def _parse_int64(parser: AttrParser, what: str) -> int:
     """An integer the planner can compute with; the verifiers check the sign."""
     start = parser.pos
     value = parser.parse_integer(allow_boolean=False)
@@ -391,6 +389,398 @@ class IOAttr(ParametrizedAttribute):
         with printer.in_angle_brackets():
             printer.print_string_literal(self.param_name.data)
             printer.print_string(f", {self.kind.data}")
+
+
+def _parse_sizes(parser: AttrParser, what: str) -> DictionaryAttr:
+    """`name = N, ...`, possibly none: bytes by pool name."""
+    sizes: dict[str, IntegerAttr] = {}
+    name = parser.parse_optional_identifier_or_str_literal()
+    while name is not None:
+        parser.parse_punctuation("=")
+        sizes[name] = _int_attr(_parse_int64(parser, f"{what} of '{name}'"))
+        if parser.parse_optional_punctuation(",") is None:
+            break
+        name = parser.parse_identifier_or_str_literal(f" naming a pool in {what}")
+    return DictionaryAttr(sizes)
+
+
+def _print_sizes(printer: Printer, sizes: DictionaryAttr) -> None:
+    for index, (name, size) in enumerate(sizes.data.items()):
+        if index:
+            printer.print_string(", ")
+        printer.print_identifier_or_string_literal(name)
+        assert isinstance(size, IntegerAttr)
+        printer.print_string(f" = {size.value.data}")
+
+
+def _verify_sizes(sizes: DictionaryAttr, what: str) -> None:
+    for name, size in sizes.data.items():
+        if not (isinstance(size, IntegerAttr) and _is_i64_attr(size) and size.value.data >= 0):
+            raise VerifyException(f"{what} of '{name}' must be a non-negative i64, got {size}")
+
+
+def _sizes_dictionary(sizes: Mapping[str, int]) -> DictionaryAttr:
+    return DictionaryAttr({name: _int_attr(size) for name, size in sizes.items()})
+
+
+def _sizes_of(sizes: DictionaryAttr) -> dict[str, int]:
+    return {name: cast(IntegerAttr, size).value.data for name, size in sizes.data.items()}
+
+
+_Field = TypeVar("_Field", bound=Attribute)
+
+
+def _legacy_field(record: DictionaryAttr, key: str, kind: type[_Field], what: str) -> _Field:
+    value = record.data.get(key)
+    if not isinstance(value, kind):
+        raise VerifyException(f"{what} {record} has no {key} of the right kind")
+    return value
+
+
+def _legacy_sizes(record: Attribute, what: str) -> dict[str, int]:
+    if not isinstance(record, DictionaryAttr):
+        raise VerifyException(f"{what} {record} is not a dictionary of sizes")
+    sizes = {}
+    for name, size in record.data.items():
+        if not isinstance(size, IntegerAttr):
+            raise VerifyException(f"{what} of '{name}' is not an integer: {size}")
+        sizes[name] = size.value.data
+    return sizes
+
+
+@irdl_attr_definition
+class PlanAttr(ParametrizedAttribute):
+    """`#usmp.plan<"exact", proven_optimal = true, time_limit_reached = false,
+    lower_bounds = {sram = 60}>`: how `usmp-plan` planned a module (`usmp.plan` on it).
+    `lower_bounds`: per pool, the size a search proved no plan goes below; only the pools
+    a search ran on, and printed only when there is one."""
+
+    name = "usmp.plan"
+
+    algorithm: StringAttr
+    proven_optimal: IntegerAttr
+    time_limit_reached: IntegerAttr
+    lower_bounds: DictionaryAttr
+
+    def __init__(
+        self,
+        algorithm: str,
+        proven_optimal: bool,
+        time_limit_reached: bool,
+        lower_bounds: Mapping[str, int],
+    ):
+        super().__init__(
+            StringAttr(algorithm),
+            IntegerAttr(int(proven_optimal), i1),
+            IntegerAttr(int(time_limit_reached), i1),
+            _sizes_dictionary(lower_bounds),
+        )
+
+    @property
+    def bounds(self) -> dict[str, int]:
+        return _sizes_of(self.lower_bounds)
+
+    def verify(self) -> None:
+        if not self.algorithm.data:
+            raise VerifyException("usmp.plan names the algorithm that planned; the name is empty")
+        for flag in (self.proven_optimal, self.time_limit_reached):
+            if flag.type != i1:
+                raise VerifyException(f"usmp.plan's flags are i1, got {flag}")
+        _verify_sizes(self.lower_bounds, "usmp.plan lower bound")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            algorithm = parser.parse_str_literal(" naming the algorithm")
+            flags: list[bool] = []
+            for flag in ("proven_optimal", "time_limit_reached"):
+                parser.parse_punctuation(",")
+                parser.parse_keyword(flag)
+                parser.parse_punctuation("=")
+                flags.append(parser.parse_boolean())
+            bounds = DictionaryAttr({})
+            if parser.parse_optional_punctuation(",") is not None:
+                parser.parse_keyword("lower_bounds")
+                parser.parse_punctuation("=")
+                with parser.in_braces():
+                    bounds = _parse_sizes(parser, "usmp.plan lower bound")
+        return (
+            StringAttr(algorithm),
+            IntegerAttr(int(flags[0]), i1),
+            IntegerAttr(int(flags[1]), i1),
+            bounds,
+        )
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string_literal(self.algorithm.data)
+            proven, capped = (
+                bool(f.value.data) for f in (self.proven_optimal, self.time_limit_reached)
+            )
+            printer.print_string(
+                f", proven_optimal = {str(proven).lower()}, "
+                f"time_limit_reached = {str(capped).lower()}"
+            )
+            if self.lower_bounds.data:
+                printer.print_string(", lower_bounds = {")
+                _print_sizes(printer, self.lower_bounds)
+                printer.print_string("}")
+
+    @classmethod
+    def from_legacy(cls, record: DictionaryAttr) -> PlanAttr:
+        """The untyped form written before `#usmp.plan`: `{algorithm = "exact",
+        proven_optimal = true, time_limit_reached = false, lower_bounds = {sram = 60 : i64}}`."""
+        proven, capped = (
+            bool(_legacy_field(record, key, IntegerAttr, PLAN_ATTR).value.data)
+            for key in ("proven_optimal", "time_limit_reached")
+        )
+        bounds = record.data.get("lower_bounds", DictionaryAttr({}))
+        return cls(
+            _legacy_field(record, "algorithm", StringAttr, PLAN_ATTR).data,
+            proven,
+            capped,
+            _legacy_sizes(bounds, f"{PLAN_ATTR} lower bound"),
+        )
+
+
+@irdl_attr_definition
+class PoolSizesAttr(ParametrizedAttribute):
+    """`#usmp.pool_sizes<sram = 4096, flash = 64>`: the planned size in bytes of each pool
+    the entry function takes (`usmp.pools` on it after `usmp-to-tir`), in its params'
+    order."""
+
+    name = "usmp.pool_sizes"
+
+    sizes: DictionaryAttr
+
+    def __init__(self, sizes: Mapping[str, int]):
+        super().__init__(_sizes_dictionary(sizes))
+
+    @property
+    def by_pool(self) -> dict[str, int]:
+        return _sizes_of(self.sizes)
+
+    def verify(self) -> None:
+        _verify_sizes(self.sizes, "usmp.pool_sizes size")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            return (_parse_sizes(parser, "usmp.pool_sizes size"),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            _print_sizes(printer, self.sizes)
+
+    @classmethod
+    def from_legacy(cls, record: DictionaryAttr) -> PoolSizesAttr:
+        """The untyped form written before `#usmp.pool_sizes`: `{sram = 4096 : i64}`."""
+        return cls(_legacy_sizes(record, f"{POOLS_ATTR} size"))
+
+
+@irdl_attr_definition
+class IOOffsetAttr(ParametrizedAttribute):
+    """`#usmp.io_offset<input "sram"[32] : memref<4xf32>>`: an input, output or constant
+    of the entry that the plan placed in a pool, at a byte offset, as a buffer of that
+    type."""
+
+    name = "usmp.io_offset"
+
+    kind: IOKindAttr
+    pool: StringAttr
+    offset: IntegerAttr
+    buffer_type: MemRefType
+
+    def __init__(self, kind: str, pool: str, offset: int, buffer_type: MemRefType):
+        super().__init__(IOKindAttr(IOKind(kind)), StringAttr(pool), _int_attr(offset), buffer_type)
+
+    @property
+    def offset_bytes(self) -> int:
+        return self.offset.value.data
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.buffer_type.get_shape())
+
+    def verify(self) -> None:
+        if not self.pool.data:
+            raise VerifyException("usmp.io_offset names the pool it is in; the name is empty")
+        if not _is_i64_attr(self.offset) or self.offset.value.data < 0:
+            raise VerifyException(
+                f"usmp.io_offset's offset must be a non-negative i64, got {self.offset}"
+            )
+        if any(d < 0 for d in self.buffer_type.get_shape()):
+            raise VerifyException(
+                f"usmp.io_offset's buffer has a dynamic shape: {self.buffer_type}"
+            )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            return cls.parse_fields(parser)
+
+    @staticmethod
+    def parse_fields(parser: AttrParser) -> tuple[IOKindAttr, StringAttr, IntegerAttr, MemRefType]:
+        kind = parser.parse_str_enum(IOKind)
+        pool = parser.parse_str_literal(" naming the pool")
+        with parser.in_square_brackets():
+            offset = _parse_int64(parser, "usmp.io_offset offset")
+        parser.parse_punctuation(":")
+        start = parser.pos
+        buffer_type = parser.parse_type()
+        if not isinstance(buffer_type, MemRefType):
+            parser.raise_error(f"expected a memref type, got {buffer_type}", start, parser.pos)
+        return IOKindAttr(kind), StringAttr(pool), _int_attr(offset), buffer_type
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            self.print_fields(printer)
+
+    def print_fields(self, printer: Printer) -> None:
+        printer.print_string(f"{self.kind.data} ")
+        printer.print_string_literal(self.pool.data)
+        printer.print_string(f"[{self.offset.value.data}] : ")
+        printer.print_attribute(self.buffer_type)
+
+    @classmethod
+    def from_legacy(cls, record: DictionaryAttr, what: str) -> IOOffsetAttr:
+        """`{kind = "input", pool = "sram", offset = 32 : i64, dtype = "float32",
+        shape = [4 : i64]}`, the untyped form and the one TVM's attributes carry."""
+        kind = _legacy_field(record, "kind", StringAttr, what).data
+        if kind not in set(IOKind):
+            raise VerifyException(f"{what} has kind '{kind}', not one of {', '.join(IOKind)}")
+        shape = _legacy_field(record, "shape", ArrayAttr, what)
+        if not all(isinstance(d, IntegerAttr) for d in shape.data):
+            raise VerifyException(f"{what} has a shape of other than integers: {shape}")
+        dtype = _legacy_field(record, "dtype", StringAttr, what).data
+        try:
+            element = dtype_to_type(dtype)
+        except ValueError as error:
+            raise VerifyException(f"{what}: {error}") from error
+        return cls(
+            kind,
+            _legacy_field(record, "pool", StringAttr, what).data,
+            _legacy_field(record, "offset", IntegerAttr, what).value.data,
+            MemRefType(element, [cast(IntegerAttr, d).value.data for d in shape.data]),
+        )
+
+    def to_legacy(self) -> DictionaryAttr:
+        """The untyped form, as TVM's attributes carry it."""
+        return DictionaryAttr(
+            {
+                "kind": StringAttr(self.kind.data),
+                "pool": self.pool,
+                "offset": self.offset,
+                "dtype": StringAttr(type_to_dtype(self.buffer_type.element_type)),
+                "shape": ArrayAttr([_int_attr(d) for d in self.shape]),
+            }
+        )
+
+
+@irdl_attr_definition
+class IOOffsetsAttr(ParametrizedAttribute):
+    """`#usmp.io_offsets<x = input "sram"[32] : memref<4xf32>, y = ...>`: where each input,
+    output and constant of the entry that the plan placed in a pool lives, by the name the
+    application knows it by (`usmp.io_offsets` on the entry after `usmp-to-tir`)."""
+
+    name = "usmp.io_offsets"
+
+    offsets: DictionaryAttr
+
+    def __init__(self, offsets: Mapping[str, IOOffsetAttr]):
+        super().__init__(DictionaryAttr(dict(offsets)))
+
+    @property
+    def by_name(self) -> dict[str, IOOffsetAttr]:
+        return cast(dict[str, IOOffsetAttr], dict(self.offsets.data))
+
+    def verify(self) -> None:
+        for name, offset in self.offsets.data.items():
+            if not isinstance(offset, IOOffsetAttr):
+                raise VerifyException(
+                    f"usmp.io_offsets of '{name}' must be a #usmp.io_offset, got {offset}"
+                )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        offsets: dict[str, Attribute] = {}
+        with parser.in_angle_brackets():
+            name = parser.parse_optional_identifier_or_str_literal()
+            while name is not None:
+                parser.parse_punctuation("=")
+                offsets[name] = IOOffsetAttr.new(IOOffsetAttr.parse_fields(parser))
+                if parser.parse_optional_punctuation(",") is None:
+                    break
+                name = parser.parse_identifier_or_str_literal(" naming an input or output")
+        return (DictionaryAttr(offsets),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            for index, (name, offset) in enumerate(self.by_name.items()):
+                if index:
+                    printer.print_string(", ")
+                printer.print_identifier_or_string_literal(name)
+                printer.print_string(" = ")
+                offset.print_fields(printer)
+
+    @classmethod
+    def from_legacy(cls, record: DictionaryAttr) -> IOOffsetsAttr:
+        """The untyped form written before `#usmp.io_offsets`: a dictionary of
+        `IOOffsetAttr.from_legacy`'s."""
+        offsets = {}
+        for name, info in record.data.items():
+            what = f"{IO_OFFSETS_ATTR} of '{name}'"
+            if not isinstance(info, DictionaryAttr):
+                raise VerifyException(f"{what} is not a dictionary: {info}")
+            offsets[name] = IOOffsetAttr.from_legacy(info, what)
+        return cls(offsets)
+
+    def to_legacy(self) -> DictionaryAttr:
+        return DictionaryAttr({name: o.to_legacy() for name, o in self.by_name.items()})
+
+
+def planned_pool_sizes(function: Operation) -> dict[str, int] | None:
+    """The planned size of each pool the entry `function` takes (`usmp.pools`), or None
+    when it is not planned."""
+    sizes = function.attributes.get(POOLS_ATTR)
+    return sizes.by_pool if isinstance(sizes, PoolSizesAttr) else None
+
+
+def placed_io(function: Operation) -> dict[str, IOOffsetAttr]:
+    """The entry `function`'s inputs, outputs and constants the plan placed in pools
+    (`usmp.io_offsets`), by name."""
+    offsets = function.attributes.get(IO_OFFSETS_ATTR)
+    return offsets.by_name if isinstance(offsets, IOOffsetsAttr) else {}
+
+
+_RECORDS: dict[str, type[PlanAttr | PoolSizesAttr | IOOffsetsAttr]] = {
+    PLAN_ATTR: PlanAttr,
+    POOLS_ATTR: PoolSizesAttr,
+    IO_OFFSETS_ATTR: IOOffsetsAttr,
+}
+
+
+def typed_records(op: Operation) -> None:
+    """Each record passes hand on (`usmp.plan`, `usmp.pools`, `usmp.io_offsets`) on `op`
+    and the ops directly in its regions as its typed attribute: one written in the untyped
+    form that came before (a dictionary; TVM's attributes still carry that form) is
+    converted; anything else under those names raises a VerifyException saying what it
+    must be."""
+    for holder in (op, *(o for r in op.regions for b in r.blocks for o in b.ops)):
+        for key, record_type in _RECORDS.items():
+            record = holder.attributes.get(key)
+            if record is None or isinstance(record, record_type):
+                continue
+            if not isinstance(record, DictionaryAttr):
+                raise UsmpError(f"{key} must be a #{record_type.name}<...>, got {record}", holder)
+            try:
+                holder.attributes[key] = record_type.from_legacy(record)
+            except VerifyException as error:
+                raise UsmpError(
+                    f"{error}; write {key} as #{record_type.name}<...> "
+                    "(docs/dialects.md, 'Records passes hand on')",
+                    holder,
+                ) from error
 
 
 @irdl_custom_directive
@@ -1335,4 +1725,8 @@ def verify_module_plan(module: Operation, liveness: LivenessOp) -> None:
         raise VerifyException(errors[0])
 
 
-USMP = Dialect("usmp", [PoolOp, AllocOffsetOp, LivenessOp], [PoolKindAttr, IOKindAttr, IOAttr])
+USMP = Dialect(
+    "usmp",
+    [PoolOp, AllocOffsetOp, LivenessOp],
+    [PoolKindAttr, IOKindAttr, IOAttr, PlanAttr, PoolSizesAttr, IOOffsetAttr, IOOffsetsAttr],
+)

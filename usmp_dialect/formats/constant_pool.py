@@ -14,22 +14,18 @@ loads before the first run (`usmp-translate --emit-tvmscript --constants-out FIL
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
-    ArrayAttr,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     DictionaryAttr,
-    IntegerAttr,
     IntegerType,
     ModuleOp,
     Signedness,
-    StringAttr,
     TensorType,
 )
 from xdsl.ir import Attribute
@@ -39,9 +35,10 @@ from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
     CONSTANT_VALUES_ATTR,
-    IO_OFFSETS_ATTR,
-    POOLS_ATTR,
     IOKind,
+    buffer_size_in_bytes,
+    placed_io,
+    planned_pool_sizes,
 )
 from usmp_dialect.formats import resources
 
@@ -87,30 +84,12 @@ class _Slot(NamedTuple):
     size: int
 
 
-def _int(attr: Attribute | None) -> int:
-    assert isinstance(attr, IntegerAttr)
-    return attr.value.data
-
-
 def _constant_slots(entry: tir.PrimFuncOp) -> dict[str, _Slot]:
-    offsets = entry.attributes.get(IO_OFFSETS_ATTR)
-    if not isinstance(offsets, DictionaryAttr):
-        return {}
-    slots = {}
-    for name, info in offsets.data.items():
-        assert isinstance(info, DictionaryAttr)
-        kind, pool, dtype, shape = (info.data.get(k) for k in ("kind", "pool", "dtype", "shape"))
-        if kind != StringAttr(IOKind.CONSTANT):
-            continue
-        assert isinstance(pool, StringAttr) and isinstance(dtype, StringAttr)
-        assert isinstance(shape, ArrayAttr)
-        count = math.prod(_int(d) for d in shape.data)
-        slots[name] = _Slot(pool.data, _int(info.data.get("offset")), count * _itemsize(dtype.data))
-    return slots
-
-
-def _itemsize(dtype: str) -> int:
-    return tir.element_bytes(tir.dtype_to_type(dtype))
+    return {
+        name: _Slot(io.pool.data, io.offset_bytes, buffer_size_in_bytes(io.buffer_type))
+        for name, io in placed_io(entry).items()
+        if io.kind.data == IOKind.CONSTANT
+    }
 
 
 def _constant_pool(module: ModuleOp) -> tuple[tir.PrimFuncOp, str, int, dict[str, _Slot]]:
@@ -124,9 +103,9 @@ def _constant_pool(module: ModuleOp) -> tuple[tir.PrimFuncOp, str, int, dict[str
                 "holds the bytes of one",
                 entry,
             )
-        sizes = entry.attributes.get(POOLS_ATTR)
-        if pools and isinstance(sizes, DictionaryAttr):
-            return entry, pools[0], _int(sizes.data.get(pools[0])), slots
+        sizes = planned_pool_sizes(entry)
+        if pools and sizes is not None:
+            return entry, pools[0], sizes[pools[0]], slots
     raise UsmpError(
         "no constant pool holds the constants: plan with one (usmp-opt --plan-pools "
         "--pools NAME:kind=constant) before writing its bytes",

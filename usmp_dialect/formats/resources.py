@@ -21,15 +21,21 @@ the blobs belong to their module (`blobs_of`).
 from __future__ import annotations
 
 import binascii
+import contextlib
+import io
+import os
 import re
 import weakref
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import IO, NamedTuple
+from typing import IO, TYPE_CHECKING, NamedTuple
 
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.diagnostics import LocatedError
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 HEADER_BYTES = 4
 """The alignment that starts every blob: a little-endian uint32."""
@@ -97,9 +103,10 @@ def resource_key(name: str, taken: Collection[str]) -> str:
     return unique
 
 
-def section_text(blobs: Blobs, names: list[str]) -> Iterator[str]:
+def section_text(blobs: Blobs, names: list[str]) -> Iterator[str | bytes]:
     """The `{-# dialect_resources ... #-}` section holding `names`' blobs, in pieces (a
-    blob's hex is written as it is made, so no text of all of them is held at once)."""
+    blob's hex is written as it is made, so no text of all of them is held at once; made
+    as ASCII bytes, to be written without encoding a copy)."""
     if not names:
         return
     yield "\n{-#\n  dialect_resources: {\n    builtin: {\n"
@@ -107,7 +114,7 @@ def section_text(blobs: Blobs, names: list[str]) -> Iterator[str]:
         _, _, alignment = blobs.spans[name]
         header = alignment.to_bytes(HEADER_BYTES, "little").hex()
         yield f'      {name}: "0x{header}'
-        yield blobs.view(name).hex()
+        yield binascii.hexlify(blobs.view(name))
         yield '",\n' if index < len(names) - 1 else '"\n'
     yield "    }\n  }\n#-}\n"
 
@@ -121,11 +128,21 @@ class _SectionReader:
     line_offset: int
     position: int = 0
 
-    def error(self, message: str, position: int | None = None) -> LocatedError:
+    def error(
+        self, message: str, position: int | None = None, line: tuple[int, int] | None = None
+    ) -> LocatedError:
+        """The diagnostic at `position`, on the line `line` (its number and start) when the
+        text before that line may have been overwritten by decoded blobs."""
         at = self.position if position is None else position
-        line_start = self.raw.rfind(b"\n", 0, at) + 1
-        line = self.raw.count(b"\n", 0, at) + 1 + self.line_offset
-        return LocatedError(message, f"{self.name}:{line}:{at - line_start + 1}")
+        number, line_start = self.line_of(at) if line is None else line
+        return LocatedError(message, f"{self.name}:{number}:{at - line_start + 1}")
+
+    def line_of(self, position: int, after: tuple[int, int] | None = None) -> tuple[int, int]:
+        """The number and start of the line holding `position`, counted on from `after`, an
+        earlier position's (its line number and the position it was counted at)."""
+        number, counted = (1 + self.line_offset, 0) if after is None else after
+        number += self.raw.count(b"\n", counted, position)
+        return number, self.raw.rfind(b"\n", 0, position) + 1
 
     def skip_space(self) -> None:
         match = _SPACE.match(self.raw, self.position)
@@ -161,7 +178,24 @@ class _SectionReader:
         start = self.position - 1
         if not self.raw.startswith(b"0x", self.position):
             raise self.error("malformed hex string: a blob is written '\"0x...\"'", start)
-        digits = _HEX_DIGITS.match(self.raw, self.position + 2)
+        digits_start = self.position + 2
+        # The closing quote is found at memory speed; the digits are checked one by one only
+        # when the string is not an even count of at least a header's digits, or when
+        # `decoded` finds a character that is not one (a 100 MB blob read a character at a
+        # time took a third of a second).
+        digits_end = self.raw.find(b'"', digits_start)
+        count = digits_end - digits_start
+        if digits_end < 0 or count % 2 or count // 2 < HEADER_BYTES:
+            digits_end = self._checked_digits(key, start, digits_start)
+        self.position = digits_end + 1
+        return _HexBlob(key, start, digits_start, digits_end)
+
+    def _checked_digits(
+        self, key: str, start: int, digits_start: int, line: tuple[int, int] | None = None
+    ) -> int:
+        """Where the blob's hex digits end, each checked: a character that is not one, an
+        odd count or too few for the header is a diagnostic."""
+        digits = _HEX_DIGITS.match(self.raw, digits_start)
         assert digits is not None
         if not self.raw.startswith(b'"', digits.end()):
             raise self.error(
@@ -169,6 +203,7 @@ class _SectionReader:
                 f"{self.raw[digits.end() : digits.end() + 1].decode(errors='replace')!r} "
                 "is not a hex digit",
                 digits.end(),
+                line,
             )
         if (digits.end() - digits.start()) % 2:
             raise self.error("malformed hex string: an odd number of hex digits", start)
@@ -178,18 +213,30 @@ class _SectionReader:
                 f"starts with its {HEADER_BYTES}-byte alignment",
                 start,
             )
-        self.position = digits.end() + 1
-        return _HexBlob(key, start, digits.start(), digits.end())
+        return digits.end()
 
     def decoded(self, hex_blobs: list[_HexBlob]) -> Blobs:
         """The blobs in one buffer, each decoded from its hex straight into its place."""
         sizes: dict[str, tuple[int, int]] = {}
+        # Each blob's line (its number and start), for a diagnostic once the blobs before
+        # it have been decoded over the text.
+        lines: list[tuple[int, int]] = []
+        counted: tuple[int, int] | None = None
         for blob in hex_blobs:
             if blob.key in sizes:
                 raise self.error(f"resource '{blob.key}' is defined twice", blob.start)
-            header = bytes.fromhex(
-                self.raw[blob.digits_start : blob.digits_start + 2 * HEADER_BYTES].decode()
-            )
+            number, line_start = self.line_of(blob.digits_start, counted)
+            lines.append((number, line_start))
+            # Counted on past its digits: a blob decoded before the first bad one holds
+            # no newline, and the count does not read a model's 100 MB of hex.
+            counted = (number, blob.digits_end)
+            try:
+                header = binascii.unhexlify(
+                    self.raw[blob.digits_start : blob.digits_start + 2 * HEADER_BYTES]
+                )
+            except binascii.Error:
+                self._checked_digits(blob.key, blob.start, blob.digits_start)
+                raise
             alignment = int.from_bytes(header, "little")
             if alignment == 0 or alignment & (alignment - 1):
                 raise self.error(
@@ -198,10 +245,14 @@ class _SectionReader:
             size = (blob.digits_end - blob.digits_start) // 2 - HEADER_BYTES
             sizes[blob.key] = (size, alignment)
         blobs = Blobs.allocate(sizes, into=self.raw if isinstance(self.raw, bytearray) else None)
-        for blob in hex_blobs:
+        for blob, line in zip(hex_blobs, lines, strict=True):
             first = blob.digits_start + 2 * HEADER_BYTES
-            with memoryview(self.raw) as digits:
-                decoded = binascii.unhexlify(digits[first : blob.digits_end])
+            try:
+                with memoryview(self.raw) as digits:
+                    decoded = binascii.unhexlify(digits[first : blob.digits_end])
+            except binascii.Error:
+                self._checked_digits(blob.key, blob.start, blob.digits_start, line)
+                raise
             blobs.view(blob.key)[:] = decoded
         if blobs.data is self.raw:
             del blobs.data[sum(size for size, _ in sizes.values()) :]
@@ -232,12 +283,25 @@ class _HexBlob(NamedTuple):
     digits_end: int
 
 
+def _last(raw: bytes | bytearray, text: bytes) -> int:
+    """Where `text` last occurs in `raw` (-1: nowhere), found by its first byte forward:
+    a search for one byte skips a model's 100 MB of hex at memory speed, one for several
+    bytes (or backward) steps through it."""
+    last = -1
+    at = raw.find(text[:1])
+    while at >= 0:
+        if raw.startswith(text, at):
+            last = at
+        at = raw.find(text[:1], at + 1)
+    return last
+
+
 def split(
     raw: bytes | bytearray, name: str, line_offset: int = 0
 ) -> tuple[bytes | bytearray, Blobs]:
     """The IR before the file's `{-# ... #-}` section, and the section's blobs: in `raw`
     itself when it is a `bytearray` (then no longer the file), in a new buffer else."""
-    start = raw.rfind(b"{-#")
+    start = _last(raw, b"{-#")
     head = _SECTION_START.match(raw, start) if start >= 0 else None
     if head is None:
         return raw, Blobs()
@@ -264,9 +328,41 @@ def split(
     return ir, reader.decoded(found)
 
 
+class ReadInput(io.RawIOBase):
+    """An input read whole, as a stream that hands `read_all` its buffer itself."""
+
+    def __init__(self, data: bytearray):
+        super().__init__()
+        self.data = data
+        self._position = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> bytes:
+        end = len(self.data) if size is None or size < 0 else self._position + size
+        chunk = bytes(self.data[self._position : end])
+        self._position += len(chunk)
+        return chunk
+
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        with memoryview(buffer) as target, memoryview(self.data) as source:
+            count = min(len(target), len(source) - self._position)
+            target[:count] = source[self._position : self._position + count]
+        self._position += count
+        return count
+
+
 def read_all(stream: IO[bytes]) -> bytearray:
-    """All of `stream`, in a buffer `split` can decode a file's blobs into."""
+    """All of `stream`, in a buffer `split` can decode a file's blobs into: a file is read
+    straight into it (a model's 100 MB neither read into bytes nor copied)."""
+    if isinstance(stream, ReadInput):
+        return stream.data
     data = bytearray()
+    with contextlib.suppress(OSError, ValueError):  # not a file: a pipe, a BytesIO
+        data = bytearray(max(os.fstat(stream.fileno()).st_size - stream.tell(), 0))
+    read = stream.readinto(data) if data else 0  # type: ignore[attr-defined]
+    del data[read or 0 :]
     while chunk := stream.read(1 << 24):
         data += chunk
     return data

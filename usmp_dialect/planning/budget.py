@@ -4,6 +4,7 @@ kept apart from the problem's arrays so that a tool's `--help` needs no numpy.""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 DEFAULT_ALGORITHM = "default"
@@ -41,3 +42,11 @@ class Budget:
 
 DEFAULT_TIME_LIMIT = Budget.time_limit
 DEFAULT_EFFORT = Budget.effort
+
+
+PLANNING_PROGRESS: ContextVar[Callable[[SearchProgress], None] | None] = ContextVar(
+    "planning_progress", default=None
+)
+"""Where a long search reports how it stands (`Budget.progress`): set by a driver that
+shows it (usmp-opt on a terminal), since a pass built from pipeline text has no field to
+carry a function."""

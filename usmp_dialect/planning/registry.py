@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING
 
 from usmp_dialect.planning.budget import Budget
-from usmp_dialect.planning.problem import Plan, PlanningError, Problem
-from usmp_dialect.planning.rules import planned_by_rules
 
-Algorithm = Callable[[Problem, Budget], Plan]
+if TYPE_CHECKING:
+    from usmp_dialect.planning.problem import Plan, Problem
+
+Algorithm = Callable[["Problem", Budget], "Plan"]
 
 ENTRY_POINT_GROUP = "usmp_dialect.algorithms"
 _ALGORITHMS = "usmp_dialect.planning.algorithms"
@@ -62,6 +64,11 @@ def algorithm_summaries() -> dict[str, str]:
 
 
 def get_algorithm(name: str) -> Algorithm:
+    # The rules and the problem's arrays (numpy) are loaded with the first algorithm, so
+    # that listing the algorithms (`usmp-opt --help`) loads neither.
+    from usmp_dialect.planning.problem import PlanningError  # noqa: PLC0415
+    from usmp_dialect.planning.rules import planned_by_rules  # noqa: PLC0415
+
     found = _entry_points()
     if name not in found:
         raise PlanningError(

@@ -18,8 +18,6 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    DictionaryAttr,
-    IntegerAttr,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
@@ -36,6 +34,7 @@ from usmp_dialect.dialects.usmp import (
     UNPLANNED_ATTR,
     AllocOffsetOp,
     ModuleProblem,
+    PlanAttr,
     module_problem,
     nested_ops,
     written_plan,
@@ -227,20 +226,15 @@ def _overflow_lines(report: PlanReport) -> list[str]:
 
 def _how_planned(module: ModuleOp) -> PlanSummary | None:
     summary = module.attributes.get(PLAN_ATTR)
-    if not isinstance(summary, DictionaryAttr):
+    if not isinstance(summary, PlanAttr):
         return None
     how: PlanSummary = {
-        key: bool(value.value.data) if isinstance(value, IntegerAttr) else value.data
-        for key, value in summary.data.items()
-        if isinstance(value, IntegerAttr | StringAttr)
+        "algorithm": summary.algorithm.data,
+        "proven_optimal": bool(summary.proven_optimal.value.data),
+        "time_limit_reached": bool(summary.time_limit_reached.value.data),
     }
-    bounds = summary.data.get("lower_bounds")
-    if isinstance(bounds, DictionaryAttr):
-        how["lower_bounds"] = {
-            pool: bound.value.data
-            for pool, bound in bounds.data.items()
-            if isinstance(bound, IntegerAttr)
-        }
+    if summary.bounds:
+        how["lower_bounds"] = summary.bounds
     return how
 
 

@@ -5,6 +5,11 @@ written (outputs are staged until the command has succeeded); a reader that clos
 standard output (`| head -1`) ends it by SIGPIPE, silently, as a shell expects. The tool's
 module is imported inside that ending, since its imports (xDSL, numba) take seconds; this
 module imports nothing else for the same reason.
+
+NumPy's OpenBLAS starts a thread per core when it is loaded, spinning a while: a third of
+numpy's import CPU on a 2-core machine, for a BLAS the tools never call (the planner's
+arrays are integers, sorted and scanned). The tools load it with one thread unless the
+user says otherwise.
 """
 
 from __future__ import annotations
@@ -59,7 +64,12 @@ def ends_as_unix_tools_do(tool: str) -> Iterator[None]:
         _interrupted(tool)
 
 
+def _one_blas_thread() -> None:
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def usmp_opt(argv: Sequence[str] | None = None) -> int:
+    _one_blas_thread()
     with ends_as_unix_tools_do("usmp-opt"):
         from usmp_dialect.tools.usmp_opt import main
 
@@ -68,6 +78,7 @@ def usmp_opt(argv: Sequence[str] | None = None) -> int:
 
 
 def usmp_translate(argv: Sequence[str] | None = None) -> int:
+    _one_blas_thread()
     with ends_as_unix_tools_do("usmp-translate"):
         from usmp_dialect.tools.usmp_translate import main
 

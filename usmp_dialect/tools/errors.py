@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterator
@@ -28,6 +29,9 @@ from usmp_dialect.diagnostics import (
 )
 
 STDIN_NAME = "<stdin>"
+
+_NOT_SPACE = re.compile(rb"\S")
+"""What `bytes.strip` would keep, found without copying the input (a model's is 100 MB)."""
 """Standard input in diagnostics, as both tools (and MLIR's) name it."""
 
 
@@ -41,7 +45,7 @@ def _stdin_is_a_pipe() -> bool:
 def check_not_empty(data: bytes | bytearray, name: str) -> None:
     """An input with nothing but white space is one diagnostic saying so (a parser's would
     blame its first character); in a pipe, most likely the command before failed."""
-    if data.strip():
+    if _NOT_SPACE.search(data):
         return
     message = "the input is empty"
     if name == STDIN_NAME and _stdin_is_a_pipe():
@@ -112,9 +116,10 @@ def user_error_text(error: BaseException, context: ErrorContext) -> str:
 
 
 TVM_MODULES = ("tvm", "tvm_ffi")
-TVM_EXTRA = "pip install 'usmp-dialect[tvm]'"
+TVM_EXTRA = "pip install -e '.[tvm]' in the usmp_dialect checkout"
 """How to add Apache TVM, an optional dependency: only the TVMScript and Relax front and
-back ends use it, never planning .mlir or CSV."""
+back ends use it, never planning .mlir or CSV. The package is installed from its checkout
+(it is on no package index), so that is the command that works."""
 
 
 @contextmanager

@@ -46,9 +46,9 @@ def _new_file_mode() -> int:
     return 0o666 & ~umask
 
 
-Content = str | bytes | bytearray | Iterable[str]
-"""An output: text, bytes, or text in pieces, made as they are written (a model's blobs in
-hex: never all at once)."""
+Content = str | bytes | bytearray | Iterable[str | bytes]
+"""An output: text, bytes, or text in pieces (str, or bytes of ASCII), made as they are
+written (a model's blobs in hex: never all at once)."""
 
 
 def _write_all(descriptor: int, content: Content) -> None:
@@ -57,7 +57,7 @@ def _write_all(descriptor: int, content: Content) -> None:
             file.write(content)
         else:
             for piece in [content] if isinstance(content, str) else content:
-                file.write(piece.encode())
+                file.write(piece.encode() if isinstance(piece, str) else piece)
 
 
 @dataclass
@@ -170,12 +170,12 @@ def _temporary_beside(
 def _write_directly(path: str | None, content: Content) -> None:
     """Standard output, or a file that is not a regular one (a device, a FIFO)."""
     if path is None:
-        if isinstance(content, bytes | bytearray):
-            sys.stdout.flush()
-            sys.stdout.buffer.write(content)
-        else:
-            for piece in [content] if isinstance(content, str) else content:
+        for piece in [content] if isinstance(content, str | bytes | bytearray) else content:
+            if isinstance(piece, str):
                 sys.stdout.write(piece)
+            else:
+                sys.stdout.flush()
+                sys.stdout.buffer.write(piece)
         sys.stdout.flush()
         return
     try:

@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
-from io import BytesIO, StringIO
+from io import StringIO
 from typing import IO, NoReturn, cast
 
 from xdsl.dialects.builtin import ModuleOp
@@ -28,16 +28,13 @@ from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from usmp_dialect.diagnostics import LocatedError, decode_input, with_location
-from usmp_dialect.dialects.usmp import PLAN_ATTR, PoolOp
-from usmp_dialect.formats.csv_to_usmp import read_csv_module
-from usmp_dialect.formats.resources import read_all
-from usmp_dialect.parsing import LocatingParser, resources_pieces
 from usmp_dialect.pipeline import (
     DEFAULT_ALGORITHM,
     DEFAULT_EFFORT,
     DEFAULT_TIME_LIMIT,
     plan_pools_pipeline,
 )
+from usmp_dialect.planning.budget import PLANNING_PROGRESS
 from usmp_dialect.tools.errors import (
     STDIN_NAME,
     check_not_empty,
@@ -47,8 +44,6 @@ from usmp_dialect.tools.errors import (
 from usmp_dialect.tools.help_text import HelpAllAction, LazyVersionText, print_help
 from usmp_dialect.tools.output import write_output
 from usmp_dialect.tools.progress import terminal_progress
-from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
-from usmp_dialect.transforms.usmp_plan import PLANNING_PROGRESS
 from usmp_dialect.universe import USMP_UNIVERSE
 from usmp_dialect.xdsl_compat import attribute_verification_kept
 
@@ -100,6 +95,8 @@ class UsmpOptMain(xDSLOptMain):
     def _parse_csv(self, chunk: IO[bytes]) -> ModuleOp:
         """A benchmark instance (`-f csv` or a `.csv` file), read as `usmp-translate
         --import-csv` reads it, without the text in between."""
+
+        from usmp_dialect.formats.csv_to_usmp import read_csv_module
 
         name = self.get_input_name()
         return read_csv_module(decode_input(chunk.read(), name), name)
@@ -312,6 +309,8 @@ class UsmpOptMain(xDSLOptMain):
         """The --pools spec, checked before it goes into the pipeline's text."""
         if self.args.pools is None:
             return ""
+        from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
+
         parse_pool_spec(self.args.pools)
         return self.args.pools
 
@@ -332,6 +331,8 @@ class UsmpOptMain(xDSLOptMain):
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         """The whole input (`-` or none: standard input), checked not to be empty."""
+        from usmp_dialect.formats.resources import ReadInput, read_all
+
         try:
             stream, extension = super().get_input_stream()
         except OSError as error:
@@ -344,9 +345,9 @@ class UsmpOptMain(xDSLOptMain):
                     f"{flag} {self.args.input_file} | usmp-opt --plan-pools",
                     self.args.input_file,
                 )
-            data = stream.read()
+            data = read_all(stream)
             check_not_empty(data, self.get_input_name())
-        return BytesIO(data), extension
+        return cast(IO[bytes], ReadInput(data)), extension
 
     def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
         try:
@@ -359,6 +360,9 @@ class UsmpOptMain(xDSLOptMain):
     ) -> ModuleOp | None:
         if (self.args.frontend or file_extension) != "mlir":
             return super().parse_chunk(chunk, file_extension, start_offset)
+        from usmp_dialect.formats.resources import read_all
+        from usmp_dialect.parsing import LocatingParser
+
         parser = LocatingParser(
             self.ctx, read_all(chunk), self.get_input_name(), line_offset=start_offset
         )
@@ -375,6 +379,8 @@ class UsmpOptMain(xDSLOptMain):
         text = super().output_resulting_program(prog)
         if parse_spec(self.args.target).name != "mlir":
             return text
+        from usmp_dialect.parsing import resources_pieces
+
         # The blobs the module names after it, a blob's hex made as it is written out
         # rather than gathered into one text with the module's.
         self._output.write(text)
@@ -384,6 +390,8 @@ class UsmpOptMain(xDSLOptMain):
     def _planned(self, module: ModuleOp) -> bool:
         """Whether the module holds a plan: the planner ran on it (here or before), or it
         declares its pools."""
+        from usmp_dialect.dialects.usmp import PLAN_ATTR, PoolOp
+
         return (
             PLAN_ATTR in module.attributes
             or any(isinstance(op, PoolOp) for op in module.ops)
@@ -436,14 +444,14 @@ class _HeldOutput(StringIO):
 
     def __init__(self) -> None:
         super().__init__()
-        self._before: list[Iterable[str]] = []
+        self._before: list[Iterable[str | bytes]] = []
 
-    def write_pieces(self, pieces: Iterable[str]) -> None:
+    def write_pieces(self, pieces: Iterable[str | bytes]) -> None:
         self._before += [[self.getvalue()], pieces]
         self.seek(0)
         self.truncate()
 
-    def pieces(self) -> Iterator[str]:
+    def pieces(self) -> Iterator[str | bytes]:
         for part in self._before:
             yield from part
         yield self.getvalue()
@@ -458,9 +466,9 @@ class _Direct:
     def write(self, text: str) -> None:
         sys.stdout.write(text)
 
-    def write_pieces(self, pieces: Iterable[str]) -> None:
+    def write_pieces(self, pieces: Iterable[str | bytes]) -> None:
         for piece in pieces:
-            sys.stdout.write(piece)
+            sys.stdout.write(piece if isinstance(piece, str) else piece.decode("ascii"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

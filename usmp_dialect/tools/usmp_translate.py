@@ -93,7 +93,7 @@ def export_csv(text: bytearray, name: str) -> str:
 
 def import_tvmscript(
     text: str, name: str, params: str | None = None, elide_constants: bool = False
-) -> Iterator[str]:
+) -> Iterator[str | bytes]:
     """The tir dialect; with `params` (an .npz), the entry's `T.lookup_param` calls bound
     to its arrays as constants, else kept as calls."""
     from usmp_dialect.tvm.lookup_params import import_tvmscript_with_params
@@ -110,7 +110,7 @@ def import_relax(
     lowering: Lowering = DEFAULT_LOWERING,
     elide_constants: bool = False,
     stage: Stages = unshown,
-) -> Iterator[str]:
+) -> Iterator[str | bytes]:
     from usmp_dialect.tvm.relax.model_spec import import_relax_file
 
     return module_pieces(import_relax_file(name, lowering, stage), elide_constants)
@@ -124,7 +124,7 @@ def import_model_file(
     input_shapes: Mapping[str, tuple[int, ...]] | None = None,
     elide_constants: bool = False,
     stage: Stages = unshown,
-) -> Iterator[str]:
+) -> Iterator[str | bytes]:
     from usmp_dialect.tvm.model_files.loading import import_model_file as model_file_to_tir
 
     module = model_file_to_tir(name, kind, input_shapes, lowering, stage)
@@ -150,7 +150,7 @@ def emit_tvmscript(
     return script
 
 
-TRANSLATIONS: dict[str, tuple[Callable[..., str | Iterable[str]], str]] = {
+TRANSLATIONS: dict[str, tuple[Callable[..., str | Iterable[str | bytes]], str]] = {
     "import-csv": (import_csv, "benchmark CSV (id,lower,upper,size) to usmp IR"),
     "export-csv": (export_csv, "planned usmp IR to CSV with an offset column"),
     "import-tvmscript": (

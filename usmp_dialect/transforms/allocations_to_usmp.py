@@ -13,13 +13,15 @@ from typing import TypeVar
 
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import Rewriter
 
 from usmp_dialect.analysis.call_tree import Allocation
-from usmp_dialect.analysis.tir_liveness import choose_entry, prim_funcs
+from usmp_dialect.analysis.tir_liveness import aliases, choose_entry, prim_funcs
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
+    IO_ATTR,
     POOLS_ATTR,
     UNPLANNED_ATTR,
     AllocOffsetOp,
@@ -114,3 +116,35 @@ def _check_not_lowered(module: ModuleOp, pass_name: str) -> None:
         else:
             continue
         raise UsmpError(f"{pass_name} runs before tir-to-usmp, but {found}", op)
+
+
+def lower_alloc_buffer(op: tir.AllocBufferOp, name: str) -> AllocOffsetOp:
+    """`op` as a `usmp.alloc_offset` named `name`, without candidate pools."""
+    buffer_type = op.buffer.type
+    assert isinstance(buffer_type, tir.BufferType)
+    placed = AllocOffsetOp(name, [], tir.in_pool(buffer_type), buffer_type.alignment.data)
+    if IO_ATTR in op.attributes:
+        placed.attributes[IO_ATTR] = op.attributes[IO_ATTR]
+    if op.buffer_name is not None and op.buffer_name.data != name:
+        placed.attributes[tir.NAME_ATTR] = op.buffer_name
+    tir.set_readable_hint(placed.buffer, name)
+    placed.location = op.location
+    Rewriter.replace_op(op, placed)
+    if buffer_type.scope.data != "global":
+        _move_to_pool_scope(placed.buffer, buffer_type.scope.data)
+    return placed
+
+
+def _move_to_pool_scope(buffer: SSAValue, scope: str) -> None:
+    """The pointers and views derived from a buffer planned out of a tagged scope
+    (`global.workspace`) move with it to the pool's `global` scope: TVM requires a bound
+    var to have its value's type."""
+    for value in list(aliases(buffer))[1:]:
+        t = value.type
+        if isinstance(t, tir.PointerType) and t.scope.data == scope:
+            moved = Rewriter.replace_value_with_new_type(value, tir.PointerType(t.pointee))
+        elif isinstance(t, tir.BufferType) and t.scope.data == scope:
+            moved = Rewriter.replace_value_with_new_type(value, tir.in_pool(t))
+        else:
+            continue
+        moved.name_hint = value.name_hint

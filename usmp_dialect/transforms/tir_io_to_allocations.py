@@ -20,8 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -30,27 +29,16 @@ from usmp_dialect.analysis.tir_liveness import (
     check_entry_not_called,
     tir_liveness,
 )
+from usmp_dialect.analysis.tir_params import (
+    constant_params,
+    param_allocation,
+    param_buffer_type,
+    param_views,
+)
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, IO_ATTR, IOAttr
+from usmp_dialect.dialects.usmp import IO_ATTR, IOAttr
 from usmp_dialect.transforms.allocations_to_usmp import tir_program_before_lowering
-
-
-def constant_params(function: tir.PrimFuncOp) -> set[str]:
-    """The params `function`'s `usmp.constants` names, each one of its params."""
-    attr = function.attributes.get(CONSTANTS_ATTR)
-    if attr is None:
-        return set()
-    if not isinstance(attr, ArrayAttr) or not all(isinstance(a, StringAttr) for a in attr):
-        raise UsmpError(f"{CONSTANTS_ATTR} must be an array of param names", function)
-    constants = {a.data for a in attr if isinstance(a, StringAttr)}
-    if unknown := sorted(constants - set(function.param_names())):
-        raise UsmpError(
-            f"{CONSTANTS_ATTR} names {', '.join(unknown)}, not a param of "
-            f"@{function.sym_name.data}",
-            function,
-        )
-    return constants
 
 
 def _io_kind(allocation: Allocation) -> str:
@@ -60,53 +48,6 @@ def _io_kind(allocation: Allocation) -> str:
     if allocation.read and allocation.written:
         return "input_output"
     return "output" if allocation.written else "input"
-
-
-def param_views(param: SSAValue) -> list[tir.DeclBufferOp]:
-    return [use.operation for use in param.uses if isinstance(use.operation, tir.DeclBufferOp)]
-
-
-def param_buffer_type(
-    param: SSAValue, name: str | None, views: list[tir.DeclBufferOp]
-) -> tir.BufferType | None:
-    """The buffer a param holds: its own type, or the one type its views give it; None
-    for a scalar or a pointer never viewed."""
-    if isinstance(param.type, tir.BufferType):
-        return param.type
-    types = {view.buffer.type for view in views}
-    if len(types) > 1:
-        raise UsmpError(
-            f"param '{name}' is viewed as {len(types)} different buffers "
-            f"({', '.join(sorted(map(str, types)))}); the buffer it holds is ambiguous",
-            views[-1],
-        )
-    buffer_type = next(iter(types), None)
-    return buffer_type if isinstance(buffer_type, tir.BufferType) else None
-
-
-def param_allocation(
-    param: BlockArgument,
-    name: str,
-    buffer_type: tir.BufferType,
-    views: list[tir.DeclBufferOp],
-    entry: tir.PrimFuncOp,
-) -> list[Operation]:
-    """The allocation that replaces a param (and its views), with the data pointer that
-    stands for a pointer param where it is used directly."""
-    alloc = tir.AllocBufferOp(buffer_type, name=name)
-    alloc.location = entry.location
-    for view in views:
-        view.buffer.replace_all_uses_with(alloc.buffer)
-        Rewriter.erase_op(view)
-    if isinstance(param.type, tir.BufferType):
-        param.replace_all_uses_with(alloc.buffer)
-        return [alloc]
-    if not param.uses:
-        return [alloc]
-    assert isinstance(param.type, tir.PointerType)
-    data = tir.BufferDataOp(alloc.buffer, param.type)
-    param.replace_all_uses_with(data.data)
-    return [alloc, data]
 
 
 def _mark_io(module: ModuleOp, entry: tir.PrimFuncOp, allocs: list[tir.AllocBufferOp]) -> None:

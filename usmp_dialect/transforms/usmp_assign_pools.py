@@ -18,13 +18,9 @@ serves every function), in declaration order, and the alignment of the strictest
 A module without a workspace pool gets an unrestricted `@global_workspace`, as TVM made.
 Candidates written in the IR stay as they are.
 
-With a constant pool (`flash:kind=constant`, or `usmp.pool @flash constant` in the IR), the
-constants of the entry function (the params its `usmp.constants` names: a model's weights)
-become buffers in it, marked `#usmp.io<"w", constant>` and live for the whole run, so the
-planner places them all at bytes of their own; workspace buffers never go to a constant
-pool. Without one they stay params, unless `constant-pool=true` asks for the default, an
-unrestricted `@global_constant`. This happens once `tir-to-usmp` has run (run earlier,
-the pass leaves it to `usmp-plan`'s call of the same step).
+A constant pool (`flash:kind=constant`, or `constant-pool=true` for an unrestricted
+`@global_constant`) is added here too; workspace buffers never go to it. The entry's
+constants become its buffers in `tir-constants-to-buffers`, which runs next.
 """
 
 from __future__ import annotations
@@ -34,42 +30,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr, SymbolRefAttr, i64
-from xdsl.ir import Attribute, BlockArgument, Operation
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
 
-from usmp_dialect.analysis.tir_liveness import prim_funcs
+from usmp_dialect.analysis.pool_candidates import Function, assign_serving_pools, function_target
 from usmp_dialect.diagnostics import INT64_MAX, UsmpError
-from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
-    CONSTANTS_ATTR,
     DEFAULT_ALIGNMENT,
-    IO_ATTR,
-    AllocOffsetOp,
-    IOAttr,
-    IOKind,
-    LivenessOp,
     PoolKind,
     PoolOp,
     module_allocs,
-    module_liveness,
     module_pools,
 )
 from usmp_dialect.planning.problem import DEFAULT_POOL
-from usmp_dialect.transforms.allocations_to_usmp import BufferNames, pending_allocations
-from usmp_dialect.transforms.tir_io_to_allocations import (
-    constant_params,
-    param_allocation,
-    param_buffer_type,
-    param_views,
-)
-from usmp_dialect.transforms.tir_to_usmp import DEFAULT_TIR_ALIGNMENT, in_pool, lower_alloc_buffer
 
 DEFAULT_CONSTANT_POOL = "global_constant"
-TARGET_ATTR = "usmp.target"
-"""A function's target; a pool with targets serves only functions of those targets."""
 
 NUMBER_KEYS = (
     "size_hint",
@@ -161,19 +137,6 @@ def parse_pool_spec(spec: str) -> list[PoolOp]:
     return pools
 
 
-def function_target(function: Operation) -> str | None:
-    """The kind of the function's target: its `usmp.target`, else the kind of TIR's own
-    `target` attribute (`T.func_attr({"target": T.target("c")})`)."""
-    target = function.attributes.get(TARGET_ATTR)
-    if isinstance(target, StringAttr):
-        return target.data
-    tir_target = function.attributes.get(tir.TARGET_ATTR)
-    return tir_target.kind if isinstance(tir_target, tir.TargetAttr) else None
-
-
-Function = func.FuncOp | tir.PrimFuncOp
-
-
 def _functions(module: ModuleOp) -> list[Function]:
     return [op for op in module.ops if isinstance(op, Function)]
 
@@ -218,121 +181,12 @@ def _workspace_pools(module: ModuleOp) -> list[PoolOp]:
     return pools
 
 
-def _function_of(op: Operation) -> Function | None:
-    found: Operation | None = op
-    while found is not None and not isinstance(found, Function):
-        found = found.parent_op()
-    return found
-
-
-def planned_alignment(buffer_type: Attribute, requested: int, pool_alignment: int):
-    """The byte alignment a buffer is planned at, and the type of the buffer it becomes.
-
-    A buffer is placed at the strictest alignment of its pools or its own. TVM gives every
-    buffer `data_alignment` 64 unless told otherwise, while its USMP placed workspace
-    buffers at the pool's alignment (16). So a TIR buffer's 64 counts as "not asked for":
-    the buffer is planned at the pool's alignment and its type says so (a type must not
-    promise an alignment the plan does not give).
-    """
-    if (
-        isinstance(buffer_type, tir.BufferType)
-        and requested == buffer_type.alignment.data == DEFAULT_TIR_ALIGNMENT
-    ):
-        return pool_alignment, in_pool(buffer_type, pool_alignment)
-    return max(requested, pool_alignment), buffer_type
-
-
-def _assign(op: AllocOffsetOp, candidates: Sequence[PoolOp]) -> None:
-    pool_alignment = max(p.alignment.value.data for p in candidates)
-    alignment, buffer_type = planned_alignment(op.buffer.type, op.alignment_bytes, pool_alignment)
-    op.properties["pools"] = ArrayAttr(SymbolRefAttr(p.sym_name) for p in candidates)
-    op.properties["alignment"] = IntegerAttr(alignment, i64)
-    if buffer_type != op.buffer.type:
-        Rewriter.replace_value_with_new_type(op.buffer, buffer_type)
-
-
-def _assign_serving(ops: Sequence[AllocOffsetOp], pools: Sequence[PoolOp], kind: str) -> None:
-    """Each buffer's candidates: the `pools` (of `kind`) that serve its function's target."""
-    for op in ops:
-        function = _function_of(op)
-        target = None if function is None else function_target(function)
-        candidates = [p for p in pools if not p.target_names or target in p.target_names]
-        if not candidates:
-            where = "" if function is None else f" of @{function.sym_name.data}"
-            raise UsmpError(f"no {kind} pool serves the target{where}", op)
-        _assign(op, candidates)
-
-
-def _constants_to_allocations(entry: tir.PrimFuncOp, names: BufferNames) -> list[AllocOffsetOp]:
-    """The entry's constant params as allocations at the top of its body, in param order,
-    named uniquely among the module's buffers and marked `#usmp.io<"param", constant>`;
-    the params and the `usmp.constants` attribute go."""
-    constants = constant_params(entry)
-    block = entry.body.block
-    moved: list[tuple[BlockArgument, list[Operation]]] = []
-    for arg, name in list(zip(block.args, entry.param_names(), strict=True)):
-        if name is None or name not in constants:
-            continue
-        views = param_views(arg)
-        buffer_type = param_buffer_type(arg, name, views)
-        if buffer_type is None:
-            raise UsmpError(
-                f"constant '{name}' is not a buffer (a scalar, or a pointer never viewed): "
-                "its size is unknown",
-                entry,
-            )
-        moved.append((arg, param_allocation(arg, name, buffer_type, views, entry)))
-    Rewriter.insert_op([op for _, created in moved for op in created], InsertPoint.at_start(block))
-    for arg, _ in reversed(moved):
-        entry.erase_param(arg)
-    del entry.attributes[CONSTANTS_ATTR]
-    placed = []
-    for _, (alloc, *_) in moved:
-        assert isinstance(alloc, tir.AllocBufferOp) and alloc.buffer_name is not None
-        name = alloc.buffer_name.data
-        alloc.attributes[IO_ATTR] = IOAttr(name, IOKind.CONSTANT)
-        placed.append(lower_alloc_buffer(alloc, names.unique(name, name)))
-    return placed
-
-
-def _place_constants(module: ModuleOp) -> None:
-    """With a constant pool, the constants of the entry (its `usmp.constants` params)
-    become buffers in the constant pools, live for the whole run: all at once, each at
-    bytes of its own. Done once `tir-to-usmp` has run (a program with nothing else to plan
-    gets a liveness of its own); without a constant pool the constants stay params."""
-    pools = [p for p in module_pools(module) if p.kind.data == PoolKind.CONSTANT]
-    if not pools:
-        return
-    liveness = module_liveness(module)
-    if liveness is None and pending_allocations(module):
-        return
-    existing = module_allocs(module)
-    names = BufferNames()
-    names.used.update(op.buffer_name.data for op in existing)
-    placed = [
-        alloc
-        for function in prim_funcs(module).values()
-        if CONSTANTS_ATTR in function.attributes
-        for alloc in _constants_to_allocations(function, names)
-    ]
-    if not placed:
-        return
-    _assign_serving(placed, pools, PoolKind.CONSTANT)
-    run_end = max((max(op.live_bounds(), default=1) for op in existing), default=1)
-    for alloc in placed:
-        alloc.set_live([0, run_end])
-    if liveness is None:
-        module.body.block.add_op(LivenessOp())
-
-
 def assign_candidates(module: ModuleOp) -> None:
-    """Candidates for every buffer that has none, after the constants went to a
-    constant pool if there is one."""
-    _place_constants(module)
+    """Candidates for every buffer that has none: the workspace pools that serve it."""
     unassigned = [op for op in module_allocs(module) if not op.pools.data]
     if not unassigned:
         return
-    _assign_serving(unassigned, _workspace_pools(module), PoolKind.WORKSPACE)
+    assign_serving_pools(unassigned, _workspace_pools(module), PoolKind.WORKSPACE)
 
 
 @dataclass(frozen=True)

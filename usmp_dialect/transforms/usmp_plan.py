@@ -5,29 +5,24 @@ for a plan, has the independent validator check it, and only then writes it back
 how it was found as the module's `usmp.plan` attribute (the algorithm, whether the plan is
 proven optimal, whether the time limit cut the work short, the pool sizes a search proved
 no plan goes below; `usmp-report` shows it), and on each buffer that went past its first
-candidate pools which ones (`usmp.overflowed_from`, for the report's overflow lines). A
-buffer without candidate pools first gets those `usmp-assign-pools` would give it. A
-module that is already planned is left alone, so the pattern stops matching once applied.
+candidate pools which ones (`usmp.overflowed_from`, for the report's overflow lines). It
+only plans: a buffer without candidate pools is an error saying to run
+`usmp-assign-pools` first. A module that is already planned is left alone, so the pattern
+stops matching once applied.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextvars import ContextVar
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    BoolAttr,
-    DictionaryAttr,
     IntegerAttr,
     ModuleOp,
-    StringAttr,
     SymbolRefAttr,
     i64,
 )
-from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -41,6 +36,7 @@ from usmp_dialect.dialects.usmp import (
     PLAN_ATTR,
     LivenessOp,
     ModuleProblem,
+    PlanAttr,
     build_problem,
     i64_attr,
     module_liveness,
@@ -52,27 +48,19 @@ from usmp_dialect.planning.budget import (
     DEFAULT_ALGORITHM,
     DEFAULT_EFFORT,
     DEFAULT_TIME_LIMIT,
+    PLANNING_PROGRESS,
     Budget,
-    SearchProgress,
 )
 from usmp_dialect.planning.problem import Plan, PlanningError
 from usmp_dialect.planning.registry import get_algorithm
 from usmp_dialect.planning.validator import validate
 from usmp_dialect.transforms.allocations_to_usmp import pending_allocations
-from usmp_dialect.transforms.usmp_assign_pools import assign_candidates
 
 MAX_EFFORT = 1e6
 """Effort 1 buys seconds of work, so 1e6 buys weeks: past it a budget is never reached
 before the time limit, and the step counts the algorithms derive from it would no longer
 fit their int64 counters (`--effort 1e300` overflowed). Rejected rather than clamped: a
 clamped effort would give a plan the user did not ask for, silently."""
-
-PLANNING_PROGRESS: ContextVar[Callable[[SearchProgress], None] | None] = ContextVar(
-    "planning_progress", default=None
-)
-"""Where a long search reports how it stands (`Budget.progress`): set by a driver that
-shows it (usmp-opt on a terminal), since a pass built from pipeline text has no field to
-carry a function."""
 
 
 def plan_module_problem(planned: ModuleProblem, algorithm: str, budget: Budget) -> Plan:
@@ -88,18 +76,8 @@ def plan_module_problem(planned: ModuleProblem, algorithm: str, budget: Budget) 
     return plan
 
 
-def plan_summary(algorithm: str, plan: Plan) -> DictionaryAttr:
-    summary: dict[str, Attribute] = {
-        "algorithm": StringAttr(algorithm),
-        "proven_optimal": BoolAttr.from_bool(plan.proven_optimal),
-        "time_limit_reached": BoolAttr.from_bool(plan.time_capped),
-    }
-    bounds = search_lower_bounds(plan)
-    if bounds:
-        summary["lower_bounds"] = DictionaryAttr(
-            {pool: IntegerAttr(bound, i64) for pool, bound in bounds.items()}
-        )
-    return DictionaryAttr(summary)
+def plan_summary(algorithm: str, plan: Plan) -> PlanAttr:
+    return PlanAttr(algorithm, plan.proven_optimal, plan.time_capped, search_lower_bounds(plan))
 
 
 def write_plan(planned: ModuleProblem, plan: Plan, rewriter: PatternRewriter) -> None:
@@ -209,8 +187,12 @@ class UsmpPlan(ModulePass):
                 if pool.size is None:
                     pool.properties["size"] = IntegerAttr(0, i64)
             return
-        # So that `memref-to-usmp,usmp-plan` plans too: the default candidates.
-        assign_candidates(op)
+        if unassigned := [a for a in allocs if not a.pools.data]:
+            raise UsmpError(
+                f"buffer '{unassigned[0].buffer_name.data}' has no candidate pools: run "
+                "usmp-assign-pools first (--plan-pools does)",
+                unassigned[0],
+            )
         budget = Budget(
             time_limit=float(self.time_limit),
             effort=float(self.effort),

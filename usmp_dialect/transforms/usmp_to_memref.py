@@ -28,6 +28,7 @@ from xdsl.ir import BlockArgument
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from usmp_dialect.analysis.pool_users import pools_needed
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects.usmp import (
     POOL_ARG_ATTR,
@@ -54,31 +55,6 @@ def _allocs_by_function(functions: list[func.FuncOp]) -> dict[str, list[AllocOff
 
 def _calls(function: func.FuncOp) -> list[func.CallOp]:
     return [op for op in function.walk() if isinstance(op, func.CallOp)]
-
-
-def pools_needed(
-    functions: list[func.FuncOp],
-    allocs: dict[str, list[AllocOffsetOp]],
-    callees: dict[str, list[str]] | None = None,
-) -> dict[str, set[str]]:
-    """Per function, the pools it or anything it calls places buffers in (a fixpoint over
-    the call graph, so any call order and shape works). `callees` gives each function's
-    callees by name (default: its `func.call`s)."""
-    needed = {name: {op.pool_names[0] for op in found} for name, found in allocs.items()}
-    if callees is None:
-        callees = {
-            f.sym_name.data: [c.callee.root_reference.data for c in _calls(f)] for f in functions
-        }
-    changed = True
-    while changed:
-        changed = False
-        for name, called in callees.items():
-            for callee in called:
-                extra = needed.get(callee, set()) - needed.setdefault(name, set())
-                if extra:
-                    needed[name] |= extra
-                    changed = True
-    return needed
 
 
 def _add_pool_arguments(function: func.FuncOp, pools: list[PoolOp]) -> dict[str, BlockArgument]:
@@ -122,7 +98,10 @@ class UsmpToMemref(ModulePass):
         allocs = _allocs_by_function(functions)
         if not any(allocs.values()):
             return
-        needed = pools_needed(functions, allocs)
+        callees = {
+            f.sym_name.data: [c.callee.root_reference.data for c in _calls(f)] for f in functions
+        }
+        needed = pools_needed(allocs, callees)
         pool_order = module_pools(op)
         arguments: dict[str, dict[str, BlockArgument]] = {}
         for function in functions:

@@ -14,9 +14,10 @@ TVM's conversion of pool allocations to offsets, for the `tir` dialect:
   else the alloc_offset's name), so every use (loads, stores,
   `tir.buffer_data` pointers, views over them) now reads the pool;
 - operators lose `tirx.noalias`: their params may now share pool bytes;
-- the entry function records `usmp.pools = {name = planned size}` and, for the inputs and
-  outputs `tir-io-to-allocations` put in a pool and the constants `usmp-assign-pools` put
-  in a constant pool, `usmp.io_offsets = {name = {kind, pool, offset, dtype, shape}}`,
+- the entry function records `usmp.pools = #usmp.pool_sizes<name = planned size>` and,
+  for the inputs and outputs `tir-io-to-allocations` put in a pool and the constants
+  `usmp-assign-pools` put in a constant pool,
+  `usmp.io_offsets = #usmp.io_offsets<name = kind "pool"[offset] : memref<...>>`,
   where the application writes and reads them; the `usmp.pool` and
   `usmp.liveness` ops go (TVMScript has no place for them).
 """
@@ -29,10 +30,9 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    ArrayAttr,
-    DictionaryAttr,
     IntegerAttr,
     IntegerType,
+    MemRefType,
     ModuleOp,
     Signedness,
     StringAttr,
@@ -43,6 +43,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from usmp_dialect.analysis.pool_users import pools_needed
 from usmp_dialect.analysis.tir_liveness import (
     check_entry_not_called,
     choose_entry,
@@ -56,11 +57,13 @@ from usmp_dialect.dialects.usmp import (
     IO_OFFSETS_ATTR,
     POOLS_ATTR,
     AllocOffsetOp,
+    IOOffsetAttr,
+    IOOffsetsAttr,
     PoolOp,
+    PoolSizesAttr,
     module_liveness,
     module_pools,
 )
-from usmp_dialect.transforms.usmp_to_memref import pools_needed
 
 NOALIAS_ATTR = "tirx.noalias"
 ui8 = IntegerType(8, Signedness.UNSIGNED)
@@ -134,7 +137,7 @@ def _lower_alloc(op: AllocOffsetOp, pool_buffer: SSAValue) -> None:
     Rewriter.replace_op(op, view)
 
 
-def _io_offsets(allocs: list[AllocOffsetOp]) -> DictionaryAttr:
+def _io_offsets(allocs: list[AllocOffsetOp]) -> IOOffsetsAttr:
     published = {}
     for alloc in allocs:
         if (mark := io_mark(alloc)) is None:
@@ -142,16 +145,13 @@ def _io_offsets(allocs: list[AllocOffsetOp]) -> DictionaryAttr:
         name, kind = mark
         buffer_type = alloc.buffer.type
         assert isinstance(buffer_type, tir.BufferType)
-        published[name] = DictionaryAttr(
-            {
-                "kind": StringAttr(kind),
-                "pool": StringAttr(alloc.pool_names[0]),
-                "offset": IntegerAttr(alloc.offset_bytes or 0, i64),
-                "dtype": StringAttr(tir.type_to_dtype(buffer_type.element_type)),
-                "shape": ArrayAttr([IntegerAttr(d, i64) for d in buffer_type.dims]),
-            }
+        published[name] = IOOffsetAttr(
+            kind,
+            alloc.pool_names[0],
+            alloc.offset_bytes or 0,
+            MemRefType(buffer_type.element_type, buffer_type.dims),
         )
-    return DictionaryAttr(published)
+    return IOOffsetsAttr(published)
 
 
 def _pass_pools(call: Operation, pools: list[str], own: dict[str, SSAValue]) -> None:
@@ -203,7 +203,7 @@ def _lower_pools(
     callees = {
         name: [callee for _, callee in module_calls(f, functions)] for name, f in functions.items()
     }
-    needed = pools_needed(list(functions.values()), allocs, callees)  # type: ignore[arg-type]
+    needed = pools_needed(allocs, callees)
     pool_order = module_pools(op)
     buffers: dict[str, dict[str, SSAValue]] = {}
     for name, function in functions.items():
@@ -219,7 +219,7 @@ def _lower_pools(
             if callee in buffers:
                 _pass_pools(call, list(buffers[callee]), own)
     io_offsets = _io_offsets(allocs[entry.sym_name.data])
-    if io_offsets.data:
+    if io_offsets.by_name:
         entry.attributes[IO_OFFSETS_ATTR] = io_offsets
     for name in functions:
         for alloc in allocs[name]:
@@ -231,12 +231,8 @@ def _lower_pools(
             # would let LLVM reorder those accesses and compute garbage.
             function.attributes.pop(NOALIAS_ATTR, None)
     used = {p for names in needed.values() for p in names}
-    entry.attributes[POOLS_ATTR] = DictionaryAttr(
-        {
-            p.sym_name.data: IntegerAttr(p.planned_size or 0, i64)
-            for p in pool_order
-            if p.sym_name.data in used
-        }
+    entry.attributes[POOLS_ATTR] = PoolSizesAttr(
+        {p.sym_name.data: p.planned_size or 0 for p in pool_order if p.sym_name.data in used}
     )
 
 

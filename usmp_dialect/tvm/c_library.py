@@ -29,15 +29,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from usmp_dialect.analysis.tir_liveness import choose_entry, prim_funcs, tir_liveness
+from usmp_dialect.analysis.tir_params import param_allocation
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, IO_OFFSETS_ATTR, POOLS_ATTR, IOKind
-from usmp_dialect.transforms.tir_io_to_allocations import param_allocation
+from usmp_dialect.dialects.usmp import (
+    CONSTANTS_ATTR,
+    POOLS_ATTR,
+    IOKind,
+    placed_io,
+    planned_pool_sizes,
+)
 from usmp_dialect.tvm.relax.nodes import nodes_of
 
 C_TYPES = {
@@ -227,15 +233,6 @@ def _unique_identifiers(names: list[str]) -> dict[str, str]:
 # ----------------------------------------------------------------------- checking input
 
 
-def _string_dict(attr: Any) -> dict[str, Any]:
-    return dict(attr.data) if isinstance(attr, DictionaryAttr) else {}
-
-
-def _int(attr: Any) -> int:
-    assert isinstance(attr, IntegerAttr)
-    return attr.value.data
-
-
 def _check_types(function: tir.PrimFuncOp) -> None:
     for op in function.walk():
         for value in (*op.results, *(arg for r in op.regions for b in r.blocks for arg in b.args)):
@@ -294,7 +291,7 @@ def check_module(module: ModuleOp) -> tir.PrimFuncOp:
     if not functions:
         raise UsmpError("no tir.prim_func to emit as C", module)
     entry = choose_entry(functions, "")
-    if POOLS_ATTR not in entry.attributes:
+    if planned_pool_sizes(entry) is None:
         raise UsmpError(
             f"@{entry.sym_name.data} is not planned (no {POOLS_ATTR}): run usmp-opt "
             "--plan-pools first",
@@ -350,15 +347,13 @@ def _io_kinds(module: ModuleOp, entry_name: str, names: list[str]) -> dict[str, 
 
 
 def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
-    pools = {name: _int(size) for name, size in _string_dict(entry.attributes[POOLS_ATTR]).items()}
+    pools = planned_pool_sizes(entry) or {}
     offsets: dict[str, tuple[str, int]] = {}
     placed: list[tuple[str | None, str, tuple[int, ...], str]] = []
-    for name, info in _string_dict(entry.attributes.get(IO_OFFSETS_ATTR)).items():
-        fields = _string_dict(info)
-        pool, kind, dtype = (fields[k].data for k in ("pool", "kind", "dtype"))
-        shape = tuple(_int(d) for d in fields["shape"].data)
-        offsets[name] = (pool, _int(fields["offset"]))
-        placed.append((name, kind, shape, dtype))
+    for name, io in placed_io(entry).items():
+        offsets[name] = (io.pool.data, io.offset_bytes)
+        dtype = tir.type_to_dtype(io.buffer_type.element_type)
+        placed.append((name, io.kind.data, io.shape, dtype))
     constant_pools = {offsets[str(n)][0] for n, kind, _, _ in placed if kind == IOKind.CONSTANT}
     params = [
         (name, arg.type)

@@ -53,6 +53,10 @@ class ModelCheck(NamedTuple):
     """The sum of the constants' sizes."""
     library: Any = None
     """With a C executor, its `LibraryRun`: our outputs, the image's sizes, build time."""
+    inputs: dict[str, np.ndarray] | None = None
+    """The inputs it ran on, by TIR name, in `main`'s order."""
+    values: dict[str, np.ndarray] | None = None
+    """Our outputs, by TIR name, in `main`'s order."""
 
 
 def _random_inputs(tir_main: Any, names: list[str], seed: int) -> dict[str, np.ndarray]:
@@ -135,6 +139,7 @@ def check_model(
     pools: str = "",
     overrides: Mapping[str, np.ndarray] | None = None,
     executor: str = "tvm",
+    inputs: Mapping[str, np.ndarray] | None = None,
 ) -> ModelCheck:
     """Lower `mod` as `lowering` says, plan, build and run it, and compare each output with
     the Relax VM's; Relax's own plan is of the module lowered alike (weights bound or not,
@@ -143,7 +148,8 @@ def check_model(
     name (weights the model reads as they are), in our run and the Relax VM's.
     `executor` runs the planned model: `tvm` (built by `tvm.compile` for `target`), `c`
     (the C library of `usmp-translate --emit-c`, its constants in a constant pool, built
-    and run on this machine) or `qemu` (that library on QEMU's Cortex-M55)."""
+    and run on this machine) or `qemu` (that library on QEMU's Cortex-M55). `inputs`, by
+    TIR name, replace the random ones drawn from `seed`."""
 
     tir_mod, constants = lower_model(mod, weights, where, lowering)
     weights = _overridden(weights, constants, overrides or {})
@@ -156,7 +162,7 @@ def check_model(
     ]
     # main's params: the inputs, the weights and constants (folded ones too), the outputs.
     output_names = params[len(input_names) + len(constants) :]
-    inputs = _random_inputs(main, input_names, seed)
+    inputs = dict(inputs) if inputs is not None else _random_inputs(main, input_names, seed)
 
     library = None
     if executor in EXECUTORS_C:
@@ -193,4 +199,6 @@ def check_model(
         constant_pool_name,
         sum(array.nbytes for array in constants.values()),
         library,
+        inputs,
+        {name: ours[name] for name in output_names},
     )

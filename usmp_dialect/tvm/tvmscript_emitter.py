@@ -31,7 +31,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR
+from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR, IOOffsetsAttr, PoolSizesAttr
 from usmp_dialect.tvm.nodes import (
     LOGICAL_NODE_OF_OP,
     NODE_OF_CMPF,
@@ -152,6 +152,10 @@ def attribute_to_tvm(attr: Attribute, op: Operation) -> Any:
         return [attribute_to_tvm(a, op) for a in attr.data]
     if isinstance(attr, DictionaryAttr):
         return {k: attribute_to_tvm(v, op) for k, v in attr.data.items()}
+    if isinstance(attr, IOOffsetsAttr):
+        return attribute_to_tvm(attr.to_legacy(), op)
+    if isinstance(attr, PoolSizesAttr):
+        return attr.by_pool
     if isinstance(attr, tir.TargetAttr):
         import tvm
 
@@ -165,6 +169,36 @@ def _buffer_name(op: tir.AllocBufferOp | tir.DeclBufferOp) -> str:
 
 def _var_name(op: tir.BindOp | tir.ForOp, fallback: str) -> str:
     return fallback if op.var_name is None else op.var_name.data
+
+
+def _writes_memory(op: Operation) -> bool:
+    """Whether `op`, or an op nested in it, may write a buffer: a store, or a call (which
+    may write through any pointer it is given). Planned buffers share pools, so a store to
+    another buffer may write the bytes a load read."""
+    return any(
+        isinstance(inner, tir.StoreOp | tir.CallOp | tir.CallIntrinOp) for inner in op.walk()
+    )
+
+
+def _memory_written_before_a_use(load: tir.LoadOp) -> bool:
+    """Whether memory may be written between `load` and one of its uses (those nested in
+    an op of `load`'s block counting as that op)."""
+    block = load.parent_block()
+    assert block is not None
+    anchors = {block.find_ancestor_op_in_block(use.operation) for use in load.result.uses}
+    if any(anchor.regions and _writes_memory(anchor) for anchor in anchors if anchor):
+        return True
+    unseen = len(anchors - {None})
+    op = load.next_op
+    while op is not None and unseen:
+        if op in anchors:
+            unseen -= 1
+        # A use that writes (`tir.store %a, ...`) writes after reading: only for the uses
+        # after it does the write count.
+        if unseen and _writes_memory(op):
+            return True
+        op = op.next_op
+    return False
 
 
 class _Emitter:
@@ -290,6 +324,12 @@ class _Emitter:
                 return tirx.Continue()
             case scf.YieldOp() | scf.ConditionOp():
                 return None
+            case tir.LoadOp() if _memory_written_before_a_use(op):
+                # TIR rebuilds an expression where it is used: read there, the load would
+                # see the write, so its value is bound where the load stands.
+                var = ir.Var(self.rename(op.result.name_hint or "v"), type_to_tvm(op.result.type))
+                self.values[op.result] = var
+                return tirx.Bind(var, self.expr(op))
         self.values[self.single_result(op)] = self.expr(op)
         return None
 

@@ -35,8 +35,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from usmp_dialect.diagnostics import LocatedError
+from usmp_dialect.diagnostics import LocatedError, UsmpError
 from usmp_dialect.dialects import tir
+from usmp_dialect.dialects.usmp import typed_records
 from usmp_dialect.tvm.nodes import BINARY_NODES, COMPARE_NODES, FOR_KIND_BY_TVM, binary_op
 
 
@@ -159,7 +160,13 @@ class _Importer:
             if not isinstance(function, tvm.tirx.PrimFunc):
                 raise self.unsupported(f"{type(function).__name__} '{gvar.name_hint}'", function)
             self.ret_types[gvar.name_hint] = self.type(function.ret_type, function)
-        return ModuleOp([self.prim_func(gvar.name_hint, function) for gvar, function in functions])
+        module = ModuleOp([self.prim_func(gvar.name_hint, f) for gvar, f in functions])
+        # A planned module emitted as TVMScript carries its records in TVM's untyped form.
+        try:
+            typed_records(module)
+        except UsmpError as error:
+            raise self.error(error.message) from error
+        return module
 
     def prim_func(self, name: str, function: Any) -> tir.PrimFuncOp:
         self.span = function.span

@@ -1,7 +1,7 @@
 // The stock xdsl-opt finds the usmp dialect, passes and report through the
 // xdsl.universe entry point.
-// RUN: xdsl-opt %s -p memref-to-usmp,usmp-plan,usmp-to-memref | filecheck %s
-// RUN: xdsl-opt %s -p memref-to-usmp,usmp-plan -t usmp-report | filecheck %s --check-prefix=REPORT
+// RUN: xdsl-opt %s -p memref-to-usmp,usmp-assign-pools,usmp-plan,usmp-to-memref | filecheck %s
+// RUN: xdsl-opt %s -p memref-to-usmp,usmp-assign-pools,usmp-plan -t usmp-report | filecheck %s --check-prefix=REPORT
 
 func.func @main() {
   %a = memref.alloc() : memref<4xf32>

@@ -6,6 +6,10 @@
 // RUN: usmp-opt %s -p tir-io-to-allocations | filecheck %s
 // RUN: usmp-opt %s --plan-pools --use-workspace-io -t 'usmp-report{sort=ir}' | filecheck %s --check-prefix=REPORT
 // RUN: usmp-opt %s --plan-pools --use-workspace-io | filecheck %s --check-prefix=LOWERED
+// TVMScript carries the records as dictionaries: emitted and imported again, they are the
+// typed attributes once more.
+// RUN: usmp-opt %s --plan-pools --use-workspace-io | usmp-translate --emit-tvmscript | filecheck %s --check-prefix=SCRIPT
+// RUN: usmp-opt %s --plan-pools --use-workspace-io | usmp-translate --emit-tvmscript | usmp-translate --import-tvmscript | filecheck %s --check-prefix=REIMPORTED
 // RUN: usmp-opt %s -p tir-io-to-allocations,tir-io-to-allocations | filecheck %s
 
 tir.prim_func @copy(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {
@@ -66,8 +70,11 @@ tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %w: !tir.buffer
 // After planning the entry takes only the weight, the scalar and the pool, and publishes
 // where the application writes the inputs and reads the outputs.
 // LOWERED:      tir.prim_func @main(%w: !tir.buffer<4xf32> {tir.name = "w"}, %n: i32 {tir.name = "n"}, %global_workspace: !tir.buffer<48xui8> {tir.name = "global_workspace"})
-// LOWERED-SAME: usmp.io_offsets = {inp = {kind = "input", pool = "global_workspace", offset = 32 : i64, dtype = "float32", shape = [4 : i64]}, state = {kind = "input_output", pool = "global_workspace", offset = 0 : i64, dtype = "float32", shape = [4 : i64]}, out = {kind = "output", pool = "global_workspace", offset = 16 : i64, dtype = "float32", shape = [4 : i64]}}
-// LOWERED-SAME: usmp.pools = {global_workspace = 48 : i64}
+// LOWERED-SAME: usmp.io_offsets = #usmp.io_offsets<inp = input "global_workspace"[32] : memref<4xf32>, state = input_output "global_workspace"[0] : memref<4xf32>, out = output "global_workspace"[16] : memref<4xf32>>
+// LOWERED-SAME: usmp.pools = #usmp.pool_sizes<global_workspace = 48>
 // LOWERED:      %[[OUT_AT:.*]] = arith.constant 16 : i32
 // LOWERED-NEXT: %[[OUT_PTR:.*]] = tir.address_of %global_workspace[%[[OUT_AT]]]
 // LOWERED-NEXT: %out = tir.decl_buffer "out" %[[OUT_PTR]] : !tir.ptr<ui8> -> !tir.buffer<4xf32, align 16>
+
+// SCRIPT: "usmp.io_offsets": {"inp": {"dtype": "float32", "kind": "input", "offset": 32, "pool": "global_workspace", "shape": [4]}, "out": {"dtype": "float32", "kind": "output", "offset": 16, "pool": "global_workspace", "shape": [4]}, "state": {"dtype": "float32", "kind": "input_output", "offset": 0, "pool": "global_workspace", "shape": [4]}}, "usmp.pools": {"global_workspace": 48}
+// REIMPORTED: usmp.io_offsets = #usmp.io_offsets<inp = input "global_workspace"[32] : memref<4xf32>, out = output "global_workspace"[16] : memref<4xf32>, state = input_output "global_workspace"[0] : memref<4xf32>>, usmp.pools = #usmp.pool_sizes<global_workspace = 48>

@@ -1,7 +1,7 @@
 // RUN: usmp-opt %s --split-input-file -p memref-to-usmp | filecheck %s --check-prefix=LOWERED
 // RUN: usmp-opt %s --split-input-file -p memref-to-usmp,usmp-assign-pools | filecheck %s --check-prefix=DEFAULT
 // RUN: usmp-opt %s --split-input-file -p 'memref-to-usmp,usmp-assign-pools{pools="sram:size_hint=1K:alignment=32:targets=c|llvm:read_latency_cycles=2,dram:kind=workspace"}' | filecheck %s --check-prefix=SPEC
-// RUN: usmp-opt %s --split-input-file -p 'usmp-assign-pools{pools="sram:size_hint=1K:alignment=32:targets=c|llvm:read_latency_cycles=2,dram:kind=workspace"},memref-to-usmp,usmp-plan' | filecheck %s --check-prefix=BEFORE
+// RUN: usmp-opt %s --split-input-file -p 'usmp-assign-pools{pools="sram:size_hint=1K:alignment=32:targets=c|llvm:read_latency_cycles=2,dram:kind=workspace"},memref-to-usmp,usmp-assign-pools,usmp-plan' | filecheck %s --check-prefix=BEFORE
 // RUN: usmp-opt %s --split-input-file --plan-pools --pools 'sram:size_hint=1K:alignment=32:targets=c|llvm:read_latency_cycles=2,dram:kind=workspace' -t usmp-report | filecheck %s --check-prefix=CLI
 // RUN: usmp-opt %s --split-input-file --plan-pools --pools 'flash:kind=constant:size_hint=2M:clock_frequency_hz=1G:read_bandwidth_bytes_per_cycle=8:write_bandwidth_bytes_per_cycle=4:write_latency_cycles=9,sram:size_hint=1K' | filecheck %s --check-prefix=PROPERTIES
 

@@ -32,3 +32,13 @@ func.func @main() {
   func.return
 }
 // CHECK: nothing to plan: run memref-to-usmp or tir-to-usmp first
+
+// -----
+
+// usmp-plan only plans: the candidate pools are usmp-assign-pools' to give.
+usmp.pool @sram workspace alignment 16
+%a = usmp.alloc_offset "a" [][?] align 16 : memref<4xf32>
+usmp.liveness {
+  "a" [0, 1)
+}
+// CHECK: buffer 'a' has no candidate pools: run usmp-assign-pools first (--plan-pools does)

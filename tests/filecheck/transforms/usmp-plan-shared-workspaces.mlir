@@ -4,7 +4,7 @@
 // for all calls of the operator, live in several intervals. `default` plans it at max-live
 // and proves it (issue 34: it gave 7057328 bytes after spending its whole search budget).
 // RUN: usmp-opt %s -p usmp-plan | filecheck %s
-// CHECK: usmp.plan = {algorithm = "default", proven_optimal = true, time_limit_reached = false, lower_bounds = {global_workspace = 6538240 : i64}}
+// CHECK: usmp.plan = #usmp.plan<"default", proven_optimal = true, time_limit_reached = false, lower_bounds = {global_workspace = 6538240}>
 // CHECK-NEXT: usmp.pool @global_workspace workspace alignment 1 size 6538240
 
 usmp.pool @global_workspace workspace alignment 1

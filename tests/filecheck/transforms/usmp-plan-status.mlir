@@ -29,7 +29,7 @@ usmp.pool @sram workspace alignment 1
 %c = usmp.alloc_offset "c" @sram[?] align 1 live [1, 3) [7, 9) : memref<30xi8>
 usmp.liveness
 
-// EXACT: builtin.module attributes {usmp.plan = {algorithm = "exact", proven_optimal = true, time_limit_reached = false, lower_bounds = {sram = 60 : i64}}} {
+// EXACT: builtin.module attributes {usmp.plan = #usmp.plan<"exact", proven_optimal = true, time_limit_reached = false, lower_bounds = {sram = 60}>} {
 // EXACT: usmp.pool @sram workspace alignment 1 size 60
 
 // EXACT-TEXT: total 60 bytes in 1 pool(s); max-live 50 bytes (1.200x)
@@ -53,4 +53,4 @@ usmp.liveness
 // CAP-JSON-SAME: "plan": {"algorithm": "exact", "proven_optimal": false, "time_limit_reached": true, "lower_bounds": {"sram": 50}}}
 // CAP-EXACT-WARNING: warning: the time limit (0 s) stopped 'exact' before its work budget did
 
-// CAP-HILL: builtin.module attributes {usmp.plan = {algorithm = "hill_climb", proven_optimal = false, time_limit_reached = true}} {
+// CAP-HILL: builtin.module attributes {usmp.plan = #usmp.plan<"hill_climb", proven_optimal = false, time_limit_reached = true>} {

@@ -16,7 +16,7 @@ tir.prim_func @main(%out: !tir.buffer<4xf32>) attributes {global_symbol = "main"
 }
 
 // CHECK:      %global_workspace: !tir.buffer<4294967312xui8, index i64>
-// CHECK-SAME: usmp.pools = {global_workspace = 4294967312 : i64}
+// CHECK-SAME: usmp.pools = #usmp.pool_sizes<global_workspace = 4294967312>
 // CHECK:      %[[OFF:.*]] = arith.constant 4294967296 : i64
 // CHECK-NEXT: tir.address_of %global_workspace[%[[OFF]]]
 

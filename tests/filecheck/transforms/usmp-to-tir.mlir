@@ -43,7 +43,7 @@ usmp.liveness
 // CHECK-NEXT:   %ws = tir.decl_buffer "ws" %[[PTR]] : !tir.ptr<ui8> -> !tir.buffer<4xf32, align 16>
 // CHECK:        tir.store %v, %ws[%c0]
 // CHECK:      tir.prim_func @leaf(%x_ptr: !tir.ptr<f32> {tir.name = "x_ptr"}) {
-// CHECK:      tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %out: !tir.buffer<4xf32> {tir.name = "out"}, %global_workspace: !tir.buffer<96xui8> {tir.name = "global_workspace"}) attributes {runner_function = true, usmp.pools = {global_workspace = 96 : i64}} {
+// CHECK:      tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %out: !tir.buffer<4xf32> {tir.name = "out"}, %global_workspace: !tir.buffer<96xui8> {tir.name = "global_workspace"}) attributes {runner_function = true, usmp.pools = #usmp.pool_sizes<global_workspace = 96>} {
 // CHECK-NEXT:   %[[OFF0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:   %[[PTR0:.*]] = tir.address_of %global_workspace[%[[OFF0]]] : !tir.ptr<ui8>
 // CHECK-NEXT:   %a = tir.decl_buffer "a" %[[PTR0]] : !tir.ptr<ui8> -> !tir.buffer<8xf32, align 16>

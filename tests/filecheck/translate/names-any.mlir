@@ -21,7 +21,7 @@
 // REPORT-NEXT: a,b2 {{ +}}global_workspace
 
 // The CSV format has no quoting: a name it cannot hold is a diagnostic at its buffer.
-// RUN: usmp-opt %s -p tir-to-usmp,usmp-plan > %t.planned.mlir
+// RUN: usmp-opt %s -p tir-to-usmp,usmp-assign-pools,usmp-plan > %t.planned.mlir
 // RUN: %exit-code usmp-translate --export-csv %t.planned.mlir | filecheck %s --check-prefix=CSV
 // CSV:      {{\A.*}}planned.mlir:{{[0-9]+}}:{{[0-9]+}}: error: buffer 'a,b' cannot be a CSV id: the format is not quoted, so an id holds no comma or line break and no space at its ends
 // CSV-NEXT: exit=1

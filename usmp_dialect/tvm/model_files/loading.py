@@ -42,6 +42,11 @@ from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.tvm.captured_output import output_captured
 from usmp_dialect.tvm.model_files.input_shapes import dims_text, fixed_input_shapes
+from usmp_dialect.tvm.model_files.onnx_operators import (
+    OperatorRejected,
+    onnx_converters,
+    our_onnx_converters,
+)
 from usmp_dialect.tvm.model_files.onnx_shapes import static_onnx_model
 from usmp_dialect.tvm.model_files.tensor_names import (
     file_names,
@@ -49,7 +54,7 @@ from usmp_dialect.tvm.model_files.tensor_names import (
     with_file_names,
     with_output_names,
 )
-from usmp_dialect.tvm.model_files.tflite_operators import tensor_shape
+from usmp_dialect.tvm.model_files.tflite_operators import CONVERTED_CUSTOM, tensor_shape
 from usmp_dialect.tvm.model_files.tflite_state import (
     state_output_names,
     stateful_converter,
@@ -105,13 +110,15 @@ def _run_frontend(
         raise RelaxImportError(
             f"not a valid TensorFlow Lite model (truncated or corrupt: {failure})", path
         )
+    if isinstance(failure, OperatorRejected):  # one of our converters; it says why
+        raise RelaxImportError(f"{failed_at({name for name, _ in names})}: {failure}", path)
     if isinstance(failure, tvm.error.OpNotImplemented):
         text = str(failure).strip().splitlines()[-1]
         first = unsupported_at(text)
         raise RelaxImportError(f"{text}; the first is {first}" if first else text, path)
     failed = _FAILED_OPERATOR.search(printed.getvalue())
     where = failed_at({name for name, _ in names})
-    at = f" at operator '{failed[1]}' ({where})" if failed else f" at {where}" if where else ""
+    at = f" at {where}" if where else f" at operator '{failed[1]}'" if failed else ""
     text = str(failure).strip()
     last = text.splitlines()[-1] if text else ""
     raise RelaxImportError(
@@ -119,7 +126,7 @@ def _run_frontend(
     )
 
 
-MODELS_EXTRA = "pip install 'usmp-dialect[models]'"
+MODELS_EXTRA = "pip install -e '.[models]' in the usmp_dialect checkout"
 
 
 def _required(package: str, path: str) -> Any:
@@ -224,15 +231,14 @@ def _onnx_module(
     from tvm.relax.frontend.onnx import from_onnx
 
     _check_onnx_operators(model, path)
-    return _run_frontend(
-        lambda: with_output_names(
-            from_onnx(model, shape_dict=shapes, sanitize_input_names=False),
-            [output.name for output in model.graph.output],
-        ),
-        "onnx",
-        path,
-        lambda names: _onnx_failed_at(model, names),
-    )
+    _check_no_run_time_condition(model, path)
+
+    def convert() -> Any:
+        with our_onnx_converters():
+            mod = from_onnx(model, shape_dict=shapes, sanitize_input_names=False)
+        return with_output_names(mod, [output.name for output in model.graph.output])
+
+    return _run_frontend(convert, "onnx", path, lambda names: _onnx_failed_at(model, names))
 
 
 def _first_line(error: Exception) -> str:
@@ -266,7 +272,7 @@ def _check_onnx_operators(model: Any, path: str) -> None:
     from tvm.relax.frontend.onnx.onnx_frontend import _get_convert_map
 
     # Nodes the frontend takes without a converter.
-    converted = {*_get_convert_map(), "If", "Constant"}
+    converted = {*_get_convert_map(), *onnx_converters(), "If", "Constant"}
     unsupported = [n for n in model.graph.node if n.op_type not in converted]
     if not unsupported:
         return
@@ -279,11 +285,49 @@ def _check_onnx_operators(model: Any, path: str) -> None:
     )
 
 
+def _check_no_run_time_condition(model: Any, path: str) -> None:
+    """No `If` is left once the shapes are folded (`static_onnx_model` inlines the taken
+    branch of each whose condition folds); the first left, its condition computed at run
+    time, is an error naming it and the graph inputs its condition is computed from."""
+    node = next((n for n in model.graph.node if n.op_type == "If"), None)
+    if node is None:
+        return
+    producers = {out: n for n in model.graph.node for out in n.output}
+    inputs = {i.name for i in model.graph.input}
+    sources, pending, seen = set(), [node.input[0]], set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in inputs:
+            sources.add(name)
+        elif name in producers:
+            pending.extend(n for n in producers[name].input if n)
+    index = list(model.graph.node).index(node)
+    computed = ", ".join(f"'{s}'" for s in sorted(sources))
+    raise RelaxImportError(
+        f"{_onnx_node_at(model, index)}: its condition '{node.input[0]}' is computed at run "
+        f"time{f' from the input(s) {computed}' if computed else ''}; the lowering takes "
+        "operators on tensors only, not control flow",
+        path,
+    )
+
+
+def _onnx_node_at(model: Any, index: int) -> str:
+    """Node `index` of an ONNX graph as a diagnostic names it: its op type, index, name
+    and first output."""
+    node = model.graph.node[index]
+    called = f" '{node.name}'" if node.name else ""
+    return f"{node.op_type} node {index}{called}, computing '{node.output[0]}'"
+
+
 def _onnx_failed_at(model: Any, names: set[str]) -> str:
-    """The first node (in the graph's order) whose outputs the frontend did not make."""
-    for node in model.graph.node:
+    """The first node (in the graph's order) whose outputs the frontend did not make, by
+    its op type, index, name and first output."""
+    for i, node in enumerate(model.graph.node):
         if not all(out in names for out in node.output if out):
-            return _onnx_node(node)
+            return _onnx_node_at(model, i)
     return ""
 
 
@@ -331,22 +375,23 @@ def _tflite_opcodes(model: Any) -> list[str]:
 
 
 def _check_no_custom_operators(model: Any, path: str) -> None:
-    """No operator is a custom one TVM's frontend rejects (it rejects them all before
-    converting any operator, without saying which); the first is an error naming it, and
-    how many of which custom operators the file has."""
+    """No operator is a custom one that neither TVM's frontend (which rejects them all
+    before converting any operator, without saying which) nor `tflite_operators` converts;
+    the first is an error naming it, and how many of which custom operators the file has."""
     graph = model.Subgraphs(0)
     custom = [
         (i, code)
         for i in range(graph.OperatorsLength())
-        if (code := _custom_code(model, i)) not in (None, _CONVERTED_CUSTOM)
+        if (code := _custom_code(model, i)) not in {None, _CONVERTED_CUSTOM, *CONVERTED_CUSTOM}
     ]
     if not custom:
         return
     first, _ = custom[0]
     kinds = ", ".join(sorted({f"'{code}'" for _, code in custom}))
     raise RelaxImportError(
-        f"{_tflite_operator(model, first)} is a custom operator, which TVM's TFLite "
-        f"frontend does not convert; {len(custom)} custom operator(s) in the file: {kinds}",
+        f"{_tflite_operator(model, first)} is a custom operator, which neither TVM's "
+        f"TFLite frontend nor ours converts; {len(custom)} custom operator(s) in the file: "
+        f"{kinds}",
         path,
     )
 

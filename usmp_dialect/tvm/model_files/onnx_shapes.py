@@ -77,8 +77,8 @@ def static_onnx_model(
             raise RelaxImportError(
                 f"ONNX shape inference failed: {type(error).__name__}: {error}", where
             ) from None
-        folded = _folded(inferred, where)
-        if len(folded.graph.node) == len(model.graph.node):
+        folded, changed = _folded(inferred, where)
+        if not changed:
             return folded, shapes
         model = folded
 
@@ -161,8 +161,107 @@ def _evaluated(node: Any, values: list[np.ndarray], opset_imports: Any) -> list[
     return [np.asarray(v) for v in evaluator.run(None, dict(zip(node.input, values, strict=True)))]
 
 
-def _folded(model: Any, where: str) -> Any:
-    """`model` with every value computed from static shapes alone an initializer."""
+def _taken_branch(node: Any, condition: np.ndarray, graph: Any) -> list[Any]:
+    """The nodes an `If` of a constant `condition` stands for: its taken branch's, the
+    branch's initializers added to `graph`, and an `Identity` from each branch output to
+    the `If`'s (ONNX names are unique across a graph and its subgraphs: nothing clashes)."""
+    import onnx
+
+    name = "then_branch" if bool(np.asarray(condition).reshape(-1)[0]) else "else_branch"
+    branch = next(a.g for a in node.attribute if a.name == name)
+    graph.initializer.extend(branch.initializer)
+    identities = [
+        onnx.helper.make_node("Identity", [out.name], [name_], f"{node.name}/{name}/{name_}")
+        for out, name_ in zip(branch.output, node.output, strict=True)
+        if name_
+    ]
+    return [*branch.node, *identities]
+
+
+def _unrollable(node: Any, known: dict[str, np.ndarray]) -> bool:
+    """Whether a `Loop` runs a number of times known now: a constant trip count at least
+    1, a condition absent or a constant true, passed on by the body as it is."""
+    trips = node.input[0] if node.input else ""
+    condition = node.input[1] if len(node.input) > 1 else ""
+    if not trips or trips not in known or int(np.asarray(known[trips]).reshape(-1)[0]) < 1:
+        return False
+    if condition and not (condition in known and bool(np.asarray(known[condition]).all())):
+        return False
+    body = next(a.g for a in node.attribute if a.name == "body")
+    return _passes_condition_on(body)
+
+
+def _passes_condition_on(body: Any) -> bool:
+    """Whether a `Loop` body's condition output is its condition input, passed on as it
+    is or through an `Identity` (the loop then stops by its trip count alone), and no
+    body node has subgraphs of its own (whose names the unrolling would not rename)."""
+    condition_in, condition_out = body.input[1].name, body.output[0].name
+    if any(a.type in (a.GRAPH, a.GRAPHS) for node in body.node for a in node.attribute):
+        return False
+    identities = {n.output[0]: n.input[0] for n in body.node if n.op_type == "Identity"}
+    return identities.get(condition_out, condition_out) == condition_in
+
+
+def _unrolled(node: Any, trips: int, graph: Any) -> list[Any]:
+    """The nodes a `Loop` of a constant trip count stands for: its body once per
+    iteration, every value the body computes renamed (`<output>/iteration<i>/<name>`),
+    the iteration number and condition constants (added to `graph`), the carried values
+    passed from one iteration to the next, each scan output the concatenation of its
+    iterations' values along a new first axis."""
+    import onnx
+
+    body = next(a.g for a in node.attribute if a.name == "body")
+    carried = list(node.input[2:])
+    count = len(carried)
+    nodes: list[Any] = []
+    scans: list[list[str]] = [[] for _ in body.output[1 + count :]]
+    prefix = node.output[0] or node.name
+    for i in range(trips):
+        names = {b.name: f"{prefix}/iteration{i}/{b.name}" for b in body.input}
+        names.update(
+            {out: f"{prefix}/iteration{i}/{out}" for n in body.node for out in n.output if out}
+        )
+        names.update({t.name: f"{prefix}/iteration{i}/{t.name}" for t in body.initializer})
+        for t in body.initializer:
+            graph.initializer.append(
+                onnx.numpy_helper.from_array(onnx.numpy_helper.to_array(t), names[t.name])
+            )
+        constants = {body.input[0].name: np.array(i, np.int64), body.input[1].name: np.array(True)}
+        for name, value in constants.items():
+            graph.initializer.append(onnx.numpy_helper.from_array(value, names[name]))
+        for b, value in zip(body.input[2:], carried, strict=True):
+            nodes.append(onnx.helper.make_node("Identity", [value], [names[b.name]]))
+        for n in body.node:
+            copy = onnx.NodeProto()
+            copy.CopyFrom(n)
+            copy.input[:] = [names.get(name, name) for name in n.input]
+            copy.output[:] = [names.get(name, name) for name in n.output]
+            copy.name = f"{prefix}/iteration{i}/{n.name}"
+            nodes.append(copy)
+        outputs = [names.get(o.name, o.name) for o in body.output]
+        carried = outputs[1 : 1 + count]
+        for scan, value in zip(scans, outputs[1 + count :], strict=True):
+            scan.append(value)
+    nodes += [
+        onnx.helper.make_node("Identity", [value], [out])
+        for value, out in zip(carried, node.output[:count], strict=True)
+        if out
+    ]
+    axes = f"{prefix}/scan_axes"
+    graph.initializer.append(onnx.numpy_helper.from_array(np.array([0], np.int64), axes))
+    for scan, out in zip(scans, node.output[count:], strict=True):
+        stacked = [f"{value}/stacked" for value in scan]
+        nodes += [
+            onnx.helper.make_node("Unsqueeze", [value, axes], [s])
+            for value, s in zip(scan, stacked, strict=True)
+        ]
+        nodes.append(onnx.helper.make_node("Concat", stacked, [out], axis=0))
+    return nodes
+
+
+def _folded(model: Any, where: str) -> tuple[Any, bool]:
+    """`model` with every value computed from static shapes alone an initializer, and
+    each `If` of a constant condition its taken branch; and whether anything was."""
     import onnx
 
     graph = model.graph
@@ -177,8 +276,18 @@ def _folded(model: Any, where: str) -> Any:
     folded: dict[str, np.ndarray] = {}
     known = dict(constants)  # and the folded values
     kept = []
+    inlined = False
     for node in graph.node:
         inputs = [name for name in node.input if name]
+        if node.op_type == "If" and inputs[0] in known:
+            kept.extend(_taken_branch(node, known[inputs[0]], graph))
+            inlined = True
+            continue
+        if node.op_type == "Loop" and _unrollable(node, known):
+            trips = int(np.asarray(known[node.input[0]]).reshape(-1)[0])
+            kept.extend(_unrolled(node, trips, graph))
+            inlined = True
+            continue
         if node.op_type in _SHAPE_OPS and inputs and inputs[0] in shapes:
             folded[node.output[0]] = known[node.output[0]] = _shape_value(node, shapes[inputs[0]])
             continue
@@ -211,7 +320,7 @@ def _folded(model: Any, where: str) -> Any:
     graph.initializer.extend(
         onnx.numpy_helper.from_array(value, name) for name, value in folded.items() if name in used
     )
-    return model
+    return model, inlined or bool(folded)
 
 
 def _constant_node_value(node: Any) -> np.ndarray:

@@ -94,7 +94,8 @@ def file_names(kind: str) -> Iterator[list[tuple[str, Any]]]:
             with _wrapped(onnx.ONNXGraphImporter, "__init__", importer):
                 yield names
         finally:
-            names.extend((tensor_name(n), e) for i in importers for n, e in i._nodes.items())
+            # An optional output a node leaves out is named "" (the frontend binds it too).
+            names.extend((tensor_name(n), e) for i in importers for n, e in i._nodes.items() if n)
 
 
 def with_file_names(func: Any, names: list[tuple[str, Any]]) -> tuple[Any, dict[str, np.ndarray]]:

@@ -43,21 +43,22 @@ from usmp_dialect.tvm.relax.temporaries import tensor_bytes
 
 _EXPANSIONS = frozenset({"relax.astype", "relax.dequantize", "relax.broadcast_to"})
 # Ops that move a tensor's elements without computing any.
-_LAYOUT_OPS = frozenset(
+LAYOUT_OPS = frozenset(
     {"relax.permute_dims", "relax.reshape", "relax.expand_dims", "relax.squeeze", "relax.flatten"}
 )
 
 
 def _leaves(expr: Any) -> list[Any]:
-    """The tensors a call argument holds: itself, or a tuple's fields, flattened."""
+    """The tensors a call argument holds: itself, or a tuple's fields, flattened; not the
+    prim values (a strided slice's begin and end, which compare by value)."""
     import tvm
 
     if isinstance(expr, tvm.ir.Tuple):
         return [leaf for field in expr.fields for leaf in _leaves(field)]
-    return [expr]
+    return [] if tvm.ir.is_prim_expr(expr) else [expr]
 
 
-def _op_name(value: Any) -> str | None:
+def op_name(value: Any) -> str | None:
     import tvm
 
     if isinstance(value, tvm.ir.Call) and isinstance(value.op, tvm.ir.Op):
@@ -69,7 +70,7 @@ def _is_expansion(value: Any) -> bool:
     """Whether `value` computes a tensor no smaller than the one tensor it reads, which
     it decodes or broadcasts."""
 
-    if _op_name(value) not in _EXPANSIONS:
+    if op_name(value) not in _EXPANSIONS:
         return False
     tys = (value.ty, value.args[0].ty)
     return all(map(_static, tys)) and tensor_bytes(tys[0]) >= tensor_bytes(tys[1])
@@ -94,7 +95,7 @@ def _is_scalar(expr: Any) -> bool:
 def _commutes(expansion: Any) -> bool:
     """Whether `expansion` maps every element alone and alike (a cast, a per-tensor
     dequantize), so that it commutes with a layout change."""
-    op = _op_name(expansion)
+    op = op_name(expansion)
     return op == "relax.astype" or (
         op == "relax.dequantize" and all(_is_scalar(a) for a in expansion.args[1:])
     )
@@ -106,7 +107,7 @@ def _expanded(expansion: Any, stored: Any) -> Any:
     import tvm
     from tvm import relax
 
-    if _op_name(expansion) == "relax.astype":
+    if op_name(expansion) == "relax.astype":
         call = relax.op.astype(stored, expansion.attrs.dtype)
     elif _commutes(expansion):
         _, scale, zero_point = expansion.args
@@ -118,10 +119,16 @@ def _expanded(expansion: Any, stored: Any) -> Any:
 
 def _folded(value: Any, bound: list[tuple[Any, Any]]) -> Any:
     """`value` computed by TVM's `FoldConstant`, the vars it reads bound to their constants
-    (`bound`); None if it does not fold to one constant tensor."""
+    (`bound`); None if it does not fold to one constant tensor. A layout change, or an int
+    tensor's dequantize to float32, is computed with numpy instead (`_computed`): the same
+    values, where `FoldConstant` builds each with LLVM (0.1-0.2 s each, the most of an
+    int8 model's check)."""
     import tvm
     from tvm import relax
 
+    computed = _computed(value, dict(bound))
+    if computed is not None:
+        return computed
     builder = relax.BlockBuilder()
     with builder.function("fold", []):
         with builder.dataflow():
@@ -132,6 +139,54 @@ def _folded(value: Any, bound: list[tuple[Any, Any]]) -> Any:
     body = relax.transform.FoldConstant()(builder.get())["fold"].body
     folded = body.body if not body.blocks else None
     return folded if isinstance(folded, tvm.ir.Constant) else None
+
+
+def _computed(value: Any, bound: dict[Any, Any]) -> Any:
+    """`value` as a constant computed with numpy, if it is a layout change of a constant (its
+    elements moved, none computed) or the dequantize of an int constant to float32 (TVM's
+    legalization computes
+    `float32(int32(x) - zero_point) * float32(scale)`, each step exact or rounded once
+    to float32, as numpy rounds it); None for anything else."""
+    import numpy as np
+    import tvm
+    from tvm import relax
+
+    def array(expr: Any) -> Any:
+        constant = bound.get(expr, expr)
+        return constant.value.numpy() if isinstance(constant, tvm.ir.Constant) else None
+
+    op = op_name(value)
+    if op not in LAYOUT_OPS | {"relax.dequantize"}:
+        return None
+    if not _static(value.ty):
+        return None
+    data = array(value.args[0])
+    if data is None:
+        return None
+    shape = tuple(int(d) for d in value.ty.shape.values)
+    if op in LAYOUT_OPS:
+        if op == "relax.permute_dims":
+            axes = value.attrs.axes
+            data = data.transpose(None if axes is None else [int(a) for a in axes])
+        if data.size != int(np.prod(shape)) or str(data.dtype) != str(value.ty.dtype):
+            return None
+        # Every layout change but a transpose keeps the elements' row-major order.
+        return relax.const(np.ascontiguousarray(data).reshape(shape), str(value.ty.dtype))
+    scale, zero_point = (array(a) for a in value.args[1:])
+    if scale is None or zero_point is None or value.attrs.out_dtype != "float32":
+        return None
+    if data.dtype.kind not in "iu" or zero_point.dtype.kind not in "iu":
+        return None
+    axis = int(value.attrs.axis) % data.ndim
+    per_channel = [1] * data.ndim
+    per_channel[axis] = -1
+
+    def along_axis(q: Any) -> Any:
+        return q.reshape(()) if q.size == 1 else q.reshape(per_channel)
+
+    difference = data.astype(np.int32) - along_axis(zero_point).astype(np.int32)
+    decoded = difference.astype(np.float32) * along_axis(scale).astype(np.float32)
+    return relax.const(decoded, "float32")
 
 
 def _bound(value: Any, folded: dict[Any, tuple[Any, str]]) -> list[tuple[Any, Any]]:
@@ -148,7 +203,7 @@ def _source_name(
     arguments (shapes, scalars) are static."""
     import tvm
 
-    if _op_name(value) is None:
+    if op_name(value) is None:
         return None
     names = []
     for leaf in (leaf for arg in value.args for leaf in _leaves(arg)):
@@ -181,12 +236,12 @@ class _Folding:
     def value(self, var: Any, value: Any) -> Any:
         """What `var` is bound to: `value` computed at compile time if it can be, else
         `value` itself (an expansion kept, or a computation not of weights alone)."""
-        op = _op_name(value)
+        op = op_name(value)
         if op is None:
             return value
         reads = [leaf for arg in value.args for leaf in _leaves(arg)]
         decoded = [leaf for leaf in reads if leaf in self.expanded]
-        if op in _LAYOUT_OPS and len(decoded) == 1 and _commutes(self.expanded[decoded[0]][0]):
+        if op in LAYOUT_OPS and len(decoded) == 1 and _commutes(self.expanded[decoded[0]][0]):
             if self.readers and self.readers[var] == 1:
                 return self._laid_out_before_expansion(var, value, *self.expanded[decoded[0]])
             return self._folded_after_expansion(var, value, decoded[0])
@@ -210,7 +265,7 @@ class _Folding:
         named after the weight they decode."""
         import tvm
 
-        if _op_name(expansion) != "relax.dequantize":
+        if op_name(expansion) != "relax.dequantize":
             return
         for arg, what in zip(expansion.args[1:], ("scale", "zero_point"), strict=True):
             if not isinstance(arg, tvm.ir.Constant) or _is_scalar(arg):
@@ -290,18 +345,15 @@ def expanded_constants_hidden(
     """`mod` with each constant an expansion of `entry` reads replaced by a new param of
     `entry` (TVM's `FoldConstant` folds no param), named as `tensors` names its tensor
     (the operators that read it name theirs after it), and each such param's tensor."""
-    import tvm
     from tvm import relax
 
     func = mod[entry]
     taken = {str(p.name) for p in func.params}
     hidden: dict[Any, Any] = {}  # constant -> its param
-    for block in func.body.blocks:
-        for binding in block.bindings:
-            stored = binding.value.args[0] if _is_expansion(binding.value) else None
-            if isinstance(stored, tvm.ir.Constant) and stored not in hidden:
-                name = next((n for n, t in tensors.items() if stored.value.same_as(t)), "stored")
-                hidden[stored] = relax.Var(fresh_name(name, taken), stored.ty)
+    for stored in _read_by_expansions(func):
+        if stored not in hidden:
+            name = next((n for n, t in tensors.items() if stored.value.same_as(t)), "stored")
+            hidden[stored] = relax.Var(fresh_name(name, taken), stored.ty)
     if not hidden:
         return mod, {}
     out = mod.clone()
@@ -313,6 +365,24 @@ def expanded_constants_hidden(
         func.attrs,
     )
     return out, {param: constant.value for constant, param in hidden.items()}
+
+
+def _read_by_expansions(func: Any) -> list[Any]:
+    """The constants an expansion of `func` reads: its stored tensor, a dequantize's scale
+    and zero point per channel, and those of a per-channel scale computed of constants
+    (a bias's, `derived_scales`): all would be folded into the expansion's result."""
+    import tvm
+
+    bindings = [b for block in func.body.blocks for b in block.bindings]
+    expansions = [b.value for b in bindings if _is_expansion(b.value)]
+    scales = {e.args[1] for e in expansions if op_name(e) == "relax.dequantize"}
+    computed_scales = [
+        b.value for b in bindings if b.var in scales and op_name(b.value) == "relax.multiply"
+    ]
+    read = [e.args[0] for e in expansions]
+    read += [a for e in expansions if op_name(e) == "relax.dequantize" for a in e.args[1:]]
+    read += [a for value in computed_scales for a in value.args]
+    return [a for a in read if isinstance(a, tvm.ir.Constant) and not _is_scalar(a)]
 
 
 def expanded_constants_restored(mod: Any, entry: str, hidden: dict[Any, Any]) -> Any:

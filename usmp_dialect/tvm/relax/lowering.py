@@ -37,8 +37,9 @@ nodes from TVM's own (no printed text is read back). The operators carry no
 pool bytes (each dead before the next is written), which noalias would let LLVM reorder.
 
 Anything this importer does not cover (a dynamic shape, a binding that is neither
-`R.call_tir` nor `R.reshape`, an output that is not a tensor computed by an operator or
-appears twice, weights that are not a dict of numpy arrays, a weight missing from the dict
+`R.call_tir` nor `R.reshape`, an output that is neither a tensor computed by an operator
+nor a constant (`constant_outputs` copies one into its buffer), or appears twice, weights
+that are not a dict of numpy arrays, a weight missing from the dict
 or not taken by the model, two weight names that sanitize alike, TVM's lowering failing) is
 a `RelaxImportError` naming it, at the location the caller gave (`model_file` gives the
 model function's `file:line:col`).
@@ -59,6 +60,8 @@ from usmp_dialect.analysis.tir_liveness import prim_funcs
 from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
 from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm.captured_output import output_captured
+from usmp_dialect.tvm.relax.constant_outputs import constant_outputs_copied
+from usmp_dialect.tvm.relax.derived_scales import derived_bias_scales
 from usmp_dialect.tvm.relax.folded_weights import (
     expanded_constants_hidden,
     expanded_constants_restored,
@@ -237,6 +240,8 @@ def _bind_weights(
     bound = {p: tensors[sanitize(p.name)] for p in mod[ENTRY].params if sanitize(p.name) in tensors}
     mod = relax.transform.BindParams(ENTRY, bound)(mod)
     func, tensors = fold_named_weights(mod[ENTRY], tensors, keep_expansions)
+    if keep_expansions:
+        func = derived_bias_scales(func)
     mod = mod.clone()
     mod[ENTRY] = func
     return mod, tensors
@@ -540,13 +545,19 @@ def _check_weights(weight_params: list[Any], weights: Mapping[str, np.ndarray], 
             )
 
 
+Call = tuple[str, list[Any], list[Any]]
+"""An operator call: the operator, its arguments, the tensors it computes (one, or each
+element of a tuple it returns, `split`'s and `topk`'s)."""
+
+
 class Bindings(NamedTuple):
-    """The entry's bindings: aliases `y = x`, tuples `gv = (a, b)`, operator calls as
-    (operator, arguments, result var) in order, and the constant tensors the calls read."""
+    """The entry's bindings: aliases `y = x` (an element taken from an operator's tuple,
+    `y = lv[1]`, too), tuples `gv = (a, b)` (an operator's tuple result as its elements),
+    operator calls in order, and the constant tensors the calls read."""
 
     aliases: dict[Any, Any]
     tuples: dict[Any, list[Any]]
-    calls: list[tuple[str, list[Any], Any]]
+    calls: list[Call]
     constants: list[Any]
 
 
@@ -557,6 +568,7 @@ def _bindings(body: Any, at: Site) -> Bindings:
     found = Bindings({}, {}, [], [])
     call_tir = tvm.ir.Op.get("relax.call_tir")
     reshape = tvm.ir.Op.get("relax.reshape")
+    elements = _tuple_elements(body)
     for block in body.blocks:
         for binding in block.bindings:
             var, value = binding.var, binding.value
@@ -565,6 +577,16 @@ def _bindings(body: Any, at: Site) -> Bindings:
                 raise here.error(f"unsupported binding {type(binding).__name__}")
             if isinstance(value, tvm.ir.Var):
                 found.aliases[var] = found.aliases.get(value, value)
+                continue
+            if isinstance(value, relax.TupleGetItem):
+                tuple_var = found.aliases.get(value.tuple_value, value.tuple_value)
+                if tuple_var not in found.tuples:
+                    raise here.error(
+                        "an element of a tuple that is neither an operator's nor built"
+                    )
+                element = found.tuples[tuple_var][value.index]
+                if not element.same_as(var):
+                    found.aliases[var] = found.aliases.get(element, element)
                 continue
             if isinstance(value, tvm.ir.Tuple):
                 found.tuples[var] = list(value.fields)
@@ -588,11 +610,42 @@ def _bindings(body: Any, at: Site) -> Bindings:
             gv, args = value.args[0], value.args[1]
             if not isinstance(args, tvm.ir.Tuple):
                 raise here.error("R.call_tir arguments are not a tuple")
-            _static_shape(var.ty, f"result of '{gv.name_hint}'", here)
-            found.calls.append(
-                (gv.name_hint, [_argument(a, found, here) for a in args.fields], var)
-            )
+            results = elements.get(var, [var])
+            if var in elements:
+                found.tuples[var] = results
+            for i, result in enumerate(results):
+                what = f"result {i}" if var in elements else "result"
+                _static_shape(result.ty, f"{what} of '{gv.name_hint}'", here)
+            arguments = [_argument(a, found, here) for a in args.fields]
+            found.calls.append((gv.name_hint, arguments, results))
     return found
+
+
+def _tuple_elements(body: Any) -> dict[Any, list[Any]]:
+    """For each operator call returning a tuple, a var for each element: the first var
+    bound to that element (`b = lv[1]`, named as the model names it), else one named after
+    the tuple's (`lv_0`), for an element nothing reads."""
+    import tvm
+    from tvm import relax
+
+    taken: dict[tuple[Any, int], Any] = {}
+    tuple_calls = []
+    for block in body.blocks:
+        for binding in block.bindings:
+            value = binding.value
+            if isinstance(value, tvm.ir.Call) and isinstance(binding.var.ty, relax.TupleType):
+                tuple_calls.append(binding.var)
+            elif isinstance(value, relax.TupleGetItem):
+                taken.setdefault((value.tuple_value, value.index), binding.var)
+    return {
+        var: [
+            element
+            if (element := taken.get((var, i))) is not None
+            else relax.Var(f"{var.name}_{i}", ty)
+            for i, ty in enumerate(var.ty.fields)
+        ]
+        for var in tuple_calls
+    }
 
 
 def _argument(arg: Any, found: Bindings, here: Site) -> Any:
@@ -744,14 +797,16 @@ def lower_model(
     if lowering.weights == "bound":
         mod, tensors = _bind_weights(mod, weights, lowering.keeps_stored_weights)
     stage("legalization and fusion (TVM)")
-    lowered = lower_relax(_with_script_names(mod), at, lowering, tensors)
+    lowered = constant_outputs_copied(
+        lower_relax(_with_script_names(mod), at, lowering, tensors), ENTRY
+    )
     stage("lowering to TIR")
     func = lowered[ENTRY]
     inputs, weight_params = _split_params(func, weight_names)
     if not isinstance(func.body, relax.SeqExpr):
         raise at.error(f"'{ENTRY}' body is a {type(func.body).__name__}")
     found = _bindings(func.body, at)
-    computed = {var for _, _, var in found.calls}
+    computed = {var for _, _, results in found.calls for var in results}
     names = None if output_names is None else [str(n) for n in output_names]
     outputs = _outputs(func.body.body, found.aliases, found.tuples, computed, names, at)
     used = {op for op, _, _ in found.calls}
@@ -805,7 +860,7 @@ def _constant_names(
 
 
 def _main_body(
-    calls: list[tuple[str, list[Any], Any]],
+    calls: list[Call],
     buffers: dict[Any, Any],
     operators: dict[Any, Any],
     taken: set[str],
@@ -815,17 +870,19 @@ def _main_body(
     from tvm import ir, tirx
 
     statements = []
-    for _, _, var in calls:
-        if var not in buffers:  # not an output
-            buffers[var] = _buffer(fresh_name(sanitize(var.name), taken), var.ty, var.name, at)
-            statements.append(tirx.AllocBuffer(buffers[var]))
+    for _, _, results in calls:
+        for var in results:
+            if var not in buffers:  # not an output
+                name = fresh_name(sanitize(var.name), taken)
+                buffers[var] = _buffer(name, var.ty, var.name, at)
+                statements.append(tirx.AllocBuffer(buffers[var]))
     by_name = {g.name_hint: g for g in operators}
-    for op, args, var in calls:
+    for op, args, results in calls:
         for a in args:
             if a not in buffers:
                 raise at.error(f"operator '{op}' reads '{a.name}' before it is computed")
         gvar = by_name[op]
-        pointers = [buffers[a].data for a in [*args, var]]
+        pointers = [buffers[a].data for a in [*args, *results]]
         statements.append(tirx.Evaluate(ir.Call(gvar, pointers, ret_ty=operators[gvar].ret_type)))
     return tirx.stmt_seq(*statements)
 

@@ -88,32 +88,62 @@ def _fuse_producers(mod: Any) -> Any:
 
 
 def _producer_patterns(mod: Any) -> list[Any]:
-    """`R.call_tir(consumer, (..., R.call_tir(producer, ...), ...))`, the producer at every
-    position of every tuple length, checked by `_fusable` against `mod`."""
+    """`R.call_tir(consumer, (..., R.call_tir(producer, ...), ...))` for each tuple length
+    and producer position some call of `mod`'s entry has (TVM tries every pattern on
+    every binding: one per length and position up to `_MAX_CONSUMER_ARGS`, most never
+    matching, made the fusion of an int8 model 10x its float32 twin's), checked by
+    `_fusable` against `mod`."""
     from tvm.relax.dpl.pattern import GlobalVarPattern, TuplePattern, is_op, wildcard
 
+    lifetimes = _Lifetimes(mod[ENTRY])
+
     def check(context: Any) -> bool:
-        return _fusable(mod, context.annotated_expr["producer"], context)
+        return _fusable(mod, context.annotated_expr["producer"], context, lifetimes)
 
     patterns = []
-    for length in range(1, _MAX_CONSUMER_ARGS + 1):
-        for position in range(length):
-            producer = is_op("relax.call_tir")(GlobalVarPattern(), wildcard())
-            fields = [producer if i == position else wildcard() for i in range(length)]
-            consumer = is_op("relax.call_tir")(GlobalVarPattern(), TuplePattern(fields))
-            annotations = {"producer": producer}
-            patterns.append(("fused_producer", consumer, annotations, check))
+    for length, position in sorted(_producer_places(mod[ENTRY])):
+        producer = is_op("relax.call_tir")(GlobalVarPattern(), wildcard())
+        fields = [producer if i == position else wildcard() for i in range(length)]
+        consumer = is_op("relax.call_tir")(GlobalVarPattern(), TuplePattern(fields))
+        annotations = {"producer": producer}
+        patterns.append(("fused_producer", consumer, annotations, check))
     return patterns
 
 
-def _fusable(mod: Any, producer: Any, context: Any) -> bool:
+def _producer_places(func: Any) -> set[tuple[int, int]]:
+    """(tuple length, position) of each argument of a `call_tir` of `func` that another
+    `call_tir` of it computes, the length at most `_MAX_CONSUMER_ARGS`."""
+    import tvm
+    from tvm import relax
+
+    call_tir = tvm.ir.Op.get("relax.call_tir")
+
+    def is_call_tir(value: Any) -> bool:
+        return isinstance(value, relax.Call) and value.op.same_as(call_tir)
+
+    bindings = _bindings(func)
+    computed = {b.var for b in bindings if is_call_tir(b.value)}
+    places = set()
+    for binding in bindings:
+        if not is_call_tir(binding.value) or not isinstance(binding.value.args[1], relax.Tuple):
+            continue
+        fields = list(binding.value.args[1].fields)
+        if len(fields) > _MAX_CONSUMER_ARGS:
+            continue
+        places |= {(len(fields), i) for i, a in enumerate(fields) if a in computed}
+    return places
+
+
+def _fusable(mod: Any, producer: Any, context: Any, lifetimes: _Lifetimes) -> bool:
     """The producer computes element by element, its result is read by the consumer only,
     and fusing it makes no live tensor larger: its tensor inputs (constants aside: they are
-    not in the workspace) are no larger than its output, or each is live at the consumer
-    anyway (a param, or read again there or later: a slice of a streaming state that
-    other operators read too), or the consumer comes right after it with an output no
-    larger than its (the inputs and the consumer's output, live together at the consumer,
-    are then no more than the inputs and the producer's output were)."""
+    not in the workspace) are no larger than its output, or the consumer comes right after
+    it with an output no larger than its (the inputs and the consumer's output, live
+    together at the consumer, are then no more than the inputs and the producer's output
+    were), or each computed input is live at the consumer anyway (a slice of a streaming
+    state that other operators read too) and the model inputs it would keep live longer
+    raise no peak (`_Lifetimes.fusion_peak`: the float32 input of an int8 model's QUANTIZE
+    held while a convolution writes a larger output costs more than the int8 copy)."""
     import tvm
 
     var = context.value_to_bound_var[producer]
@@ -124,16 +154,76 @@ def _fusable(mod: Any, producer: Any, context: Any) -> bool:
     inputs = [a for a in producer.args[1].fields if not isinstance(a, tvm.ir.Constant)]
     if sum(tensor_bytes(a.ty) for a in inputs) <= tensor_bytes(producer.ty):
         return True
-    order = {b.var: i for i, b in enumerate(_bindings(mod[ENTRY]))}
+    order = lifetimes.order
     consumer = context.value_to_bound_var.get(context.matched_expr)
     if consumer is None:
         return False
     if order[consumer] == order[var] + 1 and tensor_bytes(consumer.ty) <= tensor_bytes(var.ty):
         return True  # the inputs then outlive the output by the consumer alone
-    return all(
-        a not in order or any(order[u] >= order[consumer] for u in context.var_usages[a])
+    computed_live = all(
+        any(order[u] >= order[consumer] for u in context.var_usages[a])
         for a in inputs
+        if a in order
     )
+    if not computed_live:
+        return False
+    params = [a for a in inputs if a not in order]
+    return not params or lifetimes.fusion_peak(var, consumer, params) <= lifetimes.peak
+
+
+class _Lifetimes:
+    """When each tensor of `ENTRY` is live, by binding: a model input from the start to
+    its last reader, a computed tensor from its binding to its last reader, an output to
+    the end; the inputs and outputs counted, as a microcontroller's arena (and
+    `--use-workspace-io`) holds them. A tensor is live together with those its binding
+    reads."""
+
+    def __init__(self, func: Any) -> None:
+        from tvm import relax
+
+        bindings = _bindings(func)
+        self.order = {b.var: i for i, b in enumerate(bindings)}
+        end = len(bindings)
+        self.bytes: dict[Any, int] = {}
+        self.first: dict[Any, int] = {}
+        self.last: dict[Any, int] = {}
+        for param in func.params:
+            self._add(param, 0)
+        for i, binding in enumerate(bindings):
+            self._add(binding.var, i)
+            for read in relax.analysis.free_vars(binding.value):
+                if read in self.last:
+                    self.last[read] = max(self.last[read], i)
+        for output in relax.analysis.free_vars(func.body.body):
+            if output in self.last:
+                self.last[output] = end
+        self.end = end
+        self.peak = self._peak(self.first, self.last)
+
+    def _add(self, var: Any, at: int) -> None:
+        shape = getattr(var.ty, "shape", None)
+        dims = getattr(shape, "values", None)
+        if dims is None or not all(isinstance(getattr(d, "value", None), int) for d in dims):
+            return  # a tuple, or a dynamic shape: no bytes of its own to weigh
+        self.bytes[var] = tensor_bytes(var.ty)
+        self.first[var] = self.last[var] = at
+
+    def _peak(self, first: dict[Any, int], last: dict[Any, int]) -> int:
+        change = np.zeros(self.end + 2, dtype=np.int64)
+        for var, begin in first.items():
+            change[begin] += self.bytes[var]
+            change[last[var] + 1] -= self.bytes[var]
+        return int(np.cumsum(change).max(initial=0))
+
+    def fusion_peak(self, producer: Any, consumer: Any, inputs: list[Any]) -> int:
+        """The peak once `producer` is fused into `consumer`: its result gone, `inputs`
+        read by the consumer."""
+        first = {v: b for v, b in self.first.items() if not v.same_as(producer)}
+        last = dict(self.last)
+        for var in inputs:
+            if var in last:
+                last[var] = max(last[var], self.order[consumer])
+        return self._peak(first, last)
 
 
 def _bindings(func: Any) -> list[Any]:

@@ -1,16 +1,18 @@
-// With a constant pool, usmp-assign-pools moves the entry's constants (the params its
+// With a constant pool, tir-constants-to-buffers moves the entry's constants (the params its
 // usmp.constants names) into it: each becomes a buffer marked #usmp.io<"w", constant>,
 // live for the whole run, so the constants are co-resident; workspace buffers stay in
 // the workspace pool. usmp-to-tir then hands main the constant pool as one uint8 buffer
 // and publishes each constant's offset in usmp.io_offsets.
-// RUN: usmp-opt %s -p 'tir-to-usmp,usmp-assign-pools{pools="flash:kind=constant:alignment=32"}' | filecheck %s
+// RUN: usmp-opt %s -p 'tir-to-usmp,usmp-assign-pools{pools="flash:kind=constant:alignment=32"},tir-constants-to-buffers' | filecheck %s
+// RUN: usmp-opt %s -p 'tir-to-usmp,usmp-assign-pools{pools="flash:kind=constant:alignment=32"},tir-constants-to-buffers' | usmp-opt | filecheck %s
 // RUN: usmp-opt %s --plan-pools --pools flash:kind=constant:alignment=32 -t usmp-report | filecheck %s --check-prefix=REPORT
 // RUN: usmp-opt %s --plan-pools --pools flash:kind=constant:alignment=32 | filecheck %s --check-prefix=LOWERED
 // Without a constant pool the constants stay params; constant-pool=true asks for the
-// default one, @global_constant (run before tir-to-usmp too, usmp-plan places them).
+// default one, @global_constant (added before tir-to-usmp too, it stays for the constants).
 // RUN: usmp-opt %s --plan-pools | filecheck %s --check-prefix=PARAMS
-// RUN: usmp-opt %s -p 'tir-to-usmp,usmp-assign-pools{constant-pool=true},usmp-plan' -t usmp-report | filecheck %s --check-prefix=DEFAULT
-// RUN: usmp-opt %s -p 'usmp-assign-pools{constant-pool=true},tir-to-usmp,usmp-plan' -t usmp-report | filecheck %s --check-prefix=DEFAULT
+// RUN: usmp-opt %s -p 'tir-to-usmp,tir-constants-to-buffers,usmp-assign-pools,usmp-plan' | filecheck %s --check-prefix=PARAMS-UNPLANNED
+// RUN: usmp-opt %s -p 'tir-to-usmp,usmp-assign-pools{constant-pool=true},tir-constants-to-buffers,usmp-plan' -t usmp-report | filecheck %s --check-prefix=DEFAULT
+// RUN: usmp-opt %s -p 'usmp-assign-pools{constant-pool=true},tir-to-usmp,tir-constants-to-buffers,usmp-assign-pools,usmp-plan' -t usmp-report | filecheck %s --check-prefix=DEFAULT
 // usmp-opt --plan-pools --constant-pool is that option; alone it is a usage error.
 // RUN: usmp-opt %s --plan-pools --constant-pool -t usmp-report | filecheck %s --check-prefix=DEFAULT
 // RUN: %exit-code usmp-opt %s --constant-pool | filecheck %s --check-prefix=ALONE
@@ -57,8 +59,8 @@ tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %w: !tir.buffer
 // REPORT-DAG:  bias {{ +}}flash {{ +}}{{0|32}} {{ +}}16 {{ +}}[0, {{[0-9]+}})  (constant)
 
 // LOWERED:      tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %out: !tir.buffer<4xf32> {tir.name = "out"}, %global_workspace: !tir.buffer<16xui8> {tir.name = "global_workspace"}, %flash: !tir.buffer<48xui8> {tir.name = "flash"})
-// LOWERED-SAME: usmp.io_offsets = {w = {kind = "constant", pool = "flash", offset = [[W:0|32]] : i64, dtype = "float32", shape = [4 : i64]}, bias = {kind = "constant", pool = "flash", offset = {{0|32}} : i64, dtype = "float32", shape = [4 : i64]}}
-// LOWERED-SAME: usmp.pools = {global_workspace = 16 : i64, flash = 48 : i64}
+// LOWERED-SAME: usmp.io_offsets = #usmp.io_offsets<w = constant "flash"{{\[}}[[W:0|32]]] : memref<4xf32>, bias = constant "flash"[{{0|32}}] : memref<4xf32>>
+// LOWERED-SAME: usmp.pools = #usmp.pool_sizes<global_workspace = 16, flash = 48>
 // LOWERED-NEXT: %[[C:[0-9]+]] = arith.constant [[W]] : i32
 // LOWERED-NEXT: %[[A:[0-9]+]] = tir.address_of %flash[%[[C]]] : !tir.ptr<ui8>
 // LOWERED-NEXT: %w = tir.decl_buffer "w" %[[A]] : !tir.ptr<ui8> -> !tir.buffer<4xf32, align 32>
@@ -70,3 +72,7 @@ tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %w: !tir.buffer
 // DEFAULT-NEXT: global_constant {{ +}}32 {{ +}}32
 // DEFAULT-DAG:  w {{ +}}global_constant {{ +}}{{0|16}} {{ +}}16 {{ +}}[0, {{[0-9]+}})  (constant)
 // DEFAULT-DAG:  bias {{ +}}global_constant {{ +}}{{0|16}} {{ +}}16 {{ +}}[0, {{[0-9]+}})  (constant)
+
+// Without a constant pool the pass leaves the constants params.
+// PARAMS-UNPLANNED: tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %w: !tir.buffer<4xf32> {tir.name = "w"}, %bias: !tir.buffer<4xf32> {tir.name = "bias"}, %out: !tir.buffer<4xf32> {tir.name = "out"})
+// PARAMS-UNPLANNED-SAME: usmp.constants = ["w", "bias"]

@@ -10,7 +10,7 @@ tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %w: !tir.buffer
 }
 
 // CHECK:      tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %flash: !tir.buffer<16xui8> {tir.name = "flash"})
-// CHECK-SAME: usmp.io_offsets = {w = {kind = "constant", pool = "flash", offset = 0 : i64, dtype = "float32", shape = [4 : i64]}}, usmp.pools = {flash = 16 : i64}
+// CHECK-SAME: usmp.io_offsets = #usmp.io_offsets<w = constant "flash"[0] : memref<4xf32>>, usmp.pools = #usmp.pool_sizes<flash = 16>
 // CHECK-NOT:  global_workspace
 
 // REPORT: w {{ +}}flash {{ +}}0 {{ +}}16 {{ +}}[0, 1)  (constant)

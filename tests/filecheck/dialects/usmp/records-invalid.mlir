@@ -1,0 +1,92 @@
+// RUN: usmp-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+builtin.module attributes {usmp.plan = #usmp.plan<"", proven_optimal = true, time_limit_reached = false>} {}
+// CHECK: usmp.plan names the algorithm that planned; the name is empty
+
+// -----
+
+builtin.module attributes {usmp.plan = #usmp.plan<"exact", proven_optimal = true, time_limit_reached = false, lower_bounds = {sram = -4}>} {}
+// CHECK: usmp.plan lower bound of 'sram' must be a non-negative i64, got -4 : i64
+
+// -----
+
+func.func @f() attributes {usmp.pools = #usmp.pool_sizes<sram = -1>} {
+  func.return
+}
+// CHECK: usmp.pool_sizes size of 'sram' must be a non-negative i64, got -1 : i64
+
+// -----
+
+func.func @f() attributes {usmp.io_offsets = #usmp.io_offsets<x = input ""[0] : memref<4xf32>>} {
+  func.return
+}
+// CHECK: usmp.io_offset names the pool it is in; the name is empty
+
+// -----
+
+func.func @f() attributes {usmp.io_offsets = #usmp.io_offsets<x = input "sram"[-16] : memref<4xf32>>} {
+  func.return
+}
+// CHECK: usmp.io_offset's offset must be a non-negative i64, got -16 : i64
+
+// -----
+
+func.func @f() attributes {usmp.io_offsets = #usmp.io_offsets<x = input "sram"[0] : memref<?xf32>>} {
+  func.return
+}
+// CHECK: usmp.io_offset's buffer has a dynamic shape: memref<?xf32>
+
+// -----
+
+// Under a record's name, only its typed attribute or the untyped form before it.
+func.func @f() attributes {usmp.pools = #usmp.io_offsets<>} {
+  func.return
+}
+// CHECK: usmp.pools must be a #usmp.pool_sizes<...>, got #usmp.io_offsets<>
+
+// -----
+
+builtin.module attributes {usmp.plan = "exact"} {}
+// CHECK: usmp.plan must be a #usmp.plan<...>, got "exact"
+
+// -----
+
+// The untyped form before the typed records, missing a field: the diagnostic says what to
+// write instead.
+func.func @f() attributes {usmp.io_offsets = {x = {kind = "input", pool = "sram", offset = 0 : i64, shape = [4 : i64]}}} {
+  func.return
+}
+// CHECK: usmp.io_offsets of 'x' {{.*}} has no dtype of the right kind; write usmp.io_offsets as #usmp.io_offsets<...> (docs/dialects.md, 'Records passes hand on')
+
+// -----
+
+func.func @f() attributes {usmp.io_offsets = {x = {kind = "sideways", pool = "sram", offset = 0 : i64, dtype = "float32", shape = [4 : i64]}}} {
+  func.return
+}
+// CHECK: usmp.io_offsets of 'x' has kind 'sideways', not one of input, output, input_output, constant
+
+// -----
+
+func.func @f() attributes {usmp.io_offsets = {x = {kind = "input", pool = "sram", offset = 0 : i64, dtype = "float99", shape = [4 : i64]}}} {
+  func.return
+}
+// CHECK: usmp.io_offsets of 'x': unsupported TIR dtype 'float99'
+
+// -----
+
+func.func @f() attributes {usmp.pools = {sram = "big"}} {
+  func.return
+}
+// CHECK: usmp.pools size of 'sram' is not an integer: "big"; write usmp.pools as #usmp.pool_sizes<...>
+
+// -----
+
+func.func @f() attributes {usmp.pools = {sram = -8 : i64}} {
+  func.return
+}
+// CHECK: usmp.pool_sizes size of 'sram' must be a non-negative i64, got -8 : i64
+
+// -----
+
+builtin.module attributes {usmp.plan = {algorithm = "exact", proven_optimal = true}} {}
+// CHECK: usmp.plan {{.*}} has no time_limit_reached of the right kind; write usmp.plan as #usmp.plan<...>

@@ -1,0 +1,19 @@
+// RUN: usmp-opt %s | usmp-opt | filecheck %s
+// RUN: usmp-opt %s --print-op-generic | usmp-opt | filecheck %s
+
+// The records passes hand on, in their typed form: a plan with and without lower bounds,
+// pool sizes, and the placed inputs, outputs and constants (a name that is not a bare
+// identifier is a string; a 0-d buffer has an empty shape).
+
+// CHECK: builtin.module attributes {usmp.plan = #usmp.plan<"exact", proven_optimal = true, time_limit_reached = false, lower_bounds = {sram = 60, "big pool" = 0}>}
+builtin.module attributes {usmp.plan = #usmp.plan<"exact", proven_optimal = true, time_limit_reached = false, lower_bounds = {sram = 60, "big pool" = 0}>} {
+  // CHECK: func.func @planned() attributes {usmp.plan = #usmp.plan<"hill_climb", proven_optimal = false, time_limit_reached = true>, usmp.pools = #usmp.pool_sizes<global_workspace = 48, flash = 16>, usmp.io_offsets = #usmp.io_offsets<x = input "global_workspace"[32] : memref<4xf32>, "a b" = input_output "global_workspace"[0] : memref<i1>, w = constant "flash"[0] : memref<2x2xui8>, y = output "global_workspace"[16] : memref<4xbf16>>}
+  func.func @planned() attributes {usmp.plan = #usmp.plan<"hill_climb", proven_optimal = false, time_limit_reached = true>, usmp.pools = #usmp.pool_sizes<global_workspace = 48, flash = 16>, usmp.io_offsets = #usmp.io_offsets<x = input "global_workspace"[32] : memref<4xf32>, "a b" = input_output "global_workspace"[0] : memref<i1>, w = constant "flash"[0] : memref<2x2xui8>, y = output "global_workspace"[16] : memref<4xbf16>>} {
+    func.return
+  }
+  // An entry with no pools, and one placed value on its own.
+  // CHECK: func.func @empty() attributes {usmp.pools = #usmp.pool_sizes<>, usmp.io_offsets = #usmp.io_offsets<>, one = #usmp.io_offset<output "sram"[64] : memref<8xi32>>}
+  func.func @empty() attributes {usmp.pools = #usmp.pool_sizes<>, usmp.io_offsets = #usmp.io_offsets<>, one = #usmp.io_offset<output "sram"[64] : memref<8xi32>>} {
+    func.return
+  }
+}

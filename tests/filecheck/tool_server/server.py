@@ -1,0 +1,179 @@
+"""Runs usmp-opt, usmp-translate and filecheck for the fast lit tier without paying their
+imports each time.
+
+The fast tier launches usmp-opt and usmp-translate about 300 times, filecheck about 400;
+each launch spent most of its CPU time importing (xDSL and numpy: ~0.45 CPU s a launch).
+This server imports the tools once, then forks a child for every call that the client
+(`client.py`, put first on lit's PATH under each tool's name) makes: the child takes the
+client's standard streams, working directory, environment and arguments, runs the tool's
+console entry point as the installed script does, and hands its exit status back. Each
+child starts from the same freshly imported state, so calls cannot see each other.
+
+It serves until its standard input closes, which happens when lit (which holds the other end)
+ends. The whole suite (`tools/run-tests` without `--fast`) launches the installed scripts.
+"""
+
+from __future__ import annotations
+
+import array
+import contextlib
+import io
+import json
+import os
+import select
+import signal
+import socket
+import sys
+import traceback
+from typing import TextIO
+
+import filecheck.main
+
+from usmp_dialect.tools import console, usmp_opt, usmp_translate  # noqa: F401  (imported once, here)
+
+ENTRY_POINTS = {
+    "usmp-opt": console.usmp_opt,
+    "usmp-translate": console.usmp_translate,
+    "filecheck": filecheck.main.main,
+}
+"""The tools the server runs: the console entry points their installed scripts call."""
+STREAMS = 3
+
+
+def _receive(connection: socket.socket) -> tuple[dict, list[int]]:
+    """One request: JSON (tool, arguments, working directory, environment) and three fds."""
+    fds = array.array("i")
+    data = b""
+    while True:
+        chunk, ancillary, _, _ = connection.recvmsg(
+            1 << 16, socket.CMSG_SPACE(STREAMS * fds.itemsize)
+        )
+        for level, kind, payload in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds.frombytes(payload[: len(payload) - len(payload) % fds.itemsize])
+        if not chunk:
+            break
+        data += chunk
+        if data.endswith(b"\n"):
+            break
+    return json.loads(data), list(fds)
+
+
+def _exit_status(code: object) -> int:
+    """The status Python gives `sys.exit(code)`."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _run_tool(request: dict, fds: list[int]) -> int:
+    """In the forked child: become the tool's process and run it."""
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+        os.close(fd)
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    _open_standard_streams()
+    sys.argv = [request["tool"], *request["args"]]
+    try:
+        status = _exit_status(ENTRY_POINTS[request["tool"]]())
+    except SystemExit as ending:
+        status = _exit_status(ending.code)
+    except BaseException:  # an uncaught exception ends Python with status 1 too
+        traceback.print_exc()
+        status = 1
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BrokenPipeError):
+            stream.flush()
+    return status
+
+
+_SERVERS_STREAMS = (sys.stdin, sys.stdout, sys.stderr)
+"""Kept referenced: collected, they would close descriptors 0-2, now the tool's."""
+
+
+def _open_standard_streams() -> None:
+    """`sys.stdin`, `sys.stdout` and `sys.stderr` over the tool's descriptors, made as
+    Python makes them at start-up (the server's own have the server's state)."""
+    unbuffered = bool(os.environ.get("PYTHONUNBUFFERED"))
+
+    def stream(fd: int, like: TextIO, line_buffering: bool) -> io.TextIOWrapper:
+        writing = fd != 0
+        binary = open(  # noqa: SIM115 (a standard stream lives as long as the process)
+            fd,
+            "wb" if writing else "rb",
+            buffering=0 if writing and unbuffered else -1,
+            closefd=False,
+        )
+        return io.TextIOWrapper(
+            binary,
+            encoding=like.encoding,
+            errors=like.errors,
+            line_buffering=line_buffering,
+            write_through=writing and unbuffered,
+        )
+
+    stdin, stdout, stderr = _SERVERS_STREAMS
+    sys.stdin = stream(0, stdin, False)
+    sys.stdout = stream(1, stdout, os.isatty(1))
+    sys.stderr = stream(2, stderr, True)
+
+
+def _serve_one(connection: socket.socket) -> None:
+    request, fds = _receive(connection)
+    child = os.fork()
+    if child == 0:
+        connection.close()
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        os._exit(_run_tool(request, fds))
+    for fd in fds:
+        os.close(fd)
+    _, wait_status = os.waitpid(child, 0)
+    # A child killed by a signal (SIGPIPE after `| head -1`) is reported as the signal number,
+    # negated, so the client can end by the same signal.
+    if os.WIFSIGNALED(wait_status):
+        outcome = -os.WTERMSIG(wait_status)
+    else:
+        outcome = os.WEXITSTATUS(wait_status)
+    connection.sendall(f"{outcome}\n".encode())
+    connection.close()
+
+
+def serve(socket_path: str) -> None:
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(socket_path)
+    listener.listen(64)
+    # Ready: the client may connect from now on.
+    print("ready", flush=True)
+    while True:
+        readable, _, _ = select.select([listener, sys.stdin], [], [])
+        if sys.stdin in readable and not os.read(sys.stdin.fileno(), 1):
+            break
+        if listener in readable:
+            connection, _ = listener.accept()
+            if os.fork() == 0:
+                listener.close()
+                _serve_one(connection)
+                os._exit(0)
+            connection.close()
+            _reap_children(os.WNOHANG)
+    listener.close()
+    _reap_children(0)
+
+
+def _reap_children(options: int) -> None:
+    """Waits for finished handlers (all of them, with `options` 0), so that their CPU time
+    counts in lit's, as that of launched tools would."""
+    try:
+        while os.waitpid(-1, options)[0]:
+            pass
+    except ChildProcessError:
+        pass
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1])

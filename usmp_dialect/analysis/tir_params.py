@@ -1,0 +1,78 @@
+"""An entry function's params as the buffers they hold: which are constants, what buffer
+a param (or a pointer param's views) holds, and the allocation that takes a param's place
+(`tir-io-to-allocations` for inputs and outputs, `tir-constants-to-buffers` for constants,
+the C library's I/O kinds)."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ArrayAttr, StringAttr
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.rewriter import Rewriter
+
+from usmp_dialect.diagnostics import UsmpError
+from usmp_dialect.dialects import tir
+from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
+
+
+def constant_params(function: tir.PrimFuncOp) -> set[str]:
+    """The params `function`'s `usmp.constants` names, each one of its params."""
+    attr = function.attributes.get(CONSTANTS_ATTR)
+    if attr is None:
+        return set()
+    if not isinstance(attr, ArrayAttr) or not all(isinstance(a, StringAttr) for a in attr):
+        raise UsmpError(f"{CONSTANTS_ATTR} must be an array of param names", function)
+    constants = {a.data for a in attr if isinstance(a, StringAttr)}
+    if unknown := sorted(constants - set(function.param_names())):
+        raise UsmpError(
+            f"{CONSTANTS_ATTR} names {', '.join(unknown)}, not a param of "
+            f"@{function.sym_name.data}",
+            function,
+        )
+    return constants
+
+
+def param_views(param: SSAValue) -> list[tir.DeclBufferOp]:
+    return [use.operation for use in param.uses if isinstance(use.operation, tir.DeclBufferOp)]
+
+
+def param_buffer_type(
+    param: SSAValue, name: str | None, views: list[tir.DeclBufferOp]
+) -> tir.BufferType | None:
+    """The buffer a param holds: its own type, or the one type its views give it; None
+    for a scalar or a pointer never viewed."""
+    if isinstance(param.type, tir.BufferType):
+        return param.type
+    types = {view.buffer.type for view in views}
+    if len(types) > 1:
+        raise UsmpError(
+            f"param '{name}' is viewed as {len(types)} different buffers "
+            f"({', '.join(sorted(map(str, types)))}); the buffer it holds is ambiguous",
+            views[-1],
+        )
+    buffer_type = next(iter(types), None)
+    return buffer_type if isinstance(buffer_type, tir.BufferType) else None
+
+
+def param_allocation(
+    param: BlockArgument,
+    name: str,
+    buffer_type: tir.BufferType,
+    views: list[tir.DeclBufferOp],
+    entry: tir.PrimFuncOp,
+) -> list[Operation]:
+    """The allocation that replaces a param (and its views), with the data pointer that
+    stands for a pointer param where it is used directly."""
+    alloc = tir.AllocBufferOp(buffer_type, name=name)
+    alloc.location = entry.location
+    for view in views:
+        view.buffer.replace_all_uses_with(alloc.buffer)
+        Rewriter.erase_op(view)
+    if isinstance(param.type, tir.BufferType):
+        param.replace_all_uses_with(alloc.buffer)
+        return [alloc]
+    if not param.uses:
+        return [alloc]
+    assert isinstance(param.type, tir.PointerType)
+    data = tir.BufferDataOp(alloc.buffer, param.type)
+    param.replace_all_uses_with(data.data)
+    return [alloc, data]
