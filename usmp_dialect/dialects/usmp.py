@@ -1116,9 +1116,14 @@ class AllocOffsetOp(IRDLOperation):
     def alignment_bytes(self) -> int:
         return self.alignment.value.data
 
+    def live_array(self) -> DenseArrayBase | None:
+        """`live`, read from the properties directly (its typed accessor costs more than
+        printing the intervals, at tens of thousands of buffers)."""
+        return cast(DenseArrayBase | None, self.properties.get("live"))
+
     def live_bounds(self) -> list[int]:
         """`live`'s bounds, `start, end, start, end, ...`."""
-        live = self.properties.get("live")
+        live = self.live_array()
         return [] if live is None else memoryview(live.data.data).cast("q").tolist()
 
     def set_live(self, bounds: Sequence[int] | bytes) -> None:
@@ -1199,7 +1204,7 @@ class AllocOffsetOp(IRDLOperation):
             raise VerifyException(f"buffer '{name}' ends at byte {end}, past the limit of 2**63-1")
 
     def _verify_live(self, name: str) -> None:
-        live = self.properties.get("live")
+        live = self.live_array()
         if live is None:
             return
         if len(live.data.data) % 16:
@@ -1342,7 +1347,7 @@ class AllocOffsetOp(IRDLOperation):
         printer.print_string(
             f" {_string_literal(self.buffer_name.data)} {pools}"
             f"[{'?' if offset is None else offset}] align {self.alignment_bytes}"
-            + _live_text(self.properties.get("live"))
+            + _live_text(self.live_array())
         )
         if not has_no_operands_or_successors(self):
             printer.print_string(" conflicts(")
