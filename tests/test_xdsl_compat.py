@@ -10,12 +10,15 @@ import struct
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 import xdsl
 from xdsl.context import Context
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
     Builtin,
+    BytesAttr,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     IntegerAttr,
@@ -96,6 +99,20 @@ def test_integer_attr_verifies_on_construction(monkeypatch) -> None:
     IntegerAttr(48, i64)
     assert verified
     assert xdsl_compat.unverified_i64_attr(48) == IntegerAttr(48, i64)
+
+
+def test_dense_array_verifies_on_construction(monkeypatch) -> None:
+    verified: list[DenseArrayBase] = []
+
+    def record(attr: DenseArrayBase) -> None:
+        verified.append(attr)
+
+    monkeypatch.setattr(DenseArrayBase, "verify", record)
+    data = np.array([3, 8], dtype="<i8").tobytes()
+    built = DenseArrayBase(i64, BytesAttr(data))
+    assert verified
+    fast = xdsl_compat.unverified_i64_array(data)
+    assert fast == built and hash(fast) == hash(built)
 
 
 def _xdsl_private_names() -> set[str]:

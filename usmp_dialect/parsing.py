@@ -52,6 +52,7 @@ from usmp_dialect.diagnostics import (
 from usmp_dialect.dialects.tir import set_readable_hint
 from usmp_dialect.dialects.usmp import typed_records
 from usmp_dialect.formats import resources
+from usmp_dialect.formats.named_liveness import upgrade_named_liveness
 from usmp_dialect.formats.resources import Blobs
 from usmp_dialect.universe import usmp_context
 from usmp_dialect.xdsl_compat import (
@@ -226,6 +227,7 @@ class LocatingParser(HookedParser):
         were written in their untyped form are read as their typed attributes."""
         module = super().parse_module(allow_implicit_module)
         self._check_resource_uses()
+        upgrade_named_liveness(module, self.lexer.input.name)
         resources.set_blobs(module, self._blobs)
         try:
             typed_records(module)

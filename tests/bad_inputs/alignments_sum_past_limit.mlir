@@ -1,10 +1,6 @@
 // alignments summing past 2**60: one diagnostic, exit status 1 (tests/test_bad_inputs.py).
 usmp.pool @p workspace alignment 1
-%a = usmp.alloc_offset "a" @p[?] align 576460752303423488 : memref<4xi8>
-%b = usmp.alloc_offset "b" @p[?] align 576460752303423488 : memref<4xi8>
-%c = usmp.alloc_offset "c" @p[?] align 576460752303423488 : memref<4xi8>
-usmp.liveness {
-  "a" [0, 5)
-  "b" [0, 5)
-  "c" [0, 5)
-}
+%a = usmp.alloc_offset "a" @p[?] align 576460752303423488 live [0, 5) : memref<4xi8>
+%b = usmp.alloc_offset "b" @p[?] align 576460752303423488 live [0, 5) : memref<4xi8>
+%c = usmp.alloc_offset "c" @p[?] align 576460752303423488 live [0, 5) : memref<4xi8>
+usmp.liveness

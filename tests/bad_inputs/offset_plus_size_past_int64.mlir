@@ -1,6 +1,4 @@
 // a planned buffer ending past int64: one diagnostic, exit status 1 (tests/test_bad_inputs.py).
 usmp.pool @p workspace alignment 1
-%a = usmp.alloc_offset "a" @p[9223372036854775806] align 1 : memref<4xi8>
-usmp.liveness {
-  "a" [0, 5)
-}
+%a = usmp.alloc_offset "a" @p[9223372036854775806] align 1 live [0, 5) : memref<4xi8>
+usmp.liveness

@@ -2,28 +2,30 @@
 
 ```mlir
 usmp.pool @sram workspace alignment 16 size_hint 4096 targets ["c"]
-%a = usmp.alloc_offset "a" @sram[?] align 16 : memref<16xf32>
-%b = usmp.alloc_offset "b" [@sram, @dram][?] align 16 : memref<8xi32>
-%c = usmp.alloc_offset "c" [][?] align 1 : memref<2xf32>   // candidates not yet assigned
-usmp.liveness {
-  "a" [0, 5) [7, 9)
-  "b" [3, 8)
-}
+%a = usmp.alloc_offset "a" @sram[?] align 16 live [0, 5) [7, 9) : memref<16xf32>
+%b = usmp.alloc_offset "b" [@sram, @dram][?] align 16 live [3, 8) : memref<8xi32>
+%c = usmp.alloc_offset "c" [][?] align 1 conflicts(%a) : memref<2xf32>   // no pools yet
+usmp.liveness
 ```
 
-After planning every `?` is a byte offset, every candidate list a single pool, and every
-pool carries its planned `size`. The verifiers reject what cannot be right, including two
-buffers that are live at the same time and share a byte (`usmp.liveness`'s verifier runs
-the planner's validator, `planning/validator.py`, on the module's plan).
+Each buffer carries its own live intervals, and a hand-written problem's explicit
+conflicts are uses of the buffers it conflicts with: nothing refers to a buffer by name.
+`usmp.liveness` says the intervals are known. After planning every `?` is a byte offset,
+every candidate list a single pool, and every pool carries its planned `size`. The
+verifiers reject what cannot be right, including two buffers that are live at the same
+time and share a byte (`usmp.liveness`'s verifier runs the planner's validator,
+`planning/validator.py`, on the module's plan).
 """
 
 from __future__ import annotations
 
 import re
+import struct
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from io import StringIO
+from itertools import pairwise
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
@@ -31,7 +33,6 @@ from xdsl.dialects.builtin import (
     I64,
     ArrayAttr,
     BFloat16Type,
-    BytesAttr,
     DenseArrayBase,
     DictionaryAttr,
     Float16Type,
@@ -60,6 +61,7 @@ from xdsl.ir import (
     Operation,
     ParametrizedAttribute,
     SpacedOpaqueSyntaxAttribute,
+    SSAValue,
 )
 from xdsl.irdl import (
     IRDLOperation,
@@ -70,6 +72,7 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
 from xdsl.irdl.declarative_assembly_format import (
     AttributeVariable,
@@ -100,6 +103,7 @@ from usmp_dialect.xdsl_compat import (
     block_ops,
     has_no_operands_or_successors,
     resume_parser_at,
+    unverified_i64_array,
     unverified_i64_attr,
 )
 
@@ -249,6 +253,8 @@ def _parse_int64(parser: AttrParser, what: str) -> int:
     value = parser.parse_integer(allow_boolean=False)
     if value > INT64_MAX:
         parser.raise_error(f"{what} {value} is past the limit of 2**63-1", start, parser.pos)
+    if value < _INT64_MIN:
+        parser.raise_error(f"{what} {value} is below the limit of -2**63", start, parser.pos)
     return value
 
 
@@ -277,15 +283,14 @@ _ELEMENT_TYPES: dict[str, Attribute] = {
 _ELEMENT_NAMES = {attr: text for text, attr in _ELEMENT_TYPES.items()}
 _PLAIN_ALLOC = re.compile(
     _PLAIN_NAME + r"\s*(?:@([A-Za-z_][\w$.]*)|\[\s*\])\s*\[(?:\?|([0-9]{1,18}))\]\s*"
-    r"align\s+([0-9]{1,18})\s*:\s*memref<((?:[0-9]{1,18}x)*)([a-z][a-z0-9]*)>",
+    r"align\s+([0-9]{1,18})\s*(?:live\s*\[\s*([0-9]{1,18})\s*,\s*([0-9]{1,18})\s*\)"
+    r"((?:\s*\[\s*[0-9]{1,18}\s*,\s*[0-9]{1,18}\s*\))*)\s*)?"
+    r":\s*memref<((?:[0-9]{1,18}x)*)([a-z][a-z0-9]*)>",
     re.ASCII,
 )
-"""`"name" @pool[offset] align N : memref<...>` with one pool or none, no attributes, and
-numbers short enough that none can pass 2**63-1."""
-_PLAIN_LIVENESS_LINE = re.compile(
-    r"\s*" + _PLAIN_NAME + r"((?:\s*\[\s*[0-9]{1,18}\s*,\s*[0-9]{1,18}\s*\))*)", re.ASCII
-)
-_LIVENESS_END = re.compile(r"\s*\}", re.ASCII)
+"""`"name" @pool[offset] align N live [s, e) ... : memref<...>` with one pool or none, no
+conflicts or attributes, and numbers short enough that none can pass 2**63-1. The first
+interval is read apart: most buffers have only that one."""
 _NUMBER = re.compile(r"[0-9]+")
 
 
@@ -840,6 +845,91 @@ def _unchecked_size_in_bytes(buffer_type: Attribute) -> int:
     return buffer_type.element_count() * element_bytes
 
 
+_ONE_INTERVAL = struct.Struct("<2q")
+"""The bounds of one interval, as `live` holds them."""
+I64_ARRAY = DenseArrayBase.constr(i64)
+"""An `array<i64: ...>`: the planner reads its bytes as int64 (an `array<i32: ...>` or
+`array<f64: ...>` written in generic form is a verifier error, not other numbers)."""
+
+
+def _i64_array(values: Sequence[int] | np.ndarray | bytes) -> DenseArrayBase:
+    """An `array<i64: ...>` of `values`, or of the int64s `values` holds as bytes."""
+    if isinstance(values, bytes):
+        data = values
+    elif isinstance(values, np.ndarray):
+        data = values.astype("<i8").tobytes()
+    elif len(values) == 2:
+        data = _ONE_INTERVAL.pack(*values)
+    else:
+        data = struct.pack(f"<{len(values)}q", *values)
+    # Whole int64s by construction: built unverified, as there is one a buffer.
+    return unverified_i64_array(data)
+
+
+def _is_i64_array(attr: Attribute | None) -> bool:
+    return type(attr) is DenseArrayBase and (attr.elt_type is i64 or attr.elt_type == i64)
+
+
+def live_by_buffer(
+    count: int,
+    owners: Sequence[int] | np.ndarray,
+    starts: Sequence[int] | np.ndarray,
+    ends: Sequence[int] | np.ndarray,
+) -> list[bytes]:
+    """The `live` of each of `count` buffers, from interval arrays that name their buffer
+    by index: the int64 bounds `start, end, ...` of its intervals, in the order given."""
+    owner = np.asarray(owners, dtype=np.int64)
+    order = np.argsort(owner, kind="stable")
+    bounds = np.empty((len(order), 2), dtype="<i8")
+    bounds[:, 0] = np.asarray(starts, dtype=np.int64)[order]
+    bounds[:, 1] = np.asarray(ends, dtype=np.int64)[order]
+    data = bounds.tobytes()
+    edges = np.concatenate(([0], np.cumsum(np.bincount(owner, minlength=count)) * 16)).tolist()
+    return [data[start:end] for start, end in pairwise(edges)]
+
+
+def _live_pairs(live: DenseArrayBase) -> list[tuple[int, int]]:
+    """`live`'s intervals as `(start, end)` pairs."""
+    data = live.data.data
+    # Most buffers have one interval: unpacked without building the list of bounds.
+    if len(data) == 16:
+        return [_ONE_INTERVAL.unpack(data)]
+    bounds = memoryview(data).cast("q").tolist()
+    return list(zip(bounds[0::2], bounds[1::2], strict=True))
+
+
+def _live_text(live: DenseArrayBase | None) -> str:
+    if live is None:
+        return ""
+    return " live" + "".join([f" [{start}, {end})" for start, end in _live_pairs(live)])
+
+
+def _parse_intervals(parser: Parser) -> list[int]:
+    """`[start, end)` intervals, none or more, as their bounds one after the other."""
+    bounds: list[int] = []
+    while parser.parse_optional_punctuation("[") is not None:
+        bounds.append(_parse_int64(parser, "live interval start"))
+        parser.parse_punctuation(",")
+        bounds.append(_parse_int64(parser, "live interval end"))
+        parser.parse_punctuation(")")
+    return bounds
+
+
+def _parse_earlier_buffer(parser: Parser) -> SSAValue:
+    """`%b`, a value already defined: a conflict is written on the later of its two
+    buffers, so the custom form never needs the type of a value not yet read."""
+    start = parser.pos
+    operand = parser.parse_unresolved_operand()
+    values = parser.ssa_values.get(operand.operand_name)
+    if values is None or operand.index >= len(values):
+        parser.raise_error(
+            "a conflict names a buffer defined before it: write it on the later buffer",
+            start,
+            parser.pos,
+        )
+    return values[operand.index]
+
+
 @irdl_op_definition
 class PoolOp(IRDLOperation):
     """A memory pool: a module-level symbol the planner places buffers into.
@@ -964,9 +1054,20 @@ class AllocOffsetOp(IRDLOperation):
     name = "usmp.alloc_offset"
 
     buffer_name = prop_def(StringAttr)
+    """The buffer's name in the source program, what reports and the emitted code call it;
+    nothing refers to the buffer by it."""
     pools = prop_def(ArrayAttr[SymbolRefAttr])
     offset = opt_prop_def(IntegerAttr[I64])
     alignment = prop_def(IntegerAttr[I64])
+    live = opt_prop_def(I64_ARRAY)
+    """Its live intervals `[start, end)` on the program's one timeline, as their bounds
+    `start, end, start, end, ...` (a buffer may have several, one per call of the operator
+    that holds it); none: never live."""
+
+    conflicts = var_operand_def()
+    """Buffers it conflicts with whatever the intervals say (hand-written problems):
+    earlier `usmp.alloc_offset`s of its block. Two buffers conflict when an interval of one
+    overlaps an interval of the other, or when one lists the other."""
 
     buffer = result_def()
 
@@ -981,17 +1082,23 @@ class AllocOffsetOp(IRDLOperation):
         buffer_type: Attribute,
         alignment: int = DEFAULT_ALIGNMENT,
         offset: int | None = None,
+        live: Sequence[int] | bytes = (),
+        conflicts: Sequence[SSAValue] = (),
     ):
-        properties = {
+        properties: dict[str, Attribute] = {
             "buffer_name": StringAttr(buffer_name),
             "pools": _symbol_refs(tuple(pools)),
             "alignment": _int_attr(alignment),
         }
         if offset is not None:
             properties["offset"] = i64_attr(int(offset))
+        if len(live):
+            properties["live"] = _i64_array(live)
         # Not through IRDL's generic builder, which cost more than reading the op's text:
         # the op's shape is fixed here, and the verifier checks it.
-        Operation.__init__(self, result_types=(buffer_type,), properties=properties)
+        Operation.__init__(
+            self, operands=conflicts, result_types=(buffer_type,), properties=properties
+        )
 
     @property
     def pool_names(self) -> tuple[str, ...]:
@@ -1008,6 +1115,33 @@ class AllocOffsetOp(IRDLOperation):
     @property
     def alignment_bytes(self) -> int:
         return self.alignment.value.data
+
+    def live_array(self) -> DenseArrayBase | None:
+        """`live`, read from the properties directly (its typed accessor costs more than
+        printing the intervals, at tens of thousands of buffers)."""
+        return cast(DenseArrayBase | None, self.properties.get("live"))
+
+    def live_bounds(self) -> list[int]:
+        """`live`'s bounds, `start, end, start, end, ...`."""
+        live = self.live_array()
+        return [] if live is None else memoryview(live.data.data).cast("q").tolist()
+
+    def set_live(self, bounds: Sequence[int] | bytes) -> None:
+        if len(bounds):
+            self.properties["live"] = _i64_array(bounds)
+        else:
+            self.properties.pop("live", None)
+
+    def add_conflict(self, earlier: AllocOffsetOp) -> None:
+        self.operands = (*self.operands, earlier.buffer)
+
+    def release_conflicts(self) -> None:
+        """Drops the conflicts that later buffers list with this one: they go with it when
+        it is lowered away."""
+        for use in list(self.buffer.uses):
+            user = use.operation
+            if type(user) is AllocOffsetOp:
+                user.operands = tuple(v for v in user.operands if v is not self.buffer)
 
     def pool_ops(self) -> list[PoolOp]:
         pools: list[PoolOp] = []
@@ -1026,15 +1160,17 @@ class AllocOffsetOp(IRDLOperation):
         time (it was most of verifying a large problem)."""
         properties = self.properties
         offset = properties.get("offset")
+        live = properties.get("live")
         return (
             has_no_operands_or_successors(self)
             and len(self.results) == 1
             and not self.regions
-            and len(properties) == 3 + (offset is not None)
+            and len(properties) == 3 + (offset is not None) + (live is not None)
             and type(properties.get("buffer_name")) is StringAttr
             and _is_symbol_list(properties.get("pools"))
             and _is_i64_attr(properties.get("alignment"))
             and (offset is None or _is_i64_attr(offset))
+            and (live is None or _is_i64_array(live))
         )
 
     def verify_placement(self) -> None:
@@ -1048,6 +1184,7 @@ class AllocOffsetOp(IRDLOperation):
             raise VerifyException(
                 f"buffer '{name}': alignment must be a positive power of two, got {alignment}"
             )
+        self._verify_live(name)
         offset = self.offset_bytes
         if offset is None:
             return
@@ -1065,6 +1202,42 @@ class AllocOffsetOp(IRDLOperation):
         end = offset + size
         if end > INT64_MAX:
             raise VerifyException(f"buffer '{name}' ends at byte {end}, past the limit of 2**63-1")
+
+    def _verify_live(self, name: str) -> None:
+        live = self.live_array()
+        if live is None:
+            return
+        if len(live.data.data) % 16:
+            raise VerifyException(f"buffer '{name}': live must hold (start, end) pairs")
+        for start, end in _live_pairs(live):
+            if start < 0 or end <= start:
+                raise VerifyException(
+                    f"buffer '{name}': live interval [{start}, {end}) must have 0 <= start < end"
+                )
+
+    def verify_conflicts(self) -> None:
+        """Each conflict an earlier `usmp.alloc_offset` of its block, listed once."""
+        name = self.buffer_name.data
+        seen: set[int] = set()
+        for value in self.conflicts:
+            other = value.owner
+            if other is self:
+                raise VerifyException(f"buffer '{name}' is listed as conflicting with itself")
+            if type(other) is not AllocOffsetOp:
+                raise VerifyException(
+                    f"buffer '{name}': a conflict must be a usmp.alloc_offset's buffer"
+                )
+            other_name = other.buffer_name.data
+            if not other.is_before_in_block(self):
+                raise VerifyException(
+                    f"buffer '{name}' conflicts with '{other_name}', which is not before it "
+                    "in its block: write the conflict on the later of the two"
+                )
+            if id(other) in seen:
+                raise VerifyException(
+                    f"buffer '{name}' lists its conflict with '{other_name}' twice"
+                )
+            seen.add(id(other))
 
     def verify_pools(self) -> None:
         """Its pools are `usmp.pool`s of the kind it needs, and a placed buffer ends
@@ -1112,17 +1285,23 @@ class AllocOffsetOp(IRDLOperation):
         match = _PLAIN_ALLOC.match(parser.lexer.input.content, position)
         if match is None:
             return None
-        name, pool, offset, alignment, dims, element = match.groups()
+        name, pool, offset, alignment, start, end, more, dims, element = match.groups()
         buffer_type = _plain_memref(dims, element)
         if buffer_type is None:
             return None
         resume_parser_at(parser, match.end())
+        live: list[int] | bytes = b""
+        if more:
+            live = [int(start), int(end), *map(int, _NUMBER.findall(more))]
+        elif start is not None:
+            live = _ONE_INTERVAL.pack(int(start), int(end))
         return cls(
             name,
             [] if pool is None else [pool],
             buffer_type,
             int(alignment),
             None if offset is None else int(offset),
+            live,
         )
 
     @classmethod
@@ -1144,10 +1323,20 @@ class AllocOffsetOp(IRDLOperation):
         parser.parse_punctuation("]")
         parser.parse_keyword("align")
         alignment = _parse_int64(parser, "alignment")
+        live: list[int] = []
+        if parser.parse_optional_keyword("live") is not None:
+            start = parser.pos
+            if not (live := _parse_intervals(parser)):
+                parser.raise_error("expected a live interval '[start, end)'", start)
+        conflicts: list[SSAValue] = []
+        if parser.parse_optional_keyword("conflicts") is not None:
+            conflicts = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, lambda: _parse_earlier_buffer(parser)
+            )
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         buffer_type = parser.parse_type()
-        op = cls(buffer_name, pools, buffer_type, alignment, offset)
+        op = cls(buffer_name, pools, buffer_type, alignment, offset, live, conflicts)
         op.attributes.update(attributes)
         return op
 
@@ -1158,7 +1347,12 @@ class AllocOffsetOp(IRDLOperation):
         printer.print_string(
             f" {_string_literal(self.buffer_name.data)} {pools}"
             f"[{'?' if offset is None else offset}] align {self.alignment_bytes}"
+            + _live_text(self.live_array())
         )
+        if not has_no_operands_or_successors(self):
+            printer.print_string(" conflicts(")
+            printer.print_list(self.conflicts, printer.print_operand)
+            printer.print_string(")")
         printer.print_op_attributes(self.attributes)
         printer.print_string(f" : {_type_text(self.buffer.type)}")
 
@@ -1176,187 +1370,99 @@ def _verify_alloc_offset(op: Operation) -> None:
         op.verify_pools()
     else:
         _verify_alloc_offset_shape(op)
+        op.verify_conflicts()
     op.verify_placement()
 
 
 AllocOffsetOp.verify_ = _verify_alloc_offset  # type: ignore[method-assign, assignment]
 
 
-_I64_ARRAY = DenseArrayBase.constr(i64)
-"""An `array<i64: ...>`: the planner reads its bytes as int64 (an `array<i32: ...>` or
-`array<f64: ...>` written in generic form is a verifier error, not other numbers)."""
-
-
-def _i64_array(values: Sequence[int] | np.ndarray) -> DenseArrayBase:
-    return DenseArrayBase(i64, BytesAttr(np.asarray(values, dtype="<i8").tobytes()))
-
-
-def _i64_values(array: DenseArrayBase) -> np.ndarray:
-    return np.frombuffer(array.data.data, dtype=np.int64)
+NAMED_LIVENESS_PROPERTIES = (
+    "buffers",
+    "interval_owners",
+    "interval_starts",
+    "interval_ends",
+    "conflict_pairs",
+)
+"""What `usmp.liveness` held when it named its buffers (`formats/named_liveness.py`)."""
 
 
 @irdl_op_definition
 class LivenessOp(IRDLOperation):
-    """When buffers are live, by name: half-open intervals `[start, end)` on one timeline
-    (a buffer may have several, one per call of the operator that holds it) and, for
-    hand-written problems, explicit conflicts. Two buffers conflict when an interval of
-    one overlaps an interval of the other, or when a conflict between them is listed.
+    """Says that the module's live intervals are known: those each `usmp.alloc_offset`
+    carries (`live`, none: never live) and the conflicts it lists are all there is. The
+    anchor at which `usmp-plan` plans the module, and at which the verifier checks that no
+    two planned buffers live at the same time share a byte.
 
-    There is at most one per module, and it names every `usmp.alloc_offset`. It has no
-    memory-effect trait, which xDSL reads as unknown effects: an op without results and
-    without effects would be dead code to `dce`.
+    There is at most one per module. It has no memory-effect trait, which xDSL reads as
+    unknown effects: an op without results and without effects would be dead code to
+    `dce`. Its older form, which named the buffers (`usmp.liveness { "a" [0, 5) }`), is
+    read as these properties, and moved onto the buffers by `upgrade_named_liveness` once
+    the module is read.
     """
 
     name = "usmp.liveness"
 
     traits = traits_def(HasParent(ModuleOp))
 
-    buffers = prop_def(ArrayAttr[StringAttr])
-    interval_owners = prop_def(_I64_ARRAY)
-    interval_starts = prop_def(_I64_ARRAY)
-    interval_ends = prop_def(_I64_ARRAY)
-    conflict_pairs = prop_def(_I64_ARRAY)
-    """Flattened `(i, j)` pairs of indices into `buffers`."""
+    @classmethod
+    def parse(cls, parser: Parser) -> LivenessOp:
+        if parser.parse_optional_punctuation("{") is not None:
+            return cls.create(properties=_parse_named_liveness(parser))
+        op = cls()
+        op.attributes.update(parser.parse_optional_attr_dict())
+        return op
 
-    def __init__(
-        self,
-        buffers: Sequence[str],
-        intervals: tuple[Sequence[int], Sequence[int], Sequence[int]] = ((), (), ()),
-        conflict_pairs: Sequence[tuple[int, int]] = (),
-    ):
-        owners, starts, ends = intervals
-        super().__init__(
-            properties={
-                "buffers": ArrayAttr(StringAttr(b) for b in buffers),
-                "interval_owners": _i64_array(owners),
-                "interval_starts": _i64_array(starts),
-                "interval_ends": _i64_array(ends),
-                "conflict_pairs": _i64_array([i for pair in conflict_pairs for i in pair]),
-            }
-        )
-
-    @property
-    def buffer_names(self) -> tuple[str, ...]:
-        return tuple(b.data for b in self.buffers.data)
-
-    def intervals(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return (
-            _i64_values(self.interval_owners),
-            _i64_values(self.interval_starts),
-            _i64_values(self.interval_ends),
-        )
-
-    def conflicts(self) -> np.ndarray:
-        """The explicit conflicts as an `(k, 2)` array of buffer indices."""
-        return _i64_values(self.conflict_pairs).reshape(-1, 2)
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
 
     def verify_(self) -> None:
-        names = self.buffer_names
-        if len(set(names)) != len(names):
-            duplicate = next(n for n in names if names.count(n) > 1)
-            raise VerifyException(f"buffer '{duplicate}' is listed twice")
-        owners, starts, ends = self.intervals()
-        if not len(owners) == len(starts) == len(ends):
-            raise VerifyException("interval arrays must have the same length")
-        if len(_i64_values(self.conflict_pairs)) % 2:
-            raise VerifyException("conflict_pairs must hold pairs")
-        pairs = self.conflicts()
-        for index in (owners, pairs.ravel()):
-            if len(index) and (index.min() < 0 or index.max() >= len(names)):
-                raise VerifyException("a buffer index is out of range")
-        empty = np.flatnonzero((starts < 0) | (ends <= starts))
-        if len(empty):
-            owner, start, end = (int(a[empty[0]]) for a in (owners, starts, ends))
-            raise VerifyException(
-                f"buffer '{names[owner]}': live interval [{start}, {end}) must have "
-                "0 <= start < end"
-            )
-        with_itself = np.flatnonzero(pairs[:, 0] == pairs[:, 1])
-        if len(with_itself):
-            i = int(pairs[with_itself[0], 0])
-            raise VerifyException(f"buffer '{names[i]}' is listed as conflicting with itself")
         module = self.parent_op()
         if module is not None:
             verify_module_plan(module, self)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> LivenessOp:
-        return cls._parse_plain(parser) or cls._parse_general(parser)
 
-    @classmethod
-    def _parse_plain(cls, parser: Parser) -> LivenessOp | None:
-        """Names and intervals only, no conflicts."""
-        text = parser.lexer.input.content
-        position = parser.pos
-        if not text.startswith("{", position):
-            return None
-        position += 1
-        names: list[str] = []
-        owners: list[int] = []
-        bounds: list[int] = []
-        while (end := _LIVENESS_END.match(text, position)) is None:
-            line = _PLAIN_LIVENESS_LINE.match(text, position)
-            if line is None:
-                return None
-            position = line.end()
-            name, intervals = line.groups()
-            numbers = _NUMBER.findall(intervals)
-            owners.extend([len(names)] * (len(numbers) // 2))
-            bounds.extend(map(int, numbers))
-            names.append(name)
-        resume_parser_at(parser, end.end())
-        return cls(names, (owners, bounds[0::2], bounds[1::2]))
-
-    @classmethod
-    def _parse_general(cls, parser: Parser) -> LivenessOp:
-        names: list[str] = []
-        owners: list[int] = []
-        starts: list[int] = []
-        ends: list[int] = []
-        named_conflicts: list[tuple[int, str, int]] = []
-        parser.parse_punctuation("{")
-        while (name := parser.parse_optional_str_literal()) is not None:
-            index = len(names)
-            names.append(name)
-            while parser.parse_optional_punctuation("[") is not None:
-                owners.append(index)
-                starts.append(_parse_int64(parser, "live interval start"))
-                parser.parse_punctuation(",")
-                ends.append(_parse_int64(parser, "live interval end"))
-                parser.parse_punctuation(")")
-            if parser.parse_optional_keyword("conflicts") is not None:
-                named_conflicts.extend(
-                    (index, other, pos)
-                    for pos, other in parser.parse_comma_separated_list(
-                        parser.Delimiter.PAREN,
-                        lambda: (parser.pos, parser.parse_str_literal()),
-                    )
+def _parse_named_liveness(parser: Parser) -> dict[str, Attribute]:
+    """The body of the older form, after its `{`: a line a buffer, `"name" [s, e) ...
+    conflicts("other", ...)`."""
+    names: list[str] = []
+    owners: list[int] = []
+    bounds: list[int] = []
+    named_conflicts: list[tuple[int, str, int]] = []
+    while (name := parser.parse_optional_str_literal()) is not None:
+        index = len(names)
+        names.append(name)
+        intervals = _parse_intervals(parser)
+        owners.extend([index] * (len(intervals) // 2))
+        bounds.extend(intervals)
+        if parser.parse_optional_keyword("conflicts") is not None:
+            named_conflicts.extend(
+                (index, other, pos)
+                for pos, other in parser.parse_comma_separated_list(
+                    parser.Delimiter.PAREN,
+                    lambda: (parser.pos, parser.parse_str_literal()),
                 )
-        parser.parse_punctuation("}")
-        position = {n: i for i, n in enumerate(names)}
-        pairs: list[tuple[int, int]] = []
-        for index, other, pos in named_conflicts:
-            if other not in position:
-                parser.raise_error(f"conflict with unknown buffer '{other}'", pos)
-            pairs.append((index, position[other]))
-        return cls(names, (owners, starts, ends), pairs)
-
-    def print(self, printer: Printer) -> None:
-        names = self.buffer_names
-        owners, starts, ends = (values.tolist() for values in self.intervals())
-        lines = ["\n" + _string_literal(name) for name in names]
-        for owner, start, end in zip(owners, starts, ends, strict=True):
-            lines[owner] += f" [{start}, {end})"
-        conflicts_of: list[list[str]] = [[] for _ in names]
-        for i, j in self.conflicts().tolist():
-            conflicts_of[i].append(_string_literal(names[j]))
-        for index, conflicts in enumerate(conflicts_of):
-            if conflicts:
-                lines[index] += f" conflicts({', '.join(conflicts)})"
-        printer.print_string(" {")
-        with printer.indented():
-            printer.print_string("".join(lines))
-        printer.print_string("\n}")
+            )
+    parser.parse_punctuation("}")
+    position = {n: i for i, n in enumerate(names)}
+    pairs: list[int] = []
+    for index, other, pos in named_conflicts:
+        if other not in position:
+            parser.raise_error(f"conflict with unknown buffer '{other}'", pos)
+        pairs.extend((index, position[other]))
+    return dict(
+        zip(
+            NAMED_LIVENESS_PROPERTIES,
+            (
+                ArrayAttr(StringAttr(n) for n in names),
+                _i64_array(owners),
+                _i64_array(bounds[0::2]),
+                _i64_array(bounds[1::2]),
+                _i64_array(pairs),
+            ),
+            strict=True,
+        )
+    )
 
 
 # ------------------------------------------------------- the module as a planning problem
@@ -1471,15 +1577,29 @@ def _candidate_indices(
     return tuple(candidates)
 
 
-def _liveness_to_buffers(
-    liveness: LivenessOp, names: tuple[str, ...], position: dict[str, int]
-) -> np.ndarray:
-    """Liveness indices mapped to buffer indices (-1 where the buffer is not selected)."""
-    listed = liveness.buffer_names
-    if listed == names and len(position) == len(names):
-        # The usual case, the same distinct names in the same order: compared whole.
-        return np.arange(len(names), dtype=np.int64)
-    return np.fromiter((position.get(name, -1) for name in listed), np.int64, len(listed))
+def _live_intervals(lives: Sequence[DenseArrayBase | None]) -> Intervals:
+    """The buffers' `live` as interval arrays, in buffer order."""
+    chunks = [b"" if live is None else live.data.data for live in lives]
+    counts = np.fromiter(map(len, chunks), np.int64, len(chunks)) // 16
+    bounds = np.frombuffer(b"".join(chunks), dtype=np.int64)
+    owners = np.repeat(np.arange(len(chunks), dtype=np.int64), counts)
+    return Intervals(owners, bounds[0::2].copy(), bounds[1::2].copy())
+
+
+def _explicit_conflicts(allocs: Sequence[AllocOffsetOp]) -> np.ndarray:
+    """The conflicts the buffers list, as `(k, 2)` buffer indices; those with a buffer
+    not among `allocs` are left out."""
+    listing = [(i, op) for i, op in enumerate(allocs) if op.conflicts]
+    if not listing:
+        return np.zeros((0, 2), dtype=np.int64)
+    index = {id(op): i for i, op in enumerate(allocs)}
+    pairs = [
+        (i, j)
+        for i, op in listing
+        for value in op.conflicts
+        if (j := index.get(id(value.owner))) is not None
+    ]
+    return np.array(pairs, dtype=np.int64).reshape(-1, 2)
 
 
 def _check_total(allocs: Sequence[AllocOffsetOp], sizes: list[int], alignments: list[int]) -> None:
@@ -1508,11 +1628,12 @@ def _size_in_bytes(op: AllocOffsetOp) -> int:
 
 def _buffer_columns(
     allocs: Sequence[AllocOffsetOp],
-) -> tuple[tuple[str, ...], list[int], list[int]]:
-    """Each buffer's name, size and alignment, in one pass over the ops."""
+) -> tuple[tuple[str, ...], list[int], list[int], list[DenseArrayBase | None]]:
+    """Each buffer's name, size, alignment and `live`, in one pass over the ops."""
     names: list[str] = []
     sizes: list[int] = []
     alignments: list[int] = []
+    lives: list[DenseArrayBase | None] = []
     # Buffers share their type objects (attributes are immutable): a lookup here instead of
     # a call to `buffer_size_in_bytes` (itself cached) per op, 0.1 s of a 62k-buffer run.
     size_of_type: dict[int, int] = {}
@@ -1522,33 +1643,22 @@ def _buffer_columns(
         properties: dict[str, Any] = op.properties
         names.append(properties["buffer_name"].data)
         alignments.append(properties["alignment"].value.data)
+        lives.append(properties.get("live"))
         buffer_type = op.results[0].type
         size = size_of_type.get(id(buffer_type))
         if size is None:
             size = size_of_type[id(buffer_type)] = _size_in_bytes(op)
         sizes.append(size)
-    return tuple(names), sizes, alignments
+    return tuple(names), sizes, alignments, lives
 
 
-def build_problem(
-    allocs: Sequence[AllocOffsetOp], pools: Sequence[PoolOp], liveness: LivenessOp | None
-) -> ModuleProblem:
-    names, sizes, alignments = _buffer_columns(allocs)
-    position = {name: i for i, name in enumerate(names)}
+def build_problem(allocs: Sequence[AllocOffsetOp], pools: Sequence[PoolOp]) -> ModuleProblem:
+    names, sizes, alignments, lives = _buffer_columns(allocs)
     pool_index = {pool.sym_name.data: i for i, pool in enumerate(pools)}
     _check_total(allocs, sizes, alignments)
     candidates = _candidate_indices(allocs, pool_index)
-    owners = starts = ends = np.zeros(0, dtype=np.int64)
-    explicit = np.zeros((0, 2), dtype=np.int64)
-    if liveness is not None:
-        to_buffer = _liveness_to_buffers(liveness, names, position)
-        owners, starts, ends = liveness.intervals()
-        owners = to_buffer[owners]
-        keep = owners >= 0
-        owners, starts, ends = owners[keep], starts[keep], ends[keep]
-        explicit = to_buffer[liveness.conflicts()]
-        explicit = explicit[(explicit >= 0).all(axis=1)]
-    intervals = Intervals(owners, starts, ends)
+    intervals = _live_intervals(lives)
+    explicit = _explicit_conflicts(allocs)
     if len(explicit):
         conflicts = _merged_conflicts(
             len(names), conflicts_from_intervals(intervals, len(names)), explicit
@@ -1577,7 +1687,8 @@ def build_problem(
 
 
 def module_problem(module: Operation) -> ModuleProblem:
-    return build_problem(*module_usmp_ops(module))
+    allocs, pools, _ = module_usmp_ops(module)
+    return build_problem(allocs, pools)
 
 
 def written_plan(placed: ModuleProblem) -> Plan:
@@ -1589,43 +1700,31 @@ def written_plan(placed: ModuleProblem) -> Plan:
     )
 
 
-def _check_names(allocs: Sequence[AllocOffsetOp], liveness: LivenessOp) -> None:
+def _check_unique_names(allocs: Sequence[AllocOffsetOp]) -> None:
+    """Reports and the emitted code know a buffer by its name: no two share one."""
     # Read from the properties directly, as `_buffer_columns` does.
     properties: list[dict[str, Any]] = [op.properties for op in allocs]
     names: list[str] = [p["buffer_name"].data for p in properties]
-    seen = set(names)
-    if len(seen) < len(names):
-        earlier: set[str] = set()
-        for name in names:
-            if name in earlier:
-                raise VerifyException(f"two usmp.alloc_offset ops are named '{name}'")
-            earlier.add(name)
-    listed_names = liveness.buffer_names
-    listed = set(listed_names)
-    # Whole sets compared first; the name to report is looked for only when one differs.
-    if not listed <= seen:
-        for name in listed_names:
-            if name not in seen:
-                raise VerifyException(
-                    f"liveness names buffer '{name}' that no usmp.alloc_offset defines"
-                )
-    if not seen <= listed:
-        for name in names:
-            if name not in listed:
-                raise VerifyException(f"buffer '{name}' has no entry in usmp.liveness")
+    if len(set(names)) == len(names):
+        return
+    earlier: set[str] = set()
+    for name in names:
+        if name in earlier:
+            raise VerifyException(f"two usmp.alloc_offset ops are named '{name}'")
+        earlier.add(name)
 
 
 def verify_module_plan(module: Operation, liveness: LivenessOp) -> None:
-    """The facts that span the module: names match, and no two planned buffers that are
-    live at the same time share a byte of the same pool."""
+    """The facts that span the module: names are unique, and no two planned buffers that
+    are live at the same time share a byte of the same pool."""
     allocs, pools, found = module_usmp_ops(module)
     if found is not liveness:
         return
-    _check_names(allocs, liveness)
+    _check_unique_names(allocs)
     planned = [op for op in allocs if "offset" in op.properties]
     if not planned:
         return
-    placed = build_problem(planned, pools, liveness)
+    placed = build_problem(planned, pools)
     errors = validate(placed.problem, written_plan(placed))
     if errors:
         raise VerifyException(errors[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import MemRefType, ModuleOp, i8
 
-from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp, PoolOp
+from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp, PoolOp, live_by_buffer
 from usmp_dialect.formats.csv_instance import CsvInstance, read_csv_instance
 
 CSV_POOL = "global_workspace"
@@ -17,21 +17,19 @@ def csv_instance_to_module(instance: CsvInstance) -> ModuleOp:
     # One type a size, shared: a trace has few sizes (Y_1: 62 in 62185 rows), and building
     # a memref type costs more than the rest of its op.
     types: dict[int, MemRefType] = {}
+    intervals = instance.intervals
+    lives = live_by_buffer(len(instance.names), intervals.owner, intervals.start, intervals.end)
     allocs = [
         AllocOffsetOp(
             name,
             [CSV_POOL],
             types.get(size) or types.setdefault(size, MemRefType(i8, [size])),
             alignment=1,
+            live=live,
         )
-        for name, size in zip(instance.names, instance.sizes.tolist(), strict=True)
+        for name, size, live in zip(instance.names, instance.sizes.tolist(), lives, strict=True)
     ]
-    intervals = instance.intervals
-    liveness = LivenessOp(
-        instance.names,
-        (intervals.owner.tolist(), intervals.start.tolist(), intervals.end.tolist()),
-    )
-    return ModuleOp([pool, *allocs, liveness])
+    return ModuleOp([pool, *allocs, LivenessOp()])
 
 
 def read_csv_module(text: str, name: str) -> ModuleOp:

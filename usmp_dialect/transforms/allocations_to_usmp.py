@@ -55,10 +55,10 @@ def lower_allocations(
     pass_name: str,
     allocations: Sequence[AllocationT],
     source_name: Callable[[AllocationT], str | None],
-    lower: Callable[[AllocationT, str], None],
+    lower: Callable[[AllocationT, str], AllocOffsetOp],
 ) -> None:
-    """Marks the unplanned allocations, lowers the others with `lower(allocation, name)`
-    and records their intervals in one new `usmp.liveness`."""
+    """Marks the unplanned allocations, lowers the others with `lower(allocation, name)`,
+    gives each its intervals and says with a new `usmp.liveness` that they are known."""
     for allocation in allocations:
         if allocation.unplanned_reason is not None:
             allocation.op.attributes[UNPLANNED_ATTR] = StringAttr(allocation.unplanned_reason)
@@ -71,19 +71,11 @@ def lower_allocations(
             existing,
         )
     names = BufferNames()
-    buffer_names: list[str] = []
-    owners: list[int] = []
-    starts: list[int] = []
-    ends: list[int] = []
     for index, allocation in enumerate(planned):
         name = names.unique(source_name(allocation), f"{allocation.function}.alloc{index}")
-        lower(allocation, name)
-        buffer_names.append(name)
-        for start, end in allocation.intervals:
-            owners.append(index)
-            starts.append(start)
-            ends.append(end)
-    module.body.block.add_op(LivenessOp(buffer_names, (owners, starts, ends)))
+        placed = lower(allocation, name)
+        placed.set_live([bound for interval in allocation.intervals for bound in interval])
+    module.body.block.add_op(LivenessOp())
 
 
 def pending_allocations(module: ModuleOp) -> list[Operation]:

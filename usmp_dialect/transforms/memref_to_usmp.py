@@ -1,9 +1,9 @@
 """`memref-to-usmp`: statically shaped `memref.alloc`s become `usmp.alloc_offset`s.
 
-Each planned buffer gets its live intervals (see `analysis/memref_liveness.py`) in one
-`usmp.liveness` op, its own alignment, and no candidate pools: `usmp-assign-pools`
-decides those. Allocations that cannot be planned safely stay as they are, marked with a
-`usmp.unplanned` attribute that says why.
+Each planned buffer gets its live intervals (see `analysis/memref_liveness.py`), its
+own alignment, and no candidate pools (`usmp-assign-pools` decides those); one
+`usmp.liveness` says the intervals are known. Allocations that cannot be planned safely
+stay as they are, marked with a `usmp.unplanned` attribute that says why.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from usmp_dialect.dialects.usmp import AllocOffsetOp
 from usmp_dialect.transforms.allocations_to_usmp import lower_allocations
 
 
-def _lower_allocation(allocation: Allocation, name: str) -> None:
+def _lower_allocation(allocation: Allocation, name: str) -> AllocOffsetOp:
     op = allocation.op
     alignment = op.alignment.value.data if op.alignment is not None else 1
     placed = AllocOffsetOp(name, [], op.memref.type, alignment)
@@ -31,6 +31,7 @@ def _lower_allocation(allocation: Allocation, name: str) -> None:
         if isinstance(alias_use.operation, memref.DeallocOp):
             Rewriter.erase_op(alias_use.operation)
     Rewriter.replace_op(op, placed)
+    return placed
 
 
 @dataclass(frozen=True)

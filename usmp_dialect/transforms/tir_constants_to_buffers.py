@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import BlockArgument, Operation
@@ -41,6 +40,7 @@ from usmp_dialect.dialects.usmp import (
     IOKind,
     LivenessOp,
     PoolKind,
+    module_allocs,
     module_liveness,
     module_pools,
 )
@@ -93,9 +93,9 @@ def _place_constants(module: ModuleOp) -> None:
             "the constants join the buffers tir-to-usmp lowers: run tir-to-usmp first",
             pending[0],
         )
+    existing = module_allocs(module)
     names = BufferNames()
-    known = () if liveness is None else liveness.buffer_names
-    names.used.update(known)
+    names.used.update(op.buffer_name.data for op in existing)
     placed = [
         alloc
         for function in prim_funcs(module).values()
@@ -105,22 +105,11 @@ def _place_constants(module: ModuleOp) -> None:
     if not placed:
         return
     assign_serving_pools(placed, pools, PoolKind.CONSTANT)
-    owners, starts, ends = np.zeros((3, 0), np.int64) if liveness is None else liveness.intervals()
-    run_end = int(ends.max()) if len(ends) else 1
-    first = len(known)
-    extended = LivenessOp(
-        [*known, *(a.buffer_name.data for a in placed)],
-        (
-            [*owners, *range(first, first + len(placed))],
-            [*starts, *[0] * len(placed)],
-            [*ends, *[run_end] * len(placed)],
-        ),
-        [] if liveness is None else [tuple(pair) for pair in liveness.conflicts()],
-    )
+    run_end = max((max(op.live_bounds(), default=1) for op in existing), default=1)
+    for alloc in placed:
+        alloc.set_live([0, run_end])
     if liveness is None:
-        module.body.block.add_op(extended)
-    else:
-        Rewriter.replace_op(liveness, extended)
+        module.body.block.add_op(LivenessOp())
 
 
 @dataclass(frozen=True)

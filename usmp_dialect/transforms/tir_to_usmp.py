@@ -1,5 +1,6 @@
 """`tir-to-usmp`: the plannable `tir.alloc_buffer`s of a TIR module become
-`usmp.alloc_offset`s (whose result is the same `!tir.buffer`), with one `usmp.liveness`.
+`usmp.alloc_offset`s (whose result is the same `!tir.buffer`) that carry their live
+intervals, with one `usmp.liveness` saying they are known.
 
 Liveness is TVM's buffer-info extraction over the inlined call tree from the entry
 function (see `analysis/tir_liveness.py`). Candidate pools are left to
@@ -22,14 +23,14 @@ from xdsl.passes import ModulePass
 from usmp_dialect.analysis.tir_liveness import Allocation, tir_liveness
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import IO_ATTR
+from usmp_dialect.dialects.usmp import IO_ATTR, AllocOffsetOp
 from usmp_dialect.transforms.allocations_to_usmp import lower_alloc_buffer, lower_allocations
 
 WORKSPACE_LEFT_OUT = "operator workspace (tir-to-usmp{workspaces=false})"
 
 
-def _lower_allocation(allocation: Allocation, name: str) -> None:
-    lower_alloc_buffer(allocation.op, name)
+def _lower_allocation(allocation: Allocation, name: str) -> AllocOffsetOp:
+    return lower_alloc_buffer(allocation.op, name)
 
 
 @dataclass(frozen=True)

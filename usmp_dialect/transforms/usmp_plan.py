@@ -125,7 +125,7 @@ class PlanPools(RewritePattern):
             pool.size is not None for pool in pools
         ):
             return
-        planned = build_problem(allocs, pools, op)
+        planned = build_problem(allocs, pools)
         plan = plan_module_problem(planned, self.algorithm, self.budget)
         write_plan(planned, plan, rewriter)
         module.attributes[PLAN_ATTR] = plan_summary(self.algorithm, plan)

@@ -4,7 +4,7 @@ Each pool that holds a buffer becomes a `memref<SIZExi8>` argument (marked
 `{usmp.pool = @name}`) of every function that places a buffer in it or calls one that does,
 and every call site passes the caller's pool on. Each `usmp.alloc_offset` becomes a
 `memref.view` at its byte offset. The `usmp.pool` ops stay as the record of each pool's
-planned size; the names of lowered buffers leave the `usmp.liveness`.
+planned size; the `usmp.liveness` goes once no buffer is left.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects.usmp import (
     POOL_ARG_ATTR,
     AllocOffsetOp,
-    LivenessOp,
     PoolOp,
+    module_allocs,
     module_liveness,
     module_pools,
 )
@@ -85,35 +85,8 @@ def _lower_alloc(op: AllocOffsetOp, pool_argument: BlockArgument) -> None:
     view.result.name_hint = op.buffer.name_hint
     offset.location = view.location = op.location
     Rewriter.insert_op(offset, InsertPoint.before(op))
+    op.release_conflicts()
     Rewriter.replace_op(op, view)
-
-
-def _prune_liveness(liveness: LivenessOp, lowered: set[str]) -> None:
-    names = liveness.buffer_names
-    kept = [i for i, name in enumerate(names) if name not in lowered]
-    if not kept:
-        Rewriter.erase_op(liveness)
-        return
-    new_index = {old: new for new, old in enumerate(kept)}
-    owners, starts, ends = liveness.intervals()
-    keep = [i for i, owner in enumerate(owners) if owner in new_index]
-    pairs = [
-        (new_index[i], new_index[j])
-        for i, j in liveness.conflicts()
-        if i in new_index and j in new_index
-    ]
-    Rewriter.replace_op(
-        liveness,
-        LivenessOp(
-            [names[i] for i in kept],
-            (
-                [new_index[owners[i]] for i in keep],
-                [starts[i] for i in keep],
-                [ends[i] for i in keep],
-            ),
-            pairs,
-        ),
-    )
 
 
 @dataclass(frozen=True)
@@ -141,11 +114,9 @@ class UsmpToMemref(ModulePass):
                 callee_pools = arguments.get(call.callee.root_reference.data)
                 if callee_pools:
                     call.operands = [*call.operands, *(own[name] for name in callee_pools)]
-        lowered: set[str] = set()
         for function in functions:
             for alloc in allocs[function.sym_name.data]:
-                lowered.add(alloc.buffer_name.data)
                 _lower_alloc(alloc, arguments[function.sym_name.data][alloc.pool_names[0]])
         liveness = module_liveness(op)
-        if liveness is not None:
-            _prune_liveness(liveness, lowered)
+        if liveness is not None and not module_allocs(op):
+            Rewriter.erase_op(liveness)

@@ -133,6 +133,7 @@ def _lower_alloc(op: AllocOffsetOp, pool_buffer: SSAValue) -> None:
     view = tir.DeclBufferOp(address.result, buffer_type, tir_name.data)
     offset.location = address.location = view.location = op.location
     Rewriter.insert_op([offset, address], InsertPoint.before(op))
+    op.release_conflicts()
     Rewriter.replace_op(op, view)
 
 

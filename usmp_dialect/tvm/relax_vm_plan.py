@@ -34,14 +34,16 @@ class VmPlan:
 
 def problem_module(tensors: Sequence[VmTensor]) -> ModuleOp:
     allocs = [
-        AllocOffsetOp(t.name, [], MemRefType(i8, [t.size]), alignment=TVM_ALLOC_ALIGNMENT)
+        AllocOffsetOp(
+            t.name,
+            [],
+            MemRefType(i8, [t.size]),
+            alignment=TVM_ALLOC_ALIGNMENT,
+            live=[t.start, t.end],
+        )
         for t in tensors
     ]
-    liveness = LivenessOp(
-        [t.name for t in tensors],
-        (list(range(len(tensors))), [t.start for t in tensors], [t.end for t in tensors]),
-    )
-    return ModuleOp([*allocs, liveness])
+    return ModuleOp([*allocs, LivenessOp()])
 
 
 def plan_problem(

@@ -14,9 +14,6 @@
 // NAN-NEXT: exit=1
 
 usmp.pool @global_workspace workspace alignment 16
-%a = usmp.alloc_offset "a" [@global_workspace][?] align 16 : memref<8xf32>
-%b = usmp.alloc_offset "b" [@global_workspace][?] align 16 : memref<8xf32>
-usmp.liveness {
-  "a" [0, 10)
-  "b" [0, 10)
-}
+%a = usmp.alloc_offset "a" [@global_workspace][?] align 16 live [0, 10) : memref<8xf32>
+%b = usmp.alloc_offset "b" [@global_workspace][?] align 16 live [0, 10) : memref<8xf32>
+usmp.liveness

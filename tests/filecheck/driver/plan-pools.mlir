@@ -28,7 +28,7 @@
 // JSON: {"pools": [{"name": "global_workspace", "size": 768, "size_hint": null, "max_live": 768, "overflowed": 0, "largest_overflowed": []}], "buffers": [{"name": "workspace", "pool": "global_workspace", "offset": {{[0-9]+}}, "size": 256, "live": {{\[\[[0-9]+, [0-9]+\], \[[0-9]+, [0-9]+\]\]}}, "io": null, "overflowed_from": []},
 
 // BETWEEN: IR after memref-to-usmp:
-// BETWEEN: usmp.liveness {
+// BETWEEN: usmp.liveness
 // BETWEEN: IR after usmp-plan:
 // BETWEEN: usmp.pool @global_workspace workspace alignment 16 size 768
 

@@ -17,15 +17,11 @@ func.func @main() {
 
 // CHECK:       usmp.pool @global_workspace workspace alignment 16
 // CHECK:       func.func @main() {
-// CHECK-NEXT:    %a = usmp.alloc_offset "a" @global_workspace[?] align 16 : memref<4xf32>
-// CHECK-NEXT:    %b = usmp.alloc_offset "b" @global_workspace[?] align 64 : memref<4xf32>
+// CHECK-NEXT:    %a = usmp.alloc_offset "a" @global_workspace[?] align 16 live [0, 7) : memref<4xf32>
+// CHECK-NEXT:    %b = usmp.alloc_offset "b" @global_workspace[?] align 64 live [1, 6) : memref<4xf32>
 // CHECK-NOT:     memref.dealloc
-// CHECK:         %c = usmp.alloc_offset "c" @global_workspace[?] align 16 : memref<4xf32>
-// CHECK:       usmp.liveness {
-// CHECK-NEXT:    "a" [0, 7)
-// CHECK-NEXT:    "b" [1, 6)
-// CHECK-NEXT:    "c" [7, 9)
-// CHECK-NEXT:  }
+// CHECK:         %c = usmp.alloc_offset "c" @global_workspace[?] align 16 live [7, 9) : memref<4xf32>
+// CHECK:       usmp.liveness
 
 // -----
 
@@ -45,10 +41,9 @@ func.func @main() {
   func.return
 }
 
-// CHECK:       usmp.liveness {
-// CHECK-NEXT:    "a" [0, 8)
-// CHECK-NEXT:    "b" [8, 10)
-// CHECK-NEXT:  }
+// CHECK:         %a = usmp.alloc_offset "a" @global_workspace[?] align 16 live [0, 8) : memref<4xf32>
+// CHECK:         %b = usmp.alloc_offset "b" @global_workspace[?] align 16 live [8, 10) : memref<4xf32>
+// CHECK:       usmp.liveness
 
 // -----
 
@@ -71,12 +66,10 @@ func.func @main() {
 }
 
 // CHECK:       func.func @op
-// CHECK-NEXT:    %ws = usmp.alloc_offset "ws" @global_workspace[?] align 16 : memref<8xf32>
-// CHECK:       usmp.liveness {
-// CHECK-NEXT:    "ws" [2, 6) [8, 12) [15, 19)
-// CHECK-NEXT:    "a" [0, 13)
-// CHECK-NEXT:    "b" [13, 20)
-// CHECK-NEXT:  }
+// CHECK-NEXT:    %ws = usmp.alloc_offset "ws" @global_workspace[?] align 16 live [2, 6) [8, 12) [15, 19) : memref<8xf32>
+// CHECK:         %a = usmp.alloc_offset "a" @global_workspace[?] align 16 live [0, 13) : memref<4xf32>
+// CHECK:         %b = usmp.alloc_offset "b" @global_workspace[?] align 16 live [13, 20) : memref<4xf32>
+// CHECK:       usmp.liveness
 
 // -----
 
@@ -119,7 +112,7 @@ func.func @main() attributes {usmp.target = "c"} {
   func.return
 }
 
-// CHECK:  %a = usmp.alloc_offset "a" [@fast, @slow][?] align 32 : memref<4xf32>
+// CHECK:  %a = usmp.alloc_offset "a" [@fast, @slow][?] align 32 live [0, 1) : memref<4xf32>
 
 // -----
 

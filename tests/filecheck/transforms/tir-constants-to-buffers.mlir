@@ -46,14 +46,11 @@ tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %w: !tir.buffer
 // CHECK:      usmp.pool @global_workspace workspace alignment 16
 // CHECK-NEXT: usmp.pool @flash constant alignment 32
 // CHECK:      tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %out: !tir.buffer<4xf32> {tir.name = "out"}) attributes {runner_function = true} {
-// CHECK-NEXT:   %w = usmp.alloc_offset "w" @flash[?] align 32 {usmp.io = #usmp.io<"w", constant>} : !tir.buffer<4xf32, align 32>
-// CHECK-NEXT:   %bias = usmp.alloc_offset "bias" @flash[?] align 32 {usmp.io = #usmp.io<"bias", constant>} : !tir.buffer<4xf32, align 32>
-// CHECK-NEXT:   %t = usmp.alloc_offset "t" @global_workspace[?] align 16
-// CHECK:      usmp.liveness {
-// CHECK-NEXT:   "t" [{{[0-9]+}}, {{[0-9]+}})
-// CHECK-NEXT:   "w" [0, [[END:[0-9]+]])
-// CHECK-NEXT:   "bias" [0, [[END]])
-// CHECK-NEXT: }
+// The constants are live for the whole run: to the end of the last interval.
+// CHECK-NEXT:   %w = usmp.alloc_offset "w" @flash[?] align 32 live [0, [[END:[0-9]+]]) {usmp.io = #usmp.io<"w", constant>} : !tir.buffer<4xf32, align 32>
+// CHECK-NEXT:   %bias = usmp.alloc_offset "bias" @flash[?] align 32 live [0, [[END]]) {usmp.io = #usmp.io<"bias", constant>} : !tir.buffer<4xf32, align 32>
+// CHECK-NEXT:   %t = usmp.alloc_offset "t" @global_workspace[?] align 16 live [{{[0-9]+}}, [[END]])
+// CHECK:      usmp.liveness
 
 // Each constant at an aligned offset of its own (32 apart: 16 bytes of padding).
 // REPORT:      global_workspace {{ +}}16 {{ +}}16

@@ -76,7 +76,7 @@ tir.prim_func @main(%in: !tir.buffer<4xf32> {tir.name = "in"}) attributes {runne
 
 // Both calls' buffers keep the user's name; tir-to-usmp makes them unique as TVM did.
 // NAMES:      usmp.alloc_offset "tmp" @global_workspace[?] align 16
-// NAMES:      usmp.alloc_offset "tmp2" @global_workspace[?] align 16 {tir.name = "tmp"}
+// NAMES:      usmp.alloc_offset "tmp2" @global_workspace[?] align 16 live [21, 26) {tir.name = "tmp"}
 
 // Run again, the pass finds nothing left to hoist (the entry keeps its buffers).
 // AGAIN:      tir.prim_func @main(%in: !tir.buffer<4xf32> {tir.name = "in"}) attributes {runner_function = true} {

@@ -38,17 +38,14 @@ tir.prim_func @main() attributes {runner_function = true} {
   tir.call @op(%pb, %pc) : (!tir.ptr<f32, "global.tagged">, !tir.ptr<f32>) -> ()
 }
 
-// CHECK:      %a = usmp.alloc_offset "a"
-// CHECK-NEXT: %b = usmp.alloc_offset "b" @global_workspace[?] align 16 : !tir.buffer<4xf32, align 16>
+// CHECK:      %ws = usmp.alloc_offset "ws" @global_workspace[?] align 16 live [9, 13) [17, 21) :
+// CHECK:      %a = usmp.alloc_offset "a" @global_workspace[?] align 16 live [9, 11) :
+// CHECK-NEXT: %b = usmp.alloc_offset "b" @global_workspace[?] align 16 live [11, 19) : !tir.buffer<4xf32, align 16>
+// CHECK-NEXT: %c = usmp.alloc_offset "c" @global_workspace[?] align 16 live [19, 21) :
+// CHECK-NEXT: %dead = usmp.alloc_offset "dead" @global_workspace[?] align 16 :
 // CHECK:      %shared = tir.alloc_buffer "shared" {usmp.unplanned = "storage scope 'shared'"}
 // CHECK:      %pb = tir.buffer_data %b : !tir.buffer<4xf32, align 16> -> !tir.ptr<f32>
-// CHECK:      usmp.liveness {
-// CHECK-NEXT:   "a" [9, 11)
-// CHECK-NEXT:   "b" [11, 19)
-// CHECK-NEXT:   "c" [19, 21)
-// CHECK-NEXT:   "dead"
-// CHECK-NEXT:   "ws" [9, 13) [17, 21)
-// CHECK-NEXT: }
+// CHECK:      usmp.liveness
 
 // REPORT:      global_workspace    32        32  1.000x
 // REPORT:      dead    global_workspace       0    16  -
@@ -89,17 +86,14 @@ tir.prim_func @main() attributes {runner_function = true} {
   tir.evaluate %status1 : i32
 }
 
-// CHECK:      %a = usmp.alloc_offset "a"
-// CHECK-NEXT: %b = usmp.alloc_offset "b" @global_workspace[?] align 16 : !tir.buffer<4xf32, align 16>
+// CHECK:      %ws = usmp.alloc_offset "ws" @global_workspace[?] align 16 live [9, 13) [17, 21) :
+// CHECK:      %a = usmp.alloc_offset "a" @global_workspace[?] align 16 live [9, 11) :
+// CHECK-NEXT: %b = usmp.alloc_offset "b" @global_workspace[?] align 16 live [11, 19) : !tir.buffer<4xf32, align 16>
+// CHECK-NEXT: %c = usmp.alloc_offset "c" @global_workspace[?] align 16 live [19, 21) :
+// CHECK-NEXT: %dead = usmp.alloc_offset "dead" @global_workspace[?] align 16 :
 // CHECK:      %shared = tir.alloc_buffer "shared" {usmp.unplanned = "storage scope 'shared'"}
 // CHECK:      %pb = tir.buffer_data %b : !tir.buffer<4xf32, align 16> -> !tir.ptr<f32>
-// CHECK:      usmp.liveness {
-// CHECK-NEXT:   "a" [9, 11)
-// CHECK-NEXT:   "b" [11, 19)
-// CHECK-NEXT:   "c" [19, 21)
-// CHECK-NEXT:   "dead"
-// CHECK-NEXT:   "ws" [9, 13) [17, 21)
-// CHECK-NEXT: }
+// CHECK:      usmp.liveness
 
 // REPORT:      global_workspace    32        32  1.000x
 // REPORT:      dead    global_workspace       0    16  -

@@ -64,17 +64,13 @@ tir.prim_func @main(%in: !tir.buffer<4xf32> {tir.name = "in"}, %out: !tir.buffer
 // loop 9 [store 10]); loop %k 11 with call @op 12 (13-19); call @par 20 (21-23);
 // call @op 24 (25-31).
 // CHECK:      usmp.pool @global_workspace workspace alignment 16
-// CHECK:      %ws = usmp.alloc_offset "ws" @global_workspace[?] align 16 : !tir.buffer<4xf32, align 16>
+// CHECK:      %ws = usmp.alloc_offset "ws" @global_workspace[?] align 16 live [7, 11) [16, 20) [28, 32) : !tir.buffer<4xf32, align 16>
 // CHECK:      %inner = tir.alloc_buffer "inner" {usmp.unplanned = "inside a parallel loop"}
 // CHECK:      %dead = tir.alloc_buffer "dead" {usmp.unplanned = "not reachable from the entry function"}
-// CHECK:      %a = usmp.alloc_offset "a" @global_workspace[?] align 16
-// CHECK-NEXT: %b = usmp.alloc_offset "b" @global_workspace[?] align 16
+// CHECK:      %a = usmp.alloc_offset "a" @global_workspace[?] align 16 live [9, 20)
+// CHECK-NEXT: %b = usmp.alloc_offset "b" @global_workspace[?] align 16 live [11, 30)
 // CHECK-NEXT: %local = tir.alloc_buffer "local" {usmp.unplanned = "storage scope 'local'"}
-// CHECK:      usmp.liveness {
-// CHECK-NEXT:   "a" [9, 20)
-// CHECK-NEXT:   "b" [11, 30)
-// CHECK-NEXT:   "ws" [7, 11) [16, 20) [28, 32)
-// CHECK-NEXT: }
+// CHECK:      usmp.liveness
 
 // REPORT:      global_workspace        48         48  1.000x
 // REPORT:      not planned:

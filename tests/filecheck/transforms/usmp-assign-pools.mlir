@@ -19,18 +19,18 @@ func.func @main() attributes {usmp.target = "c"} {
 }
 
 // LOWERED-NOT: usmp.pool
-// LOWERED:     %a = usmp.alloc_offset "a" [][?] align 1 : memref<4xf32>
+// LOWERED:     %a = usmp.alloc_offset "a" [][?] align 1 live [0, 4) : memref<4xf32>
 
 // DEFAULT:     usmp.pool @global_workspace workspace alignment 16
-// DEFAULT:     %a = usmp.alloc_offset "a" @global_workspace[?] align 16 : memref<4xf32>
+// DEFAULT:     %a = usmp.alloc_offset "a" @global_workspace[?] align 16 live [0, 4) : memref<4xf32>
 
 // SPEC:        usmp.pool @sram workspace alignment 32 size_hint 1024 targets ["c", "llvm"] {read_latency_cycles = 2 : i64}
 // SPEC-NEXT:   usmp.pool @dram workspace alignment 16
 // SPEC-NOT:    global_workspace
-// SPEC:        %a = usmp.alloc_offset "a" [@sram, @dram][?] align 32 : memref<4xf32>
+// SPEC:        %a = usmp.alloc_offset "a" [@sram, @dram][?] align 32 live [0, 4) : memref<4xf32>
 
 // BEFORE:      usmp.pool @sram workspace alignment 32 size_hint 1024 targets ["c", "llvm"] size 16 {read_latency_cycles = 2 : i64}
-// BEFORE:      %a = usmp.alloc_offset "a" @sram[0] align 32 : memref<4xf32>
+// BEFORE:      %a = usmp.alloc_offset "a" @sram[0] align 32 live [0, 4) : memref<4xf32>
 
 // CLI:         a  sram  0  16
 
@@ -61,12 +61,12 @@ func.func @main() attributes {usmp.target = "c"} {
 }
 
 // DEFAULT-NOT: global_workspace
-// DEFAULT:     %ws = usmp.alloc_offset "ws" @any[?] align 16 : memref<4xf32>
-// DEFAULT:     %a = usmp.alloc_offset "a" [@fast, @any][?] align 16 : memref<4xf32>
+// DEFAULT:     %ws = usmp.alloc_offset "ws" @any[?] align 16 live [5, 9) : memref<4xf32>
+// DEFAULT:     %a = usmp.alloc_offset "a" [@fast, @any][?] align 16 live [0, 4) : memref<4xf32>
 
 // SPEC:        usmp.pool @fast workspace alignment 16 size_hint 64 targets ["c"]
 // SPEC-NEXT:   usmp.pool @any workspace alignment 16
 // SPEC-NEXT:   usmp.pool @sram workspace alignment 32 size_hint 1024 targets ["c", "llvm"] {read_latency_cycles = 2 : i64}
 // SPEC-NEXT:   usmp.pool @dram workspace alignment 16
-// SPEC:        %ws = usmp.alloc_offset "ws" [@any, @sram, @dram][?] align 32 : memref<4xf32>
-// SPEC:        %a = usmp.alloc_offset "a" [@fast, @any, @sram, @dram][?] align 32 : memref<4xf32>
+// SPEC:        %ws = usmp.alloc_offset "ws" [@any, @sram, @dram][?] align 32 live [5, 9) : memref<4xf32>
+// SPEC:        %a = usmp.alloc_offset "a" [@fast, @any, @sram, @dram][?] align 32 live [0, 4) : memref<4xf32>

@@ -8,18 +8,11 @@
 // 140 bytes (100 + 40 is the largest neighbouring pair).
 usmp.pool @global_workspace workspace alignment 1
 %a = usmp.alloc_offset "bi_a" @global_workspace[?] align 1 : memref<10xi8>
-%b = usmp.alloc_offset "bi_b" @global_workspace[?] align 1 : memref<20xi8>
-%c = usmp.alloc_offset "bi_c" @global_workspace[?] align 1 : memref<100xi8>
-%d = usmp.alloc_offset "bi_d" @global_workspace[?] align 1 : memref<40xi8>
-%e = usmp.alloc_offset "bi_e" @global_workspace[?] align 1 : memref<50xi8>
-%f = usmp.alloc_offset "bi_f" @global_workspace[?] align 1 : memref<50xi8>
-usmp.liveness {
-  "bi_a" conflicts("bi_b")
-  "bi_b" conflicts("bi_c")
-  "bi_c" conflicts("bi_d")
-  "bi_d" conflicts("bi_e")
-  "bi_e" conflicts("bi_f")
-  "bi_f"
-}
+%b = usmp.alloc_offset "bi_b" @global_workspace[?] align 1 conflicts(%a) : memref<20xi8>
+%c = usmp.alloc_offset "bi_c" @global_workspace[?] align 1 conflicts(%b) : memref<100xi8>
+%d = usmp.alloc_offset "bi_d" @global_workspace[?] align 1 conflicts(%c) : memref<40xi8>
+%e = usmp.alloc_offset "bi_e" @global_workspace[?] align 1 conflicts(%d) : memref<50xi8>
+%f = usmp.alloc_offset "bi_f" @global_workspace[?] align 1 conflicts(%e) : memref<50xi8>
+usmp.liveness
 
 // CHECK: usmp.pool @global_workspace workspace alignment 1 size 140

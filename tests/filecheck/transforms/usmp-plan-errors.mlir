@@ -6,13 +6,9 @@
 // Three 10-byte buffers in a cycle of conflicts do not fit a 10-byte pool.
 usmp.pool @global_workspace workspace alignment 1 size_hint 10
 %a = usmp.alloc_offset "bi_a" @global_workspace[?] align 1 : memref<10xi8>
-%b = usmp.alloc_offset "bi_b" @global_workspace[?] align 1 : memref<10xi8>
-%c = usmp.alloc_offset "bi_c" @global_workspace[?] align 1 : memref<10xi8>
-usmp.liveness {
-  "bi_a" conflicts("bi_b")
-  "bi_b" conflicts("bi_c")
-  "bi_c" conflicts("bi_a")
-}
+%b = usmp.alloc_offset "bi_b" @global_workspace[?] align 1 conflicts(%a) : memref<10xi8>
+%c = usmp.alloc_offset "bi_c" @global_workspace[?] align 1 conflicts(%b, %a) : memref<10xi8>
+usmp.liveness
 // CHECK: (10 bytes) does not fit
 
 // -----

@@ -12,16 +12,12 @@
 // CHECK:      usmp.pool @sram workspace alignment 16 size_hint 4096 size 4064
 // CHECK-NEXT: usmp.pool @dram workspace alignment 16 size 100
 // CHECK-NEXT: %big = usmp.alloc_offset "big" @sram[0]
-// CHECK-NEXT: %e = usmp.alloc_offset "e" @dram[0] align 16 {usmp.overflowed_from = [@sram]}
-// CHECK-NEXT: %a = usmp.alloc_offset "a" @sram[4000] align 16 : memref<64xi8>
+// CHECK-NEXT: %e = usmp.alloc_offset "e" @dram[0] align 16 live [0, 2) {usmp.overflowed_from = [@sram]}
+// CHECK-NEXT: %a = usmp.alloc_offset "a" @sram[4000] align 16 live [2, 7) : memref<64xi8>
 
 usmp.pool @sram workspace alignment 16 size_hint 4096
 usmp.pool @dram workspace alignment 16
-%big = usmp.alloc_offset "big" [@sram][?] align 16 : memref<4000xi8>
-%e = usmp.alloc_offset "e" [@sram, @dram][?] align 16 : memref<100xi8>
-%a = usmp.alloc_offset "a" [@sram, @dram][?] align 16 : memref<64xi8>
-usmp.liveness {
-  "big" [0, 5)
-  "e" [0, 2)
-  "a" [2, 7)
-}
+%big = usmp.alloc_offset "big" [@sram][?] align 16 live [0, 5) : memref<4000xi8>
+%e = usmp.alloc_offset "e" [@sram, @dram][?] align 16 live [0, 2) : memref<100xi8>
+%a = usmp.alloc_offset "a" [@sram, @dram][?] align 16 live [2, 7) : memref<64xi8>
+usmp.liveness

@@ -8,9 +8,9 @@
 // RUN: usmp-opt %s -p 'usmp-plan{algorithm=hill_climb}' | filecheck %s
 // RUN: usmp-opt %s -p 'usmp-plan{algorithm=first_fit}' | filecheck %s
 // RUN: usmp-opt %s -p 'usmp-plan{algorithm=best_fit}' | filecheck %s
-// CHECK: %a = usmp.alloc_offset "a" @p[16] align 16 : memref<4xf32>
-// CHECK: %b = usmp.alloc_offset "b" @p[{{0|32|48|64}}] align 16 : memref<4xf32>
-// CHECK: %c = usmp.alloc_offset "c" @p[{{32|48}}] align 16 : memref<8xf32>
+// CHECK: %a = usmp.alloc_offset "a" @p[16] align 16 live [0, 10) : memref<4xf32>
+// CHECK: %b = usmp.alloc_offset "b" @p[{{0|32|48|64}}] align 16 live [0, 10) : memref<4xf32>
+// CHECK: %c = usmp.alloc_offset "c" @p[{{32|48}}] align 16 live [0, 10) : memref<8xf32>
 
 // With a pinned buffer past a size hint there is no plan: the verifier says why.
 // RUN: sed 's/@p workspace alignment 16$/@p workspace alignment 16 size_hint 24/' %s > %t.hinted.mlir
@@ -31,11 +31,7 @@
 // TIGHT: exit=1
 
 usmp.pool @p workspace alignment 16
-%a = usmp.alloc_offset "a" @p[16] align 16 : memref<4xf32>
-%b = usmp.alloc_offset "b" @p[?] align 16 : memref<4xf32>
-%c = usmp.alloc_offset "c" @p[?] align 16 : memref<8xf32>
-usmp.liveness {
-  "a" [0, 10)
-  "b" [0, 10)
-  "c" [0, 10)
-}
+%a = usmp.alloc_offset "a" @p[16] align 16 live [0, 10) : memref<4xf32>
+%b = usmp.alloc_offset "b" @p[?] align 16 live [0, 10) : memref<4xf32>
+%c = usmp.alloc_offset "c" @p[?] align 16 live [0, 10) : memref<8xf32>
+usmp.liveness

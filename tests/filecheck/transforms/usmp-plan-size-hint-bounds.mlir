@@ -11,10 +11,8 @@ usmp.pool @p1 workspace alignment 1 size_hint 8
 usmp.pool @p2 workspace alignment 1 size_hint 8
 usmp.pool @p3 workspace alignment 1 size_hint 8
 usmp.pool @p4 workspace alignment 1 size_hint 8
-%big = usmp.alloc_offset "big" [@p0, @p1, @p2, @p3, @p4][?] align 1 : memref<16xi8>
-usmp.liveness {
-  "big" [0, 1)
-}
+%big = usmp.alloc_offset "big" [@p0, @p1, @p2, @p3, @p4][?] align 1 live [0, 1) : memref<16xi8>
+usmp.liveness
 
 // -----
 
@@ -22,12 +20,9 @@ usmp.liveness {
 // CHECK: buffer 'a' (48 bytes) does not fit in any candidate pool (big_pool: size hint 64 bytes, needs 96, 32 bytes missing); increase the size hints
 usmp.pool @big_pool workspace alignment 1 size_hint 64
 usmp.pool @tiny workspace alignment 1 size_hint 8
-%a = usmp.alloc_offset "a" [@big_pool][?] align 1 : memref<48xi8>
-%b = usmp.alloc_offset "b" [@tiny, @big_pool][?] align 1 : memref<48xi8>
-usmp.liveness {
-  "a" [0, 2)
-  "b" [1, 3)
-}
+%a = usmp.alloc_offset "a" [@big_pool][?] align 1 live [0, 2) : memref<48xi8>
+%b = usmp.alloc_offset "b" [@tiny, @big_pool][?] align 1 live [1, 3) : memref<48xi8>
+usmp.liveness
 
 // -----
 
@@ -37,13 +32,8 @@ usmp.liveness {
 usmp.pool @p workspace alignment 1 size_hint 32
 usmp.pool @q workspace alignment 1 size_hint 32
 usmp.pool @r workspace alignment 1
-%a = usmp.alloc_offset "a" [@p, @q][?] align 1 : memref<30xi8>
-%b = usmp.alloc_offset "b" [@q, @p][?] align 1 : memref<30xi8>
-%c = usmp.alloc_offset "c" [@p, @q][?] align 1 : memref<20xi8>
-%d = usmp.alloc_offset "d" [@p, @r][?] align 1 : memref<40xi8>
-usmp.liveness {
-  "a" [0, 4)
-  "b" [0, 4)
-  "c" [1, 3)
-  "d" [1, 3)
-}
+%a = usmp.alloc_offset "a" [@p, @q][?] align 1 live [0, 4) : memref<30xi8>
+%b = usmp.alloc_offset "b" [@q, @p][?] align 1 live [0, 4) : memref<30xi8>
+%c = usmp.alloc_offset "c" [@p, @q][?] align 1 live [1, 3) : memref<20xi8>
+%d = usmp.alloc_offset "d" [@p, @r][?] align 1 live [1, 3) : memref<40xi8>
+usmp.liveness

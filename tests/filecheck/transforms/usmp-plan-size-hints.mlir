@@ -26,11 +26,7 @@
 
 usmp.pool @p0 workspace alignment 1 size_hint 17869
 usmp.pool @p1 workspace alignment 1
-%b8 = usmp.alloc_offset "b8" [@p0][?] align 64 : memref<1512xi8>
-%b24 = usmp.alloc_offset "b24" [@p0][?] align 128 : memref<1386xi8>
-%b39 = usmp.alloc_offset "b39" [@p0, @p1][?] align 1 : memref<15456xi8>
-usmp.liveness {
-  "b8" [0, 10)
-  "b24" [0, 10)
-  "b39" [0, 10)
-}
+%b8 = usmp.alloc_offset "b8" [@p0][?] align 64 live [0, 10) : memref<1512xi8>
+%b24 = usmp.alloc_offset "b24" [@p0][?] align 128 live [0, 10) : memref<1386xi8>
+%b39 = usmp.alloc_offset "b39" [@p0, @p1][?] align 1 live [0, 10) : memref<15456xi8>
+usmp.liveness

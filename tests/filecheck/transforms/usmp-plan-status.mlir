@@ -24,14 +24,10 @@
 
 // Every two buffers meet, never all three: max-live is 50, the optimum 60.
 usmp.pool @sram workspace alignment 1
-%a = usmp.alloc_offset "a" @sram[?] align 1 : memref<10xi8>
-%b = usmp.alloc_offset "b" @sram[?] align 1 : memref<20xi8>
-%c = usmp.alloc_offset "c" @sram[?] align 1 : memref<30xi8>
-usmp.liveness {
-  "a" [0, 2) [6, 8)
-  "b" [2, 7)
-  "c" [1, 3) [7, 9)
-}
+%a = usmp.alloc_offset "a" @sram[?] align 1 live [0, 2) [6, 8) : memref<10xi8>
+%b = usmp.alloc_offset "b" @sram[?] align 1 live [2, 7) : memref<20xi8>
+%c = usmp.alloc_offset "c" @sram[?] align 1 live [1, 3) [7, 9) : memref<30xi8>
+usmp.liveness
 
 // EXACT: builtin.module attributes {usmp.plan = #usmp.plan<"exact", proven_optimal = true, time_limit_reached = false, lower_bounds = {sram = 60}>} {
 // EXACT: usmp.pool @sram workspace alignment 1 size 60

@@ -2,10 +2,8 @@
 
 usmp.pool @sram workspace alignment 16
 func.func @main() {
-  %a = usmp.alloc_offset "a" @sram[?] align 16 : memref<4xf32>
+  %a = usmp.alloc_offset "a" @sram[?] align 16 live [0, 1) : memref<4xf32>
   func.return
 }
-usmp.liveness {
-  "a" [0, 1)
-}
+usmp.liveness
 // CHECK: buffer 'a' is not planned: run usmp-plan first

@@ -5,23 +5,19 @@
 usmp.pool @sram workspace alignment 16 size 96
 usmp.pool @dram workspace alignment 16 size 32
 func.func @op(%x: memref<4xf32>) {
-  %ws = usmp.alloc_offset "ws" @dram[0] align 16 : memref<8xf32>
+  %ws = usmp.alloc_offset "ws" @dram[0] align 16 live [3, 7) : memref<8xf32>
   %c0 = arith.constant 0 : index
   %v = memref.load %x[%c0] : memref<4xf32>
   memref.store %v, %ws[%c0] : memref<8xf32>
   func.return
 }
 func.func @main(%in: memref<4xf32>) {
-  %a = usmp.alloc_offset "a" @sram[64] align 16 : memref<4xf32>
-  %b = usmp.alloc_offset "b" @sram[0] align 16 : memref<4x4xf32>
+  %a = usmp.alloc_offset "a" @sram[64] align 16 live [0, 8) : memref<4xf32>
+  %b = usmp.alloc_offset "b" @sram[0] align 16 live [1, 2) : memref<4x4xf32>
   func.call @op(%a) : (memref<4xf32>) -> ()
   func.return
 }
-usmp.liveness {
-  "ws" [3, 7)
-  "a" [0, 8)
-  "b" [1, 2)
-}
+usmp.liveness
 
 // CHECK:      usmp.pool @sram workspace alignment 16 size 96
 // CHECK-NEXT: usmp.pool @dram workspace alignment 16 size 32

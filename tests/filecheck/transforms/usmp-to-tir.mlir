@@ -11,7 +11,7 @@ usmp.pool @global_workspace workspace alignment 16 size 96
 tir.prim_func @op(%x_ptr: !tir.ptr<f32> {tir.name = "x_ptr"}, %y_ptr: !tir.ptr<f32> {tir.name = "y_ptr"}) attributes {"tirx.noalias" = true} {
   %x = tir.decl_buffer "x" %x_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
   %y = tir.decl_buffer "y" %y_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
-  %ws = usmp.alloc_offset "ws" @global_workspace[64] align 16 : !tir.buffer<4xf32, align 16>
+  %ws = usmp.alloc_offset "ws" @global_workspace[64] align 16 live [3, 5) [8, 10) : !tir.buffer<4xf32, align 16>
   %c0 = arith.constant 0 : i32
   %v = tir.load %x[%c0] : f32
   tir.store %v, %ws[%c0]
@@ -22,7 +22,7 @@ tir.prim_func @leaf(%x_ptr: !tir.ptr<f32> {tir.name = "x_ptr"}) {
   %x = tir.decl_buffer "x" %x_ptr : !tir.ptr<f32> -> !tir.buffer<4xf32>
 }
 tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %out: !tir.buffer<4xf32> {tir.name = "out"}) attributes {runner_function = true} {
-  %a = usmp.alloc_offset "a" @global_workspace[0] align 16 : !tir.buffer<8xf32, align 16>
+  %a = usmp.alloc_offset "a" @global_workspace[0] align 16 live [0, 10) : !tir.buffer<8xf32, align 16>
   %p0 = tir.buffer_data %inp : !tir.buffer<4xf32> -> !tir.ptr<f32>
   %p1 = tir.buffer_data %a : !tir.buffer<8xf32, align 16> -> !tir.ptr<f32>
   %view = tir.decl_buffer "view" %p1 : !tir.ptr<f32> -> !tir.buffer<4xf32>
@@ -32,10 +32,7 @@ tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %out: !tir.buff
   %p3 = tir.buffer_data %out : !tir.buffer<4xf32> -> !tir.ptr<f32>
   tir.call @op(%p1, %p3) : (!tir.ptr<f32>, !tir.ptr<f32>) -> ()
 }
-usmp.liveness {
-  "a" [0, 10)
-  "ws" [3, 5) [8, 10)
-}
+usmp.liveness
 
 // CHECK-NOT:  usmp.
 // The operator loses noalias: after planning its params may share pool bytes.

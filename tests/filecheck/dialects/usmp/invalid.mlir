@@ -26,65 +26,51 @@ usmp.pool @p workspace alignment 16 {target_burst_bytes = {c = "wide"}}
 // -----
 
 usmp.pool @p workspace alignment 16
-%a = usmp.alloc_offset "a" @q[?] align 16 : memref<4xf32>
-usmp.liveness {
-  "a" [0, 1)
-}
+%a = usmp.alloc_offset "a" @q[?] align 16 live [0, 1) : memref<4xf32>
+usmp.liveness
 // CHECK: buffer 'a': unknown pool @q
 
 // -----
 
 usmp.pool @p workspace alignment 16
-%a = usmp.alloc_offset "a" @p[?] align 6 : memref<4xf32>
-usmp.liveness {
-  "a" [0, 1)
-}
+%a = usmp.alloc_offset "a" @p[?] align 6 live [0, 1) : memref<4xf32>
+usmp.liveness
 // CHECK: buffer 'a': alignment must be a positive power of two, got 6
 
 // -----
 
 usmp.pool @p workspace alignment 16
 usmp.pool @q workspace alignment 16
-%a = usmp.alloc_offset "a" [@p, @q][0] align 16 : memref<4xf32>
-usmp.liveness {
-  "a" [0, 1)
-}
+%a = usmp.alloc_offset "a" [@p, @q][0] align 16 live [0, 1) : memref<4xf32>
+usmp.liveness
 // CHECK: buffer 'a' has an offset but 2 candidate pools; a planned buffer names exactly one pool
 
 // -----
 
 usmp.pool @p workspace alignment 16
-%a = usmp.alloc_offset "a" @p[-16] align 16 : memref<4xf32>
-usmp.liveness {
-  "a" [0, 1)
-}
+%a = usmp.alloc_offset "a" @p[-16] align 16 live [0, 1) : memref<4xf32>
+usmp.liveness
 // CHECK: buffer 'a' has a negative offset -16
 
 // -----
 
 usmp.pool @p workspace alignment 16
-%a = usmp.alloc_offset "a" @p[8] align 16 : memref<4xf32>
-usmp.liveness {
-  "a" [0, 1)
-}
+%a = usmp.alloc_offset "a" @p[8] align 16 live [0, 1) : memref<4xf32>
+usmp.liveness
 // CHECK: buffer 'a': offset 8 is not a multiple of its alignment 16
 
 // -----
 
 usmp.pool @p workspace alignment 16 size 32
-%a = usmp.alloc_offset "a" @p[16] align 16 : memref<8xf32>
-usmp.liveness {
-  "a" [0, 1)
-}
+%a = usmp.alloc_offset "a" @p[16] align 16 live [0, 1) : memref<8xf32>
+usmp.liveness
 // CHECK: buffer 'a' ends at byte 48, past the size of pool @p (32 bytes)
 
 // -----
 
 usmp.pool @p workspace alignment 16 size_hint 32
-%a = usmp.alloc_offset "a" @p[16] align 16 : memref<8xf32>
-usmp.liveness {
-  "a" [0, 1)
-}
+%a = usmp.alloc_offset "a" @p[16] align 16 live [0, 1) : memref<8xf32>
+usmp.liveness
 // CHECK: buffer 'a' ends at byte 48, past the size hint of pool @p (32 bytes)
 
 // -----
@@ -102,122 +88,117 @@ usmp.pool @p workspace alignment 16
 // -----
 
 usmp.pool @p workspace alignment 16
-%a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
-usmp.liveness {
-  "a" [0, 1)
-  "a" [2, 3)
-}
-// CHECK: buffer 'a' is listed twice
+%a = "usmp.alloc_offset"() <{buffer_name = "a", pools = [@p], alignment = 16 : i64, live = array<i64: 0, 1, 2>}> : () -> memref<4xf32>
+// CHECK: buffer 'a': live must hold (start, end) pairs
 
 // -----
 
 usmp.pool @p workspace alignment 16
-%a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
-usmp.liveness {
-  "a" [4, 4)
-}
+%a = usmp.alloc_offset "a" @p[?] align 16 live [4, 4) : memref<4xf32>
+usmp.liveness
 // CHECK: buffer 'a': live interval [4, 4) must have 0 <= start < end
 
 // -----
 
 usmp.pool @p workspace alignment 16
-%a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
-usmp.liveness {
-  "a" [0, 1) conflicts("a")
-}
+%a = usmp.alloc_offset "a" @p[?] align 16 live [0, 1) : memref<4xf32>
+%b = usmp.alloc_offset "b" @p[?] align 16 live [-2, 1) : memref<4xf32>
+// CHECK: buffer 'b': live interval [-2, 1) must have 0 <= start < end
+
+// -----
+
+// A conflict is a use of an earlier buffer of the block: the generic form can write
+// others, which the verifier rejects.
+usmp.pool @p workspace alignment 16
+%a = "usmp.alloc_offset"(%a) <{buffer_name = "a", pools = [@p], alignment = 16 : i64}> : (memref<4xf32>) -> memref<4xf32>
 // CHECK: buffer 'a' is listed as conflicting with itself
 
 // -----
 
 usmp.pool @p workspace alignment 16
-%a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
-usmp.liveness {
-  "a" [0, 1)
-  "ghost" [0, 1)
-}
-// CHECK: liveness names buffer 'ghost' that no usmp.alloc_offset defines
-
-// -----
-
-usmp.pool @p workspace alignment 16
-%a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
+%a = "usmp.alloc_offset"(%b) <{buffer_name = "a", pools = [@p], alignment = 16 : i64}> : (memref<4xf32>) -> memref<4xf32>
 %b = usmp.alloc_offset "b" @p[?] align 16 : memref<4xf32>
-usmp.liveness {
-  "a" [0, 1)
-}
-// CHECK: buffer 'b' has no entry in usmp.liveness
+// CHECK: buffer 'a' conflicts with 'b', which is not before it in its block: write the conflict on the later of the two
 
 // -----
 
 usmp.pool @p workspace alignment 16
 %a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
-%b = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
-usmp.liveness {
-  "a" [0, 1)
+%b = usmp.alloc_offset "b" @p[?] align 16 conflicts(%a, %a) : memref<4xf32>
+// CHECK: buffer 'b' lists its conflict with 'a' twice
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%m = memref.alloc() : memref<4xf32>
+%b = usmp.alloc_offset "b" @p[?] align 16 conflicts(%m) : memref<4xf32>
+// CHECK: buffer 'b': a conflict must be a usmp.alloc_offset's buffer
+
+// -----
+
+// A buffer nested in a function conflicts with an earlier one of its block, not with one
+// outside: a module-level buffer before it is not in its block.
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
+func.func @f() {
+  %b = "usmp.alloc_offset"(%a) <{buffer_name = "b", pools = [@p], alignment = 16 : i64}> : (memref<4xf32>) -> memref<4xf32>
+  func.return
 }
+// CHECK: buffer 'b' conflicts with 'a', which is not before it in its block
+
+// -----
+
+usmp.pool @p workspace alignment 16
+%a = usmp.alloc_offset "a" @p[?] align 16 live [0, 1) : memref<4xf32>
+%b = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
+usmp.liveness
 // CHECK: two usmp.alloc_offset ops are named 'a'
 
 // -----
 
 usmp.pool @p workspace alignment 16
-%a = usmp.alloc_offset "a" @p[?] align 16 : memref<4xf32>
-usmp.liveness {
-  "a" [0, 1)
-}
-usmp.liveness {
-  "a" [0, 1)
-}
+%a = usmp.alloc_offset "a" @p[?] align 16 live [0, 1) : memref<4xf32>
+usmp.liveness
+usmp.liveness
 // CHECK: a module holds at most one usmp.liveness
 
 // -----
 
 usmp.pool @p workspace alignment 16
-%a = usmp.alloc_offset "a" @p[0] align 16 : memref<8xf32>
-%b = usmp.alloc_offset "b" @p[16] align 16 : memref<8xf32>
-usmp.liveness {
-  "a" [0, 4)
-  "b" [3, 6)
-}
+%a = usmp.alloc_offset "a" @p[0] align 16 live [0, 4) : memref<8xf32>
+%b = usmp.alloc_offset "b" @p[16] align 16 live [3, 6) : memref<8xf32>
+usmp.liveness
 // CHECK: buffers 'a' and 'b'
 
 // -----
 
 usmp.pool @p workspace alignment 16
 %a = usmp.alloc_offset "a" @p[0] align 16 : memref<8xf32>
-%b = usmp.alloc_offset "b" @p[16] align 16 : memref<8xf32>
-usmp.liveness {
-  "a" conflicts("b")
-  "b"
-}
+%b = usmp.alloc_offset "b" @p[16] align 16 conflicts(%a) : memref<8xf32>
+usmp.liveness
 // CHECK: buffers 'a' and 'b'
 
 // -----
 
 usmp.pool @p workspace alignment 16
-%a = usmp.alloc_offset "a" @p[?] align 16 {usmp.io = #usmp.io<"", input>} : memref<4xf32>
-usmp.liveness {
-  "a" [0, 1)
-}
+%a = usmp.alloc_offset "a" @p[?] align 16 live [0, 1) {usmp.io = #usmp.io<"", input>} : memref<4xf32>
+usmp.liveness
 // CHECK: usmp.io names the param it holds; the name is empty
 
 // -----
 
 // A constant pool holds the entry's constants and nothing else.
 usmp.pool @flash constant alignment 16
-%a = usmp.alloc_offset "a" @flash[?] align 16 : memref<4xf32>
-usmp.liveness {
-  "a" [0, 1)
-}
+%a = usmp.alloc_offset "a" @flash[?] align 16 live [0, 1) : memref<4xf32>
+usmp.liveness
 // CHECK: workspace buffer 'a' cannot go in constant pool @flash; a constant pool holds exactly the entry's constants
 
 // -----
 
 usmp.pool @sram workspace alignment 16
 usmp.pool @flash constant alignment 16
-%w = usmp.alloc_offset "w" [@flash, @sram][?] align 16 {usmp.io = #usmp.io<"w", constant>} : memref<4xf32>
-usmp.liveness {
-  "w" [0, 1)
-}
+%w = usmp.alloc_offset "w" [@flash, @sram][?] align 16 live [0, 1) {usmp.io = #usmp.io<"w", constant>} : memref<4xf32>
+usmp.liveness
 // CHECK: constant 'w' cannot go in workspace pool @sram; a constant pool holds exactly the entry's constants
 
 // -----
@@ -260,32 +241,10 @@ usmp.pool @p workspace alignment 16
 
 // -----
 
-"usmp.liveness"() <{buffers = ["a", "b"], interval_owners = array<i64>, interval_starts = array<i64>, interval_ends = array<i64>, conflict_pairs = array<i64: 0, 1, 0>}> : () -> ()
-// CHECK: conflict_pairs must hold pairs
-
-// -----
-
-// The planner reads the interval arrays as int64: other element types are rejected, not
-// reinterpreted (issue 33).
-usmp.pool @p workspace alignment 1
-%a = usmp.alloc_offset "a" @p[?] align 1 : memref<4xi8>
-"usmp.liveness"() <{buffers = ["a"], interval_owners = array<i32: 0, 0>, interval_starts = array<i64: 0>, interval_ends = array<i64: 1>, conflict_pairs = array<i64>}> : () -> ()
-// CHECK: Expected attribute i64 but got i32
-
-// -----
-
-usmp.pool @p workspace alignment 1
-%a = usmp.alloc_offset "a" @p[?] align 1 : memref<4xi8>
-"usmp.liveness"() <{buffers = ["a"], interval_owners = array<i64: 0>, interval_starts = array<i64: 0>, interval_ends = array<f64: 1.0>, conflict_pairs = array<i64>}> : () -> ()
-// CHECK: Expected attribute i64 but got f64
-
-// -----
-
 // The liveness of a module is one of its top-level ops: nested in a function, the planner
 // would not find it.
 func.func @f() {
-  usmp.liveness {
-  }
+  usmp.liveness
   func.return
 }
 // CHECK: 'usmp.liveness' expects parent op 'builtin.module'
@@ -294,8 +253,6 @@ func.func @f() {
 
 // A buffer's pool is a usmp.pool symbol: a function of that name is not one.
 func.func private @sram()
-%a = usmp.alloc_offset "a" @sram[?] align 16 : memref<4xf32>
-usmp.liveness {
-  "a" [0, 1)
-}
+%a = usmp.alloc_offset "a" @sram[?] align 16 live [0, 1) : memref<4xf32>
+usmp.liveness
 // CHECK: buffer 'a': unknown pool @sram

@@ -13,30 +13,22 @@ usmp.pool @weights constant alignment 16 size 64
 
 // GENERIC: "usmp.pool"() <{sym_name = "dram", kind = #usmp<pool_kind workspace>, alignment = 16 : i64, targets = []}> : () -> ()
 
-%a = usmp.alloc_offset "a" @sram[?] align 32 : memref<16xf32>
-%b = usmp.alloc_offset "b" [@sram, @dram][?] align 16 : memref<2x4xi32>
-%c = usmp.alloc_offset "c" @dram[48] align 16 {note = "placed by hand"} : memref<8xi8>
-%d = usmp.alloc_offset "d" @dram[0] align 16 {usmp.io = #usmp.io<"d", input_output>} : memref<8xi8>
+%a = usmp.alloc_offset "a" @sram[?] align 32 live [0, 5) [7, 9) : memref<16xf32>
+%b = usmp.alloc_offset "b" [@sram, @dram][?] align 16 live [3, 8) : memref<2x4xi32>
+%c = usmp.alloc_offset "c" @dram[48] align 16 conflicts(%b) {note = "placed by hand"} : memref<8xi8>
+%d = usmp.alloc_offset "d" @dram[0] align 16 live [9, 10) {usmp.io = #usmp.io<"d", input_output>} : memref<8xi8>
 
-// CHECK-NEXT: %a = usmp.alloc_offset "a" @sram[?] align 32 : memref<16xf32>
-// CHECK-NEXT: %b = usmp.alloc_offset "b" [@sram, @dram][?] align 16 : memref<2x4xi32>
-// CHECK-NEXT: %c = usmp.alloc_offset "c" @dram[48] align 16 {note = "placed by hand"} : memref<8xi8>
-// CHECK-NEXT: %d = usmp.alloc_offset "d" @dram[0] align 16 {usmp.io = #usmp.io<"d", input_output>} : memref<8xi8>
+// CHECK-NEXT: %a = usmp.alloc_offset "a" @sram[?] align 32 live [0, 5) [7, 9) : memref<16xf32>
+// CHECK-NEXT: %b = usmp.alloc_offset "b" [@sram, @dram][?] align 16 live [3, 8) : memref<2x4xi32>
+// CHECK-NEXT: %c = usmp.alloc_offset "c" @dram[48] align 16 conflicts(%b) {note = "placed by hand"} : memref<8xi8>
+// CHECK-NEXT: %d = usmp.alloc_offset "d" @dram[0] align 16 live [9, 10) {usmp.io = #usmp.io<"d", input_output>} : memref<8xi8>
 
-// GENERIC: "usmp.alloc_offset"() <{buffer_name = "c", pools = [@dram], alignment = 16 : i64, offset = 48 : i64}> {note = "placed by hand"} : () -> memref<8xi8>
+// GENERIC: "usmp.alloc_offset"() <{buffer_name = "a", pools = [@sram], alignment = 32 : i64, live = array<i64: 0, 5, 7, 9>}> : () -> memref<16xf32>
+// GENERIC: "usmp.alloc_offset"(%{{.*}}) <{buffer_name = "c", pools = [@dram], alignment = 16 : i64, offset = 48 : i64}> {note = "placed by hand"} : (memref<2x4xi32>) -> memref<8xi8>
 
-usmp.liveness {
-  "a" [0, 5) [7, 9)
-  "b" [3, 8) conflicts("c")
-  "c"
-  "d" [9, 10)
-}
+usmp.liveness
 
-// CHECK-NEXT: usmp.liveness {
-// CHECK-NEXT:   "a" [0, 5) [7, 9)
-// CHECK-NEXT:   "b" [3, 8) conflicts("c")
-// CHECK-NEXT:   "c"
-// CHECK-NEXT:   "d" [9, 10)
+// CHECK-NEXT: usmp.liveness
 // CHECK-NEXT: }
 
-// GENERIC: "usmp.liveness"() <{buffers = ["a", "b", "c", "d"], interval_owners = array<i64: 0, 0, 1, 3>, interval_starts = array<i64: 0, 7, 3, 9>, interval_ends = array<i64: 5, 9, 8, 10>, conflict_pairs = array<i64: 1, 2>}> : () -> ()
+// GENERIC: "usmp.liveness"() : () -> ()

@@ -5,13 +5,10 @@
 
 builtin.module {
   usmp.pool @sram workspace alignment 16 size 64
-  %a = usmp.alloc_offset "a" @sram[0] align 16 : memref<16xi8>
-  %b = usmp.alloc_offset "b" @sram[8] align 8 : memref<16xi8>
+  %a = usmp.alloc_offset "a" @sram[0] align 16 live [0, 4) : memref<16xi8>
+  %b = usmp.alloc_offset "b" @sram[8] align 8 live [2, 6) : memref<16xi8>
   // expected-error @+1 {{Operation does not verify: buffers 'a' and 'b' conflict but overlap in pool 'sram': 'a' at [0, 16), 'b' at [8, 24)}}
-  usmp.liveness {
-    "a" [0, 4)
-    "b" [2, 6)
-  }
+  usmp.liveness
 }
 
 // CHECK: buffers 'a' and 'b' conflict but overlap in pool 'sram'
@@ -22,14 +19,11 @@ builtin.module {
 
 builtin.module {
   usmp.pool @sram workspace alignment 16 size 64
-  %a = usmp.alloc_offset "a" @sram[0] align 16 : memref<16xi8>
-  %b = usmp.alloc_offset "b" @sram[8] align 8 : memref<16xi8>
-  usmp.liveness {
-    "a" [0, 4)
-    "b" [4, 6)
-  }
+  %a = usmp.alloc_offset "a" @sram[0] align 16 live [0, 4) : memref<16xi8>
+  %b = usmp.alloc_offset "b" @sram[8] align 8 live [4, 6) : memref<16xi8>
+  usmp.liveness
 }
 
-// CHECK: usmp.liveness {
-// CHECK-NEXT: "a" [0, 4)
-// CHECK-NEXT: "b" [4, 6)
+// CHECK:      %a = usmp.alloc_offset "a" @sram[0] align 16 live [0, 4) : memref<16xi8>
+// CHECK-NEXT: %b = usmp.alloc_offset "b" @sram[8] align 8 live [4, 6) : memref<16xi8>
+// CHECK-NEXT: usmp.liveness
