@@ -87,5 +87,5 @@ def test_same_bytes_across_hash_seeds_and_load(modules, algorithm, tmp_path, bus
     with ThreadPoolExecutor(len(HASH_SEEDS)) as pool:
         runs = list(pool.map(lambda seed: plan(path, algorithm, seed), HASH_SEEDS))
     assert all(run.stderr == b"" for run in runs), runs[0].stderr.decode()
-    assert runs[0].stdout.count(b"usmp.plan") == len(INSTANCES[algorithm])
+    assert runs[0].stdout.count(b"usmp.plan = ") == len(INSTANCES[algorithm])
     assert all(run.stdout == runs[0].stdout for run in runs)

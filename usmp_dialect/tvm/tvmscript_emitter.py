@@ -171,12 +171,28 @@ def _var_name(op: tir.BindOp | tir.ForOp, fallback: str) -> str:
     return fallback if op.var_name is None else op.var_name.data
 
 
+_READS_AT_MOST = 2
+"""TVM's `CallEffectKind` up to `kReadState` (annotation, pure, reads state): a call of
+such an op writes nothing."""
+
+
+@cache
+def _intrinsic_may_write(name: str) -> bool:
+    from tvm import ir
+
+    kind = ir.Op.get(name).get_attr("TCallEffectKind") if name in _tvm_op_names() else None
+    return kind is None or int(kind) > _READS_AT_MOST
+
+
 def _writes_memory(op: Operation) -> bool:
-    """Whether `op`, or an op nested in it, may write a buffer: a store, or a call (which
-    may write through any pointer it is given). Planned buffers share pools, so a store to
-    another buffer may write the bytes a load read."""
+    """Whether `op`, or an op nested in it, may write a buffer: a store, a call of a
+    function (which may write through any pointer it is given), or an intrinsic TVM does
+    not declare pure or read-only. Planned buffers share pools, so a store to another
+    buffer may write the bytes a load read."""
     return any(
-        isinstance(inner, tir.StoreOp | tir.CallOp | tir.CallIntrinOp) for inner in op.walk()
+        isinstance(inner, tir.StoreOp | tir.CallOp)
+        or (isinstance(inner, tir.CallIntrinOp) and _intrinsic_may_write(inner.op_name.data))
+        for inner in op.walk()
     )
 
 

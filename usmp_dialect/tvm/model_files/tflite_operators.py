@@ -260,7 +260,7 @@ def corrected_converter() -> type:
             zero = relax.const(0.0, "float32")
             return relax.op.where(chosen, gathered_x, zero)
 
-        def _version(self, op: Any, name: str, versions: tuple[int, ...] = (2,)) -> None:
+        def _require_version(self, op: Any, name: str, versions: tuple[int, ...] = (2,)) -> None:
             """Only the versions of MediaPipe's operator `name` converted here."""
             version = self.model.OperatorCodes(op.OpcodeIndex()).Version()
             if version not in versions:
@@ -276,7 +276,7 @@ def corrected_converter() -> type:
             output pixel of `output_width` x `output_height` to the box, scaled by
             `scale_x`, `scale_y`: shift(center) * rotate(-rotation) * scale * shift(-output
             size / 2)."""
-            self._version(op, "Landmarks2TransformMatrix")
+            self._require_version(op, "Landmarks2TransformMatrix")
             (landmarks,) = self.get_input_tensors(op)
             o = _flex_options(op)
             expr = self.get_tensor_expr(landmarks)
@@ -357,7 +357,7 @@ def corrected_converter() -> type:
             two rows of the matrix times (x, y, 0, 1), corners aligned (the matrix's
             shift corrected by half a pixel), 0 outside the input; a corner past the
             input's last row or column reads 0."""
-            self._version(op, "TransformTensorBilinear")
+            self._require_version(op, "TransformTensorBilinear")
             data, matrix = self.get_input_tensors(op)
             o = _flex_options(op)
             out_h, out_w = int(o["output_height"]), int(o["output_width"])
@@ -420,7 +420,7 @@ def corrected_converter() -> type:
         def convert_transform_landmarks(self, op: Any) -> Any:
             """MediaPipe's TransformLandmarks (version 2): each landmark's x, y taken by
             the first two rows of the matrix times (x, y, 0, 1); a third coordinate kept."""
-            self._version(op, "TransformLandmarks")
+            self._require_version(op, "TransformLandmarks")
             landmarks, matrix = self.get_input_tensors(op)
             dims = tensor_shape(landmarks.tensor)[-1]
             if dims not in (2, 3):
