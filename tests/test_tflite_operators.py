@@ -28,18 +28,8 @@ from operator_tflite import (  # noqa: E402
 
 from usmp_dialect.tvm.model_check import check_model  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import load_model_file  # noqa: E402
+from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING, relax_vm_outputs  # noqa: E402
-
-
-def _tflm_outputs(path: Path, inputs: list[np.ndarray], outputs: int) -> list[np.ndarray]:
-    """TensorFlow Lite Micro's interpreter run on `inputs`: its first `outputs` outputs."""
-    from tflite_micro.python.tflite_micro import runtime
-
-    interpreter = runtime.Interpreter.from_file(str(path))
-    for i, value in enumerate(inputs):
-        interpreter.set_input(value, i)
-    interpreter.invoke()
-    return [interpreter.get_output(i) for i in range(outputs)]
 
 
 def _imported(path: Path) -> str:
@@ -77,7 +67,7 @@ def test_shape_is_the_static_shape_and_may_be_an_output(int8: bool, tmp_path: Pa
         else rng.standard_normal((2, 3)).astype(np.float32)
     )
     ours = _checked(path, {"input": x})
-    theirs = _tflm_outputs(path, [x], 2)
+    theirs = reference_outputs(str(path), [x])
     np.testing.assert_array_equal(theirs[1], [2, 3])
     for mine, reference in zip(ours, theirs, strict=True):
         assert mine.dtype == reference.dtype
