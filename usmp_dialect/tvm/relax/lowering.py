@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -69,7 +69,9 @@ from usmp_dialect.tvm.relax.folded_weights import (
 )
 from usmp_dialect.tvm.relax.fused_names import named_fusion
 from usmp_dialect.tvm.relax.names import ENTRY, fresh_name
+from usmp_dialect.tvm.relax.narrowed_constants import narrowed_dequantized_constants
 from usmp_dialect.tvm.relax.nodes import nodes_of
+from usmp_dialect.tvm.relax.shared_constants import SharedConstants
 from usmp_dialect.tvm.relax.temporaries import inline_temporaries, widening_kept_apart
 from usmp_dialect.tvm.tvmscript_emitter import tvm_attrs
 from usmp_dialect.tvm.tvmscript_importer import TVMScriptError, import_module
@@ -230,7 +232,9 @@ def _bind_weights(
     mod: Any, weights: Mapping[str, np.ndarray], keep_expansions: bool = False
 ) -> tuple[Any, dict[str, Any]]:
     """`mod` with the weights bound into `forward` as constants and the expressions of
-    weights alone computed (`fold_named_weights`, expansions kept if `keep_expansions`), and
+    weights alone computed (`fold_named_weights`, expansions kept if `keep_expansions`, then
+    bias scales derived and dequantized integers narrowed: `derived_scales`,
+    `narrowed_constants`), and
     the tensor of each constant by its TIR name: a constant an operator reads is that
     weight, or one computed from it, when it is that very tensor."""
     import tvm
@@ -242,6 +246,7 @@ def _bind_weights(
     func, tensors = fold_named_weights(mod[ENTRY], tensors, keep_expansions)
     if keep_expansions:
         func = derived_bias_scales(func)
+        func, tensors = narrowed_dequantized_constants(func, tensors)
     mod = mod.clone()
     mod[ENTRY] = func
     return mod, tensors
@@ -553,19 +558,20 @@ element of a tuple it returns, `split`'s and `topk`'s)."""
 class Bindings(NamedTuple):
     """The entry's bindings: aliases `y = x` (an element taken from an operator's tuple,
     `y = lv[1]`, too), tuples `gv = (a, b)` (an operator's tuple result as its elements),
-    operator calls in order, and the constant tensors the calls read."""
+    operator calls in order, and the constant tensors the calls read (one of each dtype and
+    bytes: `shared_constants`)."""
 
     aliases: dict[Any, Any]
     tuples: dict[Any, list[Any]]
     calls: list[Call]
-    constants: list[Any]
+    constants: SharedConstants
 
 
 def _bindings(body: Any, at: Site) -> Bindings:
     import tvm
     from tvm import relax
 
-    found = Bindings({}, {}, [], [])
+    found = Bindings({}, {}, [], SharedConstants())
     call_tir = tvm.ir.Op.get("relax.call_tir")
     reshape = tvm.ir.Op.get("relax.reshape")
     elements = _tuple_elements(body)
@@ -656,9 +662,7 @@ def _argument(arg: Any, found: Bindings, here: Site) -> Any:
         return found.aliases.get(arg, arg)
     if isinstance(arg, tvm.ir.Constant):
         _static_shape(arg.ty, "a constant argument", here)
-        if not any(arg.same_as(c) for c in found.constants):
-            found.constants.append(arg)
-        return next(c for c in found.constants if arg.same_as(c))
+        return found.constants.read(arg)
     raise here.error(
         f"operator argument {type(arg).__name__} is neither a tensor var nor a constant"
     )
@@ -842,7 +846,7 @@ def lower_model(
 
 
 def _constant_names(
-    constants: list[Any], tensors: dict[str, Any], weights: set[str], taken: set[str]
+    constants: Iterable[Any], tensors: dict[str, Any], weights: set[str], taken: set[str]
 ) -> list[tuple[Any, str]]:
     """Each constant tensor an operator reads, named: a bound weight keeps its name, one
     computed from weights the name `tensors` gives it (`_` appended while taken), any other
