@@ -19,6 +19,7 @@ file, every constant of the pool that is not one of the file's weights.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import subprocess
 import sys
@@ -104,8 +105,10 @@ def constant_pool(path: Path, input_shapes: tuple[str, ...] = ()) -> Pool:
 def default_files(folder: Path) -> list[tuple[Path, tuple[str, ...]]]:
     """The test extras' `.tflite` files and the tests' own int8 and float16 ones (these
     written into `folder`), each with its `--input-shape` flags."""
-    import int8_tflite
-    from wheel_models import WHEEL_MODELS, wheel_model_path
+    # The tests' modules, beside them (not a package mypy sees).
+    int8_tflite = importlib.import_module("int8_tflite")
+    wheel_models = importlib.import_module("wheel_models")
+    WHEEL_MODELS, wheel_model_path = wheel_models.WHEEL_MODELS, wheel_models.wheel_model_path
 
     written = {
         "int8_cnn.tflite": int8_tflite.int8_cnn_tflite(),
