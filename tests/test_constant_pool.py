@@ -53,14 +53,13 @@ def _path(name: str, folder: Path) -> Path:
     return path
 
 
-def _constant_pool(path: Path) -> tuple[int, dict[str, int]]:
-    """The planned constant pool's bytes and its constants' bytes by name."""
+def _constant_pool(path: Path) -> int:
+    """The bytes of the file's planned constant pool."""
     module = import_model_file(str(path), "tflite")
     plan_pools(module, plan_pools_pipeline(lower=False, constant_pool=True))
     report = plan_report(module)
-    constants = {b["name"]: b["size"] for b in report["buffers"] if b["io"] == "constant"}
     pools = {b["pool"] for b in report["buffers"] if b["io"] == "constant"}
-    return sum(p["size"] for p in report["pools"] if p["name"] in pools), constants
+    return sum(p["size"] for p in report["pools"] if p["name"] in pools)
 
 
 def _per_channel_scale_bytes(path: Path) -> int:
@@ -89,7 +88,7 @@ def _narrowest_bytes(weights: dict[str, np.ndarray]) -> int:
 @pytest.mark.parametrize("name", [*WHEELS, *WRITTEN])
 def test_constant_pool_holds_the_weights_and_their_scales(name: str, tmp_path: Path) -> None:
     path = _path(name, tmp_path)
-    pool, _ = _constant_pool(path)
+    pool = _constant_pool(path)
     _, weights = load_model_file(str(path), "tflite")
     stored = sum(a.nbytes for a in weights.values())
     scales = _per_channel_scale_bytes(path)
@@ -98,26 +97,11 @@ def test_constant_pool_holds_the_weights_and_their_scales(name: str, tmp_path: P
         assert pool <= 1.01 * stored  # the goal, on every file without per-channel scales
 
 
-def test_equal_constants_are_stored_once_and_keep_tflms_values(tmp_path: Path) -> None:
-    """Six convolutions with the same weights (and five with the same bias), each its own
-    tensors in the file: the pool holds each distinct tensor once, and the planned model,
-    built and run, gives the Relax VM's outputs exactly and TFLM's within one step of its
-    fixed-point rounding."""
-    path = tmp_path / "shared.tflite"
-    path.write_bytes(conv_stack_tflite(int8=True, shared=True))
+def _checked_against_tflm(path: Path) -> None:
+    """The file planned, built and run: the Relax VM's outputs exactly (those of the
+    model as it was before any constant was narrowed or shared), and TFLM's within one
+    step of its fixed-point rounding (TVM computes each operator in float32)."""
     mod, weights = load_model_file(str(path), "tflite")
-    constants = lower_model(mod, weights, str(path), MODEL_FILE_LOWERING).constants
-    distinct = {(a.dtype.str, a.tobytes()) for a in weights.values()}
-    assert len(weights) == 12 and len(distinct) == 3
-    # The weights, the first bias and the others (int16), the weights' scales.
-    assert sorted(constants) == [
-        "conv0_bias_int16",
-        "conv0_weights",
-        "conv0_weights_scale",
-        "conv1_bias_int16",
-    ]
-    pool, _ = _constant_pool(path)
-    assert pool < sum(a.nbytes for a in weights.values()) / 5
     result = check_model(
         mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c", tolerance=0
     )
@@ -126,3 +110,46 @@ def test_equal_constants_are_stored_once_and_keep_tflms_values(tmp_path: Path) -
     (theirs,) = reference_outputs(str(path), list(result.inputs.values()))
     (ours,) = result.values.values()
     assert np.abs(ours.astype(np.int32) - theirs.astype(np.int32)).max() <= 1
+
+
+def _constants(path: Path) -> dict[str, np.ndarray]:
+    mod, weights = load_model_file(str(path), "tflite")
+    return lower_model(mod, weights, str(path), MODEL_FILE_LOWERING).constants
+
+
+def test_equal_constants_are_stored_once_and_keep_tflms_values(tmp_path: Path) -> None:
+    """Six convolutions with the same weights (and five with the same bias), each its own
+    tensors in the file: the pool holds each distinct tensor once."""
+    path = tmp_path / "shared.tflite"
+    path.write_bytes(conv_stack_tflite(int8=True, shared=True))
+    _, weights = load_model_file(str(path), "tflite")
+    distinct = {(a.dtype.str, a.tobytes()) for a in weights.values()}
+    assert len(weights) == 12 and len(distinct) == 3
+    # The weights, the first bias and the others (int16), the weights' scales.
+    assert sorted(_constants(path)) == [
+        "conv0_bias_int16",
+        "conv0_weights",
+        "conv0_weights_scale",
+        "conv1_bias_int16",
+    ]
+    pool = _constant_pool(path)
+    assert pool < sum(a.nbytes for a in weights.values()) / 5
+    _checked_against_tflm(path)
+
+
+def test_scales_equal_across_channels_are_scalars(tmp_path: Path) -> None:
+    """Weights quantized per channel whose channels share one scale: no scale array is
+    stored (the weights' nor the biases'), the pool is the weights at their narrowest."""
+    path = tmp_path / "uniform.tflite"
+    path.write_bytes(conv_stack_tflite(int8=True, layers=2, uniform=True))
+    assert _per_channel_scale_bytes(path) > 0
+    constants = _constants(path)
+    assert {n: a.dtype.name for n, a in constants.items()} == {
+        "conv0_weights": "int8",
+        "conv0_bias_int16": "int16",
+        "conv1_weights": "int8",
+        "conv1_bias_int16": "int16",
+    }
+    pool = _constant_pool(path)
+    assert pool == sum(a.nbytes for a in constants.values())
+    _checked_against_tflm(path)

@@ -69,7 +69,10 @@ from usmp_dialect.tvm.relax.folded_weights import (
 )
 from usmp_dialect.tvm.relax.fused_names import named_fusion
 from usmp_dialect.tvm.relax.names import ENTRY, fresh_name
-from usmp_dialect.tvm.relax.narrowed_constants import narrowed_dequantized_constants
+from usmp_dialect.tvm.relax.narrowed_constants import (
+    narrowed_dequantized_constants,
+    uniform_scales_as_scalars,
+)
 from usmp_dialect.tvm.relax.nodes import nodes_of
 from usmp_dialect.tvm.relax.shared_constants import SharedConstants
 from usmp_dialect.tvm.relax.temporaries import inline_temporaries, widening_kept_apart
@@ -232,9 +235,9 @@ def _bind_weights(
     mod: Any, weights: Mapping[str, np.ndarray], keep_expansions: bool = False
 ) -> tuple[Any, dict[str, Any]]:
     """`mod` with the weights bound into `forward` as constants and the expressions of
-    weights alone computed (`fold_named_weights`, expansions kept if `keep_expansions`, then
-    bias scales derived and dequantized integers narrowed: `derived_scales`,
-    `narrowed_constants`), and
+    weights alone computed (`fold_named_weights`, expansions kept if `keep_expansions`: then
+    with scales equal across channels as scalars, bias scales derived and dequantized
+    integers narrowed, `narrowed_constants`, `derived_scales`), and
     the tensor of each constant by its TIR name: a constant an operator reads is that
     weight, or one computed from it, when it is that very tensor."""
     import tvm
@@ -243,7 +246,8 @@ def _bind_weights(
     tensors = {sanitize(k): tvm.runtime.tensor(v) for k, v in weights.items()}
     bound = {p: tensors[sanitize(p.name)] for p in mod[ENTRY].params if sanitize(p.name) in tensors}
     mod = relax.transform.BindParams(ENTRY, bound)(mod)
-    func, tensors = fold_named_weights(mod[ENTRY], tensors, keep_expansions)
+    func = uniform_scales_as_scalars(mod[ENTRY]) if keep_expansions else mod[ENTRY]
+    func, tensors = fold_named_weights(func, tensors, keep_expansions)
     if keep_expansions:
         func = derived_bias_scales(func)
         func, tensors = narrowed_dequantized_constants(func, tensors)

@@ -1,7 +1,7 @@
-"""An integer constant a dequantize reads, stored in the narrowest integer type that holds
-its values.
+"""Constants a (de)quantize reads, stored in fewer bytes with the same values.
 
     narrowed_dequantized_constants(func, tensors) -> (func, tensors)
+    uniform_scales_as_scalars(func) -> func
 
 TFLite stores a bias as int32, at the input's scale times the weight's: most biases'
 values need far fewer bits (microWakeWord's depthwise biases lie within ±1,300, most of its
@@ -11,6 +11,12 @@ constant whose values all fit in int8 (or int16) is dequantized to the very same
 an int8 (int16) copy: the constant pool holds a quarter (half) of its bytes, the operator
 widens each value as it reads it, and every output is unchanged. The copy is named after
 the constant with its type appended (`conv_bias_int16`).
+
+A tensor quantized per channel whose channels share one scale and one zero point (a
+converter may write per-channel arrays of equal values) is (de)quantized with those two
+scalars instead: each element meets the same scale and zero point, so the values are the
+same; no per-channel array is stored, and a weight's dequantize is then per tensor, which
+commutes with the layout changes computed at compile time (`folded_weights`).
 """
 
 from __future__ import annotations
@@ -78,3 +84,51 @@ def narrowed_dequantized_constants(
         return func, tensors
     body = relax.SeqExpr(blocks, func.body.body)
     return relax.Function(func.params, body, func.ret_ty, func.is_pure, func.attrs), named
+
+
+_QUANTIZATIONS = frozenset({"relax.quantize", "relax.dequantize"})
+
+
+def _as_scalar(expr: Any) -> Any:
+    """`expr` if it is a constant of one element; a rank-0 constant of its value if it is
+    a constant of more, all equal; else None."""
+    import tvm
+    from tvm import relax
+
+    if not isinstance(expr, tvm.ir.Constant):
+        return None
+    values = expr.value.numpy()
+    if values.size == 1:
+        return expr
+    if values.size == 0 or not np.all(values == values.reshape(-1)[0]):
+        return None
+    return relax.const(values.reshape(-1)[0], str(values.dtype))
+
+
+def uniform_scales_as_scalars(func: Any) -> Any:
+    """`func` with each quantize and dequantize whose per-channel scale and zero point are
+    each equal across channels given them as scalars (see above)."""
+    import tvm
+    from tvm import relax
+
+    blocks, changed = [], False
+    for block in func.body.blocks:
+        bindings = []
+        for binding in block.bindings:
+            value = binding.value
+            if op_name(value) not in _QUANTIZATIONS:
+                bindings.append(binding)
+                continue
+            scalars = [_as_scalar(a) for a in value.args[1:]]
+            given = value.args[1:]
+            if None in scalars or all(a.same_as(b) for a, b in zip(scalars, given, strict=True)):
+                bindings.append(binding)
+                continue
+            call = tvm.ir.Call(value.op, [value.args[0], *scalars], value.attrs)
+            bindings.append(relax.VarBinding(binding.var, relax.BlockBuilder().normalize(call)))
+            changed = True
+        blocks.append(type(block)(bindings))
+    if not changed:
+        return func
+    body = relax.SeqExpr(blocks, func.body.body)
+    return relax.Function(func.params, body, func.ret_ty, func.is_pure, func.attrs)
