@@ -87,6 +87,8 @@ def _narrowest_bytes(weights: dict[str, np.ndarray]) -> int:
 
 @pytest.mark.parametrize("name", [*WHEELS, *WRITTEN])
 def test_constant_pool_holds_the_weights_and_their_scales(name: str, tmp_path: Path) -> None:
+    """At most the file's weights at their narrowest + 1 %, plus its int8 weights'
+    per-channel scales; the weights + 1 % on a file without such scales."""
     path = _path(name, tmp_path)
     pool = _constant_pool(path)
     _, weights = load_model_file(str(path), "tflite")
