@@ -181,6 +181,24 @@ def test_topk_ties_along_a_middle_axis(tmp_path: Path) -> None:
     _assert_close(path, {"x": ties}, target="c")
 
 
+@pytest.mark.parametrize(("low", "high"), [(-0.5, 0.5), (np.nan, 0.5), (-0.5, np.nan)])
+def test_clip_of_constant_bounds_computes_no_isnan(low: float, high: float, tmp_path: Path) -> None:
+    """A `Clip` of constant bounds gives onnxruntime's values, a NaN bound unbounded, with
+    the bounds' NaN replaced at the import: no `isnan` left for TVM to fold kernel by
+    kernel (PaddleOCR's recognizer has 28 such `Clip`s)."""
+    bounds = {"low": np.array(low, np.float32), "high": np.array(high, np.float32)}
+    path = _save(
+        tmp_path,
+        [helper.make_node("Clip", ["x", "low", "high"], ["y"])],
+        [_tensor("x", TensorProto.FLOAT, [2, 6])],
+        [_tensor("y", TensorProto.FLOAT, [2, 6])],
+        bounds,
+    )
+    mod, _ = load_model_file(str(path), "onnx")
+    assert "isnan" not in mod.script()
+    _assert_close(path, {"x": _normal(2, 6)})
+
+
 def _recurrence(
     tmp_path: Path,
     op: str,
