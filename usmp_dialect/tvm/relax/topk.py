@@ -58,9 +58,7 @@ def _topk(data: Any, k: int, axis: int, ret_type: str, largest: bool, dtype: str
         ),
         name="indices",
     )
-    values = te.compute(
-        out_shape, lambda *index: data[along(index, indices[index])], name="values"
-    )
+    values = te.compute(out_shape, lambda *index: data[along(index, indices[index])], name="values")
     return {"both": [values, indices], "values": values, "indices": indices}[ret_type]
 
 
