@@ -181,6 +181,36 @@ def test_topk_ties_along_a_middle_axis(tmp_path: Path) -> None:
     _assert_close(path, {"x": ties}, target="c")
 
 
+def test_topk_runs_in_the_c_library(tmp_path: Path) -> None:
+    """A `TopK` goes into the C library (`usmp-translate --emit-c`, built and run here):
+    plain loops, no call of TVM's runtime, its outputs written and never read back (an
+    output read back counts as an input of the library's run); onnxruntime's values."""
+    from usmp_dialect.tvm.model_check import check_model
+
+    path = _save(
+        tmp_path,
+        [
+            helper.make_node("TopK", ["x", "k"], ["values", "indices"], axis=1),
+            helper.make_node("Relu", ["values"], ["relu"]),
+        ],
+        [_tensor("x", TensorProto.FLOAT, [2, 6])],
+        [
+            _tensor("relu", TensorProto.FLOAT, [2, 3]),
+            _tensor("indices", TensorProto.INT64, [2, 3]),
+        ],
+        {"k": np.array([3], np.int64)},
+    )
+    inputs = {"x": _normal(2, 6)}
+    mod, weights = load_model_file(str(path), "onnx")
+    checked = check_model(
+        mod, weights, str(path), lowering=MODEL_FILE_LOWERING, executor="c", inputs=inputs
+    )
+    assert checked.values is not None
+    ours = [checked.values[name] for name in ("relu", "indices")]
+    for got, expected in zip(ours, _onnxruntime(path, inputs), strict=True):
+        np.testing.assert_array_equal(got, expected)
+
+
 @pytest.mark.parametrize(("low", "high"), [(-0.5, 0.5), (np.nan, 0.5), (-0.5, np.nan)])
 def test_clip_of_constant_bounds_computes_no_isnan(low: float, high: float, tmp_path: Path) -> None:
     """A `Clip` of constant bounds gives onnxruntime's values, a NaN bound unbounded, with

@@ -10,7 +10,7 @@ operator's: the rank of each element along the axis (the count of those before i
 order: larger, or equal at a lower index; smaller for the smallest), the index of the
 element of each rank below k, and its value gathered. Ties keep the lower index first, as
 ONNX's TopK and TVM's sort do. It costs n² comparisons a row of n (a sort n log n): no
-buffer but the ranks, one int32 an element.
+buffer but the ranks, one int32 an element, and the k indices found.
 """
 
 from __future__ import annotations
@@ -46,7 +46,9 @@ def _topk(data: Any, k: int, axis: int, ret_type: str, largest: bool, dtype: str
         name="rank",
     )
     i = te.reduce_axis((0, n), "i")
-    indices = te.compute(
+    # The index of each rank, in a buffer of its own: the outputs are written, never read
+    # (an output the kernel read back would count as an input of the C library's run).
+    positions = te.compute(
         out_shape,
         lambda *index: te.sum(
             tirx.Select(
@@ -56,9 +58,12 @@ def _topk(data: Any, k: int, axis: int, ret_type: str, largest: bool, dtype: str
             ),
             axis=i,
         ),
-        name="indices",
+        name="position",
     )
-    values = te.compute(out_shape, lambda *index: data[along(index, indices[index])], name="values")
+    indices = te.compute(out_shape, lambda *index: positions[index], name="indices")
+    values = te.compute(
+        out_shape, lambda *index: data[along(index, positions[index])], name="values"
+    )
     return {"both": [values, indices], "values": values, "indices": indices}[ret_type]
 
 
