@@ -29,7 +29,9 @@ the first, then the op: `fc1_weight_permute_dims`, see `folded_weights`), or any
 (`R.const`, or one TVM's FoldConstant computed from those alone): `constant0`,
 `constant1`, ... in the order of first use, as Relay's AOT build turned constants into
 params; `lower_model` returns their arrays. `main` lists
-its weight and constant params as `"usmp.constants"` (empty if there are none), holds every
+its weight and constant params as `"usmp.constants"` (empty if there are none), its output
+params as `"usmp.outputs"` (what is an input and what an output is the model's signature,
+not how the operators use a buffer: one may read back an output it wrote), holds every
 intermediate tensor as an `AllocBuffer` and calls the operators in order as
 `Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. Both are built as TIR
 nodes from TVM's own (no printed text is read back). The operators carry no
@@ -57,7 +59,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.analysis.tir_liveness import prim_funcs
-from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
+from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, OUTPUTS_ATTR
 from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm.captured_output import output_captured
 from usmp_dialect.tvm.relax.constant_outputs import constant_outputs_copied
@@ -835,6 +837,7 @@ def lower_model(
         constants[name] = constant.value.numpy()
     for var, name, ty in outputs:
         buffers[var] = _buffer(fresh_name(name, taken), ty, f"output '{var.name}'", at)
+    output_params = [str(buffers[var].name) for var, _, _ in outputs]
     # main's params in order: the inputs, the weights, the constants, the outputs.
     params = list(buffers.values())
 
@@ -849,6 +852,7 @@ def lower_model(
         "runner_function": True,
         "tirx.noalias": True,
         CONSTANTS_ATTR: list(constants),
+        OUTPUTS_ATTR: output_params,
     }
     body = _main_body(found.calls, buffers, operators, taken, at)
     main = tvm.tirx.PrimFunc(params, body, attrs=tvm_attrs(attrs))
