@@ -211,6 +211,39 @@ def test_topk_runs_in_the_c_library(tmp_path: Path) -> None:
         np.testing.assert_array_equal(got, expected)
 
 
+def test_cumsum_runs_in_the_c_library(tmp_path: Path) -> None:
+    """A `CumSum` (topi's extern, its input of a symbolic offset) fused with its producer
+    goes into the C library, the inputs and outputs in its pool (one kernel leaves no
+    other buffer to plan): the kernel reads back each sum it wrote into the model's
+    output, which stays an output of the library's run; onnxruntime's values."""
+    from usmp_dialect.tvm.model_check import check_model
+
+    path = _save(
+        tmp_path,
+        [
+            helper.make_node("Relu", ["x"], ["relu"]),
+            helper.make_node("CumSum", ["relu", "axis"], ["sums"]),
+        ],
+        [_tensor("x", TensorProto.FLOAT, [2, 6])],
+        [_tensor("sums", TensorProto.FLOAT, [2, 6])],
+        {"axis": np.array(1, np.int64)},
+    )
+    inputs = {"x": _normal(2, 6)}
+    mod, weights = load_model_file(str(path), "onnx")
+    checked = check_model(
+        mod,
+        weights,
+        str(path),
+        lowering=MODEL_FILE_LOWERING,
+        workspace_io=True,
+        executor="c",
+        inputs=inputs,
+    )
+    assert checked.values is not None and list(checked.values) == ["sums"]
+    (expected,) = _onnxruntime(path, inputs)
+    np.testing.assert_allclose(checked.values["sums"], expected, rtol=0, atol=TOLERANCE)
+
+
 @pytest.mark.parametrize(("low", "high"), [(-0.5, 0.5), (np.nan, 0.5), (-0.5, np.nan)])
 def test_clip_of_constant_bounds_computes_no_isnan(low: float, high: float, tmp_path: Path) -> None:
     """A `Clip` of constant bounds gives onnxruntime's values, a NaN bound unbounded, with

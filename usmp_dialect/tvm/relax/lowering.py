@@ -210,19 +210,48 @@ MODEL_FILE_LOWERING = Lowering(temporaries="inline")
 int8 model's tensors stay int8 where its kernels keep them so."""
 
 
+def _offsets_bound(func: Any) -> Any:
+    """`func` with each buffer param's symbolic `elem_offset` (a `te.extern`'s input, as
+    topi's `cumsum` declares it) bound to 0: every tensor an operator gets starts at its
+    pointer, as Relax's own tensors start at their data."""
+    from tvm import tirx
+
+    loose = {
+        p: tirx.decl_buffer(p.shape, p.dtype, p.name, scope=p.scope())
+        for p in func.params
+        if tirx.is_buffer_var(p) and isinstance(p.elem_offset, tirx.Var) and not len(p.strides)
+    }
+    return func.specialize(loose) if loose else func
+
+
+def _offsets_bound_in_loops() -> Any:
+    """A module pass: `_offsets_bound` on each PrimFunc (TVM's `FuseTIR` fails on a fused
+    function whose extern takes a buffer of a symbolic offset)."""
+    import tvm
+    from tvm import tirx
+
+    def rewrite(mod: Any, _: Any) -> Any:
+        bound = mod.clone()
+        for gvar, func in mod.functions.items():
+            if isinstance(func, tirx.PrimFunc):
+                bound[gvar] = _offsets_bound(func)
+        return bound
+
+    return tvm.transform.module_pass(rewrite, opt_level=0, name="OffsetsBound")
+
+
 def _lowered_by_tvm(target: Any, fusion: str, widening_apart: bool = False) -> list[Any]:
     """TVM's CPU pipeline up to fusion, a `topk` first made loops (`topk_in_loops`): library
-    dispatch, legalization, constant folding,
+    dispatch, legalization (each extern's input then given offset 0, `_offsets_bound`),
+    constant folding,
     fusion into `R.call_tir` (unless `fusion` is "none"), each fused tensor keeping its
     name (`fused_names`), and, if `widening_apart`, no operator widening a computed tensor
     fused into its producer (`temporaries.widening_kept_apart`)."""
     from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
-    passes = [
-        topk_in_loops(),
-        *cpu_generic.library_dispatch_passes(target),
-        *cpu_generic.legalize_passes(target),
-    ]
+    passes = [topk_in_loops(), *cpu_generic.library_dispatch_passes(target)]
+    for p in cpu_generic.legalize_passes(target):
+        passes += [p, _offsets_bound_in_loops()] if p.info.name == "LegalizeOps" else [p]
     if fusion == "none":
         return [p for p in passes if p.info.name not in _FUSION_PASSES]
 
