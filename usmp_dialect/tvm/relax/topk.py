@@ -10,7 +10,9 @@ operator's: the rank of each element along the axis (the count of those before i
 order: larger, or equal at a lower index; smaller for the smallest), the index of the
 element of each rank below k, and its value gathered. Ties keep the lower index first, as
 ONNX's TopK and TVM's sort do. It costs n² comparisons a row of n (a sort n log n): no
-buffer but the ranks, one int32 an element, and the k indices found.
+buffer but the ranks, one int32 an element. The values are gathered through the indices
+output (the model's signature, not the kernel's reads, makes it an output of the C
+library's run).
 """
 
 from __future__ import annotations
@@ -46,9 +48,7 @@ def _topk(data: Any, k: int, axis: int, ret_type: str, largest: bool, dtype: str
         name="rank",
     )
     i = te.reduce_axis((0, n), "i")
-    # The index of each rank, in a buffer of its own: the outputs are written, never read
-    # (an output the kernel read back would count as an input of the C library's run).
-    positions = te.compute(
+    indices = te.compute(
         out_shape,
         lambda *index: te.sum(
             tirx.Select(
@@ -58,12 +58,9 @@ def _topk(data: Any, k: int, axis: int, ret_type: str, largest: bool, dtype: str
             ),
             axis=i,
         ),
-        name="position",
+        name="indices",
     )
-    indices = te.compute(out_shape, lambda *index: positions[index], name="indices")
-    values = te.compute(
-        out_shape, lambda *index: data[along(index, positions[index])], name="values"
-    )
+    values = te.compute(out_shape, lambda *index: data[along(index, indices[index])], name="values")
     return {"both": [values, indices], "values": values, "indices": indices}[ret_type]
 
 
