@@ -104,6 +104,35 @@ def test_an_output_read_back_stays_an_output(workspace_io: bool) -> None:
     assert [(o.name, o.agrees) for o in result.outputs] == [("output", True)]
 
 
+def _sorted_rows() -> tuple[object, dict[str, np.ndarray]]:
+    """`R.sort` and `R.argsort`, which TVM lowers to calls of its runtime's sort."""
+    from tvm.script import ir as I
+    from tvm.script import relax as R
+
+    @I.ir_module
+    class Module:
+        @R.function
+        def forward(x: R.Tensor((3, 6), "float32")):
+            with R.dataflow():
+                ascending = R.sort(x, axis=1)
+                order = R.argsort(x, axis=1, descending=True, dtype="int32")
+                R.output(ascending, order)
+            return (ascending, order)
+
+    return Module, {}
+
+
+def test_sort_and_argsort_run_in_the_c_library() -> None:
+    """A sort and an argsort are plain loops in the C library, not calls of TVM's runtime:
+    the Relax VM's values, ties in the order of their indices (TVM's stable sort)."""
+    _require_tools(qemu=False)
+    mod, weights = _sorted_rows()
+    rng = np.random.default_rng(0)
+    x = rng.integers(-3, 3, (3, 6)).astype(np.float32)  # ties in every row
+    result = check_model(mod, weights, "<sorted>", executor="c", inputs={"x": x}, tolerance=0)
+    assert [(o.name, o.agrees) for o in result.outputs] == [("output0", True), ("output1", True)]
+
+
 @pytest.mark.slow
 def test_int8_model_is_exact(tmp_path: Path) -> None:
     """The int8 CNN (a .tflite written by tests/int8_tflite.py) through the bundle equals

@@ -78,7 +78,7 @@ from usmp_dialect.tvm.relax.narrowed_constants import (
 from usmp_dialect.tvm.relax.nodes import nodes_of
 from usmp_dialect.tvm.relax.shared_constants import SharedConstants
 from usmp_dialect.tvm.relax.temporaries import inline_temporaries, widening_kept_apart
-from usmp_dialect.tvm.relax.topk import topk_in_loops
+from usmp_dialect.tvm.relax.topk import sorting_in_loops
 from usmp_dialect.tvm.tvmscript_emitter import tvm_attrs
 from usmp_dialect.tvm.tvmscript_importer import TVMScriptError, import_module
 
@@ -241,7 +241,8 @@ def _offsets_bound_in_loops() -> Any:
 
 
 def _lowered_by_tvm(target: Any, fusion: str, widening_apart: bool = False) -> list[Any]:
-    """TVM's CPU pipeline up to fusion, a `topk` first made loops (`topk_in_loops`): library
+    """TVM's CPU pipeline up to fusion, a `topk`, `sort` or `argsort` first made loops
+    (`sorting_in_loops`): library
     dispatch, legalization (each extern's input then given offset 0, `_offsets_bound`),
     constant folding,
     fusion into `R.call_tir` (unless `fusion` is "none"), each fused tensor keeping its
@@ -249,7 +250,7 @@ def _lowered_by_tvm(target: Any, fusion: str, widening_apart: bool = False) -> l
     fused into its producer (`temporaries.widening_kept_apart`)."""
     from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
-    passes = [topk_in_loops(), *cpu_generic.library_dispatch_passes(target)]
+    passes = [sorting_in_loops(), *cpu_generic.library_dispatch_passes(target)]
     for p in cpu_generic.legalize_passes(target):
         passes += [p, _offsets_bound_in_loops()] if p.info.name == "LegalizeOps" else [p]
     if fusion == "none":
