@@ -256,21 +256,20 @@ def _check_calls(function: tir.PrimFuncOp, module_functions: set[str]) -> None:
         if not isinstance(op, tir.CallIntrinOp):
             continue
         name = op.op_name.data
+        owner = op.args[0].owner if op.args else None
+        callee = owner.value.data if isinstance(owner, tir.StringOp) else "?"
         if name in _RUNTIME_CALLS:
             raise UsmpError(
-                f"@{function.sym_name.data} calls {name}, which needs TVM's runtime; the "
-                "bundle has none",
+                f"@{function.sym_name.data} calls '{callee}' of TVM's runtime "
+                f"({name}): the C library cannot run it (it has no TVM runtime)",
                 op,
             )
-        if name in _NAMED_CALLS and op.args:
-            owner = op.args[0].owner
-            callee = owner.value.data if isinstance(owner, tir.StringOp) else "?"
-            if callee not in MATH_FUNCTIONS | module_functions:
-                raise UsmpError(
-                    f"@{function.sym_name.data} calls extern '{callee}', which the bundle "
-                    "cannot provide (it links C's math library only)",
-                    op,
-                )
+        if name in _NAMED_CALLS and op.args and callee not in MATH_FUNCTIONS | module_functions:
+            raise UsmpError(
+                f"@{function.sym_name.data} calls extern '{callee}', which the bundle "
+                "cannot provide (it links C's math library only)",
+                op,
+            )
 
 
 def _check_allocations(function: tir.PrimFuncOp) -> None:
