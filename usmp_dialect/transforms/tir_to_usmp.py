@@ -4,8 +4,8 @@ intervals, with one `usmp.liveness` saying they are known.
 
 Liveness is TVM's buffer-info extraction over the inlined call tree from the entry
 function (see `analysis/tir_liveness.py`). Candidate pools are left to
-`usmp-assign-pools`, which also gives a buffer of TVM's default alignment (64) its pool's
-alignment; a buffer is named by its TIR
+`usmp-assign-pools` (and a buffer of TVM's default alignment, 64, its pools' alignment to
+`tir-align-to-pools`); a buffer is named by its TIR
 name (made unique across functions with a `.N` suffix), and keeps that name as `tir.name`
 where the two differ, for `usmp-to-tir` to give its view. Allocations that
 cannot be planned stay, marked `usmp.unplanned = "why"`. A module without TIR allocations
