@@ -24,7 +24,7 @@ from usmp_dialect.analysis.tir_liveness import Allocation, tir_liveness
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import IO_ATTR, AllocOffsetOp
-from usmp_dialect.transforms.allocations_to_usmp import lower_alloc_buffer, lower_allocations
+from usmp_dialect.lowering.allocations_to_usmp import lower_alloc_buffer, lower_allocations
 
 WORKSPACE_LEFT_OUT = "operator workspace (tir-to-usmp{workspaces=false})"
 
