@@ -198,7 +198,7 @@ class UsmpPlan(ModulePass):
             effort=float(self.effort),
             progress=PLANNING_PROGRESS.get(),
         )
-        # Applied at its anchor only: a walk of the pattern over every op cost a large
-        # problem a quarter of a second.
+        # Applied at its anchor rather than by PatternRewriteWalker, whose error path
+        # prints the whole module into the error (docs/architecture.md, measured).
         if (liveness := module_liveness(op)) is not None:
             PlanPools(self.algorithm, budget).match_and_rewrite(liveness, PatternRewriter(liveness))
