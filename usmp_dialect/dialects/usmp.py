@@ -269,7 +269,9 @@ def _parse_int64(parser: AttrParser, what: str) -> int:
 # character-at-a-time string printer made those ops most of a run, so their common form
 # (plain names, a memref of a builtin element type) is read with one regular expression and
 # written as one string; anything else takes the general path, which also gives every
-# diagnostic. Both paths read and write the same text.
+# diagnostic. Both paths read and write the same text. Measured on Y_1 (62k buffers) with
+# xDSL 0.75: parse and print take 5.6 CPU s with the fast path, 20.4 s on the general path
+# alone (docs/architecture.md, "Two measured exceptions").
 
 _PLAIN_NAME = r'"([^"\\\x00-\x1f\x7f-\U0010ffff]*)"'
 """A string literal xDSL prints without escapes: printable ASCII except `"` and `\\`."""

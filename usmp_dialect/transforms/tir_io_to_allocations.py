@@ -38,7 +38,7 @@ from usmp_dialect.analysis.tir_params import (
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import IO_ATTR, OUTPUTS_ATTR, IOAttr
-from usmp_dialect.transforms.allocations_to_usmp import tir_program_before_lowering
+from usmp_dialect.lowering.allocations_to_usmp import tir_program_before_lowering
 
 
 def _mark_io(
