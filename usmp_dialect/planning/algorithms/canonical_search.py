@@ -384,13 +384,16 @@ class Search:
                 self.best_height = height
         return status
 
-    def decide(self, capacity: int, steps: int) -> bool | None:
+    def decide(self, capacity: int, steps: int, restarts: bool | None = None) -> bool | None:
         """Whether a plan fits `capacity` (`None`: unknown when `steps` more steps, or the
         time cap, ran out first), by runs that take turns with the static preorders
-        (`_runs`); a run that ends before its node limit is a proof either way."""
+        (`_runs`, under restarts when `restarts`, by default the search's); a run that ends
+        before its node limit is a proof either way."""
         kernel = self.kernel
         end = self.steps + steps
-        for heuristic, node_limit, ranks in self._runs():
+        for heuristic, node_limit, ranks in self._runs(
+            self.restarts if restarts is None else restarts
+        ):
             if end - self.steps <= 0 or self.cap.reached():
                 return None
             status = self.run(capacity, heuristic, node_limit, end - self.steps, ranks)
@@ -423,7 +426,7 @@ class Search:
                 return capacity, False
         return None
 
-    def _runs(self) -> Iterator[tuple[int, int, np.ndarray]]:
+    def _runs(self, restarts: bool) -> Iterator[tuple[int, int, np.ndarray]]:
         """The runs of one question: (heuristic, node limit, preorder ranks).
 
         MiniMalloc's: the three preorders in turn under a node limit that doubles every
@@ -441,7 +444,7 @@ class Search:
         while True:
             heuristic = run % len(preorders)
             ranks = preorders[heuristic]
-            if not self.restarts:
+            if not restarts:
                 yield heuristic, n << (run // len(preorders) + 1), ranks
             else:
                 if run >= len(preorders):
@@ -501,12 +504,16 @@ def improve_pool(
     max_live: int,
     restarts: bool = False,
     descent_steps: int = 0,
+    proof_steps: int = 0,
 ) -> tuple[np.ndarray, bool, PoolSearchNotes]:
     """The pool's offsets, as good as `steps` search steps made them, then `descent_steps`
     more of a descent (`_descend`), and whether they are optimal; `max_live` is the pool's
     (the search's own bound misses it when buffers live in several intervals); `restarts`
     as in `Search`, for the questions after the first (the first, at the lower bound,
-    always restarts)."""
+    always restarts, and gets `proof_steps` more than its share of `steps`: a plan there
+    ends the search, proven)."""
+    bisection_steps = steps
+    steps += proof_steps
     incumbent_height = int((incumbent + sub.sizes).max(initial=0))
     search = Search(sub, cap, restarts)
     bound = max(search.lower_bound(), max_live)
@@ -535,13 +542,13 @@ def improve_pool(
             presumed_low = proven_low
         if not questions:
             capacity = bound
-            share = int(_LOWER_BOUND_SHARE * steps)
+            share = int(_LOWER_BOUND_SHARE * bisection_steps) + proof_steps
         else:
             capacity = max((presumed_low + best_height - 1) // 2 // unit * unit, presumed_low)
             share = max((steps - search.steps) // _BISECTION_SLICES, 2 * given.get(capacity, 0))
         share = max(min(share, steps - search.steps), 1)
         given[capacity] = share
-        answer = search.decide(capacity, share)
+        answer = search.decide(capacity, share, restarts=True if capacity == bound else None)
         questions.append((capacity, answer))
         if answer is True:
             best_height = min(best_height, search.best_height)
@@ -647,15 +654,17 @@ def improve_plan(
     cap: TimeCap,
     restarts: bool = False,
     descent_seconds: float = 0.0,
+    proof_seconds: float = 0.0,
 ) -> Plan:
     """`start_plan` with every pool's offsets searched for `seconds` reference seconds of
-    steps (`restarts` as in `Search`: for long searches), then for `descent_seconds` more
+    steps (`restarts` as in `Search`: for long searches) and `proof_seconds` more for the
+    question at the pool's lower bound (`improve_pool`), then for `descent_seconds` more
     of a descent (`_descend`) where that left the pool unproven; compiling the search loop
     (about 12 s on a machine's first run, numba) is added to the time cap, not counted
     against it."""
     if start_plan.proven_optimal:
         return dataclasses.replace(start_plan, time_capped=cap.hit)
-    if seconds > 0 or descent_seconds > 0:
+    if seconds > 0 or descent_seconds > 0 or proof_seconds > 0:
         _compile_outside_cap(cap)
     pool = np.asarray(start_plan.pool, dtype=np.int64)
     offset = np.asarray(start_plan.offset, dtype=np.int64).copy()
@@ -675,6 +684,7 @@ def improve_plan(
         pools_left = len(used) - used.index(index)
         share = seconds / pools_left
         descent_share = descent_seconds / pools_left
+        proof_share = proof_seconds / pools_left
         offsets, proven, notes = improve_pool(
             sub,
             offset[buffers],
@@ -683,8 +693,11 @@ def improve_plan(
             max_live_of(problem, np.where(pool == index, problem.sizes, 0)),
             restarts,
             int(descent_share / SEARCH_STEP_SECONDS),
+            int(proof_share / SEARCH_STEP_SECONDS),
         )
         spent = notes.get("steps", 0) * SEARCH_STEP_SECONDS
+        proof_seconds -= min(spent, proof_share)
+        spent = max(spent - proof_share, 0.0)
         descent_seconds -= max(spent - share, 0.0)
         seconds -= min(spent, share)
         offset[buffers] = offsets
