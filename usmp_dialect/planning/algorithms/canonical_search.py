@@ -75,16 +75,19 @@ luck, and a plan a quarter of the gap down is worth two an eighth down."""
 _STEPS_PER_SLICE = 1_000_000
 """Steps the compiled loop takes between two looks at the time cap (a few milliseconds)."""
 
-_INTERPRETED_STEPS = 1_000_000
-"""Steps a process's searches take in plain Python before numba is loaded: about 0.35 CPU
-s there, what loading numba and the compiled search costs (a step compiled takes a few
-ns). A search that ends within them (MiniMalloc's C at max-live: 0.5M steps) never pays
-for numba; a longer one pays at most twice what it would have compiled from the start."""
+_INTERPRETED_SECONDS = 0.3
+"""CPU seconds a process's searches run in plain Python before numba is loaded: about what
+loading numba and the compiled search costs (0.4 s), and a step compiled takes a few ns
+against 0.3-1.2 us. A search that ends within them (MiniMalloc's C at max-live: 0.5M
+steps, 0.19 s) never pays for numba; a longer one pays at most about twice what it would
+have compiled from the start. The plain Python and the compiled loop are the same code on
+the same arrays, resumed where the other paused: the plans do not depend on the clock."""
 
 _INTERPRETED_SLICE = 100_000
-"""Steps of plain Python between two looks at the time cap (a few hundredths of a s)."""
+"""Steps of plain Python between two looks at the time cap and at `_INTERPRETED_SECONDS`
+(at most about a tenth of a second)."""
 
-_interpreted_steps = {"spent": 0}
+_interpreted_search = {"seconds": 0.0}
 
 _MAX_KEY = np.iinfo(np.int64).max // 2
 
@@ -338,9 +341,9 @@ class Search:
         step_end = step_limit if step_limit > 0 else unlimited
         while True:
             taken = int(st[kernel.ST_STEPS])
-            allowance = _INTERPRETED_STEPS - _interpreted_steps["spent"]
-            if not numba_loaded() and allowance > 0:
-                stop = min(taken + min(allowance, _INTERPRETED_SLICE), step_end)
+            began = time.process_time()
+            if not numba_loaded() and _interpreted_search["seconds"] < _INTERPRETED_SECONDS:
+                stop = min(taken + _INTERPRETED_SLICE, step_end)
                 loop = partial(interpreted, kernel.run)
             else:
                 _compile_outside_cap(self.cap)
@@ -379,7 +382,7 @@ class Search:
                 self.sub.area,
             )
             if loop is not kernel.run:
-                _interpreted_steps["spent"] += int(st[kernel.ST_STEPS]) - taken
+                _interpreted_search["seconds"] += time.process_time() - began
             if status == kernel.NEED_SPACE:
                 self._grow()
                 continue

@@ -48,9 +48,10 @@ class _Kernel:
 
     def __call__(self, *args: Any) -> Any:
         if self.compiled is None:
-            if _interpreted["depth"] == 0:
-                elements = sum(arg.size for arg in args if isinstance(arg, np.ndarray))
-                _interpreted["elements"] += elements + CALL_ELEMENTS
+            if _interpreted["depth"]:
+                return self.py_func(*args)  # within an interpreted kernel: its own work
+            elements = sum(arg.size for arg in args if isinstance(arg, np.ndarray))
+            _interpreted["elements"] += elements + CALL_ELEMENTS
             if _interpreted["elements"] <= INTERPRETED_ELEMENTS:
                 _interpreted["depth"] += 1
                 try:

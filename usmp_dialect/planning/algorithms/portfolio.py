@@ -440,10 +440,15 @@ def plan_default(problem: Problem, effort: float, cap: TimeCap) -> Plan:
         # plan (most small problems) no other order, climb round or question runs, and a
         # search that short runs in plain Python (numba is not loaded). Its answer does not
         # depend on the plan it starts from, so the rest is the same work either way.
-        probe = search(plan_portfolio(problem, 0.0, cap), only_lower_bound=True)
-        if probe.proven_optimal:
-            return probe
-        asked = search_notes(probe)
+        try:
+            first = plan_portfolio(problem, 0.0, cap)
+        except PlanningError:
+            first = None  # over a size hint: the other orders may fit it
+        if first is not None:
+            probe = search(first, only_lower_bound=True)
+            if probe.proven_optimal:
+                return probe
+            asked = search_notes(probe)
     return search(plan_portfolio(problem, greedy, cap), asked=asked)
 
 
