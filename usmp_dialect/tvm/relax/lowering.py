@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -69,8 +69,14 @@ from usmp_dialect.tvm.relax.folded_weights import (
 )
 from usmp_dialect.tvm.relax.fused_names import named_fusion
 from usmp_dialect.tvm.relax.names import ENTRY, fresh_name
+from usmp_dialect.tvm.relax.narrowed_constants import (
+    narrowed_dequantized_constants,
+    uniform_scales_as_scalars,
+)
 from usmp_dialect.tvm.relax.nodes import nodes_of
+from usmp_dialect.tvm.relax.shared_constants import SharedConstants
 from usmp_dialect.tvm.relax.temporaries import inline_temporaries, widening_kept_apart
+from usmp_dialect.tvm.relax.topk import topk_in_loops
 from usmp_dialect.tvm.tvmscript_emitter import tvm_attrs
 from usmp_dialect.tvm.tvmscript_importer import TVMScriptError, import_module
 
@@ -203,13 +209,18 @@ int8 model's tensors stay int8 where its kernels keep them so."""
 
 
 def _lowered_by_tvm(target: Any, fusion: str, widening_apart: bool = False) -> list[Any]:
-    """TVM's CPU pipeline up to fusion: library dispatch, legalization, constant folding,
+    """TVM's CPU pipeline up to fusion, a `topk` first made loops (`topk_in_loops`): library
+    dispatch, legalization, constant folding,
     fusion into `R.call_tir` (unless `fusion` is "none"), each fused tensor keeping its
     name (`fused_names`), and, if `widening_apart`, no operator widening a computed tensor
     fused into its producer (`temporaries.widening_kept_apart`)."""
     from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
-    passes = cpu_generic.library_dispatch_passes(target) + cpu_generic.legalize_passes(target)
+    passes = [
+        topk_in_loops(),
+        *cpu_generic.library_dispatch_passes(target),
+        *cpu_generic.legalize_passes(target),
+    ]
     if fusion == "none":
         return [p for p in passes if p.info.name not in _FUSION_PASSES]
 
@@ -230,7 +241,9 @@ def _bind_weights(
     mod: Any, weights: Mapping[str, np.ndarray], keep_expansions: bool = False
 ) -> tuple[Any, dict[str, Any]]:
     """`mod` with the weights bound into `forward` as constants and the expressions of
-    weights alone computed (`fold_named_weights`, expansions kept if `keep_expansions`), and
+    weights alone computed (`fold_named_weights`, expansions kept if `keep_expansions`: then
+    with scales equal across channels as scalars, bias scales derived and dequantized
+    integers narrowed, `narrowed_constants`, `derived_scales`), and
     the tensor of each constant by its TIR name: a constant an operator reads is that
     weight, or one computed from it, when it is that very tensor."""
     import tvm
@@ -239,9 +252,11 @@ def _bind_weights(
     tensors = {sanitize(k): tvm.runtime.tensor(v) for k, v in weights.items()}
     bound = {p: tensors[sanitize(p.name)] for p in mod[ENTRY].params if sanitize(p.name) in tensors}
     mod = relax.transform.BindParams(ENTRY, bound)(mod)
-    func, tensors = fold_named_weights(mod[ENTRY], tensors, keep_expansions)
+    func = uniform_scales_as_scalars(mod[ENTRY]) if keep_expansions else mod[ENTRY]
+    func, tensors = fold_named_weights(func, tensors, keep_expansions)
     if keep_expansions:
         func = derived_bias_scales(func)
+        func, tensors = narrowed_dequantized_constants(func, tensors)
     mod = mod.clone()
     mod[ENTRY] = func
     return mod, tensors
@@ -553,19 +568,20 @@ element of a tuple it returns, `split`'s and `topk`'s)."""
 class Bindings(NamedTuple):
     """The entry's bindings: aliases `y = x` (an element taken from an operator's tuple,
     `y = lv[1]`, too), tuples `gv = (a, b)` (an operator's tuple result as its elements),
-    operator calls in order, and the constant tensors the calls read."""
+    operator calls in order, and the constant tensors the calls read (one of each dtype and
+    bytes: `shared_constants`)."""
 
     aliases: dict[Any, Any]
     tuples: dict[Any, list[Any]]
     calls: list[Call]
-    constants: list[Any]
+    constants: SharedConstants
 
 
 def _bindings(body: Any, at: Site) -> Bindings:
     import tvm
     from tvm import relax
 
-    found = Bindings({}, {}, [], [])
+    found = Bindings({}, {}, [], SharedConstants())
     call_tir = tvm.ir.Op.get("relax.call_tir")
     reshape = tvm.ir.Op.get("relax.reshape")
     elements = _tuple_elements(body)
@@ -656,9 +672,7 @@ def _argument(arg: Any, found: Bindings, here: Site) -> Any:
         return found.aliases.get(arg, arg)
     if isinstance(arg, tvm.ir.Constant):
         _static_shape(arg.ty, "a constant argument", here)
-        if not any(arg.same_as(c) for c in found.constants):
-            found.constants.append(arg)
-        return next(c for c in found.constants if arg.same_as(c))
+        return found.constants.read(arg)
     raise here.error(
         f"operator argument {type(arg).__name__} is neither a tensor var nor a constant"
     )
@@ -842,7 +856,7 @@ def lower_model(
 
 
 def _constant_names(
-    constants: list[Any], tensors: dict[str, Any], weights: set[str], taken: set[str]
+    constants: Iterable[Any], tensors: dict[str, Any], weights: set[str], taken: set[str]
 ) -> list[tuple[Any, str]]:
     """Each constant tensor an operator reads, named: a bound weight keeps its name, one
     computed from weights the name `tensors` gives it (`_` appended while taken), any other
