@@ -89,3 +89,15 @@ def test_minimalloc_instances_the_greedy_plans_miss_are_proven_at_max_live(name)
     assert plan.total_size(problem) == max_live(problem) == 1048576
     assert plan.proven_optimal
     assert not plan.time_capped
+
+
+def test_a_hint_the_first_order_overflows_is_met_by_the_others():
+    """One pool with a size hint at max-live: the first order's plan goes over it, a later
+    order's fits, and `default` goes on to it rather than failing on the first."""
+    spans = [(4, 6), (6, 8), (6, 10), (0, 4), (4, 7), (3, 6), (2, 6), (3, 6)]
+    sizes = [3, 1, 5, 2, 5, 1, 7, 8]
+    problem = interval_problem(spans, sizes, pools=(PoolSpec("sram", size_hint=24),))
+    assert max_live(problem) == 24
+    plan = get_algorithm("default")(problem, Budget())
+    assert_valid(problem, plan)
+    assert plan.total_size(problem) == 24
