@@ -29,7 +29,9 @@ the first, then the op: `fc1_weight_permute_dims`, see `folded_weights`), or any
 (`R.const`, or one TVM's FoldConstant computed from those alone): `constant0`,
 `constant1`, ... in the order of first use, as Relay's AOT build turned constants into
 params; `lower_model` returns their arrays. `main` lists
-its weight and constant params as `"usmp.constants"` (empty if there are none), holds every
+its weight and constant params as `"usmp.constants"` (empty if there are none), its output
+params as `"usmp.outputs"` (what is an input and what an output is the model's signature,
+not how the operators use a buffer: one may read back an output it wrote), holds every
 intermediate tensor as an `AllocBuffer` and calls the operators in order as
 `Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. Both are built as TIR
 nodes from TVM's own (no printed text is read back). The operators carry no
@@ -57,7 +59,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.analysis.tir_liveness import prim_funcs
-from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
+from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, OUTPUTS_ATTR
 from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm.captured_output import output_captured
 from usmp_dialect.tvm.relax.constant_outputs import constant_outputs_copied
@@ -76,7 +78,7 @@ from usmp_dialect.tvm.relax.narrowed_constants import (
 from usmp_dialect.tvm.relax.nodes import nodes_of
 from usmp_dialect.tvm.relax.shared_constants import SharedConstants
 from usmp_dialect.tvm.relax.temporaries import inline_temporaries, widening_kept_apart
-from usmp_dialect.tvm.relax.topk import topk_in_loops
+from usmp_dialect.tvm.relax.topk import sorting_in_loops
 from usmp_dialect.tvm.tvmscript_emitter import tvm_attrs
 from usmp_dialect.tvm.tvmscript_importer import TVMScriptError, import_module
 
@@ -208,19 +210,49 @@ MODEL_FILE_LOWERING = Lowering(temporaries="inline")
 int8 model's tensors stay int8 where its kernels keep them so."""
 
 
+def _offsets_bound(func: Any) -> Any:
+    """`func` with each buffer param's symbolic `elem_offset` (a `te.extern`'s input, as
+    topi's `cumsum` declares it) bound to 0: every tensor an operator gets starts at its
+    pointer, as Relax's own tensors start at their data."""
+    from tvm import tirx
+
+    loose = {
+        p: tirx.decl_buffer(p.shape, p.dtype, p.name, scope=p.scope())
+        for p in func.params
+        if tirx.is_buffer_var(p) and isinstance(p.elem_offset, tirx.Var) and not len(p.strides)
+    }
+    return func.specialize(loose) if loose else func
+
+
+def _offsets_bound_in_loops() -> Any:
+    """A module pass: `_offsets_bound` on each PrimFunc (TVM's `FuseTIR` fails on a fused
+    function whose extern takes a buffer of a symbolic offset)."""
+    import tvm
+    from tvm import tirx
+
+    def rewrite(mod: Any, _: Any) -> Any:
+        bound = mod.clone()
+        for gvar, func in mod.functions.items():
+            if isinstance(func, tirx.PrimFunc):
+                bound[gvar] = _offsets_bound(func)
+        return bound
+
+    return tvm.transform.module_pass(rewrite, opt_level=0, name="OffsetsBound")
+
+
 def _lowered_by_tvm(target: Any, fusion: str, widening_apart: bool = False) -> list[Any]:
-    """TVM's CPU pipeline up to fusion, a `topk` first made loops (`topk_in_loops`): library
-    dispatch, legalization, constant folding,
+    """TVM's CPU pipeline up to fusion, a `topk`, `sort` or `argsort` first made loops
+    (`sorting_in_loops`): library
+    dispatch, legalization (each extern's input then given offset 0, `_offsets_bound`),
+    constant folding,
     fusion into `R.call_tir` (unless `fusion` is "none"), each fused tensor keeping its
     name (`fused_names`), and, if `widening_apart`, no operator widening a computed tensor
     fused into its producer (`temporaries.widening_kept_apart`)."""
     from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
-    passes = [
-        topk_in_loops(),
-        *cpu_generic.library_dispatch_passes(target),
-        *cpu_generic.legalize_passes(target),
-    ]
+    passes = [sorting_in_loops(), *cpu_generic.library_dispatch_passes(target)]
+    for p in cpu_generic.legalize_passes(target):
+        passes += [p, _offsets_bound_in_loops()] if p.info.name == "LegalizeOps" else [p]
     if fusion == "none":
         return [p for p in passes if p.info.name not in _FUSION_PASSES]
 
@@ -835,6 +867,7 @@ def lower_model(
         constants[name] = constant.value.numpy()
     for var, name, ty in outputs:
         buffers[var] = _buffer(fresh_name(name, taken), ty, f"output '{var.name}'", at)
+    output_params = [str(buffers[var].name) for var, _, _ in outputs]
     # main's params in order: the inputs, the weights, the constants, the outputs.
     params = list(buffers.values())
 
@@ -849,6 +882,7 @@ def lower_model(
         "runner_function": True,
         "tirx.noalias": True,
         CONSTANTS_ATTR: list(constants),
+        OUTPUTS_ATTR: output_params,
     }
     body = _main_body(found.calls, buffers, operators, taken, at)
     main = tvm.tirx.PrimFunc(params, body, attrs=tvm_attrs(attrs))
