@@ -154,6 +154,36 @@ def test_int8_model_is_exact(tmp_path: Path) -> None:
     assert [(o.dtype, o.max_error) for o in result.outputs] == [("int8", 0.0)]
 
 
+def test_float_constants_keep_every_digit(tmp_path: Path) -> None:
+    """A requantize from ReLU6's int8 scale (6/255) to twice it, over every int8 value,
+    equals the Relax VM: TVM's C code generator prints the scales with 7 digits, other
+    floats, and values rounded one step off (4 steps at the output of MLTK's keyword
+    spotter with transfer learning)."""
+    _require_tools(qemu=False)
+    pytest.importorskip("tflite")
+    sys.path.insert(0, str(ROOT / "tests"))
+    from int8_tflite import int8_requantize_tflite
+
+    from usmp_dialect.tvm.model_files.loading import load_model_file
+    from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING, Lowering
+
+    path = tmp_path / "requantize.tflite"
+    path.write_bytes(int8_requantize_tflite(6 / 255, 12 / 255))
+    mod, weights = load_model_file(str(path), "tflite")
+    every_int8 = np.arange(-128, 128, dtype=np.int8).reshape(1, 256)
+    result = check_model(
+        mod,
+        weights,
+        str(path),
+        # Unfused, a dequantize and a quantize: a float32 intermediate in the pool.
+        lowering=Lowering(MODEL_FILE_LOWERING.weights, "none", MODEL_FILE_LOWERING.temporaries),
+        tolerance=0,
+        executor="c",
+        inputs={"input": every_int8},
+    )
+    assert [(o.dtype, o.max_error) for o in result.outputs] == [("int8", 0.0)]
+
+
 @pytest.mark.slow
 def test_cortex_m55_gives_the_host_bytes(tmp_path: Path) -> None:
     """The same library, cross-compiled for the Cortex-M55 and run under
