@@ -122,6 +122,10 @@ CONSTANTS_ATTR = "usmp.constants"
 params its `T.lookup_param` calls named, bound by `--import-tvmscript --params`), which
 are not inputs (`tir-io-to-allocations` leaves them params; `tir-constants-to-buffers` moves
 them into a constant pool when there is one)."""
+SHARED_CONSTANTS_ATTR = "usmp.shared_constants"
+"""On an entry function: each named constant stored once with an equal one (same dtype and
+bytes), by name, and the name it is stored under (`{b2 = "b1"}`): overriding that one
+overrides every operator reading either."""
 OUTPUTS_ATTR = "usmp.outputs"
 """On an entry function: the params that hold the model's outputs (its returned values, as
 the importer found them); its other buffer params that are not constants are inputs. It
