@@ -27,6 +27,7 @@ from wheel_models import wheel_model_path  # noqa: E402
 from usmp_dialect.formats.constant_pool import constant_pool_bytes  # noqa: E402
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from usmp_dialect.reports.report import plan_report  # noqa: E402
+from usmp_dialect.tvm.c_bundle import library_files  # noqa: E402
 from usmp_dialect.tvm.model_check import check_model  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_file  # noqa: E402
 from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs  # noqa: E402
@@ -151,7 +152,7 @@ def _run_tvmscript(*args: str) -> subprocess.CompletedProcess:
 def test_overriding_a_constant_stored_with_an_equal_one_names_that_one(tmp_path: Path) -> None:
     """The second layer's weights are the first's bytes, stored once under the first's
     name: an override of them says which name to override (the one every operator
-    reading either reads), and overriding that one runs."""
+    reading either reads), as the C library's header does, and overriding that one runs."""
     path = tmp_path / "shared.tflite"
     path.write_bytes(conv_stack_tflite(int8=True, layers=2, shared=True))
     module = import_model_file(str(path), "tflite")
@@ -171,6 +172,12 @@ def test_overriding_a_constant_stored_with_an_equal_one_names_that_one(tmp_path:
     )
     overridden = _run_tvmscript(str(script), *run, f"conv0_weights={zeros}")
     assert overridden.returncode == 0, overridden.stderr
+    # The C library's constants struct has no member for it: its header says which.
+    files = library_files(module, "model")
+    assert (
+        "/* conv1_weights: stored once with conv0_weights (equal bytes): override "
+        "conv0_weights, which both read. */"
+    ) in files["model.h"]
 
 
 def test_scales_equal_across_channels_are_scalars(tmp_path: Path) -> None:
