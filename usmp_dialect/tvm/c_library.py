@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -42,6 +42,7 @@ from usmp_dialect.dialects.usmp import (
     POOLS_ATTR,
     SHARED_CONSTANTS_ATTR,
     IOKind,
+    SharedConstantsAttr,
     placed_io,
     planned_pool_sizes,
 )
@@ -397,13 +398,9 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
 
 def _shared_constants(entry: tir.PrimFuncOp, ident: dict[str, str]) -> dict[str, str]:
     record = entry.attributes.get(SHARED_CONSTANTS_ATTR)
-    if not isinstance(record, DictionaryAttr):
+    if not isinstance(record, SharedConstantsAttr):
         return {}
-    return {
-        name: ident[kept.data]
-        for name, kept in record.data.items()
-        if isinstance(kept, StringAttr) and kept.data in ident
-    }
+    return {name: ident[kept] for name, kept in record.stored_with.items() if kept in ident}
 
 
 # ----------------------------------------------------------------------- the C source
