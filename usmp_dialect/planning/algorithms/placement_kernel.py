@@ -126,35 +126,92 @@ def _tightest_free(lo, hi, base, length, at, key, which, count, size, alignment,
 
 
 @kernel
-def _query_sets(tree, pool, start, end, stamp, seen, sets):
+def _query_sets(tree, merged, pool, start, end, stamp, seen, sets):
     """The sets holding every placed buffer of `pool` live during `[start, end)`."""
     nodes = 2 * tree
     count = 0
     low, high = start + tree, end + tree
     while low < high:
         if low & 1:
-            count = _add_node(pool, nodes, low, stamp, seen, sets, count)
+            count = _add_node(pool, nodes, merged, low, stamp, seen, sets, count)
             low += 1
         if high & 1:
             high -= 1
-            count = _add_node(pool, nodes, high, stamp, seen, sets, count)
+            count = _add_node(pool, nodes, merged, high, stamp, seen, sets, count)
         low >>= 1
         high >>= 1
     return count
 
 
 @kernel
-def _add_node(pool, nodes, node, stamp, seen, sets, count):
-    """Add `below` of canonical `node` and `stab` of its ancestors not added yet."""
+def _add_node(pool, nodes, merged, node, stamp, seen, sets, count):
+    """Add `below` (`occupied` when `node < merged`) of canonical `node`, and for a node
+    under the merged levels `stab` of its ancestors not added yet, down to the level above
+    the merged ones, whose `covering` set stands for the stabs of all merged ancestors."""
     sets[count] = (2 * pool + 1) * nodes + node
     count += 1
+    if node < merged:
+        return count
     parent = node >> 1
-    while parent >= 1 and seen[parent] != stamp:
+    while parent >= merged >> 1 and seen[parent] != stamp:
         seen[parent] = stamp
         sets[count] = 2 * pool * nodes + parent
         count += 1
         parent >>= 1
     return count
+
+
+@kernel
+def _merged_nodes(tree):
+    """The nodes below this index keep `occupied` sets: the levels whose nodes span at
+    least the square root of the time ranks (at most that many nodes)."""
+    nodes = 2 * tree
+    merged = 2
+    while merged * merged < nodes:
+        merged *= 2
+    return merged
+
+
+@kernel
+def _insert_merged(
+    lo, hi, set_base, set_length, set_capacity, arena_top, tree, merged, pool, start, end,
+    first, size,
+):
+    """Add `[first, first + size)` to `occupied` of every merged node live during `[start,
+    end)`, and to `covering` of the nodes of the last merged level within it."""
+    nodes = 2 * tree
+    level, width = 1, tree
+    while level < merged:
+        for node in range(level + start // width, level + (end - 1) // width + 1):
+            lo, hi, arena_top = _insert(
+                lo, hi, set_base, set_length, set_capacity,
+                (2 * pool + 1) * nodes + node, first, size, arena_top,
+            )
+        if 2 * level == merged and merged < nodes:
+            for node in range(level - (-start // width), level + end // width):
+                lo, hi, arena_top = _insert(
+                    lo, hi, set_base, set_length, set_capacity,
+                    2 * pool * nodes + node, first, size, arena_top,
+                )
+        level *= 2
+        width //= 2
+    return lo, hi, arena_top
+
+
+@kernel
+def _compact(lo, hi, set_base, set_length, set_capacity):
+    """Move every set down over the space its earlier copies left (a set that grows is
+    copied to the arena's top), in the order they lie; returns the arena's new top."""
+    used = np.flatnonzero(set_capacity)
+    top = 0
+    for s in used[np.argsort(set_base[used], kind="mergesort")]:
+        base = set_base[s]
+        for i in range(set_length[s]):
+            lo[top + i] = lo[base + i]
+            hi[top + i] = hi[base + i]
+        set_base[s] = top
+        top += set_capacity[s]
+    return top
 
 
 @kernel
@@ -174,9 +231,12 @@ def _insert(lo, hi, set_base, set_length, set_capacity, s, first, size, arena_to
     if new_length > set_capacity[s]:
         capacity = max(_INITIAL_CAPACITY, 2 * set_capacity[s])
         if arena_top + capacity > len(lo):
-            grown = max(2 * len(lo), arena_top + capacity)
-            lo = np.concatenate((lo, np.empty(grown - len(lo), lo.dtype)))
-            hi = np.concatenate((hi, np.empty(grown - len(hi), hi.dtype)))
+            arena_top = _compact(lo, hi, set_base, set_length, set_capacity)
+            base = set_base[s]
+            if 2 * (arena_top + capacity) > len(lo):
+                grown = max(2 * len(lo), 2 * (arena_top + capacity))
+                lo = np.concatenate((lo, np.empty(grown - len(lo), lo.dtype)))
+                hi = np.concatenate((hi, np.empty(grown - len(hi), hi.dtype)))
         lo[arena_top : arena_top + length] = lo[base : base + length]
         hi[arena_top : arena_top + length] = hi[base : base + length]
         base = arena_top
@@ -224,6 +284,7 @@ def place_spans(
     while tree < leaves:
         tree *= 2
     nodes = 2 * tree
+    merged = _merged_nodes(tree)
     num_sets = 2 * num_pools * nodes
     set_base = np.zeros(num_sets, np.int64)
     set_length = np.zeros(num_sets, np.int64)
@@ -253,7 +314,7 @@ def place_spans(
             count = 0
             if size > 0 and start < end:
                 stamp += 1
-                count = _query_sets(tree, pool, start, end, stamp, seen, sets)
+                count = _query_sets(tree, merged, pool, start, end, stamp, seen, sets)
             if count and pinned[buffer] < 0:
                 alignment = alignments[buffer]
                 for k in range(count):
@@ -280,7 +341,10 @@ def place_spans(
             for k in range(count):
                 # The query took `below` of the canonical nodes and `stab` of their
                 # ancestors; the buffer goes to `below` of all of them and to `stab` of
-                # the canonical nodes.
+                # the canonical nodes. Merged levels are filled by `_insert_merged`.
+                node = sets[k] % nodes
+                if node < merged:
+                    continue
                 canonical = sets[k] // nodes % 2 == 1
                 target = sets[k] if canonical else sets[k] + nodes
                 lo, hi, arena_top = _insert(
@@ -298,6 +362,22 @@ def place_spans(
                         size,
                         arena_top,
                     )
+            if count:
+                lo, hi, arena_top = _insert_merged(
+                    lo,
+                    hi,
+                    set_base,
+                    set_length,
+                    set_capacity,
+                    arena_top,
+                    tree,
+                    merged,
+                    pool,
+                    start,
+                    end,
+                    offset,
+                    size,
+                )
             break
         if not placed:
             return pool_of, offset_of, buffer, work[0]
