@@ -58,3 +58,33 @@ def test_span_placement_equals_the_conflict_list_placement(instance, fit):
     assert _placed(problem, spans, order, fit) == _placed(
         problem, _graph_geometry(problem), order, fit
     )
+
+
+@st.composite
+def long_traces(draw) -> tuple[Problem, np.ndarray]:
+    """Up to 250 buffers live between two random times of a long trace (up to 2000
+    ranks: the time tree has merged levels, `covering` sets and levels under them, and the
+    byte ranges' arena fills and is compacted), mixed sizes and alignments, one pool; and a
+    buffer order."""
+    n = draw(st.integers(1, 250))
+    horizon = draw(st.integers(1, 2000))
+    times = st.tuples(st.integers(0, horizon), st.integers(0, horizon))
+    ends = np.sort(np.asarray(draw(st.lists(times, min_size=n, max_size=n))), axis=1)
+    intervals = Intervals.from_lists(range(n), ends[:, 0], ends[:, 1] + 1)
+    problem = Problem(
+        names=tuple(f"b{i}" for i in range(n)),
+        sizes=np.asarray(draw(st.lists(st.integers(0, 5000), min_size=n, max_size=n))),
+        alignments=np.asarray(draw(st.lists(st.sampled_from([1, 16]), min_size=n, max_size=n))),
+        conflicts=conflicts_from_intervals(intervals, n),
+        intervals=intervals,
+    )
+    return problem, np.asarray(draw(st.permutations(range(n))))
+
+
+@settings(max_examples=60, deadline=None)
+@given(long_traces(), st.sampled_from(list(Fit)))
+def test_long_trace_placement_equals_the_conflict_list_placement(instance, fit):
+    problem, order = instance
+    assert _placed(problem, geometry_of(problem), order, fit) == _placed(
+        problem, _graph_geometry(problem), order, fit
+    )
