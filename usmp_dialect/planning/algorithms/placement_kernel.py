@@ -43,6 +43,8 @@ _INITIAL_CAPACITY = 4
 
 @kernel
 def _align_up(offset, alignment):
+    if alignment == 1:
+        return offset  # no division on a gap search's every step
     return -(-offset // alignment) * alignment
 
 
@@ -94,11 +96,12 @@ def _lowest_free(lo, hi, base, length, at, key, which, count, offset, size, alig
     blocks it, so the order the blockers are passed in does not change where it stops),
     and goes back to the heap when it no longer does: a placement costs a step per
     interval passed (counted in `work[0]`) and a heap step per change of set."""
+    steps = 0
     while key[0] < offset + size:
         k = which[0]
         i, first, last = at[k], base[k], length[k]
         while True:
-            work[0] += 1
+            steps += 1
             if hi[first + i] > offset:
                 offset = _align_up(hi[first + i], alignment)
             i = _first_above(hi, first, last, i + 1, offset)
@@ -107,6 +110,7 @@ def _lowest_free(lo, hi, base, length, at, key, which, count, offset, size, alig
         at[k] = i
         key[0] = lo[first + i] if i < last else NO_HINT
         _sift_down(key, which, count, 0)
+    work[0] += steps
     return offset
 
 
