@@ -569,33 +569,41 @@ def _csr_sparsity(builder: Any, rows: int, segments: list[int], indices: list[in
     return _table(builder, "SparsityParameters", TraversalOrder=order, DimMetadata=dims)
 
 
-def densify_tflite(values_stored: bool = True) -> bytes:
-    """A float model with sparse weights, as TFLite's converter writes one for a pruned
-    layer: the weight [2,4] stored in CSR (3 non-zero values), a DENSIFY making it dense
-    for the FULLY_CONNECTED reading it:
+def densify_tflite(stored: Sequence[bool] = (True,)) -> bytes:
+    """A float model with sparse weights, as TFLite's converter writes one for pruned
+    layers: each layer's weight [4,4] stored in CSR (4 non-zero values), a DENSIFY making
+    it dense for the FULLY_CONNECTED reading it, one layer for each entry of `stored`, the
+    DENSIFYs first:
 
-    weights float32[2,4] (CSR) -> DENSIFY -> dense/weights float32[2,4]
-    input float32[1,4] -> FULLY_CONNECTED -> output float32[1,2]
+    weights float32[4,4] (CSR) -> DENSIFY -> dense/weights float32[4,4]  (dense_1/..., ...)
+    input float32[1,4] -> FULLY_CONNECTED -> dense float32[1,4] -> ... FULLY_CONNECTED
 
-    Without `values_stored` the sparse weight's buffer is empty: a file the import
-    rejects (TVM's own DENSIFY converter crashed inside numpy on it).
+    A layer whose `stored` is False has its sparse weight's buffer empty: a file the
+    import rejects (TVM's own DENSIFY converter crashed inside numpy on it).
     """
     w = _Writer()
     f32 = TensorType.FLOAT32
-    sparsity = _csr_sparsity(w.builder, 2, segments=[0, 2, 3], indices=[0, 3, 1])
-    values = np.array([1.0, -2.0, 0.5], np.float32)
-    stored = values if values_stored else None
-    sparse = w.tensor("dense/weights_sparse", [2, 4], f32, data=stored, sparsity=sparsity)
-    weights = w.tensor("dense/weights", [2, 4], f32)
-    x = w.tensor("input", [1, 4], f32)
-    out = w.tensor("dense", [1, 2], f32)
+    values = np.array([1.0, -2.0, 0.5, 0.25], np.float32)
     options = _table(w.builder, "FullyConnectedOptions")
-    operators: list[tuple[int, list[int], int, int, int | None]] = [
-        (0, [sparse], weights, 0, None),
-        (1, [x, weights, -1], out, BuiltinOptions.FullyConnectedOptions, options),
-    ]
+    x = w.tensor("input", [1, 4], f32)
+    densifies: list[tuple[int, list[int], int, int, int | None]] = []
+    layers: list[tuple[int, list[int], int, int, int | None]] = []
+    layer_input = x
+    for layer, values_stored in enumerate(stored):
+        name = "dense" if layer == 0 else f"dense_{layer}"
+        sparsity = _csr_sparsity(w.builder, 4, segments=[0, 2, 3, 3, 4], indices=[0, 3, 1, 2])
+        data = values if values_stored else None
+        sparse = w.tensor(f"{name}/weights_sparse", [4, 4], f32, data=data, sparsity=sparsity)
+        weights = w.tensor(f"{name}/weights", [4, 4], f32)
+        out = w.tensor(name, [1, 4], f32)
+        densifies.append((0, [sparse], weights, 0, None))
+        layers.append(
+            (1, [layer_input, weights, -1], out, BuiltinOptions.FullyConnectedOptions, options)
+        )
+        layer_input = out
     codes = [BuiltinOperator.DENSIFY, BuiltinOperator.FULLY_CONNECTED]
-    return w.model(codes, operators, [x], [out], "usmp_dialect sparse-weights model")
+    operators = densifies + layers
+    return w.model(codes, operators, [x], [layer_input], "usmp_dialect sparse-weights model")
 
 
 def large_activations_tflite(size: int = 64, channels: int = 8) -> bytes:

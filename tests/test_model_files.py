@@ -665,19 +665,25 @@ def test_failure_in_stateful_model_names_the_failing_operator(tmp_path: Path) ->
     )
 
 
-def test_sparse_weight_without_its_values_names_the_operator(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("stored", "layer"), [((False,), 0), ((True, True, False), 2)])
+def test_sparse_weight_without_its_values_names_the_operator(
+    stored: tuple[bool, ...], layer: int, tmp_path: Path
+) -> None:
     """A sparse weight whose buffer lacks the values its sparsity format places (TVM's own
     DENSIFY converter crashed inside numpy on it): one diagnostic naming the operator (its
-    opcode, index and tensor) and the sparse tensor."""
+    opcode, index and tensor) and the sparse tensor; with the DENSIFYs first, as TFLite's
+    converter writes them, the one that fails, not the first whose weight no operator has
+    read yet."""
     path = tmp_path / "densify.tflite"
-    path.write_bytes(densify_tflite(values_stored=False))
+    path.write_bytes(densify_tflite(stored))
     with pytest.raises(RelaxImportError) as raised:
         import_model_file(str(path), "tflite")
+    name = "dense" if layer == 0 else f"dense_{layer}"
     assert raised.value.location == str(path)
     assert raised.value.message == (
-        "TVM's TFLite frontend failed at DENSIFY operator 0, computing 'dense/weights': "
-        "ValueError: the sparse tensor 'dense/weights_sparse': its sparsity format places 3 "
-        "values, the file stores 0"
+        f"TVM's TFLite frontend failed at DENSIFY operator {layer}, computing "
+        f"'{name}/weights': ValueError: the sparse tensor '{name}/weights_sparse': its "
+        "sparsity format places 4 values, the file stores 0"
     )
 
 

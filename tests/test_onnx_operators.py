@@ -62,14 +62,14 @@ def _save(
     return path
 
 
-def _ours(path: Path, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
-    """The model imported, planned, built and run: its outputs in the graph's order."""
+def _ours(path: Path, inputs: dict[str, np.ndarray], target: str = "llvm") -> list[np.ndarray]:
+    """The model imported, planned, built for `target` and run: its outputs in the graph's
+    order."""
     mod, weights = load_model_file(str(path), "onnx")
     tir, constants = lower_model(mod, weights, str(path), MODEL_FILE_LOWERING)
     planned = plan_module(tir)
-    # LLVM: TVM's C codegen cannot declare the packed call `TopK`'s sort makes.
     arguments = {**{sanitize(k): v for k, v in inputs.items()}, **constants}
-    results = run_module(planned, arguments, "llvm")
+    results = run_module(planned, arguments, target)
     params = [p.name for p in tir["main"].params]
     outputs = params[len(inputs) + len(constants) :]
     return [results[name] for name in outputs]
@@ -88,12 +88,15 @@ def _onnx_reference(path: Path, inputs: dict[str, np.ndarray]) -> list[np.ndarra
 
 
 def _max_differences(
-    path: Path, inputs: dict[str, np.ndarray], reference_run: Any = _onnxruntime
+    path: Path,
+    inputs: dict[str, np.ndarray],
+    reference_run: Any = _onnxruntime,
+    target: str = "llvm",
 ) -> list[float]:
-    """Ours against onnxruntime (or `reference_run`), output by output: the largest
-    absolute difference (the dtypes and shapes equal)."""
+    """Ours (built for `target`) against onnxruntime (or `reference_run`), output by
+    output: the largest absolute difference (the dtypes and shapes equal)."""
     import_model_file(str(path), "onnx")  # `usmp-translate --import-onnx` takes the file
-    ours, reference = _ours(path, inputs), reference_run(path, inputs)
+    ours, reference = _ours(path, inputs, target), reference_run(path, inputs)
     assert [(o.dtype, o.shape) for o in ours] == [(r.dtype, r.shape) for r in reference]
     return [
         float(np.max(np.abs(o.astype(np.float64) - r))) if r.size else 0.0
@@ -106,8 +109,9 @@ def _assert_close(
     inputs: dict[str, np.ndarray],
     tolerance: float = 0.0,
     reference_run: Any = _onnxruntime,
+    target: str = "llvm",
 ) -> None:
-    differences = _max_differences(path, inputs, reference_run)
+    differences = _max_differences(path, inputs, reference_run, target)
     assert all(d <= tolerance for d in differences), differences
 
 
@@ -140,9 +144,10 @@ def test_split_elements_are_buffers_of_their_own(sizes: list[int] | None, tmp_pa
     _assert_close(path, {"x": _normal(2, 6)})
 
 
-@pytest.mark.parametrize("largest", [0, 1])
-def test_topk_values_and_indices(largest: int, tmp_path: Path) -> None:
-    """A `TopK`, largest or smallest, gives onnxruntime's values and int64 indices."""
+@pytest.mark.parametrize(("largest", "target"), [(0, "c"), (1, "c"), (1, "llvm")])
+def test_topk_values_and_indices(largest: int, target: str, tmp_path: Path) -> None:
+    """A `TopK`, largest or smallest, gives onnxruntime's values and int64 indices, built
+    for C (no call of TVM's runtime sort: the C library could not make it) as for LLVM."""
     path = _save(
         tmp_path,
         [helper.make_node("TopK", ["x", "k"], ["values", "indices"], axis=1, largest=largest)],
@@ -153,6 +158,74 @@ def test_topk_values_and_indices(largest: int, tmp_path: Path) -> None:
         ],
         {"k": np.array([3], np.int64)},
     )
+    _assert_close(path, {"x": _normal(2, 6)}, target=target)
+
+
+def test_topk_ties_along_a_middle_axis(tmp_path: Path) -> None:
+    """Equal values keep the lower index first, as onnxruntime's; the axis is not the last,
+    and each value feeds another operator."""
+    path = _save(
+        tmp_path,
+        [
+            helper.make_node("TopK", ["x", "k"], ["values", "indices"], axis=1),
+            helper.make_node("Neg", ["values"], ["negated"]),
+        ],
+        [_tensor("x", TensorProto.FLOAT, [2, 7, 3])],
+        [
+            _tensor("negated", TensorProto.FLOAT, [2, 4, 3]),
+            _tensor("indices", TensorProto.INT64, [2, 4, 3]),
+        ],
+        {"k": np.array([4], np.int64)},
+    )
+    ties = RNG.integers(0, 3, (2, 7, 3)).astype(np.float32)
+    _assert_close(path, {"x": ties}, target="c")
+
+
+def test_topk_runs_in_the_c_library(tmp_path: Path) -> None:
+    """A `TopK` goes into the C library (`usmp-translate --emit-c`, built and run here):
+    plain loops, no call of TVM's runtime, its outputs written and never read back (an
+    output read back counts as an input of the library's run); onnxruntime's values."""
+    from usmp_dialect.tvm.model_check import check_model
+
+    path = _save(
+        tmp_path,
+        [
+            helper.make_node("TopK", ["x", "k"], ["values", "indices"], axis=1),
+            helper.make_node("Relu", ["values"], ["relu"]),
+        ],
+        [_tensor("x", TensorProto.FLOAT, [2, 6])],
+        [
+            _tensor("relu", TensorProto.FLOAT, [2, 3]),
+            _tensor("indices", TensorProto.INT64, [2, 3]),
+        ],
+        {"k": np.array([3], np.int64)},
+    )
+    inputs = {"x": _normal(2, 6)}
+    mod, weights = load_model_file(str(path), "onnx")
+    checked = check_model(
+        mod, weights, str(path), lowering=MODEL_FILE_LOWERING, executor="c", inputs=inputs
+    )
+    assert checked.values is not None
+    ours = [checked.values[name] for name in ("relu", "indices")]
+    for got, expected in zip(ours, _onnxruntime(path, inputs), strict=True):
+        np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize(("low", "high"), [(-0.5, 0.5), (np.nan, 0.5), (-0.5, np.nan)])
+def test_clip_of_constant_bounds_computes_no_isnan(low: float, high: float, tmp_path: Path) -> None:
+    """A `Clip` of constant bounds gives onnxruntime's values, a NaN bound unbounded, with
+    the bounds' NaN replaced at the import: no `isnan` left for TVM to fold kernel by
+    kernel (PaddleOCR's recognizer has 28 such `Clip`s)."""
+    bounds = {"low": np.array(low, np.float32), "high": np.array(high, np.float32)}
+    path = _save(
+        tmp_path,
+        [helper.make_node("Clip", ["x", "low", "high"], ["y"])],
+        [_tensor("x", TensorProto.FLOAT, [2, 6])],
+        [_tensor("y", TensorProto.FLOAT, [2, 6])],
+        bounds,
+    )
+    mod, _ = load_model_file(str(path), "onnx")
+    assert "isnan" not in mod.script()
     _assert_close(path, {"x": _normal(2, 6)})
 
 

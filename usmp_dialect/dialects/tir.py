@@ -35,6 +35,7 @@ TIR dtypes are builtin types: `int32` is `i32`, `uint8` is `ui8`, `bool` is `i1`
 
 from __future__ import annotations
 
+import functools
 import re
 import struct
 from collections.abc import Sequence
@@ -175,6 +176,7 @@ def is_float(t: Attribute) -> bool:
     return any(scalar_of(t) == f for f in _FLOAT_TYPES.values())
 
 
+@functools.cache  # a type is immutable; an importer asks for the same few again and again
 def dtype_to_type(dtype: str) -> Attribute:
     """A TVM dtype string (`int32`, `uint8x4`, `bool`, `handle`) as a builtin type."""
     base, lanes = dtype, 1

@@ -15,6 +15,11 @@ and Relu are an `OperatorRejected`, which the loader names with the node.
 ConvInteger: the operands widened to int32, their zero points subtracted, then TVM's own
 Conv converter (its padding, strides, dilations, groups, `auto_pad`): zero padding after
 the subtraction is ONNX's padding with the input's zero point.
+Clip: TVM's own converter, but a bound that is a constant (an initializer, as exporters
+write `Clip`'s min and max) has its NaN replaced by the unbounded value here, in numpy,
+not by `where(isnan(bound), inf, bound)` kernels that TVM's constant folding builds with
+LLVM one by one (56 of them, most of the import of PaddleOCR's recognizer): the same
+values, the bound left as it is when it holds no NaN.
 """
 
 from __future__ import annotations
@@ -361,12 +366,33 @@ def _conv_integer_converter() -> type:
     return ConvInteger
 
 
+def _clip_converter() -> type:
+    import tvm
+    from tvm import relax
+    from tvm.relax.frontend.onnx import onnx_frontend
+
+    class Clip(onnx_frontend.Clip):
+        @staticmethod
+        def _sanitize_nan_clip_bound(bb: Any, bound: Any, *, for_min: bool) -> Any:
+            if not isinstance(bound, tvm.ir.Constant):
+                return onnx_frontend.Clip._sanitize_nan_clip_bound(bb, bound, for_min=for_min)
+            value = bound.value.numpy()
+            nan = np.isnan(value) if np.issubdtype(value.dtype, np.floating) else None
+            if nan is None or not nan.any():
+                return bound
+            return relax.const(np.where(nan, -np.inf if for_min else np.inf, value), value.dtype)
+
+    return Clip
+
+
 def onnx_converters() -> dict[str, type]:
-    """Our converters of the operators TVM's frontend lacks, by ONNX op type."""
+    """Our converters of the operators TVM's frontend lacks or converts slowly, by ONNX op
+    type."""
     return {
         "LSTM": _recurrence_converter(_LSTM),
         "GRU": _recurrence_converter(_GRU),
         "ConvInteger": _conv_integer_converter(),
+        "Clip": _clip_converter(),
     }
 
 

@@ -60,7 +60,9 @@ def tensor_name(name: Any) -> str:
 def file_names(kind: str) -> Iterator[list[tuple[str, Any]]]:
     """The `(name, expr)` pairs the `kind` ("tflite", "onnx") frontend names, recorded
     while it runs in this context (filled in as it leaves, the frontend failing or not:
-    what it did not name is where it failed)."""
+    what it did not name is where it failed). A tensor the TFLite frontend computes while
+    converting (a DENSIFY's dense weight, "prefetched" for the operators reading it) is
+    named with no expr (None): it was made, though no Relax expr is it."""
     names: list[tuple[str, Any]] = []
     if kind == "tflite":
         from tvm.relax.frontend.tflite import tflite_frontend as tflite
@@ -74,10 +76,14 @@ def file_names(kind: str) -> Iterator[list[tuple[str, Any]]]:
         def table(self: Any, *_: Any) -> None:
             tables.append(self)
 
+        def prefetched(self: Any, _: Any, tensor_index: int, *__: Any) -> None:
+            names.append((tensor_name(tflite.get_tensor_name(self.subgraph, tensor_index)), None))
+
         try:
             with (
                 _wrapped(tflite.ExprTable, "new_const", constant),
                 _wrapped(tflite.ExprTable, "__init__", table),
+                _wrapped(tflite.OperatorConverter, "set_prefetched_node", prefetched),
             ):
                 yield names
         finally:

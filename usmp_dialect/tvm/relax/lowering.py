@@ -71,6 +71,7 @@ from usmp_dialect.tvm.relax.fused_names import named_fusion
 from usmp_dialect.tvm.relax.names import ENTRY, fresh_name
 from usmp_dialect.tvm.relax.nodes import nodes_of
 from usmp_dialect.tvm.relax.temporaries import inline_temporaries, widening_kept_apart
+from usmp_dialect.tvm.relax.topk import topk_in_loops
 from usmp_dialect.tvm.tvmscript_emitter import tvm_attrs
 from usmp_dialect.tvm.tvmscript_importer import TVMScriptError, import_module
 
@@ -203,13 +204,18 @@ int8 model's tensors stay int8 where its kernels keep them so."""
 
 
 def _lowered_by_tvm(target: Any, fusion: str, widening_apart: bool = False) -> list[Any]:
-    """TVM's CPU pipeline up to fusion: library dispatch, legalization, constant folding,
+    """TVM's CPU pipeline up to fusion, a `topk` first made loops (`topk_in_loops`): library
+    dispatch, legalization, constant folding,
     fusion into `R.call_tir` (unless `fusion` is "none"), each fused tensor keeping its
     name (`fused_names`), and, if `widening_apart`, no operator widening a computed tensor
     fused into its producer (`temporaries.widening_kept_apart`)."""
     from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
-    passes = cpu_generic.library_dispatch_passes(target) + cpu_generic.legalize_passes(target)
+    passes = [
+        topk_in_loops(),
+        *cpu_generic.library_dispatch_passes(target),
+        *cpu_generic.legalize_passes(target),
+    ]
     if fusion == "none":
         return [p for p in passes if p.info.name not in _FUSION_PASSES]
 

@@ -37,6 +37,8 @@ producer is computed again for each read, which costs time, never memory.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -78,83 +80,137 @@ def _fuse_producers(mod: Any) -> Any:
     from tvm import relax
 
     while True:
-        fuse = relax.transform.FuseOpsByPattern(_producer_patterns(mod), bind_constants=False)
+        patterns = _producer_patterns(mod)
+        if not patterns:
+            return mod
+        fuse = relax.transform.FuseOpsByPattern(patterns, bind_constants=False)
         fused = tvm.transform.Sequential([named_fusion(fuse, ENTRY), relax.transform.FuseTIR()])(
             mod
         )
-        if _call_count(fused) == _call_count(mod):
+        if len(_bindings(fused[ENTRY])) == len(_bindings(mod[ENTRY])):
             return mod
         mod = fused
 
 
 def _producer_patterns(mod: Any) -> list[Any]:
     """`R.call_tir(consumer, (..., R.call_tir(producer, ...), ...))` for each tuple length
-    and producer position some call of `mod`'s entry has (TVM tries every pattern on
-    every binding: one per length and position up to `_MAX_CONSUMER_ARGS`, most never
-    matching, made the fusion of an int8 model 10x its float32 twin's), checked by
-    `_fusable` against `mod`."""
+    and producer position some call of `mod`'s entry has with an elementwise producer (TVM
+    tries every pattern on every binding: one per length and position up to
+    `_MAX_CONSUMER_ARGS`, most never matching, made the fusion of an int8 model 10x its
+    float32 twin's), checked by `_fusable` against `mod`; first, for a consumer of several
+    such producers (a convolution of a dequantized input and a dequantized weight), all of
+    them at once where each is fusable by its sizes alone, a decision the others' fusion
+    does not change (one round of fusion, not one a producer)."""
     from tvm.relax.dpl.pattern import GlobalVarPattern, TuplePattern, is_op, wildcard
 
-    lifetimes = _Lifetimes(mod[ENTRY])
+    spatial = _spatial_callees(mod)
+    found: list[_Lifetimes] = []  # built at the first producer its tensors' sizes do not settle
 
-    def check(context: Any) -> bool:
-        return _fusable(mod, context.annotated_expr["producer"], context, lifetimes)
+    def lifetimes() -> _Lifetimes:
+        if not found:
+            found.append(_Lifetimes(mod[ENTRY]))
+        return found[0]
 
+    def check_one(context: Any) -> bool:
+        return _fusable(context.annotated_expr["producer0"], context, spatial, lifetimes)
+
+    def check_all(context: Any) -> bool:
+        return all(
+            _sole_elementwise(producer, context, spatial) and _no_larger_inputs(producer)
+            for producer in context.annotated_expr.values()
+            if producer is not context.matched_expr
+        )
+
+    places = _producer_places(mod[ENTRY], spatial)
+    several = sorted({p for p in places if len(p[1]) > 1}, key=lambda p: (-len(p[1]), p))
+    single = sorted({(length, (i,)) for length, positions in places for i in positions})
     patterns = []
-    for length, position in sorted(_producer_places(mod[ENTRY])):
-        producer = is_op("relax.call_tir")(GlobalVarPattern(), wildcard())
-        fields = [producer if i == position else wildcard() for i in range(length)]
+    for (length, positions), check in [(p, check_all) for p in several] + [
+        (p, check_one) for p in single
+    ]:
+        producers = {i: is_op("relax.call_tir")(GlobalVarPattern(), wildcard()) for i in positions}
+        fields = [producers.get(i, wildcard()) for i in range(length)]
         consumer = is_op("relax.call_tir")(GlobalVarPattern(), TuplePattern(fields))
-        annotations = {"producer": producer}
+        annotations = {f"producer{n}": producer for n, producer in enumerate(producers.values())}
         patterns.append(("fused_producer", consumer, annotations, check))
     return patterns
 
 
-def _producer_places(func: Any) -> set[tuple[int, int]]:
-    """(tuple length, position) of each argument of a `call_tir` of `func` that another
-    `call_tir` of it computes, the length at most `_MAX_CONSUMER_ARGS`."""
+def _call_tirs(func: Any) -> list[Any]:
+    """The bindings of `func` to an `R.call_tir`."""
     import tvm
     from tvm import relax
 
     call_tir = tvm.ir.Op.get("relax.call_tir")
+    return [
+        b
+        for b in _bindings(func)
+        if isinstance(b.value, relax.Call) and b.value.op.same_as(call_tir)
+    ]
 
-    def is_call_tir(value: Any) -> bool:
-        return isinstance(value, relax.Call) and value.op.same_as(call_tir)
 
-    bindings = _bindings(func)
-    computed = {b.var for b in bindings if is_call_tir(b.value)}
+def _spatial_callees(mod: Any) -> set[Any]:
+    """The PrimFuncs `mod`'s entry calls that compute element by element (no reduction)."""
+    callees = {b.value.args[0] for b in _call_tirs(mod[ENTRY])}
+    return {c for c in callees if _all_spatial(mod[c])}
+
+
+def _producer_places(func: Any, spatial: set[Any]) -> set[tuple[int, tuple[int, ...]]]:
+    """(tuple length, positions) of the arguments of each `call_tir` of `func` that another
+    `call_tir` of it computes with a PrimFunc of `spatial`, the length at most
+    `_MAX_CONSUMER_ARGS`."""
+    from tvm import relax
+
+    calls = _call_tirs(func)
+    elementwise = {b.var for b in calls if b.value.args[0] in spatial}
     places = set()
-    for binding in bindings:
-        if not is_call_tir(binding.value) or not isinstance(binding.value.args[1], relax.Tuple):
+    for binding in calls:
+        if not isinstance(binding.value.args[1], relax.Tuple):
             continue
         fields = list(binding.value.args[1].fields)
-        if len(fields) > _MAX_CONSUMER_ARGS:
-            continue
-        places |= {(len(fields), i) for i, a in enumerate(fields) if a in computed}
+        positions = tuple(i for i, a in enumerate(fields) if a in elementwise)
+        if positions and len(fields) <= _MAX_CONSUMER_ARGS:
+            places.add((len(fields), positions))
     return places
 
 
-def _fusable(mod: Any, producer: Any, context: Any, lifetimes: _Lifetimes) -> bool:
-    """The producer computes element by element, its result is read by the consumer only,
-    and fusing it makes no live tensor larger: its tensor inputs (constants aside: they are
-    not in the workspace) are no larger than its output, or the consumer comes right after
+def _sole_elementwise(producer: Any, context: Any, spatial: set[Any]) -> bool:
+    """The producer computes element by element (its PrimFunc is in `spatial`) and its
+    result is read by the consumer only."""
+    var = context.value_to_bound_var[producer]
+    return len(context.var_usages.get(var, [])) == 1 and producer.args[0] in spatial
+
+
+def _no_larger_inputs(producer: Any) -> bool:
+    """The producer's tensor inputs (constants aside: they are not in the workspace) are no
+    larger than its output."""
+    return sum(tensor_bytes(a.ty) for a in _tensor_inputs(producer)) <= tensor_bytes(producer.ty)
+
+
+def _tensor_inputs(producer: Any) -> list[Any]:
+    import tvm
+
+    return [a for a in producer.args[1].fields if not isinstance(a, tvm.ir.Constant)]
+
+
+def _fusable(
+    producer: Any, context: Any, spatial: set[Any], lifetimes: Callable[[], _Lifetimes]
+) -> bool:
+    """`_sole_elementwise`, and fusing it makes no live tensor larger: its inputs are no
+    larger than its output (`_no_larger_inputs`), or the consumer comes right after
     it with an output no larger than its (the inputs and the consumer's output, live
     together at the consumer, are then no more than the inputs and the producer's output
     were), or each computed input is live at the consumer anyway (a slice of a streaming
     state that other operators read too) and the model inputs it would keep live longer
     raise no peak (`_Lifetimes.fusion_peak`: the float32 input of an int8 model's QUANTIZE
     held while a convolution writes a larger output costs more than the int8 copy)."""
-    import tvm
-
-    var = context.value_to_bound_var[producer]
-    if len(context.var_usages.get(var, [])) != 1:
+    if not _sole_elementwise(producer, context, spatial):
         return False
-    if not _all_spatial(mod[producer.args[0]]):
-        return False
-    inputs = [a for a in producer.args[1].fields if not isinstance(a, tvm.ir.Constant)]
-    if sum(tensor_bytes(a.ty) for a in inputs) <= tensor_bytes(producer.ty):
+    if _no_larger_inputs(producer):
         return True
-    order = lifetimes.order
+    var = context.value_to_bound_var[producer]
+    inputs = _tensor_inputs(producer)
+    order = lifetimes().order
     consumer = context.value_to_bound_var.get(context.matched_expr)
     if consumer is None:
         return False
@@ -168,7 +224,7 @@ def _fusable(mod: Any, producer: Any, context: Any, lifetimes: _Lifetimes) -> bo
     if not computed_live:
         return False
     params = [a for a in inputs if a not in order]
-    return not params or lifetimes.fusion_peak(var, consumer, params) <= lifetimes.peak
+    return not params or lifetimes().fusion_peak(var, consumer, params) <= lifetimes().peak
 
 
 class _Lifetimes:
@@ -233,21 +289,8 @@ def _bindings(func: Any) -> list[Any]:
 def tensor_bytes(ty: Any) -> int:
     import tvm
 
-    elements = int(np.prod([int(d) for d in ty.shape.values]))
+    elements = math.prod(int(d) for d in ty.shape.values)
     return elements * tvm.DataType(ty.dtype).bits // 8
-
-
-def _call_count(mod: Any) -> int:
-    from tvm import relax
-
-    calls = [0]
-
-    def visit(expr: Any) -> None:
-        if isinstance(expr, relax.Call):
-            calls[0] += 1
-
-    relax.analysis.post_order_visit(mod[ENTRY], visit)
-    return calls[0]
 
 
 def widening_kept_apart() -> Any:
@@ -324,8 +367,9 @@ def _inlined(func: Any) -> Any:
     import tvm
     from tvm import s_tir
 
-    schedule = s_tir.Schedule(tvm.IRModule({"main": func}))
-    while _inline_one(schedule):
+    # A block that cannot be inlined (it writes a param) is one caught error: not rendered.
+    schedule = s_tir.Schedule(tvm.IRModule({"main": func}), error_render_level="none")
+    while _inline_spatial(schedule):
         pass
     for block in _blocks(schedule.mod["main"]):
         if _spatial(block):
@@ -346,18 +390,21 @@ def _inlined(func: Any) -> Any:
     return schedule.mod["main"]
 
 
-def _inline_one(schedule: Any) -> bool:
-    """Inlines the first block that can be (a spatial block writing a temporary);
-    whether there was one."""
+def _inline_spatial(schedule: Any) -> bool:
+    """Inlines each spatial block writing a temporary, in program order (a reduction is
+    never inlined: it is not tried); whether one was."""
     from tvm import s_tir
 
+    inlined = False
     for block in _blocks(schedule.mod["main"]):
+        if not _spatial(block):
+            continue
         try:
             schedule.compute_inline(schedule.get_sblock(block.name_hint))
-        except s_tir.ScheduleError:  # a reduction, or it writes a param
+        except s_tir.ScheduleError:  # it writes a param
             continue
-        return True
-    return False
+        inlined = True
+    return inlined
 
 
 def _reads_elementwise(reader: Any, block: Any) -> bool:

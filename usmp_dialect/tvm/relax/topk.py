@@ -1,0 +1,103 @@
+"""`relax.topk` as loops of plain TIR, not a packed call of TVM's runtime.
+
+    topk_in_loops() -> pass         before TVM's `DispatchSortScan`
+
+TVM lowers a `topk` on the CPU to an extern call of `tvm.contrib.sort.topk`, a function of
+its runtime: the C library cannot call it (no TVM runtime on a microcontroller), and TVM's
+own C code generator declares the call's shape array inside an expression (the C does not
+compile). Here each `topk` becomes block-based TIR the rest of the pipeline takes like any
+operator's: the rank of each element along the axis (the count of those before it in the
+order: larger, or equal at a lower index; smaller for the smallest), the index of the
+element of each rank below k, and its value gathered. Ties keep the lower index first, as
+ONNX's TopK and TVM's sort do. It costs n² comparisons a row of n (a sort n log n): no
+buffer but the ranks, one int32 an element, and the k indices found.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _topk(data: Any, k: int, axis: int, ret_type: str, largest: bool, dtype: str) -> Any:
+    """The TE tensors of `relax.topk` (see the module docstring)."""
+    from tvm import te, tirx
+
+    rank = len(data.shape)
+    axis = axis % rank
+    n = data.shape[axis]
+    count = n if k < 1 else k
+    out_shape = [*data.shape[:axis], count, *data.shape[axis + 1 :]]
+
+    def along(index: Any, i: Any) -> tuple[Any, ...]:
+        return (*index[:axis], i, *index[axis + 1 :])
+
+    def before(other: Any, i: Any, index: Any) -> Any:
+        """Whether the element `other` along the axis comes before the one at `index`."""
+        a, b = data[along(index, other)], data[index]
+        ahead = a > b if largest else a < b
+        return tirx.Or(ahead, tirx.And(a == b, other < i))
+
+    e = te.reduce_axis((0, n), "e")
+    ranks = te.compute(
+        data.shape,
+        lambda *index: te.sum(
+            tirx.Select(before(e, index[axis], index), 1, 0).astype("int32"), axis=e
+        ),
+        name="rank",
+    )
+    i = te.reduce_axis((0, n), "i")
+    # The index of each rank, in a buffer of its own: the outputs are written, never read
+    # (an output the kernel read back would count as an input of the C library's run).
+    positions = te.compute(
+        out_shape,
+        lambda *index: te.sum(
+            tirx.Select(
+                ranks[along(index, i)] == index[axis].astype("int32"),
+                i.astype(dtype),
+                tirx.const(0, dtype),
+            ),
+            axis=i,
+        ),
+        name="position",
+    )
+    indices = te.compute(out_shape, lambda *index: positions[index], name="indices")
+    values = te.compute(
+        out_shape, lambda *index: data[along(index, positions[index])], name="values"
+    )
+    return {"both": [values, indices], "values": values, "indices": indices}[ret_type]
+
+
+def topk_in_loops() -> Any:
+    """A module pass: each `relax.topk` call of a Relax function as `R.call_tir` of
+    `_topk`'s PrimFunc."""
+    import tvm
+    from tvm import relax
+
+    topk = tvm.ir.Op.get("relax.topk")
+
+    @relax.expr_functor.mutator
+    class TopKInLoops(relax.PyExprMutator):
+        def visit_call_(self, call: Any) -> Any:
+            call = super().visit_call_(call)
+            if not call.op.same_as(topk):
+                return call
+            attrs = call.attrs
+            return self.builder_.call_te(
+                _topk,
+                call.args[0],
+                int(attrs.k),
+                int(attrs.axis),
+                str(attrs.ret_type),
+                bool(attrs.largest),
+                str(attrs.dtype),
+                primfunc_name_hint="topk",
+            )
+
+    def rewrite(mod: Any, _: Any) -> Any:
+        mutator = TopKInLoops(mod)
+        for gvar, func in mod.functions.items():
+            if isinstance(func, relax.Function):
+                mutator.builder_.update_func(gvar, mutator.visit_expr(func))
+        return mutator.builder_.get()
+
+    return tvm.transform.module_pass(rewrite, opt_level=0, name="TopKInLoops")
