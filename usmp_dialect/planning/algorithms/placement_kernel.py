@@ -192,57 +192,23 @@ def _merged_nodes(tree):
 
 
 @kernel
-def _insert_merged(
-    lo,
-    hi,
-    set_base,
-    set_length,
-    set_capacity,
-    arena_top,
-    tree,
-    merged,
-    pool,
-    start,
-    end,
-    first,
-    size,
-    work,
-):
-    """Add `[first, first + size)` to `occupied` of every merged node live during `[start,
-    end)`, and to `covering` of the nodes of the last merged level within it."""
+def _merged_targets(targets, count, tree, merged, pool, start, end):
+    """Append to `targets` (from `count` on) `occupied` of every merged node live during
+    `[start, end)` and `covering` of the nodes of the last merged level within it; returns
+    the new count."""
     nodes = 2 * tree
     level, width = 1, tree
     while level < merged:
         for node in range(level + start // width, level + (end - 1) // width + 1):
-            work[1] += 1
-            lo, hi, arena_top = _insert(
-                lo,
-                hi,
-                set_base,
-                set_length,
-                set_capacity,
-                (2 * pool + 1) * nodes + node,
-                first,
-                size,
-                arena_top,
-            )
+            targets[count] = (2 * pool + 1) * nodes + node
+            count += 1
         if 2 * level == merged and merged < nodes:
             for node in range(level - (-start // width), level + end // width):
-                work[1] += 1
-                lo, hi, arena_top = _insert(
-                    lo,
-                    hi,
-                    set_base,
-                    set_length,
-                    set_capacity,
-                    2 * pool * nodes + node,
-                    first,
-                    size,
-                    arena_top,
-                )
+                targets[count] = 2 * pool * nodes + node
+                count += 1
         level *= 2
         width //= 2
-    return lo, hi, arena_top
+    return count
 
 
 @kernel
@@ -262,9 +228,22 @@ def _compact(lo, hi, set_base, set_length, set_capacity):
 
 
 @kernel
-def _insert(lo, hi, set_base, set_length, set_capacity, s, first, size, arena_top):
-    """Add `[first, first + size)` to set `s`, merging what it touches; returns the arrays
-    (grown when full) and the arena's new top."""
+def _grown(values, used):
+    """`values` with a quarter more room, its first `used` kept."""
+    grown = np.empty(len(values) + len(values) // 4 + _INITIAL_CAPACITY, values.dtype)
+    grown[:used] = values[:used]
+    return grown
+
+
+@kernel
+def _insert(lo, hi, set_base, set_length, set_capacity, s, first, size, top):
+    """Add `[first, first + size)` to set `s`, merging what it touches, and move `top[0]`
+    (the arena's top) past the set if it had to move; False, with nothing added, when the
+    arena must grow first: it is compacted when full, and grown (by the caller, one array
+    after the other, so that at most three of them are held at once) when that leaves it
+    more than seven eighths full. Growth by a quarter, of the arena and of a set, keeps
+    the arena within about 1.5x the intervals it holds (dense 64k traces had 4M intervals
+    in an arena of 16M slots with doubling)."""
     last = first + size
     base, length = set_base[s], set_length[s]
     i = _first_above(hi, base, length, 0, first - 1)
@@ -276,22 +255,18 @@ def _insert(lo, hi, set_base, set_length, set_capacity, s, first, size, arena_to
         last = max(last, hi[base + j - 1])
     new_length = length - (j - i) + 1
     if new_length > set_capacity[s]:
-        # Growth by half keeps the arena within about twice the intervals it holds: at
-        # 64k dense buffers, 4M intervals in an arena of 16M with doubling.
-        capacity = max(_INITIAL_CAPACITY, set_capacity[s] + set_capacity[s] // 2)
-        if arena_top + capacity > len(lo):
-            arena_top = _compact(lo, hi, set_base, set_length, set_capacity)
+        capacity = max(_INITIAL_CAPACITY, set_capacity[s] + set_capacity[s] // 4)
+        if top[0] + capacity > len(lo):
+            top[0] = _compact(lo, hi, set_base, set_length, set_capacity)
+            if 8 * (top[0] + capacity) > 7 * len(lo):
+                return False
             base = set_base[s]
-            if 4 * (arena_top + capacity) > 3 * len(lo):
-                grown = max(len(lo) + len(lo) // 2, 2 * (arena_top + capacity))
-                lo = np.concatenate((lo, np.empty(grown - len(lo), lo.dtype)))
-                hi = np.concatenate((hi, np.empty(grown - len(hi), hi.dtype)))
-        lo[arena_top : arena_top + length] = lo[base : base + length]
-        hi[arena_top : arena_top + length] = hi[base : base + length]
-        base = arena_top
+        lo[top[0] : top[0] + length] = lo[base : base + length]
+        hi[top[0] : top[0] + length] = hi[base : base + length]
+        base = top[0]
         set_base[s] = base
         set_capacity[s] = capacity
-        arena_top += capacity
+        top[0] += capacity
     # Shift the tail to its place (one slot right or several left), then write the merge.
     shift = new_length - length
     if shift > 0:
@@ -305,7 +280,7 @@ def _insert(lo, hi, set_base, set_length, set_capacity, s, first, size, arena_to
     lo[base + i] = first
     hi[base + i] = last
     set_length[s] = new_length
-    return lo, hi, arena_top
+    return True
 
 
 @kernel
@@ -341,10 +316,11 @@ def place_spans(
     set_capacity = np.zeros(num_sets, np.int64)
     lo = np.empty(max(16 * n, 64), np.int64)
     hi = np.empty(max(16 * n, 64), np.int64)
-    arena_top = 0
+    top = np.zeros(1, np.int64)
     seen = np.zeros(nodes, np.int64)
     stamp = 0
     sets = np.empty(4 * 64 + 8, np.int64)
+    targets = np.empty(2 * len(sets) + 2 * merged, np.int64)
     # Per set of a query: where its intervals are, the first not passed, the heap.
     base = np.empty(len(sets), np.int64)
     length = np.empty(len(sets), np.int64)
@@ -388,48 +364,30 @@ def place_spans(
             pool_of[buffer] = pool
             offset_of[buffer] = offset
             placed = True
+            # The query took `below` of the canonical nodes and `stab` of their ancestors;
+            # the buffer goes to `below` of all of them and to `stab` of the canonical
+            # nodes, and to the merged levels' sets it meets.
+            writes = 0
             for k in range(count):
-                # The query took `below` of the canonical nodes and `stab` of their
-                # ancestors; the buffer goes to `below` of all of them and to `stab` of
-                # the canonical nodes. Merged levels are filled by `_insert_merged`.
                 node = sets[k] % nodes
                 if node < merged:
                     continue
-                canonical = sets[k] // nodes % 2 == 1
-                target = sets[k] if canonical else sets[k] + nodes
-                work[1] += 1 + canonical
-                lo, hi, arena_top = _insert(
-                    lo, hi, set_base, set_length, set_capacity, target, offset, size, arena_top
-                )
-                if canonical:
-                    lo, hi, arena_top = _insert(
-                        lo,
-                        hi,
-                        set_base,
-                        set_length,
-                        set_capacity,
-                        target - nodes,
-                        offset,
-                        size,
-                        arena_top,
-                    )
+                if sets[k] // nodes % 2 == 1:
+                    targets[writes] = sets[k] - nodes
+                    writes += 1
+                    targets[writes] = sets[k]
+                else:
+                    targets[writes] = sets[k] + nodes
+                writes += 1
             if count:
-                lo, hi, arena_top = _insert_merged(
-                    lo,
-                    hi,
-                    set_base,
-                    set_length,
-                    set_capacity,
-                    arena_top,
-                    tree,
-                    merged,
-                    pool,
-                    start,
-                    end,
-                    offset,
-                    size,
-                    work,
-                )
+                writes = _merged_targets(targets, writes, tree, merged, pool, start, end)
+            work[1] += writes
+            for k in range(writes):
+                while not _insert(
+                    lo, hi, set_base, set_length, set_capacity, targets[k], offset, size, top
+                ):
+                    lo = _grown(lo, top[0])
+                    hi = _grown(hi, top[0])
             break
         if not placed:
             return pool_of, offset_of, buffer, work[0], work[1]
