@@ -12,6 +12,11 @@ from usmp_dialect.planning.algorithms.placement import (
     geometry_of,
     place_in_order,
 )
+from usmp_dialect.planning.algorithms.placement_kernel import (
+    ARENA_SLOTS_PER_BUFFER,
+    NO_HINT,
+    place_spans,
+)
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
 from usmp_dialect.planning.problem import Intervals, PlanningError, Problem
 
@@ -88,3 +93,27 @@ def test_long_trace_placement_equals_the_conflict_list_placement(instance, fit):
     assert _placed(problem, geometry_of(problem), order, fit) == _placed(
         problem, _graph_geometry(problem), order, fit
     )
+
+
+@settings(max_examples=30, deadline=None)
+@given(long_traces(), st.sampled_from(list(Fit)))
+def test_an_arena_that_must_be_copied_to_grow_gives_the_same_offsets(instance, fit):
+    problem, order = instance
+    n = problem.num_buffers
+    span_start, span_end = geometry_of(problem).spans
+    arguments = (
+        span_start.astype(np.int64),
+        span_end.astype(np.int64),
+        np.asarray(problem.sizes, dtype=np.int64),
+        np.maximum(np.asarray(problem.alignments, dtype=np.int64), 1),
+        order.astype(np.int64),
+        fit is Fit.BEST,
+        np.arange(n + 1, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.array([NO_HINT], dtype=np.int64),
+        1,
+        np.full(n, -1, dtype=np.int64),
+    )
+    reserved = place_spans(*arguments, ARENA_SLOTS_PER_BUFFER * n)
+    copied = place_spans(*arguments, 0)
+    assert copied[1].tolist() == reserved[1].tolist()

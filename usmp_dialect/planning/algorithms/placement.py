@@ -15,7 +15,11 @@ from enum import Enum
 
 import numpy as np
 
-from usmp_dialect.planning.algorithms.placement_kernel import NO_HINT, place_spans
+from usmp_dialect.planning.algorithms.placement_kernel import (
+    ARENA_SLOTS_PER_BUFFER,
+    NO_HINT,
+    place_spans,
+)
 from usmp_dialect.planning.conflicts import symmetric_conflicts
 from usmp_dialect.planning.problem import Plan, PlanningError, Problem
 from usmp_dialect.planning.size_hints import out_of_space
@@ -297,6 +301,7 @@ def _place_spans(
         hints,
         len(problem.pools),
         np.asarray(pinned, dtype=np.int64),
+        ARENA_SLOTS_PER_BUFFER * problem.num_buffers,
     )
     return pool, offset, int(failed), int(steps), int(writes)
 

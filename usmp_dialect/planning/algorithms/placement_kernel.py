@@ -39,6 +39,9 @@ from usmp_dialect.planning.algorithms.kernel import kernel
 
 NO_HINT = np.iinfo(np.int64).max
 _INITIAL_CAPACITY = 4
+ARENA_SLOTS_PER_BUFFER = 256
+"""Slots of address space a caller gives the arena at once, a buffer (`arena_slots`): dense
+traces of 64k buffers write about 100 a buffer, so the arena need not be copied to grow."""
 
 
 @kernel
@@ -228,9 +231,9 @@ def _compact(lo, hi, set_base, set_length, set_capacity):
 
 
 @kernel
-def _grown(values, used):
-    """`values` with a quarter more room, its first `used` kept."""
-    grown = np.empty(len(values) + len(values) // 4 + _INITIAL_CAPACITY, values.dtype)
+def _grown(values, used, slots):
+    """`values` with room for `slots`, its first `used` kept."""
+    grown = np.empty(slots, values.dtype)
     grown[:used] = values[:used]
     return grown
 
@@ -239,11 +242,11 @@ def _grown(values, used):
 def _insert(lo, hi, set_base, set_length, set_capacity, s, first, size, top):
     """Add `[first, first + size)` to set `s`, merging what it touches, and move `top[0]`
     (the arena's top) past the set if it had to move; False, with nothing added, when the
-    arena must grow first: it is compacted when full, and grown (by the caller, one array
-    after the other, so that at most three of them are held at once) when that leaves it
-    more than seven eighths full. Growth by a quarter, of the arena and of a set, keeps
-    the arena within about 1.5x the intervals it holds (dense 64k traces had 4M intervals
-    in an arena of 16M slots with doubling)."""
+    arena must grow first. The arena is used up to `top[1]` slots: it is compacted when
+    that is full, and `top[1]` raised by a quarter (by the caller) when the compaction
+    leaves it more than seven eighths full, so that the slots written stay within about
+    1.5x the intervals held (dense 64k traces had 4M intervals in 16M slots with
+    doubling)."""
     last = first + size
     base, length = set_base[s], set_length[s]
     i = _first_above(hi, base, length, 0, first - 1)
@@ -256,9 +259,9 @@ def _insert(lo, hi, set_base, set_length, set_capacity, s, first, size, top):
     new_length = length - (j - i) + 1
     if new_length > set_capacity[s]:
         capacity = max(_INITIAL_CAPACITY, set_capacity[s] + set_capacity[s] // 4)
-        if top[0] + capacity > len(lo):
+        if top[0] + capacity > top[1]:
             top[0] = _compact(lo, hi, set_base, set_length, set_capacity)
-            if 8 * (top[0] + capacity) > 7 * len(lo):
+            if 8 * (top[0] + capacity) > 7 * top[1]:
                 return False
             base = set_base[s]
         lo[top[0] : top[0] + length] = lo[base : base + length]
@@ -296,13 +299,15 @@ def place_spans(
     hints,
     num_pools,
     pinned,
+    arena_slots,
 ):
     """`(pool, offset, failed, steps, writes)`: every buffer of `order` at the first
     candidate pool where it fits under the hint (`NO_HINT`: none); `failed` is the first
     buffer that fits nowhere (-1 when all were placed); `steps` the heap steps the gaps
     took, `writes` the sets the placed buffers were written to. A buffer whose
     `pinned` offset is not -1 goes there, in its first candidate pool, whatever it meets
-    (the caller knows it overlaps nothing)."""
+    (the caller knows it overlaps nothing). The arena of intervals starts with address
+    space for `arena_slots` (the offsets do not depend on it)."""
     n = len(sizes)
     leaves = max(int(span_end.max()) if n else 1, 1)
     tree = 1
@@ -314,9 +319,11 @@ def place_spans(
     set_base = np.zeros(num_sets, np.int64)
     set_length = np.zeros(num_sets, np.int64)
     set_capacity = np.zeros(num_sets, np.int64)
-    lo = np.empty(max(16 * n, 64), np.int64)
-    hi = np.empty(max(16 * n, 64), np.int64)
-    top = np.zeros(1, np.int64)
+    # Address space for the arena: pages are only resident once written, and the arena is
+    # written from the bottom up to `top[1]` slots.
+    lo = np.empty(max(arena_slots, 64), np.int64)
+    hi = np.empty(len(lo), np.int64)
+    top = np.array([0, min(max(16 * n, 64), len(lo))], np.int64)
     seen = np.zeros(nodes, np.int64)
     stamp = 0
     sets = np.empty(4 * 64 + 8, np.int64)
@@ -386,8 +393,12 @@ def place_spans(
                 while not _insert(
                     lo, hi, set_base, set_length, set_capacity, targets[k], offset, size, top
                 ):
-                    lo = _grown(lo, top[0])
-                    hi = _grown(hi, top[0])
+                    top[1] += top[1] // 4 + _INITIAL_CAPACITY
+                    if top[1] > len(lo):
+                        # One array after the other: at most three are held at once.
+                        slots = max(top[1], len(lo) + len(lo) // 4)
+                        lo = _grown(lo, top[0], slots)
+                        hi = _grown(hi, top[0], slots)
             break
         if not placed:
             return pool_of, offset_of, buffer, work[0], work[1]
