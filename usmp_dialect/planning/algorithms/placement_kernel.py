@@ -27,8 +27,9 @@ the square root of the ranks, `_merged_nodes`) keep instead one set a node:
 
 A buffer then goes into `occupied` of every top node it meets (about twice its span over the
 square root of the ranks, plus the levels) and into `covering` of the last level's nodes it
-covers. Dense 16k / 64k traces pass 2.5x fewer intervals a best-fit order (1800 / 6800 a
-buffer); the walk is still linear in the gaps of the union, which grow with the trace.
+covers. A best-fit order of a dense 16k trace passes 1800 intervals a buffer instead of
+4540 (6800 at 64k); the walk is still linear in the gaps of the union, which grow with the
+trace (about n/24 gaps, n/80 of them large enough, on dense traces).
 """
 
 from __future__ import annotations
@@ -186,7 +187,9 @@ def _add_node(pool, nodes, merged, node, stamp, seen, sets, count):
 @kernel
 def _merged_nodes(tree):
     """The nodes below this index keep `occupied` sets: the levels whose nodes span at
-    least the square root of the time ranks (at most that many nodes)."""
+    least about twice the square root of the time ranks: on a dense 16k trace one level
+    deeper passed as many intervals and wrote more sets (1.39 against 1.21 CPU s a
+    best-fit order), one level shallower passed 10 % more (1.23 s)."""
     nodes = 2 * tree
     merged = 2
     while 4 * merged * merged < nodes:
