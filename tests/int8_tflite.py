@@ -669,13 +669,25 @@ def float_input_int8_conv_tflite(stride: int, seed: int = 0) -> bytes:
     return w.model(codes, operators, [x], [out], "usmp_dialect float input, int8 conv")
 
 
-def conv_stack_tflite(int8: bool, layers: int = 6, channels: int = 16, seed: int = 0) -> bytes:
+def conv_stack_tflite(
+    int8: bool,
+    layers: int = 6,
+    channels: int = 16,
+    seed: int = 0,
+    shared: bool = False,
+    uniform: bool = False,
+) -> bytes:
     """A stack of convolutions, int8 as TFLite's converter quantizes one (per-channel
     weights, int32 biases) or its float32 twin with the same weights unquantized, to
     weigh what int8 costs the import and the check:
 
     input [1,16,16,channels] -> `layers` x (CONV_2D 3x3xchannels SAME, RELU)
       -> output [1,16,16,channels]
+
+    With `shared`, every layer has the first one's weights and bias, each layer's its own
+    tensors in the file (int8: the same bytes, and the bias's too from the second layer
+    on, whose input scale is the same). With `uniform`, every output channel's weights
+    have the same largest magnitude: int8, each weight's per-channel scales are all equal.
     """
     rng = np.random.default_rng(seed)
     w = _Writer()
@@ -687,8 +699,12 @@ def conv_stack_tflite(int8: bool, layers: int = 6, channels: int = 16, seed: int
     operators: list[tuple[int, list[int], int, int, int | None]] = []
     previous, previous_scale = x, INPUT_SCALE
     for layer in range(layers):
-        weights = rng.standard_normal((channels, 3, 3, channels)) / np.sqrt(9 * channels)
-        bias = rng.standard_normal(channels) / 4
+        if layer == 0 or not shared:
+            weights = rng.standard_normal((channels, 3, 3, channels)) / np.sqrt(9 * channels)
+            bias = rng.standard_normal(channels) / 4
+            if uniform:
+                largest = np.abs(weights).reshape(channels, -1).max(axis=1)
+                weights *= 0.5 / largest[:, None, None, None]
         if int8:
             cw, cb = _int8_conv_constants(w, f"conv{layer}", weights, bias, previous_scale)
         else:

@@ -70,6 +70,69 @@ def test_library_matches_relax_vm(model: str, workspace_io: bool) -> None:
     assert result.library.sizes.rodata >= result.pools[result.constant_pool]
 
 
+def _summed_products() -> tuple[object, dict[str, np.ndarray]]:
+    """A reduction into the model's output: its kernel zeroes each output element, then
+    adds each product to it, reading back what it wrote."""
+    from tvm.script import ir as I
+    from tvm.script import relax as R
+
+    @I.ir_module
+    class Module:
+        @R.function
+        def forward(x: R.Tensor((2, 6), "float32"), w: R.Tensor((6, 3), "float32")):
+            R.func_attr({"num_input": 1})
+            with R.dataflow():
+                products = R.matmul(x, w)
+                y = R.sum(products, axis=[1])
+                R.output(y)
+            return y
+
+    return Module, {"w": np.arange(18, dtype=np.float32).reshape(6, 3) / 8}
+
+
+@pytest.mark.parametrize("workspace_io", [False, True])
+def test_an_output_read_back_stays_an_output(workspace_io: bool) -> None:
+    """The model's signature says what is an input and what an output, not how the kernels
+    use a buffer: an output the reduction reads back is a member of the outputs struct (and
+    of the pools' outputs), and the library gives the Relax VM's values."""
+    _require_tools(qemu=False)
+    mod, weights = _summed_products()
+    x = np.random.default_rng(0).standard_normal((2, 6)).astype(np.float32)
+    result = check_model(
+        mod, weights, "<summed>", workspace_io=workspace_io, executor="c", inputs={"x": x}
+    )
+    assert [(o.name, o.agrees) for o in result.outputs] == [("output", True)]
+
+
+def _sorted_rows() -> tuple[object, dict[str, np.ndarray]]:
+    """`R.sort` and `R.argsort`, which TVM lowers to calls of its runtime's sort."""
+    from tvm.script import ir as I
+    from tvm.script import relax as R
+
+    @I.ir_module
+    class Module:
+        @R.function
+        def forward(x: R.Tensor((3, 6), "float32")):
+            with R.dataflow():
+                ascending = R.sort(x, axis=1)
+                order = R.argsort(x, axis=1, descending=True, dtype="int32")
+                R.output(ascending, order)
+            return (ascending, order)
+
+    return Module, {}
+
+
+def test_sort_and_argsort_run_in_the_c_library() -> None:
+    """A sort and an argsort are plain loops in the C library, not calls of TVM's runtime:
+    the Relax VM's values, ties in the order of their indices (TVM's stable sort)."""
+    _require_tools(qemu=False)
+    mod, weights = _sorted_rows()
+    rng = np.random.default_rng(0)
+    x = rng.integers(-3, 3, (3, 6)).astype(np.float32)  # ties in every row
+    result = check_model(mod, weights, "<sorted>", executor="c", inputs={"x": x}, tolerance=0)
+    assert [(o.name, o.agrees) for o in result.outputs] == [("output0", True), ("output1", True)]
+
+
 @pytest.mark.slow
 def test_int8_model_is_exact(tmp_path: Path) -> None:
     """The int8 CNN (a .tflite written by tests/int8_tflite.py) through the bundle equals

@@ -28,7 +28,10 @@ def test_presets_side_by_side(capsys) -> None:
 
 
 def test_a_pass_pipeline_beside_a_preset(capsys) -> None:
-    spec = "tir-hoist-workspaces,tir-to-usmp,usmp-assign-pools,usmp-plan{algorithm=best_fit}"
+    spec = (
+        "tir-hoist-workspaces,tir-to-usmp,usmp-assign-pools,tir-align-to-pools,"
+        "usmp-plan{algorithm=best_fit}"
+    )
     assert main([str(DIAMOND), "--algorithm", "first_fit", "-p", "tvm-usmp", "-p", spec]) == 0
     rows = _rows(capsys.readouterr().out)
     assert rows == {"tvm-usmp": ["64", "48"], spec: ["48", "48"]}
@@ -52,7 +55,9 @@ def test_a_pipeline_that_cannot_compare_is_one_diagnostic(capsys, pipeline, mess
 
 
 def test_svg_page_shows_every_pipeline_and_pool(tmp_path, capsys) -> None:
-    pools = 'tir-to-usmp,usmp-assign-pools{pools="sram:size_hint=32,dram"},usmp-plan'
+    pools = (
+        'tir-to-usmp,usmp-assign-pools{pools="sram:size_hint=32,dram"},tir-align-to-pools,usmp-plan'
+    )
     spec = pools + "{algorithm=first_fit}"
     argv = [str(DIAMOND), "--algorithm", "first_fit", "-p", "hoisted", "-p", spec]
     assert main([*argv, "--svg", str(tmp_path / "plans")]) == 0

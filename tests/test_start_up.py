@@ -84,6 +84,18 @@ def test_a_plan_at_max_live_is_not_climbed(tmp_path: Path):
     assert "numpy.random" not in loaded
 
 
+def test_a_plan_the_search_proves_at_once_loads_no_numba(tmp_path: Path):
+    """MiniMalloc's C: the first order's plan is 1.36x max-live, and the search's question
+    at max-live finds a plan there in half a million steps: few enough for plain Python."""
+    output = tmp_path / "report.json"
+    instance = ROOT / "benchmarks/minimalloc/C.1048576.csv"
+    argv = [str(instance), "--plan-pools", "-t", "usmp-report{format=json}", "-o", str(output)]
+    assert _third_party(_loaded_by(*argv)) == ["numpy"]
+    report = json.loads(output.read_text())
+    assert [pool["size"] for pool in report["pools"]] == [1039360]
+    assert report["plan"]["proven_optimal"]
+
+
 def test_numpy_loads_one_blas_thread_unless_told():
     """OpenBLAS starts a thread per core as numpy loads; the tools call no BLAS."""
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}

@@ -85,6 +85,7 @@ from xdsl.passes import ModulePass  # noqa: E402
 
 from usmp_dialect.pipeline import DEFAULT_TIME_LIMIT  # noqa: E402
 from usmp_dialect.reports.report import PlanReport, plan_report  # noqa: E402
+from usmp_dialect.transforms.tir_align_to_pools import TirAlignToPools  # noqa: E402
 from usmp_dialect.transforms.tir_constants_to_buffers import TirConstantsToBuffers  # noqa: E402
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
 from usmp_dialect.transforms.tir_to_usmp import WORKSPACE_LEFT_OUT, TirToUsmp  # noqa: E402
@@ -124,7 +125,13 @@ def plan(
     ctx = Context()
     # The front passes and the pools: usmp-assign-pools again gives the default
     # candidates to what a front without it left unassigned, and assigns nothing twice.
-    for p in (*front, UsmpAssignPools(), TirConstantsToBuffers(), UsmpPlan(algorithm, time_limit)):
+    for p in (
+        *front,
+        UsmpAssignPools(),
+        TirConstantsToBuffers(),
+        TirAlignToPools(),
+        UsmpPlan(algorithm, time_limit),
+    ):
         p.apply(ctx, module)
     seconds = time.perf_counter() - began
     module.verify()

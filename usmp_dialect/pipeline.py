@@ -2,7 +2,7 @@
 and the benchmarks:
 
     [tir-hoist-workspaces,] [tir-io-to-allocations,] memref-to-usmp, tir-to-usmp,
-    usmp-assign-pools[{pools="..."}], tir-constants-to-buffers,
+    usmp-assign-pools[{pools="..."}], tir-constants-to-buffers, tir-align-to-pools,
     usmp-plan{algorithm=... time-limit=... effort=...}[, usmp-to-memref, usmp-to-tir]
 
 Its defaults are `usmp-plan`'s own option defaults.
@@ -55,6 +55,7 @@ def plan_pools_pipeline(
         "tir-to-usmp",
         _assign_pools(pools, constant_pool),
         "tir-constants-to-buffers",
+        "tir-align-to-pools",
         f"usmp-plan{{algorithm={option_text(algorithm)} time-limit={option_text(time_limit)} "
         f"effort={option_text(effort)}}}",
     ]

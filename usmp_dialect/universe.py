@@ -85,6 +85,12 @@ def _tir_constants_to_buffers():
     return TirConstantsToBuffers
 
 
+def _tir_align_to_pools():
+    from usmp_dialect.transforms.tir_align_to_pools import TirAlignToPools
+
+    return TirAlignToPools
+
+
 def _usmp_to_tir():
     from usmp_dialect.transforms.usmp_to_tir import UsmpToTir
 
@@ -102,6 +108,7 @@ USMP_UNIVERSE = Universe(
         "tir-io-to-allocations": _tir_io_to_allocations,
         "tir-to-usmp": _tir_to_usmp,
         "tir-constants-to-buffers": _tir_constants_to_buffers,
+        "tir-align-to-pools": _tir_align_to_pools,
         "usmp-to-tir": _usmp_to_tir,
     },
     all_targets={"usmp-report": _usmp_report, "usmp-svg": _usmp_svg, "usmp-html": _usmp_html},
@@ -128,6 +135,7 @@ PASS_SUMMARIES = {
     "tir-to-usmp": "the plannable tir.alloc_buffers to usmp.alloc_offset, with their liveness",
     "tir-constants-to-buffers": "the entry's constants become buffers of a constant pool",
     "usmp-assign-pools": 'the pools (pools="SPEC", below) and each buffer\'s candidate pools',
+    "tir-align-to-pools": "TIR buffers of TVM's default alignment planned at their pools'",
     "usmp-plan": "every buffer's offset and every pool's size (algorithm=NAME, below)",
     "usmp-to-memref": "planned pools become function arguments, buffers views into them",
     "usmp-to-tir": "planned pools become uint8 buffer params, buffers views into them",

@@ -22,6 +22,7 @@ tvm = pytest.importorskip("tvm")
 pytestmark = pytest.mark.tvm
 
 from usmp_dialect.reports.report import plan_report  # noqa: E402
+from usmp_dialect.transforms.tir_align_to_pools import TirAlignToPools  # noqa: E402
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
 from usmp_dialect.transforms.tir_to_usmp import TirToUsmp  # noqa: E402
 from usmp_dialect.transforms.usmp_assign_pools import UsmpAssignPools  # noqa: E402
@@ -346,7 +347,7 @@ def test_model_without_weights_lists_no_constants() -> None:
 
 def _plan_report(tir_mod, front) -> dict:
     module = import_module(tir_mod)
-    for p in (*front, UsmpAssignPools(), UsmpPlan()):
+    for p in (*front, UsmpAssignPools(), TirAlignToPools(), UsmpPlan()):
         p.apply(Context(), module)
     return plan_report(module)
 
@@ -591,6 +592,7 @@ def test_view_read_late_keeps_its_source_live() -> None:
     module = import_relax(mod, weights)
     TirToUsmp().apply(Context(), module)
     UsmpAssignPools().apply(Context(), module)
+    TirAlignToPools().apply(Context(), module)
     UsmpPlan().apply(Context(), module)
     report = plan_report(module)
     live = {b["name"]: b["live"] for b in report["buffers"]}

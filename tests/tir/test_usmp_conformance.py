@@ -29,6 +29,7 @@ from usmp_dialect.dialects.usmp import (
     module_problem,
 )
 from usmp_dialect.planning.conflicts import max_live
+from usmp_dialect.transforms.tir_align_to_pools import TirAlignToPools
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations
 from usmp_dialect.transforms.tir_to_usmp import TirToUsmp
 from usmp_dialect.transforms.usmp_assign_pools import UsmpAssignPools
@@ -72,6 +73,7 @@ FAST_AND_SLOW = "fast_memory:size_hint=200704,slow_memory"
 def planned(module: ModuleOp, pools: str | None = None) -> ModuleOp:
     TirToUsmp().apply(None, module)  # type: ignore[arg-type]
     UsmpAssignPools(pools).apply(None, module)  # type: ignore[arg-type]
+    TirAlignToPools().apply(None, module)  # type: ignore[arg-type]
     return module
 
 

@@ -1,6 +1,7 @@
 """Which pools a buffer may go into: the pools serving its function's target, and the
-alignment it is planned at there. `usmp-assign-pools` gives workspace buffers their
-candidates with it, `tir-constants-to-buffers` the constants theirs."""
+alignment it is planned at there (its own or its pools', the stricter). `usmp-assign-pools`
+gives workspace buffers their candidates with it, `tir-constants-to-buffers` the constants
+theirs; `tir-align-to-pools` then applies TIR's own rule for TVM's default alignment."""
 
 from __future__ import annotations
 
@@ -8,8 +9,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr, SymbolRefAttr, i64
-from xdsl.ir import Attribute, Operation
-from xdsl.rewriter import Rewriter
+from xdsl.ir import Operation
 
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
@@ -36,30 +36,15 @@ def _function_of(op: Operation) -> Function | None:
     return found
 
 
-def planned_alignment(buffer_type: Attribute, requested: int, pool_alignment: int):
-    """The byte alignment a buffer is planned at, and the type of the buffer it becomes.
-
-    A buffer is placed at the strictest alignment of its pools or its own. TVM gives every
-    buffer `data_alignment` 64 unless told otherwise, while its USMP placed workspace
-    buffers at the pool's alignment (16). So a TIR buffer's 64 counts as "not asked for":
-    the buffer is planned at the pool's alignment and its type says so (a type must not
-    promise an alignment the plan does not give).
-    """
-    if (
-        isinstance(buffer_type, tir.BufferType)
-        and requested == buffer_type.alignment.data == tir.DEFAULT_ALIGNMENT
-    ):
-        return pool_alignment, tir.in_pool(buffer_type, pool_alignment)
-    return max(requested, pool_alignment), buffer_type
+def pools_alignment(pools: Sequence[PoolOp]) -> int:
+    """The alignment a buffer gets from its candidate pools: the strictest of theirs."""
+    return max(p.alignment.value.data for p in pools)
 
 
 def set_candidates(op: AllocOffsetOp, candidates: Sequence[PoolOp]) -> None:
-    pool_alignment = max(p.alignment.value.data for p in candidates)
-    alignment, buffer_type = planned_alignment(op.buffer.type, op.alignment_bytes, pool_alignment)
+    alignment = max(op.alignment_bytes, pools_alignment(candidates))
     op.properties["pools"] = ArrayAttr(SymbolRefAttr(p.sym_name) for p in candidates)
     op.properties["alignment"] = IntegerAttr(alignment, i64)
-    if buffer_type != op.buffer.type:
-        Rewriter.replace_value_with_new_type(op.buffer, buffer_type)
 
 
 def assign_serving_pools(ops: Sequence[AllocOffsetOp], pools: Sequence[PoolOp], kind: str) -> None:

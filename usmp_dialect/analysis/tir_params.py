@@ -1,7 +1,7 @@
 """An entry function's params as the buffers they hold: which are constants, what buffer
 a param (or a pointer param's views) holds, and the allocation that takes a param's place
 (`tir-io-to-allocations` for inputs and outputs, `tir-constants-to-buffers` for constants,
-the C library's I/O kinds)."""
+the C library's I/O kinds), and whether an I/O param is an input or an output."""
 
 from __future__ import annotations
 
@@ -11,24 +11,48 @@ from xdsl.rewriter import Rewriter
 
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
+from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, OUTPUTS_ATTR, IOKind
+
+
+def _listed_params(function: tir.PrimFuncOp, attr_name: str) -> set[str] | None:
+    """The params `function`'s attribute `attr_name` names, each one of its params; None
+    without the attribute."""
+    attr = function.attributes.get(attr_name)
+    if attr is None:
+        return None
+    if not isinstance(attr, ArrayAttr) or not all(isinstance(a, StringAttr) for a in attr):
+        raise UsmpError(f"{attr_name} must be an array of param names", function)
+    listed = {a.data for a in attr if isinstance(a, StringAttr)}
+    if unknown := sorted(listed - set(function.param_names())):
+        raise UsmpError(
+            f"{attr_name} names {', '.join(unknown)}, not a param of @{function.sym_name.data}",
+            function,
+        )
+    return listed
 
 
 def constant_params(function: tir.PrimFuncOp) -> set[str]:
     """The params `function`'s `usmp.constants` names, each one of its params."""
-    attr = function.attributes.get(CONSTANTS_ATTR)
-    if attr is None:
-        return set()
-    if not isinstance(attr, ArrayAttr) or not all(isinstance(a, StringAttr) for a in attr):
-        raise UsmpError(f"{CONSTANTS_ATTR} must be an array of param names", function)
-    constants = {a.data for a in attr if isinstance(a, StringAttr)}
-    if unknown := sorted(constants - set(function.param_names())):
-        raise UsmpError(
-            f"{CONSTANTS_ATTR} names {', '.join(unknown)}, not a param of "
-            f"@{function.sym_name.data}",
-            function,
-        )
-    return constants
+    return _listed_params(function, CONSTANTS_ATTR) or set()
+
+
+def output_params(function: tir.PrimFuncOp) -> set[str] | None:
+    """The params `function`'s `usmp.outputs` names, each one of its params; None when the
+    entry does not say which of its params are outputs."""
+    return _listed_params(function, OUTPUTS_ATTR)
+
+
+def io_kind(name: str, outputs: set[str] | None, read: bool, written: bool) -> IOKind:
+    """The kind of the entry's I/O param `name`: as the entry's `usmp.outputs` (`outputs`)
+    says when it has one. Else TVM's rule, by how the operators use it (`read`, `written`):
+    read means input, written output; a param never touched is an input (the application
+    may write it; nothing depends on it); one both read and written, which TVM refused,
+    carries its value in and out."""
+    if outputs is not None:
+        return IOKind.OUTPUT if name in outputs else IOKind.INPUT
+    if read and written:
+        return IOKind.INPUT_OUTPUT
+    return IOKind.OUTPUT if written else IOKind.INPUT
 
 
 def param_views(param: SSAValue) -> list[tir.DeclBufferOp]:

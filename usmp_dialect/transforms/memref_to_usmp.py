@@ -18,7 +18,7 @@ from xdsl.rewriter import Rewriter
 
 from usmp_dialect.analysis.memref_liveness import Allocation, program_liveness
 from usmp_dialect.dialects.usmp import AllocOffsetOp
-from usmp_dialect.transforms.allocations_to_usmp import lower_allocations
+from usmp_dialect.lowering.allocations_to_usmp import lower_allocations
 
 
 def _lower_allocation(allocation: Allocation, name: str) -> AllocOffsetOp:

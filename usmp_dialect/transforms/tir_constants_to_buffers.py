@@ -44,7 +44,7 @@ from usmp_dialect.dialects.usmp import (
     module_liveness,
     module_pools,
 )
-from usmp_dialect.transforms.allocations_to_usmp import (
+from usmp_dialect.lowering.allocations_to_usmp import (
     BufferNames,
     lower_alloc_buffer,
     pending_allocations,

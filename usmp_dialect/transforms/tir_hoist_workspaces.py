@@ -39,7 +39,7 @@ from usmp_dialect.analysis.tir_liveness import (
     unplannable_reason,
 )
 from usmp_dialect.dialects import tir
-from usmp_dialect.transforms.allocations_to_usmp import BufferNames, tir_program_before_lowering
+from usmp_dialect.lowering.allocations_to_usmp import BufferNames, tir_program_before_lowering
 
 
 def _callees_first(

@@ -3,8 +3,10 @@ allocations, so that the planner can place them in a workspace pool too.
 
 TVM's `CreateAllocatesForIO` (USMP's `use_workspace_io`): every buffer param of the
 entry function becomes a `tir.alloc_buffer {usmp.io = #usmp.io<"x", input>}` at
-the top of its body and leaves the signature; the kind is TVM's rule (read: input,
-written: output), through the calls that hand the buffer to operators. A pointer param
+the top of its body and leaves the signature; the kind is what the entry's `usmp.outputs`
+says (an importer's record of the model's outputs; the attribute goes with the params),
+else TVM's rule (read: input, written: output), through the calls that hand the buffer to
+operators. A pointer param
 that the entry views as a buffer (`x = T.decl_buffer(shape, dtype, data=p)`, the form of
 TVM's own tests) is a buffer param of the view's type: the views become the allocation.
 Params named in the entry's `usmp.constants` attribute (a model's weights) stay params;
@@ -24,39 +26,35 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from usmp_dialect.analysis.tir_liveness import (
-    Allocation,
-    check_entry_not_called,
-    tir_liveness,
-)
+from usmp_dialect.analysis.tir_liveness import check_entry_not_called, tir_liveness
 from usmp_dialect.analysis.tir_params import (
     constant_params,
+    io_kind,
+    output_params,
     param_allocation,
     param_buffer_type,
     param_views,
 )
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import IO_ATTR, IOAttr
-from usmp_dialect.transforms.allocations_to_usmp import tir_program_before_lowering
+from usmp_dialect.dialects.usmp import IO_ATTR, OUTPUTS_ATTR, IOAttr
+from usmp_dialect.lowering.allocations_to_usmp import tir_program_before_lowering
 
 
-def _io_kind(allocation: Allocation) -> str:
-    """TVM's rule: read means input, written means output. A buffer never touched is an
-    input (the application may write it; nothing depends on it); one both read and
-    written, which TVM refused, carries its value in and out."""
-    if allocation.read and allocation.written:
-        return "input_output"
-    return "output" if allocation.written else "input"
-
-
-def _mark_io(module: ModuleOp, entry: tir.PrimFuncOp, allocs: list[tir.AllocBufferOp]) -> None:
+def _mark_io(
+    module: ModuleOp,
+    entry: tir.PrimFuncOp,
+    allocs: list[tir.AllocBufferOp],
+    outputs: set[str] | None,
+) -> None:
     liveness = tir_liveness(module, entry.sym_name.data)
     assert liveness is not None
     by_op = {a.op: a for a in liveness.allocations}
     for alloc in allocs:
         assert alloc.buffer_name is not None
-        alloc.attributes[IO_ATTR] = IOAttr(alloc.buffer_name.data, _io_kind(by_op[alloc]))
+        name, allocation = alloc.buffer_name.data, by_op[alloc]
+        kind = io_kind(name, outputs, allocation.read, allocation.written)
+        alloc.attributes[IO_ATTR] = IOAttr(name, kind)
 
 
 @dataclass(frozen=True)
@@ -72,7 +70,7 @@ class TirIoToAllocations(ModulePass):
             return
         functions, entry = program
         check_entry_not_called(entry, functions, "whose I/O params would go")
-        constants = constant_params(entry)
+        constants, outputs = constant_params(entry), output_params(entry)
         block = entry.body.block
         io_params = []
         for index, (arg, name) in enumerate(
@@ -98,5 +96,8 @@ class TirIoToAllocations(ModulePass):
         ]
         for arg, *_ in reversed(io_params):
             entry.erase_param(arg)
+        # The kinds go onto the allocations: the names left no param to list.
+        entry.attributes.pop(OUTPUTS_ATTR, None)
         Rewriter.insert_op(created, InsertPoint.at_start(block))
-        _mark_io(op, entry, [new for new in created if isinstance(new, tir.AllocBufferOp)])
+        allocs = [new for new in created if isinstance(new, tir.AllocBufferOp)]
+        _mark_io(op, entry, allocs, outputs)

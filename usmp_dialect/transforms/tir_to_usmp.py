@@ -4,8 +4,8 @@ intervals, with one `usmp.liveness` saying they are known.
 
 Liveness is TVM's buffer-info extraction over the inlined call tree from the entry
 function (see `analysis/tir_liveness.py`). Candidate pools are left to
-`usmp-assign-pools`, which also gives a buffer of TVM's default alignment (64) its pool's
-alignment; a buffer is named by its TIR
+`usmp-assign-pools` (and a buffer of TVM's default alignment, 64, its pools' alignment to
+`tir-align-to-pools`); a buffer is named by its TIR
 name (made unique across functions with a `.N` suffix), and keeps that name as `tir.name`
 where the two differ, for `usmp-to-tir` to give its view. Allocations that
 cannot be planned stay, marked `usmp.unplanned = "why"`. A module without TIR allocations
@@ -24,7 +24,7 @@ from usmp_dialect.analysis.tir_liveness import Allocation, tir_liveness
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import IO_ATTR, AllocOffsetOp
-from usmp_dialect.transforms.allocations_to_usmp import lower_alloc_buffer, lower_allocations
+from usmp_dialect.lowering.allocations_to_usmp import lower_alloc_buffer, lower_allocations
 
 WORKSPACE_LEFT_OUT = "operator workspace (tir-to-usmp{workspaces=false})"
 

@@ -14,7 +14,9 @@ given twice is an error. Written in a pass pipeline the spec is quoted:
 Every `usmp.alloc_offset` without candidates (as `memref-to-usmp` and `tir-to-usmp` leave
 them) gets the workspace pools whose targets include its function's target (a function's
 `usmp.target`, else the kind of TIR's own `target` attribute; a pool without targets
-serves every function), in declaration order, and the alignment of the strictest of them.
+serves every function), in declaration order, at its own alignment or the strictest of
+theirs, the stricter (`tir-align-to-pools` then relaxes TVM's default alignment of a TIR
+buffer to its pools').
 A module without a workspace pool gets an unrestricted `@global_workspace`, as TVM made.
 Candidates written in the IR stay as they are.
 

@@ -43,6 +43,7 @@ from usmp_dialect.dialects.usmp import (
     module_pools,
     module_usmp_ops,
 )
+from usmp_dialect.lowering.allocations_to_usmp import pending_allocations
 from usmp_dialect.planning.algorithms.canonical_search import search_lower_bounds
 from usmp_dialect.planning.budget import (
     DEFAULT_ALGORITHM,
@@ -54,7 +55,6 @@ from usmp_dialect.planning.budget import (
 from usmp_dialect.planning.problem import Plan, PlanningError
 from usmp_dialect.planning.registry import get_algorithm
 from usmp_dialect.planning.validator import validate
-from usmp_dialect.transforms.allocations_to_usmp import pending_allocations
 
 MAX_EFFORT = 1e6
 """Effort 1 buys seconds of work, so 1e6 buys weeks: past it a budget is never reached
@@ -198,7 +198,7 @@ class UsmpPlan(ModulePass):
             effort=float(self.effort),
             progress=PLANNING_PROGRESS.get(),
         )
-        # Applied at its anchor only: a walk of the pattern over every op cost a large
-        # problem a quarter of a second.
+        # Applied at its anchor rather than by PatternRewriteWalker, whose error path
+        # prints the whole module into the error (docs/architecture.md, measured).
         if (liveness := module_liveness(op)) is not None:
             PlanPools(self.algorithm, budget).match_and_rewrite(liveness, PatternRewriter(liveness))

@@ -34,7 +34,7 @@ from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from usmp_dialect.analysis.tir_liveness import choose_entry, prim_funcs, tir_liveness
-from usmp_dialect.analysis.tir_params import param_allocation
+from usmp_dialect.analysis.tir_params import io_kind, output_params, param_allocation
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
@@ -256,21 +256,20 @@ def _check_calls(function: tir.PrimFuncOp, module_functions: set[str]) -> None:
         if not isinstance(op, tir.CallIntrinOp):
             continue
         name = op.op_name.data
+        owner = op.args[0].owner if op.args else None
+        callee = owner.value.data if isinstance(owner, tir.StringOp) else "?"
         if name in _RUNTIME_CALLS:
             raise UsmpError(
-                f"@{function.sym_name.data} calls {name}, which needs TVM's runtime; the "
-                "bundle has none",
+                f"@{function.sym_name.data} calls '{callee}' of TVM's runtime "
+                f"({name}): the C library cannot run it (it has no TVM runtime)",
                 op,
             )
-        if name in _NAMED_CALLS and op.args:
-            owner = op.args[0].owner
-            callee = owner.value.data if isinstance(owner, tir.StringOp) else "?"
-            if callee not in MATH_FUNCTIONS | module_functions:
-                raise UsmpError(
-                    f"@{function.sym_name.data} calls extern '{callee}', which the bundle "
-                    "cannot provide (it links C's math library only)",
-                    op,
-                )
+        if name in _NAMED_CALLS and op.args and callee not in MATH_FUNCTIONS | module_functions:
+            raise UsmpError(
+                f"@{function.sym_name.data} calls extern '{callee}', which the bundle "
+                "cannot provide (it links C's math library only)",
+                op,
+            )
 
 
 def _check_allocations(function: tir.PrimFuncOp) -> None:
@@ -323,27 +322,29 @@ def check_module(module: ModuleOp) -> tir.PrimFuncOp:
 # ----------------------------------------------------------------------- the interface
 
 
-def _io_kinds(module: ModuleOp, entry_name: str, names: list[str]) -> dict[str, IOKind]:
-    """TVM's rule for each buffer param `names`: read means input, written output (both:
-    input_output, a member of the inputs struct the run updates in place), found by the
-    liveness analysis on a copy whose params are allocations."""
+def _io_kinds(module: ModuleOp, entry: tir.PrimFuncOp, names: list[str]) -> dict[str, IOKind]:
+    """The kind of each buffer param `names`: as the entry's `usmp.outputs` says, else TVM's
+    rule (both read and written: input_output, a member of the inputs struct the run updates
+    in place), found by the liveness analysis on a copy whose params are allocations."""
+    outputs = output_params(entry)
+    if outputs is not None:
+        return {name: io_kind(name, outputs, False, False) for name in names}
     copy = module.clone()
-    entry = prim_funcs(copy)[entry_name]
+    entry_name = entry.sym_name.data
+    copied = prim_funcs(copy)[entry_name]
     created: list[Operation] = []
-    for arg, name in list(zip(entry.body.block.args, entry.param_names(), strict=True)):
+    for arg, name in list(zip(copied.body.block.args, copied.param_names(), strict=True)):
         if name in names:
             assert isinstance(arg.type, tir.BufferType)
-            created += param_allocation(arg, name, arg.type, [], entry)
-    Rewriter.insert_op(created, InsertPoint.at_start(entry.body.block))
+            created += param_allocation(arg, name, arg.type, [], copied)
+    Rewriter.insert_op(created, InsertPoint.at_start(copied.body.block))
     liveness = tir_liveness(copy, entry_name)
-    kinds: dict[str, IOKind] = {}
-    for allocation in liveness.allocations if liveness else []:
-        op = allocation.op
-        if op.buffer_name is not None and op.buffer_name.data in names:
-            read, written = allocation.read, allocation.written
-            kind = IOKind.OUTPUT if written else IOKind.INPUT
-            kinds[op.buffer_name.data] = IOKind.INPUT_OUTPUT if read and written else kind
-    return {name: kinds.get(name, IOKind.INPUT) for name in names}
+    used = {
+        allocation.op.buffer_name.data: (allocation.read, allocation.written)
+        for allocation in (liveness.allocations if liveness else [])
+        if allocation.op in created and allocation.op.buffer_name is not None
+    }
+    return {name: io_kind(name, None, *used.get(name, (False, False))) for name in names}
 
 
 def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
@@ -361,7 +362,7 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         if name not in pools
     ]
     param_names = [str(name) for name, _ in params]
-    kinds = _io_kinds(module, entry.sym_name.data, param_names)
+    kinds = _io_kinds(module, entry, param_names)
     tensors: list[tuple[str | None, str, tuple[int, ...], str]] = [
         (name, kinds[str(name)], t.dims, tir.type_to_dtype(t.element_type))
         for name, t in params

@@ -38,6 +38,7 @@
 // TIMES-NEXT: Pass tir-to-usmp took
 // TIMES-NEXT: Pass usmp-assign-pools took
 // TIMES-NEXT: Pass tir-constants-to-buffers took
+// TIMES-NEXT: Pass tir-align-to-pools took
 // TIMES-NEXT: Pass usmp-plan took
 // TIMES-NEXT: Pass usmp-to-memref took
 // TIMES-NEXT: Pass usmp-to-tir took

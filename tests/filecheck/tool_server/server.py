@@ -9,6 +9,14 @@ client's standard streams, working directory, environment and arguments, runs th
 console entry point as the installed script does, and hands its exit status back. Each
 child starts from the same freshly imported state, so calls cannot see each other.
 
+A forked child keeps its parent's string-hash seed (Python fixes it at start-up, and every
+string made since caches its hash), so one server would run every call with one
+`PYTHONHASHSEED` and hide an output that depends on hash order. So the server starts a
+sibling, a second server with a seed of its own, and hands it every other call: two calls
+in a row never share a seed. A call whose environment asks for a seed
+(`PYTHONHASHSEED=N`) gets exactly that one: its child execs a fresh interpreter, as
+launching the installed script would.
+
 It serves until its standard input closes, which happens when lit (which holds the other end)
 ends. The whole suite (`tools/run-tests` without `--fast`) launches the installed scripts.
 """
@@ -23,6 +31,7 @@ import os
 import select
 import signal
 import socket
+import subprocess
 import sys
 import traceback
 from typing import TextIO
@@ -31,13 +40,25 @@ import filecheck.main
 
 from usmp_dialect.tools import console, usmp_opt, usmp_translate  # noqa: F401  (imported once, here)
 
+
+def _print_string_hash() -> None:
+    """Prints the hash of a fixed string: two calls print the same only when they share a
+    hash seed (tests/test_tool_server.py)."""
+    print(hash("usmp"))
+
+
 ENTRY_POINTS = {
     "usmp-opt": console.usmp_opt,
     "usmp-translate": console.usmp_translate,
     "filecheck": filecheck.main.main,
+    "string-hash": _print_string_hash,
 }
 """The tools the server runs: the console entry points their installed scripts call."""
 STREAMS = 3
+HASH_SEED = "PYTHONHASHSEED"
+RUN_ONE = "--run"
+"""`server.py --run TOOL ARGS...`: run one tool in this fresh interpreter and exit."""
+SIBLING = "--sibling"
 
 
 def _receive(connection: socket.socket) -> tuple[dict, list[int]]:
@@ -75,12 +96,20 @@ def _run_tool(request: dict, fds: list[int]) -> int:
         os.dup2(fd, target)
         os.close(fd)
     os.chdir(request["cwd"])
+    if request["env"].get(HASH_SEED, "random") != "random":
+        # The seed asked for: only a fresh interpreter can take it.
+        command = [sys.executable, __file__, RUN_ONE, request["tool"], *request["args"]]
+        os.execve(sys.executable, command, request["env"])
     os.environ.clear()
     os.environ.update(request["env"])
     _open_standard_streams()
-    sys.argv = [request["tool"], *request["args"]]
+    return _run_entry_point(request["tool"], request["args"])
+
+
+def _run_entry_point(tool: str, args: list[str]) -> int:
+    sys.argv = [tool, *args]
     try:
-        status = _exit_status(ENTRY_POINTS[request["tool"]]())
+        status = _exit_status(ENTRY_POINTS[tool]())
     except SystemExit as ending:
         status = _exit_status(ending.code)
     except BaseException:  # an uncaught exception ends Python with status 1 too
@@ -123,8 +152,31 @@ def _open_standard_streams() -> None:
     sys.stderr = stream(2, stderr, True)
 
 
-def _serve_one(connection: socket.socket) -> None:
+def _send(socket_path: str, request: dict, fds: list[int]) -> int:
+    """Hands `request` and its descriptors to the server at `socket_path`, as the client
+    does; the tool's outcome."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+        connection.connect(socket_path)
+        message = json.dumps(request).encode() + b"\n"
+        rights = array.array("i", fds).tobytes()
+        connection.sendmsg([message], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, rights)])
+        connection.shutdown(socket.SHUT_WR)
+        return int(connection.makefile("rb").readline())
+
+
+def _serve_one(connection: socket.socket, sibling: str | None) -> None:
     request, fds = _receive(connection)
+    if sibling is not None:
+        outcome = _send(sibling, request, fds)
+        for fd in fds:
+            os.close(fd)
+    else:
+        outcome = _run_forked(request, fds, connection)
+    connection.sendall(f"{outcome}\n".encode())
+    connection.close()
+
+
+def _run_forked(request: dict, fds: list[int], connection: socket.socket) -> int:
     child = os.fork()
     if child == 0:
         connection.close()
@@ -136,32 +188,51 @@ def _serve_one(connection: socket.socket) -> None:
     # A child killed by a signal (SIGPIPE after `| head -1`) is reported as the signal number,
     # negated, so the client can end by the same signal.
     if os.WIFSIGNALED(wait_status):
-        outcome = -os.WTERMSIG(wait_status)
-    else:
-        outcome = os.WEXITSTATUS(wait_status)
-    connection.sendall(f"{outcome}\n".encode())
-    connection.close()
+        return -os.WTERMSIG(wait_status)
+    return os.WEXITSTATUS(wait_status)
 
 
-def serve(socket_path: str) -> None:
+def _start_sibling(socket_path: str) -> subprocess.Popen:
+    """A second server, with a hash seed of its own; it serves until this one ends."""
+    env = {name: value for name, value in os.environ.items() if name != HASH_SEED}
+    sibling = subprocess.Popen(
+        [sys.executable, __file__, socket_path, SIBLING],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=env,
+    )
+    assert sibling.stdout is not None
+    if sibling.stdout.readline() != b"ready\n":
+        raise SystemExit("the tool server's sibling did not start")
+    return sibling
+
+
+def serve(socket_path: str, is_sibling: bool) -> None:
+    sibling_socket = None if is_sibling else socket_path + ".sibling"
+    sibling = None if sibling_socket is None else _start_sibling(sibling_socket)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(socket_path)
     listener.listen(64)
     # Ready: the client may connect from now on.
     print("ready", flush=True)
+    calls = 0
     while True:
         readable, _, _ = select.select([listener, sys.stdin], [], [])
         if sys.stdin in readable and not os.read(sys.stdin.fileno(), 1):
             break
         if listener in readable:
             connection, _ = listener.accept()
+            calls += 1
+            forward_to = sibling_socket if calls % 2 == 0 else None
             if os.fork() == 0:
                 listener.close()
-                _serve_one(connection)
+                _serve_one(connection, forward_to)
                 os._exit(0)
             connection.close()
             _reap_children(os.WNOHANG)
     listener.close()
+    if sibling is not None:
+        sibling.communicate()
     _reap_children(0)
 
 
@@ -176,4 +247,6 @@ def _reap_children(options: int) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1])
+    if sys.argv[1] == RUN_ONE:
+        sys.exit(_run_entry_point(sys.argv[2], sys.argv[3:]))
+    serve(sys.argv[1], is_sibling=sys.argv[2:] == [SIBLING])

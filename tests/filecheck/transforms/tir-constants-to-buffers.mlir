@@ -3,16 +3,16 @@
 // live for the whole run, so the constants are co-resident; workspace buffers stay in
 // the workspace pool. usmp-to-tir then hands main the constant pool as one uint8 buffer
 // and publishes each constant's offset in usmp.io_offsets.
-// RUN: usmp-opt %s -p 'tir-to-usmp,usmp-assign-pools{pools="flash:kind=constant:alignment=32"},tir-constants-to-buffers' | filecheck %s
-// RUN: usmp-opt %s -p 'tir-to-usmp,usmp-assign-pools{pools="flash:kind=constant:alignment=32"},tir-constants-to-buffers' | usmp-opt | filecheck %s
+// RUN: usmp-opt %s -p 'tir-to-usmp,usmp-assign-pools{pools="flash:kind=constant:alignment=32"},tir-constants-to-buffers,tir-align-to-pools' | filecheck %s
+// RUN: usmp-opt %s -p 'tir-to-usmp,usmp-assign-pools{pools="flash:kind=constant:alignment=32"},tir-constants-to-buffers,tir-align-to-pools' | usmp-opt | filecheck %s
 // RUN: usmp-opt %s --plan-pools --pools flash:kind=constant:alignment=32 -t usmp-report | filecheck %s --check-prefix=REPORT
 // RUN: usmp-opt %s --plan-pools --pools flash:kind=constant:alignment=32 | filecheck %s --check-prefix=LOWERED
 // Without a constant pool the constants stay params; constant-pool=true asks for the
 // default one, @global_constant (added before tir-to-usmp too, it stays for the constants).
 // RUN: usmp-opt %s --plan-pools | filecheck %s --check-prefix=PARAMS
 // RUN: usmp-opt %s -p 'tir-to-usmp,tir-constants-to-buffers,usmp-assign-pools,usmp-plan' | filecheck %s --check-prefix=PARAMS-UNPLANNED
-// RUN: usmp-opt %s -p 'tir-to-usmp,usmp-assign-pools{constant-pool=true},tir-constants-to-buffers,usmp-plan' -t usmp-report | filecheck %s --check-prefix=DEFAULT
-// RUN: usmp-opt %s -p 'usmp-assign-pools{constant-pool=true},tir-to-usmp,tir-constants-to-buffers,usmp-assign-pools,usmp-plan' -t usmp-report | filecheck %s --check-prefix=DEFAULT
+// RUN: usmp-opt %s -p 'tir-to-usmp,usmp-assign-pools{constant-pool=true},tir-constants-to-buffers,tir-align-to-pools,usmp-plan' -t usmp-report | filecheck %s --check-prefix=DEFAULT
+// RUN: usmp-opt %s -p 'usmp-assign-pools{constant-pool=true},tir-to-usmp,tir-constants-to-buffers,usmp-assign-pools,tir-align-to-pools,usmp-plan' -t usmp-report | filecheck %s --check-prefix=DEFAULT
 // usmp-opt --plan-pools --constant-pool is that option; alone it is a usage error.
 // RUN: usmp-opt %s --plan-pools --constant-pool -t usmp-report | filecheck %s --check-prefix=DEFAULT
 // RUN: %exit-code usmp-opt %s --constant-pool | filecheck %s --check-prefix=ALONE

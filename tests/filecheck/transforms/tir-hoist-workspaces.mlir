@@ -4,13 +4,13 @@
 // "acc_var" is taken) moves too. Allocations in a loop or in a scope no pool holds stay.
 // The call_extern form of a call gets the extra argument as a direct call does.
 // RUN: usmp-opt %s -p tir-hoist-workspaces | filecheck %s
-// RUN: usmp-opt %s -p tir-hoist-workspaces,tir-to-usmp,usmp-assign-pools | filecheck %s --check-prefix=NAMES
+// RUN: usmp-opt %s -p tir-hoist-workspaces,tir-to-usmp,usmp-assign-pools,tir-align-to-pools | filecheck %s --check-prefix=NAMES
 // RUN: usmp-opt %s -p tir-hoist-workspaces | usmp-opt -p tir-hoist-workspaces | filecheck %s --check-prefix=AGAIN
 
 // The diamond example: hoisted, each call's workspace has its own interval and the pool
 // reaches max-live; TVM's order (one workspace for both calls) cannot.
 // RUN: usmp-opt %examples/pass_ordering/diamond.mlir --plan-pools -t 'usmp-report{sort=ir}' | filecheck %s --check-prefix=TVM
-// RUN: usmp-opt %examples/pass_ordering/diamond.mlir -p tir-hoist-workspaces,tir-to-usmp,usmp-assign-pools,usmp-plan -t 'usmp-report{sort=ir}' | filecheck %s --check-prefix=HOISTED
+// RUN: usmp-opt %examples/pass_ordering/diamond.mlir -p tir-hoist-workspaces,tir-to-usmp,usmp-assign-pools,tir-align-to-pools,usmp-plan -t 'usmp-report{sort=ir}' | filecheck %s --check-prefix=HOISTED
 // TVM:      global_workspace    64        48  1.333x
 // TVM:      ws      global_workspace {{ +}}{{[0-9]+}}    16  [8, 12) [27, 31)
 // HOISTED:  global_workspace    48        48  1.000x

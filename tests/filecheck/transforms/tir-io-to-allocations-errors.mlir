@@ -15,6 +15,12 @@ tir.prim_func @main(%a: !tir.buffer<4xf32> {tir.name = "a"}) attributes {usmp.co
 
 // -----
 
+tir.prim_func @main(%a: !tir.buffer<4xf32> {tir.name = "a"}) attributes {usmp.outputs = ["y"]} {
+}
+// CHECK: usmp.outputs names y, not a param of @main
+
+// -----
+
 tir.prim_func @main(%a: !tir.buffer<4xf32> {tir.name = "a"}) {
 }
 tir.prim_func @caller(%b: !tir.buffer<4xf32> {tir.name = "b"}) {

@@ -7,7 +7,7 @@
 // planned like `global` (its view and pointers move to the pool's `global` scope); other
 // scopes stay, naming theirs. %dead is never used: no
 // interval, no conflict, still an offset.
-// RUN: usmp-opt %s --split-input-file -p tir-to-usmp,usmp-assign-pools | filecheck %s
+// RUN: usmp-opt %s --split-input-file -p tir-to-usmp,usmp-assign-pools,tir-align-to-pools | filecheck %s
 // RUN: usmp-opt %s --split-input-file --plan-pools -t usmp-report | filecheck %s --check-prefix=REPORT
 
 tir.prim_func @op(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {

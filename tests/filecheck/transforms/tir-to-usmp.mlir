@@ -3,9 +3,9 @@
 // call), the caller's %a and %b are live where @op's loops touch them through its params,
 // and the uses inside the serial loop %k stretch %a and %b over the whole loop (but not
 // %ws, allocated inside it). Unplannable allocations keep a reason.
-// RUN: usmp-opt %s -p tir-to-usmp,usmp-assign-pools | filecheck %s
+// RUN: usmp-opt %s -p tir-to-usmp,usmp-assign-pools,tir-align-to-pools | filecheck %s
 // RUN: usmp-opt %s --plan-pools -t usmp-report | filecheck %s --check-prefix=REPORT
-// RUN: usmp-opt %s -p 'tir-to-usmp{workspaces=false},usmp-assign-pools' | filecheck %s --check-prefix=NOWS
+// RUN: usmp-opt %s -p 'tir-to-usmp{workspaces=false},usmp-assign-pools,tir-align-to-pools' | filecheck %s --check-prefix=NOWS
 
 // With workspaces=false only the entry's buffers are planned, as planners that never
 // see operator workspaces (Relax's) do.

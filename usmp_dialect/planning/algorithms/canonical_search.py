@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import TypedDict
 
 import numpy as np
 
+from usmp_dialect.planning.algorithms import search_kernel
+from usmp_dialect.planning.algorithms.kernel import compile_kernels, interpreted, numba_loaded
 from usmp_dialect.planning.algorithms.placement import single_spans
 from usmp_dialect.planning.algorithms.work import SEARCH_STEP_SECONDS, TimeCap
 from usmp_dialect.planning.conflicts import (
@@ -72,16 +75,21 @@ luck, and a plan a quarter of the gap down is worth two an eighth down."""
 _STEPS_PER_SLICE = 1_000_000
 """Steps the compiled loop takes between two looks at the time cap (a few milliseconds)."""
 
+_INTERPRETED_SECONDS = 0.3
+"""CPU seconds a process's searches run in plain Python before numba is loaded: about what
+loading numba and the compiled search costs (0.4 s), and a step compiled takes a few ns
+against 0.3-1.2 us. A search that ends within them (MiniMalloc's C at max-live: 0.5M
+steps, 0.19 s) never pays for numba; a longer one pays at most about twice what it would
+have compiled from the start. The plain Python and the compiled loop are the same code on
+the same arrays, resumed where the other paused: the plans do not depend on the clock."""
+
+_INTERPRETED_SLICE = 100_000
+"""Steps of plain Python between two looks at the time cap and at `_INTERPRETED_SECONDS`
+(at most about a tenth of a second)."""
+
+_interpreted_search = {"seconds": 0.0}
+
 _MAX_KEY = np.iinfo(np.int64).max // 2
-
-
-def _kernel():
-    """The compiled search, imported on first use: loading numba takes a few tenths of a
-    second that planners not searching should not pay. Compiled code is cached on disk
-    (`cache=True`), so only the first run on a machine compiles."""
-    from usmp_dialect.planning.algorithms import search_kernel  # noqa: PLC0415
-
-    return search_kernel
 
 
 @dataclass(frozen=True)
@@ -234,7 +242,7 @@ class Search:
     """Decision questions about one subproblem, answered by the compiled search."""
 
     def __init__(self, sub: Subproblem, cap: TimeCap, restarts: bool = False):
-        kernel = _kernel()
+        kernel = search_kernel
         self.restarts = restarts
         self.kernel = kernel
         self.sub = sub
@@ -332,8 +340,16 @@ class Search:
         limit = node_limit if node_limit > 0 else unlimited
         step_end = step_limit if step_limit > 0 else unlimited
         while True:
-            stop = min(int(st[kernel.ST_STEPS]) + _STEPS_PER_SLICE, step_end)
-            status = kernel.run(
+            taken = int(st[kernel.ST_STEPS])
+            began = time.process_time()
+            if not numba_loaded() and _interpreted_search["seconds"] < _INTERPRETED_SECONDS:
+                stop = min(taken + _INTERPRETED_SLICE, step_end)
+                loop = partial(interpreted, kernel.run)
+            else:
+                _compile_outside_cap(self.cap)
+                stop = min(taken + _STEPS_PER_SLICE, step_end)
+                loop = kernel.run
+            status = loop(
                 capacity,
                 sizes,
                 self.sub.alignments,
@@ -365,6 +381,8 @@ class Search:
                 self.sub.width,
                 self.sub.area,
             )
+            if loop is not kernel.run:
+                _interpreted_search["seconds"] += time.process_time() - began
             if status == kernel.NEED_SPACE:
                 self._grow()
                 continue
@@ -482,13 +500,18 @@ class PoolSearchNotes(TypedDict, total=False):
     small)."""
 
 
-def search_lower_bounds(plan: Plan) -> dict[str, int]:
-    """Per pool the search ran on, the size it proved no plan goes below."""
+def search_notes(plan: Plan) -> dict[str, PoolSearchNotes]:
+    """Per pool name the search ran on, what it did."""
     searched = plan.notes.get("search", {})
     assert isinstance(searched, dict)
+    return searched
+
+
+def search_lower_bounds(plan: Plan) -> dict[str, int]:
+    """Per pool the search ran on, the size it proved no plan goes below."""
     return {
         pool: notes["proven_lower_bound"]
-        for pool, notes in searched.items()
+        for pool, notes in search_notes(plan).items()
         if "proven_lower_bound" in notes
     }
 
@@ -501,14 +524,23 @@ def improve_pool(
     max_live: int,
     restarts: bool = False,
     descent_steps: int = 0,
+    proof_steps: int = 0,
+    asked: PoolSearchNotes | None = None,
+    only_lower_bound: bool = False,
 ) -> tuple[np.ndarray, bool, PoolSearchNotes]:
     """The pool's offsets, as good as `steps` search steps made them, then `descent_steps`
     more of a descent (`_descend`), and whether they are optimal; `max_live` is the pool's
     (the search's own bound misses it when buffers live in several intervals); `restarts`
-    as in `Search`, for the questions after the first (the first, at the lower bound,
-    always restarts)."""
+    as in `Search`. The first question, at the lower bound, gets `proof_steps` more than
+    its share of `steps`: a plan there ends the search, proven. `only_lower_bound` asks
+    that question alone; `asked` is what such an earlier call noted, whose questions and
+    steps this one goes on from (the same work as one call, the lower bound asked first)."""
+    bisection_steps = steps
+    steps += proof_steps
     incumbent_height = int((incumbent + sub.sizes).max(initial=0))
     search = Search(sub, cap, restarts)
+    if asked is not None:
+        search.nodes, search.steps = asked.get("nodes", 0), asked.get("steps", 0)
     bound = max(search.lower_bound(), max_live)
     notes: PoolSearchNotes = {"lower_bound": bound, "incumbent": incumbent_height}
     if incumbent_height <= bound:
@@ -527,7 +559,15 @@ def improve_pool(
     presumed_low = bound  # ... or ran out of time
     questions: list[tuple[int, bool | None]] = []
     given: dict[int, int] = {}  # steps each capacity was last given
+    for capacity, answer in () if asked is None else asked.get("questions", ()):
+        questions.append((capacity, answer))
+        if answer is not True:  # a plan found ended that search, proven
+            presumed_low = max(presumed_low, capacity + unit)
+        if answer is False:
+            proven_low = max(proven_low, capacity + unit)
     while proven_low < best_height and search.steps < steps and not cap.reached():
+        if only_lower_bound and questions:
+            break
         cap.report(best_height, proven_low)
         if presumed_low >= best_height:
             # Every capacity left ran out of steps: come back to them with what is left,
@@ -535,7 +575,7 @@ def improve_pool(
             presumed_low = proven_low
         if not questions:
             capacity = bound
-            share = int(_LOWER_BOUND_SHARE * steps)
+            share = int(_LOWER_BOUND_SHARE * bisection_steps) + proof_steps
         else:
             capacity = max((presumed_low + best_height - 1) // 2 // unit * unit, presumed_low)
             share = max((steps - search.steps) // _BISECTION_SLICES, 2 * given.get(capacity, 0))
@@ -602,11 +642,14 @@ _compiling = {"done": False, "seconds": 0.0}
 
 
 def _compile_search_kernel() -> None:
-    """Compiles (or loads from numba's disk cache) the search loop, once a process, by one
-    search of two buffers that conflict; the time it takes is added to the time cap."""
+    """Loads numba and compiles (or loads from its disk cache: only the first run on a
+    machine compiles) the search loop, once a process, by one search of two buffers that
+    conflict."""
     if _compiling["done"]:
         return
     began = time.perf_counter()
+    compile_kernels()
+    _compiling["done"] = True  # the search below runs compiled
     intervals = Intervals.from_lists([0, 1], [0, 0], [1, 1])
     two = Problem(
         names=("a", "b"),
@@ -616,11 +659,12 @@ def _compile_search_kernel() -> None:
         intervals=intervals,
     )
     Search(subproblem_of(two, np.arange(2)), TimeCap(float("inf"))).run(2, 0, -1)
-    _compiling["done"] = True
     _compiling["seconds"] += time.perf_counter() - began
 
 
 def _compile_outside_cap(cap: TimeCap) -> None:
+    """Compiles the search loop (`_compile_search_kernel`), the time it takes added to the
+    time cap."""
     compiled = _compiling["seconds"]
     _compile_search_kernel()
     cap.extend(_compiling["seconds"] - compiled)
@@ -634,7 +678,6 @@ def fit_in_pool(
     spent. Compiling the search is added to the time cap, as in `improve_plan`."""
     if len(buffers) > MAX_SEARCH_BUFFERS:
         return None, None, 0
-    _compile_outside_cap(cap)
     search = Search(subproblem_of(problem, buffers), cap)
     answer = search.decide(capacity, steps)
     return answer, search.best if answer else None, search.steps
@@ -647,16 +690,18 @@ def improve_plan(
     cap: TimeCap,
     restarts: bool = False,
     descent_seconds: float = 0.0,
+    proof_seconds: float = 0.0,
+    asked: Mapping[str, PoolSearchNotes] | None = None,
+    only_lower_bound: bool = False,
 ) -> Plan:
     """`start_plan` with every pool's offsets searched for `seconds` reference seconds of
-    steps (`restarts` as in `Search`: for long searches), then for `descent_seconds` more
-    of a descent (`_descend`) where that left the pool unproven; compiling the search loop
-    (about 12 s on a machine's first run, numba) is added to the time cap, not counted
-    against it."""
+    steps (`restarts` as in `Search`: for long searches) and `proof_seconds` more for the
+    question at the pool's lower bound (`improve_pool`, as `only_lower_bound` and `asked`,
+    here per pool name), then for `descent_seconds` more of a descent (`_descend`) where
+    that left the pool unproven; compiling the search loop (about 12 s on a machine's first
+    run, numba) is added to the time cap, not counted against it."""
     if start_plan.proven_optimal:
         return dataclasses.replace(start_plan, time_capped=cap.hit)
-    if seconds > 0 or descent_seconds > 0:
-        _compile_outside_cap(cap)
     pool = np.asarray(start_plan.pool, dtype=np.int64)
     offset = np.asarray(start_plan.offset, dtype=np.int64).copy()
     # Buffers only move within the pool the portfolio chose: with several candidate pools
@@ -675,6 +720,7 @@ def improve_plan(
         pools_left = len(used) - used.index(index)
         share = seconds / pools_left
         descent_share = descent_seconds / pools_left
+        proof_share = proof_seconds / pools_left
         offsets, proven, notes = improve_pool(
             sub,
             offset[buffers],
@@ -683,8 +729,13 @@ def improve_plan(
             max_live_of(problem, np.where(pool == index, problem.sizes, 0)),
             restarts,
             int(descent_share / SEARCH_STEP_SECONDS),
+            int(proof_share / SEARCH_STEP_SECONDS),
+            None if asked is None else asked.get(problem.pools[index].name),
+            only_lower_bound,
         )
         spent = notes.get("steps", 0) * SEARCH_STEP_SECONDS
+        proof_seconds -= min(spent, proof_share)
+        spent = max(spent - proof_share, 0.0)
         descent_seconds -= max(spent - share, 0.0)
         seconds -= min(spent, share)
         offset[buffers] = offsets

@@ -9,6 +9,8 @@ every kernel compiled (or loaded from numba's disk cache, `cache=True`), and the
 that define kernels get the compiled functions in their globals, as `@njit` would have put
 them there, so that compiled kernels call each other compiled. The Python and the compiled
 functions are the same code on the same int64 arrays: the plans do not depend on which ran.
+The search prices its plain-Python work in its own steps instead (`interpreted`,
+`canonical_search`), as its work is not in its arrays' sizes.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ CALL_ELEMENTS = 100
 placement of five buffers, against 0.35 s to load numba."""
 
 _kernels: list[_Kernel] = []
+_loaded = {"numba": False}
 _interpreted = {"elements": 0, "depth": 0}
 """Elements given to the outermost interpreted calls (a kernel's calls of other kernels are
 its own work), and how deep in interpreted calls the process is."""
@@ -45,9 +48,10 @@ class _Kernel:
 
     def __call__(self, *args: Any) -> Any:
         if self.compiled is None:
-            if _interpreted["depth"] == 0:
-                elements = sum(arg.size for arg in args if isinstance(arg, np.ndarray))
-                _interpreted["elements"] += elements + CALL_ELEMENTS
+            if _interpreted["depth"]:
+                return self.py_func(*args)  # within an interpreted kernel: its own work
+            elements = sum(arg.size for arg in args if isinstance(arg, np.ndarray))
+            _interpreted["elements"] += elements + CALL_ELEMENTS
             if _interpreted["elements"] <= INTERPRETED_ELEMENTS:
                 _interpreted["depth"] += 1
                 try:
@@ -57,6 +61,23 @@ class _Kernel:
             compile_kernels()
         assert self.compiled is not None
         return self.compiled(*args)
+
+
+def interpreted(function: Callable[..., Any], *args: Any) -> Any:
+    """`function`, a kernel not compiled yet, run as plain Python whatever the elements
+    given so far: for a caller that prices its interpreted work itself (the search counts
+    its steps)."""
+    assert isinstance(function, _Kernel) and function.compiled is None
+    _interpreted["depth"] += 1
+    try:
+        return function.py_func(*args)
+    finally:
+        _interpreted["depth"] -= 1
+
+
+def numba_loaded() -> bool:
+    """Whether the kernels have been compiled (`compile_kernels`): numba is loaded."""
+    return _loaded["numba"]
 
 
 def kernel(function: Function) -> Function:
@@ -70,6 +91,7 @@ def compile_kernels() -> None:
     """Imports numba and compiles every kernel defined so far, once a process."""
     from numba import njit  # noqa: PLC0415
 
+    _loaded["numba"] = True
     for each in _kernels:
         if each.compiled is None:
             each.compiled = njit(cache=True)(each.py_func)

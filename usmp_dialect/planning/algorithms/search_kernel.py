@@ -1,4 +1,5 @@
-"""The inner loop of the canonical branch and bound, compiled with numba.
+"""The inner loop of the canonical branch and bound, compiled with numba (`kernel`) once
+the search has run long enough in plain Python (`canonical_search`).
 
 One function, `run`, walks the search tree with explicit stacks kept in numpy arrays, so it
 can stop after a number of nodes, or of steps, and be resumed where it stopped: the caller
@@ -38,7 +39,8 @@ is taken back.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from usmp_dialect.planning.algorithms.kernel import kernel
 
 # Status codes returned by `run`.
 PAUSED = 0
@@ -96,7 +98,7 @@ _TRAIL_RANK = 2
 _NONE = np.iinfo(np.int64).max
 
 
-@njit(cache=True)
+@kernel
 def _push_frame(
     source,
     length,
@@ -177,7 +179,7 @@ def _push_frame(
     return True
 
 
-@njit(cache=True)
+@kernel
 def run(
     capacity,
     sizes,
@@ -538,7 +540,7 @@ def run(
                 solved = fr[creator, F_PARTITION]
 
 
-@njit(cache=True)
+@kernel
 def _sections_fit(low, high, at, capacity, total, witness, placed, min_off, sm_ptr, sm_idx, st):
     """Whether every section of `[low, high)` can hold its unplaced bytes above the
     lowest offset one of them can take, and above `at` (canonical order: no later buffer
@@ -570,7 +572,7 @@ def _sections_fit(low, high, at, capacity, total, witness, placed, min_off, sm_p
     return True
 
 
-@njit(cache=True)
+@kernel
 def _undo(mark, trail, st, min_off, total, cut, placed, sizes, sec_lo, sec_hi, rank):
     t = st[ST_TRAIL_TOP]
     st[ST_STEPS] += t - mark
@@ -592,7 +594,7 @@ def _undo(mark, trail, st, min_off, total, cut, placed, sizes, sec_lo, sec_hi, r
     st[ST_TRAIL_TOP] = mark
 
 
-@njit(cache=True)
+@kernel
 def _rerank(ls, start, length, rank, trail, t, total, sec_lo, sec_hi, heuristic, width, area):
     """Rank the buffers of `ls[start:start + length]` by MiniMalloc's heuristic
     (0: WAT, 1: TAW, 2: TWA; each key descending, ties by buffer index), the T key

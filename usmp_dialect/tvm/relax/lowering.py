@@ -29,7 +29,9 @@ the first, then the op: `fc1_weight_permute_dims`, see `folded_weights`), or any
 (`R.const`, or one TVM's FoldConstant computed from those alone): `constant0`,
 `constant1`, ... in the order of first use, as Relay's AOT build turned constants into
 params; `lower_model` returns their arrays. `main` lists
-its weight and constant params as `"usmp.constants"` (empty if there are none), holds every
+its weight and constant params as `"usmp.constants"` (empty if there are none), its output
+params as `"usmp.outputs"` (what is an input and what an output is the model's signature,
+not how the operators use a buffer: one may read back an output it wrote), holds every
 intermediate tensor as an `AllocBuffer` and calls the operators in order as
 `Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. Both are built as TIR
 nodes from TVM's own (no printed text is read back). The operators carry no
@@ -49,7 +51,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -57,7 +59,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.analysis.tir_liveness import prim_funcs
-from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
+from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, OUTPUTS_ATTR
 from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm.captured_output import output_captured
 from usmp_dialect.tvm.relax.constant_outputs import constant_outputs_copied
@@ -69,9 +71,14 @@ from usmp_dialect.tvm.relax.folded_weights import (
 )
 from usmp_dialect.tvm.relax.fused_names import named_fusion
 from usmp_dialect.tvm.relax.names import ENTRY, fresh_name
+from usmp_dialect.tvm.relax.narrowed_constants import (
+    narrowed_dequantized_constants,
+    uniform_scales_as_scalars,
+)
 from usmp_dialect.tvm.relax.nodes import nodes_of
+from usmp_dialect.tvm.relax.shared_constants import SharedConstants
 from usmp_dialect.tvm.relax.temporaries import inline_temporaries, widening_kept_apart
-from usmp_dialect.tvm.relax.topk import topk_in_loops
+from usmp_dialect.tvm.relax.topk import sorting_in_loops
 from usmp_dialect.tvm.tvmscript_emitter import tvm_attrs
 from usmp_dialect.tvm.tvmscript_importer import TVMScriptError, import_module
 
@@ -203,19 +210,49 @@ MODEL_FILE_LOWERING = Lowering(temporaries="inline")
 int8 model's tensors stay int8 where its kernels keep them so."""
 
 
+def _offsets_bound(func: Any) -> Any:
+    """`func` with each buffer param's symbolic `elem_offset` (a `te.extern`'s input, as
+    topi's `cumsum` declares it) bound to 0: every tensor an operator gets starts at its
+    pointer, as Relax's own tensors start at their data."""
+    from tvm import tirx
+
+    loose = {
+        p: tirx.decl_buffer(p.shape, p.dtype, p.name, scope=p.scope())
+        for p in func.params
+        if tirx.is_buffer_var(p) and isinstance(p.elem_offset, tirx.Var) and not len(p.strides)
+    }
+    return func.specialize(loose) if loose else func
+
+
+def _offsets_bound_in_loops() -> Any:
+    """A module pass: `_offsets_bound` on each PrimFunc (TVM's `FuseTIR` fails on a fused
+    function whose extern takes a buffer of a symbolic offset)."""
+    import tvm
+    from tvm import tirx
+
+    def rewrite(mod: Any, _: Any) -> Any:
+        bound = mod.clone()
+        for gvar, func in mod.functions.items():
+            if isinstance(func, tirx.PrimFunc):
+                bound[gvar] = _offsets_bound(func)
+        return bound
+
+    return tvm.transform.module_pass(rewrite, opt_level=0, name="OffsetsBound")
+
+
 def _lowered_by_tvm(target: Any, fusion: str, widening_apart: bool = False) -> list[Any]:
-    """TVM's CPU pipeline up to fusion, a `topk` first made loops (`topk_in_loops`): library
-    dispatch, legalization, constant folding,
+    """TVM's CPU pipeline up to fusion, a `topk`, `sort` or `argsort` first made loops
+    (`sorting_in_loops`): library
+    dispatch, legalization (each extern's input then given offset 0, `_offsets_bound`),
+    constant folding,
     fusion into `R.call_tir` (unless `fusion` is "none"), each fused tensor keeping its
     name (`fused_names`), and, if `widening_apart`, no operator widening a computed tensor
     fused into its producer (`temporaries.widening_kept_apart`)."""
     from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
-    passes = [
-        topk_in_loops(),
-        *cpu_generic.library_dispatch_passes(target),
-        *cpu_generic.legalize_passes(target),
-    ]
+    passes = [sorting_in_loops(), *cpu_generic.library_dispatch_passes(target)]
+    for p in cpu_generic.legalize_passes(target):
+        passes += [p, _offsets_bound_in_loops()] if p.info.name == "LegalizeOps" else [p]
     if fusion == "none":
         return [p for p in passes if p.info.name not in _FUSION_PASSES]
 
@@ -236,7 +273,9 @@ def _bind_weights(
     mod: Any, weights: Mapping[str, np.ndarray], keep_expansions: bool = False
 ) -> tuple[Any, dict[str, Any]]:
     """`mod` with the weights bound into `forward` as constants and the expressions of
-    weights alone computed (`fold_named_weights`, expansions kept if `keep_expansions`), and
+    weights alone computed (`fold_named_weights`, expansions kept if `keep_expansions`: then
+    with scales equal across channels as scalars, bias scales derived and dequantized
+    integers narrowed, `narrowed_constants`, `derived_scales`), and
     the tensor of each constant by its TIR name: a constant an operator reads is that
     weight, or one computed from it, when it is that very tensor."""
     import tvm
@@ -245,9 +284,11 @@ def _bind_weights(
     tensors = {sanitize(k): tvm.runtime.tensor(v) for k, v in weights.items()}
     bound = {p: tensors[sanitize(p.name)] for p in mod[ENTRY].params if sanitize(p.name) in tensors}
     mod = relax.transform.BindParams(ENTRY, bound)(mod)
-    func, tensors = fold_named_weights(mod[ENTRY], tensors, keep_expansions)
+    func = uniform_scales_as_scalars(mod[ENTRY]) if keep_expansions else mod[ENTRY]
+    func, tensors = fold_named_weights(func, tensors, keep_expansions)
     if keep_expansions:
         func = derived_bias_scales(func)
+        func, tensors = narrowed_dequantized_constants(func, tensors)
     mod = mod.clone()
     mod[ENTRY] = func
     return mod, tensors
@@ -559,19 +600,20 @@ element of a tuple it returns, `split`'s and `topk`'s)."""
 class Bindings(NamedTuple):
     """The entry's bindings: aliases `y = x` (an element taken from an operator's tuple,
     `y = lv[1]`, too), tuples `gv = (a, b)` (an operator's tuple result as its elements),
-    operator calls in order, and the constant tensors the calls read."""
+    operator calls in order, and the constant tensors the calls read (one of each dtype and
+    bytes: `shared_constants`)."""
 
     aliases: dict[Any, Any]
     tuples: dict[Any, list[Any]]
     calls: list[Call]
-    constants: list[Any]
+    constants: SharedConstants
 
 
 def _bindings(body: Any, at: Site) -> Bindings:
     import tvm
     from tvm import relax
 
-    found = Bindings({}, {}, [], [])
+    found = Bindings({}, {}, [], SharedConstants())
     call_tir = tvm.ir.Op.get("relax.call_tir")
     reshape = tvm.ir.Op.get("relax.reshape")
     elements = _tuple_elements(body)
@@ -662,9 +704,7 @@ def _argument(arg: Any, found: Bindings, here: Site) -> Any:
         return found.aliases.get(arg, arg)
     if isinstance(arg, tvm.ir.Constant):
         _static_shape(arg.ty, "a constant argument", here)
-        if not any(arg.same_as(c) for c in found.constants):
-            found.constants.append(arg)
-        return next(c for c in found.constants if arg.same_as(c))
+        return found.constants.read(arg)
     raise here.error(
         f"operator argument {type(arg).__name__} is neither a tensor var nor a constant"
     )
@@ -827,6 +867,7 @@ def lower_model(
         constants[name] = constant.value.numpy()
     for var, name, ty in outputs:
         buffers[var] = _buffer(fresh_name(name, taken), ty, f"output '{var.name}'", at)
+    output_params = [str(buffers[var].name) for var, _, _ in outputs]
     # main's params in order: the inputs, the weights, the constants, the outputs.
     params = list(buffers.values())
 
@@ -841,6 +882,7 @@ def lower_model(
         "runner_function": True,
         "tirx.noalias": True,
         CONSTANTS_ATTR: list(constants),
+        OUTPUTS_ATTR: output_params,
     }
     body = _main_body(found.calls, buffers, operators, taken, at)
     main = tvm.tirx.PrimFunc(params, body, attrs=tvm_attrs(attrs))
@@ -848,7 +890,7 @@ def lower_model(
 
 
 def _constant_names(
-    constants: list[Any], tensors: dict[str, Any], weights: set[str], taken: set[str]
+    constants: Iterable[Any], tensors: dict[str, Any], weights: set[str], taken: set[str]
 ) -> list[tuple[Any, str]]:
     """Each constant tensor an operator reads, named: a bound weight keeps its name, one
     computed from weights the name `tensors` gives it (`_` appended while taken), any other

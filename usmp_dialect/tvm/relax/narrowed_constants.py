@@ -1,0 +1,134 @@
+"""Constants a (de)quantize reads, stored in fewer bytes with the same values.
+
+    narrowed_dequantized_constants(func, tensors) -> (func, tensors)
+    uniform_scales_as_scalars(func) -> func
+
+TFLite stores a bias as int32, at the input's scale times the weight's: most biases'
+values need far fewer bits (microWakeWord's depthwise biases lie within ±1,300, most of its
+convolutions' within ±21,000). TVM's `R.dequantize` computes
+`float32(int32(x) - zero_point) * scale` whatever the integer type of `x`, so an int32
+constant whose values all fit in int8 (or int16) is dequantized to the very same floats from
+an int8 (int16) copy: the constant pool holds a quarter (half) of its bytes, the operator
+widens each value as it reads it, and every output is unchanged. The copy is named after
+the constant with its type appended (`conv_bias_int16`).
+
+A tensor quantized per channel whose channels share one scale and one zero point (a
+converter may write per-channel arrays of equal values) is (de)quantized with those two
+scalars instead: each element meets the same scale and zero point, so the values are the
+same; no per-channel array is stored, and a weight's dequantize is then per tensor, which
+commutes with the layout changes computed at compile time (`folded_weights`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from usmp_dialect.tvm.relax.folded_weights import op_name
+from usmp_dialect.tvm.relax.names import fresh_name
+
+_NARROWER = (np.int8, np.int16)
+
+
+def narrowest(values: np.ndarray) -> np.ndarray | None:
+    """`values` (int32) in the narrowest of int8 and int16 that holds them all, or None
+    if none does (or they are not int32)."""
+    if values.dtype != np.int32 or values.size == 0:
+        return None
+    low, high = values.min(), values.max()
+    for dtype in _NARROWER:
+        info = np.iinfo(dtype)
+        if info.min <= low and high <= info.max:
+            return values.astype(dtype)
+    return None
+
+
+def narrowed_dequantized_constants(
+    func: Any, tensors: dict[str, Any]
+) -> tuple[Any, dict[str, Any]]:
+    """`func` with each int32 constant a dequantize reads replaced by its narrowest copy
+    (see above), and `tensors` (name -> tensor) with the copies named after the tensors
+    they copy."""
+    import tvm
+    from tvm import relax
+
+    taken = set(tensors)
+    named = dict(tensors)
+    copies: dict[Any, Any] = {}  # constant -> its narrowed copy
+    blocks = []
+    for block in func.body.blocks:
+        bindings = []
+        for binding in block.bindings:
+            value = binding.value
+            stored = value.args[0] if op_name(value) == "relax.dequantize" else None
+            if not isinstance(stored, tvm.ir.Constant):
+                bindings.append(binding)
+                continue
+            if stored not in copies:
+                narrowed = narrowest(stored.value.numpy())
+                copies[stored] = None if narrowed is None else relax.const(narrowed)
+                name = next((n for n, t in tensors.items() if stored.value.same_as(t)), None)
+                if narrowed is not None and name is not None:
+                    named[fresh_name(f"{name}_{narrowed.dtype}", taken)] = copies[stored].value
+            copy = copies[stored]
+            if copy is None:
+                bindings.append(binding)
+                continue
+            call = relax.op.dequantize(
+                copy, *value.args[1:], axis=value.attrs.axis, out_dtype=value.attrs.out_dtype
+            )
+            bindings.append(relax.VarBinding(binding.var, relax.BlockBuilder().normalize(call)))
+        blocks.append(type(block)(bindings))
+    if not any(copy is not None for copy in copies.values()):
+        return func, tensors
+    body = relax.SeqExpr(blocks, func.body.body)
+    return relax.Function(func.params, body, func.ret_ty, func.is_pure, func.attrs), named
+
+
+_QUANTIZATIONS = frozenset({"relax.quantize", "relax.dequantize"})
+
+
+def _as_scalar(expr: Any) -> Any:
+    """`expr` if it is a constant of one element; a rank-0 constant of its value if it is
+    a constant of more, all equal; else None."""
+    import tvm
+    from tvm import relax
+
+    if not isinstance(expr, tvm.ir.Constant):
+        return None
+    values = expr.value.numpy()
+    if values.size == 1:
+        return expr
+    if values.size == 0 or not np.all(values == values.reshape(-1)[0]):
+        return None
+    return relax.const(values.reshape(-1)[0], str(values.dtype))
+
+
+def uniform_scales_as_scalars(func: Any) -> Any:
+    """`func` with each quantize and dequantize whose per-channel scale and zero point are
+    each equal across channels given them as scalars (see above)."""
+    import tvm
+    from tvm import relax
+
+    blocks, changed = [], False
+    for block in func.body.blocks:
+        bindings = []
+        for binding in block.bindings:
+            value = binding.value
+            if op_name(value) not in _QUANTIZATIONS:
+                bindings.append(binding)
+                continue
+            scalars = [_as_scalar(a) for a in value.args[1:]]
+            given = value.args[1:]
+            if None in scalars or all(a.same_as(b) for a, b in zip(scalars, given, strict=True)):
+                bindings.append(binding)
+                continue
+            call = tvm.ir.Call(value.op, [value.args[0], *scalars], value.attrs)
+            bindings.append(relax.VarBinding(binding.var, relax.BlockBuilder().normalize(call)))
+            changed = True
+        blocks.append(type(block)(bindings))
+    if not changed:
+        return func
+    body = relax.SeqExpr(blocks, func.body.body)
+    return relax.Function(func.params, body, func.ret_ty, func.is_pure, func.attrs)
