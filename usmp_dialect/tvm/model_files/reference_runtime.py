@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -40,11 +41,28 @@ def reference_outputs(path: str, inputs: Sequence[np.ndarray]) -> list[np.ndarra
         names = [i.name for i in session.get_inputs()]
         return list(session.run(None, dict(zip(names, inputs, strict=True))))
     import tflite
-    from tflite_micro.python.tflite_micro import runtime
 
-    interpreter = runtime.Interpreter.from_file(path)
+    interpreter = _tflm_interpreter(path)
     for index, array in enumerate(inputs):
         interpreter.set_input(array, index)
     interpreter.invoke()
     outputs = tflite.Model.GetRootAsModel(Path(path).read_bytes(), 0).Subgraphs(0).OutputsLength()
     return [interpreter.get_output(i) for i in range(outputs)]
+
+
+def _tflm_interpreter(path: str) -> Any:
+    """TFLM's interpreter on `path` with the arena it needs: the wheel's default (10x the
+    file's size) is too small for a model with small weights and large activations, so the
+    arena doubles until TFLM allocates (as `tflm_arena` measures it)."""
+    from tflite_micro.python.tflite_micro import runtime
+
+    from usmp_dialect.tvm.tflm_arena import LARGEST_ARENA
+
+    size = 10 * Path(path).stat().st_size
+    while True:
+        try:
+            return runtime.Interpreter.from_file(path, arena_size=size)
+        except RuntimeError as error:
+            if "allocate" not in str(error) or size >= LARGEST_ARENA:
+                raise
+            size *= 2
