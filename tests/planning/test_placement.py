@@ -12,6 +12,11 @@ from usmp_dialect.planning.algorithms.placement import (
     geometry_of,
     place_in_order,
 )
+from usmp_dialect.planning.algorithms.placement_kernel import (
+    ARENA_SLOTS_PER_BUFFER,
+    NO_HINT,
+    place_spans,
+)
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
 from usmp_dialect.planning.problem import Intervals, PlanningError, Problem
 
@@ -58,3 +63,57 @@ def test_span_placement_equals_the_conflict_list_placement(instance, fit):
     assert _placed(problem, spans, order, fit) == _placed(
         problem, _graph_geometry(problem), order, fit
     )
+
+
+@st.composite
+def long_traces(draw) -> tuple[Problem, np.ndarray]:
+    """Up to 250 buffers live between two random times of a long trace (up to 2000
+    ranks: the time tree has merged levels, `covering` sets and levels under them, and the
+    byte ranges' arena fills and is compacted), mixed sizes and alignments, one pool; and a
+    buffer order."""
+    n = draw(st.integers(1, 250))
+    horizon = draw(st.integers(1, 2000))
+    times = st.tuples(st.integers(0, horizon), st.integers(0, horizon))
+    ends = np.sort(np.asarray(draw(st.lists(times, min_size=n, max_size=n))), axis=1)
+    intervals = Intervals.from_lists(range(n), ends[:, 0], ends[:, 1] + 1)
+    problem = Problem(
+        names=tuple(f"b{i}" for i in range(n)),
+        sizes=np.asarray(draw(st.lists(st.integers(0, 5000), min_size=n, max_size=n))),
+        alignments=np.asarray(draw(st.lists(st.sampled_from([1, 16]), min_size=n, max_size=n))),
+        conflicts=conflicts_from_intervals(intervals, n),
+        intervals=intervals,
+    )
+    return problem, np.asarray(draw(st.permutations(range(n))))
+
+
+@settings(max_examples=60, deadline=None)
+@given(long_traces(), st.sampled_from(list(Fit)))
+def test_long_trace_placement_equals_the_conflict_list_placement(instance, fit):
+    problem, order = instance
+    assert _placed(problem, geometry_of(problem), order, fit) == _placed(
+        problem, _graph_geometry(problem), order, fit
+    )
+
+
+@settings(max_examples=30, deadline=None)
+@given(long_traces(), st.sampled_from(list(Fit)))
+def test_an_arena_that_must_be_copied_to_grow_gives_the_same_offsets(instance, fit):
+    problem, order = instance
+    n = problem.num_buffers
+    span_start, span_end = geometry_of(problem).spans
+    arguments = (
+        span_start.astype(np.int64),
+        span_end.astype(np.int64),
+        np.asarray(problem.sizes, dtype=np.int64),
+        np.maximum(np.asarray(problem.alignments, dtype=np.int64), 1),
+        order.astype(np.int64),
+        fit is Fit.BEST,
+        np.arange(n + 1, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.array([NO_HINT], dtype=np.int64),
+        1,
+        np.full(n, -1, dtype=np.int64),
+    )
+    reserved = place_spans(*arguments, ARENA_SLOTS_PER_BUFFER * n)
+    copied = place_spans(*arguments, 0)
+    assert copied[1].tolist() == reserved[1].tolist()

@@ -40,7 +40,9 @@ from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
     CONSTANTS_ATTR,
     POOLS_ATTR,
+    SHARED_CONSTANTS_ATTR,
     IOKind,
+    SharedConstantsAttr,
     placed_io,
     planned_pool_sizes,
 )
@@ -193,6 +195,9 @@ class Interface:
     """Tensor name: (pool, offset), for the inputs, outputs and constants in a pool."""
     in_pools: bool
     """The inputs and outputs live in the workspace pools (`--use-workspace-io`)."""
+    shared: dict[str, str]
+    """A constant stored once with an equal one (`usmp.shared_constants`): that one's
+    member of the constants struct."""
 
     @property
     def workspace_pools(self) -> list[Pool]:
@@ -387,7 +392,15 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         of((IOKind.CONSTANT,)),
         offsets,
         any(kind != IOKind.CONSTANT for _, kind, _, _ in placed),
+        _shared_constants(entry, ident),
     )
+
+
+def _shared_constants(entry: tir.PrimFuncOp, ident: dict[str, str]) -> dict[str, str]:
+    record = entry.attributes.get(SHARED_CONSTANTS_ATTR)
+    if not isinstance(record, SharedConstantsAttr):
+        return {}
+    return {name: ident[kept] for name, kept in record.stored_with.items() if kept in ident}
 
 
 # ----------------------------------------------------------------------- the C source
@@ -612,6 +625,11 @@ def header(interface: Interface) -> str:
         _struct(f"{m}_workspace_pools", [f"uint8_t* {p.ident}" for p in interface.workspace_pools]),
         "/* A constant's replacement (the RFC's override); NULL: its bytes in the constant",
         " * pool. */",
+        *(
+            f"/* {c_identifier(name)}: stored once with {kept} (equal bytes): override {kept}, "
+            "which both read. */"
+            for name, kept in interface.shared.items()
+        ),
         _struct(f"{m}_constants", [f"const {t.ctype}* {t.ident}" for t in interface.constants]),
     ]
     lines += [

@@ -15,7 +15,11 @@ from enum import Enum
 
 import numpy as np
 
-from usmp_dialect.planning.algorithms.placement_kernel import NO_HINT, place_spans
+from usmp_dialect.planning.algorithms.placement_kernel import (
+    ARENA_SLOTS_PER_BUFFER,
+    NO_HINT,
+    place_spans,
+)
 from usmp_dialect.planning.conflicts import symmetric_conflicts
 from usmp_dialect.planning.problem import Plan, PlanningError, Problem
 from usmp_dialect.planning.size_hints import out_of_space
@@ -232,13 +236,17 @@ def place_in_order(
     pool's size hint. Raises the out-of-space error for the first buffer that fits in
     none. With single spans, a buffer whose `pinned` offset is not -1 stays at that offset
     in its first candidate pool: it must overlap no other buffer placed there; the plan's
-    notes then say the gap search's heap steps (`placement_steps`: its work, `work`)."""
+    notes then say the gap search's heap steps and the sets written (`placement_steps`,
+    `placement_writes`: its work, `work`)."""
     notes: dict[str, object] = {}
     if geometry.spans is not None:
         if pinned is None:
             pinned = np.full(problem.num_buffers, -1, dtype=np.int64)
-        pool, offset, failed, steps = _place_spans(problem, geometry.spans, order, fit, pinned)
+        pool, offset, failed, steps, writes = _place_spans(
+            problem, geometry.spans, order, fit, pinned
+        )
         notes["placement_steps"] = steps
+        notes["placement_writes"] = writes
     else:
         assert pinned is None, "pinned offsets need single spans"
         pool, offset, failed = _place_by_conflict_lists(problem, geometry, order, fit)
@@ -272,7 +280,7 @@ def _place_spans(
     order: np.ndarray,
     fit: Fit,
     pinned: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, int, int]:
+) -> tuple[np.ndarray, np.ndarray, int, int, int]:
     candidates = problem.candidates
     indptr = np.zeros(problem.num_buffers + 1, dtype=np.int64)
     np.cumsum([len(c) for c in candidates], out=indptr[1:])
@@ -281,7 +289,7 @@ def _place_spans(
         [NO_HINT if pool.size_hint is None else pool.size_hint for pool in problem.pools],
         dtype=np.int64,
     )
-    pool, offset, failed, steps = place_spans(
+    pool, offset, failed, steps, writes = place_spans(
         spans[0].astype(np.int64),
         spans[1].astype(np.int64),
         np.asarray(problem.sizes, dtype=np.int64),
@@ -293,8 +301,9 @@ def _place_spans(
         hints,
         len(problem.pools),
         np.asarray(pinned, dtype=np.int64),
+        ARENA_SLOTS_PER_BUFFER * problem.num_buffers,
     )
-    return pool, offset, int(failed), int(steps)
+    return pool, offset, int(failed), int(steps), int(writes)
 
 
 def _place_by_conflict_lists(

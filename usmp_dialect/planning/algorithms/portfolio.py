@@ -408,11 +408,10 @@ def _repriced(placements: int, problem: Problem, geometry: Geometry, first: Plan
     """`placements` in the model's price, in the price the `first` whole placement counted
     (a dense trace's gap searches pass many more intervals than its pairs say): the rest
     of the work (orders, seed, dives, repairs) is counted in placements of that price."""
-    steps = first.notes.get("placement_steps")
-    if not isinstance(steps, int):
+    if "placement_steps" not in first.notes:
         return placements
     modelled = placement_seconds(problem, geometry)
-    measured = placement_seconds_measured(problem, geometry, steps)
+    measured = placement_seconds_measured(problem, geometry, first)
     return int(placements * modelled / measured)
 
 

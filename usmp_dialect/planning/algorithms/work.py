@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from usmp_dialect.planning.algorithms.placement import Geometry
 from usmp_dialect.planning.budget import SearchProgress
-from usmp_dialect.planning.problem import Problem
+from usmp_dialect.planning.problem import Plan, Problem
 
 PLACEMENT_SECONDS_PER_BUFFER = 57e-6
 """One placement step from conflict lists (a few numpy calls), whatever the problem."""
@@ -34,14 +34,16 @@ time of six portfolio orders on A, D, resnet50, G_1, pangu_2.6B, S_1, Y_1 and ra
 instances (most within 35 %, none more than 2x slower)."""
 SPAN_PLACEMENT_SECONDS_PER_PAIR = 2.5e-9
 """Each conflicting pair there: more live buffers, more gaps to pass."""
-SPAN_PLACEMENT_SECONDS_PER_STEP = 30e-9
+SPAN_PLACEMENT_SECONDS_PER_STEP = 33e-9
 """One step of a gap search in the segment tree of spans (`placement_kernel`: an interval
-passed), heap and insertions included: 27-31 ns on dense random traces (a third of the
-buffers live at once: 1100 steps a buffer at 4k buffers, 4500 at 16k, 2.4 CPU s an order
-under best fit there, where the model above says 0.41). Such traces cost far more than
-their pairs say, and only the kernel's count of steps tells them from sparse ones of as
-many pairs (Y_1: 180M pairs, 200 steps a buffer, half a second an order, priced by the
-model above); the count is part of the work, the same on every run."""
+passed, its heap step included). Dense traces (a third of the buffers live at once) cost
+far more than their pairs say (1800 steps a buffer at 16k under best fit, 6800 at 64k,
+where sparse traces of as many pairs take 200-400), and only the kernel's count tells
+them apart; the count is part of the work, the same on every run."""
+SPAN_PLACEMENT_SECONDS_PER_WRITE = 330e-9
+"""One set of the segment tree a placed buffer is written to (a merge and a shift of the
+set's tail: the `occupied` sets of dense traces hold thousands of intervals). The two
+prices fitted to best- and first-fit orders of dense 16k and 64k traces (within 15 %)."""
 SKYLINE_SECONDS_PER_LOOKUP = 0.5e-6
 """One skyline lookup of a bottom-up dive (`skyline`): a range maximum, a heap step and,
 for a placement, a range raise (0.44-0.56 us on random 64k-buffer traces, 1.7M lookups a
@@ -75,10 +77,15 @@ def placement_seconds(problem: Problem, geometry: Geometry) -> float:
     return problem.num_buffers * PLACEMENT_SECONDS_PER_BUFFER + pairs * PLACEMENT_SECONDS_PER_PAIR
 
 
-def placement_seconds_measured(problem: Problem, geometry: Geometry, steps: int) -> float:
-    """Reference seconds of a placement of every buffer whose gap searches took `steps`
-    steps (`placement_steps`), never less than the model's (`placement_seconds`)."""
-    return max(placement_seconds(problem, geometry), steps * SPAN_PLACEMENT_SECONDS_PER_STEP)
+def placement_seconds_measured(problem: Problem, geometry: Geometry, plan: Plan) -> float:
+    """Reference seconds of a placement of every buffer like `plan`, from the work its
+    kernel counted (`placement_steps`, `placement_writes`), never less than the model's
+    (`placement_seconds`)."""
+    steps = plan.notes.get("placement_steps", 0)
+    writes = plan.notes.get("placement_writes", 0)
+    assert isinstance(steps, int) and isinstance(writes, int)
+    counted = steps * SPAN_PLACEMENT_SECONDS_PER_STEP + writes * SPAN_PLACEMENT_SECONDS_PER_WRITE
+    return max(placement_seconds(problem, geometry), counted)
 
 
 def placements_in(seconds: float, problem: Problem, geometry: Geometry) -> int:
