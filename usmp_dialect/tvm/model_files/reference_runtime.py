@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from usmp_dialect.tvm.tflm_arena import LARGEST_ARENA
+
 
 def reference_inputs(path: str) -> int:
     """How many inputs the file's own runtime takes."""
@@ -55,8 +57,6 @@ def _tflm_interpreter(path: str) -> Any:
     file's size) is too small for a model with small weights and large activations, so the
     arena doubles until TFLM allocates (as `tflm_arena` measures it)."""
     from tflite_micro.python.tflite_micro import runtime
-
-    from usmp_dialect.tvm.tflm_arena import LARGEST_ARENA
 
     size = 10 * Path(path).stat().st_size
     while True:
