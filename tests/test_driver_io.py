@@ -289,7 +289,7 @@ def test_ctrl_c_ends_with_one_line_and_status_130_touching_no_output(tmp_path: P
     finally:
         if process.poll() is None:
             process.kill()
-    assert process.returncode == INTERRUPTED_STATUS
+    assert process.returncode == INTERRUPTED_STATUS, stderr
     assert stderr == f"{tool}: interrupted\n"
     assert output.read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
