@@ -722,3 +722,16 @@ def conv_stack_tflite(
     return w.model(
         [BuiltinOperator.CONV_2D], operators, [x], [previous], f"usmp_dialect {kind} convs"
     )
+
+
+def int8_requantize_tflite(input_scale: float, output_scale: float) -> bytes:
+    """An int8 QUANTIZE from one scale to another (TFLite's requantize), every int8 value
+    in:
+
+    input int8[1,256] (scale `input_scale`) -> QUANTIZE -> output int8[1,256] (`output_scale`)
+    """
+    w = _Writer()
+    x = w.tensor("input", [1, 256], TensorType.INT8, [input_scale], [0])
+    out = w.tensor("requantized", [1, 256], TensorType.INT8, [output_scale], [0])
+    operators: list[tuple[int, list[int], int, int, int | None]] = [(0, [x], out, 0, None)]
+    return w.model([BuiltinOperator.QUANTIZE], operators, [x], [out], "usmp_dialect requantize")

@@ -104,6 +104,41 @@ def test_an_output_read_back_stays_an_output(workspace_io: bool) -> None:
     assert [(o.name, o.agrees) for o in result.outputs] == [("output", True)]
 
 
+def _row_sums() -> tuple[object, dict[str, np.ndarray]]:
+    """One kernel reading the input and writing the output: no buffer for a pool."""
+    from tvm.script import ir as I
+    from tvm.script import relax as R
+
+    @I.ir_module
+    class Module:
+        @R.function
+        def forward(x: R.Tensor((3, 4), "float32")):
+            with R.dataflow():
+                y = R.sum(x, axis=[1])
+                R.output(y)
+            return y
+
+    return Module, {}
+
+
+def test_a_model_with_nothing_to_plan_is_a_library_without_pools() -> None:
+    """A one-kernel model is planned with no pool: its C library (without
+    --use-workspace-io) gives the Relax VM's sums; the same module never planned is still
+    refused, saying so."""
+    _require_tools(qemu=False)
+    from usmp_dialect.diagnostics import UsmpError
+    from usmp_dialect.tvm.c_library import check_module
+
+    mod, weights = _row_sums()
+    x = np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32)
+    result = check_model(mod, weights, "<sums>", executor="c", inputs={"x": x})
+    assert [(o.name, o.agrees) for o in result.outputs] == [("output", True)]
+    assert result.pools == {}
+    lowered = lower_model(mod, weights, "<sums>", DEFAULT_LOWERING)
+    with pytest.raises(UsmpError, match="@main is not planned"):
+        check_module(c_check.planned_tir_module(lowered.tir, lowered.constants))
+
+
 def _sorted_rows() -> tuple[object, dict[str, np.ndarray]]:
     """`R.sort` and `R.argsort`, which TVM lowers to calls of its runtime's sort."""
     from tvm.script import ir as I
@@ -150,6 +185,36 @@ def test_int8_model_is_exact(tmp_path: Path) -> None:
     mod, weights = load_model_file(str(path), "tflite")
     result = check_model(
         mod, weights, str(path), lowering=MODEL_FILE_LOWERING, tolerance=0, executor="c"
+    )
+    assert [(o.dtype, o.max_error) for o in result.outputs] == [("int8", 0.0)]
+
+
+def test_float_constants_keep_every_digit(tmp_path: Path) -> None:
+    """A requantize from ReLU6's int8 scale (6/255) to twice it, over every int8 value,
+    equals the Relax VM: TVM's C code generator prints the scales with 7 digits, other
+    floats, and values rounded one step off (4 steps at the output of MLTK's keyword
+    spotter with transfer learning)."""
+    _require_tools(qemu=False)
+    pytest.importorskip("tflite")
+    sys.path.insert(0, str(ROOT / "tests"))
+    from int8_tflite import int8_requantize_tflite
+
+    from usmp_dialect.tvm.model_files.loading import load_model_file
+    from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING, Lowering
+
+    path = tmp_path / "requantize.tflite"
+    path.write_bytes(int8_requantize_tflite(6 / 255, 12 / 255))
+    mod, weights = load_model_file(str(path), "tflite")
+    every_int8 = np.arange(-128, 128, dtype=np.int8).reshape(1, 256)
+    result = check_model(
+        mod,
+        weights,
+        str(path),
+        # Unfused, a dequantize and a quantize: a float32 intermediate in the pool.
+        lowering=Lowering(MODEL_FILE_LOWERING.weights, "none", MODEL_FILE_LOWERING.temporaries),
+        tolerance=0,
+        executor="c",
+        inputs={"input": every_int8},
     )
     assert [(o.dtype, o.max_error) for o in result.outputs] == [("int8", 0.0)]
 

@@ -9,6 +9,8 @@ Relax VM's exactly, TensorFlow Lite Micro's within its fixed-point rounding."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -22,13 +24,16 @@ from int8_tflite import conv_stack_tflite, float16_weights_tflite, int8_cnn_tfli
 from tflite.TensorType import TensorType  # noqa: E402
 from wheel_models import wheel_model_path  # noqa: E402
 
+from usmp_dialect.formats.constant_pool import constant_pool_bytes  # noqa: E402
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from usmp_dialect.reports.report import plan_report  # noqa: E402
+from usmp_dialect.tvm.c_bundle import library_files  # noqa: E402
 from usmp_dialect.tvm.model_check import check_model  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_file  # noqa: E402
 from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING, lower_model  # noqa: E402
 from usmp_dialect.tvm.relax.narrowed_constants import narrowest  # noqa: E402
+from usmp_dialect.tvm.tvmscript_emitter import emit_tvmscript  # noqa: E402
 
 WRITTEN = {
     "int8_cnn.tflite": int8_cnn_tflite,
@@ -137,6 +142,42 @@ def test_equal_constants_are_stored_once_and_keep_tflms_values(tmp_path: Path) -
     pool = _constant_pool(path)
     assert pool < sum(a.nbytes for a in weights.values()) / 5
     _checked_against_tflm(path)
+
+
+def _run_tvmscript(*args: str) -> subprocess.CompletedProcess:
+    tool = Path(__file__).parents[1] / "tools" / "run_tvmscript.py"
+    return subprocess.run([sys.executable, str(tool), *args], capture_output=True, text=True)
+
+
+def test_overriding_a_constant_stored_with_an_equal_one_names_that_one(tmp_path: Path) -> None:
+    """The second layer's weights are the first's bytes, stored once under the first's
+    name: an override of them says which name to override (the one every operator
+    reading either reads), as the C library's header does, and overriding that one runs."""
+    path = tmp_path / "shared.tflite"
+    path.write_bytes(conv_stack_tflite(int8=True, layers=2, shared=True))
+    module = import_model_file(str(path), "tflite")
+    plan_pools(module, plan_pools_pipeline(constant_pool=True))
+    script, constants = tmp_path / "planned.py", tmp_path / "constants.bin"
+    script.write_text(emit_tvmscript(module))
+    constants.write_bytes(constant_pool_bytes(module))
+    _, weights = load_model_file(str(path), "tflite")
+    zeros = tmp_path / "zeros.npy"
+    np.save(zeros, np.zeros_like(weights["conv0_weights"]))
+    run = ["--constants", str(constants), "--override"]
+    refused = _run_tvmscript(str(script), *run, f"conv1_weights={zeros}")
+    assert (refused.returncode, refused.stderr) == (
+        1,
+        "--override: error: 'conv1_weights' is stored once with 'conv0_weights' (equal "
+        "bytes): override 'conv0_weights', which both read\n",
+    )
+    overridden = _run_tvmscript(str(script), *run, f"conv0_weights={zeros}")
+    assert overridden.returncode == 0, overridden.stderr
+    # The C library's constants struct has no member for it: its header says which.
+    files = library_files(module, "model")
+    assert (
+        "/* conv1_weights: stored once with conv0_weights (equal bytes): override "
+        "conv0_weights, which both read. */"
+    ) in files["model.h"]
 
 
 def test_scales_equal_across_channels_are_scalars(tmp_path: Path) -> None:

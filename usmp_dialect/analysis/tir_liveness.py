@@ -90,6 +90,19 @@ def choose_entry(
 ) -> tir.PrimFuncOp:
     """The option's function, else the one with `runner_function`, else `__tvm_main__`,
     `main` or `run_model` (in that order)."""
+    if (chosen := find_entry(functions, requested, pass_name)) is not None:
+        return chosen
+    raise UsmpError(
+        f"no entry function: no function has the {ENTRY_ATTR} attribute or is named "
+        f"{', '.join(ENTRY_NAMES[:-1])} or {ENTRY_NAMES[-1]}; name it with "
+        f"{pass_name}{{entry=NAME}}"
+    )
+
+
+def find_entry(
+    functions: dict[str, tir.PrimFuncOp], requested: str, pass_name: str
+) -> tir.PrimFuncOp | None:
+    """`choose_entry`'s function, or None when nothing is an entry (operators alone)."""
     if (chosen := requested_entry(functions, requested)) is not None:
         return chosen
     runners = [f for f in functions.values() if _is_true(f.attributes.get(ENTRY_ATTR))]
@@ -104,11 +117,7 @@ def choose_entry(
     for name in ENTRY_NAMES:
         if name in functions:
             return functions[name]
-    raise UsmpError(
-        f"no entry function: no function has the {ENTRY_ATTR} attribute or is named "
-        f"{', '.join(ENTRY_NAMES[:-1])} or {ENTRY_NAMES[-1]}; name it with "
-        f"{pass_name}{{entry=NAME}}"
-    )
+    return None
 
 
 def module_callee(

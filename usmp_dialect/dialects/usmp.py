@@ -124,6 +124,10 @@ CONSTANTS_ATTR = "usmp.constants"
 params its `T.lookup_param` calls named, bound by `--import-tvmscript --params`), which
 are not inputs (`tir-io-to-allocations` leaves them params; `tir-constants-to-buffers` moves
 them into a constant pool when there is one)."""
+SHARED_CONSTANTS_ATTR = "usmp.shared_constants"
+"""On an entry function: each named constant stored once with an equal one (same dtype and
+bytes) and the name it is stored under, a `SharedConstantsAttr`: overriding that one
+overrides every operator reading either."""
 OUTPUTS_ATTR = "usmp.outputs"
 """On an entry function: the params that hold the model's outputs (its returned values, as
 the importer found them); its other buffer params that are not constants are inputs. It
@@ -589,6 +593,64 @@ class PoolSizesAttr(ParametrizedAttribute):
 
 
 @irdl_attr_definition
+class SharedConstantsAttr(ParametrizedAttribute):
+    """`#usmp.shared_constants<b2 = "b1">`: each constant of the entry stored once with an
+    equal one (`usmp.shared_constants` on it), and the name that one is stored under."""
+
+    name = "usmp.shared_constants"
+
+    names: DictionaryAttr
+
+    def __init__(self, stored_with: Mapping[str, str]):
+        super().__init__(DictionaryAttr({n: StringAttr(k) for n, k in stored_with.items()}))
+
+    @property
+    def stored_with(self) -> dict[str, str]:
+        return {name: cast(StringAttr, kept).data for name, kept in self.names.data.items()}
+
+    def verify(self) -> None:
+        for name, kept in self.names.data.items():
+            if not isinstance(kept, StringAttr) or not kept.data:
+                raise VerifyException(
+                    f"usmp.shared_constants names the constant '{name}' is stored with, got {kept}"
+                )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        names: dict[str, Attribute] = {}
+        with parser.in_angle_brackets():
+            name = parser.parse_optional_identifier_or_str_literal()
+            while name is not None:
+                parser.parse_punctuation("=")
+                names[name] = StringAttr(parser.parse_str_literal())
+                if parser.parse_optional_punctuation(",") is None:
+                    break
+                name = parser.parse_identifier_or_str_literal(
+                    " naming a constant in usmp.shared_constants"
+                )
+        return (DictionaryAttr(names),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            for index, (name, kept) in enumerate(self.stored_with.items()):
+                if index:
+                    printer.print_string(", ")
+                printer.print_identifier_or_string_literal(name)
+                printer.print_string(" = ")
+                printer.print_string_literal(kept)
+
+    @classmethod
+    def from_legacy(cls, record: DictionaryAttr) -> SharedConstantsAttr:
+        """The dictionary TVM's attributes carry: `{b2 = "b1"}`."""
+        return cls(
+            {
+                n: _legacy_field(record, n, StringAttr, SHARED_CONSTANTS_ATTR).data
+                for n in record.data
+            }
+        )
+
+
+@irdl_attr_definition
 class IOOffsetAttr(ParametrizedAttribute):
     """`#usmp.io_offset<input "sram"[32] : memref<4xf32>>`: an input, output or constant
     of the entry that the plan placed in a pool, at a byte offset, as a buffer of that
@@ -763,15 +825,17 @@ def placed_io(function: Operation) -> dict[str, IOOffsetAttr]:
     return offsets.by_name if isinstance(offsets, IOOffsetsAttr) else {}
 
 
-_RECORDS: dict[str, type[PlanAttr | PoolSizesAttr | IOOffsetsAttr]] = {
+_RECORDS: dict[str, type[PlanAttr | PoolSizesAttr | IOOffsetsAttr | SharedConstantsAttr]] = {
     PLAN_ATTR: PlanAttr,
     POOLS_ATTR: PoolSizesAttr,
     IO_OFFSETS_ATTR: IOOffsetsAttr,
+    SHARED_CONSTANTS_ATTR: SharedConstantsAttr,
 }
 
 
 def typed_records(op: Operation) -> None:
-    """Each record passes hand on (`usmp.plan`, `usmp.pools`, `usmp.io_offsets`) on `op`
+    """Each record passes hand on (`usmp.plan`, `usmp.pools`, `usmp.io_offsets`,
+    `usmp.shared_constants`) on `op`
     and the ops directly in its regions as its typed attribute: one written in the untyped
     form that came before (a dictionary; TVM's attributes still carry that form) is
     converted; anything else under those names raises a VerifyException saying what it
@@ -1841,5 +1905,14 @@ def verify_module_plan(module: Operation, liveness: LivenessOp) -> None:
 USMP = Dialect(
     "usmp",
     [PoolOp, AllocOffsetOp, LivenessOp],
-    [PoolKindAttr, IOKindAttr, IOAttr, PlanAttr, PoolSizesAttr, IOOffsetAttr, IOOffsetsAttr],
+    [
+        PoolKindAttr,
+        IOKindAttr,
+        IOAttr,
+        PlanAttr,
+        PoolSizesAttr,
+        IOOffsetAttr,
+        IOOffsetsAttr,
+        SharedConstantsAttr,
+    ],
 )

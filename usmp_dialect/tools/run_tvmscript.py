@@ -30,6 +30,7 @@ from usmp_dialect.tvm.runtime import (
     read_constant_pool,
     read_overrides,
     run_module,
+    shared_constants,
 )
 
 TOOL = "run_tvmscript"
@@ -67,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         mod = load_tvmscript(args.file)
         if args.plan:
             mod = plan_module(mod, workspace_io=args.use_workspace_io)
-        check_overrides(overrides, entry_constants(mod))
+        check_overrides(overrides, entry_constants(mod), shared_constants(mod))
         pool_bytes = {} if args.constants is None else read_constant_pool(mod, args.constants)
         inputs = random_inputs(mod, args.seed, constants=not pool_bytes)
         outputs = run_module(mod, {**inputs, **overrides}, args.target, pool_bytes=pool_bytes)

@@ -14,7 +14,8 @@ TVM's conversion of pool allocations to offsets, for the `tir` dialect:
   else the alloc_offset's name), so every use (loads, stores,
   `tir.buffer_data` pointers, views over them) now reads the pool;
 - operators lose `tirx.noalias`: their params may now share pool bytes;
-- the entry function records `usmp.pools = #usmp.pool_sizes<name = planned size>` and,
+- the entry function records `usmp.pools = #usmp.pool_sizes<name = planned size>` (empty,
+  `#usmp.pool_sizes<>`, when the program places no buffer: one kernel, say) and,
   for the inputs and outputs `tir-io-to-allocations` put in a pool and the constants
   `usmp-assign-pools` put in a constant pool,
   `usmp.io_offsets = #usmp.io_offsets<name = kind "pool"[offset] : memref<...>>`,
@@ -47,6 +48,7 @@ from usmp_dialect.analysis.pool_users import pools_needed
 from usmp_dialect.analysis.tir_liveness import (
     check_entry_not_called,
     choose_entry,
+    find_entry,
     io_mark,
     module_calls,
     prim_funcs,
@@ -192,6 +194,11 @@ class UsmpToTir(ModulePass):
             # A planned pool that no buffer went to (a program without intermediate
             # buffers, given `--pools`) has no TIR form: it goes, as lowered ones do.
             _erase_lowered(op, lambda pool: pool.size is not None)
+            # Nothing to place is a finished plan: the entry (one kernel, say) needs no
+            # pool, and says so for the C library; an entry lowered before keeps its pools.
+            entry = find_entry(functions, self.entry, self.name)
+            if entry is not None and POOLS_ATTR not in entry.attributes:
+                entry.attributes[POOLS_ATTR] = PoolSizesAttr({})
 
 
 def _lower_pools(

@@ -31,7 +31,7 @@ from usmp_dialect.tvm.relax.lowering import (
     relax_vm_outputs,
     sanitize,
 )
-from usmp_dialect.tvm.runtime import check_overrides, constant_pool, run_module
+from usmp_dialect.tvm.runtime import check_overrides, constant_pool, run_module, shared_constants
 from usmp_dialect.tvm.tvmscript_importer import TVMScriptError
 
 
@@ -76,11 +76,13 @@ def _overridden(
     weights: Mapping[str, np.ndarray],
     constants: Mapping[str, np.ndarray],
     overrides: Mapping[str, np.ndarray],
+    shared: Mapping[str, str],
 ) -> Mapping[str, np.ndarray]:
     """`weights` with the overridden ones replaced; an override of a constant that is not
-    a weight (one folded at compile time) is an error, as the Relax VM cannot be given it."""
+    a weight (one folded at compile time) is an error, as the Relax VM cannot be given it,
+    and so is one of a constant stored with another (`shared`)."""
 
-    check_overrides(overrides, {n: (a.shape, str(a.dtype)) for n, a in constants.items()})
+    check_overrides(overrides, {n: (a.shape, str(a.dtype)) for n, a in constants.items()}, shared)
     by_name = {sanitize(k): k for k in weights}
     for name in overrides:
         if name not in by_name:
@@ -152,7 +154,7 @@ def check_model(
     TIR name, replace the random ones drawn from `seed`."""
 
     tir_mod, constants = lower_model(mod, weights, where, lowering)
-    weights = _overridden(weights, constants, overrides or {})
+    weights = _overridden(weights, constants, overrides or {}, shared_constants(tir_mod))
     constants = {**constants, **(overrides or {})}
     main = tir_mod["main"]
     params = [p.name for p in main.params]

@@ -25,7 +25,13 @@ import numpy as np
 
 from usmp_dialect.analysis.tir_liveness import ENTRY_ATTR, ENTRY_NAMES
 from usmp_dialect.diagnostics import LocatedError
-from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, IO_OFFSETS_ATTR, POOLS_ATTR, IOKind
+from usmp_dialect.dialects.usmp import (
+    CONSTANTS_ATTR,
+    IO_OFFSETS_ATTR,
+    POOLS_ATTR,
+    SHARED_CONSTANTS_ATTR,
+    IOKind,
+)
 from usmp_dialect.tvm.tvmscript_importer import parse_tvmscript
 
 POOL_FILL = 0xFF
@@ -144,11 +150,21 @@ def read_overrides(specs: Sequence[str]) -> dict[str, np.ndarray]:
 
 
 def check_overrides(
-    overrides: Mapping[str, np.ndarray], constants: Mapping[str, tuple[tuple[int, ...], str]]
+    overrides: Mapping[str, np.ndarray],
+    constants: Mapping[str, tuple[tuple[int, ...], str]],
+    shared: Mapping[str, str] | None = None,
 ) -> None:
     """Each override names one of `constants` (name: shape, dtype) and has its shape and
-    dtype; else a `LocatedError` at the option."""
+    dtype; else a `LocatedError` at the option, which names the constant one of `shared`
+    (name: the one it is stored with, `shared_constants`) is stored with."""
     for name, array in overrides.items():
+        if shared and name in shared:
+            kept = shared[name]
+            raise LocatedError(
+                f"'{name}' is stored once with '{kept}' (equal bytes): override '{kept}', "
+                "which both read",
+                "--override",
+            )
         if name not in constants:
             known = ", ".join(constants) or "none"
             raise LocatedError(
@@ -177,6 +193,14 @@ def entry_constants(mod: Any) -> dict[str, tuple[tuple[int, ...], str]]:
         (n, (t.shape, t.dtype)) for n, t in io_tensors(func).items() if t.kind == IOKind.CONSTANT
     )
     return found
+
+
+def shared_constants(mod: Any) -> dict[str, str]:
+    """The entry's constants stored with an equal one, name: that one's name."""
+    attrs = mod[entry_name(mod)].attrs or {}
+    if SHARED_CONSTANTS_ATTR not in attrs:
+        return {}
+    return {str(n): str(kept) for n, kept in attrs[SHARED_CONSTANTS_ATTR].items()}
 
 
 def constant_pool(mod: Any) -> str | None:

@@ -31,7 +31,12 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import CONSTANT_VALUES_ATTR, IOOffsetsAttr, PoolSizesAttr
+from usmp_dialect.dialects.usmp import (
+    CONSTANT_VALUES_ATTR,
+    IOOffsetsAttr,
+    PoolSizesAttr,
+    SharedConstantsAttr,
+)
 from usmp_dialect.tvm.nodes import (
     LOGICAL_NODE_OF_OP,
     NODE_OF_CMPF,
@@ -156,6 +161,8 @@ def attribute_to_tvm(attr: Attribute, op: Operation) -> Any:
         return attribute_to_tvm(attr.to_legacy(), op)
     if isinstance(attr, PoolSizesAttr):
         return attr.by_pool
+    if isinstance(attr, SharedConstantsAttr):
+        return attr.stored_with
     if isinstance(attr, tir.TargetAttr):
         import tvm
 

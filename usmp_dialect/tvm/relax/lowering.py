@@ -59,7 +59,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.analysis.tir_liveness import prim_funcs
-from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, OUTPUTS_ATTR
+from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, OUTPUTS_ATTR, SHARED_CONSTANTS_ATTR
 from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm.captured_output import output_captured
 from usmp_dialect.tvm.relax.constant_outputs import constant_outputs_copied
@@ -862,9 +862,16 @@ def lower_model(
     }
     weights_by_name = {sanitize(k): v for k, v in weights.items()}
     constants = {p.name: np.asarray(weights_by_name[p.name]) for p in weight_params}
+    constant_names = {}
     for constant, name in _constant_names(found.constants, tensors, weight_names, taken):
         buffers[constant] = _buffer(name, constant.ty, f"constant '{name}'", at)
         constants[name] = constant.value.numpy()
+        constant_names[constant] = name
+    shared: dict[str, str] = {}  # a weight stored with an equal one: that one's name
+    for constant, first in found.constants.merged():
+        alias = _tensor_name(constant, tensors)
+        if alias is not None and alias not in constants:
+            shared[alias] = constant_names[first]
     for var, name, ty in outputs:
         buffers[var] = _buffer(fresh_name(name, taken), ty, f"output '{var.name}'", at)
     output_params = [str(buffers[var].name) for var, _, _ in outputs]
@@ -883,6 +890,7 @@ def lower_model(
         "tirx.noalias": True,
         CONSTANTS_ATTR: list(constants),
         OUTPUTS_ATTR: output_params,
+        **({SHARED_CONSTANTS_ATTR: shared} if shared else {}),
     }
     body = _main_body(found.calls, buffers, operators, taken, at)
     main = tvm.tirx.PrimFunc(params, body, attrs=tvm_attrs(attrs))
@@ -897,7 +905,7 @@ def _constant_names(
     is `constant0`, `constant1`, ... in the order of first use."""
     named, unnamed = [], 0
     for constant in constants:
-        name = next((n for n, t in tensors.items() if constant.value.same_as(t)), None)
+        name = _tensor_name(constant, tensors)
         if name is None:
             name = fresh_name(f"constant{unnamed}", taken)
             unnamed += 1
@@ -905,6 +913,11 @@ def _constant_names(
             name = fresh_name(name, taken)
         named.append((constant, name))
     return named
+
+
+def _tensor_name(constant: Any, tensors: dict[str, Any]) -> str | None:
+    """The name of the bound weight or the tensor computed from weights `constant` holds."""
+    return next((n for n, t in tensors.items() if constant.value.same_as(t)), None)
 
 
 def _main_body(

@@ -2,13 +2,16 @@
 
     SharedConstants().read(constant) -> the constant an operator reads in its place
     list(shared)                     -> the distinct constants, in the order first read
+    shared.merged()                  -> (constant, the one read in its place), each not distinct
 
 A model can hold one tensor twice (microWakeWord's detectors hold two all-zero int32
 biases of 32 channels), and folding can compute two equal ones: a constant of the dtype
 and bytes of one read before it is read from that one's buffer, under that one's name, so
 the constant pool holds its bytes once. Operators take a constant's data pointer, so one of
 another shape with those bytes reads the same elements in the same order. An application
-overriding the constant by name then overrides every operator reading it.
+overriding the constant by name then overrides every operator reading it; the entry
+records the name of each one stored with another (`usmp.shared_constants`), so overriding
+it is told which name to override instead.
 """
 
 from __future__ import annotations
@@ -45,3 +48,6 @@ class SharedConstants:
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self._distinct)
+
+    def merged(self) -> Iterator[tuple[Any, Any]]:
+        return ((read, first) for read, first in self._read.items() if read is not first)

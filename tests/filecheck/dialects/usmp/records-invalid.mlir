@@ -90,3 +90,17 @@ func.func @f() attributes {usmp.pools = {sram = -8 : i64}} {
 
 builtin.module attributes {usmp.plan = {algorithm = "exact", proven_optimal = true}} {}
 // CHECK: usmp.plan {{.*}} has no time_limit_reached of the right kind; write usmp.plan as #usmp.plan<...>
+
+// -----
+
+func.func @f() attributes {usmp.shared_constants = #usmp.shared_constants<b2 = "">} {
+  func.return
+}
+// CHECK: usmp.shared_constants names the constant 'b2' is stored with, got ""
+
+// -----
+
+func.func @f() attributes {usmp.shared_constants = {b2 = 1 : i64}} {
+  func.return
+}
+// CHECK: usmp.shared_constants {{.*}} has no b2 of the right kind; write usmp.shared_constants as #usmp.shared_constants<...>

@@ -11,6 +11,11 @@ builtin.module attributes {usmp.plan = #usmp.plan<"exact", proven_optimal = true
   func.func @planned() attributes {usmp.plan = #usmp.plan<"hill_climb", proven_optimal = false, time_limit_reached = true>, usmp.pools = #usmp.pool_sizes<global_workspace = 48, flash = 16>, usmp.io_offsets = #usmp.io_offsets<x = input "global_workspace"[32] : memref<4xf32>, "a b" = input_output "global_workspace"[0] : memref<i1>, w = constant "flash"[0] : memref<2x2xui8>, y = output "global_workspace"[16] : memref<4xbf16>>} {
     func.return
   }
+  // Constants stored once with an equal one, and the name each is stored under.
+  // CHECK: func.func @shared() attributes {usmp.shared_constants = #usmp.shared_constants<b2 = "b1", "b 3" = "b1">}
+  func.func @shared() attributes {usmp.shared_constants = #usmp.shared_constants<b2 = "b1", "b 3" = "b1">} {
+    func.return
+  }
   // An entry with no pools, and one placed value on its own.
   // CHECK: func.func @empty() attributes {usmp.pools = #usmp.pool_sizes<>, usmp.io_offsets = #usmp.io_offsets<>, one = #usmp.io_offset<output "sram"[64] : memref<8xi32>>}
   func.func @empty() attributes {usmp.pools = #usmp.pool_sizes<>, usmp.io_offsets = #usmp.io_offsets<>, one = #usmp.io_offset<output "sram"[64] : memref<8xi32>>} {
