@@ -1,6 +1,6 @@
-"""`usmp.alloc_offset` reads its common form with one regular expression and falls back to
-the general parser for anything else: both paths must build the same op from the same
-text, and print it back as it was written."""
+"""`usmp.alloc_offset` reads its common form with one regular expression and writes it as
+one string, and falls back to its assembly format for anything else: both paths must build
+the same op from the same text, and print it back as it was written."""
 
 from __future__ import annotations
 
@@ -10,7 +10,12 @@ from xdsl.ir import OpTrait
 from xdsl.traits import MemoryAllocEffect
 from xdsl.utils.exceptions import VerifyException
 
-from usmp_dialect.dialects.usmp import AllocOffsetOp, PlacedInModulePools, i64_attr
+from usmp_dialect.dialects.usmp import (
+    AllocOffsetOp,
+    PlacedInModulePools,
+    i64_attr,
+    print_alloc_offset_with_format,
+)
 from usmp_dialect.parsing import parse_module, print_module
 
 POOLS = 'usmp.pool @sram workspace alignment 1\nusmp.pool @"x y" workspace alignment 1\n'
@@ -40,13 +45,16 @@ ALLOCS = [
 
 def _both_ways(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, str]:
     """The module printed in the custom and the generic form, and the generic form
-    when only the general parser reads it."""
+    when only the assembly format reads it (the custom form as well, checked equal when
+    only the format prints it)."""
     module = parse_module(text, "test.mlir")
     custom = print_module(module)
     generic = _generic(module)
     with monkeypatch.context() as patch:
         patch.setattr(AllocOffsetOp, "parse_plain", classmethod(lambda cls, parser, at: None))
         general = _generic(parse_module(text, "test.mlir"))
+        patch.setattr(AllocOffsetOp, "print", print_alloc_offset_with_format)
+        assert print_module(module) == custom
     return custom, generic, general
 
 

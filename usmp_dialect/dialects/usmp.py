@@ -79,9 +79,11 @@ from xdsl.irdl.declarative_assembly_format import (
     CustomDirective,
     ParsingState,
     PrintingState,
+    TypeDirective,
+    VariadicOperandVariable,
     irdl_custom_directive,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
     HasParent,
@@ -272,10 +274,10 @@ def _parse_int64(parser: AttrParser, what: str) -> int:
 # buffer: tens of thousands of each for a real trace. xDSL's token-at-a-time parser and
 # character-at-a-time string printer made those ops most of a run, so their common form
 # (plain names, a memref of a builtin element type) is read with one regular expression and
-# written as one string; anything else takes the general path, which also gives every
-# diagnostic. Both paths read and write the same text. Measured on Y_1 (62k buffers) with
-# xDSL 0.75: parse and print take 5.6 CPU s with the fast path, 20.4 s on the general path
-# alone (docs/architecture.md, "Two measured exceptions").
+# written as one string; anything else takes the op's assembly format, which also gives
+# every diagnostic. Both paths read and write the same text. Measured on Y_1 (62k buffers)
+# with xDSL 0.75: parse and print take 5.6 CPU s with the fast path, 20.4 s on the general
+# path alone (docs/architecture.md, "Two measured exceptions").
 
 _PLAIN_NAME = r'"([^"\\\x00-\x1f\x7f-\U0010ffff]*)"'
 """A string literal xDSL prints without escapes: printable ASCII except `"` and `\\`."""
@@ -987,9 +989,9 @@ def _parse_intervals(parser: Parser) -> list[int]:
     return bounds
 
 
-def _parse_earlier_buffer(parser: Parser) -> SSAValue:
-    """`%b`, a value already defined: a conflict is written on the later of its two
-    buffers, so the custom form never needs the type of a value not yet read."""
+def _parse_earlier_buffer(parser: Parser) -> tuple[UnresolvedOperand, Attribute]:
+    """`%b`, a value already defined, and its type: a conflict is written on the later of
+    its two buffers, so the custom form never needs the type of a value not yet read."""
     start = parser.pos
     operand = parser.parse_unresolved_operand()
     values = parser.ssa_values.get(operand.operand_name)
@@ -999,7 +1001,112 @@ def _parse_earlier_buffer(parser: Parser) -> SSAValue:
             start,
             parser.pos,
         )
-    return values[operand.index]
+    return operand, values[operand.index].type
+
+
+@irdl_custom_directive
+class PoolSlot(CustomDirective):
+    """`@pool[offset]`: the pool a buffer is in, or its candidate pools in order of
+    preference (`[@a, @b]`, none: `[]`), then its byte offset, `?` until planned."""
+
+    pools: AttributeVariable
+    offset: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        if parser.parse_optional_punctuation("[") is None:
+            pools = [parser.parse_symbol_name().data]
+        elif parser.parse_optional_punctuation("]") is None:
+            pools = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, lambda: parser.parse_symbol_name().data
+            )
+            parser.parse_punctuation("]")
+        else:
+            pools = []
+        self.pools.set(state, _symbol_refs(tuple(pools)))
+        parser.parse_punctuation("[")
+        if parser.parse_optional_punctuation("?") is None:
+            self.offset.set(state, i64_attr(_parse_int64(parser, "offset")))
+        parser.parse_punctuation("]")
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        printer.print_string(_pool_slot_text(cast(AllocOffsetOp, op)))
+
+
+def _pool_slot_text(op: AllocOffsetOp) -> str:
+    names = op.pool_names
+    pools = _symbol(names[0]) if len(names) == 1 else f"[{', '.join(map(_symbol, names))}]"
+    offset = op.offset_bytes
+    return f"{pools}[{'?' if offset is None else offset}]"
+
+
+@irdl_custom_directive
+class Int64(CustomDirective):
+    """An i64 property as a bare number, checked against the planner's limit where it is
+    written (the i64 type alone would wrap 2**63 to a negative)."""
+
+    value: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        self.value.set(state, _int_attr(_parse_int64(parser, self.value.name)))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        attr = self.value.get(op)
+        assert isinstance(attr, IntegerAttr)
+        state.print_whitespace(printer)
+        printer.print_string(str(attr.value.data))
+
+
+@irdl_custom_directive
+class LiveIntervals(CustomDirective):
+    """`live [start, end) ...`, optional, for the i64 array `live` of the intervals'
+    bounds: an array would not say which bound closes an interval."""
+
+    live: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        if parser.parse_optional_keyword("live") is None:
+            return
+        start = parser.pos
+        if not (bounds := _parse_intervals(parser)):
+            parser.raise_error("expected a live interval '[start, end)'", start)
+        self.live.set(state, _i64_array(bounds))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        # `_live_text` starts with its own space.
+        printer.print_string(_live_text(cast(AllocOffsetOp, op).live_array()))
+
+
+@irdl_custom_directive
+class EarlierBuffers(CustomDirective):
+    """`%a, %b`: buffers defined before, with `types`, theirs, known where they are
+    named rather than written out."""
+
+    buffers: VariadicOperandVariable
+    types: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        operands, types = zip(
+            *parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, lambda: _parse_earlier_buffer(parser)
+            ),
+            strict=True,
+        )
+        self.buffers.set(state, operands)
+        self.types.set(state, types)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        printer.print_list(self.buffers.get(op), printer.print_operand)
+
+    def is_anchorable(self) -> bool:
+        return True
+
+    def is_present(self, op: IRDLOperation) -> bool:
+        return bool(self.buffers.get(op))
+
+    def set_empty(self, state: ParsingState) -> None:
+        self.buffers.set_empty(state)
+        self.types.set(state, ())
 
 
 @irdl_op_definition
@@ -1146,6 +1253,13 @@ class AllocOffsetOp(IRDLOperation):
     # It reserves the buffer's bytes in its pool whether or not the buffer is used (a
     # planning problem read from a trace has no uses at all): no pass may drop it.
     traits = traits_def(MemoryAllocEffect(), PlacedInModulePools())
+    custom_directives = (PoolSlot, Int64, LiveIntervals, EarlierBuffers)
+    assembly_format = (
+        "$buffer_name custom<PoolSlot>($pools, $offset) `align` custom<Int64>($alignment)"
+        " custom<LiveIntervals>($live)"
+        " (`conflicts` `(` custom<EarlierBuffers>($conflicts, type($conflicts))^ `)`)?"
+        " attr-dict `:` type($buffer)"
+    )
 
     def __init__(
         self,
@@ -1346,10 +1460,6 @@ class AllocOffsetOp(IRDLOperation):
                 )
 
     @classmethod
-    def parse(cls, parser: Parser) -> AllocOffsetOp:
-        return cls.parse_plain(parser, parser.pos) or cls._parse_general(parser)
-
-    @classmethod
     def parse_plain(cls, parser: Parser, position: int) -> AllocOffsetOp | None:
         """The common form, read from `position` (after the op's name) with one regular
         expression; None, the parser untouched, for any other. `LocatingParser` calls it
@@ -1376,58 +1486,48 @@ class AllocOffsetOp(IRDLOperation):
             live,
         )
 
-    @classmethod
-    def _parse_general(cls, parser: Parser) -> AllocOffsetOp:
-        buffer_name = parser.parse_str_literal()
-        if parser.parse_optional_punctuation("[") is not None:
-            pools: list[str] = []
-            if parser.parse_optional_punctuation("]") is None:
-                pools = parser.parse_comma_separated_list(
-                    parser.Delimiter.NONE, lambda: parser.parse_symbol_name().data
-                )
-                parser.parse_punctuation("]")
-        else:
-            pools = [parser.parse_symbol_name().data]
-        parser.parse_punctuation("[")
-        offset = None
-        if parser.parse_optional_punctuation("?") is None:
-            offset = _parse_int64(parser, "offset")
-        parser.parse_punctuation("]")
-        parser.parse_keyword("align")
-        alignment = _parse_int64(parser, "alignment")
-        live: list[int] = []
-        if parser.parse_optional_keyword("live") is not None:
-            start = parser.pos
-            if not (live := _parse_intervals(parser)):
-                parser.raise_error("expected a live interval '[start, end)'", start)
-        conflicts: list[SSAValue] = []
-        if parser.parse_optional_keyword("conflicts") is not None:
-            conflicts = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, lambda: _parse_earlier_buffer(parser)
-            )
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        buffer_type = parser.parse_type()
-        op = cls(buffer_name, pools, buffer_type, alignment, offset, live, conflicts)
-        op.attributes.update(attributes)
+
+_parse_alloc_offset_with_format = AllocOffsetOp.parse
+
+
+def _parse_alloc_offset(cls: type[AllocOffsetOp], parser: Parser) -> AllocOffsetOp:
+    """The common form through `parse_plain`'s one regular expression, anything else
+    (and every diagnostic) through the assembly format: an op with an assembly format
+    may not define `parse` itself."""
+    if (op := cls.parse_plain(parser, parser.pos)) is not None:
         return op
+    op = _parse_alloc_offset_with_format(parser)
+    # The format sets the properties in the order it reads them; the generic form prints
+    # them in the constructor's order whichever way the op was read.
+    properties = op.properties
+    op.properties = {name: properties[name] for name in _ALLOC_PROPERTIES if name in properties}
+    return op
 
-    def print(self, printer: Printer) -> None:
-        names = self.pool_names
-        pools = _symbol(names[0]) if len(names) == 1 else f"[{', '.join(map(_symbol, names))}]"
-        offset = self.offset_bytes
-        printer.print_string(
-            f" {_string_literal(self.buffer_name.data)} {pools}"
-            f"[{'?' if offset is None else offset}] align {self.alignment_bytes}"
-            + _live_text(self.live_array())
-        )
-        if not has_no_operands_or_successors(self):
-            printer.print_string(" conflicts(")
-            printer.print_list(self.conflicts, printer.print_operand)
-            printer.print_string(")")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" : {_type_text(self.buffer.type)}")
 
+_ALLOC_PROPERTIES = ("buffer_name", "pools", "alignment", "offset", "live")
+
+print_alloc_offset_with_format = AllocOffsetOp.print
+"""The assembly format's printer, which the one-string printer of the common form must
+agree with."""
+
+
+def _print_alloc_offset(op: AllocOffsetOp, printer: Printer) -> None:
+    """The common form, without conflicts or attributes, as one string (the format's
+    printer, a call a piece, cost a fifth more on a large problem); anything else through
+    the format."""
+    if op.attributes or not has_no_operands_or_successors(op):
+        print_alloc_offset_with_format(op, printer)
+        return
+    printer.print_string(
+        f" {_string_literal(op.buffer_name.data)} {_pool_slot_text(op)}"
+        f" align {op.alignment_bytes}{_live_text(op.live_array())} : {_type_text(op.buffer.type)}"
+    )
+
+
+AllocOffsetOp.print = _print_alloc_offset  # type: ignore[method-assign, assignment]
+
+
+AllocOffsetOp.parse = classmethod(_parse_alloc_offset)  # type: ignore[method-assign, assignment]
 
 _verify_alloc_offset_shape = AllocOffsetOp.get_irdl_definition().verify
 
