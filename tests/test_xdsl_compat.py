@@ -230,3 +230,23 @@ def test_disable_verify_turns_attribute_verification_off_process_wide(tmp_path) 
         xDSLOptMain(args=[str(empty), "--disable-verify"])
         assert Attribute.__dict__["__post_init__"] is not kept
     assert Attribute.__dict__["__post_init__"] is kept
+
+
+def test_xdsl_refuses_an_assembly_format_beside_a_parser_of_its_own() -> None:
+    """`put_in_front_of_format`: the fast paths of `usmp.alloc_offset` cannot be its
+    `parse` and `print` while it declares an `assembly_format`."""
+    from xdsl.dialects.builtin import StringAttr
+    from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def
+    from xdsl.utils.exceptions import PyRDLOpDefinitionError
+
+    with pytest.raises(PyRDLOpDefinitionError, match="Cannot define both an assembly format"):
+
+        @irdl_op_definition
+        class FastParsed(IRDLOperation):
+            name = "compat.fast_parsed"
+            label = prop_def(StringAttr)
+            assembly_format = "$label attr-dict"
+
+            @classmethod
+            def parse(cls, parser: Parser) -> FastParsed:
+                raise NotImplementedError

@@ -14,7 +14,7 @@ the dialects import it, so any context that loads them reads what their printers
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -175,6 +175,26 @@ class HookedParser(Parser):
 
 
 # ------------------------------------------------------------------ fast paths
+
+
+def put_in_front_of_format(
+    op_class: type[Operation],
+    *,
+    parse: Callable[..., Operation] | None = None,
+    print_op: Callable[[Any, Any], None] | None = None,
+    verify: Callable[[Any], None] | None = None,
+) -> None:
+    """Sets fast paths in front of what `irdl_op_definition` made for `op_class`: xDSL 0.75
+    refuses an op class that declares `assembly_format` and defines `parse` or `print`
+    ("Cannot define both an assembly format ... and the print and parse methods"), and
+    always runs IRDL's generic checks before a `verify_` it is given. Each function given
+    calls the one it replaces when its fast path does not apply."""
+    if parse is not None:
+        op_class.parse = classmethod(parse)  # type: ignore[method-assign, assignment]
+    if print_op is not None:
+        op_class.print = print_op  # type: ignore[method-assign, assignment]
+    if verify is not None:
+        op_class.verify_ = verify  # type: ignore[method-assign, assignment]
 
 
 def block_ops(block: Block) -> list[Operation]:

@@ -104,6 +104,7 @@ from usmp_dialect.planning.validator import validate
 from usmp_dialect.xdsl_compat import (
     block_ops,
     has_no_operands_or_successors,
+    put_in_front_of_format,
     resume_parser_at,
     unverified_i64_array,
     unverified_i64_attr,
@@ -1524,11 +1525,6 @@ def _print_alloc_offset(op: AllocOffsetOp, printer: Printer) -> None:
     )
 
 
-AllocOffsetOp.print = _print_alloc_offset  # type: ignore[method-assign, assignment]
-
-
-AllocOffsetOp.parse = classmethod(_parse_alloc_offset)  # type: ignore[method-assign, assignment]
-
 _verify_alloc_offset_shape = AllocOffsetOp.get_irdl_definition().verify
 
 
@@ -1546,7 +1542,12 @@ def _verify_alloc_offset(op: Operation) -> None:
     op.verify_placement()
 
 
-AllocOffsetOp.verify_ = _verify_alloc_offset  # type: ignore[method-assign, assignment]
+put_in_front_of_format(
+    AllocOffsetOp,
+    parse=_parse_alloc_offset,
+    print_op=_print_alloc_offset,
+    verify=_verify_alloc_offset,
+)
 
 
 NAMED_LIVENESS_PROPERTIES = (
