@@ -189,11 +189,13 @@ def test_int8_model_is_exact(tmp_path: Path) -> None:
     assert [(o.dtype, o.max_error) for o in result.outputs] == [("int8", 0.0)]
 
 
-def test_float_constants_keep_every_digit(tmp_path: Path) -> None:
+@pytest.mark.parametrize("executor", ["c", "tvm"])
+def test_float_constants_keep_every_digit(tmp_path: Path, executor: str) -> None:
     """A requantize from ReLU6's int8 scale (6/255) to twice it, over every int8 value,
-    equals the Relax VM: TVM's C code generator prints the scales with 7 digits, other
-    floats, and values rounded one step off (4 steps at the output of MLTK's keyword
-    spotter with transfer learning)."""
+    equals the Relax VM, in the C library and in TVM's build for target `c`
+    (`check_relax_model.py --target c`): TVM's C code generator prints the scales with 7
+    digits, other floats, and values rounded one step off (4 steps at the output of MLTK's
+    keyword spotter with transfer learning)."""
     _require_tools(qemu=False)
     pytest.importorskip("tflite")
     sys.path.insert(0, str(ROOT / "tests"))
@@ -212,8 +214,9 @@ def test_float_constants_keep_every_digit(tmp_path: Path) -> None:
         str(path),
         # Unfused, a dequantize and a quantize: a float32 intermediate in the pool.
         lowering=Lowering(MODEL_FILE_LOWERING.weights, "none", MODEL_FILE_LOWERING.temporaries),
+        target="c",
         tolerance=0,
-        executor="c",
+        executor=executor,
         inputs={"input": every_int8},
     )
     assert [(o.dtype, o.max_error) for o in result.outputs] == [("int8", 0.0)]

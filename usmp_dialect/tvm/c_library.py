@@ -46,6 +46,7 @@ from usmp_dialect.dialects.usmp import (
     placed_io,
     planned_pool_sizes,
 )
+from usmp_dialect.tvm.exact_floats import exact_float_placeholders, exact_floats
 from usmp_dialect.tvm.relax.nodes import nodes_of
 
 C_TYPES = {
@@ -460,48 +461,6 @@ def _locals_on_stack(func: Any) -> Any:
     return func.with_body(tvm_ffi.structural_map(func.body, (ir.Var, rebind)))
 
 
-_EXACT_FLOAT = "usmp_exact_float"
-_EXACT_FLOAT_CALL = re.compile(rf"\b{_EXACT_FLOAT}_(32|64)_([0-9a-f]+)\(\)")
-_C_FLOAT = {"float32": ("<f", "<I", 32), "float64": ("<d", "<Q", 64)}
-
-
-def _exact_float_placeholders(func: Any) -> Any:
-    """`func` with each float constant a call `usmp_exact_float_<bits>_<hex>()`, which
-    `_exact_floats` writes back as a literal of every digit: TVM's C code generator
-    prints a constant with 7 significant digits (`2.352941e-02f`), another float than the
-    TIR's and LLVM's, so that a quantize's scale rounds values one step apart."""
-    import struct
-
-    import tvm_ffi
-    from tvm import tirx
-
-    def placeholder(imm: Any) -> Any:
-        dtype = str(imm.ty.dtype)
-        # TVM's spellings of an infinity or a NaN are exact.
-        if dtype not in _C_FLOAT or not math.isfinite(imm.value):
-            return imm
-        float_format, int_format, bits = _C_FLOAT[dtype]
-        pattern = struct.unpack(int_format, struct.pack(float_format, imm.value))[0]
-        return tirx.call_pure_extern(dtype, f"{_EXACT_FLOAT}_{bits}_{pattern:x}")
-
-    return func.with_body(tvm_ffi.structural_map(func.body, (tirx.FloatImm, placeholder)))
-
-
-def _exact_floats(source: str) -> str:
-    """`source` with the placeholders of `_exact_float_placeholders` made C literals that
-    round-trip (9 significant digits for a float, 17 for a double)."""
-    import struct
-
-    def literal(match: re.Match[str]) -> str:
-        bits, pattern = int(match[1]), int(match[2], 16)
-        float_format, int_format, _ = _C_FLOAT[f"float{bits}"]
-        value = struct.unpack(float_format, struct.pack(int_format, pattern))[0]
-        return f"{value:.8e}f" if bits == 32 else f"{value:.16e}"
-
-    declaration = re.compile(rf"^TVM_DLL \w+ {_EXACT_FLOAT}_\w+\(\);\n", re.MULTILINE)
-    return _EXACT_FLOAT_CALL.sub(literal, declaration.sub("", source))
-
-
 def _with_empty_operator(entry: Any, name: str, operators: dict[Any, Any]) -> Any:
     """`entry` calling an empty operator added to `operators`: TVM takes a function alone
     in its module for the public entry, whatever its attributes say."""
@@ -525,12 +484,12 @@ def operators_source(mod: Any, entry: str, entry_c_name: str, constants: Mapping
 
     # The entry's calls name the operators' GlobalVars: the new module keeps them.
     operators = {
-        gv: _exact_float_placeholders(_locals_on_stack(mod[gv]))
+        gv: exact_float_placeholders(_locals_on_stack(mod[gv]))
         for gv in mod.get_global_vars()
         if gv.name_hint != entry
     }
     callable_entry, constant_params = _callable_entry(
-        _exact_float_placeholders(mod[entry]), constants
+        exact_float_placeholders(mod[entry]), constants
     )
     if not operators:
         callable_entry = _with_empty_operator(callable_entry, f"{entry_c_name}_nothing", operators)
@@ -538,7 +497,7 @@ def operators_source(mod: Any, entry: str, entry_c_name: str, constants: Mapping
     with tvm.transform.PassContext(config={"tirx.disable_storage_rewrite": True}):
         built = tvm.compile(private, target="c")
     source = built.mod.inspect_source()
-    source = _exact_floats(source[source.index(_EXTERN_C) :].replace(_EXTERN_C, ""))
+    source = exact_floats(source[source.index(_EXTERN_C) :].replace(_EXTERN_C, ""))
     # TVM declares the math functions it calls itself; <math.h> does.
     source = re.sub(
         r"^TVM_DLL \w+ (\w+)\(.*\);\n",

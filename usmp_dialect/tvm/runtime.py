@@ -13,7 +13,8 @@ Facts this relies on (see TVM 0.27 notes): `tvm.compile` on targets `c` and `llv
 TBAA must be off (`-enable-tbaa=false`) or it reorders accesses of operators inlined into
 one another through the same pool; an un-planned module whose operators allocate more than
 about 1 KiB builds only with its entry body inside `device_id`/`device_type` attrs and
-storage rewrite off, which `build` arranges.
+storage rewrite off, which `build` arranges. TVM's C prints a float constant with 7
+significant digits, which `build` makes every digit (`exact_floats`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from usmp_dialect.dialects.usmp import (
     SHARED_CONSTANTS_ATTR,
     IOKind,
 )
+from usmp_dialect.tvm.exact_floats import exact_float_placeholders, exact_floats
 from usmp_dialect.tvm.tvmscript_importer import parse_tvmscript
 
 POOL_FILL = 0xFF
@@ -79,15 +81,35 @@ def _with_device_attrs(mod: Any, entry: str) -> Any:
 
 
 def build(mod: Any, target: str = "c") -> Any:
+    """`mod` built for `target` and loaded; on target `c`, its float constants exact."""
     import tvm
 
+    if target == "c":
+        mod = tvm.IRModule({gv: exact_float_placeholders(mod[gv]) for gv in mod.get_global_vars()})
     config = {"tirx.disable_storage_rewrite": True}
     try:
         with tvm.transform.PassContext(config=config):
-            return tvm.compile(mod, target=tvm_target(target))
+            built = tvm.compile(mod, target=tvm_target(target))
     except Exception:
         with tvm.transform.PassContext(config=config):
-            return tvm.compile(_with_device_attrs(mod, entry_name(mod)), target=tvm_target(target))
+            built = tvm.compile(_with_device_attrs(mod, entry_name(mod)), target=tvm_target(target))
+    if target != "c":
+        return built
+    return built.jit(fcompile=_compile_exact_floats, options=C_OPTIONS)
+
+
+def _compile_exact_floats(output: str, files: list[str], **options: Any) -> None:
+    """TVM's C compile of `files` into `output`, after its C files' placeholders are made
+    literals (see `exact_floats`)."""
+    from tvm.support import cc
+
+    for path in files:
+        if path.endswith(".c"):
+            with open(path) as file:
+                source = exact_floats(file.read())
+            with open(path, "w") as file:
+                file.write(source)
+    cc.create_shared(output, files, **options)
 
 
 def _buffer_params(func: Any) -> list[tuple[str, tuple[int, ...], str]]:
@@ -291,8 +313,6 @@ def run_module(
                 tensor.shape
             )
     lib = build(mod, target)
-    if target == "c":
-        lib = lib.jit(options=C_OPTIONS)
     tensors = {name: tvm.runtime.tensor(array) for name, array in arrays.items()}
     lib[entry](*tensors.values())
     after = {name: t.numpy() for name, t in tensors.items()}
