@@ -266,6 +266,13 @@ def _blocked_reading_stdin(pid: int) -> bool:
     return fields[0] not in ("running", "-1") and len(fields) > 1 and int(fields[1], 16) == 0
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    """SIGINT's default disposition in the tool, as a shell's foreground job has it: a
+    suite started in the background (`tools/run-tests &`) inherits SIGINT ignored, which
+    Python leaves alone, and the tool then read the end of its input, not Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("tool", ["usmp-opt", "usmp-translate"])
 def test_ctrl_c_ends_with_one_line_and_status_130_touching_no_output(tmp_path: Path, tool: str):
     """SIGINT while the tool reads its input from a pipe that never ends."""
@@ -277,6 +284,7 @@ def test_ctrl_c_ends_with_one_line_and_status_130_touching_no_output(tmp_path: P
         stdin=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_ctrl_c_as_at_a_terminal,
     )
     try:
         deadline = time.monotonic() + 300
