@@ -266,11 +266,15 @@ def _blocked_reading_stdin(pid: int) -> bool:
     return fields[0] not in ("running", "-1") and len(fields) > 1 and int(fields[1], 16) == 0
 
 
-def _ctrl_c_as_at_a_terminal() -> None:
-    """SIGINT's default disposition in the tool, as a shell's foreground job has it: a
-    suite started in the background (`tools/run-tests &`) inherits SIGINT ignored, which
-    Python leaves alone, and the tool then read the end of its input, not Ctrl-C."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+CTRL_C_AS_AT_A_TERMINAL = [
+    sys.executable,
+    "-c",
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.argv[1], sys.argv[1:])",
+]
+"""Runs a command with SIGINT's default disposition, as a shell's foreground job has it: a
+suite started in the background (`tools/run-tests &`) inherits SIGINT ignored, which Python
+leaves alone, and the tool then read the end of its input, not Ctrl-C."""
 
 
 @pytest.mark.parametrize("tool", ["usmp-opt", "usmp-translate"])
@@ -280,11 +284,10 @@ def test_ctrl_c_ends_with_one_line_and_status_130_touching_no_output(tmp_path: P
     output.write_text("old")
     mode = ["--import-csv"] if tool == "usmp-translate" else ["--plan-pools"]
     process = subprocess.Popen(
-        [TOOLS / tool, *mode, "-", "-o", output],
+        [*CTRL_C_AS_AT_A_TERMINAL, TOOLS / tool, *mode, "-", "-o", output],
         stdin=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=_ctrl_c_as_at_a_terminal,
     )
     try:
         deadline = time.monotonic() + 300
