@@ -23,7 +23,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from usmp_dialect.tvm.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.runtime import (  # noqa: E402
-    build,
+    generate_code,
     io_tensors,
     random_inputs,
     run_module,
@@ -105,11 +105,11 @@ def test_loops_example_keeps_its_parallel_allocation() -> None:
 
 def test_legacy_example_builds_with_c() -> None:
     # Its entry takes raw handles and reads `T.lookup_param`, which needs a runtime with
-    # bound params: it is built (code generated), not run. (`--params` binds them as
+    # bound params: its code is generated, not compiled or run. (`--params` binds them as
     # constants: test_lookup_param.py.)
     planned = plan_module(parse_tvmscript((EXAMPLES / "legacy_usmp.py").read_text(), "legacy"))
     assert int(planned["__tvm_main__"].attrs["usmp.pools"]["global_workspace"]) > 0
-    build(planned, "c")
+    generate_code(planned, "c")
 
 
 def test_command_line_pipeline_and_runner(tmp_path: Path) -> None:

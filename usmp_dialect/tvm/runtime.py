@@ -82,20 +82,29 @@ def _with_device_attrs(mod: Any, entry: str) -> Any:
 
 def build(mod: Any, target: str = "c") -> Any:
     """`mod` built for `target` and loaded; on target `c`, its float constants exact."""
-    import tvm
-
-    if target == "c":
-        mod = tvm.IRModule({gv: exact_float_placeholders(mod[gv]) for gv in mod.get_global_vars()})
-    config = {"tirx.disable_storage_rewrite": True}
-    try:
-        with tvm.transform.PassContext(config=config):
-            built = tvm.compile(mod, target=tvm_target(target))
-    except Exception:
-        with tvm.transform.PassContext(config=config):
-            built = tvm.compile(_with_device_attrs(mod, entry_name(mod)), target=tvm_target(target))
+    built = generate_code(mod, target)
     if target != "c":
         return built
     return built.jit(fcompile=_compile_exact_floats, options=C_OPTIONS)
+
+
+def generate_code(mod: Any, target: str = "c") -> Any:
+    """`mod`'s code for `target`, not compiled: on target `c`, with each float constant a
+    placeholder that only `build`'s compile step makes a literal."""
+    import tvm
+
+    if target == "c":
+        mod = tvm.IRModule(
+            {gv: exact_float_placeholders(mod[gv]) for gv in mod.get_global_vars()},
+            attrs=mod.attrs,
+        )
+    config = {"tirx.disable_storage_rewrite": True}
+    try:
+        with tvm.transform.PassContext(config=config):
+            return tvm.compile(mod, target=tvm_target(target))
+    except Exception:
+        with tvm.transform.PassContext(config=config):
+            return tvm.compile(_with_device_attrs(mod, entry_name(mod)), target=tvm_target(target))
 
 
 def _compile_exact_floats(output: str, files: list[str], **options: Any) -> None:
