@@ -129,6 +129,12 @@ SHARED_CONSTANTS_ATTR = "usmp.shared_constants"
 """On an entry function: each named constant stored once with an equal one (same dtype and
 bytes) and the name it is stored under, a `SharedConstantsAttr`: overriding that one
 overrides every operator reading either."""
+NARROWED_CONSTANTS_ATTR = "usmp.narrowed_constants"
+"""On an entry function: each int32 constant of the model file stored in fewer bytes
+(`{conv_bias = "conv_bias_int16"}`: its values fit int16), by its file name: the name of
+the constant that holds its values, or of the one that holds them and equal bytes
+(`usmp.shared_constants`). An override under the file's name is converted to the stored
+type when its values fit."""
 OUTPUTS_ATTR = "usmp.outputs"
 """On an entry function: the params that hold the model's outputs (its returned values, as
 the importer found them); its other buffer params that are not constants are inputs. It

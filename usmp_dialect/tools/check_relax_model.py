@@ -11,7 +11,7 @@ python tools/check_relax_model.py model.onnx --input-shape x=1x3x48x192
 
 The model is `PATH.py:NAME`, or a `.tflite` or `.onnx` file read as `usmp-translate
 --import-tflite/--import-onnx` reads it, lowered as `usmp-translate --import-relax` lowers
-it (the same `--weights`, `--fusion` and `--temporaries`); see
+it (the same `--weights`, `--fusion`, `--temporaries` and `--constant-storage`); see
 `usmp_dialect.tvm.model_check`. The exit status is 0 when every output agrees with the Relax
 VM's within `--tolerance`, 1 otherwise or on a bad model.
 """
@@ -28,6 +28,8 @@ import numpy as np
 from usmp_dialect.tools.errors import report_user_errors, requires_tvm, usage_error
 from usmp_dialect.tvm.model_check import EXECUTORS, check_model
 from usmp_dialect.tvm.relax.lowering import (
+    CONSTANT_STORAGE_HELP,
+    CONSTANT_STORAGE_MODES,
     DEFAULT_LOWERING,
     FUSION_MODES,
     MODEL_FILE_LOWERING,
@@ -81,12 +83,19 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help=TEMPORARIES_HELP,
     )
     parser.add_argument(
+        "--constant-storage",
+        choices=CONSTANT_STORAGE_MODES,
+        default=DEFAULT_LOWERING.constant_storage,
+        help=CONSTANT_STORAGE_HELP,
+    )
+    parser.add_argument(
         "--override",
         action="append",
         default=[],
         metavar="NAME=FILE.npy",
         help="run with this array in place of weight NAME (ours: its bytes written at its "
-        "offset; the Relax VM: the weight replaced)",
+        "offset, converted to the type it is stored in if its values fit; the Relax VM: "
+        "the weight replaced)",
     )
     parser.add_argument(
         "--target",
@@ -137,7 +146,8 @@ def _lowering(args: argparse.Namespace) -> Lowering:
 
     is_file = args.model.endswith(tuple(f".{kind}" for kind in KINDS))
     default = MODEL_FILE_LOWERING if is_file else DEFAULT_LOWERING
-    return Lowering(args.weights, args.fusion, args.temporaries or default.temporaries)
+    temporaries = args.temporaries or default.temporaries
+    return Lowering(args.weights, args.fusion, temporaries, args.constant_storage)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

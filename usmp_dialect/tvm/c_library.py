@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -39,6 +39,7 @@ from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
     CONSTANTS_ATTR,
+    NARROWED_CONSTANTS_ATTR,
     POOLS_ATTR,
     SHARED_CONSTANTS_ATTR,
     IOKind,
@@ -47,6 +48,7 @@ from usmp_dialect.dialects.usmp import (
     planned_pool_sizes,
 )
 from usmp_dialect.tvm.exact_floats import exact_float_placeholders, exact_floats
+from usmp_dialect.tvm.relax.narrowed_constants import FILE_DTYPE, FILE_STORAGE_OPTION
 from usmp_dialect.tvm.relax.nodes import nodes_of
 
 C_TYPES = {
@@ -199,6 +201,9 @@ class Interface:
     shared: dict[str, str]
     """A constant stored once with an equal one (`usmp.shared_constants`): that one's
     member of the constants struct."""
+    narrowed: dict[str, str]
+    """A member of the constants struct holding a file's int32 constant in fewer bytes
+    (`usmp.narrowed_constants`): that constant's name in the file."""
 
     @property
     def workspace_pools(self) -> list[Pool]:
@@ -394,6 +399,7 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         offsets,
         any(kind != IOKind.CONSTANT for _, kind, _, _ in placed),
         _shared_constants(entry, ident),
+        _narrowed_constants(entry, ident),
     )
 
 
@@ -402,6 +408,17 @@ def _shared_constants(entry: tir.PrimFuncOp, ident: dict[str, str]) -> dict[str,
     if not isinstance(record, SharedConstantsAttr):
         return {}
     return {name: ident[kept] for name, kept in record.stored_with.items() if kept in ident}
+
+
+def _narrowed_constants(entry: tir.PrimFuncOp, ident: dict[str, str]) -> dict[str, str]:
+    record = entry.attributes.get(NARROWED_CONSTANTS_ATTR)
+    if not isinstance(record, DictionaryAttr):
+        return {}
+    return {
+        ident[stored.data]: name
+        for name, stored in record.data.items()
+        if isinstance(stored, StringAttr) and stored.data in ident
+    }
 
 
 # ----------------------------------------------------------------------- the C source
@@ -588,6 +605,12 @@ def header(interface: Interface) -> str:
             f"/* {c_identifier(name)}: stored once with {kept} (equal bytes): override {kept}, "
             "which both read. */"
             for name, kept in interface.shared.items()
+        ),
+        *(
+            f"/* {t.ident}: the file's {FILE_DTYPE} {interface.narrowed[t.ident]}, stored as "
+            f"{t.dtype} (its values fit; {FILE_STORAGE_OPTION} keeps it {FILE_DTYPE}). */"
+            for t in interface.constants
+            if t.ident in interface.narrowed
         ),
         _struct(f"{m}_constants", [f"const {t.ctype}* {t.ident}" for t in interface.constants]),
     ]

@@ -29,11 +29,13 @@ from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.dialects.usmp import (
     CONSTANTS_ATTR,
     IO_OFFSETS_ATTR,
+    NARROWED_CONSTANTS_ATTR,
     POOLS_ATTR,
     SHARED_CONSTANTS_ATTR,
     IOKind,
 )
 from usmp_dialect.tvm.exact_floats import exact_float_placeholders, exact_floats
+from usmp_dialect.tvm.relax.narrowed_constants import FILE_DTYPE, FILE_STORAGE_OPTION
 from usmp_dialect.tvm.tvmscript_importer import parse_tvmscript
 
 POOL_FILL = 0xFF
@@ -180,34 +182,67 @@ def read_overrides(specs: Sequence[str]) -> dict[str, np.ndarray]:
     return overrides
 
 
-def check_overrides(
+def stored_overrides(
     overrides: Mapping[str, np.ndarray],
     constants: Mapping[str, tuple[tuple[int, ...], str]],
     shared: Mapping[str, str] | None = None,
-) -> None:
-    """Each override names one of `constants` (name: shape, dtype) and has its shape and
-    dtype; else a `LocatedError` at the option, which names the constant one of `shared`
-    (name: the one it is stored with, `shared_constants`) is stored with."""
+    narrowed: Mapping[str, str] | None = None,
+) -> dict[str, np.ndarray]:
+    """Each override as the constant it replaces stores it, by that constant's name. An
+    override names one of `constants` (name: shape, dtype) and has its shape and dtype, or
+    names a file's int32 constant stored narrower (`narrowed`: its name -> the stored one,
+    `narrowed_constants`), is int32 of its shape and has values that all fit the stored
+    type (it is converted); else a `LocatedError` at the option, which names the values
+    that do not fit, or the constant one of `shared` (name: the one it is stored with,
+    `shared_constants`) is stored with, and the import option that keeps either apart."""
+    stored: dict[str, np.ndarray] = {}
     for name, array in overrides.items():
-        if shared and name in shared:
-            kept = shared[name]
+        target = (narrowed or {}).get(name, name)
+        if shared and target in shared:
+            kept = shared[target]
             raise LocatedError(
                 f"'{name}' is stored once with '{kept}' (equal bytes): override '{kept}', "
-                "which both read",
+                f"which both read, or import the model with {FILE_STORAGE_OPTION} to store "
+                "each apart",
                 "--override",
             )
-        if name not in constants:
+        if target not in constants:
             known = ", ".join(constants) or "none"
             raise LocatedError(
                 f"'{name}' is not a constant of the model (its constants: {known})",
                 "--override",
             )
-        shape, dtype = constants[name]
-        if array.shape != shape or array.dtype != np.dtype(dtype):
+        shape, dtype = constants[target]
+        given = FILE_DTYPE if target != name else dtype
+        if array.shape != shape or array.dtype != np.dtype(given):
             raise LocatedError(
-                f"'{name}' is {dtype}{list(shape)}, the array {array.dtype}{list(array.shape)}",
+                f"'{name}' is {given}{list(shape)}, the array {array.dtype}{list(array.shape)}",
                 "--override",
             )
+        if target in stored:
+            raise LocatedError(f"'{target}' is overridden twice (once as '{name}')", "--override")
+        stored[target] = array if target == name else _narrowed(array, name, target, dtype)
+    return stored
+
+
+def _narrowed(array: np.ndarray, name: str, target: str, dtype: str) -> np.ndarray:
+    """`array` as `dtype`, the type constant `name` is stored in (as `target`), if each of
+    its values fits; else a `LocatedError` naming those that do not."""
+    limits = np.iinfo(dtype)
+    outside = np.flatnonzero((array < limits.min) | (array > limits.max))
+    if outside.size:
+        shown = ", ".join(
+            f"{list(map(int, np.unravel_index(i, array.shape)))}: {array.flat[i]}"
+            for i in outside[:3]
+        )
+        more = f" and {outside.size - 3} more" if outside.size > 3 else ""
+        raise LocatedError(
+            f"'{name}' is stored as {dtype} ('{target}'), and {outside.size} of the array's "
+            f"values do not fit {dtype} ({shown}{more}); import the model with "
+            f"{FILE_STORAGE_OPTION} to keep it {FILE_DTYPE}",
+            "--override",
+        )
+    return array.astype(dtype)
 
 
 def entry_constants(mod: Any) -> dict[str, tuple[tuple[int, ...], str]]:
@@ -228,10 +263,19 @@ def entry_constants(mod: Any) -> dict[str, tuple[tuple[int, ...], str]]:
 
 def shared_constants(mod: Any) -> dict[str, str]:
     """The entry's constants stored with an equal one, name: that one's name."""
+    return _names_record(mod, SHARED_CONSTANTS_ATTR)
+
+
+def narrowed_constants(mod: Any) -> dict[str, str]:
+    """The file's constants stored narrower, its name: the name it is stored under."""
+    return _names_record(mod, NARROWED_CONSTANTS_ATTR)
+
+
+def _names_record(mod: Any, key: str) -> dict[str, str]:
     attrs = mod[entry_name(mod)].attrs or {}
-    if SHARED_CONSTANTS_ATTR not in attrs:
+    if key not in attrs:
         return {}
-    return {str(n): str(kept) for n, kept in attrs[SHARED_CONSTANTS_ATTR].items()}
+    return {str(n): str(kept) for n, kept in attrs[key].items()}
 
 
 def constant_pool(mod: Any) -> str | None:

@@ -59,7 +59,12 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.analysis.tir_liveness import prim_funcs
-from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, OUTPUTS_ATTR, SHARED_CONSTANTS_ATTR
+from usmp_dialect.dialects.usmp import (
+    CONSTANTS_ATTR,
+    NARROWED_CONSTANTS_ATTR,
+    OUTPUTS_ATTR,
+    SHARED_CONSTANTS_ATTR,
+)
 from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm.captured_output import output_captured
 from usmp_dialect.tvm.relax.constant_outputs import constant_outputs_copied
@@ -149,6 +154,13 @@ def random_weights(params: Any, seed: int) -> dict[str, np.ndarray]:
 WEIGHT_MODES = ("bound", "params")
 FUSION_MODES = ("default", "none")
 TEMPORARIES_MODES = ("inline", "keep")
+CONSTANT_STORAGE_MODES = ("compact", "file")
+CONSTANT_STORAGE_HELP = (
+    "compact (default): an int32 constant a dequantize reads (a bias) stored as int8 or "
+    "int16 when its values fit, constants of equal bytes stored once; file: each constant "
+    "at the model file's type, under its name, with bytes of its own (any override of it "
+    "then fits)"
+)
 TEMPORARIES_HELP = (
     "inline (the default for model files): injective producers fused into their consumers "
     "and each operator's temporaries (padded copies, dequantized tensors, accumulators) "
@@ -172,11 +184,16 @@ class Lowering:
     (`tvm.relax.temporaries`): no padded copy, float32 dequantized tensor or whole
     accumulator is left to plan (the default of model files, `MODEL_FILE_LOWERING`:
     `--import-relax` keeps TVM's fusion as it is, which Relax's own planner is measured
-    on)."""
+    on). `constant_storage="compact"` stores an int32 constant a dequantize reads in
+    fewer bytes when its values fit (`narrowed_constants`) and constants of equal bytes
+    once (`shared_constants`); `"file"` keeps each at the file's type, under its name,
+    with bytes of its own, so that an application can override any of them with any
+    values of that type."""
 
     weights: str = "bound"
     fusion: str = "default"
     temporaries: str = "keep"
+    constant_storage: str = "compact"
 
     def __post_init__(self) -> None:
         if self.weights not in WEIGHT_MODES:
@@ -186,6 +203,11 @@ class Lowering:
         if self.temporaries not in TEMPORARIES_MODES:
             raise ValueError(
                 f"temporaries must be one of {TEMPORARIES_MODES}, not {self.temporaries!r}"
+            )
+        if self.constant_storage not in CONSTANT_STORAGE_MODES:
+            raise ValueError(
+                f"constant_storage must be one of {CONSTANT_STORAGE_MODES}, "
+                f"not {self.constant_storage!r}"
             )
 
     @property
@@ -269,13 +291,26 @@ def _lowered_by_tvm(target: Any, fusion: str, widening_apart: bool = False) -> l
     return lowered
 
 
+class BoundWeights(NamedTuple):
+    """`_bind_weights`' result: the module, the tensor of each constant by its TIR name,
+    and the name of each narrowed copy by the name of the tensor it copies."""
+
+    mod: Any
+    tensors: dict[str, Any]
+    narrowed: dict[str, str]
+
+
 def _bind_weights(
-    mod: Any, weights: Mapping[str, np.ndarray], keep_expansions: bool = False
-) -> tuple[Any, dict[str, Any]]:
+    mod: Any,
+    weights: Mapping[str, np.ndarray],
+    keep_expansions: bool = False,
+    constant_storage: str = "compact",
+) -> BoundWeights:
     """`mod` with the weights bound into `forward` as constants and the expressions of
     weights alone computed (`fold_named_weights`, expansions kept if `keep_expansions`: then
-    with scales equal across channels as scalars, bias scales derived and dequantized
-    integers narrowed, `narrowed_constants`, `derived_scales`), and
+    with scales equal across channels as scalars and, if `constant_storage` is "compact",
+    bias scales derived and dequantized integers narrowed, `narrowed_constants`,
+    `derived_scales`), and
     the tensor of each constant by its TIR name: a constant an operator reads is that
     weight, or one computed from it, when it is that very tensor."""
     import tvm
@@ -286,12 +321,12 @@ def _bind_weights(
     mod = relax.transform.BindParams(ENTRY, bound)(mod)
     func = uniform_scales_as_scalars(mod[ENTRY]) if keep_expansions else mod[ENTRY]
     func, tensors = fold_named_weights(func, tensors, keep_expansions)
-    if keep_expansions:
-        func = derived_bias_scales(func)
-        func, tensors = narrowed_dequantized_constants(func, tensors)
+    narrowed: dict[str, str] = {}
+    if keep_expansions and constant_storage == "compact":
+        func, tensors, narrowed = narrowed_dequantized_constants(derived_bias_scales(func), tensors)
     mod = mod.clone()
     mod[ENTRY] = func
-    return mod, tensors
+    return BoundWeights(mod, tensors, narrowed)
 
 
 def lower_relax(
@@ -358,7 +393,7 @@ def relax_planner_bytes(
     from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
     if bound_weights is not None:
-        mod, _ = _bind_weights(mod, bound_weights)
+        mod = _bind_weights(mod, bound_weights).mod
     target = tvm.target.Target("llvm")
     passes = tvm.transform.Sequential(
         _lowered_by_tvm(target, fusion)
@@ -609,11 +644,11 @@ class Bindings(NamedTuple):
     constants: SharedConstants
 
 
-def _bindings(body: Any, at: Site) -> Bindings:
+def _bindings(body: Any, at: Site, merge_equal: bool = True) -> Bindings:
     import tvm
     from tvm import relax
 
-    found = Bindings({}, {}, [], SharedConstants())
+    found = Bindings({}, {}, [], SharedConstants(merge_equal))
     call_tir = tvm.ir.Op.get("relax.call_tir")
     reshape = tvm.ir.Op.get("relax.reshape")
     elements = _tuple_elements(body)
@@ -840,8 +875,11 @@ def lower_model(
     weight_names = _weight_names(weights, at)
     _check_params(mod[ENTRY], weights, weight_names, at)
     tensors: dict[str, Any] = {}
+    narrowed: dict[str, str] = {}
     if lowering.weights == "bound":
-        mod, tensors = _bind_weights(mod, weights, lowering.keeps_stored_weights)
+        mod, tensors, narrowed = _bind_weights(
+            mod, weights, lowering.keeps_stored_weights, lowering.constant_storage
+        )
     stage("legalization and fusion (TVM)")
     lowered = constant_outputs_copied(
         lower_relax(_with_script_names(mod), at, lowering, tensors), ENTRY
@@ -851,7 +889,7 @@ def lower_model(
     inputs, weight_params = _split_params(func, weight_names)
     if not isinstance(func.body, relax.SeqExpr):
         raise at.error(f"'{ENTRY}' body is a {type(func.body).__name__}")
-    found = _bindings(func.body, at)
+    found = _bindings(func.body, at, merge_equal=lowering.constant_storage == "compact")
     computed = {var for _, _, results in found.calls for var in results}
     names = None if output_names is None else [str(n) for n in output_names]
     outputs = _outputs(func.body.body, found.aliases, found.tuples, computed, names, at)
@@ -872,6 +910,11 @@ def lower_model(
         alias = _tensor_name(constant, tensors)
         if alias is not None and alias not in constants:
             shared[alias] = constant_names[first]
+    # A weight stored narrower: its copy's name in main, or in `shared` if it is stored
+    # with an equal one.
+    stored_as = {_tensor_name(c, tensors): n for c, n in constant_names.items()}
+    stored_as.update((alias, alias) for alias in shared)
+    narrowed_as = {name: stored_as[copy] for name, copy in narrowed.items() if copy in stored_as}
     for var, name, ty in outputs:
         buffers[var] = _buffer(fresh_name(name, taken), ty, f"output '{var.name}'", at)
     output_params = [str(buffers[var].name) for var, _, _ in outputs]
@@ -891,6 +934,7 @@ def lower_model(
         CONSTANTS_ATTR: list(constants),
         OUTPUTS_ATTR: output_params,
         **({SHARED_CONSTANTS_ATTR: shared} if shared else {}),
+        **({NARROWED_CONSTANTS_ATTR: narrowed_as} if narrowed_as else {}),
     }
     body = _main_body(found.calls, buffers, operators, taken, at)
     main = tvm.tirx.PrimFunc(params, body, attrs=tvm_attrs(attrs))
