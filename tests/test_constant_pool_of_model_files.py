@@ -167,6 +167,13 @@ def _planned(path: Path, folder: Path, lowering: Lowering = MODEL_FILE_LOWERING)
     return [str(script), "--constants", str(constants)]
 
 
+def _header(path: Path) -> str:
+    """The C library's header of the file, planned with a constant pool."""
+    module = import_model_file(str(path), "tflite")
+    plan_pools(module, plan_pools_pipeline(constant_pool=True))
+    return library_files(module, "model")["model.h"]
+
+
 def _saved(folder: Path, name: str, array: np.ndarray) -> str:
     np.save(folder / name, array)
     return str(folder / name)
@@ -194,12 +201,10 @@ def test_overriding_a_constant_stored_with_an_equal_one_names_that_one(tmp_path:
     overridden = _run_tvmscript(*planned, "--override", f"conv0_weights={zeros}")
     assert overridden.returncode == 0, overridden.stderr
     # The C library's constants struct has no member for it: its header says which.
-    module = import_model_file(str(path), "tflite")
-    plan_pools(module, plan_pools_pipeline(constant_pool=True))
     assert (
         "/* conv1_weights: stored once with conv0_weights (equal bytes): override "
         "conv0_weights, which both read. */"
-    ) in library_files(module, "model")["model.h"]
+    ) in _header(path)
 
     apart = _planned(path, tmp_path, FILE_STORAGE)
     alone = _run_tvmscript(*apart, "--override", f"conv1_weights={zeros}")
@@ -260,12 +265,10 @@ def test_a_narrowed_bias_overridden_agrees_with_the_relax_vm(tmp_path: Path) -> 
     with pytest.raises(LocatedError, match="values do not fit int16"):
         overrides = {"conv0_bias": too_wide}
         check_model(mod, weights, lowering=MODEL_FILE_LOWERING, overrides=overrides)
-    module = import_model_file(str(path), "tflite")
-    plan_pools(module, plan_pools_pipeline(constant_pool=True))
     assert (
         "/* conv0_bias_int16: the file's int32 conv0_bias, stored as int16 (its values "
         "fit; --constant-storage=file keeps it int32). */"
-    ) in library_files(module, "model")["model.h"]
+    ) in _header(path)
 
 
 def test_scales_equal_across_channels_are_scalars(tmp_path: Path) -> None:
