@@ -21,6 +21,7 @@ pytestmark = pytest.mark.tvm
 
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
+from usmp_dialect.parsing import print_module  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_file  # noqa: E402
 from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.tvm.planned_module import plan_module  # noqa: E402
@@ -242,6 +243,37 @@ def test_cumsum_runs_in_the_c_library(tmp_path: Path) -> None:
         inputs=inputs,
     )
     assert checked.values is not None and list(checked.values) == ["sums"]
+    (expected,) = _onnxruntime(path, inputs)
+    np.testing.assert_allclose(checked.values["sums"], expected, rtol=0, atol=TOLERANCE)
+
+
+@pytest.mark.parametrize(("exclusive", "reverse", "axis"), [(0, 1, 1), (1, 1, -1), (1, 0, 0)])
+def test_cumsum_exclusive_or_reverse_runs_fused(
+    exclusive: int, reverse: int, axis: int, tmp_path: Path
+) -> None:
+    """A `CumSum` reversed, exclusive or both, fused with its producer (a reverse one
+    made TVM's FuseTIR fail: "Inconsistent buffers"): one kernel, onnxruntime's values."""
+    from usmp_dialect.tvm.model_check import check_model
+
+    path = _save(
+        tmp_path,
+        [
+            helper.make_node("Relu", ["x"], ["relu"]),
+            helper.make_node(
+                "CumSum", ["relu", "axis"], ["sums"], exclusive=exclusive, reverse=reverse
+            ),
+        ],
+        [_tensor("x", TensorProto.FLOAT, [2, 3, 5])],
+        [_tensor("sums", TensorProto.FLOAT, [2, 3, 5])],
+        {"axis": np.array(axis, np.int64)},
+    )
+    inputs = {"x": _normal(2, 3, 5)}
+    mod, weights = load_model_file(str(path), "onnx")
+    checked = check_model(
+        mod, weights, str(path), lowering=MODEL_FILE_LOWERING, executor="c", inputs=inputs
+    )
+    assert checked.values is not None
+    assert "tir.call @fused_relu_cumsum(" in print_module(import_model_file(str(path), "onnx"))
     (expected,) = _onnxruntime(path, inputs)
     np.testing.assert_allclose(checked.values["sums"], expected, rtol=0, atol=TOLERANCE)
 
