@@ -66,9 +66,11 @@ from usmp_dialect.tvm.relax.lowering import (
     RelaxImportError,
     Stages,
     import_relax,
+    sanitize,
     shape_text,
     unshown,
 )
+from usmp_dialect.tvm.relax.dynamic_results import dynamic_after_legalization
 from usmp_dialect.tvm.relax.names import ENTRY
 
 KINDS = ("tflite", "onnx")
@@ -545,4 +547,35 @@ def import_model_file(
     by default with the operators' temporaries inlined (`MODEL_FILE_LOWERING`)."""
     stage(f"TVM's {_FRONTENDS[kind]} frontend")
     mod, weights = load_model_file(path, kind, input_shapes)
-    return import_relax(mod, weights, path, lowering, stage)
+    try:
+        return import_relax(mod, weights, path, lowering, stage)
+    except RelaxImportError as error:
+        if kind != "onnx":
+            raise
+        raise _onnx_dynamic_result(mod[ENTRY], path) or error from None
+
+
+def _onnx_dynamic_result(func: Any, path: str) -> RelaxImportError | None:
+    """The error that names the ONNX node whose result TVM's legalization makes dynamic
+    (`dynamic_after_legalization`), if one does: the lowering only sees TVM's bindings."""
+    found = dynamic_after_legalization(func)
+    if found is None:
+        return None
+    var, op = found
+    model = _unfolded_onnx_graph(path)
+    outputs = {sanitize(out): i for i, node in enumerate(model.graph.node) for out in node.output}
+    later = [b.var.name for block in func.body.blocks for b in block.bindings]
+    computed = (name for name in later[later.index(var.name) :] if name in outputs)
+    index = outputs.get(next(computed, ""))
+    node = f"the node computing '{var.name}'" if index is None else _onnx_node_at(model, index)
+    return RelaxImportError(
+        f"{node}: TVM's '{op}' computes its result's shape from the input values, at run "
+        "time (it stays dynamic with the input shapes fixed); a plan needs every shape static",
+        path,
+    )
+
+
+def _unfolded_onnx_graph(path: str) -> Any:
+    """The file's model as it stores it (its nodes' indices), without external data."""
+    onnx = _required("onnx", path)
+    return onnx.ModelProto.FromString(_read(path))
