@@ -60,6 +60,7 @@ from usmp_dialect.tvm.model_files.tflite_state import (
     stateful_converter,
     with_state,
 )
+from usmp_dialect.tvm.relax.dynamic_results import dynamic_after_legalization
 from usmp_dialect.tvm.relax.lowering import (
     MODEL_FILE_LOWERING,
     Lowering,
@@ -70,7 +71,6 @@ from usmp_dialect.tvm.relax.lowering import (
     shape_text,
     unshown,
 )
-from usmp_dialect.tvm.relax.dynamic_results import dynamic_after_legalization
 from usmp_dialect.tvm.relax.names import ENTRY
 
 KINDS = ("tflite", "onnx")
