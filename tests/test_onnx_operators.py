@@ -278,6 +278,37 @@ def test_cumsum_exclusive_or_reverse_runs_fused(
     np.testing.assert_allclose(checked.values["sums"], expected, rtol=0, atol=TOLERANCE)
 
 
+def test_non_max_suppression_is_named_by_its_node(tmp_path: Path) -> None:
+    """TVM types a NonMaxSuppression's result statically and legalizes it to a length read
+    from the boxes: `check_relax_model` names the ONNX node (op type, index, name, output),
+    as `usmp-translate --import-onnx` does, not the lowering's binding; exit status 1."""
+    path = _save(
+        tmp_path,
+        [
+            helper.make_node("Relu", ["boxes"], ["relu_boxes"]),
+            helper.make_node(
+                "NonMaxSuppression", ["relu_boxes", "scores", "k"], ["selected"], name="nms"
+            ),
+        ],
+        [
+            _tensor("boxes", TensorProto.FLOAT, [1, 6, 4]),
+            _tensor("scores", TensorProto.FLOAT, [1, 1, 6]),
+        ],
+        [_tensor("selected", TensorProto.INT64, [None, 3])],
+        {"k": np.array([2], np.int64)},
+    )
+    tool = Path(__file__).parents[1] / "tools" / "check_relax_model.py"
+    checked = subprocess.run([sys.executable, str(tool), str(path)], capture_output=True, text=True)
+    assert (checked.returncode, checked.stdout, checked.stderr) == (
+        1,
+        "",
+        f"{path}: error: NonMaxSuppression node 1 'nms', computing 'selected': TVM's "
+        "'relax.vision.all_class_non_max_suppression' computes its result's shape from the "
+        "input values, at run time (it stays dynamic with the input shapes fixed); a plan "
+        "needs every shape static\n",
+    )
+
+
 @pytest.mark.parametrize(("low", "high"), [(-0.5, 0.5), (np.nan, 0.5), (-0.5, np.nan)])
 def test_clip_of_constant_bounds_computes_no_isnan(low: float, high: float, tmp_path: Path) -> None:
     """A `Clip` of constant bounds gives onnxruntime's values, a NaN bound unbounded, with

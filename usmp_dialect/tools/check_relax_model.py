@@ -119,8 +119,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _loaded(args: argparse.Namespace) -> tuple[Any, dict[str, np.ndarray], str]:
-    """The model, its weights, and where its errors point."""
+def _loaded(args: argparse.Namespace) -> tuple[Any, dict[str, np.ndarray], str, str | None]:
+    """The model, its weights, where its errors point, and the kind of model file it
+    is (None: a Relax model)."""
     from usmp_dialect.tvm.model_files import loading as model_files
     from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes
     from usmp_dialect.tvm.relax.model_spec import load_model, model_location
@@ -129,14 +130,14 @@ def _loaded(args: argparse.Namespace) -> tuple[Any, dict[str, np.ndarray], str]:
         if args.input_shape:
             usage_error(TOOL, "--input-shape is for a .tflite or .onnx model file")
         mod, weights = load_model(args.model)
-        return mod, weights, model_location(args.model)
+        return mod, weights, model_location(args.model), None
     try:
         shapes = parse_input_shapes(args.input_shape)
     except ValueError as error:
         usage_error(TOOL, f"--input-shape: {error}")
     kind = model_files.model_file_kind(args.model)
     mod, weights = model_files.load_model_file(args.model, kind, shapes)
-    return mod, weights, args.model
+    return mod, weights, args.model, kind
 
 
 def _lowering(args: argparse.Namespace) -> Lowering:
@@ -154,20 +155,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     with report_user_errors(TOOL), requires_tvm(TOOL, "checking a Relax model"):
         overrides = read_overrides(args.override)
-        mod, weights, location = _loaded(args)
-        result = check_model(
-            mod,
-            weights,
-            location,
-            lowering=_lowering(args),
-            workspace_io=args.use_workspace_io,
-            target=args.target,
-            seed=args.seed,
-            tolerance=args.tolerance,
-            pools=args.pools,
-            overrides=overrides,
-            executor=args.executor,
-        )
+        mod, weights, location, kind = _loaded(args)
+        from usmp_dialect.tvm.model_files.loading import file_operators_named
+
+        with file_operators_named(mod, location, kind):
+            result = check_model(
+                mod,
+                weights,
+                location,
+                lowering=_lowering(args),
+                workspace_io=args.use_workspace_io,
+                target=args.target,
+                seed=args.seed,
+                tolerance=args.tolerance,
+                pools=args.pools,
+                overrides=overrides,
+                executor=args.executor,
+            )
     held = "intermediates, operator workspaces" + (
         ", inputs and outputs" if args.use_workspace_io else ""
     )

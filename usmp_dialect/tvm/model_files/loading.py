@@ -28,12 +28,13 @@ operator when the frontend said which.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import os
 import re
 import struct
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -547,8 +548,18 @@ def import_model_file(
     by default with the operators' temporaries inlined (`MODEL_FILE_LOWERING`)."""
     stage(f"TVM's {_FRONTENDS[kind]} frontend")
     mod, weights = load_model_file(path, kind, input_shapes)
-    try:
+    with file_operators_named(mod, path, kind):
         return import_relax(mod, weights, path, lowering, stage)
+
+
+@contextlib.contextmanager
+def file_operators_named(mod: Any, path: str, kind: str | None) -> Iterator[None]:
+    """Lowering `mod` (`load_model_file`'s of a `kind` file; None: a Relax model)
+    meanwhile: an error of the lowering caused by an ONNX node whose result TVM's
+    legalization makes dynamic is one naming that node (`_onnx_dynamic_result`), not the
+    lowering's binding."""
+    try:
+        yield
     except RelaxImportError as error:
         if kind != "onnx":
             raise
