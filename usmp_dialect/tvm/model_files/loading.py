@@ -468,9 +468,9 @@ def _tflite_failed_at(model: Any, names: set[str]) -> str:
     return ""
 
 
-def _check_static(func: Any, path: str) -> None:
+def _check_static(func: Any, path: str, kind: str) -> None:
     """Every tensor `func` computes has a static shape; the first that does not is an error
-    naming the Relax operator that computes it (the frontends name them after the model's)."""
+    naming the Relax operator that computes it (and, in an ONNX file, the node)."""
     import tvm
     from tvm import relax
 
@@ -485,24 +485,24 @@ def _check_static(func: Any, path: str) -> None:
             value = binding.value
             op = getattr(getattr(value, "op", None), "name", type(value).__name__)
             shape = shape_text(dims) if dims is not None else "unknown"
+            node = f"{_onnx_node_computing(func, binding.var, path)}: " if kind == "onnx" else ""
             raise RelaxImportError(
-                f"operator '{op}' computes a tensor of dynamic shape {shape} "
+                f"{node}operator '{op}' computes a tensor of dynamic shape {shape} "
                 "(it stays dynamic with the input shapes fixed)",
                 path,
             )
 
 
 def _as_forward(
-    mod: Any, names: list[tuple[str, Any]], path: str
+    mod: Any, names: list[tuple[str, Any]], path: str, kind: str
 ) -> tuple[Any, dict[str, np.ndarray]]:
-    """The frontend's `main` as the entry `forward`, without the weight copies in its
-    `params` attribute, its tensors named as the file names them (`with_file_names`): the
-    weights it names are params, their arrays returned."""
+    """The frontend's `main` (of a `kind` file) as the entry `forward`, without the weight
+    copies in its `params` attribute, its tensors named as the file names them
+    (`with_file_names`): the weights it names are params, their arrays returned."""
     import tvm
 
-    func = mod[_FRONTEND_ENTRY]
-    _check_static(func, path)
-    func, weights = with_file_names(func, names)
+    func, weights = with_file_names(mod[_FRONTEND_ENTRY], names)
+    _check_static(func, path, kind)
     attrs = func.attrs or {}
     if "params" in attrs:
         func = func.without_attr("params")
@@ -534,7 +534,7 @@ def load_model_file(
         mod, names = _tflite_module(path, input_shapes or {})
     else:
         mod, names = _onnx_module(path, input_shapes or {})
-    return _as_forward(mod, names, path)
+    return _as_forward(mod, names, path, kind)
 
 
 def import_model_file(
@@ -573,17 +573,26 @@ def _onnx_dynamic_result(func: Any, path: str) -> RelaxImportError | None:
     if found is None:
         return None
     var, op = found
+    return RelaxImportError(
+        f"{_onnx_node_computing(func, var, path)}: TVM's '{op}' computes its result's shape "
+        "from the input values, at run time (it stays dynamic with the input shapes fixed); "
+        "a plan needs every shape static",
+        path,
+    )
+
+
+def _onnx_node_computing(func: Any, var: Any, path: str) -> str:
+    """The ONNX node of the file at `path` that `var` of `func` (named as the file names
+    tensors, `with_file_names`, `_` appended to a name taken) is computed for: the first
+    node's output named at or after it."""
     model = _unfolded_onnx_graph(path)
     outputs = {sanitize(out): i for i, node in enumerate(model.graph.node) for out in node.output}
     later = [b.var.name for block in func.body.blocks for b in block.bindings]
-    computed = (name for name in later[later.index(var.name) :] if name in outputs)
-    index = outputs.get(next(computed, ""))
-    node = f"the node computing '{var.name}'" if index is None else _onnx_node_at(model, index)
-    return RelaxImportError(
-        f"{node}: TVM's '{op}' computes its result's shape from the input values, at run "
-        "time (it stays dynamic with the input shapes fixed); a plan needs every shape static",
-        path,
+    named = (
+        outputs.get(name, outputs.get(name.rstrip("_"))) for name in later[later.index(var.name) :]
     )
+    index = next((i for i in named if i is not None), None)
+    return f"the node computing '{var.name}'" if index is None else _onnx_node_at(model, index)
 
 
 def _unfolded_onnx_graph(path: str) -> Any:
