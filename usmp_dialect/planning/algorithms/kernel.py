@@ -26,9 +26,12 @@ import numpy as np
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
-INTERPRETED_ELEMENTS = 20_000
+INTERPRETED_ELEMENTS = 6_000
 """Array elements the interpreted calls of a process may be given in all: about 0.1 CPU s of
-kernel work in plain Python (MiniMalloc's small instances, a model's few dozen buffers)."""
+kernel work in plain Python (MiniMalloc's small instances, a model's few dozen buffers).
+A first placement in plain Python took 15-16 us an element on MiniMalloc's C and K (1626
+and 3634 elements), 28 on J, 35 on idealloc's resnet50 (8338) and 66 on G_1 (6530): at
+20,000 those two took 0.3 and 0.43 s before loading numba all the same."""
 
 CALL_ELEMENTS = 100
 """What a call costs in plain Python beyond its arrays, in elements: about 0.3 ms for a
