@@ -95,12 +95,12 @@ def usmp_translate(argv: Sequence[str] | None = None) -> int:
 
 def usmp_opt_command() -> NoReturn:
     """The `usmp-opt` console script."""
-    _exit_now("usmp-opt", _status_of(usmp_opt))
+    _exit_now(_status_of(usmp_opt))
 
 
 def usmp_translate_command() -> NoReturn:
     """The `usmp-translate` console script."""
-    _exit_now("usmp-translate", _status_of(usmp_translate))
+    _exit_now(_status_of(usmp_translate))
 
 
 def _status_of(tool: Callable[[], int]) -> int:
@@ -112,15 +112,18 @@ def _status_of(tool: Callable[[], int]) -> int:
         raise  # a message as the code: printed by the interpreter's own exit
 
 
-def _exit_now(tool: str, status: int) -> NoReturn:
+def _exit_now(status: int) -> NoReturn:
     """Ends the process with `status` as `sys.exit` would, less the interpreter's teardown
     (see the module's docstring); a Python thread still running gets the normal exit,
     which waits for it."""
     threading = sys.modules.get("threading")
     if threading is not None and threading.active_count() > 1:
         raise SystemExit(status)
-    with ends_as_unix_tools_do(tool):
-        sys.stdout.flush()  # what a `--help` printed before its SystemExit
-    sys.stderr.flush()
+    try:
+        for stream in (sys.stdout, sys.stderr):  # None when the shell closed it (`>&-`)
+            if stream is not None:
+                stream.flush()  # what a `--help` printed before its SystemExit
+    except BrokenPipeError:
+        _die_of_sigpipe()
     atexit._run_exitfuncs()
     os._exit(status)
