@@ -70,6 +70,7 @@ from usmp_dialect.tvm.relax.folded_weights import (
     fold_named_weights,
 )
 from usmp_dialect.tvm.relax.fused_names import named_fusion
+from usmp_dialect.tvm.relax.legalized_once import legalize_ops_once
 from usmp_dialect.tvm.relax.names import ENTRY, fresh_name
 from usmp_dialect.tvm.relax.narrowed_constants import (
     narrowed_dequantized_constants,
@@ -252,7 +253,8 @@ def _lowered_by_tvm(target: Any, fusion: str, widening_apart: bool = False) -> l
 
     passes = [sorting_in_loops(), *cpu_generic.library_dispatch_passes(target)]
     for p in cpu_generic.legalize_passes(target):
-        passes += [p, _offsets_bound_in_loops()] if p.info.name == "LegalizeOps" else [p]
+        legalizes = p.info.name == "LegalizeOps"
+        passes += [legalize_ops_once(), _offsets_bound_in_loops()] if legalizes else [p]
     if fusion == "none":
         return [p for p in passes if p.info.name not in _FUSION_PASSES]
 
