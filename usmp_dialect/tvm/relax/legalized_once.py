@@ -85,7 +85,9 @@ def _signature(call: Any) -> Any:
 
     shape = [len(_leaves(arg)) if isinstance(arg, tvm.ir.Tuple) else -1 for arg in call.args]
     leaves = [[kind(leaf), leaf.ty] for arg in call.args for leaf in _leaves(arg)]
-    return tvm_ffi.StructuralKey([call.op, call.attrs, list(call.ty_args), shape, leaves])
+    key = [call.op, call.attrs, list(call.ty_args), shape, leaves]
+    # tvm_ffi's stub declares its FFI fields as the constructor's, not `StructuralKey(key)`.
+    return tvm_ffi.StructuralKey(key)  # type: ignore[call-arg]
 
 
 class _Reusable:
@@ -151,9 +153,9 @@ class _Legalizations:
                 if applied is not None:
                     return applied
             legalized = default(builder, call)
-            template = _template(call, legalized)
-            if template is not None:
-                templates.append(template)
+            made = _template(call, legalized)
+            if made is not None:
+                templates.append(made)
             return legalized
 
         return legalize

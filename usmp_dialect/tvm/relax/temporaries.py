@@ -400,9 +400,7 @@ def _inline_spatial(schedule: Any) -> bool:
     params = list(func.params)
     inlined = False
     for block in _blocks(func):
-        if not _spatial(block) or any(
-            w.source.same_as(p) for w in block.writes for p in params
-        ):
+        if not _spatial(block) or any(w.source.same_as(p) for w in block.writes for p in params):
             continue
         try:
             schedule.compute_inline(schedule.get_sblock(block.name_hint))
