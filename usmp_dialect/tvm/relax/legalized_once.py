@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from usmp_dialect.tvm.relax.nodes import nodes_of
+
 # What a call's argument is, besides its type: its kind decides whether a legalization
 # may take it inlined (a scalar constant's value) or as a tensor (a var's).
 _VAR, _CONSTANT, _OTHER = "var", "constant", "other"
@@ -50,8 +52,6 @@ def _called_ops(mod: Any) -> list[Any]:
     """The ops the Relax functions of `mod` call."""
     import tvm
     from tvm import relax
-
-    from usmp_dialect.tvm.relax.nodes import nodes_of
 
     calls = [
         call
