@@ -36,6 +36,7 @@ from usmp_dialect.dialects.usmp import (
     IOOffsetsAttr,
     PoolSizesAttr,
     SharedConstantsAttr,
+    StateAttr,
 )
 from usmp_dialect.tvm.nodes import (
     LOGICAL_NODE_OF_OP,
@@ -163,6 +164,8 @@ def attribute_to_tvm(attr: Attribute, op: Operation) -> Any:
         return attr.by_pool
     if isinstance(attr, SharedConstantsAttr):
         return attr.stored_with
+    if isinstance(attr, StateAttr):
+        return attr.after
     if isinstance(attr, tir.TargetAttr):
         import tvm
 

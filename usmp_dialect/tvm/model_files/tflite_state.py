@@ -21,8 +21,10 @@ Relax functions are pure: a value before and after a run is exactly a parameter 
 result, the Relax VM checks them as it checks any output, and the plan holds what one run
 computes. A buffer that
 outlives the run belongs to its caller, as TFLM keeps variables in its persistent arena,
-not in the non-persistent one the tensors of a run share; with `--use-workspace-io` both
-are placed in the pool as inputs and outputs are. The caller passes the CALL_ONCE values
+not in the non-persistent one the tensors of a run share: the function's
+`usmp.state_count` says how many of its last inputs and outputs are state, which the
+lowering records as the entry's `usmp.state` and `tir-state-to-allocations` makes one
+buffer a variable, in a state pool. The caller passes the CALL_ONCE values
 (microWakeWord's: each int8 -128, its zero point: real zeros) to the first run. A
 variable the model only reads, which CALL_ONCE sets, is that constant, as TVM's frontend
 takes it.
@@ -43,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from usmp_dialect.tvm.model_files.tflite_operators import corrected_converter, tensor_shape
+from usmp_dialect.tvm.relax.lowering import STATE_COUNT_ATTR
 
 # Operators that copy their quantized input's values unchanged, as TFLite's kernels do.
 _COPYING = frozenset({"READ_VARIABLE", "ASSIGN_VARIABLE", "STRIDED_SLICE", "SPLIT_V"})
@@ -271,10 +274,15 @@ def with_state(mod: Any, variables: dict[Any, Variable]) -> Any:
     constants = [relax.VarBinding(v.before, v.initial) for v in variables.values() if v.constant]
     if constants:
         blocks = [relax.DataflowBlock(constants), *blocks]
-    params = [*func.params, *(v.before for v in variables.values() if v.read and not v.constant)]
-    mod["main"] = relax.Function(
-        params, relax.SeqExpr([*blocks, block], returned), returned.ty, func.is_pure, func.attrs
-    ).with_attr("num_input", len(params))
+    carried = [v.before for v in variables.values() if v.read and not v.constant]
+    params = [*func.params, *carried]
+    mod["main"] = (
+        relax.Function(
+            params, relax.SeqExpr([*blocks, block], returned), returned.ty, func.is_pure, func.attrs
+        )
+        .with_attr("num_input", len(params))
+        .with_attr(STATE_COUNT_ATTR, len(carried))
+    )
     return mod
 
 
