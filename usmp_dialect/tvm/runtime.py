@@ -246,7 +246,16 @@ def shared_constants(mod: Any) -> dict[str, str]:
 
 def constant_pool(mod: Any) -> str | None:
     """The pool that holds the entry's constants, if any."""
-    pools = {t.pool for t in io_tensors(mod[entry_name(mod)]).values() if t.kind == IOKind.CONSTANT}
+    return _pool_holding(mod, IOKind.CONSTANT)
+
+
+def state_pool(mod: Any) -> str | None:
+    """The pool that holds the state the entry keeps from run to run, if any."""
+    return _pool_holding(mod, IOKind.STATE)
+
+
+def _pool_holding(mod: Any, kind: IOKind) -> str | None:
+    pools = {t.pool for t in io_tensors(mod[entry_name(mod)]).values() if t.kind == kind}
     return next(iter(sorted(pools)), None)
 
 
