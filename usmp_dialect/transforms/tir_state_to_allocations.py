@@ -47,6 +47,9 @@ from usmp_dialect.dialects.usmp import (
 )
 from usmp_dialect.lowering.allocations_to_usmp import tir_program_before_lowering
 
+_Pair = tuple[str, str, tir.BufferType]
+"""A variable: the names of its params before and after the run, and their buffer type."""
+
 
 def _state_record(entry: tir.PrimFuncOp) -> StateAttr | None:
     record = entry.attributes.get(STATE_ATTR)
@@ -55,9 +58,7 @@ def _state_record(entry: tir.PrimFuncOp) -> StateAttr | None:
     raise UsmpError(f'{STATE_ATTR} must be a #usmp.state<before = "after", ...>', entry)
 
 
-def _param_pairs(
-    entry: tir.PrimFuncOp, record: StateAttr
-) -> list[tuple[str, str, tir.BufferType]]:
+def _param_pairs(entry: tir.PrimFuncOp, record: StateAttr) -> list[_Pair]:
     """Each variable's (before, after, buffer type), both params of the entry holding
     buffers of one type, the value after an output and the value before not."""
     params = dict(zip(entry.param_names(), entry.body.block.args, strict=True))
@@ -67,7 +68,8 @@ def _param_pairs(
         types = []
         for name in (before, after):
             param = params.get(name)
-            buffer_type = None if param is None else param_buffer_type(param, name, param_views(param))
+            views = [] if param is None else param_views(param)
+            buffer_type = None if param is None else param_buffer_type(param, name, views)
             if buffer_type is None:
                 raise UsmpError(
                     f"{STATE_ATTR} names '{name}', not a buffer param of @{entry.sym_name.data}",
@@ -111,7 +113,7 @@ def _allocate(
     return allocs
 
 
-def _in_place(module: ModuleOp, entry: str, pairs: list[tuple[str, str, tir.BufferType]]) -> set[str]:
+def _in_place(module: ModuleOp, entry: str, pairs: list[_Pair]) -> set[str]:
     """The variables (by their value before) the operators can update in place, found on
     a copy of the module whose state params are allocations."""
     copy = module.clone()

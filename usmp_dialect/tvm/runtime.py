@@ -7,8 +7,9 @@ is filled with 0xFF first, so that a plan that lets buffers overlap shows). Inpu
 outputs planned into a pool (`--use-workspace-io`, listed in the entry's
 `usmp.io_offsets`) are written into and read from their pool bytes, as an application
 does, and so is the state a model keeps from run to run (its value before the run written,
-its value after read at the same bytes); so are constants placed in a constant pool, whose bytes may also come from
-`usmp-translate --constants-out` (`pool_bytes`), an override written over them.
+its value after read at the same bytes); so are constants placed in a constant pool,
+whose bytes may also come from `usmp-translate --constants-out` (`pool_bytes`), an
+override written over them.
 
 Facts this relies on (see TVM 0.27 notes): `tvm.compile` on targets `c` and `llvm`; LLVM's
 TBAA must be off (`-enable-tbaa=false`) or it reorders accesses of operators inlined into
