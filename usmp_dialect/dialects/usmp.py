@@ -149,6 +149,10 @@ POOLS_ATTR = "usmp.pools"
 IO_OFFSETS_ATTR = "usmp.io_offsets"
 """On the entry function after `usmp-to-tir`: where each input, output and constant placed
 in a pool lives, an `IOOffsetsAttr`."""
+STATE_VALUES_ATTR = "usmp.state_values"
+"""On an entry function with a `usmp.state`: each variable's first value (by the name of
+its value before a run), which the caller writes into the state once before the first run,
+a `dense_resource` as in `usmp.constant_values`."""
 STATE_ATTR = "usmp.state"
 """On an entry function: the state a model keeps from run to run (a `.tflite` file's
 resource variables), a `StateAttr` pairing the input param that holds each variable's value

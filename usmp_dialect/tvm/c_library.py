@@ -52,6 +52,7 @@ from usmp_dialect.dialects.usmp import (
     placed_io,
     planned_pool_sizes,
 )
+from usmp_dialect.formats.constant_pool import state_values
 from usmp_dialect.tvm.exact_floats import exact_float_placeholders, exact_floats
 from usmp_dialect.tvm.relax.nodes import nodes_of
 
@@ -212,6 +213,9 @@ class Interface:
     name of the value before a run."""
     state_after: dict[str, str]
     """The name of each variable's value after a run (the same bytes), by its name."""
+    state_initial: dict[str, bytes]
+    """Each variable's first value (the model's CALL_ONCE values), when the model gives
+    every one (`usmp.state_values`)."""
 
     @property
     def workspace_pools(self) -> list[Pool]:
@@ -379,6 +383,7 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
     state_pools = {offsets[str(n)][0] for n, kind, _, _ in placed if kind == IOKind.STATE}
     record = entry.attributes.get(STATE_ATTR)
     state_after = record.after if isinstance(record, StateAttr) else {}
+    initial = state_values(module, entry)
     params = [
         (name, arg.type)
         for name, arg in zip(entry.param_names(), entry.body.block.args, strict=True)
@@ -416,6 +421,7 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         _shared_constants(entry, ident),
         [t for t in of((IOKind.STATE,)) if t.name in state_after],
         state_after,
+        initial if set(initial) == set(state_after) else {},
     )
 
 
@@ -636,6 +642,12 @@ def header(interface: Interface) -> str:
             _struct(f"{m}_state", [f"{t.ctype}* {t.ident}" for t in interface.state]),
             f"struct {m}_state {m}_map_state(struct {m}_workspace_pools* workspace_pools);",
         ]
+    if interface.state_initial:
+        lines += [
+            "/* Sets each variable to its first value (the model's CALL_ONCE subgraph's):",
+            " * once, before the first run. */",
+            f"void {m}_init_state(struct {m}_workspace_pools* workspace_pools);",
+        ]
     lines += [
         "/* Runs the model once; `overrides` may be NULL. Returns 0, or non-zero on error. */",
         f"{_run_signature(interface)};",
@@ -735,16 +747,43 @@ def library_source(
         ]
     if interface.state:
         lines.append(_map_function(interface, "state", interface.state))
+    if interface.state_initial:
+        lines.append(_init_state_function(interface))
     return "\n".join(lines)
+
+
+def _byte_rows(data: bytes) -> list[str]:
+    return [
+        "  " + ", ".join(f"0x{b:02x}" for b in data[i : i + 16]) + ","
+        for i in range(0, len(data), 16)
+    ]
+
+
+def _init_state_function(interface: Interface) -> str:
+    """`<m>_init_state`: each variable's first value copied into its bytes of the pool."""
+    m = interface.model
+    lines = []
+    for t in interface.state:
+        lines += [
+            f"static const uint8_t {m}_first_{t.ident}[{t.nbytes}] = {{",
+            *_byte_rows(interface.state_initial[t.name]),
+            "};",
+        ]
+    lines.append(f"void {m}_init_state(struct {m}_workspace_pools* workspace_pools) {{")
+    for t in interface.state:
+        address = _pool_address(interface, *interface.offsets[t.name])
+        lines += [
+            f"  for (size_t i = 0; i < {t.nbytes}; ++i) {{",
+            f"    ({address})[i] = {m}_first_{t.ident}[i];",
+            "  }",
+        ]
+    return "\n".join([*lines, "}", ""])
 
 
 def constants_source(interface: Interface, pool_bytes: bytes | bytearray) -> str:
     m = interface.model
     pool = next(p for p in interface.pools if p.constant)
-    rows = [
-        "  " + ", ".join(f"0x{b:02x}" for b in pool_bytes[i : i + 16]) + ","
-        for i in range(0, len(pool_bytes), 16)
-    ]
+    rows = _byte_rows(bytes(pool_bytes))
     return "\n".join(
         [
             f"/* The constant pool of {m}: read-only, so it stays in flash. */",

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from usmp_dialect.tvm.model_files.tflite_operators import corrected_converter, tensor_shape
-from usmp_dialect.tvm.relax.lowering import STATE_COUNT_ATTR
+from usmp_dialect.tvm.relax.lowering import STATE_COUNT_ATTR, STATE_INITIAL_ATTR
 
 # Operators that copy their quantized input's values unchanged, as TFLite's kernels do.
 _COPYING = frozenset({"READ_VARIABLE", "ASSIGN_VARIABLE", "STRIDED_SLICE", "SPLIT_V"})
@@ -255,7 +255,9 @@ def _check_carried(variables: dict[Any, Variable]) -> None:
 def with_state(mod: Any, variables: dict[Any, Variable]) -> Any:
     """`mod` whose `main` takes each variable's value before the run after its inputs (but
     a constant one's, bound to its constant) and returns each written variable's value
-    after the run after its outputs."""
+    after the run after its outputs; with each carried variable's first value (its
+    CALL_ONCE constant) as `usmp.state_initial` when every one has one."""
+    import tvm
     from tvm import relax
 
     if not variables:
@@ -276,13 +278,17 @@ def with_state(mod: Any, variables: dict[Any, Variable]) -> Any:
         blocks = [relax.DataflowBlock(constants), *blocks]
     carried = [v.before for v in variables.values() if v.read and not v.constant]
     params = [*func.params, *carried]
-    mod["main"] = (
+    main = (
         relax.Function(
             params, relax.SeqExpr([*blocks, block], returned), returned.ty, func.is_pure, func.attrs
         )
         .with_attr("num_input", len(params))
         .with_attr(STATE_COUNT_ATTR, len(carried))
     )
+    initial = [v.initial for v in variables.values() if v.read and not v.constant]
+    if all(isinstance(value, tvm.ir.Constant) for value in initial):
+        main = main.with_attr(STATE_INITIAL_ATTR, [value.value for value in initial])
+    mod["main"] = main
     return mod
 
 

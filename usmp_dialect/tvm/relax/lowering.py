@@ -93,6 +93,9 @@ OUTPUT_NAMES_ATTR = "usmp.output_names"
 STATE_COUNT_ATTR = "usmp.state_count"
 """On a Relax entry: how many of its last inputs are the values before the run of state it
 keeps from run to run, whose values after are as many of its last outputs, in order."""
+STATE_INITIAL_ATTR = "usmp.state_initial"
+"""On a Relax entry with state: the first value of each variable, in the order of the
+state inputs (a model file's CALL_ONCE values); absent when some variable has none."""
 # ASCII: xDSL's SSA names, which the params become, take no other letters.
 _NOT_IDENT = re.compile(r"\W", re.ASCII)
 # Names the lowered TVMScript binds itself: the TIR and IR modules, and the module class.
@@ -885,6 +888,7 @@ def lower_model(
         buffers[var] = _buffer(fresh_name(name, taken), ty, f"output '{var.name}'", at)
     output_params = [str(buffers[var].name) for var, _, _ in outputs]
     state = _state_pairs(func, [str(buffers[p].name) for p in inputs], output_params, at)
+
     # main's params in order: the inputs, the weights, the constants, the outputs.
     params = list(buffers.values())
 
@@ -991,6 +995,20 @@ def import_relax(
         raise Site(where, "in the lowered TIR").error(
             f"{error.message} ({error.location})"
         ) from None
-    if lowered.constants:
-        set_constant_values(module, prim_funcs(module)["main"], lowered.constants)
+    state = _state_values(mod, weights, where)
+    if lowered.constants or state:
+        set_constant_values(module, prim_funcs(module)["main"], lowered.constants, state)
     return module
+
+
+def _state_values(mod: Any, weights: Mapping[str, np.ndarray], where: str) -> dict[str, np.ndarray]:
+    """The first value of each state variable the entry gives (its `usmp.state_initial`),
+    by the name of `main`'s param of its value before a run (its state inputs, as named)."""
+    func = mod[ENTRY]
+    attrs = func.attrs or {}
+    initial = list(attrs.get(STATE_INITIAL_ATTR, []))
+    if not initial:
+        return {}
+    inputs, _ = _split_params(func, _weight_names(weights, Site(where)))
+    names = [sanitize(p.name) for p in inputs[-len(initial) :]]
+    return {name: value.numpy() for name, value in zip(names, initial, strict=True)}
