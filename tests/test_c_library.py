@@ -325,7 +325,8 @@ int main(void) {
   struct model_inputs inputs = model_map_inputs(&pools);
   struct model_outputs outputs = model_map_outputs(&pools);
   model_init_state(&pools);
-  while (fread(inputs.serving_default_input_audio_0, MODEL_INPUT_SERVING_DEFAULT_INPUT_AUDIO_0_SIZE, 1, stdin) == 1) {
+  int8_t* frame = inputs.serving_default_input_audio_0;
+  while (fread(frame, MODEL_INPUT_SERVING_DEFAULT_INPUT_AUDIO_0_SIZE, 1, stdin) == 1) {
     if (model_run(&pools, NULL) != 0) return 1;
     fwrite(outputs.StatefulPartitionedCall_0, 1, 1, stdout);
   }
