@@ -421,7 +421,7 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         _shared_constants(entry, ident),
         [t for t in of((IOKind.STATE,)) if t.name in state_after],
         state_after,
-        initial if set(initial) == set(state_after) else {},
+        {name: initial[name] for name in state_after} if set(state_after) <= set(initial) else {},
     )
 
 
