@@ -24,10 +24,11 @@ outlives the run belongs to its caller, as TFLM keeps variables in its persisten
 not in the non-persistent one the tensors of a run share: the function's
 `usmp.state_count` says how many of its last inputs and outputs are state, which the
 lowering records as the entry's `usmp.state` and `tir-state-to-allocations` makes one
-buffer a variable, in a state pool. The caller passes the CALL_ONCE values
-(microWakeWord's: each int8 -128, its zero point: real zeros) to the first run. A
-variable the model only reads, which CALL_ONCE sets, is that constant, as TVM's frontend
-takes it.
+buffer a variable, in a state pool. Its `usmp.state_initial` holds the CALL_ONCE values
+(microWakeWord's: each int8 -128, its zero point: real zeros), which the import keeps as
+`main`'s `usmp.state_values` and the C library's `<m>_init_state` writes into the state
+before the first run. A variable the model only reads, which CALL_ONCE sets, is that
+constant, as TVM's frontend takes it.
 
 Quantized READ_VARIABLE, ASSIGN_VARIABLE, STRIDED_SLICE and SPLIT_V copy their int8
 values unchanged, as TFLite's kernels do, and are converted as they are for float tensors:
