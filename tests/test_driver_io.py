@@ -1,7 +1,8 @@
 """The console scripts' files, pipes and signals, as Unix tools treat them: outputs written
 only once the whole command succeeded (a regular file replaced atomically, a symlink's
-target written, a device or FIFO written directly, never replaced), a closed standard
-output ending the tool by SIGPIPE, a closed one a diagnostic, Ctrl-C ending it with one line and status 130.
+target written, a device or FIFO written directly, never replaced), a closed pipe on
+standard output ending the tool by SIGPIPE, a closed standard output a diagnostic, Ctrl-C
+ending it with one line and status 130.
 
 Devices are the test's own (a pseudo-terminal, a FIFO), never the machine's.
 """
