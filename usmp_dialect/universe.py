@@ -132,7 +132,15 @@ def usmp_context() -> Context:
     }.items():
         if name not in ctx.registered_dialect_names:
             ctx.register_dialect(name, factory)
+    load_resource_dialect(ctx)
     return ctx
+
+
+def load_resource_dialect(ctx: Context) -> None:
+    """Loads builtin, whose interface prints `dense_resource` blobs: xDSL loads it only when
+    the text names `builtin.module`, and asserts when it prints the resources of a module
+    the parser made implicitly for top-level ops."""
+    ctx.load_registered_dialect("builtin")
 
 
 PASS_SUMMARIES = {
