@@ -1,7 +1,8 @@
 """The console scripts' files, pipes and signals, as Unix tools treat them: outputs written
 only once the whole command succeeded (a regular file replaced atomically, a symlink's
-target written, a device or FIFO written directly, never replaced), a closed standard
-output ending the tool by SIGPIPE, Ctrl-C ending it with one line and status 130.
+target written, a device or FIFO written directly, never replaced), a closed pipe on
+standard output ending the tool by SIGPIPE, a closed standard output a diagnostic, Ctrl-C
+ending it with one line and status 130.
 
 Devices are the test's own (a pseudo-terminal, a FIFO), never the machine's.
 """
@@ -279,6 +280,33 @@ def test_a_closed_pipe_ends_the_tool_by_sigpipe_quietly(command: list[str | Path
     assert completed.stderr == b""
 
 
+STDOUT_CLOSED = [
+    sys.executable,
+    "-c",
+    "import os, sys; os.close(1); os.execv(sys.argv[1], sys.argv[1:])",
+]
+"""Runs a command with its standard output closed, as a shell's `>&-` does."""
+
+
+@pytest.mark.parametrize("tool", ["usmp-opt", "usmp-translate"])
+def test_a_closed_standard_output_is_a_diagnostic_when_the_output_goes_there(tool: str):
+    argv = [CHAIN, "--plan-pools"] if tool == "usmp-opt" else ["--import-csv", LARGE_CSV]
+    done = subprocess.run([*STDOUT_CLOSED, TOOLS / tool, *argv], stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 1
+    assert done.stderr == "<stdout>: error: cannot write the output: standard output is closed\n"
+
+
+def test_a_closed_standard_output_does_not_matter_to_a_command_writing_a_file(tmp_path: Path):
+    output = tmp_path / "planned.mlir"
+    done = subprocess.run(
+        [*STDOUT_CLOSED, TOOLS / "usmp-opt", CHAIN, "--plan-pools", "-o", output],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "usmp.pool @global_workspace" in output.read_text()
+
+
 def _blocked_reading_stdin(pid: int) -> bool:
     """Whether process `pid` waits in a system call on descriptor 0 (its standard input)."""
     fields = Path(f"/proc/{pid}/syscall").read_text().split()
@@ -342,3 +370,34 @@ def test_ctrl_c_inside_compiled_code_is_an_interruption_too():
 def test_other_errors_keep_their_traceback():
     with pytest.raises(SystemError), ends_as_unix_tools_do("usmp-opt"):
         raise SystemError("a bug")
+
+
+_ATEXIT_THEN_TOOL = """
+import atexit, sys
+atexit.register(lambda: print("atexit ran", file=sys.stderr))
+from usmp_dialect.tools.console import usmp_opt_command
+sys.argv[0] = "usmp-opt"
+usmp_opt_command()
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "status", "printed"),
+    [
+        (["--help"], 0, "usage: usmp-opt"),
+        ([str(CHAIN), "--plan-pools"], 0, "usmp.pool"),
+        (["missing.mlir"], 1, ""),
+    ],
+)
+def test_the_console_script_ends_at_once_but_as_an_exit_does(
+    argv: list[str], status: int, printed: str
+):
+    """The script skips the interpreter's teardown, not what an exit owes: its status
+    (also a `--help`'s or an error's SystemExit), everything printed to a pipe, the
+    `atexit` handlers."""
+    done = subprocess.run(
+        [sys.executable, "-c", _ATEXIT_THEN_TOOL, *argv], capture_output=True, text=True
+    )
+    assert done.returncode == status, done.stderr
+    assert printed in done.stdout
+    assert done.stderr.endswith("atexit ran\n")

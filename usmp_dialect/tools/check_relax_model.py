@@ -165,6 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         what = (
             f"constants, {result.constant_bytes} bytes together"
             if pool == result.constant_pool
+            else "the state kept from run to run"
+            if pool == result.state_pool
             else held
         )
         print(f"pool {pool}: {size} bytes ({what})")

@@ -184,6 +184,8 @@ def _temporary_beside(
 def _write_directly(path: str | None, content: Content) -> None:
     """Standard output, or a file that is not a regular one (a device, a FIFO)."""
     if path is None:
+        if sys.stdout is None:  # the shell closed it (`>&-`)
+            raise LocatedError("cannot write the output: standard output is closed", STDOUT_NAME)
         for piece in [content] if isinstance(content, str | bytes | bytearray) else content:
             if isinstance(piece, str):
                 sys.stdout.write(piece)

@@ -31,7 +31,13 @@ from usmp_dialect.tvm.relax.lowering import (
     relax_vm_outputs,
     sanitize,
 )
-from usmp_dialect.tvm.runtime import check_overrides, constant_pool, run_module, shared_constants
+from usmp_dialect.tvm.runtime import (
+    check_overrides,
+    constant_pool,
+    run_module,
+    shared_constants,
+    state_pool,
+)
 from usmp_dialect.tvm.tvmscript_importer import TVMScriptError
 
 
@@ -57,6 +63,9 @@ class ModelCheck(NamedTuple):
     """The inputs it ran on, by TIR name, in `main`'s order."""
     values: dict[str, np.ndarray] | None = None
     """Our outputs, by TIR name, in `main`'s order."""
+    state_pool: str | None = None
+    """The pool among `pools` that holds the state the model keeps from run to run, if
+    one does."""
 
 
 def _random_inputs(tir_main: Any, names: list[str], seed: int) -> dict[str, np.ndarray]:
@@ -170,6 +179,7 @@ def check_model(
     if executor in EXECUTORS_C:
         library = _run_c(tir_mod, constants, inputs, where, workspace_io, pools, executor == "qemu")
         ours, pool_sizes, constant_pool_name = library.outputs, library.pools, library.constant_pool
+        state_pool_name = library.state_pool
     else:
         planned = plan_module(tir_mod, workspace_io=workspace_io, pools=pools)
         try:
@@ -184,7 +194,7 @@ def check_model(
         # register).
         sizes: Any = planned["main"].attrs.get(POOLS_ATTR, {})
         pool_sizes = {str(k): int(v) for k, v in sizes.items()}
-        constant_pool_name = constant_pool(planned)
+        constant_pool_name, state_pool_name = constant_pool(planned), state_pool(planned)
     references = relax_vm_outputs(mod, weights, inputs)
     checks = []
     for name, reference in zip(output_names, references, strict=True):
@@ -203,4 +213,5 @@ def check_model(
         library,
         inputs,
         {name: ours[name] for name in output_names},
+        state_pool_name,
     )

@@ -6,8 +6,10 @@
 is filled with 0xFF first, so that a plan that lets buffers overlap shows). Inputs and
 outputs planned into a pool (`--use-workspace-io`, listed in the entry's
 `usmp.io_offsets`) are written into and read from their pool bytes, as an application
-does; so are constants placed in a constant pool, whose bytes may also come from
-`usmp-translate --constants-out` (`pool_bytes`), an override written over them.
+does, and so is the state a model keeps from run to run (its value before the run written,
+its value after read at the same bytes); so are constants placed in a constant pool,
+whose bytes may also come from `usmp-translate --constants-out` (`pool_bytes`), an
+override written over them.
 
 Facts this relies on (see TVM 0.27 notes): `tvm.compile` on targets `c` and `llvm`; LLVM's
 TBAA must be off (`-enable-tbaa=false`) or it reorders accesses of operators inlined into
@@ -31,6 +33,7 @@ from usmp_dialect.dialects.usmp import (
     IO_OFFSETS_ATTR,
     POOLS_ATTR,
     SHARED_CONSTANTS_ATTR,
+    STATE_ATTR,
     IOKind,
 )
 from usmp_dialect.tvm.exact_floats import exact_float_placeholders, exact_floats
@@ -166,6 +169,14 @@ def io_tensors(func: Any) -> dict[str, IoTensor]:
     }
 
 
+def state_after(func: Any) -> dict[str, str]:
+    """The entry's state variables, each the name of its value after the run by the name of
+    its value before (its `usmp.state`)."""
+    if func.attrs is None or STATE_ATTR not in func.attrs:
+        return {}
+    return {str(before): str(after) for before, after in func.attrs[STATE_ATTR].items()}
+
+
 def read_overrides(specs: Sequence[str]) -> dict[str, np.ndarray]:
     """The arrays of `--override NAME=FILE.npy` options, by constant name."""
     overrides = {}
@@ -236,7 +247,16 @@ def shared_constants(mod: Any) -> dict[str, str]:
 
 def constant_pool(mod: Any) -> str | None:
     """The pool that holds the entry's constants, if any."""
-    pools = {t.pool for t in io_tensors(mod[entry_name(mod)]).values() if t.kind == IOKind.CONSTANT}
+    return _pool_holding(mod, IOKind.CONSTANT)
+
+
+def state_pool(mod: Any) -> str | None:
+    """The pool that holds the state the entry keeps from run to run, if any."""
+    return _pool_holding(mod, IOKind.STATE)
+
+
+def _pool_holding(mod: Any, kind: IOKind) -> str | None:
+    pools = {t.pool for t in io_tensors(mod[entry_name(mod)]).values() if t.kind == kind}
     return next(iter(sorted(pools)), None)
 
 
@@ -268,11 +288,13 @@ def random_inputs(mod: Any, seed: int = 0, constants: bool = True) -> dict[str, 
     func = mod[entry_name(mod)]
     pools = _pool_names(func)
     wanted = [(n, s, d) for n, s, d in _buffer_params(func) if n not in pools]
+    after = set(state_after(func).values())
     wanted += [
         (n, t.shape, t.dtype)
         for n, t in io_tensors(func).items()
         if t.kind in (IOKind.INPUT, IOKind.INPUT_OUTPUT)
         or (constants and t.kind == IOKind.CONSTANT)
+        or (t.kind == IOKind.STATE and n not in after)
     ]
     arrays = {}
     for name, shape, dtype in wanted:
@@ -331,7 +353,7 @@ def run_module(
         {
             name: t.view(after).copy()
             for name, t in io.items()
-            if t.kind in (IOKind.OUTPUT, IOKind.INPUT_OUTPUT)
+            if t.kind in (IOKind.OUTPUT, IOKind.INPUT_OUTPUT, IOKind.STATE)
         }
     )
     return results

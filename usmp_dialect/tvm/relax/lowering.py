@@ -9,7 +9,9 @@
 (`usmp_dialect.tvm.relax.model_spec` loads `(mod, weights)` from a model file; the first
 three take a `Lowering`, the options of `--import-relax`.)
 
-By default the weights are first bound into the Relax entry `forward` as constants
+A clip computing the identity (an int8 tensor's to [-128, 127], as TVM's TFLite frontend
+applies a RELU) is dropped first (`identity_clips`). By default the weights are then bound
+into the Relax entry `forward` as constants
 (`--weights=params` keeps them as its params). `forward` is then lowered with TVM's own
 CPU pipeline as `relax.build` runs it up to memory planning (library dispatch,
 legalization, constant folding, fusion unless `--fusion=none`, and
@@ -29,8 +31,9 @@ the first, then the op: `fc1_weight_permute_dims`, see `folded_weights`), or any
 (`R.const`, or one TVM's FoldConstant computed from those alone): `constant0`,
 `constant1`, ... in the order of first use, as Relay's AOT build turned constants into
 params; `lower_model` returns their arrays. `main` lists
-its weight and constant params as `"usmp.constants"` (empty if there are none), its output
-params as `"usmp.outputs"` (what is an input and what an output is the model's signature,
+its weight and constant params as `"usmp.constants"` (empty if there are none), the state
+it keeps from run to run (its `"usmp.state_count"` last inputs and outputs) as `"usmp.state"`,
+its output params as `"usmp.outputs"` (what is an input and what an output is the model's signature,
 not how the operators use a buffer: one may read back an output it wrote), holds every
 intermediate tensor as an `AllocBuffer` and calls the operators in order as
 `Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. Both are built as TIR
@@ -59,7 +62,12 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.analysis.tir_liveness import prim_funcs
-from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, OUTPUTS_ATTR, SHARED_CONSTANTS_ATTR
+from usmp_dialect.dialects.usmp import (
+    CONSTANTS_ATTR,
+    OUTPUTS_ATTR,
+    SHARED_CONSTANTS_ATTR,
+    STATE_ATTR,
+)
 from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm.captured_output import output_captured
 from usmp_dialect.tvm.relax.constant_outputs import constant_outputs_copied
@@ -70,6 +78,8 @@ from usmp_dialect.tvm.relax.folded_weights import (
     fold_named_weights,
 )
 from usmp_dialect.tvm.relax.fused_names import named_fusion
+from usmp_dialect.tvm.relax.identity_clips import identity_clips_dropped
+from usmp_dialect.tvm.relax.legalized_once import legalize_ops_once
 from usmp_dialect.tvm.relax.names import ENTRY, fresh_name
 from usmp_dialect.tvm.relax.narrowed_constants import (
     narrowed_dequantized_constants,
@@ -84,6 +94,12 @@ from usmp_dialect.tvm.tvmscript_importer import TVMScriptError, import_module
 
 OUTPUT_NAME = "output"
 OUTPUT_NAMES_ATTR = "usmp.output_names"
+STATE_COUNT_ATTR = "usmp.state_count"
+"""On a Relax entry: how many of its last inputs are the values before the run of state it
+keeps from run to run, whose values after are as many of its last outputs, in order."""
+STATE_INITIAL_ATTR = "usmp.state_initial"
+"""On a Relax entry with state: the first value of each variable, in the order of the
+state inputs (a model file's CALL_ONCE values); absent when some variable has none."""
 # ASCII: xDSL's SSA names, which the params become, take no other letters.
 _NOT_IDENT = re.compile(r"\W", re.ASCII)
 # Names the lowered TVMScript binds itself: the TIR and IR modules, and the module class.
@@ -252,7 +268,8 @@ def _lowered_by_tvm(target: Any, fusion: str, widening_apart: bool = False) -> l
 
     passes = [sorting_in_loops(), *cpu_generic.library_dispatch_passes(target)]
     for p in cpu_generic.legalize_passes(target):
-        passes += [p, _offsets_bound_in_loops()] if p.info.name == "LegalizeOps" else [p]
+        legalizes = p.info.name == "LegalizeOps"
+        passes += [legalize_ops_once(), _offsets_bound_in_loops()] if legalizes else [p]
     if fusion == "none":
         return [p for p in passes if p.info.name not in _FUSION_PASSES]
 
@@ -839,6 +856,10 @@ def lower_model(
     output_names = (mod[ENTRY].attrs or {}).get(OUTPUT_NAMES_ATTR)
     weight_names = _weight_names(weights, at)
     _check_params(mod[ENTRY], weights, weight_names, at)
+    func = identity_clips_dropped(mod[ENTRY])
+    if not func.same_as(mod[ENTRY]):
+        mod = mod.clone()
+        mod[ENTRY] = func
     tensors: dict[str, Any] = {}
     if lowering.weights == "bound":
         mod, tensors = _bind_weights(mod, weights, lowering.keeps_stored_weights)
@@ -875,6 +896,8 @@ def lower_model(
     for var, name, ty in outputs:
         buffers[var] = _buffer(fresh_name(name, taken), ty, f"output '{var.name}'", at)
     output_params = [str(buffers[var].name) for var, _, _ in outputs]
+    state = _state_pairs(func, [str(buffers[p].name) for p in inputs], output_params, at)
+
     # main's params in order: the inputs, the weights, the constants, the outputs.
     params = list(buffers.values())
 
@@ -891,10 +914,25 @@ def lower_model(
         CONSTANTS_ATTR: list(constants),
         OUTPUTS_ATTR: output_params,
         **({SHARED_CONSTANTS_ATTR: shared} if shared else {}),
+        **({STATE_ATTR: state} if state else {}),
     }
     body = _main_body(found.calls, buffers, operators, taken, at)
     main = tvm.tirx.PrimFunc(params, body, attrs=tvm_attrs(attrs))
     return LoweredModel(tvm.IRModule({**operators, tvm.ir.GlobalVar("main"): main}), constants)
+
+
+def _state_pairs(func: Any, inputs: list[str], outputs: list[str], at: Site) -> dict[str, str]:
+    """The entry's `usmp.state`: each state input's param, with the output param of its
+    value after the run (the entry's `usmp.state_count` last of each)."""
+    count = int((func.attrs or {}).get(STATE_COUNT_ATTR, 0))
+    if count > min(len(inputs), len(outputs)):
+        raise at.error(
+            f"{STATE_COUNT_ATTR} is {count}, more than the {len(inputs)} inputs or "
+            f"{len(outputs)} outputs"
+        )
+    if not count:
+        return {}
+    return dict(zip(inputs[-count:], outputs[-count:], strict=True))
 
 
 def _constant_names(
@@ -966,6 +1004,20 @@ def import_relax(
         raise Site(where, "in the lowered TIR").error(
             f"{error.message} ({error.location})"
         ) from None
-    if lowered.constants:
-        set_constant_values(module, prim_funcs(module)["main"], lowered.constants)
+    state = _state_values(mod, weights, where)
+    if lowered.constants or state:
+        set_constant_values(module, prim_funcs(module)["main"], lowered.constants, state)
     return module
+
+
+def _state_values(mod: Any, weights: Mapping[str, np.ndarray], where: str) -> dict[str, np.ndarray]:
+    """The first value of each state variable the entry gives (its `usmp.state_initial`),
+    by the name of `main`'s param of its value before a run (its state inputs, as named)."""
+    func = mod[ENTRY]
+    attrs = func.attrs or {}
+    initial = list(attrs.get(STATE_INITIAL_ATTR, []))
+    if not initial:
+        return {}
+    inputs, _ = _split_params(func, _weight_names(weights, Site(where)))
+    names = [sanitize(p.name) for p in inputs[-len(initial) :]]
+    return {name: value.numpy() for name, value in zip(names, initial, strict=True)}
