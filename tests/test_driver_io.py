@@ -164,6 +164,25 @@ def test_two_outputs_in_one_file_are_a_diagnostic(tmp_path: Path):
             outputs.add(None if path == "-" else path, "script")
 
 
+def test_two_spellings_of_one_file_are_a_diagnostic(tmp_path: Path):
+    """`--constants-out w.bin -o ./w.bin` (or a link to w.bin), the file there or not:
+    else one output would replace the other."""
+    linked = tmp_path / "w.bin"
+    (tmp_path / "link").symlink_to(linked)
+    (tmp_path / "sub").mkdir()
+    spellings = [str(tmp_path / "sub" / ".." / "w.bin"), str(tmp_path / "link")]
+    for existing in (False, True):
+        if existing:
+            linked.write_bytes(b"old")
+            os.link(linked, tmp_path / "hard")
+            spellings.append(str(tmp_path / "hard"))
+        for other in spellings:
+            outputs = StagedOutputs()
+            outputs.add(str(linked), b"constants")
+            with pytest.raises(LocatedError, match="two outputs of the command would go to"):
+                outputs.add(other, "script")
+
+
 def test_bytes_to_standard_output_are_written_as_they_are(capfdbinary):
     outputs = StagedOutputs()
     outputs.add("-", b"\x00\xff")

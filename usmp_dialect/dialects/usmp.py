@@ -104,6 +104,7 @@ from usmp_dialect.planning.validator import validate
 from usmp_dialect.xdsl_compat import (
     block_ops,
     has_no_operands_or_successors,
+    is_before_in_block,
     put_in_front_of_format,
     resume_parser_at,
     unverified_i64_array,
@@ -1499,7 +1500,7 @@ class AllocOffsetOp(IRDLOperation):
                     f"buffer '{name}': a conflict must be a usmp.alloc_offset's buffer"
                 )
             other_name = other.buffer_name.data
-            if not other.is_before_in_block(self):
+            if not is_before_in_block(other, self):
                 raise VerifyException(
                     f"buffer '{name}' conflicts with '{other_name}', which is not before it "
                     "in its block: write the conflict on the later of the two"
