@@ -378,14 +378,21 @@ def place_spans(
                 count = _query_sets(tree, merged, pool, start, end, stamp, seen, sets)
             if count and pinned[buffer] < 0:
                 alignment = alignments[buffer]
+                # Only the sets that hold intervals play: fewer levels to replay.
+                players = 0
+                for k in range(count):
+                    if set_length[sets[k]]:
+                        base[players] = set_base[sets[k]]
+                        length[players] = set_length[sets[k]]
+                        at[players] = 0
+                        key[players] = lo[base[players]]
+                        players += 1
+                held = players
                 players = 1
-                while players < count:
+                while players < held:
                     players *= 2
-                for k in range(players):
-                    length[k] = set_length[sets[k]] if k < count else 0
-                    base[k] = set_base[sets[k]] if length[k] else 0
-                    at[k] = 0
-                    key[k] = lo[base[k]] if length[k] else NO_HINT
+                for k in range(held, players):
+                    base[k], length[k], at[k], key[k] = 0, 0, 0, NO_HINT
                 _tournament(key, losers, players, winners)
                 if best_fit:
                     offset = _tightest_free(
