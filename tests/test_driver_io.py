@@ -323,3 +323,34 @@ def test_ctrl_c_inside_compiled_code_is_an_interruption_too():
 def test_other_errors_keep_their_traceback():
     with pytest.raises(SystemError), ends_as_unix_tools_do("usmp-opt"):
         raise SystemError("a bug")
+
+
+_ATEXIT_THEN_TOOL = """
+import atexit, sys
+atexit.register(lambda: print("atexit ran", file=sys.stderr))
+from usmp_dialect.tools.console import usmp_opt_command
+sys.argv[0] = "usmp-opt"
+usmp_opt_command()
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "status", "printed"),
+    [
+        (["--help"], 0, "usage: usmp-opt"),
+        ([str(CHAIN), "--plan-pools"], 0, "usmp.pool"),
+        (["missing.mlir"], 1, ""),
+    ],
+)
+def test_the_console_script_ends_at_once_but_as_an_exit_does(
+    argv: list[str], status: int, printed: str
+):
+    """The script skips the interpreter's teardown, not what an exit owes: its status
+    (also a `--help`'s or an error's SystemExit), everything printed to a pipe, the
+    `atexit` handlers."""
+    done = subprocess.run(
+        [sys.executable, "-c", _ATEXIT_THEN_TOOL, *argv], capture_output=True, text=True
+    )
+    assert done.returncode == status, done.stderr
+    assert printed in done.stdout
+    assert done.stderr.endswith("atexit ran\n")

@@ -78,10 +78,11 @@ def test_planning_a_few_buffers_loads_no_numba(tmp_path: Path, example: str):
 
 def test_a_plan_at_max_live_is_not_climbed(tmp_path: Path):
     """chain.mlir's first greedy plan is at max-live, proven: no hill climb (nor numpy's
-    random module) runs after it."""
+    random module) runs after it, and no numpy.ma is loaded (`np.unique` loads it)."""
     output = tmp_path / "planned.mlir"
     loaded = _loaded_by(str(ROOT / "examples/memref/chain.mlir"), "--plan-pools", "-o", str(output))
     assert "numpy.random" not in loaded
+    assert "numpy.ma" not in loaded
 
 
 def test_a_plan_the_search_proves_at_once_loads_no_numba(tmp_path: Path):

@@ -61,8 +61,8 @@ def test_the_wheel_declares_the_console_scripts_and_the_xdsl_universe(wheel: Pat
         n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".dist-info/entry_points.txt")
     ]
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    assert "usmp-opt = usmp_dialect.tools.console:usmp_opt" in text
-    assert "usmp-translate = usmp_dialect.tools.console:usmp_translate" in text
+    assert "usmp-opt = usmp_dialect.tools.console:usmp_opt_command" in text
+    assert "usmp-translate = usmp_dialect.tools.console:usmp_translate_command" in text
     assert "[xdsl.universe]" in text
 
 

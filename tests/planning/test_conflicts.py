@@ -15,7 +15,14 @@ from usmp_dialect.planning.conflicts import (
     max_live_of,
     max_live_per_pool,
 )
-from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, PoolSpec, Problem
+from usmp_dialect.planning.problem import (
+    Conflicts,
+    Intervals,
+    Plan,
+    PoolSpec,
+    Problem,
+    unique_values,
+)
 
 # Several intervals per buffer, some empty or inverted, many sharing end points.
 interval_sets = st.integers(1, 12).flatmap(
@@ -175,3 +182,11 @@ def test_large_trace_conflicts_by_degree():
     for b in sample.tolist():
         overlapping = np.flatnonzero((start < end[b]) & (end > start[b]))
         assert conflicts.of(b).tolist() == overlapping[overlapping != b].tolist()
+
+
+@given(st.lists(st.integers(-(2**62), 2**62), max_size=50))
+def test_unique_values_are_numpys(values):
+    """`unique_values` (which leaves numpy.ma unloaded) gives what `np.unique` gives."""
+    array = np.array(values, dtype=np.int64)
+    assert unique_values(array).tolist() == np.unique(array).tolist()
+    assert unique_values(array).dtype == np.int64

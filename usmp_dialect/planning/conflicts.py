@@ -12,7 +12,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, Problem
+from usmp_dialect.planning.problem import (
+    Conflicts,
+    Intervals,
+    Plan,
+    Problem,
+    distinct_sorted,
+    unique_values,
+)
 
 _BLOCK_ROWS = 256
 """Buffers whose overlaps are computed together: large enough that numpy's per-call cost
@@ -97,14 +104,8 @@ def _conflict_rows(spans: _Spans) -> Iterator[tuple[int, np.ndarray]]:
             if spans.one_per_owner:
                 yield row, columns[overlaps[begin]]
                 continue
-            yield row, _distinct(columns[overlaps[begin:end].any(axis=0)])
-
-
-def _distinct(sorted_values: np.ndarray) -> np.ndarray:
-    # A buffer met through several of its intervals repeats in a row.
-    keep = np.ones(len(sorted_values), dtype=bool)
-    keep[1:] = sorted_values[1:] != sorted_values[:-1]
-    return sorted_values[keep]
+            # A buffer met through several of its intervals repeats in a row.
+            yield row, distinct_sorted(columns[overlaps[begin:end].any(axis=0)])
 
 
 def _overlap_blocks(
@@ -179,7 +180,7 @@ def max_live_by_group(
     intervals = _intervals(problem)
     if intervals is None:
         neighbours = symmetric_conflicts(problem.conflicts)
-        for group in np.unique(groups).tolist():
+        for group in unique_values(groups).tolist():
             members = buffers[groups == group]
             weights = np.zeros(problem.num_buffers, dtype=np.int64)
             weights[members] = sizes[members]
@@ -226,7 +227,7 @@ def live_at_peak(problem: Problem, buffers: np.ndarray) -> np.ndarray:
     change = np.zeros(len(times), dtype=np.int64)
     np.add.at(change, slot, np.concatenate((weight, -weight)))
     peak = times[int(np.argmax(np.cumsum(change)))]
-    return np.unique(owner[(start <= peak) & (end > peak)])
+    return unique_values(owner[(start <= peak) & (end > peak)])
 
 
 def max_live_per_pool(problem: Problem, plan: Plan) -> np.ndarray:
@@ -236,7 +237,7 @@ def max_live_per_pool(problem: Problem, plan: Plan) -> np.ndarray:
     pool = np.asarray(plan.pool, dtype=np.int64)
     sizes = np.asarray(problem.sizes, dtype=np.int64)
     neighbours = None if _intervals(problem) else symmetric_conflicts(problem.conflicts)
-    for index in np.unique(pool).tolist():
+    for index in unique_values(pool).tolist():
         bounds[index] = _max_live(problem, np.where(pool == index, sizes, 0), neighbours)
     return bounds
 
@@ -357,7 +358,7 @@ def symmetric_conflicts(conflicts: Conflicts) -> Conflicts:
 def conflicts_from_pairs(num_buffers: int, source: np.ndarray, target: np.ndarray) -> Conflicts:
     """The lists holding `target[k]` in the list of `source[k]`, each sorted and without
     duplicates; a caller wanting symmetric lists passes both directions of a pair."""
-    keys = np.unique(source * num_buffers + target)
+    keys = unique_values(source * num_buffers + target)
     rows, columns = np.divmod(keys, max(num_buffers, 1))
     indptr = np.zeros(num_buffers + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=num_buffers), out=indptr[1:])

@@ -69,6 +69,11 @@ def get_algorithm(name: str) -> Algorithm:
     from usmp_dialect.planning.problem import PlanningError  # noqa: PLC0415
     from usmp_dialect.planning.rules import planned_by_rules  # noqa: PLC0415
 
+    if name in _BUILT_IN:
+        # A built-in name is never another package's: no scan of every installed package's
+        # entry points (3 ms of a 0.3 s start-up).
+        built_in = EntryPoint(name, _BUILT_IN[name], ENTRY_POINT_GROUP)
+        return partial(planned_by_rules, built_in.load(), name)
     found = _entry_points()
     if name not in found:
         raise PlanningError(

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from usmp_dialect.planning.conflicts import live_at_peak, max_live_by_group, max_live_of
-from usmp_dialect.planning.problem import PlanningError, Problem
+from usmp_dialect.planning.problem import PlanningError, Problem, unique_values
 
 _NAMED_POOLS = 3
 """Pools an error lists by name; it counts the rest (a problem may have thousands)."""
@@ -153,7 +153,7 @@ def _candidate_entries(problem: Problem) -> tuple[np.ndarray, np.ndarray, np.nda
     )
     # A pool listed twice must not count twice in a sum of hints.
     width = max(len(problem.pools), 1)
-    owner, pools = np.divmod(np.unique(owner * width + pools), width)
+    owner, pools = np.divmod(unique_values(owner * width + pools), width)
     holds = _hints(problem)[pools] >= np.asarray(problem.sizes, dtype=np.int64)[owner]
     return owner, pools, holds
 
@@ -163,7 +163,7 @@ def _pool_sets(owner: np.ndarray, pools: np.ndarray, held: np.ndarray) -> list[t
     the `_POOL_SETS` sets of several pools held by the most buffers (ties: the smaller
     set first), and all bounded pools that hold a buffer."""
     alone = held[owner] == 1
-    singles = [(p,) for p in np.unique(pools[alone]).tolist()]
+    singles = [(p,) for p in unique_values(pools[alone]).tolist()]
     several_owner, several_pools = owner[~alone], pools[~alone]
     counted: dict[tuple[int, ...], int] = {}
     if len(several_owner):
@@ -172,7 +172,7 @@ def _pool_sets(owner: np.ndarray, pools: np.ndarray, held: np.ndarray) -> list[t
             key = tuple(sorted(chunk.tolist()))
             counted[key] = counted.get(key, 0) + 1
     chosen = sorted(counted, key=lambda s: (-counted[s], len(s), s))[:_POOL_SETS]
-    everything = [tuple(np.unique(pools).tolist())] if len(pools) else []
+    everything = [tuple(unique_values(pools).tolist())] if len(pools) else []
     return list(dict.fromkeys([*singles, *chosen, *everything]))
 
 

@@ -40,7 +40,7 @@ from usmp_dialect.dialects.usmp import (
     written_plan,
 )
 from usmp_dialect.planning.conflicts import max_live, max_live_per_pool
-from usmp_dialect.planning.problem import Plan, Problem
+from usmp_dialect.planning.problem import Plan, Problem, unique_values
 
 
 def _planned(planned: ModuleProblem) -> Plan:
@@ -179,7 +179,7 @@ def plan_report(module: ModuleOp, order: ReportOrder = "pool") -> PlanReport:
 def _whole_max_live(problem: Problem, plan: Plan, pool_live: np.ndarray) -> int:
     """`max_live` of the whole problem: with every buffer in one pool, that pool's, which
     weighs the same buffers the same way (the sweep is not run twice on a large trace)."""
-    used = np.unique(plan.pool)
+    used = unique_values(plan.pool)
     if len(used) == 1:
         return int(pool_live[used[0]])
     return int(max_live(problem))

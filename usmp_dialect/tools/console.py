@@ -6,6 +6,12 @@ standard output (`| head -1`) ends it by SIGPIPE, silently, as a shell expects. 
 module is imported inside that ending, since its imports (xDSL, numba) take seconds; this
 module imports nothing else for the same reason.
 
+A finished tool ends at once (`_exit_now`): streams flushed and `atexit` handlers run as at
+any exit, but without the interpreter's teardown, which frees every object one by one and
+takes about 0.3 CPU s once numba has loaded (LLVM's and numba's objects), half a whole run
+on MiniMalloc's K. The functions the console scripts call are `*_command`; `usmp_opt` and
+`usmp_translate` return their status for a caller in the same process.
+
 NumPy's OpenBLAS starts a thread per core when it is loaded, spinning a while: a third of
 numpy's import CPU on a 2-core machine, for a BLAS the tools never call (the planner's
 arrays are integers, sorted and scanned). The tools load it with one thread unless the
@@ -14,10 +20,11 @@ user says otherwise.
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import NoReturn
 
@@ -84,3 +91,39 @@ def usmp_translate(argv: Sequence[str] | None = None) -> int:
 
         status = main(argv)
     return status
+
+
+def usmp_opt_command() -> NoReturn:
+    """The `usmp-opt` console script."""
+    _exit_now(_status_of(usmp_opt))
+
+
+def usmp_translate_command() -> NoReturn:
+    """The `usmp-translate` console script."""
+    _exit_now(_status_of(usmp_translate))
+
+
+def _status_of(tool: Callable[[], int]) -> int:
+    try:
+        return tool()
+    except SystemExit as done:
+        if done.code is None or isinstance(done.code, int):
+            return done.code or 0
+        raise  # a message as the code: printed by the interpreter's own exit
+
+
+def _exit_now(status: int) -> NoReturn:
+    """Ends the process with `status` as `sys.exit` would, less the interpreter's teardown
+    (see the module's docstring); a Python thread still running gets the normal exit,
+    which waits for it."""
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        raise SystemExit(status)
+    try:
+        for stream in (sys.stdout, sys.stderr):  # None when the shell closed it (`>&-`)
+            if stream is not None:
+                stream.flush()  # what a `--help` printed before its SystemExit
+    except BrokenPipeError:
+        _die_of_sigpipe()
+    atexit._run_exitfuncs()
+    os._exit(status)

@@ -31,7 +31,12 @@ from typing import TypedDict
 import numpy as np
 
 from usmp_dialect.planning.algorithms import search_kernel
-from usmp_dialect.planning.algorithms.kernel import compile_kernels, interpreted, numba_loaded
+from usmp_dialect.planning.algorithms.kernel import (
+    compile_kernels,
+    interpreted,
+    interpreted_seconds,
+    numba_loaded,
+)
 from usmp_dialect.planning.algorithms.placement import single_spans
 from usmp_dialect.planning.algorithms.work import SEARCH_STEP_SECONDS, TimeCap
 from usmp_dialect.planning.conflicts import (
@@ -39,7 +44,7 @@ from usmp_dialect.planning.conflicts import (
     max_live_of,
     symmetric_conflicts,
 )
-from usmp_dialect.planning.problem import Intervals, Plan, Problem
+from usmp_dialect.planning.problem import Intervals, Plan, Problem, unique_values
 
 MAX_SEARCH_BUFFERS = 2000
 """Beyond this many buffers in a pool the search's per-node cost (linear in the buffers)
@@ -76,8 +81,9 @@ _STEPS_PER_SLICE = 1_000_000
 """Steps the compiled loop takes between two looks at the time cap (a few milliseconds)."""
 
 _INTERPRETED_SECONDS = 0.3
-"""CPU seconds a process's searches run in plain Python before numba is loaded: about what
-loading numba and the compiled search costs (0.4 s), and a step compiled takes a few ns
+"""CPU seconds a process's kernels run in plain Python (`interpreted_seconds`: the searches'
+and the placements' before them) before a search loads numba: about what loading numba
+and the compiled search costs (0.4 s), and a step compiled takes a few ns
 against 0.3-1.2 us. A search that ends within them (MiniMalloc's C at max-live: 0.5M
 steps, 0.19 s) never pays for numba; a longer one pays at most about twice what it would
 have compiled from the start. The plain Python and the compiled loop are the same code on
@@ -86,8 +92,6 @@ the same arrays, resumed where the other paused: the plans do not depend on the 
 _INTERPRETED_SLICE = 100_000
 """Steps of plain Python between two looks at the time cap and at `_INTERPRETED_SECONDS`
 (at most about a tenth of a second)."""
-
-_interpreted_search = {"seconds": 0.0}
 
 _MAX_KEY = np.iinfo(np.int64).max // 2
 
@@ -128,7 +132,7 @@ def subproblem_of(problem: Problem, buffers: np.ndarray) -> Subproblem:
         live = end > start
         # MiniMalloc's sections: one per distinct end time, holding the buffers live just
         # before it. Between two ends only starts happen, so no other time holds more.
-        ends = np.unique(end[live])
+        ends = unique_values(end[live])
         section_start = np.searchsorted(ends, start, side="right").astype(np.int64)
         section_end = np.searchsorted(ends, end, side="right").astype(np.int64)
         section_end = np.where(live, section_end, section_start)
@@ -341,8 +345,7 @@ class Search:
         step_end = step_limit if step_limit > 0 else unlimited
         while True:
             taken = int(st[kernel.ST_STEPS])
-            began = time.process_time()
-            if not numba_loaded() and _interpreted_search["seconds"] < _INTERPRETED_SECONDS:
+            if not numba_loaded() and interpreted_seconds() < _INTERPRETED_SECONDS:
                 stop = min(taken + _INTERPRETED_SLICE, step_end)
                 loop = partial(interpreted, kernel.run)
             else:
@@ -381,8 +384,6 @@ class Search:
                 self.sub.width,
                 self.sub.area,
             )
-            if loop is not kernel.run:
-                _interpreted_search["seconds"] += time.process_time() - began
             if status == kernel.NEED_SPACE:
                 self._grow()
                 continue
@@ -709,7 +710,7 @@ def improve_plan(
     assignment_fixed = all(len(c) == 1 for c in problem.candidates)
     all_proven = True
     pool_notes: dict[str, PoolSearchNotes] = {}
-    used = np.unique(pool).tolist()
+    used = unique_values(pool).tolist()
     for index in used:
         buffers = np.flatnonzero(pool == index)
         if len(buffers) > MAX_SEARCH_BUFFERS:

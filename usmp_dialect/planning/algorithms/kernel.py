@@ -10,12 +10,15 @@ that define kernels get the compiled functions in their globals, as `@njit` woul
 them there, so that compiled kernels call each other compiled. The Python and the compiled
 functions are the same code on the same int64 arrays: the plans do not depend on which ran.
 The search prices its plain-Python work in its own steps instead (`interpreted`,
-`canonical_search`), as its work is not in its arrays' sizes.
+`canonical_search`), as its work is not in its arrays' sizes, and stops running in plain
+Python once the kernels' plain-Python seconds in all (`interpreted_seconds`, a first
+placement's included) reach what loading numba costs.
 """
 
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -23,9 +26,12 @@ import numpy as np
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
-INTERPRETED_ELEMENTS = 20_000
+INTERPRETED_ELEMENTS = 6_000
 """Array elements the interpreted calls of a process may be given in all: about 0.1 CPU s of
-kernel work in plain Python (MiniMalloc's small instances, a model's few dozen buffers)."""
+kernel work in plain Python (MiniMalloc's small instances, a model's few dozen buffers).
+A first placement in plain Python took 15-16 us an element on MiniMalloc's C and K (1626
+and 3634 elements), 28 on J, 35 on idealloc's resnet50 (8338) and 66 on G_1 (6530): at
+20,000 those two took 0.3 and 0.43 s before loading numba all the same."""
 
 CALL_ELEMENTS = 100
 """What a call costs in plain Python beyond its arrays, in elements: about 0.3 ms for a
@@ -33,9 +39,10 @@ placement of five buffers, against 0.35 s to load numba."""
 
 _kernels: list[_Kernel] = []
 _loaded = {"numba": False}
-_interpreted = {"elements": 0, "depth": 0}
+_interpreted = {"elements": 0, "depth": 0, "seconds": 0.0}
 """Elements given to the outermost interpreted calls (a kernel's calls of other kernels are
-its own work), and how deep in interpreted calls the process is."""
+its own work), how deep in interpreted calls the process is, and the CPU seconds the
+outermost ones took."""
 
 
 class _Kernel:
@@ -53,11 +60,7 @@ class _Kernel:
             elements = sum(arg.size for arg in args if isinstance(arg, np.ndarray))
             _interpreted["elements"] += elements + CALL_ELEMENTS
             if _interpreted["elements"] <= INTERPRETED_ELEMENTS:
-                _interpreted["depth"] += 1
-                try:
-                    return self.py_func(*args)
-                finally:
-                    _interpreted["depth"] -= 1
+                return _timed(self.py_func, args)
             compile_kernels()
         assert self.compiled is not None
         return self.compiled(*args)
@@ -68,11 +71,23 @@ def interpreted(function: Callable[..., Any], *args: Any) -> Any:
     given so far: for a caller that prices its interpreted work itself (the search counts
     its steps)."""
     assert isinstance(function, _Kernel) and function.compiled is None
+    return _timed(function.py_func, args)
+
+
+def _timed(function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """An outermost interpreted call, its CPU seconds counted (`interpreted_seconds`)."""
+    began = time.process_time()
     _interpreted["depth"] += 1
     try:
-        return function.py_func(*args)
+        return function(*args)
     finally:
         _interpreted["depth"] -= 1
+        _interpreted["seconds"] += time.process_time() - began
+
+
+def interpreted_seconds() -> float:
+    """CPU seconds the process has spent in kernels run as plain Python."""
+    return _interpreted["seconds"]
 
 
 def numba_loaded() -> bool:

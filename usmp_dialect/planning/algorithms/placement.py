@@ -21,7 +21,7 @@ from usmp_dialect.planning.algorithms.placement_kernel import (
     place_spans,
 )
 from usmp_dialect.planning.conflicts import symmetric_conflicts
-from usmp_dialect.planning.problem import Plan, PlanningError, Problem
+from usmp_dialect.planning.problem import Plan, PlanningError, Problem, unique_values
 from usmp_dialect.planning.size_hints import out_of_space
 
 
@@ -160,7 +160,7 @@ def _span_pressure(sizes: np.ndarray, span_start: np.ndarray, span_end: np.ndarr
     live = length > 0
     level = np.zeros(len(sizes), dtype=np.int64)
     level[live] = np.floor(np.log2(length[live])).astype(np.int64)
-    for k in np.unique(level[live]).tolist():
+    for k in unique_values(level[live]).tolist():
         chosen = live & (level == k)
         lower = table[k][start[chosen]]
         upper = table[k][start[chosen] + length[chosen] - (1 << k)]

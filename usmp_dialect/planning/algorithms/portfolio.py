@@ -279,8 +279,8 @@ def move_pool_setters_earlier(
     in the order, or (half the time, when it has other candidates) make its pool its last
     choice, and keep the change when the plan is no larger (equal moves let the climb
     cross plateaus); returns the plan and the rounds run."""
-    if start.total <= lower_bound:
-        return start, 0  # at the bound already (numpy's random module is not loaded)
+    if start.total <= lower_bound or rounds <= 0:
+        return start, 0  # nothing to climb: numpy's random module (30 ms) is not loaded
     rng = np.random.default_rng(_HILL_CLIMB_SEED)
     current = start
     done = 0

@@ -44,7 +44,7 @@ from usmp_dialect.planning.algorithms.work import (
     TimeCap,
 )
 from usmp_dialect.planning.conflicts import max_live
-from usmp_dialect.planning.problem import Conflicts, Intervals, Problem
+from usmp_dialect.planning.problem import Conflicts, Intervals, Problem, unique_values
 
 _FIRST_HALF_WIDTH = 4
 """Time ranks the first window reaches beyond the setter's lifetime on each side."""
@@ -171,7 +171,7 @@ def repair_peaks(
     offset = offset.copy()
     sizes = np.asarray(problem.sizes, dtype=np.int64)
     num_times = int(spans[1].max(initial=0))
-    rounds = dict.fromkeys(np.unique(pool).tolist(), 0)
+    rounds = dict.fromkeys(unique_values(pool).tolist(), 0)
     orders_left = int(_ORDERS_SHARE * work.left) if dives else work.left
     rng = np.random.default_rng(_SEED)
     # Pools whose top the packing failed at since they were lowered (all, without dives).

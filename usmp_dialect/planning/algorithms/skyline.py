@@ -20,7 +20,7 @@ import numpy as np
 
 from usmp_dialect.planning.algorithms.kernel import kernel
 from usmp_dialect.planning.algorithms.placement import Geometry, lifetime_area
-from usmp_dialect.planning.problem import Plan, Problem
+from usmp_dialect.planning.problem import Plan, Problem, unique_values
 
 DIVE_KEYS = {
     "bottom-up/pressure-length-area": lambda p, g: [-g.pressure, -g.length, -lifetime_area(p, g)],
@@ -62,7 +62,7 @@ def dive(
     pool = np.array([c[0] for c in problem.candidates], dtype=np.int64)
     offset = np.zeros(problem.num_buffers, dtype=np.int64)
     spent = 0
-    for index in np.unique(pool).tolist():
+    for index in unique_values(pool).tolist():
         members = np.flatnonzero(pool == index)
         placed, lookups = place_bottom_up(
             span_start[members],

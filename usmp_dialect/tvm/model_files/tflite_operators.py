@@ -124,6 +124,7 @@ def corrected_converter() -> type:
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
+            self._tensor_wrappers: dict[int, Any] = {}  # by tensor index, see get_tensors
             self.convert_map.update(
                 {
                     "Convolution2DTransposeBias": self.convert_transpose_conv_bias,
@@ -134,6 +135,18 @@ def corrected_converter() -> type:
                     "TransformLandmarks": self.convert_transform_landmarks,
                 }
             )
+
+        def get_tensors(self, tensors_idx_list: Any) -> list[Any]:
+            """TVM's, each tensor's wrapper made once: TVM's reads a tensor's
+            quantization anew at each read, its scale and zero point new constants each
+            time (TVM tensors), and an int8 model's tensors are read by the operator
+            check, by the operator computing them, and by each operator reading them."""
+            wrappers = self._tensor_wrappers
+            indices = [int(i) for i in self._indices_or_empty(tensors_idx_list)]
+            unread = list(dict.fromkeys(i for i in indices if i not in wrappers))
+            if unread:
+                wrappers.update(zip(unread, super().get_tensors(unread), strict=True))
+            return [wrappers[i] for i in indices]
 
         def get_op_code_str(self, op: Any) -> str:
             from tflite.BuiltinOperator import BuiltinOperator

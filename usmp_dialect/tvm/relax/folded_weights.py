@@ -299,7 +299,7 @@ class _Folding:
         return constant
 
 
-def _readers(func: Any) -> Counter[Any]:
+def readers(func: Any) -> Counter[Any]:
     """How many bindings of `func` (and its result) read each var."""
     from tvm import relax
 
@@ -316,7 +316,7 @@ def fold_named_weights(
     added; a new name taken gets `_` appended."""
     from tvm import relax
 
-    folding = _Folding(tensors, _readers(func) if keep_expansions else None)
+    folding = _Folding(tensors, readers(func) if keep_expansions else None)
     blocks = []
     for block in func.body.blocks:
         bindings = []

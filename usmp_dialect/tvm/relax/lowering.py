@@ -9,7 +9,9 @@
 (`usmp_dialect.tvm.relax.model_spec` loads `(mod, weights)` from a model file; the first
 three take a `Lowering`, the options of `--import-relax`.)
 
-By default the weights are first bound into the Relax entry `forward` as constants
+A clip computing the identity (an int8 tensor's to [-128, 127], as TVM's TFLite frontend
+applies a RELU) is dropped first (`identity_clips`). By default the weights are then bound
+into the Relax entry `forward` as constants
 (`--weights=params` keeps them as its params). `forward` is then lowered with TVM's own
 CPU pipeline as `relax.build` runs it up to memory planning (library dispatch,
 legalization, constant folding, fusion unless `--fusion=none`, and
@@ -70,6 +72,8 @@ from usmp_dialect.tvm.relax.folded_weights import (
     fold_named_weights,
 )
 from usmp_dialect.tvm.relax.fused_names import named_fusion
+from usmp_dialect.tvm.relax.identity_clips import identity_clips_dropped
+from usmp_dialect.tvm.relax.legalized_once import legalize_ops_once
 from usmp_dialect.tvm.relax.names import ENTRY, fresh_name
 from usmp_dialect.tvm.relax.narrowed_constants import (
     narrowed_dequantized_constants,
@@ -252,7 +256,8 @@ def _lowered_by_tvm(target: Any, fusion: str, widening_apart: bool = False) -> l
 
     passes = [sorting_in_loops(), *cpu_generic.library_dispatch_passes(target)]
     for p in cpu_generic.legalize_passes(target):
-        passes += [p, _offsets_bound_in_loops()] if p.info.name == "LegalizeOps" else [p]
+        legalizes = p.info.name == "LegalizeOps"
+        passes += [legalize_ops_once(), _offsets_bound_in_loops()] if legalizes else [p]
     if fusion == "none":
         return [p for p in passes if p.info.name not in _FUSION_PASSES]
 
@@ -839,6 +844,10 @@ def lower_model(
     output_names = (mod[ENTRY].attrs or {}).get(OUTPUT_NAMES_ATTR)
     weight_names = _weight_names(weights, at)
     _check_params(mod[ENTRY], weights, weight_names, at)
+    func = identity_clips_dropped(mod[ENTRY])
+    if not func.same_as(mod[ENTRY]):
+        mod = mod.clone()
+        mod[ENTRY] = func
     tensors: dict[str, Any] = {}
     if lowering.weights == "bound":
         mod, tensors = _bind_weights(mod, weights, lowering.keeps_stored_weights)

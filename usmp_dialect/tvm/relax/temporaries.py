@@ -391,17 +391,20 @@ def _inlined(func: Any) -> Any:
 
 
 def _inline_spatial(schedule: Any) -> bool:
-    """Inlines each spatial block writing a temporary, in program order (a reduction is
-    never inlined: it is not tried); whether one was."""
+    """Inlines each spatial block writing a temporary, in program order (a reduction or a
+    block writing a param is never inlined: it is not tried, a failed try costs as much as
+    an inlining); whether one was."""
     from tvm import s_tir
 
+    func = schedule.mod["main"]
+    params = list(func.params)
     inlined = False
-    for block in _blocks(schedule.mod["main"]):
-        if not _spatial(block):
+    for block in _blocks(func):
+        if not _spatial(block) or any(w.source.same_as(p) for w in block.writes for p in params):
             continue
         try:
             schedule.compute_inline(schedule.get_sblock(block.name_hint))
-        except s_tir.ScheduleError:  # it writes a param
+        except s_tir.ScheduleError:  # its reader cannot take it inlined
             continue
         inlined = True
     return inlined
