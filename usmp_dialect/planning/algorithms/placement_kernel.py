@@ -17,7 +17,7 @@ buffer: the gaps are the same.
 Each of those sets alone is full of holes that the others fill (the long buffers sit in
 `stab` of high nodes, the short ones between them in `below` of low ones), so a walk over
 their union passed about every buffer live there: on dense traces (a third of the buffers
-live at once) a quadratic number of steps. So the top levels (down to nodes of about twice
+live at once) a quadratic number of steps. So the top levels (down to nodes of about four times
 the square root of the ranks, `_merged_nodes`) keep instead one set a node:
 
 - `occupied`: every buffer live at some time of the node, merged: nearly solid, its
@@ -25,10 +25,10 @@ the square root of the ranks, `_merged_nodes`) keep instead one set a node:
 - and, on the last of those levels, `covering`: the buffers live at all of its times (the
   `stab` sets of it and its ancestors, merged), for the canonical nodes under it.
 
-A buffer then goes into `occupied` of every top node it meets (about twice its span over the
+A buffer then goes into `occupied` of every top node it meets (about half its span over the
 square root of the ranks, plus the levels) and into `covering` of the last level's nodes it
-covers. A best-fit order of a dense 16k trace passes 1800 intervals a buffer instead of
-4540 (6800 at 64k); the walk is still linear in the gaps of the union, which grow with the
+covers. A best-fit order of a dense 16k trace passes 1980 intervals a buffer instead of
+4540 (6930 at 64k); the walk is still linear in the gaps of the union, which grow with the
 trace (about n/24 gaps, n/80 of them large enough, on dense traces).
 """
 
@@ -207,12 +207,15 @@ def _add_node(pool, nodes, merged, node, stamp, seen, sets, count):
 @kernel
 def _merged_nodes(tree):
     """The nodes below this index keep `occupied` sets: the levels whose nodes span at
-    least about twice the square root of the time ranks: on a dense 16k trace one level
-    deeper passed as many intervals and wrote more sets (1.39 against 1.21 CPU s a
-    best-fit order), one level shallower passed 10 % more (1.23 s)."""
+    least about four times the square root of the time ranks. One level deeper took a
+    dense 64k best-fit order 17.6 CPU s against 14.3 (72% more writes), one shallower
+    12.2 against 13.5 (35% fewer writes, 3% more steps; 16k the same), now that a step
+    replays a loser tree; with the binary heap, at 16k, one deeper had passed as many
+    intervals and written more sets, one shallower passed 10% more (1.23 s against
+    1.21)."""
     nodes = 2 * tree
     merged = 2
-    while 4 * merged * merged < nodes:
+    while 16 * merged * merged < nodes:
         merged *= 2
     return merged
 
