@@ -116,6 +116,9 @@ CASES = {
     ),
     "nested-regions": opt("nested_regions.mlir", "ops nest deeper than the limit of 500 levels"),
     "nested-scf-for": opt("nested_scf_for.mlir", "ops nest deeper than the limit of 500 levels"),
+    "operand-defined-in-own-region": opt(
+        "operand_defined_in_own_region.mlir", "operand #2 does not dominate this use"
+    ),
     "tir-dimension-past-int32": translate(
         "emit-tvmscript",
         "tir_dimension_past_int32.mlir",

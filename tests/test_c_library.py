@@ -266,6 +266,19 @@ def test_make_qemu_reads_files_relative_to_the_callers_directory(tmp_path: Path)
     assert np.fromfile(tmp_path / "out.bin", "float32")[0] == 11
 
 
+def _application(module: ModuleOp, program: str, directory: Path) -> Path:
+    """`program` (C, as an application's `app.c`) built against the module's library."""
+    from usmp_dialect.tvm.c_bundle import write_library
+
+    library = directory / "lib"
+    write_library(module, str(library), "model")
+    (library / "app.c").write_text(program)
+    flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"]
+    sources = ["app.c", "model.c", "model_constants.c"]
+    subprocess.run(["cc", *flags, "-o", "app", *sources, "-lm"], cwd=library, check=True)
+    return library / "app"
+
+
 OVERRIDE_PROGRAM = r"""
 #include <stdio.h>
 #include <string.h>
@@ -298,16 +311,72 @@ def test_a_users_tensor_overrides_a_constant(tmp_path: Path) -> None:
     run (`struct model_constants`); the other constants still come from the constant pool:
     the outputs differ by exactly that bias."""
     _require_tools(qemu=False)
-    from usmp_dialect.tvm.c_bundle import write_library
-
     module, constants = _planned("examples/models/mlp.py:mlp")
-    library = tmp_path / "lib"
-    write_library(module, str(library), "model")
-    (library / "app.c").write_text(OVERRIDE_PROGRAM)
-    flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"]
-    sources = ["app.c", "model.c", "model_constants.c"]
-    subprocess.run(["cc", *flags, "-o", "app", *sources, "-lm"], cwd=library, check=True)
-    done = subprocess.run([str(library / "app")], capture_output=True, check=True)
+    app = _application(module, OVERRIDE_PROGRAM, tmp_path)
+    done = subprocess.run([str(app)], capture_output=True, check=True)
     by_default, overridden = np.frombuffer(done.stdout, "float32").reshape(2, 4, 10)
     bias = constants["fc3_bias"]
     np.testing.assert_allclose(by_default - overridden, np.broadcast_to(bias, (4, 10)), atol=1e-6)
+
+
+STREAM_PROGRAM = r"""
+#include <stdio.h>
+#include "model.h"
+
+static _Alignas(16) uint8_t workspace[MODEL_GLOBAL_WORKSPACE_WORKSPACE_POOL_SIZE];
+static _Alignas(16) uint8_t state[MODEL_GLOBAL_STATE_STATE_POOL_SIZE];
+
+int main(void) {
+  struct model_workspace_pools pools = {workspace, state};
+  struct model_inputs inputs = model_map_inputs(&pools);
+  struct model_outputs outputs = model_map_outputs(&pools);
+  model_init_state(&pools);
+  int8_t* frame = inputs.serving_default_input_audio_0;
+  while (fread(frame, MODEL_INPUT_SERVING_DEFAULT_INPUT_AUDIO_0_SIZE, 1, stdin) == 1) {
+    if (model_run(&pools, NULL) != 0) return 1;
+    fwrite(outputs.StatefulPartitionedCall_0, 1, 1, stdout);
+  }
+  return 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_streaming_model_keeps_its_state_in_the_state_pool(tmp_path: Path) -> None:
+    """A firmware's loop over microWakeWord's detector as a C library: its state pool set
+    once by `model_init_state` (the file's CALL_ONCE values), then kept from run to run
+    while the workspace pool, with the input and output, is reused; over 60 feature frames
+    its output is TensorFlow Lite Micro's within 2/256 (TVM computes each quantized operator
+    in float32, TFLM in fixed point), and the stream moves it."""
+    _require_tools(qemu=False)
+    pytest.importorskip("tflite_micro")
+    from tflite_micro.python.tflite_micro import runtime
+    from wheel_models import wheel_model_path
+
+    from usmp_dialect.tvm.model_files.loading import import_model_file
+
+    path = wheel_model_path("wakeword-okay-nabu-tflite")
+    assert path is not None, "pip install -e '.[test]' (pymicro-wakeword)"
+    module = import_model_file(str(path), "tflite")
+    plan_pools(module, plan_pools_pipeline(workspace_io=True, constant_pool=True))
+    app = _application(module, STREAM_PROGRAM, tmp_path)
+    rng = np.random.default_rng(1)
+    frames = [
+        rng.integers(low, high, (1, 3, 40)).astype(np.int8)
+        for low, high in [(-128, -100), (-128, 0), (-60, 60), (0, 127), (-128, 127)]
+        for _ in range(12)
+    ]
+    done = subprocess.run(
+        [str(app)], input=b"".join(f.tobytes() for f in frames), capture_output=True
+    )
+    assert done.returncode == 0, done.stderr
+    ours = list(done.stdout)
+    interpreter = runtime.Interpreter.from_file(str(path))
+    theirs = []
+    for frame in frames:
+        interpreter.set_input(frame, 0)
+        interpreter.invoke()
+        theirs.append(int(interpreter.get_output(0)[0, 0]))
+    assert len(ours) == len(theirs)
+    assert max(abs(a - b) for a, b in zip(ours, theirs, strict=True)) <= 2, (ours, theirs)
+    assert len(set(theirs)) > 1, theirs

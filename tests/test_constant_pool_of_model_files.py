@@ -9,6 +9,7 @@ Relax VM's exactly, TensorFlow Lite Micro's within its fixed-point rounding."""
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +25,7 @@ from int8_tflite import conv_stack_tflite, float16_weights_tflite, int8_cnn_tfli
 from tflite.TensorType import TensorType  # noqa: E402
 from wheel_models import wheel_model_path  # noqa: E402
 
+from usmp_dialect.diagnostics import LocatedError  # noqa: E402
 from usmp_dialect.formats.constant_pool import constant_pool_bytes  # noqa: E402
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from usmp_dialect.reports.report import plan_report  # noqa: E402
@@ -31,10 +33,15 @@ from usmp_dialect.tvm.c_bundle import library_files  # noqa: E402
 from usmp_dialect.tvm.model_check import check_model  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_file  # noqa: E402
 from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs  # noqa: E402
-from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING, lower_model  # noqa: E402
+from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
+    MODEL_FILE_LOWERING,
+    Lowering,
+    lower_model,
+)
 from usmp_dialect.tvm.relax.narrowed_constants import narrowest  # noqa: E402
 from usmp_dialect.tvm.tvmscript_emitter import emit_tvmscript  # noqa: E402
 
+FILE_STORAGE = dataclasses.replace(MODEL_FILE_LOWERING, constant_storage="file")
 WRITTEN = {
     "int8_cnn.tflite": int8_cnn_tflite,
     "int8_conv_stack.tflite": lambda: conv_stack_tflite(int8=True),
@@ -149,35 +156,119 @@ def _run_tvmscript(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(tool), *args], capture_output=True, text=True)
 
 
+def _planned(path: Path, folder: Path, lowering: Lowering = MODEL_FILE_LOWERING) -> list[str]:
+    """The file imported as `lowering` says and planned with a constant pool: the
+    arguments of `run_tvmscript` that run it (its TVMScript, its constants' bytes)."""
+    module = import_model_file(str(path), "tflite", lowering=lowering)
+    plan_pools(module, plan_pools_pipeline(constant_pool=True))
+    script, constants = folder / "planned.py", folder / "constants.bin"
+    script.write_text(emit_tvmscript(module))
+    constants.write_bytes(constant_pool_bytes(module))
+    return [str(script), "--constants", str(constants)]
+
+
+def _header(path: Path) -> str:
+    """The C library's header of the file, planned with a constant pool."""
+    module = import_model_file(str(path), "tflite")
+    plan_pools(module, plan_pools_pipeline(constant_pool=True))
+    return library_files(module, "model")["model.h"]
+
+
+def _saved(folder: Path, name: str, array: np.ndarray) -> str:
+    np.save(folder / name, array)
+    return str(folder / name)
+
+
 def test_overriding_a_constant_stored_with_an_equal_one_names_that_one(tmp_path: Path) -> None:
     """The second layer's weights are the first's bytes, stored once under the first's
     name: an override of them says which name to override (the one every operator
-    reading either reads), as the C library's header does, and overriding that one runs."""
+    reading either reads) and which import option stores each apart, as the C library's
+    header does, and overriding that one runs. Imported with that option, the second
+    layer's weights are overridden alone."""
     path = tmp_path / "shared.tflite"
     path.write_bytes(conv_stack_tflite(int8=True, layers=2, shared=True))
-    module = import_model_file(str(path), "tflite")
-    plan_pools(module, plan_pools_pipeline(constant_pool=True))
-    script, constants = tmp_path / "planned.py", tmp_path / "constants.bin"
-    script.write_text(emit_tvmscript(module))
-    constants.write_bytes(constant_pool_bytes(module))
     _, weights = load_model_file(str(path), "tflite")
-    zeros = tmp_path / "zeros.npy"
-    np.save(zeros, np.zeros_like(weights["conv0_weights"]))
-    run = ["--constants", str(constants), "--override"]
-    refused = _run_tvmscript(str(script), *run, f"conv1_weights={zeros}")
-    assert (refused.returncode, refused.stderr) == (
+    zeros = _saved(tmp_path, "zeros.npy", np.zeros_like(weights["conv0_weights"]))
+    planned = _planned(path, tmp_path)
+    refused = _run_tvmscript(*planned, "--override", f"conv1_weights={zeros}")
+    assert (refused.returncode, refused.stdout, refused.stderr) == (
         1,
+        "",
         "--override: error: 'conv1_weights' is stored once with 'conv0_weights' (equal "
-        "bytes): override 'conv0_weights', which both read\n",
+        "bytes): override 'conv0_weights', which both read, or import the model with "
+        "--constant-storage=file to store each apart\n",
     )
-    overridden = _run_tvmscript(str(script), *run, f"conv0_weights={zeros}")
+    overridden = _run_tvmscript(*planned, "--override", f"conv0_weights={zeros}")
     assert overridden.returncode == 0, overridden.stderr
     # The C library's constants struct has no member for it: its header says which.
-    files = library_files(module, "model")
     assert (
         "/* conv1_weights: stored once with conv0_weights (equal bytes): override "
         "conv0_weights, which both read. */"
-    ) in files["model.h"]
+    ) in _header(path)
+
+    apart = _planned(path, tmp_path, FILE_STORAGE)
+    alone = _run_tvmscript(*apart, "--override", f"conv1_weights={zeros}")
+    assert alone.returncode == 0, alone.stderr
+    assert alone.stdout not in (overridden.stdout, _run_tvmscript(*apart).stdout)
+
+
+def test_a_narrowed_bias_is_overridden_under_its_file_name(tmp_path: Path) -> None:
+    """`conv0_bias` is int32 in the file and stored as int16 (`conv0_bias_int16`): an int32
+    override under the file's name whose values fit int16 runs as the same values given
+    as int16 do; one whose values do not fit is one diagnostic naming them and the import
+    option that keeps the file's type, under which it runs."""
+    path = tmp_path / "stack.tflite"
+    path.write_bytes(conv_stack_tflite(int8=True, layers=2))
+    fits = (np.arange(16) * 2000 - 16000).astype(np.int32)
+    too_wide = fits.copy()
+    too_wide[[3, 9]] = [40000, -33000]
+    planned = _planned(path, tmp_path)
+    as_file = _run_tvmscript(
+        *planned, "--override", f"conv0_bias={_saved(tmp_path, 'a.npy', fits)}"
+    )
+    stored = _saved(tmp_path, "b.npy", fits.astype(np.int16))
+    as_stored = _run_tvmscript(*planned, "--override", f"conv0_bias_int16={stored}")
+    assert as_file.returncode == 0, as_file.stderr
+    assert as_file.stdout == as_stored.stdout != _run_tvmscript(*planned).stdout
+
+    refused = _run_tvmscript(
+        *planned, "--override", f"conv0_bias={_saved(tmp_path, 'c.npy', too_wide)}"
+    )
+    assert (refused.returncode, refused.stdout, refused.stderr) == (
+        1,
+        "",
+        "--override: error: 'conv0_bias' is stored as int16 ('conv0_bias_int16'), and 2 of "
+        "the array's values do not fit int16 ([3]: 40000, [9]: -33000); import the model "
+        "with --constant-storage=file to keep it int32\n",
+    )
+    kept = _run_tvmscript(
+        *_planned(path, tmp_path, FILE_STORAGE), "--override", f"conv0_bias={tmp_path / 'c.npy'}"
+    )
+    assert kept.returncode == 0, kept.stderr
+
+
+def test_a_narrowed_bias_overridden_agrees_with_the_relax_vm(tmp_path: Path) -> None:
+    """The override under the file's name reaches both runs: ours converted to int16, the
+    Relax VM's as the file's int32 weight; with the file's types kept, values beyond int16
+    too. The C library's header says what each narrowed member holds."""
+    path = tmp_path / "stack.tflite"
+    path.write_bytes(conv_stack_tflite(int8=True, layers=2))
+    mod, weights = load_model_file(str(path), "tflite")
+    fits = np.full(16, -20000, np.int32)
+    too_wide = np.full(16, 90000, np.int32)
+    for lowering, bias in ((MODEL_FILE_LOWERING, fits), (FILE_STORAGE, too_wide)):
+        result = check_model(
+            mod, weights, str(path), lowering=lowering, target="c", tolerance=0,
+            overrides={"conv0_bias": bias},
+        )  # fmt: skip
+        assert [o.max_error for o in result.outputs] == [0]
+    with pytest.raises(LocatedError, match="values do not fit int16"):
+        overrides = {"conv0_bias": too_wide}
+        check_model(mod, weights, lowering=MODEL_FILE_LOWERING, overrides=overrides)
+    assert (
+        "/* conv0_bias_int16: the file's int32 conv0_bias, stored as int16 (its values "
+        "fit; --constant-storage=file keeps it int32). */"
+    ) in _header(path)
 
 
 def test_scales_equal_across_channels_are_scalars(tmp_path: Path) -> None:

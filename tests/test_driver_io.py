@@ -1,7 +1,8 @@
 """The console scripts' files, pipes and signals, as Unix tools treat them: outputs written
 only once the whole command succeeded (a regular file replaced atomically, a symlink's
-target written, a device or FIFO written directly, never replaced), a closed standard
-output ending the tool by SIGPIPE, Ctrl-C ending it with one line and status 130.
+target written, a device or FIFO written directly, never replaced), a closed pipe on
+standard output ending the tool by SIGPIPE, a closed standard output a diagnostic, Ctrl-C
+ending it with one line and status 130.
 
 Devices are the test's own (a pseudo-terminal, a FIFO), never the machine's.
 """
@@ -163,6 +164,25 @@ def test_two_outputs_in_one_file_are_a_diagnostic(tmp_path: Path):
             outputs.add(None if path == "-" else path, "script")
 
 
+def test_two_spellings_of_one_file_are_a_diagnostic(tmp_path: Path):
+    """`--constants-out w.bin -o ./w.bin` (or a link to w.bin), the file there or not:
+    else one output would replace the other."""
+    linked = tmp_path / "w.bin"
+    (tmp_path / "link").symlink_to(linked)
+    (tmp_path / "sub").mkdir()
+    spellings = [str(tmp_path / "sub" / ".." / "w.bin"), str(tmp_path / "link")]
+    for existing in (False, True):
+        if existing:
+            linked.write_bytes(b"old")
+            os.link(linked, tmp_path / "hard")
+            spellings.append(str(tmp_path / "hard"))
+        for other in spellings:
+            outputs = StagedOutputs()
+            outputs.add(str(linked), b"constants")
+            with pytest.raises(LocatedError, match="two outputs of the command would go to"):
+                outputs.add(other, "script")
+
+
 def test_bytes_to_standard_output_are_written_as_they_are(capfdbinary):
     outputs = StagedOutputs()
     outputs.add("-", b"\x00\xff")
@@ -258,6 +278,33 @@ def test_a_closed_pipe_ends_the_tool_by_sigpipe_quietly(command: list[str | Path
         os.close(write_end)
     assert completed.returncode == -signal.SIGPIPE, completed.stderr
     assert completed.stderr == b""
+
+
+STDOUT_CLOSED = [
+    sys.executable,
+    "-c",
+    "import os, sys; os.close(1); os.execv(sys.argv[1], sys.argv[1:])",
+]
+"""Runs a command with its standard output closed, as a shell's `>&-` does."""
+
+
+@pytest.mark.parametrize("tool", ["usmp-opt", "usmp-translate"])
+def test_a_closed_standard_output_is_a_diagnostic_when_the_output_goes_there(tool: str):
+    argv = [CHAIN, "--plan-pools"] if tool == "usmp-opt" else ["--import-csv", LARGE_CSV]
+    done = subprocess.run([*STDOUT_CLOSED, TOOLS / tool, *argv], stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 1
+    assert done.stderr == "<stdout>: error: cannot write the output: standard output is closed\n"
+
+
+def test_a_closed_standard_output_does_not_matter_to_a_command_writing_a_file(tmp_path: Path):
+    output = tmp_path / "planned.mlir"
+    done = subprocess.run(
+        [*STDOUT_CLOSED, TOOLS / "usmp-opt", CHAIN, "--plan-pools", "-o", output],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "usmp.pool @global_workspace" in output.read_text()
 
 
 def _blocked_reading_stdin(pid: int) -> bool:

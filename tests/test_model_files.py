@@ -57,7 +57,7 @@ from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
     lower_model,
     sanitize,
 )
-from usmp_dialect.tvm.runtime import build  # noqa: E402
+from usmp_dialect.tvm.runtime import build, io_tensors, state_pool  # noqa: E402
 from usmp_dialect.tvm.tflm_arena import tflm_arena  # noqa: E402
 
 INT8 = "int8-cnn-tflite"
@@ -343,8 +343,9 @@ def test_unconvertible_tflite_operator_is_named_with_its_tensor(
 def test_streaming_model_state_is_input_and_output(model_files: dict[str, Path | None]) -> None:
     """Each resource variable of microWakeWord's int8 detector is an input of `main`, named
     as the file names the variable, and an output after the model's own, named as the file
-    names the tensor assigned to it, both int8; the model's output keeps its name and the
-    shape the file declares ([1, 1]: its FULLY_CONNECTED flattens the leading dims)."""
+    names the tensor assigned to it, both int8, paired in `main`'s `usmp.state`; the
+    model's output keeps its name and the shape the file declares ([1, 1]: its
+    FULLY_CONNECTED flattens the leading dims)."""
     path, _ = _model(OKAY_NABU, model_files)
     text = print_module(import_model_file(path, "tflite"))
     main = next(line for line in text.splitlines() if "tir.prim_func @main(" in line)
@@ -353,6 +354,8 @@ def test_streaming_model_state_is_input_and_output(model_files: dict[str, Path |
     assert '!tir.buffer<1x1xui8> {tir.name = "StatefulPartitionedCall_0"}' in main
     after = '!tir.buffer<1x2x1x40xi8> {tir.name = "model_1_stream_6_strided_slice1"}'
     assert f"%model_1_stream_6_strided_slice1: {after}" in main
+    # The pair is one variable: `tir-state-to-allocations` makes it one buffer.
+    assert 'stream_6_states = "model_1_stream_6_strided_slice1"' in main
 
 
 def _initial_states(path: str) -> dict[str, np.ndarray]:
@@ -433,10 +436,9 @@ def test_model_file_matches_its_own_runtime(name: str, model_files: dict[str, Pa
 @pytest.mark.parametrize("name", STREAMING_INT8)
 def test_streaming_int8_model_matches_tflm(name: str, model_files: dict[str, Path | None]) -> None:
     """microWakeWord's int8 detectors, planned and built, run on a stream of 60 feature
-    frames with its state carried from run to run (each variable's value after a run is
-    its input to the next, the first its CALL_ONCE value) gives TensorFlow Lite Micro's
-    output at every run, within TVM's rounding, every pool prefilled with 0xFF before
-    each."""
+    frames with its state kept from run to run in its state pool (one copy of each
+    variable, set once to its CALL_ONCE value), gives TensorFlow Lite Micro's output at
+    every run, within TVM's rounding, every other pool prefilled with 0xFF before each."""
     pytest.importorskip("tflite_micro")
     from tflite_micro.python.tflite_micro import runtime
 
@@ -444,10 +446,17 @@ def test_streaming_int8_model_matches_tflm(name: str, model_files: dict[str, Pat
     main, lib, constants, _ = _planned_and_built(path, shapes)
     states = _initial_states(path)
     names = [p.name for p in main.params]
-    # The state outputs follow the model's, in the order of the state inputs.
-    first = names.index("StatefulPartitionedCall_0")
-    outputs = names[first : first + 1 + len(states)]
-    state_of = dict(zip(outputs[1:], [n for n in names if n in states], strict=True))
+    # One buffer a variable, in a state pool the caller keeps from run to run: set once
+    # to the CALL_ONCE values, then read and written in place by every run.
+    pools = {str(k): int(v) for k, v in main.attrs["usmp.pools"].items()}
+    pool = state_pool(tvm.IRModule({"main": main}))
+    assert pool is not None and pool not in names[: names.index("StatefulPartitionedCall_0")]
+    placed = io_tensors(main)
+    assert pools[pool] == sum(value.nbytes for value in states.values())
+    state = {pool: np.full(pools[pool], 0xFF, np.uint8)}
+    for variable, value in states.items():
+        assert placed[variable].kind == "state"
+        placed[variable].view(state)[...] = value
     interpreter = runtime.Interpreter.from_file(path)
     rng = np.random.default_rng(1)
     ours, theirs = [], []
@@ -455,12 +464,12 @@ def test_streaming_int8_model_matches_tflm(name: str, model_files: dict[str, Pat
         for _ in range(12):
             frame = rng.integers(low, high, (1, 3, 40)).astype(np.int8)
             arguments = _arguments(
-                main, {**constants, **states, "serving_default_input_audio_0": frame}
+                main, {**constants, **state, "serving_default_input_audio_0": frame}
             )
             lib["main"](*arguments)
             after = {name: a.numpy() for name, a in zip(names, arguments, strict=True)}
             ours.append(int(after["StatefulPartitionedCall_0"][0, 0]))
-            states = {state_of[name]: after[name] for name in outputs[1:]}
+            state = {pool: after[pool]}
             interpreter.set_input(frame, 0)
             interpreter.invoke()
             theirs.append(int(interpreter.get_output(0)[0, 0]))

@@ -21,6 +21,7 @@ pytestmark = pytest.mark.tvm
 
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
+from usmp_dialect.parsing import print_module  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_file  # noqa: E402
 from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.tvm.planned_module import plan_module  # noqa: E402
@@ -244,6 +245,68 @@ def test_cumsum_runs_in_the_c_library(tmp_path: Path) -> None:
     assert checked.values is not None and list(checked.values) == ["sums"]
     (expected,) = _onnxruntime(path, inputs)
     np.testing.assert_allclose(checked.values["sums"], expected, rtol=0, atol=TOLERANCE)
+
+
+@pytest.mark.parametrize(("exclusive", "reverse", "axis"), [(0, 1, 1), (1, 1, -1), (1, 0, 0)])
+def test_cumsum_exclusive_or_reverse_runs_fused(
+    exclusive: int, reverse: int, axis: int, tmp_path: Path
+) -> None:
+    """A `CumSum` reversed, exclusive or both, fused with its producer (a reverse one
+    made TVM's FuseTIR fail: "Inconsistent buffers"): one kernel, onnxruntime's values."""
+    from usmp_dialect.tvm.model_check import check_model
+
+    path = _save(
+        tmp_path,
+        [
+            helper.make_node("Relu", ["x"], ["relu"]),
+            helper.make_node(
+                "CumSum", ["relu", "axis"], ["sums"], exclusive=exclusive, reverse=reverse
+            ),
+        ],
+        [_tensor("x", TensorProto.FLOAT, [2, 3, 5])],
+        [_tensor("sums", TensorProto.FLOAT, [2, 3, 5])],
+        {"axis": np.array(axis, np.int64)},
+    )
+    inputs = {"x": _normal(2, 3, 5)}
+    mod, weights = load_model_file(str(path), "onnx")
+    checked = check_model(
+        mod, weights, str(path), lowering=MODEL_FILE_LOWERING, executor="c", inputs=inputs
+    )
+    assert checked.values is not None
+    assert "tir.call @fused_relu_cumsum(" in print_module(import_model_file(str(path), "onnx"))
+    (expected,) = _onnxruntime(path, inputs)
+    np.testing.assert_allclose(checked.values["sums"], expected, rtol=0, atol=TOLERANCE)
+
+
+def test_non_max_suppression_is_named_by_its_node(tmp_path: Path) -> None:
+    """TVM types a NonMaxSuppression's result statically and legalizes it to a length read
+    from the boxes: `check_relax_model` names the ONNX node (op type, index, name, output),
+    as `usmp-translate --import-onnx` does, not the lowering's binding; exit status 1."""
+    path = _save(
+        tmp_path,
+        [
+            helper.make_node("Relu", ["boxes"], ["relu_boxes"]),
+            helper.make_node(
+                "NonMaxSuppression", ["relu_boxes", "scores", "k"], ["selected"], name="nms"
+            ),
+        ],
+        [
+            _tensor("boxes", TensorProto.FLOAT, [1, 6, 4]),
+            _tensor("scores", TensorProto.FLOAT, [1, 1, 6]),
+        ],
+        [_tensor("selected", TensorProto.INT64, [None, 3])],
+        {"k": np.array([2], np.int64)},
+    )
+    tool = Path(__file__).parents[1] / "tools" / "check_relax_model.py"
+    checked = subprocess.run([sys.executable, str(tool), str(path)], capture_output=True, text=True)
+    assert (checked.returncode, checked.stdout, checked.stderr) == (
+        1,
+        "",
+        f"{path}: error: NonMaxSuppression node 1 'nms', computing 'selected': TVM's "
+        "'relax.vision.all_class_non_max_suppression' computes its result's shape from the "
+        "input values, at run time (it stays dynamic with the input shapes fixed); a plan "
+        "needs every shape static\n",
+    )
 
 
 @pytest.mark.parametrize(("low", "high"), [(-0.5, 0.5), (np.nan, 0.5), (-0.5, np.nan)])

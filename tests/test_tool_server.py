@@ -1,6 +1,7 @@
-"""The fast tier's tool server (tests/filecheck/tool_server/): two calls in a row run with
-different string-hash seeds, so an output that depends on hash order cannot pass for one
-seed alone, and a call whose environment asks for a seed runs with exactly that one."""
+"""The fast tier's tool server (tests/filecheck/tool_server/): four calls in a row of a
+tool under test run with different string-hash seeds, filecheck's calls between them or
+not, so an output that depends on hash order cannot pass for one seed alone, and a call
+whose environment asks for a seed runs with exactly that one."""
 
 from __future__ import annotations
 
@@ -48,9 +49,20 @@ def _hash_printed(tool: Path, seed: str | None = None) -> str:
     return subprocess.run([tool], env=env, capture_output=True, text=True, check=True).stdout
 
 
-def test_two_calls_in_a_row_have_different_hash_seeds(string_hash: Path) -> None:
-    printed = [_hash_printed(string_hash) for _ in range(4)]
-    assert all(printed[i] != printed[i + 1] for i in range(3)), printed
+def test_four_calls_in_a_row_have_different_hash_seeds(string_hash: Path) -> None:
+    printed = [_hash_printed(string_hash) for _ in range(8)]
+    assert all(len(set(printed[i : i + 4])) == 4 for i in range(5)), printed
+
+
+def test_filecheck_between_two_calls_takes_no_seed_of_theirs(string_hash: Path) -> None:
+    filecheck = string_hash.with_name("filecheck")
+    filecheck.write_text(string_hash.read_text())
+    filecheck.chmod(0o755)
+    printed = []
+    for _ in range(4):
+        printed.append(_hash_printed(string_hash))
+        subprocess.run([filecheck, "--version"], input="", capture_output=True, check=False)
+    assert len(set(printed)) == 4, printed
 
 
 def test_a_call_runs_with_the_hash_seed_its_environment_asks_for(string_hash: Path) -> None:

@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import xdsl
+from hypothesis import given
+from hypothesis import strategies as st
 from xdsl.context import Context
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
@@ -250,3 +252,45 @@ def test_xdsl_refuses_an_assembly_format_beside_a_parser_of_its_own() -> None:
             @classmethod
             def parse(cls, parser: Parser) -> FastParsed:
                 raise NotImplementedError
+
+
+def _test_ops_block(count: int):
+    from xdsl.dialects.test import TestOp
+    from xdsl.ir import Block
+
+    ops = [TestOp() for _ in range(count)]
+    return Block(ops), ops
+
+
+def test_stock_is_before_in_block_walks_the_ops_between(monkeypatch) -> None:
+    # `is_before_in_block` numbers a block's ops once: the stock walk made the conflicts'
+    # order check quadratic.
+    _, ops = _test_ops_block(40)
+    stock_next_op = Operation.__dict__["next_op"]
+    steps: list[Operation] = []
+
+    def counted_next_op(op: Operation) -> Operation | None:
+        steps.append(op)
+        return stock_next_op.fget(op)
+
+    monkeypatch.setattr(Operation, "next_op", property(counted_next_op))
+    assert ops[0].is_before_in_block(ops[-1])
+    assert len(steps) >= len(ops) - 1
+
+
+@given(moves=st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7), st.booleans()), max_size=12))
+def test_is_before_in_block_orders_ops_after_moves_and_erasures(moves) -> None:
+    block, ops = _test_ops_block(8)
+    other_block, _ = _test_ops_block(1)
+    for moved, target, erase in moves:
+        op, before = ops[moved], ops[target]
+        if op is before or op.parent is not block:
+            continue
+        block.detach_op(op)
+        if erase:
+            other_block.add_op(op)
+        elif before.parent is block:
+            block.insert_op_before(op, before)
+        for a in ops:
+            for b in ops:
+                assert xdsl_compat.is_before_in_block(a, b) == a.is_before_in_block(b)

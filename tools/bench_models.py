@@ -94,7 +94,7 @@ from usmp_dialect.transforms.tir_to_usmp import WORKSPACE_LEFT_OUT, TirToUsmp  #
 from usmp_dialect.transforms.usmp_assign_pools import UsmpAssignPools  # noqa: E402
 from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
 from usmp_dialect.tvm.model_check import check_model  # noqa: E402
-from usmp_dialect.tvm.tflm_arena import TflmError, tflm_arena  # noqa: E402
+from usmp_dialect.tvm.tflm_arena import TflmError, tflm_arena, variable_bytes  # noqa: E402
 
 MODELS = ROOT / "examples" / "models"
 CONSTANT_POOL = "flash:kind=constant"
@@ -682,7 +682,7 @@ def corpus_section(rows: list[tuple[str, dict[str, Any]]], command: str) -> str:
     table = []
     for name, r in rows:
         if "failed" in r:
-            table.append([name, _cell(r["failed"]), "", "", "", "", "", ""])
+            table.append([name, _cell(r["failed"]), "", "", "", "", "", "", ""])
             continue
         reference = r["reference"]
         table.append(
@@ -692,6 +692,7 @@ def corpus_section(rows: list[tuple[str, dict[str, Any]]], command: str) -> str:
                 str(r["io"]),
                 _cell(str(r["tflm_head"])),
                 _ratio(r["io"], r["tflm_head"]),
+                f"{r['state']} / {r['tflm_state']}" if r.get("state") else "",
                 str(r["relax"]),
                 f"{r['error']:.2g}",
                 _cell(reference if isinstance(reference, str) else f"{reference:.2g}"),
@@ -715,7 +716,10 @@ def corpus_section(rows: list[tuple[str, dict[str, Any]]], command: str) -> str:
             "`usmp-translate --import-tflite/--import-onnx` imports it, then measured as in "
             '"Model files": *ours* is the pool with operator workspaces, inputs and output '
             "(`--plan-pools --use-workspace-io`), TFLM's non-persistent arena (grown until "
-            "it allocates), Relax's StaticPlanBlockMemory, and the largest difference of the "
+            "it allocates), the state a streaming model keeps from run to run (our state "
+            "pool, one buffer a variable, against the bytes of the file's variables, which "
+            "TFLM keeps in its persistent tail, outside the non-persistent arena), Relax's "
+            "StaticPlanBlockMemory, and the largest difference of the "
             "built plan's outputs from the Relax VM's and from the file's own runtime's "
             "(TensorFlow Lite Micro's interpreter, onnxruntime) on the same random inputs "
             "(floats from a standard normal, integers 0 or 1). Each file is measured in a "
@@ -730,6 +734,7 @@ def corpus_section(rows: list[tuple[str, dict[str, Any]]], command: str) -> str:
             "ours, + workspaces, I/O",
             "TFLM non-persistent",
             "ours ÷ TFLM",
+            "state: ours / TFLM's variables",
             "Relax StaticPlanBlockMemory",
             "max \\|ours − Relax VM\\|",
             "max \\|ours − TFLM or onnxruntime\\|",
@@ -758,9 +763,18 @@ def measure_corpus_file(
     check = check_model(
         mod, weights, path, lowering=MODEL_FILE_LOWERING, workspace_io=True, target="c"
     )
-    rows: dict[str, Any] = {"io": sum(check.pools.values()), "relax": check.relax_bytes}
+    # The state a model keeps from run to run is a pool of its own, as TFLM keeps its
+    # variables outside its non-persistent arena: compared apart.
+    state = check.pools.get(check.state_pool or "", 0)
+    rows: dict[str, Any] = {
+        "io": sum(check.pools.values()) - state,
+        "relax": check.relax_bytes,
+        "state": state,
+    }
     rows["error"] = max(o.max_error for o in check.outputs)
     rows["tflm_head"], _ = _tflm_arena(path, input_shapes)
+    if path.endswith(".tflite"):
+        rows["tflm_state"] = variable_bytes(path)
     inputs, ours = list((check.inputs or {}).values()), list((check.values or {}).values())
     if path.endswith(".tflite") and input_shapes:
         rows["reference"] = "n/a (resized)"

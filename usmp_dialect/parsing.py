@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.irdl import IRDLOperation, OptAttributeDef, OptPropertyDef
 from xdsl.irdl.operations import VerificationContext
+from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
@@ -124,6 +125,8 @@ class LocatingParser(HookedParser):
             raise LocatedError(str(error), f"{self.lexer.input.name}:{line}:{column}") from None
         finally:
             self._depth -= 1
+        if op.regions:
+            self._check_operands_defined_before(op, start)
         if (predicates := _PREDICATES.get(type(op))) is not None and not (
             0 <= cast(arith.CmpiOp, op).predicate.value.data < len(predicates)
         ):
@@ -134,6 +137,22 @@ class LocatingParser(HookedParser):
             line, column = self._line_and_column(start)
             op.location = FileLineColLoc(self._file_name, IntAttr(line), IntAttr(column))
         return op
+
+    def _check_operands_defined_before(self, op: Operation, start: int) -> None:
+        """xDSL 0.75 resolves a value used before its definition when the definition comes,
+        and an op's regions come before the op is made: a value defined inside them stays
+        unresolved in the op's operands (a traceback at verification)."""
+        for index, operand in enumerate(op.operands):
+            if isinstance(operand, ForwardDeclaredValue) and not any(
+                operand is waiting
+                for references in self.forward_ssa_references.values()
+                for waiting in references.values()
+            ):
+                self.raise_error(
+                    f"operand #{index} does not dominate this use: it is defined inside the "
+                    "op's own regions",
+                    start,
+                )
 
     def generic_operation_parsed(self, op: Operation) -> Operation:
         """xDSL verifies an op's regions before the op itself, so a verifier of an op

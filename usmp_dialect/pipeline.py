@@ -1,7 +1,8 @@
 """The `--plan-pools` pipeline, defined once for `usmp-opt`, the Python API, the tools
 and the benchmarks:
 
-    [tir-hoist-workspaces,] [tir-io-to-allocations,] memref-to-usmp, tir-to-usmp,
+    [tir-hoist-workspaces,] tir-state-to-allocations, [tir-io-to-allocations,]
+    memref-to-usmp, tir-to-usmp,
     usmp-assign-pools[{pools="..."}], tir-constants-to-buffers, tir-align-to-pools,
     usmp-plan{algorithm=... time-limit=... effort=...}[, usmp-to-memref, usmp-to-tir]
 
@@ -49,6 +50,7 @@ def plan_pools_pipeline(
     `usmp-assign-pools` spec (`sram:size_hint=256K,dram`), `constant_pool` its option that
     puts the constants in `@global_constant` when no constant pool is declared."""
     passes = ["tir-hoist-workspaces"] if hoist_workspaces else []
+    passes += ["tir-state-to-allocations"]
     passes += ["tir-io-to-allocations"] if workspace_io else []
     passes += [
         "memref-to-usmp",

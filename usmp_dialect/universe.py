@@ -73,6 +73,12 @@ def _tir_io_to_allocations():
     return TirIoToAllocations
 
 
+def _tir_state_to_allocations():
+    from usmp_dialect.transforms.tir_state_to_allocations import TirStateToAllocations
+
+    return TirStateToAllocations
+
+
 def _tir_hoist_workspaces():
     from usmp_dialect.transforms.tir_hoist_workspaces import TirHoistWorkspaces
 
@@ -106,6 +112,7 @@ USMP_UNIVERSE = Universe(
         "usmp-to-memref": _usmp_to_memref,
         "tir-hoist-workspaces": _tir_hoist_workspaces,
         "tir-io-to-allocations": _tir_io_to_allocations,
+        "tir-state-to-allocations": _tir_state_to_allocations,
         "tir-to-usmp": _tir_to_usmp,
         "tir-constants-to-buffers": _tir_constants_to_buffers,
         "tir-align-to-pools": _tir_align_to_pools,
@@ -125,13 +132,22 @@ def usmp_context() -> Context:
     }.items():
         if name not in ctx.registered_dialect_names:
             ctx.register_dialect(name, factory)
+    load_resource_dialect(ctx)
     return ctx
+
+
+def load_resource_dialect(ctx: Context) -> None:
+    """Loads builtin, whose interface prints `dense_resource` blobs: xDSL loads it only when
+    the text names `builtin.module`, and asserts when it prints the resources of a module
+    the parser made implicitly for top-level ops."""
+    ctx.load_registered_dialect("builtin")
 
 
 PASS_SUMMARIES = {
     "memref-to-usmp": "memref.allocs of static shape to usmp.alloc_offset, with their liveness",
     "tir-hoist-workspaces": "an operator's workspaces allocated at its call sites, one a call",
     "tir-io-to-allocations": "the entry's inputs and outputs become plannable allocations",
+    "tir-state-to-allocations": "each state variable's values before and after a run, one buffer",
     "tir-to-usmp": "the plannable tir.alloc_buffers to usmp.alloc_offset, with their liveness",
     "tir-constants-to-buffers": "the entry's constants become buffers of a constant pool",
     "usmp-assign-pools": 'the pools (pools="SPEC", below) and each buffer\'s candidate pools',

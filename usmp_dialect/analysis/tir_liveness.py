@@ -21,7 +21,8 @@ TVM's USMP buffer-info extraction, re-created:
 - An entry function's input or output turned allocation (`usmp.io`, see
   `tir-io-to-allocations`): an input is live from the start of the program (the
   application filled it before the call), an output to its end (the application reads it
-  afterwards), an `input_output` throughout.
+  afterwards), an `input_output` throughout, and so is a state variable
+  (`tir-state-to-allocations`).
 - A buffer never used has no interval: it conflicts with nothing (TVM's rule).
 
 Planned: non-empty allocations of a `global` rank scope (`global`, `global.workspace`, any
@@ -229,9 +230,9 @@ class _Instance:
 
     def stretch_io(self, kind: str, last_index: int) -> None:
         """An I/O buffer's value crosses the program's boundary: inputs in, outputs out."""
-        if kind in ("input", "input_output"):
+        if kind in ("input", "input_output", "state"):
             self.use(0, 0)
-        if kind in ("output", "input_output"):
+        if kind in ("output", "input_output", "state"):
             self.use(last_index, last_index)
 
 

@@ -527,18 +527,6 @@ def _parse_defined_operand(parser: Parser) -> SSAValue:
     return _resolve_defined(parser, parser.parse_unresolved_operand())
 
 
-def _parse_operands(parser: Parser) -> list[SSAValue]:
-    return parser.parse_comma_separated_list(
-        parser.Delimiter.PAREN, lambda: _parse_defined_operand(parser)
-    )
-
-
-def _print_operands(printer: Printer, values: Sequence[SSAValue]) -> None:
-    printer.print_string("(")
-    printer.print_list(values, printer.print_operand)
-    printer.print_string(")")
-
-
 def _parse_indices(parser: Parser) -> list[SSAValue]:
     return parser.parse_comma_separated_list(
         parser.Delimiter.SQUARE, lambda: _parse_defined_operand(parser)
@@ -682,10 +670,6 @@ class PrimFuncOp(IRDLOperation):
     def ret_type(self) -> Attribute | None:
         outputs = self.function_type.outputs.data
         return outputs[0] if outputs else None
-
-    @property
-    def entry_block(self) -> Block:
-        return self.body.block
 
     def param_name(self, index: int) -> str | None:
         """The TIR name of param `index` (its `tir.name`), None if it has none."""

@@ -104,6 +104,7 @@ from usmp_dialect.planning.validator import validate
 from usmp_dialect.xdsl_compat import (
     block_ops,
     has_no_operands_or_successors,
+    is_before_in_block,
     put_in_front_of_format,
     resume_parser_at,
     unverified_i64_array,
@@ -129,6 +130,12 @@ SHARED_CONSTANTS_ATTR = "usmp.shared_constants"
 """On an entry function: each named constant stored once with an equal one (same dtype and
 bytes) and the name it is stored under, a `SharedConstantsAttr`: overriding that one
 overrides every operator reading either."""
+NARROWED_CONSTANTS_ATTR = "usmp.narrowed_constants"
+"""On an entry function: each int32 constant of the model file stored in fewer bytes
+(`{conv_bias = "conv_bias_int16"}`: its values fit int16), by its file name: the name of
+the constant that holds its values, or of the one that holds them and equal bytes
+(`usmp.shared_constants`). An override under the file's name is converted to the stored
+type when its values fit."""
 OUTPUTS_ATTR = "usmp.outputs"
 """On an entry function: the params that hold the model's outputs (its returned values, as
 the importer found them); its other buffer params that are not constants are inputs. It
@@ -149,6 +156,15 @@ POOLS_ATTR = "usmp.pools"
 IO_OFFSETS_ATTR = "usmp.io_offsets"
 """On the entry function after `usmp-to-tir`: where each input, output and constant placed
 in a pool lives, an `IOOffsetsAttr`."""
+STATE_VALUES_ATTR = "usmp.state_values"
+"""On an entry function with a `usmp.state`: each variable's first value (by the name of
+its value before a run), which the caller writes into the state once before the first run,
+a `dense_resource` as in `usmp.constant_values`."""
+STATE_ATTR = "usmp.state"
+"""On an entry function: the state a model keeps from run to run (a `.tflite` file's
+resource variables), a `StateAttr` pairing the input param that holds each variable's value
+before the run with the output param of its value after; `tir-state-to-allocations` makes
+each pair one buffer of a state pool."""
 DEFAULT_ALIGNMENT = 16
 
 _INT_POOL_PROPERTIES = (
@@ -354,6 +370,8 @@ class PoolKind(StrEnum):
 
     WORKSPACE = "workspace"
     CONSTANT = "constant"
+    STATE = "state"
+    """The model's state, kept by the caller from run to run (one buffer a variable)."""
 
 
 @irdl_attr_definition
@@ -363,12 +381,14 @@ class PoolKindAttr(EnumAttribute[PoolKind], SpacedOpaqueSyntaxAttribute):
 
 class IOKind(StrEnum):
     """What an entry function's param placed in a pool carries: read means input, written
-    output; a constant is data fixed before the run (a weight), in a constant pool."""
+    output; a constant is data fixed before the run (a weight), in a constant pool; state
+    is a variable's value before the run and after it, at the same bytes of a state pool."""
 
     INPUT = "input"
     OUTPUT = "output"
     INPUT_OUTPUT = "input_output"
     CONSTANT = "constant"
+    STATE = "state"
 
 
 @irdl_attr_definition
@@ -405,6 +425,15 @@ class IOAttr(ParametrizedAttribute):
         with printer.in_angle_brackets():
             printer.print_string_literal(self.param_name.data)
             printer.print_string(f", {self.kind.data}")
+
+
+_POOL_KIND_OF_IO = {IOKind.CONSTANT: PoolKind.CONSTANT, IOKind.STATE: PoolKind.STATE}
+_BUFFER_OF_POOL_KIND = {
+    PoolKind.WORKSPACE: "workspace buffer",
+    PoolKind.CONSTANT: "constant",
+    PoolKind.STATE: "state variable",
+}
+_HELD_BY_POOL_KIND = {PoolKind.CONSTANT: "constants", PoolKind.STATE: "state"}
 
 
 def _parse_sizes(parser: AttrParser, what: str) -> DictionaryAttr:
@@ -594,6 +623,30 @@ class PoolSizesAttr(ParametrizedAttribute):
         return cls(_legacy_sizes(record, f"{POOLS_ATTR} size"))
 
 
+def _parse_name_map(parser: AttrParser, what: str) -> DictionaryAttr:
+    """`<a = "b", ...>`: names, each with a string."""
+    names: dict[str, Attribute] = {}
+    with parser.in_angle_brackets():
+        name = parser.parse_optional_identifier_or_str_literal()
+        while name is not None:
+            parser.parse_punctuation("=")
+            names[name] = StringAttr(parser.parse_str_literal())
+            if parser.parse_optional_punctuation(",") is None:
+                break
+            name = parser.parse_identifier_or_str_literal(f" naming {what}")
+    return DictionaryAttr(names)
+
+
+def _print_name_map(printer: Printer, names: Mapping[str, str]) -> None:
+    with printer.in_angle_brackets():
+        for index, (name, other) in enumerate(names.items()):
+            if index:
+                printer.print_string(", ")
+            printer.print_identifier_or_string_literal(name)
+            printer.print_string(" = ")
+            printer.print_string_literal(other)
+
+
 @irdl_attr_definition
 class SharedConstantsAttr(ParametrizedAttribute):
     """`#usmp.shared_constants<b2 = "b1">`: each constant of the entry stored once with an
@@ -619,27 +672,10 @@ class SharedConstantsAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        names: dict[str, Attribute] = {}
-        with parser.in_angle_brackets():
-            name = parser.parse_optional_identifier_or_str_literal()
-            while name is not None:
-                parser.parse_punctuation("=")
-                names[name] = StringAttr(parser.parse_str_literal())
-                if parser.parse_optional_punctuation(",") is None:
-                    break
-                name = parser.parse_identifier_or_str_literal(
-                    " naming a constant in usmp.shared_constants"
-                )
-        return (DictionaryAttr(names),)
+        return (_parse_name_map(parser, "a constant in usmp.shared_constants"),)
 
     def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            for index, (name, kept) in enumerate(self.stored_with.items()):
-                if index:
-                    printer.print_string(", ")
-                printer.print_identifier_or_string_literal(name)
-                printer.print_string(" = ")
-                printer.print_string_literal(kept)
+        _print_name_map(printer, self.stored_with)
 
     @classmethod
     def from_legacy(cls, record: DictionaryAttr) -> SharedConstantsAttr:
@@ -650,6 +686,51 @@ class SharedConstantsAttr(ParametrizedAttribute):
                 for n in record.data
             }
         )
+
+
+@irdl_attr_definition
+class StateAttr(ParametrizedAttribute):
+    """`#usmp.state<s = "s_next">`: each variable of the state the entry keeps from run to
+    run, by the input param of its value before the run, and the output param of its value
+    after (`usmp.state` on the entry)."""
+
+    name = "usmp.state"
+
+    names: DictionaryAttr
+
+    def __init__(self, after: Mapping[str, str]):
+        super().__init__(DictionaryAttr({n: StringAttr(a) for n, a in after.items()}))
+
+    @property
+    def after(self) -> dict[str, str]:
+        """The output param of each variable's value after the run, by its input param."""
+        return {name: cast(StringAttr, after).data for name, after in self.names.data.items()}
+
+    def verify(self) -> None:
+        seen: set[str] = set()
+        for name, after in self.names.data.items():
+            if not isinstance(after, StringAttr) or not after.data:
+                raise VerifyException(
+                    f"usmp.state names the output param of variable '{name}', got {after}"
+                )
+            if after.data in self.names.data or after.data in seen:
+                raise VerifyException(
+                    f"usmp.state gives variable '{name}' the output param '{after.data}', "
+                    "which is another variable's"
+                )
+            seen.add(after.data)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return (_parse_name_map(parser, "a variable in usmp.state"),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        _print_name_map(printer, self.after)
+
+    @classmethod
+    def from_legacy(cls, record: DictionaryAttr) -> StateAttr:
+        """The dictionary TVM's attributes carry: `{s = "s_next"}`."""
+        return cls({n: _legacy_field(record, n, StringAttr, STATE_ATTR).data for n in record.data})
 
 
 @irdl_attr_definition
@@ -827,17 +908,20 @@ def placed_io(function: Operation) -> dict[str, IOOffsetAttr]:
     return offsets.by_name if isinstance(offsets, IOOffsetsAttr) else {}
 
 
-_RECORDS: dict[str, type[PlanAttr | PoolSizesAttr | IOOffsetsAttr | SharedConstantsAttr]] = {
+_RECORDS: dict[
+    str, type[PlanAttr | PoolSizesAttr | IOOffsetsAttr | SharedConstantsAttr | StateAttr]
+] = {
     PLAN_ATTR: PlanAttr,
     POOLS_ATTR: PoolSizesAttr,
     IO_OFFSETS_ATTR: IOOffsetsAttr,
     SHARED_CONSTANTS_ATTR: SharedConstantsAttr,
+    STATE_ATTR: StateAttr,
 }
 
 
 def typed_records(op: Operation) -> None:
     """Each record passes hand on (`usmp.plan`, `usmp.pools`, `usmp.io_offsets`,
-    `usmp.shared_constants`) on `op`
+    `usmp.shared_constants`, `usmp.state`) on `op`
     and the ops directly in its regions as its typed attribute: one written in the untyped
     form that came before (a dictionary; TVM's attributes still carry that form) is
     converted; anything else under those names raises a VerifyException saying what it
@@ -1416,7 +1500,7 @@ class AllocOffsetOp(IRDLOperation):
                     f"buffer '{name}': a conflict must be a usmp.alloc_offset's buffer"
                 )
             other_name = other.buffer_name.data
-            if not other.is_before_in_block(self):
+            if not is_before_in_block(other, self):
                 raise VerifyException(
                     f"buffer '{name}' conflicts with '{other_name}', which is not before it "
                     "in its block: write the conflict on the later of the two"
@@ -1444,21 +1528,27 @@ class AllocOffsetOp(IRDLOperation):
                     f"pool @{pool.sym_name.data} ({limit.value.data} bytes)"
                 )
 
-    def is_constant(self) -> bool:
-        mark = self.attributes.get(IO_ATTR)
-        return isinstance(mark, IOAttr) and mark.kind.data == IOKind.CONSTANT
+    def pool_kind(self) -> PoolKind:
+        """The kind of pool the buffer belongs in: a constant's is a constant pool, a
+        state variable's a state pool, any other's a workspace pool."""
+        mark = self.attributes.get(IO_ATTR) if self.attributes else None
+        if isinstance(mark, IOAttr) and mark.kind.data in _POOL_KIND_OF_IO:
+            return _POOL_KIND_OF_IO[mark.kind.data]
+        return PoolKind.WORKSPACE
 
     def _verify_pool_kinds(self, pools: list[PoolOp]) -> None:
         """A constant pool holds the entry's constants, which go nowhere else: its bytes
-        are written before the run and never change."""
-        constant = bool(self.attributes) and self.is_constant()
-        wanted = PoolKind.CONSTANT if constant else PoolKind.WORKSPACE
+        are written before the run and never change; a state pool holds the entry's
+        state, which the caller keeps from run to run."""
+        wanted = self.pool_kind()
         for pool in pools:
-            if pool.kind.data != wanted:
-                what = "constant" if constant else "workspace buffer"
+            kind = pool.kind.data
+            if kind != wanted:
+                special = PoolKind(kind) if wanted == PoolKind.WORKSPACE else wanted
                 raise VerifyException(
-                    f"{what} '{self.buffer_name.data}' cannot go in {pool.kind.data} pool "
-                    f"@{pool.sym_name.data}; a constant pool holds exactly the entry's constants"
+                    f"{_BUFFER_OF_POOL_KIND[wanted]} '{self.buffer_name.data}' cannot go in "
+                    f"{kind} pool @{pool.sym_name.data}; a {special} pool holds exactly the "
+                    f"entry's {_HELD_BY_POOL_KIND[special]}"
                 )
 
     @classmethod
@@ -1916,5 +2006,6 @@ USMP = Dialect(
         IOOffsetAttr,
         IOOffsetsAttr,
         SharedConstantsAttr,
+        StateAttr,
     ],
 )

@@ -35,6 +35,7 @@ from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
     CONSTANT_VALUES_ATTR,
+    STATE_VALUES_ATTR,
     IOKind,
     buffer_size_in_bytes,
     placed_io,
@@ -51,13 +52,18 @@ def _element_type(array: np.ndarray) -> IntegerType | AnyFloat | None:
 
 
 def set_constant_values(
-    module: ModuleOp, entry: tir.PrimFuncOp, arrays: Mapping[str, np.ndarray]
+    module: ModuleOp,
+    entry: tir.PrimFuncOp,
+    arrays: Mapping[str, np.ndarray],
+    state: Mapping[str, np.ndarray] | None = None,
 ) -> None:
-    """The entry's `usmp.constant_values` for constants `arrays`, by param name: each a
+    """The entry's `usmp.constant_values` for constants `arrays`, by param name (and its
+    `usmp.state_values` for the first values of its state variables, `state`): each a
     `dense_resource` of its own element type (of its bytes where that has none, as for
     booleans), its bytes little-endian in the module's blobs, which are these."""
+    state = state or {}
     little_endian = {}
-    for name, value in arrays.items():
+    for name, value in [*arrays.items(), *state.items()]:
         array = np.asarray(value)
         little_endian[name] = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
     keys: dict[str, str] = {}
@@ -73,7 +79,27 @@ def set_constant_values(
         type = TensorType(element, array.shape) if element else TensorType(_BYTES, [array.nbytes])
         values[name] = DenseResourceAttr.from_params(keys[name], type)
     resources.set_blobs(module, blobs)
-    entry.attributes[CONSTANT_VALUES_ATTR] = DictionaryAttr(values)
+    entry.attributes[CONSTANT_VALUES_ATTR] = DictionaryAttr(
+        {name: value for name, value in values.items() if name in arrays}
+    )
+    if state:
+        entry.attributes[STATE_VALUES_ATTR] = DictionaryAttr(
+            {name: value for name, value in values.items() if name in state}
+        )
+
+
+def state_values(module: ModuleOp, entry: tir.PrimFuncOp) -> dict[str, bytes]:
+    """The first value of each of the entry's state variables its `usmp.state_values`
+    holds, by name, as bytes."""
+    values = entry.attributes.get(STATE_VALUES_ATTR)
+    if not isinstance(values, DictionaryAttr):
+        return {}
+    blobs = resources.blobs_of(module)
+    return {
+        name: bytes(blobs.view(value.resource_handle.data))
+        for name, value in values.data.items()
+        if isinstance(value, DenseResourceAttr)
+    }
 
 
 class _Slot(NamedTuple):

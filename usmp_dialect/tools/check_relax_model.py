@@ -11,7 +11,7 @@ python tools/check_relax_model.py model.onnx --input-shape x=1x3x48x192
 
 The model is `PATH.py:NAME`, or a `.tflite` or `.onnx` file read as `usmp-translate
 --import-tflite/--import-onnx` reads it, lowered as `usmp-translate --import-relax` lowers
-it (the same `--weights`, `--fusion` and `--temporaries`); see
+it (the same `--weights`, `--fusion`, `--temporaries` and `--constant-storage`); see
 `usmp_dialect.tvm.model_check`. The exit status is 0 when every output agrees with the Relax
 VM's within `--tolerance`, 1 otherwise or on a bad model.
 """
@@ -28,6 +28,8 @@ import numpy as np
 from usmp_dialect.tools.errors import report_user_errors, requires_tvm, usage_error
 from usmp_dialect.tvm.model_check import EXECUTORS, check_model
 from usmp_dialect.tvm.relax.lowering import (
+    CONSTANT_STORAGE_HELP,
+    CONSTANT_STORAGE_MODES,
     DEFAULT_LOWERING,
     FUSION_MODES,
     MODEL_FILE_LOWERING,
@@ -81,12 +83,19 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help=TEMPORARIES_HELP,
     )
     parser.add_argument(
+        "--constant-storage",
+        choices=CONSTANT_STORAGE_MODES,
+        default=DEFAULT_LOWERING.constant_storage,
+        help=CONSTANT_STORAGE_HELP,
+    )
+    parser.add_argument(
         "--override",
         action="append",
         default=[],
         metavar="NAME=FILE.npy",
         help="run with this array in place of weight NAME (ours: its bytes written at its "
-        "offset; the Relax VM: the weight replaced)",
+        "offset, converted to the type it is stored in if its values fit; the Relax VM: "
+        "the weight replaced)",
     )
     parser.add_argument(
         "--target",
@@ -110,8 +119,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _loaded(args: argparse.Namespace) -> tuple[Any, dict[str, np.ndarray], str]:
-    """The model, its weights, and where its errors point."""
+def _loaded(args: argparse.Namespace) -> tuple[Any, dict[str, np.ndarray], str, str | None]:
+    """The model, its weights, where its errors point, and the kind of model file it
+    is (None: a Relax model)."""
     from usmp_dialect.tvm.model_files import loading as model_files
     from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes
     from usmp_dialect.tvm.relax.model_spec import load_model, model_location
@@ -120,14 +130,14 @@ def _loaded(args: argparse.Namespace) -> tuple[Any, dict[str, np.ndarray], str]:
         if args.input_shape:
             usage_error(TOOL, "--input-shape is for a .tflite or .onnx model file")
         mod, weights = load_model(args.model)
-        return mod, weights, model_location(args.model)
+        return mod, weights, model_location(args.model), None
     try:
         shapes = parse_input_shapes(args.input_shape)
     except ValueError as error:
         usage_error(TOOL, f"--input-shape: {error}")
     kind = model_files.model_file_kind(args.model)
     mod, weights = model_files.load_model_file(args.model, kind, shapes)
-    return mod, weights, args.model
+    return mod, weights, args.model, kind
 
 
 def _lowering(args: argparse.Namespace) -> Lowering:
@@ -137,27 +147,31 @@ def _lowering(args: argparse.Namespace) -> Lowering:
 
     is_file = args.model.endswith(tuple(f".{kind}" for kind in KINDS))
     default = MODEL_FILE_LOWERING if is_file else DEFAULT_LOWERING
-    return Lowering(args.weights, args.fusion, args.temporaries or default.temporaries)
+    temporaries = args.temporaries or default.temporaries
+    return Lowering(args.weights, args.fusion, temporaries, args.constant_storage)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     with report_user_errors(TOOL), requires_tvm(TOOL, "checking a Relax model"):
         overrides = read_overrides(args.override)
-        mod, weights, location = _loaded(args)
-        result = check_model(
-            mod,
-            weights,
-            location,
-            lowering=_lowering(args),
-            workspace_io=args.use_workspace_io,
-            target=args.target,
-            seed=args.seed,
-            tolerance=args.tolerance,
-            pools=args.pools,
-            overrides=overrides,
-            executor=args.executor,
-        )
+        mod, weights, location, kind = _loaded(args)
+        from usmp_dialect.tvm.model_files.loading import file_operators_named
+
+        with file_operators_named(mod, location, kind):
+            result = check_model(
+                mod,
+                weights,
+                location,
+                lowering=_lowering(args),
+                workspace_io=args.use_workspace_io,
+                target=args.target,
+                seed=args.seed,
+                tolerance=args.tolerance,
+                pools=args.pools,
+                overrides=overrides,
+                executor=args.executor,
+            )
     held = "intermediates, operator workspaces" + (
         ", inputs and outputs" if args.use_workspace_io else ""
     )
@@ -165,6 +179,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         what = (
             f"constants, {result.constant_bytes} bytes together"
             if pool == result.constant_pool
+            else "the state kept from run to run"
+            if pool == result.state_pool
             else held
         )
         print(f"pool {pool}: {size} bytes ({what})")

@@ -60,7 +60,8 @@ def _interrupted(tool: str) -> NoReturn:
 def ends_as_unix_tools_do(tool: str) -> Iterator[None]:
     try:
         yield
-        sys.stdout.flush()
+        if sys.stdout is not None:  # None when the shell closed it (`>&-`)
+            sys.stdout.flush()
     except KeyboardInterrupt:
         _interrupted(tool)
     except BrokenPipeError:

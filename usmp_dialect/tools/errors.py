@@ -29,10 +29,10 @@ from usmp_dialect.diagnostics import (
 )
 
 STDIN_NAME = "<stdin>"
+"""Standard input in diagnostics, as both tools (and MLIR's) name it."""
 
 _NOT_SPACE = re.compile(rb"\S")
 """What `bytes.strip` would keep, found without copying the input (a model's is 100 MB)."""
-"""Standard input in diagnostics, as both tools (and MLIR's) name it."""
 
 
 def _stdin_is_a_pipe() -> bool:

@@ -19,7 +19,7 @@ from usmp_dialect.universe import PASS_SUMMARIES, TARGET_SUMMARIES
 DEFAULT_TARGET_SUMMARY = "the IR, as text (the default)"
 
 POOLS_SYNTAX = """\
-  comma-separated pools, each name[:key=value]...: kind (workspace|constant), size_hint
+  comma-separated pools, each name[:key=value]...: kind (workspace|constant|state), size_hint
   (bytes, or 256K, 1M, 1G), alignment (bytes), targets (c|llvm), and TVM's descriptive
   properties (read_bandwidth_bytes_per_cycle, ...); e.g. 'sram:size_hint=256K,dram'"""
 

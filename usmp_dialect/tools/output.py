@@ -77,14 +77,18 @@ class StagedOutputs:
     """Content by path; None is standard output."""
     directories: set[str] = field(default_factory=set)
     """Directories created at commit when missing."""
+    named: set[object] = field(default_factory=set)
+    """The files `files` names, each however spelled (`_identity`)."""
 
     def add(self, path: str | None, content: Content) -> None:
         """`content` for `path` (None or `-`: standard output)."""
         if path == "-":
             path = None
-        if path in self.files:
+        identity = None if path is None else _identity(path)
+        if identity in self.named:
             where = path or STDOUT_NAME
             raise LocatedError("two outputs of the command would go to this file", where)
+        self.named.add(identity)
         self.files[path] = content
 
     def add_in_directory(self, directory: str, name: str, content: Content) -> None:
@@ -124,6 +128,16 @@ class StagedOutputs:
             for directory in reversed(created):
                 os.rmdir(directory)
             raise
+
+
+def _identity(path: str) -> object:
+    """The file `path` names, the same for every spelling of it (`./out`, a link to it):
+    its device and inode when it is there, else its path with links resolved."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return os.path.realpath(path)
+    return (status.st_dev, status.st_ino)
 
 
 def _make_directories(directory: str) -> list[str]:
@@ -170,6 +184,8 @@ def _temporary_beside(
 def _write_directly(path: str | None, content: Content) -> None:
     """Standard output, or a file that is not a regular one (a device, a FIFO)."""
     if path is None:
+        if sys.stdout is None:  # the shell closed it (`>&-`)
+            raise LocatedError("cannot write the output: standard output is closed", STDOUT_NAME)
         for piece in [content] if isinstance(content, str | bytes | bytearray) else content:
             if isinstance(piece, str):
                 sys.stdout.write(piece)

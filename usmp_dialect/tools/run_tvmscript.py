@@ -22,15 +22,16 @@ from usmp_dialect.dialects.usmp import POOLS_ATTR
 from usmp_dialect.tools.errors import report_user_errors, requires_tvm
 from usmp_dialect.tvm.planned_module import plan_module
 from usmp_dialect.tvm.runtime import (
-    check_overrides,
     entry_constants,
     entry_name,
     load_tvmscript,
+    narrowed_constants,
     random_inputs,
     read_constant_pool,
     read_overrides,
     run_module,
     shared_constants,
+    stored_overrides,
 )
 
 TOOL = "run_tvmscript"
@@ -60,7 +61,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="NAME=FILE.npy",
-        help="write this array in place of constant NAME (its bytes at NAME's offset)",
+        help="write this array in place of constant NAME (its bytes at NAME's offset); a "
+        "model file's int32 constant stored narrower takes its file name and type, converted "
+        "when its values fit",
     )
     args = parser.parse_args(argv)
     with report_user_errors(TOOL), requires_tvm(TOOL, "running TVMScript"):
@@ -68,7 +71,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         mod = load_tvmscript(args.file)
         if args.plan:
             mod = plan_module(mod, workspace_io=args.use_workspace_io)
-        check_overrides(overrides, entry_constants(mod), shared_constants(mod))
+        overrides = stored_overrides(
+            overrides, entry_constants(mod), shared_constants(mod), narrowed_constants(mod)
+        )
         pool_bytes = {} if args.constants is None else read_constant_pool(mod, args.constants)
         inputs = random_inputs(mod, args.seed, constants=not pool_bytes)
         outputs = run_module(mod, {**inputs, **overrides}, args.target, pool_bytes=pool_bytes)

@@ -44,7 +44,7 @@ from usmp_dialect.tools.errors import (
 from usmp_dialect.tools.help_text import HelpAllAction, LazyVersionText, print_help
 from usmp_dialect.tools.output import write_output
 from usmp_dialect.tools.progress import terminal_progress
-from usmp_dialect.universe import USMP_UNIVERSE
+from usmp_dialect.universe import USMP_UNIVERSE, load_resource_dialect
 from usmp_dialect.xdsl_compat import attribute_verification_kept
 
 PLAN_TARGETS = ("usmp-report", "usmp-svg", "usmp-html")
@@ -87,6 +87,7 @@ class UsmpOptMain(xDSLOptMain):
         for name, factory in USMP_UNIVERSE.all_dialects.items():
             if name not in self.ctx.registered_dialect_names:
                 self.ctx.register_dialect(name, factory)
+        load_resource_dialect(self.ctx)
 
     def register_all_frontends(self):
         super().register_all_frontends()

@@ -11,6 +11,7 @@
     usmp-translate --import-relax m.py:NAME     Relax model NAME() -> (mod, weights) -> tir
         [--weights=bound|params] [--fusion=default|none]   how TVM lowers it first
         [--temporaries=keep|inline]             operators' temporaries kept or inlined
+        [--constant-storage=compact|file]       constants narrowed and shared, or as stored
     usmp-translate --import-tflite m.tflite [--input-shape NAME=1x1760 ...]
                                                 TFLite model file -> tir (as --import-relax,
                                                 but --temporaries=inline by default)
@@ -52,6 +53,8 @@ from usmp_dialect.tools.help_text import VersionAction
 from usmp_dialect.tools.output import StagedOutputs, staged_outputs
 from usmp_dialect.tools.progress import terminal_progress
 from usmp_dialect.tvm.relax.lowering import (
+    CONSTANT_STORAGE_HELP,
+    CONSTANT_STORAGE_MODES,
     DEFAULT_LOWERING,
     FUSION_MODES,
     MODEL_FILE_LOWERING,
@@ -235,6 +238,11 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help=TEMPORARIES_HELP,
     )
     relax.add_argument(
+        "--constant-storage",
+        choices=CONSTANT_STORAGE_MODES,
+        help=CONSTANT_STORAGE_HELP,
+    )
+    relax.add_argument(
         "--input-shape",
         action="append",
         default=[],
@@ -272,11 +280,12 @@ def emit_c(text: bytearray, name: str, directory: str, model: str) -> None:
 
 def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
     """The lowering options given; any of them with another mode is a usage error."""
-    keys = ("weights", "fusion", "temporaries")
+    keys = ("weights", "fusion", "temporaries", "constant_storage")
     given = {key: value for key in keys if (value := getattr(args, key))}
     for key in given:
         if mode not in MODEL_MODES:
-            usage_error(TOOL, f"--{key} is an option of --import-relax, not of --{mode}")
+            flag = key.replace("_", "-")
+            usage_error(TOOL, f"--{flag} is an option of --import-relax, not of --{mode}")
     default = DEFAULT_LOWERING if mode == "import-relax" else MODEL_FILE_LOWERING
     return dataclasses.replace(default, **given)
 

@@ -5,7 +5,7 @@ SPEC is a comma-separated list of pools, each `name[:key=value]...`:
 
     sram:size_hint=256K:targets=c,dram:read_latency_cycles=40
 
-Keys are `kind` (workspace|constant), `size_hint` and `alignment` (bytes), `targets`
+Keys are `kind` (workspace|constant|state), `size_hint` and `alignment` (bytes), `targets`
 (`c|llvm`) and TVM's descriptive pool properties (`read_latency_cycles`, ...); numbers take
 a K, M or G suffix (x1024). The pools are added after those declared in the IR; a name
 given twice is an error. Written in a pass pipeline the spec is quoted:
@@ -22,7 +22,10 @@ Candidates written in the IR stay as they are.
 
 A constant pool (`flash:kind=constant`, or `constant-pool=true` for an unrestricted
 `@global_constant`) is added here too; workspace buffers never go to it. The entry's
-constants become its buffers in `tir-constants-to-buffers`, which runs next.
+constants become its buffers in `tir-constants-to-buffers`, which runs next. A state
+variable (`#usmp.io<"s", state>`, see `tir-state-to-allocations`) gets the state pools
+(`kind=state`) that serve it instead, an unrestricted `@global_state` added when there is
+none.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from usmp_dialect.dialects.usmp import (
 from usmp_dialect.planning.problem import DEFAULT_POOL
 
 DEFAULT_CONSTANT_POOL = "global_constant"
+DEFAULT_STATE_POOL = "global_state"
 
 NUMBER_KEYS = (
     "size_hint",
@@ -183,12 +187,25 @@ def _workspace_pools(module: ModuleOp) -> list[PoolOp]:
     return pools
 
 
+def _state_pools(module: ModuleOp) -> list[PoolOp]:
+    """The module's state pools in declaration order; an unrestricted `@global_state` is
+    added when there is none."""
+    pools = [p for p in module_pools(module) if p.kind.data == PoolKind.STATE]
+    if not pools:
+        pools = [PoolOp(DEFAULT_STATE_POOL, PoolKind.STATE)]
+        _add_pools(module, "", pools)
+    return pools
+
+
 def assign_candidates(module: ModuleOp) -> None:
-    """Candidates for every buffer that has none: the workspace pools that serve it."""
+    """Candidates for every buffer that has none: the state pools that serve it for a
+    state variable, else the workspace pools that serve it."""
     unassigned = [op for op in module_allocs(module) if not op.pools.data]
-    if not unassigned:
-        return
-    assign_serving_pools(unassigned, _workspace_pools(module), PoolKind.WORKSPACE)
+    state = [op for op in unassigned if op.attributes and op.pool_kind() == PoolKind.STATE]
+    if state:
+        assign_serving_pools(state, _state_pools(module), PoolKind.STATE)
+    if workspace := [op for op in unassigned if op not in state]:
+        assign_serving_pools(workspace, _workspace_pools(module), PoolKind.WORKSPACE)
 
 
 @dataclass(frozen=True)

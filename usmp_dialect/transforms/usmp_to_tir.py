@@ -19,7 +19,9 @@ TVM's conversion of pool allocations to offsets, for the `tir` dialect:
   for the inputs and outputs `tir-io-to-allocations` put in a pool and the constants
   `usmp-assign-pools` put in a constant pool,
   `usmp.io_offsets = #usmp.io_offsets<name = kind "pool"[offset] : memref<...>>`,
-  where the application writes and reads them; the `usmp.pool` and
+  where the application writes and reads them (a state variable of
+  `tir-state-to-allocations` under its name and its value after's, as the entry's
+  `usmp.state` pairs them: the same bytes); the `usmp.pool` and
   `usmp.liveness` ops go (TVMScript has no place for them).
 """
 
@@ -58,11 +60,14 @@ from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
     IO_OFFSETS_ATTR,
     POOLS_ATTR,
+    STATE_ATTR,
     AllocOffsetOp,
+    IOKind,
     IOOffsetAttr,
     IOOffsetsAttr,
     PoolOp,
     PoolSizesAttr,
+    StateAttr,
     module_liveness,
     module_pools,
 )
@@ -139,7 +144,11 @@ def _lower_alloc(op: AllocOffsetOp, pool_buffer: SSAValue) -> None:
     Rewriter.replace_op(op, view)
 
 
-def _io_offsets(allocs: list[AllocOffsetOp]) -> IOOffsetsAttr:
+def _io_offsets(allocs: list[AllocOffsetOp], entry: tir.PrimFuncOp) -> IOOffsetsAttr:
+    """Where each buffer marked `usmp.io` lives, by its name; a state variable under the
+    name of its value after the run too (the entry's `usmp.state`)."""
+    record = entry.attributes.get(STATE_ATTR)
+    after = record.after if isinstance(record, StateAttr) else {}
     published = {}
     for alloc in allocs:
         if (mark := io_mark(alloc)) is None:
@@ -147,12 +156,15 @@ def _io_offsets(allocs: list[AllocOffsetOp]) -> IOOffsetsAttr:
         name, kind = mark
         buffer_type = alloc.buffer.type
         assert isinstance(buffer_type, tir.BufferType)
-        published[name] = IOOffsetAttr(
+        offset = IOOffsetAttr(
             kind,
             alloc.pool_names[0],
             alloc.offset_bytes or 0,
             MemRefType(buffer_type.element_type, buffer_type.dims),
         )
+        published[name] = offset
+        if kind == IOKind.STATE and name in after:
+            published[after[name]] = offset
     return IOOffsetsAttr(published)
 
 
@@ -225,7 +237,7 @@ def _lower_pools(
         for call, callee in list(module_calls(function, functions)):
             if callee in buffers:
                 _pass_pools(call, list(buffers[callee]), own)
-    io_offsets = _io_offsets(allocs[entry.sym_name.data])
+    io_offsets = _io_offsets(allocs[entry.sym_name.data], entry)
     if io_offsets.by_name:
         entry.attributes[IO_OFFSETS_ATTR] = io_offsets
     for name in functions:

@@ -10,6 +10,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -95,11 +96,15 @@ def run(
         # Short names, relative to the run's directory: newlib's semihosting start-up
         # keeps a command line of 255 characters only.
         arguments = []
-        for i, tensor in enumerate(interface.inputs):
+        # Each state variable: its value before the run after the inputs, its value after
+        # (under that value's name) after the outputs.
+        for i, tensor in enumerate([*interface.inputs, *interface.state]):
             arguments.append(f"i{i}.bin")
             array = np.ascontiguousarray(inputs[tensor.name], dtype=tensor.dtype)
             array.tofile(os.path.join(files, arguments[-1]))
-        outputs = {t.name: f"o{i}.bin" for i, t in enumerate(interface.outputs)}
+        after = [replace(t, name=interface.state_after[t.name]) for t in interface.state]
+        written = [*interface.outputs, *after]
+        outputs = {t.name: f"o{i}.bin" for i, t in enumerate(written)}
         arguments += outputs.values()
         directory = os.path.abspath(directory)
         if qemu:
@@ -124,7 +129,7 @@ def run(
             t.name: np.fromfile(os.path.join(files, outputs[t.name]), dtype=t.dtype).reshape(
                 t.shape
             )
-            for t in interface.outputs
+            for t in written
         }
 
 
@@ -157,6 +162,8 @@ class LibraryRun(NamedTuple):
     """Wall-clock seconds of `make` building the runner (library included)."""
     stack: int | None
     """On the board, the bytes of stack the run needs at most (`stack_bound`)."""
+    state_pool: str | None = None
+    """The pool holding the state the model keeps from run to run, if one does."""
 
 
 def run_planned(
@@ -176,8 +183,11 @@ def run_planned(
     outputs = run(directory, interface, inputs, qemu)
     pools = {p.name: p.size for p in interface.pools}
     constant = next((p.name for p in interface.pools if p.constant), None)
+    state = next((p.name for p in interface.pools if p.state), None)
     stack = stack_bound(directory, model) if qemu else None
-    return LibraryRun(outputs, pools, constant, image_sizes(image, qemu), build_seconds, stack)
+    return LibraryRun(
+        outputs, pools, constant, image_sizes(image, qemu), build_seconds, stack, state
+    )
 
 
 def planned_tir_module(tir_mod: Any, constants: Mapping[str, np.ndarray]) -> ModuleOp:

@@ -18,7 +18,11 @@ user's tensor can replace it. The interface around it is written here:
 
 With the inputs and outputs planned into a pool (`--use-workspace-io`) the run takes the
 pools only, and `<m>_map_inputs(pools)` / `<m>_map_outputs(pools)` give their addresses
-there. The constant pool is a `const` array (flash) in `<m>_constants.c`.
+there. The constant pool is a `const` array (flash) in `<m>_constants.c`. A model that
+keeps state from run to run (`tir-state-to-allocations`) has a state pool among the pools
+the caller passes (`<M>_<POOL>_STATE_POOL_SIZE`), whose bytes it keeps between runs, and
+`struct <m>_state <m>_map_state(pools)` gives each variable's address there, for the
+caller to set it once before the first run.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -39,14 +43,19 @@ from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
     CONSTANTS_ATTR,
+    NARROWED_CONSTANTS_ATTR,
     POOLS_ATTR,
     SHARED_CONSTANTS_ATTR,
+    STATE_ATTR,
     IOKind,
     SharedConstantsAttr,
+    StateAttr,
     placed_io,
     planned_pool_sizes,
 )
+from usmp_dialect.formats.constant_pool import state_values
 from usmp_dialect.tvm.exact_floats import exact_float_placeholders, exact_floats
+from usmp_dialect.tvm.relax.narrowed_constants import FILE_DTYPE, FILE_STORAGE_OPTION
 from usmp_dialect.tvm.relax.nodes import nodes_of
 
 C_TYPES = {
@@ -181,6 +190,8 @@ class Pool:
     ident: str
     size: int
     constant: bool
+    state: bool = False
+    """It holds the state the model keeps from run to run: the caller keeps its bytes."""
 
 
 @dataclass(frozen=True)
@@ -199,9 +210,21 @@ class Interface:
     shared: dict[str, str]
     """A constant stored once with an equal one (`usmp.shared_constants`): that one's
     member of the constants struct."""
+    narrowed: dict[str, str]
+    """A member of the constants struct holding a file's int32 constant in fewer bytes
+    (`usmp.narrowed_constants`): that constant's name in the file."""
+    state: list[Tensor]
+    """The variables of the state the model keeps from run to run, in a state pool, by the
+    name of the value before a run."""
+    state_after: dict[str, str]
+    """The name of each variable's value after a run (the same bytes), by its name."""
+    state_initial: dict[str, bytes]
+    """Each variable's first value (the model's CALL_ONCE values), when the model gives
+    every one (`usmp.state_values`)."""
 
     @property
     def workspace_pools(self) -> list[Pool]:
+        """The pools the caller owns (the state pools too, which it keeps from run to run)."""
         return [pool for pool in self.pools if not pool.constant]
 
 
@@ -362,6 +385,10 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         dtype = tir.type_to_dtype(io.buffer_type.element_type)
         placed.append((name, io.kind.data, io.shape, dtype))
     constant_pools = {offsets[str(n)][0] for n, kind, _, _ in placed if kind == IOKind.CONSTANT}
+    state_pools = {offsets[str(n)][0] for n, kind, _, _ in placed if kind == IOKind.STATE}
+    record = entry.attributes.get(STATE_ATTR)
+    state_after = record.after if isinstance(record, StateAttr) else {}
+    initial = state_values(module, entry)
     params = [
         (name, arg.type)
         for name, arg in zip(entry.param_names(), entry.body.block.args, strict=True)
@@ -389,11 +416,18 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         model,
         of((IOKind.INPUT, IOKind.INPUT_OUTPUT)),
         of((IOKind.OUTPUT,)),
-        [Pool(n, ident[n], size, n in constant_pools) for n, size in pools.items()],
+        [
+            Pool(n, ident[n], size, n in constant_pools, n in state_pools)
+            for n, size in pools.items()
+        ],
         of((IOKind.CONSTANT,)),
         offsets,
-        any(kind != IOKind.CONSTANT for _, kind, _, _ in placed),
+        any(kind not in (IOKind.CONSTANT, IOKind.STATE) for _, kind, _, _ in placed),
         _shared_constants(entry, ident),
+        _narrowed_constants(entry, ident),
+        [t for t in of((IOKind.STATE,)) if t.name in state_after],
+        state_after,
+        {name: initial[name] for name in state_after} if set(state_after) <= set(initial) else {},
     )
 
 
@@ -402,6 +436,17 @@ def _shared_constants(entry: tir.PrimFuncOp, ident: dict[str, str]) -> dict[str,
     if not isinstance(record, SharedConstantsAttr):
         return {}
     return {name: ident[kept] for name, kept in record.stored_with.items() if kept in ident}
+
+
+def _narrowed_constants(entry: tir.PrimFuncOp, ident: dict[str, str]) -> dict[str, str]:
+    record = entry.attributes.get(NARROWED_CONSTANTS_ATTR)
+    if not isinstance(record, DictionaryAttr):
+        return {}
+    return {
+        ident[stored.data]: name
+        for name, stored in record.data.items()
+        if isinstance(stored, StringAttr) and stored.data in ident
+    }
 
 
 # ----------------------------------------------------------------------- the C source
@@ -562,7 +607,7 @@ def header(interface: Interface) -> str:
     pool_macros = [
         f"#define {_macro(interface, pool.ident, kind, suffix)} {value}"
         for pool in interface.pools
-        for kind in ("CONSTANT_POOL" if pool.constant else "WORKSPACE_POOL",)
+        for kind in (_pool_kind(pool),)
         for suffix, value in (("SIZE", pool.size), ("ALIGNMENT", POOL_ALIGNMENT))
     ]
     lines = [
@@ -578,6 +623,7 @@ def header(interface: Interface) -> str:
         *_tensor_macros(interface, "INPUT", interface.inputs),
         *_tensor_macros(interface, "OUTPUT", interface.outputs),
         *_tensor_macros(interface, "CONSTANT", interface.constants),
+        *_tensor_macros(interface, "STATE", interface.state),
         "",
         _struct(f"{m}_inputs", [f"{t.ctype}* {t.ident}" for t in interface.inputs]),
         _struct(f"{m}_outputs", [f"{t.ctype}* {t.ident}" for t in interface.outputs]),
@@ -588,6 +634,12 @@ def header(interface: Interface) -> str:
             f"/* {c_identifier(name)}: stored once with {kept} (equal bytes): override {kept}, "
             "which both read. */"
             for name, kept in interface.shared.items()
+        ),
+        *(
+            f"/* {t.ident}: the file's {FILE_DTYPE} {interface.narrowed[t.ident]}, stored as "
+            f"{t.dtype} (its values fit; {FILE_STORAGE_OPTION} keeps it {FILE_DTYPE}). */"
+            for t in interface.constants
+            if t.ident in interface.narrowed
         ),
         _struct(f"{m}_constants", [f"const {t.ctype}* {t.ident}" for t in interface.constants]),
     ]
@@ -602,6 +654,23 @@ def header(interface: Interface) -> str:
             f"struct {m}_inputs {m}_map_inputs(struct {m}_workspace_pools* workspace_pools);",
             f"struct {m}_outputs {m}_map_outputs(struct {m}_workspace_pools* workspace_pools);",
         ]
+    if interface.state:
+        state_pools = ", ".join(p.ident for p in interface.pools if p.state)
+        lines += [
+            f"/* The state {m} keeps from run to run (its variables), in the state pool",
+            f" * ({state_pools}): keep its bytes from one run to the next, and set each variable",
+            " * once before the first (to its first value, which the model's CALL_ONCE",
+            " * subgraph gives it). Each run reads a variable's value and writes its next",
+            " * value in place. */",
+            _struct(f"{m}_state", [f"{t.ctype}* {t.ident}" for t in interface.state]),
+            f"struct {m}_state {m}_map_state(struct {m}_workspace_pools* workspace_pools);",
+        ]
+    if interface.state_initial:
+        lines += [
+            "/* Sets each variable to its first value (the model's CALL_ONCE subgraph's):",
+            " * once, before the first run. */",
+            f"void {m}_init_state(struct {m}_workspace_pools* workspace_pools);",
+        ]
     lines += [
         "/* Runs the model once; `overrides` may be NULL. Returns 0, or non-zero on error. */",
         f"{_run_signature(interface)};",
@@ -609,6 +678,10 @@ def header(interface: Interface) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _pool_kind(pool: Pool) -> str:
+    return "CONSTANT_POOL" if pool.constant else "STATE_POOL" if pool.state else "WORKSPACE_POOL"
 
 
 def _pool_address(interface: Interface, pool: str, offset: int) -> str:
@@ -695,16 +768,45 @@ def library_source(
             _map_function(interface, "inputs", interface.inputs),
             _map_function(interface, "outputs", interface.outputs),
         ]
+    if interface.state:
+        lines.append(_map_function(interface, "state", interface.state))
+    if interface.state_initial:
+        lines.append(_init_state_function(interface))
     return "\n".join(lines)
+
+
+def _byte_rows(data: bytes) -> list[str]:
+    return [
+        "  " + ", ".join(f"0x{b:02x}" for b in data[i : i + 16]) + ","
+        for i in range(0, len(data), 16)
+    ]
+
+
+def _init_state_function(interface: Interface) -> str:
+    """`<m>_init_state`: each variable's first value copied into its bytes of the pool."""
+    m = interface.model
+    lines = []
+    for t in interface.state:
+        lines += [
+            f"static const uint8_t {m}_first_{t.ident}[{t.nbytes}] = {{",
+            *_byte_rows(interface.state_initial[t.name]),
+            "};",
+        ]
+    lines.append(f"void {m}_init_state(struct {m}_workspace_pools* workspace_pools) {{")
+    for t in interface.state:
+        address = _pool_address(interface, *interface.offsets[t.name])
+        lines += [
+            f"  for (size_t i = 0; i < {t.nbytes}; ++i) {{",
+            f"    ({address})[i] = {m}_first_{t.ident}[i];",
+            "  }",
+        ]
+    return "\n".join([*lines, "}", ""])
 
 
 def constants_source(interface: Interface, pool_bytes: bytes | bytearray) -> str:
     m = interface.model
     pool = next(p for p in interface.pools if p.constant)
-    rows = [
-        "  " + ", ".join(f"0x{b:02x}" for b in pool_bytes[i : i + 16]) + ","
-        for i in range(0, len(pool_bytes), 16)
-    ]
+    rows = _byte_rows(bytes(pool_bytes))
     return "\n".join(
         [
             f"/* The constant pool of {m}: read-only, so it stays in flash. */",

@@ -27,12 +27,14 @@ def _tensor_array(tensor: Tensor, role: str) -> str:
 
 def runner_source(interface: Interface) -> str:
     m = interface.model
-    inputs, outputs = interface.inputs, interface.outputs
+    inputs, outputs, state = interface.inputs, interface.outputs, interface.state
     pools = interface.workspace_pools
     lines = [
         f"/* Runs {m} once: {m}/run IN0.bin ... OUT0.bin ... (raw little-endian bytes, the",
-        " * inputs and outputs in the entry's order). The pools are prefilled with 0xFF, so",
-        " * that a plan letting two live tensors share bytes shows in the outputs. */",
+        " * inputs and outputs in the entry's order; each variable of the state the model",
+        " * keeps from run to run is an input before them and an output after them). The",
+        " * pools are prefilled with 0xFF, so that a plan letting two live tensors share",
+        " * bytes shows in the outputs. */",
         "#define _POSIX_C_SOURCE 200809L",
         "#include <fcntl.h>",
         "#include <string.h>",
@@ -77,8 +79,8 @@ def runner_source(interface: Interface) -> str:
         "}",
         "",
         "int main(int argc, char** argv) {",
-        f"  if (argc != {1 + len(inputs) + len(outputs)}) {{",
-        f'    say("usage: run {_usage(inputs, outputs)}\\n");',
+        f"  if (argc != {1 + len(inputs) + len(outputs) + 2 * len(state)}) {{",
+        f'    say("usage: run {_usage([*inputs, *state], [*outputs, *state])}\\n");',
         "    return 2;",
         "  }",
         *(f"  memset(pool_{p.ident}, 0xFF, sizeof pool_{p.ident});" for p in pools),
@@ -106,6 +108,9 @@ def runner_source(interface: Interface) -> str:
         " return 1;"
         for i, t in enumerate(inputs)
     ]
+    if state:
+        lines.append(f"  struct {m}_state state = {m}_map_state(&pools);")
+    lines += _state_transfers(macro, state, 1 + len(inputs), 0)
     run_args = "&pools, NULL" if interface.in_pools else "&inputs, &outputs, &pools, NULL"
     if interface.in_pools and not inputs:
         lines.append("  (void)inputs;")
@@ -116,14 +121,24 @@ def runner_source(interface: Interface) -> str:
         "  }",
     ]
     lines += [
-        f"  if (transfer(argv[{1 + len(inputs) + i}], outputs.{t.ident}, "
+        f"  if (transfer(argv[{1 + len(inputs) + len(state) + i}], outputs.{t.ident}, "
         f"{macro}_OUTPUT_{t.ident.upper()}_SIZE, 1)) return 1;"
         for i, t in enumerate(outputs)
     ]
+    lines += _state_transfers(macro, state, 1 + len(inputs) + len(state) + len(outputs), 1)
     if interface.in_pools and not outputs:
         lines.append("  (void)outputs;")
     lines += ["  return 0;", "}", ""]
     return "\n".join(lines)
+
+
+def _state_transfers(macro: str, state: list[Tensor], first: int, writing: int) -> list[str]:
+    """Each state variable's bytes read from (or written to) the arguments from `first`."""
+    return [
+        f"  if (transfer(argv[{first + i}], state.{t.ident}, "
+        f"{macro}_STATE_{t.ident.upper()}_SIZE, {writing})) return 1;"
+        for i, t in enumerate(state)
+    ]
 
 
 def _usage(inputs: list[Tensor], outputs: list[Tensor]) -> str:

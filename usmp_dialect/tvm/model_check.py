@@ -31,7 +31,14 @@ from usmp_dialect.tvm.relax.lowering import (
     relax_vm_outputs,
     sanitize,
 )
-from usmp_dialect.tvm.runtime import check_overrides, constant_pool, run_module, shared_constants
+from usmp_dialect.tvm.runtime import (
+    constant_pool,
+    narrowed_constants,
+    run_module,
+    shared_constants,
+    state_pool,
+    stored_overrides,
+)
 from usmp_dialect.tvm.tvmscript_importer import TVMScriptError
 
 
@@ -57,6 +64,9 @@ class ModelCheck(NamedTuple):
     """The inputs it ran on, by TIR name, in `main`'s order."""
     values: dict[str, np.ndarray] | None = None
     """Our outputs, by TIR name, in `main`'s order."""
+    state_pool: str | None = None
+    """The pool among `pools` that holds the state the model keeps from run to run, if
+    one does."""
 
 
 def _random_inputs(tir_main: Any, names: list[str], seed: int) -> dict[str, np.ndarray]:
@@ -72,26 +82,44 @@ def _random_inputs(tir_main: Any, names: list[str], seed: int) -> dict[str, np.n
     return inputs
 
 
+class Overridden(NamedTuple):
+    """`_overridden`'s result: the weights for the Relax VM, the arrays for our run (by
+    constant name, in its stored type)."""
+
+    weights: Mapping[str, np.ndarray]
+    constants: dict[str, np.ndarray]
+
+
 def _overridden(
     weights: Mapping[str, np.ndarray],
     constants: Mapping[str, np.ndarray],
     overrides: Mapping[str, np.ndarray],
-    shared: Mapping[str, str],
-) -> Mapping[str, np.ndarray]:
-    """`weights` with the overridden ones replaced; an override of a constant that is not
+    tir_mod: Any,
+) -> Overridden:
+    """`weights` with the overridden ones replaced (at the file's type), and the overrides
+    as the constants store them (`stored_overrides`); an override of a constant that is not
     a weight (one folded at compile time) is an error, as the Relax VM cannot be given it,
-    and so is one of a constant stored with another (`shared`)."""
-
-    check_overrides(overrides, {n: (a.shape, str(a.dtype)) for n, a in constants.items()}, shared)
+    and so is one of a constant stored with another (`shared_constants`)."""
+    narrowed = narrowed_constants(tir_mod)
+    stored = stored_overrides(
+        overrides,
+        {n: (a.shape, str(a.dtype)) for n, a in constants.items()},
+        shared_constants(tir_mod),
+        narrowed,
+    )
+    file_names = {kept: name for name, kept in narrowed.items()}
     by_name = {sanitize(k): k for k in weights}
-    for name in overrides:
-        if name not in by_name:
+    replaced = dict(weights)
+    for name, array in overrides.items():
+        weight = by_name.get(file_names.get(name, name))
+        if weight is None:
             raise LocatedError(
                 f"'{name}' is computed from the weights at compile time; override a weight "
                 "the model reads as it is, or lower with --weights=params",
                 "--override",
             )
-    return {**weights, **{by_name[name]: array for name, array in overrides.items()}}
+        replaced[weight] = array.astype(weights[weight].dtype)
+    return Overridden(replaced, stored)
 
 
 def tvm_failure_reason(error: Exception) -> str:
@@ -154,8 +182,8 @@ def check_model(
     TIR name, replace the random ones drawn from `seed`."""
 
     tir_mod, constants = lower_model(mod, weights, where, lowering)
-    weights = _overridden(weights, constants, overrides or {}, shared_constants(tir_mod))
-    constants = {**constants, **(overrides or {})}
+    weights, stored = _overridden(weights, constants, overrides or {}, tir_mod)
+    constants = {**constants, **stored}
     main = tir_mod["main"]
     params = [p.name for p in main.params]
     weight_names = {sanitize(k) for k in weights}
@@ -170,6 +198,7 @@ def check_model(
     if executor in EXECUTORS_C:
         library = _run_c(tir_mod, constants, inputs, where, workspace_io, pools, executor == "qemu")
         ours, pool_sizes, constant_pool_name = library.outputs, library.pools, library.constant_pool
+        state_pool_name = library.state_pool
     else:
         planned = plan_module(tir_mod, workspace_io=workspace_io, pools=pools)
         try:
@@ -184,7 +213,7 @@ def check_model(
         # register).
         sizes: Any = planned["main"].attrs.get(POOLS_ATTR, {})
         pool_sizes = {str(k): int(v) for k, v in sizes.items()}
-        constant_pool_name = constant_pool(planned)
+        constant_pool_name, state_pool_name = constant_pool(planned), state_pool(planned)
     references = relax_vm_outputs(mod, weights, inputs)
     checks = []
     for name, reference in zip(output_names, references, strict=True):
@@ -203,4 +232,5 @@ def check_model(
         library,
         inputs,
         {name: ours[name] for name in output_names},
+        state_pool_name,
     )

@@ -6,8 +6,10 @@
 is filled with 0xFF first, so that a plan that lets buffers overlap shows). Inputs and
 outputs planned into a pool (`--use-workspace-io`, listed in the entry's
 `usmp.io_offsets`) are written into and read from their pool bytes, as an application
-does; so are constants placed in a constant pool, whose bytes may also come from
-`usmp-translate --constants-out` (`pool_bytes`), an override written over them.
+does, and so is the state a model keeps from run to run (its value before the run written,
+its value after read at the same bytes); so are constants placed in a constant pool,
+whose bytes may also come from `usmp-translate --constants-out` (`pool_bytes`), an
+override written over them.
 
 Facts this relies on (see TVM 0.27 notes): `tvm.compile` on targets `c` and `llvm`; LLVM's
 TBAA must be off (`-enable-tbaa=false`) or it reorders accesses of operators inlined into
@@ -29,11 +31,14 @@ from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.dialects.usmp import (
     CONSTANTS_ATTR,
     IO_OFFSETS_ATTR,
+    NARROWED_CONSTANTS_ATTR,
     POOLS_ATTR,
     SHARED_CONSTANTS_ATTR,
+    STATE_ATTR,
     IOKind,
 )
 from usmp_dialect.tvm.exact_floats import exact_float_placeholders, exact_floats
+from usmp_dialect.tvm.relax.narrowed_constants import FILE_DTYPE, FILE_STORAGE_OPTION
 from usmp_dialect.tvm.tvmscript_importer import parse_tvmscript
 
 POOL_FILL = 0xFF
@@ -166,6 +171,14 @@ def io_tensors(func: Any) -> dict[str, IoTensor]:
     }
 
 
+def state_after(func: Any) -> dict[str, str]:
+    """The entry's state variables, each the name of its value after the run by the name of
+    its value before (its `usmp.state`)."""
+    if func.attrs is None or STATE_ATTR not in func.attrs:
+        return {}
+    return {str(before): str(after) for before, after in func.attrs[STATE_ATTR].items()}
+
+
 def read_overrides(specs: Sequence[str]) -> dict[str, np.ndarray]:
     """The arrays of `--override NAME=FILE.npy` options, by constant name."""
     overrides = {}
@@ -180,34 +193,67 @@ def read_overrides(specs: Sequence[str]) -> dict[str, np.ndarray]:
     return overrides
 
 
-def check_overrides(
+def stored_overrides(
     overrides: Mapping[str, np.ndarray],
     constants: Mapping[str, tuple[tuple[int, ...], str]],
     shared: Mapping[str, str] | None = None,
-) -> None:
-    """Each override names one of `constants` (name: shape, dtype) and has its shape and
-    dtype; else a `LocatedError` at the option, which names the constant one of `shared`
-    (name: the one it is stored with, `shared_constants`) is stored with."""
+    narrowed: Mapping[str, str] | None = None,
+) -> dict[str, np.ndarray]:
+    """Each override as the constant it replaces stores it, by that constant's name. An
+    override names one of `constants` (name: shape, dtype) and has its shape and dtype, or
+    names a file's int32 constant stored narrower (`narrowed`: its name -> the stored one,
+    `narrowed_constants`), is int32 of its shape and has values that all fit the stored
+    type (it is converted); else a `LocatedError` at the option, which names the values
+    that do not fit, or the constant one of `shared` (name: the one it is stored with,
+    `shared_constants`) is stored with, and the import option that keeps either apart."""
+    stored: dict[str, np.ndarray] = {}
     for name, array in overrides.items():
-        if shared and name in shared:
-            kept = shared[name]
+        target = (narrowed or {}).get(name, name)
+        if shared and target in shared:
+            kept = shared[target]
             raise LocatedError(
                 f"'{name}' is stored once with '{kept}' (equal bytes): override '{kept}', "
-                "which both read",
+                f"which both read, or import the model with {FILE_STORAGE_OPTION} to store "
+                "each apart",
                 "--override",
             )
-        if name not in constants:
+        if target not in constants:
             known = ", ".join(constants) or "none"
             raise LocatedError(
                 f"'{name}' is not a constant of the model (its constants: {known})",
                 "--override",
             )
-        shape, dtype = constants[name]
-        if array.shape != shape or array.dtype != np.dtype(dtype):
+        shape, dtype = constants[target]
+        given = FILE_DTYPE if target != name else dtype
+        if array.shape != shape or array.dtype != np.dtype(given):
             raise LocatedError(
-                f"'{name}' is {dtype}{list(shape)}, the array {array.dtype}{list(array.shape)}",
+                f"'{name}' is {given}{list(shape)}, the array {array.dtype}{list(array.shape)}",
                 "--override",
             )
+        if target in stored:
+            raise LocatedError(f"'{target}' is overridden twice (once as '{name}')", "--override")
+        stored[target] = array if target == name else _narrowed(array, name, target, dtype)
+    return stored
+
+
+def _narrowed(array: np.ndarray, name: str, target: str, dtype: str) -> np.ndarray:
+    """`array` as `dtype`, the type constant `name` is stored in (as `target`), if each of
+    its values fits; else a `LocatedError` naming those that do not."""
+    limits = np.iinfo(dtype)
+    outside = np.flatnonzero((array < limits.min) | (array > limits.max))
+    if outside.size:
+        shown = ", ".join(
+            f"{list(map(int, np.unravel_index(i, array.shape)))}: {array.flat[i]}"
+            for i in outside[:3]
+        )
+        more = f" and {outside.size - 3} more" if outside.size > 3 else ""
+        raise LocatedError(
+            f"'{name}' is stored as {dtype} ('{target}'), and {outside.size} of the array's "
+            f"values do not fit {dtype} ({shown}{more}); import the model with "
+            f"{FILE_STORAGE_OPTION} to keep it {FILE_DTYPE}",
+            "--override",
+        )
+    return array.astype(dtype)
 
 
 def entry_constants(mod: Any) -> dict[str, tuple[tuple[int, ...], str]]:
@@ -228,15 +274,33 @@ def entry_constants(mod: Any) -> dict[str, tuple[tuple[int, ...], str]]:
 
 def shared_constants(mod: Any) -> dict[str, str]:
     """The entry's constants stored with an equal one, name: that one's name."""
+    return _names_record(mod, SHARED_CONSTANTS_ATTR)
+
+
+def narrowed_constants(mod: Any) -> dict[str, str]:
+    """The file's constants stored narrower, its name: the name it is stored under."""
+    return _names_record(mod, NARROWED_CONSTANTS_ATTR)
+
+
+def _names_record(mod: Any, key: str) -> dict[str, str]:
     attrs = mod[entry_name(mod)].attrs or {}
-    if SHARED_CONSTANTS_ATTR not in attrs:
+    if key not in attrs:
         return {}
-    return {str(n): str(kept) for n, kept in attrs[SHARED_CONSTANTS_ATTR].items()}
+    return {str(n): str(kept) for n, kept in attrs[key].items()}
 
 
 def constant_pool(mod: Any) -> str | None:
     """The pool that holds the entry's constants, if any."""
-    pools = {t.pool for t in io_tensors(mod[entry_name(mod)]).values() if t.kind == IOKind.CONSTANT}
+    return _pool_holding(mod, IOKind.CONSTANT)
+
+
+def state_pool(mod: Any) -> str | None:
+    """The pool that holds the state the entry keeps from run to run, if any."""
+    return _pool_holding(mod, IOKind.STATE)
+
+
+def _pool_holding(mod: Any, kind: IOKind) -> str | None:
+    pools = {t.pool for t in io_tensors(mod[entry_name(mod)]).values() if t.kind == kind}
     return next(iter(sorted(pools)), None)
 
 
@@ -268,11 +332,13 @@ def random_inputs(mod: Any, seed: int = 0, constants: bool = True) -> dict[str, 
     func = mod[entry_name(mod)]
     pools = _pool_names(func)
     wanted = [(n, s, d) for n, s, d in _buffer_params(func) if n not in pools]
+    after = set(state_after(func).values())
     wanted += [
         (n, t.shape, t.dtype)
         for n, t in io_tensors(func).items()
         if t.kind in (IOKind.INPUT, IOKind.INPUT_OUTPUT)
         or (constants and t.kind == IOKind.CONSTANT)
+        or (t.kind == IOKind.STATE and n not in after)
     ]
     arrays = {}
     for name, shape, dtype in wanted:
@@ -331,7 +397,7 @@ def run_module(
         {
             name: t.view(after).copy()
             for name, t in io.items()
-            if t.kind in (IOKind.OUTPUT, IOKind.INPUT_OUTPUT)
+            if t.kind in (IOKind.OUTPUT, IOKind.INPUT_OUTPUT, IOKind.STATE)
         }
     )
     return results

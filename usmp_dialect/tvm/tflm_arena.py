@@ -2,6 +2,7 @@
 interpreter (its recording allocator), given the arena it needs:
 
     tflm_arena(path) -> (non-persistent head, total) bytes      TflmError if TFLM cannot run it
+    variable_bytes(path) -> bytes of the file's resource variables (in TFLM's persistent tail)
 
 The head is where TFLM plans every tensor of the graph, inputs and outputs included; the
 total adds the persistent tail of interpreter structures. The wheel's default arena is 10x
@@ -51,6 +52,28 @@ def tflm_arena(path: str) -> tuple[int, int]:
         if size >= LARGEST_ARENA:
             raise TflmError(f"no arena up to {LARGEST_ARENA} bytes is large enough")
         size *= 2
+
+
+def variable_bytes(path: str) -> int:
+    """The bytes of the `.tflite` file's resource variables, of which TFLM keeps one copy
+    each in its persistent tail (outside the non-persistent head): each the constant its
+    CALL_ONCE subgraph assigns it (the subgraphs after the first)."""
+    import tflite
+    from tflite.BuiltinOperator import BuiltinOperator
+
+    model = tflite.Model.GetRootAsModel(Path(path).read_bytes(), 0)
+    total = 0
+    for index in range(1, model.SubgraphsLength()):
+        graph = model.Subgraphs(index)
+        for position in range(graph.OperatorsLength()):
+            op = graph.Operators(position)
+            code = model.OperatorCodes(op.OpcodeIndex())
+            if max(code.BuiltinCode(), code.DeprecatedBuiltinCode()) == (
+                BuiltinOperator.ASSIGN_VARIABLE
+            ):
+                value = graph.Tensors(op.Inputs(1))
+                total += model.Buffers(value.Buffer()).DataLength()
+    return total
 
 
 def _reason(printed: str, returncode: int) -> str:

@@ -33,9 +33,11 @@ from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
     CONSTANT_VALUES_ATTR,
+    STATE_VALUES_ATTR,
     IOOffsetsAttr,
     PoolSizesAttr,
     SharedConstantsAttr,
+    StateAttr,
 )
 from usmp_dialect.tvm.nodes import (
     LOGICAL_NODE_OF_OP,
@@ -163,6 +165,8 @@ def attribute_to_tvm(attr: Attribute, op: Operation) -> Any:
         return attr.by_pool
     if isinstance(attr, SharedConstantsAttr):
         return attr.stored_with
+    if isinstance(attr, StateAttr):
+        return attr.after
     if isinstance(attr, tir.TargetAttr):
         import tvm
 
@@ -255,11 +259,11 @@ class _Emitter:
             self.define_var(arg, name or f"arg{i}")
             for i, (arg, name) in enumerate(zip(op.body.block.args, op.param_names(), strict=True))
         ]
-        # The constants' values are bytes for the constant pool's file, not TIR.
+        # The constants' and the state's values are bytes for the pools, not TIR.
         attrs = {
             key: attribute_to_tvm(value, op)
             for key, value in op.attributes.items()
-            if key != CONSTANT_VALUES_ATTR
+            if key not in (CONSTANT_VALUES_ATTR, STATE_VALUES_ATTR)
         }
         return tirx.PrimFunc(
             params,

@@ -34,6 +34,7 @@
 
 // The input and the planned module are verified once each, not after every pass.
 // TIMES:      Verification of the input took
+// TIMES-NEXT: Pass tir-state-to-allocations took
 // TIMES-NEXT: Pass memref-to-usmp took
 // TIMES-NEXT: Pass tir-to-usmp took
 // TIMES-NEXT: Pass usmp-assign-pools took

@@ -11,11 +11,14 @@ child starts from the same freshly imported state, so calls cannot see each othe
 
 A forked child keeps its parent's string-hash seed (Python fixes it at start-up, and every
 string made since caches its hash), so one server would run every call with one
-`PYTHONHASHSEED` and hide an output that depends on hash order. So the server starts a
-sibling, a second server with a seed of its own, and hands it every other call: two calls
-in a row never share a seed. A call whose environment asks for a seed
-(`PYTHONHASHSEED=N`) gets exactly that one: its child execs a fresh interpreter, as
-launching the installed script would.
+`PYTHONHASHSEED` and hide an output that depends on hash order. So the server starts
+siblings, servers with seeds of their own, and hands the calls of the tools under test to
+them and itself in turn: any `SERVERS` such calls in a row have different seeds (a
+pipeline's `usmp-opt | usmp-opt | usmp-translate`, even with another test's calls between).
+filecheck, the checker, takes no turn: the server runs it itself. A seed for every call
+would need an interpreter, and its imports, for every call: what the server saves. A call
+whose environment asks for a seed (`PYTHONHASHSEED=N`) gets exactly that one: its child
+execs a fresh interpreter, as launching the installed script would.
 
 It serves until its standard input closes, which happens when lit (which holds the other end)
 ends. The whole suite (`tools/run-tests` without `--fast`) launches the installed scripts.
@@ -59,6 +62,10 @@ HASH_SEED = "PYTHONHASHSEED"
 RUN_ONE = "--run"
 """`server.py --run TOOL ARGS...`: run one tool in this fresh interpreter and exit."""
 SIBLING = "--sibling"
+SERVERS = 4
+"""This server and its siblings: the calls in a row that have different hash seeds. Each
+costs ~0.4 CPU s of imports when the tier starts, and ~45 MB."""
+TAKES_NO_TURN = "filecheck"
 
 
 def _receive(connection: socket.socket) -> tuple[dict, list[int]]:
@@ -164,10 +171,12 @@ def _send(socket_path: str, request: dict, fds: list[int]) -> int:
         return int(connection.makefile("rb").readline())
 
 
-def _serve_one(connection: socket.socket, sibling: str | None) -> None:
-    request, fds = _receive(connection)
-    if sibling is not None:
-        outcome = _send(sibling, request, fds)
+def _serve_one(
+    connection: socket.socket, request: dict, fds: list[int], forward_to: str | None
+) -> None:
+    """Runs the call on `connection` here, or on the server at `forward_to`."""
+    if forward_to is not None:
+        outcome = _send(forward_to, request, fds)
         for fd in fds:
             os.close(fd)
     else:
@@ -192,46 +201,55 @@ def _run_forked(request: dict, fds: list[int], connection: socket.socket) -> int
     return os.WEXITSTATUS(wait_status)
 
 
-def _start_sibling(socket_path: str) -> subprocess.Popen:
-    """A second server, with a hash seed of its own; it serves until this one ends."""
+def _start_siblings(socket_path: str) -> dict[str, subprocess.Popen]:
+    """`SERVERS - 1` more servers, by socket, each with a hash seed of its own; each serves
+    until its standard input closes."""
     env = {name: value for name, value in os.environ.items() if name != HASH_SEED}
-    sibling = subprocess.Popen(
-        [sys.executable, __file__, socket_path, SIBLING],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        env=env,
-    )
-    assert sibling.stdout is not None
-    if sibling.stdout.readline() != b"ready\n":
-        raise SystemExit("the tool server's sibling did not start")
-    return sibling
+    siblings = {
+        path: subprocess.Popen(
+            [sys.executable, __file__, path, SIBLING],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+        )
+        for path in (f"{socket_path}.sibling{i}" for i in range(1, SERVERS))
+    }
+    for sibling in siblings.values():
+        assert sibling.stdout is not None
+        if sibling.stdout.readline() != b"ready\n":
+            raise SystemExit("a sibling of the tool server did not start")
+    return siblings
 
 
 def serve(socket_path: str, is_sibling: bool) -> None:
-    sibling_socket = None if is_sibling else socket_path + ".sibling"
-    sibling = None if sibling_socket is None else _start_sibling(sibling_socket)
+    siblings = {} if is_sibling else _start_siblings(socket_path)
+    turns: list[str | None] = [None, *siblings]
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(socket_path)
     listener.listen(64)
     # Ready: the client may connect from now on.
     print("ready", flush=True)
-    calls = 0
+    turn = 0
     while True:
         readable, _, _ = select.select([listener, sys.stdin], [], [])
         if sys.stdin in readable and not os.read(sys.stdin.fileno(), 1):
             break
         if listener in readable:
             connection, _ = listener.accept()
-            calls += 1
-            forward_to = sibling_socket if calls % 2 == 0 else None
+            request, fds = _receive(connection)
+            takes_turn = request["tool"] != TAKES_NO_TURN
+            forward_to = turns[turn % len(turns)] if takes_turn else None
+            turn += takes_turn
             if os.fork() == 0:
                 listener.close()
-                _serve_one(connection, forward_to)
+                _serve_one(connection, request, fds, forward_to)
                 os._exit(0)
+            for fd in fds:
+                os.close(fd)
             connection.close()
             _reap_children(os.WNOHANG)
     listener.close()
-    if sibling is not None:
+    for sibling in siblings.values():
         sibling.communicate()
     _reap_children(0)
 

@@ -42,7 +42,7 @@ tir.prim_func @main(%a: !tir.buffer<4xf32, scope "local"> {tir.name = "a"}) {
 tir.prim_func @main() {
   %a = tir.alloc_buffer "a" {usmp.io = {name = "a", kind = "sideways"}} : !tir.buffer<4xf32>
 }
-// CHECK: usmp.io must be #usmp.io<"param", input | output | input_output | constant>
+// CHECK: usmp.io must be #usmp.io<"param", input | output | input_output | constant | state>
 
 // -----
 

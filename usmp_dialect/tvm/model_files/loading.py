@@ -28,12 +28,13 @@ operator when the frontend said which.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import os
 import re
 import struct
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -60,12 +61,14 @@ from usmp_dialect.tvm.model_files.tflite_state import (
     stateful_converter,
     with_state,
 )
+from usmp_dialect.tvm.relax.dynamic_results import dynamic_after_legalization
 from usmp_dialect.tvm.relax.lowering import (
     MODEL_FILE_LOWERING,
     Lowering,
     RelaxImportError,
     Stages,
     import_relax,
+    sanitize,
     shape_text,
     unshown,
 )
@@ -465,9 +468,9 @@ def _tflite_failed_at(model: Any, names: set[str]) -> str:
     return ""
 
 
-def _check_static(func: Any, path: str) -> None:
+def _check_static(func: Any, path: str, kind: str) -> None:
     """Every tensor `func` computes has a static shape; the first that does not is an error
-    naming the Relax operator that computes it (the frontends name them after the model's)."""
+    naming the Relax operator that computes it (and, in an ONNX file, the node)."""
     import tvm
     from tvm import relax
 
@@ -482,24 +485,24 @@ def _check_static(func: Any, path: str) -> None:
             value = binding.value
             op = getattr(getattr(value, "op", None), "name", type(value).__name__)
             shape = shape_text(dims) if dims is not None else "unknown"
+            node = f"{_onnx_node_computing(func, binding.var, path)}: " if kind == "onnx" else ""
             raise RelaxImportError(
-                f"operator '{op}' computes a tensor of dynamic shape {shape} "
+                f"{node}operator '{op}' computes a tensor of dynamic shape {shape} "
                 "(it stays dynamic with the input shapes fixed)",
                 path,
             )
 
 
 def _as_forward(
-    mod: Any, names: list[tuple[str, Any]], path: str
+    mod: Any, names: list[tuple[str, Any]], path: str, kind: str
 ) -> tuple[Any, dict[str, np.ndarray]]:
-    """The frontend's `main` as the entry `forward`, without the weight copies in its
-    `params` attribute, its tensors named as the file names them (`with_file_names`): the
-    weights it names are params, their arrays returned."""
+    """The frontend's `main` (of a `kind` file) as the entry `forward`, without the weight
+    copies in its `params` attribute, its tensors named as the file names them
+    (`with_file_names`): the weights it names are params, their arrays returned."""
     import tvm
 
-    func = mod[_FRONTEND_ENTRY]
-    _check_static(func, path)
-    func, weights = with_file_names(func, names)
+    func, weights = with_file_names(mod[_FRONTEND_ENTRY], names)
+    _check_static(func, path, kind)
     attrs = func.attrs or {}
     if "params" in attrs:
         func = func.without_attr("params")
@@ -531,7 +534,7 @@ def load_model_file(
         mod, names = _tflite_module(path, input_shapes or {})
     else:
         mod, names = _onnx_module(path, input_shapes or {})
-    return _as_forward(mod, names, path)
+    return _as_forward(mod, names, path, kind)
 
 
 def import_model_file(
@@ -545,4 +548,54 @@ def import_model_file(
     by default with the operators' temporaries inlined (`MODEL_FILE_LOWERING`)."""
     stage(f"TVM's {_FRONTENDS[kind]} frontend")
     mod, weights = load_model_file(path, kind, input_shapes)
-    return import_relax(mod, weights, path, lowering, stage)
+    with file_operators_named(mod, path, kind):
+        return import_relax(mod, weights, path, lowering, stage)
+
+
+@contextlib.contextmanager
+def file_operators_named(mod: Any, path: str, kind: str | None) -> Iterator[None]:
+    """Lowering `mod` (`load_model_file`'s of a `kind` file; None: a Relax model)
+    meanwhile: an error of the lowering caused by an ONNX node whose result TVM's
+    legalization makes dynamic is one naming that node (`_onnx_dynamic_result`), not the
+    lowering's binding."""
+    try:
+        yield
+    except RelaxImportError as error:
+        if kind != "onnx":
+            raise
+        raise _onnx_dynamic_result(mod[ENTRY], path) or error from None
+
+
+def _onnx_dynamic_result(func: Any, path: str) -> RelaxImportError | None:
+    """The error that names the ONNX node whose result TVM's legalization makes dynamic
+    (`dynamic_after_legalization`), if one does: the lowering only sees TVM's bindings."""
+    found = dynamic_after_legalization(func)
+    if found is None:
+        return None
+    var, op = found
+    return RelaxImportError(
+        f"{_onnx_node_computing(func, var, path)}: TVM's '{op}' computes its result's shape "
+        "from the input values, at run time (it stays dynamic with the input shapes fixed); "
+        "a plan needs every shape static",
+        path,
+    )
+
+
+def _onnx_node_computing(func: Any, var: Any, path: str) -> str:
+    """The ONNX node of the file at `path` that `var` of `func` (named as the file names
+    tensors, `with_file_names`, `_` appended to a name taken) is computed for: the first
+    node's output named at or after it."""
+    model = _unfolded_onnx_graph(path)
+    outputs = {sanitize(out): i for i, node in enumerate(model.graph.node) for out in node.output}
+    later = [b.var.name for block in func.body.blocks for b in block.bindings]
+    named = (
+        outputs.get(name, outputs.get(name.rstrip("_"))) for name in later[later.index(var.name) :]
+    )
+    index = next((i for i in named if i is not None), None)
+    return f"the node computing '{var.name}'" if index is None else _onnx_node_at(model, index)
+
+
+def _unfolded_onnx_graph(path: str) -> Any:
+    """The file's model as it stores it (its nodes' indices), without external data."""
+    onnx = _required("onnx", path)
+    return onnx.ModelProto.FromString(_read(path))

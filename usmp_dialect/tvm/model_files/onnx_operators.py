@@ -20,6 +20,7 @@ write `Clip`'s min and max) has its NaN replaced by the unbounded value here, in
 not by `where(isnan(bound), inf, bound)` kernels that TVM's constant folding builds with
 LLVM one by one (56 of them, most of the import of PaddleOCR's recognizer): the same
 values, the bound left as it is when it holds no NaN.
+CumSum reversed: one scan kernel (`onnx_cumsum`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
+
+from usmp_dialect.tvm.model_files.onnx_cumsum import cumsum_converter
 
 
 class OperatorRejected(ValueError):
@@ -393,6 +396,7 @@ def onnx_converters() -> dict[str, type]:
         "GRU": _recurrence_converter(_GRU),
         "ConvInteger": _conv_integer_converter(),
         "Clip": _clip_converter(),
+        "CumSum": cumsum_converter(),
     }
 
 

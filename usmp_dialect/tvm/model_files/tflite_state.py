@@ -21,11 +21,14 @@ Relax functions are pure: a value before and after a run is exactly a parameter 
 result, the Relax VM checks them as it checks any output, and the plan holds what one run
 computes. A buffer that
 outlives the run belongs to its caller, as TFLM keeps variables in its persistent arena,
-not in the non-persistent one the tensors of a run share; with `--use-workspace-io` both
-are placed in the pool as inputs and outputs are. The caller passes the CALL_ONCE values
-(microWakeWord's: each int8 -128, its zero point: real zeros) to the first run. A
-variable the model only reads, which CALL_ONCE sets, is that constant, as TVM's frontend
-takes it.
+not in the non-persistent one the tensors of a run share: the function's
+`usmp.state_count` says how many of its last inputs and outputs are state, which the
+lowering records as the entry's `usmp.state` and `tir-state-to-allocations` makes one
+buffer a variable, in a state pool. Its `usmp.state_initial` holds the CALL_ONCE values
+(microWakeWord's: each int8 -128, its zero point: real zeros), which the import keeps as
+`main`'s `usmp.state_values` and the C library's `<m>_init_state` writes into the state
+before the first run. A variable the model only reads, which CALL_ONCE sets, is that
+constant, as TVM's frontend takes it.
 
 Quantized READ_VARIABLE, ASSIGN_VARIABLE, STRIDED_SLICE and SPLIT_V copy their int8
 values unchanged, as TFLite's kernels do, and are converted as they are for float tensors:
@@ -43,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from usmp_dialect.tvm.model_files.tflite_operators import corrected_converter, tensor_shape
+from usmp_dialect.tvm.relax.lowering import STATE_COUNT_ATTR, STATE_INITIAL_ATTR
 
 # Operators that copy their quantized input's values unchanged, as TFLite's kernels do.
 _COPYING = frozenset({"READ_VARIABLE", "ASSIGN_VARIABLE", "STRIDED_SLICE", "SPLIT_V"})
@@ -252,7 +256,9 @@ def _check_carried(variables: dict[Any, Variable]) -> None:
 def with_state(mod: Any, variables: dict[Any, Variable]) -> Any:
     """`mod` whose `main` takes each variable's value before the run after its inputs (but
     a constant one's, bound to its constant) and returns each written variable's value
-    after the run after its outputs."""
+    after the run after its outputs; with each carried variable's first value (its
+    CALL_ONCE constant) as `usmp.state_initial` when every one has one."""
+    import tvm
     from tvm import relax
 
     if not variables:
@@ -271,10 +277,19 @@ def with_state(mod: Any, variables: dict[Any, Variable]) -> Any:
     constants = [relax.VarBinding(v.before, v.initial) for v in variables.values() if v.constant]
     if constants:
         blocks = [relax.DataflowBlock(constants), *blocks]
-    params = [*func.params, *(v.before for v in variables.values() if v.read and not v.constant)]
-    mod["main"] = relax.Function(
-        params, relax.SeqExpr([*blocks, block], returned), returned.ty, func.is_pure, func.attrs
-    ).with_attr("num_input", len(params))
+    carried = [v.before for v in variables.values() if v.read and not v.constant]
+    params = [*func.params, *carried]
+    main = (
+        relax.Function(
+            params, relax.SeqExpr([*blocks, block], returned), returned.ty, func.is_pure, func.attrs
+        )
+        .with_attr("num_input", len(params))
+        .with_attr(STATE_COUNT_ATTR, len(carried))
+    )
+    initial = [v.initial for v in variables.values() if v.read and not v.constant]
+    if all(isinstance(value, tvm.ir.Constant) for value in initial):
+        main = main.with_attr(STATE_INITIAL_ATTR, [value.value for value in initial])
+    mod["main"] = main
     return mod
 
 

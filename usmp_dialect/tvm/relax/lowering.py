@@ -31,8 +31,9 @@ the first, then the op: `fc1_weight_permute_dims`, see `folded_weights`), or any
 (`R.const`, or one TVM's FoldConstant computed from those alone): `constant0`,
 `constant1`, ... in the order of first use, as Relay's AOT build turned constants into
 params; `lower_model` returns their arrays. `main` lists
-its weight and constant params as `"usmp.constants"` (empty if there are none), its output
-params as `"usmp.outputs"` (what is an input and what an output is the model's signature,
+its weight and constant params as `"usmp.constants"` (empty if there are none), the state
+it keeps from run to run (its `"usmp.state_count"` last inputs and outputs) as `"usmp.state"`,
+its output params as `"usmp.outputs"` (what is an input and what an output is the model's signature,
 not how the operators use a buffer: one may read back an output it wrote), holds every
 intermediate tensor as an `AllocBuffer` and calls the operators in order as
 `Module.op(x.data, ...)` -- the shape TVM's AOT executor gave USMP. Both are built as TIR
@@ -61,7 +62,13 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.analysis.tir_liveness import prim_funcs
-from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, OUTPUTS_ATTR, SHARED_CONSTANTS_ATTR
+from usmp_dialect.dialects.usmp import (
+    CONSTANTS_ATTR,
+    NARROWED_CONSTANTS_ATTR,
+    OUTPUTS_ATTR,
+    SHARED_CONSTANTS_ATTR,
+    STATE_ATTR,
+)
 from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm.captured_output import output_captured
 from usmp_dialect.tvm.relax.constant_outputs import constant_outputs_copied
@@ -88,6 +95,12 @@ from usmp_dialect.tvm.tvmscript_importer import TVMScriptError, import_module
 
 OUTPUT_NAME = "output"
 OUTPUT_NAMES_ATTR = "usmp.output_names"
+STATE_COUNT_ATTR = "usmp.state_count"
+"""On a Relax entry: how many of its last inputs are the values before the run of state it
+keeps from run to run, whose values after are as many of its last outputs, in order."""
+STATE_INITIAL_ATTR = "usmp.state_initial"
+"""On a Relax entry with state: the first value of each variable, in the order of the
+state inputs (a model file's CALL_ONCE values); absent when some variable has none."""
 # ASCII: xDSL's SSA names, which the params become, take no other letters.
 _NOT_IDENT = re.compile(r"\W", re.ASCII)
 # Names the lowered TVMScript binds itself: the TIR and IR modules, and the module class.
@@ -153,6 +166,13 @@ def random_weights(params: Any, seed: int) -> dict[str, np.ndarray]:
 WEIGHT_MODES = ("bound", "params")
 FUSION_MODES = ("default", "none")
 TEMPORARIES_MODES = ("inline", "keep")
+CONSTANT_STORAGE_MODES = ("compact", "file")
+CONSTANT_STORAGE_HELP = (
+    "compact (default): an int32 constant a dequantize reads (a bias) stored as int8 or "
+    "int16 when its values fit, constants of equal bytes stored once; file: each constant "
+    "at the model file's type, under its name, with bytes of its own (any override of it "
+    "then fits)"
+)
 TEMPORARIES_HELP = (
     "inline (the default for model files): injective producers fused into their consumers "
     "and each operator's temporaries (padded copies, dequantized tensors, accumulators) "
@@ -176,11 +196,16 @@ class Lowering:
     (`tvm.relax.temporaries`): no padded copy, float32 dequantized tensor or whole
     accumulator is left to plan (the default of model files, `MODEL_FILE_LOWERING`:
     `--import-relax` keeps TVM's fusion as it is, which Relax's own planner is measured
-    on)."""
+    on). `constant_storage="compact"` stores an int32 constant a dequantize reads in
+    fewer bytes when its values fit (`narrowed_constants`) and constants of equal bytes
+    once (`shared_constants`); `"file"` keeps each at the file's type, under its name,
+    with bytes of its own, so that an application can override any of them with any
+    values of that type."""
 
     weights: str = "bound"
     fusion: str = "default"
     temporaries: str = "keep"
+    constant_storage: str = "compact"
 
     def __post_init__(self) -> None:
         if self.weights not in WEIGHT_MODES:
@@ -190,6 +215,11 @@ class Lowering:
         if self.temporaries not in TEMPORARIES_MODES:
             raise ValueError(
                 f"temporaries must be one of {TEMPORARIES_MODES}, not {self.temporaries!r}"
+            )
+        if self.constant_storage not in CONSTANT_STORAGE_MODES:
+            raise ValueError(
+                f"constant_storage must be one of {CONSTANT_STORAGE_MODES}, "
+                f"not {self.constant_storage!r}"
             )
 
     @property
@@ -274,13 +304,26 @@ def _lowered_by_tvm(target: Any, fusion: str, widening_apart: bool = False) -> l
     return lowered
 
 
+class BoundWeights(NamedTuple):
+    """`_bind_weights`' result: the module, the tensor of each constant by its TIR name,
+    and the name of each narrowed copy by the name of the tensor it copies."""
+
+    mod: Any
+    tensors: dict[str, Any]
+    narrowed: dict[str, str]
+
+
 def _bind_weights(
-    mod: Any, weights: Mapping[str, np.ndarray], keep_expansions: bool = False
-) -> tuple[Any, dict[str, Any]]:
+    mod: Any,
+    weights: Mapping[str, np.ndarray],
+    keep_expansions: bool = False,
+    constant_storage: str = "compact",
+) -> BoundWeights:
     """`mod` with the weights bound into `forward` as constants and the expressions of
     weights alone computed (`fold_named_weights`, expansions kept if `keep_expansions`: then
-    with scales equal across channels as scalars, bias scales derived and dequantized
-    integers narrowed, `narrowed_constants`, `derived_scales`), and
+    with scales equal across channels as scalars and, if `constant_storage` is "compact",
+    bias scales derived and dequantized integers narrowed, `narrowed_constants`,
+    `derived_scales`), and
     the tensor of each constant by its TIR name: a constant an operator reads is that
     weight, or one computed from it, when it is that very tensor."""
     import tvm
@@ -291,12 +334,12 @@ def _bind_weights(
     mod = relax.transform.BindParams(ENTRY, bound)(mod)
     func = uniform_scales_as_scalars(mod[ENTRY]) if keep_expansions else mod[ENTRY]
     func, tensors = fold_named_weights(func, tensors, keep_expansions)
-    if keep_expansions:
-        func = derived_bias_scales(func)
-        func, tensors = narrowed_dequantized_constants(func, tensors)
+    narrowed: dict[str, str] = {}
+    if keep_expansions and constant_storage == "compact":
+        func, tensors, narrowed = narrowed_dequantized_constants(derived_bias_scales(func), tensors)
     mod = mod.clone()
     mod[ENTRY] = func
-    return mod, tensors
+    return BoundWeights(mod, tensors, narrowed)
 
 
 def lower_relax(
@@ -363,7 +406,7 @@ def relax_planner_bytes(
     from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
     if bound_weights is not None:
-        mod, _ = _bind_weights(mod, bound_weights)
+        mod = _bind_weights(mod, bound_weights).mod
     target = tvm.target.Target("llvm")
     passes = tvm.transform.Sequential(
         _lowered_by_tvm(target, fusion)
@@ -614,11 +657,11 @@ class Bindings(NamedTuple):
     constants: SharedConstants
 
 
-def _bindings(body: Any, at: Site) -> Bindings:
+def _bindings(body: Any, at: Site, merge_equal: bool = True) -> Bindings:
     import tvm
     from tvm import relax
 
-    found = Bindings({}, {}, [], SharedConstants())
+    found = Bindings({}, {}, [], SharedConstants(merge_equal))
     call_tir = tvm.ir.Op.get("relax.call_tir")
     reshape = tvm.ir.Op.get("relax.reshape")
     elements = _tuple_elements(body)
@@ -849,8 +892,11 @@ def lower_model(
         mod = mod.clone()
         mod[ENTRY] = func
     tensors: dict[str, Any] = {}
+    narrowed: dict[str, str] = {}
     if lowering.weights == "bound":
-        mod, tensors = _bind_weights(mod, weights, lowering.keeps_stored_weights)
+        mod, tensors, narrowed = _bind_weights(
+            mod, weights, lowering.keeps_stored_weights, lowering.constant_storage
+        )
     stage("legalization and fusion (TVM)")
     lowered = constant_outputs_copied(
         lower_relax(_with_script_names(mod), at, lowering, tensors), ENTRY
@@ -860,7 +906,7 @@ def lower_model(
     inputs, weight_params = _split_params(func, weight_names)
     if not isinstance(func.body, relax.SeqExpr):
         raise at.error(f"'{ENTRY}' body is a {type(func.body).__name__}")
-    found = _bindings(func.body, at)
+    found = _bindings(func.body, at, merge_equal=lowering.constant_storage == "compact")
     computed = {var for _, _, results in found.calls for var in results}
     names = None if output_names is None else [str(n) for n in output_names]
     outputs = _outputs(func.body.body, found.aliases, found.tuples, computed, names, at)
@@ -881,9 +927,16 @@ def lower_model(
         alias = _tensor_name(constant, tensors)
         if alias is not None and alias not in constants:
             shared[alias] = constant_names[first]
+    # A weight stored narrower: its copy's name in main, or in `shared` if it is stored
+    # with an equal one.
+    stored_as = {_tensor_name(c, tensors): n for c, n in constant_names.items()}
+    stored_as.update((alias, alias) for alias in shared)
+    narrowed_as = {name: stored_as[copy] for name, copy in narrowed.items() if copy in stored_as}
     for var, name, ty in outputs:
         buffers[var] = _buffer(fresh_name(name, taken), ty, f"output '{var.name}'", at)
     output_params = [str(buffers[var].name) for var, _, _ in outputs]
+    state = _state_pairs(func, [str(buffers[p].name) for p in inputs], output_params, at)
+
     # main's params in order: the inputs, the weights, the constants, the outputs.
     params = list(buffers.values())
 
@@ -900,10 +953,26 @@ def lower_model(
         CONSTANTS_ATTR: list(constants),
         OUTPUTS_ATTR: output_params,
         **({SHARED_CONSTANTS_ATTR: shared} if shared else {}),
+        **({NARROWED_CONSTANTS_ATTR: narrowed_as} if narrowed_as else {}),
+        **({STATE_ATTR: state} if state else {}),
     }
     body = _main_body(found.calls, buffers, operators, taken, at)
     main = tvm.tirx.PrimFunc(params, body, attrs=tvm_attrs(attrs))
     return LoweredModel(tvm.IRModule({**operators, tvm.ir.GlobalVar("main"): main}), constants)
+
+
+def _state_pairs(func: Any, inputs: list[str], outputs: list[str], at: Site) -> dict[str, str]:
+    """The entry's `usmp.state`: each state input's param, with the output param of its
+    value after the run (the entry's `usmp.state_count` last of each)."""
+    count = int((func.attrs or {}).get(STATE_COUNT_ATTR, 0))
+    if count > min(len(inputs), len(outputs)):
+        raise at.error(
+            f"{STATE_COUNT_ATTR} is {count}, more than the {len(inputs)} inputs or "
+            f"{len(outputs)} outputs"
+        )
+    if not count:
+        return {}
+    return dict(zip(inputs[-count:], outputs[-count:], strict=True))
 
 
 def _constant_names(
@@ -975,6 +1044,20 @@ def import_relax(
         raise Site(where, "in the lowered TIR").error(
             f"{error.message} ({error.location})"
         ) from None
-    if lowered.constants:
-        set_constant_values(module, prim_funcs(module)["main"], lowered.constants)
+    state = _state_values(mod, weights, where)
+    if lowered.constants or state:
+        set_constant_values(module, prim_funcs(module)["main"], lowered.constants, state)
     return module
+
+
+def _state_values(mod: Any, weights: Mapping[str, np.ndarray], where: str) -> dict[str, np.ndarray]:
+    """The first value of each state variable the entry gives (its `usmp.state_initial`),
+    by the name of `main`'s param of its value before a run (its state inputs, as named)."""
+    func = mod[ENTRY]
+    attrs = func.attrs or {}
+    initial = list(attrs.get(STATE_INITIAL_ATTR, []))
+    if not initial:
+        return {}
+    inputs, _ = _split_params(func, _weight_names(weights, Site(where)))
+    names = [sanitize(p.name) for p in inputs[-len(initial) :]]
+    return {name: value.numpy() for name, value in zip(names, initial, strict=True)}

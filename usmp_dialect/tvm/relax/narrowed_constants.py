@@ -10,7 +10,11 @@ convolutions' within ±21,000). TVM's `R.dequantize` computes
 constant whose values all fit in int8 (or int16) is dequantized to the very same floats from
 an int8 (int16) copy: the constant pool holds a quarter (half) of its bytes, the operator
 widens each value as it reads it, and every output is unchanged. The copy is named after
-the constant with its type appended (`conv_bias_int16`).
+the constant with its type appended (`conv_bias_int16`); the entry records the file's
+name of each (`usmp.narrowed_constants`: `conv_bias` is stored as `conv_bias_int16`), so
+that an override given under the file's name, in the file's type, is converted when its
+values fit and refused, naming the values that do not, when they don't
+(`usmp-translate --constant-storage=file` keeps such constants at the file's type).
 
 A tensor quantized per channel whose channels share one scale and one zero point (a
 converter may write per-channel arrays of equal values) is (de)quantized with those two
@@ -21,7 +25,7 @@ commutes with the layout changes computed at compile time (`folded_weights`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -29,12 +33,16 @@ from usmp_dialect.tvm.relax.folded_weights import op_name
 from usmp_dialect.tvm.relax.names import fresh_name
 
 _NARROWER = (np.int8, np.int16)
+FILE_DTYPE = "int32"
+"""The type in the file of every constant stored narrower."""
+FILE_STORAGE_OPTION = "--constant-storage=file"
+"""The import option that keeps each constant as the file stores it."""
 
 
 def narrowest(values: np.ndarray) -> np.ndarray | None:
     """`values` (int32) in the narrowest of int8 and int16 that holds them all, or None
     if none does (or they are not int32)."""
-    if values.dtype != np.int32 or values.size == 0:
+    if values.dtype != np.dtype(FILE_DTYPE) or values.size == 0:
         return None
     low, high = values.min(), values.max()
     for dtype in _NARROWER:
@@ -44,9 +52,16 @@ def narrowest(values: np.ndarray) -> np.ndarray | None:
     return None
 
 
-def narrowed_dequantized_constants(
-    func: Any, tensors: dict[str, Any]
-) -> tuple[Any, dict[str, Any]]:
+class Narrowed(NamedTuple):
+    """`narrowed_dequantized_constants`' result: the function, `tensors` with the copies
+    added, and the name of each copied tensor's copy."""
+
+    func: Any
+    tensors: dict[str, Any]
+    copies: dict[str, str]
+
+
+def narrowed_dequantized_constants(func: Any, tensors: dict[str, Any]) -> Narrowed:
     """`func` with each int32 constant a dequantize reads replaced by its narrowest copy
     (see above), and `tensors` (name -> tensor) with the copies named after the tensors
     they copy."""
@@ -55,6 +70,7 @@ def narrowed_dequantized_constants(
 
     taken = set(tensors)
     named = dict(tensors)
+    copy_names: dict[str, str] = {}
     copies: dict[Any, Any] = {}  # constant -> its narrowed copy
     blocks = []
     for block in func.body.blocks:
@@ -70,7 +86,8 @@ def narrowed_dequantized_constants(
                 copies[stored] = None if narrowed is None else relax.const(narrowed)
                 name = next((n for n, t in tensors.items() if stored.value.same_as(t)), None)
                 if narrowed is not None and name is not None:
-                    named[fresh_name(f"{name}_{narrowed.dtype}", taken)] = copies[stored].value
+                    copy_names[name] = fresh_name(f"{name}_{narrowed.dtype}", taken)
+                    named[copy_names[name]] = copies[stored].value
             copy = copies[stored]
             if copy is None:
                 bindings.append(binding)
@@ -81,9 +98,10 @@ def narrowed_dequantized_constants(
             bindings.append(relax.VarBinding(binding.var, relax.BlockBuilder().normalize(call)))
         blocks.append(type(block)(bindings))
     if not any(copy is not None for copy in copies.values()):
-        return func, tensors
+        return Narrowed(func, tensors, {})
     body = relax.SeqExpr(blocks, func.body.body)
-    return relax.Function(func.params, body, func.ret_ty, func.is_pure, func.attrs), named
+    narrowed = relax.Function(func.params, body, func.ret_ty, func.is_pure, func.attrs)
+    return Narrowed(narrowed, named, copy_names)
 
 
 _QUANTIZATIONS = frozenset({"relax.quantize", "relax.dequantize"})

@@ -11,7 +11,8 @@ the constant pool holds its bytes once. Operators take a constant's data pointer
 another shape with those bytes reads the same elements in the same order. An application
 overriding the constant by name then overrides every operator reading it; the entry
 records the name of each one stored with another (`usmp.shared_constants`), so overriding
-it is told which name to override instead.
+it is told which name to override instead. Told not to merge (`--constant-storage=file`),
+each constant keeps bytes of its own, which an application can override alone.
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from typing import Any
 
 
 class SharedConstants:
-    """The constant tensors operators read, each distinct in dtype and bytes."""
+    """The constant tensors operators read, each distinct in dtype and bytes (or, unless
+    `merge_equal`, each distinct)."""
 
-    def __init__(self) -> None:
+    def __init__(self, merge_equal: bool = True) -> None:
+        self._merge_equal = merge_equal
         self._distinct: list[Any] = []
         self._read: dict[Any, Any] = {}  # a constant read -> the one read in its place
         self._by_digest: dict[tuple[str, str], list[Any]] = {}
@@ -38,7 +41,8 @@ class SharedConstants:
         data = array.tobytes()
         key = (str(array.dtype), hashlib.blake2b(data, digest_size=16).hexdigest())
         alike = self._by_digest.setdefault(key, [])
-        first = next((c for c in alike if c.value.numpy().tobytes() == data), None)
+        equal = (c for c in alike if c.value.numpy().tobytes() == data)
+        first = next(equal, None) if self._merge_equal else None
         if first is None:
             first = constant
             alike.append(constant)

@@ -203,6 +203,30 @@ usmp.liveness
 
 // -----
 
+// A state pool holds the entry's state (a model's variables, kept from run to run) and
+// nothing else; a state variable goes nowhere else.
+usmp.pool @persist state alignment 16
+%a = usmp.alloc_offset "a" @persist[?] align 16 live [0, 1) : memref<4xf32>
+usmp.liveness
+// CHECK: workspace buffer 'a' cannot go in state pool @persist; a state pool holds exactly the entry's state
+
+// -----
+
+usmp.pool @sram workspace alignment 16
+usmp.pool @persist state alignment 16
+%s = usmp.alloc_offset "s" [@persist, @sram][?] align 16 live [0, 1) {usmp.io = #usmp.io<"s", state>} : memref<4xi8>
+usmp.liveness
+// CHECK: state variable 's' cannot go in workspace pool @sram; a state pool holds exactly the entry's state
+
+// -----
+
+usmp.pool @flash constant alignment 16
+%s = usmp.alloc_offset "s" @flash[?] align 16 live [0, 1) {usmp.io = #usmp.io<"s", state>} : memref<4xi8>
+usmp.liveness
+// CHECK: state variable 's' cannot go in constant pool @flash; a state pool holds exactly the entry's state
+
+// -----
+
 // The generic form reaches the checks of the op's declaration (IRDL's), which the fast
 // path of the verifier skips only for an op of the declared shape.
 usmp.pool @p workspace alignment 16

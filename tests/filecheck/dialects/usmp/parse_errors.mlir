@@ -1,7 +1,7 @@
 // RUN: usmp-opt %s --split-input-file --parsing-diagnostics | filecheck %s
 
 usmp.pool @p scratch alignment 16
-// CHECK: Expected `workspace`, or `constant`
+// CHECK: Expected `workspace`, `constant`, or `state`
 
 // -----
 
@@ -42,4 +42,4 @@ usmp.pool @p workspace alignment 16
 
 usmp.pool @p workspace alignment 16
 %a = usmp.alloc_offset "a" @p[?] align 16 {usmp.io = #usmp.io<"a", sideways>} : memref<4xf32>
-// CHECK: Expected `input`, `output`, `input_output`, or `constant`
+// CHECK: Expected `input`, `output`, `input_output`, `constant`, or `state`

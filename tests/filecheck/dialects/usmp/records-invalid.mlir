@@ -104,3 +104,32 @@ func.func @f() attributes {usmp.shared_constants = {b2 = 1 : i64}} {
   func.return
 }
 // CHECK: usmp.shared_constants {{.*}} has no b2 of the right kind; write usmp.shared_constants as #usmp.shared_constants<...>
+
+// -----
+
+func.func @f() attributes {usmp.state = #usmp.state<s = "">} {
+  func.return
+}
+// CHECK: usmp.state names the output param of variable 's', got ""
+
+// -----
+
+// Two variables cannot share a value after, nor one's value after be another's before.
+func.func @f() attributes {usmp.state = #usmp.state<s = "next", t = "next">} {
+  func.return
+}
+// CHECK: usmp.state gives variable 't' the output param 'next', which is another variable's
+
+// -----
+
+func.func @f() attributes {usmp.state = #usmp.state<s = "t", t = "u">} {
+  func.return
+}
+// CHECK: usmp.state gives variable 's' the output param 't', which is another variable's
+
+// -----
+
+func.func @f() attributes {usmp.state = {s = 1 : i64}} {
+  func.return
+}
+// CHECK: usmp.state {{.*}} has no s of the right kind; write usmp.state as #usmp.state<...>

@@ -17,7 +17,7 @@ func.func @f() attributes {usmp.pools = #usmp.pool_sizes<sram = 9223372036854775
 func.func @f() attributes {usmp.io_offsets = #usmp.io_offsets<x = sideways "sram"[0] : memref<4xf32>>} {
   func.return
 }
-// CHECK: Expected `input`, `output`, `input_output`, or `constant`
+// CHECK: Expected `input`, `output`, `input_output`, `constant`, or `state`
 
 // -----
 func.func @f() attributes {usmp.io_offsets = #usmp.io_offsets<x = input "sram"[0] : tensor<4xf32>>} {
@@ -29,4 +29,4 @@ func.func @f() attributes {usmp.io_offsets = #usmp.io_offsets<x = input "sram"[0
 func.func @f() attributes {usmp.io_offsets = #usmp.io_offsets<x = #usmp.io_offset<input "sram"[0] : memref<4xf32>>>} {
   func.return
 }
-// CHECK: Expected `input`, `output`, `input_output`, or `constant`
+// CHECK: Expected `input`, `output`, `input_output`, `constant`, or `state`

@@ -16,6 +16,13 @@ builtin.module attributes {usmp.plan = #usmp.plan<"exact", proven_optimal = true
   func.func @shared() attributes {usmp.shared_constants = #usmp.shared_constants<b2 = "b1", "b 3" = "b1">} {
     func.return
   }
+  // The state an entry keeps from run to run: each variable's input param (its value
+  // before the run) and the output param of its value after; placed, under both names,
+  // in a state pool.
+  // CHECK: func.func @stateful() attributes {usmp.state = #usmp.state<s = "s_next", "t 2" = "t_next">, usmp.io_offsets = #usmp.io_offsets<s = state "global_state"[0] : memref<4xi8>, s_next = state "global_state"[0] : memref<4xi8>>}
+  func.func @stateful() attributes {usmp.state = #usmp.state<s = "s_next", "t 2" = "t_next">, usmp.io_offsets = #usmp.io_offsets<s = state "global_state"[0] : memref<4xi8>, s_next = state "global_state"[0] : memref<4xi8>>} {
+    func.return
+  }
   // An entry with no pools, and one placed value on its own.
   // CHECK: func.func @empty() attributes {usmp.pools = #usmp.pool_sizes<>, usmp.io_offsets = #usmp.io_offsets<>, one = #usmp.io_offset<output "sram"[64] : memref<8xi32>>}
   func.func @empty() attributes {usmp.pools = #usmp.pool_sizes<>, usmp.io_offsets = #usmp.io_offsets<>, one = #usmp.io_offset<output "sram"[64] : memref<8xi32>>} {

@@ -4,6 +4,8 @@ KIND OUT.onnx`, KIND one of
     unsupported   a `Celu`, which TVM 0.27's ONNX frontend does not convert
     bad-attribute a `BitShift` of direction UP, which the frontend fails on (and prints)
     dynamic       a `NonZero`, whose output's length is known only at run time
+    nms           a `NonMaxSuppression` after a `Relu`: TVM types its output statically
+                  but legalizes it to a length computed from the boxes
     shape-chain   a `Reshape` to a `Concat` of a `Shape` cast and sliced (static once x's
                   shape is given; TVM's frontend alone fails on it)
     softmax-11    a `Softmax` of opset 11, which TVM's frontend decomposes into reshape,
@@ -45,6 +47,20 @@ KINDS = {
         [helper.make_node("NonZero", ["x"], ["y"], name="nonzero0")],
         [tensor("x", [2, 3])],
         [helper.make_tensor_value_info("y", TensorProto.INT64, [2, None])],
+    ),
+    "nms": lambda: model(
+        [
+            helper.make_node("Relu", ["boxes"], ["relu_boxes"], name="relu0"),
+            helper.make_node(
+                "NonMaxSuppression", ["relu_boxes", "scores", "k", "iou"], ["sel"], name="nms0"
+            ),
+        ],
+        [tensor("boxes", [1, 6, 4]), tensor("scores", [1, 1, 6])],
+        [helper.make_tensor_value_info("sel", TensorProto.INT64, [None, 3])],
+        [
+            numpy_helper.from_array(np.array([3], np.int64), "k"),
+            numpy_helper.from_array(np.array([0.5], np.float32), "iou"),
+        ],
     ),
     # As PaddleOCR's exporter writes a flatten: through int32 and a Slice of the shape.
     "shape-chain": lambda: model(
