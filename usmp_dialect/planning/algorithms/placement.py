@@ -236,7 +236,7 @@ def place_in_order(
     pool's size hint. Raises the out-of-space error for the first buffer that fits in
     none. With single spans, a buffer whose `pinned` offset is not -1 stays at that offset
     in its first candidate pool: it must overlap no other buffer placed there; the plan's
-    notes then say the gap search's heap steps and the sets written (`placement_steps`,
+    notes then say the gap search's steps and the sets written (`placement_steps`,
     `placement_writes`: its work, `work`)."""
     notes: dict[str, object] = {}
     if geometry.spans is not None:

@@ -17,7 +17,7 @@ buffer: the gaps are the same.
 Each of those sets alone is full of holes that the others fill (the long buffers sit in
 `stab` of high nodes, the short ones between them in `below` of low ones), so a walk over
 their union passed about every buffer live there: on dense traces (a third of the buffers
-live at once) a quadratic number of steps. So the top levels (down to nodes of about twice
+live at once) a quadratic number of steps. So the top levels (down to nodes of about four times
 the square root of the ranks, `_merged_nodes`) keep instead one set a node:
 
 - `occupied`: every buffer live at some time of the node, merged: nearly solid, its
@@ -25,10 +25,10 @@ the square root of the ranks, `_merged_nodes`) keep instead one set a node:
 - and, on the last of those levels, `covering`: the buffers live at all of its times (the
   `stab` sets of it and its ancestors, merged), for the canonical nodes under it.
 
-A buffer then goes into `occupied` of every top node it meets (about twice its span over the
+A buffer then goes into `occupied` of every top node it meets (about half its span over the
 square root of the ranks, plus the levels) and into `covering` of the last level's nodes it
-covers. A best-fit order of a dense 16k trace passes 1800 intervals a buffer instead of
-4540 (6800 at 64k); the walk is still linear in the gaps of the union, which grow with the
+covers. A best-fit order of a dense 16k trace passes 1980 intervals a buffer instead of
+4540 (6930 at 64k); the walk is still linear in the gaps of the union, which grow with the
 trace (about n/24 gaps, n/80 of them large enough, on dense traces).
 """
 
@@ -76,33 +76,53 @@ def _first_above(hi, base, length, i, offset):
 
 
 @kernel
-def _sift_down(key, which, count, position):
-    while True:
-        child = 2 * position + 1
-        if child >= count:
-            return
-        if child + 1 < count and key[child + 1] < key[child]:
-            child += 1
-        if key[position] <= key[child]:
-            return
-        key[position], key[child] = key[child], key[position]
-        which[position], which[child] = which[child], which[position]
-        position = child
+def _tournament(key, losers, leaves, winners):
+    """Build the loser tree of `key[:leaves]` (`leaves` a power of two): `losers[node]` the
+    set that lost at inner node `node`, `losers[0]` the set with the lowest key."""
+    for k in range(leaves):
+        winners[leaves + k] = k
+    for node in range(leaves - 1, 0, -1):
+        left, right = winners[2 * node], winners[2 * node + 1]
+        if key[right] < key[left]:
+            winners[node], losers[node] = right, left
+        else:
+            winners[node], losers[node] = left, right
+    losers[0] = winners[1]
 
 
 @kernel
-def _lowest_free(lo, hi, base, length, at, key, which, count, offset, size, alignment, work):
+def _replay(key, losers, leaves):
+    """After the key of the winner `losers[0]` grew, play its matches again up the tree:
+    one comparison a level, where a binary heap's sift took two (a dense 64k order's gap
+    walk changes sets about 300M times; its best-fit order took 10-15 % less CPU)."""
+    winner = losers[0]
+    winning = key[winner]
+    node = (winner + leaves) >> 1
+    while node:
+        # Selects, not branches: which set wins a match is a coin toss for the predictor.
+        other = losers[node]
+        playing = key[other]
+        lost = playing < winning
+        losers[node] = winner if lost else other
+        winner = other if lost else winner
+        winning = min(playing, winning)
+        node >>= 1
+    losers[0] = winner
+
+
+@kernel
+def _lowest_free(lo, hi, base, length, at, key, losers, leaves, offset, size, alignment, work):
     """The lowest aligned offset from `offset` up where `size` bytes meet no interval of
-    the `count` sets. `at` is, per set, the first of its intervals not yet passed, and the
-    heap (`key`, `which`) orders the sets by where that interval begins: only the set with
-    the lowest interval can block. A set taken from the heap is followed while its next
-    interval still blocks (the offset only ever moves to the end of an interval that
-    blocks it, so the order the blockers are passed in does not change where it stops),
-    and goes back to the heap when it no longer does: a placement costs a step per
-    interval passed (counted in `work[0]`) and a heap step per change of set."""
+    the sets. `at` is, per set, the first of its intervals not yet passed, and the loser
+    losers (`key`, `losers`, `_tournament`) orders the sets by where that interval begins:
+    only the set with the lowest interval can block. A set that wins is followed while
+    its next interval still blocks (the offset only ever moves to the end of an interval
+    that blocks it, so the order the blockers are passed in does not change where it
+    stops), and plays again when it no longer does: a placement costs a step per
+    interval passed (counted in `work[0]`) and a replay per change of set."""
     steps = 0
-    while key[0] < offset + size:
-        k = which[0]
+    while key[losers[0]] < offset + size:
+        k = losers[0]
         i, first, last = at[k], base[k], length[k]
         while True:
             steps += 1
@@ -112,21 +132,21 @@ def _lowest_free(lo, hi, base, length, at, key, which, count, offset, size, alig
             if i >= last or lo[first + i] >= offset + size:
                 break
         at[k] = i
-        key[0] = lo[first + i] if i < last else NO_HINT
-        _sift_down(key, which, count, 0)
+        key[k] = lo[first + i] if i < last else NO_HINT
+        _replay(key, losers, leaves)
     work[0] += steps
     return offset
 
 
 @kernel
-def _tightest_free(lo, hi, base, length, at, key, which, count, size, alignment, work):
+def _tightest_free(lo, hi, base, length, at, key, losers, leaves, size, alignment, work):
     """The aligned start of the smallest gap that holds `size` bytes (the lowest such gap
     on ties), or of the space above everything when no gap holds it."""
-    offset = _lowest_free(lo, hi, base, length, at, key, which, count, 0, size, alignment, work)
+    offset = _lowest_free(lo, hi, base, length, at, key, losers, leaves, 0, size, alignment, work)
     best, best_room = -1, NO_HINT
-    # Where the heap stops, its lowest interval is the first above the free offset.
-    while key[0] != NO_HINT:
-        end = key[0]
+    # Where the walk stops, the lowest interval left is the first above the free offset.
+    while key[losers[0]] != NO_HINT:
+        end = key[losers[0]]
         if end - offset < best_room:
             best, best_room = offset, end - offset
             if best_room == size:
@@ -138,8 +158,8 @@ def _tightest_free(lo, hi, base, length, at, key, which, count, size, alignment,
             length,
             at,
             key,
-            which,
-            count,
+            losers,
+            leaves,
             _align_up(end, alignment),
             size,
             alignment,
@@ -187,12 +207,15 @@ def _add_node(pool, nodes, merged, node, stamp, seen, sets, count):
 @kernel
 def _merged_nodes(tree):
     """The nodes below this index keep `occupied` sets: the levels whose nodes span at
-    least about twice the square root of the time ranks: on a dense 16k trace one level
-    deeper passed as many intervals and wrote more sets (1.39 against 1.21 CPU s a
-    best-fit order), one level shallower passed 10 % more (1.23 s)."""
+    least about four times the square root of the time ranks. One level deeper took a
+    dense 64k best-fit order 17.6 CPU s against 14.3 (72% more writes), one shallower
+    12.2 against 13.5 (35% fewer writes, 3% more steps; 16k the same), now that a step
+    replays a loser tree; with the binary heap, at 16k, one deeper had passed as many
+    intervals and written more sets, one shallower passed 10% more (1.23 s against
+    1.21)."""
     nodes = 2 * tree
     merged = 2
-    while 4 * merged * merged < nodes:
+    while 16 * merged * merged < nodes:
         merged *= 2
     return merged
 
@@ -306,8 +329,8 @@ def place_spans(
 ):
     """`(pool, offset, failed, steps, writes)`: every buffer of `order` at the first
     candidate pool where it fits under the hint (`NO_HINT`: none); `failed` is the first
-    buffer that fits nowhere (-1 when all were placed); `steps` the heap steps the gaps
-    took, `writes` the sets the placed buffers were written to. A buffer whose
+    buffer that fits nowhere (-1 when all were placed); `steps` the intervals the gap
+    searches passed, `writes` the sets the placed buffers were written to. A buffer whose
     `pinned` offset is not -1 goes there, in its first candidate pool, whatever it meets
     (the caller knows it overlaps nothing). The arena of intervals starts with address
     space for `arena_slots` (the offsets do not depend on it)."""
@@ -331,12 +354,17 @@ def place_spans(
     stamp = 0
     sets = np.empty(4 * 64 + 8, np.int64)
     targets = np.empty(2 * len(sets) + 2 * merged, np.int64)
-    # Per set of a query: where its intervals are, the first not passed, the heap.
-    base = np.empty(len(sets), np.int64)
-    length = np.empty(len(sets), np.int64)
-    at = np.empty(len(sets), np.int64)
-    key = np.empty(len(sets), np.int64)
-    which = np.empty(len(sets), np.int64)
+    # Per set of a query (padded to a power of two with empty ones): where its intervals
+    # are, the first not passed, the loser tree.
+    slots = 1
+    while slots < len(sets):
+        slots *= 2
+    base = np.empty(slots, np.int64)
+    length = np.empty(slots, np.int64)
+    at = np.empty(slots, np.int64)
+    key = np.empty(slots, np.int64)
+    losers = np.empty(slots, np.int64)
+    winners = np.empty(2 * slots, np.int64)
     pool_of = np.full(n, -1, np.int64)
     offset_of = np.zeros(n, np.int64)
     work = np.zeros(2, np.int64)
@@ -353,21 +381,29 @@ def place_spans(
                 count = _query_sets(tree, merged, pool, start, end, stamp, seen, sets)
             if count and pinned[buffer] < 0:
                 alignment = alignments[buffer]
+                # Only the sets that hold intervals play: fewer levels to replay.
+                players = 0
                 for k in range(count):
-                    base[k] = set_base[sets[k]]
-                    length[k] = set_length[sets[k]]
-                    at[k] = 0
-                    key[k] = lo[base[k]] if length[k] else NO_HINT
-                    which[k] = k
-                for k in range(count // 2 - 1, -1, -1):
-                    _sift_down(key, which, count, k)
+                    if set_length[sets[k]]:
+                        base[players] = set_base[sets[k]]
+                        length[players] = set_length[sets[k]]
+                        at[players] = 0
+                        key[players] = lo[base[players]]
+                        players += 1
+                held = players
+                players = 1
+                while players < held:
+                    players *= 2
+                for k in range(held, players):
+                    base[k], length[k], at[k], key[k] = 0, 0, 0, NO_HINT
+                _tournament(key, losers, players, winners)
                 if best_fit:
                     offset = _tightest_free(
-                        lo, hi, base, length, at, key, which, count, size, alignment, work
+                        lo, hi, base, length, at, key, losers, players, size, alignment, work
                     )
                 else:
                     offset = _lowest_free(
-                        lo, hi, base, length, at, key, which, count, 0, size, alignment, work
+                        lo, hi, base, length, at, key, losers, players, 0, size, alignment, work
                     )
             if offset + size > hints[pool]:
                 continue

@@ -34,16 +34,20 @@ time of six portfolio orders on A, D, resnet50, G_1, pangu_2.6B, S_1, Y_1 and ra
 instances (most within 35 %, none more than 2x slower)."""
 SPAN_PLACEMENT_SECONDS_PER_PAIR = 2.5e-9
 """Each conflicting pair there: more live buffers, more gaps to pass."""
-SPAN_PLACEMENT_SECONDS_PER_STEP = 33e-9
+SPAN_PLACEMENT_SECONDS_PER_STEP = 22e-9
 """One step of a gap search in the segment tree of spans (`placement_kernel`: an interval
-passed, its heap step included). Dense traces (a third of the buffers live at once) cost
-far more than their pairs say (1800 steps a buffer at 16k under best fit, 6800 at 64k,
-where sparse traces of as many pairs take 200-400), and only the kernel's count tells
-them apart; the count is part of the work, the same on every run."""
+passed, its replay in the sets' loser tree included). Dense traces (a third of the buffers
+live at once) cost far more than their pairs say (1800 steps a buffer at 16k under best
+fit, 6800 at 64k, where sparse traces of as many pairs take 200-400), and only the kernel's
+count tells them apart; the count is part of the work, the same on every run."""
 SPAN_PLACEMENT_SECONDS_PER_WRITE = 330e-9
 """One set of the segment tree a placed buffer is written to (a merge and a shift of the
-set's tail: the `occupied` sets of dense traces hold thousands of intervals). The two
-prices fitted to best- and first-fit orders of dense 16k and 64k traces (within 15 %)."""
+set's tail: the `occupied` sets of dense traces hold thousands of intervals). Fitted with
+the step's price to best- and first-fit orders of dense 16k and 64k traces, the writes
+alone timed by placing the same offsets pinned: a write took 220-260 ns at 16k and 400-450
+at 64k (the sets grow with the trace), so the 64k orders come 5-15 % over the two prices
+and the 16k ones 10-35 % under; a price of 400 ns would lift random 16k and 64k traces'
+first orders over the model's price, and so cut their budgets."""
 SKYLINE_SECONDS_PER_LOOKUP = 0.5e-6
 """One skyline lookup of a bottom-up dive (`skyline`): a range maximum, a heap step and,
 for a placement, a range raise (0.44-0.56 us on random 64k-buffer traces, 1.7M lookups a
