@@ -119,6 +119,9 @@ CASES = {
     "operand-defined-in-own-region": opt(
         "operand_defined_in_own_region.mlir", "operand #2 does not dominate this use"
     ),
+    "operand-defined-in-later-region": opt(
+        "operand_defined_in_later_region.mlir", "operand #1 does not dominate this use"
+    ),
     "tir-dimension-past-int32": translate(
         "emit-tvmscript",
         "tir_dimension_past_int32.mlir",

@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Operation, TypeAttribute
+from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import IRDLOperation, OptAttributeDef, OptPropertyDef
 from xdsl.irdl.operations import VerificationContext
 from xdsl.parser.core import ForwardDeclaredValue
@@ -100,6 +100,7 @@ class LocatingParser(HookedParser):
         self._line_offset = line_offset
         self._file_name = StringAttr(name)
         self._depth = 0
+        self._forward_uses: list[tuple[SSAValue, Operation, int]] = []
         # Line starts found once, so locating an op is a binary search rather than a
         # count of the newlines before it (which made large inputs quadratic).
         self._line_starts = [0]
@@ -152,6 +153,27 @@ class LocatingParser(HookedParser):
                     f"operand #{index} does not dominate this use: it is defined inside the "
                     "op's own regions",
                     start,
+                )
+
+    def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
+        for index, forward in self.forward_ssa_references.get(name, {}).items():
+            if index < len(values):
+                self._forward_uses.extend(
+                    (values[index], use.operation, use.index) for use in forward.uses
+                )
+        super()._register_ssa_definition(name, values, span)
+
+    def _check_forward_uses_visible(self) -> None:
+        """xDSL 0.75 resolves a use before a definition by name wherever the definition
+        is, even inside the region of a later op, where no use outside it can see it."""
+        for value, user, index in self._forward_uses:
+            owner = value.owner
+            region = owner.parent_region() if isinstance(owner, Operation) else owner.parent
+            if region is not None and not region.is_ancestor(user):
+                raise LocatedError(
+                    f"operand #{index} does not dominate this use: it is defined inside "
+                    "the region of another op",
+                    location_prefix(user, self.lexer.input.name),
                 )
 
     def generic_operation_parsed(self, op: Operation) -> Operation:
@@ -245,6 +267,7 @@ class LocatingParser(HookedParser):
         value: the hints are made ones that print uniquely. Records passes hand on that
         were written in their untyped form are read as their typed attributes."""
         module = super().parse_module(allow_implicit_module)
+        self._check_forward_uses_visible()
         self._check_resource_uses()
         upgrade_named_liveness(module, self.lexer.input.name)
         resources.set_blobs(module, self._blobs)

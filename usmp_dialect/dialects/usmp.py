@@ -1457,6 +1457,7 @@ class AllocOffsetOp(IRDLOperation):
                 f"buffer '{name}': alignment must be a positive power of two, got {alignment}"
             )
         self._verify_live(name)
+        self._verify_distinct_pools(name)
         offset = self.offset_bytes
         if offset is None:
             return
@@ -1474,6 +1475,17 @@ class AllocOffsetOp(IRDLOperation):
         end = offset + size
         if end > INT64_MAX:
             raise VerifyException(f"buffer '{name}' ends at byte {end}, past the limit of 2**63-1")
+
+    def _verify_distinct_pools(self, name: str) -> None:
+        refs = self.pools.data
+        if len(refs) < 2:
+            return
+        seen: set[str] = set()
+        for ref in refs:
+            pool = ref.root_reference.data
+            if pool in seen:
+                raise VerifyException(f"buffer '{name}' lists candidate pool @{pool} twice")
+            seen.add(pool)
 
     def _verify_live(self, name: str) -> None:
         live = self.live_array()

@@ -42,10 +42,21 @@ def _stdin_is_a_pipe() -> bool:
         return False
 
 
-def check_not_empty(data: bytes | bytearray, name: str) -> None:
-    """An input with nothing but white space is one diagnostic saying so (a parser's would
-    blame its first character); in a pipe, most likely the command before failed."""
+_MLIR_CODE = re.compile(rb"^[ \t\r\f\v]*(?:[^\s/]|/(?!/))", re.MULTILINE)
+"""A line's first character that is neither white space nor the start of a `//` comment."""
+
+
+def holds_only_comments(data: bytes | bytearray) -> bool:
+    """Whether MLIR text `data` has nothing but white space and `//` comments."""
+    return _MLIR_CODE.search(data) is None
+
+
+def check_not_empty(data: bytes | bytearray, name: str, mlir: bool = False) -> None:
+    """An input with nothing but white space (or, `mlir`, comments) is one diagnostic saying
+    so (a parser's would blame its end); in a pipe, most likely the command before failed."""
     if _NOT_SPACE.search(data):
+        if mlir and holds_only_comments(data):
+            raise LocatedError("the input is empty: it holds nothing but comments", name)
         return
     message = "the input is empty"
     if name == STDIN_NAME and _stdin_is_a_pipe():

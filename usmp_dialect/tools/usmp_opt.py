@@ -38,6 +38,7 @@ from usmp_dialect.planning.budget import PLANNING_PROGRESS
 from usmp_dialect.tools.errors import (
     STDIN_NAME,
     check_not_empty,
+    holds_only_comments,
     report_user_errors,
     usage_error,
 )
@@ -347,7 +348,8 @@ class UsmpOptMain(xDSLOptMain):
                     self.args.input_file,
                 )
             data = read_all(stream)
-            check_not_empty(data, self.get_input_name())
+            mlir = (self.args.frontend or extension) == "mlir"
+            check_not_empty(data, self.get_input_name(), mlir)
         return cast(IO[bytes], ReadInput(data)), extension
 
     def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
@@ -364,9 +366,12 @@ class UsmpOptMain(xDSLOptMain):
         from usmp_dialect.formats.resources import read_all
         from usmp_dialect.parsing import LocatingParser
 
-        parser = LocatingParser(
-            self.ctx, read_all(chunk), self.get_input_name(), line_offset=start_offset
-        )
+        data = read_all(chunk)
+        if not self.args.no_implicit_module and holds_only_comments(data):
+            # A --split-input-file chunk with no operations (the whole input has some), as
+            # after a trailing separator: mlir-opt's empty module, where xDSL's parser fails.
+            return ModuleOp([])
+        parser = LocatingParser(self.ctx, data, self.get_input_name(), line_offset=start_offset)
         return parser.parse_module(not self.args.no_implicit_module)
 
     def output_resulting_program(self, prog: ModuleOp) -> str:

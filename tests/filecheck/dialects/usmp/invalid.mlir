@@ -48,6 +48,14 @@ usmp.liveness
 // -----
 
 usmp.pool @p workspace alignment 16
+usmp.pool @q workspace alignment 16
+%a = usmp.alloc_offset "a" [@p, @q, @p][?] align 16 live [0, 1) : memref<4xf32>
+usmp.liveness
+// CHECK: buffer 'a' lists candidate pool @p twice
+
+// -----
+
+usmp.pool @p workspace alignment 16
 %a = usmp.alloc_offset "a" @p[-16] align 16 live [0, 1) : memref<4xf32>
 usmp.liveness
 // CHECK: buffer 'a' has a negative offset -16
