@@ -46,9 +46,9 @@ def span_problems(draw) -> tuple[Problem, np.ndarray]:
     return problem, np.asarray(draw(st.permutations(range(n))))
 
 
-def _placed(problem: Problem, geometry, order: np.ndarray, fit: Fit):
+def _placed(problem: Problem, geometry, order: np.ndarray, fit: Fit, gaps_compared=None):
     try:
-        plan = place_in_order(problem, geometry, order, fit)
+        plan = place_in_order(problem, geometry, order, fit, gaps_compared=gaps_compared)
     except PlanningError as error:
         return str(error)
     return plan.pool.tolist(), plan.offset.tolist()
@@ -92,6 +92,16 @@ def test_long_trace_placement_equals_the_conflict_list_placement(instance, fit):
     problem, order = instance
     assert _placed(problem, geometry_of(problem), order, fit) == _placed(
         problem, _graph_geometry(problem), order, fit
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(long_traces(), st.integers(1, 4))
+def test_bounded_best_fit_equals_the_conflict_list_placement(instance, gaps_compared):
+    """Best fit over the lowest few fitting gaps (huge dense traces) picks the same gaps."""
+    problem, order = instance
+    assert _placed(problem, geometry_of(problem), order, Fit.BEST, gaps_compared) == _placed(
+        problem, _graph_geometry(problem), order, Fit.BEST, gaps_compared
     )
 
 

@@ -38,7 +38,30 @@ class Fit(Enum):
     FIRST = "first-fit"
     """The lowest offset where the buffer fits."""
     BEST = "best-fit"
-    """The smallest gap the buffer fits in; the pool's top only when no gap fits."""
+    """The smallest gap the buffer fits in (of the lowest `gaps_compared_in` such gaps);
+    the pool's top only when no gap fits."""
+
+
+BOUNDED_BEST_FIT_PAIRS = 2**28
+"""Past this many conflicting pairs, best fit compares the lowest `BEST_FIT_GAPS` gaps that
+hold a buffer, not all of them. Comparing every one is quadratic on dense traces (about n/80
+gaps hold a buffer there, a best-fit order walks about 0.32 gaps a pair: 440M steps, 11.7
+CPU s, at 64k buffers and 1.37G pairs); every benchmark instance has at most 180M pairs
+(Y_1, whose order walks 20M steps) and dense traces below about 28k buffers stay under it,
+so their plans are those of exact best fit. Dense 64k and 256k traces end nearer max-live
+with the bound (figures in BENCHMARKS.md, "Scaling")."""
+
+BEST_FIT_GAPS = 64
+"""The fitting gaps a bounded best fit compares: a dense 64k best-fit order walked 119M /
+134M / 186M steps with 32 / 64 / 256 (1.00496x / 1.00512x / 1.00530x max-live, 1.00532x
+comparing all), a dense 16k one the same plan size as exact best fit with 64 (1.00451x)."""
+
+
+def gaps_compared_in(geometry: Geometry) -> int:
+    """How many fitting gaps best fit compares for a buffer of a problem like `geometry`."""
+    if float(geometry.degree.sum()) / 2 > BOUNDED_BEST_FIT_PAIRS:
+        return BEST_FIT_GAPS
+    return int(NO_HINT)
 
 
 @dataclass(frozen=True)
@@ -213,15 +236,22 @@ def gap_starts(
 
 
 def lowest_fit(
-    blocker_offsets: np.ndarray, blocker_tops: np.ndarray, size: int, alignment: int, fit: Fit
+    blocker_offsets: np.ndarray,
+    blocker_tops: np.ndarray,
+    size: int,
+    alignment: int,
+    fit: Fit,
+    gaps_compared: int = int(NO_HINT),
 ) -> int:
     """The offset for a buffer of `size` bytes among blockers occupying
-    `[offset, top)`: the lowest free aligned one, or the one in the tightest gap."""
+    `[offset, top)`: the lowest free aligned one, or the one in the tightest of the lowest
+    `gaps_compared` gaps below the top."""
     if len(blocker_offsets) == 0 or size == 0:
         return 0
     starts, room = gap_starts(blocker_offsets, blocker_tops, size, alignment)
-    if fit is Fit.BEST and len(starts) > 1:
-        return int(starts[np.argmin(room)])
+    compared = min(len(starts) - 1, gaps_compared)
+    if fit is Fit.BEST and compared > 0:
+        return int(starts[np.argmin(room[:compared])])
     return int(starts[0])
 
 
@@ -231,25 +261,31 @@ def place_in_order(
     order: np.ndarray,
     fit: Fit,
     pinned: np.ndarray | None = None,
+    gaps_compared: int | None = None,
 ) -> Plan:
     """Each buffer in `order` goes to its first candidate pool where it fits under the
-    pool's size hint. Raises the out-of-space error for the first buffer that fits in
+    pool's size hint; best fit compares `gaps_compared` fitting gaps (by default
+    `gaps_compared_in(geometry)`). Raises the out-of-space error for the first buffer that fits in
     none. With single spans, a buffer whose `pinned` offset is not -1 stays at that offset
     in its first candidate pool: it must overlap no other buffer placed there; the plan's
     notes then say the gap search's steps and the sets written (`placement_steps`,
     `placement_writes`: its work, `work`)."""
     notes: dict[str, object] = {}
+    if gaps_compared is None:
+        gaps_compared = gaps_compared_in(geometry)
     if geometry.spans is not None:
         if pinned is None:
             pinned = np.full(problem.num_buffers, -1, dtype=np.int64)
         pool, offset, failed, steps, writes = _place_spans(
-            problem, geometry.spans, order, fit, pinned
+            problem, geometry.spans, order, fit, pinned, gaps_compared
         )
         notes["placement_steps"] = steps
         notes["placement_writes"] = writes
     else:
         assert pinned is None, "pinned offsets need single spans"
-        pool, offset, failed = _place_by_conflict_lists(problem, geometry, order, fit)
+        pool, offset, failed = _place_by_conflict_lists(
+            problem, geometry, order, fit, gaps_compared
+        )
     if failed >= 0:
         needed = _bytes_needed(problem, geometry, pool, offset, failed)
         raise PlacementFailure(out_of_space(problem, failed, "default", needed), pool)
@@ -280,6 +316,7 @@ def _place_spans(
     order: np.ndarray,
     fit: Fit,
     pinned: np.ndarray,
+    gaps_compared: int,
 ) -> tuple[np.ndarray, np.ndarray, int, int, int]:
     candidates = problem.candidates
     indptr = np.zeros(problem.num_buffers + 1, dtype=np.int64)
@@ -302,12 +339,13 @@ def _place_spans(
         len(problem.pools),
         np.asarray(pinned, dtype=np.int64),
         ARENA_SLOTS_PER_BUFFER * problem.num_buffers,
+        gaps_compared,
     )
     return pool, offset, int(failed), int(steps), int(writes)
 
 
 def _place_by_conflict_lists(
-    problem: Problem, geometry: Geometry, order: np.ndarray, fit: Fit
+    problem: Problem, geometry: Geometry, order: np.ndarray, fit: Fit, gaps_compared: int
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """The placed conflicts of each buffer from its list, their gaps found by a sort."""
     sizes = np.asarray(problem.sizes, dtype=np.int64)
@@ -321,7 +359,9 @@ def _place_by_conflict_lists(
         for pool in problem.candidates[buffer]:
             placed = neighbours[pool_of[neighbours] == pool]
             offsets = offset_of[placed]
-            offset = lowest_fit(offsets, offsets + sizes[placed], size, alignments[buffer], fit)
+            offset = lowest_fit(
+                offsets, offsets + sizes[placed], size, alignments[buffer], fit, gaps_compared
+            )
             hint = hints[pool]
             if hint is None or offset + size <= hint:
                 pool_of[buffer] = pool

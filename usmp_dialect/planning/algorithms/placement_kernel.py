@@ -139,13 +139,18 @@ def _lowest_free(lo, hi, base, length, at, key, losers, leaves, offset, size, al
 
 
 @kernel
-def _tightest_free(lo, hi, base, length, at, key, losers, leaves, size, alignment, work):
-    """The aligned start of the smallest gap that holds `size` bytes (the lowest such gap
-    on ties), or of the space above everything when no gap holds it."""
+def _tightest_free(
+    lo, hi, base, length, at, key, losers, leaves, size, alignment, gaps_compared, work
+):
+    """The aligned start of the smallest of the lowest `gaps_compared` gaps that hold
+    `size` bytes (the lowest such gap on ties), or of the space above everything when no
+    gap holds it."""
     offset = _lowest_free(lo, hi, base, length, at, key, losers, leaves, 0, size, alignment, work)
     best, best_room = -1, NO_HINT
+    compared = 0
     # Where the walk stops, the lowest interval left is the first above the free offset.
-    while key[losers[0]] != NO_HINT:
+    while key[losers[0]] != NO_HINT and compared < gaps_compared:
+        compared += 1
         end = key[losers[0]]
         if end - offset < best_room:
             best, best_room = offset, end - offset
@@ -326,6 +331,7 @@ def place_spans(
     num_pools,
     pinned,
     arena_slots,
+    gaps_compared=NO_HINT,
 ):
     """`(pool, offset, failed, steps, writes)`: every buffer of `order` at the first
     candidate pool where it fits under the hint (`NO_HINT`: none); `failed` is the first
@@ -399,7 +405,18 @@ def place_spans(
                 _tournament(key, losers, players, winners)
                 if best_fit:
                     offset = _tightest_free(
-                        lo, hi, base, length, at, key, losers, players, size, alignment, work
+                        lo,
+                        hi,
+                        base,
+                        length,
+                        at,
+                        key,
+                        losers,
+                        players,
+                        size,
+                        alignment,
+                        gaps_compared,
+                        work,
                     )
                 else:
                     offset = _lowest_free(
