@@ -29,7 +29,9 @@ A buffer then goes into `occupied` of every top node it meets (about half its sp
 square root of the ranks, plus the levels) and into `covering` of the last level's nodes it
 covers. A best-fit order of a dense 16k trace passes 1980 intervals a buffer instead of
 4540 (6930 at 64k); the walk is still linear in the gaps of the union, which grow with the
-trace (about n/24 gaps, n/80 of them large enough, on dense traces).
+trace (about n/24 gaps, n/80 of them large enough, on dense traces). So on huge problems
+best fit compares only the lowest few gaps that hold the buffer (`gaps_compared`, chosen by
+`placement.gaps_compared_in`): 2100 intervals a buffer at 64k, 5600 at 256k.
 """
 
 from __future__ import annotations

@@ -38,8 +38,9 @@ SPAN_PLACEMENT_SECONDS_PER_STEP = 22e-9
 """One step of a gap search in the segment tree of spans (`placement_kernel`: an interval
 passed, its replay in the sets' loser tree included). Dense traces (a third of the buffers
 live at once) cost far more than their pairs say (1800 steps a buffer at 16k under best
-fit, 6800 at 64k, where sparse traces of as many pairs take 200-400), and only the kernel's
-count tells them apart; the count is part of the work, the same on every run."""
+fit, 6800 at 64k, where sparse traces of as many pairs take 200-400; 2100 at 64k and 5600
+at 256k comparing the lowest 64 fitting gaps, `BEST_FIT_GAPS`), and only the kernel's count
+tells them apart; the count is part of the work, the same on every run."""
 SPAN_PLACEMENT_SECONDS_PER_WRITE = 330e-9
 """One set of the segment tree a placed buffer is written to (a merge and a shift of the
 set's tail: the `occupied` sets of dense traces hold thousands of intervals). Fitted with
