@@ -42,6 +42,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from usmp_dialect.analysis.ssa_dominance import Use, candidate_uses, first_violation
 from usmp_dialect.diagnostics import (
     MAX_NESTING,
     LocatedError,
@@ -55,7 +56,6 @@ from usmp_dialect.dialects.usmp import typed_records
 from usmp_dialect.formats import resources
 from usmp_dialect.formats.named_liveness import upgrade_named_liveness
 from usmp_dialect.formats.resources import Blobs
-from usmp_dialect.ssa_dominance import Use, candidate_uses, first_violation
 from usmp_dialect.universe import usmp_context
 from usmp_dialect.xdsl_compat import (
     HookedParser,
