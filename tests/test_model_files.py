@@ -34,6 +34,7 @@ from int8_tflite import (  # noqa: E402
     requantizing_slice_tflite,
     scalar_state_tflite,
     split_v_tflite,
+    unique_tflite,
     unsupported_operator_tflite,
 )
 from tflite.BuiltinOperator import BuiltinOperator  # noqa: E402
@@ -624,9 +625,39 @@ def test_lowering_failure_is_one_line_on_stderr(model_files: dict[str, Path | No
     assert completed.returncode == 1
     assert completed.stdout == ""
     assert completed.stderr.splitlines() == [
-        f"{mel}: error: in 'forward': TVM's Relax lowering failed: ValueError: Invalid conv "
-        "parameters: lead to negative output shape [1, -2]. "
+        f"{mel}: error: CONV_2D operator 3, computing 'convolution_11': TVM's Relax lowering "
+        "failed on its 'relax.nn.conv2d': ValueError: Invalid conv parameters: lead to "
+        "negative output shape [1, -2]. "
     ]
+
+
+def test_dynamic_tflite_operator_is_named(tmp_path: Path) -> None:
+    """A UNIQUE, whose output's length TVM's frontend leaves to run time: one diagnostic
+    naming the file's operator as the other TFLite diagnostics do (its opcode, index and
+    tensor), exit status 1, no output file."""
+    path, out = tmp_path / "unique.tflite", tmp_path / "unique.mlir"
+    path.write_bytes(unique_tflite())
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "usmp_dialect.tools.usmp_translate",
+            "--import-tflite",
+            str(path),
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert completed.returncode == 1
+    assert completed.stdout == ""
+    assert completed.stderr.splitlines() == [
+        f"{path}: error: UNIQUE operator 1, computing 'unique/values': operator 'relax.unique' "
+        "computes a tensor of dynamic shape unknown (it stays dynamic with the input shapes "
+        "fixed)"
+    ]
+    assert not out.exists()
 
 
 @pytest.mark.parametrize("sizes", [[2, -1], [-1, 2, 1]])
