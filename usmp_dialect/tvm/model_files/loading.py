@@ -626,9 +626,7 @@ def _file_operator_computing(func: Any, var: Any, path: str, kind: str) -> str:
         name, what = partial(_tflite_operator, model), "operator"
     computing = {sanitize(out): i for i, outs in enumerate(outputs) for out in outs}
     later = [b.var.name for block in func.body.blocks for b in block.bindings]
-    named = (
-        computing.get(n, computing.get(n.rstrip("_"))) for n in later[later.index(var.name) :]
-    )
+    named = (computing.get(n, computing.get(n.rstrip("_"))) for n in later[later.index(var.name) :])
     index = next((i for i in named if i is not None), None)
     return f"the {what} computing '{var.name}'" if index is None else name(index)
 
