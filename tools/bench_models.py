@@ -44,7 +44,9 @@ model the tests write, and any given) as `usmp-translate --import-tflite` import
 against TensorFlow Lite Micro's arena (the `tflite-micro` wheel's interpreter, its
 recording allocator: the non-persistent "head", where TFLM plans every tensor of the graph,
 inputs and outputs included, and the total with its persistent "tail" of interpreter
-structures) and Relax's StaticPlanBlockMemory (the "Model files" section). TFLM gets the
+structures) and Relax's StaticPlanBlockMemory (the "Model files" section); a streaming
+model's state is a state pool of its own, as the pipeline keeps it, reported apart against
+the bytes of the file's variables, as in "Corpus". TFLM gets the
 arena it needs (`tflm_arena` grows it until TFLM allocates); a file that does not import,
 or fails later, is a row saying why.
 
@@ -610,9 +612,12 @@ def model_files_section(rows: list[tuple[str, dict[str, Any]]], command: str) ->
         "float16-weight model: its DEQUANTIZE kernel takes int8, int16 and uint8 only; the "
         "activations are float32 in either runtime. microWakeWord's detectors (okay_nabu, "
         "hey_mycroft: pymicro-wakeword) are int8 streaming models whose every run reads and "
-        "writes 6 resource variables: each variable is an input (its value before the run) "
-        "and an output (after), both placed in *I/O*, where TFLM keeps one copy in its "
-        "persistent tail (in *total*, not in *non-persistent*). openWakeWord's "
+        "writes 6 resource variables: as the pipeline keeps them (`tir-state-to-allocations` "
+        "before `tir-io-to-allocations`), each variable is one buffer, its value before the "
+        "run and after it, in a state pool of its own, outside *I/O*: *state* (and in "
+        "*temporaries kept* too), against the bytes of the file's variables, of which TFLM "
+        "keeps one copy in its persistent tail (in *total*, not in *non-persistent*). "
+        "openWakeWord's "
         "melspectrogram (pyopen-wakeword) takes any number of audio samples, its file says "
         "1: it is imported with the 1760 pyopen-wakeword feeds it (`--input-shape`), which "
         "TFLM's interpreter cannot resize to (*n/a*).",
