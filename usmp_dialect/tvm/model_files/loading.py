@@ -62,10 +62,7 @@ from usmp_dialect.tvm.model_files.tflite_state import (
     stateful_converter,
     with_state,
 )
-from usmp_dialect.tvm.relax.dynamic_results import (
-    dynamic_after_legalization,
-    failing_legalization,
-)
+from usmp_dialect.tvm.relax.dynamic_results import unlowerable_op
 from usmp_dialect.tvm.relax.lowering import (
     MODEL_FILE_LOWERING,
     Lowering,
@@ -577,35 +574,25 @@ def file_operators_named(mod: Any, path: str, kind: str | None) -> Iterator[None
     except RelaxImportError as error:
         if kind is None:
             raise
-        func = mod[ENTRY]
-        raise _dynamic_result(func, path, kind) or _failed(func, path, kind, error) from None
+        raise _operator_named(mod[ENTRY], path, kind, error) from None
 
 
-def _dynamic_result(func: Any, path: str, kind: str) -> RelaxImportError | None:
-    """The error that names the operator whose result TVM's legalization makes dynamic
-    (`dynamic_after_legalization`), if one does: the lowering only sees TVM's bindings."""
-    found = dynamic_after_legalization(func)
-    if found is None:
-        return None
-    var, op = found
-    return RelaxImportError(
-        f"{_file_operator_computing(func, var, path, kind)}: TVM's '{op}' computes its "
-        "result's shape from the input values, at run time (it stays dynamic with the input "
-        "shapes fixed); a plan needs every shape static",
-        path,
-    )
-
-
-def _failed(func: Any, path: str, kind: str, error: RelaxImportError) -> RelaxImportError:
-    """`error`, naming the operator of the file TVM fails to legalize
-    (`failing_legalization`) when TVM's error on it is the lowering's."""
-    found = failing_legalization(func)
-    if found is None or found[2] not in error.message:
+def _operator_named(func: Any, path: str, kind: str, error: RelaxImportError) -> RelaxImportError:
+    """The error naming the operator of the file whose result TVM's legalization makes
+    dynamic (the lowering only sees TVM's bindings), else the one TVM fails to legalize
+    when TVM's error on it is the lowering's (`unlowerable_op`); else `error`."""
+    found = unlowerable_op(func)
+    if found is None or (found.error is not None and found.error not in error.message):
         return error
-    var, op, text = found
+    operator = _file_operator_computing(func, found.var, path, kind)
+    if found.error is not None:
+        return RelaxImportError(
+            f"{operator}: TVM's Relax lowering failed on its '{found.op}': {found.error}", path
+        )
     return RelaxImportError(
-        f"{_file_operator_computing(func, var, path, kind)}: TVM's Relax lowering failed on "
-        f"its '{op}': {text}",
+        f"{operator}: TVM's '{found.op}' computes its result's shape from the input values, "
+        "at run time (it stays dynamic with the input shapes fixed); a plan needs every "
+        "shape static",
         path,
     )
 

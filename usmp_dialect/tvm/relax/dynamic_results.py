@@ -1,8 +1,7 @@
 """The first op of a Relax function whose result TVM's legalization makes dynamic, or
 that TVM fails to legalize.
 
-    dynamic_after_legalization(func) -> (its var, the op's name) | None
-    failing_legalization(func) -> (its var, the op's name, TVM's error text) | None
+    unlowerable_op(func) -> Unlowerable(var, op, error) | None
 
 A frontend may type an op's result statically (TVM's ONNX NonMaxSuppression: at most
 every box selected) that its legalization then slices to a length computed from the
@@ -18,7 +17,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from usmp_dialect.tvm.captured_output import output_captured
 
@@ -68,22 +67,25 @@ def _legalized_ops(func: Any) -> Iterator[tuple[Any, str, Any]]:
             yield binding.var, call.op.name, legalized
 
 
-def dynamic_after_legalization(func: Any) -> tuple[Any, str] | None:
-    """The var of the first op call in `func` whose legalization computes a value of
-    dynamic shape, and the op's name; None if there is none."""
+class Unlowerable(NamedTuple):
+    """An op call of a function TVM cannot lower to a static plan: its var, the op's name,
+    and TVM's error legalizing it (`Type: message`), or None if its legalization computes
+    a value of dynamic shape."""
+
+    var: Any
+    op: str
+    error: str | None
+
+
+def unlowerable_op(func: Any) -> Unlowerable | None:
+    """The first op call in `func` whose legalization computes a value of dynamic shape,
+    else the first TVM fails to legalize; None if there is neither."""
+    failing = None
     for var, op, legalized in _legalized_ops(func):
         if isinstance(legalized, Exception):
+            failing = failing or Unlowerable(var, op, f"{type(legalized).__name__}: {legalized}")
             continue
         computed = [b.var.ty for b in legalized.body.blocks for b in b.bindings]
         if not all(_static(ty) for ty in computed):
-            return var, op
-    return None
-
-
-def failing_legalization(func: Any) -> tuple[Any, str, str] | None:
-    """The var of the first op call in `func` TVM fails to legalize, the op's name and
-    TVM's error (`Type: message`); None if there is none."""
-    for var, op, legalized in _legalized_ops(func):
-        if isinstance(legalized, Exception):
-            return var, op, f"{type(legalized).__name__}: {legalized}"
-    return None
+            return Unlowerable(var, op, None)
+    return failing
