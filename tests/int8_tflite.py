@@ -376,6 +376,27 @@ def unsupported_operator_tflite() -> bytes:
     return w.model(codes, operators, [x], [out], "usmp_dialect unsupported-operator model")
 
 
+def unique_tflite() -> bytes:
+    """A float model with an operator whose output's length TVM's frontend leaves to run
+    time (a UNIQUE, as `relax.unique`):
+
+    input float32[6] -> RELU -> UNIQUE -> values float32[6], indices int32[6]
+    """
+    w = _Writer()
+    f32, int32 = TensorType.FLOAT32, TensorType.INT32
+    x = w.tensor("input", [6], f32)
+    hidden = w.tensor("relu", [6], f32)
+    values = w.tensor("unique/values", [6], f32)
+    indices = w.tensor("unique/indices", [6], int32)
+    options = _table(w.builder, "UniqueOptions", IdxOutType=int32)
+    codes = [BuiltinOperator.RELU, BuiltinOperator.UNIQUE]
+    operators: list[tuple[int, list[int], int | list[int], int, int | None]] = [
+        (0, [x], hidden, 0, None),
+        (1, [hidden], [values, indices], BuiltinOptions.UniqueOptions, options),
+    ]
+    return w.model(codes, operators, [x], [values, indices], "usmp_dialect unique model")
+
+
 def requantizing_slice_tflite() -> bytes:
     """An int8 STRIDED_SLICE whose output has a scale other than its input's, which
     TFLite's converter never writes (its kernel copies the int8 values):

@@ -49,6 +49,11 @@ def opt(name: str, message: str, *extra: str) -> Case:
     return Case(("usmp-opt", str(CORPUS / name), "--plan-pools", *extra, "-o", "{output}"), message)
 
 
+def dominance(name: str, line_and_column: str, message: str) -> Case:
+    """A use its definition does not dominate: the diagnostic is at the use."""
+    return dataclasses.replace(opt(name, message), where=f"{{input}}:{line_and_column}")
+
+
 def translate(mode: str, name: str, message: str) -> Case:
     return Case(("usmp-translate", f"--{mode}", str(CORPUS / name), "-o", "{output}"), message)
 
@@ -119,8 +124,20 @@ CASES = {
     "operand-defined-in-own-region": opt(
         "operand_defined_in_own_region.mlir", "operand #2 does not dominate this use"
     ),
-    "operand-defined-in-later-region": opt(
-        "operand_defined_in_later_region.mlir", "operand #1 does not dominate this use"
+    "operand-defined-in-later-region": dominance(
+        "operand_defined_in_later_region.mlir", "6:3", "operand #1 does not dominate this use"
+    ),
+    "use-before-definition-in-block": dominance(
+        "use_before_definition_in_block.mlir", "5:3", "operand #0 does not dominate this use"
+    ),
+    "use-in-loop-before-definition": dominance(
+        "use_in_loop_before_definition.mlir", "7:5", "operand #1 does not dominate this use"
+    ),
+    "forward-use-in-undominated-block": dominance(
+        "forward_use_in_undominated_block.mlir", "6:3", "operand #0 does not dominate this use"
+    ),
+    "use-in-undominated-later-block": dominance(
+        "use_in_undominated_later_block.mlir", "9:3", "operand #1 does not dominate this use"
     ),
     "tir-dimension-past-int32": translate(
         "emit-tvmscript",
@@ -154,7 +171,7 @@ CASES = {
     "tir-use-before-definition": translate(
         "emit-tvmscript",
         "tir_use_before_definition.mlir",
-        "operand 1 of 'tir.load' (line 5, column 3) is used before its definition",
+        "operand #1 does not dominate this use",
     ),
     "tir-unknown-intrinsic": translate(
         "emit-tvmscript", "tir_unknown_intrinsic.mlir", "TVM has no intrinsic"

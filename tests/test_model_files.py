@@ -34,6 +34,7 @@ from int8_tflite import (  # noqa: E402
     requantizing_slice_tflite,
     scalar_state_tflite,
     split_v_tflite,
+    unique_tflite,
     unsupported_operator_tflite,
 )
 from tflite.BuiltinOperator import BuiltinOperator  # noqa: E402
@@ -603,30 +604,51 @@ def test_control_flow_operator_is_named(model_files: dict[str, Path | None]) -> 
     )
 
 
+def _translated(*args: str) -> subprocess.CompletedProcess[str]:
+    """`usmp-translate ARGS` run as a user runs it, its output and diagnostics captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "usmp_dialect.tools.usmp_translate", *args],
+        capture_output=True,
+        text=True,
+    )
+
+
+def _diagnostic(completed: subprocess.CompletedProcess[str]) -> str:
+    """The one line a failed run wrote, on stderr (exit status 1, nothing on stdout)."""
+    assert completed.returncode == 1
+    assert completed.stdout == ""
+    (line,) = completed.stderr.splitlines()
+    return line
+
+
 def test_lowering_failure_is_one_line_on_stderr(model_files: dict[str, Path | None]) -> None:
     """The melspectrogram resized to too few samples for its convolution: TVM's lowering
     raises, and its C++ side logs a warning on fd 2 as it unwinds; the user sees the one
     diagnostic, and nothing on stdout."""
     mel, _ = _model("wakeword-melspectrogram-tflite", model_files)
-    completed = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "usmp_dialect.tools.usmp_translate",
-            "--import-tflite",
-            mel,
-            "--input-shape",
-            "serving_default_input:0=1x100",
-        ],
-        capture_output=True,
-        text=True,
+    completed = _translated(
+        "--import-tflite", mel, "--input-shape", "serving_default_input:0=1x100"
     )
-    assert completed.returncode == 1
-    assert completed.stdout == ""
-    assert completed.stderr.splitlines() == [
-        f"{mel}: error: in 'forward': TVM's Relax lowering failed: ValueError: Invalid conv "
-        "parameters: lead to negative output shape [1, -2]. "
-    ]
+    assert _diagnostic(completed) == (
+        f"{mel}: error: CONV_2D operator 3, computing 'convolution_11': TVM's Relax lowering "
+        "failed on its 'relax.nn.conv2d': ValueError: Invalid conv parameters: lead to "
+        "negative output shape [1, -2]. "
+    )
+
+
+def test_dynamic_tflite_operator_is_named(tmp_path: Path) -> None:
+    """A UNIQUE, whose output's length TVM's frontend leaves to run time: one diagnostic
+    naming the file's operator as the other TFLite diagnostics do (its opcode, index and
+    tensor), exit status 1, no output file."""
+    path, out = tmp_path / "unique.tflite", tmp_path / "unique.mlir"
+    path.write_bytes(unique_tflite())
+    completed = _translated("--import-tflite", str(path), "-o", str(out))
+    assert _diagnostic(completed) == (
+        f"{path}: error: UNIQUE operator 1, computing 'unique/values': operator 'relax.unique' "
+        "computes a tensor of dynamic shape unknown (it stays dynamic with the input shapes "
+        "fixed)"
+    )
+    assert not out.exists()
 
 
 @pytest.mark.parametrize("sizes", [[2, -1], [-1, 2, 1]])

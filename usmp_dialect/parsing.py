@@ -33,15 +33,16 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Operation, Region, SSAValue, TypeAttribute
 from xdsl.irdl import IRDLOperation, OptAttributeDef, OptPropertyDef
 from xdsl.irdl.operations import VerificationContext
-from xdsl.parser.core import ForwardDeclaredValue
+from xdsl.parser.core import ForwardDeclaredValue, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from usmp_dialect.analysis.ssa_dominance import Use, candidate_uses, first_violation
 from usmp_dialect.diagnostics import (
     MAX_NESTING,
     LocatedError,
@@ -100,7 +101,8 @@ class LocatingParser(HookedParser):
         self._line_offset = line_offset
         self._file_name = StringAttr(name)
         self._depth = 0
-        self._forward_uses: list[tuple[SSAValue, Operation, int]] = []
+        self._forward_uses: list[Use] = []
+        self._multi_block_regions: list[Region] = []
         # Line starts found once, so locating an op is a binary search rather than a
         # count of the newlines before it (which made large inputs quadratic).
         self._line_starts = [0]
@@ -163,18 +165,30 @@ class LocatingParser(HookedParser):
                 )
         super()._register_ssa_definition(name, values, span)
 
-    def _check_forward_uses_visible(self) -> None:
+    def parse_optional_region(
+        self, arguments: Sequence[Parser.Argument] | None = None
+    ) -> Region | None:
+        region = super().parse_optional_region(arguments)
+        if region is not None and region.blocks.first is not region.blocks.last:
+            self._multi_block_regions.append(region)
+        return region
+
+    def _check_dominance(self) -> None:
         """xDSL 0.75 resolves a use before a definition by name wherever the definition
-        is, even inside the region of a later op, where no use outside it can see it."""
-        for value, user, index in self._forward_uses:
-            owner = value.owner
-            region = owner.parent_region() if isinstance(owner, Operation) else owner.parent
-            if region is not None and not region.is_ancestor(user):
-                raise LocatedError(
-                    f"operand #{index} does not dominate this use: it is defined inside "
-                    "the region of another op",
-                    location_prefix(user, self.lexer.input.name),
-                )
+        is, and checks no dominance between blocks. Only the uses that may break MLIR's
+        rule are checked: those before their definition, and those across blocks (a file
+        with neither, the common one, costs nothing here)."""
+        if not self._forward_uses and not self._multi_block_regions:
+            return
+        uses = candidate_uses(self._forward_uses, self._multi_block_regions)
+        if (violation := first_violation(uses)) is None:
+            return
+        name = self.lexer.input.name
+        note = f"{location_prefix(violation.definition, name)}: note: {violation.note}"
+        raise LocatedError(
+            f"operand #{violation.index} does not dominate this use\n{note}",
+            location_prefix(violation.user, name),
+        )
 
     def generic_operation_parsed(self, op: Operation) -> Operation:
         """xDSL verifies an op's regions before the op itself, so a verifier of an op
@@ -267,7 +281,7 @@ class LocatingParser(HookedParser):
         value: the hints are made ones that print uniquely. Records passes hand on that
         were written in their untyped form are read as their typed attributes."""
         module = super().parse_module(allow_implicit_module)
-        self._check_forward_uses_visible()
+        self._check_dominance()
         self._check_resource_uses()
         upgrade_named_liveness(module, self.lexer.input.name)
         resources.set_blobs(module, self._blobs)

@@ -367,9 +367,14 @@ class UsmpOptMain(xDSLOptMain):
         from usmp_dialect.parsing import LocatingParser
 
         data = read_all(chunk)
-        if not self.args.no_implicit_module and holds_only_comments(data):
+        if holds_only_comments(data):
             # A --split-input-file chunk with no operations (the whole input has some), as
             # after a trailing separator: mlir-opt's empty module, where xDSL's parser fails.
+            if self.args.no_implicit_module:
+                raise LocatedError(
+                    "source must contain a single top-level operation, found: 0",
+                    f"{self.get_input_name()}:{start_offset + 1}:1",
+                )
             return ModuleOp([])
         parser = LocatingParser(self.ctx, data, self.get_input_name(), line_offset=start_offset)
         return parser.parse_module(not self.args.no_implicit_module)

@@ -69,9 +69,10 @@ from usmp_dialect.tvm.relax.lowering import (
 TOOL = "usmp-translate"
 
 
-def _read_input(path: str | None) -> bytearray:
+def _read_input(path: str | None, mlir: bool = False) -> bytearray:
     """The bytes of file `path`, or of standard input when `path` is None (a buffer a
-    file's blobs are decoded into, `usmp_dialect.formats.resources`)."""
+    file's blobs are decoded into, `usmp_dialect.formats.resources`); `mlir` input with
+    nothing but comments is as empty as one of white space."""
     if path is None:
         data, name = read_all(sys.stdin.buffer), STDIN_NAME
     else:
@@ -80,7 +81,7 @@ def _read_input(path: str | None) -> bytearray:
                 data, name = read_all(file), path
         except OSError as error:
             usage_error(TOOL, f"cannot read '{path}': {error.strerror}")
-    check_not_empty(data, name)
+    check_not_empty(data, name, mlir)
     return data
 
 
@@ -354,7 +355,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.input_file is None:
                 usage_error(TOOL, f"--{mode} needs {NAMED_INPUTS[mode]}")
         elif mode in PARSED_INPUTS:
-            text = _read_input(args.input_file)
+            text = _read_input(args.input_file, mlir=True)
         else:
             text = decode_input(_read_input(args.input_file), name)
         # Handed over, not kept: the input's bytes go once parsed (a model's weights).
@@ -377,7 +378,7 @@ def _emit_c(args: argparse.Namespace) -> int:
     name = path or STDIN_NAME
     with report_user_errors(TOOL) as context:
         context.input_name = name
-        text = _read_input(path)
+        text = _read_input(path, mlir=True)
         with requires_tvm(TOOL, "--emit-c"):
             emit_c(text, name, args.emit_c, model)
     return 0

@@ -35,6 +35,7 @@ import os
 import re
 import struct
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,7 @@ from usmp_dialect.tvm.model_files.tflite_state import (
     stateful_converter,
     with_state,
 )
-from usmp_dialect.tvm.relax.dynamic_results import dynamic_after_legalization
+from usmp_dialect.tvm.relax.dynamic_results import unlowerable_op
 from usmp_dialect.tvm.relax.lowering import (
     MODEL_FILE_LOWERING,
     Lowering,
@@ -470,7 +471,7 @@ def _tflite_failed_at(model: Any, names: set[str]) -> str:
 
 def _check_static(func: Any, path: str, kind: str) -> None:
     """Every tensor `func` computes has a static shape; the first that does not is an error
-    naming the Relax operator that computes it (and, in an ONNX file, the node)."""
+    naming the operator of the file and the Relax operator that compute it."""
     import tvm
     from tvm import relax
 
@@ -482,15 +483,25 @@ def _check_static(func: Any, path: str, kind: str) -> None:
             dims = list(ty.shape.values) if isinstance(ty.shape, relax.ShapeExpr) else None
             if dims is not None and all(isinstance(d, tvm.tirx.IntImm) for d in dims):
                 continue
-            value = binding.value
-            op = getattr(getattr(value, "op", None), "name", type(value).__name__)
+            op = _relax_op(binding.value, func)
             shape = shape_text(dims) if dims is not None else "unknown"
-            node = f"{_onnx_node_computing(func, binding.var, path)}: " if kind == "onnx" else ""
             raise RelaxImportError(
-                f"{node}operator '{op}' computes a tensor of dynamic shape {shape} "
+                f"{_file_operator_computing(func, binding.var, path, kind)}: "
+                f"operator '{op}' computes a tensor of dynamic shape {shape} "
                 "(it stays dynamic with the input shapes fixed)",
                 path,
             )
+
+
+def _relax_op(value: Any, func: Any) -> str:
+    """The name of the Relax op `value` calls, or of the one whose tuple it takes an
+    element of (UNIQUE's `relax.unique`); else the kind of expression it is."""
+    from tvm import relax
+
+    if isinstance(value, relax.TupleGetItem):
+        bound = {b.var: b.value for block in func.body.blocks for b in block.bindings}
+        value = bound.get(value.tuple_value, value)
+    return getattr(getattr(value, "op", None), "name", type(value).__name__)
 
 
 def _as_forward(
@@ -555,47 +566,65 @@ def import_model_file(
 @contextlib.contextmanager
 def file_operators_named(mod: Any, path: str, kind: str | None) -> Iterator[None]:
     """Lowering `mod` (`load_model_file`'s of a `kind` file; None: a Relax model)
-    meanwhile: an error of the lowering caused by an ONNX node whose result TVM's
-    legalization makes dynamic is one naming that node (`_onnx_dynamic_result`), not the
-    lowering's binding."""
+    meanwhile: an error of the lowering caused by an operator of the file whose result
+    TVM's legalization makes dynamic, or that TVM fails to legalize, is one naming that
+    operator (`_file_operator_computing`), not the lowering's binding."""
     try:
         yield
     except RelaxImportError as error:
-        if kind != "onnx":
+        if kind is None:
             raise
-        raise _onnx_dynamic_result(mod[ENTRY], path) or error from None
+        raise _operator_named(mod[ENTRY], path, kind, error) from None
 
 
-def _onnx_dynamic_result(func: Any, path: str) -> RelaxImportError | None:
-    """The error that names the ONNX node whose result TVM's legalization makes dynamic
-    (`dynamic_after_legalization`), if one does: the lowering only sees TVM's bindings."""
-    found = dynamic_after_legalization(func)
-    if found is None:
-        return None
-    var, op = found
+def _operator_named(func: Any, path: str, kind: str, error: RelaxImportError) -> RelaxImportError:
+    """The error naming the operator of the file whose result TVM's legalization makes
+    dynamic (the lowering only sees TVM's bindings), else the one TVM fails to legalize
+    when TVM's error on it is the lowering's (`unlowerable_op`); else `error`."""
+    found = unlowerable_op(func)
+    if found is None or (found.error is not None and found.error not in error.message):
+        return error
+    operator = _file_operator_computing(func, found.var, path, kind)
+    if found.error is not None:
+        return RelaxImportError(
+            f"{operator}: TVM's Relax lowering failed on its '{found.op}': {found.error}", path
+        )
     return RelaxImportError(
-        f"{_onnx_node_computing(func, var, path)}: TVM's '{op}' computes its result's shape "
-        "from the input values, at run time (it stays dynamic with the input shapes fixed); "
-        "a plan needs every shape static",
+        f"{operator}: TVM's '{found.op}' computes its result's shape from the input values, "
+        "at run time (it stays dynamic with the input shapes fixed); a plan needs every "
+        "shape static",
         path,
     )
 
 
-def _onnx_node_computing(func: Any, var: Any, path: str) -> str:
-    """The ONNX node of the file at `path` that `var` of `func` (named as the file names
-    tensors, `with_file_names`, `_` appended to a name taken) is computed for: the first
-    node's output named at or after it."""
-    model = _unfolded_onnx_graph(path)
-    outputs = {sanitize(out): i for i, node in enumerate(model.graph.node) for out in node.output}
+def _file_operator_computing(func: Any, var: Any, path: str, kind: str) -> str:
+    """The operator of the `kind` file at `path` that `var` of `func` (named as the file
+    names tensors, `with_file_names`, `_` appended to a name taken) is computed for: the
+    first operator's output named at or after it; an ONNX node by `_onnx_node_at`, a
+    TFLite operator by `_tflite_operator`."""
+    if kind == "onnx":
+        model = _unfolded_onnx_graph(path)
+        outputs = [list(node.output) for node in model.graph.node]
+        name, what = partial(_onnx_node_at, model), "node"
+    else:
+        model = _tflite_model(path)
+        graph = model.Subgraphs(0)
+        outputs = [_tflite_outputs(graph, i) for i in range(graph.OperatorsLength())]
+        name, what = partial(_tflite_operator, model), "operator"
+    computing = {sanitize(out): i for i, outs in enumerate(outputs) for out in outs}
     later = [b.var.name for block in func.body.blocks for b in block.bindings]
-    named = (
-        outputs.get(name, outputs.get(name.rstrip("_"))) for name in later[later.index(var.name) :]
-    )
+    named = (computing.get(n, computing.get(n.rstrip("_"))) for n in later[later.index(var.name) :])
     index = next((i for i in named if i is not None), None)
-    return f"the node computing '{var.name}'" if index is None else _onnx_node_at(model, index)
+    return f"the {what} computing '{var.name}'" if index is None else name(index)
 
 
 def _unfolded_onnx_graph(path: str) -> Any:
     """The file's model as it stores it (its nodes' indices), without external data."""
     onnx = _required("onnx", path)
     return onnx.ModelProto.FromString(_read(path))
+
+
+def _tflite_model(path: str) -> Any:
+    """The file's TFLite model (its operators' indices)."""
+    tflite = _required("tflite", path)
+    return tflite.Model.GetRootAsModel(_read(path), 0)

@@ -138,7 +138,8 @@ tir.prim_func @f() attributes {target = #tir.target<{keys = ["cpu"]}>} {
   %v = "tir.load"(%x, %i) : (!tir.buffer<4xf32>, i32) -> f32
   %i = "arith.constant"() <{value = 0 : i32}> : () -> i32
 }) : () -> ()
-// CHECK: operand 1 of 'tir.load' (line {{[0-9]+}}, column 3) is used before its definition
+// CHECK:      invalid.mlir:[[# @LINE - 3]]:3: operand #1 does not dominate this use
+// CHECK-NEXT: invalid.mlir:[[# @LINE - 3]]:3: note: operand defined here (op in the same block)
 
 // -----
 
@@ -154,7 +155,8 @@ tir.prim_func @f() attributes {target = #tir.target<{keys = ["cpu"]}>} {
   }) : (i32, i32) -> ()
   %later = "arith.constant"() <{value = 1 : i32}> : () -> i32
 }) : () -> ()
-// CHECK: operand 1 of 'tir.load' (line {{[0-9]+}}, column 5) is used before its definition
+// CHECK:      invalid.mlir:[[# @LINE - 4]]:5: operand #1 does not dominate this use
+// CHECK-NEXT: invalid.mlir:[[# @LINE - 3]]:3: note: operand defined here (op in a parent region)
 
 // -----
 
