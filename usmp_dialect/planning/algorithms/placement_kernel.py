@@ -146,7 +146,7 @@ def _tightest_free(
 ):
     """The aligned start of the smallest of the lowest `gaps_compared` gaps that hold
     `size` bytes (the lowest such gap on ties), or of the space above everything when no
-    gap holds it."""
+    gap holds it; with none compared, the lowest free offset."""
     offset = _lowest_free(lo, hi, base, length, at, key, losers, leaves, 0, size, alignment, work)
     best, best_room = -1, NO_HINT
     compared = 0
@@ -405,25 +405,11 @@ def place_spans(
                 for k in range(held, players):
                     base[k], length[k], at[k], key[k] = 0, 0, 0, NO_HINT
                 _tournament(key, losers, players, winners)
-                if best_fit:
-                    offset = _tightest_free(
-                        lo,
-                        hi,
-                        base,
-                        length,
-                        at,
-                        key,
-                        losers,
-                        players,
-                        size,
-                        alignment,
-                        gaps_compared,
-                        work,
-                    )
-                else:
-                    offset = _lowest_free(
-                        lo, hi, base, length, at, key, losers, players, 0, size, alignment, work
-                    )
+                # First fit is the lowest of no gaps compared.
+                compared = gaps_compared if best_fit else 0
+                offset = _tightest_free(
+                    lo, hi, base, length, at, key, losers, players, size, alignment, compared, work
+                )
             if offset + size > hints[pool]:
                 continue
             pool_of[buffer] = pool
