@@ -157,13 +157,12 @@ class LocatingParser(HookedParser):
                     start,
                 )
 
-    def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
+    def ssa_values_defined(self, name: str, values: Sequence[SSAValue]) -> None:
         for index, forward in self.forward_ssa_references.get(name, {}).items():
             if index < len(values):
                 self._forward_uses.extend(
                     (values[index], use.operation, use.index) for use in forward.uses
                 )
-        super()._register_ssa_definition(name, values, span)
 
     def parse_optional_region(
         self, arguments: Sequence[Parser.Argument] | None = None

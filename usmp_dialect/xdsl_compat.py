@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -166,6 +166,14 @@ class HookedParser(Parser):
         literal from `start`: xDSL 0.75 raises NotImplementedError for elements of more
         than 64 bits."""
         yield
+
+    def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
+        self.ssa_values_defined(name, values)
+        super()._register_ssa_definition(name, values, span)
+
+    def ssa_values_defined(self, name: str, values: Sequence[SSAValue]) -> None:
+        """`%name` defined as `values`, before the parser resolves the uses read before it
+        (`forward_ssa_references`); xDSL 0.75 checks no dominance of those uses."""
 
     def _parse_builtin_dense_resource_attr(self) -> DenseResourceAttr:
         return self.parse_dense_resource_attr()
