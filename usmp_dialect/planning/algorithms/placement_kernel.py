@@ -301,7 +301,8 @@ def _insert(lo, hi, set_room, set_base, set_length, set_capacity, s, first, size
     intervals in 16M slots with doubling)."""
     last = first + size
     base, length = set_base[s], set_length[s]
-    i = _first_above(hi, base, length, 0, first - 1)
+    # Bisection, not galloping from the set's start: writes land anywhere in a set.
+    i = np.searchsorted(hi[base : base + length], first - 1, "right")
     j = i
     while j < length and lo[base + j] <= last:
         j += 1
