@@ -42,13 +42,14 @@ fit, 6800 at 64k, where sparse traces of as many pairs take 200-400; 2100 at 64k
 at 256k comparing the lowest 64 fitting gaps, `BEST_FIT_GAPS`), and only the kernel's count
 tells them apart; the count is part of the work, the same on every run."""
 SPAN_PLACEMENT_SECONDS_PER_WRITE = 330e-9
-"""One set of the segment tree a placed buffer is written to (a merge and a shift of the
-set's tail: the `occupied` sets of dense traces hold thousands of intervals). Fitted with
-the step's price to best- and first-fit orders of dense 16k and 64k traces, the writes
-alone timed by placing the same offsets pinned: a write took 220-260 ns at 16k and 400-450
-at 64k (the sets grow with the trace), so the 64k orders come 5-15 % over the two prices
-and the 16k ones 10-35 % under; a price of 400 ns would lift random 16k and 64k traces'
-first orders over the model's price, and so cut their budgets."""
+"""One set of the segment tree a placed buffer is written to (a merge, and a move of the
+intervals on its shorter side: the `occupied` sets of dense traces hold thousands). Fitted
+with the step's price to best- and first-fit orders of dense 16k and 64k traces, the writes
+alone timed by placing the same offsets pinned: a write took 210-260 ns at 16k and 350-400
+at 64k (the sets grow with the trace; 400-450 when a write moved the set's tail), so the
+64k orders come a few % over the two prices and the 16k ones 10-35 % under; a price of
+400 ns would lift random 16k and 64k traces' first orders over the model's price, and so
+cut their budgets."""
 SKYLINE_SECONDS_PER_LOOKUP = 0.5e-6
 """One skyline lookup of a bottom-up dive (`skyline`): a range maximum, a heap step and,
 for a placement, a range raise (0.44-0.56 us on random 64k-buffer traces, 1.7M lookups a
