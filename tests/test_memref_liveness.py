@@ -29,7 +29,7 @@ def test_a_buffer_read_before_its_alloc_is_named_at_the_use():
     load.parent_block().insert_op_after(alloc, load)  # the load now comes first
 
     with pytest.raises(
-        UsmpError, match="buffer %t is used before its memref.alloc defines it"
+        UsmpError, match=r"buffer %t is used before its memref\.alloc defines it"
     ) as error:
         program_liveness(module)
     assert error.value.op is load
