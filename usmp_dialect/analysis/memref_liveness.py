@@ -179,7 +179,8 @@ class _Timeline:
                     continue
                 if spans[holder].enter < spans[op].enter:
                     # xDSL's verifier does not check that a value is defined before its
-                    # uses; a buffer read before it exists has no live range to plan.
+                    # uses (our parser does, IR built in Python has no parser); a buffer
+                    # read before it exists has no live range to plan.
                     raise UsmpError(
                         f"buffer %{op.memref.name_hint or '?'} is used before its "
                         "memref.alloc defines it",
