@@ -397,6 +397,29 @@ def unique_tflite() -> bytes:
     return w.model(codes, operators, [x], [values, indices], "usmp_dialect unique model")
 
 
+def random_uniform_tflite() -> bytes:
+    """A float model with an operator TVM's frontend converts to a call of its runtime's
+    packed function (`relax.call_dps_packed` of `tvm.contrib.random.uniform`), which no
+    lowering makes a TIR operator:
+
+    shape int32[2] (constant) -> RANDOM_UNIFORM -> noise float32[2,3]
+    input float32[2,3], noise -> ADD -> output float32[2,3]
+    """
+    w = _Writer()
+    f32, int32 = TensorType.FLOAT32, TensorType.INT32
+    x = w.tensor("input", [2, 3], f32)
+    shape = w.tensor("noise/shape", [2], int32, data=np.array([2, 3], dtype=np.int32))
+    noise = w.tensor("noise", [2, 3], f32)
+    out = w.tensor("output", [2, 3], f32)
+    options = _table(w.builder, "RandomOptions", Seed=1, Seed2=2)
+    codes = [BuiltinOperator.RANDOM_UNIFORM, BuiltinOperator.ADD]
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [shape], noise, BuiltinOptions.RandomOptions, options),
+        (1, [x, noise], out, 0, None),
+    ]
+    return w.model(codes, operators, [x], [out], "usmp_dialect random-uniform model")
+
+
 def requantizing_slice_tflite() -> bytes:
     """An int8 STRIDED_SLICE whose output has a scale other than its input's, which
     TFLite's converter never writes (its kernel copies the int8 values):

@@ -31,6 +31,7 @@ from int8_tflite import (  # noqa: E402
     float_input_int8_conv_tflite,
     int8_cnn_tflite,
     int8_pad_tflite,
+    random_uniform_tflite,
     requantizing_slice_tflite,
     scalar_state_tflite,
     split_v_tflite,
@@ -649,6 +650,23 @@ def test_dynamic_tflite_operator_is_named(tmp_path: Path) -> None:
         "fixed)"
     )
     assert not out.exists()
+
+
+def test_operator_our_lowering_rejects_is_named(tmp_path: Path) -> None:
+    """A RANDOM_UNIFORM, which TVM's frontend makes a call of its runtime and our lowering
+    rejects in a binding of the lowered entry: `usmp-translate --import-tflite` and
+    `check_relax_model` name the file's operator (its opcode, index and tensor), not the
+    binding; exit status 1, no output file."""
+    path, out = tmp_path / "random_uniform.tflite", tmp_path / "random_uniform.mlir"
+    path.write_bytes(random_uniform_tflite())
+    message = (
+        f"{path}: error: RANDOM_UNIFORM operator 0, computing 'noise': unsupported op "
+        "'relax.call_dps_packed' after lowering (only R.call_tir and R.reshape are)"
+    )
+    assert _diagnostic(_translated("--import-tflite", str(path), "-o", str(out))) == message
+    assert not out.exists()
+    tool = [sys.executable, str(ROOT / "tools" / "check_relax_model.py"), str(path)]
+    assert _diagnostic(subprocess.run(tool, capture_output=True, text=True)) == message
 
 
 @pytest.mark.parametrize("sizes", [[2, -1], [-1, 2, 1]])

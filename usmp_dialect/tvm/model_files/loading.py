@@ -486,7 +486,7 @@ def _check_static(func: Any, path: str, kind: str) -> None:
             op = _relax_op(binding.value, func)
             shape = shape_text(dims) if dims is not None else "unknown"
             raise RelaxImportError(
-                f"{_file_operator_computing(func, binding.var, path, kind)}: "
+                f"{_file_operator_computing(func, binding.var.name, path, kind)}: "
                 f"operator '{op}' computes a tensor of dynamic shape {shape} "
                 "(it stays dynamic with the input shapes fixed)",
                 path,
@@ -580,25 +580,31 @@ def file_operators_named(mod: Any, path: str, kind: str | None) -> Iterator[None
 def _operator_named(func: Any, path: str, kind: str, error: RelaxImportError) -> RelaxImportError:
     """The error naming the operator of the file whose result TVM's legalization makes
     dynamic (the lowering only sees TVM's bindings), else the one TVM fails to legalize
-    when TVM's error on it is the lowering's (`unlowerable_op`); else `error`."""
+    when TVM's error on it is the lowering's (`unlowerable_op`); else, for an error of a
+    binding `func` has, the operator computing it; else `error`."""
     found = unlowerable_op(func)
-    if found is None or (found.error is not None and found.error not in error.message):
-        return error
-    operator = _file_operator_computing(func, found.var, path, kind)
-    if found.error is not None:
+    if found is not None and (found.error is None or found.error in error.message):
+        operator = _file_operator_computing(func, found.var.name, path, kind)
+        if found.error is not None:
+            return RelaxImportError(
+                f"{operator}: TVM's Relax lowering failed on its '{found.op}': {found.error}",
+                path,
+            )
         return RelaxImportError(
-            f"{operator}: TVM's Relax lowering failed on its '{found.op}': {found.error}", path
+            f"{operator}: TVM's '{found.op}' computes its result's shape from the input "
+            "values, at run time (it stays dynamic with the input shapes fixed); a plan "
+            "needs every shape static",
+            path,
         )
-    return RelaxImportError(
-        f"{operator}: TVM's '{found.op}' computes its result's shape from the input values, "
-        "at run time (it stays dynamic with the input shapes fixed); a plan needs every "
-        "shape static",
-        path,
-    )
+    names = {b.var.name for block in func.body.blocks for b in block.bindings}
+    if error.binding is not None and error.binding in names:
+        operator = _file_operator_computing(func, error.binding, path, kind)
+        return RelaxImportError(f"{operator}: {error.reason}", path)
+    return error
 
 
-def _file_operator_computing(func: Any, var: Any, path: str, kind: str) -> str:
-    """The operator of the `kind` file at `path` that `var` of `func` (named as the file
+def _file_operator_computing(func: Any, binding: str, path: str, kind: str) -> str:
+    """The operator of the `kind` file at `path` that `binding` of `func` (named as the file
     names tensors, `with_file_names`, `_` appended to a name taken) is computed for: the
     first operator's output named at or after it; an ONNX node by `_onnx_node_at`, a
     TFLite operator by `_tflite_operator`."""
@@ -613,9 +619,9 @@ def _file_operator_computing(func: Any, var: Any, path: str, kind: str) -> str:
         name, what = partial(_tflite_operator, model), "operator"
     computing = {sanitize(out): i for i, outs in enumerate(outputs) for out in outs}
     later = [b.var.name for block in func.body.blocks for b in block.bindings]
-    named = (computing.get(n, computing.get(n.rstrip("_"))) for n in later[later.index(var.name) :])
+    named = (computing.get(n, computing.get(n.rstrip("_"))) for n in later[later.index(binding) :])
     index = next((i for i in named if i is not None), None)
-    return f"the {what} computing '{var.name}'" if index is None else name(index)
+    return f"the {what} computing '{binding}'" if index is None else name(index)
 
 
 def _unfolded_onnx_graph(path: str) -> Any:

@@ -109,22 +109,38 @@ _SCRIPT_NAMES = frozenset({"T", "I", "Module"})
 
 class RelaxImportError(TVMScriptError):
     """A Relax model this importer cannot take, at `file:line:col` of the model function (or
-    the name a caller gave the model); the message says where in it."""
+    the name a caller gave the model); the message says where in it: `reason`, after the
+    binding of the entry it concerns (`binding`, its name; None for none), if any."""
+
+    def __init__(
+        self, message: str, location: str, binding: str | None = None, reason: str | None = None
+    ):
+        super().__init__(message, location)
+        self.binding = binding
+        self.reason = message if reason is None else reason
 
 
 class Site(NamedTuple):
-    """Where an error is: the model's location, and what in the model (`in 'forward',
-    binding 'lv3'`)."""
+    """Where an error is: the model's location, what in the model (`in 'forward',
+    binding 'lv3'`), and the binding's name if it is in one (`lv3`)."""
 
     location: str
     context: str = ""
+    binding: str | None = None
 
     def within(self, what: str) -> Site:
-        return Site(self.location, f"{self.context}, {what}" if self.context else what)
+        context = f"{self.context}, {what}" if self.context else what
+        return Site(self.location, context, self.binding)
+
+    def within_binding(self, name: str) -> Site:
+        return self.within(f"binding '{name}'")._replace(binding=name)
 
     def error(self, message: str) -> RelaxImportError:
         return RelaxImportError(
-            f"{self.context}: {message}" if self.context else message, self.location
+            f"{self.context}: {message}" if self.context else message,
+            self.location,
+            self.binding,
+            message,
         )
 
 
@@ -668,7 +684,7 @@ def _bindings(body: Any, at: Site, merge_equal: bool = True) -> Bindings:
     for block in body.blocks:
         for binding in block.bindings:
             var, value = binding.var, binding.value
-            here = at.within(f"binding '{var.name}'")
+            here = at.within_binding(var.name)
             if not isinstance(binding, relax.VarBinding):
                 raise here.error(f"unsupported binding {type(binding).__name__}")
             if isinstance(value, tvm.ir.Var):
