@@ -309,6 +309,18 @@ def test_non_max_suppression_is_named_by_its_node(tmp_path: Path) -> None:
     )
 
 
+def test_scalar_constant_output_is_copied(tmp_path: Path) -> None:
+    """A `Size`, which the import folds to a scalar constant the model returns: copied into
+    its 0-d output buffer by an operator, onnxruntime's value."""
+    path = _save(
+        tmp_path,
+        [helper.make_node("Size", ["x"], ["count"])],
+        [_tensor("x", TensorProto.FLOAT, [2, 4])],
+        [_tensor("count", TensorProto.INT64, [])],
+    )
+    _assert_close(path, {"x": _normal(2, 4)})
+
+
 @pytest.mark.parametrize(("low", "high"), [(-0.5, 0.5), (np.nan, 0.5), (-0.5, np.nan)])
 def test_clip_of_constant_bounds_computes_no_isnan(low: float, high: float, tmp_path: Path) -> None:
     """A `Clip` of constant bounds gives onnxruntime's values, a NaN bound unbounded, with

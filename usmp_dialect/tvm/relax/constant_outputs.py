@@ -20,7 +20,9 @@ def _copy(constant: Any) -> Any:
 
     shape = [int(d) for d in constant.value.shape]
     source = te.placeholder(shape, constant.value.dtype, "constant")
-    copied = te.compute(shape, source, name="T_copy")
+    # A varargs lambda: te.compute counts a tensor's own arguments as 1, wrong for a
+    # scalar (an ONNX Size).
+    copied = te.compute(shape, lambda *i: source(*i), name="T_copy")  # noqa: PLW0108
     return te.create_prim_func([source, copied])
 
 
