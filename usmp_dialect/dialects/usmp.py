@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from io import StringIO
 from itertools import pairwise
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -647,90 +647,119 @@ def _print_name_map(printer: Printer, names: Mapping[str, str]) -> None:
             printer.print_string_literal(other)
 
 
+class NameMapAttr(ParametrizedAttribute):
+    """A record of names, each paired with another name: `#usmp.NAME<a = "b", ...>`. The
+    records of this shape say what each pair means (`_paired_with`)."""
+
+    names: DictionaryAttr
+
+    def __init__(self, pairs: Mapping[str, str]):
+        super().__init__(DictionaryAttr({n: StringAttr(p) for n, p in pairs.items()}))
+
+    @property
+    def pairs(self) -> dict[str, str]:
+        return {name: cast(StringAttr, paired).data for name, paired in self.names.data.items()}
+
+    @classmethod
+    def _paired_with(cls, name: str) -> str:
+        """What the name paired with `name` names, for a diagnostic."""
+        raise NotImplementedError
+
+    @classmethod
+    def _entry(cls) -> str:
+        """What each name of the record names, for a diagnostic."""
+        raise NotImplementedError
+
+    def verify(self) -> None:
+        for name, paired in self.names.data.items():
+            if not isinstance(paired, StringAttr) or not paired.data:
+                raise VerifyException(f"{self.name} names {self._paired_with(name)}, got {paired}")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return (_parse_name_map(parser, f"{cls._entry()} in {cls.name}"),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        _print_name_map(printer, self.pairs)
+
+    @classmethod
+    def from_legacy(cls, record: DictionaryAttr) -> Self:
+        """The dictionary TVM's attributes carry: `{a = "b"}`."""
+        return cls({n: _legacy_field(record, n, StringAttr, cls.name).data for n in record.data})
+
+
 @irdl_attr_definition
-class SharedConstantsAttr(ParametrizedAttribute):
+class SharedConstantsAttr(NameMapAttr):
     """`#usmp.shared_constants<b2 = "b1">`: each constant of the entry stored once with an
     equal one (`usmp.shared_constants` on it), and the name that one is stored under."""
 
     name = "usmp.shared_constants"
 
-    names: DictionaryAttr
-
-    def __init__(self, stored_with: Mapping[str, str]):
-        super().__init__(DictionaryAttr({n: StringAttr(k) for n, k in stored_with.items()}))
-
     @property
     def stored_with(self) -> dict[str, str]:
-        return {name: cast(StringAttr, kept).data for name, kept in self.names.data.items()}
-
-    def verify(self) -> None:
-        for name, kept in self.names.data.items():
-            if not isinstance(kept, StringAttr) or not kept.data:
-                raise VerifyException(
-                    f"usmp.shared_constants names the constant '{name}' is stored with, got {kept}"
-                )
+        return self.pairs
 
     @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        return (_parse_name_map(parser, "a constant in usmp.shared_constants"),)
-
-    def print_parameters(self, printer: Printer) -> None:
-        _print_name_map(printer, self.stored_with)
+    def _paired_with(cls, name: str) -> str:
+        return f"the constant '{name}' is stored with"
 
     @classmethod
-    def from_legacy(cls, record: DictionaryAttr) -> SharedConstantsAttr:
-        """The dictionary TVM's attributes carry: `{b2 = "b1"}`."""
-        return cls(
-            {
-                n: _legacy_field(record, n, StringAttr, SHARED_CONSTANTS_ATTR).data
-                for n in record.data
-            }
-        )
+    def _entry(cls) -> str:
+        return "a constant"
 
 
 @irdl_attr_definition
-class StateAttr(ParametrizedAttribute):
+class NarrowedConstantsAttr(NameMapAttr):
+    """`#usmp.narrowed_constants<conv_bias = "conv_bias_int16">`: each int32 constant of
+    the model file stored in fewer bytes, by its file name, and the name of the constant
+    that holds its values (`usmp.narrowed_constants` on the entry)."""
+
+    name = "usmp.narrowed_constants"
+
+    @property
+    def stored_as(self) -> dict[str, str]:
+        return self.pairs
+
+    @classmethod
+    def _paired_with(cls, name: str) -> str:
+        return f"the constant the file's '{name}' is stored as"
+
+    @classmethod
+    def _entry(cls) -> str:
+        return "a file constant"
+
+
+@irdl_attr_definition
+class StateAttr(NameMapAttr):
     """`#usmp.state<s = "s_next">`: each variable of the state the entry keeps from run to
     run, by the input param of its value before the run, and the output param of its value
     after (`usmp.state` on the entry)."""
 
     name = "usmp.state"
 
-    names: DictionaryAttr
-
-    def __init__(self, after: Mapping[str, str]):
-        super().__init__(DictionaryAttr({n: StringAttr(a) for n, a in after.items()}))
-
     @property
     def after(self) -> dict[str, str]:
         """The output param of each variable's value after the run, by its input param."""
-        return {name: cast(StringAttr, after).data for name, after in self.names.data.items()}
+        return self.pairs
+
+    @classmethod
+    def _paired_with(cls, name: str) -> str:
+        return f"the output param of variable '{name}'"
+
+    @classmethod
+    def _entry(cls) -> str:
+        return "a variable"
 
     def verify(self) -> None:
+        super().verify()
         seen: set[str] = set()
-        for name, after in self.names.data.items():
-            if not isinstance(after, StringAttr) or not after.data:
+        for name, after in self.after.items():
+            if after in self.names.data or after in seen:
                 raise VerifyException(
-                    f"usmp.state names the output param of variable '{name}', got {after}"
-                )
-            if after.data in self.names.data or after.data in seen:
-                raise VerifyException(
-                    f"usmp.state gives variable '{name}' the output param '{after.data}', "
+                    f"usmp.state gives variable '{name}' the output param '{after}', "
                     "which is another variable's"
                 )
-            seen.add(after.data)
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        return (_parse_name_map(parser, "a variable in usmp.state"),)
-
-    def print_parameters(self, printer: Printer) -> None:
-        _print_name_map(printer, self.after)
-
-    @classmethod
-    def from_legacy(cls, record: DictionaryAttr) -> StateAttr:
-        """The dictionary TVM's attributes carry: `{s = "s_next"}`."""
-        return cls({n: _legacy_field(record, n, StringAttr, STATE_ATTR).data for n in record.data})
+            seen.add(after)
 
 
 @irdl_attr_definition
@@ -908,20 +937,19 @@ def placed_io(function: Operation) -> dict[str, IOOffsetAttr]:
     return offsets.by_name if isinstance(offsets, IOOffsetsAttr) else {}
 
 
-_RECORDS: dict[
-    str, type[PlanAttr | PoolSizesAttr | IOOffsetsAttr | SharedConstantsAttr | StateAttr]
-] = {
+_RECORDS: dict[str, type[PlanAttr | PoolSizesAttr | IOOffsetsAttr | NameMapAttr]] = {
     PLAN_ATTR: PlanAttr,
     POOLS_ATTR: PoolSizesAttr,
     IO_OFFSETS_ATTR: IOOffsetsAttr,
     SHARED_CONSTANTS_ATTR: SharedConstantsAttr,
+    NARROWED_CONSTANTS_ATTR: NarrowedConstantsAttr,
     STATE_ATTR: StateAttr,
 }
 
 
 def typed_records(op: Operation) -> None:
     """Each record passes hand on (`usmp.plan`, `usmp.pools`, `usmp.io_offsets`,
-    `usmp.shared_constants`, `usmp.state`) on `op`
+    `usmp.shared_constants`, `usmp.narrowed_constants`, `usmp.state`) on `op`
     and the ops directly in its regions as its typed attribute: one written in the untyped
     form that came before (a dictionary; TVM's attributes still carry that form) is
     converted; anything else under those names raises a VerifyException saying what it
@@ -2018,6 +2046,7 @@ USMP = Dialect(
         IOOffsetAttr,
         IOOffsetsAttr,
         SharedConstantsAttr,
+        NarrowedConstantsAttr,
         StateAttr,
     ],
 )

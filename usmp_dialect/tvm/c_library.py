@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -48,6 +48,7 @@ from usmp_dialect.dialects.usmp import (
     SHARED_CONSTANTS_ATTR,
     STATE_ATTR,
     IOKind,
+    NarrowedConstantsAttr,
     SharedConstantsAttr,
     StateAttr,
     placed_io,
@@ -440,13 +441,9 @@ def _shared_constants(entry: tir.PrimFuncOp, ident: dict[str, str]) -> dict[str,
 
 def _narrowed_constants(entry: tir.PrimFuncOp, ident: dict[str, str]) -> dict[str, str]:
     record = entry.attributes.get(NARROWED_CONSTANTS_ATTR)
-    if not isinstance(record, DictionaryAttr):
+    if not isinstance(record, NarrowedConstantsAttr):
         return {}
-    return {
-        ident[stored.data]: name
-        for name, stored in record.data.items()
-        if isinstance(stored, StringAttr) and stored.data in ident
-    }
+    return {ident[stored]: name for name, stored in record.stored_as.items() if stored in ident}
 
 
 # ----------------------------------------------------------------------- the C source

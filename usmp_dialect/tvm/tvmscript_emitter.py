@@ -35,9 +35,8 @@ from usmp_dialect.dialects.usmp import (
     CONSTANT_VALUES_ATTR,
     STATE_VALUES_ATTR,
     IOOffsetsAttr,
+    NameMapAttr,
     PoolSizesAttr,
-    SharedConstantsAttr,
-    StateAttr,
 )
 from usmp_dialect.tvm.nodes import (
     LOGICAL_NODE_OF_OP,
@@ -163,10 +162,8 @@ def attribute_to_tvm(attr: Attribute, op: Operation) -> Any:
         return attribute_to_tvm(attr.to_legacy(), op)
     if isinstance(attr, PoolSizesAttr):
         return attr.by_pool
-    if isinstance(attr, SharedConstantsAttr):
-        return attr.stored_with
-    if isinstance(attr, StateAttr):
-        return attr.after
+    if isinstance(attr, NameMapAttr):
+        return attr.pairs
     if isinstance(attr, tir.TargetAttr):
         import tvm
 

@@ -107,6 +107,13 @@ func.func @f() attributes {usmp.shared_constants = {b2 = 1 : i64}} {
 
 // -----
 
+func.func @f() attributes {usmp.narrowed_constants = #usmp.narrowed_constants<conv_bias = "">} {
+  func.return
+}
+// CHECK: usmp.narrowed_constants names the constant the file's 'conv_bias' is stored as, got ""
+
+// -----
+
 func.func @f() attributes {usmp.state = #usmp.state<s = "">} {
   func.return
 }

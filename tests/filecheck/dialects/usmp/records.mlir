@@ -16,6 +16,11 @@ builtin.module attributes {usmp.plan = #usmp.plan<"exact", proven_optimal = true
   func.func @shared() attributes {usmp.shared_constants = #usmp.shared_constants<b2 = "b1", "b 3" = "b1">} {
     func.return
   }
+  // The model file's int32 constants stored in fewer bytes, and the constant that holds each.
+  // CHECK: func.func @narrowed() attributes {usmp.narrowed_constants = #usmp.narrowed_constants<conv_bias = "conv_bias_int16">}
+  func.func @narrowed() attributes {usmp.narrowed_constants = #usmp.narrowed_constants<conv_bias = "conv_bias_int16">} {
+    func.return
+  }
   // The state an entry keeps from run to run: each variable's input param (its value
   // before the run) and the output param of its value after; placed, under both names,
   // in a state pool.
