@@ -174,9 +174,7 @@ def io_tensors(func: Any) -> dict[str, IoTensor]:
 def state_after(func: Any) -> dict[str, str]:
     """The entry's state variables, each the name of its value after the run by the name of
     its value before (its `usmp.state`)."""
-    if func.attrs is None or STATE_ATTR not in func.attrs:
-        return {}
-    return {str(before): str(after) for before, after in func.attrs[STATE_ATTR].items()}
+    return _names_record(func, STATE_ATTR)
 
 
 def read_overrides(specs: Sequence[str]) -> dict[str, np.ndarray]:
@@ -274,16 +272,17 @@ def entry_constants(mod: Any) -> dict[str, tuple[tuple[int, ...], str]]:
 
 def shared_constants(mod: Any) -> dict[str, str]:
     """The entry's constants stored with an equal one, name: that one's name."""
-    return _names_record(mod, SHARED_CONSTANTS_ATTR)
+    return _names_record(mod[entry_name(mod)], SHARED_CONSTANTS_ATTR)
 
 
 def narrowed_constants(mod: Any) -> dict[str, str]:
     """The file's constants stored narrower, its name: the name it is stored under."""
-    return _names_record(mod, NARROWED_CONSTANTS_ATTR)
+    return _names_record(mod[entry_name(mod)], NARROWED_CONSTANTS_ATTR)
 
 
-def _names_record(mod: Any, key: str) -> dict[str, str]:
-    attrs = mod[entry_name(mod)].attrs or {}
+def _names_record(func: Any, key: str) -> dict[str, str]:
+    """A name-map record of `func`'s attributes (TVM carries it as a dictionary)."""
+    attrs = func.attrs or {}
     if key not in attrs:
         return {}
     return {str(n): str(kept) for n, kept in attrs[key].items()}
