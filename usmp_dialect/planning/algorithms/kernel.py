@@ -39,6 +39,9 @@ placement of five buffers, against 0.35 s to load numba."""
 
 _kernels: list[_Kernel] = []
 _loaded = {"numba": False}
+_compiling = {"depth": 0, "began": 0.0, "seconds": 0.0}
+"""How deep in numba's compile events the process is, when the outermost began, and the
+wall seconds of the outermost ones (`compile_seconds`)."""
 _interpreted = {"elements": 0, "depth": 0, "seconds": 0.0}
 """Elements given to the outermost interpreted calls (a kernel's calls of other kernels are
 its own work), how deep in interpreted calls the process is, and the CPU seconds the
@@ -102,10 +105,39 @@ def kernel(function: Function) -> Function:
     return cast(Function, compiled)
 
 
+def compile_seconds() -> float:
+    """Wall seconds the process has spent compiling kernels or loading them from numba's
+    disk cache (17 CPU s for the placement kernels on a machine's first run): not the
+    planning's work, so the time cap does not count them (`work.TimeCap`)."""
+    return _compiling["seconds"]
+
+
+def _clock_compiles() -> None:
+    """Adds the time numba holds its compiler lock, outermost holds only, to
+    `compile_seconds`: it compiles a kernel, or loads it from the disk cache, under it (a
+    kernel's compilation compiles the kernels it calls within its own)."""
+    from numba.core import event  # noqa: PLC0415
+
+    class CompileClock(event.Listener):
+        def on_start(self, _: event.Event) -> None:
+            if not _compiling["depth"]:
+                _compiling["began"] = time.perf_counter()
+            _compiling["depth"] += 1
+
+        def on_end(self, _: event.Event) -> None:
+            _compiling["depth"] -= 1
+            if not _compiling["depth"]:
+                _compiling["seconds"] += time.perf_counter() - _compiling["began"]
+
+    event.register("numba:compiler_lock", CompileClock())
+
+
 def compile_kernels() -> None:
     """Imports numba and compiles every kernel defined so far, once a process."""
     from numba import njit  # noqa: PLC0415
 
+    if not _loaded["numba"]:
+        _clock_compiles()
     _loaded["numba"] = True
     for each in _kernels:
         if each.compiled is None:
