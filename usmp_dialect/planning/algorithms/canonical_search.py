@@ -23,20 +23,14 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import TypedDict
 
 import numpy as np
 
 from usmp_dialect.planning.algorithms import search_kernel
-from usmp_dialect.planning.algorithms.kernel import (
-    compile_kernels,
-    interpreted,
-    interpreted_seconds,
-    numba_loaded,
-)
+from usmp_dialect.planning.algorithms.kernel import interpreted, interpreted_seconds
 from usmp_dialect.planning.algorithms.placement import single_spans
 from usmp_dialect.planning.algorithms.work import SEARCH_STEP_SECONDS, TimeCap
 from usmp_dialect.planning.conflicts import (
@@ -94,6 +88,13 @@ _INTERPRETED_SLICE = 100_000
 (at most about a tenth of a second)."""
 
 _MAX_KEY = np.iinfo(np.int64).max // 2
+
+_SEARCH_LOOP = search_kernel.run
+"""The search loop as a kernel (`search_kernel.run` itself becomes numba's JIT function in
+a process that loads numba)."""
+
+_STOP_ARGUMENT = 24
+"""Where the step at which the loop pauses is among its arguments."""
 
 
 @dataclass(frozen=True)
@@ -343,49 +344,51 @@ class Search:
         unlimited = np.iinfo(np.int64).max
         limit = node_limit if node_limit > 0 else unlimited
         step_end = step_limit if step_limit > 0 else unlimited
+        arguments = [
+            capacity,
+            sizes,
+            self.sub.alignments,
+            rank,
+            self.sub.nb_ptr,
+            self.sub.nb_idx,
+            self.sub.section_start,
+            self.sub.section_end,
+            self.sm_ptr,
+            self.sm_idx,
+            self.initial_list,
+            min_off,
+            offset,
+            placed,
+            witness,
+            total,
+            cut,
+            self.trail,
+            self.ls,
+            self.fr,
+            self.pt,
+            self.rc,
+            st,
+            limit,
+            step_end,
+            self.key_scale,
+            self.max_degree,
+            heuristic,
+            self.sub.width,
+            self.sub.area,
+        ]
         while True:
             taken = int(st[kernel.ST_STEPS])
-            if not numba_loaded() and interpreted_seconds() < _INTERPRETED_SECONDS:
-                stop = min(taken + _INTERPRETED_SLICE, step_end)
-                loop = partial(interpreted, kernel.run)
+            compiled = _SEARCH_LOOP.ready(tuple(arguments))
+            if compiled is None and interpreted_seconds() < _INTERPRETED_SECONDS:
+                arguments[_STOP_ARGUMENT] = min(taken + _INTERPRETED_SLICE, step_end)
+                status = interpreted(_SEARCH_LOOP, *arguments)
             else:
-                _compile_outside_cap(self.cap)
-                stop = min(taken + _STEPS_PER_SLICE, step_end)
-                loop = kernel.run
-            status = loop(
-                capacity,
-                sizes,
-                self.sub.alignments,
-                rank,
-                self.sub.nb_ptr,
-                self.sub.nb_idx,
-                self.sub.section_start,
-                self.sub.section_end,
-                self.sm_ptr,
-                self.sm_idx,
-                self.initial_list,
-                min_off,
-                offset,
-                placed,
-                witness,
-                total,
-                cut,
-                self.trail,
-                self.ls,
-                self.fr,
-                self.pt,
-                self.rc,
-                st,
-                limit,
-                stop,
-                self.key_scale,
-                self.max_degree,
-                heuristic,
-                self.sub.width,
-                self.sub.area,
-            )
+                loop = compiled or _compile_outside_cap(self.cap, tuple(arguments))
+                arguments[_STOP_ARGUMENT] = min(taken + _STEPS_PER_SLICE, step_end)
+                status = loop(*arguments)
             if status == kernel.NEED_SPACE:
                 self._grow()
+                arguments[17:22] = [self.trail, self.ls, self.fr, self.pt, self.rc]
                 continue
             if status != kernel.PAUSED:
                 break
@@ -639,36 +642,14 @@ def _descend(
     return best_height, proven_low
 
 
-_compiling = {"done": False, "seconds": 0.0}
-
-
-def _compile_search_kernel() -> None:
-    """Loads numba and compiles (or loads from its disk cache: only the first run on a
-    machine compiles) the search loop, once a process, by one search of two buffers that
-    conflict."""
-    if _compiling["done"]:
-        return
-    began = time.perf_counter()
-    compile_kernels()
-    _compiling["done"] = True  # the search below runs compiled
-    intervals = Intervals.from_lists([0, 1], [0, 0], [1, 1])
-    two = Problem(
-        names=("a", "b"),
-        sizes=np.array([1, 1], dtype=np.int64),
-        alignments=np.ones(2, dtype=np.int64),
-        conflicts=conflicts_from_intervals(intervals, 2),
-        intervals=intervals,
-    )
-    Search(subproblem_of(two, np.arange(2)), TimeCap(float("inf"))).run(2, 0, -1)
-    _compiling["seconds"] += time.perf_counter() - began
-
-
-def _compile_outside_cap(cap: TimeCap) -> None:
-    """Compiles the search loop (`_compile_search_kernel`), the time it takes added to the
+def _compile_outside_cap(cap: TimeCap, arguments: tuple) -> Callable[..., int]:
+    """The search loop compiled for `arguments` (built ahead of time at a machine's first
+    run, or numba's JIT where that cannot be: seconds), the time that takes added to the
     time cap."""
-    compiled = _compiling["seconds"]
-    _compile_search_kernel()
-    cap.extend(_compiling["seconds"] - compiled)
+    began = time.perf_counter()
+    compiled = _SEARCH_LOOP.compile(arguments)
+    cap.extend(time.perf_counter() - began)
+    return compiled
 
 
 def fit_in_pool(
