@@ -187,4 +187,4 @@ def _build(module: str, qualname: str, name: str, directory: str, types: Sequenc
 
 
 if __name__ == "__main__":
-    _build(*sys.argv[1:5], sys.argv[5:])
+    _build(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])

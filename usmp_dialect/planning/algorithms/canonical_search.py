@@ -30,15 +30,19 @@ from typing import TypedDict
 import numpy as np
 
 from usmp_dialect.planning.algorithms import search_kernel
-from usmp_dialect.planning.algorithms.kernel import interpreted, interpreted_seconds
+from usmp_dialect.planning.algorithms.kernel import (
+    compiled,
+    interpreted,
+    interpreted_seconds,
+    ready,
+)
 from usmp_dialect.planning.algorithms.placement import single_spans
 from usmp_dialect.planning.algorithms.work import SEARCH_STEP_SECONDS, TimeCap
 from usmp_dialect.planning.conflicts import (
-    conflicts_from_intervals,
     max_live_of,
     symmetric_conflicts,
 )
-from usmp_dialect.planning.problem import Intervals, Plan, Problem, unique_values
+from usmp_dialect.planning.problem import Plan, Problem, unique_values
 
 MAX_SEARCH_BUFFERS = 2000
 """Beyond this many buffers in a pool the search's per-node cost (linear in the buffers)
@@ -76,7 +80,9 @@ _STEPS_PER_SLICE = 1_000_000
 
 _INTERPRETED_SECONDS = 0.3
 """CPU seconds a process's kernels run in plain Python (`interpreted_seconds`: the searches'
-and the placements' before them) before a search loads numba: about what loading numba
+and the placements' before them) before a search compiles its loop, when no build of it
+ahead of time is on disk (a machine's first run, or numba's JIT where it cannot be built,
+`kernel`): about what loading numba
 and the compiled search costs (0.4 s), and a step compiled takes a few ns
 against 0.3-1.2 us. A search that ends within them (MiniMalloc's C at max-live: 0.5M
 steps, 0.19 s) never pays for numba; a longer one pays at most about twice what it would
@@ -378,12 +384,12 @@ class Search:
         ]
         while True:
             taken = int(st[kernel.ST_STEPS])
-            compiled = _SEARCH_LOOP.ready(tuple(arguments))
-            if compiled is None and interpreted_seconds() < _INTERPRETED_SECONDS:
+            loop = ready(_SEARCH_LOOP, tuple(arguments))
+            if loop is None and interpreted_seconds() < _INTERPRETED_SECONDS:
                 arguments[_STOP_ARGUMENT] = min(taken + _INTERPRETED_SLICE, step_end)
                 status = interpreted(_SEARCH_LOOP, *arguments)
             else:
-                loop = compiled or _compile_outside_cap(self.cap, tuple(arguments))
+                loop = loop or _compile_outside_cap(self.cap, tuple(arguments))
                 arguments[_STOP_ARGUMENT] = min(taken + _STEPS_PER_SLICE, step_end)
                 status = loop(*arguments)
             if status == kernel.NEED_SPACE:
@@ -647,9 +653,9 @@ def _compile_outside_cap(cap: TimeCap, arguments: tuple) -> Callable[..., int]:
     run, or numba's JIT where that cannot be: seconds), the time that takes added to the
     time cap."""
     began = time.perf_counter()
-    compiled = _SEARCH_LOOP.compile(arguments)
+    loop = compiled(_SEARCH_LOOP, arguments)
     cap.extend(time.perf_counter() - began)
-    return compiled
+    return loop
 
 
 def fit_in_pool(

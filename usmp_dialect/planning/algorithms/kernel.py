@@ -116,6 +116,19 @@ def interpreted(function: Callable[..., Any], *args: Any) -> Any:
     return _timed(function.py_func, args)
 
 
+def ready(function: Callable[..., Any], args: tuple[Any, ...]) -> Callable[..., Any] | None:
+    """`function`, a kernel, compiled for `args` if that costs no compiling (`_Kernel.ready`):
+    for a caller that runs it in plain Python otherwise."""
+    assert isinstance(function, _Kernel)
+    return function.ready(args)
+
+
+def compiled(function: Callable[..., Any], args: tuple[Any, ...]) -> Callable[..., Any]:
+    """`function`, a kernel, compiled for `args` now (`_Kernel.compile`)."""
+    assert isinstance(function, _Kernel)
+    return function.compile(args)
+
+
 def _timed(function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
     """An outermost interpreted call, its CPU seconds counted (`interpreted_seconds`)."""
     began = time.process_time()
