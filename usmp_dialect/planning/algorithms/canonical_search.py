@@ -312,12 +312,20 @@ class Search:
     def lower_bound(self) -> int:
         return int(max(self.section_bytes.max(initial=0), self.sizes.max(initial=0)))
 
-    def _grow(self) -> None:
-        self.trail = np.concatenate((self.trail, np.zeros_like(self.trail)))
-        self.ls = np.concatenate((self.ls, np.zeros_like(self.ls)))
-        self.fr = np.concatenate((self.fr, np.zeros_like(self.fr)))
-        self.pt = np.concatenate((self.pt, np.zeros_like(self.pt)))
-        self.rc = np.concatenate((self.rc, np.zeros_like(self.rc)))
+    def _grow(self, short: int) -> None:
+        """Doubles the arrays the loop found short (`search_kernel.ST_SHORT`): only those,
+        as a deep search needs a long list stack and little else (resnet50's grew 128x)."""
+        kernel = self.kernel
+        for bit, name in (
+            (kernel.SHORT_LIST, "ls"),
+            (kernel.SHORT_TRAIL, "trail"),
+            (kernel.SHORT_FRAMES, "fr"),
+            (kernel.SHORT_PARTITIONS, "pt"),
+            (kernel.SHORT_RECORDS, "rc"),
+        ):
+            if short & bit:
+                array = getattr(self, name)
+                setattr(self, name, np.concatenate((array, np.zeros_like(array))))
 
     def run(
         self,
@@ -393,7 +401,7 @@ class Search:
                 arguments[_STOP_ARGUMENT] = min(taken + _STEPS_PER_SLICE, step_end)
                 status = loop(*arguments)
             if status == kernel.NEED_SPACE:
-                self._grow()
+                self._grow(int(st[kernel.ST_SHORT]))
                 arguments[17:22] = [self.trail, self.ls, self.fr, self.pt, self.rc]
                 continue
             if status != kernel.PAUSED:
