@@ -19,18 +19,11 @@ would be, and that kernel runs under numba's JIT from then on, as without this m
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import importlib.machinery
 import importlib.util
 import os
-import shlex
-import shutil
-import subprocess
 import sys
-import sysconfig
-import tempfile
-import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -132,6 +125,9 @@ def _import(name: str, path: Path) -> ModuleType:
 def build(function: Callable[..., Any], types: tuple[str, ...], name: str) -> Callable | None:
     """The kernel `function` built for `types` as the module `name` (see the module's
     docstring), or `None` when it cannot be built here, now or before."""
+    # What only a build needs is imported by it: about 20 ms a run otherwise.
+    import fcntl  # noqa: PLC0415
+
     try:
         cache_directory().mkdir(parents=True, exist_ok=True)
         with open(cache_directory() / (name + ".lock"), "w") as lock:
@@ -146,6 +142,12 @@ def build(function: Callable[..., Any], types: tuple[str, ...], name: str) -> Ca
 
 
 def _build_in_child(function: Callable[..., Any], types: tuple[str, ...], name: str) -> None:
+    import shlex  # noqa: PLC0415
+    import shutil  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sysconfig  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
     compiler = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
     if not compiler or shutil.which(compiler[0]) is None:
         _failure_note(name).write_text(f"no C compiler: {' '.join(compiler)}\n")
@@ -165,6 +167,8 @@ def _build_in_child(function: Callable[..., Any], types: tuple[str, ...], name: 
 def _build(module: str, qualname: str, name: str, directory: str, types: Sequence[str]) -> None:
     """The child's work: the kernel and every kernel it calls compiled by numba's `pycc`,
     its return type as numba's JIT infers it for `types`."""
+    import warnings  # noqa: PLC0415
+
     from numba.core import sigutils  # noqa: PLC0415
 
     from usmp_dialect.planning.algorithms import kernel  # noqa: PLC0415
