@@ -146,18 +146,13 @@ def subproblem_of(problem: Problem, buffers: np.ndarray) -> Subproblem:
         # Sort by start: the buffers overlapping `i` that start after it are those
         # starting before its end; each pair is found once and mirrored.
         order = np.argsort(section_start, kind="stable")
-        sorted_start = section_start[order]
-        rows, cols = [], []
-        for position, i in enumerate(order.tolist()):
-            if not live[i]:
-                continue
-            last = int(np.searchsorted(sorted_start, section_end[i], side="left"))
-            later = order[position + 1 : last]
-            later = later[live[later]]
-            rows.append(np.full(len(later), i, dtype=np.int64))
-            cols.append(later)
-        source = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
-        target = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
+        last = np.searchsorted(section_start[order], section_end[order], side="left")
+        later = np.where(live[order], np.maximum(last - np.arange(len(order)) - 1, 0), 0)
+        source = np.repeat(order, later)
+        first = np.repeat(np.cumsum(later) - later, later)
+        target = order[np.repeat(np.arange(len(order)) + 1, later) + np.arange(len(first)) - first]
+        meets = live[target]
+        source, target = source[meets], target[meets]
         nb_ptr, nb_idx = _csr(
             len(buffers), np.concatenate((source, target)), np.concatenate((target, source))
         )
