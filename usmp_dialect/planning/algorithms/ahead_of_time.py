@@ -40,10 +40,9 @@ _EXPORT = "kernel"
 _SCALARS = {bool: "boolean", np.bool_: "boolean", int: "int64", np.int64: "int64"}
 _SCALARS |= {float: "float64", np.float64: "float64"}
 
+_NUMBERS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 _ELEMENTS = {np.dtype(bool): "boolean"} | {
-    np.dtype(kind): np.dtype(kind).name
-    for kind in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32)
-    + (np.uint64, np.float32, np.float64)
+    np.dtype(kind): kind for kind in (*_NUMBERS, "float32", "float64")
 }
 """numba's names of the array elements built ahead of time (`dtype.name` costs 20 us)."""
 
