@@ -8,7 +8,7 @@ numba to load or run. It is the same Python function compiled by the same compil
 plans do not depend on which of plain Python, the JIT or the built module ran.
 
 A module is built at a kernel's first compiled call for argument types not built yet, in
-a child process (`python -m` this module: numba's `pycc` and the C compiler), into
+a child process (`build_kernel`: numba's `pycc` and the C compiler), into
 `cache_directory()`; its name is a digest of everything the compiled code depends on: the
 kernel's name, the argument types, the sources of the modules whose kernels it may call,
 the constants those modules hold, Python's and numpy's versions. Processes that need the
@@ -34,8 +34,11 @@ import numpy as np
 CACHE_VARIABLE = "USMP_KERNEL_CACHE"
 """The environment variable naming the directory of built kernels, when not the default."""
 
-_EXPORT = "kernel"
+EXPORT = "kernel"
 """The name of the kernel in its built module."""
+
+_BUILDER = "usmp_dialect.planning.algorithms.build_kernel"
+"""The module the child process that builds a kernel runs."""
 
 _SCALARS = {bool: "boolean", np.bool_: "boolean", int: "int64", np.int64: "int64"}
 _SCALARS |= {float: "float64", np.float64: "float64"}
@@ -118,7 +121,7 @@ def load(name: str) -> Callable[..., Any] | None:
     path = _path(name)
     if not path.exists():
         return None
-    return getattr(_import(name, path), _EXPORT)
+    return getattr(_import(name, path), EXPORT)
 
 
 def _import(name: str, path: Path) -> ModuleType:
@@ -162,40 +165,10 @@ def _build_in_child(function: Callable[..., Any], types: tuple[str, ...], name: 
     with tempfile.TemporaryDirectory(dir=cache_directory()) as staging:
         argv = [function.__module__, function.__qualname__, name, staging, *types]
         done = subprocess.run(
-            [sys.executable, "-m", __name__, *argv], capture_output=True, text=True
+            [sys.executable, "-m", _BUILDER, *argv], capture_output=True, text=True
         )
         built = Path(staging) / _path(name).name
         if done.returncode or not built.exists():
             _failure_note(name).write_text(done.stdout + done.stderr)
             return
         os.replace(built, _path(name))
-
-
-def _build(module: str, qualname: str, name: str, directory: str, types: Sequence[str]) -> None:
-    """The child's work: the kernel and every kernel it calls compiled by numba's `pycc`,
-    its return type as numba's JIT infers it for `types`."""
-    import warnings  # noqa: PLC0415
-
-    from numba.core import sigutils  # noqa: PLC0415
-
-    from usmp_dialect.planning.algorithms import kernel  # noqa: PLC0415
-
-    function = getattr(importlib.import_module(module), qualname)
-    kernel.compile_kernels()  # the kernels' modules now call each other's JIT functions
-    arguments, _ = sigutils.normalize_signature(f"none({', '.join(types)})")
-    dispatcher = function.compiled
-    dispatcher.compile(arguments)
-    signature = dispatcher.overloads[tuple(arguments)].signature
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # numba.pycc's pending deprecation
-        from numba.pycc import CC  # noqa: PLC0415
-
-    compiler = CC(name)
-    compiler.output_dir = directory
-    compiler.verbose = False
-    compiler.export(_EXPORT, signature)(function.py_func)
-    compiler.compile()
-
-
-if __name__ == "__main__":
-    _build(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
