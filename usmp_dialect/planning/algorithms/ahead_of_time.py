@@ -117,11 +117,15 @@ def _failure_note(name: str) -> Path:
 
 
 def load(name: str) -> Callable[..., Any] | None:
-    """The kernel of the built module `name`, or `None` when it has not been built."""
+    """The kernel of the built module `name`, or `None` when it has not been built (or
+    cannot be loaded: a file damaged, a system library gone)."""
     path = _path(name)
     if not path.exists():
         return None
-    return getattr(_import(name, path), EXPORT)
+    try:
+        return getattr(_import(name, path), EXPORT)
+    except (ImportError, OSError):
+        return None
 
 
 def _import(name: str, path: Path) -> ModuleType:
