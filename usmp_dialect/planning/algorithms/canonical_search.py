@@ -102,6 +102,9 @@ a process that loads numba)."""
 _STOP_ARGUMENT = 24
 """Where the step at which the loop pauses is among its arguments."""
 
+_GROWN_ARGUMENTS = slice(17, 22)
+"""Where the arrays the loop grows into (`Search._grow`) are among its arguments."""
+
 
 @dataclass(frozen=True)
 class Subproblem:
@@ -397,7 +400,7 @@ class Search:
                 status = loop(*arguments)
             if status == kernel.NEED_SPACE:
                 self._grow(int(st[kernel.ST_SHORT]))
-                arguments[17:22] = [self.trail, self.ls, self.fr, self.pt, self.rc]
+                arguments[_GROWN_ARGUMENTS] = [self.trail, self.ls, self.fr, self.pt, self.rc]
                 continue
             if status != kernel.PAUSED:
                 break
