@@ -141,10 +141,10 @@ def _import(name: str, path: Path) -> ModuleType:
 def build(function: Callable[..., Any], types: tuple[str, ...], name: str) -> Callable | None:
     """The kernel `function` built for `types` as the module `name` (see the module's
     docstring), or `None` when it cannot be built here, now or before."""
-    # What only a build needs is imported by it: about 20 ms a run otherwise.
-    import fcntl  # noqa: PLC0415
-
     try:
+        # What only a build needs is imported by it: about 20 ms a run otherwise.
+        import fcntl  # noqa: PLC0415
+
         cache_directory().mkdir(parents=True, exist_ok=True)
         with open(cache_directory() / (name + ".lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building it
@@ -152,7 +152,7 @@ def build(function: Callable[..., Any], types: tuple[str, ...], name: str) -> Ca
                 return None
             if not _path(name).exists():
                 _build_in_child(function, types, name)
-    except OSError:
+    except (OSError, ImportError):  # no writable cache, or no file locks (Windows)
         return None
     return load(name)
 
@@ -170,8 +170,14 @@ def _build_in_child(function: Callable[..., Any], types: tuple[str, ...], name: 
         return
     with tempfile.TemporaryDirectory(dir=cache_directory()) as staging:
         argv = [function.__module__, function.__qualname__, name, staging, *types]
+        # From the directory holding this package, so that the child compiles the same
+        # sources (`build_kernel` checks their digest) whatever the user's directory holds.
+        package = Path(sys.modules[__package__.partition(".")[0]].__file__ or "").parent
         done = subprocess.run(
-            [sys.executable, "-m", _BUILDER, *argv], capture_output=True, text=True
+            [sys.executable, "-m", _BUILDER, *argv],
+            capture_output=True,
+            text=True,
+            cwd=package.parent,
         )
         built = Path(staging) / _path(name).name
         if done.returncode or not built.exists():

@@ -6,18 +6,19 @@ from __future__ import annotations
 import importlib
 import sys
 import warnings
-from collections.abc import Sequence
 
 from usmp_dialect.planning.algorithms import kernel
 from usmp_dialect.planning.algorithms.ahead_of_time import EXPORT
 
 
-def build(module: str, qualname: str, name: str, directory: str, types: Sequence[str]) -> None:
+def build(module: str, qualname: str, name: str, directory: str, types: tuple[str, ...]) -> None:
     """The kernel `qualname` of `module` and every kernel it calls compiled by numba's
     `pycc` for the argument `types`, its return type as numba's JIT infers it."""
     from numba.core import sigutils  # noqa: PLC0415
 
     function = getattr(importlib.import_module(module), qualname)
+    if kernel.module_name_of(function, types) != name:
+        raise SystemExit(f"the sources of {module}.{qualname} differ from those asked for")
     kernel.compile_kernels()  # the kernels' modules now call each other's JIT functions
     arguments, _ = sigutils.normalize_signature(f"none({', '.join(types)})")
     dispatcher = function.compiled
@@ -35,4 +36,4 @@ def build(module: str, qualname: str, name: str, directory: str, types: Sequence
 
 
 if __name__ == "__main__":
-    build(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
+    build(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], tuple(sys.argv[5:]))

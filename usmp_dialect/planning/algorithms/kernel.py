@@ -98,7 +98,13 @@ class _Kernel:
         return self.compiled
 
     def _module_name(self, types: tuple[str, ...]) -> str:
-        return ahead_of_time.module_name(self.py_func, types, _is_kernel)
+        return module_name_of(self, types)
+
+
+def module_name_of(function: Callable[..., Any], types: tuple[str, ...]) -> str:
+    """The name of the module `function`, a kernel, is built into for argument `types`."""
+    assert isinstance(function, _Kernel)
+    return ahead_of_time.module_name(function.py_func, types, _is_kernel)
 
 
 def _is_kernel(value: Any) -> bool:
