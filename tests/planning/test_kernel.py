@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_placement import span_problems
 
-from usmp_dialect.planning.algorithms import ahead_of_time, kernel
+from usmp_dialect.planning.algorithms import ahead_of_time, build_kernel, kernel
 from usmp_dialect.planning.algorithms.placement import Fit, geometry_of, place_in_order
 from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS, dive
 from usmp_dialect.planning.algorithms.window_dive import place_lowest_first
@@ -94,3 +94,17 @@ def test_read_only_and_other_arguments_are_left_to_the_jit():
     frozen.flags.writeable = False
     assert ahead_of_time.argument_types((frozen,)) is None
     assert ahead_of_time.argument_types(("text",)) is None
+
+
+def test_a_build_refuses_sources_other_than_those_its_name_digests(tmp_path):
+    """The child that builds a kernel compiles what it imports: were that another copy of
+    the package, its module would be kept under the digest of the sources asked for."""
+    with pytest.raises(SystemExit, match="differ from those asked for"):
+        build_kernel.build(
+            "usmp_dialect.planning.algorithms.search_kernel",
+            "run",
+            "usmp_kernel_of_other_sources",
+            str(tmp_path),
+            ("int64",),
+        )
+    assert list(tmp_path.iterdir()) == []
