@@ -15,6 +15,7 @@ from usmp_dialect.planning.algorithms.placement import (
 from usmp_dialect.planning.algorithms.placement_kernel import (
     ARENA_SLOTS_PER_BUFFER,
     NO_HINT,
+    PENDING_FROM,
     place_spans,
 )
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
@@ -129,8 +130,9 @@ def _kernel_arguments(problem: Problem, order: np.ndarray, fit: Fit) -> tuple:
 def test_an_arena_that_must_be_copied_to_grow_gives_the_same_offsets(instance, fit):
     problem, order = instance
     arguments = _kernel_arguments(problem, order, fit)
-    reserved = place_spans(*arguments, ARENA_SLOTS_PER_BUFFER * problem.num_buffers)
-    copied = place_spans(*arguments, 0)
+    bounds = (NO_HINT, PENDING_FROM)
+    reserved = place_spans(*arguments, ARENA_SLOTS_PER_BUFFER * problem.num_buffers, *bounds)
+    copied = place_spans(*arguments, 0, *bounds)
     assert copied[1].tolist() == reserved[1].tolist()
 
 

@@ -379,7 +379,9 @@ def _regrow(lo, hi, set_room, set_base, set_length, set_capacity, s, capacity, p
 def _flush(lo, hi, set_room, set_base, set_length, set_capacity, s, pending, top):
     """Merge the intervals of set `pending` into set `s` and empty it; False, with nothing
     merged, when the arena must grow first. The merge runs from the top down in `s`'s
-    room, after its intervals: it never overwrites one not read yet."""
+    room, after its intervals: it never overwrites one not read yet. It takes the
+    intervals by their ends, highest first: an interval of one set may span several of
+    the other's, and the block being merged is final once the next end falls below it."""
     length, count = set_length[s], set_length[pending]
     base = set_base[s]
     if base + length + count > set_room[s] + set_capacity[s]:
@@ -398,7 +400,7 @@ def _flush(lo, hi, set_room, set_base, set_length, set_capacity, s, pending, top
     extra = set_base[pending]
     low, high = NO_HINT, NO_HINT
     while i >= 0 or j >= 0:
-        if j < 0 or (i >= 0 and lo[base + i] >= lo[extra + j]):
+        if j < 0 or (i >= 0 and hi[base + i] >= hi[extra + j]):
             first, last = lo[base + i], hi[base + i]
             i -= 1
         else:
@@ -461,8 +463,8 @@ def place_spans(
     num_pools,
     pinned,
     arena_slots,
-    gaps_compared=NO_HINT,
-    pending_from=PENDING_FROM,
+    gaps_compared,
+    pending_from,
 ):
     """`(pool, offset, failed, steps, writes)`: every buffer of `order` at the first
     candidate pool where it fits under the hint (`NO_HINT`: none); `failed` is the first
