@@ -21,6 +21,7 @@ placement's included) reach what loading numba costs.
 from __future__ import annotations
 
 import functools
+import importlib
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -109,6 +110,16 @@ class _Kernel:
 
     def _module_name(self, types: tuple[str, ...]) -> str:
         return module_name_of(self, types)
+
+
+def named(module: str, qualname: str) -> Callable[..., Any]:
+    """The kernel `qualname` of `module`, imported, even once `compile_kernels` has put the
+    JIT's function in its place among the module's names."""
+    importlib.import_module(module)
+    for each in _kernels:
+        if (each.py_func.__module__, each.py_func.__qualname__) == (module, qualname):
+            return each
+    raise LookupError(f"{module}.{qualname} is not a kernel")
 
 
 def module_name_of(function: Callable[..., Any], types: tuple[str, ...]) -> str:
