@@ -112,7 +112,7 @@ class _Kernel:
         return module_name_of(self, types)
 
 
-def named(module: str, qualname: str) -> Callable[..., Any]:
+def named(module: str, qualname: str) -> _Kernel:
     """The kernel `qualname` of `module`, imported, even once `compile_kernels` has put the
     JIT's function in its place among the module's names."""
     importlib.import_module(module)
