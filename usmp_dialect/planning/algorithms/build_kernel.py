@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import warnings
+from typing import Any
 
 from usmp_dialect.planning.algorithms import kernel
 from usmp_dialect.planning.algorithms.ahead_of_time import EXPORT
@@ -20,7 +21,7 @@ def build(module: str, qualname: str, name: str, directory: str, types: tuple[st
         raise SystemExit(f"the sources of {module}.{qualname} differ from those asked for")
     kernel.compile_kernels()  # the kernels' modules now call each other's JIT functions
     arguments, _ = sigutils.normalize_signature(f"none({', '.join(types)})")
-    dispatcher = function.compiled
+    dispatcher: Any = function.compiled  # numba's dispatcher, untyped
     dispatcher.compile(arguments)
     signature = dispatcher.overloads[tuple(arguments)].signature
     with warnings.catch_warnings():
