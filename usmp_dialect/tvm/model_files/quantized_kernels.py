@@ -12,7 +12,7 @@ weight (int32; int64 for 16-bit activations), plus the bias, requantized in fixe
 and shift), plus the output zero point, clamped to the fused activation's range: TFLM's
 values bit for bit, where TVM's frontend computes the operator in float32 between a
 dequantize and a quantize and rounds apart now and then. A tap of the window outside the
-input adds nothing (TFLM's kernels skip it), which is padding with the zero point.
+input adds nothing (TFLM's kernels skip it): the input is padded with its zero point.
 
 A channel's multiplier and shift are TFLM's QuantizeMultiplier of input scale x weight
 scale / output scale: immediates when every channel has the same, else read from two
@@ -78,14 +78,35 @@ def _requantized(
     return tirx.min(tirx.max(value, low), high).astype(r.out_dtype)
 
 
-def _tap(data: Any, n: Any, y: Any, x: Any, c: Any, r: Requantization) -> Any:
-    """(input - zero point) at (n, y, x, c) as the accumulator's type, 0 outside."""
-    from tvm import tirx
+def _taps(data: Any, window: ConvWindow, kernel: tuple[Any, Any], r: Requantization) -> Any:
+    """`tap(n, y, x, c)`: (input - zero point) at input row y, column x (the window's,
+    from -padding on) as the accumulator's type. With padding, the input is padded with
+    its zero point first, a stage of its own (which the lowering computes where it is
+    read, as it does topi's `pad_temp`: a condition in the sum itself takes TVM's TIR
+    passes ten times as long)."""
+    from tvm import te, tirx
 
-    _, height, width, _ = data.shape
-    inside = tirx.all(y >= 0, y < height, x >= 0, x < width)
-    value = data[n, y, x, c].astype(r.accumulator) - tirx.const(r.input_zero_point, r.accumulator)
-    return tirx.if_then_else(inside, value, tirx.const(0, r.accumulator))
+    batch, height, width, channels = data.shape
+    top, left = window.padding
+    spans = [
+        (out - 1) * stride + (k - 1) * dilation + 1
+        for out, stride, k, dilation in zip(
+            window.out_size, window.strides, kernel, window.dilation, strict=True
+        )
+    ]
+    bottom, right = max(0, spans[0] - top - int(height)), max(0, spans[1] - left - int(width))
+    zero_point = tirx.const(r.input_zero_point, r.accumulator)
+    if top == left == bottom == right == 0:
+        return lambda n, y, x, c: data[n, y, x, c].astype(r.accumulator) - zero_point
+
+    def padded_at(n: Any, y: Any, x: Any, c: Any) -> Any:
+        inside = tirx.all(y >= top, y < top + height, x >= left, x < left + width)
+        value = data[n, y - top, x - left, c]
+        return tirx.if_then_else(inside, value, tirx.const(r.input_zero_point, data.dtype))
+
+    shape = (batch, top + height + bottom, left + width + right, channels)
+    padded = te.compute(shape, padded_at, "padded")
+    return lambda n, y, x, c: padded[n, y + top, x + left, c].astype(r.accumulator) - zero_point
 
 
 def _window(w: ConvWindow, h: Any, x: Any, kh: Any, kw: Any) -> tuple[Any, Any]:
@@ -112,11 +133,12 @@ def conv2d(
     kh = te.reduce_axis((0, kernel_h), "kh")
     kw = te.reduce_axis((0, kernel_w), "kw")
     ci = te.reduce_axis((0, group_channels), "ci")
+    tap = _taps(data, window, (kernel_h, kernel_w), r)
 
     def sum_at(n: Any, h: Any, x: Any, c: Any) -> Any:
         y, xx = _window(window, h, x, kh, kw)
         channel = c // per_group * group_channels + ci
-        product = _tap(data, n, y, xx, channel, r) * weight[c, kh, kw, ci].astype(r.accumulator)
+        product = tap(n, y, xx, channel) * weight[c, kh, kw, ci].astype(r.accumulator)
         return te.sum(product, axis=[kh, kw, ci])
 
     shape = (batch, *window.out_size, out_channels)
@@ -146,12 +168,11 @@ def depthwise_conv2d(
     multiplier = out_channels // in_channels
     kh = te.reduce_axis((0, kernel_h), "kh")
     kw = te.reduce_axis((0, kernel_w), "kw")
+    tap = _taps(data, window, (kernel_h, kernel_w), r)
 
     def sum_at(n: Any, h: Any, x: Any, c: Any) -> Any:
         y, xx = _window(window, h, x, kh, kw)
-        product = _tap(data, n, y, xx, c // multiplier, r) * weight[0, kh, kw, c].astype(
-            r.accumulator
-        )
+        product = tap(n, y, xx, c // multiplier) * weight[0, kh, kw, c].astype(r.accumulator)
         return te.sum(product, axis=[kh, kw])
 
     shape = (batch, *window.out_size, out_channels)
