@@ -6,8 +6,8 @@ kernels compute them, each one TE kernel with its requantization fused in:
     depthwise_conv2d(data, weight, bias, multipliers, shifts, window, r)-> te.Tensor
     fully_connected(data, weight, bias, multipliers, shifts, r)-> te.Tensor
 
-Each output element is the integer sum over its window of (input - input zero point) x
-weight (int32; int64 for 16-bit activations), plus the bias, requantized in fixed point
+Each output element is the int32 sum over its window of (input - input zero point) x
+weight, plus the bias, requantized in fixed point
 (`fixed_point`: TFLM's MultiplyByQuantizedMultiplier by its output channel's multiplier
 and shift), plus the output zero point, clamped to the fused activation's range: TFLM's
 values bit for bit, where TVM's frontend computes the operator in float32 between a
@@ -26,24 +26,22 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from usmp_dialect.tvm.model_files.fixed_point import (
-    multiply_by_quantized_multiplier,
-    multiply_wide_by_quantized_multiplier,
-)
+from usmp_dialect.tvm.model_files.fixed_point import multiply_by_quantized_multiplier
+
+_ACCUMULATOR = "int32"  # TFLM's int8 kernels sum in int32
 
 
 class Requantization(NamedTuple):
     """How an accumulator becomes an output value: the zero points, the fused
     activation's range [low, high] in output values, the multiplier and shift of every
     channel when they are one (`fixed`; else the kernel reads them from its tables), the
-    accumulator's and the output's dtypes."""
+    output's dtype."""
 
     input_zero_point: int
     output_zero_point: int
     low: int
     high: int
     fixed: tuple[int, int] | None
-    accumulator: str
     out_dtype: str
 
 
@@ -63,16 +61,13 @@ def _requantized(
 
     if bias is not None:
         # A Cast node even from int32: a narrowed copy of the bias is then widened here.
-        acc = acc + tirx.Cast(r.accumulator, bias[channel])
+        acc = acc + tirx.Cast(_ACCUMULATOR, bias[channel])
     if r.fixed is not None:
         multiplier, shift = (tirx.const(v, "int32") for v in r.fixed)
     else:
         multipliers, shifts = tables
         multiplier, shift = multipliers[channel], shifts[channel].astype("int32")
-    if r.accumulator == "int64":
-        scaled = multiply_wide_by_quantized_multiplier(acc, multiplier, shift)
-    else:
-        scaled = multiply_by_quantized_multiplier(acc, multiplier, shift)
+    scaled = multiply_by_quantized_multiplier(acc, multiplier, shift)
     value = scaled + tirx.const(r.output_zero_point, "int32")
     low, high = tirx.const(r.low, "int32"), tirx.const(r.high, "int32")
     return tirx.min(tirx.max(value, low), high).astype(r.out_dtype)
@@ -95,9 +90,9 @@ def _taps(data: Any, window: ConvWindow, kernel: tuple[Any, Any], r: Requantizat
         )
     ]
     bottom, right = max(0, spans[0] - top - int(height)), max(0, spans[1] - left - int(width))
-    zero_point = tirx.const(r.input_zero_point, r.accumulator)
+    zero_point = tirx.const(r.input_zero_point, _ACCUMULATOR)
     if top == left == bottom == right == 0:
-        return lambda n, y, x, c: data[n, y, x, c].astype(r.accumulator) - zero_point
+        return lambda n, y, x, c: data[n, y, x, c].astype(_ACCUMULATOR) - zero_point
 
     def padded_at(n: Any, y: Any, x: Any, c: Any) -> Any:
         inside = tirx.all(y >= top, y < top + height, x >= left, x < left + width)
@@ -106,7 +101,7 @@ def _taps(data: Any, window: ConvWindow, kernel: tuple[Any, Any], r: Requantizat
 
     shape = (batch, top + height + bottom, left + width + right, channels)
     padded = te.compute(shape, padded_at, "padded")
-    return lambda n, y, x, c: padded[n, y + top, x + left, c].astype(r.accumulator) - zero_point
+    return lambda n, y, x, c: padded[n, y + top, x + left, c].astype(_ACCUMULATOR) - zero_point
 
 
 def _window(w: ConvWindow, h: Any, x: Any, kh: Any, kw: Any) -> tuple[Any, Any]:
@@ -138,7 +133,7 @@ def conv2d(
     def sum_at(n: Any, h: Any, x: Any, c: Any) -> Any:
         y, xx = _window(window, h, x, kh, kw)
         channel = c // per_group * group_channels + ci
-        product = tap(n, y, xx, channel) * weight[c, kh, kw, ci].astype(r.accumulator)
+        product = tap(n, y, xx, channel) * weight[c, kh, kw, ci].astype(_ACCUMULATOR)
         return te.sum(product, axis=[kh, kw, ci])
 
     shape = (batch, *window.out_size, out_channels)
@@ -172,7 +167,7 @@ def depthwise_conv2d(
 
     def sum_at(n: Any, h: Any, x: Any, c: Any) -> Any:
         y, xx = _window(window, h, x, kh, kw)
-        product = tap(n, y, xx, c // multiplier) * weight[0, kh, kw, c].astype(r.accumulator)
+        product = tap(n, y, xx, c // multiplier) * weight[0, kh, kw, c].astype(_ACCUMULATOR)
         return te.sum(product, axis=[kh, kw])
 
     shape = (batch, *window.out_size, out_channels)
@@ -193,11 +188,11 @@ def fully_connected(
     rows, inputs = data.shape
     units = weight.shape[0]
     i = te.reduce_axis((0, inputs), "i")
-    zero_point = tirx.const(r.input_zero_point, r.accumulator)
+    zero_point = tirx.const(r.input_zero_point, _ACCUMULATOR)
     acc = te.compute(
         (rows, units),
         lambda row, c: te.sum(
-            (data[row, i].astype(r.accumulator) - zero_point) * weight[c, i].astype(r.accumulator),
+            (data[row, i].astype(_ACCUMULATOR) - zero_point) * weight[c, i].astype(_ACCUMULATOR),
             axis=i,
         ),
         "acc",

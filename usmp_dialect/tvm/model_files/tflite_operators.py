@@ -125,8 +125,6 @@ def _custom_options(op: Any) -> np.ndarray:
 # The fused activations whose quantized range TFLM computes (CalculateActivationRangeQuantized):
 # the real bounds, None for the type's own.
 _QUANTIZED_CLAMPS = {0: (None, None), 1: (0.0, None), 2: (-1.0, 1.0), 3: (0.0, 6.0)}
-# The activation dtypes of TFLM's kernels by the accumulator they sum in.
-_ACCUMULATORS = {"int8": "int32", "int16": "int64"}
 
 
 def _quantized_value(real: float, scale: float, zero_point: int) -> int:
@@ -160,10 +158,10 @@ def _quantization(tensor: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def requantization(
-    data: Any, weight: Any, out: Any, activation: int, dtypes: tuple[str, str], float_product: bool
+    data: Any, weight: Any, out: Any, activation: int, out_dtype: str, float_product: bool
 ) -> tuple[Requantization, tuple[np.ndarray, np.ndarray] | None]:
     """How TFLM requantizes the accumulator of an operator reading `data` and `weight` to
-    `out` (flatbuffer tensors of activations `dtypes`: input, output), and its channels'
+    `out` (flatbuffer tensors; `out` of `out_dtype`), and its channels'
     multipliers (int32) and shifts (int8) when they differ (None when they are one). A
     channel's are QuantizeMultiplier of input scale x weight scale / output scale in
     double; `float_product`: the product rounded to float32 first (TFLM's per-tensor
@@ -179,14 +177,11 @@ def requantization(
         else np.float64(input_scale) * weight_scales.astype(np.float64)
     )
     reals = products / np.float64(output_scale)
-    low, high = activation_range(activation, float(output_scale), int(output_zero_point), dtypes[1])
+    low, high = activation_range(activation, float(output_scale), int(output_zero_point), out_dtype)
     pairs = np.array([quantize_multiplier(float(real)) for real in reals], np.int64)
     uniform = bool(np.all(pairs == pairs[0]))
     fixed = (int(pairs[0, 0]), int(pairs[0, 1])) if uniform else None
-    accumulator = _ACCUMULATORS[dtypes[0]]
-    r = Requantization(
-        int(input_zero_point), int(output_zero_point), low, high, fixed, accumulator, dtypes[1]
-    )
+    r = Requantization(int(input_zero_point), int(output_zero_point), low, high, fixed, out_dtype)
     tables = None if uniform else (pairs[:, 0].astype(np.int32), pairs[:, 1].astype(np.int8))
     return r, tables
 
@@ -731,13 +726,10 @@ def corrected_converter() -> type:
             """The operator's `requantization`, and the constants of its channels'
             multipliers and shifts when its kernel reads them (else None, None)."""
             data, weight, _, out = operands
-            dtypes = (
-                self.get_tensor_type_str(data.tensor.Type()),
-                self.get_tensor_type_str(out.tensor.Type()),
-            )
+            out_dtype = self.get_tensor_type_str(out.tensor.Type())
             try:
                 r, tables = requantization(
-                    data.tensor, weight.tensor, out.tensor, activation, dtypes, float_product
+                    data.tensor, weight.tensor, out.tensor, activation, out_dtype, float_product
                 )
             except ValueError as error:
                 raise tvm.error.OpNotImplemented(str(error)) from None
