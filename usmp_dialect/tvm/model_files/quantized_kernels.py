@@ -73,6 +73,17 @@ def _requantized(
     return tirx.min(tirx.max(value, low), high).astype(r.out_dtype)
 
 
+def _requantized_sums(
+    shape: tuple[Any, ...], sum_at: Any, bias: Any, tables: tuple[Any, Any], r: Requantization
+) -> Any:
+    """The kernel's two stages: each output element's sum (`sum_at(*indices)`, its last
+    index the output channel), then its requantized value."""
+    from tvm import te
+
+    acc = te.compute(shape, sum_at, "acc")
+    return te.compute(shape, lambda *i: _requantized(acc[i], bias, tables, i[-1], r), "requantized")
+
+
 def _taps(data: Any, window: ConvWindow, kernel: tuple[Any, Any], r: Requantization) -> Any:
     """`tap(n, y, x, c)`: (input - zero point) at input row y, column x (the window's,
     from -padding on) as the accumulator's type. With padding, the input is padded with
@@ -137,12 +148,7 @@ def conv2d(
         return te.sum(product, axis=[kh, kw, ci])
 
     shape = (batch, *window.out_size, out_channels)
-    acc = te.compute(shape, sum_at, "acc")
-    return te.compute(
-        shape,
-        lambda n, h, x, c: _requantized(acc[n, h, x, c], bias, (multipliers, shifts), c, r),
-        "requantized",
-    )
+    return _requantized_sums(shape, sum_at, bias, (multipliers, shifts), r)
 
 
 def depthwise_conv2d(
@@ -171,12 +177,7 @@ def depthwise_conv2d(
         return te.sum(product, axis=[kh, kw])
 
     shape = (batch, *window.out_size, out_channels)
-    acc = te.compute(shape, sum_at, "acc")
-    return te.compute(
-        shape,
-        lambda n, h, x, c: _requantized(acc[n, h, x, c], bias, (multipliers, shifts), c, r),
-        "requantized",
-    )
+    return _requantized_sums(shape, sum_at, bias, (multipliers, shifts), r)
 
 
 def fully_connected(
@@ -189,16 +190,11 @@ def fully_connected(
     units = weight.shape[0]
     i = te.reduce_axis((0, inputs), "i")
     zero_point = tirx.const(r.input_zero_point, _ACCUMULATOR)
-    acc = te.compute(
-        (rows, units),
-        lambda row, c: te.sum(
-            (data[row, i].astype(_ACCUMULATOR) - zero_point) * weight[c, i].astype(_ACCUMULATOR),
-            axis=i,
-        ),
-        "acc",
-    )
-    return te.compute(
-        (rows, units),
-        lambda row, c: _requantized(acc[row, c], bias, (multipliers, shifts), c, r),
-        "requantized",
-    )
+
+    def sum_at(row: Any, c: Any) -> Any:
+        product = (data[row, i].astype(_ACCUMULATOR) - zero_point) * weight[c, i].astype(
+            _ACCUMULATOR
+        )
+        return te.sum(product, axis=i)
+
+    return _requantized_sums((rows, units), sum_at, bias, (multipliers, shifts), r)
