@@ -237,6 +237,7 @@ def corrected_converter() -> type:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._tensor_wrappers: dict[int, Any] = {}  # by tensor index, see get_tensors
+            self._kernels: dict[tuple[Any, ...], tuple[Any, Any]] = {}  # see _kernel
             self.convert_map.update(
                 {
                     "Convolution2DTransposeBias": self.convert_transpose_conv_bias,
@@ -674,7 +675,7 @@ def corrected_converter() -> type:
                 expr = self.bb.emit(relax.op.reshape(expr, [rows, inputs]))
             result = self._kernel(
                 lambda x, w, b, m, s: fully_connected(x, w, b, m, s, r),
-                "fully_connected",
+                ("fully_connected", r),
                 expr,
                 operands,
                 tables,
@@ -699,7 +700,7 @@ def corrected_converter() -> type:
             kernel = depthwise_conv2d if depthwise else conv2d
             return self._kernel(
                 lambda x, w, b, m, s: kernel(x, w, b, m, s, window, r),
-                "depthwise_conv2d" if depthwise else "conv2d",
+                ("depthwise_conv2d" if depthwise else "conv2d", window, r),
                 self.get_tensor_expr(data),
                 operands,
                 tables,
@@ -745,21 +746,30 @@ def corrected_converter() -> type:
         def _kernel(
             self,
             compute: Any,
-            name: str,
+            key: tuple[Any, ...],
             data: Any,
             operands: tuple[Any, Any, Any, Any],
             tables: tuple[Any, Any],
         ) -> Any:
             """One call of the kernel `compute(data, weight, bias, multipliers, shifts)`
-            (TE) on the operator's constants as the file stores them."""
+            (TE) on the operator's constants as the file stores them; `key` (its name
+            first) with the arguments' types says which kernel it is: an operator alike
+            (a stack of equal layers) calls the one made for the first, whose TE compute
+            and PrimFunc are not made again."""
             _, weight, bias, _ = operands
             weight_expr = self.get_tensor_expr(weight)
             bias_expr = None if bias is None else self.get_tensor_expr(bias)
+            args = [data, weight_expr, bias_expr, *tables]
+            signature = (*key, *(None if a is None else str(a.ty) for a in args))
+            made = self._kernels.get(signature)
+            if made is not None:
+                gvar, out_ty = made
+                return relax.call_tir(gvar, relax.Tuple([a for a in args if a is not None]), out_ty)
             # The bias, read through a cast: a narrower copy of it is widened there.
             widened = {} if bias is None else {"primfunc_attrs": {WIDENED_ARGS: [2]}}
-            return self.bb.call_te(
-                compute, data, weight_expr, bias_expr, *tables, primfunc_name_hint=name, **widened
-            )
+            call = self.bb.call_te(compute, *args, primfunc_name_hint=key[0], **widened)
+            self._kernels[signature] = (call.args[0], call.ty_args[0])
+            return call
 
         def convert_batch_matmul(self, op: Any) -> Any:
             from tflite.BatchMatMulOptions import BatchMatMulOptions
