@@ -14,9 +14,9 @@ TFLITE_SINGLE_ROUNDING): x * 2^max(shift, 0) is multiplied by the multiplier, do
 its high 32 bits kept, rounded half up (gemmlowp's SaturatingRoundingDoublingHighMul),
 then divided by 2^max(-shift, 0), rounded half away from zero (gemmlowp's
 RoundingDivideByPOT): tests/test_fixed_point.py, and the int8 models of
-tests/test_int8_kernels.py equal to the wheel's outputs. The int64 accumulator of a 16x8 kernel is
-multiplied by the multiplier rounded to 16 bits instead, then shifted with one rounding
-(half up), the same in both builds.
+tests/test_int8_kernels.py equal to the wheel's outputs (single rounding is a step off on
+some). The int64 accumulator of a 16x8 kernel is multiplied by the multiplier rounded to
+16 bits instead, then shifted with one rounding (half up), the same in both builds.
 """
 
 from __future__ import annotations

@@ -1,25 +1,27 @@
 """TFLite's quantized CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED as TFLM's reference
 kernels compute them, each one TE kernel with its requantization fused in:
 
-    Requantization(...)                       how an accumulator becomes the output
-    conv2d(data, weight, bias, multipliers, shifts, window, r)-> te.Tensor
-    depthwise_conv2d(data, weight, bias, multipliers, shifts, window, r)-> te.Tensor
-    fully_connected(data, weight, bias, multipliers, shifts, r)-> te.Tensor
+    Requantization(...)      how an accumulator becomes the output
+    ConvWindow(...)          a convolution's strides, dilations, padding and output size
+    conv2d(data, weight, bias, multipliers, shifts, window, r)            -> te.Tensor
+    depthwise_conv2d(data, weight, bias, multipliers, shifts, window, r)  -> te.Tensor
+    fully_connected(data, weight, bias, multipliers, shifts, r)           -> te.Tensor
 
 Each output element is the int32 sum over its window of (input - input zero point) x
-weight, plus the bias, requantized in fixed point
-(`fixed_point`: TFLM's MultiplyByQuantizedMultiplier by its output channel's multiplier
-and shift), plus the output zero point, clamped to the fused activation's range: TFLM's
+weight, plus the bias, requantized in fixed point (`fixed_point`: TFLM's
+MultiplyByQuantizedMultiplier by its output channel's multiplier and shift), plus the
+output zero point, clamped to the fused activation's range: TFLM's
 values bit for bit, where TVM's frontend computes the operator in float32 between a
 dequantize and a quantize and rounds apart now and then. A tap of the window outside the
 input adds nothing (TFLM's kernels skip it): the input is padded with its zero point.
 
 A channel's multiplier and shift are TFLM's QuantizeMultiplier of input scale x weight
 scale / output scale: immediates when every channel has the same, else read from two
-constant tables (`multipliers`, int32, and `shifts`, int8: None when fixed), which TFLM computes at
-start-up into its persistent arena (two int32 a channel); they take the place of the
-weight's float32 scales TVM's dequantize read. The bias is read through a cast, so that a
-narrower copy of it (`narrowed_constants`) is widened where it is read.
+constant tables (`multipliers`, int32, and `shifts`, int8; None when immediates), which
+TFLM computes at start-up into its persistent arena (two int32 a channel); they take the
+place of the weight's float32 scales TVM's dequantize read. A bias stored narrower
+(`narrowed_constants`) reaches the kernel through an `R.astype` the lowering fuses into
+it, as the PrimFunc's `usmp.widened_args` allows.
 """
 
 from __future__ import annotations
@@ -60,8 +62,7 @@ def _requantized(
     from tvm import tirx
 
     if bias is not None:
-        # A Cast node even from int32: a narrowed copy of the bias is then widened here.
-        acc = acc + tirx.Cast(_ACCUMULATOR, bias[channel])
+        acc = acc + bias[channel].astype(_ACCUMULATOR)
     if r.fixed is not None:
         multiplier, shift = (tirx.const(v, "int32") for v in r.fixed)
     else:
