@@ -1,0 +1,93 @@
+"""TensorFlow Lite Micro's fixed-point requantization, the arithmetic its int8 kernels end
+with, as TE/TIR expressions:
+
+    quantize_multiplier(real) -> (multiplier, shift)       TFLite's QuantizeMultiplier
+    multiply_by_quantized_multiplier(x, multiplier, shift)  int32 x -> int32, TFLite's
+                                                            MultiplyByQuantizedMultiplier
+    multiply_wide_by_quantized_multiplier(x, multiplier, shift)
+                                                            int64 x (16x8 kernels) -> int32
+
+A real multiplier m (input scale x weight scale / output scale) is written as a Q31
+`multiplier` in [2^30, 2^31) and a power of two `shift`: m = multiplier / 2^31 * 2^shift.
+The `tflite-micro` wheel is built with TFLite's default double rounding (not
+TFLITE_SINGLE_ROUNDING): x * 2^max(shift, 0) is multiplied by the multiplier, doubled and
+its high 32 bits kept, rounded half up (gemmlowp's SaturatingRoundingDoublingHighMul),
+then divided by 2^max(-shift, 0), rounded half away from zero (gemmlowp's
+RoundingDivideByPOT): tests/test_fixed_point.py, and the int8 models of
+tests/test_int8_kernels.py equal to the wheel's outputs (single rounding is a step off on
+some). The int64 accumulator of a 16x8 kernel is multiplied by the multiplier rounded to
+16 bits instead, then shifted with one rounding (half up), the same in both builds.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+_INT32_MAX = 2**31 - 1
+
+
+def quantize_multiplier(real: float) -> tuple[int, int]:
+    """TFLite's QuantizeMultiplier of `real` (a double): (multiplier, shift), `real` =
+    multiplier * 2^(shift - 31); a multiplier below 2^-31 is 0 (flushed, shift 0)."""
+    if real == 0.0:
+        return 0, 0
+    fraction, shift = math.frexp(real)
+    scaled = fraction * 2.0**31  # exact: a power of two
+    # std::round: half away from zero (exact here, the half is far above the ulp).
+    multiplier = int(math.copysign(math.floor(abs(scaled) + 0.5), scaled))
+    if multiplier == 2**31:
+        multiplier //= 2
+        shift += 1
+    if shift < -31:
+        return 0, 0
+    return multiplier, shift
+
+
+def _int64(value: Any) -> Any:
+    from tvm import tirx
+
+    return tirx.const(value, "int64") if isinstance(value, int) else value.astype("int64")
+
+
+def multiply_by_quantized_multiplier(x: Any, multiplier: Any, shift: Any) -> Any:
+    """TFLite's MultiplyByQuantizedMultiplier (double rounding) of the int32 expression
+    `x` by `multiplier` and `shift` (int32 expressions or ints), as an int32 expression
+    computed in int64. gemmlowp's two roundings are written as shifts, each operand read
+    twice at most (TE shares no subexpression, and TVM's simplifier takes seconds on a
+    kernel whose expression reads them a dozen times): its doubling high multiply, a
+    truncating division of product + (2^30 or 1 - 2^30 by the product's sign) by 2^31,
+    is (product + 2^30) >> 31; its division by 2^e, rounded half away from zero, is
+    (high + 2^(e-1) - [high < 0 and e > 0]) >> e."""
+    from tvm import tirx
+
+    zero, one = _int64(0), _int64(1)
+    power = _int64(shift)
+    # x * 2^left_shift is int32 arithmetic in TFLite: it wraps past int32.
+    shifted = (_int64(x) << tirx.max(power, zero)).astype("int32").astype("int64")
+    factor = _int64(multiplier)
+    # Saturated: the one product whose doubled high half overflows int32, INT32_MIN *
+    # INT32_MIN, is the one whose high half is 2^31 (a comparison of the operands instead
+    # takes TVM's simplifier twice as long on a kernel).
+    high = tirx.min((shifted * factor + _int64(1 << 30)) >> _int64(31), _int64(_INT32_MAX))
+    exponent = tirx.max(-power, zero)
+    below = tirx.Select(tirx.all(high < zero, exponent > zero), one, zero)
+    return ((high + ((one << exponent) >> one) - below) >> exponent).astype("int32")
+
+
+def multiply_wide_by_quantized_multiplier(x: Any, multiplier: Any, shift: Any) -> Any:
+    """TFLite's MultiplyByQuantizedMultiplier of the int64 expression `x` (a 16x8
+    kernel's accumulator, within +-2^47): the multiplier rounded to its high 16 bits
+    (0x7FFF from 0x7FFF0000 up), x times it shifted right by 15 - shift with one rounding
+    half up; an int32 expression."""
+    from tvm import tirx
+
+    factor, power = _int64(multiplier), _int64(shift)
+    one = tirx.const(1, "int64")
+    reduced = tirx.Select(
+        factor < tirx.const(0x7FFF0000, "int64"),
+        (factor + tirx.const(1 << 15, "int64")) >> tirx.const(16, "int64"),
+        tirx.const(0x7FFF, "int64"),
+    )
+    total = tirx.const(15, "int64") - power
+    return ((_int64(x) * reduced + (one << (total - one))) >> total).astype("int32")
