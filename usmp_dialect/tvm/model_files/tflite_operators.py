@@ -41,6 +41,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from usmp_dialect.tvm.model_files.tflite_int8_kernels import Int8KernelConverters
 from usmp_dialect.tvm.model_files.tflite_sparsity import SparsityError, densified
 
 
@@ -109,12 +110,13 @@ def _custom_options(op: Any) -> np.ndarray:
 
 
 def corrected_converter() -> type:
-    """TVM's TFLite `OperatorConverter` with the operators above converted anew."""
+    """TVM's TFLite `OperatorConverter` with the operators above converted anew, and
+    int8 ones computed as TFLM computes them (`tflite_int8_kernels`)."""
     import tvm
     from tvm import relax
     from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter
 
-    class CorrectedConverter(OperatorConverter):
+    class CorrectedConverter(Int8KernelConverters, OperatorConverter):
         _SUPPORTED_QUANTIZED_OPS = OperatorConverter._SUPPORTED_QUANTIZED_OPS | {
             "PAD",
             "PADV2",

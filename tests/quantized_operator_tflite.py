@@ -1,0 +1,140 @@
+"""Small int8 `.tflite` files of one quantized operator each, as TFLite's converter
+quantizes them for microcontrollers (int8 activations, a scale and a zero point per
+tensor), for the operators TFLM computes in fixed point and our converters compute alike
+(`usmp_dialect.tvm.model_files.tflite_int8_kernels`). Written with int8_tflite's writer.
+
+    quantized_operator_tflite(name, **quantization) -> bytes
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from int8_tflite import _table, _Writer
+from tflite.ActivationFunctionType import ActivationFunctionType
+from tflite.BuiltinOperator import BuiltinOperator
+from tflite.BuiltinOptions import BuiltinOptions
+from tflite.Padding import Padding
+from tflite.TensorType import TensorType
+
+_Operators = list[tuple[int, list[int], int | list[int], int, int | None]]
+INT8, UINT8, F32 = TensorType.INT8, TensorType.UINT8, TensorType.FLOAT32
+
+
+def _add(w: _Writer, relu6: bool = False) -> tuple[int, list[int], int, _Operators]:
+    """ADD of two int8 tensors of other scales and zero points, the second broadcast
+    along the rows; with RELU6 fused."""
+    a = w.tensor("a", [1, 4, 4, 16], INT8, [0.05], [-7])
+    b = w.tensor("b", [1, 1, 4, 16], INT8, [0.11], [12])
+    out = w.tensor("sum", [1, 4, 4, 16], INT8, [0.09], [-20])
+    activation = ActivationFunctionType.RELU6 if relu6 else ActivationFunctionType.NONE
+    options = _table(w.builder, "AddOptions", FusedActivationFunction=activation)
+    ops: _Operators = [(0, [a, b], out, BuiltinOptions.AddOptions, options)]
+    return BuiltinOperator.ADD, [a, b], out, ops
+
+
+def _average_pool(w: _Writer) -> tuple[int, list[int], int, _Operators]:
+    """AVERAGE_POOL_2D 3x3, stride 2, SAME: windows clipped at the border average fewer."""
+    x = w.tensor("x", [1, 9, 9, 8], INT8, [0.07], [5])
+    out = w.tensor("pooled", [1, 5, 5, 8], INT8, [0.07], [5])
+    options = _table(
+        w.builder,
+        "Pool2DOptions",
+        Padding=Padding.SAME,
+        StrideW=2,
+        StrideH=2,
+        FilterWidth=3,
+        FilterHeight=3,
+    )
+    ops: _Operators = [(0, [x], out, BuiltinOptions.Pool2DOptions, options)]
+    return BuiltinOperator.AVERAGE_POOL_2D, [x], out, ops
+
+
+def _mean(w: _Writer) -> tuple[int, list[int], int, _Operators]:
+    """MEAN over height and width, kept as dims, into another scale (a global pooling)."""
+    x = w.tensor("x", [1, 5, 7, 16], INT8, [0.07], [-3])
+    axes = w.tensor("mean/axes", [2], TensorType.INT32, data=np.array([1, 2], np.int32))
+    out = w.tensor("mean", [1, 1, 1, 16], INT8, [0.03], [9])
+    options = _table(w.builder, "ReducerOptions", KeepDims=True)
+    ops: _Operators = [(0, [x, axes], out, BuiltinOptions.ReducerOptions, options)]
+    return BuiltinOperator.MEAN, [x], out, ops
+
+
+def _softmax(w: _Writer) -> tuple[int, list[int], int, _Operators]:
+    """SOFTMAX of 4 rows of 12 logits, into TFLite's int8 probabilities (1/256, -128)."""
+    x = w.tensor("logits", [4, 12], INT8, [0.09], [-10])
+    out = w.tensor("probabilities", [4, 12], INT8, [1 / 256], [-128])
+    options = _table(w.builder, "SoftmaxOptions", Beta=1.0)
+    ops: _Operators = [(0, [x], out, BuiltinOptions.SoftmaxOptions, options)]
+    return BuiltinOperator.SOFTMAX, [x], out, ops
+
+
+def _logistic(w: _Writer) -> tuple[int, list[int], int, _Operators]:
+    """LOGISTIC of every int8 value, into (1/256, -128)."""
+    x = w.tensor("x", [1, 256], INT8, [0.06], [3])
+    out = w.tensor("sigmoid", [1, 256], INT8, [1 / 256], [-128])
+    return BuiltinOperator.LOGISTIC, [x], out, [(0, [x], out, 0, None)]
+
+
+def _quantize(w: _Writer) -> tuple[int, list[int], int, _Operators]:
+    """QUANTIZE of float32 values to int8."""
+    x = w.tensor("x", [1, 64], F32)
+    out = w.tensor("quantized", [1, 64], INT8, [0.05], [-6])
+    return BuiltinOperator.QUANTIZE, [x], out, [(0, [x], out, 0, None)]
+
+
+def _requantize(w: _Writer) -> tuple[int, list[int], int, _Operators]:
+    """QUANTIZE of int8 values to int8 of another scale and zero point."""
+    x = w.tensor("x", [1, 256], INT8, [0.05], [-6])
+    out = w.tensor("requantized", [1, 256], INT8, [0.13], [4])
+    return BuiltinOperator.QUANTIZE, [x], out, [(0, [x], out, 0, None)]
+
+
+def _to_uint8(w: _Writer) -> tuple[int, list[int], int, _Operators]:
+    """QUANTIZE of int8 values to uint8 (microWakeWord's output): the zero point moved."""
+    x = w.tensor("x", [1, 256], INT8, [1 / 256], [-128])
+    out = w.tensor("probability", [1, 256], UINT8, [1 / 256], [0])
+    return BuiltinOperator.QUANTIZE, [x], out, [(0, [x], out, 0, None)]
+
+
+_BUILDERS: dict[str, Callable[..., tuple[int, list[int], int, _Operators]]] = {
+    "add": _add,
+    "add_relu6": lambda w: _add(w, relu6=True),
+    "average_pool": _average_pool,
+    "mean": _mean,
+    "softmax": _softmax,
+    "logistic": _logistic,
+    "quantize": _quantize,
+    "requantize": _requantize,
+    "int8_to_uint8": _to_uint8,
+}
+QUANTIZED_OPERATORS = tuple(_BUILDERS)
+
+
+def quantized_operator_tflite(name: str) -> bytes:
+    """The `.tflite` bytes of the one-operator model `name` (one of QUANTIZED_OPERATORS)."""
+    w = _Writer()
+    code, inputs, out, operators = _BUILDERS[name](w)
+    return w.model([code], operators, inputs, [out], f"usmp_dialect int8 {name}")
+
+
+def operator_inputs(name: str, seed: int = 0) -> list[Any]:
+    """Inputs of the model `name` covering its range: every int8 value, or floats around
+    the quantized grid (its halfway points included)."""
+    import tflite
+
+    model = tflite.Model.GetRootAsModel(quantized_operator_tflite(name), 0)
+    graph = model.Subgraphs(0)
+    rng = np.random.default_rng(seed)
+    arrays = []
+    for i in range(graph.InputsLength()):
+        tensor = graph.Tensors(graph.Inputs(i))
+        shape = tuple(int(d) for d in tensor.ShapeAsNumpy())
+        if tensor.Type() == F32:
+            quarters = rng.integers(-600, 600, shape) / 4  # on the grid and between, halfway too
+            arrays.append((quarters * 0.05).astype("float32"))
+        else:
+            arrays.append(rng.integers(-128, 128, shape).astype(np.int8))
+    return arrays
