@@ -226,7 +226,7 @@ class Int8KernelConverters(_Converter):
                 def element(*index: Any) -> Any:
                     # float32 division as TFLM divides, then std::round (half away from 0).
                     q = x[index] / tirx.const(scale, "float32")
-                    magnitude = tirx.abs(q)
+                    magnitude = tirx.Select(q < 0, -q, q)  # no fabs in TVM's C target
                     whole = tirx.floor(magnitude)
                     half = tirx.const(0.5, "float32")
                     away = tirx.Select(magnitude - whole >= half, whole + 1.0, whole)
