@@ -61,6 +61,13 @@ def _scalar_quantization(tensor: Any) -> tuple[float, int] | None:
     return float(quantization.Scale(0)), zero_point
 
 
+def _broadcast(shape: list[int], index: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The element of a tensor of `shape` that numpy's broadcasting reads at the output's
+    `index` (dims aligned from the last; a dim of 1 read at 0)."""
+    tail = index[len(index) - len(shape) :] if shape else ()
+    return tuple(0 if size == 1 else i for size, i in zip(shape, tail, strict=True))
+
+
 def _clamped(value: Any, low: int, high: int, dtype: str) -> Any:
     from tvm import tirx
 
@@ -80,6 +87,7 @@ class Int8KernelConverters(_Converter):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         ours = {
+            "ADD": self.convert_int8_add,
             "AVERAGE_POOL_2D": self.convert_int8_average_pool,
             "MEAN": self.convert_int8_mean,
             "QUANTIZE": self.convert_int8_quantize,
@@ -89,6 +97,73 @@ class Int8KernelConverters(_Converter):
 
     def _emit_te(self, compute: Any, expr: Any, name: str) -> Any:
         return self.bb.emit_te(compute, expr, primfunc_name_hint=name)
+
+    def convert_int8_add(self, op: Any) -> Any:
+        from tflite.AddOptions import AddOptions
+        from tvm import te, tirx
+
+        from usmp_dialect.tvm.model_files.fixed_point import (
+            multiply_by_quantized_multiplier,
+            quantize_multiplier,
+        )
+        from usmp_dialect.tvm.model_files.tflite_operators import tensor_shape
+
+        lhs, rhs = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        quantizations = [_scalar_quantization(t) for t in (lhs, rhs, out)]
+        types = {self.get_tensor_type_str(t.tensor.Type()) for t in (lhs, rhs, out)}
+        if types != {"int8"} or None in quantizations:
+            return self.tvm_converters["ADD"](op)
+        (s1, z1), (s2, z2), (so, zo) = (q for q in quantizations if q is not None)
+        options = AddOptions()
+        table = op.BuiltinOptions()
+        options.Init(table.Bytes, table.Pos)
+        low, high = activation_range(options.FusedActivationFunction(), so, zo, "int8")
+        # TFLM's AddFunc: both inputs scaled to twice the larger scale, in 20 more bits.
+        left_shift = 20
+        twice_max = 2 * max(s1, s2)
+        m1, shift1 = quantize_multiplier(s1 / twice_max)
+        m2, shift2 = quantize_multiplier(s2 / twice_max)
+        mo, shift_out = quantize_multiplier(twice_max / ((1 << left_shift) * so))
+        out_shape = tensor_shape(out.tensor)
+        shapes = [tensor_shape(lhs.tensor), tensor_shape(rhs.tensor)]
+
+        def compute(a: Any, b: Any) -> Any:
+            def scaled(x: Any, shape: list[int], index: Any, zero_point: int, m: int, sh: int) -> Any:
+                value = x[_broadcast(shape, index)].astype("int32") - tirx.const(zero_point, "int32")
+                shifted = value * tirx.const(1 << left_shift, "int32")
+                return multiply_by_quantized_multiplier(shifted, m, sh)
+
+            # The scaled inputs summed as a reduction of two terms: the lowering keeps a
+            # reduction's value in a local accumulator, where an elementwise stage is
+            # inlined into the final multiply, which reads its operand seven times (three
+            # multiplies then make an expression TVM simplifies for seconds).
+            term = te.reduce_axis((0, 2), "term")
+            total = te.compute(
+                out_shape,
+                lambda *i: te.sum(
+                    tirx.Select(
+                        term == 0,
+                        scaled(a, shapes[0], i, z1, m1, shift1),
+                        scaled(b, shapes[1], i, z2, m2, shift2),
+                    ),
+                    axis=term,
+                ),
+                name="scaled_sum",
+            )
+
+            def element(*index: Any) -> Any:
+                value = multiply_by_quantized_multiplier(total[index], mo, shift_out)
+                return _clamped(value + tirx.const(zo, "int32"), low, high, "int8")
+
+            return te.compute(out_shape, element, name="add")
+
+        return self.bb.emit_te(
+            compute,
+            self.get_tensor_expr(lhs),
+            self.get_tensor_expr(rhs),
+            primfunc_name_hint="add_int8",
+        )
 
     def convert_int8_average_pool(self, op: Any) -> Any:
         from tflite.Padding import Padding
