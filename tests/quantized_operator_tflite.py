@@ -1,7 +1,10 @@
 """Small int8 `.tflite` files of one quantized operator each, as TFLite's converter
 quantizes them for microcontrollers (int8 activations, a scale and a zero point per
-tensor), for the operators TFLM computes in fixed point and our converters compute alike
-(`usmp_dialect.tvm.model_files.tflite_int8_kernels`). Written with int8_tflite's writer.
+tensor): the operators of real int8 files besides convolutions and fully-connected
+layers. TFLM computes them in integers; ADD, AVERAGE_POOL_2D, MEAN and QUANTIZE our
+converters compute alike (`usmp_dialect.tvm.model_files.tflite_int8_kernels`), SOFTMAX,
+LOGISTIC and a QUANTIZE to uint8 of the same scale TVM's float32 path gets right. Written
+with int8_tflite's writer.
 
     quantized_operator_tflite(name, **quantization) -> bytes
 """
@@ -23,13 +26,16 @@ _Operators = list[tuple[int, list[int], int | list[int], int, int | None]]
 INT8, UINT8, F32 = TensorType.INT8, TensorType.UINT8, TensorType.FLOAT32
 
 
-def _add(w: _Writer, relu6: bool = False) -> tuple[int, list[int], int, _Operators]:
-    """ADD of two int8 tensors of other scales and zero points, the second broadcast
-    along the rows; with RELU6 fused."""
-    a = w.tensor("a", [1, 4, 4, 16], INT8, [0.05], [-7])
-    b = w.tensor("b", [1, 1, 4, 16], INT8, [0.11], [12])
-    out = w.tensor("sum", [1, 4, 4, 16], INT8, [0.09], [-20])
-    activation = ActivationFunctionType.RELU6 if relu6 else ActivationFunctionType.NONE
+def _add(w: _Writer, broadcast: bool = False) -> tuple[int, list[int], int, _Operators]:
+    """ADD of two int8 tensors of other scales and zero points, RELU fused: the first
+    residual add of MLPerf Tiny's image classifier, its quantization (where TVM's float32
+    sum is a step off TFLM's); with `broadcast`, the second a row broadcast along the rows
+    and RELU6 fused."""
+    rows = 1 if broadcast else 64
+    a = w.tensor("a", [1, 64, 64, 16], INT8, [0.03412248194217682], [-128])
+    b = w.tensor("b", [1, rows, 64, 16], INT8, [0.08185600489377975], [20])
+    out = w.tensor("sum", [1, 64, 64, 16], INT8, [0.049982473254203796], [-128])
+    activation = ActivationFunctionType.RELU6 if broadcast else ActivationFunctionType.RELU
     options = _table(w.builder, "AddOptions", FusedActivationFunction=activation)
     ops: _Operators = [(0, [a, b], out, BuiltinOptions.AddOptions, options)]
     return BuiltinOperator.ADD, [a, b], out, ops
@@ -101,7 +107,7 @@ def _to_uint8(w: _Writer) -> tuple[int, list[int], int, _Operators]:
 
 _BUILDERS: dict[str, Callable[..., tuple[int, list[int], int, _Operators]]] = {
     "add": _add,
-    "add_relu6": lambda w: _add(w, relu6=True),
+    "add_broadcast": lambda w: _add(w, broadcast=True),
     "average_pool": _average_pool,
     "mean": _mean,
     "softmax": _softmax,
@@ -121,8 +127,9 @@ def quantized_operator_tflite(name: str) -> bytes:
 
 
 def operator_inputs(name: str, seed: int = 0) -> list[Any]:
-    """Inputs of the model `name` covering its range: every int8 value, or floats around
-    the quantized grid (its halfway points included)."""
+    """Inputs of the model `name` covering its range: int8 values (every pair of them
+    for two inputs of 65536 values), or floats around the quantized grid (its halfway
+    points included)."""
     import tflite
 
     model = tflite.Model.GetRootAsModel(quantized_operator_tflite(name), 0)
@@ -137,4 +144,10 @@ def operator_inputs(name: str, seed: int = 0) -> list[Any]:
             arrays.append((quarters * 0.05).astype("float32"))
         else:
             arrays.append(rng.integers(-128, 128, shape).astype(np.int8))
+    if [a.size for a in arrays] == [65536, 65536]:
+        pairs = np.arange(65536)
+        arrays = [
+            (v % 256 - 128).astype(np.int8).reshape(a.shape)
+            for v, a in zip([pairs, pairs // 256], arrays, strict=True)
+        ]
     return arrays

@@ -119,20 +119,23 @@ class Int8KernelConverters(_Converter):
         table = op.BuiltinOptions()
         options.Init(table.Bytes, table.Pos)
         low, high = activation_range(options.FusedActivationFunction(), so, zo, "int8")
-        # TFLM's AddFunc: both inputs scaled to twice the larger scale, in 20 more bits.
+        # TFLM's AddFunc: each input less its zero point, in 20 more bits, scaled to twice
+        # the larger input scale; their sum scaled to the output's.
         left_shift = 20
         twice_max = 2 * max(s1, s2)
-        m1, shift1 = quantize_multiplier(s1 / twice_max)
-        m2, shift2 = quantize_multiplier(s2 / twice_max)
+        inputs = [
+            (tensor_shape(t.tensor), zero_point, *quantize_multiplier(scale / twice_max))
+            for t, scale, zero_point in [(lhs, s1, z1), (rhs, s2, z2)]
+        ]
         mo, shift_out = quantize_multiplier(twice_max / ((1 << left_shift) * so))
         out_shape = tensor_shape(out.tensor)
-        shapes = [tensor_shape(lhs.tensor), tensor_shape(rhs.tensor)]
 
-        def compute(a: Any, b: Any) -> Any:
-            def scaled(x: Any, shape: list[int], index: Any, zero_point: int, m: int, sh: int) -> Any:
-                value = x[_broadcast(shape, index)].astype("int32") - tirx.const(zero_point, "int32")
-                shifted = value * tirx.const(1 << left_shift, "int32")
-                return multiply_by_quantized_multiplier(shifted, m, sh)
+        def compute(*tensors: Any) -> Any:
+            def scaled(term: int, index: tuple[Any, ...]) -> Any:
+                shape, zero_point, multiplier, shift = inputs[term]
+                value = tensors[term][_broadcast(shape, index)].astype("int32")
+                shifted = (value - tirx.const(zero_point, "int32")) * (1 << left_shift)
+                return multiply_by_quantized_multiplier(shifted, multiplier, shift)
 
             # The scaled inputs summed as a reduction of two terms: the lowering keeps a
             # reduction's value in a local accumulator, where an elementwise stage is
@@ -141,14 +144,7 @@ class Int8KernelConverters(_Converter):
             term = te.reduce_axis((0, 2), "term")
             total = te.compute(
                 out_shape,
-                lambda *i: te.sum(
-                    tirx.Select(
-                        term == 0,
-                        scaled(a, shapes[0], i, z1, m1, shift1),
-                        scaled(b, shapes[1], i, z2, m2, shift2),
-                    ),
-                    axis=term,
-                ),
+                lambda *i: te.sum(tirx.Select(term == 0, scaled(0, i), scaled(1, i)), axis=term),
                 name="scaled_sum",
             )
 
@@ -238,7 +234,8 @@ class Int8KernelConverters(_Converter):
             return self.tvm_converters["MEAN"](op)
         shape = tensor_shape(data.tensor)
         rank = len(shape)
-        axes = sorted({int(a) % rank for a in np.asarray(self.get_tensor_value(axes_tensor)).reshape(-1)})
+        listed = np.asarray(self.get_tensor_value(axes_tensor)).reshape(-1)
+        axes = sorted({int(a) % rank for a in listed})
         keep_dims = False
         if op.BuiltinOptionsType():
             options = ReducerOptions()
@@ -253,18 +250,20 @@ class Int8KernelConverters(_Converter):
         multiplier = (multiplier << extra) // count
         shift -= extra
         kept = [i for i in range(rank) if i not in axes]
-        out_shape = [1 if i in axes else shape[i] for i in range(rank)] if keep_dims else [shape[i] for i in kept]
+        out_shape = [1 if i in axes else shape[i] for i in range(rank)]
+        if not keep_dims:
+            out_shape = [shape[i] for i in kept]
         low, high = _INT_RANGES[dtype]
 
         def compute(x: Any) -> Any:
-            reduced = [te.reduce_axis((0, shape[a]), f"r{a}") for a in axes]
+            reduced = {a: te.reduce_axis((0, shape[a]), f"r{a}") for a in axes}
 
             def element(*index: Any) -> Any:
-                at, outer = [], iter(index if not keep_dims else [index[i] for i in kept])
-                by_axis = dict(zip(axes, reduced, strict=True))
-                for i in range(rank):
-                    at.append(by_axis[i] if i in by_axis else next(outer))
-                return te.sum(x[tuple(at)].astype("int32"), axis=reduced)
+                # The output's index at the kept dims, the reduced axes at the others.
+                at = dict(zip(kept, [index[i] for i in kept] if keep_dims else index, strict=True))
+                at.update(reduced)
+                read = x[tuple(at[i] for i in range(rank))].astype("int32")
+                return te.sum(read, axis=list(reduced.values()))
 
             total = te.compute(out_shape, element, name="sum")
 
