@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+_OPAQUE = 8  # TVM's OpPatternKind kOpaque: FuseOps fuses it with nothing
 _INT_RANGES = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767)}
 
 
@@ -154,12 +155,18 @@ class Int8KernelConverters(_Converter):
 
             return te.compute(out_shape, element, name="add")
 
-        return self.bb.emit_te(
+        summed = self.bb.emit_te(
             compute,
             self.get_tensor_expr(lhs),
             self.get_tensor_expr(rhs),
             primfunc_name_hint="add_int8",
         )
+        # Fused with nothing, as TFLM runs it: in its producer's group its sum stage keeps
+        # a convolution's whole float32 sum alive (TVM's fusion kept the dequantized
+        # inputs of the float32 add apart alike: `temporaries.widening_kept_apart`).
+        callee = self.bb.lookup_binding(summed).args[0]
+        self.bb.update_func(callee, self.bb.get()[callee].with_attr("op_pattern", _OPAQUE))
+        return summed
 
     def convert_int8_average_pool(self, op: Any) -> Any:
         from tflite.Padding import Padding
