@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from int8_tflite import _table, _Writer
+from int8_tflite import INPUT_SCALE, _conv_options, _int8_conv_constants, _table, _Writer
 from tflite.ActivationFunctionType import ActivationFunctionType
 from tflite.BuiltinOperator import BuiltinOperator
 from tflite.BuiltinOptions import BuiltinOptions
@@ -151,3 +151,29 @@ def operator_inputs(name: str, seed: int = 0) -> list[Any]:
             for v, a in zip([pairs, pairs // 256], arrays, strict=True)
         ]
     return arrays
+
+
+def residual_add_tflite(seed: int = 0) -> bytes:
+    """A residual block as a ResNet's int8 file has it, the convolution's output added to
+    its input:
+
+    input int8[1,16,16,8] -> CONV_2D 3x3x8 SAME, RELU -> conv int8[1,16,16,8]
+      -> ADD (conv, input), RELU -> output int8[1,16,16,8]
+    """
+    rng = np.random.default_rng(seed)
+    w = _Writer()
+    shape = [1, 16, 16, 8]
+    x = w.tensor("input", shape, INT8, [INPUT_SCALE], [-3])
+    weights = rng.standard_normal((8, 3, 3, 8)) / np.sqrt(72)
+    cw, cb = _int8_conv_constants(w, "conv", weights, rng.standard_normal(8) / 4, INPUT_SCALE)
+    conv = w.tensor("conv", shape, INT8, [1 / 16], [-128])
+    out = w.tensor("add", shape, INT8, [1 / 12], [-128])
+    relu = ActivationFunctionType.RELU
+    conv_options = _conv_options(w.builder, Padding.SAME, activation=relu)
+    add_options = _table(w.builder, "AddOptions", FusedActivationFunction=relu)
+    operators: _Operators = [
+        (0, [x, cw, cb], conv, BuiltinOptions.Conv2DOptions, conv_options),
+        (1, [conv, x], out, BuiltinOptions.AddOptions, add_options),
+    ]
+    codes = [BuiltinOperator.CONV_2D, BuiltinOperator.ADD]
+    return w.model(codes, operators, [x], [out], "usmp_dialect int8 residual block")
