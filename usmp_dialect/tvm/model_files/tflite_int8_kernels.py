@@ -25,34 +25,6 @@ _OPAQUE = 8  # TVM's OpPatternKind kOpaque: FuseOps fuses it with nothing
 _INT_RANGES = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767)}
 
 
-def _round_half_away(value: float) -> int:
-    """C's std::round of a float."""
-    import math
-
-    return int(math.copysign(math.floor(abs(value) + 0.5), value))
-
-
-def activation_range(activation: int, scale: float, zero_point: int, dtype: str) -> tuple[int, int]:
-    """TFLite's CalculateActivationRangeQuantized: the fused activation's bounds in the
-    output's integers (each bound quantized as float32 f / scale, rounded half away),
-    within the type's range."""
-    import numpy as np
-    from tflite.ActivationFunctionType import ActivationFunctionType
-
-    low, high = _INT_RANGES[dtype]
-
-    def quantized(real: float) -> int:
-        return zero_point + _round_half_away(float(np.float32(real) / np.float32(scale)))
-
-    if activation == ActivationFunctionType.RELU:
-        return max(low, quantized(0.0)), high
-    if activation == ActivationFunctionType.RELU6:
-        return max(low, quantized(0.0)), min(high, quantized(6.0))
-    if activation == ActivationFunctionType.RELU_N1_TO_1:
-        return max(low, quantized(-1.0)), min(high, quantized(1.0))
-    return low, high
-
-
 def _scalar_quantization(tensor: Any) -> tuple[float, int] | None:
     """A tensor's one scale and zero point, None if it has none or one per channel."""
     quantization = tensor.tensor.Quantization()
@@ -107,7 +79,7 @@ class Int8KernelConverters(_Converter):
             multiply_by_quantized_multiplier,
             quantize_multiplier,
         )
-        from usmp_dialect.tvm.model_files.tflite_operators import tensor_shape
+        from usmp_dialect.tvm.model_files.tflite_operators import activation_range, tensor_shape
 
         lhs, rhs = self.get_input_tensors(op)
         (out,) = self.get_output_tensors(op)
@@ -173,7 +145,11 @@ class Int8KernelConverters(_Converter):
         from tflite.Pool2DOptions import Pool2DOptions
         from tvm import te, tirx
 
-        from usmp_dialect.tvm.model_files.tflite_operators import _padding, tensor_shape
+        from usmp_dialect.tvm.model_files.tflite_operators import (
+            _padding,
+            activation_range,
+            tensor_shape,
+        )
 
         (data,) = self.get_input_tensors(op)
         (out,) = self.get_output_tensors(op)

@@ -23,6 +23,11 @@ by operators TVM's frontend leaves to run time, the output shape the file declar
 DENSIFY: TVM's converter crashes when an operator reads the weight it makes dense (a
 float16 one's DEQUANTIZE: MediaPipe's sparse face and pose detectors); here the weight is
 made dense at import (`tflite_sparsity`), a constant every operator reads as any weight.
+Quantized CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: TVM's converters compute them in
+float32 between a dequantize and a quantize, which rounds apart from TFLM's fixed-point
+requantization now and then (6 steps of MLPerf Tiny's image classifier's logits); each is
+one kernel of ours instead (`quantized_kernels`), TFLM's arithmetic bit for bit, its
+weight and bias the file's constants as stored.
 
 MediaPipe's custom operators (mediapipe/util/tflite/operations), by their published
 definitions: Convolution2DTransposeBias, TFLite's TRANSPOSE_CONV with a bias and the
@@ -41,8 +46,17 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from usmp_dialect.tvm.model_files.fixed_point import quantize_multiplier
+from usmp_dialect.tvm.model_files.quantized_kernels import (
+    ConvWindow,
+    Requantization,
+    conv2d,
+    depthwise_conv2d,
+    fully_connected,
+)
 from usmp_dialect.tvm.model_files.tflite_int8_kernels import Int8KernelConverters
 from usmp_dialect.tvm.model_files.tflite_sparsity import SparsityError, densified
+from usmp_dialect.tvm.relax.narrowed_constants import WIDENED_ARGS
 
 
 def tensor_shape(tensor: Any) -> list[int]:
@@ -107,6 +121,109 @@ def _custom_options(op: Any) -> np.ndarray:
     kernel casts them to."""
     raw = op.CustomOptionsAsNumpy() if op.CustomOptionsLength() else np.zeros(0, np.uint8)
     return np.frombuffer(raw.tobytes(), "<i4")
+
+
+# The fused activations whose quantized range TFLM computes (CalculateActivationRangeQuantized):
+# the real bounds, None for the type's own.
+_QUANTIZED_CLAMPS = {0: (None, None), 1: (0.0, None), 2: (-1.0, 1.0), 3: (0.0, 6.0)}
+# The activation dtypes of TFLM's kernels by the accumulator they sum in.
+_ACCUMULATORS = {"int8": "int32", "int16": "int64"}
+
+
+def _quantized_value(real: float, scale: float, zero_point: int) -> int:
+    """TFLite's Quantize of a bound: zero point + round(real / scale), the division in
+    float32, rounded half away from zero."""
+    quotient = float(np.float32(real) / np.float32(scale))
+    return zero_point + int(np.copysign(np.floor(abs(quotient) + 0.5), quotient))
+
+
+def activation_range(activation: int, scale: float, zero_point: int, dtype: str) -> tuple[int, int]:
+    """The output values a fused `activation` keeps, TFLM's CalculateActivationRangeQuantized
+    (NONE, RELU, RELU_N1_TO_1, RELU6; another raises ValueError)."""
+    if activation not in _QUANTIZED_CLAMPS:
+        raise ValueError(f"a quantized fused activation {activation} (TFLM has none)")
+    info = np.iinfo(dtype)
+    low, high = _QUANTIZED_CLAMPS[activation]
+    return (
+        int(info.min)
+        if low is None
+        else max(int(info.min), _quantized_value(low, scale, zero_point)),
+        int(info.max)
+        if high is None
+        else min(int(info.max), _quantized_value(high, scale, zero_point)),
+    )
+
+
+def _quantization(tensor: Any) -> tuple[np.ndarray, np.ndarray]:
+    """A flatbuffer tensor's scales (float32) and zero points."""
+    q = tensor.Quantization()
+    return q.ScaleAsNumpy().astype(np.float32), q.ZeroPointAsNumpy().astype(np.int64)
+
+
+def requantization(
+    data: Any, weight: Any, out: Any, activation: int, dtypes: tuple[str, str], float_product: bool
+) -> tuple[Requantization, tuple[np.ndarray, np.ndarray] | None]:
+    """How TFLM requantizes the accumulator of an operator reading `data` and `weight` to
+    `out` (flatbuffer tensors of activations `dtypes`: input, output), and its channels'
+    multipliers (int32) and shifts (int8) when they differ (None when they are one). A
+    channel's are QuantizeMultiplier of input scale x weight scale / output scale in
+    double; `float_product`: the product rounded to float32 first (TFLM's per-tensor
+    FULLY_CONNECTED, GetQuantizedConvolutionMultipler). ValueError: TFLM has no kernel."""
+    (input_scale,), (input_zero_point,) = _quantization(data)
+    (output_scale,), (output_zero_point,) = _quantization(out)
+    weight_scales, weight_zero_points = _quantization(weight)
+    if np.any(weight_zero_points != 0):
+        raise ValueError("its weight has a zero point other than 0 (TFLM's kernels take 0)")
+    products = (
+        (input_scale * weight_scales).astype(np.float64)
+        if float_product and weight_scales.size == 1
+        else np.float64(input_scale) * weight_scales.astype(np.float64)
+    )
+    reals = products / np.float64(output_scale)
+    low, high = activation_range(activation, float(output_scale), int(output_zero_point), dtypes[1])
+    pairs = np.array([quantize_multiplier(float(real)) for real in reals], np.int64)
+    uniform = bool(np.all(pairs == pairs[0]))
+    fixed = (int(pairs[0, 0]), int(pairs[0, 1])) if uniform else None
+    accumulator = _ACCUMULATORS[dtypes[0]]
+    r = Requantization(
+        int(input_zero_point), int(output_zero_point), low, high, fixed, accumulator, dtypes[1]
+    )
+    tables = None if uniform else (pairs[:, 0].astype(np.int32), pairs[:, 1].astype(np.int8))
+    return r, tables
+
+
+def _same_padding(size: int, kernel: int, stride: int, dilation: int) -> tuple[int, int]:
+    """TFLite's SAME: the output size ceil(size / stride), padded before by half the
+    total (rounded down)."""
+    out = -(-size // stride)
+    total = max(0, (out - 1) * stride + (kernel - 1) * dilation + 1 - size)
+    return total // 2, out
+
+
+def conv_window(options: Any, data: Any, kernel: tuple[int, int]) -> ConvWindow:
+    """The window of a CONV_2D's or DEPTHWISE_CONV_2D's `options` over `data` (a
+    flatbuffer tensor, NHWC) by a kernel of `kernel` (height, width)."""
+    from tflite.Padding import Padding
+
+    strides = (options.StrideH(), options.StrideW())
+    dilation = (options.DilationHFactor(), options.DilationWFactor())
+    _, height, width, _ = tensor_shape(data)
+    padding, out_size = [], []
+    for size, k, stride, d in zip((height, width), kernel, strides, dilation, strict=True):
+        if options.Padding() == Padding.SAME:
+            before, out = _same_padding(size, k, stride, d)
+        else:
+            before, out = 0, (size - (k - 1) * d - 1) // stride + 1
+        padding.append(before)
+        out_size.append(out)
+    return ConvWindow(strides, dilation, (padding[0], padding[1]), (out_size[0], out_size[1]))
+
+
+def _options(op: Any, table: type) -> Any:
+    options = table()
+    builtin = op.BuiltinOptions()
+    options.Init(builtin.Bytes, builtin.Pos)
+    return options
 
 
 def corrected_converter() -> type:
@@ -545,15 +662,114 @@ def corrected_converter() -> type:
         def convert_fully_connected(self, op: Any) -> Any:
             from tflite.FullyConnectedOptions import FullyConnectedOptions
 
-            out = super().convert_fully_connected(op)
-            options = FullyConnectedOptions()
-            table = op.BuiltinOptions()
-            options.Init(table.Bytes, table.Pos)
+            options = _options(op, FullyConnectedOptions)
             data, weight = self.get_input_tensors(op)[:2]
-            if options.KeepNumDims() or len(tensor_shape(data.tensor)) == 2:
-                return out
             units = int(tensor_shape(weight.tensor)[0])
-            return relax.op.reshape(self.bb.normalize(out), [-1, units])
+            operands = self._kernel_operands(op)
+            if operands is None:
+                out = super().convert_fully_connected(op)
+                if options.KeepNumDims() or len(tensor_shape(data.tensor)) == 2:
+                    return out
+                return relax.op.reshape(self.bb.normalize(out), [-1, units])
+            data, weight, _, _ = operands
+            r, tables = self._requantization(operands, options.FusedActivationFunction(), True)
+            shape = tensor_shape(data.tensor)
+            inputs = int(tensor_shape(weight.tensor)[1])
+            rows = int(np.prod(shape)) // inputs
+            expr = self.get_tensor_expr(data)
+            if shape != [rows, inputs]:
+                expr = self.bb.emit(relax.op.reshape(expr, [rows, inputs]))
+            result = self._kernel(
+                lambda x, w, b, m, s: fully_connected(x, w, b, m, s, r),
+                "fully_connected",
+                expr,
+                operands,
+                tables,
+            )
+            if options.KeepNumDims() and len(shape) != 2:
+                return relax.op.reshape(self.bb.normalize(result), [*shape[:-1], units])
+            return result
+
+        def convert_conv(self, op: Any, conv_type: str) -> Any:
+            from tflite.Conv2DOptions import Conv2DOptions
+            from tflite.DepthwiseConv2DOptions import DepthwiseConv2DOptions
+
+            operands = self._kernel_operands(op)
+            if operands is None:
+                return super().convert_conv(op, conv_type)
+            data, weight, _, _ = operands
+            depthwise = conv_type == "depthwise"
+            options = _options(op, DepthwiseConv2DOptions if depthwise else Conv2DOptions)
+            r, tables = self._requantization(operands, options.FusedActivationFunction(), False)
+            _, kernel_h, kernel_w, _ = tensor_shape(weight.tensor)
+            window = conv_window(options, data.tensor, (kernel_h, kernel_w))
+            kernel = depthwise_conv2d if depthwise else conv2d
+            return self._kernel(
+                lambda x, w, b, m, s: kernel(x, w, b, m, s, window, r),
+                "depthwise_conv2d" if depthwise else "conv2d",
+                self.get_tensor_expr(data),
+                operands,
+                tables,
+            )
+
+        def _kernel_operands(self, op: Any) -> tuple[Any, Any, Any, Any] | None:
+            """(data, weight, bias or None, out) of a quantized operator our kernels
+            compute: int8 activations, an int8 weight that is a constant of the file;
+            None for any other (TVM's converter's)."""
+            data, weight, *rest = self.get_input_tensors(op)
+            (out,) = self.get_output_tensors(op)
+            bias = rest[0] if rest and rest[0].tensor_idx != -1 else None
+            types = {self.get_tensor_type_str(t.tensor.Type()) for t in (data, out, weight)}
+            constant = not self.has_expr(weight.tensor_idx) and (
+                bias is None or not self.has_expr(bias.tensor_idx)
+            )
+            if types != {"int8"} or not data.qnn_params or not constant:
+                return None
+            return data, weight, bias, out
+
+        def _requantization(
+            self, operands: tuple[Any, Any, Any, Any], activation: int, float_product: bool
+        ) -> tuple[Requantization, tuple[Any, Any]]:
+            """The operator's `requantization`, and the constants of its channels'
+            multipliers and shifts when its kernel reads them (else None, None)."""
+            data, weight, _, out = operands
+            dtypes = (
+                self.get_tensor_type_str(data.tensor.Type()),
+                self.get_tensor_type_str(out.tensor.Type()),
+            )
+            try:
+                r, tables = requantization(
+                    data.tensor, weight.tensor, out.tensor, activation, dtypes, float_product
+                )
+            except ValueError as error:
+                raise tvm.error.OpNotImplemented(str(error)) from None
+            if tables is None:
+                return r, (None, None)
+            name = weight.tensor.Name().decode("utf-8", "replace")
+            multipliers, shifts = (
+                self.exp_tab.new_const(t, dtype=str(t.dtype), source_name=f"{name}_{what}")
+                for t, what in zip(tables, ("multiplier", "shift"), strict=True)
+            )
+            return r, (multipliers, shifts)
+
+        def _kernel(
+            self,
+            compute: Any,
+            name: str,
+            data: Any,
+            operands: tuple[Any, Any, Any, Any],
+            tables: tuple[Any, Any],
+        ) -> Any:
+            """One call of the kernel `compute(data, weight, bias, multipliers, shifts)`
+            (TE) on the operator's constants as the file stores them."""
+            _, weight, bias, _ = operands
+            weight_expr = self.get_tensor_expr(weight)
+            bias_expr = None if bias is None else self.get_tensor_expr(bias)
+            # The bias, read through a cast: a narrower copy of it is widened there.
+            widened = {} if bias is None else {"primfunc_attrs": {WIDENED_ARGS: [2]}}
+            return self.bb.call_te(
+                compute, data, weight_expr, bias_expr, *tables, primfunc_name_hint=name, **widened
+            )
 
         def convert_batch_matmul(self, op: Any) -> Any:
             from tflite.BatchMatMulOptions import BatchMatMulOptions

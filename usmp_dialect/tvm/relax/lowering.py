@@ -85,6 +85,7 @@ from usmp_dialect.tvm.relax.names import ENTRY, fresh_name
 from usmp_dialect.tvm.relax.narrowed_constants import (
     narrowed_dequantized_constants,
     uniform_scales_as_scalars,
+    widening_kernels,
 )
 from usmp_dialect.tvm.relax.nodes import nodes_of
 from usmp_dialect.tvm.relax.shared_constants import SharedConstants
@@ -352,7 +353,9 @@ def _bind_weights(
     func, tensors = fold_named_weights(func, tensors, keep_expansions)
     narrowed: dict[str, str] = {}
     if keep_expansions and constant_storage == "compact":
-        func, tensors, narrowed = narrowed_dequantized_constants(derived_bias_scales(func), tensors)
+        func, tensors, narrowed = narrowed_dequantized_constants(
+            derived_bias_scales(func), tensors, widening_kernels(mod)
+        )
     mod = mod.clone()
     mod[ENTRY] = func
     return BoundWeights(mod, tensors, narrowed)

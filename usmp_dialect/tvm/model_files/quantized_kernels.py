@@ -1,0 +1,188 @@
+"""TFLite's quantized CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED as TFLM's reference
+kernels compute them, each one TE kernel with its requantization fused in:
+
+    Requantization(...)                       how an accumulator becomes the output
+    conv2d(data, weight, bias, multipliers, shifts, window, r)-> te.Tensor
+    depthwise_conv2d(data, weight, bias, multipliers, shifts, window, r)-> te.Tensor
+    fully_connected(data, weight, bias, multipliers, shifts, r)-> te.Tensor
+
+Each output element is the integer sum over its window of (input - input zero point) x
+weight (int32; int64 for 16-bit activations), plus the bias, requantized in fixed point
+(`fixed_point`: TFLM's MultiplyByQuantizedMultiplier by its output channel's multiplier
+and shift), plus the output zero point, clamped to the fused activation's range: TFLM's
+values bit for bit, where TVM's frontend computes the operator in float32 between a
+dequantize and a quantize and rounds apart now and then. A tap of the window outside the
+input adds nothing (TFLM's kernels skip it), which is padding with the zero point.
+
+A channel's multiplier and shift are TFLM's QuantizeMultiplier of input scale x weight
+scale / output scale: immediates when every channel has the same, else read from two
+constant tables (`multipliers`, int32, and `shifts`, int8: None when fixed), which TFLM computes at
+start-up into its persistent arena (two int32 a channel); they take the place of the
+weight's float32 scales TVM's dequantize read. The bias is read through a cast, so that a
+narrower copy of it (`narrowed_constants`) is widened where it is read.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from usmp_dialect.tvm.model_files.fixed_point import (
+    multiply_by_quantized_multiplier,
+    multiply_wide_by_quantized_multiplier,
+)
+
+
+class Requantization(NamedTuple):
+    """How an accumulator becomes an output value: the zero points, the fused
+    activation's range [low, high] in output values, the multiplier and shift of every
+    channel when they are one (`fixed`; else the kernel reads them from its tables), the
+    accumulator's and the output's dtypes."""
+
+    input_zero_point: int
+    output_zero_point: int
+    low: int
+    high: int
+    fixed: tuple[int, int] | None
+    accumulator: str
+    out_dtype: str
+
+
+class ConvWindow(NamedTuple):
+    """A convolution's strides, dilations, padding before (top, left) and output size."""
+
+    strides: tuple[int, int]
+    dilation: tuple[int, int]
+    padding: tuple[int, int]
+    out_size: tuple[int, int]
+
+
+def _requantized(
+    acc: Any, bias: Any, tables: tuple[Any, Any], channel: Any, r: Requantization
+) -> Any:
+    from tvm import tirx
+
+    if bias is not None:
+        # A Cast node even from int32: a narrowed copy of the bias is then widened here.
+        acc = acc + tirx.Cast(r.accumulator, bias[channel])
+    if r.fixed is not None:
+        multiplier, shift = (tirx.const(v, "int32") for v in r.fixed)
+    else:
+        multipliers, shifts = tables
+        multiplier, shift = multipliers[channel], shifts[channel].astype("int32")
+    if r.accumulator == "int64":
+        scaled = multiply_wide_by_quantized_multiplier(acc, multiplier, shift)
+    else:
+        scaled = multiply_by_quantized_multiplier(acc, multiplier, shift)
+    value = scaled + tirx.const(r.output_zero_point, "int32")
+    low, high = tirx.const(r.low, "int32"), tirx.const(r.high, "int32")
+    return tirx.min(tirx.max(value, low), high).astype(r.out_dtype)
+
+
+def _tap(data: Any, n: Any, y: Any, x: Any, c: Any, r: Requantization) -> Any:
+    """(input - zero point) at (n, y, x, c) as the accumulator's type, 0 outside."""
+    from tvm import tirx
+
+    _, height, width, _ = data.shape
+    inside = tirx.all(y >= 0, y < height, x >= 0, x < width)
+    value = data[n, y, x, c].astype(r.accumulator) - tirx.const(r.input_zero_point, r.accumulator)
+    return tirx.if_then_else(inside, value, tirx.const(0, r.accumulator))
+
+
+def _window(w: ConvWindow, h: Any, x: Any, kh: Any, kw: Any) -> tuple[Any, Any]:
+    (sh, sw), (dh, dw), (top, left) = w.strides, w.dilation, w.padding
+    return h * sh + kh * dh - top, x * sw + kw * dw - left
+
+
+def conv2d(
+    data: Any,
+    weight: Any,
+    bias: Any,
+    multipliers: Any,
+    shifts: Any,
+    window: ConvWindow,
+    r: Requantization,
+) -> Any:
+    """CONV_2D of NHWC `data` by OHWI `weight` (grouped when the input has a multiple of
+    the weight's input channels)."""
+    from tvm import te
+
+    batch, _, _, in_channels = data.shape
+    out_channels, kernel_h, kernel_w, group_channels = weight.shape
+    per_group = out_channels // (in_channels // group_channels)
+    kh = te.reduce_axis((0, kernel_h), "kh")
+    kw = te.reduce_axis((0, kernel_w), "kw")
+    ci = te.reduce_axis((0, group_channels), "ci")
+
+    def sum_at(n: Any, h: Any, x: Any, c: Any) -> Any:
+        y, xx = _window(window, h, x, kh, kw)
+        channel = c // per_group * group_channels + ci
+        product = _tap(data, n, y, xx, channel, r) * weight[c, kh, kw, ci].astype(r.accumulator)
+        return te.sum(product, axis=[kh, kw, ci])
+
+    shape = (batch, *window.out_size, out_channels)
+    acc = te.compute(shape, sum_at, "acc")
+    return te.compute(
+        shape,
+        lambda n, h, x, c: _requantized(acc[n, h, x, c], bias, (multipliers, shifts), c, r),
+        "requantized",
+    )
+
+
+def depthwise_conv2d(
+    data: Any,
+    weight: Any,
+    bias: Any,
+    multipliers: Any,
+    shifts: Any,
+    window: ConvWindow,
+    r: Requantization,
+) -> Any:
+    """DEPTHWISE_CONV_2D of NHWC `data` by `weight` [1, KH, KW, C x depth multiplier]:
+    output channel c reads input channel c // depth multiplier."""
+    from tvm import te
+
+    batch, _, _, in_channels = data.shape
+    _, kernel_h, kernel_w, out_channels = weight.shape
+    multiplier = out_channels // in_channels
+    kh = te.reduce_axis((0, kernel_h), "kh")
+    kw = te.reduce_axis((0, kernel_w), "kw")
+
+    def sum_at(n: Any, h: Any, x: Any, c: Any) -> Any:
+        y, xx = _window(window, h, x, kh, kw)
+        product = _tap(data, n, y, xx, c // multiplier, r) * weight[0, kh, kw, c].astype(
+            r.accumulator
+        )
+        return te.sum(product, axis=[kh, kw])
+
+    shape = (batch, *window.out_size, out_channels)
+    acc = te.compute(shape, sum_at, "acc")
+    return te.compute(
+        shape,
+        lambda n, h, x, c: _requantized(acc[n, h, x, c], bias, (multipliers, shifts), c, r),
+        "requantized",
+    )
+
+
+def fully_connected(
+    data: Any, weight: Any, bias: Any, multipliers: Any, shifts: Any, r: Requantization
+) -> Any:
+    """FULLY_CONNECTED of `data` [rows, inputs] by `weight` [units, inputs]."""
+    from tvm import te, tirx
+
+    rows, inputs = data.shape
+    units = weight.shape[0]
+    i = te.reduce_axis((0, inputs), "i")
+    zero_point = tirx.const(r.input_zero_point, r.accumulator)
+    acc = te.compute(
+        (rows, units),
+        lambda row, c: te.sum(
+            (data[row, i].astype(r.accumulator) - zero_point) * weight[c, i].astype(r.accumulator),
+            axis=i,
+        ),
+        "acc",
+    )
+    return te.compute(
+        (rows, units),
+        lambda row, c: _requantized(acc[row, c], bias, (multipliers, shifts), c, r),
+        "requantized",
+    )
