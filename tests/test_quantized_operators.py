@@ -19,7 +19,6 @@ from quantized_operator_tflite import (  # noqa: E402
     QUANTIZED_OPERATORS,
     operator_inputs,
     quantized_operator_tflite,
-    residual_add_tflite,
 )
 
 from usmp_dialect.tvm import c_check  # noqa: E402
@@ -27,7 +26,6 @@ from usmp_dialect.tvm.model_check import check_model  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import load_model_file  # noqa: E402
 from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING, sanitize  # noqa: E402
-from usmp_dialect.tvm.tflm_arena import tflm_arena  # noqa: E402
 
 
 @pytest.mark.parametrize("name", QUANTIZED_OPERATORS)
@@ -59,25 +57,3 @@ def test_operator_gives_tflms_values(name: str, tmp_path: Path) -> None:
     (theirs,) = reference_outputs(str(path), given)
     assert ours.dtype == theirs.dtype
     np.testing.assert_array_equal(ours, theirs)
-
-
-def test_int8_add_after_a_convolution_is_within_tflms_arena(tmp_path: Path) -> None:
-    """The ADD of a residual block is an operator of its own, as in TFLM: fused into the
-    convolution computing its first operand, its sum stage would keep the convolution's
-    whole float32 sum alive. The pool with inputs and outputs is within TFLM's
-    non-persistent arena, and the outputs are the Relax VM's."""
-    path = tmp_path / "residual.tflite"
-    path.write_bytes(residual_add_tflite())
-    mod, weights = load_model_file(str(path), "tflite")
-    arena, _ = tflm_arena(str(path))
-    check = check_model(
-        mod,
-        weights,
-        str(path),
-        lowering=MODEL_FILE_LOWERING,
-        workspace_io=True,
-        target="c",
-        tolerance=0,
-    )
-    assert sum(check.pools.values()) <= arena, (check.pools, arena)
-    assert [o.max_error for o in check.outputs] == [0]
