@@ -66,10 +66,12 @@ class _Writer:
         data: np.ndarray | None = None,
         signature: list[int] | None = None,
         sparsity: int | None = None,
+        quantized_dimension: int = 0,
     ) -> int:
         """A tensor; `signature` its shape signature (-1 a dim a caller may resize),
-        `sparsity` its SparsityParameters table (its `data` the non-zero values). A
-        scalar has no shape vector, which TFLite reads as rank 0."""
+        `sparsity` its SparsityParameters table (its `data` the non-zero values),
+        `quantized_dimension` the axis of its per-channel scales. A scalar has no shape
+        vector, which TFLite reads as rank 0."""
         b = self.builder
         buffer = self.buffer(data)
         name_offset = b.CreateString(name)
@@ -93,7 +95,7 @@ class _Writer:
             tflite.QuantizationParametersStart(b)
             tflite.QuantizationParametersAddScale(b, scale_offset)
             tflite.QuantizationParametersAddZeroPoint(b, zero_offset)
-            tflite.QuantizationParametersAddQuantizedDimension(b, 0)
+            tflite.QuantizationParametersAddQuantizedDimension(b, quantized_dimension)
             quantization = tflite.QuantizationParametersEnd(b)
         tflite.TensorStart(b)
         if shape_offset is not None:
@@ -779,3 +781,104 @@ def int8_requantize_tflite(input_scale: float, output_scale: float) -> bytes:
     out = w.tensor("requantized", [1, 256], TensorType.INT8, [output_scale], [0])
     operators: list[tuple[int, list[int], int, int, int | None]] = [(0, [x], out, 0, None)]
     return w.model([BuiltinOperator.QUANTIZE], operators, [x], [out], "usmp_dialect requantize")
+
+
+def int8_kernel_tflite(
+    kind: str,
+    *,
+    stride: int = 1,
+    dilation: int = 1,
+    padding: int = Padding.SAME,
+    activation: int = ActivationFunctionType.NONE,
+    depth_multiplier: int = 1,
+    groups: int = 1,
+    per_channel: bool = True,
+    bias: bool = True,
+    keep_num_dims: bool = False,
+    seed: int = 0,
+) -> bytes:
+    """One quantized operator as TFLite's converter writes it (int8 activations of scales
+    that are no power of two and nonzero zero points, int8 weights with per-channel or
+    per-tensor scales, an int32 bias at input scale x weight scale), `kind` one of:
+
+    "conv":      input int8[1,9,9,4] -> CONV_2D 3x3, 8 filters (of 4 / `groups` channels)
+    "depthwise": input int8[1,9,9,4] -> DEPTHWISE_CONV_2D 3x3, `depth_multiplier`
+    "dense":     input int8[1,3,16] -> FULLY_CONNECTED 6 (`keep_num_dims`: [1,3,6], else
+                 [3,6])
+    """
+    rng = np.random.default_rng(seed)
+    w = _Writer()
+    b = w.builder
+    int8 = TensorType.INT8
+    input_scale, output_scale = 0.0173, 0.0411
+    if kind == "dense":
+        in_shape, weights = [1, 3, 16], rng.standard_normal((6, 16)) / 4
+    elif kind == "conv":
+        in_shape, weights = [1, 9, 9, 4], rng.standard_normal((8, 3, 3, 4 // groups)) / 6
+    else:
+        in_shape, weights = [1, 9, 9, 4], rng.standard_normal((1, 3, 3, 4 * depth_multiplier)) / 3
+    channel_axis = 3 if kind == "depthwise" else 0
+    channels = weights.shape[channel_axis]
+    moved = np.moveaxis(weights, channel_axis, 0).reshape(channels, -1)
+    scales = np.abs(moved).max(axis=1) / 127
+    if not per_channel:
+        scales = np.full(channels, scales.max())
+    shape = [1] * weights.ndim
+    shape[channel_axis] = channels
+    x = w.tensor("input", in_shape, int8, [input_scale], [-3])
+    weight = w.tensor(
+        "weights",
+        list(weights.shape),
+        int8,
+        list(scales) if per_channel else [float(scales[0])],
+        [0] * channels if per_channel else [0],
+        data=_quantized(weights, scales.reshape(shape), np.int8),
+        quantized_dimension=channel_axis,
+    )
+    operands = [x, weight]
+    if bias:
+        bias_scales = scales * input_scale
+        values = _quantized(rng.standard_normal(channels) / 2, bias_scales, np.int32)
+        operands.append(
+            w.tensor("bias", [channels], TensorType.INT32, list(bias_scales), data=values)
+        )
+    else:
+        operands.append(-1)
+    if kind == "dense":
+        out_shape = [1, 3, channels] if keep_num_dims else [3, channels]
+        code = BuiltinOperator.FULLY_CONNECTED
+        options_type = BuiltinOptions.FullyConnectedOptions
+        options = _table(
+            b,
+            "FullyConnectedOptions",
+            FusedActivationFunction=activation,
+            KeepNumDims=keep_num_dims,
+        )
+    else:
+        side = 9 if padding == Padding.SAME else 9 - 2 * dilation
+        side = -(-side // stride)
+        out_shape = [1, side, side, channels]
+        table = "Conv2DOptions" if kind == "conv" else "DepthwiseConv2DOptions"
+        fields = {"DepthMultiplier": depth_multiplier} if kind == "depthwise" else {}
+        options = _table(
+            b,
+            table,
+            Padding=padding,
+            StrideW=stride,
+            StrideH=stride,
+            DilationWFactor=dilation,
+            DilationHFactor=dilation,
+            FusedActivationFunction=activation,
+            **fields,
+        )
+        code = BuiltinOperator.CONV_2D if kind == "conv" else BuiltinOperator.DEPTHWISE_CONV_2D
+        options_type = (
+            BuiltinOptions.Conv2DOptions
+            if kind == "conv"
+            else BuiltinOptions.DepthwiseConv2DOptions
+        )
+    out = w.tensor("output", out_shape, int8, [output_scale], [5])
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, operands, out, options_type, options)
+    ]
+    return w.model([code], operators, [x], [out], f"usmp_dialect int8 {kind}")

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from usmp_dialect.planning.algorithms import ahead_of_time
+
 ROOT = Path(__file__).parents[1]
 
 _LOADED = """
@@ -95,6 +97,40 @@ def test_a_plan_the_search_proves_at_once_loads_no_numba(tmp_path: Path):
     report = json.loads(output.read_text())
     assert [pool["size"] for pool in report["pools"]] == [1039360]
     assert report["plan"]["proven_optimal"]
+
+
+def _plan_of_k(tmp_path: Path, env: dict[str, str] | None = None) -> tuple[list[str], dict]:
+    output = tmp_path / "report.json"
+    instance = ROOT / "benchmarks/minimalloc/K.1048576.csv"
+    argv = [str(instance), "--plan-pools", "-t", "usmp-report{format=json}", "-o", str(output)]
+    loaded = _run(*argv, env=env)["modules"]
+    return loaded, json.loads(output.read_text())
+
+
+def test_a_long_search_runs_its_kernel_built_ahead_of_time_without_numba(tmp_path: Path):
+    """MiniMalloc's K: 5.6M steps at max-live, too many for plain Python. The first run on
+    a machine builds the search loop ahead of time (when no earlier run did); the next
+    loads it and not numba."""
+    _plan_of_k(tmp_path)
+    loaded, report = _plan_of_k(tmp_path)
+    assert _third_party(loaded) == ["numpy"]
+    assert [pool["size"] for pool in report["pools"]] == [1048576]
+    assert report["plan"]["proven_optimal"]
+
+
+def test_kernels_that_cannot_be_built_run_under_numbas_jit(tmp_path: Path):
+    cache = tmp_path / "kernels"
+    env = {
+        **os.environ,
+        "CC": str(tmp_path / "no-compiler"),
+        ahead_of_time.CACHE_VARIABLE: str(cache),
+    }
+    loaded, report = _plan_of_k(tmp_path, env)
+    assert "numba" in _third_party(loaded)
+    assert [pool["size"] for pool in report["pools"]] == [1048576]
+    assert report["plan"]["proven_optimal"]
+    notes = list(cache.glob("*.failed"))
+    assert len(notes) == 1 and "no C compiler" in notes[0].read_text()
 
 
 def test_numpy_loads_one_blas_thread_unless_told():

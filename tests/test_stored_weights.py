@@ -38,23 +38,22 @@ def int8_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_int8_weights_stay_int8(int8_model: Path) -> None:
-    """The int8 weights are the file's tensors, named as it names them; the dense weights
-    are transposed at compile time, as int8; the int32 biases are stored as int16, which
-    holds their values (`narrowed_constants`); the per-channel scales of the convolution's
-    weights are named after them, and its bias's, each the input's scale times the
-    weight's, are computed so, not stored."""
+    """The int8 weights are the file's tensors as it lays them out, named as it names
+    them (our int8 kernels read them so); the int32 biases are stored as int16, which
+    holds their values (`narrowed_constants`); the convolution's channels' multipliers
+    and shifts, computed from its weights' per-channel scales, are named after them (the
+    dense layer's, one for all channels, are immediates in its kernel)."""
     constants = _constants(int8_model)
     assert _kinds(constants) == {
-        "conv_weights": ("int8", (3, 3, 1, 8)),
-        "conv_weights_scale": ("float32", (8,)),
+        "conv_weights": ("int8", (8, 3, 3, 1)),
+        "conv_weights_multiplier": ("int32", (8,)),
+        "conv_weights_shift": ("int8", (8,)),
         "conv_bias_int16": ("int16", (8,)),
-        "dense_weights_permute_dims": ("int8", (288, 10)),
+        "dense_weights": ("int8", (10, 288)),
         "dense_bias_int16": ("int16", (10,)),
     }
     mod, weights = load_model_file(str(int8_model), "tflite")
-    np.testing.assert_array_equal(
-        constants["dense_weights_permute_dims"], weights["dense_weights"].T
-    )
+    np.testing.assert_array_equal(constants["dense_weights"], weights["dense_weights"])
     np.testing.assert_array_equal(constants["conv_bias_int16"], weights["conv_bias"])
     # In a constant pool of the stored bytes, built and run: the Relax VM's output exactly.
     result = check_model(
@@ -67,7 +66,7 @@ def test_int8_weights_stay_int8(int8_model: Path) -> None:
         tolerance=0,
     )
     assert result.constant_pool == "flash"
-    assert result.pools["flash"] >= result.constant_bytes == 3020
+    assert result.pools["flash"] >= result.constant_bytes == 3028
     assert [o.max_error for o in result.outputs] == [0]
 
 
@@ -87,12 +86,14 @@ def test_float16_weights_stay_float16(tmp_path: Path) -> None:
     )
 
 
-def test_kept_temporaries_fold_decodings(int8_model: Path) -> None:
+def test_kept_temporaries_fold_decodings(tmp_path: Path) -> None:
     """Where producers are not fused into their consumers, a decoded weight would be a
     float32 tensor computed at run time: it is folded at compile time, as before."""
-    constants = _constants(int8_model, Lowering(temporaries="keep"))
-    assert constants["conv_weights_dequantize"].dtype == np.float32
-    assert constants["dense_weights_permute_dims_dequantize"].shape == (288, 10)
+    path = tmp_path / "float16_weights.tflite"
+    path.write_bytes(float16_weights_tflite())
+    constants = _constants(path, Lowering(temporaries="keep"))
+    assert constants["dense_weights_astype_permute_dims"].dtype == np.float32
+    assert constants["dense_1_weights_astype_permute_dims"].shape == (8, 4)
 
 
 def _shared_float16_weight(transposed: bool) -> tuple[object, dict[str, np.ndarray]]:
@@ -167,7 +168,7 @@ def test_stored_weight_is_overridden_by_its_own_bytes(int8_model: Path) -> None:
     """The file's int8 weight, a constant as it is, is what an application overrides
     (folded, only its float32 dequantized copy was a constant)."""
     mod, weights = load_model_file(str(int8_model), "tflite")
-    other = np.random.default_rng(1).integers(-127, 128, (3, 3, 1, 8)).astype(np.int8)
+    other = np.random.default_rng(1).integers(-127, 128, (8, 3, 3, 1)).astype(np.int8)
     result = check_model(
         mod,
         weights,

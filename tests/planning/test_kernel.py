@@ -1,5 +1,6 @@
 """A planner kernel gives the same answers in plain Python (a small run's kernels, before
-numba is loaded) as compiled."""
+numba is loaded) as compiled; arguments are typed for a build ahead of time as numba's JIT
+types them."""
 
 import numpy as np
 import pytest
@@ -7,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_placement import span_problems
 
-from usmp_dialect.planning.algorithms import kernel
+from usmp_dialect.planning.algorithms import ahead_of_time, build_kernel, kernel
 from usmp_dialect.planning.algorithms.placement import Fit, geometry_of, place_in_order
 from usmp_dialect.planning.algorithms.skyline import DIVE_KEYS, dive
 from usmp_dialect.planning.algorithms.window_dive import place_lowest_first
@@ -20,11 +21,13 @@ def interpreted(function):
     compiled = function()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(kernel, "INTERPRETED_ELEMENTS", np.inf)
+        patch.setattr(ahead_of_time, "load", lambda name: None)
         for each in kernel._kernels:
             for name, value in list(each.py_func.__globals__.items()):
                 if value is each.compiled:
                     patch.setitem(each.py_func.__globals__, name, each)
             patch.setattr(each, "compiled", None)
+            patch.setattr(each, "built", {})
         python = function()
     return python, compiled
 
@@ -78,3 +81,30 @@ def test_plain_python_window_dive_equals_the_compiled_one(instance):
         lambda: [np.asarray(a).tolist() for a in place_lowest_first(*arguments)]
     )
     assert python == compiled
+
+
+def test_arguments_are_typed_as_the_jit_types_them():
+    grid = np.zeros((3, 4), dtype=np.int64)
+    types = ahead_of_time.argument_types((grid, grid[:, 1], np.zeros(2, np.uint8), 3, True, 0.5))
+    assert types == ("int64[:, ::1]", "int64[:]", "uint8[::1]", "int64", "boolean", "float64")
+
+
+def test_read_only_and_other_arguments_are_left_to_the_jit():
+    frozen = np.zeros(3, dtype=np.int64)
+    frozen.flags.writeable = False
+    assert ahead_of_time.argument_types((frozen,)) is None
+    assert ahead_of_time.argument_types(("text",)) is None
+
+
+def test_a_build_refuses_sources_other_than_those_its_name_digests(tmp_path):
+    """The child that builds a kernel compiles what it imports: were that another copy of
+    the package, its module would be kept under the digest of the sources asked for."""
+    with pytest.raises(SystemExit, match="differ from those asked for"):
+        build_kernel.build(
+            "usmp_dialect.planning.algorithms.search_kernel",
+            "run",
+            "usmp_kernel_of_other_sources",
+            str(tmp_path),
+            ("int64",),
+        )
+    assert list(tmp_path.iterdir()) == []

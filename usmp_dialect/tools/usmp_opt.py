@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from io import StringIO
+from pathlib import Path
 from typing import IO, NoReturn, cast
 
 from xdsl.dialects.builtin import ModuleOp
@@ -247,6 +248,7 @@ class UsmpOptMain(xDSLOptMain):
                     effort=DEFAULT_EFFORT if args.effort is None else args.effort,
                     pools=self._checked_pools(),
                     constant_pool=args.constant_pool,
+                    instance=self._reads_an_instance(),
                 )
             except ValueError as error:
                 _usage_error(f"--plan-pools: {error}")
@@ -327,6 +329,12 @@ class UsmpOptMain(xDSLOptMain):
             target.from_spec(spec)
         except ValueError as error:
             _usage_error(f"invalid target '{self.args.target}': {error}")
+
+    def _reads_an_instance(self) -> bool:
+        """Whether the input is a benchmark instance (`-f csv`, or a `.csv` file)."""
+        if self.args.frontend:
+            return parse_spec(self.args.frontend).name == "csv"
+        return Path(self.args.input_file or STDIN_NAME).suffix == ".csv"
 
     def get_input_name(self) -> str:
         return self.args.input_file or STDIN_NAME

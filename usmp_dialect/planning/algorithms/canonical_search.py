@@ -23,28 +23,26 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import TypedDict
 
 import numpy as np
 
 from usmp_dialect.planning.algorithms import search_kernel
 from usmp_dialect.planning.algorithms.kernel import (
-    compile_kernels,
+    compiled,
     interpreted,
     interpreted_seconds,
-    numba_loaded,
+    ready,
 )
 from usmp_dialect.planning.algorithms.placement import single_spans
 from usmp_dialect.planning.algorithms.work import SEARCH_STEP_SECONDS, TimeCap
 from usmp_dialect.planning.conflicts import (
-    conflicts_from_intervals,
     max_live_of,
     symmetric_conflicts,
 )
-from usmp_dialect.planning.problem import Intervals, Plan, Problem, unique_values
+from usmp_dialect.planning.problem import Plan, Problem, unique_values
 
 MAX_SEARCH_BUFFERS = 2000
 """Beyond this many buffers in a pool the search's per-node cost (linear in the buffers)
@@ -82,7 +80,9 @@ _STEPS_PER_SLICE = 1_000_000
 
 _INTERPRETED_SECONDS = 0.3
 """CPU seconds a process's kernels run in plain Python (`interpreted_seconds`: the searches'
-and the placements' before them) before a search loads numba: about what loading numba
+and the placements' before them) before a search compiles its loop, when no build of it
+ahead of time is on disk (a machine's first run, or numba's JIT where it cannot be built,
+`kernel`): about what loading numba
 and the compiled search costs (0.4 s), and a step compiled takes a few ns
 against 0.3-1.2 us. A search that ends within them (MiniMalloc's C at max-live: 0.5M
 steps, 0.19 s) never pays for numba; a longer one pays at most about twice what it would
@@ -94,6 +94,16 @@ _INTERPRETED_SLICE = 100_000
 (at most about a tenth of a second)."""
 
 _MAX_KEY = np.iinfo(np.int64).max // 2
+
+_SEARCH_LOOP = search_kernel.run
+"""The search loop as a kernel (`search_kernel.run` itself becomes numba's JIT function in
+a process that loads numba)."""
+
+_STOP_ARGUMENT = 24
+"""Where the step at which the loop pauses is among its arguments."""
+
+_GROWN_ARGUMENTS = slice(17, 22)
+"""Where the arrays the loop grows into (`Search._grow`) are among its arguments."""
 
 
 @dataclass(frozen=True)
@@ -139,18 +149,13 @@ def subproblem_of(problem: Problem, buffers: np.ndarray) -> Subproblem:
         # Sort by start: the buffers overlapping `i` that start after it are those
         # starting before its end; each pair is found once and mirrored.
         order = np.argsort(section_start, kind="stable")
-        sorted_start = section_start[order]
-        rows, cols = [], []
-        for position, i in enumerate(order.tolist()):
-            if not live[i]:
-                continue
-            last = int(np.searchsorted(sorted_start, section_end[i], side="left"))
-            later = order[position + 1 : last]
-            later = later[live[later]]
-            rows.append(np.full(len(later), i, dtype=np.int64))
-            cols.append(later)
-        source = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
-        target = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
+        last = np.searchsorted(section_start[order], section_end[order], side="left")
+        later = np.where(live[order], np.maximum(last - np.arange(len(order)) - 1, 0), 0)
+        source = np.repeat(order, later)
+        first = np.repeat(np.cumsum(later) - later, later)
+        target = order[np.repeat(np.arange(len(order)) + 1, later) + np.arange(len(first)) - first]
+        meets = live[target]
+        source, target = source[meets], target[meets]
         nb_ptr, nb_idx = _csr(
             len(buffers), np.concatenate((source, target)), np.concatenate((target, source))
         )
@@ -305,12 +310,20 @@ class Search:
     def lower_bound(self) -> int:
         return int(max(self.section_bytes.max(initial=0), self.sizes.max(initial=0)))
 
-    def _grow(self) -> None:
-        self.trail = np.concatenate((self.trail, np.zeros_like(self.trail)))
-        self.ls = np.concatenate((self.ls, np.zeros_like(self.ls)))
-        self.fr = np.concatenate((self.fr, np.zeros_like(self.fr)))
-        self.pt = np.concatenate((self.pt, np.zeros_like(self.pt)))
-        self.rc = np.concatenate((self.rc, np.zeros_like(self.rc)))
+    def _grow(self, short: int) -> None:
+        """Doubles the arrays the loop found short (`search_kernel.ST_SHORT`): only those,
+        as a deep search needs a long list stack and little else (resnet50's grew 128x)."""
+        kernel = self.kernel
+        for bit, name in (
+            (kernel.SHORT_LIST, "ls"),
+            (kernel.SHORT_TRAIL, "trail"),
+            (kernel.SHORT_FRAMES, "fr"),
+            (kernel.SHORT_PARTITIONS, "pt"),
+            (kernel.SHORT_RECORDS, "rc"),
+        ):
+            if short & bit:
+                array = getattr(self, name)
+                setattr(self, name, np.concatenate((array, np.zeros_like(array))))
 
     def run(
         self,
@@ -343,49 +356,51 @@ class Search:
         unlimited = np.iinfo(np.int64).max
         limit = node_limit if node_limit > 0 else unlimited
         step_end = step_limit if step_limit > 0 else unlimited
+        arguments = [
+            capacity,
+            sizes,
+            self.sub.alignments,
+            rank,
+            self.sub.nb_ptr,
+            self.sub.nb_idx,
+            self.sub.section_start,
+            self.sub.section_end,
+            self.sm_ptr,
+            self.sm_idx,
+            self.initial_list,
+            min_off,
+            offset,
+            placed,
+            witness,
+            total,
+            cut,
+            self.trail,
+            self.ls,
+            self.fr,
+            self.pt,
+            self.rc,
+            st,
+            limit,
+            step_end,
+            self.key_scale,
+            self.max_degree,
+            heuristic,
+            self.sub.width,
+            self.sub.area,
+        ]
         while True:
             taken = int(st[kernel.ST_STEPS])
-            if not numba_loaded() and interpreted_seconds() < _INTERPRETED_SECONDS:
-                stop = min(taken + _INTERPRETED_SLICE, step_end)
-                loop = partial(interpreted, kernel.run)
+            loop = ready(_SEARCH_LOOP, tuple(arguments))
+            if loop is None and interpreted_seconds() < _INTERPRETED_SECONDS:
+                arguments[_STOP_ARGUMENT] = min(taken + _INTERPRETED_SLICE, step_end)
+                status = interpreted(_SEARCH_LOOP, *arguments)
             else:
-                _compile_outside_cap(self.cap)
-                stop = min(taken + _STEPS_PER_SLICE, step_end)
-                loop = kernel.run
-            status = loop(
-                capacity,
-                sizes,
-                self.sub.alignments,
-                rank,
-                self.sub.nb_ptr,
-                self.sub.nb_idx,
-                self.sub.section_start,
-                self.sub.section_end,
-                self.sm_ptr,
-                self.sm_idx,
-                self.initial_list,
-                min_off,
-                offset,
-                placed,
-                witness,
-                total,
-                cut,
-                self.trail,
-                self.ls,
-                self.fr,
-                self.pt,
-                self.rc,
-                st,
-                limit,
-                stop,
-                self.key_scale,
-                self.max_degree,
-                heuristic,
-                self.sub.width,
-                self.sub.area,
-            )
+                loop = loop or _compile_outside_cap(self.cap, tuple(arguments))
+                arguments[_STOP_ARGUMENT] = min(taken + _STEPS_PER_SLICE, step_end)
+                status = loop(*arguments)
             if status == kernel.NEED_SPACE:
-                self._grow()
+                self._grow(int(st[kernel.ST_SHORT]))
+                arguments[_GROWN_ARGUMENTS] = [self.trail, self.ls, self.fr, self.pt, self.rc]
                 continue
             if status != kernel.PAUSED:
                 break
@@ -639,36 +654,14 @@ def _descend(
     return best_height, proven_low
 
 
-_compiling = {"done": False, "seconds": 0.0}
-
-
-def _compile_search_kernel() -> None:
-    """Loads numba and compiles (or loads from its disk cache: only the first run on a
-    machine compiles) the search loop, once a process, by one search of two buffers that
-    conflict."""
-    if _compiling["done"]:
-        return
-    began = time.perf_counter()
-    compile_kernels()
-    _compiling["done"] = True  # the search below runs compiled
-    intervals = Intervals.from_lists([0, 1], [0, 0], [1, 1])
-    two = Problem(
-        names=("a", "b"),
-        sizes=np.array([1, 1], dtype=np.int64),
-        alignments=np.ones(2, dtype=np.int64),
-        conflicts=conflicts_from_intervals(intervals, 2),
-        intervals=intervals,
-    )
-    Search(subproblem_of(two, np.arange(2)), TimeCap(float("inf"))).run(2, 0, -1)
-    _compiling["seconds"] += time.perf_counter() - began
-
-
-def _compile_outside_cap(cap: TimeCap) -> None:
-    """Compiles the search loop (`_compile_search_kernel`), the time it takes added to the
+def _compile_outside_cap(cap: TimeCap, arguments: tuple) -> Callable[..., int]:
+    """The search loop compiled for `arguments` (built ahead of time at a machine's first
+    run, or numba's JIT where that cannot be: seconds), the time that takes added to the
     time cap."""
-    compiled = _compiling["seconds"]
-    _compile_search_kernel()
-    cap.extend(_compiling["seconds"] - compiled)
+    began = time.perf_counter()
+    loop = compiled(_SEARCH_LOOP, arguments)
+    cap.extend(time.perf_counter() - began)
+    return loop
 
 
 def fit_in_pool(

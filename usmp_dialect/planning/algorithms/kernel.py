@@ -1,13 +1,16 @@
 """Planner kernels, compiled with numba when the work pays for loading it.
 
-Loading numba costs about 0.35 CPU s, more than everything else a small planning run does
-(a tool's whole start-up is about 0.3 s), and `usmp-opt --help` or a 5-buffer plan need no
-compiled loop. So a `@kernel` function is plain Python until the calls made of all kernels
-have been given `INTERPRETED_ELEMENTS` array elements in all (a call counting
-`CALL_ELEMENTS` more for its own overhead); then numba is imported and
-every kernel compiled (or loaded from numba's disk cache, `cache=True`), and the modules
-that define kernels get the compiled functions in their globals, as `@njit` would have put
-them there, so that compiled kernels call each other compiled. The Python and the compiled
+A kernel called with argument types it was built for ahead of time (`ahead_of_time`: an
+extension module numba's `pycc` made at an earlier run, loaded in about a millisecond)
+runs that. Otherwise: loading numba costs about 0.35 CPU s, more than everything else a
+small planning run does (a tool's whole start-up is about 0.3 s), and `usmp-opt --help` or
+a 5-buffer plan need no compiled loop. So a `@kernel` function is plain Python until the
+calls made of all kernels have been given `INTERPRETED_ELEMENTS` array elements in all (a
+call counting `CALL_ELEMENTS` more for its own overhead); then it is built ahead of time
+for its arguments' types, or, where that cannot be done, numba is imported and every
+kernel compiled (or loaded from numba's disk cache, `cache=True`), and the modules that
+define kernels get the compiled functions in their globals, as `@njit` would have put them
+there, so that compiled kernels call each other compiled. The Python and the compiled
 functions are the same code on the same int64 arrays: the plans do not depend on which ran.
 The search prices its plain-Python work in its own steps instead (`interpreted`,
 `canonical_search`), as its work is not in its arrays' sizes, and stops running in plain
@@ -23,6 +26,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import numpy as np
+
+from usmp_dialect.planning.algorithms import ahead_of_time
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
@@ -46,24 +51,67 @@ outermost ones took."""
 
 
 class _Kernel:
-    """A kernel: its Python function until numba is loaded, its compiled one after."""
+    """A kernel: its Python function, its modules built ahead of time (by argument types),
+    and its JIT function once numba is loaded."""
 
     def __init__(self, function: Callable[..., Any]):
         functools.update_wrapper(self, function)
         self.py_func = function
         self.compiled: Callable[..., Any] | None = None
+        self.built: dict[tuple[str, ...] | None, Callable[..., Any] | None] = {}
 
     def __call__(self, *args: Any) -> Any:
-        if self.compiled is None:
-            if _interpreted["depth"]:
-                return self.py_func(*args)  # within an interpreted kernel: its own work
+        if self.compiled is None and _interpreted["depth"]:
+            return self.py_func(*args)  # within an interpreted kernel: its own work
+        function = self.ready(args)
+        if function is None:
             elements = sum(arg.size for arg in args if isinstance(arg, np.ndarray))
             _interpreted["elements"] += elements + CALL_ELEMENTS
             if _interpreted["elements"] <= INTERPRETED_ELEMENTS:
                 return _timed(self.py_func, args)
-            compile_kernels()
+            function = self.compile(args)
+        return function(*args)
+
+    def ready(self, args: tuple[Any, ...]) -> Callable[..., Any] | None:
+        """The compiled kernel for `args` if it costs no compiling: built ahead of time
+        for their types, or the JIT's once numba is loaded."""
+        types = ahead_of_time.argument_types(args)
+        if types not in self.built:
+            built = None if types is None else ahead_of_time.load(self._module_name(types))
+            self.built[types] = built
+        return self.built[types] or self.compiled
+
+    def compile(self, args: tuple[Any, ...]) -> Callable[..., Any]:
+        """The compiled kernel for `args`: built ahead of time now if it can be, else the
+        JIT's, compiled for their types."""
+        types = ahead_of_time.argument_types(args)
+        if types is not None:
+            self.built[types] = ahead_of_time.build(self.py_func, types, self._module_name(types))
+        built = self.built.get(types)
+        if built is not None:
+            return built
+        compile_kernels()
+        from numba import typeof  # noqa: PLC0415
+
         assert self.compiled is not None
-        return self.compiled(*args)
+        self.compiled.compile(tuple(typeof(arg) for arg in args))  # type: ignore[attr-defined]
+        return self.compiled
+
+    def _module_name(self, types: tuple[str, ...]) -> str:
+        return module_name_of(self, types)
+
+
+def module_name_of(function: Callable[..., Any], types: tuple[str, ...]) -> str:
+    """The name of the module `function`, a kernel, is built into for argument `types`."""
+    assert isinstance(function, _Kernel)
+    return ahead_of_time.module_name(function.py_func, types, _is_kernel)
+
+
+def _is_kernel(value: Any) -> bool:
+    """Whether `value` is a kernel, or the JIT's function of one."""
+    if isinstance(value, _Kernel):
+        return True
+    return value is not None and any(value is each.compiled for each in _kernels)
 
 
 def interpreted(function: Callable[..., Any], *args: Any) -> Any:
@@ -72,6 +120,19 @@ def interpreted(function: Callable[..., Any], *args: Any) -> Any:
     its steps)."""
     assert isinstance(function, _Kernel) and function.compiled is None
     return _timed(function.py_func, args)
+
+
+def ready(function: Callable[..., Any], args: tuple[Any, ...]) -> Callable[..., Any] | None:
+    """`function`, a kernel, compiled for `args` if that costs no compiling (`_Kernel.ready`):
+    for a caller that runs it in plain Python otherwise."""
+    assert isinstance(function, _Kernel)
+    return function.ready(args)
+
+
+def compiled(function: Callable[..., Any], args: tuple[Any, ...]) -> Callable[..., Any]:
+    """`function`, a kernel, compiled for `args` now (`_Kernel.compile`)."""
+    assert isinstance(function, _Kernel)
+    return function.compile(args)
 
 
 def _timed(function: Callable[..., Any], args: tuple[Any, ...]) -> Any:

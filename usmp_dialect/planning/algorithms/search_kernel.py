@@ -57,7 +57,15 @@ ST_LIST_TOP = 4
 ST_TRAIL_TOP = 5
 ST_STARTED = 6
 ST_STEPS = 7
-ST_SIZE = 8
+ST_SHORT = 8  # with NEED_SPACE: which of the growing arrays is short (the bits below)
+ST_SIZE = 9
+
+# The growing arrays, as bits of `st[ST_SHORT]`.
+SHORT_LIST = 1
+SHORT_TRAIL = 2
+SHORT_FRAMES = 4
+SHORT_PARTITIONS = 8
+SHORT_RECORDS = 16
 
 # Frame columns: one frame per node on the current path.
 F_LIST = 0  # start of its unplaced list in `ls`; its candidates follow that list
@@ -277,13 +285,19 @@ def run(
     while True:
         if st[ST_NODES] >= node_stop or st[ST_STEPS] >= step_stop:
             return PAUSED
-        if (
-            st[ST_LIST_TOP] + 3 * n + 8 > len(ls)
-            or st[ST_TRAIL_TOP] + max_degree + n + 8 > len(trail)
-            or st[ST_FRAMES] + 2 > len(fr)
-            or st[ST_PARTITIONS] + n + 2 > len(pt)
-            or st[ST_RECORDS] + 2 > len(rc)
-        ):
+        short = 0
+        if st[ST_LIST_TOP] + 3 * n + 8 > len(ls):
+            short |= SHORT_LIST
+        if st[ST_TRAIL_TOP] + max_degree + n + 8 > len(trail):
+            short |= SHORT_TRAIL
+        if st[ST_FRAMES] + 2 > len(fr):
+            short |= SHORT_FRAMES
+        if st[ST_PARTITIONS] + n + 2 > len(pt):
+            short |= SHORT_PARTITIONS
+        if st[ST_RECORDS] + 2 > len(rc):
+            short |= SHORT_RECORDS
+        if short:
+            st[ST_SHORT] = short
             return NEED_SPACE
         f = st[ST_FRAMES] - 1
         if fr[f, F_STOP] != 0 or fr[f, F_NEXT] >= fr[f, F_CANDIDATES]:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-_INT32_MIN = -(2**31)
 _INT32_MAX = 2**31 - 1
 
 
@@ -54,31 +53,26 @@ def _int64(value: Any) -> Any:
 def multiply_by_quantized_multiplier(x: Any, multiplier: Any, shift: Any) -> Any:
     """TFLite's MultiplyByQuantizedMultiplier (double rounding) of the int32 expression
     `x` by `multiplier` and `shift` (int32 expressions or ints), as an int32 expression
-    computed in int64."""
+    computed in int64. gemmlowp's two roundings are written as shifts, each operand read
+    twice at most (TE shares no subexpression, and TVM's simplifier takes seconds on a
+    kernel whose expression reads them a dozen times): its doubling high multiply, a
+    truncating division of product + (2^30 or 1 - 2^30 by the product's sign) by 2^31,
+    is (product + 2^30) >> 31; its division by 2^e, rounded half away from zero, is
+    (high + 2^(e-1) - [high < 0 and e > 0]) >> e."""
     from tvm import tirx
 
-    wide, factor, power = _int64(x), _int64(multiplier), _int64(shift)
-    zero = tirx.const(0, "int64")
+    zero, one = _int64(0), _int64(1)
+    power = _int64(shift)
     # x * 2^left_shift is int32 arithmetic in TFLite: it wraps past int32.
-    shifted = (wide << tirx.max(power, zero)).astype("int32").astype("int64")
-    product = shifted * factor
-    nudge = tirx.Select(
-        product >= zero, tirx.const(1 << 30, "int64"), tirx.const(1 - (1 << 30), "int64")
-    )
-    high = tirx.truncdiv(product + nudge, tirx.const(1 << 31, "int64"))
-    # The one product whose doubled high half overflows: INT32_MIN * INT32_MIN.
-    overflow = tirx.all(
-        shifted == tirx.const(_INT32_MIN, "int64"), factor == tirx.const(_INT32_MIN, "int64")
-    )
-    high = tirx.Select(overflow, tirx.const(_INT32_MAX, "int64"), high)
+    shifted = (_int64(x) << tirx.max(power, zero)).astype("int32").astype("int64")
+    factor = _int64(multiplier)
+    # Saturated: the one product whose doubled high half overflows int32, INT32_MIN *
+    # INT32_MIN, is the one whose high half is 2^31 (a comparison of the operands instead
+    # takes TVM's simplifier twice as long on a kernel).
+    high = tirx.min((shifted * factor + _int64(1 << 30)) >> _int64(31), _int64(_INT32_MAX))
     exponent = tirx.max(-power, zero)
-    mask = (tirx.const(1, "int64") << exponent) - tirx.const(1, "int64")
-    remainder = high & mask
-    threshold = (mask >> tirx.const(1, "int64")) + tirx.Select(
-        high < zero, tirx.const(1, "int64"), zero
-    )
-    rounded = (high >> exponent) + tirx.Select(remainder > threshold, tirx.const(1, "int64"), zero)
-    return rounded.astype("int32")
+    below = tirx.Select(tirx.all(high < zero, exponent > zero), one, zero)
+    return ((high + ((one << exponent) >> one) - below) >> exponent).astype("int32")
 
 
 def multiply_wide_by_quantized_multiplier(x: Any, multiplier: Any, shift: Any) -> Any:

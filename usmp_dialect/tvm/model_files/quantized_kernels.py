@@ -6,13 +6,13 @@ kernels compute them, each one TE kernel with its requantization fused in:
     depthwise_conv2d(data, weight, bias, multipliers, shifts, window, r)-> te.Tensor
     fully_connected(data, weight, bias, multipliers, shifts, r)-> te.Tensor
 
-Each output element is the integer sum over its window of (input - input zero point) x
-weight (int32; int64 for 16-bit activations), plus the bias, requantized in fixed point
+Each output element is the int32 sum over its window of (input - input zero point) x
+weight, plus the bias, requantized in fixed point
 (`fixed_point`: TFLM's MultiplyByQuantizedMultiplier by its output channel's multiplier
 and shift), plus the output zero point, clamped to the fused activation's range: TFLM's
 values bit for bit, where TVM's frontend computes the operator in float32 between a
 dequantize and a quantize and rounds apart now and then. A tap of the window outside the
-input adds nothing (TFLM's kernels skip it), which is padding with the zero point.
+input adds nothing (TFLM's kernels skip it): the input is padded with its zero point.
 
 A channel's multiplier and shift are TFLM's QuantizeMultiplier of input scale x weight
 scale / output scale: immediates when every channel has the same, else read from two
@@ -26,24 +26,22 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from usmp_dialect.tvm.model_files.fixed_point import (
-    multiply_by_quantized_multiplier,
-    multiply_wide_by_quantized_multiplier,
-)
+from usmp_dialect.tvm.model_files.fixed_point import multiply_by_quantized_multiplier
+
+_ACCUMULATOR = "int32"  # TFLM's int8 kernels sum in int32
 
 
 class Requantization(NamedTuple):
     """How an accumulator becomes an output value: the zero points, the fused
     activation's range [low, high] in output values, the multiplier and shift of every
     channel when they are one (`fixed`; else the kernel reads them from its tables), the
-    accumulator's and the output's dtypes."""
+    output's dtype."""
 
     input_zero_point: int
     output_zero_point: int
     low: int
     high: int
     fixed: tuple[int, int] | None
-    accumulator: str
     out_dtype: str
 
 
@@ -63,29 +61,58 @@ def _requantized(
 
     if bias is not None:
         # A Cast node even from int32: a narrowed copy of the bias is then widened here.
-        acc = acc + tirx.Cast(r.accumulator, bias[channel])
+        acc = acc + tirx.Cast(_ACCUMULATOR, bias[channel])
     if r.fixed is not None:
         multiplier, shift = (tirx.const(v, "int32") for v in r.fixed)
     else:
         multipliers, shifts = tables
         multiplier, shift = multipliers[channel], shifts[channel].astype("int32")
-    if r.accumulator == "int64":
-        scaled = multiply_wide_by_quantized_multiplier(acc, multiplier, shift)
-    else:
-        scaled = multiply_by_quantized_multiplier(acc, multiplier, shift)
+    scaled = multiply_by_quantized_multiplier(acc, multiplier, shift)
     value = scaled + tirx.const(r.output_zero_point, "int32")
     low, high = tirx.const(r.low, "int32"), tirx.const(r.high, "int32")
     return tirx.min(tirx.max(value, low), high).astype(r.out_dtype)
 
 
-def _tap(data: Any, n: Any, y: Any, x: Any, c: Any, r: Requantization) -> Any:
-    """(input - zero point) at (n, y, x, c) as the accumulator's type, 0 outside."""
-    from tvm import tirx
+def _requantized_sums(
+    shape: tuple[Any, ...], sum_at: Any, bias: Any, tables: tuple[Any, Any], r: Requantization
+) -> Any:
+    """The kernel's two stages: each output element's sum (`sum_at(*indices)`, its last
+    index the output channel), then its requantized value."""
+    from tvm import te
 
-    _, height, width, _ = data.shape
-    inside = tirx.all(y >= 0, y < height, x >= 0, x < width)
-    value = data[n, y, x, c].astype(r.accumulator) - tirx.const(r.input_zero_point, r.accumulator)
-    return tirx.if_then_else(inside, value, tirx.const(0, r.accumulator))
+    acc = te.compute(shape, sum_at, "acc")
+    return te.compute(shape, lambda *i: _requantized(acc[i], bias, tables, i[-1], r), "requantized")
+
+
+def _taps(data: Any, window: ConvWindow, kernel: tuple[Any, Any], r: Requantization) -> Any:
+    """`tap(n, y, x, c)`: (input - zero point) at input row y, column x (the window's,
+    from -padding on) as the accumulator's type. With padding, the input is padded with
+    its zero point first, a stage of its own (which the lowering computes where it is
+    read, as it does topi's `pad_temp`: a condition in the sum itself takes TVM's TIR
+    passes ten times as long)."""
+    from tvm import te, tirx
+
+    batch, height, width, channels = data.shape
+    top, left = window.padding
+    spans = [
+        (out - 1) * stride + (k - 1) * dilation + 1
+        for out, stride, k, dilation in zip(
+            window.out_size, window.strides, kernel, window.dilation, strict=True
+        )
+    ]
+    bottom, right = max(0, spans[0] - top - int(height)), max(0, spans[1] - left - int(width))
+    zero_point = tirx.const(r.input_zero_point, _ACCUMULATOR)
+    if top == left == bottom == right == 0:
+        return lambda n, y, x, c: data[n, y, x, c].astype(_ACCUMULATOR) - zero_point
+
+    def padded_at(n: Any, y: Any, x: Any, c: Any) -> Any:
+        inside = tirx.all(y >= top, y < top + height, x >= left, x < left + width)
+        value = data[n, y - top, x - left, c]
+        return tirx.if_then_else(inside, value, tirx.const(r.input_zero_point, data.dtype))
+
+    shape = (batch, top + height + bottom, left + width + right, channels)
+    padded = te.compute(shape, padded_at, "padded")
+    return lambda n, y, x, c: padded[n, y + top, x + left, c].astype(_ACCUMULATOR) - zero_point
 
 
 def _window(w: ConvWindow, h: Any, x: Any, kh: Any, kw: Any) -> tuple[Any, Any]:
@@ -112,20 +139,16 @@ def conv2d(
     kh = te.reduce_axis((0, kernel_h), "kh")
     kw = te.reduce_axis((0, kernel_w), "kw")
     ci = te.reduce_axis((0, group_channels), "ci")
+    tap = _taps(data, window, (kernel_h, kernel_w), r)
 
     def sum_at(n: Any, h: Any, x: Any, c: Any) -> Any:
         y, xx = _window(window, h, x, kh, kw)
         channel = c // per_group * group_channels + ci
-        product = _tap(data, n, y, xx, channel, r) * weight[c, kh, kw, ci].astype(r.accumulator)
+        product = tap(n, y, xx, channel) * weight[c, kh, kw, ci].astype(_ACCUMULATOR)
         return te.sum(product, axis=[kh, kw, ci])
 
     shape = (batch, *window.out_size, out_channels)
-    acc = te.compute(shape, sum_at, "acc")
-    return te.compute(
-        shape,
-        lambda n, h, x, c: _requantized(acc[n, h, x, c], bias, (multipliers, shifts), c, r),
-        "requantized",
-    )
+    return _requantized_sums(shape, sum_at, bias, (multipliers, shifts), r)
 
 
 def depthwise_conv2d(
@@ -146,21 +169,15 @@ def depthwise_conv2d(
     multiplier = out_channels // in_channels
     kh = te.reduce_axis((0, kernel_h), "kh")
     kw = te.reduce_axis((0, kernel_w), "kw")
+    tap = _taps(data, window, (kernel_h, kernel_w), r)
 
     def sum_at(n: Any, h: Any, x: Any, c: Any) -> Any:
         y, xx = _window(window, h, x, kh, kw)
-        product = _tap(data, n, y, xx, c // multiplier, r) * weight[0, kh, kw, c].astype(
-            r.accumulator
-        )
+        product = tap(n, y, xx, c // multiplier) * weight[0, kh, kw, c].astype(_ACCUMULATOR)
         return te.sum(product, axis=[kh, kw])
 
     shape = (batch, *window.out_size, out_channels)
-    acc = te.compute(shape, sum_at, "acc")
-    return te.compute(
-        shape,
-        lambda n, h, x, c: _requantized(acc[n, h, x, c], bias, (multipliers, shifts), c, r),
-        "requantized",
-    )
+    return _requantized_sums(shape, sum_at, bias, (multipliers, shifts), r)
 
 
 def fully_connected(
@@ -172,17 +189,12 @@ def fully_connected(
     rows, inputs = data.shape
     units = weight.shape[0]
     i = te.reduce_axis((0, inputs), "i")
-    zero_point = tirx.const(r.input_zero_point, r.accumulator)
-    acc = te.compute(
-        (rows, units),
-        lambda row, c: te.sum(
-            (data[row, i].astype(r.accumulator) - zero_point) * weight[c, i].astype(r.accumulator),
-            axis=i,
-        ),
-        "acc",
-    )
-    return te.compute(
-        (rows, units),
-        lambda row, c: _requantized(acc[row, c], bias, (multipliers, shifts), c, r),
-        "requantized",
-    )
+    zero_point = tirx.const(r.input_zero_point, _ACCUMULATOR)
+
+    def sum_at(row: Any, c: Any) -> Any:
+        product = (data[row, i].astype(_ACCUMULATOR) - zero_point) * weight[c, i].astype(
+            _ACCUMULATOR
+        )
+        return te.sum(product, axis=i)
+
+    return _requantized_sums((rows, units), sum_at, bias, (multipliers, shifts), r)

@@ -126,8 +126,6 @@ def _custom_options(op: Any) -> np.ndarray:
 # The fused activations whose quantized range TFLM computes (CalculateActivationRangeQuantized):
 # the real bounds, None for the type's own.
 _QUANTIZED_CLAMPS = {0: (None, None), 1: (0.0, None), 2: (-1.0, 1.0), 3: (0.0, 6.0)}
-# The activation dtypes of TFLM's kernels by the accumulator they sum in.
-_ACCUMULATORS = {"int8": "int32", "int16": "int64"}
 
 
 def _quantized_value(real: float, scale: float, zero_point: int) -> int:
@@ -161,10 +159,10 @@ def _quantization(tensor: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def requantization(
-    data: Any, weight: Any, out: Any, activation: int, dtypes: tuple[str, str], float_product: bool
+    data: Any, weight: Any, out: Any, activation: int, out_dtype: str, float_product: bool
 ) -> tuple[Requantization, tuple[np.ndarray, np.ndarray] | None]:
     """How TFLM requantizes the accumulator of an operator reading `data` and `weight` to
-    `out` (flatbuffer tensors of activations `dtypes`: input, output), and its channels'
+    `out` (flatbuffer tensors; `out` of `out_dtype`), and its channels'
     multipliers (int32) and shifts (int8) when they differ (None when they are one). A
     channel's are QuantizeMultiplier of input scale x weight scale / output scale in
     double; `float_product`: the product rounded to float32 first (TFLM's per-tensor
@@ -180,14 +178,11 @@ def requantization(
         else np.float64(input_scale) * weight_scales.astype(np.float64)
     )
     reals = products / np.float64(output_scale)
-    low, high = activation_range(activation, float(output_scale), int(output_zero_point), dtypes[1])
+    low, high = activation_range(activation, float(output_scale), int(output_zero_point), out_dtype)
     pairs = np.array([quantize_multiplier(float(real)) for real in reals], np.int64)
     uniform = bool(np.all(pairs == pairs[0]))
     fixed = (int(pairs[0, 0]), int(pairs[0, 1])) if uniform else None
-    accumulator = _ACCUMULATORS[dtypes[0]]
-    r = Requantization(
-        int(input_zero_point), int(output_zero_point), low, high, fixed, accumulator, dtypes[1]
-    )
+    r = Requantization(int(input_zero_point), int(output_zero_point), low, high, fixed, out_dtype)
     tables = None if uniform else (pairs[:, 0].astype(np.int32), pairs[:, 1].astype(np.int8))
     return r, tables
 
@@ -244,6 +239,7 @@ def corrected_converter() -> type:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._tensor_wrappers: dict[int, Any] = {}  # by tensor index, see get_tensors
+            self._kernels: dict[tuple[Any, ...], tuple[Any, Any]] = {}  # see _kernel
             self.convert_map.update(
                 {
                     "Convolution2DTransposeBias": self.convert_transpose_conv_bias,
@@ -681,7 +677,7 @@ def corrected_converter() -> type:
                 expr = self.bb.emit(relax.op.reshape(expr, [rows, inputs]))
             result = self._kernel(
                 lambda x, w, b, m, s: fully_connected(x, w, b, m, s, r),
-                "fully_connected",
+                ("fully_connected", r),
                 expr,
                 operands,
                 tables,
@@ -706,7 +702,7 @@ def corrected_converter() -> type:
             kernel = depthwise_conv2d if depthwise else conv2d
             return self._kernel(
                 lambda x, w, b, m, s: kernel(x, w, b, m, s, window, r),
-                "depthwise_conv2d" if depthwise else "conv2d",
+                ("depthwise_conv2d" if depthwise else "conv2d", window, r),
                 self.get_tensor_expr(data),
                 operands,
                 tables,
@@ -733,13 +729,10 @@ def corrected_converter() -> type:
             """The operator's `requantization`, and the constants of its channels'
             multipliers and shifts when its kernel reads them (else None, None)."""
             data, weight, _, out = operands
-            dtypes = (
-                self.get_tensor_type_str(data.tensor.Type()),
-                self.get_tensor_type_str(out.tensor.Type()),
-            )
+            out_dtype = self.get_tensor_type_str(out.tensor.Type())
             try:
                 r, tables = requantization(
-                    data.tensor, weight.tensor, out.tensor, activation, dtypes, float_product
+                    data.tensor, weight.tensor, out.tensor, activation, out_dtype, float_product
                 )
             except ValueError as error:
                 raise tvm.error.OpNotImplemented(str(error)) from None
@@ -755,21 +748,30 @@ def corrected_converter() -> type:
         def _kernel(
             self,
             compute: Any,
-            name: str,
+            key: tuple[Any, ...],
             data: Any,
             operands: tuple[Any, Any, Any, Any],
             tables: tuple[Any, Any],
         ) -> Any:
             """One call of the kernel `compute(data, weight, bias, multipliers, shifts)`
-            (TE) on the operator's constants as the file stores them."""
+            (TE) on the operator's constants as the file stores them; `key` (its name
+            first) with the arguments' types says which kernel it is: an operator alike
+            (a stack of equal layers) calls the one made for the first, whose TE compute
+            and PrimFunc are not made again."""
             _, weight, bias, _ = operands
             weight_expr = self.get_tensor_expr(weight)
             bias_expr = None if bias is None else self.get_tensor_expr(bias)
+            args = [data, weight_expr, bias_expr, *tables]
+            signature = (*key, *(None if a is None else str(a.ty) for a in args))
+            made = self._kernels.get(signature)
+            if made is not None:
+                gvar, out_ty = made
+                return relax.call_tir(gvar, relax.Tuple([a for a in args if a is not None]), out_ty)
             # The bias, read through a cast: a narrower copy of it is widened there.
             widened = {} if bias is None else {"primfunc_attrs": {WIDENED_ARGS: [2]}}
-            return self.bb.call_te(
-                compute, data, weight_expr, bias_expr, *tables, primfunc_name_hint=name, **widened
-            )
+            call = self.bb.call_te(compute, *args, primfunc_name_hint=key[0], **widened)
+            self._kernels[signature] = (call.args[0], call.ty_args[0])
+            return call
 
         def convert_batch_matmul(self, op: Any) -> Any:
             from tflite.BatchMatMulOptions import BatchMatMulOptions

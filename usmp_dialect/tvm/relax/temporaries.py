@@ -202,8 +202,9 @@ def _fusable(
     together at the consumer, are then no more than the inputs and the producer's output
     were), or each computed input is live at the consumer anyway (a slice of a streaming
     state that other operators read too) and the model inputs it would keep live longer
-    raise no peak (`_Lifetimes.fusion_peak`: the float32 input of an int8 model's QUANTIZE
-    held while a convolution writes a larger output costs more than the int8 copy)."""
+    raise no peak between the two (`_Lifetimes.raises_no_peak`: the float32 input of an
+    int8 model's QUANTIZE held while a convolution writes a larger output costs more than
+    the int8 copy)."""
     if not _sole_elementwise(producer, context, spatial):
         return False
     if _no_larger_inputs(producer):
@@ -224,7 +225,7 @@ def _fusable(
     if not computed_live:
         return False
     params = [a for a in inputs if a not in order]
-    return not params or lifetimes().fusion_peak(var, consumer, params) <= lifetimes().peak
+    return not params or lifetimes().raises_no_peak(var, consumer, params)
 
 
 class _Lifetimes:
@@ -254,7 +255,6 @@ class _Lifetimes:
             if output in self.last:
                 self.last[output] = end
         self.end = end
-        self.peak = self._peak(self.first, self.last)
 
     def _add(self, var: Any, at: int) -> None:
         shape = getattr(var.ty, "shape", None)
@@ -264,22 +264,32 @@ class _Lifetimes:
         self.bytes[var] = tensor_bytes(var.ty)
         self.first[var] = self.last[var] = at
 
-    def _peak(self, first: dict[Any, int], last: dict[Any, int]) -> int:
+    def _peak(
+        self, first: dict[Any, int], last: dict[Any, int], span: tuple[int, int] | None = None
+    ) -> int:
+        """The most bytes live at once, over the bindings of `span` (first, last) if given."""
         change = np.zeros(self.end + 2, dtype=np.int64)
         for var, begin in first.items():
             change[begin] += self.bytes[var]
             change[last[var] + 1] -= self.bytes[var]
-        return int(np.cumsum(change).max(initial=0))
+        live = np.cumsum(change)
+        if span is not None:
+            live = live[span[0] : span[1] + 1]
+        return int(live.max(initial=0))
 
-    def fusion_peak(self, producer: Any, consumer: Any, inputs: list[Any]) -> int:
-        """The peak once `producer` is fused into `consumer`: its result gone, `inputs`
-        read by the consumer."""
+    def raises_no_peak(self, producer: Any, consumer: Any, inputs: list[Any]) -> bool:
+        """Whether fusing `producer` into `consumer` (its result gone, `inputs` read by the
+        consumer) leaves no more bytes live at once from the producer's binding to the
+        consumer's than before. Weighed there, not against the model's peak: that peak may
+        be held by tensors a later fusion removes (an int8 AVERAGE_POOL_2D's int32 copy of
+        its input), which would let this fusion raise the peak it leaves."""
+        span = (self.order[producer], self.order[consumer])
         first = {v: b for v, b in self.first.items() if not v.same_as(producer)}
         last = dict(self.last)
         for var in inputs:
             if var in last:
                 last[var] = max(last[var], self.order[consumer])
-        return self._peak(first, last)
+        return self._peak(first, last, span) <= self._peak(self.first, self.last, span)
 
 
 def _bindings(func: Any) -> list[Any]:

@@ -1,0 +1,39 @@
+"""The child process of `ahead_of_time.build`: `python -m` this module MODULE QUALNAME NAME
+DIRECTORY TYPE... writes the extension module NAME into DIRECTORY."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import warnings
+
+from usmp_dialect.planning.algorithms import kernel
+from usmp_dialect.planning.algorithms.ahead_of_time import EXPORT
+
+
+def build(module: str, qualname: str, name: str, directory: str, types: tuple[str, ...]) -> None:
+    """The kernel `qualname` of `module` and every kernel it calls compiled by numba's
+    `pycc` for the argument `types`, its return type as numba's JIT infers it."""
+    from numba.core import sigutils  # noqa: PLC0415
+
+    function = getattr(importlib.import_module(module), qualname)
+    if kernel.module_name_of(function, types) != name:
+        raise SystemExit(f"the sources of {module}.{qualname} differ from those asked for")
+    kernel.compile_kernels()  # the kernels' modules now call each other's JIT functions
+    arguments, _ = sigutils.normalize_signature(f"none({', '.join(types)})")
+    dispatcher = function.compiled
+    dispatcher.compile(arguments)
+    signature = dispatcher.overloads[tuple(arguments)].signature
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numba.pycc's pending deprecation
+        from numba.pycc import CC  # noqa: PLC0415
+
+    compiler = CC(name)
+    compiler.output_dir = directory
+    compiler.verbose = False
+    compiler.export(EXPORT, signature)(function.py_func)
+    compiler.compile()
+
+
+if __name__ == "__main__":
+    build(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], tuple(sys.argv[5:]))
