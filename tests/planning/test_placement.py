@@ -15,6 +15,7 @@ from usmp_dialect.planning.algorithms.placement import (
 from usmp_dialect.planning.algorithms.placement_kernel import (
     ARENA_SLOTS_PER_BUFFER,
     NO_HINT,
+    PENDING_FROM,
     place_spans,
 )
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
@@ -105,13 +106,11 @@ def test_bounded_best_fit_equals_the_conflict_list_placement(instance, gaps_comp
     )
 
 
-@settings(max_examples=30, deadline=None)
-@given(long_traces(), st.sampled_from(list(Fit)))
-def test_an_arena_that_must_be_copied_to_grow_gives_the_same_offsets(instance, fit):
-    problem, order = instance
+def _kernel_arguments(problem: Problem, order: np.ndarray, fit: Fit) -> tuple:
+    """`place_spans`'s arguments up to the arena's slots, one pool, nothing pinned."""
     n = problem.num_buffers
     span_start, span_end = geometry_of(problem).spans
-    arguments = (
+    return (
         span_start.astype(np.int64),
         span_end.astype(np.int64),
         np.asarray(problem.sizes, dtype=np.int64),
@@ -124,6 +123,38 @@ def test_an_arena_that_must_be_copied_to_grow_gives_the_same_offsets(instance, f
         1,
         np.full(n, -1, dtype=np.int64),
     )
-    reserved = place_spans(*arguments, ARENA_SLOTS_PER_BUFFER * n)
-    copied = place_spans(*arguments, 0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(long_traces(), st.sampled_from(list(Fit)))
+def test_an_arena_that_must_be_copied_to_grow_gives_the_same_offsets(instance, fit):
+    problem, order = instance
+    arguments = _kernel_arguments(problem, order, fit)
+    bounds = (NO_HINT, PENDING_FROM)
+    reserved = place_spans(*arguments, ARENA_SLOTS_PER_BUFFER * problem.num_buffers, *bounds)
+    copied = place_spans(*arguments, 0, *bounds)
     assert copied[1].tolist() == reserved[1].tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    long_traces(),
+    st.sampled_from(list(Fit)),
+    st.sampled_from([1, 4, int(NO_HINT)]),
+    st.integers(0, 40),
+    st.booleans(),
+)
+def test_pending_sets_give_the_offsets_of_the_conflict_list_placement(
+    instance, fit, gaps_compared, pending_from, arena_copied
+):
+    """Large sets of the merged levels take their writes in small pending sets, merged in
+    when they fill (huge dense traces, `PENDING_FROM` intervals on): here from a few
+    intervals on, the arena copied to grow or not, the offsets are still those of the
+    placement that reads the blockers from the conflict lists."""
+    problem, order = instance
+    n = problem.num_buffers
+    arguments = _kernel_arguments(problem, order, fit)
+    slots = 0 if arena_copied else ARENA_SLOTS_PER_BUFFER * n
+    pending = place_spans(*arguments, slots, gaps_compared, pending_from)
+    listed = _placed(problem, _graph_geometry(problem), order, fit, gaps_compared)
+    assert (pending[0].tolist(), pending[1].tolist()) == listed

@@ -3,7 +3,6 @@ DIRECTORY TYPE... writes the extension module NAME into DIRECTORY."""
 
 from __future__ import annotations
 
-import importlib
 import sys
 import warnings
 
@@ -16,7 +15,7 @@ def build(module: str, qualname: str, name: str, directory: str, types: tuple[st
     `pycc` for the argument `types`, its return type as numba's JIT infers it."""
     from numba.core import sigutils  # noqa: PLC0415
 
-    function = getattr(importlib.import_module(module), qualname)
+    function = kernel.named(module, qualname)
     if kernel.module_name_of(function, types) != name:
         raise SystemExit(f"the sources of {module}.{qualname} differ from those asked for")
     kernel.compile_kernels()  # the kernels' modules now call each other's JIT functions

@@ -21,6 +21,7 @@ placement's included) reach what loading numba costs.
 from __future__ import annotations
 
 import functools
+import importlib
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -44,6 +45,9 @@ placement of five buffers, against 0.35 s to load numba."""
 
 _kernels: list[_Kernel] = []
 _loaded = {"numba": False}
+_compiling = {"depth": 0, "began": 0.0, "seconds": 0.0}
+"""How deep in numba's compile events the process is, when the outermost began, and the
+wall seconds of the outermost ones (`compile_seconds`)."""
 _interpreted = {"elements": 0, "depth": 0, "seconds": 0.0}
 """Elements given to the outermost interpreted calls (a kernel's calls of other kernels are
 its own work), how deep in interpreted calls the process is, and the CPU seconds the
@@ -83,7 +87,14 @@ class _Kernel:
 
     def compile(self, args: tuple[Any, ...]) -> Callable[..., Any]:
         """The compiled kernel for `args`: built ahead of time now if it can be, else the
-        JIT's, compiled for their types."""
+        JIT's, compiled for their types (the seconds it takes: `compile_seconds`)."""
+        _compile_began()
+        try:
+            return self._compile(args)
+        finally:
+            _compile_ended()
+
+    def _compile(self, args: tuple[Any, ...]) -> Callable[..., Any]:
         types = ahead_of_time.argument_types(args)
         if types is not None:
             self.built[types] = ahead_of_time.build(self.py_func, types, self._module_name(types))
@@ -99,6 +110,16 @@ class _Kernel:
 
     def _module_name(self, types: tuple[str, ...]) -> str:
         return module_name_of(self, types)
+
+
+def named(module: str, qualname: str) -> Callable[..., Any]:
+    """The kernel `qualname` of `module`, imported, even once `compile_kernels` has put the
+    JIT's function in its place among the module's names."""
+    importlib.import_module(module)
+    for each in _kernels:
+        if (each.py_func.__module__, each.py_func.__qualname__) == (module, qualname):
+            return each
+    raise LookupError(f"{module}.{qualname} is not a kernel")
 
 
 def module_name_of(function: Callable[..., Any], types: tuple[str, ...]) -> str:
@@ -163,10 +184,50 @@ def kernel(function: Function) -> Function:
     return cast(Function, compiled)
 
 
+def compile_seconds() -> float:
+    """Wall seconds the process has spent building kernels ahead of time, compiling them
+    with the JIT or loading them from numba's disk cache (17 CPU s for the placement
+    kernels' JIT on a machine's first run): not the planning's work, so the time cap does
+    not count them (`work.TimeCap`)."""
+    return _compiling["seconds"]
+
+
+def _compile_began() -> None:
+    if not _compiling["depth"]:
+        _compiling["began"] = time.perf_counter()
+    _compiling["depth"] += 1
+
+
+def _compile_ended() -> None:
+    """The outermost compilations only count: a kernel's compilation compiles the kernels
+    it calls within its own."""
+    _compiling["depth"] -= 1
+    if not _compiling["depth"]:
+        _compiling["seconds"] += time.perf_counter() - _compiling["began"]
+
+
+def _clock_compiles() -> None:
+    """Adds the time numba holds its compiler lock to `compile_seconds`: it compiles a
+    kernel, or loads it from the disk cache, under it, also when a JIT function is first
+    called with new argument types."""
+    from numba.core import event  # noqa: PLC0415
+
+    class CompileClock(event.Listener):
+        def on_start(self, _: event.Event) -> None:
+            _compile_began()
+
+        def on_end(self, _: event.Event) -> None:
+            _compile_ended()
+
+    event.register("numba:compiler_lock", CompileClock())
+
+
 def compile_kernels() -> None:
     """Imports numba and compiles every kernel defined so far, once a process."""
     from numba import njit  # noqa: PLC0415
 
+    if not _loaded["numba"]:
+        _clock_compiles()
     _loaded["numba"] = True
     for each in _kernels:
         if each.compiled is None:

@@ -18,6 +18,7 @@ import numpy as np
 from usmp_dialect.planning.algorithms.placement_kernel import (
     ARENA_SLOTS_PER_BUFFER,
     NO_HINT,
+    PENDING_FROM,
     place_spans,
 )
 from usmp_dialect.planning.conflicts import symmetric_conflicts
@@ -340,6 +341,7 @@ def _place_spans(
         np.asarray(pinned, dtype=np.int64),
         ARENA_SLOTS_PER_BUFFER * problem.num_buffers,
         gaps_compared,
+        PENDING_FROM,
     )
     return pool, offset, int(failed), int(steps), int(writes)
 
