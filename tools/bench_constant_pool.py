@@ -7,7 +7,9 @@ frontend binds them) against the constant pool of
         -t 'usmp-report{format=json}'
 
 and what the pool holds that the file's weights do not: each constant by its name in the
-IR, its bytes, and whether it is a weight's per-channel scale (a float32 `*_scale`).
+IR, its bytes, and whether it holds a weight's per-channel quantization: a float32 scale
+(`*_scale`, which TVM's dequantize reads) or the multipliers and shifts our int8 kernels
+compute from those scales (`*_multiplier`, `*_shift`).
 
     python tools/bench_constant_pool.py [FILE ...] [--constants] [--write [BENCHMARKS.md]]
 
@@ -48,7 +50,7 @@ class Pool(NamedTuple):
     not_weights: dict[str, int]
     """Each constant of the pool not named as a weight of the file, its bytes."""
     scales: int
-    """The bytes of the weights' per-channel scales among them."""
+    """The bytes of the weights' per-channel scales, multipliers and shifts among them."""
 
 
 def _tool(name: str) -> str:
@@ -91,15 +93,40 @@ def constant_pool(path: Path, input_shapes: tuple[str, ...] = ()) -> Pool:
     )
     constant_pools = {b["pool"] for b in report["buffers"] if b["io"] == "constant"}
     size = sum(p["size"] for p in report["pools"] if p["name"] in constant_pools)
-    _, weights = load_model_file(str(path), "tflite")
+    _, constants = load_model_file(str(path), "tflite")
+    # The file's weights: not the tables of multipliers and shifts our int8 kernels
+    # compute from its scales at import (named after the weight, no tensor of the file).
+    tensors = _tensor_names(path)
+    weights = {
+        n: a
+        for n, a in constants.items()
+        if sanitize(n) in tensors or not n.endswith(_PER_CHANNEL[1:])
+    }
     names = {sanitize(n) for n in weights}
     not_weights = {
         b["name"]: b["size"]
         for b in report["buffers"]
         if b["io"] == "constant" and b["name"] not in names
     }
-    scales = sum(n for name, n in not_weights.items() if name.endswith("_scale"))
+    scales = sum(n for name, n in not_weights.items() if name.endswith(_PER_CHANNEL))
     return Pool(sum(a.nbytes for a in weights.values()), size, not_weights, scales)
+
+
+_PER_CHANNEL = ("_scale", "_multiplier", "_shift")
+
+
+def _tensor_names(path: Path) -> set[str]:
+    """The names of the file's tensors, as TIR names."""
+    import tflite
+
+    from usmp_dialect.tvm.relax.lowering import sanitize
+
+    model = tflite.Model.GetRootAsModel(path.read_bytes(), 0)
+    return {
+        sanitize(graph.Tensors(t).Name().decode("utf-8", "replace"))
+        for graph in (model.Subgraphs(s) for s in range(model.SubgraphsLength()))
+        for t in range(graph.TensorsLength())
+    }
 
 
 def default_files(folder: Path) -> list[tuple[Path, tuple[str, ...]]]:
@@ -146,8 +173,8 @@ HEADER = [
     "weights in the file",
     "constant pool",
     "pool − weights",
-    "of which weights' per-channel scales",
-    "pool without those scales",
+    "of which per-channel scales, multipliers, shifts",
+    "pool without those",
 ]
 
 
