@@ -38,6 +38,7 @@ from int8_tflite import (  # noqa: E402
     unique_tflite,
     unsupported_operator_tflite,
 )
+from quantized_operator_tflite import residual_add_tflite  # noqa: E402
 from tflite.BuiltinOperator import BuiltinOperator  # noqa: E402
 from tflite.VarHandleOptions import VarHandleOptions  # noqa: E402
 from wheel_models import WHEEL_MODELS, wheel_model_path  # noqa: E402
@@ -244,6 +245,12 @@ def test_float_inputs_quantize_fused_only_where_it_saves_bytes(
     path.write_bytes(float_input_int8_conv_tflite(stride))
     text = print_module(import_model_file(str(path), "tflite"))
     assert ('tir.alloc_buffer "quantized"' in text) == between
+    _assert_within_tflm_arena(path)
+
+
+def _assert_within_tflm_arena(path: Path) -> None:
+    """The file planned with its inputs and outputs fits TFLM's non-persistent arena,
+    and its outputs are the Relax VM's exactly."""
     mod, weights = load_model_file(str(path), "tflite")
     arena, _ = tflm_arena(str(path))
     result = check_model(
@@ -257,6 +264,16 @@ def test_float_inputs_quantize_fused_only_where_it_saves_bytes(
     )
     assert sum(result.pools.values()) <= arena, (result.pools, arena)
     assert [o.max_error for o in result.outputs] == [0]
+
+
+@pytest.mark.slow
+def test_int8_add_after_a_convolution_is_within_tflms_arena(tmp_path: Path) -> None:
+    """The ADD of a residual block is an operator of its own, as in TFLM: fused into the
+    convolution computing its first operand, its sum stage would keep the convolution's
+    whole sum alive (12,288 bytes with I/O against TFLM's 6,144)."""
+    path = tmp_path / "residual.tflite"
+    path.write_bytes(residual_add_tflite())
+    _assert_within_tflm_arena(path)
 
 
 @pytest.mark.slow

@@ -46,6 +46,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from usmp_dialect.tvm.model_files import tflite_int8_kernels as int8
 from usmp_dialect.tvm.model_files.fixed_point import quantize_multiplier
 from usmp_dialect.tvm.model_files.quantized_kernels import (
     ConvWindow,
@@ -113,6 +114,16 @@ def _padding(stride: int, size: int, kernel: int, out: int) -> int:
     """TFLite's ComputePadding (dilation 1): the padding before, rounded towards zero, not
     below 0."""
     return max(0, int(((out - 1) * stride + kernel - size) / 2))
+
+
+def _scalar_quantization(tensor: Any) -> tuple[float, int] | None:
+    """A tensor wrapper's one scale and zero point, None if it has none or one per
+    channel."""
+    quantization = tensor.tensor.Quantization()
+    if quantization is None or quantization.ScaleLength() != 1:
+        return None
+    zero_point = int(quantization.ZeroPoint(0)) if quantization.ZeroPointLength() else 0
+    return float(quantization.Scale(0)), zero_point
 
 
 def _custom_options(op: Any) -> np.ndarray:
@@ -221,7 +232,8 @@ def _options(op: Any, table: type) -> Any:
 
 
 def corrected_converter() -> type:
-    """TVM's TFLite `OperatorConverter` with the operators above converted anew."""
+    """TVM's TFLite `OperatorConverter` with the operators above converted anew, and
+    int8 ones computed as TFLM computes them (`tflite_int8_kernels`)."""
     import tvm
     from tvm import relax
     from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter
@@ -248,6 +260,16 @@ def corrected_converter() -> type:
                     "TransformLandmarks": self.convert_transform_landmarks,
                 }
             )
+            int8_operators = {
+                "ADD": self.convert_int8_add,
+                "AVERAGE_POOL_2D": self.convert_int8_average_pool,
+                "MEAN": self.convert_int8_mean,
+                "QUANTIZE": self.convert_int8_quantize,
+            }
+            # TVM's, for the float and per-channel tensors ours leave to it (called as
+            # TVM calls a converter, op by keyword).
+            self.tvm_converters = {name: self.convert_map[name] for name in int8_operators}
+            self.convert_map.update(int8_operators)
 
         def get_tensors(self, tensors_idx_list: Any) -> list[Any]:
             """TVM's, each tensor's wrapper made once: TVM's reads a tensor's
@@ -791,5 +813,131 @@ def corrected_converter() -> type:
                 return expr
             rank = len(tensor_shape(tensor.tensor))
             return relax.op.permute_dims(expr, [*range(rank - 2), rank - 1, rank - 2])
+
+        # ---- int8 operators as TFLM computes them (`tflite_int8_kernels`)
+
+        def _int8_call(self, compute: Any, args: list[Any], name: str, **attrs: Any) -> Any:
+            exprs = [self.get_tensor_expr(t) for t in args]
+            hint = {"primfunc_attrs": attrs} if attrs else {}
+            return self.bb.call_te(compute, *exprs, primfunc_name_hint=name, **hint)
+
+        def _bounds(self, out: Any, activation: int = 0) -> Any:
+            dtype = self.get_tensor_type_str(out.tensor.Type())
+            scale, zero_point = _scalar_quantization(out) or (1.0, 0)
+            return int8.Bounds(*activation_range(activation, scale, zero_point, dtype), dtype)
+
+        def convert_int8_add(self, op: Any) -> Any:
+            from tflite.AddOptions import AddOptions
+
+            lhs, rhs = self.get_input_tensors(op)
+            (out,) = self.get_output_tensors(op)
+            quantizations = [_scalar_quantization(t) for t in (lhs, rhs, out)]
+            types = {self.get_tensor_type_str(t.tensor.Type()) for t in (lhs, rhs, out)}
+            if types != {"int8"} or None in quantizations:
+                return self.tvm_converters["ADD"](op=op)
+            (s1, z1), (s2, z2), (so, zo) = (q for q in quantizations if q is not None)
+            options = AddOptions()
+            table = op.BuiltinOptions()
+            options.Init(table.Bytes, table.Pos)
+            shapes = [tensor_shape(lhs.tensor), tensor_shape(rhs.tensor)]
+            operands, multiplier, shift = int8.add_operands(shapes, [s1, s2], [z1, z2], so)
+            output = int8.Requantized(multiplier, shift, zo)
+            bounds = self._bounds(out, options.FusedActivationFunction())
+
+            def compute(a: Any, b: Any) -> Any:
+                return int8.add(a, b, operands, output, bounds, tensor_shape(out.tensor))
+
+            # Fused with nothing, as TFLM runs it: in its producer's group its sum stage
+            # keeps a convolution's whole sum alive (TVM's fusion kept the dequantized
+            # inputs of its float32 add apart alike: `temporaries.widening_kept_apart`).
+            return self._int8_call(compute, [lhs, rhs], "add_int8", op_pattern=int8.OPAQUE)
+
+        def convert_int8_average_pool(self, op: Any) -> Any:
+            from tflite.Padding import Padding
+            from tflite.Pool2DOptions import Pool2DOptions
+
+            (data,) = self.get_input_tensors(op)
+            (out,) = self.get_output_tensors(op)
+            if _scalar_quantization(data) is None or _scalar_quantization(out) is None:
+                return self.tvm_converters["AVERAGE_POOL_2D"](op=op)
+            o = Pool2DOptions()
+            table = op.BuiltinOptions()
+            o.Init(table.Bytes, table.Pos)
+            _, height, width, _ = tensor_shape(data.tensor)
+            out_shape = tensor_shape(out.tensor)
+            top = left = 0
+            if o.Padding() == Padding.SAME:
+                top = _padding(o.StrideH(), height, o.FilterHeight(), out_shape[1])
+                left = _padding(o.StrideW(), width, o.FilterWidth(), out_shape[2])
+            window = int8.PoolWindow(
+                height,
+                width,
+                o.FilterHeight(),
+                o.FilterWidth(),
+                o.StrideH(),
+                o.StrideW(),
+                top,
+                left,
+            )
+            bounds = self._bounds(out, o.FusedActivationFunction())
+
+            def compute(x: Any) -> Any:
+                return int8.average_pool(x, window, out_shape, bounds)
+
+            return self._int8_call(compute, [data], "average_pool_int8")
+
+        def convert_int8_mean(self, op: Any) -> Any:
+            from tflite.ReducerOptions import ReducerOptions
+
+            data, axes = self.get_input_tensors(op)
+            (out,) = self.get_output_tensors(op)
+            source, target = _scalar_quantization(data), _scalar_quantization(out)
+            dtype = self.get_tensor_type_str(out.tensor.Type())
+            if source is None or target is None or dtype not in int8.INT_RANGES:
+                return self.tvm_converters["MEAN"](op=op)
+            shape = tensor_shape(data.tensor)
+            listed = np.asarray(self.get_tensor_value(axes)).reshape(-1)
+            keep_dims = False
+            if op.BuiltinOptionsType():
+                options = ReducerOptions()
+                table = op.BuiltinOptions()
+                options.Init(table.Bytes, table.Pos)
+                keep_dims = bool(options.KeepDims())
+            axes_list = sorted({int(a) % len(shape) for a in listed})
+            reduction = int8.Reduction(shape, axes_list, keep_dims, source[1])
+            output = int8.mean_requantization(source[0], target[0], reduction.elements, target[1])
+            bounds = int8.Bounds(*int8.INT_RANGES[dtype], dtype)
+
+            def compute(x: Any) -> Any:
+                return int8.mean(x, reduction, output, bounds)
+
+            return self._int8_call(compute, [data], "mean_int8")
+
+        def convert_int8_quantize(self, op: Any) -> Any:
+            (data,) = self.get_input_tensors(op)
+            (out,) = self.get_output_tensors(op)
+            source_type = self.get_tensor_type_str(data.tensor.Type())
+            dtype = self.get_tensor_type_str(out.tensor.Type())
+            target = _scalar_quantization(out)
+            source = _scalar_quantization(data)
+            if target is None or dtype not in int8.INT_RANGES:
+                return self.tvm_converters["QUANTIZE"](op=op)
+            bounds = int8.Bounds(*int8.INT_RANGES[dtype], dtype)
+            scale, zero_point = target
+            if source_type == "float32":
+
+                def from_float(x: Any) -> Any:
+                    return int8.quantize(x, scale, zero_point, bounds)
+
+                return self._int8_call(from_float, [data], "quantize_int8")
+            if source_type not in int8.INT_RANGES or source is None:
+                return self.tvm_converters["QUANTIZE"](op=op)
+            multiplier, shift = quantize_multiplier(source[0] / scale)
+            output = int8.Requantized(multiplier, shift, zero_point)
+
+            def from_integers(x: Any) -> Any:
+                return int8.requantize(x, source[1], output, bounds)
+
+            return self._int8_call(from_integers, [data], "requantize_int8")
 
     return CorrectedConverter

@@ -1,0 +1,255 @@
+"""int8 TFLite operators computed as TensorFlow Lite Micro's kernels compute them, in
+integers, where TVM 0.27's frontend dequantizes, computes in float32 and quantizes (its
+outputs then a step off TFLM's here and there, and more after a few layers). Each is a TE
+compute of the operator's int8 tensors, one `call_tir` (`tflite_operators` reads the
+file's options and quantization and emits it):
+
+    add(a, b, operands, output, bounds)            ADD, TFLM's AddFunc
+    average_pool(x, window, out_shape, bounds)     AVERAGE_POOL_2D
+    mean(x, reduction, output, bounds)             MEAN
+    quantize(x, scale, zero_point, bounds)         QUANTIZE of float32
+    requantize(x, zero_point, output, bounds)      QUANTIZE of an integer tensor
+
+ADD: each input less its zero point, in 20 more bits, scaled to twice the larger input
+scale (`add_operands`), their sum scaled to the output's. AVERAGE_POOL_2D: the int8 values
+of a window summed as they are (input and output share a scale and zero point), over the
+cells inside the input only, divided by their count rounding half away from zero. MEAN:
+the sum less count x zero point, multiplied by the input-to-output scale over the count
+as TFLM folds them into one multiplier (`mean_requantization`). QUANTIZE of an integer
+tensor: the value less its zero point multiplied by the input-to-output scale; of a
+float32 tensor: the value divided by the scale in float32, rounded half away from zero.
+Each result is clamped to `bounds` (the type's, or a fused activation's) and cast. The
+multipliers are `fixed_point`'s.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from usmp_dialect.tvm.model_files.fixed_point import (
+    multiply_by_quantized_multiplier,
+    quantize_multiplier,
+)
+
+OPAQUE = 8  # TVM's OpPatternKind kOpaque: FuseOps fuses such a function with nothing
+INT_RANGES = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767)}
+_ADD_LEFT_SHIFT = 20  # TFLM's int8 ADD: the inputs in 20 more bits
+
+
+class Bounds(NamedTuple):
+    """The values a result is clamped to, and its type."""
+
+    low: int
+    high: int
+    dtype: str
+
+
+class Requantized(NamedTuple):
+    """An int32 value times multiplier * 2^(shift - 31), plus a zero point."""
+
+    multiplier: int
+    shift: int
+    zero_point: int
+
+
+class AddOperand(NamedTuple):
+    """An ADD input: its shape (broadcast as numpy does), zero point, and the multiplier
+    scaling it to twice the larger input scale."""
+
+    shape: list[int]
+    zero_point: int
+    multiplier: int
+    shift: int
+
+
+class PoolWindow(NamedTuple):
+    """An AVERAGE_POOL_2D's window over an NHWC input of `height` x `width`."""
+
+    height: int
+    width: int
+    filter_h: int
+    filter_w: int
+    stride_h: int
+    stride_w: int
+    top: int
+    left: int
+
+
+class Reduction(NamedTuple):
+    """A MEAN's input shape, the axes it averages, whether they stay as dims of 1, and
+    the input's zero point."""
+
+    shape: list[int]
+    axes: list[int]
+    keep_dims: bool
+    zero_point: int
+
+    @property
+    def elements(self) -> int:
+        total = 1
+        for axis in self.axes:
+            total *= self.shape[axis]
+        return total
+
+    @property
+    def out_shape(self) -> list[int]:
+        if self.keep_dims:
+            return [1 if i in self.axes else d for i, d in enumerate(self.shape)]
+        return [d for i, d in enumerate(self.shape) if i not in self.axes]
+
+
+def add_operands(
+    shapes: list[list[int]], scales: list[float], zero_points: list[int], out_scale: float
+) -> tuple[list[AddOperand], int, int]:
+    """TFLM's CalculateOpDataAdd: both inputs' operands, and the output's multiplier and
+    shift."""
+    twice_max = 2 * max(scales)
+    operands = [
+        AddOperand(shape, zero_point, *quantize_multiplier(scale / twice_max))
+        for shape, scale, zero_point in zip(shapes, scales, zero_points, strict=True)
+    ]
+    return operands, *quantize_multiplier(twice_max / ((1 << _ADD_LEFT_SHIFT) * out_scale))
+
+
+def mean_requantization(
+    in_scale: float, out_scale: float, count: int, zero_point: int
+) -> Requantized:
+    """TFLM's QuantizedMeanOrSum: 1/count folded into the input-to-output multiplier,
+    shifted left by log2(count) (at most 32, and no further than a shift of -31), divided
+    by count, truncated."""
+    multiplier, shift = quantize_multiplier(in_scale / out_scale)
+    extra = min(count.bit_length() - 1, 32, 31 + shift)
+    return Requantized((multiplier << extra) // count, shift - extra, zero_point)
+
+
+def _broadcast(shape: list[int], index: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The element of a tensor of `shape` that numpy's broadcasting reads at the output's
+    `index` (dims aligned from the last; a dim of 1 read at 0)."""
+    tail = index[len(index) - len(shape) :] if shape else ()
+    return tuple(0 if size == 1 else i for size, i in zip(shape, tail, strict=True))
+
+
+def _clamped(value: Any, bounds: Bounds) -> Any:
+    from tvm import tirx
+
+    low, high = tirx.const(bounds.low, "int32"), tirx.const(bounds.high, "int32")
+    return tirx.min(tirx.max(value, low), high).astype(bounds.dtype)
+
+
+def _requantized(value: Any, r: Requantized, bounds: Bounds) -> Any:
+    from tvm import tirx
+
+    scaled = multiply_by_quantized_multiplier(value, r.multiplier, r.shift)
+    return _clamped(scaled + tirx.const(r.zero_point, "int32"), bounds)
+
+
+def add(
+    a: Any,
+    b: Any,
+    operands: list[AddOperand],
+    output: Requantized,
+    bounds: Bounds,
+    shape: list[int],
+) -> Any:
+    """TFLM's int8 ADD of `a` and `b` into `shape`."""
+    from tvm import te, tirx
+
+    tensors = (a, b)
+
+    def scaled(term: int, index: tuple[Any, ...]) -> Any:
+        operand = operands[term]
+        value = tensors[term][_broadcast(operand.shape, index)].astype("int32")
+        shifted = (value - tirx.const(operand.zero_point, "int32")) * (1 << _ADD_LEFT_SHIFT)
+        return multiply_by_quantized_multiplier(shifted, operand.multiplier, operand.shift)
+
+    # The scaled inputs summed as a reduction of two terms: the lowering keeps a
+    # reduction's value in a local accumulator, where an elementwise stage is inlined into
+    # the final multiply, which reads its operand seven times (three multiplies then make
+    # an expression TVM simplifies for seconds).
+    term = te.reduce_axis((0, 2), "term")
+    total = te.compute(
+        shape,
+        lambda *i: te.sum(tirx.Select(term == 0, scaled(0, i), scaled(1, i)), axis=term),
+        name="scaled_sum",
+    )
+    return te.compute(shape, lambda *i: _requantized(total[i], output, bounds), name="add")
+
+
+def average_pool(x: Any, w: PoolWindow, out_shape: list[int], bounds: Bounds) -> Any:
+    """TFLM's int8 AVERAGE_POOL_2D of the NHWC `x`."""
+    from tvm import te, tirx
+
+    ky, kx = te.reduce_axis((0, w.filter_h), "ky"), te.reduce_axis((0, w.filter_w), "kx")
+    zero = tirx.const(0, "int32")
+
+    def cell(n: Any, y: Any, xx: Any, c: Any) -> Any:
+        row, column = y * w.stride_h - w.top + ky, xx * w.stride_w - w.left + kx
+        inside = tirx.all(row >= 0, row < w.height, column >= 0, column < w.width)
+        return tirx.if_then_else(inside, x[n, row, column, c].astype("int32"), zero)
+
+    total = te.compute(out_shape, lambda *i: te.sum(cell(*i), axis=[ky, kx]), name="window_sum")
+
+    def average(n: Any, y: Any, xx: Any, c: Any) -> Any:
+        first_row, first_column = y * w.stride_h - w.top, xx * w.stride_w - w.left
+        rows = tirx.min(w.filter_h, w.height - first_row) - tirx.max(0, -first_row)
+        columns = tirx.min(w.filter_w, w.width - first_column) - tirx.max(0, -first_column)
+        count = rows * columns
+        acc, half = total[n, y, xx, c], tirx.truncdiv(count, 2)
+        rounded = tirx.Select(
+            acc > zero, tirx.truncdiv(acc + half, count), tirx.truncdiv(acc - half, count)
+        )
+        return _clamped(rounded, bounds)
+
+    return te.compute(out_shape, average, name="average_pool")
+
+
+def mean(x: Any, reduction: Reduction, output: Requantized, bounds: Bounds) -> Any:
+    """TFLM's int8 MEAN of `x` over the reduction's axes."""
+    from tvm import te, tirx
+
+    shape, rank = reduction.shape, len(reduction.shape)
+    reduced = {a: te.reduce_axis((0, shape[a]), f"r{a}") for a in reduction.axes}
+    kept = [i for i in range(rank) if i not in reduced]
+
+    def element(*index: Any) -> Any:
+        # The output's index at the kept dims, the reduced axes at the others.
+        outer = [index[i] for i in kept] if reduction.keep_dims else list(index)
+        at = {**dict(zip(kept, outer, strict=True)), **reduced}
+        read = x[tuple(at[i] for i in range(rank))].astype("int32")
+        return te.sum(read, axis=list(reduced.values()))
+
+    out_shape = reduction.out_shape
+    total = te.compute(out_shape, element, name="sum")
+    offset = tirx.const(reduction.zero_point * reduction.elements, "int32")
+    return te.compute(
+        out_shape, lambda *i: _requantized(total[i] - offset, output, bounds), name="mean"
+    )
+
+
+def quantize(x: Any, scale: float, zero_point: int, bounds: Bounds) -> Any:
+    """TFLM's AffineQuantize of the float32 `x`: x / scale in float32, std::round."""
+    from tvm import te, tirx
+
+    def element(*index: Any) -> Any:
+        q = x[index] / tirx.const(scale, "float32")
+        magnitude = tirx.Select(q < 0, -q, q)  # no fabs in TVM's C target
+        whole = tirx.floor(magnitude)
+        away = tirx.Select(magnitude - whole >= tirx.const(0.5, "float32"), whole + 1.0, whole)
+        # Bounded before the cast: the clamp decides past the type's range.
+        bound = tirx.const(2.0**30, "float32")
+        rounded = tirx.max(tirx.min(tirx.Select(q < 0, -away, away), bound), -bound)
+        return _clamped(rounded.astype("int32") + tirx.const(zero_point, "int32"), bounds)
+
+    return te.compute(x.shape, element, name="quantize")
+
+
+def requantize(x: Any, zero_point: int, output: Requantized, bounds: Bounds) -> Any:
+    """TFLM's Requantize of the integer `x` (less its `zero_point`) to `output`."""
+    from tvm import te, tirx
+
+    offset = tirx.const(zero_point, "int32")
+    return te.compute(
+        x.shape,
+        lambda *i: _requantized(x[i].astype("int32") - offset, output, bounds),
+        name="requantize",
+    )
