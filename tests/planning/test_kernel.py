@@ -108,3 +108,55 @@ def test_a_build_refuses_sources_other_than_those_its_name_digests(tmp_path):
             ("int64",),
         )
     assert list(tmp_path.iterdir()) == []
+
+
+def _failing_builds(monkeypatch, tmp_path, completed):
+    """Builds in a cache of `tmp_path` whose child process ends as `completed()` does;
+    the names of the modules each build was asked for."""
+    import subprocess
+
+    monkeypatch.setenv(ahead_of_time.CACHE_VARIABLE, str(tmp_path))
+    monkeypatch.setattr(subprocess, "run", lambda *args, **kwargs: completed(*args))
+    return lambda name: ahead_of_time.build(lambda: None, ("int64",), name)
+
+
+def test_a_failed_build_keeps_the_kernel_under_the_jit_for_a_day_then_is_tried_again(
+    monkeypatch, tmp_path
+):
+    import os
+    import subprocess
+
+    children = []
+
+    def compiler_error(args):
+        children.append(args)
+        return subprocess.CompletedProcess(args, 1, b"", b"error: \xff no Python.h")
+
+    build = _failing_builds(monkeypatch, tmp_path, compiler_error)
+    assert build("usmp_kernel_x") is None
+    note = tmp_path / "usmp_kernel_x.failed"
+    assert "no Python.h" in note.read_text()
+    assert build("usmp_kernel_x") is None and len(children) == 1  # the note holds
+    a_day_ago = note.stat().st_mtime - ahead_of_time.RETRY_SECONDS - 1
+    os.utime(note, (a_day_ago, a_day_ago))
+    assert build("usmp_kernel_x") is None and len(children) == 2  # tried again
+
+
+@pytest.mark.parametrize("ending", ["killed", "hung"])
+def test_a_build_killed_or_hung_leaves_no_note(monkeypatch, tmp_path, ending):
+    """The out-of-memory killer or a hanging compiler says nothing of the next try."""
+    import subprocess
+
+    def child(args):
+        if ending == "hung":
+            raise subprocess.TimeoutExpired(args, ahead_of_time.BUILD_SECONDS)
+        return subprocess.CompletedProcess(args, -9, b"", b"")
+
+    assert _failing_builds(monkeypatch, tmp_path, child)("usmp_kernel_y") is None
+    assert not list(tmp_path.glob("*.failed"))
+
+
+def test_a_relative_cache_is_the_users_directory_wherever_the_builder_runs(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(ahead_of_time.CACHE_VARIABLE, "kernels")
+    assert ahead_of_time.cache_directory() == tmp_path / "kernels"

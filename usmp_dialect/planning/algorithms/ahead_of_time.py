@@ -14,7 +14,10 @@ kernel's name, the argument types, the sources of the modules whose kernels it m
 the constants those modules hold, Python's and numpy's versions. Processes that need the
 same module at once take turns on a lock, so one builds it and the others load it. A
 build that fails (no C compiler, no writable cache) leaves a note beside where the module
-would be, and that kernel runs under numba's JIT from then on, as without this module.
+would be, and that kernel runs under numba's JIT, as without this module, until the note
+is a day old (the cause may be gone: a compiler installed, a full disk emptied). A build
+that was killed, or that takes or waits longer than `BUILD_SECONDS`, leaves no note: the
+kernel runs under the JIT this time, and the next process tries again.
 """
 
 from __future__ import annotations
@@ -41,6 +44,13 @@ EXPORT = "kernel"
 
 _BUILDER = "usmp_dialect.planning.algorithms.build_kernel"
 """The module the child process that builds a kernel runs."""
+
+BUILD_SECONDS = 600.0
+"""The longest a process builds a kernel, or waits for another's build, before it leaves
+the kernel to the JIT (a build takes 10-20 s; a compiler that hangs must not)."""
+
+RETRY_SECONDS = 24 * 3600.0
+"""How long a failed build's note keeps a kernel under the JIT before a build is tried again."""
 
 _SCALARS = {bool: "boolean", np.bool_: "boolean", int: "int64", np.int64: "int64"}
 _SCALARS |= {float: "float64", np.float64: "float64"}
@@ -74,9 +84,9 @@ def argument_types(args: Sequence[Any]) -> tuple[str, ...] | None:
 def cache_directory() -> Path:
     """Where built kernels are kept: `$USMP_KERNEL_CACHE`, else the user's cache."""
     if chosen := os.environ.get(CACHE_VARIABLE):
-        return Path(chosen)
+        return Path(chosen).absolute()  # the builder runs in another directory
     cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(cache) / "usmp_dialect" / "kernels"
+    return Path(cache).absolute() / "usmp_dialect" / "kernels"
 
 
 def _closure(function: Callable[..., Any], is_kernel: Callable[[Any], bool]) -> list[dict]:
@@ -140,21 +150,38 @@ def _import(name: str, path: Path) -> ModuleType:
 
 def build(function: Callable[..., Any], types: tuple[str, ...], name: str) -> Callable | None:
     """The kernel `function` built for `types` as the module `name` (see the module's
-    docstring), or `None` when it cannot be built here, now or before."""
+    docstring), or `None` when it cannot be built here, now or in the last day."""
     try:
         # What only a build needs is imported by it: about 20 ms a run otherwise.
         import fcntl  # noqa: PLC0415
+        import time  # noqa: PLC0415
 
         cache_directory().mkdir(parents=True, exist_ok=True)
         with open(cache_directory() / (name + ".lock"), "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building it
-            if _failure_note(name).exists():
+            if not _locked(lock, fcntl, time.monotonic() + BUILD_SECONDS):
+                return None  # another process's build hangs
+            note = _failure_note(name)
+            if note.exists() and time.time() - note.stat().st_mtime < RETRY_SECONDS:
                 return None
             if not _path(name).exists():
                 _build_in_child(function, types, name)
     except (OSError, ImportError):  # no writable cache, or no file locks (Windows)
         return None
     return load(name)
+
+
+def _locked(lock: Any, fcntl: ModuleType, deadline: float) -> bool:
+    """Whether `lock` was taken before `deadline` (`time.monotonic`)."""
+    import time  # noqa: PLC0415
+
+    while True:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:  # another process is building it
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
 
 
 def _build_in_child(function: Callable[..., Any], types: tuple[str, ...], name: str) -> None:
@@ -173,14 +200,20 @@ def _build_in_child(function: Callable[..., Any], types: tuple[str, ...], name: 
         # From the directory holding this package, so that the child compiles the same
         # sources (`build_kernel` checks their digest) whatever the user's directory holds.
         package = Path(sys.modules[__package__.partition(".")[0]].__file__ or "").parent
-        done = subprocess.run(
-            [sys.executable, "-m", _BUILDER, *argv],
-            capture_output=True,
-            text=True,
-            cwd=package.parent,
-        )
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", _BUILDER, *argv],
+                capture_output=True,
+                cwd=package.parent,
+                timeout=BUILD_SECONDS,
+            )
+        except subprocess.TimeoutExpired:
+            return
+        if done.returncode < 0:
+            return  # killed (the out-of-memory killer, a signal): worth another try
         built = Path(staging) / _path(name).name
         if done.returncode or not built.exists():
-            _failure_note(name).write_text(done.stdout + done.stderr)
+            output = done.stdout + done.stderr
+            _failure_note(name).write_text(output.decode("utf-8", "replace"))
             return
         os.replace(built, _path(name))
