@@ -795,6 +795,7 @@ def int8_kernel_tflite(
     per_channel: bool = True,
     bias: bool = True,
     keep_num_dims: bool = False,
+    weight_zero_point: int = 0,
     seed: int = 0,
 ) -> bytes:
     """One quantized operator as TFLite's converter writes it (int8 activations of scales
@@ -805,6 +806,9 @@ def int8_kernel_tflite(
     "depthwise": input int8[1,9,9,4] -> DEPTHWISE_CONV_2D 3x3, `depth_multiplier`
     "dense":     input int8[1,3,16] -> FULLY_CONNECTED 6 (`keep_num_dims`: [1,3,6], else
                  [3,6])
+
+    `weight_zero_point`: the weight's (0 as TFLite's converter writes it; TFLM's
+    FULLY_CONNECTED takes another too).
     """
     rng = np.random.default_rng(seed)
     w = _Writer()
@@ -831,7 +835,7 @@ def int8_kernel_tflite(
         list(weights.shape),
         int8,
         list(scales) if per_channel else [float(scales[0])],
-        [0] * channels if per_channel else [0],
+        [weight_zero_point] * (channels if per_channel else 1),
         data=_quantized(weights, scales.reshape(shape), np.int8),
         quantized_dimension=channel_axis,
     )

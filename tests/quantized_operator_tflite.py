@@ -1,9 +1,10 @@
 """Small int8 `.tflite` files of one quantized operator each, as TFLite's converter
 quantizes them for microcontrollers (int8 activations, a scale and a zero point per
 tensor): the operators of real int8 files besides convolutions and fully-connected
-layers. TFLM computes them in integers; ADD, AVERAGE_POOL_2D, MEAN and QUANTIZE our
-converters compute alike (`usmp_dialect.tvm.model_files.tflite_int8_kernels`), SOFTMAX,
-LOGISTIC and a QUANTIZE to uint8 of the same scale TVM's float32 path gets right. Written
+layers. TFLM computes them in integers; ADD, AVERAGE_POOL_2D, MEAN and QUANTIZE (to
+int8 or uint8) our converters compute alike
+(`usmp_dialect.tvm.model_files.tflite_int8_kernels`), SOFTMAX and LOGISTIC TVM's float32
+path gets right. Written
 with int8_tflite's writer.
 
     quantized_operator_tflite(name, **quantization) -> bytes

@@ -4,8 +4,6 @@ with, as TE/TIR expressions:
     quantize_multiplier(real) -> (multiplier, shift)       TFLite's QuantizeMultiplier
     multiply_by_quantized_multiplier(x, multiplier, shift)  int32 x -> int32, TFLite's
                                                             MultiplyByQuantizedMultiplier
-    multiply_wide_by_quantized_multiplier(x, multiplier, shift)
-                                                            int64 x (16x8 kernels) -> int32
 
 A real multiplier m (input scale x weight scale / output scale) is written as a Q31
 `multiplier` in [2^30, 2^31) and a power of two `shift`: m = multiplier / 2^31 * 2^shift.
@@ -73,21 +71,3 @@ def multiply_by_quantized_multiplier(x: Any, multiplier: Any, shift: Any) -> Any
     exponent = tirx.max(-power, zero)
     below = tirx.Select(tirx.all(high < zero, exponent > zero), one, zero)
     return ((high + ((one << exponent) >> one) - below) >> exponent).astype("int32")
-
-
-def multiply_wide_by_quantized_multiplier(x: Any, multiplier: Any, shift: Any) -> Any:
-    """TFLite's MultiplyByQuantizedMultiplier of the int64 expression `x` (a 16x8
-    kernel's accumulator, within +-2^47): the multiplier rounded to its high 16 bits
-    (0x7FFF from 0x7FFF0000 up), x times it shifted right by 15 - shift with one rounding
-    half up; an int32 expression."""
-    from tvm import tirx
-
-    factor, power = _int64(multiplier), _int64(shift)
-    one = tirx.const(1, "int64")
-    reduced = tirx.Select(
-        factor < tirx.const(0x7FFF0000, "int64"),
-        (factor + tirx.const(1 << 15, "int64")) >> tirx.const(16, "int64"),
-        tirx.const(0x7FFF, "int64"),
-    )
-    total = tirx.const(15, "int64") - power
-    return ((_int64(x) * reduced + (one << (total - one))) >> total).astype("int32")

@@ -165,7 +165,9 @@ def activation_range(activation: int, scale: float, zero_point: int, dtype: str)
 def _quantization(tensor: Any) -> tuple[np.ndarray, np.ndarray]:
     """A flatbuffer tensor's scales (float32) and zero points."""
     q = tensor.Quantization()
-    return q.ScaleAsNumpy().astype(np.float32), q.ZeroPointAsNumpy().astype(np.int64)
+    # A vector the file leaves out reads as the number 0.
+    scales = np.asarray(q.ScaleAsNumpy(), np.float32).reshape(-1)
+    return scales, np.asarray(q.ZeroPointAsNumpy(), np.int64).reshape(-1)
 
 
 def requantization(
@@ -179,9 +181,7 @@ def requantization(
     FULLY_CONNECTED, GetQuantizedConvolutionMultipler). ValueError: TFLM has no kernel."""
     (input_scale,), (input_zero_point,) = _quantization(data)
     (output_scale,), (output_zero_point,) = _quantization(out)
-    weight_scales, weight_zero_points = _quantization(weight)
-    if np.any(weight_zero_points != 0):
-        raise ValueError("its weight has a zero point other than 0 (TFLM's kernels take 0)")
+    weight_scales, _ = _quantization(weight)
     products = (
         (input_scale * weight_scales).astype(np.float64)
         if float_product and weight_scales.size == 1
@@ -730,8 +730,8 @@ def corrected_converter() -> type:
 
         def _kernel_operands(self, op: Any) -> tuple[Any, Any, Any, Any] | None:
             """(data, weight, bias or None, out) of a quantized operator our kernels
-            compute: int8 activations, an int8 weight that is a constant of the file;
-            None for any other (TVM's converter's)."""
+            compute: int8 activations, an int8 weight of zero point 0 that is a constant
+            of the file; None for any other (TVM's converter's)."""
             data, weight, *rest = self.get_input_tensors(op)
             (out,) = self.get_output_tensors(op)
             bias = rest[0] if rest and rest[0].tensor_idx != -1 else None
@@ -741,6 +741,8 @@ def corrected_converter() -> type:
             )
             if types != {"int8"} or not data.qnn_params or not constant:
                 return None
+            if np.any(_quantization(weight.tensor)[1] != 0):
+                return None  # our kernels sum a symmetric weight; TVM's converter takes this one
             return data, weight, bias, out
 
         def _requantization(
