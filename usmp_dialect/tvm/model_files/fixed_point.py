@@ -4,6 +4,8 @@ with, as TE/TIR expressions:
     quantize_multiplier(real) -> (multiplier, shift)       TFLite's QuantizeMultiplier
     multiply_by_quantized_multiplier(x, multiplier, shift)  int32 x -> int32, TFLite's
                                                             MultiplyByQuantizedMultiplier
+    requantized(x, multiplier, shift, zero_point)           that, plus a zero point
+    clamped(x, low, high, dtype)                            an activation's clamp
 
 A real multiplier m (input scale x weight scale / output scale) is written as a Q31
 `multiplier` in [2^30, 2^31) and a power of two `shift`: m = multiplier / 2^31 * 2^shift.
@@ -13,8 +15,7 @@ its high 32 bits kept, rounded half up (gemmlowp's SaturatingRoundingDoublingHig
 then divided by 2^max(-shift, 0), rounded half away from zero (gemmlowp's
 RoundingDivideByPOT): tests/test_fixed_point.py, and the int8 models of
 tests/test_int8_kernels.py equal to the wheel's outputs (single rounding is a step off on
-some). The int64 accumulator of a 16x8 kernel is multiplied by the multiplier rounded to
-16 bits instead, then shifted with one rounding (half up), the same in both builds.
+some).
 """
 
 from __future__ import annotations
@@ -71,3 +72,21 @@ def multiply_by_quantized_multiplier(x: Any, multiplier: Any, shift: Any) -> Any
     exponent = tirx.max(-power, zero)
     below = tirx.Select(tirx.all(high < zero, exponent > zero), one, zero)
     return ((high + ((one << exponent) >> one) - below) >> exponent).astype("int32")
+
+
+def requantized(x: Any, multiplier: Any, shift: Any, zero_point: int) -> Any:
+    """The int32 expression `x` requantized (`multiply_by_quantized_multiplier`) plus the
+    output's zero point: how each of TFLM's int8 kernels ends, but for its clamp."""
+    from tvm import tirx
+
+    scaled = multiply_by_quantized_multiplier(x, multiplier, shift)
+    return scaled + tirx.const(zero_point, "int32")
+
+
+def clamped(x: Any, low: int, high: int, dtype: str) -> Any:
+    """The int32 expression `x` clamped to [low, high] (a fused activation's range in
+    output values) and cast to the output's `dtype`."""
+    from tvm import tirx
+
+    bounds = tirx.const(low, "int32"), tirx.const(high, "int32")
+    return tirx.min(tirx.max(x, bounds[0]), bounds[1]).astype(dtype)

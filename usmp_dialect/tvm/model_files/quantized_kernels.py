@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from usmp_dialect.tvm.model_files.fixed_point import multiply_by_quantized_multiplier
+from usmp_dialect.tvm.model_files.fixed_point import clamped, requantized
 
 _ACCUMULATOR = "int32"  # TFLM's int8 kernels sum in int32
 
@@ -68,10 +68,8 @@ def _requantized(
     else:
         multipliers, shifts = tables
         multiplier, shift = multipliers[channel], shifts[channel].astype("int32")
-    scaled = multiply_by_quantized_multiplier(acc, multiplier, shift)
-    value = scaled + tirx.const(r.output_zero_point, "int32")
-    low, high = tirx.const(r.low, "int32"), tirx.const(r.high, "int32")
-    return tirx.min(tirx.max(value, low), high).astype(r.out_dtype)
+    value = requantized(acc, multiplier, shift, r.output_zero_point)
+    return clamped(value, r.low, r.high, r.out_dtype)
 
 
 def _requantized_sums(

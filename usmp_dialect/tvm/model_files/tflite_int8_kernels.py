@@ -27,8 +27,10 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from usmp_dialect.tvm.model_files.fixed_point import (
+    clamped,
     multiply_by_quantized_multiplier,
     quantize_multiplier,
+    requantized,
 )
 
 OPAQUE = 8  # TVM's OpPatternKind kOpaque: FuseOps fuses such a function with nothing
@@ -129,18 +131,8 @@ def _broadcast(shape: list[int], index: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(0 if size == 1 else i for size, i in zip(shape, tail, strict=True))
 
 
-def _clamped(value: Any, bounds: Bounds) -> Any:
-    from tvm import tirx
-
-    low, high = tirx.const(bounds.low, "int32"), tirx.const(bounds.high, "int32")
-    return tirx.min(tirx.max(value, low), high).astype(bounds.dtype)
-
-
 def _requantized(value: Any, r: Requantized, bounds: Bounds) -> Any:
-    from tvm import tirx
-
-    scaled = multiply_by_quantized_multiplier(value, r.multiplier, r.shift)
-    return _clamped(scaled + tirx.const(r.zero_point, "int32"), bounds)
+    return clamped(requantized(value, r.multiplier, r.shift, r.zero_point), *bounds)
 
 
 def add(
@@ -198,7 +190,7 @@ def average_pool(x: Any, w: PoolWindow, out_shape: list[int], bounds: Bounds) ->
         rounded = tirx.Select(
             acc > zero, tirx.truncdiv(acc + half, count), tirx.truncdiv(acc - half, count)
         )
-        return _clamped(rounded, bounds)
+        return clamped(rounded, *bounds)
 
     return te.compute(out_shape, average, name="average_pool")
 
@@ -238,7 +230,7 @@ def quantize(x: Any, scale: float, zero_point: int, bounds: Bounds) -> Any:
         # Bounded before the cast: the clamp decides past the type's range.
         bound = tirx.const(2.0**30, "float32")
         rounded = tirx.max(tirx.min(tirx.Select(q < 0, -away, away), bound), -bound)
-        return _clamped(rounded.astype("int32") + tirx.const(zero_point, "int32"), bounds)
+        return clamped(rounded.astype("int32") + tirx.const(zero_point, "int32"), *bounds)
 
     return te.compute(x.shape, element, name="quantize")
 
