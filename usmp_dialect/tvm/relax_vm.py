@@ -40,6 +40,7 @@ from typing import Any
 from usmp_dialect.parsing import parse_module, print_module
 from usmp_dialect.planning.registry import get_algorithm
 from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
+from usmp_dialect.tvm.relax_vm_check import check_no_overlap
 from usmp_dialect.tvm.relax_vm_plan import VmPlan, plan_problem, problem_module, read_plan
 from usmp_dialect.tvm.relax_vm_tensors import Unplanned, VmTensor, vm_tensors
 
@@ -48,6 +49,9 @@ OFFSET_VIEW_TARGETS = frozenset({"llvm", "c", "cuda"})
 (`SupportsDevicePointerArithmeticsOnHost`); elsewhere `ensure_zero_offset` copies."""
 
 PASS_NAME = "usmp.PlanMemory"
+
+HOST_KIND = "llvm"
+"""The kind of virtual device 0 with no target in scope and no `vdevice` list."""
 
 
 class PlanMemoryWarning(UserWarning):
@@ -94,10 +98,11 @@ class FunctionReport:
 
 def _device_kinds(mod: Any) -> dict[int, str]:
     """The target kind of each virtual device index: the module's `vdevice` list, else the
-    current target for index 0; -1 is the host."""
+    current target for index 0, else the host (as StaticPlanBlockMemory takes a device it
+    knows nothing of); -1 is the host."""
     import tvm
 
-    kinds = {-1: "llvm"}
+    kinds = {-1: "llvm", 0: HOST_KIND}
     current = tvm.target.Target.current(allow_none=True)
     if current is not None:
         kinds[0] = current.kind.name
@@ -156,9 +161,11 @@ class _PlanMemory:
     def _function(
         self, func: Any, report: FunctionReport, kinds: dict[int, str], many_functions: bool
     ) -> Any:
+        storages: dict[Any, int] = {}
         try:
             found = vm_tensors(func, lambda d: kinds.get(d, "") in OFFSET_VIEW_TARGETS)
             report.unplanned = found.unplanned
+            storages = found.storages
             if not found.tensors:
                 return None
             devices = sorted({t.device for t in found.tensors})
@@ -171,16 +178,16 @@ class _PlanMemory:
             theirs = sum(found.storages.values())
             if ours > theirs and not self.pools and self.plan_from is None:
                 report.kept_tvm_plan = f"its storages take fewer bytes ({theirs} < {ours})"
-                report.unplanned += [
-                    Unplanned(var.name, size, "TVM's plan kept")
-                    for var, size in found.storages.items()
-                ]
+                _keep_storages(report, storages)
                 return None
-            return _rewritten(func, found.storages, plans, report)
+            rewritten, pools = _rewritten(func, found.storages, plans, report)
+            check_no_overlap(rewritten, pools)
+            return rewritten
         except Exception as error:  # anything unplannable keeps TVM's plan, said once
             report.kept_tvm_plan = f"{type(error).__name__}: {error}"
             report.pools.clear()
             report.placements.clear()
+            _keep_storages(report, storages)
             warnings.warn(
                 f"{PASS_NAME}: function '{report.function}' keeps StaticPlanBlockMemory's plan: "
                 f"{error}",
@@ -203,6 +210,12 @@ class _PlanMemory:
         return read_plan(module, tensors)
 
 
+def _keep_storages(report: FunctionReport, storages: dict[Any, int]) -> None:
+    report.unplanned += [
+        Unplanned(var.name, size, "TVM's plan kept") for var, size in storages.items()
+    ]
+
+
 def PlanMemory(**options: Any) -> Any:
     """Our planner in place of StaticPlanBlockMemory, as a `tvm.transform.Pass`; options are
     `_PlanMemory`'s fields, and `.report` tells what its last run planned."""
@@ -213,9 +226,9 @@ def PlanMemory(**options: Any) -> Any:
 
 def _rewritten(
     func: Any, storages: dict[Any, int], plans: dict[int, Any], report: FunctionReport
-) -> Any:
+) -> tuple[Any, set[Any]]:
     """`func` with the replaced storages gone, one storage a pool at its start, and each
-    planned tensor at its offset in its pool."""
+    planned tensor at its offset in its pool; and the pools' variables."""
     from tvm import relax
 
     pools: dict[tuple[int, str], Any] = {}
@@ -249,13 +262,14 @@ def _rewritten(
                 pool, offset, call.args[2], call.args[3], call.args[4]
             )
             if offset:
-                in_pool = relax.Var(f"{binding.var.name}_in_pool", binding.var.ty)
+                in_pool = relax.Var(binding.var.name, binding.var.ty)
                 bindings.append(relax.VarBinding(in_pool, placed))
                 placed = relax.op.memory.ensure_zero_offset(in_pool)
             bindings.append(relax.VarBinding(binding.var, placed))
         blocks.append(type(block)(bindings))
     body = relax.SeqExpr(blocks, func.body.body)
-    return relax.Function(func.params, body, func.ret_ty, func.is_pure, func.attrs, func.span)
+    rewritten = relax.Function(func.params, body, func.ret_ty, func.is_pure, func.attrs, func.span)
+    return rewritten, {var for var, _ in pools.values()}
 
 
 class _Pipeline:

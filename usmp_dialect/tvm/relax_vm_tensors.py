@@ -7,10 +7,15 @@ not returned, is used only by operator calls in its own block, and has a size it
 and gives each such tensor an `R.memory.alloc_tensor(storage, 0, ...)` in a storage of
 `R.memory.alloc_storage`. Those storages are what `PlanMemory` replaces: each of their
 tensors becomes a buffer with its own live range, `[binding, last use + 1)` in the order of
-the function's bindings (the order the VM runs them), where a use through an alias (a
-variable bound to it, a tuple holding it, a reshape or view of it) counts as a use of the
-tensor. A storage stays TVM's when its size is symbolic (no `tir_var_upper_bound` bounds
-it), when it is used anywhere but as the storage of an `alloc_tensor` of the function's
+the function's bindings (the order the VM runs them), where a use through an alias counts
+as a use of the tensor. Any binding may alias the tensors it reads (`may_alias`): a
+variable, a tuple or an item of one, an `If` whose branches read them, a view, a reshape
+(`R.reshape`, `vm.builtin.reshape` called packed or pure-packed), `ensure_zero_offset`, an
+in-place operator, a Relax function's call, any packed call whose result may hold a tensor;
+only a binding whose result holds no tensor (an operator's destination-passing call, a
+shape) or a fresh allocation does not. A binding of a construct the walk does not know
+(a nested function) that reads a planned tensor is an `UnanalysableBinding`. A storage
+stays TVM's when its size is symbolic (no `tir_var_upper_bound` bounds it), when it is used anywhere but as the storage of an `alloc_tensor` of the function's
 top-level blocks, or when one of its tensors escapes (is returned). Every allocation the VM
 makes outside the replaced storages is listed as `Unplanned`, with its bytes when they are
 static.
@@ -28,8 +33,40 @@ TVM_ALLOC_ALIGNMENT = 64
 """TVM's `kAllocAlignment`: `vm.builtin.ensure_zero_offset` makes a tensor at an offset
 into a view (no copy) only when the offset is a multiple of it."""
 
-_VIEW_OPS = ("relax.reshape", "relax.memory.view", "relax.memory.ensure_zero_offset")
-"""The ops whose result shares its argument's memory, as StaticPlanBlockMemory counts them."""
+FRESH_OPS = frozenset(
+    {"relax.builtin.alloc_tensor", "relax.memory.alloc_tensor", "relax.memory.alloc_storage"}
+)
+"""The ops whose result is memory of its own, never an argument's."""
+
+
+class UnanalysableBinding(ValueError):
+    """A binding reads a planned tensor through a construct the walk does not follow."""
+
+
+def _holds_tensor(ty: Any) -> bool:
+    """Whether a value of type `ty` may hold a tensor (an unknown object or a closure may)."""
+    import tvm
+    from tvm import relax
+
+    if isinstance(ty, relax.TupleType):
+        return any(_holds_tensor(field) for field in ty.fields)
+    return not isinstance(ty, (relax.ShapeType, tvm.ir.PrimType))
+
+
+def may_alias(var: Any, value: Any) -> bool:
+    """Whether `var = value` may share the bytes of a tensor `value` reads: every binding
+    whose result may hold a tensor, but for a fresh allocation."""
+    return _op_name(value) not in FRESH_OPS and _holds_tensor(var.ty)
+
+
+def _analysable(value: Any) -> bool:
+    import tvm
+    from tvm import relax
+
+    return isinstance(
+        value,
+        (tvm.ir.Call, relax.Var, relax.Tuple, relax.TupleGetItem, relax.If, relax.ShapeExpr),
+    )
 
 
 @dataclass(frozen=True)
@@ -102,7 +139,7 @@ def _int(expr: Any) -> int | None:
     return int(value) if isinstance(value, int) else None
 
 
-def _bounded_analyzer(func: Any) -> Any:
+def bounded_analyzer(func: Any) -> Any:
     """An analyzer that knows the `tir_var_upper_bound` of the signature's dims."""
     import tvm
     from tvm import relax
@@ -190,7 +227,7 @@ class _Walk:
     def __init__(self, func: Any):
         from tvm import relax
 
-        self.analyzer = _bounded_analyzer(func)
+        self.analyzer = bounded_analyzer(func)
         self.storages: dict[Any, _Storage] = {}
         self.aliases: dict[Any, list[_Found]] = {}
         self.taken: set[str] = set()
@@ -241,9 +278,13 @@ class _Walk:
             self.storages[
                 storage_var
             ].kept_because = f"storage '{storage_var.name}' is used by '{var.name}'"
-        reached = [t for v in used for t in self.aliases.get(v, ())]
+        reached = list({id(t): t for v in used for t in self.aliases.get(v, ())}.values())
+        if reached and not _analysable(value):
+            raise UnanalysableBinding(
+                f"binding '{var.name}' ({type(value).__name__}) reads tensor "
+                f"'{reached[0].name}' through a construct the pass does not analyse"
+            )
         for t in reached:
             t.last = index
-        aliasing = isinstance(value, (relax.Var, relax.Tuple, relax.TupleGetItem))
-        if reached and (aliasing or op in _VIEW_OPS):
+        if reached and may_alias(var, value):
             self.aliases[var] = reached
