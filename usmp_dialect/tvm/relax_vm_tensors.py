@@ -15,10 +15,10 @@ in-place operator, a Relax function's call, any packed call whose result may hol
 only a binding whose result holds no tensor (an operator's destination-passing call, a
 shape) or a fresh allocation does not. A binding of a construct the walk does not know
 (a nested function) that reads a planned tensor is an `UnanalysableBinding`. A storage
-stays TVM's when its size is symbolic (no `tir_var_upper_bound` bounds it), when it is used anywhere but as the storage of an `alloc_tensor` of the function's
-top-level blocks, or when one of its tensors escapes (is returned). Every allocation the VM
-makes outside the replaced storages is listed as `Unplanned`, with its bytes when they are
-static.
+stays TVM's when its size is symbolic (no `tir_var_upper_bound` bounds it), when it is used
+anywhere but as the storage of an `alloc_tensor` of the function's top-level blocks, or
+when one of its tensors escapes (is returned). Every allocation the VM makes outside the
+replaced storages is listed as `Unplanned`, with its bytes when they are static.
 """
 
 from __future__ import annotations
