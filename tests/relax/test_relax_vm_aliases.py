@@ -206,3 +206,43 @@ def test_a_construct_it_cannot_analyse_keeps_tvms_plan_with_a_warning_naming_it(
     (warning,) = caught
     assert "binding 'inner' (Function) reads tensor 'a' through a construct" in str(warning.message)
     tvm.ir.assert_structural_equal(planned, relax.transform.StaticPlanBlockMemory()(mod))
+
+
+# ------------------------------------------------------------------ CUDA, on the IR
+
+
+@I.ir_module
+class Cumsum:
+    @R.function
+    def forward(x: R.Tensor((16, 16), "float32")) -> R.Tensor((16, 16), "float32"):
+        with R.dataflow():
+            a = R.exp(x)
+            b = R.cumsum(a, axis=-1)
+            c = R.matmul(b, x)
+            d = R.matmul(c, b)
+            R.output(d)
+        return d
+
+
+def test_cumsum_planned_for_cuda_keeps_the_tensors_its_reshapes_read_live() -> None:
+    # DispatchSortScan wraps R.cumsum in vm.builtin.reshape calls on CUDA.
+    planned: list[Any] = []
+
+    @tvm.instrument.pass_instrument
+    class AfterPlanMemory:
+        def run_after_pass(self, mod: Any, info: Any) -> None:
+            if info.name == "usmp.PlanMemory":
+                planned.append(mod["forward"])
+
+    ours = pipeline(tvm.target.Target("cuda"))
+    with warnings.catch_warnings(), tvm.transform.PassContext(instruments=[AfterPlanMemory()]):
+        warnings.simplefilter("error", PlanMemoryWarning)
+        ours(Cumsum)
+    (func,) = planned
+    assert func.script().count('"vm.builtin.reshape"') == 2
+    check_no_overlap(func)
+    (report,) = ours.plan_memory.report
+    exp_out, cumsum_out, matmul_out = report.placements
+    # The cumsum's output is read, through its reshape, by the last matmul.
+    assert cumsum_out.end == matmul_out.end and cumsum_out.offset != matmul_out.offset
+    assert exp_out.end <= cumsum_out.end
