@@ -3,6 +3,7 @@
 
     check_no_overlap(func, storages=None)   raises `Overlap` naming two tensors that overlap
     storages(func)                          its `R.memory.alloc_storage` variables
+    storage_bytes(func)                     their bytes summed (static sizes)
 
 Each `R.memory.alloc_tensor(storage, offset, shape, dtype)` of the function's top-level
 bindings, on a storage checked (all by default), holds the bytes `[offset, offset + size)`
@@ -51,6 +52,17 @@ def storages(func: Any) -> set[Any]:
         for b in block.bindings
         if _is_call_of(b.value, "relax.memory.alloc_storage")
     }
+
+
+def storage_bytes(func: Any) -> int:
+    """The bytes of `func`'s top-level storages of static size (an `alloc_storage`'s shape is
+    its bytes, whatever its dtype), summed: what its plan allocates."""
+    return sum(
+        int(getattr(b.value.args[0].values[0], "value", 0))
+        for block in func.body.blocks
+        for b in block.bindings
+        if _is_call_of(b.value, "relax.memory.alloc_storage")
+    )
 
 
 def check_no_overlap(func: Any, checked: Collection[Any] | None = None) -> None:

@@ -1,0 +1,354 @@
+"""Relax functions as StaticPlanBlockMemory takes them (after CallTIRRewrite: operators
+called destination-passing into `R.builtin.alloc_tensor`s), one for each construct that
+TVM's own tests of that pass exercise (tests/python/relax/
+test_transform_static_plan_block_memory.py, apache/tvm), written here anew: reuse across
+sizes and dtypes, bool tensors, `If` conditions and branches, use across blocks, nested
+tuples, calls of Relax and packed functions, symbolic shapes with and without
+`tir_var_upper_bound`, unreferenced allocations, reshapes of parameters and of tensors,
+several functions, views, dataflow blocks.
+
+    CASES: dict[str, str]      name -> the TVMScript of its module
+    case_module(name)          parsed
+
+Operators are stubs (`T.evaluate(0)`): these modules are planned and checked, not run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_HEADER = """
+@I.ir_module
+class Module:
+    @T.prim_func
+    def unary(a: T.handle, out: T.handle):
+        T.evaluate(0)
+
+    @T.prim_func
+    def binary(a: T.handle, b: T.handle, out: T.handle):
+        T.evaluate(0)
+"""
+
+
+def _alloc(shape: str, dtype: str = "float32") -> str:
+    return f'R.builtin.alloc_tensor(R.shape([{shape}]), "{dtype}", 0)'
+
+
+def _main(params: str, ret: str, body: str, attrs: str = "") -> str:
+    lines = body.strip("\n").splitlines()
+    indented = "\n".join("        " + line for line in lines)
+    return f"""
+    @R.function
+    def main({params}) -> {ret}:
+        {attrs or "R.func_attr({'relax.force_pure': True})"}
+{indented}
+"""
+
+
+F = 'R.Tensor((2, 3), "float32")'
+
+CASES: dict[str, str] = {
+    "basic": _main(
+        'x: R.Tensor((2, 4), "float32")',
+        'R.Tensor((10,), "float32")',
+        f"""
+a = {_alloc("2, 4")}
+Module.unary(x, a)
+flat = R.reshape(a, (8,))
+b = {_alloc("8")}
+Module.unary(flat, b)
+c = {_alloc("8")}
+Module.binary(b, R.const(1, "float32"), c)
+d = {_alloc("10")}
+Module.unary(c, d)
+e = {_alloc("10")}
+Module.unary(d, e)
+out = {_alloc("10")}
+Module.unary(e, out)
+return out
+""",
+    ),
+    "different dtypes": _main(
+        'x: R.Tensor((2, 3), "float32"), y: R.Tensor((2, 3), "int32")',
+        'R.Tensor((2, 3), "float32")',
+        f"""
+a = {_alloc("2, 3")}
+Module.unary(x, a)
+b = {_alloc("2, 3", "int32")}
+Module.unary(y, b)
+c = {_alloc("2, 3")}
+Module.binary(a, a, c)
+d = {_alloc("2, 3", "int32")}
+Module.binary(b, b, d)
+out = {_alloc("2, 3")}
+Module.binary(c, d, out)
+return out
+""",
+    ),
+    "bool tensors": _main(
+        'x: R.Tensor((2, 3), "bool")',
+        'R.Tensor((2, 3), "bool")',
+        f"""
+a = {_alloc("2, 3", "bool")}
+Module.unary(x, a)
+b = {_alloc("2, 3", "bool")}
+Module.unary(a, b)
+c = {_alloc("2, 3", "bool")}
+Module.unary(b, c)
+out = {_alloc("2, 3", "bool")}
+Module.unary(c, out)
+return out
+""",
+    ),
+    "If condition": _main(
+        f"x: {F}",
+        F,
+        f"""
+cond = {_alloc("", "bool")}
+Module.unary(x, cond)
+if cond:
+    y = x
+else:
+    a = {_alloc("2, 3")}
+    Module.unary(x, a)
+    y = a
+return x
+""",
+    ),
+    "If branches read a tensor": _main(
+        f'cond: R.Tensor((), "bool"), x: {F}',
+        F,
+        f"""
+a = {_alloc("2, 3")}
+Module.unary(x, a)
+if cond:
+    y = a
+else:
+    b = {_alloc("2, 3")}
+    Module.unary(a, b)
+    y = b
+out = {_alloc("2, 3")}
+Module.unary(y, out)
+return out
+""",
+    ),
+    "use across blocks": _main(
+        f"x: {F}",
+        F,
+        f"""
+with R.dataflow():
+    a = R.exp(x)
+    R.output(a)
+b = {_alloc("2, 3")}
+Module.unary(x, b)
+c = {_alloc("2, 3")}
+Module.binary(a, b, c)
+out = {_alloc("2, 3")}
+Module.unary(c, out)
+return out
+""",
+    ),
+    "nested tuple": _main(
+        f"x: {F}",
+        F,
+        f"""
+a = {_alloc("2, 3")}
+Module.unary(x, a)
+b = {_alloc("2, 3")}
+Module.unary(x, b)
+c = {_alloc("2, 3")}
+Module.unary(x, c)
+t = ((a, b), c)
+d = {_alloc("2, 3")}
+Module.unary(x, d)
+inner = t[0]
+first = inner[0]
+out = {_alloc("2, 3")}
+Module.binary(first, d, out)
+return out
+""",
+    ),
+    "Relax function call": _main(
+        f"x: {F}",
+        F,
+        f"""
+a = {_alloc("2, 3")}
+Module.unary(x, a)
+b = Module.helper(a)
+c = {_alloc("2, 3")}
+Module.unary(x, c)
+out = {_alloc("2, 3")}
+Module.binary(b, c, out)
+return out
+""",
+    )
+    + f"""
+    @R.function
+    def helper(x: {F}) -> {F}:
+        return x
+""",
+    "packed call into a tensor": _main(
+        f"x: {F}",
+        F,
+        f"""
+a = {_alloc("2, 3")}
+R.call_packed("extern_func", x, a, ty_args=R.Tuple())
+b = {_alloc("2, 3")}
+R.call_packed("extern_func", a, b, ty_args=R.Tuple())
+c = {_alloc("2, 3")}
+Module.unary(b, c)
+out = {_alloc("2, 3")}
+Module.unary(c, out)
+return out
+""",
+    ),
+    "symbolic shape": _main(
+        'x: R.Tensor(("n", 4), "float32")',
+        'R.Tensor(("n", 4), "float32")',
+        """
+n = T.int64()
+a = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
+Module.unary(x, a)
+b = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
+Module.unary(a, b)
+out = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
+Module.unary(b, out)
+return out
+""",
+    ),
+    "symbolic shape, upper bound": _main(
+        'x: R.Tensor(("n", 4), "float32")',
+        'R.Tensor(("n", 4), "float32")',
+        """
+n = T.int64()
+a = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
+Module.unary(x, a)
+b = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
+Module.unary(a, b)
+c = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
+Module.unary(b, c)
+out = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
+Module.unary(c, out)
+return out
+""",
+        attrs="R.func_attr({'relax.force_pure': True, 'tir_var_upper_bound': {'n': 32}})",
+    ),
+    "unreferenced allocation": _main(
+        f"x: {F}",
+        F,
+        f"""
+a = {_alloc("2, 3")}
+b = {_alloc("2, 3")}
+Module.unary(x, b)
+return x
+""",
+    ),
+    "reshape of a parameter": _main(
+        f"x: {F}",
+        'R.Tensor((6,), "float32")',
+        f"""
+flat = R.reshape(x, (6,))
+a = {_alloc("6")}
+Module.unary(flat, a)
+out = {_alloc("6")}
+Module.unary(a, out)
+return out
+""",
+    ),
+    "several functions": _main(
+        f"x: {F}",
+        F,
+        f"""
+a = {_alloc("2, 3")}
+Module.unary(x, a)
+b = {_alloc("2, 3")}
+Module.unary(a, b)
+out = {_alloc("2, 3")}
+Module.unary(b, out)
+return out
+""",
+    )
+    + f"""
+    @R.function
+    def second(x: R.Tensor((4, 4), "float32")) -> R.Tensor((4, 4), "float32"):
+        R.func_attr({{'relax.force_pure': True}})
+        a = {_alloc("4, 4")}
+        Module.unary(x, a)
+        b = {_alloc("4, 4")}
+        Module.unary(a, b)
+        c = {_alloc("4, 4")}
+        Module.unary(b, c)
+        out = {_alloc("4, 4")}
+        Module.unary(c, out)
+        return out
+""",
+    "operators of mixed sizes": _main(
+        'x: R.Tensor((16,), "float32")',
+        'R.Tensor((16,), "float32")',
+        f"""
+a = {_alloc("64")}
+Module.unary(x, a)
+b = {_alloc("16")}
+Module.unary(a, b)
+c = {_alloc("48")}
+Module.unary(b, c)
+d = {_alloc("16")}
+Module.binary(b, c, d)
+e = {_alloc("64")}
+Module.unary(d, e)
+out = {_alloc("16")}
+Module.unary(e, out)
+return out
+""",
+    ),
+    "view and ensure_zero_offset": _main(
+        "",
+        'R.Tensor((128,), "float32")',
+        f"""
+x = {_alloc("16, 16")}
+x1 = R.memory.view(x, [128], "float32", 0)
+x2 = R.memory.ensure_zero_offset(x1)
+y = {_alloc("128")}
+Module.unary(x2, y)
+z = {_alloc("128")}
+Module.unary(y, z)
+return z
+""",
+    ),
+    "vm.builtin.reshape": _main(
+        'x: R.Tensor((16,), "float32")',
+        'R.Tensor((16,), "float32")',
+        f"""
+a = {_alloc("16")}
+Module.unary(x, a)
+v = R.call_packed("vm.builtin.reshape", a, R.shape([16]), ty_args=R.Tensor((16,), "float32"))
+b = {_alloc("16")}
+Module.unary(v, b)
+c = {_alloc("16")}
+Module.binary(b, v, c)
+out = {_alloc("16")}
+Module.unary(c, out)
+return out
+""",
+    ),
+    "dataflow block": _main(
+        'x: R.Tensor((10,), "float32")',
+        'R.Tensor((10,), "float32")',
+        f"""
+with R.dataflow():
+    a = {_alloc("10")}
+    Module.unary(x, a)
+    b = {_alloc("10")}
+    Module.unary(a, b)
+    gv = b
+    R.output(gv)
+return gv
+""",
+    ),
+}
+
+
+def case_module(name: str) -> Any:
+    import tvm
+
+    return tvm.script.from_source(_HEADER + CASES[name])
