@@ -17,7 +17,7 @@ pytestmark = pytest.mark.tvm
 
 from tvm import relax  # noqa: E402
 
-from usmp_dialect.tvm.relax_vm import PlanMemory  # noqa: E402
+from usmp_dialect.tvm.relax_vm import PlanMemory, PlanMemoryWarning  # noqa: E402
 from usmp_dialect.tvm.relax_vm_check import (  # noqa: E402
     check_no_overlap,
     storage_bytes,
@@ -55,3 +55,17 @@ def test_where_offsets_save_bytes_the_drop_in_plans() -> None:
     # Tensors of 256, 64, 192, 64 and 256 bytes: whole storages take 384; at offsets, the
     # most bytes live at once, 320 (the second, third and fourth).
     assert (storage_bytes(ours["main"]), storage_bytes(theirs["main"])) == (320, 384)
+
+
+def test_a_device_whose_runtime_copies_at_an_offset_keeps_tvms_plan_warned_once() -> None:
+    import tvm
+
+    mod = case_module("several functions")
+    mod.update_global_info("vdevice", [relax.VDevice(tvm.target.Target("vulkan"), 0, "global")])
+    with pytest.warns(PlanMemoryWarning) as caught:
+        ours = PlanMemory()(mod)
+    (warning,) = caught
+    assert "storages on virtual device 0 (vulkan) keep StaticPlanBlockMemory's plan" in str(
+        warning.message
+    )
+    tvm.ir.assert_structural_equal(ours, relax.transform.StaticPlanBlockMemory()(mod))

@@ -150,21 +150,37 @@ class _PlanMemory:
         functions = [
             (gv, f) for gv, f in planned.functions.items() if isinstance(f, relax.Function)
         ]
+        unviewable: set[int] = set()
         for gv, func in functions:
             report = FunctionReport(gv.name_hint)
             self.report.append(report)
-            rewritten = self._function(func, report, kinds, len(functions) > 1)
+            rewritten = self._function(func, report, kinds, len(functions) > 1, unviewable)
             if rewritten is not None:
                 planned[gv] = rewritten
+        if unviewable:
+            devices = ", ".join(f"{d} ({kinds.get(d, 'unknown')})" for d in sorted(unviewable))
+            warnings.warn(
+                f"{PASS_NAME}: storages on virtual device {devices} keep StaticPlanBlockMemory's "
+                "plan: the pass knows no runtime of that target that views a storage at an "
+                "offset",
+                PlanMemoryWarning,
+                stacklevel=2,
+            )
         return planned
 
     def _function(
-        self, func: Any, report: FunctionReport, kinds: dict[int, str], many_functions: bool
+        self,
+        func: Any,
+        report: FunctionReport,
+        kinds: dict[int, str],
+        many_functions: bool,
+        unviewable: set[int],
     ) -> Any:
         storages: dict[Any, int] = {}
         try:
             found = vm_tensors(func, lambda d: kinds.get(d, "") in OFFSET_VIEW_TARGETS)
             report.unplanned = found.unplanned
+            unviewable |= found.unviewable_devices
             storages = found.storages
             if not found.tensors:
                 return None

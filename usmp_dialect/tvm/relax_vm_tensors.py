@@ -102,6 +102,9 @@ class VmTensors:
     """The `R.memory.alloc_storage` variables the tensors lived in, replaced by the plan,
     and their bytes."""
     unplanned: list[Unplanned] = field(default_factory=list)
+    unviewable_devices: set[int] = field(default_factory=set)
+    """The virtual devices of storages kept because their runtime makes no view at an
+    offset."""
 
 
 @dataclass
@@ -190,6 +193,8 @@ def vm_tensors(func: Any, plannable_device: Callable[[int], bool]) -> VmTensors:
     result = VmTensors(unplanned=walk.unplanned)
     for storage in walk.storages.values():
         kept_because = storage.kept_because or _why_kept(storage, plannable_device)
+        if not plannable_device(storage.device):
+            result.unviewable_devices.add(storage.device)
         if kept_because is not None or storage.size is None:
             result.unplanned.append(Unplanned(storage.var.name, storage.size, str(kept_because)))
             continue
