@@ -89,7 +89,7 @@ def composed(steps: list[tuple[Any, ...]]) -> str:
 
 
 FUZZ = settings(
-    max_examples=int(os.environ.get("USMP_FUZZ_EXAMPLES", 25)),
+    max_examples=int(os.environ.get("USMP_FUZZ_EXAMPLES", "25")),
     derandomize="USMP_FUZZ_EXAMPLES" not in os.environ,
     deadline=None,
     database=None,
