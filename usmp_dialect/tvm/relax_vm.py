@@ -27,7 +27,10 @@ with one `PlanMemoryWarning` saying which tensor and why. Planned into the one d
 (no `pools`, no `plan_from`), a function whose pool would take more bytes than TVM's
 storages (offsets are 64-byte aligned, TVM's storage sizes are exact: where TVM's reuse is
 already tight, the padding can cost a few bytes) keeps TVM's plan too, and its report says
-so: the VM never allocates more than with TVM's own planner.
+so: the VM never allocates more than with TVM's own planner. Every plan is checked before it
+is returned (`relax_vm_check.check_no_overlap`, apart from the planner's own liveness): one
+that puts two live tensors on one byte keeps TVM's plan, with one warning naming them.
+With no target in scope, virtual device 0 is the host, as StaticPlanBlockMemory takes it.
 """
 
 from __future__ import annotations
