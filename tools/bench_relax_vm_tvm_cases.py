@@ -13,6 +13,7 @@ tests" of that file is replaced.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import warnings
 from pathlib import Path
@@ -23,7 +24,6 @@ sys.path.insert(0, str(ROOT / "tests" / "relax"))
 sys.path.insert(0, str(ROOT / "tools"))
 
 from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
-from static_plan_cases import CASES, case_module  # noqa: E402
 
 from usmp_dialect.tvm.relax_vm import PlanMemory  # noqa: E402
 from usmp_dialect.tvm.relax_vm_check import (  # noqa: E402
@@ -33,13 +33,15 @@ from usmp_dialect.tvm.relax_vm_check import (  # noqa: E402
     storages,
 )
 
+# tests/relax/static_plan_cases.py, the modules the tests plan too.
+cases = importlib.import_module("static_plan_cases")
 COMMAND = "python tools/bench_relax_vm_tvm_cases.py --write BENCHMARKS.md"
 
 
 def rows_of(name: str) -> list[list[str]]:
     from tvm import relax
 
-    mod = case_module(name)
+    mod = cases.case_module(name)
     plan = PlanMemory()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -78,7 +80,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_write_option(parser)
     args = parser.parse_args()
-    rows = [row for name in CASES for row in rows_of(name)]
+    rows = [row for name in cases.CASES for row in rows_of(name)]
     outcomes = [row[2].split(":")[0] for row in rows]
     kept = outcomes.count("kept TVM's")
     preamble = [
