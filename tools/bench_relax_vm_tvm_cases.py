@@ -86,7 +86,7 @@ def main() -> None:
     preamble = [
         f"`{COMMAND}` (one process). Each module of tests/relax/static_plan_cases.py (the "
         "constructs of TVM's tests/python/relax/test_transform_static_plan_block_memory.py, "
-        "written anew; operators are stubs, nothing runs) planned by "
+        "written anew; operators are stubs here) planned by "
         "`relax.transform.StaticPlanBlockMemory()` and by `PlanMemory()`, no target in "
         "scope (virtual device 0 is the host, as TVM's planner takes it). Bytes are the "
         "function's static `alloc_storage` bytes after each pass (the returned tensors, "

@@ -10,7 +10,11 @@ several functions, views, dataflow blocks.
     CASES: dict[str, str]      name -> the TVMScript of its module
     case_module(name)          parsed
 
-Operators are stubs (`T.evaluate(0)`): these modules are planned and checked, not run.
+Operators are stubs (`T.evaluate(0)`), as in TVM's tests; `runnable(mod)` gives each call
+of one a kernel of its own that reads every element of every input (`out[i]` is `i` plus,
+from each input, its element at `i` modulo its size), so that a plan that overwrites a
+tensor still read changes the output. The packed function `usmp_test.add_one` (`out = x +
+1`) is registered by `register_packed_functions()`.
 """
 
 from __future__ import annotations
@@ -137,7 +141,8 @@ return out
         F,
         f"""
 with R.dataflow():
-    a = R.exp(x)
+    a = {_alloc("2, 3")}
+    Module.unary(x, a)
     R.output(a)
 b = {_alloc("2, 3")}
 Module.unary(x, b)
@@ -192,9 +197,9 @@ return out
         F,
         f"""
 a = {_alloc("2, 3")}
-R.call_packed("extern_func", x, a, ty_args=R.Tuple())
+R.call_packed("usmp_test.add_one", x, a, ty_args=R.Tuple())
 b = {_alloc("2, 3")}
-R.call_packed("extern_func", a, b, ty_args=R.Tuple())
+R.call_packed("usmp_test.add_one", a, b, ty_args=R.Tuple())
 c = {_alloc("2, 3")}
 Module.unary(b, c)
 out = {_alloc("2, 3")}
@@ -302,10 +307,11 @@ return out
 """,
     ),
     "view and ensure_zero_offset": _main(
-        "",
+        'p: R.Tensor((16, 16), "float32")',
         'R.Tensor((128,), "float32")',
         f"""
 x = {_alloc("16, 16")}
+Module.unary(p, x)
 x1 = R.memory.view(x, [128], "float32", 0)
 x2 = R.memory.ensure_zero_offset(x1)
 y = {_alloc("128")}
@@ -352,3 +358,75 @@ def case_module(name: str) -> Any:
     import tvm
 
     return tvm.script.from_source(_HEADER + CASES[name])
+
+
+def register_packed_functions() -> None:
+    import tvm
+
+    def add_one(x: Any, out: Any) -> None:
+        out.copyfrom(x.numpy() + 1)
+
+    tvm.register_global_func("usmp_test.add_one", add_one, override=True)
+
+
+def _kernel(inputs: list[Any], out_ty: Any) -> Any:
+    """A PrimFunc writing `out[i] = i + sum over inputs of input[i mod its size]`."""
+    import tvm
+    from tvm import te
+
+    out_shape = list(out_ty.shape.values)
+    placeholders = [
+        te.placeholder(list(ty.shape.values), str(ty.dtype), f"in{k}")
+        for k, ty in enumerate(inputs)
+    ]
+
+    def element(*index: Any) -> Any:
+        flat = index[0] if index else tvm.tirx.const(0, "int64")
+        for dim, i in zip(out_shape[1:], index[1:], strict=True):
+            flat = flat * dim + i
+        total = tvm.tirx.Cast("float32", flat)
+        for ph in placeholders:
+            rest = flat % _size(ph.shape) if ph.shape else flat
+            at = []
+            for dim in reversed(ph.shape):
+                at.append(rest % dim)
+                rest = rest // dim
+            total = total + tvm.tirx.Cast("float32", ph(*reversed(at)))
+        if str(out_ty.dtype) == "bool":
+            return tvm.tirx.Cast("int32", total) % 2 == 1
+        return tvm.tirx.Cast(str(out_ty.dtype), total)
+
+    out = te.compute(out_shape, element, "out")
+    return te.create_prim_func([*placeholders, out])
+
+
+def _size(shape: Any) -> Any:
+    size = 1
+    for dim in shape:
+        size = size * dim
+    return size
+
+
+def runnable(mod: Any) -> Any:
+    """`mod` with each call of a stub operator calling a kernel of its own (see above)."""
+    import tvm
+    import tvm_ffi
+    from tvm import relax
+
+    stubs = {gv for gv, f in mod.functions.items() if isinstance(f, tvm.tirx.PrimFunc)}
+    builder = relax.BlockBuilder(mod)
+
+    def rewrite(call: Any) -> Any:
+        if not (isinstance(call, tvm.ir.Call) and call.op in stubs):
+            return call
+        tensors = [a for a in call.args if isinstance(a.ty, relax.TensorType)]
+        kernel = _kernel([a.ty for a in tensors[:-1]], tensors[-1].ty)
+        return relax.Call(builder.add_func(kernel, "kernel"), call.args)
+
+    for gv, func in list(mod.functions.items()):
+        if isinstance(func, relax.Function):
+            builder.update_func(gv, tvm_ffi.structural_map(func, [(tvm.ir.Call, rewrite)]))
+    mod = builder.get()
+    for gv in stubs:
+        del mod[gv]
+    return mod
