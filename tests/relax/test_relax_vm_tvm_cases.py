@@ -9,7 +9,6 @@ from __future__ import annotations
 import sys
 import warnings
 from pathlib import Path
-
 from typing import Any
 
 import numpy as np
@@ -84,8 +83,8 @@ def test_tvms_test_module_planned_without_a_target(name: str) -> None:
     theirs_out = outputs(kernels, relax.transform.StaticPlanBlockMemory())
     ours_out = outputs(kernels, PlanMemory())
     assert theirs_out.keys() == ours_out.keys()
-    for name in theirs_out:
-        assert np.array_equal(theirs_out[name], ours_out[name])
+    for function, output in theirs_out.items():
+        assert np.array_equal(output, ours_out[function])
 
 
 def test_where_offsets_save_bytes_the_drop_in_plans() -> None:
