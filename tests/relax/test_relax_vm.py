@@ -100,7 +100,8 @@ def test_where_tvms_storages_are_tighter_than_aligned_offsets_its_plan_is_kept()
 def test_unet_with_four_skip_connections_holds_only_the_most_bytes_live_at_once() -> None:
     mod, weights = load_model(f"{MODELS / 'unet'}.py:unet", levels=5)
     mod = with_weights_bound(mod, weights)
-    result = compare_pipelines(mod, CPU, random_inputs(mod))
+    inputs = random_inputs(mod)
+    result = compare_pipelines(mod, CPU, inputs)
     assert_same_numbers_fewer_bytes(result)
     (report,) = result.report
     starts = {p.start for p in report.placements}
@@ -115,6 +116,12 @@ def test_unet_with_four_skip_connections_holds_only_the_most_bytes_live_at_once(
     assert result.ours.storage_bytes == most_live + returned.size
     # Whole-storage reuse leaves the bytes between a small tensor and its storage idle.
     assert result.ours.storage_bytes < 0.93 * result.tvm.storage_bytes
+    # The returned tensor placed in the pool too: it fits in bytes the pool already has.
+    ours = pipeline(CPU, returned_in_pool=True)
+    in_pool = run(mod, CPU, inputs, ours)
+    assert np.array_equal(in_pool.outputs[0], result.tvm.outputs[0])
+    assert in_pool.storage_bytes == most_live <= 0.85 * result.tvm.storage_bytes
+    assert not ours.plan_memory.report[0].unplanned
 
 
 def test_pipeline_runs_tvms_passes_with_ours_in_place_of_static_plan_block_memory() -> None:

@@ -191,6 +191,31 @@ def test_the_check_finds_two_live_tensors_at_one_offset() -> None:
         check_no_overlap(tvm.script.from_source(text)["main"])
 
 
+def test_a_returned_tensor_placed_in_the_pool_is_live_to_the_end() -> None:
+    plan = PlanMemory(returned_in_pool=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        planned = plan(aliased("R.reshape"))
+    a, b, out = main_report(plan).placements
+    # Written while a and b are read, and returned: live with both, to the end.
+    assert out.start < a.end and out.end > out.start + 1
+    assert len({a.offset, b.offset, out.offset}) == 3
+    assert not main_report(plan).unplanned
+    check_no_overlap(planned["main"])
+
+
+def test_a_storage_keeps_its_virtual_device() -> None:
+    mod = aliased("R.reshape")
+    text = mod.script().replace("R.shape([64]), 0,", "R.shape([64]), 1,")
+    mod = tvm.script.from_source(text)
+    host = relax.VDevice(tvm.target.Target("llvm"), 0, "global")
+    mod.update_global_info("vdevice", [host, relax.VDevice(tvm.target.Target("llvm"), 1)])
+    plan = PlanMemory()
+    planned = plan(mod)
+    assert main_report(plan).pools == {"global_workspace.d1": 128}
+    assert "R.memory.alloc_storage(R.shape([128]), 1," in planned["main"].script()
+
+
 # ------------------------------------------------------------------ bad input
 
 

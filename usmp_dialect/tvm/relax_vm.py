@@ -1,7 +1,8 @@
 """The Relax VM on our plan: a drop-in for `relax.transform.StaticPlanBlockMemory`.
 
     tvm.compile(mod, target, relax_pipeline=pipeline(target, algorithm=..., pools=...))
-    PlanMemory(algorithm="default", pools="", effort=1.0, dump=None, plan_from=None)
+    PlanMemory(algorithm="default", pools="", effort=1.0, dump=None, plan_from=None,
+               returned_in_pool=False)
 
 `pipeline(target, **options)` is TVM's default Relax pipeline for `target` (what
 `relax.get_default_pipeline(target)` runs: library dispatch, legalization, folding, fusion,
@@ -134,6 +135,9 @@ class _PlanMemory:
     pools: str = ""
     effort: float = 1.0
     time_limit: float = 60.0
+    returned_in_pool: bool = False
+    """Place the returned tensors of static size in the pool too (the VM allocates them
+    apart otherwise): fewer bytes, but the caller holding an output holds the whole pool."""
     dump: str | None = None
     plan_from: str | None = None
     report: list[FunctionReport] = field(default_factory=list, compare=False)
@@ -181,7 +185,9 @@ class _PlanMemory:
     ) -> Any:
         storages: dict[Any, int] = {}
         try:
-            found = vm_tensors(func, lambda d: kinds.get(d, "") in OFFSET_VIEW_TARGETS)
+            found = vm_tensors(
+                func, lambda d: kinds.get(d, "") in OFFSET_VIEW_TARGETS, self.returned_in_pool
+            )
             report.unplanned = found.unplanned
             unviewable |= found.unviewable_devices
             storages = found.storages
@@ -194,13 +200,17 @@ class _PlanMemory:
                 tensors = [t for t in found.tensors if t.device == device]
                 plans[device] = (tensors, self._plan(tensors, report.function, device, many))
             ours = sum(sum(plan.pool_sizes.values()) for _, plan in plans.values())
-            theirs = sum(found.storages.values())
+            theirs = sum(found.storages.values()) + sum(
+                t.size for t in found.tensors if t.var in found.returned
+            )
             if ours > theirs and not self.pools and self.plan_from is None:
                 report.kept_tvm_plan = f"its storages take fewer bytes ({theirs} < {ours})"
                 _keep_storages(report, storages)
                 return None
             rewritten, pools = _rewritten(func, found.storages, plans, report)
             check_no_overlap(rewritten, pools)
+            placed = {t.name for t in found.tensors}
+            report.unplanned = [u for u in report.unplanned if u.name not in placed]
             return rewritten
         except Exception as error:  # anything unplannable keeps TVM's plan, said once
             report.kept_tvm_plan = f"{type(error).__name__}: {error}"
@@ -277,9 +287,12 @@ def _rewritten(
                 continue
             pool, offset = at[binding.var]
             call = binding.value
-            placed = relax.op.memory.alloc_tensor(
-                pool, offset, call.args[2], call.args[3], call.args[4]
+            # R.memory.alloc_tensor(storage, 0, shape, dtype, device) or, for a returned
+            # tensor, R.builtin.alloc_tensor(shape, dtype, device, scope).
+            shape, dtype, device = (
+                call.args[2:5] if call.op.name == "relax.memory.alloc_tensor" else call.args[0:3]
             )
+            placed = relax.op.memory.alloc_tensor(pool, offset, shape, dtype, device)
             if offset:
                 in_pool = relax.Var(binding.var.name, binding.var.ty)
                 bindings.append(relax.VarBinding(in_pool, placed))

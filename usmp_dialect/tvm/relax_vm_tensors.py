@@ -102,6 +102,8 @@ class VmTensors:
     """The `R.memory.alloc_storage` variables the tensors lived in, replaced by the plan,
     and their bytes."""
     unplanned: list[Unplanned] = field(default_factory=list)
+    returned: set[Any] = field(default_factory=set)
+    """The variables of the returned `R.builtin.alloc_tensor`s among `tensors`."""
     unviewable_devices: set[int] = field(default_factory=set)
     """The virtual devices of storages kept because their runtime makes no view at an
     offset."""
@@ -115,6 +117,9 @@ class _Storage:
     scope: str
     tensors: list[_Found] = field(default_factory=list)
     kept_because: str | None = None
+    returned: bool = False
+    """A tensor the VM allocates itself (`R.builtin.alloc_tensor`, its own storage here)
+    that the function returns."""
 
 
 @dataclass
@@ -185,12 +190,25 @@ def _unique(name: str, taken: set[str]) -> str:
     return found
 
 
-def vm_tensors(func: Any, plannable_device: Callable[[int], bool]) -> VmTensors:
+def vm_tensors(
+    func: Any, plannable_device: Callable[[int], bool], returned: bool = False
+) -> VmTensors:
     """The tensors of `func` (after StaticPlanBlockMemory) that a plan may place, and the
     allocations it leaves to the VM. `plannable_device(index)` says whether tensors of a
-    virtual device may be placed at offsets (its runtime makes views at an offset)."""
+    virtual device may be placed at offsets (its runtime makes views at an offset).
+    `returned`: the returned tensors of static size that the VM allocates itself are
+    placed too, live to the function's end (and still listed in `unplanned`, for a plan
+    that falls back to TVM's)."""
     walk = _Walk(func)
     result = VmTensors(unplanned=walk.unplanned)
+    if returned:
+        for own in walk.returned:
+            if own.size is not None and own.scope == "global" and plannable_device(own.device):
+                (t,) = own.tensors
+                result.tensors.append(
+                    VmTensor(t.name, t.var, own.size, t.start, walk.bindings + 1, own.device)
+                )
+                result.returned.add(t.var)
     for storage in walk.storages.values():
         kept_because = storage.kept_because or _why_kept(storage, plannable_device)
         if not plannable_device(storage.device):
@@ -234,16 +252,22 @@ class _Walk:
 
         self.analyzer = bounded_analyzer(func)
         self.storages: dict[Any, _Storage] = {}
+        self.own: dict[Any, _Storage] = {}
+        """The VM's own allocations of static size, each a storage of one tensor."""
         self.aliases: dict[Any, list[_Found]] = {}
         self.taken: set[str] = set()
         self.unplanned: list[Unplanned] = []
+        self.bindings = 0
         for index, binding in enumerate(_bindings(func)):
             self._binding(index, binding.var, binding.value)
+            self.bindings = index + 1
         for var in relax.analysis.free_vars(func.body.body):
             for t in self.aliases.get(var, ()):
+                t.storage.returned = True
                 t.storage.kept_because = f"tensor '{t.name}' is returned"
             if var in self.storages:
                 self.storages[var].kept_because = f"storage '{var.name}' is returned"
+        self.returned = [own for own in self.own.values() if own.returned]
 
     def _binding(self, index: int, var: Any, value: Any) -> None:
         from tvm import relax
@@ -255,7 +279,7 @@ class _Walk:
             self.storages[var] = _Storage(
                 var,
                 _int(dims[0]) if len(dims) == 1 else None,
-                _int(value.args[1].value) or 0,
+                _int(value.args[1]) or 0,
                 str(value.args[2].value),
             )
             return
@@ -269,9 +293,15 @@ class _Walk:
         if op == "relax.builtin.alloc_tensor":
             # The VM allocates it at its run's shape, bounded or not.
             size = tensor_bytes(value.args[0], value.args[1].value, Analyzer())
+            name = _unique(var.name, self.taken)
+            if size is not None:
+                own = _Storage(var, size, _int(value.args[2]) or 0, str(value.args[3].value))
+                own.tensors.append(_Found(name, var, size, index, index, own))
+                self.own[var] = own
+                self.aliases[var] = own.tensors[:]
             self.unplanned.append(
                 Unplanned(
-                    _unique(var.name, self.taken),
+                    name,
                     size,
                     "allocated by the VM (returned, or not plannable by TVM)"
                     if size is not None
