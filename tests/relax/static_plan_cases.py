@@ -238,6 +238,24 @@ return out
 """,
         attrs="R.func_attr({'relax.force_pure': True, 'tir_var_upper_bound': {'n': 32}})",
     ),
+    "symbolic shape, lower and upper bounds": _main(
+        'x: R.Tensor(("n", 4), "float32")',
+        'R.Tensor(("n", 4), "float32")',
+        """
+n = T.int64()
+a = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
+Module.unary(x, a)
+b = R.builtin.alloc_tensor(R.shape([n * 2, 4]), "float32", 0)
+Module.unary(a, b)
+c = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
+Module.unary(b, c)
+out = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
+Module.unary(c, out)
+return out
+""",
+        attrs="R.func_attr({'relax.force_pure': True, 'tir_var_upper_bound': {'n': 16}, "
+        "'tir_var_lower_bound': {'n': 2}})",
+    ),
     "unreferenced allocation": _main(
         f"x: {F}",
         F,
