@@ -38,12 +38,25 @@ def _alloc(shape: str, dtype: str = "float32") -> str:
     return f'R.builtin.alloc_tensor(R.shape([{shape}]), "{dtype}", 0)'
 
 
-def _main(params: str, ret: str, body: str, attrs: str = "") -> str:
+def _chain(shapes: list[str], dtype: str = "float32") -> str:
+    """Unary operators one after another from `x`, each output of one of `shapes`, the last
+    returned."""
+    names = [f"t{i}" for i in range(len(shapes) - 1)] + ["out"]
+    lines = []
+    for k, (name, shape) in enumerate(zip(names, shapes, strict=True)):
+        lines += [
+            f"{name} = R.builtin.alloc_tensor(R.shape([{shape}]), {dtype!r}, 0)",
+            f"Module.unary({names[k - 1] if k else 'x'}, {name})",
+        ]
+    return "\n".join([*lines, "return out"])
+
+
+def _main(params: str, ret: str, body: str, attrs: str = "", name: str = "main") -> str:
     lines = body.strip("\n").splitlines()
     indented = "\n".join("        " + line for line in lines)
     return f"""
     @R.function
-    def main({params}) -> {ret}:
+    def {name}({params}) -> {ret}:
         {attrs or "R.func_attr({'relax.force_pure': True})"}
 {indented}
 """
@@ -92,17 +105,7 @@ return out
     "bool tensors": _main(
         'x: R.Tensor((2, 3), "bool")',
         'R.Tensor((2, 3), "bool")',
-        f"""
-a = {_alloc("2, 3", "bool")}
-Module.unary(x, a)
-b = {_alloc("2, 3", "bool")}
-Module.unary(a, b)
-c = {_alloc("2, 3", "bool")}
-Module.unary(b, c)
-out = {_alloc("2, 3", "bool")}
-Module.unary(c, out)
-return out
-""",
+        _chain(["2, 3"] * 4, "bool"),
     ),
     "If condition": _main(
         f"x: {F}",
@@ -210,49 +213,18 @@ return out
     "symbolic shape": _main(
         'x: R.Tensor(("n", 4), "float32")',
         'R.Tensor(("n", 4), "float32")',
-        """
-n = T.int64()
-a = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
-Module.unary(x, a)
-b = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
-Module.unary(a, b)
-out = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
-Module.unary(b, out)
-return out
-""",
+        "n = T.int64()\n" + _chain(["n, 4"] * 3),
     ),
     "symbolic shape, upper bound": _main(
         'x: R.Tensor(("n", 4), "float32")',
         'R.Tensor(("n", 4), "float32")',
-        """
-n = T.int64()
-a = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
-Module.unary(x, a)
-b = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
-Module.unary(a, b)
-c = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
-Module.unary(b, c)
-out = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
-Module.unary(c, out)
-return out
-""",
+        "n = T.int64()\n" + _chain(["n, 4"] * 4),
         attrs="R.func_attr({'relax.force_pure': True, 'tir_var_upper_bound': {'n': 32}})",
     ),
     "symbolic shape, lower and upper bounds": _main(
         'x: R.Tensor(("n", 4), "float32")',
         'R.Tensor(("n", 4), "float32")',
-        """
-n = T.int64()
-a = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
-Module.unary(x, a)
-b = R.builtin.alloc_tensor(R.shape([n * 2, 4]), "float32", 0)
-Module.unary(a, b)
-c = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
-Module.unary(b, c)
-out = R.builtin.alloc_tensor(R.shape([n, 4]), "float32", 0)
-Module.unary(c, out)
-return out
-""",
+        "n = T.int64()\n" + _chain(["n, 4", "n * 2, 4", "n, 4", "n, 4"]),
         attrs="R.func_attr({'relax.force_pure': True, 'tir_var_upper_bound': {'n': 16}, "
         "'tir_var_lower_bound': {'n': 2}})",
     ),
@@ -278,33 +250,13 @@ Module.unary(a, out)
 return out
 """,
     ),
-    "several functions": _main(
-        f"x: {F}",
-        F,
-        f"""
-a = {_alloc("2, 3")}
-Module.unary(x, a)
-b = {_alloc("2, 3")}
-Module.unary(a, b)
-out = {_alloc("2, 3")}
-Module.unary(b, out)
-return out
-""",
-    )
-    + f"""
-    @R.function
-    def second(x: R.Tensor((4, 4), "float32")) -> R.Tensor((4, 4), "float32"):
-        R.func_attr({{'relax.force_pure': True}})
-        a = {_alloc("4, 4")}
-        Module.unary(x, a)
-        b = {_alloc("4, 4")}
-        Module.unary(a, b)
-        c = {_alloc("4, 4")}
-        Module.unary(b, c)
-        out = {_alloc("4, 4")}
-        Module.unary(c, out)
-        return out
-""",
+    "several functions": _main(f"x: {F}", F, _chain(["2, 3"] * 3))
+    + _main(
+        'x: R.Tensor((4, 4), "float32")',
+        'R.Tensor((4, 4), "float32")',
+        _chain(["4, 4"] * 4),
+        name="second",
+    ),
     "operators of mixed sizes": _main(
         'x: R.Tensor((16,), "float32")',
         'R.Tensor((16,), "float32")',
