@@ -20,9 +20,7 @@ EMPTY_LOOP = """\
 
 def test_a_loop_without_a_body_block_prints() -> None:
     module = LocatingParser(usmp_context(), EMPTY_LOOP, "empty.mlir").parse_module()
-    assert 'tir.for(%0, %0) <{kind = #tir<for_kind serial>, annotations = {}}> ({\n' in str(
-        module
-    )
+    assert "tir.for(%0, %0) <{kind = #tir<for_kind serial>, annotations = {}}> ({\n" in str(module)
 
 
 def test_a_loop_built_without_its_loop_var_prints() -> None:
