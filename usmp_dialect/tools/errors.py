@@ -76,7 +76,7 @@ class UsageParser(argparse.ArgumentParser):
     option (`--pool` is not `--pools`: a typo, not a choice)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, allow_abbrev=False, **kwargs)
+        super().__init__(*args, **{**kwargs, "allow_abbrev": False})
 
     def error(self, message: str) -> NoReturn:
         usage_error(self.prog, message)
