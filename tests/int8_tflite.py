@@ -58,7 +58,7 @@ class _Writer:
 
     def tensor(
         self,
-        name: str,
+        name: str | None,
         shape: list[int],
         dtype: int,
         scales: list[float] | None = None,
@@ -68,13 +68,14 @@ class _Writer:
         sparsity: int | None = None,
         quantized_dimension: int = 0,
     ) -> int:
-        """A tensor; `signature` its shape signature (-1 a dim a caller may resize),
+        """A tensor (`name` None: without one, which TFLite's schema allows); `signature`
+        its shape signature (-1 a dim a caller may resize),
         `sparsity` its SparsityParameters table (its `data` the non-zero values),
         `quantized_dimension` the axis of its per-channel scales. A scalar has no shape
         vector, which TFLite reads as rank 0."""
         b = self.builder
         buffer = self.buffer(data)
-        name_offset = b.CreateString(name)
+        name_offset = None if name is None else b.CreateString(name)
         shape_offset = None
         if shape:
             shape_offset = _vector(b, tflite.TensorStartShapeVector, shape, b.PrependInt32)
@@ -104,7 +105,8 @@ class _Writer:
             tflite.TensorAddShapeSignature(b, signature_offset)
         tflite.TensorAddType(b, dtype)
         tflite.TensorAddBuffer(b, buffer)
-        tflite.TensorAddName(b, name_offset)
+        if name_offset is not None:
+            tflite.TensorAddName(b, name_offset)
         if quantization is not None:
             tflite.TensorAddQuantization(b, quantization)
         if sparsity is not None:
@@ -360,16 +362,18 @@ def float16_weights_tflite(seed: int = 0) -> bytes:
     return w.model(codes, operators, [x], [out], "usmp_dialect float16-weight test model")
 
 
-def unsupported_operator_tflite() -> bytes:
+def unsupported_operator_tflite(out_name: str | None = "skip_gram/out") -> bytes:
     """A float model with an operator TVM 0.27's TFLite frontend does not convert:
 
     input float32[1,4] -> RELU -> SKIP_GRAM -> output float32[1,4]
-    """
+
+    the output named `out_name` (None: unnamed, as some of TFLM's test models leave a
+    tensor)."""
     w = _Writer()
     f32 = TensorType.FLOAT32
     x = w.tensor("input", [1, 4], f32)
     hidden = w.tensor("relu", [1, 4], f32)
-    out = w.tensor("skip_gram/out", [1, 4], f32)
+    out = w.tensor(out_name, [1, 4], f32)
     codes = [BuiltinOperator.RELU, BuiltinOperator.SKIP_GRAM]
     operators: list[tuple[int, list[int], int, int, int | None]] = [
         (0, [x], hidden, 0, None),
