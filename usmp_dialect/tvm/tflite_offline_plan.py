@@ -53,8 +53,10 @@ def with_offline_plan(data: bytes, offsets: np.ndarray, path: str) -> bytes:
     reusable = [b for b in earlier if b < len(buffers) and b not in _read_buffers(data)]
     plan_index = reusable[0] if reusable else len(buffers)
     prefix = _Prefix(data[4:8] if data[4:8] == b"TFL3" else b"\0\0\0\0")
-    root = prefix.table(_MODEL_SLOTS, [slot for slot in range(_MODEL_SLOTS)
-                                       if model.has(slot) or slot in (_BUFFERS, _METADATA)])
+    root = prefix.table(
+        _MODEL_SLOTS,
+        [slot for slot in range(_MODEL_SLOTS) if model.has(slot) or slot in (_BUFFERS, _METADATA)],
+    )
     prefix.set_root(root)
     for slot in range(_MODEL_SLOTS):
         if slot == _VERSION and model.has(slot):
@@ -125,8 +127,10 @@ class _Table:
         if not self.has(slot):
             return []
         start = self.target(slot)
-        return [start + 4 + 4 * i + _u32(self.data, start + 4 + 4 * i)
-                for i in range(_u32(self.data, start))]
+        return [
+            start + 4 + 4 * i + _u32(self.data, start + 4 + 4 * i)
+            for i in range(_u32(self.data, start))
+        ]
 
 
 def _metadata_name(data: bytes, entry: int) -> bytes | None:
@@ -217,8 +221,9 @@ class _Prefix:
         vtable = len(self.bytes)
         fields = {slot: 4 + 4 * n for n, slot in enumerate(present)}
         entries = [fields.get(slot, 0) for slot in range(num_slots)]
-        self.bytes += struct.pack(f"<HH{num_slots}H", 4 + 2 * num_slots, 4 + 4 * len(present),
-                                  *entries)
+        self.bytes += struct.pack(
+            f"<HH{num_slots}H", 4 + 2 * num_slots, 4 + 4 * len(present), *entries
+        )
         self._align(4)
         position = len(self.bytes)
         self.bytes += struct.pack("<i", position - vtable) + bytes(4 * len(present))

@@ -100,8 +100,9 @@ def _random_inputs(path: str, arena: int) -> list[list]:
             dtype, shape = np.dtype(detail["dtype"]), tuple(detail["shape"])
             if dtype.kind in "iu":
                 info = np.iinfo(dtype)
-                values.append(generator.integers(info.min, info.max, shape, dtype=dtype,
-                                                 endpoint=True))
+                values.append(
+                    generator.integers(info.min, info.max, shape, dtype=dtype, endpoint=True)
+                )
             elif dtype.kind == "b":
                 values.append(generator.integers(0, 1, shape, endpoint=True).astype(dtype))
             else:
@@ -117,8 +118,9 @@ def _compare(original: str, planned: str, arena: int) -> None:
     inputs = _random_inputs(original, arena)
     before, after = _outputs(original, arena, inputs), _outputs(planned, arena, inputs)
     same = all(
-        a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a.view(np.uint8),
-                                                                     b.view(np.uint8))
+        a.dtype == b.dtype
+        and a.shape == b.shape
+        and np.array_equal(a.view(np.uint8), b.view(np.uint8))
         for run_a, run_b in zip(before, after, strict=True)
         for a, b in zip(run_a, run_b, strict=True)
     )

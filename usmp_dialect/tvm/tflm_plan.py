@@ -1,5 +1,6 @@
 """A `.tflite` file's tensors planned as TensorFlow Lite Micro runs them, for TFLM itself:
 
+    planned_tflite(path, algorithm, budget) -> PlannedTflite    the file with our plan
     tflm_tensors(data, path) -> TflmTensors      what TFLM plans, and when each tensor lives
     plan_for_tflm(tensors, algorithm, budget, path) -> TflmPlan    our planner's offsets
 
@@ -20,16 +21,21 @@ whole run, and overwrite the variable's state.
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.planning.budget import Budget
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
-from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, Problem
+from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, PlanningError, Problem
 from usmp_dialect.planning.registry import get_algorithm
+
+if TYPE_CHECKING:
+    from usmp_dialect.tvm.tflm_check import TflmCheck
 
 ARENA_ALIGNMENT = 16
 """TFLM's `MicroArenaBufferAlignment()`: offsets and sizes in its head are multiples."""
@@ -256,3 +262,62 @@ def plan_for_tflm(tensors: TflmTensors, algorithm: str, budget: Budget, path: st
         raise LocatedError("the plan does not fit TFLM's 32-bit offsets", path)
     return TflmPlan(offsets.astype(np.int32), plan.total_size(problem), plan.proven_optimal)
 
+
+@dataclass(frozen=True)
+class PlannedTflite:
+    """A `.tflite` file with our plan for TFLM in its metadata."""
+
+    data: bytes
+    tensors: TflmTensors
+    plan: TflmPlan
+    algorithm: str
+
+    def summary(self) -> str:
+        optimal = ", proven optimal" if self.plan.proven_optimal else ""
+        return (
+            f"planned {int(self.tensors.planned.sum())} of the file's {self.tensors.count} "
+            f"tensors for TFLM's head: {self.plan.size} B ({self.algorithm}{optimal})\n"
+        )
+
+    def verified(self, original: str) -> TflmCheck:
+        """TFLM's run of the original and of this file: a `LocatedError` (at `original`)
+        unless their outputs are identical and TFLM placed our tensors where we did."""
+        from usmp_dialect.tvm.tflm_arena import TflmError
+        from usmp_dialect.tvm.tflm_check import check_offline_plan
+
+        with tempfile.TemporaryDirectory() as directory:
+            planned = Path(directory) / "planned.tflite"
+            planned.write_bytes(self.data)
+            try:
+                check = check_offline_plan(original, str(planned), self.plan.size)
+            except TflmError as error:
+                raise LocatedError(f"TFLM cannot run the file: {error}", original) from None
+        if not check.outputs_identical or check.scratch < 0:
+            raise LocatedError(
+                "TFLM does not run the planned file as the original:\n" + check.report(), original
+            )
+        return check
+
+
+def planned_tflite(path: str, algorithm: str, budget: Budget) -> PlannedTflite:
+    """The file `path` with its tensors planned for TFLM by `algorithm`."""
+    from usmp_dialect.tvm.tflite_offline_plan import with_offline_plan
+
+    try:
+        import tflite  # noqa: F401
+    except ModuleNotFoundError:
+        raise LocatedError(
+            "reading a .tflite file needs the 'tflite' package: pip install -e '.[models]' in "
+            "the usmp_dialect checkout",
+            path,
+        ) from None
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise LocatedError(f"cannot read '{path}': {error.strerror}", path) from None
+    tensors = tflm_tensors(data, path)
+    try:
+        plan = plan_for_tflm(tensors, algorithm, budget, path)
+    except PlanningError as error:
+        raise LocatedError(str(error), path) from None
+    return PlannedTflite(with_offline_plan(data, plan.offsets, path), tensors, plan, algorithm)
