@@ -21,7 +21,10 @@ whole run, and overwrite the variable's state.
 
 from __future__ import annotations
 
+import struct
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -99,15 +102,13 @@ def tflm_tensors(data: bytes, path: str) -> TflmTensors:
     TFLM would not run it with a static plan (a dynamic shape, an unsized type)."""
     import tflite
 
-    try:
+    with _flatbuffer_read(path):
         model = tflite.Model.GetRootAsModel(data, 0)
         graphs = [model.Subgraphs(k) for k in range(model.SubgraphsLength())]
+        if not graphs:
+            raise LocatedError("the model has no subgraph", path)
         tensors = _Tensors(model, graphs, path)
-    except (IndexError, ValueError, TypeError, UnicodeDecodeError) as error:
-        raise LocatedError(f"not a TFLite flatbuffer ({error})", path) from None
-    if not graphs:
-        raise LocatedError("the model has no subgraph", path)
-    _Walk(model, graphs, tensors, path).subgraph(0)
+        _Walk(model, graphs, tensors, path).subgraph(0)
     return tensors.result()
 
 
@@ -144,6 +145,17 @@ class _Tensors:
         planned[[i for i in self.variable_slots if i < len(planned)]] = False
         aligned = -(-self.sizes // ARENA_ALIGNMENT) * ARENA_ALIGNMENT
         return TflmTensors(tuple(self.names), aligned, self.first, self.last, planned)
+
+
+@contextmanager
+def _flatbuffer_read(path: str) -> Iterator[None]:
+    """Reading a file that is no flatbuffer fails anywhere, with any error: one diagnostic."""
+    try:
+        yield
+    except struct.error:
+        raise LocatedError("not a TFLite flatbuffer: an offset points past its end", path) from None
+    except (IndexError, ValueError, TypeError, OverflowError) as error:
+        raise LocatedError(f"not a TFLite flatbuffer ({error})", path) from None
 
 
 def _has_data(model: Any, tensor: Any) -> bool:
@@ -279,9 +291,9 @@ class PlannedTflite:
             f"tensors for TFLM's head: {self.plan.size} B ({self.algorithm}{optimal})\n"
         )
 
-    def verified(self, original: str) -> TflmCheck:
-        """TFLM's run of the original and of this file: a `LocatedError` (at `original`)
-        unless their outputs are identical and TFLM placed our tensors where we did."""
+    def checked(self, original: str) -> TflmCheck:
+        """TFLM's run of the original and of this file (a `LocatedError` at `original` if
+        TFLM cannot run one)."""
         from usmp_dialect.tvm.tflm_arena import TflmError
         from usmp_dialect.tvm.tflm_check import check_offline_plan
 
@@ -289,12 +301,25 @@ class PlannedTflite:
             planned = Path(directory) / "planned.tflite"
             planned.write_bytes(self.data)
             try:
-                check = check_offline_plan(original, str(planned), self.plan.size)
+                return check_offline_plan(original, str(planned), self.plan.size)
             except TflmError as error:
                 raise LocatedError(f"TFLM cannot run the file: {error}", original) from None
+
+    def verified(self, original: str) -> TflmCheck:
+        """`checked`, a `LocatedError` unless TFLM's outputs are identical and its head no
+        larger than with its own plan (its kernels' scratch buffers, which it always
+        places at run time, may not fit the gaps our plan leaves)."""
+        check = self.checked(original)
         if not check.outputs_identical or check.scratch < 0:
             raise LocatedError(
                 "TFLM does not run the planned file as the original:\n" + check.report(), original
+            )
+        if check.head_after > check.head_before:
+            raise LocatedError(
+                "TFLM's head with our plan is larger than with its own: its kernels' scratch "
+                "buffers do not fit the gaps our plan leaves (the output is not written)\n"
+                + check.report(),
+                original,
             )
         return check
 
@@ -320,4 +345,6 @@ def planned_tflite(path: str, algorithm: str, budget: Budget) -> PlannedTflite:
         plan = plan_for_tflm(tensors, algorithm, budget, path)
     except PlanningError as error:
         raise LocatedError(str(error), path) from None
-    return PlannedTflite(with_offline_plan(data, plan.offsets, path), tensors, plan, algorithm)
+    with _flatbuffer_read(path):
+        planned = with_offline_plan(data, plan.offsets, path)
+    return PlannedTflite(planned, tensors, plan, algorithm)

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""BENCHMARKS.md's "TFLM with our plan": each `.tflite` file planned for TensorFlow Lite
+Micro (`usmp-translate --emit-tflite-plan --verify`) and run by TFLM's interpreter before
+and after:
+
+    python tools/bench_tflm_plan.py DIR_OR_FILE... [--write [FILE]]
+
+The files are those under each DIR (recursively) and the `.tflite` files the test extra
+installs (tests/wheel_models.py). A file TFLM cannot run as it is gets a row saying why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
+
+from usmp_dialect.diagnostics import LocatedError  # noqa: E402
+from usmp_dialect.planning.budget import DEFAULT_ALGORITHM, Budget  # noqa: E402
+from usmp_dialect.tvm.tflm_arena import TflmError, tflm_arena  # noqa: E402
+from usmp_dialect.tvm.tflm_plan import planned_tflite  # noqa: E402
+
+TITLE = "## TFLM with our plan"
+HEADER = [
+    "file",
+    "tensors planned",
+    "TFLM head before",
+    "TFLM head after",
+    "our plan",
+    "TFLM scratch",
+    "after / before",
+    "outputs identical",
+    "plan s",
+]
+
+
+def _files(arguments: list[str]) -> list[Path]:
+    wheel_models = importlib.import_module("wheel_models")
+    found = [
+        Path(path)
+        for name in wheel_models.WHEEL_MODELS
+        if name.endswith("-tflite") and (path := wheel_models.wheel_model_path(name))
+    ]
+    for argument in arguments:
+        given = Path(argument)
+        found += sorted(given.rglob("*.tflite")) if given.is_dir() else [given]
+    return found
+
+
+def _row(path: Path) -> list[str]:
+    name = path.name
+    try:
+        tflm_arena(str(path))
+    except TflmError as error:
+        return [name, "", "TFLM fails: " + str(error)[:80], "", "", "", "", "", ""]
+    try:
+        start = time.process_time()
+        planned = planned_tflite(str(path), DEFAULT_ALGORITHM, Budget())
+        seconds = time.process_time() - start
+        check = planned.checked(str(path))
+    except LocatedError as error:
+        return [name, "", "", "", "", "", "", "no: " + error.message.splitlines()[0], ""]
+    tensors = planned.tensors
+    return [
+        name,
+        f"{int(tensors.planned.sum())} of {tensors.count}",
+        f"{check.head_before:,}",
+        f"{check.head_after:,}",
+        f"{planned.plan.size:,}",
+        f"{check.scratch:,}",
+        f"{check.head_after / check.head_before:.3f}",
+        ("yes" if check.outputs_identical else "NO")
+        + (" (above TFLM's: --verify writes no file)" if check.head_after > check.head_before else ""),
+        f"{seconds:.2f}",
+    ]
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("paths", nargs="*", help="folders of .tflite files, or files")
+    add_write_option(parser)
+    args = parser.parse_args(argv)
+    rows = [_row(path) for path in _files(args.paths)]
+    preamble = [
+        f"`python tools/bench_tflm_plan.py {' '.join(args.paths)} --write` (this 2-core "
+        "machine): each file planned by `usmp-translate --emit-tflite-plan` (default "
+        "algorithm, TFLM's lifetimes and 16-byte alignment) and run by the `tflite-micro` "
+        "wheel's interpreter, the original and the planned file on the same random inputs "
+        "(two invocations). TFLM head: its non-persistent arena (`print_allocations`), "
+        "before (TFLM's own greedy plan) and after (our offsets from the file's "
+        "OfflineMemoryAllocation metadata); TFLM scratch: what its kernels' scratch buffers "
+        "add above our plan (TFLM places them at run time). Bytes; plan s: CPU seconds of "
+        "reading, planning and writing.",
+    ]
+    publish(markdown_section(TITLE, preamble, HEADER, rows), args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
