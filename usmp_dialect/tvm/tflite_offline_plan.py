@@ -53,25 +53,16 @@ def with_offline_plan(data: bytes, offsets: np.ndarray, path: str) -> bytes:
     reusable = [b for b in earlier if b < len(buffers) and b not in _read_buffers(data)]
     plan_index = reusable[0] if reusable else len(buffers)
     prefix = _Prefix(data[4:8] if data[4:8] == b"TFL3" else b"\0\0\0\0")
-    root = prefix.table(
-        _MODEL_SLOTS,
-        [slot for slot in range(_MODEL_SLOTS) if model.has(slot) or slot in (_BUFFERS, _METADATA)],
-    )
-    prefix.set_root(root)
-    for slot in range(_MODEL_SLOTS):
-        if slot == _VERSION and model.has(slot):
-            prefix.put_u32(root.field(slot), _u32(data, model.field(slot)))
-        elif model.has(slot) and slot not in (_BUFFERS, _METADATA):
-            prefix.point(root.field(slot), old=model.target(slot))
+    root = _model_copy(prefix, model)
     buffer_vector = prefix.vector(max(len(buffers), plan_index + 1))
     metadata_vector = prefix.vector(len(kept) + 1)
     prefix.point(root.field(_BUFFERS), new=buffer_vector)
     prefix.point(root.field(_METADATA), new=metadata_vector)
-    for i, buffer in enumerate(buffers):
+    for i, old_buffer in enumerate(buffers):
         if i != plan_index:
-            prefix.point(buffer_vector + 4 + 4 * i, old=buffer)
-    for i, entry in enumerate(kept):
-        prefix.point(metadata_vector + 4 + 4 * i, old=entry)
+            prefix.point(buffer_vector + 4 + 4 * i, old=old_buffer)
+    for i, old_entry in enumerate(kept):
+        prefix.point(metadata_vector + 4 + 4 * i, old=old_entry)
     entry = prefix.table(2, [0, 1])
     prefix.point(metadata_vector + 4 + 4 * len(kept), new=entry.position)
     prefix.point(entry.field(0), new=prefix.string(METADATA_NAME))
@@ -83,6 +74,19 @@ def with_offline_plan(data: bytes, offsets: np.ndarray, path: str) -> bytes:
     )
     prefix.point(buffer.field(0), new=prefix.aligned_bytes(words.tobytes()))
     return prefix.finished(data)
+
+
+def _model_copy(prefix: _Prefix, model: _Table) -> _NewTable:
+    """The new root: the old model's fields, the buffers and metadata left to fill."""
+    present = [s for s in range(_MODEL_SLOTS) if model.has(s) or s in (_BUFFERS, _METADATA)]
+    root = prefix.table(_MODEL_SLOTS, present)
+    prefix.set_root(root)
+    for slot in range(_MODEL_SLOTS):
+        if slot == _VERSION and model.has(slot):
+            prefix.put_u32(root.field(slot), _u32(model.data, model.field(slot)))
+        elif model.has(slot) and slot not in (_BUFFERS, _METADATA):
+            prefix.point(root.field(slot), old=model.target(slot))
+    return root
 
 
 def offline_plan(data: bytes) -> np.ndarray | None:

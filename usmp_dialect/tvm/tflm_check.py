@@ -79,7 +79,7 @@ def _outputs(path: str, arena: int, inputs: list[list]) -> list:
 
 def _details(get: object) -> list[dict]:
     """Every input's (or output's) details: the wheel answers one index at a time."""
-    found = []
+    found: list[dict] = []
     while True:
         try:
             found.append(get(len(found)))  # type: ignore[operator]

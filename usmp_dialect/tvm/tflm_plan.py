@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -36,9 +36,9 @@ from usmp_dialect.planning.budget import Budget
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
 from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, PlanningError, Problem
 from usmp_dialect.planning.registry import get_algorithm
-
-if TYPE_CHECKING:
-    from usmp_dialect.tvm.tflm_check import TflmCheck
+from usmp_dialect.tvm.tflite_offline_plan import with_offline_plan
+from usmp_dialect.tvm.tflm_arena import TflmError
+from usmp_dialect.tvm.tflm_check import TflmCheck, check_offline_plan
 
 ARENA_ALIGNMENT = 16
 """TFLM's `MicroArenaBufferAlignment()`: offsets and sizes in its head are multiples."""
@@ -294,8 +294,6 @@ class PlannedTflite:
     def checked(self, original: str) -> TflmCheck:
         """TFLM's run of the original and of this file (a `LocatedError` at `original` if
         TFLM cannot run one)."""
-        from usmp_dialect.tvm.tflm_arena import TflmError
-        from usmp_dialect.tvm.tflm_check import check_offline_plan
 
         with tempfile.TemporaryDirectory() as directory:
             planned = Path(directory) / "planned.tflite"
@@ -326,8 +324,6 @@ class PlannedTflite:
 
 def planned_tflite(path: str, algorithm: str, budget: Budget) -> PlannedTflite:
     """The file `path` with its tensors planned for TFLM by `algorithm`."""
-    from usmp_dialect.tvm.tflite_offline_plan import with_offline_plan
-
     try:
         import tflite  # noqa: F401
     except ModuleNotFoundError:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from int8_tflite import dynamic_shape_tflite, missing_subgraph_tflite  # noqa: E402
+from int8_tflite import dynamic_shape_tflite, missing_subgraph_tflite
 
 KINDS = {"dynamic": dynamic_shape_tflite, "missing-subgraph": missing_subgraph_tflite}
 
