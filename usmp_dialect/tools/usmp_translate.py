@@ -209,6 +209,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "a runner and a Makefile for the host and for QEMU's Cortex-M55)",
     )
     modes.add_argument(
+        "--emit-c-models",
+        metavar="DIR",
+        help="several planned tir modules (--model NAME=FILE each) to one C library in DIR: "
+        "the models run one after another and share one workspace",
+    )
+    modes.add_argument(
         "--emit-tflite-plan",
         action="store_true",
         help="a .tflite file's tensors planned with TensorFlow Lite Micro's lifetimes, written "
@@ -282,6 +288,14 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="NAME",
         help="the C prefix of the interface: NAME.h, struct NAME_inputs, NAME_run (default: model)",
     )
+    models = parser.add_argument_group("--emit-c-models options")
+    models.add_argument(
+        "--model",
+        action="append",
+        default=[],
+        metavar="NAME=FILE.mlir",
+        help="a planned model and its C prefix (one flag per model, in the order they run)",
+    )
     tflm = parser.add_argument_group("--emit-tflite-plan options")
     tflm.add_argument(
         "--algorithm",
@@ -337,6 +351,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     if args.emit_tflite_plan:
         return _emit_tflite_plan(args)
+    if args.emit_c_models is not None:
+        return _emit_c_models(args)
+    if args.model:
+        usage_error(TOOL, "--model is an option of --emit-c-models")
     for flag in ("algorithm", "time_limit", "verify"):
         if getattr(args, flag) not in (None, False):
             option = flag.replace("_", "-")
@@ -442,6 +460,31 @@ def _emit_tflite_plan(args: argparse.Namespace) -> int:
         if args.verify:
             print(planned.verified(path).report(), end="", file=sys.stderr)
         outputs.add(args.output_file, planned.data)
+    return 0
+
+
+def _emit_c_models(args: argparse.Namespace) -> int:
+    if args.input_file is not None or args.output_file is not None:
+        usage_error(TOOL, "--emit-c-models reads --model NAME=FILE and writes DIR, nothing else")
+    if len(args.model) < 2:
+        usage_error(TOOL, "--emit-c-models needs two or more --model NAME=FILE.mlir")
+    given = []
+    for flag in args.model:
+        name, _, path = flag.partition("=")
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) or not path:
+            usage_error(TOOL, f"--model must be NAME=FILE with NAME a C identifier, got '{flag}'")
+        given.append((name, path))
+    with report_user_errors(TOOL) as context, staged_outputs() as outputs:
+        models = []
+        for name, path in given:
+            context.input_name = path
+            models.append((name, parse_module(_read_input(path, mlir=True), path), path))
+        context.input_name = None
+        with requires_tvm(TOOL, "--emit-c-models"):
+            from usmp_dialect.tvm.c_models import models_files
+
+            for file, text in models_files(models).items():
+                outputs.add_in_directory(args.emit_c_models, file, text)
     return 0
 
 
