@@ -474,17 +474,21 @@ def _emit_c_models(args: argparse.Namespace) -> int:
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) or not path:
             usage_error(TOOL, f"--model must be NAME=FILE with NAME a C identifier, got '{flag}'")
         given.append((name, path))
-    with report_user_errors(TOOL) as context, staged_outputs() as outputs:
+    with (
+        report_user_errors(TOOL) as context,
+        staged_outputs() as outputs,
+        requires_tvm(TOOL, "--emit-c-models"),
+    ):
+        from usmp_dialect.tvm.c_models import check_model_names, models_files
+
+        check_model_names(given)
         models = []
         for name, path in given:
             context.input_name = path
             models.append((name, parse_module(_read_input(path, mlir=True), path), path))
         context.input_name = None
-        with requires_tvm(TOOL, "--emit-c-models"):
-            from usmp_dialect.tvm.c_models import models_files
-
-            for file, text in models_files(models).items():
-                outputs.add_in_directory(args.emit_c_models, file, text)
+        for file, text in models_files(models).items():
+            outputs.add_in_directory(args.emit_c_models, file, text)
     return 0
 
 

@@ -31,25 +31,28 @@ def _aligned(size: int) -> int:
 
 def models_files(models: Sequence[tuple[str, ModuleOp, str]]) -> dict[str, str]:
     """The library of `models`, each (C prefix, planned module, where it came from)."""
-    _check_names(models)
+    check_model_names([(name, origin) for name, _, origin in models])
     files: dict[str, str] = {}
     interfaces = []
     for name, module, _ in models:
         interface = c_library.interface(module, c_library.check_module(module), name)
         interfaces.append(interface)
-        for file, text in library_files(module, name).items():
-            if file in (f"{name}.h", f"{name}.c", f"{name}_constants.c"):
-                files[file] = text
+        own = (f"{name}.h", f"{name}.c", f"{name}_constants.c")  # not its runner's files
+        files |= {file: text for file, text in library_files(module, name).items() if file in own}
     files[f"{SYSTEM}.h"] = _header(interfaces)
     files[f"{SYSTEM}.c"] = _source(interfaces)
     return files
 
 
-def _check_names(models: Sequence[tuple[str, ModuleOp, str]]) -> None:
+def check_model_names(models: Sequence[tuple[str, str]]) -> None:
+    """A `LocatedError` (at the file named second) unless the C prefixes, each (name, file),
+    give distinct files and macros."""
     seen: dict[str, str] = {}
-    for name, _, origin in models:
+    for name, origin in models:
         if name == SYSTEM:
-            raise LocatedError(f"the model name '{SYSTEM}' is the shared part's: name it else", origin)
+            raise LocatedError(
+                f"the model name '{SYSTEM}' is the shared part's: name it else", origin
+            )
         # The header's macros are the prefix in capitals: kws and KWS would collide.
         if name.upper() in seen:
             raise LocatedError(
@@ -59,7 +62,7 @@ def _check_names(models: Sequence[tuple[str, ModuleOp, str]]) -> None:
             )
         seen[name.upper()] = origin
     # A model named as another's plus '_constants' would write that one's constants file.
-    for name, _, origin in models:
+    for name, origin in models:
         if name.upper().endswith("_CONSTANTS") and name.upper()[: -len("_CONSTANTS")] in seen:
             raise LocatedError(f"'{name}.c' would be the constants of another model", origin)
 
@@ -129,7 +132,7 @@ def _source(interfaces: list[c_library.Interface]) -> str:
         ]
     lines.append("")
     for i in interfaces:
-        shared = dict((pool.ident, offset) for pool, offset in _shared_pools(i))
+        shared = {pool.ident: offset for pool, offset in _shared_pools(i)}
         lines += [
             f"struct {i.model}_workspace_pools {SYSTEM}_{i.model}_pools(void) {{",
             f"  struct {i.model}_workspace_pools pools;",
