@@ -17,6 +17,9 @@
                                                 but --temporaries=inline by default)
     usmp-translate --import-onnx m.onnx [--input-shape NAME=1x3x224x224 ...]
                                                 ONNX model file -> tir (as --import-relax)
+    usmp-translate --emit-c-models DIR --model A=a.mlir --model B=b.mlir
+                                                planned models run one after another -> one
+                                                C library, one shared workspace
     usmp-translate --emit-tflite-plan m.tflite -o planned.tflite
         [--algorithm NAME] [--time-limit S]     the file's tensors planned as TFLM runs
         [--verify]                              them, as its OfflineMemoryAllocation
