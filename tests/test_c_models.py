@@ -15,6 +15,7 @@ tvm = pytest.importorskip("tvm")
 pytestmark = pytest.mark.tvm
 
 from int8_tflite import int8_cnn_tflite, large_activations_tflite  # noqa: E402
+from wheel_models import wheel_model_path  # noqa: E402
 
 from usmp_dialect.parsing import parse_module  # noqa: E402
 from usmp_dialect.tvm import c_check, c_library  # noqa: E402
@@ -138,3 +139,68 @@ def test_colliding_names_are_one_diagnostic(tmp_path: Path) -> None:
         "capitals): give each its own"
     ]
     assert not (tmp_path / "library").exists()
+
+
+PIPELINE_MAIN = r"""
+#include <stdio.h>
+#include <string.h>
+#include "models.h"
+int main(void) {
+  struct first_workspace_pools a = models_first_pools();
+  struct second_workspace_pools b = models_second_pools();
+  struct first_inputs a_in = first_map_inputs(&a);
+  struct first_outputs a_out = first_map_outputs(&a);
+  struct second_outputs b_out = second_map_outputs(&b);
+  float x = 0.75f, piped, twice;
+  memcpy(a_in.INPUT, &x, sizeof x);
+  if (first_run(&a, NULL) != 0 || second_run(&b, NULL) != 0) return 1;
+  memcpy(&piped, b_out.OUTPUT, sizeof piped);
+  /* The same model twice with a copy between: what the pipeline saves. */
+  memcpy(a_in.INPUT, &x, sizeof x);
+  if (first_run(&a, NULL) != 0) return 1;
+  memcpy(a_in.INPUT, a_out.OUTPUT, sizeof x);
+  if (first_run(&a, NULL) != 0) return 1;
+  memcpy(&twice, a_out.OUTPUT, sizeof twice);
+  printf("%a %a\n", piped, twice);
+  return 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_pipeline_hands_outputs_over_in_place(tmp_path: Path) -> None:
+    """The sine model twice as a pipeline: the second reads the first's output where the
+    first wrote it, and computes what the model applied twice with a copy between does;
+    models whose outputs and inputs differ are one diagnostic."""
+    c_check.require_tools(qemu=False)
+    sine = wheel_model_path("sine-tflite")
+    assert sine is not None, "pip install -e '.[test]' (tflite-micro)"
+    planned = _planned(Path(sine).read_bytes(), tmp_path, "sine")
+    interface = _interface(planned, "first")
+    library = tmp_path / "library"
+    flags = [f"--model=first={planned}", f"--model=second={planned}", "--pipeline"]
+    subprocess.run([*TRANSLATE, "--emit-c-models", str(library), *flags], check=True)
+    (output,), (given,) = interface.outputs, interface.inputs
+    main = PIPELINE_MAIN.replace("INPUT", given.ident).replace("OUTPUT", output.ident)
+    (library / "main.c").write_text(main)
+    image = library / "main"
+    sources = sorted(str(p) for p in library.glob("*.c"))
+    subprocess.run(["cc", "-std=c11", "-O2", "-o", str(image), *sources, "-lm"], check=True)
+    piped, twice = subprocess.run(
+        [str(image)], check=True, capture_output=True, text=True
+    ).stdout.split()
+    assert piped == twice
+    assert float.fromhex(piped) == pytest.approx(np.sin(np.sin(0.75)), abs=0.1)
+
+    relu = _planned(large_activations_tflite(size=4), tmp_path, "relu")
+    flags = [f"--model=first={planned}", f"--model=relu={relu}", "--pipeline"]
+    done = subprocess.run(
+        [*TRANSLATE, "--emit-c-models", str(tmp_path / "bad"), *flags],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"{relu}: error: relu cannot take first's outputs: its inputs are [512] bytes, the "
+        "outputs [4]"
+    ]

@@ -299,6 +299,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="NAME=FILE.mlir",
         help="a planned model and its C prefix (one flag per model, in the order they run)",
     )
+    models.add_argument(
+        "--pipeline",
+        action="store_true",
+        help="each model's outputs are the next one's inputs: left in the workspace where one "
+        "model writes them for the next to read, no copy (plan each with --use-workspace-io)",
+    )
     tflm = parser.add_argument_group("--emit-tflite-plan options")
     tflm.add_argument(
         "--algorithm",
@@ -356,8 +362,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _emit_tflite_plan(args)
     if args.emit_c_models is not None:
         return _emit_c_models(args)
-    if args.model:
-        usage_error(TOOL, "--model is an option of --emit-c-models")
+    if args.model or args.pipeline:
+        usage_error(TOOL, "--model and --pipeline are options of --emit-c-models")
     for flag in ("algorithm", "time_limit", "verify"):
         if getattr(args, flag) not in (None, False):
             option = flag.replace("_", "-")
@@ -490,7 +496,7 @@ def _emit_c_models(args: argparse.Namespace) -> int:
             context.input_name = path
             models.append((name, parse_module(_read_input(path, mlir=True), path), path))
         context.input_name = None
-        for file, text in models_files(models).items():
+        for file, text in models_files(models, args.pipeline).items():
             outputs.add_in_directory(args.emit_c_models, file, text)
     return 0
 

@@ -13,7 +13,9 @@ must survive the other's runs). `models_NAME_pools()` gives model NAME's
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
+from typing import NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
 
@@ -29,8 +31,12 @@ def _aligned(size: int) -> int:
     return -(-size // c_library.POOL_ALIGNMENT) * c_library.POOL_ALIGNMENT
 
 
-def models_files(models: Sequence[tuple[str, ModuleOp, str]]) -> dict[str, str]:
-    """The library of `models`, each (C prefix, planned module, where it came from)."""
+def models_files(
+    models: Sequence[tuple[str, ModuleOp, str]], pipeline: bool = False
+) -> dict[str, str]:
+    """The library of `models`, each (C prefix, planned module, where it came from), run
+    one after another; `pipeline`: each model's outputs are the next one's inputs, left
+    where the one wrote them for the next to read (`_pipeline_bases`)."""
     check_model_names([(name, origin) for name, _, origin in models])
     files: dict[str, str] = {}
     interfaces = []
@@ -39,8 +45,10 @@ def models_files(models: Sequence[tuple[str, ModuleOp, str]]) -> dict[str, str]:
         interfaces.append(interface)
         own = (f"{name}.h", f"{name}.c", f"{name}_constants.c")  # not its runner's files
         files |= {file: text for file, text in library_files(module, name).items() if file in own}
-    files[f"{SYSTEM}.h"] = _header(interfaces)
-    files[f"{SYSTEM}.c"] = _source(interfaces)
+    origins = [origin for _, _, origin in models]
+    bases = _pipeline_bases(interfaces, origins) if pipeline else [0] * len(interfaces)
+    files[f"{SYSTEM}.h"] = _header(interfaces, bases, pipeline)
+    files[f"{SYSTEM}.c"] = _source(interfaces, bases)
     return files
 
 
@@ -77,14 +85,60 @@ def _shared_pools(interface: c_library.Interface) -> list[tuple[c_library.Pool, 
     return placed
 
 
-def _workspace_size(interfaces: list[c_library.Interface]) -> int:
+def _workspace_size(interfaces: list[c_library.Interface], bases: list[int]) -> int:
     return max(
-        (offset + _aligned(pool.size) for i in interfaces for pool, offset in _shared_pools(i)),
+        (
+            base + offset + _aligned(pool.size)
+            for i, base in zip(interfaces, bases, strict=True)
+            for pool, offset in _shared_pools(i)
+        ),
         default=0,
     )
 
 
-def _header(interfaces: list[c_library.Interface]) -> str:
+def _pipeline_bases(interfaces: list[c_library.Interface], origins: list[str]) -> list[int]:
+    """Where each model's workspace starts in the shared one, so that each model's inputs
+    lie on the bytes where the model before wrote its outputs: no copy between them. Each
+    plan is kept as it is (its inputs live from its start, so nothing it writes overwrites
+    them before they are read; what the model before left elsewhere is dead)."""
+    bases = [0]
+    for (before, after), origin in zip(itertools.pairwise(interfaces), origins[1:], strict=True):
+        bases.append(bases[-1] + _handover_shift(before, after, origin))
+    lowest = min(bases)
+    return [base - lowest for base in bases]
+
+
+def _handover_shift(before: c_library.Interface, after: c_library.Interface, origin: str) -> int:
+    """How far `after`'s workspace starts past `before`'s so that its inputs are the other's
+    outputs; a `LocatedError` at `origin` (after's file) when no shift does it."""
+
+    def refuse(why: str) -> NoReturn:
+        raise LocatedError(f"{after.model} cannot take {before.model}'s outputs: {why}", origin)
+
+    for i in (before, after):
+        if not i.in_pools or len(_shared_pools(i)) != 1:
+            refuse(
+                f"{i.model} must be planned with its inputs and outputs in its one "
+                "workspace pool (usmp-opt --plan-pools --use-workspace-io)"
+            )
+    if [t.nbytes for t in before.outputs] != [t.nbytes for t in after.inputs]:
+        refuse(
+            f"its inputs are {[t.nbytes for t in after.inputs]} bytes, the outputs "
+            f"{[t.nbytes for t in before.outputs]}"
+        )
+    shifts = {
+        before.offsets[out.name][1] - after.offsets[given.name][1]
+        for out, given in zip(before.outputs, after.inputs, strict=True)
+    }
+    if len(shifts) != 1:
+        refuse("its inputs lie apart otherwise than the outputs do")
+    shift = shifts.pop()
+    if shift % c_library.POOL_ALIGNMENT:
+        refuse(f"the shift, {shift} bytes, is no multiple of {c_library.POOL_ALIGNMENT}")
+    return shift
+
+
+def _header(interfaces: list[c_library.Interface], bases: list[int], pipeline: bool) -> str:
     guard = f"{SYSTEM.upper()}_H"
     includes = [f'#include "{i.model}.h"' for i in interfaces]
     pools = [
@@ -94,14 +148,21 @@ def _header(interfaces: list[c_library.Interface]) -> str:
         [
             f"/* {', '.join(i.model for i in interfaces)}: planned models that run one after "
             "another,",
-            " * never at once (usmp-translate --emit-c-models). They share one workspace, as",
-            " * large as the largest model's; the state a model keeps from run to run has its",
-            " * own array. */",
+            " * never at once (usmp-translate --emit-c-models). They share one workspace; the",
+            " * state a model keeps from run to run has its own array. */",
+            *(
+                [
+                    "/* A pipeline: each model's outputs are the next one's inputs, in place (run",
+                    " * them in this order; read the next one's inputs, not a copy). */",
+                ]
+                if pipeline
+                else []
+            ),
             f"#ifndef {guard}",
             f"#define {guard}",
             *includes,
             "",
-            f"#define {SYSTEM.upper()}_WORKSPACE_SIZE {_workspace_size(interfaces)}",
+            f"#define {SYSTEM.upper()}_WORKSPACE_SIZE {_workspace_size(interfaces, bases)}",
             "/* A model's workspace pools inside the shared memory: pass them to its run",
             " * function (another model's run overwrites its workspace, not its state). */",
             *pools,
@@ -111,8 +172,8 @@ def _header(interfaces: list[c_library.Interface]) -> str:
     )
 
 
-def _source(interfaces: list[c_library.Interface]) -> str:
-    size = _workspace_size(interfaces)
+def _source(interfaces: list[c_library.Interface], bases: list[int]) -> str:
+    size = _workspace_size(interfaces, bases)
     alignment = c_library.POOL_ALIGNMENT
     lines = [
         "/* Generated by usmp-translate --emit-c-models. */",
@@ -131,8 +192,8 @@ def _source(interfaces: list[c_library.Interface]) -> str:
             if pool.state
         ]
     lines.append("")
-    for i in interfaces:
-        shared = {pool.ident: offset for pool, offset in _shared_pools(i)}
+    for i, base in zip(interfaces, bases, strict=True):
+        shared = {pool.ident: base + offset for pool, offset in _shared_pools(i)}
         lines += [
             f"struct {i.model}_workspace_pools {SYSTEM}_{i.model}_pools(void) {{",
             f"  struct {i.model}_workspace_pools pools;",
