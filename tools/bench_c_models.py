@@ -3,8 +3,9 @@
 one after another (`usmp-translate --emit-c-models`), its RAM against TensorFlow Lite
 Micro's for the same two files:
 
-    python tools/bench_c_models.py A.tflite B.tflite [--write [FILE]]
+    python tools/bench_c_models.py A.tflite B.tflite [--pipeline C.tflite D.tflite] [--write [FILE]]
 
+`--pipeline`: a second row, C's outputs are D's inputs (`--emit-c-models --pipeline`).
 Each file is imported, planned with its inputs and outputs in its workspace
 (`--plan-pools --use-workspace-io --constant-pool`), and both written as one library; a
 main calling both run functions is linked (`cc -O2`) and its `.bss` read (`size -A`).
@@ -78,8 +79,14 @@ def _bss(names: list[str], directory: Path) -> int:
     return image_sizes(str(image)).bss - image_sizes(str(empty)).bss
 
 
-def _row(paths: list[Path]) -> list[str]:
-    names = [p.stem.split("_")[0] for p in paths]
+def _names(paths: list[Path]) -> list[str]:
+    """C prefixes: each file's name up to its first '_', numbered where two are alike."""
+    stems = [p.stem.split("_")[0] for p in paths]
+    return [f"{s}{k}" if stems.count(s) > 1 else s for k, s in enumerate(stems)]
+
+
+def _row(paths: list[Path], pipeline: bool) -> list[str]:
+    names = _names(paths)
     with tempfile.TemporaryDirectory() as work:
         directory = Path(work)
         flags = []
@@ -88,6 +95,8 @@ def _row(paths: list[Path]) -> list[str]:
             _planned_mlir(path, mlir)
             flags += ["--model", f"{name}={mlir}"]
         library = directory / "library"
+        if pipeline:
+            flags.append("--pipeline")
         subprocess.run([*TRANSLATE, "--emit-c-models", str(library), *flags], check=True)
         pools = [_pool_size(library / f"{n}.h") for n in names]
         bss = _bss(names, library)
@@ -103,7 +112,7 @@ def _row(paths: list[Path]) -> list[str]:
     heads = " + ".join(f"{head:,}" for head, _ in arenas)
     return [
         " then ".join(p.name for p in paths),
-        "one after another",
+        "pipeline (no copy)" if pipeline else "one after another",
         f"{bss:,}",
         " / ".join(f"{p:,}" for p in pools),
         f"{separate:,} ({heads} + {tails:,})",
@@ -115,11 +124,19 @@ def _row(paths: list[Path]) -> list[str]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("files", nargs="+", help=".tflite files, in the order they run")
+    parser.add_argument(
+        "--pipeline", nargs=2, metavar="FILE", help="a row of two files as a pipeline"
+    )
     add_write_option(parser)
     args = parser.parse_args(argv)
-    paths = [Path(f) for f in args.files]
+    rows = [_row([Path(f) for f in args.files], pipeline=False)]
+    if args.pipeline:
+        rows.append(_row([Path(f) for f in args.pipeline], pipeline=True))
+    command = " ".join(args.files) + (
+        f" --pipeline {' '.join(args.pipeline)}" if args.pipeline else ""
+    )
     preamble = [
-        f"`python tools/bench_c_models.py {' '.join(args.files)} --write` (this 2-core "
+        f"`python tools/bench_c_models.py {command} --write` (this 2-core "
         "machine): the files imported and planned with their inputs and outputs in their "
         "workspace (`--plan-pools --use-workspace-io --constant-pool`), written as one "
         "library by `usmp-translate --emit-c-models` and linked with a main running each "
@@ -130,9 +147,11 @@ def main(argv: list[str]) -> int:
         "quantization data); *separate arenas*: the sum of both arenas; *one shared "
         "arena*: TFLM's multi-tenant layout, the larger head and both tails (computed from "
         "the two, the wheel has no multi-tenant interpreter); *our offline plans*: the "
-        "same with each file planned by `--emit-tflite-plan`. Bytes.",
+        "same with each file planned by `--emit-tflite-plan`; TFLM has no pipeline: its "
+        "figures are the same for one, and the caller copies each output to the next "
+        "input. Bytes.",
     ]
-    publish(markdown_section(TITLE, preamble, HEADER, [_row(paths)]), args)
+    publish(markdown_section(TITLE, preamble, HEADER, rows), args)
     return 0
 
 
