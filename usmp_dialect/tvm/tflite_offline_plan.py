@@ -50,7 +50,9 @@ def with_offline_plan(data: bytes, offsets: np.ndarray, path: str) -> bytes:
     entries = model.vector(_METADATA)
     kept = [entry for entry in entries if _metadata_name(data, entry) != METADATA_NAME]
     earlier = [_metadata_buffer(data, e) for e in entries if e not in kept]
-    reusable = [b for b in earlier if b < len(buffers) and b not in _read_buffers(data)]
+    # An earlier plan's buffer no tensor and no other metadata entry reads holds ours.
+    read = _read_buffers(data) | {_metadata_buffer(data, e) for e in kept}
+    reusable = [b for b in earlier if 0 < b < len(buffers) and b not in read]
     plan_index = reusable[0] if reusable else len(buffers)
     prefix = _Prefix(data[4:8] if data[4:8] == b"TFL3" else b"\0\0\0\0")
     root = _model_copy(prefix, model)
