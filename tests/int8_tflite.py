@@ -914,3 +914,24 @@ def missing_subgraph_tflite() -> bytes:
         (0, [x], out, BuiltinOptions.WhileOptions, options)
     ]
     return w.model([BuiltinOperator.WHILE], operators, [x], [out], "usmp_dialect bad WHILE")
+
+
+def mean_relu_tflite() -> bytes:
+    """A float model whose MEAN asks TFLM for scratch buffers at run time (its kernel's
+    index iterators: 4 bytes per input dimension and per axis):
+
+    input float32[1,4,4,2] -> MEAN over [1,2], kept -> RELU -> output float32[1,1,1,2]
+    """
+    w = _Writer()
+    f32 = TensorType.FLOAT32
+    x = w.tensor("input", [1, 4, 4, 2], f32)
+    axes = w.tensor("axes", [2], TensorType.INT32, data=np.array([1, 2], np.int32))
+    mean = w.tensor("mean", [1, 1, 1, 2], f32)
+    out = w.tensor("relu", [1, 1, 1, 2], f32)
+    options = _table(w.builder, "ReducerOptions", KeepDims=True)
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [x, axes], mean, BuiltinOptions.ReducerOptions, options),
+        (1, [mean], out, 0, None),
+    ]
+    codes = [BuiltinOperator.MEAN, BuiltinOperator.RELU]
+    return w.model(codes, operators, [x], [out], "usmp_dialect mean with scratch")

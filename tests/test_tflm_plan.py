@@ -9,14 +9,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tflite
-from int8_tflite import int8_cnn_tflite, scalar_state_tflite
+from int8_tflite import int8_cnn_tflite, mean_relu_tflite, scalar_state_tflite
 from wheel_models import wheel_model_path
 
 from usmp_dialect.planning.budget import Budget
 from usmp_dialect.tools.usmp_translate import main as usmp_translate
 from usmp_dialect.tvm.tflite_offline_plan import METADATA_NAME, offline_plan, with_offline_plan
 from usmp_dialect.tvm.tflm_check import check_offline_plan
-from usmp_dialect.tvm.tflm_plan import ARENA_ALIGNMENT, plan_for_tflm, tflm_tensors
+from usmp_dialect.tvm.tflm_plan import (
+    ARENA_ALIGNMENT,
+    operator_scratch,
+    plan_for_tflm,
+    planned_tflite,
+    tflm_tensors,
+)
 
 
 def _planned(data: bytes) -> tuple[np.ndarray, int]:
@@ -157,3 +163,19 @@ def test_streaming_model_with_subgraphs_and_variables(tmp_path: Path) -> None:
     check = check_offline_plan(str(path), str(out), size)
     assert check.outputs_identical
     assert check.head_after == size < check.head_before
+
+
+def test_operator_scratch_is_what_tflm_asks_for(tmp_path: Path) -> None:
+    """MEAN's kernel asks TFLM for two index buffers (4 dimensions, 2 axes: 16 and 8 bytes,
+    16 each in the arena) at its step, 1; RELU for none. Planned with room for them, TFLM's
+    head is no larger than with its own plan, and the outputs are the original's."""
+    source = tmp_path / "mean.tflite"
+    source.write_bytes(mean_relu_tflite())
+    data = source.read_bytes()
+    tensors = tflm_tensors(data, str(source))
+    assert operator_scratch(data, tensors) == {1: 32}
+    planned, check = planned_tflite(str(source), "default", Budget()).verified(
+        str(source), Budget()
+    )
+    assert check.outputs_identical and check.head_after <= check.head_before
+    assert check.head_after == planned.plan.size + check.scratch

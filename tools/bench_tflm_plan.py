@@ -35,7 +35,7 @@ HEADER = [
     "TFLM head before",
     "TFLM head after",
     "our plan",
-    "TFLM scratch",
+    "TFLM scratch above our plan",
     "after / before",
     "outputs identical",
     "plan s",
@@ -65,19 +65,19 @@ def _row(path: Path) -> list[str]:
         start = time.process_time()
         planned = planned_tflite(str(path), DEFAULT_ALGORITHM, Budget())
         seconds = time.process_time() - start
-        check = planned.checked(str(path))
+        planned, check = planned.verified(str(path), Budget())
     except LocatedError as error:
         return [name, "", "", "", "", "", "", "no: " + error.message.splitlines()[0], ""]
     tensors = planned.tensors
-    above = check.head_after > check.head_before
+    room = sum(planned.plan.scratch.values())
     return [
         name,
         f"{int(tensors.planned.sum())} of {tensors.count}",
         f"{check.head_before:,}",
         f"{check.head_after:,}",
-        f"{planned.plan.size:,}",
+        f"{planned.plan.size:,}" + (f" (room for scratch: {room:,})" if room else ""),
         f"{check.scratch:,}",
-        f"{check.head_after / check.head_before:.3f}" + (" (--verify refuses)" if above else ""),
+        f"{check.head_after / check.head_before:.3f}",
         "yes" if check.outputs_identical else "NO",
         f"{seconds:.2f}",
     ]
@@ -96,9 +96,12 @@ def main(argv: list[str]) -> int:
         "wheel's interpreter, the original and the planned file on the same random inputs "
         "(two invocations). TFLM head: its non-persistent arena (`print_allocations`), "
         "before (TFLM's own greedy plan) and after (our offsets from the file's "
-        "OfflineMemoryAllocation metadata); TFLM scratch: what its kernels' scratch buffers "
-        "add above our plan (TFLM places them at run time). Bytes; plan s: CPU seconds of "
-        "reading, planning and writing.",
+        "OfflineMemoryAllocation metadata), as `--verify` writes it: where TFLM puts its "
+        "kernels' scratch buffers on top of our plan, the file is planned again with room "
+        "for each operator's scratch (measured by TFLM on the operator alone) when that "
+        "makes TFLM's head smaller; *room for scratch* is then the sum of what the plan "
+        "leaves room for, *TFLM scratch above our plan* what TFLM still puts on top. Bytes; "
+        "plan s: CPU seconds of reading, planning and writing (the first plan).",
     ]
     publish(markdown_section(TITLE, preamble, HEADER, rows), args)
     return 0

@@ -465,9 +465,11 @@ def _emit_tflite_plan(args: argparse.Namespace) -> int:
         if _same_file(path, args.output_file):
             raise LocatedError("the output would replace the input: name another file", path)
         planned = planned_tflite(path, algorithm, budget)
-        print(planned.summary(), end="", file=sys.stderr)
+        report = ""
         if args.verify:
-            print(planned.verified(path).report(), end="", file=sys.stderr)
+            planned, check = planned.verified(path, budget)
+            report = check.report()
+        print(planned.summary() + report, end="", file=sys.stderr)
         outputs.add(args.output_file, planned.data)
     return 0
 

@@ -33,7 +33,11 @@ _HEADER = 3  # version, subgraph, count
 
 # The fields of schema.fbs's Model table, by slot: all 4 bytes wide (a uint or an offset).
 _MODEL_SLOTS = 8
-_VERSION, _BUFFERS, _METADATA = 0, 4, 6
+_VERSION, _SUBGRAPHS, _BUFFERS, _METADATA = 0, 2, 4, 6
+# The fields of a SubGraph table this tool writes: all vectors.
+_TENSORS, _INPUTS, _OUTPUTS, _OPERATORS = 0, 1, 2, 3
+# An Operator's tensor index vectors.
+_OPERATOR_INPUTS, _OPERATOR_OUTPUTS = 1, 2
 _ALIGNMENT = 16
 
 
@@ -55,7 +59,7 @@ def with_offline_plan(data: bytes, offsets: np.ndarray, path: str) -> bytes:
     reusable = [b for b in earlier if 0 < b < len(buffers) and b not in read]
     plan_index = reusable[0] if reusable else len(buffers)
     prefix = _Prefix(data[4:8] if data[4:8] == b"TFL3" else b"\0\0\0\0")
-    root = _model_copy(prefix, model)
+    root = _model_copy(prefix, model, (_BUFFERS, _METADATA))
     buffer_vector = prefix.vector(max(len(buffers), plan_index + 1))
     metadata_vector = prefix.vector(len(kept) + 1)
     prefix.point(root.field(_BUFFERS), new=buffer_vector)
@@ -78,17 +82,56 @@ def with_offline_plan(data: bytes, offsets: np.ndarray, path: str) -> bytes:
     return prefix.finished(data)
 
 
-def _model_copy(prefix: _Prefix, model: _Table) -> _NewTable:
-    """The new root: the old model's fields, the buffers and metadata left to fill."""
-    present = [s for s in range(_MODEL_SLOTS) if model.has(s) or s in (_BUFFERS, _METADATA)]
+def _model_copy(prefix: _Prefix, model: _Table, replaced: tuple[int, ...]) -> _NewTable:
+    """The new root: the old model's fields, the `replaced` ones left to fill."""
+    present = [s for s in range(_MODEL_SLOTS) if model.has(s) or s in replaced]
     root = prefix.table(_MODEL_SLOTS, present)
     prefix.set_root(root)
     for slot in range(_MODEL_SLOTS):
         if slot == _VERSION and model.has(slot):
             prefix.put_u32(root.field(slot), _u32(model.data, model.field(slot)))
-        elif model.has(slot) and slot not in (_BUFFERS, _METADATA):
+        elif model.has(slot) and slot not in replaced:
             prefix.point(root.field(slot), old=model.target(slot))
     return root
+
+
+def single_operator_model(
+    data: bytes, operator: int, inputs: list[int], outputs: list[int]
+) -> bytes:
+    """The flatbuffer `data` with operator `operator` of its first subgraph alone, the
+    tensors `inputs` and `outputs` its graph's, no offline plan, and every tensor the
+    operator does not read or write empty (shape [0]: TFLM allocates nothing for it): TFLM's
+    head for it is the operator's tensors and its kernel's scratch buffers."""
+    model = _Table(data, _u32(data, 0))
+    graph = _Table(data, model.vector(_SUBGRAPHS)[0])
+    op = _Table(data, graph.vector(_OPERATORS)[operator])
+    used = {i for slot in (_OPERATOR_INPUTS, _OPERATOR_OUTPUTS) for i in op.ints(slot)}
+    kept = [e for e in model.vector(_METADATA) if _metadata_name(data, e) != METADATA_NAME]
+    prefix = _Prefix(data[4:8] if data[4:8] == b"TFL3" else b"\0\0\0\0")
+    root = _model_copy(prefix, model, (_SUBGRAPHS, _METADATA))
+    subgraphs, metadata = prefix.vector(1), prefix.vector(len(kept))
+    prefix.point(root.field(_SUBGRAPHS), new=subgraphs)
+    prefix.point(root.field(_METADATA), new=metadata)
+    for i, entry in enumerate(kept):
+        prefix.point(metadata + 4 + 4 * i, old=entry)
+    alone = prefix.table(4, [_TENSORS, _INPUTS, _OUTPUTS, _OPERATORS])
+    prefix.point(subgraphs + 4, new=alone.position)
+    old_tensors = graph.vector(_TENSORS)
+    tensors = prefix.vector(len(old_tensors))
+    prefix.point(alone.field(_TENSORS), new=tensors)
+    prefix.point(alone.field(_INPUTS), new=prefix.int_vector(inputs))
+    prefix.point(alone.field(_OUTPUTS), new=prefix.int_vector(outputs))
+    operators = prefix.vector(1)
+    prefix.point(alone.field(_OPERATORS), new=operators)
+    prefix.point(operators + 4, old=op.position)
+    empty = prefix.table(1, [0])  # a Tensor of shape [0], float32, buffer 0
+    prefix.point(empty.field(0), new=prefix.int_vector([0]))
+    for i, tensor in enumerate(old_tensors):
+        if i in used:
+            prefix.point(tensors + 4 + 4 * i, old=tensor)
+        else:
+            prefix.point(tensors + 4 + 4 * i, new=empty.position)
+    return prefix.finished(data)
 
 
 def offline_plan(data: bytes) -> np.ndarray | None:
@@ -127,6 +170,14 @@ class _Table:
 
     def target(self, slot: int) -> int:
         return self.field(slot) + _u32(self.data, self.field(slot))
+
+    def ints(self, slot: int) -> list[int]:
+        """An int32 vector field's values (none when the field is absent)."""
+        if not self.has(slot):
+            return []
+        start = self.target(slot)
+        count = _u32(self.data, start)
+        return list(struct.unpack_from(f"<{count}i", self.data, start + 4))
 
     def vector(self, slot: int) -> list[int]:
         """The tables a vector field points to (none when the field is absent)."""
@@ -239,6 +290,12 @@ class _Prefix:
         self._align(4)
         position = len(self.bytes)
         self.bytes += struct.pack("<I", length) + bytes(4 * length)
+        return position
+
+    def int_vector(self, values: list[int]) -> int:
+        self._align(4)
+        position = len(self.bytes)
+        self.bytes += struct.pack(f"<I{len(values)}i", len(values), *values)
         return position
 
     def string(self, text: bytes) -> int:

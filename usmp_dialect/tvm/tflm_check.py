@@ -31,7 +31,8 @@ class TflmCheck:
 
     @property
     def scratch(self) -> int:
-        """What TFLM's head holds above our plan: its kernels' scratch buffers."""
+        """What TFLM's head holds above our plan: its kernels' scratch buffers that did not
+        fit the plan's gaps."""
         return self.head_after - self.planned_size
 
     def report(self) -> str:
@@ -39,7 +40,7 @@ class TflmCheck:
         return (
             f"TFLM head before: {self.head_before} B\n"
             f"TFLM head after:  {self.head_after} B (our plan {self.planned_size} B, "
-            f"TFLM's kernels' scratch {self.scratch} B)\n"
+            f"TFLM's kernels' scratch above it {self.scratch} B)\n"
             f"outputs on the same inputs: {same}\n"
         )
 

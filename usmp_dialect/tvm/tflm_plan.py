@@ -25,7 +25,7 @@ import struct
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +36,8 @@ from usmp_dialect.planning.budget import Budget
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
 from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, PlanningError, Problem
 from usmp_dialect.planning.registry import get_algorithm
-from usmp_dialect.tvm.tflite_offline_plan import with_offline_plan
-from usmp_dialect.tvm.tflm_arena import TflmError
+from usmp_dialect.tvm.tflite_offline_plan import single_operator_model, with_offline_plan
+from usmp_dialect.tvm.tflm_arena import TflmError, tflm_arena
 from usmp_dialect.tvm.tflm_check import TflmCheck, check_offline_plan
 
 ARENA_ALIGNMENT = 16
@@ -95,6 +95,8 @@ class TflmPlan:
     size: int
     """Bytes of TFLM's head our offsets use."""
     proven_optimal: bool
+    scratch: dict[int, int] = field(default_factory=dict)
+    """The bytes of TFLM's kernels' scratch buffers the plan leaves room for, by step."""
 
 
 def tflm_tensors(data: bytes, path: str) -> TflmTensors:
@@ -251,28 +253,45 @@ def _indices(as_numpy: Any, length: int) -> list[int]:
     return [int(i) for i in as_numpy() if i >= 0]
 
 
-def plan_for_tflm(tensors: TflmTensors, algorithm: str, budget: Budget, path: str) -> TflmPlan:
+def plan_for_tflm(
+    tensors: TflmTensors,
+    algorithm: str,
+    budget: Budget,
+    path: str,
+    scratch: dict[int, int] | None = None,
+) -> TflmPlan:
     """Our planner's offsets for the tensors TFLM's head holds (of the file `path`), by
-    TFLM's lifetimes."""
+    TFLM's lifetimes; `scratch`: bytes TFLM's kernels ask for at a step, by step, planned
+    as buffers of that step (room left for them; TFLM places them at run time)."""
     planned = np.flatnonzero(tensors.planned)
+    steps = sorted((scratch or {}).items())
     offsets = np.full(tensors.count, -1, dtype=np.int64)
     if len(planned) == 0:
         return TflmPlan(offsets.astype(np.int32), 0, True)
+    count = len(planned) + len(steps)
     intervals = Intervals.from_lists(
-        np.arange(len(planned)), tensors.first[planned], tensors.last[planned] + 1
+        np.arange(count),
+        np.concatenate([tensors.first[planned], [step for step, _ in steps]]),
+        np.concatenate([tensors.last[planned] + 1, [step + 1 for step, _ in steps]]),
     )
+    sizes = [-(-size // ARENA_ALIGNMENT) * ARENA_ALIGNMENT for _, size in steps]
     problem = Problem(
-        names=tuple(tensors.names[i] for i in planned),
-        sizes=tensors.sizes[planned],
-        alignments=np.full(len(planned), ARENA_ALIGNMENT, dtype=np.int64),
-        conflicts=Conflicts.lazy(lambda: conflicts_from_intervals(intervals, len(planned))),
+        names=(
+            *(tensors.names[i] for i in planned),
+            *(f"scratch of step {step}" for step, _ in steps),
+        ),
+        sizes=np.concatenate([tensors.sizes[planned], sizes]).astype(np.int64),
+        alignments=np.full(count, ARENA_ALIGNMENT, dtype=np.int64),
+        conflicts=Conflicts.lazy(lambda: conflicts_from_intervals(intervals, count)),
         intervals=intervals,
     )
     plan: Plan = get_algorithm(algorithm)(problem, budget)
-    offsets[planned] = plan.offset
+    offsets[planned] = plan.offset[: len(planned)]
     if int(offsets.max()) + int(tensors.sizes.max()) >= 1 << 31:
         raise LocatedError("the plan does not fit TFLM's 32-bit offsets", path)
-    return TflmPlan(offsets.astype(np.int32), plan.total_size(problem), plan.proven_optimal)
+    return TflmPlan(
+        offsets.astype(np.int32), plan.total_size(problem), plan.proven_optimal, dict(steps)
+    )
 
 
 @dataclass(frozen=True)
@@ -286,9 +305,15 @@ class PlannedTflite:
 
     def summary(self) -> str:
         optimal = ", proven optimal" if self.plan.proven_optimal else ""
+        room = self.plan.scratch
+        scratch = (
+            f", room for {sum(room.values())} B of TFLM's kernels' scratch at {len(room)} operators"
+            if room
+            else ""
+        )
         return (
             f"planned {int(self.tensors.planned.sum())} of the file's {self.tensors.count} "
-            f"tensors for TFLM's head: {self.plan.size} B ({self.algorithm}{optimal})\n"
+            f"tensors for TFLM's head: {self.plan.size} B ({self.algorithm}{optimal}{scratch})\n"
         )
 
     def checked(self, original: str) -> TflmCheck:
@@ -303,11 +328,24 @@ class PlannedTflite:
             except TflmError as error:
                 raise LocatedError(f"TFLM cannot run the file: {error}", original) from None
 
-    def verified(self, original: str) -> TflmCheck:
-        """`checked`, a `LocatedError` unless TFLM's outputs are identical and its head no
-        larger than with its own plan (its kernels' scratch buffers, which it always
-        places at run time, may not fit the gaps our plan leaves)."""
+    def verified(self, original: str, budget: Budget) -> tuple[PlannedTflite, TflmCheck]:
+        """This file, or, where TFLM puts its kernels' scratch buffers on top of our plan,
+        one planned again with room for them (`operator_scratch`) if TFLM's head is smaller
+        so; and TFLM's run of it. A `LocatedError` unless TFLM's outputs are identical
+        and its head no larger than with its own plan."""
         check = self.checked(original)
+        planned = self
+        if check.scratch > 0 and check.outputs_identical:
+            data = Path(original).read_bytes()
+            scratch = operator_scratch(data, self.tensors)
+            if scratch:
+                plan = plan_for_tflm(self.tensors, self.algorithm, budget, original, scratch)
+                with _flatbuffer_read(original):
+                    written = with_offline_plan(data, plan.offsets, original)
+                with_room = PlannedTflite(written, self.tensors, plan, self.algorithm)
+                second = with_room.checked(original)
+                if second.head_after < check.head_after or not second.outputs_identical:
+                    planned, check = with_room, second
         if not check.outputs_identical or check.scratch < 0:
             raise LocatedError(
                 "TFLM does not run the planned file as the original:\n" + check.report(), original
@@ -319,7 +357,38 @@ class PlannedTflite:
                 + check.report(),
                 original,
             )
-        return check
+        return planned, check
+
+
+def operator_scratch(data: bytes, tensors: TflmTensors) -> dict[int, int]:
+    """The bytes of scratch buffers each operator's kernel asks TFLM for, by TFLM's step,
+    measured by TFLM: its head for the operator alone less the operator's tensors. Only for
+    a model of one subgraph (whose operator j is step j + 1); an operator TFLM cannot run
+    alone counts none."""
+    import tflite
+
+    model = tflite.Model.GetRootAsModel(data, 0)
+    if model.SubgraphsLength() != 1:
+        return {}
+    graph = model.Subgraphs(0)
+    found = {}
+    with tempfile.TemporaryDirectory() as directory:
+        alone = Path(directory) / "operator.tflite"
+        for j in range(graph.OperatorsLength()):
+            op = graph.Operators(j)
+            inputs = [
+                i for i in _indices(op.InputsAsNumpy, op.InputsLength()) if tensors.planned[i]
+            ]
+            outputs = _indices(op.OutputsAsNumpy, op.OutputsLength())
+            alone.write_bytes(single_operator_model(data, j, inputs, outputs))
+            try:
+                head, _ = tflm_arena(str(alone))
+            except TflmError:
+                continue
+            own = sum(int(tensors.sizes[i]) for i in set(inputs + outputs) if tensors.planned[i])
+            if head > own:
+                found[j + 1] = head - own
+    return found
 
 
 def planned_tflite(path: str, algorithm: str, budget: Budget) -> PlannedTflite:
