@@ -39,6 +39,15 @@ def _planned(tflite: bytes, directory: Path, name: str) -> Path:
     return planned
 
 
+def _refused(flags: list[str], library: Path) -> list[str]:
+    """What `--emit-c-models` says when it refuses `flags` (exit status 1, no library)."""
+    done = subprocess.run(
+        [*TRANSLATE, "--emit-c-models", str(library), *flags], capture_output=True, text=True
+    )
+    assert done.returncode == 1 and not library.exists()
+    return done.stderr.splitlines()
+
+
 def _interface(path: Path, name: str) -> c_library.Interface:
     module = parse_module(path.read_bytes(), str(path))
     return c_library.interface(module, c_library.check_module(module), name)
@@ -128,17 +137,10 @@ def test_colliding_names_are_one_diagnostic(tmp_path: Path) -> None:
     """kws and KWS would write the same macros: said before any file is read."""
     planned = tmp_path / "kws.mlir"
     flags = [f"--model=kws={planned}", f"--model=KWS={planned}"]
-    done = subprocess.run(
-        [*TRANSLATE, "--emit-c-models", str(tmp_path / "library"), *flags],
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 1
-    assert done.stderr.splitlines() == [
+    assert _refused(flags, tmp_path / "library") == [
         f"{planned}: error: two models are named 'KWS' ({planned} too; the macros are in "
         "capitals): give each its own"
     ]
-    assert not (tmp_path / "library").exists()
 
 
 PIPELINE_MAIN = r"""
@@ -194,13 +196,7 @@ def test_pipeline_hands_outputs_over_in_place(tmp_path: Path) -> None:
 
     relu = _planned(large_activations_tflite(size=4), tmp_path, "relu")
     flags = [f"--model=first={planned}", f"--model=relu={relu}", "--pipeline"]
-    done = subprocess.run(
-        [*TRANSLATE, "--emit-c-models", str(tmp_path / "bad"), *flags],
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 1
-    assert done.stderr.splitlines() == [
+    assert _refused(flags, tmp_path / "bad") == [
         f"{relu}: error: relu cannot take first's outputs: its inputs are [512] bytes, the "
         "outputs [4]"
     ]
