@@ -890,3 +890,52 @@ def int8_kernel_tflite(
         (0, operands, out, options_type, options)
     ]
     return w.model([code], operators, [x], [out], f"usmp_dialect int8 {kind}")
+
+
+def dynamic_shape_tflite() -> bytes:
+    """A float model whose input's stored shape has a dimension of -1 (known only when a
+    runtime resizes it), which TFLM cannot plan:
+
+    input float32[-1,4] -> RELU -> output float32[-1,4]
+    """
+    w = _Writer()
+    x = w.tensor("input", [-1, 4], TensorType.FLOAT32, signature=[-1, 4])
+    out = w.tensor("relu", [-1, 4], TensorType.FLOAT32, signature=[-1, 4])
+    operators: list[tuple[int, list[int], int, int, int | None]] = [(0, [x], out, 0, None)]
+    return w.model([BuiltinOperator.RELU], operators, [x], [out], "usmp_dialect dynamic shape")
+
+
+def missing_subgraph_tflite() -> bytes:
+    """A float model whose WHILE calls subgraphs 3 and 4 of a file that has one:
+
+    input float32[4] -> WHILE (cond 3, body 4) -> output float32[4]
+    """
+    w = _Writer()
+    x = w.tensor("input", [4], TensorType.FLOAT32)
+    out = w.tensor("loop", [4], TensorType.FLOAT32)
+    options = _table(w.builder, "WhileOptions", CondSubgraphIndex=3, BodySubgraphIndex=4)
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [x], out, BuiltinOptions.WhileOptions, options)
+    ]
+    return w.model([BuiltinOperator.WHILE], operators, [x], [out], "usmp_dialect bad WHILE")
+
+
+def mean_relu_tflite() -> bytes:
+    """A float model whose MEAN asks TFLM for scratch buffers at run time (its kernel's
+    index iterators: 4 bytes per input dimension and per axis):
+
+    input float32[1,4,4,2] -> MEAN over [1,2], kept -> RELU -> output float32[1,1,1,2]
+    """
+    w = _Writer()
+    f32 = TensorType.FLOAT32
+    x = w.tensor("input", [1, 4, 4, 2], f32)
+    axes = w.tensor("axes", [2], TensorType.INT32, data=np.array([1, 2], np.int32))
+    mean = w.tensor("mean", [1, 1, 1, 2], f32)
+    out = w.tensor("relu", [1, 1, 1, 2], f32)
+    options = _table(w.builder, "ReducerOptions", KeepDims=True)
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [x, axes], mean, BuiltinOptions.ReducerOptions, options),
+        (1, [mean], out, 0, None),
+    ]
+    codes = [BuiltinOperator.MEAN, BuiltinOperator.RELU]
+    return w.model(codes, operators, [x], [out], "usmp_dialect mean with scratch")
