@@ -241,6 +241,40 @@ def test_cortex_m55_gives_the_host_bytes(tmp_path: Path) -> None:
     assert board.stack is not None and 0 < board.stack <= 256
 
 
+def test_emit_c_leaves_the_users_files_in_dir(tmp_path: Path) -> None:
+    """The issue's case: `--emit-c DIR` into a folder holding the user's `my_main.c` and a
+    built binary replaces its own files and nothing else; DIR a file: one diagnostic."""
+    module = ROOT / "tests/filecheck/inputs/tir/emit_c/copy.mlir"
+    library = tmp_path / "lib"
+    library.mkdir()
+    (library / "my_main.c").write_text('#include "model.h"\n')
+    (library / "app").write_bytes(b"\x7fELF")
+    (library / "model.h").write_text("an old header")
+
+    def emit_c(directory: Path) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, str(ROOT / "tools" / "usmp-translate"), "--emit-c"]
+        return subprocess.run(
+            [*command, str(directory), str(module)], capture_output=True, text=True
+        )
+
+    done = emit_c(library)
+    assert done.returncode == 0, done.stderr
+    assert (library / "my_main.c").read_text() == '#include "model.h"\n'
+    assert (library / "app").read_bytes() == b"\x7fELF"
+    assert "model_run" in (library / "model.h").read_text()
+    assert {"model.c", "run.c", "Makefile"} <= {p.name for p in library.iterdir()}
+
+    a_file = tmp_path / "a_file"
+    a_file.write_text("the user's")
+    done = emit_c(a_file)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert (
+        done.stderr == f"{a_file}: error: cannot write into the directory: it is not a directory\n"
+    )
+    assert a_file.read_text() == "the user's"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file", "lib"]
+
+
 @pytest.mark.slow
 def test_make_qemu_reads_files_relative_to_the_callers_directory(tmp_path: Path) -> None:
     """`make -C DIR qemu ARGS="in.bin out.bin"` as a user types it, from another directory."""
