@@ -515,3 +515,30 @@ def test_a_cpp_main_calls_the_library_by_its_header(tmp_path: Path) -> None:
     # The reals -12.8 ... 12.7 at scale 0.2 around -3: -67 ... -3 ... 60, each real read back.
     assert [int(values[i][0]) for i in (0, 128, 254)] == [-67, -3, 60]
     assert [float(values[i][1]) for i in (126, 128, 130, 254)] == [-0.2, 0.0, 0.2, 12.6]
+
+
+@pytest.mark.slow
+def test_a_pool_goes_in_the_section_and_memory_it_names(tmp_path: Path) -> None:
+    """`--pools 'sram:...:section=.dtcm,dram:section=.ext_ram'`: the runner puts each pool's
+    array in its section, the AN547's linker script places the sections in DTCM and DDR,
+    the header says so, and the board computes the host's bytes."""
+    _require_tools(qemu=True)
+    mod, weights = load_model(str(ROOT / "examples/models/cnn.py:cnn"))
+    lowered = lower_model(mod, weights, "cnn.py:cnn", DEFAULT_LOWERING)
+    module = c_check.planned_tir_module(lowered.tir, lowered.constants)
+    pools = "sram:size_hint=1K:section=.dtcm,dram:section=.ext_ram"
+    plan_pools(module, plan_pools_pipeline(constant_pool=True, pools=pools))
+    rng = np.random.default_rng(0)
+    inputs = {"x": rng.standard_normal((1, 3, 8, 8)).astype("float32")}
+    host = c_check.run_planned(module, inputs, str(tmp_path / "host"))
+    board = c_check.run_planned(module, inputs, str(tmp_path / "board"), qemu=True)
+    assert all(np.array_equal(host.outputs[k], board.outputs[k]) for k in host.outputs)
+    header = (tmp_path / "board" / "model.h").read_text()
+    assert '#define MODEL_SRAM_SECTION ".dtcm"' in header
+    assert '#define MODEL_DRAM_SECTION ".ext_ram"' in header
+    symbols = subprocess.run(
+        ["arm-none-eabi-nm", "run.elf"], cwd=tmp_path / "board", capture_output=True, text=True
+    ).stdout
+    addresses = {line.split()[-1]: int(line.split()[0], 16) for line in symbols.splitlines()}
+    assert 0x20000000 <= addresses["pool_sram"] < 0x20080000  # the DTCM
+    assert 0x60000000 <= addresses["pool_dram"] < 0x70000000  # the DDR

@@ -28,7 +28,7 @@ def library_files(module: ModuleOp, model: str) -> dict[str, str]:
         f"{model}.c": c_library.library_source(interface, operators, params, overridable),
         c_runner.RUNNER: c_runner.runner_source(interface),
         c_runner.STARTUP: c_runner.STARTUP_SOURCE,
-        c_runner.LINKER_SCRIPT: c_runner.LINKER_SCRIPT_SOURCE,
+        c_runner.LINKER_SCRIPT: c_runner.linker_script(interface),
         "Makefile": c_runner.makefile(interface),
     }
     if any(pool.constant for pool in interface.pools):

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -44,6 +44,7 @@ from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
     CONSTANTS_ATTR,
     NARROWED_CONSTANTS_ATTR,
+    POOL_SECTIONS_ATTR,
     POOLS_ATTR,
     SHARED_CONSTANTS_ATTR,
     STATE_ATTR,
@@ -195,6 +196,8 @@ class Pool:
     constant: bool
     state: bool = False
     """It holds the state the model keeps from run to run: the caller keeps its bytes."""
+    section: str | None = None
+    """The linker section its array goes in (the pool's `section`), if it names one."""
 
 
 @dataclass(frozen=True)
@@ -391,6 +394,7 @@ def _io_kinds(module: ModuleOp, entry: tir.PrimFuncOp, names: list[str]) -> dict
 
 def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
     pools = planned_pool_sizes(entry) or {}
+    sections = pool_sections(entry)
     offsets: dict[str, tuple[str, int]] = {}
     placed: list[tuple[str | None, str, tuple[int, ...], str]] = []
     for name, io in placed_io(entry).items():
@@ -430,7 +434,7 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         of((IOKind.INPUT, IOKind.INPUT_OUTPUT)),
         of((IOKind.OUTPUT,)),
         [
-            Pool(n, ident[n], size, n in constant_pools, n in state_pools)
+            Pool(n, ident[n], size, n in constant_pools, n in state_pools, sections.get(n))
             for n, size in pools.items()
         ],
         of((IOKind.CONSTANT,)),
@@ -443,6 +447,14 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         {name: initial[name] for name in state_after} if set(state_after) <= set(initial) else {},
         io_quantization(entry),
     )
+
+
+def pool_sections(entry: tir.PrimFuncOp) -> dict[str, str]:
+    """The linker section of each pool that names one (`usmp.pool_sections`)."""
+    record = entry.attributes.get(POOL_SECTIONS_ATTR)
+    if not isinstance(record, DictionaryAttr):
+        return {}
+    return {pool: s.data for pool, s in record.data.items() if isinstance(s, StringAttr)}
 
 
 def _shared_constants(entry: tir.PrimFuncOp, ident: dict[str, str]) -> dict[str, str]:
@@ -656,6 +668,13 @@ def header(interface: Interface) -> str:
         for kind in (_pool_kind(pool),)
         for suffix, value in (("SIZE", pool.size), ("ALIGNMENT", POOL_ALIGNMENT))
     ]
+    placed = [p for p in interface.pools if p.section is not None]
+    if placed:
+        pool_macros += [
+            "/* Where each pool goes: its array in that linker section (run.c puts it there,",
+            " * an547.ld places the section in the board's memory). */",
+            *(f'#define {_macro(interface, p.ident, "SECTION")} "{p.section}"' for p in placed),
+        ]
     lines = [
         f"/* {m}: a planned model (usmp-translate --emit-c). No allocation at run time: the",
         " * caller owns the workspace pools (and the inputs and outputs, unless they live in",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from usmp_dialect.tvm.c_library import POOL_ALIGNMENT, Interface, Tensor
+from usmp_dialect.tvm.c_library import POOL_ALIGNMENT, Interface, Pool, Tensor
 
 RUNNER = "run.c"
 STARTUP = "startup.c"
@@ -23,6 +23,10 @@ ARM_INSTALL = "apt-get install -y gcc-arm-none-eabi libnewlib-arm-none-eabi qemu
 def _tensor_array(tensor: Tensor, role: str) -> str:
     count = max(1, math.prod(tensor.shape))
     return f"static {tensor.ctype} {role}_{tensor.ident}[{count}];"
+
+
+def _placed(pool: Pool) -> str:
+    return "" if pool.section is None else f' __attribute__((section("{pool.section}")))'
 
 
 def runner_source(interface: Interface) -> str:
@@ -41,7 +45,10 @@ def runner_source(interface: Interface) -> str:
         "#include <unistd.h>",
         f'#include "{m}.h"',
         "",
-        *(f"static _Alignas({POOL_ALIGNMENT}) uint8_t pool_{p.ident}[{p.size}];" for p in pools),
+        *(
+            f"static _Alignas({POOL_ALIGNMENT}) uint8_t pool_{p.ident}[{p.size}]{_placed(p)};"
+            for p in pools
+        ),
     ]
     if not interface.in_pools:
         lines += [_tensor_array(t, "input") for t in inputs]
@@ -169,20 +176,44 @@ __attribute__((section(".vectors"), used)) static void (*const vectors[16])(void
 };
 """
 
-LINKER_SCRIPT_SOURCE = """\
+BOARD_REGIONS = {"itcm": "ITCM", "dtcm": "DTCM", "ddr": "DDR", "ext": "DDR", "sram": "SRAM"}
+"""The AN547's memory a pool's section goes in, by a word its name holds (`.dtcm`,
+`.ext_ram`); SRAM for any other."""
+
+
+def board_region(section: str) -> str:
+    return next((r for word, r in BOARD_REGIONS.items() if word in section.lower()), "SRAM")
+
+
+def linker_script(interface: Interface) -> str:
+    """The AN547's linker script, with an output section for each pool's `section` in the
+    memory `board_region` picks."""
+    sections = sorted({p.section for p in interface.pools if p.section is not None})
+    placed = "".join(
+        f"  {s} (NOLOAD) : {{ . = ALIGN({POOL_ALIGNMENT}); *({s}) }} > {board_region(s)}\n"
+        for s in sections
+    )
+    return _LINKER_SCRIPT_HEAD + placed + _LINKER_SCRIPT_TAIL
+
+
+_LINKER_SCRIPT_HEAD = """\
 /* QEMU's mps3-an547: code in the ITCM (512 KiB), constants in the QSPI flash (8 MiB),
- * variables, pools and stack in the SRAM (2 MiB) and the DTCM (512 KiB). */
+ * variables, pools and stack in the SRAM (2 MiB) and the DTCM (512 KiB); a pool that
+ * names a section goes in the memory that section names (ITCM, DTCM, SRAM, DDR). */
 MEMORY {
-  ITCM (rx) : ORIGIN = 0x00000000, LENGTH = 512K
+  ITCM (rwx) : ORIGIN = 0x00000000, LENGTH = 512K
   SRAM (rwx) : ORIGIN = 0x01000000, LENGTH = 2M
   DTCM (rwx) : ORIGIN = 0x20000000, LENGTH = 512K
   QSPI (r) : ORIGIN = 0x28000000, LENGTH = 8M
+  DDR (rwx) : ORIGIN = 0x60000000, LENGTH = 256M
 }
 ENTRY(_start)
 SECTIONS {
   .text : { KEEP(*(.vectors)) *(.text*) KEEP(*(.init)) KEEP(*(.fini)) } > ITCM
   .ARM.exidx : { *(.ARM.exidx*) } > ITCM
   .rodata : { *(.rodata*) } > QSPI
+"""
+_LINKER_SCRIPT_TAIL = """\
   .init_array : {
     PROVIDE(__init_array_start = .); KEEP(*(.init_array*)) PROVIDE(__init_array_end = .);
   } > SRAM
