@@ -3,6 +3,11 @@ most 63 characters, readable, distinct and the same from run to run."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -39,3 +44,35 @@ def test_short_names_are_short_distinct_and_deterministic(names: list[str], limi
     assert all(s == n if len(n) <= limit else len(s) <= limit for n, s in short.items())
     assert len({s.upper() for s in short.values()}) == len(names)
     assert short == short_names(names, limit, fold_case=True)
+
+
+def test_the_report_and_page_show_short_names_and_keep_the_full_ones(tmp_path: Path) -> None:
+    """A CSV instance with TFLite-like ids: the text report's rows and the page's labels at
+    most 63 characters, the JSON report holding the full name and the label."""
+    rows = [f"{name},{i},{i + 2},{64 * (i + 1)}" for i, name in enumerate(KWS)]
+    (tmp_path / "kws.csv").write_text("id,lower,upper,size\n" + "\n".join(rows) + "\n")
+    tools = Path(sys.executable).parent
+    imported = subprocess.run(
+        [tools / "usmp-translate", "--import-csv", tmp_path / "kws.csv"],
+        capture_output=True,
+        check=True,
+    ).stdout
+
+    def shown(target: str) -> str:
+        return subprocess.run(
+            [tools / "usmp-opt", "--plan-pools", "-t", target],
+            input=imported,
+            capture_output=True,
+            check=True,
+        ).stdout.decode()
+
+    text = shown("usmp-report")
+    assert all(len(line) < 120 for line in text.splitlines())
+    report = json.loads(shown("usmp-report{format=json}"))
+    labels = {b["name"]: b["label"] for b in report["buffers"]}
+    assert labels == short_names(KWS)
+    assert all(label in text for label in labels.values())
+    page = shown("usmp-html")
+    assert all(
+        f"{label}</td>" in page and f"title='{name}'" in page for name, label in labels.items()
+    )
