@@ -30,6 +30,7 @@ def library_files(module: ModuleOp, model: str) -> dict[str, str]:
         c_runner.STARTUP: c_runner.STARTUP_SOURCE,
         c_runner.LINKER_SCRIPT: c_runner.linker_script(interface),
         "Makefile": c_runner.makefile(interface),
+        c_runner.CMAKE_LISTS: c_runner.cmake_lists(interface),
     }
     if any(pool.constant for pool in interface.pools):
         files[f"{model}_constants.c"] = c_library.constants_source(
