@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
 from usmp_dialect.reports.plan_svg import TimeSpan, buffer_colour, human_bytes, plan_svg, time_span
-from usmp_dialect.reports.report import PlanReport, buffer_label, plan_report
+from usmp_dialect.reports.report import PlanReport, buffer_label, plan_report, proof_of
 
 _STYLE = """
 body { font-family: sans-serif; margin: 16px; color: #222; }
@@ -136,7 +136,7 @@ def _how_planned(report: PlanReport) -> str:
     plan = report["plan"]
     if plan is None:
         return ""
-    proof = "proven optimal" if plan.get("proven_optimal") else "not proven optimal"
+    proof = proof_of(report)
     return f"<p>planned by <b>{escape(str(plan.get('algorithm')))}</b>: {proof}</p>"
 
 

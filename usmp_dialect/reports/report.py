@@ -325,7 +325,7 @@ def format_text_report(report: PlanReport) -> str:
         f"{report['max_live']} bytes ({_ratio(total, report['max_live'])})"
     )
     if report["plan"] is not None:
-        lines += _plan_lines(report["plan"])
+        lines += _plan_lines(report["plan"], report)
         lines.append(_lower_bound_line(report))
     return "\n".join(lines) + "\n"
 
@@ -340,8 +340,20 @@ def _lower_bound_line(report: PlanReport) -> str:
     return "lower bound: " + ", ".join(bounds)
 
 
-def _plan_lines(plan: PlanSummary) -> list[str]:
-    proof = "proven optimal" if plan.get("proven_optimal") else "not proven optimal"
+def proof_of(report: PlanReport) -> str:
+    """Whether the plan is optimal: the algorithm proved it, or every pool is as small as
+    its lower bound (1.000x of it: nothing can be smaller)."""
+    plan = report["plan"]
+    if plan is not None and plan.get("proven_optimal"):
+        return "proven optimal"
+    bounds = report["lower_bounds"]
+    if report["pools"] and all(p["size"] <= bounds[p["name"]] for p in report["pools"]):
+        return "proven optimal (every pool at its lower bound)"
+    return "not proven optimal"
+
+
+def _plan_lines(plan: PlanSummary, report: PlanReport) -> list[str]:
+    proof = proof_of(report)
     lines = [f"planned by '{plan.get('algorithm')}': {proof}"]
     if plan.get("time_limit_reached"):
         lines.append(
