@@ -774,7 +774,12 @@ def conv_stack_tflite(
     )
 
 
-def int8_requantize_tflite(input_scale: float, output_scale: float) -> bytes:
+def int8_requantize_tflite(
+    input_scale: float,
+    output_scale: float,
+    output_name: str = "requantized",
+    output_zero_point: int = 0,
+) -> bytes:
     """An int8 QUANTIZE from one scale to another (TFLite's requantize), every int8 value
     in:
 
@@ -782,7 +787,7 @@ def int8_requantize_tflite(input_scale: float, output_scale: float) -> bytes:
     """
     w = _Writer()
     x = w.tensor("input", [1, 256], TensorType.INT8, [input_scale], [0])
-    out = w.tensor("requantized", [1, 256], TensorType.INT8, [output_scale], [0])
+    out = w.tensor(output_name, [1, 256], TensorType.INT8, [output_scale], [output_zero_point])
     operators: list[tuple[int, list[int], int, int, int | None]] = [(0, [x], out, 0, None)]
     return w.model([BuiltinOperator.QUANTIZE], operators, [x], [out], "usmp_dialect requantize")
 

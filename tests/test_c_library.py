@@ -7,6 +7,8 @@ it (CI installs it: .ci/run)."""
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -302,6 +304,40 @@ def test_cortex_m55_at_o3_gives_the_bytes_of_o2(tmp_path: Path) -> None:
     assert at_o3[output].tobytes() == at_o2.outputs[output].tobytes()
 
 
+def test_emit_c_leaves_the_users_files_in_dir(tmp_path: Path) -> None:
+    """The issue's case: `--emit-c DIR` into a folder holding the user's `my_main.c` and a
+    built binary replaces its own files and nothing else; DIR a file: one diagnostic."""
+    module = ROOT / "tests/filecheck/inputs/tir/emit_c/copy.mlir"
+    library = tmp_path / "lib"
+    library.mkdir()
+    (library / "my_main.c").write_text('#include "model.h"\n')
+    (library / "app").write_bytes(b"\x7fELF")
+    (library / "model.h").write_text("an old header")
+
+    def emit_c(directory: Path) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, str(ROOT / "tools" / "usmp-translate"), "--emit-c"]
+        return subprocess.run(
+            [*command, str(directory), str(module)], capture_output=True, text=True
+        )
+
+    done = emit_c(library)
+    assert done.returncode == 0, done.stderr
+    assert (library / "my_main.c").read_text() == '#include "model.h"\n'
+    assert (library / "app").read_bytes() == b"\x7fELF"
+    assert "model_run" in (library / "model.h").read_text()
+    assert {"model.c", "run.c", "Makefile"} <= {p.name for p in library.iterdir()}
+
+    a_file = tmp_path / "a_file"
+    a_file.write_text("the user's")
+    done = emit_c(a_file)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert (
+        done.stderr == f"{a_file}: error: cannot write into the directory: it is not a directory\n"
+    )
+    assert a_file.read_text() == "the user's"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file", "lib"]
+
+
 @pytest.mark.slow
 def test_make_qemu_reads_files_relative_to_the_callers_directory(tmp_path: Path) -> None:
     """`make -C DIR qemu ARGS="in.bin out.bin"` as a user types it, from another directory."""
@@ -457,3 +493,129 @@ def test_streaming_model_keeps_its_state_in_the_state_pool(tmp_path: Path) -> No
     assert len(ours) == len(theirs)
     assert max(abs(a - b) for a, b in zip(ours, theirs, strict=True)) <= 2, (ours, theirs)
     assert len(set(theirs)) > 1, theirs
+
+
+LONG_OUTPUT_NAME = ";".join(
+    f"functional_1/dense_{i}/BiasAdd;functional_1/dense_{i}/MatMul" for i in range(4)
+)
+"""A TFLite output tensor's name as the converter joins them: 190 characters."""
+
+CPP_MAIN = r"""
+#include <cstdio>
+#include "model.h"
+
+static MODEL_INPUT_INPUT_TYPE input[MODEL_INPUT_INPUT_ELEMENTS];
+static MODEL_OUTPUT_SCORES_TYPE scores[MODEL_OUTPUT_SCORES_ELEMENTS];
+
+int main() {
+  const int shape[MODEL_INPUT_INPUT_RANK] = MODEL_INPUT_INPUT_SHAPE;
+  for (int i = 0; i < shape[1]; ++i) {  // the reals -12.8 ... 12.7, quantized
+    float real = (float)(i - 128) / 10.0f;
+    input[i] = (int8_t)(real / MODEL_INPUT_INPUT_SCALE + 0.5f * (real > 0 ? 1 : -1)
+                        + MODEL_INPUT_INPUT_ZERO_POINT);
+  }
+  model_workspace_pools pools{};  // the model plans nothing: no pool
+  model_inputs inputs = {input};
+  model_outputs outputs = {scores};
+  if (model_run(&inputs, &outputs, &pools, nullptr) != 0) return 1;
+  for (int i = 0; i < MODEL_OUTPUT_SCORES_ELEMENTS; ++i)
+    std::printf("%d %g\n", scores[i],
+                MODEL_OUTPUT_SCORES_SCALE * (float)(scores[i] - MODEL_OUTPUT_SCORES_ZERO_POINT));
+  return 0;
+}
+"""
+
+COMPILERS = {"gcc": ("gcc", "g++"), "clang": ("clang", "clang++")}
+WARNINGS = ["-Wall", "-Wextra", "-Werror", "-pedantic"]
+
+
+def _identifiers(path: Path) -> set[str]:
+    """The C identifiers of a source, its comments left out (by the preprocessor)."""
+    text = subprocess.run(
+        ["gcc", "-fpreprocessed", "-dD", "-E", "-P", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return set(re.findall(r"\b[A-Za-z_]\w*\b", text))
+
+
+def test_a_cpp_main_calls_the_library_by_its_header(tmp_path: Path) -> None:
+    """The header links from C++ (`extern "C"`), says each input's and output's shape,
+    element type, scale and zero point; header and library compile without a warning as
+    C11 and C++17 under gcc and clang; a name of 190 characters becomes an identifier of
+    at most 63 (its full name in a comment)."""
+    for c, cpp in COMPILERS.values():
+        for tool in (c, cpp):
+            if shutil.which(tool) is None:
+                pytest.fail(f"{tool} not found: install it with `apt-get install -y clang g++`")
+    pytest.importorskip("tflite")
+    sys.path.insert(0, str(ROOT / "tests"))
+    from int8_tflite import int8_requantize_tflite
+
+    model = tmp_path / "scores.tflite"
+    model.write_bytes(int8_requantize_tflite(0.1, 0.2, LONG_OUTPUT_NAME, output_zero_point=-3))
+    tool = [sys.executable, str(ROOT / "tools" / "usmp-translate")]
+    imported = subprocess.run(
+        [*tool, "--import-tflite", str(model)], capture_output=True, check=True
+    ).stdout
+    planned = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "usmp-opt"), "--plan-pools", "--constant-pool"],
+        input=imported,
+        capture_output=True,
+        check=True,
+    ).stdout
+    (tmp_path / "planned.mlir").write_bytes(planned)
+    library = tmp_path / "lib"
+    subprocess.run([*tool, "--emit-c", str(library), str(tmp_path / "planned.mlir")], check=True)
+    header = (library / "model.h").read_text()
+    member = re.search(r"struct model_outputs \{\n  int8_t\* (\w+);", header)
+    assert member is not None and member[1].startswith("dense_0_BiasAdd_dense_0_MatMul_")
+    assert f"/* output '{re.sub(r'[/;]', '_', LONG_OUTPUT_NAME)}' */" in header
+    assert "#define MODEL_INPUT_INPUT_SCALE 0.1" in header
+    assert "#define MODEL_INPUT_INPUT_SHAPE {1, 256}" in header
+    # The main reads the header's macros of the output.
+    main = CPP_MAIN.replace("MODEL_OUTPUT_SCORES_", f"MODEL_OUTPUT_{member[1].upper()}_")
+    (library / "main.cpp").write_text(main)
+    for path in (library / "model.h", library / "model.c"):
+        assert max(len(name) for name in _identifiers(path)) <= 63
+    printed = set()
+    for c, cpp in COMPILERS.values():
+        subprocess.run([c, "-std=c11", *WARNINGS, "-O2", "-c", "model.c"], cwd=library, check=True)
+        flags = ["-std=c++17", *WARNINGS]
+        subprocess.run([cpp, *flags, "-c", "main.cpp"], cwd=library, check=True)
+        subprocess.run([cpp, "-o", "app", "main.o", "model.o", "-lm"], cwd=library, check=True)
+        ran = subprocess.run([library / "app"], capture_output=True, text=True, check=True)
+        printed.add(ran.stdout)
+    (lines,) = printed
+    values = [line.split() for line in lines.splitlines()]
+    # The reals -12.8 ... 12.7 at scale 0.2 around -3: -67 ... -3 ... 60, each real read back.
+    assert [int(values[i][0]) for i in (0, 128, 254)] == [-67, -3, 60]
+    assert [float(values[i][1]) for i in (126, 128, 130, 254)] == [-0.2, 0.0, 0.2, 12.6]
+
+
+@pytest.mark.slow
+def test_a_pool_goes_in_the_section_and_memory_it_names(tmp_path: Path) -> None:
+    """`--pools 'sram:...:section=.dtcm,dram:section=.ext_ram'`: the runner puts each pool's
+    array in its section, the AN547's linker script places the sections in DTCM and DDR,
+    the header says so, and the board computes the host's bytes."""
+    _require_tools(qemu=True)
+    mod, weights = load_model(str(ROOT / "examples/models/cnn.py:cnn"))
+    lowered = lower_model(mod, weights, "cnn.py:cnn", DEFAULT_LOWERING)
+    module = c_check.planned_tir_module(lowered.tir, lowered.constants)
+    pools = "sram:size_hint=1K:section=.dtcm,dram:section=.ext_ram"
+    plan_pools(module, plan_pools_pipeline(constant_pool=True, pools=pools))
+    rng = np.random.default_rng(0)
+    inputs = {"x": rng.standard_normal((1, 3, 8, 8)).astype("float32")}
+    host = c_check.run_planned(module, inputs, str(tmp_path / "host"))
+    board = c_check.run_planned(module, inputs, str(tmp_path / "board"), qemu=True)
+    assert all(np.array_equal(host.outputs[k], board.outputs[k]) for k in host.outputs)
+    header = (tmp_path / "board" / "model.h").read_text()
+    assert '#define MODEL_SRAM_SECTION ".dtcm"' in header
+    assert '#define MODEL_DRAM_SECTION ".ext_ram"' in header
+    symbols = subprocess.run(
+        ["arm-none-eabi-nm", "run.elf"], cwd=tmp_path / "board", capture_output=True, text=True
+    ).stdout
+    addresses = {line.split()[-1]: int(line.split()[0], 16) for line in symbols.splitlines()}
+    assert 0x20000000 <= addresses["pool_sram"] < 0x20080000  # the DTCM
+    assert 0x60000000 <= addresses["pool_dram"] < 0x70000000  # the DDR

@@ -203,6 +203,58 @@ def test_a_directory_of_outputs_is_created_at_commit_and_removed_on_failure(tmp_
     assert (tmp_path / "svg" / "deep" / "plans.html").read_text() == "<html>"
 
 
+def _staged_page(directory: Path) -> StagedOutputs:
+    outputs = StagedOutputs()
+    outputs.add_in_directory(str(directory), "plans.html", "<html>")
+    return outputs
+
+
+def test_a_directory_of_outputs_keeps_the_users_files(tmp_path: Path):
+    """`--svg DIR`, `--emit-c DIR`: the command's files replaced, the user's left alone."""
+    plans = tmp_path / "plans"
+    plans.mkdir()
+    (plans / "my_main.c").write_text("int main(void) { return 0; }\n")
+    (plans / "plans.html").write_text("old")
+    _staged_page(plans).commit()
+    assert (plans / "my_main.c").read_text() == "int main(void) { return 0; }\n"
+    assert (plans / "plans.html").read_text() == "<html>"
+    assert sorted(p.name for p in plans.iterdir()) == ["my_main.c", "plans.html"]
+    # Through a link to it, the link kept.
+    (tmp_path / "link").symlink_to(plans)
+    (plans / "plans.html").write_text("old")
+    _staged_page(tmp_path / "link").commit()
+    assert (tmp_path / "link").is_symlink() and (plans / "plans.html").read_text() == "<html>"
+
+
+@pytest.mark.parametrize("kind", ["file", "dangling link", "file above"])
+def test_a_file_where_the_directory_should_be_is_refused(tmp_path: Path, kind: str):
+    in_the_way = tmp_path / "plans"
+    if kind == "dangling link":
+        in_the_way.symlink_to(tmp_path / "nowhere")
+    else:
+        in_the_way.write_text("the user's")
+    directory = in_the_way / "deep" if kind == "file above" else in_the_way
+    with pytest.raises(LocatedError, match="it is not a directory") as raised:
+        _staged_page(directory).commit()
+    assert raised.value.location == str(in_the_way)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plans"]
+    assert kind == "dangling link" or in_the_way.read_text() == "the user's"
+
+
+def test_a_read_only_directory_is_refused_and_left_as_it_was(tmp_path: Path):
+    plans = tmp_path / "plans"
+    plans.mkdir()
+    (plans / "plans.html").write_text("the user's")
+    plans.chmod(0o555)
+    try:
+        with pytest.raises(LocatedError, match="it is read-only"):
+            _staged_page(plans).commit()
+    finally:
+        plans.chmod(0o755)
+    assert [p.name for p in plans.iterdir()] == ["plans.html"]
+    assert (plans / "plans.html").read_text() == "the user's"
+
+
 def test_compare_pipelines_creates_no_svg_directory_when_it_fails(tmp_path: Path):
     svg = tmp_path / "plans"
     completed = subprocess.run(

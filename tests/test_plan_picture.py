@@ -16,7 +16,7 @@ from usmp_dialect.parsing import parse_module
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
 from usmp_dialect.reports.plan_html import plans_page
 from usmp_dialect.reports.plan_svg import buffer_colour, plan_svg, round_step
-from usmp_dialect.reports.report import plan_report
+from usmp_dialect.reports.report import plan_report, proof_of
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAIN = ROOT / "examples" / "memref" / "chain.mlir"
@@ -104,3 +104,13 @@ def test_page_search_and_comparison_in_chromium(tmp_path):
     assert dom.count('<tr class="buffer" data-name="t0" hidden="">') == 2
     # One time axis for both panels: the same ticks in each.
     assert dom.count(">60</text>") == 2
+
+
+def test_a_plan_at_every_lower_bound_is_proven_optimal():
+    """A greedy plan whose pool is as small as its max-live cannot be bettered: the report
+    and the page say so, though the algorithm proves nothing."""
+    report = _report("greedy_by_size")
+    assert report["plan"] is not None and not report["plan"].get("proven_optimal")
+    assert report["pools"][0]["size"] == report["lower_bounds"]["global_workspace"]
+    assert "proven optimal (every pool at its lower bound)" in plans_page([("greedy", report)])
+    assert proof_of(report) == "proven optimal (every pool at its lower bound)"

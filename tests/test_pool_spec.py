@@ -17,3 +17,25 @@ def test_a_number_of_many_digits_is_out_of_range(digits):
 def test_the_largest_number_is_read():
     (pool,) = parse_pool_spec(f"sram:size_hint=000{2**63 - 1}")
     assert pool.size_hint_bytes == 2**63 - 1
+
+
+def test_a_pool_names_its_linker_section():
+    sram, dram = parse_pool_spec("sram:size_hint=32K:section=.dtcm,dram:section=.ext_ram")
+    assert sram.section is not None and sram.section.data == ".dtcm"
+    assert dram.section is not None and dram.section.data == ".ext_ram"
+
+
+@pytest.mark.parametrize(
+    ("spec", "problem"),
+    [
+        ("sram:section=dtcm;x", "section 'dtcm;x' of pool 'sram' is not a section name"),
+        ("sram:section=.1tcm", "section '.1tcm' of pool 'sram' is not a section name"),
+        (
+            "sram:section=.dtcm:alignment=64,dram:section=.dtcm",
+            "pools 'sram' and 'dram' share section '.dtcm' with alignments 64 and 16",
+        ),
+    ],
+)
+def test_a_bad_section_is_one_diagnostic(spec, problem):
+    with pytest.raises(PoolSpecError, match=problem.replace(".", r"\.").replace("(", r"\(")):
+        parse_pool_spec(spec)

@@ -152,6 +152,9 @@ TARGET_ATTR = "usmp.target"
 POOL_ARG_ATTR = "usmp.pool"
 """On a function argument `usmp-to-memref` added: the pool (a symbol) it is the base of."""
 POOLS_ATTR = "usmp.pools"
+POOL_SECTIONS_ATTR = "usmp.pool_sections"
+"""The planned entry's record of the linker section each of its pools goes in, where the
+pool names one (`section`): a dictionary of strings, by pool."""
 """On the entry function after `usmp-to-tir`: each pool's planned size, a `PoolSizesAttr`."""
 IO_OFFSETS_ATTR = "usmp.io_offsets"
 """On the entry function after `usmp-to-tir`: where each input, output and constant placed
@@ -1247,6 +1250,8 @@ class PoolOp(IRDLOperation):
     write_latency_cycles = opt_prop_def(IntegerAttr[I64])
     target_burst_bytes = opt_prop_def(DictionaryAttr)
     is_internal = opt_prop_def(UnitAttr)
+    section = opt_prop_def(StringAttr)
+    """The linker section a C library's runner puts the pool's array in (`.dtcm`)."""
 
     # As `memref.global`: the pool's bytes exist for the whole program.
     traits = traits_def(SymbolOpInterface(), MemoryAllocEffect())
@@ -1261,6 +1266,7 @@ class PoolOp(IRDLOperation):
         *_INT_POOL_PROPERTIES,
         "target_burst_bytes",
         "is_internal",
+        "section",
     )
 
     def __init__(

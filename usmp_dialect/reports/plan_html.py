@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
 from usmp_dialect.reports.plan_svg import TimeSpan, buffer_colour, human_bytes, plan_svg, time_span
-from usmp_dialect.reports.report import PlanReport, plan_report
+from usmp_dialect.reports.report import PlanReport, buffer_label, plan_report, proof_of
 
 _STYLE = """
 body { font-family: sans-serif; margin: 16px; color: #222; }
@@ -121,8 +121,8 @@ def _buffer_table(report: PlanReport) -> str:
             role = (role + " overflowed").strip()
         name = escape(b["name"])
         rows.append(
-            f"<tr class='buffer' data-name='{name}'><td><span class='swatch' "
-            f"style='background:{buffer_colour(b['name'])}'></span>{name}</td>"
+            f"<tr class='buffer' data-name='{name}'><td title='{name}'><span class='swatch' "
+            f"style='background:{buffer_colour(b['name'])}'></span>{escape(buffer_label(b))}</td>"
             f"<td>{escape(b['pool'])}</td><td class='number'>{b['offset']}</td>"
             f"<td class='number'>{b['size']}</td><td>{live}</td><td>{role}</td></tr>"
         )
@@ -136,7 +136,7 @@ def _how_planned(report: PlanReport) -> str:
     plan = report["plan"]
     if plan is None:
         return ""
-    proof = "proven optimal" if plan.get("proven_optimal") else "not proven optimal"
+    proof = proof_of(report)
     return f"<p>planned by <b>{escape(str(plan.get('algorithm')))}</b>: {proof}</p>"
 
 

@@ -23,7 +23,13 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
-from usmp_dialect.reports.report import BufferSummary, PlanReport, PoolSummary, plan_report
+from usmp_dialect.reports.report import (
+    BufferSummary,
+    PlanReport,
+    PoolSummary,
+    buffer_label,
+    plan_report,
+)
 
 PANEL_WIDTH = 960
 PANEL_HEIGHT = 360
@@ -177,11 +183,12 @@ def _buffer(buffer: BufferSummary, frame: Frame) -> list[str]:
             f"{buffer['offset']}, {buffer['size']} bytes ({human_bytes(buffer['size'])}), "
             f"live [{start}, {end})</title></rect>"
         )
-        if width >= len(buffer["name"]) * LABEL_CHAR_WIDTH + 4 and height >= LABEL_FONT + 2:
+        label = buffer_label(buffer)
+        if width >= len(label) * LABEL_CHAR_WIDTH + 4 and height >= LABEL_FONT + 2:
             parts.append(
                 f'<text x="{x + width / 2:.2f}" y="{top + height / 2 + 3.5:.2f}" '
                 f'font-size="{LABEL_FONT}" text-anchor="middle" pointer-events="none">'
-                f"{name}</text>"
+                f"{escape(label)}</text>"
             )
     parts.append("</g>")
     return parts

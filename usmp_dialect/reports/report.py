@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import IO, Literal, TypedDict
+from typing import IO, Literal, NotRequired, TypedDict
 
 import numpy as np
 from xdsl.context import Context
@@ -41,6 +41,7 @@ from usmp_dialect.dialects.usmp import (
 )
 from usmp_dialect.planning.conflicts import max_live, max_live_per_pool
 from usmp_dialect.planning.problem import Plan, Problem, unique_values
+from usmp_dialect.reports.names import short_names
 
 
 def _planned(planned: ModuleProblem) -> Plan:
@@ -76,6 +77,14 @@ class BufferSummary(TypedDict):
     """`input`, `output` or `input_output` for one of the program's own buffers."""
     overflowed_from: list[str]
     """The earlier candidate pools whose size hints it did not fit."""
+    label: NotRequired[str]
+    """For a name longer than 63 characters, the name the text report, the picture and
+    the page show (`short_names`); `name` stays the full one."""
+
+
+def buffer_label(buffer: BufferSummary) -> str:
+    """The buffer's name as shown: at most 63 characters."""
+    return buffer.get("label", buffer["name"])
 
 
 class Unplanned(TypedDict):
@@ -148,6 +157,10 @@ def plan_report(module: ModuleOp, order: ReportOrder = "pool") -> PlanReport:
             problem.names, pool_of, offsets, sizes, live, planned.allocs, strict=True
         )
     ]
+    labels = short_names(b["name"] for b in buffers)
+    for buffer in buffers:
+        if labels[buffer["name"]] != buffer["name"]:
+            buffer["label"] = labels[buffer["name"]]
     pools: list[PoolSummary] = []
     for index, (pool, size) in enumerate(zip(planned.pools, pool_sizes, strict=True)):
         name = pool.sym_name.data
@@ -214,9 +227,12 @@ def _overflow_lines(report: PlanReport) -> list[str]:
     if not overflowed:
         return []
     sizes = {b["name"]: b["size"] for b in report["buffers"]}
+    labels = {b["name"]: buffer_label(b) for b in report["buffers"]}
     lines = []
     for pool in overflowed:
-        largest = ", ".join(f"{name} ({sizes[name]} bytes)" for name in pool["largest_overflowed"])
+        largest = ", ".join(
+            f"{labels[name]} ({sizes[name]} bytes)" for name in pool["largest_overflowed"]
+        )
         lines.append(
             f"  {pool['name']}: {pool['overflowed']} buffer(s) overflowed into it; "
             f"largest: {largest}"
@@ -288,7 +304,7 @@ def format_text_report(report: PlanReport) -> str:
     lines += _overflow_lines(report)
     buffers = [
         [
-            buffer["name"],
+            buffer_label(buffer),
             buffer["pool"],
             str(buffer["offset"]),
             str(buffer["size"]),
@@ -309,7 +325,7 @@ def format_text_report(report: PlanReport) -> str:
         f"{report['max_live']} bytes ({_ratio(total, report['max_live'])})"
     )
     if report["plan"] is not None:
-        lines += _plan_lines(report["plan"])
+        lines += _plan_lines(report["plan"], report)
         lines.append(_lower_bound_line(report))
     return "\n".join(lines) + "\n"
 
@@ -324,8 +340,20 @@ def _lower_bound_line(report: PlanReport) -> str:
     return "lower bound: " + ", ".join(bounds)
 
 
-def _plan_lines(plan: PlanSummary) -> list[str]:
-    proof = "proven optimal" if plan.get("proven_optimal") else "not proven optimal"
+def proof_of(report: PlanReport) -> str:
+    """Whether the plan is optimal: the algorithm proved it, or every pool is as small as
+    its lower bound (1.000x of it: nothing can be smaller)."""
+    plan = report["plan"]
+    if plan is not None and plan.get("proven_optimal"):
+        return "proven optimal"
+    bounds = report["lower_bounds"]
+    if report["pools"] and all(p["size"] <= bounds[p["name"]] for p in report["pools"]):
+        return "proven optimal (every pool at its lower bound)"
+    return "not proven optimal"
+
+
+def _plan_lines(plan: PlanSummary, report: PlanReport) -> list[str]:
+    proof = proof_of(report)
     lines = [f"planned by '{plan.get('algorithm')}': {proof}"]
     if plan.get("time_limit_reached"):
         lines.append(

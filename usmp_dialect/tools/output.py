@@ -7,7 +7,9 @@ half-written output (nor an empty one) behind; a symlink's target as that target
 treated, the link kept; a device, FIFO or socket opened and written directly (renaming
 over it would replace, say, /dev/null with a regular file). Every temporary file is
 written before any output is touched, so one output that cannot be written leaves the
-others as they were.
+others as they were. A directory of outputs (`--emit-c DIR`, `--svg DIR`) is the user's:
+the command writes its own files into it and touches no other; a file where the directory
+should be, or a read-only directory, is a diagnostic.
 """
 
 from __future__ import annotations
@@ -102,6 +104,7 @@ class StagedOutputs:
         try:
             for directory in sorted(self.directories):
                 created += _make_directories(directory)
+                _check_writable_directory(directory)
             direct: list[tuple[str | None, Content]] = []
             for path, content in self.files.items():
                 if path is None:
@@ -141,10 +144,13 @@ def _identity(path: str) -> object:
 
 
 def _make_directories(directory: str) -> list[str]:
-    """The missing directories on the way to `directory` created, outermost first."""
+    """The missing directories on the way to `directory` created, outermost first; a file
+    (or a dangling link) in the way is a diagnostic, never replaced."""
     missing = []
-    path = os.path.abspath(directory)
-    while not os.path.isdir(path):
+    path = os.path.normpath(directory)  # as the user spelled it, for the diagnostic
+    while path and not os.path.isdir(path):
+        if os.path.lexists(path):
+            raise LocatedError("cannot write into the directory: it is not a directory", path)
         missing.append(path)
         path = os.path.dirname(path)
     created: list[str] = []
@@ -157,6 +163,14 @@ def _make_directories(directory: str) -> list[str]:
             os.rmdir(path)
         raise LocatedError(f"cannot create the directory: {error.strerror}", directory) from None
     return created
+
+
+def _check_writable_directory(directory: str) -> None:
+    """A read-only directory refused as a read-only file is (root included, who could
+    write it): its files are the user's."""
+    status = os.stat(directory)
+    if not os.access(directory, os.W_OK) or not status.st_mode & stat.S_IWUSR:
+        raise LocatedError("cannot write into the directory: it is read-only", directory)
 
 
 def _temporary_beside(

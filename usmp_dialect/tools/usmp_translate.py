@@ -325,10 +325,13 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def emit_c(text: bytearray, name: str, directory: str, model: str) -> None:
-    from usmp_dialect.tvm.c_bundle import write_library
+def emit_c(text: bytearray, name: str, directory: str, model: str, outputs: StagedOutputs) -> None:
+    """The library's files staged for `directory`: written with the command's outputs, so
+    only those files of the directory are replaced, and only once all are made."""
+    from usmp_dialect.tvm.c_bundle import library_files
 
-    write_library(parse_module(text, name), directory, model)
+    for file_name, content in library_files(parse_module(text, name), model).items():
+        outputs.add_in_directory(directory, file_name, content)
 
 
 def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
@@ -438,11 +441,11 @@ def _emit_c(args: argparse.Namespace) -> int:
         usage_error(TOOL, f"--model-name must be a C identifier, got '{model}'")
     path = None if args.input_file == "-" else args.input_file
     name = path or STDIN_NAME
-    with report_user_errors(TOOL) as context:
+    with report_user_errors(TOOL) as context, staged_outputs() as outputs:
         context.input_name = name
         text = _read_input(path, mlir=True)
         with requires_tvm(TOOL, "--emit-c"):
-            emit_c(text, name, args.emit_c, model)
+            emit_c(text, name, args.emit_c, model, outputs)
     return 0
 
 

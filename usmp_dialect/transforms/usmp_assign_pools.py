@@ -6,10 +6,11 @@ SPEC is a comma-separated list of pools, each `name[:key=value]...`:
     sram:size_hint=256K:targets=c,dram:read_latency_cycles=40
 
 Keys are `kind` (workspace|constant|state), `size_hint` and `alignment` (bytes), `targets`
-(`c|llvm`) and TVM's descriptive pool properties (`read_latency_cycles`, ...); numbers take
-a K, M or G suffix (x1024). The pools are added after those declared in the IR; a name
-given twice is an error. Written in a pass pipeline the spec is quoted:
-`-p 'usmp-assign-pools{pools="sram:size_hint=256K,dram"}'`.
+(`c|llvm`), `section` (the linker section the C library's runner puts the pool in,
+`.dtcm`; pools sharing one share their alignment) and TVM's descriptive pool properties
+(`read_latency_cycles`, ...); numbers take a K, M or G suffix (x1024). The pools are
+added after those declared in the IR; a name given twice is an error. Written in a pass
+pipeline the spec is quoted: `-p 'usmp-assign-pools{pools="sram:size_hint=256K,dram"}'`.
 
 Every `usmp.alloc_offset` without candidates (as `memref-to-usmp` and `tir-to-usmp` leave
 them) gets the workspace pools whose targets include its function's target (a function's
@@ -35,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i64
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
@@ -62,10 +63,12 @@ NUMBER_KEYS = (
     "read_latency_cycles",
     "write_latency_cycles",
 )
-SPEC_KEYS = ("kind", "targets", *NUMBER_KEYS)
+SPEC_KEYS = ("kind", "targets", *NUMBER_KEYS, "section")
 POOL_KINDS = tuple(kind.value for kind in PoolKind)
 _POOL_NAME = re.compile(r"[A-Za-z_][\w.$-]*")
 _TARGET = re.compile(r"[\w.-]+")
+_SECTION = re.compile(r"\.?[A-Za-z_][A-Za-z0-9_.]*")
+"""A linker section name as C's `section` attribute and a linker script both take."""
 _NUMBER = re.compile(r"0*([0-9]{1,19})([KMG]?)")
 """ASCII digits only (`\\d` takes any script's), and no more of them than 2**63-1 has: a
 longer number is out of range without asking Python to read it."""
@@ -118,6 +121,13 @@ def _pool(spec: str, entry: str) -> PoolOp:
     for target in targets:
         if not _TARGET.fullmatch(target):
             raise PoolSpecError(spec, f"target '{target}' of pool '{name}' is not a target name")
+    section = values.pop("section", None)
+    if section is not None and not _SECTION.fullmatch(section):
+        raise PoolSpecError(
+            spec,
+            f"section '{section}' of pool '{name}' is not a section name (letters, digits, "
+            "'_' and '.', as `.dtcm` or `.ext_ram`)",
+        )
     numbers = {key: _number(spec, key, text) for key, text in values.items()}
     alignment = numbers.pop("alignment", DEFAULT_ALIGNMENT)
     if alignment <= 0 or alignment & (alignment - 1):
@@ -128,7 +138,10 @@ def _pool(spec: str, entry: str) -> PoolOp:
         alignment,
         size_hint=numbers.pop("size_hint", None),
         targets=targets,
-        descriptive={key: IntegerAttr(value, i64) for key, value in numbers.items()},
+        descriptive={
+            **{key: IntegerAttr(value, i64) for key, value in numbers.items()},
+            **({"section": StringAttr(section)} if section is not None else {}),
+        },
     )
 
 
@@ -139,8 +152,24 @@ def parse_pool_spec(spec: str) -> list[PoolOp]:
         pool = _pool(spec, entry)
         if any(p.sym_name == pool.sym_name for p in pools):
             raise PoolSpecError(spec, f"pool '{pool.sym_name.data}' is given twice")
+        _check_section_shared(spec, pools, pool)
         pools.append(pool)
     return pools
+
+
+def _check_section_shared(spec: str, pools: list[PoolOp], pool: PoolOp) -> None:
+    """Pools sharing a linker section share its alignment: the runner aligns the section's
+    arrays alike."""
+    if pool.section is None:
+        return
+    for other in pools:
+        if other.section == pool.section and other.alignment != pool.alignment:
+            raise PoolSpecError(
+                spec,
+                f"pools '{other.sym_name.data}' and '{pool.sym_name.data}' share section "
+                f"'{pool.section.data}' with alignments {other.alignment.value.data} and "
+                f"{pool.alignment.value.data}: give them one alignment, or a section each",
+            )
 
 
 def _functions(module: ModuleOp) -> list[Function]:

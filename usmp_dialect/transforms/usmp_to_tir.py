@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    DictionaryAttr,
     IntegerAttr,
     IntegerType,
     MemRefType,
@@ -59,6 +60,7 @@ from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
     IO_OFFSETS_ATTR,
+    POOL_SECTIONS_ATTR,
     POOLS_ATTR,
     STATE_ATTR,
     AllocOffsetOp,
@@ -253,6 +255,13 @@ def _lower_pools(
     entry.attributes[POOLS_ATTR] = PoolSizesAttr(
         {p.sym_name.data: p.planned_size or 0 for p in pool_order if p.sym_name.data in used}
     )
+    sections = {
+        p.sym_name.data: p.section
+        for p in pool_order
+        if p.sym_name.data in used and p.section is not None
+    }
+    if sections:
+        entry.attributes[POOL_SECTIONS_ATTR] = DictionaryAttr(sections)
 
 
 def _erase_lowered(op: ModuleOp, lowered: Callable[[PoolOp], bool]) -> None:

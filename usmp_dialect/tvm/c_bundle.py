@@ -1,16 +1,13 @@
-"""`usmp-translate --emit-c DIR`: the library (`c_library`), its runner and Makefile
-(`c_runner`) written into DIR at once: staged in a directory beside it, renamed into
-place only when every file is complete, so a failure leaves nothing behind."""
+"""`usmp-translate --emit-c DIR`: the files of the library (`c_library`), its runner and
+Makefile (`c_runner`); the command writes them into DIR as it writes every output
+(`usmp_dialect.tools.output`), leaving the user's other files there alone."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
+from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.formats.constant_pool import constant_pool_bytes
 from usmp_dialect.tvm import c_library, c_runner
 from usmp_dialect.tvm.tvmscript_emitter import emit_module
@@ -31,8 +28,9 @@ def library_files(module: ModuleOp, model: str) -> dict[str, str]:
         f"{model}.c": c_library.library_source(interface, operators, params, overridable),
         c_runner.RUNNER: c_runner.runner_source(interface),
         c_runner.STARTUP: c_runner.STARTUP_SOURCE,
-        c_runner.LINKER_SCRIPT: c_runner.LINKER_SCRIPT_SOURCE,
+        c_runner.LINKER_SCRIPT: c_runner.linker_script(interface),
         "Makefile": c_runner.makefile(interface),
+        c_runner.CMAKE_LISTS: c_runner.cmake_lists(interface),
     }
     if any(pool.constant for pool in interface.pools):
         files[f"{model}_constants.c"] = c_library.constants_source(
@@ -42,22 +40,8 @@ def library_files(module: ModuleOp, model: str) -> dict[str, str]:
 
 
 def write_library(module: ModuleOp, directory: str, model: str) -> None:
-    """The files of `library_files` in `directory` (created; an existing one is replaced
-    only by a complete new one)."""
-    files = library_files(module, model)
-    target = os.path.abspath(directory)
-    parent = os.path.dirname(target)
-    try:
-        staging = tempfile.mkdtemp(prefix=f".{os.path.basename(target)}.", dir=parent)
-    except OSError as error:
-        raise LocatedError(f"cannot create a directory: {error.strerror}", directory) from None
-    try:
-        for name, text in files.items():
-            with open(os.path.join(staging, name), "w") as file:
-                file.write(text)
-        if os.path.isdir(target):
-            shutil.rmtree(target)
-        os.rename(staging, target)
-    except OSError as error:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise LocatedError(f"cannot write the library: {error.strerror}", directory) from None
+    """The files of `library_files` written into `directory` (created when missing), for a
+    build in a directory of the caller's (`c_check`)."""
+    Path(directory).mkdir(parents=True, exist_ok=True)
+    for name, text in library_files(module, model).items():
+        Path(directory, name).write_text(text)

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -44,6 +44,7 @@ from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
     CONSTANTS_ATTR,
     NARROWED_CONSTANTS_ATTR,
+    POOL_SECTIONS_ATTR,
     POOLS_ATTR,
     SHARED_CONSTANTS_ATTR,
     STATE_ATTR,
@@ -55,7 +56,9 @@ from usmp_dialect.dialects.usmp import (
     planned_pool_sizes,
 )
 from usmp_dialect.formats.constant_pool import state_values
+from usmp_dialect.reports.names import NAME_LIMIT, short_names
 from usmp_dialect.tvm.exact_floats import exact_float_placeholders, exact_floats
+from usmp_dialect.tvm.model_files.io_quantization import io_quantization
 from usmp_dialect.tvm.relax.narrowed_constants import FILE_DTYPE, FILE_STORAGE_OPTION
 from usmp_dialect.tvm.relax.nodes import nodes_of
 
@@ -193,6 +196,8 @@ class Pool:
     constant: bool
     state: bool = False
     """It holds the state the model keeps from run to run: the caller keeps its bytes."""
+    section: str | None = None
+    """The linker section its array goes in (the pool's `section`), if it names one."""
 
 
 @dataclass(frozen=True)
@@ -222,6 +227,9 @@ class Interface:
     state_initial: dict[str, bytes]
     """Each variable's first value (the model's CALL_ONCE values), when the model gives
     every one (`usmp.state_values`)."""
+    quantization: dict[str, tuple[float, int]]
+    """An input's or output's scale and zero point, by name, where the model file gives
+    them (`usmp.io_quantization`)."""
 
     @property
     def workspace_pools(self) -> list[Pool]:
@@ -244,11 +252,16 @@ def c_identifier(name: str) -> str:
     return ident
 
 
-def _unique_identifiers(names: list[str]) -> dict[str, str]:
+MACRO_AFFIXES = len("_CONSTANT_") + len("_ALIGNMENT")
+"""What the longest macro adds to the model's prefix and an identifier."""
+
+
+def _unique_identifiers(names: list[str], model: str) -> dict[str, str]:
     """A C identifier for each name, distinct even upper-cased (the macros'), given in
-    order: a later clash gets `_1`, `_2`, ..."""
+    order: a later clash gets `_1`, `_2`, ...; short enough that every macro made of it is
+    at most 63 characters (`short_names`: the full name goes in a comment)."""
     taken: set[str] = set()
-    result = {}
+    idents = {}
     for name in names:
         base = c_identifier(name)
         ident, count = base, 0
@@ -256,8 +269,10 @@ def _unique_identifiers(names: list[str]) -> dict[str, str]:
             count += 1
             ident = f"{base}_{count}"
         taken.add(ident.upper())
-        result[name] = ident
-    return result
+        idents[name] = ident
+    limit = max(16, NAME_LIMIT - len(model) - MACRO_AFFIXES)
+    short = short_names(idents.values(), limit, fold_case=True)
+    return {name: short[ident] for name, ident in idents.items()}
 
 
 # ----------------------------------------------------------------------- checking input
@@ -379,6 +394,7 @@ def _io_kinds(module: ModuleOp, entry: tir.PrimFuncOp, names: list[str]) -> dict
 
 def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
     pools = planned_pool_sizes(entry) or {}
+    sections = pool_sections(entry)
     offsets: dict[str, tuple[str, int]] = {}
     placed: list[tuple[str | None, str, tuple[int, ...], str]] = []
     for name, io in placed_io(entry).items():
@@ -411,7 +427,7 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
     ]
     tensors += placed
     names = [name for name, *_ in tensors if name is not None]
-    ident = _unique_identifiers([*names, *pools])
+    ident = _unique_identifiers([*names, *pools], model)
 
     def of(kinds_wanted: tuple[str, ...]) -> list[Tensor]:
         return [
@@ -425,7 +441,7 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         of((IOKind.INPUT, IOKind.INPUT_OUTPUT)),
         of((IOKind.OUTPUT,)),
         [
-            Pool(n, ident[n], size, n in constant_pools, n in state_pools)
+            Pool(n, ident[n], size, n in constant_pools, n in state_pools, sections.get(n))
             for n, size in pools.items()
         ],
         of((IOKind.CONSTANT,)),
@@ -436,7 +452,16 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         [t for t in of((IOKind.STATE,)) if t.name in state_after],
         state_after,
         {name: initial[name] for name in state_after} if set(state_after) <= set(initial) else {},
+        io_quantization(entry),
     )
+
+
+def pool_sections(entry: tir.PrimFuncOp) -> dict[str, str]:
+    """The linker section of each pool that names one (`usmp.pool_sections`)."""
+    record = entry.attributes.get(POOL_SECTIONS_ATTR)
+    if not isinstance(record, DictionaryAttr):
+        return {}
+    return {pool: s.data for pool, s in record.data.items() if isinstance(s, StringAttr)}
 
 
 def _shared_constants(entry: tir.PrimFuncOp, ident: dict[str, str]) -> dict[str, str]:
@@ -572,7 +597,18 @@ def operators_source(mod: Any, entry: str, entry_c_name: str, constants: Mapping
         unused = [name for name in names if not re.search(rf"\b{name}\b", body)]
         return match[0] + "".join(f"\n  (void){name};" for name in unused)
 
-    return _DEFINITION.sub(unused_params_allowed, source), constant_params
+    return _short_identifiers(_DEFINITION.sub(unused_params_allowed, source)), constant_params
+
+
+def _short_identifiers(source: str) -> str:
+    """`source` with each identifier TVM made of a long buffer name (`<name>_ptr`, a
+    local) made at most 63 characters (`short_names`)."""
+    identifiers = set(re.findall(r"\b[A-Za-z_]\w*\b", source))
+    short = short_names(sorted(identifiers))
+    longer = {name: s for name, s in short.items() if s != name}
+    if not longer:
+        return source
+    return re.sub(rf"\b[A-Za-z_]\w{{{NAME_LIMIT},}}\b", lambda m: longer[m[0]], source)
 
 
 # ----------------------------------------------------------------------- the files
@@ -582,10 +618,14 @@ def _macro(interface: Interface, *parts: str) -> str:
     return "_".join((interface.model, *parts)).upper()
 
 
-def _struct(name: str, members: list[str]) -> str:
+def _struct(name: str, members: list[str], tensors: list[Tensor] | None = None) -> str:
+    """The struct; each member of a tensor whose identifier shortens its name followed by
+    the name in a comment."""
+    notes = [f" /* {t.name} */" if t.ident != c_identifier(t.name) else "" for t in tensors or []]
+    notes += [""] * (len(members) - len(notes))
     # C11 has no empty struct: a model without inputs still gets a well-formed one.
-    body = "".join(f"  {member};\n" for member in members) or "  uint8_t unused;\n"
-    return f"struct {name} {{\n{body}}};\n"
+    body = "".join(f"  {m};{n}\n" for m, n in zip(members, notes, strict=True))
+    return f"struct {name} {{\n{body or '  uint8_t unused;' + chr(10)}}};\n"
 
 
 def _tensor_macros(interface: Interface, role: str, tensors: list[Tensor]) -> list[str]:
@@ -594,6 +634,27 @@ def _tensor_macros(interface: Interface, role: str, tensors: list[Tensor]) -> li
         for t in tensors
         for suffix, value in (("SIZE", t.nbytes), ("ALIGNMENT", _itemsize(t.dtype)))
     ]
+
+
+def _described(interface: Interface, role: str, tensors: list[Tensor]) -> list[str]:
+    """What a firmware needs to fill an input or read an output: its shape, its element
+    type, and for a quantized tensor its scale and zero point (real = scale * (q - zero
+    point), TFLite's rule); its full name when the identifier shortens it."""
+    lines = []
+    for t in tensors:
+        lines.append(f"/* {role.lower()} '{t.name}' */")
+        shape = ", ".join(str(d) for d in t.shape) or "1"
+        described = [
+            ("RANK", str(len(t.shape))),
+            ("SHAPE", f"{{{shape}}}"),
+            ("TYPE", t.ctype),
+            ("ELEMENTS", str(math.prod(t.shape))),
+        ]
+        if t.name in interface.quantization:
+            scale, zero_point = interface.quantization[t.name]
+            described += [("SCALE", f"{scale!r}f"), ("ZERO_POINT", f"({zero_point})")]
+        lines += [f"#define {_macro(interface, role, t.ident, k)} {v}" for k, v in described]
+    return lines
 
 
 def _run_signature(interface: Interface) -> str:
@@ -614,6 +675,13 @@ def header(interface: Interface) -> str:
         for kind in (_pool_kind(pool),)
         for suffix, value in (("SIZE", pool.size), ("ALIGNMENT", POOL_ALIGNMENT))
     ]
+    placed = [p for p in interface.pools if p.section is not None]
+    if placed:
+        pool_macros += [
+            "/* Where each pool goes: its array in that linker section (run.c puts it there,",
+            " * an547.ld places the section in the board's memory). */",
+            *(f'#define {_macro(interface, p.ident, "SECTION")} "{p.section}"' for p in placed),
+        ]
     lines = [
         f"/* {m}: a planned model (usmp-translate --emit-c). No allocation at run time: the",
         " * caller owns the workspace pools (and the inputs and outputs, unless they live in",
@@ -623,14 +691,24 @@ def header(interface: Interface) -> str:
         "#include <stdbool.h>",
         "#include <stdint.h>",
         "",
+        "#ifdef __cplusplus",
+        'extern "C" {',
+        "#endif",
+        "",
         *pool_macros,
         *_tensor_macros(interface, "INPUT", interface.inputs),
         *_tensor_macros(interface, "OUTPUT", interface.outputs),
+        *_described(interface, "INPUT", interface.inputs),
+        *_described(interface, "OUTPUT", interface.outputs),
         *_tensor_macros(interface, "CONSTANT", interface.constants),
         *_tensor_macros(interface, "STATE", interface.state),
         "",
-        _struct(f"{m}_inputs", [f"{t.ctype}* {t.ident}" for t in interface.inputs]),
-        _struct(f"{m}_outputs", [f"{t.ctype}* {t.ident}" for t in interface.outputs]),
+        _struct(
+            f"{m}_inputs", [f"{t.ctype}* {t.ident}" for t in interface.inputs], interface.inputs
+        ),
+        _struct(
+            f"{m}_outputs", [f"{t.ctype}* {t.ident}" for t in interface.outputs], interface.outputs
+        ),
         _struct(f"{m}_workspace_pools", [f"uint8_t* {p.ident}" for p in interface.workspace_pools]),
         "/* A constant's replacement (the RFC's override); NULL: its bytes in the constant",
         " * pool. */",
@@ -645,7 +723,11 @@ def header(interface: Interface) -> str:
             for t in interface.constants
             if t.ident in interface.narrowed
         ),
-        _struct(f"{m}_constants", [f"const {t.ctype}* {t.ident}" for t in interface.constants]),
+        _struct(
+            f"{m}_constants",
+            [f"const {t.ctype}* {t.ident}" for t in interface.constants],
+            interface.constants,
+        ),
     ]
     lines += [
         f"extern const uint8_t {m}_{pool.ident}[{pool.size}];"
@@ -666,7 +748,9 @@ def header(interface: Interface) -> str:
             " * once before the first (to its first value, which the model's CALL_ONCE",
             " * subgraph gives it). Each run reads a variable's value and writes its next",
             " * value in place. */",
-            _struct(f"{m}_state", [f"{t.ctype}* {t.ident}" for t in interface.state]),
+            _struct(
+                f"{m}_state", [f"{t.ctype}* {t.ident}" for t in interface.state], interface.state
+            ),
             f"struct {m}_state {m}_map_state(struct {m}_workspace_pools* workspace_pools);",
         ]
     if interface.state_initial:
@@ -678,6 +762,10 @@ def header(interface: Interface) -> str:
     lines += [
         "/* Runs the model once; `overrides` may be NULL. Returns 0, or non-zero on error. */",
         f"{_run_signature(interface)};",
+        "",
+        "#ifdef __cplusplus",
+        "}",
+        "#endif",
         f"#endif /* {guard} */",
         "",
     ]

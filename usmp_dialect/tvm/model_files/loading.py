@@ -42,8 +42,13 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from usmp_dialect.analysis.tir_liveness import choose_entry, prim_funcs
 from usmp_dialect.tvm.captured_output import output_captured
 from usmp_dialect.tvm.model_files.input_shapes import dims_text, fixed_input_shapes
+from usmp_dialect.tvm.model_files.io_quantization import (
+    tflite_io_quantization,
+    with_io_quantization,
+)
 from usmp_dialect.tvm.model_files.onnx_operators import (
     OperatorRejected,
     onnx_converters,
@@ -563,7 +568,13 @@ def import_model_file(
     stage(f"TVM's {_FRONTENDS[kind]} frontend")
     mod, weights = load_model_file(path, kind, input_shapes)
     with file_operators_named(mod, path, kind):
-        return import_relax(mod, weights, path, lowering, stage)
+        module = import_relax(mod, weights, path, lowering, stage)
+    if kind == "tflite":
+        quantized = tflite_io_quantization(_tflite_model(path).Subgraphs(0))
+        entry = choose_entry(prim_funcs(module), "")
+        params = set(entry.param_names())
+        with_io_quantization(entry, {n: q for n, q in quantized.items() if n in params})
+    return module
 
 
 @contextlib.contextmanager
