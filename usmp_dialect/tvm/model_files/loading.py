@@ -348,6 +348,10 @@ def _tflite_operator(model: Any, i: int) -> str:
 _CONVERTED_CUSTOM = "TFLite_Detection_PostProcess"
 
 
+# The custom operator Vela compiles a file's NPU operators into.
+_NPU_OPERATOR = "ethos-u"
+
+
 def _custom_code(model: Any, i: int) -> str | None:
     """The custom code (its name) of operator `i` of the first subgraph; None for a
     builtin operator."""
@@ -391,6 +395,14 @@ def _check_no_custom_operators(model: Any, path: str) -> None:
     if not custom:
         return
     first, _ = custom[0]
+    npu = next((i for i, code in custom if code == _NPU_OPERATOR), None)
+    if npu is not None:
+        raise RelaxImportError(
+            f"{_tflite_operator(model, npu)} runs on an Arm Ethos-U NPU: the file was compiled "
+            "for an NPU (by Vela), its operators are the NPU's command stream; import the "
+            "file Vela was given",
+            path,
+        )
     kinds = ", ".join(sorted({f"'{code}'" for _, code in custom}))
     raise RelaxImportError(
         f"{_tflite_operator(model, first)} is a custom operator, which neither TVM's "
