@@ -922,11 +922,11 @@ def corrected_converter() -> type:
             dtype = self.get_tensor_type_str(out.tensor.Type())
             target = scalar_quantization(out)
             source = scalar_quantization(data)
-            if target is None or dtype not in int8.INT_RANGES:
+            if target is None or dtype not in int8.REQUANTIZED_RANGES:
                 return self.tvm_converters["QUANTIZE"](op=op)
-            bounds = int8.Bounds(*int8.INT_RANGES[dtype], dtype)
+            bounds = int8.Bounds(*int8.REQUANTIZED_RANGES[dtype], dtype)
             scale, zero_point = target
-            if source_type == "float32":
+            if source_type == "float32" and dtype in int8.INT_RANGES:
 
                 def from_float(x: Any) -> Any:
                     return int8.quantize(x, scale, zero_point, bounds)
