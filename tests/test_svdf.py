@@ -40,9 +40,9 @@ int main(void) {
   struct model_inputs inputs = model_map_inputs(&pools);
   struct model_outputs outputs = model_map_outputs(&pools);
   model_init_state(&pools);
-  while (fread(inputs.input, MODEL_INPUT_INPUT_SIZE, 1, stdin) == 1) {
+  while (fread(inputs.@INPUT@, @INPUT_SIZE@, 1, stdin) == 1) {
     if (model_run(&pools, NULL) != 0) return 1;
-    fwrite(outputs.svdf1_output, MODEL_OUTPUT_SVDF1_OUTPUT_SIZE, 1, stdout);
+    fwrite(outputs.@OUTPUT@, @OUTPUT_SIZE@, 1, stdout);
   }
   return 0;
 }
@@ -50,6 +50,51 @@ int main(void) {
 
 CASES = {"float32": ("float32", "int16"), "int8-int16-state": ("int8", "int16")}
 CASES["int8-int8-state"] = ("int8", "int8")
+
+
+def _streamed(
+    path: Path, frames: list[np.ndarray], tmp_path: Path
+) -> tuple[np.ndarray, np.ndarray, str]:
+    """The model file's outputs for `frames`, one run each: (ours, by a firmware-like loop
+    over its C library, planned with its inputs and outputs in the workspace pool and its
+    state set once by `model_init_state`; TFLM's interpreter's; the library's header)."""
+    try:
+        c_check.require_tools(qemu=False)
+    except c_check.MissingTools as error:
+        pytest.fail(str(error))
+    pytest.importorskip("tflite_micro")
+    from tflite_micro.python.tflite_micro import runtime
+
+    module = import_model_file(str(path), "tflite")
+    plan_pools(module, plan_pools_pipeline(workspace_io=True, constant_pool=True))
+    library = tmp_path / "lib"
+    write_library(module, str(library), "model")
+    header = (library / "model.h").read_text()
+    (given,), (taken,) = (
+        re.findall(rf"struct model_{kind} {{\n\s+\w+\* (\w+);\n}}", header)
+        for kind in ("inputs", "outputs")
+    )
+    program = STREAM_PROGRAM
+    for what, name in (("INPUT", given), ("OUTPUT", taken)):
+        program = program.replace(f"@{what}_SIZE@", f"MODEL_{what}_{name.upper()}_SIZE")
+        program = program.replace(f"@{what}@", name)
+    (library / "app.c").write_text(program)
+    flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"]
+    sources = ["app.c", "model.c", "model_constants.c"]
+    subprocess.run(["cc", *flags, "-o", "app", *sources, "-lm"], cwd=library, check=True)
+    done = subprocess.run(
+        [str(library / "app")], input=b"".join(f.tobytes() for f in frames), capture_output=True
+    )
+    assert done.returncode == 0, done.stderr
+    interpreter = runtime.Interpreter.from_file(str(path))
+    theirs = []
+    for frame in frames:
+        interpreter.set_input(frame, 0)
+        interpreter.invoke()
+        theirs.append(interpreter.get_output(0).copy())
+    expected = np.stack(theirs)
+    ours = np.frombuffer(done.stdout, expected.dtype).reshape(expected.shape)
+    return ours, expected, header
 
 
 def _frames(dtype: str, count: int) -> list[np.ndarray]:
@@ -62,21 +107,11 @@ def _frames(dtype: str, count: int) -> list[np.ndarray]:
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASES)
 def test_svdf_stream_gives_tflms_outputs_frame_by_frame(case: str, tmp_path: Path) -> None:
-    try:
-        c_check.require_tools(qemu=False)
-    except c_check.MissingTools as error:
-        pytest.fail(str(error))
-    pytest.importorskip("tflite_micro")
-    from tflite_micro.python.tflite_micro import runtime
-
     dtype, state = CASES[case]
     path = tmp_path / f"svdf-{case}.tflite"
     path.write_bytes(svdf_tflite(dtype, state))
-    module = import_model_file(str(path), "tflite")
-    plan_pools(module, plan_pools_pipeline(workspace_io=True, constant_pool=True))
-    library = tmp_path / "lib"
-    write_library(module, str(library), "model")
-    header = (library / "model.h").read_text()
+    ours, theirs, header = _streamed(path, _frames(dtype, 60), tmp_path)
+    np.testing.assert_array_equal(ours, theirs)
     # Each state one buffer in the state pool (aligned to 16 bytes), nothing else there.
     size = {"float32": 4, "int16": 2, "int8": 1}[state if dtype == "int8" else dtype]
     sizes = [rank * units * memory * size for _, rank, memory, units in LAYERS]
@@ -84,27 +119,10 @@ def test_svdf_stream_gives_tflms_outputs_frame_by_frame(case: str, tmp_path: Pat
         assert f"#define MODEL_STATE_SVDF{layer}_STATE_SIZE {state_size}\n" in header
     (pool,) = re.findall(r"#define MODEL_GLOBAL_STATE_STATE_POOL_SIZE (\d+)", header)
     assert sum(sizes) <= int(pool) <= sum(-(-s // 16) * 16 for s in sizes)
-    (library / "app.c").write_text(STREAM_PROGRAM)
-    flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"]
-    sources = ["app.c", "model.c", "model_constants.c"]
-    subprocess.run(["cc", *flags, "-o", "app", *sources, "-lm"], cwd=library, check=True)
-    frames = _frames(dtype, 60)
-    done = subprocess.run(
-        [str(library / "app")], input=b"".join(f.tobytes() for f in frames), capture_output=True
-    )
-    assert done.returncode == 0, done.stderr
-    ours = np.frombuffer(done.stdout, dtype).reshape(len(frames), 1, LAYERS[-1][3])
-    interpreter = runtime.Interpreter.from_file(str(path))
-    theirs = []
-    for frame in frames:
-        interpreter.set_input(frame, 0)
-        interpreter.invoke()
-        theirs.append(interpreter.get_output(0).copy())
-    np.testing.assert_array_equal(ours, np.stack(theirs))
     # The stream moves the outputs, and the int8 ones are not saturated throughout.
     assert len({o.tobytes() for o in theirs}) > 50
     if dtype == "int8":
-        assert np.mean(np.abs(np.stack(theirs).astype(int)) < 127) > 0.5
+        assert np.mean(np.abs(theirs.astype(int)) < 127) > 0.5
 
 
 @pytest.mark.parametrize(
@@ -129,3 +147,71 @@ def test_file_compiled_for_an_npu_is_refused(tmp_path: Path) -> None:
     path.write_bytes(custom_operator_tflite("ethos-u"))
     with pytest.raises(RelaxImportError, match="compiled for an NPU"):
         import_model_file(str(path), "tflite")
+
+
+DATA = Path(__file__).parent / "data" / "tflm"
+# TFLM's arena threshold test: keyword_scrambled.tflite's non-persistent arena (head).
+TFLM_KEYWORD_HEAD = 672
+
+
+def _exposing(model: bytes, operator: int) -> bytes:
+    """`model` whose one output is `operator`'s output instead (the scrambled weights make
+    the keyword models' scores one value whatever the input; the SVDFs' outputs move)."""
+    import tflite
+
+    data = bytearray(model)
+    graph = tflite.Model.GetRootAsModel(data, 0).Subgraphs(0)
+    at = graph._tab.Vector(graph._tab.Offset(8))  # SubGraph.outputs, one int32
+    data[at : at + 4] = np.int32(graph.Operators(operator).Outputs(0)).tobytes()
+    return bytes(data)
+
+
+def _variable_bytes(model: bytes) -> int:
+    """The bytes of the file's variable tensors: TFLM's variable buffers."""
+    import tflite
+
+    graph = tflite.Model.GetRootAsModel(model, 0).Subgraphs(0)
+    sizes = {2: 4, 7: 2, 9: 1, 0: 4}  # INT32, INT16, INT8, FLOAT32
+    return sum(
+        int(np.prod(graph.Tensors(t).ShapeAsNumpy())) * sizes[graph.Tensors(t).Type()]
+        for t in range(graph.TensorsLength())
+        if graph.Tensors(t).IsVariable()
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "operator"),
+    [
+        ("keyword_scrambled", None),
+        ("keyword_scrambled", 10),
+        ("keyword_scrambled_8bit", None),
+    ],
+)
+def test_tflms_keyword_benchmark_streams_as_tflm(
+    name: str, operator: int | None, tmp_path: Path
+) -> None:
+    """TFLM's keyword benchmark (seven SVDFs), its inputs and outputs in the workspace pool:
+    the workspace pool at or below TFLM's non-persistent arena (672 bytes by TFLM's own
+    threshold test), the state pool exactly TFLM's variable buffers, and 60 frames of
+    random int16 audio features give TFLM's outputs exactly, frame by frame (the scores,
+    or an SVDF's output the file is made to return; the 8-bit file's SVDFs saturate on
+    every input, their outputs one value)."""
+    from usmp_dialect.tvm.tflm_arena import tflm_arena
+
+    model = (DATA / f"{name}.tflite").read_bytes()
+    path = tmp_path / f"{name}.tflite"
+    path.write_bytes(model if operator is None else _exposing(model, operator))
+    rng = np.random.default_rng(0)
+    frames = [rng.integers(-32768, 32768, (1, 96)).astype(np.int16) for _ in range(60)]
+    ours, theirs, header = _streamed(path, frames, tmp_path)
+    np.testing.assert_array_equal(ours, theirs)
+    (workspace,) = re.findall(r"#define MODEL_GLOBAL_WORKSPACE_WORKSPACE_POOL_SIZE (\d+)", header)
+    (state,) = re.findall(r"#define MODEL_GLOBAL_STATE_STATE_POOL_SIZE (\d+)", header)
+    assert int(state) == _variable_bytes(model)
+    if operator is None:
+        head, _ = tflm_arena(str(path))
+        assert head == TFLM_KEYWORD_HEAD
+        assert int(workspace) <= head
+    else:
+        assert len({t.tobytes() for t in theirs}) > 1
