@@ -325,7 +325,7 @@ def convert_svdf(converter: Any, op: Any, state_before: Any) -> tuple[Any, Any, 
 def _expected_types(types: dict[str, str]) -> dict[str, tuple[str, ...]]:
     """The types TFLM's SVDF takes for each tensor, given its input's."""
     if types["input"] != "int8":
-        return {n: ("float32",) for n in (*_TENSORS, "output")}
+        return dict.fromkeys((*_TENSORS, "output"), ("float32",))
     return {
         "input": ("int8",),
         "weights_feature": ("int8",),
