@@ -32,10 +32,18 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
 from usmp_dialect.tvm.model_files.fixed_point import (
     multiply_by_quantized_multiplier,
     quantize_multiplier,
+)
+from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
+from usmp_dialect.tvm.model_files.tflite_operators import (
+    options_of,
+    scalar_quantization,
+    tensor_shape,
 )
 
 # TFLM's fused activations for float SVDF (ActivationValFloat): those that clamp.
@@ -229,15 +237,7 @@ def convert_svdf(converter: Any, op: Any, state_before: Any) -> tuple[Any, Any, 
     tensor wrapper, the state after the run, the output), two kernel calls;
     `state_before(wrapper)` is the state's value before the run. OperatorRejected naming
     the tensor that contradicts the others, the options or TFLM's kernel."""
-    import numpy as np
     from tflite.SVDFOptions import SVDFOptions
-
-    from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
-    from usmp_dialect.tvm.model_files.tflite_operators import (
-        options_of,
-        scalar_quantization,
-        tensor_shape,
-    )
 
     tensors = converter.get_input_tensors(op)
     outputs = converter.get_output_tensors(op)
