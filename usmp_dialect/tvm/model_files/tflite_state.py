@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from usmp_dialect.tvm.model_files.tflite_lstm import convert_lstm
 from usmp_dialect.tvm.model_files.tflite_operators import corrected_converter, tensor_shape
 from usmp_dialect.tvm.model_files.tflite_svdf import convert_svdf
 from usmp_dialect.tvm.relax.lowering import STATE_COUNT_ATTR, STATE_INITIAL_ATTR
@@ -141,7 +142,8 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
             return variables[key]
 
         def _tensor_variable(self, tensor: Any) -> Variable:
-            """A variable tensor (an SVDF's activation state) as a variable, read before
+            """A variable tensor (an SVDF's activation state, an LSTM's hidden state and
+            cell) as a variable, read before
             it is written: its value before the run named as the file names the tensor,
             first TFLM's reset value (an int8 one's zero point, else 0)."""
             key = ("variable tensor", tensor.tensor_idx)
@@ -162,6 +164,16 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
             )
             variable = self._tensor_variable(state)
             variable.value, variable.written = after, True
+            return output
+
+        def convert_unidirectional_sequence_lstm(self, op: Any) -> Any:
+            """TFLM's float32 LSTM (`tflite_lstm`), its hidden state and cell variables."""
+            hidden, cell, hidden_after, cell_after, output = convert_lstm(
+                self, op, lambda tensor: self._tensor_variable(tensor).value
+            )
+            for tensor, after in ((hidden, hidden_after), (cell, cell_after)):
+                variable = self._tensor_variable(tensor)
+                variable.value, variable.written = after, True
             return output
 
         def convert_read_variable(self, op: Any) -> Any:
