@@ -66,7 +66,10 @@ def _checked(converter: Any, op: Any) -> tuple[list[Any], Any, list[int]]:
                 )
     types = {converter.get_tensor_type_str(t.tensor.Type()) for t in tensors if t.tensor_idx != -1}
     if types != {"float32"}:
-        raise OperatorRejected(f"its tensors are {sorted(types)}; float32 is converted")
+        raise OperatorRejected(
+            f"its tensors are {', '.join(sorted(types))}: an integer LSTM (TFLM's int16 cell "
+            "and integer gates) is not converted yet, a float32 one is"
+        )
     shape = tensor_shape(tensors[0].tensor)
     if len(shape) != 3:
         raise OperatorRejected(f"its input is of rank {len(shape)}, TFLM's is 3")

@@ -50,6 +50,9 @@ from usmp_dialect.tvm.model_files.tflite_operators import corrected_converter, t
 from usmp_dialect.tvm.model_files.tflite_svdf import convert_svdf
 from usmp_dialect.tvm.relax.lowering import STATE_COUNT_ATTR, STATE_INITIAL_ATTR
 
+# Quantized operators converted here (an integer LSTM is refused by `tflite_lstm`, saying
+# why, where TVM's check says only that it is quantized).
+_OURS = frozenset({"SVDF", "UNIDIRECTIONAL_SEQUENCE_LSTM"})
 # Operators that copy their quantized input's values unchanged, as TFLite's kernels do.
 _COPYING = frozenset({"READ_VARIABLE", "ASSIGN_VARIABLE", "STRIDED_SLICE", "SPLIT_V"})
 
@@ -111,7 +114,7 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
     corrected: Any = corrected_converter()
 
     class StatefulConverter(corrected):
-        _SUPPORTED_QUANTIZED_OPS = corrected._SUPPORTED_QUANTIZED_OPS | _COPYING | {"SVDF"}
+        _SUPPORTED_QUANTIZED_OPS = corrected._SUPPORTED_QUANTIZED_OPS | _COPYING | _OURS
         subgraph: Any
 
         def check_unsupported_ops(self) -> None:
