@@ -18,7 +18,7 @@ tvm = pytest.importorskip("tvm")
 pytest.importorskip("tflite")
 pytestmark = pytest.mark.tvm
 
-from test_svdf import DATA, _exposing, _streamed, _variable_bytes  # noqa: E402
+from test_svdf import DATA, _exposing, _streamed  # noqa: E402
 
 from usmp_dialect.tvm.model_files.loading import import_model_file  # noqa: E402
 from usmp_dialect.tvm.relax.lowering import RelaxImportError  # noqa: E402
@@ -33,7 +33,7 @@ def test_mnist_lstm_streams_as_tflm(operator: int | None, tmp_path: Path) -> Non
     images in a row, the state carried from each run to the next in the state pool: within
     float rounding of TFLM's (TFLM's libm and ours round tanh and exp apart by an ulp now
     and then), the workspace pool at or below TFLM's non-persistent arena."""
-    from usmp_dialect.tvm.tflm_arena import tflm_arena
+    from usmp_dialect.tvm.tflm_arena import tflm_arena, variable_bytes
 
     model = MNIST_LSTM.read_bytes()
     path = tmp_path / "mnist_lstm.tflite"
@@ -44,7 +44,7 @@ def test_mnist_lstm_streams_as_tflm(operator: int | None, tmp_path: Path) -> Non
     np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
     (workspace,) = re.findall(r"#define MODEL_GLOBAL_WORKSPACE_WORKSPACE_POOL_SIZE (\d+)", header)
     (state,) = re.findall(r"#define MODEL_GLOBAL_STATE_STATE_POOL_SIZE (\d+)", header)
-    assert int(state) == _variable_bytes(model)
+    assert int(state) == variable_bytes(str(MNIST_LSTM))
     head, _ = tflm_arena(str(MNIST_LSTM))
     assert int(workspace) <= head
 

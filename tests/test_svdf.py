@@ -166,19 +166,6 @@ def _exposing(model: bytes, operator: int) -> bytes:
     return bytes(data)
 
 
-def _variable_bytes(model: bytes) -> int:
-    """The bytes of the file's variable tensors: TFLM's variable buffers."""
-    import tflite
-
-    graph = tflite.Model.GetRootAsModel(model, 0).Subgraphs(0)
-    sizes = {2: 4, 7: 2, 9: 1, 0: 4}  # INT32, INT16, INT8, FLOAT32
-    return sum(
-        int(np.prod(graph.Tensors(t).ShapeAsNumpy())) * sizes[graph.Tensors(t).Type()]
-        for t in range(graph.TensorsLength())
-        if graph.Tensors(t).IsVariable()
-    )
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "operator"),
@@ -197,7 +184,7 @@ def test_tflms_keyword_benchmark_streams_as_tflm(
     random int16 audio features give TFLM's outputs exactly, frame by frame (the scores,
     or an SVDF's output the file is made to return; the 8-bit file's SVDFs saturate on
     every input, their outputs one value)."""
-    from usmp_dialect.tvm.tflm_arena import tflm_arena
+    from usmp_dialect.tvm.tflm_arena import tflm_arena, variable_bytes
 
     model = (DATA / f"{name}.tflite").read_bytes()
     path = tmp_path / f"{name}.tflite"
@@ -208,7 +195,7 @@ def test_tflms_keyword_benchmark_streams_as_tflm(
     np.testing.assert_array_equal(ours, theirs)
     (workspace,) = re.findall(r"#define MODEL_GLOBAL_WORKSPACE_WORKSPACE_POOL_SIZE (\d+)", header)
     (state,) = re.findall(r"#define MODEL_GLOBAL_STATE_STATE_POOL_SIZE (\d+)", header)
-    assert int(state) == _variable_bytes(model)
+    assert int(state) == variable_bytes(str(path))
     if operator is None:
         head, _ = tflm_arena(str(path))
         assert head == TFLM_KEYWORD_HEAD
