@@ -35,11 +35,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
-from usmp_dialect.tvm.model_files.fixed_point import (
-    multiply_by_quantized_multiplier,
-    quantize_multiplier,
-)
+from usmp_dialect.tvm.model_files.fixed_point import clamped, quantize_multiplier, requantized
 from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
+from usmp_dialect.tvm.model_files.tflite_int8_kernels import INT_RANGES
 from usmp_dialect.tvm.model_files.tflite_operators import (
     options_of,
     scalar_quantization,
@@ -120,29 +118,19 @@ def state_update(
     filter's newest activation last (`q` None: float32)."""
     from tvm import te, tirx
 
-    k = te.reduce_axis((0, layout.inputs), "k")
+    def feature_at(b: Any, f: Any, k: Any) -> tuple[Any, Any]:
+        return x[b, k], weights_feature[f, k]
+
+    zero_point = None if q is None else q.input_zero_point
+    total = _filter_sums(layout, layout.inputs, feature_at, zero_point, "feature_sum")
     if q is None:
-        feature = te.compute(
-            (layout.batch, layout.filters),
-            lambda b, f: te.sum(x[b, k] * weights_feature[f, k], axis=k),
-            name="feature",
-        )
+        feature = total
     else:
-        zero_point = tirx.const(q.input_zero_point, "int32")
-        total = te.compute(
-            (layout.batch, layout.filters),
-            lambda b, f: te.sum(
-                (x[b, k].astype("int32") - zero_point) * weights_feature[f, k].astype("int32"),
-                axis=k,
-            ),
-            name="feature_sum",
-        )
-        low, high = (tirx.const(v, "int32") for v in _int_range(q.state_dtype))
+        state_range = INT_RANGES[q.state_dtype]
 
         def activation(b: Any, f: Any) -> Any:
-            scaled = multiply_by_quantized_multiplier(total[b, f], *q.feature)
-            shifted = scaled + tirx.const(q.state_zero_point, "int32")
-            return tirx.min(tirx.max(shifted, low), high).astype(q.state_dtype)
+            value = requantized(total[b, f], *q.feature, q.state_zero_point)
+            return clamped(value, *state_range, q.state_dtype)
 
         feature = te.compute((layout.batch, layout.filters), activation, name="feature")
     memory = layout.memory
@@ -169,24 +157,12 @@ def svdf_output(
     from tvm import te, tirx
 
     memory, rank = layout.memory, layout.rank
-    t = te.reduce_axis((0, memory), "t")
-    if q is None:
-        time = te.compute(
-            (layout.batch, layout.filters),
-            lambda b, f: te.sum(state[b, f * memory + t] * weights_time[f, t], axis=t),
-            name="time",
-        )
-    else:
-        zero_point = tirx.const(q.state_zero_point, "int32")
-        time = te.compute(
-            (layout.batch, layout.filters),
-            lambda b, f: te.sum(
-                (state[b, f * memory + t].astype("int32") - zero_point)
-                * weights_time[f, t].astype("int32"),
-                axis=t,
-            ),
-            name="time",
-        )
+
+    def time_at(b: Any, f: Any, t: Any) -> tuple[Any, Any]:
+        return state[b, f * memory + t], weights_time[f, t]
+
+    zero_point = None if q is None else q.state_zero_point
+    time = _filter_sums(layout, memory, time_at, zero_point, "time")
     dtype = "float32" if q is None else "int32"
 
     # TFLM sums a unit's filters onto its bias, in order: the bias is the sum's first term
@@ -214,19 +190,32 @@ def svdf_output(
             return value
 
         return te.compute((layout.batch, layout.units), clamp, name="activation")
-    low_out, high_out = (tirx.const(v, "int32") for v in _int_range("int8"))
 
-    def requantized(b: Any, u: Any) -> Any:
-        scaled = multiply_by_quantized_multiplier(unit[b, u], *q.output)
-        shifted = scaled + tirx.const(q.output_zero_point, "int32")
-        return tirx.min(tirx.max(shifted, low_out), high_out).astype("int8")
+    def output(b: Any, u: Any) -> Any:
+        value = requantized(unit[b, u], *q.output, q.output_zero_point)
+        return clamped(value, *INT_RANGES["int8"], "int8")
 
-    return te.compute((layout.batch, layout.units), requantized, name="output")
+    return te.compute((layout.batch, layout.units), output, name="output")
 
 
-def _int_range(dtype: str) -> tuple[int, int]:
-    bits = {"int8": 8, "int16": 16}[dtype]
-    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+def _filter_sums(
+    layout: SvdfLayout, length: int, operands: Any, zero_point: int | None, name: str
+) -> Any:
+    """[batch, filters]: each the sum over k < `length` of a x w, (a, w) =
+    `operands(b, f, k)`; of integers (`zero_point` not None) in int32, a less the zero
+    point."""
+    from tvm import te, tirx
+
+    k = te.reduce_axis((0, length), "k")
+
+    def total(b: Any, f: Any) -> Any:
+        a, w = operands(b, f, k)
+        if zero_point is not None:
+            a = a.astype("int32") - tirx.const(zero_point, "int32")
+            w = w.astype("int32")
+        return te.sum(a * w, axis=k)
+
+    return te.compute((layout.batch, layout.filters), total, name=name)
 
 
 _TENSORS = ("input", "weights_feature", "weights_time", "bias", "activation_state")
