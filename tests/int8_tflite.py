@@ -58,7 +58,7 @@ class _Writer:
 
     def tensor(
         self,
-        name: str,
+        name: str | None,
         shape: list[int],
         dtype: int,
         scales: list[float] | None = None,
@@ -69,14 +69,15 @@ class _Writer:
         quantized_dimension: int = 0,
         variable: bool = False,
     ) -> int:
-        """A tensor; `signature` its shape signature (-1 a dim a caller may resize),
+        """A tensor (`name` None: without one, which TFLite's schema allows); `signature`
+        its shape signature (-1 a dim a caller may resize),
         `sparsity` its SparsityParameters table (its `data` the non-zero values),
         `quantized_dimension` the axis of its per-channel scales, `variable` whether it is
         a variable tensor (an SVDF's state). A scalar has no shape vector, which TFLite
         reads as rank 0."""
         b = self.builder
         buffer = self.buffer(data)
-        name_offset = b.CreateString(name)
+        name_offset = None if name is None else b.CreateString(name)
         shape_offset = None
         if shape:
             shape_offset = _vector(b, tflite.TensorStartShapeVector, shape, b.PrependInt32)
@@ -106,7 +107,8 @@ class _Writer:
             tflite.TensorAddShapeSignature(b, signature_offset)
         tflite.TensorAddType(b, dtype)
         tflite.TensorAddBuffer(b, buffer)
-        tflite.TensorAddName(b, name_offset)
+        if name_offset is not None:
+            tflite.TensorAddName(b, name_offset)
         if quantization is not None:
             tflite.TensorAddQuantization(b, quantization)
         if sparsity is not None:
@@ -364,16 +366,18 @@ def float16_weights_tflite(seed: int = 0) -> bytes:
     return w.model(codes, operators, [x], [out], "usmp_dialect float16-weight test model")
 
 
-def unsupported_operator_tflite() -> bytes:
+def unsupported_operator_tflite(out_name: str | None = "skip_gram/out") -> bytes:
     """A float model with an operator TVM 0.27's TFLite frontend does not convert:
 
     input float32[1,4] -> RELU -> SKIP_GRAM -> output float32[1,4]
-    """
+
+    the output named `out_name` (None: unnamed, as some of TFLM's test models leave a
+    tensor)."""
     w = _Writer()
     f32 = TensorType.FLOAT32
     x = w.tensor("input", [1, 4], f32)
     hidden = w.tensor("relu", [1, 4], f32)
-    out = w.tensor("skip_gram/out", [1, 4], f32)
+    out = w.tensor(out_name, [1, 4], f32)
     codes = [BuiltinOperator.RELU, BuiltinOperator.SKIP_GRAM]
     operators: list[tuple[int, list[int], int, int, int | None]] = [
         (0, [x], hidden, 0, None),
@@ -891,3 +895,52 @@ def int8_kernel_tflite(
         (0, operands, out, options_type, options)
     ]
     return w.model([code], operators, [x], [out], f"usmp_dialect int8 {kind}")
+
+
+def dynamic_shape_tflite() -> bytes:
+    """A float model whose input's stored shape has a dimension of -1 (known only when a
+    runtime resizes it), which TFLM cannot plan:
+
+    input float32[-1,4] -> RELU -> output float32[-1,4]
+    """
+    w = _Writer()
+    x = w.tensor("input", [-1, 4], TensorType.FLOAT32, signature=[-1, 4])
+    out = w.tensor("relu", [-1, 4], TensorType.FLOAT32, signature=[-1, 4])
+    operators: list[tuple[int, list[int], int, int, int | None]] = [(0, [x], out, 0, None)]
+    return w.model([BuiltinOperator.RELU], operators, [x], [out], "usmp_dialect dynamic shape")
+
+
+def missing_subgraph_tflite() -> bytes:
+    """A float model whose WHILE calls subgraphs 3 and 4 of a file that has one:
+
+    input float32[4] -> WHILE (cond 3, body 4) -> output float32[4]
+    """
+    w = _Writer()
+    x = w.tensor("input", [4], TensorType.FLOAT32)
+    out = w.tensor("loop", [4], TensorType.FLOAT32)
+    options = _table(w.builder, "WhileOptions", CondSubgraphIndex=3, BodySubgraphIndex=4)
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [x], out, BuiltinOptions.WhileOptions, options)
+    ]
+    return w.model([BuiltinOperator.WHILE], operators, [x], [out], "usmp_dialect bad WHILE")
+
+
+def mean_relu_tflite() -> bytes:
+    """A float model whose MEAN asks TFLM for scratch buffers at run time (its kernel's
+    index iterators: 4 bytes per input dimension and per axis):
+
+    input float32[1,4,4,2] -> MEAN over [1,2], kept -> RELU -> output float32[1,1,1,2]
+    """
+    w = _Writer()
+    f32 = TensorType.FLOAT32
+    x = w.tensor("input", [1, 4, 4, 2], f32)
+    axes = w.tensor("axes", [2], TensorType.INT32, data=np.array([1, 2], np.int32))
+    mean = w.tensor("mean", [1, 1, 1, 2], f32)
+    out = w.tensor("relu", [1, 1, 1, 2], f32)
+    options = _table(w.builder, "ReducerOptions", KeepDims=True)
+    operators: list[tuple[int, list[int], int, int, int | None]] = [
+        (0, [x, axes], mean, BuiltinOptions.ReducerOptions, options),
+        (1, [mean], out, 0, None),
+    ]
+    codes = [BuiltinOperator.MEAN, BuiltinOperator.RELU]
+    return w.model(codes, operators, [x], [out], "usmp_dialect mean with scratch")

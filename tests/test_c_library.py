@@ -241,6 +241,67 @@ def test_cortex_m55_gives_the_host_bytes(tmp_path: Path) -> None:
     assert board.stack is not None and 0 < board.stack <= 256
 
 
+def _negative_shift() -> object:
+    """A kernel shifting int32 values left: undefined in C11 (6.5.7) for a negative one."""
+    from tvm.script import ir as I
+    from tvm.script import tirx as T
+
+    @I.ir_module
+    class Module:
+        @T.prim_func
+        def main(a: T.Buffer((4,), "int32"), b: T.Buffer((4,), "int32")):
+            for i in range(4):
+                b[i] = a[i] << 3
+
+    return Module
+
+
+def test_the_sanitized_build_stops_at_undefined_behaviour(tmp_path: Path) -> None:
+    """The tier's check (`USMP_SANITIZE_C=1`): the library runs, but its sanitized build
+    stops at the left shift of -1, and says so."""
+    _require_tools(qemu=False)
+    module = c_check.planned_tir_module(_negative_shift(), {})
+    plan_pools(module, plan_pools_pipeline())
+    inputs = {"a": np.array([1, 2, 3, 4], "int32")}
+    plain = c_check.run_planned(module, inputs, str(tmp_path / "plain"), sanitize=False)
+    assert plain.outputs["b"].tolist() == [8, 16, 24, 32]
+    inputs = {"a": np.array([1, -1, 3, 4], "int32")}
+    with pytest.raises(RuntimeError, match="left shift of negative value -1"):
+        c_check.run_planned(module, inputs, str(tmp_path / "sanitized"), sanitize=True)
+
+
+@pytest.mark.slow
+def test_cortex_m55_at_o3_gives_the_bytes_of_o2(tmp_path: Path) -> None:
+    """The int8 CNN's library (TFLM's fixed-point requantization in every kernel) on QEMU's
+    Cortex-M55, built with -O3 instead of the Makefile's -O2, writes the same bytes: on
+    inputs over the whole int8 range, its arithmetic leans on nothing C leaves undefined."""
+    _require_tools(qemu=True)
+    pytest.importorskip("tflite")
+    sys.path.insert(0, str(ROOT / "tests"))
+    from int8_tflite import int8_cnn_tflite
+
+    from usmp_dialect.tvm.c_library import check_module, interface
+    from usmp_dialect.tvm.c_runner import ARM_FLAGS
+    from usmp_dialect.tvm.model_files.loading import import_model_file
+
+    path = tmp_path / "int8_cnn.tflite"
+    path.write_bytes(int8_cnn_tflite())
+    module = import_model_file(str(path), "tflite")
+    plan_pools(module, plan_pools_pipeline(constant_pool=True))
+    (tensor,) = interface(module, check_module(module), "model").inputs
+    rng = np.random.default_rng(0)
+    inputs = {tensor.name: rng.integers(-128, 128, tensor.shape).astype(np.int8)}
+    directory = str(tmp_path / "board")
+    at_o2 = c_check.run_planned(module, inputs, directory, qemu=True)
+    assert "-O2" in ARM_FLAGS.split()
+    c_check.build(directory, qemu=True, flags=ARM_FLAGS.replace("-O2", "-O3"))
+    library = interface(module, check_module(module), "model")
+    at_o3 = c_check.run(directory, library, inputs, qemu=True)
+    (output,) = at_o2.outputs
+    assert len(set(at_o2.outputs[output].tolist()[0])) > 1  # not one clamped value
+    assert at_o3[output].tobytes() == at_o2.outputs[output].tobytes()
+
+
 @pytest.mark.slow
 def test_make_qemu_reads_files_relative_to_the_callers_directory(tmp_path: Path) -> None:
     """`make -C DIR qemu ARGS="in.bin out.bin"` as a user types it, from another directory."""
@@ -267,16 +328,33 @@ def test_make_qemu_reads_files_relative_to_the_callers_directory(tmp_path: Path)
 
 
 def _application(module: ModuleOp, program: str, directory: Path) -> Path:
-    """`program` (C, as an application's `app.c`) built against the module's library."""
+    """`program` (C, as an application's `app.c`) built against the module's library (as
+    `app`, and as `app-sanitized` with the sanitizers when the tier asks for them)."""
     from usmp_dialect.tvm.c_bundle import write_library
+    from usmp_dialect.tvm.c_runner import HOST_FLAGS
 
     library = directory / "lib"
     write_library(module, str(library), "model")
     (library / "app.c").write_text(program)
-    flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"]
     sources = ["app.c", "model.c", "model_constants.c"]
-    subprocess.run(["cc", *flags, "-o", "app", *sources, "-lm"], cwd=library, check=True)
+    builds = {"app": HOST_FLAGS}
+    if c_check.sanitizing():
+        builds["app-sanitized"] = f"{HOST_FLAGS} {c_check.SANITIZER_FLAGS}"
+    for name, flags in builds.items():
+        command = ["cc", *flags.split(), "-o", name, *sources, "-lm"]
+        subprocess.run(command, cwd=library, check=True)
     return library / "app"
+
+
+def _run_application(app: Path, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    """`app` run on `stdin`; its sanitized build too, if built: the same bytes out."""
+    done = subprocess.run([str(app)], input=stdin, capture_output=True)
+    sanitized = app.with_name("app-sanitized")
+    if sanitized.exists():
+        checked = subprocess.run([str(sanitized)], input=stdin, capture_output=True)
+        assert checked.returncode == 0, checked.stderr.decode()
+        assert (checked.returncode, checked.stdout) == (done.returncode, done.stdout)
+    return done
 
 
 OVERRIDE_PROGRAM = r"""
@@ -313,7 +391,8 @@ def test_a_users_tensor_overrides_a_constant(tmp_path: Path) -> None:
     _require_tools(qemu=False)
     module, constants = _planned("examples/models/mlp.py:mlp")
     app = _application(module, OVERRIDE_PROGRAM, tmp_path)
-    done = subprocess.run([str(app)], capture_output=True, check=True)
+    done = _run_application(app)
+    assert done.returncode == 0, done.stderr
     by_default, overridden = np.frombuffer(done.stdout, "float32").reshape(2, 4, 10)
     bias = constants["fc3_bias"]
     np.testing.assert_allclose(by_default - overridden, np.broadcast_to(bias, (4, 10)), atol=1e-6)
@@ -366,9 +445,7 @@ def test_streaming_model_keeps_its_state_in_the_state_pool(tmp_path: Path) -> No
         for low, high in [(-128, -100), (-128, 0), (-60, 60), (0, 127), (-128, 127)]
         for _ in range(12)
     ]
-    done = subprocess.run(
-        [str(app)], input=b"".join(f.tobytes() for f in frames), capture_output=True
-    )
+    done = _run_application(app, b"".join(f.tobytes() for f in frames))
     assert done.returncode == 0, done.stderr
     ours = list(done.stdout)
     interpreter = runtime.Interpreter.from_file(str(path))

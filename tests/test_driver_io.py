@@ -401,3 +401,30 @@ def test_the_console_script_ends_at_once_but_as_an_exit_does(
     assert done.returncode == status, done.stderr
     assert printed in done.stdout
     assert done.stderr.endswith("atexit ran\n")
+
+
+@pytest.mark.parametrize(
+    ("tool", "argv", "abbreviation"),
+    [
+        ("usmp_opt", [str(CHAIN), "--plan-pools", "--pool", "sram"], "--pool"),
+        ("usmp_translate", ["--import-csv", "--output", "x.mlir", "in.csv"], "--output"),
+        ("check_relax_model", ["examples/models/mlp.py:mlp", "--exec", "c"], "--exec"),
+        ("run_tvmscript", ["examples/tir/chain.py", "--pla"], "--pla"),
+        ("compare_pipelines", ["examples/tir/chain.py", "--pipe", "x"], "--pipe"),
+    ],
+)
+def test_an_abbreviated_option_is_refused(
+    tool: str, argv: list[str], abbreviation: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--pool` is a typo of `--pools`, not a choice argparse may make for the user: each
+    tool refuses an abbreviated option, one line and exit status 1, before reading any
+    input."""
+    import importlib
+
+    main = importlib.import_module(f"usmp_dialect.tools.{tool}").main
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{tool.replace('_', '-') if tool.startswith('usmp') else tool}: error:")
+    assert f"unrecognized arguments: {abbreviation}" in err

@@ -324,6 +324,13 @@ def test_int8_tensors_between_operators_stay_int8_and_named(
             "The following operators are not supported in frontend TFLite: 'SKIP_GRAM'; "
             "the first is SKIP_GRAM operator 1, computing 'skip_gram/out'",
         ),
+        # A tensor the file leaves unnamed is named by its index, not as 'None'.
+        (
+            "skip_gram_unnamed",
+            lambda: unsupported_operator_tflite(out_name=None),
+            "The following operators are not supported in frontend TFLite: 'SKIP_GRAM'; "
+            "the first is SKIP_GRAM operator 1, computing unnamed tensor 2",
+        ),
         # TVM's frontend rejects every custom operator before it converts any operator:
         # the diagnostic names the custom one, not the operator before it.
         (

@@ -1098,12 +1098,18 @@ class ForOp(IRDLOperation):
             },
             regions=[body or _new_body([min.type])],
         )
-        if self.loop_var.name_hint is None:
+        if self._has_loop_var() and self.loop_var.name_hint is None:
             set_readable_hint(self.loop_var, var_name)
 
     @property
     def loop_var(self) -> SSAValue:
         return self.body.block.args[0]
+
+    def _has_loop_var(self) -> bool:
+        """The body is one block of one argument, as the verifier wants it: an op not yet
+        verified (parsed in generic form, built by a pass) may have none."""
+        blocks = self.body.blocks
+        return len(blocks) == 1 and len(blocks[0].args) == 1
 
     def verify_(self) -> None:
         if (self.kind.data == ForKind.THREAD_BINDING) != (self.thread_tag is not None):
@@ -1151,6 +1157,11 @@ class ForOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
+        if not self._has_loop_var():
+            # No loop var to print (a verifier's message shows such an op): its generic
+            # parts, after the name the printer wrote.
+            printer.print_op_with_default_format(self)
+            return
         printer.print_string(" ")
         printer.print_operand(self.loop_var)
         if self.var_name is not None:

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from usmp_dialect.tools.errors import report_user_errors, requires_tvm, usage_error
+from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
 from usmp_dialect.tvm.model_check import EXECUTORS, check_model
 from usmp_dialect.tvm.relax.lowering import (
     CONSTANT_STORAGE_HELP,
@@ -44,7 +44,7 @@ TOOL = "check_relax_model"
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = UsageParser(
         prog=TOOL, description="plan a Relax model, run it with TVM and compare with the Relax VM"
     )
     parser.add_argument(

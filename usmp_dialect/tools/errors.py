@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from xdsl.utils.arg_spec import ArgSpecParseError
 from xdsl.utils.exceptions import DiagnosticException, ParseError
@@ -72,7 +72,11 @@ def usage_error(tool: str, message: str) -> NoReturn:
 
 
 class UsageParser(argparse.ArgumentParser):
-    """An argument parser whose errors are `usage_error`s."""
+    """An argument parser whose errors are `usage_error`s, and which takes no abbreviated
+    option (`--pool` is not `--pools`: a typo, not a choice)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **{**kwargs, "allow_abbrev": False})
 
     def error(self, message: str) -> NoReturn:
         usage_error(self.prog, message)

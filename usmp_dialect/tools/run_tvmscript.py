@@ -12,14 +12,13 @@ python tools/run_tvmscript.py planned.py --constants weights.bin --override fc1_
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 
 import numpy as np
 
 from usmp_dialect.dialects.usmp import POOLS_ATTR
-from usmp_dialect.tools.errors import report_user_errors, requires_tvm
+from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm
 from usmp_dialect.tvm.planned_module import plan_module
 from usmp_dialect.tvm.runtime import (
     entry_constants,
@@ -38,9 +37,7 @@ TOOL = "run_tvmscript"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog=TOOL, description="build and run a TVMScript module's entry function"
-    )
+    parser = UsageParser(prog=TOOL, description="build and run a TVMScript module's entry function")
     parser.add_argument("file", help="a TVMScript module (.py), e.g. usmp-translate's output")
     parser.add_argument("--target", default="c", choices=("c", "llvm"))
     parser.add_argument("--plan", action="store_true", help="plan its pools first")

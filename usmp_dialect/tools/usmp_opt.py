@@ -118,6 +118,8 @@ class UsmpOptMain(xDSLOptMain):
         super().register_all_arguments(arg_parser)
         # xDSL's driver builds the parser; its usage errors must still exit with status 1.
         arg_parser.error = _usage_error  # type: ignore[method-assign]
+        # xDSL made the parser: no abbreviated option (`--pool` is a typo of `--pools`).
+        arg_parser.allow_abbrev = False
         self._replace_help_and_version(arg_parser)
         arg_parser.add_argument(
             "--plan-pools",

@@ -17,6 +17,13 @@
                                                 but --temporaries=inline by default)
     usmp-translate --import-onnx m.onnx [--input-shape NAME=1x3x224x224 ...]
                                                 ONNX model file -> tir (as --import-relax)
+    usmp-translate --emit-c-models DIR --model A=a.mlir --model B=b.mlir
+                                                planned models run one after another -> one
+                                                C library, one shared workspace
+    usmp-translate --emit-tflite-plan m.tflite -o planned.tflite
+        [--algorithm NAME] [--time-limit S]     the file's tensors planned as TFLM runs
+        [--verify]                              them, as its OfflineMemoryAllocation
+                                                metadata; --verify: checked with TFLM
 
 --import-tvmscript and --import-relax run the Python code of their input (TVMScript and
 Relax models are Python programs); model files, .mlir and .csv are only read.
@@ -30,17 +37,19 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 
-from usmp_dialect.diagnostics import decode_input
+from usmp_dialect.diagnostics import LocatedError, decode_input
 from usmp_dialect.formats.constant_pool import constant_pool_bytes
 from usmp_dialect.formats.csv_export import module_to_csv
 from usmp_dialect.formats.csv_to_usmp import read_csv_module
 from usmp_dialect.formats.resources import read_all
 from usmp_dialect.parsing import module_pieces, parse_module, print_module
+from usmp_dialect.planning.budget import DEFAULT_ALGORITHM, DEFAULT_TIME_LIMIT
 from usmp_dialect.tools.errors import (
     STDIN_NAME,
     UsageParser,
@@ -202,6 +211,18 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="planned tir dialect to a C library in DIR (header, operators, constant pool, "
         "a runner and a Makefile for the host and for QEMU's Cortex-M55)",
     )
+    modes.add_argument(
+        "--emit-c-models",
+        metavar="DIR",
+        help="several planned tir modules (--model NAME=FILE each) to one C library in DIR: "
+        "the models run one after another and share one workspace",
+    )
+    modes.add_argument(
+        "--emit-tflite-plan",
+        action="store_true",
+        help="a .tflite file's tensors planned with TensorFlow Lite Micro's lifetimes, written "
+        "into a copy of the file as the OfflineMemoryAllocation metadata TFLM places them by",
+    )
     parser.add_argument("input_file", nargs="?", help="input file (default, or -: stdin)")
     parser.add_argument(
         "-o", "--output-file", help="output file, written once all succeeded (default: stdout)"
@@ -270,6 +291,37 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="NAME",
         help="the C prefix of the interface: NAME.h, struct NAME_inputs, NAME_run (default: model)",
     )
+    models = parser.add_argument_group("--emit-c-models options")
+    models.add_argument(
+        "--model",
+        action="append",
+        default=[],
+        metavar="NAME=FILE.mlir",
+        help="a planned model and its C prefix (one flag per model, in the order they run)",
+    )
+    models.add_argument(
+        "--pipeline",
+        action="store_true",
+        help="each model's outputs are the next one's inputs: left in the workspace where one "
+        "model writes them for the next to read, no copy (plan each with --use-workspace-io)",
+    )
+    tflm = parser.add_argument_group("--emit-tflite-plan options")
+    tflm.add_argument(
+        "--algorithm",
+        help=f"planning algorithm (default: the portfolio '{DEFAULT_ALGORITHM}')",
+    )
+    tflm.add_argument(
+        "--time-limit",
+        type=float,
+        help="seconds the algorithm may spend at most, a safety cap "
+        f"(default: {DEFAULT_TIME_LIMIT:g})",
+    )
+    tflm.add_argument(
+        "--verify",
+        action="store_true",
+        help="run the input and the output in TFLM's interpreter (the tflite-micro package): "
+        "outputs must be identical; prints TFLM's head before and after",
+    )
     return parser.parse_args(argv)
 
 
@@ -306,6 +358,16 @@ def _input_shapes(args: argparse.Namespace, mode: str) -> dict[str, tuple[int, .
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
+    if args.emit_tflite_plan:
+        return _emit_tflite_plan(args)
+    if args.emit_c_models is not None:
+        return _emit_c_models(args)
+    if args.model or args.pipeline:
+        usage_error(TOOL, "--model and --pipeline are options of --emit-c-models")
+    for flag in ("algorithm", "time_limit", "verify"):
+        if getattr(args, flag) not in (None, False):
+            option = flag.replace("_", "-")
+            usage_error(TOOL, f"--{option} is an option of --emit-tflite-plan")
     if args.emit_c is not None:
         return _emit_c(args)
     if args.model_name is not None:
@@ -382,6 +444,70 @@ def _emit_c(args: argparse.Namespace) -> int:
         with requires_tvm(TOOL, "--emit-c"):
             emit_c(text, name, args.emit_c, model)
     return 0
+
+
+def _emit_tflite_plan(args: argparse.Namespace) -> int:
+    from usmp_dialect.planning.budget import Budget
+
+    path = args.input_file
+    if path in (None, "-"):
+        usage_error(TOOL, "--emit-tflite-plan needs a .tflite file")
+    if args.output_file is None:
+        usage_error(TOOL, "--emit-tflite-plan needs -o OUT.tflite")
+    if args.time_limit is not None and not args.time_limit > 0:
+        usage_error(TOOL, f"--time-limit must be a positive number, got {args.time_limit:g}")
+    budget = Budget() if args.time_limit is None else Budget(time_limit=args.time_limit)
+    algorithm = args.algorithm or DEFAULT_ALGORITHM
+    with report_user_errors(TOOL) as context, staged_outputs() as outputs:
+        context.input_name = path
+        from usmp_dialect.tvm.tflm_plan import planned_tflite
+
+        if _same_file(path, args.output_file):
+            raise LocatedError("the output would replace the input: name another file", path)
+        planned = planned_tflite(path, algorithm, budget)
+        report = ""
+        if args.verify:
+            planned, check = planned.verified(path, budget)
+            report = check.report()
+        print(planned.summary() + report, end="", file=sys.stderr)
+        outputs.add(args.output_file, planned.data)
+    return 0
+
+
+def _emit_c_models(args: argparse.Namespace) -> int:
+    if args.input_file is not None or args.output_file is not None:
+        usage_error(TOOL, "--emit-c-models reads --model NAME=FILE and writes DIR, nothing else")
+    if len(args.model) < 2:
+        usage_error(TOOL, "--emit-c-models needs two or more --model NAME=FILE.mlir")
+    given = []
+    for flag in args.model:
+        name, _, path = flag.partition("=")
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) or not path:
+            usage_error(TOOL, f"--model must be NAME=FILE with NAME a C identifier, got '{flag}'")
+        given.append((name, path))
+    with (
+        report_user_errors(TOOL) as context,
+        staged_outputs() as outputs,
+        requires_tvm(TOOL, "--emit-c-models"),
+    ):
+        from usmp_dialect.tvm.c_models import check_model_names, models_files
+
+        check_model_names(given)
+        models = []
+        for name, path in given:
+            context.input_name = path
+            models.append((name, parse_module(_read_input(path, mlir=True), path), path))
+        context.input_name = None
+        for file, text in models_files(models, args.pipeline).items():
+            outputs.add_in_directory(args.emit_c_models, file, text)
+    return 0
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 if __name__ == "__main__":

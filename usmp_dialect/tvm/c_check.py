@@ -1,6 +1,11 @@
 """Build and run a library of `usmp-translate --emit-c` with its own Makefile, on this
 machine (`run`) or on QEMU's Cortex-M55 (`run.elf`), moving the tensors through the raw
-files the runner reads and writes; and the sizes of the linked images (`size`)."""
+files the runner reads and writes; and the sizes of the linked images (`size`).
+
+With `USMP_SANITIZE_C=1` in the environment (tools/run-tests sets it for the whole suite),
+each library built and run on this machine is built once more with AddressSanitizer and
+UndefinedBehaviorSanitizer, every report fatal, and run on the same inputs: any report,
+or an output other than the plain build's, fails the run."""
 
 from __future__ import annotations
 
@@ -20,13 +25,17 @@ from usmp_dialect.analysis.tir_liveness import prim_funcs
 from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm import c_library
 from usmp_dialect.tvm.c_bundle import write_library
-from usmp_dialect.tvm.c_runner import ARM_FLAGS, ARM_INSTALL
+from usmp_dialect.tvm.c_runner import ARM_FLAGS, ARM_INSTALL, HOST_FLAGS
 from usmp_dialect.tvm.tvmscript_importer import import_module
 
 HOST_TOOLS = ("make", "cc", "size")
 ARM_TOOLS = ("arm-none-eabi-gcc", "arm-none-eabi-size", "qemu-system-arm")
 QEMU_TIMEOUT = 600
 """Seconds a run on the emulated board may take (a large model runs minutes there)."""
+SANITIZE_ENV = "USMP_SANITIZE_C"
+SANITIZER_FLAGS = "-fsanitize=address,undefined -fno-sanitize-recover=all -g"
+"""What C11 leaves undefined (shifts, signed overflow, out-of-range float to int
+conversions, misaligned or out-of-bounds accesses) stops the run with a report."""
 
 
 class MissingTools(RuntimeError):
@@ -51,12 +60,22 @@ def require_tools(qemu: bool) -> None:
         raise MissingTools(f"{', '.join(missing)} not found: install them with `{install}`")
 
 
-def build(directory: str, qemu: bool = False) -> str:
-    """The runner built by the library's Makefile (`run`, or `run.elf` for the board)."""
+def sanitizing() -> bool:
+    """Whether the environment asks for each host library's sanitized run too."""
+    return os.environ.get(SANITIZE_ENV) == "1"
+
+
+def build(directory: str, qemu: bool = False, flags: str | None = None) -> str:
+    """The runner built by the library's Makefile (`run`, or `run.elf` for the board);
+    with `flags`, rebuilt with those compiler flags instead of the Makefile's."""
     require_tools(qemu)
     image = "run.elf" if qemu else "run"
+    variable = [f"{'ARM_CFLAGS' if qemu else 'CFLAGS'}={flags}", "-B"] if flags else []
     done = subprocess.run(
-        ["make", "-s", "-C", directory, image], capture_output=True, text=True, check=False
+        ["make", "-s", "-C", directory, image, *variable],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode != 0:
         raise RuntimeError(f"make {image} failed:\n{done.stdout}{done.stderr}")
@@ -133,6 +152,25 @@ def run(
         }
 
 
+def check_sanitized(
+    directory: str,
+    interface: c_library.Interface,
+    inputs: Mapping[str, np.ndarray],
+    outputs: Mapping[str, np.ndarray],
+) -> None:
+    """The host runner in `directory` rebuilt with `SANITIZER_FLAGS` and run on `inputs`:
+    a `RuntimeError` on a sanitizer's report, or on outputs other than `outputs`."""
+    build(directory, flags=f"{HOST_FLAGS} {SANITIZER_FLAGS}")
+    sanitized = run(directory, interface, inputs)
+    differing = [
+        name for name, array in outputs.items() if sanitized[name].tobytes() != array.tobytes()
+    ]
+    if differing:
+        raise RuntimeError(
+            f"built with {SANITIZER_FLAGS}, the runner gives other bytes for {', '.join(differing)}"
+        )
+
+
 def stack_bound(directory: str, model: str = "model") -> int:
     """Bytes of stack `<model>_run` needs at most on the Cortex-M55, by gcc's
     `-fstack-usage` of the library: its frame, the entry's and the largest operator's
@@ -172,8 +210,11 @@ def run_planned(
     directory: str,
     qemu: bool = False,
     model: str = "model",
+    sanitize: bool | None = None,
 ) -> LibraryRun:
-    """Write the planned `module`'s library into `directory`, build it and run it once."""
+    """Write the planned `module`'s library into `directory`, build it and run it once;
+    on this machine, with `sanitize` (by default: `sanitizing()`), its sanitized build too
+    (`check_sanitized`)."""
     write_library(module, directory, model)
     entry = c_library.check_module(module)
     interface = c_library.interface(module, entry, model)
@@ -185,9 +226,10 @@ def run_planned(
     constant = next((p.name for p in interface.pools if p.constant), None)
     state = next((p.name for p in interface.pools if p.state), None)
     stack = stack_bound(directory, model) if qemu else None
-    return LibraryRun(
-        outputs, pools, constant, image_sizes(image, qemu), build_seconds, stack, state
-    )
+    sizes = image_sizes(image, qemu)
+    if not qemu and (sanitizing() if sanitize is None else sanitize):
+        check_sanitized(directory, interface, inputs, outputs)
+    return LibraryRun(outputs, pools, constant, sizes, build_seconds, stack, state)
 
 
 def planned_tir_module(tir_mod: Any, constants: Mapping[str, np.ndarray]) -> ModuleOp:

@@ -384,6 +384,13 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
     for name, io in placed_io(entry).items():
         offsets[name] = (io.pool.data, io.offset_bytes)
         dtype = tir.type_to_dtype(io.buffer_type.element_type)
+        if io.offset_bytes % _itemsize(dtype):
+            # Read through a pointer of its type, which C requires aligned (C11 6.3.2.3).
+            raise UsmpError(
+                f"'{name}' is placed at byte {io.offset_bytes} of pool '{io.pool.data}', not "
+                f"a multiple of its {dtype}'s {_itemsize(dtype)} bytes: C cannot read it there",
+                entry,
+            )
         placed.append((name, io.kind.data, io.shape, dtype))
     constant_pools = {offsets[str(n)][0] for n, kind, _, _ in placed if kind == IOKind.CONSTANT}
     state_pools = {offsets[str(n)][0] for n, kind, _, _ in placed if kind == IOKind.STATE}

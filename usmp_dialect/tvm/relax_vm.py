@@ -1,7 +1,8 @@
 """The Relax VM on our plan: a drop-in for `relax.transform.StaticPlanBlockMemory`.
 
     tvm.compile(mod, target, relax_pipeline=pipeline(target, algorithm=..., pools=...))
-    PlanMemory(algorithm="default", pools="", effort=1.0, dump=None, plan_from=None)
+    PlanMemory(algorithm="default", pools="", effort=1.0, dump=None, plan_from=None,
+               returned_in_pool=False)
 
 `pipeline(target, **options)` is TVM's default Relax pipeline for `target` (what
 `relax.get_default_pipeline(target)` runs: library dispatch, legalization, folding, fusion,
@@ -27,7 +28,10 @@ with one `PlanMemoryWarning` saying which tensor and why. Planned into the one d
 (no `pools`, no `plan_from`), a function whose pool would take more bytes than TVM's
 storages (offsets are 64-byte aligned, TVM's storage sizes are exact: where TVM's reuse is
 already tight, the padding can cost a few bytes) keeps TVM's plan too, and its report says
-so: the VM never allocates more than with TVM's own planner.
+so: the VM never allocates more than with TVM's own planner. Every plan is checked before it
+is returned (`relax_vm_check.check_no_overlap`, apart from the planner's own liveness): one
+that puts two live tensors on one byte keeps TVM's plan, with one warning naming them.
+With no target in scope, virtual device 0 is the host, as StaticPlanBlockMemory takes it.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from typing import Any
 from usmp_dialect.parsing import parse_module, print_module
 from usmp_dialect.planning.registry import get_algorithm
 from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
+from usmp_dialect.tvm.relax_vm_check import check_no_overlap
 from usmp_dialect.tvm.relax_vm_plan import VmPlan, plan_problem, problem_module, read_plan
 from usmp_dialect.tvm.relax_vm_tensors import Unplanned, VmTensor, vm_tensors
 
@@ -48,6 +53,9 @@ OFFSET_VIEW_TARGETS = frozenset({"llvm", "c", "cuda"})
 (`SupportsDevicePointerArithmeticsOnHost`); elsewhere `ensure_zero_offset` copies."""
 
 PASS_NAME = "usmp.PlanMemory"
+
+HOST_KIND = "llvm"
+"""The kind of virtual device 0 with no target in scope and no `vdevice` list."""
 
 
 class PlanMemoryWarning(UserWarning):
@@ -94,10 +102,11 @@ class FunctionReport:
 
 def _device_kinds(mod: Any) -> dict[int, str]:
     """The target kind of each virtual device index: the module's `vdevice` list, else the
-    current target for index 0; -1 is the host."""
+    current target for index 0, else the host (as StaticPlanBlockMemory takes a device it
+    knows nothing of); -1 is the host."""
     import tvm
 
-    kinds = {-1: "llvm"}
+    kinds = {-1: "llvm", 0: HOST_KIND}
     current = tvm.target.Target.current(allow_none=True)
     if current is not None:
         kinds[0] = current.kind.name
@@ -126,6 +135,9 @@ class _PlanMemory:
     pools: str = ""
     effort: float = 1.0
     time_limit: float = 60.0
+    returned_in_pool: bool = False
+    """Place the returned tensors of static size in the pool too (the VM allocates them
+    apart otherwise): fewer bytes, but the caller holding an output holds the whole pool."""
     dump: str | None = None
     plan_from: str | None = None
     report: list[FunctionReport] = field(default_factory=list, compare=False)
@@ -145,20 +157,40 @@ class _PlanMemory:
         functions = [
             (gv, f) for gv, f in planned.functions.items() if isinstance(f, relax.Function)
         ]
+        unviewable: set[int] = set()
         for gv, func in functions:
             report = FunctionReport(gv.name_hint)
             self.report.append(report)
-            rewritten = self._function(func, report, kinds, len(functions) > 1)
+            rewritten = self._function(func, report, kinds, len(functions) > 1, unviewable)
             if rewritten is not None:
                 planned[gv] = rewritten
+        if unviewable:
+            devices = ", ".join(f"{d} ({kinds.get(d, 'unknown')})" for d in sorted(unviewable))
+            warnings.warn(
+                f"{PASS_NAME}: storages on virtual device {devices} keep StaticPlanBlockMemory's "
+                "plan: the pass knows no runtime of that target that views a storage at an "
+                "offset",
+                PlanMemoryWarning,
+                stacklevel=2,
+            )
         return planned
 
     def _function(
-        self, func: Any, report: FunctionReport, kinds: dict[int, str], many_functions: bool
+        self,
+        func: Any,
+        report: FunctionReport,
+        kinds: dict[int, str],
+        many_functions: bool,
+        unviewable: set[int],
     ) -> Any:
+        storages: dict[Any, int] = {}
         try:
-            found = vm_tensors(func, lambda d: kinds.get(d, "") in OFFSET_VIEW_TARGETS)
+            found = vm_tensors(
+                func, lambda d: kinds.get(d, "") in OFFSET_VIEW_TARGETS, self.returned_in_pool
+            )
             report.unplanned = found.unplanned
+            unviewable |= found.unviewable_devices
+            storages = found.storages
             if not found.tensors:
                 return None
             devices = sorted({t.device for t in found.tensors})
@@ -168,19 +200,23 @@ class _PlanMemory:
                 tensors = [t for t in found.tensors if t.device == device]
                 plans[device] = (tensors, self._plan(tensors, report.function, device, many))
             ours = sum(sum(plan.pool_sizes.values()) for _, plan in plans.values())
-            theirs = sum(found.storages.values())
+            theirs = sum(found.storages.values()) + sum(
+                t.size for t in found.tensors if t.var in found.returned
+            )
             if ours > theirs and not self.pools and self.plan_from is None:
                 report.kept_tvm_plan = f"its storages take fewer bytes ({theirs} < {ours})"
-                report.unplanned += [
-                    Unplanned(var.name, size, "TVM's plan kept")
-                    for var, size in found.storages.items()
-                ]
+                _keep_storages(report, storages)
                 return None
-            return _rewritten(func, found.storages, plans, report)
+            rewritten, pools = _rewritten(func, found.storages, plans, report)
+            check_no_overlap(rewritten, pools)
+            placed = {t.name for t in found.tensors}
+            report.unplanned = [u for u in report.unplanned if u.name not in placed]
+            return rewritten
         except Exception as error:  # anything unplannable keeps TVM's plan, said once
             report.kept_tvm_plan = f"{type(error).__name__}: {error}"
             report.pools.clear()
             report.placements.clear()
+            _keep_storages(report, storages)
             warnings.warn(
                 f"{PASS_NAME}: function '{report.function}' keeps StaticPlanBlockMemory's plan: "
                 f"{error}",
@@ -203,6 +239,12 @@ class _PlanMemory:
         return read_plan(module, tensors)
 
 
+def _keep_storages(report: FunctionReport, storages: dict[Any, int]) -> None:
+    report.unplanned += [
+        Unplanned(var.name, size, "TVM's plan kept") for var, size in storages.items()
+    ]
+
+
 def PlanMemory(**options: Any) -> Any:
     """Our planner in place of StaticPlanBlockMemory, as a `tvm.transform.Pass`; options are
     `_PlanMemory`'s fields, and `.report` tells what its last run planned."""
@@ -213,9 +255,9 @@ def PlanMemory(**options: Any) -> Any:
 
 def _rewritten(
     func: Any, storages: dict[Any, int], plans: dict[int, Any], report: FunctionReport
-) -> Any:
+) -> tuple[Any, set[Any]]:
     """`func` with the replaced storages gone, one storage a pool at its start, and each
-    planned tensor at its offset in its pool."""
+    planned tensor at its offset in its pool; and the pools' variables."""
     from tvm import relax
 
     pools: dict[tuple[int, str], Any] = {}
@@ -245,17 +287,21 @@ def _rewritten(
                 continue
             pool, offset = at[binding.var]
             call = binding.value
-            placed = relax.op.memory.alloc_tensor(
-                pool, offset, call.args[2], call.args[3], call.args[4]
+            # R.memory.alloc_tensor(storage, 0, shape, dtype, device) or, for a returned
+            # tensor, R.builtin.alloc_tensor(shape, dtype, device, scope).
+            shape, dtype, device = (
+                call.args[2:5] if call.op.name == "relax.memory.alloc_tensor" else call.args[0:3]
             )
+            placed = relax.op.memory.alloc_tensor(pool, offset, shape, dtype, device)
             if offset:
-                in_pool = relax.Var(f"{binding.var.name}_in_pool", binding.var.ty)
+                in_pool = relax.Var(binding.var.name, binding.var.ty)
                 bindings.append(relax.VarBinding(in_pool, placed))
                 placed = relax.op.memory.ensure_zero_offset(in_pool)
             bindings.append(relax.VarBinding(binding.var, placed))
         blocks.append(type(block)(bindings))
     body = relax.SeqExpr(blocks, func.body.body)
-    return relax.Function(func.params, body, func.ret_ty, func.is_pure, func.attrs, func.span)
+    rewritten = relax.Function(func.params, body, func.ret_ty, func.is_pure, func.attrs, func.span)
+    return rewritten, {var for var, _ in pools.values()}
 
 
 class _Pipeline:

@@ -7,13 +7,18 @@ not returned, is used only by operator calls in its own block, and has a size it
 and gives each such tensor an `R.memory.alloc_tensor(storage, 0, ...)` in a storage of
 `R.memory.alloc_storage`. Those storages are what `PlanMemory` replaces: each of their
 tensors becomes a buffer with its own live range, `[binding, last use + 1)` in the order of
-the function's bindings (the order the VM runs them), where a use through an alias (a
-variable bound to it, a tuple holding it, a reshape or view of it) counts as a use of the
-tensor. A storage stays TVM's when its size is symbolic (no `tir_var_upper_bound` bounds
-it), when it is used anywhere but as the storage of an `alloc_tensor` of the function's
-top-level blocks, or when one of its tensors escapes (is returned). Every allocation the VM
-makes outside the replaced storages is listed as `Unplanned`, with its bytes when they are
-static.
+the function's bindings (the order the VM runs them), where a use through an alias counts
+as a use of the tensor. Any binding may alias the tensors it reads (`may_alias`): a
+variable, a tuple or an item of one, an `If` whose branches read them, a view, a reshape
+(`R.reshape`, `vm.builtin.reshape` called packed or pure-packed), `ensure_zero_offset`, an
+in-place operator, a Relax function's call, any packed call whose result may hold a tensor;
+only a binding whose result holds no tensor (an operator's destination-passing call, a
+shape) or a fresh allocation does not. A binding of a construct the walk does not know
+(a nested function) that reads a planned tensor is an `UnanalysableBinding`. A storage
+stays TVM's when its size is symbolic (no `tir_var_upper_bound` bounds it), when it is used
+anywhere but as the storage of an `alloc_tensor` of the function's top-level blocks, or
+when one of its tensors escapes (is returned). Every allocation the VM makes outside the
+replaced storages is listed as `Unplanned`, with its bytes when they are static.
 """
 
 from __future__ import annotations
@@ -28,8 +33,40 @@ TVM_ALLOC_ALIGNMENT = 64
 """TVM's `kAllocAlignment`: `vm.builtin.ensure_zero_offset` makes a tensor at an offset
 into a view (no copy) only when the offset is a multiple of it."""
 
-_VIEW_OPS = ("relax.reshape", "relax.memory.view", "relax.memory.ensure_zero_offset")
-"""The ops whose result shares its argument's memory, as StaticPlanBlockMemory counts them."""
+FRESH_OPS = frozenset(
+    {"relax.builtin.alloc_tensor", "relax.memory.alloc_tensor", "relax.memory.alloc_storage"}
+)
+"""The ops whose result is memory of its own, never an argument's."""
+
+
+class UnanalysableBinding(ValueError):
+    """A binding reads a planned tensor through a construct the walk does not follow."""
+
+
+def _holds_tensor(ty: Any) -> bool:
+    """Whether a value of type `ty` may hold a tensor (an unknown object or a closure may)."""
+    import tvm
+    from tvm import relax
+
+    if isinstance(ty, relax.TupleType):
+        return any(_holds_tensor(field) for field in ty.fields)
+    return not isinstance(ty, (relax.ShapeType, tvm.ir.PrimType))
+
+
+def may_alias(var: Any, value: Any) -> bool:
+    """Whether `var = value` may share the bytes of a tensor `value` reads: every binding
+    whose result may hold a tensor, but for a fresh allocation."""
+    return _op_name(value) not in FRESH_OPS and _holds_tensor(var.ty)
+
+
+def _analysable(value: Any) -> bool:
+    import tvm
+    from tvm import relax
+
+    return isinstance(
+        value,
+        (tvm.ir.Call, relax.Var, relax.Tuple, relax.TupleGetItem, relax.If, relax.ShapeExpr),
+    )
 
 
 @dataclass(frozen=True)
@@ -65,6 +102,11 @@ class VmTensors:
     """The `R.memory.alloc_storage` variables the tensors lived in, replaced by the plan,
     and their bytes."""
     unplanned: list[Unplanned] = field(default_factory=list)
+    returned: set[Any] = field(default_factory=set)
+    """The variables of the returned `R.builtin.alloc_tensor`s among `tensors`."""
+    unviewable_devices: set[int] = field(default_factory=set)
+    """The virtual devices of storages kept because their runtime makes no view at an
+    offset."""
 
 
 @dataclass
@@ -75,6 +117,9 @@ class _Storage:
     scope: str
     tensors: list[_Found] = field(default_factory=list)
     kept_because: str | None = None
+    returned: bool = False
+    """A tensor the VM allocates itself (`R.builtin.alloc_tensor`, its own storage here)
+    that the function returns."""
 
 
 @dataclass
@@ -102,7 +147,7 @@ def _int(expr: Any) -> int | None:
     return int(value) if isinstance(value, int) else None
 
 
-def _bounded_analyzer(func: Any) -> Any:
+def bounded_analyzer(func: Any) -> Any:
     """An analyzer that knows the `tir_var_upper_bound` of the signature's dims."""
     import tvm
     from tvm import relax
@@ -145,14 +190,29 @@ def _unique(name: str, taken: set[str]) -> str:
     return found
 
 
-def vm_tensors(func: Any, plannable_device: Callable[[int], bool]) -> VmTensors:
+def vm_tensors(
+    func: Any, plannable_device: Callable[[int], bool], returned: bool = False
+) -> VmTensors:
     """The tensors of `func` (after StaticPlanBlockMemory) that a plan may place, and the
     allocations it leaves to the VM. `plannable_device(index)` says whether tensors of a
-    virtual device may be placed at offsets (its runtime makes views at an offset)."""
+    virtual device may be placed at offsets (its runtime makes views at an offset).
+    `returned`: the returned tensors of static size that the VM allocates itself are
+    placed too, live to the function's end (and still listed in `unplanned`, for a plan
+    that falls back to TVM's)."""
     walk = _Walk(func)
     result = VmTensors(unplanned=walk.unplanned)
+    if returned:
+        for own in walk.returned:
+            if own.size is not None and own.scope == "global" and plannable_device(own.device):
+                (t,) = own.tensors
+                result.tensors.append(
+                    VmTensor(t.name, t.var, own.size, t.start, walk.bindings + 1, own.device)
+                )
+                result.returned.add(t.var)
     for storage in walk.storages.values():
         kept_because = storage.kept_because or _why_kept(storage, plannable_device)
+        if not plannable_device(storage.device):
+            result.unviewable_devices.add(storage.device)
         if kept_because is not None or storage.size is None:
             result.unplanned.append(Unplanned(storage.var.name, storage.size, str(kept_because)))
             continue
@@ -190,18 +250,24 @@ class _Walk:
     def __init__(self, func: Any):
         from tvm import relax
 
-        self.analyzer = _bounded_analyzer(func)
+        self.analyzer = bounded_analyzer(func)
         self.storages: dict[Any, _Storage] = {}
+        self.own: dict[Any, _Storage] = {}
+        """The VM's own allocations of static size, each a storage of one tensor."""
         self.aliases: dict[Any, list[_Found]] = {}
         self.taken: set[str] = set()
         self.unplanned: list[Unplanned] = []
+        self.bindings = 0
         for index, binding in enumerate(_bindings(func)):
             self._binding(index, binding.var, binding.value)
+            self.bindings = index + 1
         for var in relax.analysis.free_vars(func.body.body):
             for t in self.aliases.get(var, ()):
+                t.storage.returned = True
                 t.storage.kept_because = f"tensor '{t.name}' is returned"
             if var in self.storages:
                 self.storages[var].kept_because = f"storage '{var.name}' is returned"
+        self.returned = [own for own in self.own.values() if own.returned]
 
     def _binding(self, index: int, var: Any, value: Any) -> None:
         from tvm import relax
@@ -213,7 +279,7 @@ class _Walk:
             self.storages[var] = _Storage(
                 var,
                 _int(dims[0]) if len(dims) == 1 else None,
-                _int(value.args[1].value) or 0,
+                _int(value.args[1]) or 0,
                 str(value.args[2].value),
             )
             return
@@ -227,9 +293,15 @@ class _Walk:
         if op == "relax.builtin.alloc_tensor":
             # The VM allocates it at its run's shape, bounded or not.
             size = tensor_bytes(value.args[0], value.args[1].value, Analyzer())
+            name = _unique(var.name, self.taken)
+            if size is not None:
+                own = _Storage(var, size, _int(value.args[2]) or 0, str(value.args[3].value))
+                own.tensors.append(_Found(name, var, size, index, index, own))
+                self.own[var] = own
+                self.aliases[var] = own.tensors[:]
             self.unplanned.append(
                 Unplanned(
-                    _unique(var.name, self.taken),
+                    name,
                     size,
                     "allocated by the VM (returned, or not plannable by TVM)"
                     if size is not None
@@ -241,9 +313,13 @@ class _Walk:
             self.storages[
                 storage_var
             ].kept_because = f"storage '{storage_var.name}' is used by '{var.name}'"
-        reached = [t for v in used for t in self.aliases.get(v, ())]
+        reached = list({id(t): t for v in used for t in self.aliases.get(v, ())}.values())
+        if reached and not _analysable(value):
+            raise UnanalysableBinding(
+                f"binding '{var.name}' ({type(value).__name__}) reads tensor "
+                f"'{reached[0].name}' through a construct the pass does not analyse"
+            )
         for t in reached:
             t.last = index
-        aliasing = isinstance(value, (relax.Var, relax.Tuple, relax.TupleGetItem))
-        if reached and (aliasing or op in _VIEW_OPS):
+        if reached and may_alias(var, value):
             self.aliases[var] = reached

@@ -57,13 +57,22 @@ def multiply_by_quantized_multiplier(x: Any, multiplier: Any, shift: Any) -> Any
     kernel whose expression reads them a dozen times): its doubling high multiply, a
     truncating division of product + (2^30 or 1 - 2^30 by the product's sign) by 2^31,
     is (product + 2^30) >> 31; its division by 2^e, rounded half away from zero, is
-    (high + 2^(e-1) - [high < 0 and e > 0]) >> e."""
+    (high + 2^(e-1) - [high < 0 and e > 0]) >> e.
+
+    Written so that the C of TVM's code generator has no undefined behaviour (C11 6.5.7,
+    6.5p5): the left shift of x, which may be negative, is a multiplication by 2^shift
+    (shift at most 31: |x| < 2^32 keeps the product in int64), and its wrap to int32 is
+    a mask, not a narrowing cast. What it keeps implementation-defined is `>>` of a
+    negative value, which GCC and Clang define as arithmetic (their manuals' "Integers"
+    chapter), as every compiler for a two's complement target does."""
     from tvm import tirx
 
     zero, one = _int64(0), _int64(1)
     power = _int64(shift)
     # x * 2^left_shift is int32 arithmetic in TFLite: it wraps past int32.
-    shifted = (_int64(x) << tirx.max(power, zero)).astype("int32").astype("int64")
+    scaled = _int64(x) * (one << tirx.min(tirx.max(power, zero), _int64(31)))
+    half_range = _int64(1 << 31)
+    shifted = ((scaled + half_range) & _int64(0xFFFFFFFF)) - half_range
     factor = _int64(multiplier)
     # Saturated: the one product whose doubled high half overflows int32, INT32_MIN *
     # INT32_MIN, is the one whose high half is 2^31 (a comparison of the operands instead
@@ -71,22 +80,27 @@ def multiply_by_quantized_multiplier(x: Any, multiplier: Any, shift: Any) -> Any
     high = tirx.min((shifted * factor + _int64(1 << 30)) >> _int64(31), _int64(_INT32_MAX))
     exponent = tirx.max(-power, zero)
     below = tirx.Select(tirx.all(high < zero, exponent > zero), one, zero)
+    # In int32's range: the cast is exact.
     return ((high + ((one << exponent) >> one) - below) >> exponent).astype("int32")
 
 
 def requantized(x: Any, multiplier: Any, shift: Any, zero_point: int) -> Any:
     """The int32 expression `x` requantized (`multiply_by_quantized_multiplier`) plus the
-    output's zero point: how each of TFLM's int8 kernels ends, but for its clamp."""
+    output's zero point: how each of TFLM's int8 kernels ends, but for its clamp. An
+    int64 expression: the sum may pass int32's range (signed overflow, undefined in C),
+    the clamp brings it back."""
     from tvm import tirx
 
     scaled = multiply_by_quantized_multiplier(x, multiplier, shift)
-    return scaled + tirx.const(zero_point, "int32")
+    return scaled.astype("int64") + tirx.const(zero_point, "int64")
 
 
 def clamped(x: Any, low: int, high: int, dtype: str) -> Any:
-    """The int32 expression `x` clamped to [low, high] (a fused activation's range in
-    output values) and cast to the output's `dtype`."""
+    """The integer expression `x` clamped to [low, high] (a fused activation's range in
+    output values, within `dtype`'s) and cast to the output's `dtype`: a cast of a value
+    in range, exact."""
     from tvm import tirx
 
-    bounds = tirx.const(low, "int32"), tirx.const(high, "int32")
+    integer = str(x.ty)
+    bounds = tirx.const(low, integer), tirx.const(high, integer)
     return tirx.min(tirx.max(x, bounds[0]), bounds[1]).astype(dtype)

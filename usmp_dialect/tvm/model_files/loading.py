@@ -53,6 +53,7 @@ from usmp_dialect.tvm.model_files.onnx_shapes import static_onnx_model
 from usmp_dialect.tvm.model_files.tensor_names import (
     file_names,
     tensor_name,
+    tflite_tensor_label,
     with_file_names,
     with_output_names,
 )
@@ -339,16 +340,10 @@ def _tflite_operator(model: Any, i: int) -> str:
     """Operator `i` of a TFLite model's first subgraph as a diagnostic names it: by its
     opcode (a custom operator's by its name), its index and its output tensor."""
     graph = model.Subgraphs(0)
-    op = graph.Operators(i)
-    computing = ""
-    if op.OutputsLength():
-        first = int(op.Outputs(0))
-        name = graph.Tensors(first).Name()
-        computing = (
-            f", computing tensor {first} (unnamed)"
-            if name is None
-            else f", computing '{tensor_name(name)}'"
-        )
+    operator, computing = graph.Operators(i), ""
+    if operator.OutputsLength():
+        first = operator.Outputs(0)
+        computing = f", computing {tflite_tensor_label(graph.Tensors(first), first)}"
     return f"{_tflite_opcodes(model)[i]} operator {i}{computing}"
 
 

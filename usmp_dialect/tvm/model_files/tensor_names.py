@@ -56,6 +56,14 @@ def tensor_name(name: Any) -> str:
     return name.decode("utf-8", "replace") if isinstance(name, bytes) else str(name)
 
 
+def tflite_tensor_label(tensor: Any, index: int) -> str:
+    """A TFLite tensor (its flatbuffer table, `index` in its subgraph) as a diagnostic
+    names it: its name quoted, or `unnamed tensor N` where the file gives none (the name
+    is optional in TFLite's schema)."""
+    name = tensor.Name()
+    return f"'{tensor_name(name)}'" if name else f"unnamed tensor {index}"
+
+
 @contextlib.contextmanager
 def file_names(kind: str) -> Iterator[list[tuple[str, Any]]]:
     """The `(name, expr)` pairs the `kind` ("tflite", "onnx") frontend names, recorded

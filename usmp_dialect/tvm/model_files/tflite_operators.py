@@ -55,6 +55,7 @@ from usmp_dialect.tvm.model_files.quantized_kernels import (
     depthwise_conv2d,
     fully_connected,
 )
+from usmp_dialect.tvm.model_files.tensor_names import tflite_tensor_label
 from usmp_dialect.tvm.model_files.tflite_sparsity import SparsityError, densified
 from usmp_dialect.tvm.relax.narrowed_constants import WIDENED_ARGS
 
@@ -592,7 +593,8 @@ def corrected_converter() -> type:
             (out,) = self.get_output_tensors(op)
             if not all(self.has_same_qnn_params(data, t) for t in (out, *constant)):
                 raise tvm.error.OpNotImplemented(
-                    f"quantized PAD computing '{out.tensor.Name().decode()}' is quantized "
+                    f"quantized PAD computing {tflite_tensor_label(out.tensor, out.tensor_idx)} "
+                    "is quantized "
                     "unlike its input (TFLite's kernel copies the values)"
                 )
             if constant:
@@ -622,7 +624,8 @@ def corrected_converter() -> type:
             # Raised outside the handler: a chained error's frames would keep TVM's
             # BlockBuilder alive past the frontend's clean-up (a warning on stderr).
             if problem:
-                raise ValueError(f"the sparse tensor '{sparse.tensor.Name().decode()}': {problem}")
+                label = tflite_tensor_label(sparse.tensor, sparse.tensor_idx)
+                raise ValueError(f"the sparse tensor {label}: {problem}")
             # A weight, dense from here on: the operators reading it read a constant.
             self.set_prefetched_node(out.tensor_idx, dense)
 

@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from usmp_dialect.tvm.model_files.tensor_names import tflite_tensor_label
 from usmp_dialect.tvm.model_files.tflite_lstm import convert_lstm
 from usmp_dialect.tvm.model_files.tflite_operators import corrected_converter, tensor_shape
 from usmp_dialect.tvm.model_files.tflite_svdf import convert_svdf
@@ -215,9 +216,9 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
                 if (source.qnn_params is None) != (output.qnn_params is None) or (
                     source.qnn_params is not None and not self.has_same_qnn_params(source, output)
                 ):
-                    name = get_tensor_name(self.subgraph, output.tensor_idx)
+                    label = tflite_tensor_label(output.tensor, output.tensor_idx)
                     raise tvm.error.OpNotImplemented(
-                        f"quantized {op_name} computing '{name}' is quantized unlike its input"
+                        f"quantized {op_name} computing {label} is quantized unlike its input"
                         " (TFLite's kernel copies the values)"
                     )
 

@@ -201,3 +201,24 @@ func.func @outer() {
   func.return
 }
 // CHECK: 'tir.prim_func' expects parent op 'builtin.module'
+
+// -----
+
+// A loop without a body block: the message, not a traceback of the printer (issue 42).
+"tir.prim_func"() <{sym_name = "f", function_type = () -> ()}> ({
+  %0 = "arith.constant"() <{value = 0 : i32}> : () -> i32
+  "tir.for"(%0, %0) <{kind = #tir<for_kind serial>, annotations = {}}> ({
+  }) : (i32, i32) -> ()
+}) : () -> ()
+// CHECK: Region 'body' at position 0 expected a single block, but got 0 blocks
+
+// -----
+
+"tir.prim_func"() <{sym_name = "f", function_type = () -> ()}> ({
+  %0 = "arith.constant"() <{value = 0 : i32}> : () -> i32
+  "tir.for"(%0, %0) <{kind = #tir<for_kind serial>, annotations = {}}> ({
+  ^bb0(%i: i32):
+  ^bb1:
+  }) : (i32, i32) -> ()
+}) : () -> ()
+// CHECK: Region 'body' at position 0 expected a single block, but got 2 blocks

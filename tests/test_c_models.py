@@ -1,0 +1,202 @@
+"""Several planned models in one C library that run one after another
+(`usmp-translate --emit-c-models`): one workspace, the largest model's, and each model's
+outputs those of its own library."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+tvm = pytest.importorskip("tvm")
+pytestmark = pytest.mark.tvm
+
+from int8_tflite import int8_cnn_tflite, large_activations_tflite  # noqa: E402
+from wheel_models import wheel_model_path  # noqa: E402
+
+from usmp_dialect.parsing import parse_module  # noqa: E402
+from usmp_dialect.tvm import c_check, c_library  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+TRANSLATE = [sys.executable, str(ROOT / "tools" / "usmp-translate")]
+OPT = [sys.executable, str(ROOT / "tools" / "usmp-opt")]
+
+
+def _planned(tflite: bytes, directory: Path, name: str) -> Path:
+    model, planned = directory / f"{name}.tflite", directory / f"{name}.mlir"
+    model.write_bytes(tflite)
+    imported = subprocess.run(
+        [*TRANSLATE, "--import-tflite", str(model)], check=True, capture_output=True
+    ).stdout
+    subprocess.run(
+        [*OPT, "--plan-pools", "--use-workspace-io", "--constant-pool", "-o", str(planned)],
+        input=imported,
+        check=True,
+    )
+    return planned
+
+
+def _refused(flags: list[str], library: Path) -> list[str]:
+    """What `--emit-c-models` says when it refuses `flags` (exit status 1, no library)."""
+    done = subprocess.run(
+        [*TRANSLATE, "--emit-c-models", str(library), *flags], capture_output=True, text=True
+    )
+    assert done.returncode == 1 and not library.exists()
+    return done.stderr.splitlines()
+
+
+def _interface(path: Path, name: str) -> c_library.Interface:
+    module = parse_module(path.read_bytes(), str(path))
+    return c_library.interface(module, c_library.check_module(module), name)
+
+
+def _main(interfaces: list[c_library.Interface]) -> str:
+    """Runs a, then b, then a again, each on its inputs filled with a fixed pattern (a's
+    again after b overwrote the workspace), and prints every output byte in hex."""
+
+    def run(i: c_library.Interface) -> list[str]:
+        m = i.model
+        fill = [
+            f"  for (int k = 0; k < {t.nbytes}; ++k) ((uint8_t*){m}_in.{t.ident})[k] = "
+            "(uint8_t)(k * 37 + 11);"
+            for t in i.inputs
+        ]
+        show = [
+            f'  for (int k = 0; k < {t.nbytes}; ++k) printf("%02x", '
+            f'((uint8_t*){m}_out.{t.ident})[k]);\n  printf("\\n");'
+            for t in i.outputs
+        ]
+        return [
+            f"  {{ struct {m}_workspace_pools {m}_pools = models_{m}_pools();",
+            f"  struct {m}_inputs {m}_in = {m}_map_inputs(&{m}_pools);",
+            f"  struct {m}_outputs {m}_out = {m}_map_outputs(&{m}_pools);",
+            *fill,
+            f"  if ({m}_run(&{m}_pools, NULL) != 0) return 1;",
+            *show,
+            "  }",
+        ]
+
+    a, b = interfaces
+    body = [*run(a), *run(b), *run(a)]
+    return "\n".join(
+        ["#include <stdio.h>", '#include "models.h"', "int main(void) {", *body, "  return 0;", "}"]
+    )
+
+
+def _alone(path: Path, interface: c_library.Interface, directory: Path) -> list[str]:
+    """The outputs of the model's own library on the same pattern, in hex."""
+    subprocess.run(
+        [*TRANSLATE, "--emit-c", str(directory), str(path), "--model-name", interface.model],
+        check=True,
+    )
+    c_check.build(str(directory))
+    inputs = {
+        t.name: ((np.arange(t.nbytes) * 37 + 11) % 256).astype(np.uint8).view(t.dtype)
+        for t in interface.inputs
+    }
+    outputs = c_check.run(str(directory), interface, inputs)
+    return [
+        np.ascontiguousarray(outputs[t.name]).view(np.uint8).tobytes().hex()
+        for t in interface.outputs
+    ]
+
+
+@pytest.mark.slow
+def test_models_share_one_workspace_and_compute_as_alone(tmp_path: Path) -> None:
+    c_check.require_tools(qemu=False)
+    paths = {
+        "cnn": _planned(int8_cnn_tflite(), tmp_path, "cnn"),
+        "relu": _planned(large_activations_tflite(size=16), tmp_path, "relu"),
+    }
+    interfaces = [_interface(path, name) for name, path in paths.items()]
+    library = tmp_path / "library"
+    flags = [f"--model={name}={path}" for name, path in paths.items()]
+    subprocess.run([*TRANSLATE, "--emit-c-models", str(library), *flags], check=True)
+    sizes = [sum(p.size for p in i.workspace_pools) for i in interfaces]
+    header = (library / "models.h").read_text()
+    assert f"#define MODELS_WORKSPACE_SIZE {max(sizes)}" in header
+    (library / "main.c").write_text(_main(interfaces))
+    sources = sorted(str(p) for p in library.glob("*.c"))
+    image = library / "main"
+    subprocess.run(
+        ["cc", "-std=c11", "-Wall", "-Werror", "-O2", "-o", str(image), *sources, "-lm"],
+        check=True,
+    )
+    printed = subprocess.run([str(image)], check=True, capture_output=True, text=True)
+    first, relu, again = printed.stdout.splitlines()
+    assert first == again
+    cnn_alone = _alone(paths["cnn"], interfaces[0], tmp_path / "cnn_alone")
+    relu_alone = _alone(paths["relu"], interfaces[1], tmp_path / "relu_alone")
+    assert [first] == cnn_alone and [relu] == relu_alone
+
+
+def test_colliding_names_are_one_diagnostic(tmp_path: Path) -> None:
+    """kws and KWS would write the same macros: said before any file is read."""
+    planned = tmp_path / "kws.mlir"
+    flags = [f"--model=kws={planned}", f"--model=KWS={planned}"]
+    assert _refused(flags, tmp_path / "library") == [
+        f"{planned}: error: two models are named 'KWS' ({planned} too; the macros are in "
+        "capitals): give each its own"
+    ]
+
+
+PIPELINE_MAIN = r"""
+#include <stdio.h>
+#include <string.h>
+#include "models.h"
+int main(void) {
+  struct first_workspace_pools a = models_first_pools();
+  struct second_workspace_pools b = models_second_pools();
+  struct first_inputs a_in = first_map_inputs(&a);
+  struct first_outputs a_out = first_map_outputs(&a);
+  struct second_outputs b_out = second_map_outputs(&b);
+  float x = 0.75f, piped, twice;
+  memcpy(a_in.INPUT, &x, sizeof x);
+  if (first_run(&a, NULL) != 0 || second_run(&b, NULL) != 0) return 1;
+  memcpy(&piped, b_out.OUTPUT, sizeof piped);
+  /* The same model twice with a copy between: what the pipeline saves. */
+  memcpy(a_in.INPUT, &x, sizeof x);
+  if (first_run(&a, NULL) != 0) return 1;
+  memcpy(a_in.INPUT, a_out.OUTPUT, sizeof x);
+  if (first_run(&a, NULL) != 0) return 1;
+  memcpy(&twice, a_out.OUTPUT, sizeof twice);
+  printf("%a %a\n", piped, twice);
+  return 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_pipeline_hands_outputs_over_in_place(tmp_path: Path) -> None:
+    """The sine model twice as a pipeline: the second reads the first's output where the
+    first wrote it, and computes what the model applied twice with a copy between does;
+    models whose outputs and inputs differ are one diagnostic."""
+    c_check.require_tools(qemu=False)
+    sine = wheel_model_path("sine-tflite")
+    assert sine is not None, "pip install -e '.[test]' (tflite-micro)"
+    planned = _planned(Path(sine).read_bytes(), tmp_path, "sine")
+    interface = _interface(planned, "first")
+    library = tmp_path / "library"
+    flags = [f"--model=first={planned}", f"--model=second={planned}", "--pipeline"]
+    subprocess.run([*TRANSLATE, "--emit-c-models", str(library), *flags], check=True)
+    (output,), (given,) = interface.outputs, interface.inputs
+    main = PIPELINE_MAIN.replace("INPUT", given.ident).replace("OUTPUT", output.ident)
+    (library / "main.c").write_text(main)
+    image = library / "main"
+    sources = sorted(str(p) for p in library.glob("*.c"))
+    subprocess.run(["cc", "-std=c11", "-O2", "-o", str(image), *sources, "-lm"], check=True)
+    piped, twice = subprocess.run(
+        [str(image)], check=True, capture_output=True, text=True
+    ).stdout.split()
+    assert piped == twice
+    assert float.fromhex(piped) == pytest.approx(np.sin(np.sin(0.75)), abs=0.1)
+
+    relu = _planned(large_activations_tflite(size=4), tmp_path, "relu")
+    flags = [f"--model=first={planned}", f"--model=relu={relu}", "--pipeline"]
+    assert _refused(flags, tmp_path / "bad") == [
+        f"{relu}: error: relu cannot take first's outputs: its inputs are [512] bytes, the "
+        "outputs [4]"
+    ]

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""BENCHMARKS.md's "Several models": two `.tflite` files as one C library whose models run
+one after another (`usmp-translate --emit-c-models`), its RAM against TensorFlow Lite
+Micro's for the same two files:
+
+    python tools/bench_c_models.py A.tflite B.tflite [--pipeline C.tflite D.tflite] [--write [FILE]]
+
+`--pipeline`: a second row, C's outputs are D's inputs (`--emit-c-models --pipeline`).
+Each file is imported, planned with its inputs and outputs in its workspace
+(`--plan-pools --use-workspace-io --constant-pool`), and both written as one library; a
+main calling both run functions is linked (`cc -O2`) and its `.bss` read (`size -A`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
+
+from usmp_dialect.planning.budget import DEFAULT_ALGORITHM, Budget  # noqa: E402
+from usmp_dialect.tvm.c_check import image_sizes  # noqa: E402
+from usmp_dialect.tvm.tflm_arena import tflm_arena  # noqa: E402
+from usmp_dialect.tvm.tflm_plan import planned_tflite  # noqa: E402
+
+TITLE = "## Several models"
+HEADER = [
+    "models",
+    "schedule",
+    "ours: .bss",
+    "ours: each model's pools",
+    "TFLM: separate arenas (heads + tails)",
+    "TFLM: one shared arena",
+    "TFLM: one shared arena, our offline plans",
+]
+TRANSLATE = [sys.executable, str(ROOT / "tools" / "usmp-translate")]
+OPT = [sys.executable, str(ROOT / "tools" / "usmp-opt")]
+
+
+def _planned_mlir(path: Path, out: Path) -> None:
+    imported = subprocess.run(
+        [*TRANSLATE, "--import-tflite", str(path)], check=True, capture_output=True
+    ).stdout
+    subprocess.run(
+        [*OPT, "--plan-pools", "--use-workspace-io", "--constant-pool", "-o", str(out)],
+        input=imported,
+        check=True,
+    )
+
+
+def _pool_size(header: Path) -> int:
+    for line in header.read_text().splitlines():
+        if "_WORKSPACE_POOL_SIZE" in line:
+            return int(line.split()[-1])
+    return 0
+
+
+def _bss(names: list[str], directory: Path) -> int:
+    main = directory / "main.c"
+    runs = " | ".join(f"{n}_run(&{n}_pools, NULL)" for n in names)
+    main.write_text(
+        '#include <stddef.h>\n#include "models.h"\nint main(void) {\n'
+        + "".join(f"  struct {n}_workspace_pools {n}_pools = models_{n}_pools();\n" for n in names)
+        + f"  return (int)({runs});\n}}\n"
+    )
+    sources = sorted(str(p) for p in directory.glob("*.c"))
+    image = directory / "main"
+    subprocess.run(["cc", "-std=c11", "-O2", "-o", str(image), *sources, "-lm"], check=True)
+    empty = directory / "empty"
+    (directory / "empty.c").write_text("int main(void) { return 0; }\n")
+    subprocess.run(["cc", "-O2", "-o", str(empty), str(directory / "empty.c")], check=True)
+    # The C runtime's own .bss (a few bytes) is not the models'.
+    return image_sizes(str(image)).bss - image_sizes(str(empty)).bss
+
+
+def _names(paths: list[Path]) -> list[str]:
+    """C prefixes: each file's name up to its first '_', numbered where two are alike."""
+    stems = [p.stem.split("_")[0] for p in paths]
+    return [f"{s}{k}" if stems.count(s) > 1 else s for k, s in enumerate(stems)]
+
+
+def _row(paths: list[Path], pipeline: bool) -> list[str]:
+    names = _names(paths)
+    with tempfile.TemporaryDirectory() as work:
+        directory = Path(work)
+        flags = []
+        for name, path in zip(names, paths, strict=True):
+            mlir = directory / f"{name}.mlir"
+            _planned_mlir(path, mlir)
+            flags += ["--model", f"{name}={mlir}"]
+        library = directory / "library"
+        if pipeline:
+            flags.append("--pipeline")
+        subprocess.run([*TRANSLATE, "--emit-c-models", str(library), *flags], check=True)
+        pools = [_pool_size(library / f"{n}.h") for n in names]
+        bss = _bss(names, library)
+        arenas = [tflm_arena(str(p)) for p in paths]
+        planned = []
+        for path in paths:
+            file = planned_tflite(str(path), DEFAULT_ALGORITHM, Budget())
+            out = directory / f"planned_{path.name}"
+            out.write_bytes(file.data)
+            planned.append(tflm_arena(str(out)))
+    tails = sum(total - head for head, total in arenas)
+    separate = sum(total for _, total in arenas)
+    heads = " + ".join(f"{head:,}" for head, _ in arenas)
+    return [
+        " then ".join(p.name for p in paths),
+        "pipeline (no copy)" if pipeline else "one after another",
+        f"{bss:,}",
+        " / ".join(f"{p:,}" for p in pools),
+        f"{separate:,} ({heads} + {tails:,})",
+        f"{max(h for h, _ in arenas) + tails:,}",
+        f"{max(h for h, _ in planned) + sum(t - h for h, t in planned):,}",
+    ]
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("files", nargs="+", help=".tflite files, in the order they run")
+    parser.add_argument(
+        "--pipeline", nargs=2, metavar="FILE", help="a row of two files as a pipeline"
+    )
+    add_write_option(parser)
+    args = parser.parse_args(argv)
+    rows = [_row([Path(f) for f in args.files], pipeline=False)]
+    if args.pipeline:
+        rows.append(_row([Path(f) for f in args.pipeline], pipeline=True))
+    command = " ".join(args.files) + (
+        f" --pipeline {' '.join(args.pipeline)}" if args.pipeline else ""
+    )
+    preamble = [
+        f"`python tools/bench_c_models.py {command} --write` (this 2-core "
+        "machine): the files imported and planned with their inputs and outputs in their "
+        "workspace (`--plan-pools --use-workspace-io --constant-pool`), written as one "
+        "library by `usmp-translate --emit-c-models` and linked with a main running each "
+        "once (`cc -O2`, x86-64): *.bss* is the RAM the library holds (a C runtime's own "
+        "`.bss` taken off), *each model's pools* what each needs alone. TFLM: the `tflite-"
+        "micro` wheel's arena for each file (head: its tensors, inputs and outputs "
+        "included; tail: its interpreter's persistent structures, variables, "
+        "quantization data); *separate arenas*: the sum of both arenas; *one shared "
+        "arena*: TFLM's multi-tenant layout, the larger head and both tails (computed from "
+        "the two, the wheel has no multi-tenant interpreter); *our offline plans*: the "
+        "same with each file planned by `--emit-tflite-plan`; TFLM has no pipeline: its "
+        "figures are the same for one, and the caller copies each output to the next "
+        "input. Bytes.",
+    ]
+    publish(markdown_section(TITLE, preamble, HEADER, rows), args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

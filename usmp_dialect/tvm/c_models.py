@@ -1,0 +1,211 @@
+"""Several planned models in one C library, run one after another (never at once), so that
+they share one workspace (`usmp-translate --emit-c-models DIR --model NAME=FILE ...`):
+
+    models_files(models) -> {file name: text}
+
+Each model's own library (`c_bundle.library_files`: NAME.h, NAME.c, NAME_constants.c), and
+`models.h`/`models.c`, which own the memory: one workspace array as large as the largest
+model's workspace pools together (a model's pools lie one after another in it), and one
+state array per model that keeps state from run to run (never shared: a model's variables
+must survive the other's runs). `models_NAME_pools()` gives model NAME's
+`struct NAME_workspace_pools` inside them, for NAME_run (and NAME_map_inputs, ...).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import NoReturn
+
+from xdsl.dialects.builtin import ModuleOp
+
+from usmp_dialect.diagnostics import LocatedError
+from usmp_dialect.tvm import c_library
+from usmp_dialect.tvm.c_bundle import library_files
+
+SYSTEM = "models"
+"""The prefix of the shared part: models.h, models_workspace, models_NAME_pools()."""
+
+
+def _aligned(size: int) -> int:
+    return -(-size // c_library.POOL_ALIGNMENT) * c_library.POOL_ALIGNMENT
+
+
+def models_files(
+    models: Sequence[tuple[str, ModuleOp, str]], pipeline: bool = False
+) -> dict[str, str]:
+    """The library of `models`, each (C prefix, planned module, where it came from), run
+    one after another; `pipeline`: each model's outputs are the next one's inputs, left
+    where the one wrote them for the next to read (`_pipeline_bases`)."""
+    check_model_names([(name, origin) for name, _, origin in models])
+    files: dict[str, str] = {}
+    interfaces = []
+    for name, module, _ in models:
+        interface = c_library.interface(module, c_library.check_module(module), name)
+        interfaces.append(interface)
+        own = (f"{name}.h", f"{name}.c", f"{name}_constants.c")  # not its runner's files
+        files |= {file: text for file, text in library_files(module, name).items() if file in own}
+    origins = [origin for _, _, origin in models]
+    bases = _pipeline_bases(interfaces, origins) if pipeline else [0] * len(interfaces)
+    files[f"{SYSTEM}.h"] = _header(interfaces, bases, pipeline)
+    files[f"{SYSTEM}.c"] = _source(interfaces, bases)
+    return files
+
+
+def check_model_names(models: Sequence[tuple[str, str]]) -> None:
+    """A `LocatedError` (at the file named second) unless the C prefixes, each (name, file),
+    give distinct files and macros."""
+    seen: dict[str, str] = {}
+    for name, origin in models:
+        if name == SYSTEM:
+            raise LocatedError(
+                f"the model name '{SYSTEM}' is the shared part's: name it else", origin
+            )
+        # The header's macros are the prefix in capitals: kws and KWS would collide.
+        if name.upper() in seen:
+            raise LocatedError(
+                f"two models are named '{name}' ({seen[name.upper()]} too; the macros are in "
+                "capitals): give each its own",
+                origin,
+            )
+        seen[name.upper()] = origin
+    # A model named as another's plus '_constants' would write that one's constants file.
+    for name, origin in models:
+        if name.upper().endswith("_CONSTANTS") and name.upper()[: -len("_CONSTANTS")] in seen:
+            raise LocatedError(f"'{name}.c' would be the constants of another model", origin)
+
+
+def _shared_pools(interface: c_library.Interface) -> list[tuple[c_library.Pool, int]]:
+    """The model's workspace pools that live in the shared workspace, and their offsets."""
+    placed, offset = [], 0
+    for pool in interface.workspace_pools:
+        if not pool.state:
+            placed.append((pool, offset))
+            offset += _aligned(pool.size)
+    return placed
+
+
+def _workspace_size(interfaces: list[c_library.Interface], bases: list[int]) -> int:
+    return max(
+        (
+            base + offset + _aligned(pool.size)
+            for i, base in zip(interfaces, bases, strict=True)
+            for pool, offset in _shared_pools(i)
+        ),
+        default=0,
+    )
+
+
+def _pipeline_bases(interfaces: list[c_library.Interface], origins: list[str]) -> list[int]:
+    """Where each model's workspace starts in the shared one, so that each model's inputs
+    lie on the bytes where the model before wrote its outputs: no copy between them. Each
+    plan is kept as it is (its inputs live from its start, so nothing it writes overwrites
+    them before they are read; what the model before left elsewhere is dead)."""
+    bases = [0]
+    for (before, after), origin in zip(itertools.pairwise(interfaces), origins[1:], strict=True):
+        bases.append(bases[-1] + _handover_shift(before, after, origin))
+    lowest = min(bases)
+    return [base - lowest for base in bases]
+
+
+def _handover_shift(before: c_library.Interface, after: c_library.Interface, origin: str) -> int:
+    """How far `after`'s workspace starts past `before`'s so that its inputs are the other's
+    outputs; a `LocatedError` at `origin` (after's file) when no shift does it."""
+
+    def refuse(why: str) -> NoReturn:
+        raise LocatedError(f"{after.model} cannot take {before.model}'s outputs: {why}", origin)
+
+    for i in (before, after):
+        if not i.in_pools or len(_shared_pools(i)) != 1:
+            refuse(
+                f"{i.model} must be planned with its inputs and outputs in its one "
+                "workspace pool (usmp-opt --plan-pools --use-workspace-io)"
+            )
+    if [t.nbytes for t in before.outputs] != [t.nbytes for t in after.inputs]:
+        refuse(
+            f"its inputs are {[t.nbytes for t in after.inputs]} bytes, the outputs "
+            f"{[t.nbytes for t in before.outputs]}"
+        )
+    shifts = {
+        before.offsets[out.name][1] - after.offsets[given.name][1]
+        for out, given in zip(before.outputs, after.inputs, strict=True)
+    }
+    if len(shifts) != 1:
+        refuse("its inputs lie apart otherwise than the outputs do")
+    shift = shifts.pop()
+    if shift % c_library.POOL_ALIGNMENT:
+        refuse(f"the shift, {shift} bytes, is no multiple of {c_library.POOL_ALIGNMENT}")
+    return shift
+
+
+def _header(interfaces: list[c_library.Interface], bases: list[int], pipeline: bool) -> str:
+    guard = f"{SYSTEM.upper()}_H"
+    includes = [f'#include "{i.model}.h"' for i in interfaces]
+    pools = [
+        f"struct {i.model}_workspace_pools {SYSTEM}_{i.model}_pools(void);" for i in interfaces
+    ]
+    return "\n".join(
+        [
+            f"/* {', '.join(i.model for i in interfaces)}: planned models that run one after "
+            "another,",
+            " * never at once (usmp-translate --emit-c-models). They share one workspace; the",
+            " * state a model keeps from run to run has its own array. */",
+            *(
+                [
+                    "/* A pipeline: each model's outputs are the next one's inputs, in place (run",
+                    " * them in this order; read the next one's inputs, not a copy). */",
+                ]
+                if pipeline
+                else []
+            ),
+            f"#ifndef {guard}",
+            f"#define {guard}",
+            *includes,
+            "",
+            f"#define {SYSTEM.upper()}_WORKSPACE_SIZE {_workspace_size(interfaces, bases)}",
+            "/* A model's workspace pools inside the shared memory: pass them to its run",
+            " * function (another model's run overwrites its workspace, not its state). */",
+            *pools,
+            f"#endif /* {guard} */",
+            "",
+        ]
+    )
+
+
+def _source(interfaces: list[c_library.Interface], bases: list[int]) -> str:
+    size = _workspace_size(interfaces, bases)
+    alignment = c_library.POOL_ALIGNMENT
+    lines = [
+        "/* Generated by usmp-translate --emit-c-models. */",
+        f'#include "{SYSTEM}.h"',
+        "",
+    ]
+    if size:
+        lines.append(
+            f"static uint8_t {SYSTEM}_workspace[{size}] __attribute__((aligned({alignment})));"
+        )
+    for i in interfaces:
+        lines += [
+            f"static uint8_t {SYSTEM}_{i.model}_{pool.ident}[{max(pool.size, 1)}] "
+            f"__attribute__((aligned({alignment})));"
+            for pool in i.workspace_pools
+            if pool.state
+        ]
+    lines.append("")
+    for i, base in zip(interfaces, bases, strict=True):
+        shared = {pool.ident: base + offset for pool, offset in _shared_pools(i)}
+        lines += [
+            f"struct {i.model}_workspace_pools {SYSTEM}_{i.model}_pools(void) {{",
+            f"  struct {i.model}_workspace_pools pools;",
+        ]
+        if not i.workspace_pools:
+            lines.append("  pools.unused = 0;")
+        for pool in i.workspace_pools:
+            where = (
+                f"&{SYSTEM}_workspace[{shared[pool.ident]}]"
+                if pool.ident in shared
+                else f"{SYSTEM}_{i.model}_{pool.ident}"
+            )
+            lines.append(f"  pools.{pool.ident} = {where};")
+        lines += ["  return pools;", "}", ""]
+    return "\n".join(lines)
