@@ -2,9 +2,9 @@
 (`model_files.tflite_lstm`): TFLM's mnist_lstm example model (tests/data/tflm), whose
 hidden state and cell are variable tensors TFLM keeps from one invocation to the next,
 imported, planned with its inputs and outputs in the workspace pool and its state in the
-state pool, run as a C library on 10 images in a row: each run's scores TFLM's, and the
-LSTM's own outputs within float rounding. An LSTM whose tensors contradict its options is
-one diagnostic."""
+state pool, run as a C library on 10 images in a row: each run's scores and the LSTM's
+own outputs TFLM's exactly (TFLM's logistic, its cutoffs included). An LSTM whose tensors
+contradict its options is one diagnostic."""
 
 from __future__ import annotations
 
@@ -30,9 +30,8 @@ MNIST_LSTM = DATA / "trained_lstm.tflite"
 @pytest.mark.parametrize("operator", [None, 0])
 def test_mnist_lstm_streams_as_tflm(operator: int | None, tmp_path: Path) -> None:
     """The scores (`operator` None) or the LSTM's output sequence (operator 0) of 10
-    images in a row, the state carried from each run to the next in the state pool: within
-    float rounding of TFLM's (TFLM's libm and ours round tanh and exp apart by an ulp now
-    and then), the workspace pool at or below TFLM's non-persistent arena."""
+    images in a row, the state carried from each run to the next in the state pool: TFLM's
+    exactly, the workspace pool at or below TFLM's non-persistent arena."""
     from usmp_dialect.tvm.tflm_arena import tflm_arena, variable_bytes
 
     model = MNIST_LSTM.read_bytes()
@@ -41,7 +40,7 @@ def test_mnist_lstm_streams_as_tflm(operator: int | None, tmp_path: Path) -> Non
     rng = np.random.default_rng(0)
     frames = [rng.uniform(0, 1, (1, 28, 28)).astype(np.float32) for _ in range(10)]
     ours, theirs, header = _streamed(path, frames, tmp_path)
-    np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(ours, theirs)
     (workspace,) = re.findall(r"#define MODEL_GLOBAL_WORKSPACE_WORKSPACE_POOL_SIZE (\d+)", header)
     (state,) = re.findall(r"#define MODEL_GLOBAL_STATE_STATE_POOL_SIZE (\d+)", header)
     assert int(state) == variable_bytes(str(MNIST_LSTM))

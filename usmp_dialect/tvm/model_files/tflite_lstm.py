@@ -7,10 +7,10 @@ it, unrolled over its time steps in Relax operators:
 TFLM's kernel takes the four gates (input, forget, cell, output), each with input and
 recurrent weights and a bias, and neither peepholes, a projection nor layer norms. At
 each time step each gate is its activation of (input x its input weights + its bias) +
-hidden x its recurrent weights (TFLM's order of the sums): sigmoid but for the cell
-gate's, the options' activation (tanh); the cell becomes forget x cell + input x cell
-gate, clipped to the options' cell clip if it is positive; the hidden state output x
-tanh(cell), which is the step's output. The hidden state and the cell are variable
+hidden x its recurrent weights (TFLM's order of the sums): TFLM's logistic (1 / (1 +
+exp(-x)) between its cutoffs) but for the cell gate's, the options' activation (tanh);
+the cell becomes forget x cell + input x cell gate, clipped to the options' cell clip if
+it is positive; the hidden state output x tanh(cell), which is the step's output. The hidden state and the cell are variable
 tensors TFLM keeps from one invocation to the next: here variables of the import
 (`tflite_state`), read at the first step and written at the last.
 """
@@ -42,6 +42,22 @@ _UNSUPPORTED = {
 }
 # TfLiteFusedActivation codes of the cell gate's activation.
 _TANH, _SIGMOID = 4, 6
+
+
+# TFLM's float Logistic: 1 above this, exp(x) below the lower one.
+_LOGISTIC_CUTOFFS = (16.619047164916992, -9.0)
+
+
+def _logistic(x: Any) -> Any:
+    """TFLM's float Logistic (reference_ops::Logistic) of `x`: 1 / (1 + exp(-x)) between its
+    cutoffs, 1 above, exp(x) below."""
+    from tvm import relax
+
+    upper, lower = (relax.const(v, "float32") for v in _LOGISTIC_CUTOFFS)
+    one = relax.const(1.0, "float32")
+    middle = relax.op.divide(one, relax.op.add(one, relax.op.exp(relax.op.negative(x))))
+    low = relax.op.where(relax.op.less(x, lower), relax.op.exp(x), middle)
+    return relax.op.where(relax.op.greater(x, upper), one, low)
 
 
 def _checked(converter: Any, op: Any) -> tuple[list[Any], Any, list[int]]:
@@ -143,8 +159,8 @@ def convert_lstm(converter: Any, op: Any, state_before: Any) -> tuple[Any, Any, 
         for gate in _GATES:
             fed = relax.op.add(relax.op.matmul(x, weights[gate]), biases[gate])
             total = relax.op.add(fed, relax.op.matmul(hidden, recurrent[gate]))
-            squash = relax.op.tanh if gate == "cell" and activation == _TANH else relax.op.sigmoid
-            gates[gate] = bb.emit(squash(total))
+            squash = relax.op.tanh if gate == "cell" and activation == _TANH else _logistic
+            gates[gate] = bb.emit(squash(bb.emit(total)))
         kept = relax.op.multiply(gates["forget"], cell)
         cell = relax.op.add(kept, relax.op.multiply(gates["input"], gates["cell"]))
         if clip > 0:
