@@ -10,9 +10,10 @@ each time step each gate is its activation of (input x its input weights + its b
 hidden x its recurrent weights (TFLM's order of the sums): TFLM's logistic (1 / (1 +
 exp(-x)) between its cutoffs) but for the cell gate's, the options' activation (tanh);
 the cell becomes forget x cell + input x cell gate, clipped to the options' cell clip if
-it is positive; the hidden state output x tanh(cell), which is the step's output. The hidden state and the cell are variable
-tensors TFLM keeps from one invocation to the next: here variables of the import
-(`tflite_state`), read at the first step and written at the last.
+it is positive; the hidden state output x tanh(cell), which is the step's output. The
+hidden state and the cell are variable tensors TFLM keeps from one invocation to the
+next: here variables of the import (`tflite_state`), read at the first step and written
+at the last.
 """
 
 from __future__ import annotations
