@@ -67,12 +67,14 @@ class _Writer:
         signature: list[int] | None = None,
         sparsity: int | None = None,
         quantized_dimension: int = 0,
+        variable: bool = False,
     ) -> int:
         """A tensor (`name` None: without one, which TFLite's schema allows); `signature`
         its shape signature (-1 a dim a caller may resize),
         `sparsity` its SparsityParameters table (its `data` the non-zero values),
-        `quantized_dimension` the axis of its per-channel scales. A scalar has no shape
-        vector, which TFLite reads as rank 0."""
+        `quantized_dimension` the axis of its per-channel scales, `variable` whether it is
+        a variable tensor (an SVDF's state). A scalar has no shape vector, which TFLite
+        reads as rank 0."""
         b = self.builder
         buffer = self.buffer(data)
         name_offset = None if name is None else b.CreateString(name)
@@ -111,6 +113,8 @@ class _Writer:
             tflite.TensorAddQuantization(b, quantization)
         if sparsity is not None:
             tflite.TensorAddSparsity(b, sparsity)
+        if variable:
+            tflite.TensorAddIsVariable(b, True)
         self.tensors.append(tflite.TensorEnd(b))
         return len(self.tensors) - 1
 
@@ -569,10 +573,11 @@ def scalar_state_tflite(order: str = "read, write") -> bytes:
     return w.model(codes, operators, [x], [out], "usmp_dialect scalar-state model")
 
 
-def custom_operator_tflite() -> bytes:
+def custom_operator_tflite(code: str = "FlexErf") -> bytes:
     """An int8 model whose second operator is a custom one neither TVM's frontend nor ours
     converts (a TensorFlow op kept by TFLite's converter as a Flex one; TVM's frontend
-    rejects every custom operator before converting any), after a DEQUANTIZE it converts:
+    rejects every custom operator before converting any), after a DEQUANTIZE it converts;
+    `code` its name ("ethos-u": Vela's NPU operator):
 
     input int8[1,4] -> DEQUANTIZE -> float32[1,4] -> CUSTOM 'FlexErf' -> output float32[1,4]
     """
@@ -584,7 +589,7 @@ def custom_operator_tflite() -> bytes:
         (0, [x], real, 0, None),
         (1, [real], out, 0, None),
     ]
-    codes = [BuiltinOperator.DEQUANTIZE, "FlexErf"]
+    codes = [BuiltinOperator.DEQUANTIZE, code]
     return w.model(codes, operators, [x], [out], "usmp_dialect custom-operator model")
 
 

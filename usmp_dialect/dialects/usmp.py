@@ -168,6 +168,11 @@ STATE_ATTR = "usmp.state"
 resource variables), a `StateAttr` pairing the input param that holds each variable's value
 before the run with the output param of its value after; `tir-state-to-allocations` makes
 each pair one buffer of a state pool."""
+IN_PLACE_ATTR = "usmp.in_place"
+"""On an operator: `[i, j]` pairs of its params, each output param j computed correctly
+when it is the buffer of input param i (an SVDF's state shift writes element k from
+element k + 1, ahead of it); `tir-state-to-allocations` then lets a variable's value before
+the run (passed as i) and after it (passed as j) be one buffer."""
 DEFAULT_ALIGNMENT = 16
 
 _INT_POOL_PROPERTIES = (

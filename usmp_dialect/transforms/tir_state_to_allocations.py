@@ -14,7 +14,10 @@ whole run, `usmp-assign-pools` gives it the state pools (adding an unrestricted
 `@global_state` when there is none), and `usmp-to-tir` publishes it under both names, kind
 `state`, in `usmp.io_offsets`: the caller keeps the state pool's bytes from one run to the
 next. A variable whose value after is written before its value before is last read stays
-two params, an input and an output, as without the record, and leaves `usmp.state`.
+two params, an input and an output, as without the record, and leaves `usmp.state`. A
+call of an operator whose `usmp.in_place` pairs its params (i, j), passing `s` as i and
+`s_next` as j, reads `s` no later than it writes `s_next`: the operator computes its
+output correctly in the buffer of its input (an SVDF's state shift).
 Runs before `tir-io-to-allocations` and `tir-to-usmp`.
 """
 
@@ -23,12 +26,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
-from xdsl.ir import BlockArgument, Operation
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from usmp_dialect.analysis.tir_liveness import check_entry_not_called, prim_funcs, tir_liveness
+from usmp_dialect.analysis.tir_liveness import (
+    check_entry_not_called,
+    module_callee,
+    prim_funcs,
+    tir_liveness,
+)
 from usmp_dialect.analysis.tir_params import (
     output_params,
     param_allocation,
@@ -38,6 +46,7 @@ from usmp_dialect.analysis.tir_params import (
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
+    IN_PLACE_ATTR,
     IO_ATTR,
     OUTPUTS_ATTR,
     STATE_ATTR,
@@ -120,6 +129,7 @@ def _in_place(module: ModuleOp, entry: str, pairs: list[_Pair]) -> set[str]:
     copied = prim_funcs(copy)[entry]
     types = {name: t for before, after, t in pairs for name in (before, after)}
     allocs = _allocate(copied, list(types), types)
+    _in_place_reads_left_out(copy, copied, [(allocs[b], allocs[a]) for b, a, _ in pairs])
     liveness = tir_liveness(copy, entry)
     assert liveness is not None
     found = {a.op: a for a in liveness.allocations}
@@ -131,6 +141,54 @@ def _in_place(module: ModuleOp, entry: str, pairs: list[_Pair]) -> set[str]:
         if not read.written and last_read <= first_write:
             safe.add(before)
     return safe
+
+
+def _in_place_pairs(function: tir.PrimFuncOp) -> list[tuple[int, int]]:
+    pairs = function.attributes.get(IN_PLACE_ATTR)
+    if not isinstance(pairs, ArrayAttr):
+        return []
+    found = []
+    for pair in pairs:
+        if isinstance(pair, ArrayAttr) and len(pair) == 2:
+            i, j = (p.value.data for p in pair if isinstance(p, IntegerAttr))
+            found.append((i, j))
+    return found
+
+
+def _allocation_of(value: SSAValue) -> Operation | None:
+    """The allocation whose data pointer `value` is."""
+    owner = value.owner
+    if isinstance(owner, tir.BufferDataOp) and isinstance(owner.buffer.owner, Operation):
+        return owner.buffer.owner
+    return None
+
+
+def _in_place_reads_left_out(
+    module: ModuleOp,
+    entry: tir.PrimFuncOp,
+    variables: list[tuple[tir.AllocBufferOp, tir.AllocBufferOp]],
+) -> None:
+    """Each entry call of an in-place operator passing a variable's value before and after
+    as one of its pairs reads a copy of the value before instead: its read of it is part
+    of its in-place update (`module` is a copy, for the liveness analysis only)."""
+    functions = prim_funcs(module)
+    for op in list(entry.walk()):
+        callee = module_callee(op, functions)
+        if callee is None:
+            continue
+        name, args = callee
+        for i, j in _in_place_pairs(functions[name]):
+            if i >= len(args) or j >= len(args):
+                continue
+            pair = (_allocation_of(args[i]), _allocation_of(args[j]))
+            before = next((b for b, a in variables if pair == (b, a)), None)
+            if before is None:
+                continue
+            stand_in = before.clone()
+            Rewriter.insert_op(stand_in, InsertPoint.after(before))
+            pointer = tir.BufferDataOp(stand_in.results[0])
+            Rewriter.insert_op(pointer, InsertPoint.before(op))
+            op.operands[list(op.operands).index(args[i])] = pointer.data
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 interpreter (its recording allocator), given the arena it needs:
 
     tflm_arena(path) -> (non-persistent head, total) bytes      TflmError if TFLM cannot run it
-    variable_bytes(path) -> bytes of the file's resource variables (in TFLM's persistent tail)
+    variable_bytes(path) -> bytes of the file's variables (in TFLM's persistent tail)
 
 The head is where TFLM plans every tensor of the graph, inputs and outputs included; the
 total adds the persistent tail of interpreter structures. The wheel's default arena is 10x
@@ -18,6 +18,8 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+
+import numpy as np
 
 # Beyond this, a model is not one for a microcontroller: TFLM "fails" on it.
 LARGEST_ARENA = 1 << 30
@@ -54,15 +56,26 @@ def tflm_arena(path: str) -> tuple[int, int]:
         size *= 2
 
 
+# Bytes an element of a TFLite TensorType (FLOAT32, FLOAT16, INT32, UINT8, INT64, BOOL,
+# INT16, INT8, FLOAT64).
+_ELEMENT_BYTES = {0: 4, 1: 2, 2: 4, 3: 1, 4: 8, 6: 1, 7: 2, 9: 1, 10: 8}
+
+
 def variable_bytes(path: str) -> int:
-    """The bytes of the `.tflite` file's resource variables, of which TFLM keeps one copy
-    each in its persistent tail (outside the non-persistent head): each the constant its
-    CALL_ONCE subgraph assigns it (the subgraphs after the first)."""
+    """The bytes of the `.tflite` file's variables, of which TFLM keeps one copy each in
+    its persistent tail (outside the non-persistent head): its variable tensors (an SVDF's
+    or an LSTM's state) and its resource variables, each the constant its CALL_ONCE
+    subgraph assigns it (the subgraphs after the first)."""
     import tflite
     from tflite.BuiltinOperator import BuiltinOperator
 
     model = tflite.Model.GetRootAsModel(Path(path).read_bytes(), 0)
-    total = 0
+    main = model.Subgraphs(0)
+    total = sum(
+        int(np.prod(tensor.ShapeAsNumpy())) * _ELEMENT_BYTES[tensor.Type()]
+        for tensor in (main.Tensors(t) for t in range(main.TensorsLength()))
+        if tensor.IsVariable()
+    )
     for index in range(1, model.SubgraphsLength()):
         graph = model.Subgraphs(index)
         for position in range(graph.OperatorsLength()):

@@ -178,14 +178,14 @@ def _tflite_module(
         # The file's shapes are static; one with a dim TFLite lets a caller resize (-1 in
         # its signature, an audio model's sample count) is given as --input-shape.
         declared = {
-            tensor_name(graph.Tensors(int(t)).Name()): tensor_shape(graph.Tensors(int(t)))
+            _file_tensor_name(graph, int(t)): tensor_shape(graph.Tensors(int(t)))
             for t in graph.InputsAsNumpy()
         }
         shapes = fixed_input_shapes(declared, input_shapes, path)
         _check_resizable(graph, shapes, path)
         mod = from_tflite(model, shape_dict=shapes, op_converter=converter)
         mod = with_state(mod, variables)
-        outputs = [tensor_name(graph.Tensors(int(t)).Name()) for t in graph.OutputsAsNumpy()]
+        outputs = [_file_tensor_name(graph, int(t)) for t in graph.OutputsAsNumpy()]
         return with_output_names(mod, [*outputs, *state_output_names(variables)])
 
     mod, names = _run_frontend(
@@ -205,7 +205,7 @@ def _check_resizable(graph: Any, shapes: Mapping[str, Sequence[int]], path: str)
     first other change is an error naming the input and the dim."""
     for t in graph.InputsAsNumpy():
         tensor = graph.Tensors(int(t))
-        name = tensor_name(tensor.Name())
+        name = _file_tensor_name(graph, int(t))
         shape = tensor_shape(tensor)
         if tensor.ShapeSignatureLength():
             signature = [int(d) for d in tensor.ShapeSignatureAsNumpy()]
@@ -356,6 +356,10 @@ def _tflite_operator(model: Any, i: int) -> str:
 _CONVERTED_CUSTOM = "TFLite_Detection_PostProcess"
 
 
+# The custom operator Vela compiles a file's NPU operators into.
+_NPU_OPERATOR = "ethos-u"
+
+
 def _custom_code(model: Any, i: int) -> str | None:
     """The custom code (its name) of operator `i` of the first subgraph; None for a
     builtin operator."""
@@ -399,6 +403,14 @@ def _check_no_custom_operators(model: Any, path: str) -> None:
     if not custom:
         return
     first, _ = custom[0]
+    npu = next((i for i, code in custom if code == _NPU_OPERATOR), None)
+    if npu is not None:
+        raise RelaxImportError(
+            f"{_tflite_operator(model, npu)} runs on an Arm Ethos-U NPU: the file was compiled "
+            "for an NPU (by Vela), its operators are the NPU's command stream; import the "
+            "file Vela was given",
+            path,
+        )
     kinds = ", ".join(sorted({f"'{code}'" for _, code in custom}))
     raise RelaxImportError(
         f"{_tflite_operator(model, first)} is a custom operator, which neither TVM's "
@@ -443,12 +455,19 @@ def _tflite_outputs(graph: Any, i: int, values_only: bool = False) -> list[str]:
     but resource handles (a VAR_HANDLE's), which the frontend makes no value of."""
     from tflite.TensorType import TensorType
 
-    tensors = [graph.Tensors(int(t)) for t in graph.Operators(i).OutputsAsNumpy()]
+    op = graph.Operators(i)
+    indices = [int(op.Outputs(k)) for k in range(op.OutputsLength())]
     return [
-        tensor_name(tensor.Name())
-        for tensor in tensors
-        if not (values_only and tensor.Type() == TensorType.RESOURCE)
+        _file_tensor_name(graph, t)
+        for t in indices
+        if not (values_only and graph.Tensors(t).Type() == TensorType.RESOURCE)
     ]
+
+
+def _file_tensor_name(graph: Any, t: int) -> str:
+    """Tensor `t`'s name, as TVM's frontend names a tensor without one: by its index."""
+    name = graph.Tensors(t).Name()
+    return tensor_name(name) if name is not None else f"tvmgen_tensor_{t}"
 
 
 def _tflite_first_named(model: Any, message: str) -> str:

@@ -35,6 +35,8 @@ from usmp_dialect.tvm.model_files.fixed_point import (
 
 OPAQUE = 8  # TVM's OpPatternKind kOpaque: FuseOps fuses such a function with nothing
 INT_RANGES = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767)}
+# The types TFLM's QUANTIZE requantizes an integer tensor to (int16 to int32 too).
+REQUANTIZED_RANGES = {**INT_RANGES, "int32": (-(2**31), 2**31 - 1)}
 _ADD_LEFT_SHIFT = 20  # TFLM's int8 ADD: the inputs in 20 more bits
 
 

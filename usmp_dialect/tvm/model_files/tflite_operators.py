@@ -117,7 +117,7 @@ def _padding(stride: int, size: int, kernel: int, out: int) -> int:
     return max(0, int(((out - 1) * stride + kernel - size) / 2))
 
 
-def _scalar_quantization(tensor: Any) -> tuple[float, int] | None:
+def scalar_quantization(tensor: Any) -> tuple[float, int] | None:
     """A tensor wrapper's one scale and zero point, None if it has none or one per
     channel."""
     quantization = tensor.tensor.Quantization()
@@ -225,7 +225,7 @@ def conv_window(options: Any, data: Any, kernel: tuple[int, int]) -> ConvWindow:
     return ConvWindow(strides, dilation, (padding[0], padding[1]), (out_size[0], out_size[1]))
 
 
-def _options(op: Any, table: type) -> Any:
+def options_of(op: Any, table: type) -> Any:
     options = table()
     builtin = op.BuiltinOptions()
     options.Init(builtin.Bytes, builtin.Pos)
@@ -681,7 +681,7 @@ def corrected_converter() -> type:
         def convert_fully_connected(self, op: Any) -> Any:
             from tflite.FullyConnectedOptions import FullyConnectedOptions
 
-            options = _options(op, FullyConnectedOptions)
+            options = options_of(op, FullyConnectedOptions)
             data, weight = self.get_input_tensors(op)[:2]
             units = int(tensor_shape(weight.tensor)[0])
             operands = self._kernel_operands(op)
@@ -718,7 +718,7 @@ def corrected_converter() -> type:
                 return super().convert_conv(op, conv_type)
             data, weight, _, _ = operands
             depthwise = conv_type == "depthwise"
-            options = _options(op, DepthwiseConv2DOptions if depthwise else Conv2DOptions)
+            options = options_of(op, DepthwiseConv2DOptions if depthwise else Conv2DOptions)
             r, tables = self._requantization(operands, options.FusedActivationFunction(), False)
             _, kernel_h, kernel_w, _ = tensor_shape(weight.tensor)
             window = conv_window(options, data.tensor, (kernel_h, kernel_w))
@@ -828,7 +828,7 @@ def corrected_converter() -> type:
 
         def _bounds(self, out: Any, activation: int = 0) -> Any:
             dtype = self.get_tensor_type_str(out.tensor.Type())
-            scale, zero_point = _scalar_quantization(out) or (1.0, 0)
+            scale, zero_point = scalar_quantization(out) or (1.0, 0)
             return int8.Bounds(*activation_range(activation, scale, zero_point, dtype), dtype)
 
         def convert_int8_add(self, op: Any) -> Any:
@@ -836,7 +836,7 @@ def corrected_converter() -> type:
 
             lhs, rhs = self.get_input_tensors(op)
             (out,) = self.get_output_tensors(op)
-            quantizations = [_scalar_quantization(t) for t in (lhs, rhs, out)]
+            quantizations = [scalar_quantization(t) for t in (lhs, rhs, out)]
             types = {self.get_tensor_type_str(t.tensor.Type()) for t in (lhs, rhs, out)}
             if types != {"int8"} or None in quantizations:
                 return self.tvm_converters["ADD"](op=op)
@@ -863,7 +863,7 @@ def corrected_converter() -> type:
 
             (data,) = self.get_input_tensors(op)
             (out,) = self.get_output_tensors(op)
-            if _scalar_quantization(data) is None or _scalar_quantization(out) is None:
+            if scalar_quantization(data) is None or scalar_quantization(out) is None:
                 return self.tvm_converters["AVERAGE_POOL_2D"](op=op)
             o = Pool2DOptions()
             table = op.BuiltinOptions()
@@ -896,7 +896,7 @@ def corrected_converter() -> type:
 
             data, axes = self.get_input_tensors(op)
             (out,) = self.get_output_tensors(op)
-            source, target = _scalar_quantization(data), _scalar_quantization(out)
+            source, target = scalar_quantization(data), scalar_quantization(out)
             dtype = self.get_tensor_type_str(out.tensor.Type())
             if source is None or target is None or dtype not in int8.INT_RANGES:
                 return self.tvm_converters["MEAN"](op=op)
@@ -923,13 +923,13 @@ def corrected_converter() -> type:
             (out,) = self.get_output_tensors(op)
             source_type = self.get_tensor_type_str(data.tensor.Type())
             dtype = self.get_tensor_type_str(out.tensor.Type())
-            target = _scalar_quantization(out)
-            source = _scalar_quantization(data)
-            if target is None or dtype not in int8.INT_RANGES:
+            target = scalar_quantization(out)
+            source = scalar_quantization(data)
+            if target is None or dtype not in int8.REQUANTIZED_RANGES:
                 return self.tvm_converters["QUANTIZE"](op=op)
-            bounds = int8.Bounds(*int8.INT_RANGES[dtype], dtype)
+            bounds = int8.Bounds(*int8.REQUANTIZED_RANGES[dtype], dtype)
             scale, zero_point = target
-            if source_type == "float32":
+            if source_type == "float32" and dtype in int8.INT_RANGES:
 
                 def from_float(x: Any) -> Any:
                     return int8.quantize(x, scale, zero_point, bounds)

@@ -46,9 +46,14 @@ from typing import Any
 import numpy as np
 
 from usmp_dialect.tvm.model_files.tensor_names import tflite_tensor_label
+from usmp_dialect.tvm.model_files.tflite_lstm import convert_lstm
 from usmp_dialect.tvm.model_files.tflite_operators import corrected_converter, tensor_shape
+from usmp_dialect.tvm.model_files.tflite_svdf import convert_svdf
 from usmp_dialect.tvm.relax.lowering import STATE_COUNT_ATTR, STATE_INITIAL_ATTR
 
+# Quantized operators converted here (an integer LSTM is refused by `tflite_lstm`, saying
+# why, where TVM's check says only that it is quantized).
+_OURS = frozenset({"SVDF", "UNIDIRECTIONAL_SEQUENCE_LSTM"})
 # Operators that copy their quantized input's values unchanged, as TFLite's kernels do.
 _COPYING = frozenset({"READ_VARIABLE", "ASSIGN_VARIABLE", "STRIDED_SLICE", "SPLIT_V"})
 
@@ -110,7 +115,7 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
     corrected: Any = corrected_converter()
 
     class StatefulConverter(corrected):
-        _SUPPORTED_QUANTIZED_OPS = corrected._SUPPORTED_QUANTIZED_OPS | _COPYING
+        _SUPPORTED_QUANTIZED_OPS = corrected._SUPPORTED_QUANTIZED_OPS | _COPYING | _OURS
         subgraph: Any
 
         def check_unsupported_ops(self) -> None:
@@ -139,6 +144,41 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
                 initial = self.conversion_state["resource_values"].get(key)
                 variables[key] = Variable(before, before, initial)
             return variables[key]
+
+        def _tensor_variable(self, tensor: Any) -> Variable:
+            """A variable tensor (an SVDF's activation state, an LSTM's hidden state and
+            cell) as a variable, read before
+            it is written: its value before the run named as the file names the tensor,
+            first TFLM's reset value (an int8 one's zero point, else 0)."""
+            key = ("variable tensor", tensor.tensor_idx)
+            if key not in variables:
+                dtype = self.get_tensor_type_str(tensor.tensor.Type())
+                shape = tensor_shape(tensor.tensor)
+                name = get_tensor_name(self.subgraph, tensor.tensor_idx)
+                before = relax.Var(name, relax.TensorType(shape, dtype))
+                fill = tensor.qnn_params["zero_point"].value.numpy() if dtype == "int8" else 0
+                initial = relax.const(np.full(shape, fill, dtype), dtype)
+                variables[key] = Variable(before, before, initial, read=True)
+            return variables[key]
+
+        def convert_svdf(self, op: Any) -> Any:
+            """TFLM's SVDF (`tflite_svdf`), its activation state a variable."""
+            state, after, output = convert_svdf(
+                self, op, lambda tensor: self._tensor_variable(tensor).value
+            )
+            variable = self._tensor_variable(state)
+            variable.value, variable.written = after, True
+            return output
+
+        def convert_unidirectional_sequence_lstm(self, op: Any) -> Any:
+            """TFLM's float32 LSTM (`tflite_lstm`), its hidden state and cell variables."""
+            hidden, cell, hidden_after, cell_after, output = convert_lstm(
+                self, op, lambda tensor: self._tensor_variable(tensor).value
+            )
+            for tensor, after in ((hidden, hidden_after), (cell, cell_after)):
+                variable = self._tensor_variable(tensor)
+                variable.value, variable.written = after, True
+            return output
 
         def convert_read_variable(self, op: Any) -> Any:
             if self._initializing():

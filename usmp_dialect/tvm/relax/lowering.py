@@ -64,6 +64,7 @@ from xdsl.dialects.builtin import ModuleOp
 from usmp_dialect.analysis.tir_liveness import prim_funcs
 from usmp_dialect.dialects.usmp import (
     CONSTANTS_ATTR,
+    IN_PLACE_ATTR,
     NARROWED_CONSTANTS_ATTR,
     OUTPUTS_ATTR,
     SHARED_CONSTANTS_ATTR,
@@ -496,7 +497,8 @@ def _static_shape(sinfo: Any, what: str, at: Site) -> tuple[tuple[int, ...], str
 
 def _operator(name: str, func: Any, at: Site) -> Any:
     """A lowered PrimFunc as a private operator: pointer params, each re-declaring its
-    buffer (`DeclBuffer`), and no function attributes (no `tirx.noalias`, see above)."""
+    buffer (`DeclBuffer`), and no function attributes (no `tirx.noalias`, see above) but
+    its `usmp.in_place` pairs."""
     import tvm_ffi
     from tvm import ir, tirx
 
@@ -514,8 +516,10 @@ def _operator(name: str, func: Any, at: Site) -> Any:
     body = tvm_ffi.structural_map(
         func.body, (tirx.AllocBuffer, lambda s: tirx.AllocBuffer(s.buffer))
     )
+    kept = {k: v for k, v in (func.attrs or {}).items() if k == IN_PLACE_ATTR}
+    attrs = tvm_attrs(kept)
     if not _calls_packed(func) and not _allocates_locally(func):
-        return tirx.PrimFunc(params, tirx.stmt_seq(*decls, *_statements(body)))
+        return tirx.PrimFunc(params, tirx.stmt_seq(*decls, *_statements(body)), attrs=attrs)
     # What MakePackedAPI gives a public function and a private one lacks: the device its
     # arrays are on (TVM needs it to make them, and to put a `local` buffer on the stack)
     # and an int32 status to pass errors up.
@@ -528,7 +532,7 @@ def _operator(name: str, func: Any, at: Site) -> Any:
     )
     status = tirx.Return(tirx.IntImm(int32, 0))
     return tirx.PrimFunc(
-        params, tirx.stmt_seq(*decls, on_device, status), ret_type=ir.PrimType(int32)
+        params, tirx.stmt_seq(*decls, on_device, status), ret_type=ir.PrimType(int32), attrs=attrs
     )
 
 

@@ -1,0 +1,96 @@
+"""TFLite's float32 UNIDIRECTIONAL_SEQUENCE_LSTM as TensorFlow Lite Micro computes it
+(`model_files.tflite_lstm`): TFLM's mnist_lstm example model (tests/data/tflm), whose
+hidden state and cell are variable tensors TFLM keeps from one invocation to the next,
+imported, planned with its inputs and outputs in the workspace pool and its state in the
+state pool, run as a C library on 10 images in a row: each run's scores and the LSTM's
+own outputs TFLM's exactly (TFLM's logistic, its cutoffs included). An LSTM whose tensors
+contradict its options is one diagnostic."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+tvm = pytest.importorskip("tvm")
+pytest.importorskip("tflite")
+pytestmark = pytest.mark.tvm
+
+from test_svdf import DATA, _exposing, _streamed  # noqa: E402
+
+from usmp_dialect.tvm.model_files.loading import import_model_file  # noqa: E402
+from usmp_dialect.tvm.relax.lowering import RelaxImportError  # noqa: E402
+
+MNIST_LSTM = DATA / "trained_lstm.tflite"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("operator", [None, 0])
+def test_mnist_lstm_streams_as_tflm(operator: int | None, tmp_path: Path) -> None:
+    """The scores (`operator` None) or the LSTM's output sequence (operator 0) of 10
+    images in a row, the state carried from each run to the next in the state pool: TFLM's
+    exactly, the workspace pool at or below TFLM's non-persistent arena."""
+    from usmp_dialect.tvm.tflm_arena import tflm_arena, variable_bytes
+
+    model = MNIST_LSTM.read_bytes()
+    path = tmp_path / "mnist_lstm.tflite"
+    path.write_bytes(model if operator is None else _exposing(model, operator))
+    rng = np.random.default_rng(0)
+    frames = [rng.uniform(0, 1, (1, 28, 28)).astype(np.float32) for _ in range(10)]
+    ours, theirs, header = _streamed(path, frames, tmp_path)
+    np.testing.assert_array_equal(ours, theirs)
+    (workspace,) = re.findall(r"#define MODEL_GLOBAL_WORKSPACE_WORKSPACE_POOL_SIZE (\d+)", header)
+    (state,) = re.findall(r"#define MODEL_GLOBAL_STATE_STATE_POOL_SIZE (\d+)", header)
+    assert int(state) == variable_bytes(str(MNIST_LSTM))
+    head, _ = tflm_arena(str(MNIST_LSTM))
+    assert int(workspace) <= head
+
+
+def _with_input(model: bytes, operator: int, position: int, tensor: int) -> bytes:
+    """`model` whose operator reads `tensor` as its input `position`."""
+    import tflite
+
+    data = bytearray(model)
+    op = tflite.Model.GetRootAsModel(data, 0).Subgraphs(0).Operators(operator)
+    at = op._tab.Vector(op._tab.Offset(6)) + 4 * position  # Operator.inputs
+    data[at : at + 4] = np.int32(tensor).tobytes()
+    return bytes(data)
+
+
+@pytest.mark.parametrize(
+    ("position", "message"),
+    [
+        # The cell state: the output gate's bias, of another shape and not variable.
+        (19, r"its cell state is \[20\], its input and weights make \[1, 20\]"),
+        # A peephole TFLM's kernel does not take.
+        (9, r"it has cell_to_input_weights \(a peephole\)"),
+    ],
+)
+def test_contradicting_lstm_is_one_diagnostic(position: int, message: str, tmp_path: Path) -> None:
+    """The LSTM reads the output gate's bias at `position` instead."""
+    import tflite
+
+    model = MNIST_LSTM.read_bytes()
+    bias = int(tflite.Model.GetRootAsModel(model, 0).Subgraphs(0).Operators(0).Inputs(15))
+    path = tmp_path / "spoiled.tflite"
+    path.write_bytes(_with_input(model, 0, position, bias))
+    with pytest.raises(RelaxImportError) as raised:
+        import_model_file(str(path), "tflite")
+    text = str(raised.value)
+    assert re.search(
+        rf"UNIDIRECTIONAL_SEQUENCE_LSTM operator 0, computing '[^']+': {message}", text
+    )
+    assert "\n" not in text.strip()
+
+
+def test_integer_lstm_is_refused_saying_why() -> None:
+    """TFLM's int8 mnist_lstm: its LSTM's integer gate arithmetic is not converted yet."""
+    with pytest.raises(RelaxImportError) as raised:
+        import_model_file(str(DATA / "trained_lstm_int8.tflite"), "tflite")
+    assert str(raised.value).endswith(
+        "UNIDIRECTIONAL_SEQUENCE_LSTM operator 0, computing 'tfl.unidirectional_sequence_lstm': "
+        "its tensors are int16, int32, int8: an integer LSTM (TFLM's int16 cell and integer "
+        "gates) is not converted yet, a float32 one is"
+    )
