@@ -410,6 +410,15 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         placed.append((name, io.kind.data, io.shape, dtype))
     constant_pools = {offsets[str(n)][0] for n, kind, _, _ in placed if kind == IOKind.CONSTANT}
     state_pools = {offsets[str(n)][0] for n, kind, _, _ in placed if kind == IOKind.STATE}
+    # The constants file keeps its array in .rodata; a header and linker script naming
+    # the pool's section would say it is where it is not (and NOLOAD drops its bytes).
+    pool = min(constant_pools & sections.keys(), default=None)
+    if pool is not None:
+        raise UsmpError(
+            f"constant pool '{pool}' names section '{sections[pool]}': the C library keeps "
+            "its constants in .rodata; give the section to a workspace or state pool only",
+            entry,
+        )
     record = entry.attributes.get(STATE_ATTR)
     state_after = record.after if isinstance(record, StateAttr) else {}
     initial = state_values(module, entry)
