@@ -619,3 +619,29 @@ def test_a_pool_goes_in_the_section_and_memory_it_names(tmp_path: Path) -> None:
     addresses = {line.split()[-1]: int(line.split()[0], 16) for line in symbols.splitlines()}
     assert 0x20000000 <= addresses["pool_sram"] < 0x20080000  # the DTCM
     assert 0x60000000 <= addresses["pool_dram"] < 0x70000000  # the DDR
+
+
+def test_a_pool_name_too_long_for_its_macros_is_one_diagnostic(tmp_path: Path) -> None:
+    """A pool's macro adds the most to its name (`MODEL_<POOL>_WORKSPACE_POOL_ALIGNMENT`):
+    a pool named at length is one diagnostic naming it, exit 1, no library written (it
+    was a header whose macros passed the 63 characters C keeps apart)."""
+    pool = "tightly_coupled_data_memory_of_the_cortex_m55"
+    source = tmp_path / "planned.mlir"
+    source.write_text(
+        "builtin.module {\n"
+        f'  tir.prim_func @main(%p: !tir.buffer<32xui8> {{tir.name = "{pool}"}}) attributes '
+        f"{{runner_function = true, usmp.pools = #usmp.pool_sizes<{pool} = 32>, "
+        f'usmp.io_offsets = #usmp.io_offsets<x = input "{pool}"[0] : memref<4xf32>, '
+        f'y = output "{pool}"[16] : memref<4xf32>>}} {{\n'
+        "    %0 = arith.constant 0 : i32\n  }\n}\n"
+    )
+    library = tmp_path / "lib"
+    tool = [sys.executable, str(ROOT / "tools" / "usmp-translate")]
+    ran = subprocess.run(
+        [*tool, "--emit-c", str(library), str(source)], capture_output=True, text=True
+    )
+    assert ran.returncode == 1
+    assert ran.stderr.count("error:") == 1
+    assert f"pool '{pool}' makes the macro MODEL_" in ran.stderr
+    assert "give the pool a shorter name" in ran.stderr
+    assert not library.exists()

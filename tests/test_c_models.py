@@ -14,7 +14,11 @@ import pytest
 tvm = pytest.importorskip("tvm")
 pytestmark = pytest.mark.tvm
 
-from int8_tflite import int8_cnn_tflite, large_activations_tflite  # noqa: E402
+from int8_tflite import (  # noqa: E402
+    int8_cnn_tflite,
+    int8_requantize_tflite,
+    large_activations_tflite,
+)
 from wheel_models import wheel_model_path  # noqa: E402
 
 from usmp_dialect.parsing import parse_module  # noqa: E402
@@ -200,3 +204,21 @@ def test_pipeline_hands_outputs_over_in_place(tmp_path: Path) -> None:
         f"{relu}: error: relu cannot take first's outputs: its inputs are [512] bytes, the "
         "outputs [4]"
     ]
+
+
+@pytest.mark.slow
+def test_pipeline_of_other_numbers_is_one_diagnostic(tmp_path: Path) -> None:
+    """Outputs of as many bytes as the next model's inputs but of another type (float32
+    read as int8), or of another scale, are other numbers: one diagnostic, no library."""
+    floats = _planned(large_activations_tflite(size=4, channels=4), tmp_path, "floats")
+    scaled = _planned(int8_requantize_tflite(0.1, 0.2), tmp_path, "scaled")
+    rescaled = _planned(int8_requantize_tflite(0.3, 0.2), tmp_path, "rescaled")
+    flags = [f"--model=floats={floats}", f"--model=ints={scaled}", "--pipeline"]
+    assert _refused(flags, tmp_path / "typed") == [
+        f"{scaled}: error: ints cannot take floats's outputs: its inputs are ['int8'], the "
+        "outputs ['float32']"
+    ]
+    flags = [f"--model=first={scaled}", f"--model=second={rescaled}", "--pipeline"]
+    (line,) = _refused(flags, tmp_path / "scaled")
+    assert line.startswith(f"{rescaled}: error: second cannot take first's outputs: input ")
+    assert "has scale and zero point (0.3" in line

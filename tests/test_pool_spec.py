@@ -30,6 +30,10 @@ def test_a_pool_names_its_linker_section():
     [
         ("sram:section=dtcm;x", "section 'dtcm;x' of pool 'sram' is not a section name"),
         ("sram:section=.1tcm", "section '.1tcm' of pool 'sram' is not a section name"),
+        ("sram:section=.data", "section '.data' of pool 'sram' is the toolchain's own"),
+        ("sram:section=.bss", "section '.bss' of pool 'sram' is the toolchain's own"),
+        ("sram:section=.rodata_fast", "section '.rodata_fast' of pool 'sram' is the toolchain"),
+        ("sram:section=.text.pool", "section '.text.pool' of pool 'sram' is the toolchain's"),
         (
             "sram:section=.dtcm:alignment=64,dram:section=.dtcm",
             "pools 'sram' and 'dram' share section '.dtcm' with alignments 64 and 16",

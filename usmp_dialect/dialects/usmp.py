@@ -152,10 +152,10 @@ TARGET_ATTR = "usmp.target"
 POOL_ARG_ATTR = "usmp.pool"
 """On a function argument `usmp-to-memref` added: the pool (a symbol) it is the base of."""
 POOLS_ATTR = "usmp.pools"
+"""On the entry function after `usmp-to-tir`: each pool's planned size, a `PoolSizesAttr`."""
 POOL_SECTIONS_ATTR = "usmp.pool_sections"
 """The planned entry's record of the linker section each of its pools goes in, where the
 pool names one (`section`): a dictionary of strings, by pool."""
-"""On the entry function after `usmp-to-tir`: each pool's planned size, a `PoolSizesAttr`."""
 IO_OFFSETS_ATTR = "usmp.io_offsets"
 """On the entry function after `usmp-to-tir`: where each input, output and constant placed
 in a pool lives, an `IOOffsetsAttr`."""

@@ -439,6 +439,7 @@ def _emit_c(args: argparse.Namespace) -> int:
     model = "model" if args.model_name is None else args.model_name
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", model):
         usage_error(TOOL, f"--model-name must be a C identifier, got '{model}'")
+    _check_prefix_length("--model-name", model)
     path = None if args.input_file == "-" else args.input_file
     name = path or STDIN_NAME
     with report_user_errors(TOOL) as context, staged_outputs() as outputs:
@@ -447,6 +448,18 @@ def _emit_c(args: argparse.Namespace) -> int:
         with requires_tvm(TOOL, "--emit-c"):
             emit_c(text, name, args.emit_c, model, outputs)
     return 0
+
+
+def _check_prefix_length(flag: str, model: str) -> None:
+    """C guarantees 63 significant characters; the prefix starts every macro."""
+    from usmp_dialect.tvm.c_library import MODEL_NAME_LIMIT
+
+    if len(model) > MODEL_NAME_LIMIT:
+        usage_error(
+            TOOL,
+            f"{flag} '{model}' is {len(model)} characters, more than {MODEL_NAME_LIMIT}: "
+            "its header's macros would pass the 63 characters C keeps apart",
+        )
 
 
 def _emit_tflite_plan(args: argparse.Namespace) -> int:
@@ -487,6 +500,7 @@ def _emit_c_models(args: argparse.Namespace) -> int:
         name, _, path = flag.partition("=")
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) or not path:
             usage_error(TOOL, f"--model must be NAME=FILE with NAME a C identifier, got '{flag}'")
+        _check_prefix_length("--model", name)
         given.append((name, path))
     with (
         report_user_errors(TOOL) as context,

@@ -69,6 +69,12 @@ _POOL_NAME = re.compile(r"[A-Za-z_][\w.$-]*")
 _TARGET = re.compile(r"[\w.-]+")
 _SECTION = re.compile(r"\.?[A-Za-z_][A-Za-z0-9_.]*")
 """A linker section name as C's `section` attribute and a linker script both take."""
+_TOOLCHAIN_SECTION = re.compile(
+    r"\.(text|rodata|ARM\.).*|\.(data|bss|init|fini|init_array|preinit_array|fini_array|vectors)"
+)
+"""Sections the compiler and the linker script already fill: a pool's output section of
+that name would take the program's own code, constants or variables (NOLOAD: never loaded,
+never zeroed), and `.text*` and `.rodata*` go to code and read-only flash first."""
 _NUMBER = re.compile(r"0*([0-9]{1,19})([KMG]?)")
 """ASCII digits only (`\\d` takes any script's), and no more of them than 2**63-1 has: a
 longer number is out of range without asking Python to read it."""
@@ -127,6 +133,12 @@ def _pool(spec: str, entry: str) -> PoolOp:
             spec,
             f"section '{section}' of pool '{name}' is not a section name (letters, digits, "
             "'_' and '.', as `.dtcm` or `.ext_ram`)",
+        )
+    if section is not None and _TOOLCHAIN_SECTION.fullmatch(section):
+        raise PoolSpecError(
+            spec,
+            f"section '{section}' of pool '{name}' is the toolchain's own (code, constants or "
+            "variables go there): name a section of its own, as `.dtcm` or `.ext_ram`",
         )
     numbers = {key: _number(spec, key, text) for key, text in values.items()}
     alignment = numbers.pop("alignment", DEFAULT_ALIGNMENT)

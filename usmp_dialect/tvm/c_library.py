@@ -253,7 +253,14 @@ def c_identifier(name: str) -> str:
 
 
 MACRO_AFFIXES = len("_CONSTANT_") + len("_ALIGNMENT")
-"""What the longest macro adds to the model's prefix and an identifier."""
+"""What the longest macro of a tensor adds to the model's prefix and an identifier (a
+pool's adds more: its name is the user's, refused when too long, not shortened)."""
+
+SHORTEST_IDENTIFIER = 16
+"""What a long name keeps: enough to be read."""
+
+MODEL_NAME_LIMIT = NAME_LIMIT - MACRO_AFFIXES - SHORTEST_IDENTIFIER
+"""The longest C prefix whose macros stay within `NAME_LIMIT` characters."""
 
 
 def _unique_identifiers(names: list[str], model: str) -> dict[str, str]:
@@ -270,7 +277,7 @@ def _unique_identifiers(names: list[str], model: str) -> dict[str, str]:
             ident = f"{base}_{count}"
         taken.add(ident.upper())
         idents[name] = ident
-    limit = max(16, NAME_LIMIT - len(model) - MACRO_AFFIXES)
+    limit = max(SHORTEST_IDENTIFIER, NAME_LIMIT - len(model) - MACRO_AFFIXES)
     short = short_names(idents.values(), limit, fold_case=True)
     return {name: short[ident] for name, ident in idents.items()}
 
@@ -410,6 +417,15 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         placed.append((name, io.kind.data, io.shape, dtype))
     constant_pools = {offsets[str(n)][0] for n, kind, _, _ in placed if kind == IOKind.CONSTANT}
     state_pools = {offsets[str(n)][0] for n, kind, _, _ in placed if kind == IOKind.STATE}
+    # The constants file keeps its array in .rodata; a header and linker script naming
+    # the pool's section would say it is where it is not (and NOLOAD drops its bytes).
+    pool = min(constant_pools & sections.keys(), default=None)
+    if pool is not None:
+        raise UsmpError(
+            f"constant pool '{pool}' names section '{sections[pool]}': the C library keeps "
+            "its constants in .rodata; give the section to a workspace or state pool only",
+            entry,
+        )
     record = entry.attributes.get(STATE_ATTR)
     state_after = record.after if isinstance(record, StateAttr) else {}
     initial = state_values(module, entry)
@@ -436,14 +452,16 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
             if kind in kinds_wanted and name is not None
         ]
 
+    planned_pools = [
+        Pool(n, ident[n], size, n in constant_pools, n in state_pools, sections.get(n))
+        for n, size in pools.items()
+    ]
+    _check_pool_macros(model, planned_pools, entry)
     return Interface(
         model,
         of((IOKind.INPUT, IOKind.INPUT_OUTPUT)),
         of((IOKind.OUTPUT,)),
-        [
-            Pool(n, ident[n], size, n in constant_pools, n in state_pools, sections.get(n))
-            for n, size in pools.items()
-        ],
+        planned_pools,
         of((IOKind.CONSTANT,)),
         offsets,
         any(kind not in (IOKind.CONSTANT, IOKind.STATE) for _, kind, _, _ in placed),
@@ -454,6 +472,19 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         {name: initial[name] for name in state_after} if set(state_after) <= set(initial) else {},
         io_quantization(entry),
     )
+
+
+def _check_pool_macros(model: str, pools: list[Pool], entry: tir.PrimFuncOp) -> None:
+    """A `UsmpError` for a pool whose longest macro passes `NAME_LIMIT`: a pool's name is
+    the user's (`--pools`), given again in a firmware, so it is not shortened."""
+    for pool in pools:
+        macro = f"{model}_{pool.ident}_{_pool_kind(pool)}_ALIGNMENT".upper()
+        if len(macro) > NAME_LIMIT:
+            raise UsmpError(
+                f"pool '{pool.name}' makes the macro {macro} of {len(macro)} characters, "
+                f"more than the {NAME_LIMIT} C keeps apart: give the pool a shorter name",
+                entry,
+            )
 
 
 def pool_sections(entry: tir.PrimFuncOp) -> dict[str, str]:

@@ -126,6 +126,19 @@ def _handover_shift(before: c_library.Interface, after: c_library.Interface, ori
             f"its inputs are {[t.nbytes for t in after.inputs]} bytes, the outputs "
             f"{[t.nbytes for t in before.outputs]}"
         )
+    # Equal bytes of another type, or of another scale, are other numbers: no pipeline.
+    if [t.dtype for t in before.outputs] != [t.dtype for t in after.inputs]:
+        refuse(
+            f"its inputs are {[t.dtype for t in after.inputs]}, the outputs "
+            f"{[t.dtype for t in before.outputs]}"
+        )
+    for out, given in zip(before.outputs, after.inputs, strict=True):
+        written, read = before.quantization.get(out.name), after.quantization.get(given.name)
+        if written is not None and read is not None and written != read:
+            refuse(
+                f"input '{given.name}' has scale and zero point {read}, the output "
+                f"'{out.name}' {written}"
+            )
     shifts = {
         before.offsets[out.name][1] - after.offsets[given.name][1]
         for out, given in zip(before.outputs, after.inputs, strict=True)
