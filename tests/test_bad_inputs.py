@@ -58,6 +58,13 @@ def translate(mode: str, name: str, message: str) -> Case:
     return Case(("usmp-translate", f"--{mode}", str(CORPUS / name), "-o", "{output}"), message)
 
 
+def emit_c(name: str, message: str, *extra: str) -> Case:
+    """`--emit-c` into `{tmp}/lib`, under the memory guard: a library is refused before
+    anything of its size is made."""
+    command = ("usmp-translate", "--emit-c", "{tmp}/lib", str(CORPUS / name), *extra)
+    return Case(command, message, memory_guard=True)
+
+
 def guarded(name: str, message: str) -> Case:
     return dataclasses.replace(opt(name, message), memory_guard=True)
 
@@ -216,6 +223,25 @@ CASES = {
     ),
     "translate-output-directory": bad_output(TRANSLATE_EXAMPLE, "{tmp}", "it is a directory"),
     "translate-output-read-only": bad_output(TRANSLATE_EXAMPLE, READ_ONLY, "the file is read-only"),
+    "emit-c-constant-pool-past-2gib": emit_c(
+        "emit_c_constant_pool_past_2gib.mlir",
+        "pool 'global_constant' holds 3000000000 bytes, past 2**31-1",
+    ),
+    "emit-c-tensor-past-2gib": emit_c(
+        "emit_c_tensor_past_2gib.mlir", "param 'out' holds 12000000000 bytes, past 2**31-1"
+    ),
+    "emit-c-duplicate-param-names": emit_c(
+        "emit_c_duplicate_param_names.mlir", "params #0 and #1 of @main are both named 'x'"
+    ),
+    "emit-c-model-name-of-the-runner": dataclasses.replace(
+        emit_c(
+            "emit_c_duplicate_param_names.mlir",
+            "--model-name run would name",
+            "--model-name",
+            "run",
+        ),
+        where="usmp-translate",
+    ),
     "target-format": Case(
         (*OPT_EXAMPLE, "-t", "usmp-report{format=xml}"),
         "invalid target 'usmp-report{format=xml}'",
@@ -263,7 +289,7 @@ def run_case(case: Case, tmp_path: Path) -> tuple[subprocess.CompletedProcess[st
     return result, read_only, where
 
 
-TVM_CASES = ("model-", "tvmscript-", "tir-dimension-", "tir-use-", "tir-unknown-")
+TVM_CASES = ("model-", "tvmscript-", "tir-dimension-", "tir-use-", "tir-unknown-", "emit-c-")
 """Cases whose tool runs TVM (the `tvm` tier)."""
 
 
