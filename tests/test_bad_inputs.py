@@ -58,6 +58,11 @@ def translate(mode: str, name: str, message: str) -> Case:
     return Case(("usmp-translate", f"--{mode}", str(CORPUS / name), "-o", "{output}"), message)
 
 
+def tflite(name: str, message: str) -> Case:
+    """A `.tflite` file: its diagnostic is at the file (a binary has no lines)."""
+    return dataclasses.replace(translate("import-tflite", name, message), where="{input}")
+
+
 def emit_c(name: str, message: str, *extra: str) -> Case:
     """`--emit-c` into `{tmp}/lib`, under the memory guard: a library is refused before
     anything of its size is made."""
@@ -223,6 +228,23 @@ CASES = {
     ),
     "translate-output-directory": bad_output(TRANSLATE_EXAMPLE, "{tmp}", "it is a directory"),
     "translate-output-read-only": bad_output(TRANSLATE_EXAMPLE, READ_ONLY, "the file is read-only"),
+    "tflite-scale-nan": tflite("tflite_scale_nan.tflite", "tensor 0 ('input') has scale nan"),
+    "tflite-scale-denormal": tflite(
+        "tflite_scale_denormal.tflite", "tensor 3 ('output') has scale 9.99995e-41"
+    ),
+    "tflite-zero-point-out-of-range": tflite(
+        "tflite_zero_point_out_of_range.tflite",
+        "tensor 0 ('input') of type int8 has zero point 128, outside [-128, 127]",
+    ),
+    "tflite-per-channel-scales-short": tflite(
+        "tflite_per_channel_scales_short.tflite",
+        "tensor 1 ('weights') of shape [6, 16] has 5 scales, one a channel; its quantized "
+        "dimension 0 has 6",
+    ),
+    "tflite-scales-past-the-end": tflite(
+        "tflite_scales_past_the_end.tflite",
+        "the quantization of tensor 0 ('input') runs past the file's end",
+    ),
     "emit-c-constant-pool-past-2gib": emit_c(
         "emit_c_constant_pool_past_2gib.mlir",
         "pool 'global_constant' holds 3000000000 bytes, past 2**31-1",
@@ -290,6 +312,7 @@ def run_case(case: Case, tmp_path: Path) -> tuple[subprocess.CompletedProcess[st
 
 
 TVM_CASES = ("model-", "tvmscript-", "tir-dimension-", "tir-use-", "tir-unknown-", "emit-c-")
+TVM_CASES += ("tflite-",)
 """Cases whose tool runs TVM (the `tvm` tier)."""
 
 

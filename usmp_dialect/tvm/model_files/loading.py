@@ -57,6 +57,7 @@ from usmp_dialect.tvm.model_files.tensor_names import (
     with_output_names,
 )
 from usmp_dialect.tvm.model_files.tflite_operators import CONVERTED_CUSTOM, tensor_shape
+from usmp_dialect.tvm.model_files.tflite_quantization import check_quantization
 from usmp_dialect.tvm.model_files.tflite_state import (
     state_output_names,
     stateful_converter,
@@ -169,6 +170,7 @@ def _tflite_module(
     def convert() -> Any:
         _check_no_custom_operators(model, path)
         graph = model.Subgraphs(0)
+        check_quantization(graph, path)
         # The file's shapes are static; one with a dim TFLite lets a caller resize (-1 in
         # its signature, an audio model's sample count) is given as --input-shape.
         declared = {

@@ -1,0 +1,89 @@
+"""A `.tflite` file's quantization parameters checked before TVM's frontend reads them, as
+TFLite's runtime requires them: per tensor, as many zero points as scales (or none: each
+0), one of each or one per channel of its quantized dimension; for a tensor of an integer type, each scale a positive, finite and normal
+float32 (a requantization divides by it: 0 or a denormal makes its multiplier infinite,
+NaN makes every value NaN); each zero point within its tensor's integer type. A file
+breaking one is one diagnostic naming the tensor, where the frontend would fail on a
+Python error of its own (an int32 overflow, "Quantized type ndarray not supported") or
+import a model that computes NaN."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from usmp_dialect.tvm.model_files.tensor_names import tensor_name
+from usmp_dialect.tvm.model_files.tflite_operators import tensor_shape
+from usmp_dialect.tvm.relax.lowering import RelaxImportError
+
+_INTEGERS = {"INT4": np.int8, "INT8": np.int8, "UINT8": np.uint8, "INT16": np.int16}
+_INTEGERS |= {"INT32": np.int32, "UINT16": np.uint16, "INT64": np.int64}
+"""The tensor types quantization applies to, and the type each one's zero point fits."""
+_SMALLEST_SCALE = float(np.finfo(np.float32).tiny)
+_LARGEST_SCALE = float(np.finfo(np.float32).max)
+
+
+def _type_name(code: int) -> str:
+    from tflite.TensorType import TensorType
+
+    return next((n for n, v in vars(TensorType).items() if v == code), str(code))
+
+
+def check_quantization(graph: Any, path: str) -> None:
+    """Each quantized tensor of `graph` (a flatbuffer subgraph) as the module's docstring
+    says, else a `RelaxImportError` at `path` naming the tensor."""
+    for t in range(graph.TensorsLength()):
+        tensor = graph.Tensors(t)
+        quantization = tensor.Quantization()
+        kind = _type_name(tensor.Type())
+        if quantization is None or kind not in _INTEGERS:
+            continue  # a float tensor's parameters are a record of its range, unused
+        name = f"tensor {t} ('{tensor_name(tensor.Name())}')"
+        if not quantization.ScaleLength():
+            if quantization.ZeroPointLength():
+                raise RelaxImportError(
+                    f"{name} has zero points and no scale; TFLite's quantization has one "
+                    "scale per zero point",
+                    path,
+                )
+            continue
+        try:
+            scales = quantization.ScaleAsNumpy().astype(np.float64)
+            zero_points = quantization.ZeroPointAsNumpy() if quantization.ZeroPointLength() else []
+        except ValueError:  # numpy: "buffer is smaller than requested size"
+            raise RelaxImportError(
+                f"not a valid TensorFlow Lite model (truncated or corrupt: the quantization "
+                f"of {name} runs past the file's end)",
+                path,
+            ) from None
+        if len(zero_points) not in (0, len(scales)):  # none: each is 0
+            raise RelaxImportError(
+                f"{name} has {len(scales)} scales and {len(zero_points)} zero points; "
+                "TFLite's quantization has one of each per channel",
+                path,
+            )
+        if len(scales) > 1:
+            shape = tensor_shape(tensor)
+            axis = quantization.QuantizedDimension()
+            if not 0 <= axis < len(shape) or shape[axis] != len(scales):
+                has = f"has {shape[axis]}" if 0 <= axis < len(shape) else "is not one of its dims"
+                raise RelaxImportError(
+                    f"{name} of shape {shape} has {len(scales)} scales, one a channel; its "
+                    f"quantized dimension {axis} {has}",
+                    path,
+                )
+        bad = [s for s in scales if not _SMALLEST_SCALE <= s <= _LARGEST_SCALE]
+        if bad:
+            raise RelaxImportError(
+                f"{name} has scale {bad[0]:g}: a quantized tensor's scales are positive, "
+                "finite and normal float32",
+                path,
+            )
+        info = np.iinfo(_INTEGERS[kind])
+        if outside := [int(z) for z in zero_points if not info.min <= z <= info.max]:
+            raise RelaxImportError(
+                f"{name} of type {kind.lower()} has zero point {outside[0]}, outside "
+                f"[{info.min}, {info.max}]",
+                path,
+            )
