@@ -1,11 +1,11 @@
 """A `.tflite` file's quantization parameters checked before TVM's frontend reads them, as
-TFLite's runtime requires them: per tensor, as many zero points as scales (or none: each
-0), one of each or one per channel of its quantized dimension; for a tensor of an integer type, each scale a positive, finite and normal
-float32 (a requantization divides by it: 0 or a denormal makes its multiplier infinite,
-NaN makes every value NaN); each zero point within its tensor's integer type. A file
-breaking one is one diagnostic naming the tensor, where the frontend would fail on a
-Python error of its own (an int32 overflow, "Quantized type ndarray not supported") or
-import a model that computes NaN."""
+TFLite's runtime requires them of a tensor of an integer type: as many zero points as
+scales (or none: each 0), one of each or one per channel of its quantized dimension; each
+scale a positive, finite and normal float32 (a requantization divides by it: 0 or a
+denormal makes its multiplier infinite, NaN makes every value NaN); each zero point within
+its tensor's type. A file breaking one is one diagnostic naming the tensor, where the
+frontend would fail on a Python error of its own (an int32 overflow, "Quantized type
+ndarray not supported") or import a model that computes NaN."""
 
 from __future__ import annotations
 
