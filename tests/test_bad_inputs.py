@@ -238,8 +238,8 @@ CASES = {
     ),
     "tflite-per-channel-scales-short": tflite(
         "tflite_per_channel_scales_short.tflite",
-        "tensor 1 ('weights') of shape [6, 16] has 5 scales, one a channel; its quantized "
-        "dimension 0 has 6",
+        "tensor 1 ('weights') of shape [6, 16] has 5 scales, one a channel of its quantized "
+        "dimension 0",
     ),
     "tflite-scales-past-the-end": tflite(
         "tflite_scales_past_the_end.tflite",

@@ -170,7 +170,7 @@ def _tflite_module(
     def convert() -> Any:
         _check_no_custom_operators(model, path)
         graph = model.Subgraphs(0)
-        check_quantization(graph, path)
+        check_quantization(model, graph, path)
         # The file's shapes are static; one with a dim TFLite lets a caller resize (-1 in
         # its signature, an audio model's sample count) is given as --input-shape.
         declared = {
