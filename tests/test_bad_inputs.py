@@ -245,6 +245,14 @@ CASES = {
         "tflite_scales_past_the_end.tflite",
         "the quantization of tensor 0 ('input') runs past the file's end",
     ),
+    "tflite-constant-broadcast-past-memory": dataclasses.replace(
+        tflite(
+            "tflite_constant_broadcast_past_memory.tflite",
+            "ADD operator 0, computing 's': 'relax.add' of constants alone would be computed "
+            "at compile time into 268960000 bytes, past the limit of 268435456",
+        ),
+        memory_guard=True,
+    ),
     "emit-c-constant-pool-past-2gib": emit_c(
         "emit_c_constant_pool_past_2gib.mlir",
         "pool 'global_constant' holds 3000000000 bytes, past 2**31-1",
