@@ -285,7 +285,7 @@ CASES = {
 }
 
 
-def _limit_address_space() -> None:
+def limit_address_space() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (GUARD_BYTES, GUARD_BYTES))
 
 
@@ -305,7 +305,7 @@ def run_case(case: Case, tmp_path: Path) -> tuple[subprocess.CompletedProcess[st
         input=stdin,
         capture_output=True,
         timeout=120,
-        preexec_fn=_limit_address_space if case.memory_guard else None,
+        preexec_fn=limit_address_space if case.memory_guard else None,
     )
     result = subprocess.CompletedProcess(
         completed.args,

@@ -5,7 +5,9 @@ status 1 with exactly one diagnostic naming the file and no output file, never a
 (and nothing TVM's frontends print on standard output). `test_fuzz_tflite_quantization`
 rewrites the int8 models' quantization in place: scales 0, denormal, infinite, NaN,
 negative or huge; zero points out of their type's range; a scale or zero-point vector
-shorter or longer than its tensor's channels. Fixed seeds by default;
+shorter or longer than its tensor's channels. `test_fuzz_model_files_in_a_child` runs a
+few through the real console script, its address space limited: a crash (a signal), a
+hang or memory past the limit would fail it. Fixed seeds by default;
 `USMP_FUZZ_EXAMPLES=N` runs N examples a test with fresh seeds."""
 
 from __future__ import annotations
@@ -17,13 +19,19 @@ pytest.importorskip("tflite")
 pytest.importorskip("onnx")
 pytestmark = pytest.mark.tvm
 
+import re  # noqa: E402
 import struct  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import tflite  # noqa: E402
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from int8_tflite import int8_cnn_tflite, int8_kernel_tflite  # noqa: E402
 from quantized_operator_tflite import quantized_operator_tflite  # noqa: E402
+from test_bad_inputs import limit_address_space  # noqa: E402
 from test_fuzz_inputs import fuzz_settings, import_and_plan, mutated  # noqa: E402
 from wheel_models import wheel_model_path  # noqa: E402
 
@@ -102,3 +110,32 @@ def quantization_rewritten(draw: st.DrawFn) -> bytes:
 @given(quantization_rewritten())
 def test_fuzz_tflite_quantization(data: bytes) -> None:
     import_and_plan(data, "fuzz.tflite", "--import-tflite")
+
+
+@pytest.mark.slow
+@fuzz_settings(ci_examples=3)
+@given(
+    st.one_of(
+        st.tuples(st.just("tflite"), mutated(TFLITE_SEEDS) | quantization_rewritten()),
+        st.tuples(st.just("onnx"), mutated(ONNX_SEEDS)),
+    )
+)
+def test_fuzz_model_files_in_a_child(case: tuple[str, bytes]) -> None:
+    kind, data = case
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / f"fuzz.{kind}"
+        path.write_bytes(data)
+        output = Path(directory) / "out.mlir"
+        tool = Path(sys.executable).parent / "usmp-translate"
+        done = subprocess.run(
+            [str(tool), f"--import-{kind}", str(path), "-o", str(output)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            preexec_fn=limit_address_space,
+        )
+        assert done.returncode in (0, 1), done.stderr
+        assert "Traceback" not in done.stderr
+        if done.returncode == 1:
+            assert re.fullmatch(rf"{re.escape(str(path))}: error: [^\n]*\n", done.stderr)
+            assert not output.exists()

@@ -101,7 +101,7 @@ def _same_blobs(text: str, path: Path) -> None:
         assert bytes(kept.view(name)) == bytes(original.view(name))
 
 
-@fuzz_settings(ci_examples=40)
+@fuzz_settings(ci_examples=15)
 @given(resource_mutated(SEEDS))
 def test_fuzz_blobs_through_usmp_opt(data: bytes) -> None:
     with tempfile.TemporaryDirectory() as directory:
@@ -122,7 +122,7 @@ def test_fuzz_blobs_through_usmp_opt(data: bytes) -> None:
 
 @pytest.mark.tvm
 @pytest.mark.slow
-@fuzz_settings(ci_examples=10)
+@fuzz_settings(ci_examples=6)
 @given(resource_mutated(PLANNED_SEEDS), st.sampled_from(["constants-out", "emit-c"]))
 def test_fuzz_blobs_of_a_planned_module(data: bytes, command: str) -> None:
     pytest.importorskip("tvm")
