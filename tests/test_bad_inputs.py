@@ -245,6 +245,15 @@ CASES = {
         "tflite_scales_past_the_end.tflite",
         "the quantization of tensor 0 ('input') runs past the file's end",
     ),
+    "tflite-no-subgraph": tflite("tflite_no_subgraph.tflite", "corrupt: it has no subgraph"),
+    "tflite-tensors-past-the-end": tflite(
+        "tflite_tensors_past_the_end.tflite",
+        "tensors holds 4294967280 entries, more than the file's bytes",
+    ),
+    "tflite-operator-input-out-of-range": tflite(
+        "tflite_operator_input_out_of_range.tflite",
+        "operator 0 of subgraph 0's inputs name 99, not one of 0..3",
+    ),
     "tflite-constant-broadcast-past-memory": dataclasses.replace(
         tflite(
             "tflite_constant_broadcast_past_memory.tflite",

@@ -63,6 +63,7 @@ from usmp_dialect.tvm.model_files.tflite_state import (
     stateful_converter,
     with_state,
 )
+from usmp_dialect.tvm.model_files.tflite_structure import check_structure
 from usmp_dialect.tvm.relax.dynamic_results import unlowerable_op
 from usmp_dialect.tvm.relax.lowering import (
     MODEL_FILE_LOWERING,
@@ -168,6 +169,7 @@ def _tflite_module(
     converter, variables = stateful_converter()
 
     def convert() -> Any:
+        check_structure(model, len(data), path)
         _check_no_custom_operators(model, path)
         graph = model.Subgraphs(0)
         check_quantization(model, graph, path)
