@@ -7,23 +7,19 @@ memory, twice: TVM's tensor and numpy's copy) may make a tensor of at most
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from usmp_dialect.tvm.relax.folded_weights import _leaves, _static, op_name
 from usmp_dialect.tvm.relax.temporaries import tensor_bytes
-
-if TYPE_CHECKING:
-    from usmp_dialect.tvm.relax.lowering import Site
 
 FOLDED_FACTOR = 8
 """A decoded weight is 4 times its int8 bytes (float32); a layout change of it, as many."""
 FOLDED_FLOOR = 256 << 20
 
 
-def check_folded_sizes(func: Any, at: Site) -> None:
-    """Each binding of `func` (its weights bound) computing a tensor of constants alone
-    within the bound (see the module's docstring), else a `RelaxImportError` at `at`
-    naming the binding."""
+def folding_past_bound(func: Any) -> tuple[str, str] | None:
+    """The first binding of `func` (its weights bound) computing a tensor of constants
+    alone past the bound (see the module's docstring), and what it computes; None if none."""
     import tvm
     from tvm import relax
 
@@ -52,12 +48,12 @@ def check_folded_sizes(func: Any, at: Site) -> None:
             continue
         of_constants.add(binding.var)
         if _static(value.ty) and (size := tensor_bytes(value.ty)) > limit:
-            name = binding.var.name
-            raise at.within_binding(name).error(
+            return binding.var.name, (
                 f"'{op_name(value)}' of constants alone would be computed at compile time "
                 f"into {size} bytes, past the limit of {limit} ({FOLDED_FACTOR} times the "
                 f"model's constants, at least {FOLDED_FLOOR})"
             )
+    return None
 
 
 def _read(value: Any) -> list[Any]:

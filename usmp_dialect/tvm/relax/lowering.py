@@ -78,7 +78,7 @@ from usmp_dialect.tvm.relax.folded_weights import (
     expanded_constants_restored,
     fold_named_weights,
 )
-from usmp_dialect.tvm.relax.folding_bound import check_folded_sizes
+from usmp_dialect.tvm.relax.folding_bound import folding_past_bound
 from usmp_dialect.tvm.relax.fused_names import named_fusion
 from usmp_dialect.tvm.relax.identity_clips import identity_clips_dropped
 from usmp_dialect.tvm.relax.legalized_once import legalize_ops_once
@@ -351,7 +351,9 @@ def _bind_weights(
     tensors = {sanitize(k): tvm.runtime.tensor(v) for k, v in weights.items()}
     bound = {p: tensors[sanitize(p.name)] for p in mod[ENTRY].params if sanitize(p.name) in tensors}
     mod = relax.transform.BindParams(ENTRY, bound)(mod)
-    check_folded_sizes(mod[ENTRY], at)
+    if (past := folding_past_bound(mod[ENTRY])) is not None:
+        binding, message = past
+        raise at.within_binding(binding).error(message)
     func = uniform_scales_as_scalars(mod[ENTRY]) if keep_expansions else mod[ENTRY]
     func, tensors = fold_named_weights(func, tensors, keep_expansions)
     narrowed: dict[str, str] = {}
