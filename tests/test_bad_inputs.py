@@ -58,6 +58,18 @@ def translate(mode: str, name: str, message: str) -> Case:
     return Case(("usmp-translate", f"--{mode}", str(CORPUS / name), "-o", "{output}"), message)
 
 
+def tflite(name: str, message: str) -> Case:
+    """A `.tflite` file: its diagnostic is at the file (a binary has no lines)."""
+    return dataclasses.replace(translate("import-tflite", name, message), where="{input}")
+
+
+def emit_c(name: str, message: str, *extra: str) -> Case:
+    """`--emit-c` into `{tmp}/lib`, under the memory guard: a library is refused before
+    anything of its size is made."""
+    command = ("usmp-translate", "--emit-c", "{tmp}/lib", str(CORPUS / name), *extra)
+    return Case(command, message, memory_guard=True)
+
+
 def guarded(name: str, message: str) -> Case:
     return dataclasses.replace(opt(name, message), memory_guard=True)
 
@@ -216,6 +228,59 @@ CASES = {
     ),
     "translate-output-directory": bad_output(TRANSLATE_EXAMPLE, "{tmp}", "it is a directory"),
     "translate-output-read-only": bad_output(TRANSLATE_EXAMPLE, READ_ONLY, "the file is read-only"),
+    "tflite-scale-nan": tflite("tflite_scale_nan.tflite", "tensor 0 ('input') has scale nan"),
+    "tflite-scale-denormal": tflite(
+        "tflite_scale_denormal.tflite", "tensor 3 ('output') has scale 9.99995e-41"
+    ),
+    "tflite-zero-point-out-of-range": tflite(
+        "tflite_zero_point_out_of_range.tflite",
+        "tensor 0 ('input') of type int8 has zero point 128, outside [-128, 127]",
+    ),
+    "tflite-per-channel-scales-short": tflite(
+        "tflite_per_channel_scales_short.tflite",
+        "tensor 1 ('weights') of shape [6, 16] has 5 scales, one a channel of its quantized "
+        "dimension 0",
+    ),
+    "tflite-scales-past-the-end": tflite(
+        "tflite_scales_past_the_end.tflite",
+        "the quantization of tensor 0 ('input') runs past the file's end",
+    ),
+    "tflite-no-subgraph": tflite("tflite_no_subgraph.tflite", "corrupt: it has no subgraph"),
+    "tflite-tensors-past-the-end": tflite(
+        "tflite_tensors_past_the_end.tflite",
+        "tensors holds 4294967280 entries, more than the file's bytes",
+    ),
+    "tflite-operator-input-out-of-range": tflite(
+        "tflite_operator_input_out_of_range.tflite",
+        "operator 0 of subgraph 0's inputs name 99, not one of 0..3",
+    ),
+    "tflite-constant-broadcast-past-memory": dataclasses.replace(
+        tflite(
+            "tflite_constant_broadcast_past_memory.tflite",
+            "ADD operator 0, computing 's': 'relax.add' of constants alone would be computed "
+            "at compile time into 268960000 bytes, past the limit of 268435456",
+        ),
+        memory_guard=True,
+    ),
+    "emit-c-constant-pool-past-2gib": emit_c(
+        "emit_c_constant_pool_past_2gib.mlir",
+        "pool 'global_constant' holds 3000000000 bytes, past 2**31-1",
+    ),
+    "emit-c-tensor-past-2gib": emit_c(
+        "emit_c_tensor_past_2gib.mlir", "param 'out' holds 12000000000 bytes, past 2**31-1"
+    ),
+    "emit-c-duplicate-param-names": emit_c(
+        "emit_c_duplicate_param_names.mlir", "params #0 and #1 of @main are both named 'x'"
+    ),
+    "emit-c-model-name-of-the-runner": dataclasses.replace(
+        emit_c(
+            "emit_c_duplicate_param_names.mlir",
+            "--model-name run would name",
+            "--model-name",
+            "run",
+        ),
+        where="usmp-translate",
+    ),
     "target-format": Case(
         (*OPT_EXAMPLE, "-t", "usmp-report{format=xml}"),
         "invalid target 'usmp-report{format=xml}'",
@@ -229,7 +294,7 @@ CASES = {
 }
 
 
-def _limit_address_space() -> None:
+def limit_address_space() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (GUARD_BYTES, GUARD_BYTES))
 
 
@@ -249,7 +314,7 @@ def run_case(case: Case, tmp_path: Path) -> tuple[subprocess.CompletedProcess[st
         input=stdin,
         capture_output=True,
         timeout=120,
-        preexec_fn=_limit_address_space if case.memory_guard else None,
+        preexec_fn=limit_address_space if case.memory_guard else None,
     )
     result = subprocess.CompletedProcess(
         completed.args,
@@ -263,7 +328,8 @@ def run_case(case: Case, tmp_path: Path) -> tuple[subprocess.CompletedProcess[st
     return result, read_only, where
 
 
-TVM_CASES = ("model-", "tvmscript-", "tir-dimension-", "tir-use-", "tir-unknown-")
+TVM_CASES = ("model-", "tvmscript-", "tir-dimension-", "tir-use-", "tir-unknown-", "emit-c-")
+TVM_CASES += ("tflite-",)
 """Cases whose tool runs TVM (the `tvm` tier)."""
 
 

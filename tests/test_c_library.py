@@ -52,6 +52,10 @@ def test_identifiers_are_c_and_deterministic() -> None:
     assert c_identifier("int") == "int_"
     assert c_identifier("_x") == "t_x"
     assert c_identifier("serving_default_input:0") == "serving_default_input_0"
+    assert c_identifier("NULL") == "NULL_"  # a macro's name, as a member, would expand
+    assert c_identifier("errno") == "errno_"
+    assert c_identifier("class") == "class_"  # the header is C++'s too (extern "C")
+    assert c_identifier("X") == "X_"
 
 
 @pytest.mark.slow

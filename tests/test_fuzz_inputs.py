@@ -149,14 +149,19 @@ def run(main: Callable[[list[str]], int], argv: list[str]) -> tuple[int, str, st
 
 
 def check_run(
-    main: Callable[[list[str]], int], argv: list[str], input_path: Path, output: Path
+    main: Callable[[list[str]], int],
+    argv: list[str],
+    input_path: Path,
+    output: Path,
+    output_flag: bool = True,
 ) -> str | None:
-    """Runs the tool with `-o output`; the output text on success, None on a diagnostic."""
-    code, _, err = run(main, [*argv, "-o", str(output)])
+    """Runs the tool with `-o output` (or, not `output_flag`, with `argv` naming `output`,
+    a directory); the output text (a directory's: "") on success, None on a diagnostic."""
+    code, _, err = run(main, [*argv, "-o", str(output)] if output_flag else argv)
     assert "Traceback" not in err
     if code == 0:
         assert output.exists(), err
-        return output.read_text()
+        return output.read_text() if output_flag else ""
     assert code == 1, (code, err)
     errors = [line for line in err.splitlines() if ": error: " in line]
     assert len(errors) == 1, err

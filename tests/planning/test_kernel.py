@@ -2,6 +2,8 @@
 numba is loaded) as compiled; arguments are typed for a build ahead of time as numba's JIT
 types them."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -160,3 +162,93 @@ def test_a_relative_cache_is_the_users_directory_wherever_the_builder_runs(monke
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(ahead_of_time.CACHE_VARIABLE, "kernels")
     assert ahead_of_time.cache_directory() == tmp_path / "kernels"
+
+
+def _child_writing(module_bytes: bytes, seconds: float = 0.0):
+    """A build's child process that writes `module_bytes` as the built module (after
+    `seconds`): the calls it got."""
+    import subprocess
+    import time
+
+    calls = []
+
+    def child(args):
+        calls.append(args)
+        time.sleep(seconds)
+        name, staging = args[5], args[6]
+        (Path(staging) / ahead_of_time._path(name).name).write_bytes(module_bytes)
+        return subprocess.CompletedProcess(args, 0, b"", b"")
+
+    return child, calls
+
+
+def _loads(monkeypatch):
+    """Loading a module gives its bytes, read where the import would read them."""
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(
+        ahead_of_time, "_import", lambda name, path: SimpleNamespace(kernel=path.read_bytes())
+    )
+
+
+@pytest.mark.parametrize("damage", ["flipped", "truncated", "empty", "digest lost"])
+def test_a_damaged_built_module_is_never_loaded_but_built_again(monkeypatch, tmp_path, damage):
+    """A module whose bytes are not those its build wrote (it could crash the process
+    that loads it) is left to the JIT, and the next build replaces it."""
+    child, calls = _child_writing(b"\x7fELF module")
+    build = _failing_builds(monkeypatch, tmp_path, child)
+    _loads(monkeypatch)
+    assert build("usmp_kernel_z") == b"\x7fELF module"
+    module = tmp_path / ahead_of_time._path("usmp_kernel_z").name
+    match damage:
+        case "flipped":
+            module.write_bytes(b"\x7fELF modulE")
+        case "truncated":
+            module.write_bytes(b"\x7fELF")
+        case "empty":
+            module.write_bytes(b"")
+        case "digest lost":
+            (tmp_path / "usmp_kernel_z.blake2b").unlink()
+    assert ahead_of_time.load("usmp_kernel_z") is None
+    assert build("usmp_kernel_z") == b"\x7fELF module" and len(calls) == 2
+    assert ahead_of_time.load("usmp_kernel_z") == b"\x7fELF module"
+
+
+def test_two_processes_building_at_once_build_once(monkeypatch, tmp_path):
+    """Two builds of one module at once (threads hold the lock as processes do): one
+    builds, the other waits and loads what it built."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    child, calls = _child_writing(b"built", seconds=0.5)
+    build = _failing_builds(monkeypatch, tmp_path, child)
+    _loads(monkeypatch)
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(build, ["usmp_kernel_w", "usmp_kernel_w"]))
+    assert results == [b"built", b"built"] and len(calls) == 1
+
+
+@pytest.mark.parametrize("cache", ["a file", "under a file"])
+def test_a_cache_that_cannot_be_a_directory_leaves_the_kernel_to_the_jit(
+    monkeypatch, tmp_path, cache
+):
+    file = tmp_path / "file"
+    file.write_text("kept\n")
+    child, calls = _child_writing(b"built")
+    build = _failing_builds(monkeypatch, tmp_path, child)
+    monkeypatch.setenv(ahead_of_time.CACHE_VARIABLE, str(file if cache == "a file" else file / "k"))
+    assert build("usmp_kernel_v") is None and calls == []
+    assert file.read_text() == "kept\n"
+
+
+def test_without_a_writable_cache_for_numba_the_jit_runs_uncached(monkeypatch):
+    """A package installed read-only and a read-only HOME: numba finds nowhere to cache
+    (it raises 'no locator available' for `cache=True`); the kernel compiles uncached."""
+    from numba import njit
+    from numba.core import caching
+
+    monkeypatch.setattr(caching.CacheImpl, "_locator_classes", [])
+
+    def twice(x):
+        return 2 * x
+
+    assert kernel._jit(njit, twice)(21) == 42

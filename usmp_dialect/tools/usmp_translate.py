@@ -61,6 +61,7 @@ from usmp_dialect.tools.errors import (
 from usmp_dialect.tools.help_text import VersionAction
 from usmp_dialect.tools.output import StagedOutputs, staged_outputs
 from usmp_dialect.tools.progress import terminal_progress
+from usmp_dialect.tvm import c_runner
 from usmp_dialect.tvm.relax.lowering import (
     CONSTANT_STORAGE_HELP,
     CONSTANT_STORAGE_MODES,
@@ -440,6 +441,8 @@ def _emit_c(args: argparse.Namespace) -> int:
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", model):
         usage_error(TOOL, f"--model-name must be a C identifier, got '{model}'")
     _check_prefix_length("--model-name", model)
+    if f"{model}.c" in (c_runner.RUNNER, c_runner.STARTUP):
+        usage_error(TOOL, f"--model-name {model} would name the library {model}.c, the runner's")
     path = None if args.input_file == "-" else args.input_file
     name = path or STDIN_NAME
     with report_user_errors(TOOL) as context, staged_outputs() as outputs:

@@ -164,9 +164,33 @@ _C_KEYWORDS = frozenset(
         "true",
         "false",
         "main",
+        # C23's new keywords, the header's users compile with
+        *["alignas", "alignof", "constexpr", "nullptr", "static_assert", "thread_local"],
+        *["typeof", "typeof_unqual"],
+        # C++'s, where the header is included by its `extern "C"`
+        *["asm", "catch", "char8_t", "char16_t", "char32_t", "class", "concept"],
+        *["const_cast", "consteval", "constinit", "co_await", "co_return", "co_yield"],
+        *["decltype", "delete", "dynamic_cast", "explicit", "export", "friend", "mutable"],
+        *["namespace", "new", "noexcept", "operator", "private", "protected", "public"],
+        *["reinterpret_cast", "requires", "static_cast", "template", "this", "throw", "try"],
+        *["typeid", "typename", "using", "virtual", "wchar_t"],
+        *["and", "and_eq", "bitand", "bitor", "compl", "not", "not_eq", "or", "or_eq"],
+        *["xor", "xor_eq"],
     ]
 )
+_LOWER_CASE_MACROS = frozenset(
+    [
+        *["errno", "stdin", "stdout", "stderr", "offsetof", "math_errhandling", "L_tmpnam"],
+        *["st_atime", "st_mtime", "st_ctime", "tzname", "linux", "unix", "i386"],
+    ]
+)
+"""Names the headers the library and its runner include (glibc's, newlib's) or GNU C
+define as macros that are not all upper case (those all are: `NULL`, `EOF`, `INFINITY`).
+A macro's name as a member would be replaced by its body."""
 POOL_ALIGNMENT = 16
+LARGEST_ARRAY = 2**31 - 1
+"""The most bytes an array has in a 32-bit target's C (its PTRDIFF_MAX: the M55's), which a
+pool and a tensor of the library must fit."""
 """The least alignment of a pool's base: every view the plan places in it assumes it."""
 
 
@@ -241,14 +265,20 @@ def _itemsize(dtype: str) -> int:
     return 1 if dtype == "bool" else tir.element_bytes(tir.dtype_to_type(dtype))
 
 
+def _macro_name(ident: str) -> bool:
+    """Whether `ident` is, or could be, the name of a macro of the headers: one of theirs,
+    or all upper case as theirs are."""
+    return ident in _LOWER_CASE_MACROS or ident.upper() == ident != ident.lower()
+
+
 def c_identifier(name: str) -> str:
-    """`name` as a C identifier: other characters `_`, a leading digit or a keyword
-    prefixed or suffixed."""
+    """`name` as a C identifier: other characters `_`, a leading digit or underscore
+    prefixed, a C or C++ keyword or a name the headers may define as a macro suffixed."""
     ident = re.sub(r"\W", "_", name, flags=re.ASCII) or "_"
-    if ident[0].isdigit():
+    if ident[0].isdigit() or ident.startswith("_"):
         ident = f"t{ident}"
-    if ident in _C_KEYWORDS or ident.startswith("_"):
-        ident = f"t{ident}" if ident.startswith("_") else f"{ident}_"
+    if ident in _C_KEYWORDS or _macro_name(ident):
+        ident = f"{ident}_"
     return ident
 
 
@@ -335,6 +365,15 @@ def _check_allocations(function: tir.PrimFuncOp) -> None:
             )
 
 
+def _check_array_bytes(what: str, size: int, entry: tir.PrimFuncOp) -> None:
+    if size > LARGEST_ARRAY:
+        raise UsmpError(
+            f"{what} holds {size} bytes, past 2**31-1, the largest array the C of a 32-bit "
+            "target (the library's) has",
+            entry,
+        )
+
+
 def check_module(module: ModuleOp) -> tir.PrimFuncOp:
     """The planned entry, after checking that C can run the module without anything but
     its pools: else a `UsmpError` naming what stands in the way."""
@@ -342,19 +381,33 @@ def check_module(module: ModuleOp) -> tir.PrimFuncOp:
     if not functions:
         raise UsmpError("no tir.prim_func to emit as C", module)
     entry = choose_entry(functions, "")
-    if planned_pool_sizes(entry) is None:
+    pool_sizes = planned_pool_sizes(entry)
+    if pool_sizes is None:
         raise UsmpError(
             f"@{entry.sym_name.data} is not planned (no {POOLS_ATTR}): run usmp-opt "
             "--plan-pools first",
             entry,
         )
-    for name, arg in zip(entry.param_names(), entry.body.block.args, strict=True):
+    for pool, size in pool_sizes.items():
+        _check_array_bytes(f"pool '{pool}'", size, entry)
+    seen: dict[str | None, int] = {}
+    for index, (name, arg) in enumerate(
+        zip(entry.param_names(), entry.body.block.args, strict=True)
+    ):
+        if name is not None and name in seen:
+            raise UsmpError(
+                f"params #{seen[name]} and #{index} of @{entry.sym_name.data} are both named "
+                f"'{name}': the interface names each tensor by its name",
+                entry,
+            )
+        seen[name] = index
         if not isinstance(arg.type, tir.BufferType):
             raise UsmpError(
                 f"param '{name}' of @{entry.sym_name.data} is a {arg.type}, not a buffer of "
                 "static shape: the interface has no size for it",
                 entry,
             )
+        _check_array_bytes(f"param '{name}'", arg.type.size_in_bytes(), entry)
     listed = entry.attributes.get(CONSTANTS_ATTR)
     if isinstance(listed, ArrayAttr) and len(listed.data):
         params = set(entry.param_names())
@@ -522,7 +575,7 @@ def _callable_entry(func: Any, constants: Mapping[str, str]) -> Any:
     params, decls = [], []
     for p in func.params:
         pointer = ir.PointerType(ir.PrimType(p.dtype), p.scope())
-        params.append(ir.Var(f"{p.name}_ptr", pointer))
+        params.append(ir.Var(f"{c_identifier(p.name)}_ptr", pointer))
         decls.append(tirx.DeclBuffer(p, data=params[-1]))
     replaced: dict[str, Any] = {}
 
@@ -929,7 +982,9 @@ def _init_state_function(interface: Interface) -> str:
 def constants_source(interface: Interface, pool_bytes: bytes | bytearray) -> str:
     m = interface.model
     pool = next(p for p in interface.pools if p.constant)
-    rows = _byte_rows(bytes(pool_bytes))
+    # C zero-fills what the initializer leaves out: the text is of the constants' bytes
+    # (the input's), whatever the pool's size.
+    rows = _byte_rows(bytes(pool_bytes).rstrip(b"\0"))
     return "\n".join(
         [
             f"/* The constant pool of {m}: read-only, so it stays in flash. */",

@@ -15,7 +15,10 @@ the constants those modules hold, Python's and numpy's versions. Processes that 
 same module at once take turns on a lock, so one builds it and the others load it. A
 build that fails (no C compiler, no writable cache) leaves a note beside where the module
 would be, and that kernel runs under numba's JIT, as without this module, until the note
-is a day old (the cause may be gone: a compiler installed, a full disk emptied). A build
+is a day old (the cause may be gone: a compiler installed, a full disk emptied). Each
+module is kept with its digest, checked before it is loaded: a damaged module (a disk's
+error, a copy cut short) is never loaded, where it could crash the process, but built again.
+A build
 that was killed, or that takes or waits longer than `BUILD_SECONDS`, leaves no note: the
 kernel runs under the JIT this time, and the next process tries again.
 """
@@ -128,11 +131,27 @@ def _failure_note(name: str) -> Path:
     return cache_directory() / (name + ".failed")
 
 
+def _digest_file(name: str) -> Path:
+    return cache_directory() / (name + ".blake2b")
+
+
+def _digest(path: Path) -> str:
+    return blake2b(path.read_bytes(), digest_size=16).hexdigest()
+
+
+def _intact(name: str) -> bool:
+    """Whether the built module `name` is there with the bytes its build wrote."""
+    try:
+        return _digest_file(name).read_text() == _digest(_path(name))
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def load(name: str) -> Callable[..., Any] | None:
-    """The kernel of the built module `name`, or `None` when it has not been built (or
-    cannot be loaded: a file damaged, a system library gone)."""
+    """The kernel of the built module `name`, or `None` when it has not been built, is
+    damaged (its bytes are not those built) or cannot be loaded (a system library gone)."""
     path = _path(name)
-    if not path.exists():
+    if not _intact(name):
         return None
     try:
         return getattr(_import(name, path), EXPORT)
@@ -163,7 +182,7 @@ def build(function: Callable[..., Any], types: tuple[str, ...], name: str) -> Ca
             note = _failure_note(name)
             if note.exists() and time.time() - note.stat().st_mtime < RETRY_SECONDS:
                 return None
-            if not _path(name).exists():
+            if not _intact(name):
                 _build_in_child(function, types, name)
     except (OSError, ImportError):  # no writable cache, or no file locks (Windows)
         return None
@@ -216,4 +235,5 @@ def _build_in_child(function: Callable[..., Any], types: tuple[str, ...], name: 
             output = done.stdout + done.stderr
             _failure_note(name).write_text(output.decode("utf-8", "replace"))
             return
+        _digest_file(name).write_text(_digest(built))
         os.replace(built, _path(name))

@@ -231,9 +231,21 @@ def compile_kernels() -> None:
     _loaded["numba"] = True
     for each in _kernels:
         if each.compiled is None:
-            each.compiled = njit(cache=True)(each.py_func)
+            each.compiled = _jit(njit, each.py_func)
     for each in _kernels:
         namespace = each.py_func.__globals__
         for name, value in namespace.items():
             if isinstance(value, _Kernel):
                 namespace[name] = value.compiled
+
+
+def _jit(njit: Callable[..., Any], function: Callable[..., Any]) -> Any:
+    """`function` under numba's JIT, its compiled code kept in numba's disk cache where
+    numba finds a directory to write (beside the source, or the user's cache): an
+    installed package read-only and a read-only HOME leave it uncached, not failed."""
+    try:
+        return njit(cache=True)(function)
+    except RuntimeError as error:  # "cannot cache function ...: no locator available"
+        if "no locator available" not in str(error):
+            raise
+        return njit(function)

@@ -63,11 +63,13 @@ from usmp_dialect.tvm.model_files.tensor_names import (
     with_output_names,
 )
 from usmp_dialect.tvm.model_files.tflite_operators import CONVERTED_CUSTOM, tensor_shape
+from usmp_dialect.tvm.model_files.tflite_quantization import check_quantization
 from usmp_dialect.tvm.model_files.tflite_state import (
     state_output_names,
     stateful_converter,
     with_state,
 )
+from usmp_dialect.tvm.model_files.tflite_structure import check_structure
 from usmp_dialect.tvm.relax.dynamic_results import unlowerable_op
 from usmp_dialect.tvm.relax.lowering import (
     MODEL_FILE_LOWERING,
@@ -173,8 +175,10 @@ def _tflite_module(
     converter, variables = stateful_converter()
 
     def convert() -> Any:
+        check_structure(model, len(data), path)
         _check_no_custom_operators(model, path)
         graph = model.Subgraphs(0)
+        check_quantization(model, graph, path)
         # The file's shapes are static; one with a dim TFLite lets a caller resize (-1 in
         # its signature, an audio model's sample count) is given as --input-shape.
         declared = {

@@ -79,6 +79,7 @@ from usmp_dialect.tvm.relax.folded_weights import (
     expanded_constants_restored,
     fold_named_weights,
 )
+from usmp_dialect.tvm.relax.folding_bound import folding_past_bound
 from usmp_dialect.tvm.relax.fused_names import named_fusion
 from usmp_dialect.tvm.relax.identity_clips import identity_clips_dropped
 from usmp_dialect.tvm.relax.legalized_once import legalize_ops_once
@@ -334,6 +335,7 @@ class BoundWeights(NamedTuple):
 def _bind_weights(
     mod: Any,
     weights: Mapping[str, np.ndarray],
+    at: Site,
     keep_expansions: bool = False,
     constant_storage: str = "compact",
 ) -> BoundWeights:
@@ -350,6 +352,9 @@ def _bind_weights(
     tensors = {sanitize(k): tvm.runtime.tensor(v) for k, v in weights.items()}
     bound = {p: tensors[sanitize(p.name)] for p in mod[ENTRY].params if sanitize(p.name) in tensors}
     mod = relax.transform.BindParams(ENTRY, bound)(mod)
+    if (past := folding_past_bound(mod[ENTRY])) is not None:
+        binding, message = past
+        raise at.within_binding(binding).error(message)
     func = uniform_scales_as_scalars(mod[ENTRY]) if keep_expansions else mod[ENTRY]
     func, tensors = fold_named_weights(func, tensors, keep_expansions)
     narrowed: dict[str, str] = {}
@@ -426,7 +431,7 @@ def relax_planner_bytes(
     from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 
     if bound_weights is not None:
-        mod = _bind_weights(mod, bound_weights).mod
+        mod = _bind_weights(mod, bound_weights, UNNAMED).mod
     target = tvm.target.Target("llvm")
     passes = tvm.transform.Sequential(
         _lowered_by_tvm(target, fusion)
@@ -918,7 +923,7 @@ def lower_model(
     narrowed: dict[str, str] = {}
     if lowering.weights == "bound":
         mod, tensors, narrowed = _bind_weights(
-            mod, weights, lowering.keeps_stored_weights, lowering.constant_storage
+            mod, weights, at, lowering.keeps_stored_weights, lowering.constant_storage
         )
     stage("legalization and fusion (TVM)")
     lowered = constant_outputs_copied(
