@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -44,6 +44,7 @@ from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
     CONSTANTS_ATTR,
     NARROWED_CONSTANTS_ATTR,
+    POOL_ALIGNMENTS_ATTR,
     POOL_SECTIONS_ATTR,
     POOLS_ATTR,
     SHARED_CONSTANTS_ATTR,
@@ -167,7 +168,7 @@ _C_KEYWORDS = frozenset(
     ]
 )
 POOL_ALIGNMENT = 16
-"""The least alignment of a pool's base: every view the plan places in it assumes it."""
+"""The least alignment of a pool's array: every view the plan places in it assumes it."""
 
 
 @dataclass(frozen=True)
@@ -198,6 +199,9 @@ class Pool:
     """It holds the state the model keeps from run to run: the caller keeps its bytes."""
     section: str | None = None
     """The linker section its array goes in (the pool's `section`), if it names one."""
+    alignment: int = POOL_ALIGNMENT
+    """The alignment of its array in bytes: the pool's own (`alignment=64`), at least
+    `POOL_ALIGNMENT`."""
 
 
 @dataclass(frozen=True)
@@ -402,6 +406,7 @@ def _io_kinds(module: ModuleOp, entry: tir.PrimFuncOp, names: list[str]) -> dict
 def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
     pools = planned_pool_sizes(entry) or {}
     sections = pool_sections(entry)
+    alignments = _pool_alignments(entry)
     offsets: dict[str, tuple[str, int]] = {}
     placed: list[tuple[str | None, str, tuple[int, ...], str]] = []
     for name, io in placed_io(entry).items():
@@ -453,7 +458,15 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         ]
 
     planned_pools = [
-        Pool(n, ident[n], size, n in constant_pools, n in state_pools, sections.get(n))
+        Pool(
+            n,
+            ident[n],
+            size,
+            n in constant_pools,
+            n in state_pools,
+            sections.get(n),
+            max(POOL_ALIGNMENT, alignments.get(n, POOL_ALIGNMENT)),
+        )
         for n, size in pools.items()
     ]
     _check_pool_macros(model, planned_pools, entry)
@@ -493,6 +506,14 @@ def pool_sections(entry: tir.PrimFuncOp) -> dict[str, str]:
     if not isinstance(record, DictionaryAttr):
         return {}
     return {pool: s.data for pool, s in record.data.items() if isinstance(s, StringAttr)}
+
+
+def _pool_alignments(entry: tir.PrimFuncOp) -> dict[str, int]:
+    """The alignment of each pool that records one (`usmp.pool_alignments`)."""
+    record = entry.attributes.get(POOL_ALIGNMENTS_ATTR)
+    if not isinstance(record, DictionaryAttr):
+        return {}
+    return {pool: a.value.data for pool, a in record.data.items() if isinstance(a, IntegerAttr)}
 
 
 def _shared_constants(entry: tir.PrimFuncOp, ident: dict[str, str]) -> dict[str, str]:
@@ -704,7 +725,7 @@ def header(interface: Interface) -> str:
         f"#define {_macro(interface, pool.ident, kind, suffix)} {value}"
         for pool in interface.pools
         for kind in (_pool_kind(pool),)
-        for suffix, value in (("SIZE", pool.size), ("ALIGNMENT", POOL_ALIGNMENT))
+        for suffix, value in (("SIZE", pool.size), ("ALIGNMENT", pool.alignment))
     ]
     placed = [p for p in interface.pools if p.section is not None]
     if placed:
@@ -935,7 +956,7 @@ def constants_source(interface: Interface, pool_bytes: bytes | bytearray) -> str
             f"/* The constant pool of {m}: read-only, so it stays in flash. */",
             f'#include "{m}.h"',
             "",
-            f"_Alignas({POOL_ALIGNMENT}) const uint8_t {m}_{pool.ident}[{pool.size}] = {{",
+            f"_Alignas({pool.alignment}) const uint8_t {m}_{pool.ident}[{pool.size}] = {{",
             *rows,
             "};",
             "",
