@@ -470,7 +470,7 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         for n, size in pools.items()
     ]
     _check_pool_macros(model, planned_pools, entry)
-    return Interface(
+    made = Interface(
         model,
         of((IOKind.INPUT, IOKind.INPUT_OUTPUT)),
         of((IOKind.OUTPUT,)),
@@ -485,6 +485,69 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         {name: initial[name] for name in state_after} if set(state_after) <= set(initial) else {},
         io_quantization(entry),
     )
+    _check_names_distinct(made, entry)
+    return made
+
+
+_FUNCTIONS = ("run", "entry", "map_inputs", "map_outputs", "map_state", "init_state")
+"""The library's functions, each `<m>_<function>`."""
+
+
+def _made_names(interface: Interface) -> list[tuple[str, list[str]]]:
+    """Each user's name, and the macros and file-scope C names the library makes of it."""
+    m = interface.model
+
+    def defined(lines: list[str]) -> list[str]:
+        return [line.split()[1] for line in lines if line.startswith("#define ")]
+
+    made = [("the library", [_macro(interface, "H"), *(f"{m}_{f}" for f in _FUNCTIONS)])]
+    made += [
+        (
+            f"pool '{p.name}'",
+            [
+                *defined(_pool_macros(interface, p)),
+                *defined([_section_macro(interface, p)] if p.section is not None else []),
+                *([f"{m}_{p.ident}"] if p.constant else []),
+            ],
+        )
+        for p in interface.pools
+    ]
+    roles = [("INPUT", interface.inputs), ("OUTPUT", interface.outputs)]
+    made += [
+        (
+            f"{role.lower()} '{t.name}'",
+            defined(_tensor_macros(interface, role, [t]) + _described(interface, role, [t])),
+        )
+        for role, tensors in roles
+        for t in tensors
+    ]
+    made += [
+        (f"constant '{t.name}'", defined(_tensor_macros(interface, "CONSTANT", [t])))
+        for t in interface.constants
+    ]
+    made += [
+        (
+            f"state variable '{t.name}'",
+            [*defined(_tensor_macros(interface, "STATE", [t])), f"{m}_first_{t.ident}"],
+        )
+        for t in interface.state
+    ]
+    return made
+
+
+def _check_names_distinct(interface: Interface, entry: tir.PrimFuncOp) -> None:
+    """A `UsmpError` when two names make one macro or C name (a pool `input` and an input
+    `workspace_pool` both `M_INPUT_WORKSPACE_POOL_SIZE`): a redefinition, an error under
+    -Werror and a silent last-one-wins without."""
+    owner: dict[str, str] = {}
+    for what, names in _made_names(interface):
+        for name in names:
+            first = owner.setdefault(name, what)
+            if first != what:
+                raise UsmpError(
+                    f"{first} and {what} both make the C name {name}: rename one of them",
+                    entry,
+                )
 
 
 def _check_pool_macros(model: str, pools: list[Pool], entry: tir.PrimFuncOp) -> None:
@@ -718,21 +781,28 @@ def _run_signature(interface: Interface) -> str:
     )
 
 
+def _pool_macros(interface: Interface, pool: Pool) -> list[str]:
+    kind = _pool_kind(pool)
+    return [
+        f"#define {_macro(interface, pool.ident, kind, suffix)} {value}"
+        for suffix, value in (("SIZE", pool.size), ("ALIGNMENT", pool.alignment))
+    ]
+
+
+def _section_macro(interface: Interface, pool: Pool) -> str:
+    return f'#define {_macro(interface, pool.ident, "SECTION")} "{pool.section}"'
+
+
 def header(interface: Interface) -> str:
     m = interface.model
     guard = _macro(interface, "H")
-    pool_macros = [
-        f"#define {_macro(interface, pool.ident, kind, suffix)} {value}"
-        for pool in interface.pools
-        for kind in (_pool_kind(pool),)
-        for suffix, value in (("SIZE", pool.size), ("ALIGNMENT", pool.alignment))
-    ]
+    pool_macros = [line for pool in interface.pools for line in _pool_macros(interface, pool)]
     placed = [p for p in interface.pools if p.section is not None]
     if placed:
         pool_macros += [
             "/* Where each pool goes: its array in that linker section (run.c puts it there,",
             " * an547.ld places the section in the board's memory). */",
-            *(f'#define {_macro(interface, p.ident, "SECTION")} "{p.section}"' for p in placed),
+            *(_section_macro(interface, p) for p in placed),
         ]
     lines = [
         f"/* {m}: a planned model (usmp-translate --emit-c). No allocation at run time: the",
