@@ -115,6 +115,18 @@ def test_driver_writes_the_planned_file(tmp_path: Path, capsys: pytest.CaptureFi
     assert out.read_bytes().endswith(source.read_bytes())
 
 
+def test_a_failed_write_shows_no_summary(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """The summary says what was written: a write that fails is the one diagnostic."""
+    source, out = tmp_path / "cnn.tflite", tmp_path / "missing" / "planned.tflite"
+    source.write_bytes(int8_cnn_tflite())
+    with pytest.raises(SystemExit) as exit_status:
+        usmp_translate(["--emit-tflite-plan", str(source), "-o", str(out)])
+    assert exit_status.value.code == 1
+    said = capsys.readouterr().err
+    assert said.count("error:") == 1 and "planned 5 of" not in said
+    assert not out.exists()
+
+
 def test_driver_unknown_algorithm_is_one_diagnostic(
     tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
