@@ -91,6 +91,18 @@ def _main(interfaces: list[c_library.Interface]) -> str:
     )
 
 
+def _ran(library: Path, main: str) -> str:
+    """What `main` (a main.c beside the library) prints, built with the library's C."""
+    (library / "main.c").write_text(main)
+    sources = sorted(str(p) for p in library.glob("*.c"))
+    image = library / "main"
+    subprocess.run(
+        ["cc", "-std=c11", "-Wall", "-Werror", "-O2", "-o", str(image), *sources, "-lm"],
+        check=True,
+    )
+    return subprocess.run([str(image)], check=True, capture_output=True, text=True).stdout
+
+
 def _alone(path: Path, interface: c_library.Interface, directory: Path) -> list[str]:
     """The outputs of the model's own library on the same pattern, in hex."""
     subprocess.run(
@@ -123,15 +135,7 @@ def test_models_share_one_workspace_and_compute_as_alone(tmp_path: Path) -> None
     sizes = [sum(p.size for p in i.workspace_pools) for i in interfaces]
     header = (library / "models.h").read_text()
     assert f"#define MODELS_WORKSPACE_SIZE {max(sizes)}" in header
-    (library / "main.c").write_text(_main(interfaces))
-    sources = sorted(str(p) for p in library.glob("*.c"))
-    image = library / "main"
-    subprocess.run(
-        ["cc", "-std=c11", "-Wall", "-Werror", "-O2", "-o", str(image), *sources, "-lm"],
-        check=True,
-    )
-    printed = subprocess.run([str(image)], check=True, capture_output=True, text=True)
-    first, relu, again = printed.stdout.splitlines()
+    first, relu, again = _ran(library, _main(interfaces)).splitlines()
     assert first == again
     cnn_alone = _alone(paths["cnn"], interfaces[0], tmp_path / "cnn_alone")
     relu_alone = _alone(paths["relu"], interfaces[1], tmp_path / "relu_alone")
@@ -264,12 +268,4 @@ def test_the_shared_workspace_keeps_each_pools_alignment(tmp_path: Path) -> None
     source = (library / "models.c").read_text()
     assert "models_workspace[80] __attribute__((aligned(64)))" in source
     assert re.findall(r"pools\.fast = &models_workspace\[(\d+)\]", source) == ["64", "64"]
-    (library / "main.c").write_text(ALIGNED_MAIN)
-    sources = sorted(str(p) for p in library.glob("*.c"))
-    image = library / "main"
-    subprocess.run(
-        ["cc", "-std=c11", "-Wall", "-Werror", "-O2", "-o", str(image), *sources, "-lm"],
-        check=True,
-    )
-    printed = subprocess.run([str(image)], check=True, capture_output=True, text=True)
-    assert printed.stdout == "0 0\n"
+    assert _ran(library, ALIGNED_MAIN) == "0 0\n"
