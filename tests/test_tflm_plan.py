@@ -202,9 +202,8 @@ def _overlap(offsets: np.ndarray, sizes: np.ndarray, a: int, b: int) -> bool:
     return offsets[a] < offsets[b] + sizes[b] and offsets[b] < offsets[a] + sizes[a]
 
 
-@pytest.mark.parametrize("algorithm", ["default", "first_fit"])
 def test_a_while_loop_runs_as_the_original_under_tflm(
-    tmp_path: Path, capsys: pytest.CaptureFixture, algorithm: str
+    tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
     """TFLM's WHILE copies its inputs into the cond's, its outputs into the body's and the
     body's outputs back, through its own outputs, which live across the loop: so the cond's
@@ -213,8 +212,7 @@ def test_a_while_loop_runs_as_the_original_under_tflm(
     original's."""
     source, out = tmp_path / "while.tflite", tmp_path / "planned.tflite"
     source.write_bytes(while_loop_tflite())
-    flags = ["--algorithm", algorithm, "--verify"]
-    assert usmp_translate(["--emit-tflite-plan", str(source), "-o", str(out), *flags]) == 0
+    assert usmp_translate(["--emit-tflite-plan", str(source), "-o", str(out), "--verify"]) == 0
     assert "outputs on the same inputs: identical" in capsys.readouterr().err
     tensors = tflm_tensors(source.read_bytes(), str(source))
     offsets = offline_plan(out.read_bytes())
@@ -225,4 +223,4 @@ def test_a_while_loop_runs_as_the_original_under_tflm(
         for b in ("body_i", "body_x")
         if _overlap(offsets, tensors.sizes, index[c], index[b])
     ]
-    assert shared or algorithm != "default"
+    assert shared
