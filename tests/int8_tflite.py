@@ -49,6 +49,8 @@ class _Writer:
         self.builder = flatbuffers.Builder(4096)
         self.buffers: list[bytes] = [b""]  # buffer 0: empty, as the converter writes
         self.tensors: list[int] = []
+        self.called: list[int] = []
+        """The subgraphs ended (`subgraph`): the file's 1, 2, ... after its main one."""
 
     def buffer(self, data: np.ndarray | None) -> int:
         if data is None:
@@ -128,46 +130,13 @@ class _Writer:
         custom_options: dict[int, bytes] | None = None,
         versions: int = 1,
     ) -> bytes:
-        """The `.tflite` bytes of one subgraph: `operators` as (index into `codes`, input
-        tensors, output tensor, builtin options type, options), in order; a code that is a
-        string is a custom operator's name, `custom_options` its options' bytes by the
-        operator's index; every code of version `versions`."""
+        """The `.tflite` bytes of one subgraph (and those `subgraph` ended before):
+        `operators` as (index into `codes`, input tensors, output tensor, builtin options
+        type, options), in order; a code that is a string is a custom operator's name,
+        `custom_options` its options' bytes by the operator's index; every code of version
+        `versions`."""
         b = self.builder
-        operator_offsets = []
-        for i, (code, operands, output, options_type, options) in enumerate(operators):
-            inputs_offset = _vector(b, tflite.OperatorStartInputsVector, operands, b.PrependInt32)
-            results = output if isinstance(output, list) else [output]
-            outputs_offset = _vector(b, tflite.OperatorStartOutputsVector, results, b.PrependInt32)
-            custom = (custom_options or {}).get(i)
-            custom_offset = b.CreateByteVector(custom) if custom is not None else None
-            tflite.OperatorStart(b)
-            if custom_offset is not None:
-                tflite.OperatorAddCustomOptions(b, custom_offset)
-            tflite.OperatorAddOpcodeIndex(b, code)
-            tflite.OperatorAddInputs(b, inputs_offset)
-            tflite.OperatorAddOutputs(b, outputs_offset)
-            if options is not None:
-                tflite.OperatorAddBuiltinOptionsType(b, options_type)
-                tflite.OperatorAddBuiltinOptions(b, options)
-            operator_offsets.append(tflite.OperatorEnd(b))
-
-        tensors = _vector(
-            b, tflite.SubGraphStartTensorsVector, self.tensors, b.PrependUOffsetTRelative
-        )
-        inputs_vector = _vector(b, tflite.SubGraphStartInputsVector, inputs, b.PrependInt32)
-        outputs_vector = _vector(b, tflite.SubGraphStartOutputsVector, outputs, b.PrependInt32)
-        ops = _vector(
-            b, tflite.SubGraphStartOperatorsVector, operator_offsets, b.PrependUOffsetTRelative
-        )
-        name = b.CreateString("main")
-        tflite.SubGraphStart(b)
-        tflite.SubGraphAddTensors(b, tensors)
-        tflite.SubGraphAddInputs(b, inputs_vector)
-        tflite.SubGraphAddOutputs(b, outputs_vector)
-        tflite.SubGraphAddOperators(b, ops)
-        tflite.SubGraphAddName(b, name)
-        subgraph = tflite.SubGraphEnd(b)
-
+        subgraph = self._subgraph(operators, inputs, outputs, "main", custom_options)
         code_offsets = []
         for opcode in codes:
             custom = b.CreateString(opcode) if isinstance(opcode, str) else None
@@ -194,7 +163,10 @@ class _Writer:
             b, tflite.ModelStartOperatorCodesVector, code_offsets, b.PrependUOffsetTRelative
         )
         subgraphs = _vector(
-            b, tflite.ModelStartSubgraphsVector, [subgraph], b.PrependUOffsetTRelative
+            b,
+            tflite.ModelStartSubgraphsVector,
+            [subgraph, *self.called],
+            b.PrependUOffsetTRelative,
         )
         buffers = _vector(
             b, tflite.ModelStartBuffersVector, buffer_offsets, b.PrependUOffsetTRelative
@@ -208,6 +180,62 @@ class _Writer:
         tflite.ModelAddBuffers(b, buffers)
         b.Finish(tflite.ModelEnd(b), file_identifier=b"TFL3")
         return bytes(b.Output())
+
+    def subgraph(
+        self,
+        operators: Sequence[tuple[int, list[int], int | list[int], int, int | None]],
+        inputs: list[int],
+        outputs: list[int],
+        name: str,
+    ) -> int:
+        """Ends a subgraph a control flow operator calls, of the tensors made since the
+        last one ended, as `model` takes them; its index in the file."""
+        self.called.append(self._subgraph(operators, inputs, outputs, name, None))
+        return len(self.called)
+
+    def _subgraph(
+        self,
+        operators: Sequence[tuple[int, list[int], int | list[int], int, int | None]],
+        inputs: list[int],
+        outputs: list[int],
+        name: str,
+        custom_options: dict[int, bytes] | None,
+    ) -> int:
+        b = self.builder
+        operator_offsets = []
+        for i, (code, operands, output, options_type, options) in enumerate(operators):
+            inputs_offset = _vector(b, tflite.OperatorStartInputsVector, operands, b.PrependInt32)
+            results = output if isinstance(output, list) else [output]
+            outputs_offset = _vector(b, tflite.OperatorStartOutputsVector, results, b.PrependInt32)
+            custom = (custom_options or {}).get(i)
+            custom_offset = b.CreateByteVector(custom) if custom is not None else None
+            tflite.OperatorStart(b)
+            if custom_offset is not None:
+                tflite.OperatorAddCustomOptions(b, custom_offset)
+            tflite.OperatorAddOpcodeIndex(b, code)
+            tflite.OperatorAddInputs(b, inputs_offset)
+            tflite.OperatorAddOutputs(b, outputs_offset)
+            if options is not None:
+                tflite.OperatorAddBuiltinOptionsType(b, options_type)
+                tflite.OperatorAddBuiltinOptions(b, options)
+            operator_offsets.append(tflite.OperatorEnd(b))
+        tensors = _vector(
+            b, tflite.SubGraphStartTensorsVector, self.tensors, b.PrependUOffsetTRelative
+        )
+        inputs_vector = _vector(b, tflite.SubGraphStartInputsVector, inputs, b.PrependInt32)
+        outputs_vector = _vector(b, tflite.SubGraphStartOutputsVector, outputs, b.PrependInt32)
+        ops = _vector(
+            b, tflite.SubGraphStartOperatorsVector, operator_offsets, b.PrependUOffsetTRelative
+        )
+        name_offset = b.CreateString(name)
+        tflite.SubGraphStart(b)
+        tflite.SubGraphAddTensors(b, tensors)
+        tflite.SubGraphAddInputs(b, inputs_vector)
+        tflite.SubGraphAddOutputs(b, outputs_vector)
+        tflite.SubGraphAddOperators(b, ops)
+        tflite.SubGraphAddName(b, name_offset)
+        self.tensors = []
+        return tflite.SubGraphEnd(b)
 
 
 def _quantized(values: np.ndarray, scales: np.ndarray, dtype: type) -> np.ndarray:
@@ -949,3 +977,51 @@ def mean_relu_tflite() -> bytes:
     ]
     codes = [BuiltinOperator.MEAN, BuiltinOperator.RELU]
     return w.model(codes, operators, [x], [out], "usmp_dialect mean with scratch")
+
+
+def while_loop_tflite(iterations: int = 3) -> bytes:
+    """A float model whose WHILE runs its body `iterations` times, the cond and body
+    subgraphs with intermediates of their own (TFLM copies the WHILE's inputs into the
+    cond's, its outputs into the body's and the body's outputs back):
+
+    main:  (i = 0, x float32[16]) -> WHILE (cond 1, body 2) -> (i', output x')
+    cond:  (i, x) -> ADD(x, x) -> unused; LESS(i, iterations) -> bool
+    body:  (i, x) -> ADD(i, 1); ADD(x, x) -> ADD(it, x) -> ADD(it, it)
+    """
+    w = _Writer()
+    add = _table(w.builder, "AddOptions")
+    i, x = w.tensor("cond_i", [1], TensorType.INT32), w.tensor("cond_x", [16], TensorType.FLOAT32)
+    limit = w.tensor("limit", [1], TensorType.INT32, data=np.array([iterations], np.int32))
+    doubled = w.tensor("cond_doubled", [16], TensorType.FLOAT32)
+    going = w.tensor("going", [1], TensorType.BOOL)
+    cond = w.subgraph(
+        [(1, [x, x], doubled, BuiltinOptions.AddOptions, add), (2, [i, limit], going, 0, None)],
+        [i, x],
+        [going],
+        "cond",
+    )
+    i, x = w.tensor("body_i", [1], TensorType.INT32), w.tensor("body_x", [16], TensorType.FLOAT32)
+    one = w.tensor("one", [1], TensorType.INT32, data=np.array([1], np.int32))
+    steps = [w.tensor(f"body_{k}", [16], TensorType.FLOAT32) for k in range(3)]
+    after = w.tensor("body_next_i", [1], TensorType.INT32)
+    body = w.subgraph(
+        [
+            (1, [i, one], after, BuiltinOptions.AddOptions, add),
+            (1, [x, x], steps[0], BuiltinOptions.AddOptions, add),
+            (1, [steps[0], x], steps[1], BuiltinOptions.AddOptions, add),
+            (1, [steps[1], steps[1]], steps[2], BuiltinOptions.AddOptions, add),
+        ],
+        [i, x],
+        [after, steps[2]],
+        "body",
+    )
+    start = w.tensor("start", [1], TensorType.INT32, data=np.array([0], np.int32))
+    x = w.tensor("input", [16], TensorType.FLOAT32)
+    count = w.tensor("count", [1], TensorType.INT32)
+    out = w.tensor("output", [16], TensorType.FLOAT32)
+    options = _table(w.builder, "WhileOptions", CondSubgraphIndex=cond, BodySubgraphIndex=body)
+    operators: list[tuple[int, list[int], int | list[int], int, int | None]] = [
+        (0, [start, x], [count, out], BuiltinOptions.WhileOptions, options)
+    ]
+    codes = [BuiltinOperator.WHILE, BuiltinOperator.ADD, BuiltinOperator.LESS]
+    return w.model(codes, operators, [x], [out], "usmp_dialect WHILE loop")

@@ -1,8 +1,8 @@
 """TensorFlow Lite Micro's fixed-point requantization (`usmp_dialect.tvm.model_files.
 fixed_point`), built by TVM and run, equal to the same arithmetic in numpy int64 (TFLite's
 QuantizeMultiplier and double-rounding MultiplyByQuantizedMultiplier, as gemmlowp writes
-them) on its edge cases: the int32 extremes, ties, shifts from -31
-to past 0, the one saturating product."""
+them) on its edge cases: the int32 extremes, ties, every shift from -31 to 31 (a left shift
+wraps, as int32 arithmetic does), the one saturating product."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def test_multiply_by_quantized_multiplier_equals_gemmlowp() -> None:
     multipliers = [0, 1, 1 << 30, (1 << 30) + 1, 1518500250, INT32_MAX - 1, INT32_MAX]
     multipliers += [INT32_MIN]  # the saturating product, with x = INT32_MIN
     multipliers += [int(v) for v in rng.integers(1 << 30, INT32_MAX, 8)]
-    shifts = [-31, -30, -17, -8, -2, -1, 0, 1, 2, 5, 8]
+    shifts = list(range(-31, 32))  # every shift TFLite's int32 multiplier takes
     x, multiplier, shift = _cases(xs, multipliers, shifts)
     built = _built(multiply_by_quantized_multiplier, "int32")
     expected = _numpy_requantized(x, multiplier, shift)

@@ -36,14 +36,27 @@ def test_what_is_left_starts_as_an_identifier() -> None:
 
 
 @given(
-    st.lists(st.text("ab_1", min_size=1, max_size=120), unique=True, max_size=30),
+    st.lists(st.text("abAB_1", min_size=1, max_size=120), unique=True, max_size=30),
     st.integers(16, 63),
 )
 def test_short_names_are_short_distinct_and_deterministic(names: list[str], limit: int) -> None:
+    """Distinct also upper-cased (C macros are): a name within the limit stays as it is
+    unless one before it differs from it only in case."""
     short = short_names(names, limit, fold_case=True)
-    assert all(s == n if len(n) <= limit else len(s) <= limit for n, s in short.items())
+    assert all(len(s) <= limit for s in short.values())
     assert len({s.upper() for s in short.values()}) == len(names)
+    for i, name in enumerate(names):
+        earlier = {n.upper() for n in names[:i] if len(n) <= limit}
+        if len(name) <= limit and name.upper() not in earlier:
+            assert short[name] == name
     assert short == short_names(names, limit, fold_case=True)
+
+
+def test_names_differing_only_in_case_fold_apart() -> None:
+    short = short_names(["a", "A", "input", "INPUT"], 16, fold_case=True)
+    assert short["a"] == "a" and short["input"] == "input"
+    assert len({s.upper() for s in short.values()}) == 4
+    assert short_names(["a", "A"], 16) == {"a": "a", "A": "A"}
 
 
 def test_the_report_and_page_show_short_names_and_keep_the_full_ones(tmp_path: Path) -> None:

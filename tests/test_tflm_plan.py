@@ -9,7 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tflite
-from int8_tflite import int8_cnn_tflite, mean_relu_tflite, scalar_state_tflite
+from int8_tflite import (
+    int8_cnn_tflite,
+    mean_relu_tflite,
+    scalar_state_tflite,
+    while_loop_tflite,
+)
 from wheel_models import wheel_model_path
 
 from usmp_dialect.planning.budget import Budget
@@ -115,6 +120,18 @@ def test_driver_writes_the_planned_file(tmp_path: Path, capsys: pytest.CaptureFi
     assert out.read_bytes().endswith(source.read_bytes())
 
 
+def test_a_failed_write_shows_no_summary(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """The summary says what was written: a write that fails is the one diagnostic."""
+    source, out = tmp_path / "cnn.tflite", tmp_path / "missing" / "planned.tflite"
+    source.write_bytes(int8_cnn_tflite())
+    with pytest.raises(SystemExit) as exit_status:
+        usmp_translate(["--emit-tflite-plan", str(source), "-o", str(out)])
+    assert exit_status.value.code == 1
+    said = capsys.readouterr().err
+    assert said.count("error:") == 1 and "planned 5 of" not in said
+    assert not out.exists()
+
+
 def test_driver_unknown_algorithm_is_one_diagnostic(
     tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
@@ -179,3 +196,31 @@ def test_operator_scratch_is_what_tflm_asks_for(tmp_path: Path) -> None:
     )
     assert check.outputs_identical and check.head_after <= check.head_before
     assert check.head_after == planned.plan.size + check.scratch
+
+
+def _overlap(offsets: np.ndarray, sizes: np.ndarray, a: int, b: int) -> bool:
+    return offsets[a] < offsets[b] + sizes[b] and offsets[b] < offsets[a] + sizes[a]
+
+
+def test_a_while_loop_runs_as_the_original_under_tflm(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """TFLM's WHILE copies its inputs into the cond's, its outputs into the body's and the
+    body's outputs back, through its own outputs, which live across the loop: so the cond's
+    and the body's tensors, live at other steps, may share bytes (our plans put the body's
+    input on the cond's), and TFLM's outputs (the body run three times: 216 x) are the
+    original's."""
+    source, out = tmp_path / "while.tflite", tmp_path / "planned.tflite"
+    source.write_bytes(while_loop_tflite())
+    assert usmp_translate(["--emit-tflite-plan", str(source), "-o", str(out), "--verify"]) == 0
+    assert "outputs on the same inputs: identical" in capsys.readouterr().err
+    tensors = tflm_tensors(source.read_bytes(), str(source))
+    offsets = offline_plan(out.read_bytes())
+    index = {name.split("'")[1]: i for i, name in enumerate(tensors.names)}
+    shared = [
+        (c, b)
+        for c in ("cond_i", "cond_x")
+        for b in ("body_i", "body_x")
+        if _overlap(offsets, tensors.sizes, index[c], index[b])
+    ]
+    assert shared

@@ -156,6 +156,10 @@ POOLS_ATTR = "usmp.pools"
 POOL_SECTIONS_ATTR = "usmp.pool_sections"
 """The planned entry's record of the linker section each of its pools goes in, where the
 pool names one (`section`): a dictionary of strings, by pool."""
+POOL_ALIGNMENTS_ATTR = "usmp.pool_alignments"
+"""The planned entry's record of each of its pools' alignment in bytes where it is not
+`DEFAULT_ALIGNMENT` (`alignment=64`): the alignment of the pool's base that the plan's
+offsets build on, a dictionary of integers, by pool."""
 IO_OFFSETS_ATTR = "usmp.io_offsets"
 """On the entry function after `usmp-to-tir`: where each input, output and constant placed
 in a pool lives, an `IOOffsetsAttr`."""

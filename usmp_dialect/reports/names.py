@@ -5,9 +5,11 @@ an identifier, and alike for their first hundred.
 
     short_names(names, limit, fold_case) -> {name: short}
 
-A name within `limit` stays as it is. A longer one loses the scope it starts with and
-repeats (`functional_1_`, wherever it recurs), is cut at a word boundary and gets `_` and 4
-hex digits of a hash of the whole name: `activation_7_Relu_batch_normalizati_3f0c`.
+A name within `limit` stays as it is (but for one that only case tells from a name before
+it, with `fold_case`, which is made another as a longer one is). A longer one loses the
+scope it starts with and repeats (`functional_1_`, wherever it recurs), is cut at a word
+boundary and gets `_` and 4 hex digits of a hash of the whole name:
+`activation_7_Relu_batch_normalizati_3f0c`.
 Deterministic (the hash is of the name alone), distinct (a clash takes more digits), and
 the full name stays where the short one is shown (a comment, the JSON report).
 """
@@ -38,13 +40,17 @@ def short_names(
     names: Iterable[str], limit: int = NAME_LIMIT, fold_case: bool = False
 ) -> dict[str, str]:
     """Each of `names` (distinct) within `limit` characters, distinct from every other
-    (also upper-cased when `fold_case`: C macros are), in the order given."""
+    (also upper-cased when `fold_case`: C macros are; a name within `limit` that only case
+    tells from one before it is made another, as a longer one is)."""
     names = list(names)
-    long = [name for name in names if len(name) > limit]
     key = str.upper if fold_case else str
-    taken = {key(name) for name in names if len(name) <= limit}
-    result = {name: name for name in names if len(name) <= limit}
-    for name in long:
+    taken: set[str] = set()
+    result = {}
+    for name in names:
+        if len(name) <= limit and key(name) not in taken:
+            taken.add(key(name))
+            result[name] = name
+    for name in (name for name in names if name not in result):
         scope = _scope(name)
         readable = name.removeprefix(scope).replace(f"_{scope}", "_") if scope else name
         for digits in range(4, 65):

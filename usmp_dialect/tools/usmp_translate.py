@@ -488,8 +488,9 @@ def _emit_tflite_plan(args: argparse.Namespace) -> int:
         if args.verify:
             planned, check = planned.verified(path, budget)
             report = check.report()
-        print(planned.summary() + report, end="", file=sys.stderr)
         outputs.add(args.output_file, planned.data)
+    # What was planned, once it is written: a failed write is the one diagnostic.
+    print(planned.summary() + report, end="", file=sys.stderr)
     return 0
 
 

@@ -164,24 +164,31 @@ def parse_pool_spec(spec: str) -> list[PoolOp]:
         pool = _pool(spec, entry)
         if any(p.sym_name == pool.sym_name for p in pools):
             raise PoolSpecError(spec, f"pool '{pool.sym_name.data}' is given twice")
-        _check_section_shared(spec, pools, pool)
         pools.append(pool)
+    _check_sections_shared(spec, pools)
     return pools
 
 
-def _check_section_shared(spec: str, pools: list[PoolOp], pool: PoolOp) -> None:
-    """Pools sharing a linker section share its alignment: the runner aligns the section's
-    arrays alike."""
-    if pool.section is None:
-        return
-    for other in pools:
-        if other.section == pool.section and other.alignment != pool.alignment:
-            raise PoolSpecError(
-                spec,
-                f"pools '{other.sym_name.data}' and '{pool.sym_name.data}' share section "
-                f"'{pool.section.data}' with alignments {other.alignment.value.data} and "
-                f"{pool.alignment.value.data}: give them one alignment, or a section each",
-            )
+def _check_sections_shared(spec: str, pools: Sequence[PoolOp]) -> None:
+    """Pools sharing a linker section share their alignment: the C library's linker script
+    aligns the section at it. Else an error at the IR's pool of the two, a `PoolSpecError`
+    when the other is `spec`'s (not yet in the IR)."""
+    first: dict[str, PoolOp] = {}
+    for pool in pools:
+        if pool.section is None:
+            continue
+        other = first.setdefault(pool.section.data, pool)
+        if other.alignment == pool.alignment:
+            continue
+        problem = (
+            f"pools '{other.sym_name.data}' and '{pool.sym_name.data}' share section "
+            f"'{pool.section.data}' with alignments {other.alignment.value.data} and "
+            f"{pool.alignment.value.data}: give them one alignment, or a section each"
+        )
+        declared = other if other.parent is not None else None
+        if pool.parent is not None:
+            raise UsmpError(problem, pool)
+        raise PoolSpecError(spec, problem, declared)
 
 
 def _functions(module: ModuleOp) -> list[Function]:
@@ -195,6 +202,7 @@ def _add_pools(module: ModuleOp, spec: str, pools: Sequence[PoolOp]) -> None:
             raise PoolSpecError(
                 spec, f"pool '{pool.sym_name.data}' is declared in the IR already", existing
             )
+    _check_sections_shared(spec, [*declared.values(), *pools])
     targets = {function_target(f) for f in _functions(module)}
     for pool in pools:
         if pool.target_names and targets.isdisjoint(pool.target_names):
@@ -266,6 +274,7 @@ class UsmpAssignPools(ModulePass):
             parse_pool_spec(self.pools)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _check_sections_shared("", module_pools(op))
         if self.pools is not None:
             _add_pools(op, self.pools, parse_pool_spec(self.pools))
         if self.constant_pool and not any(

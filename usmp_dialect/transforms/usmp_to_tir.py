@@ -59,7 +59,9 @@ from usmp_dialect.analysis.tir_liveness import (
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
+    DEFAULT_ALIGNMENT,
     IO_OFFSETS_ATTR,
+    POOL_ALIGNMENTS_ATTR,
     POOL_SECTIONS_ATTR,
     POOLS_ATTR,
     STATE_ATTR,
@@ -262,6 +264,13 @@ def _lower_pools(
     }
     if sections:
         entry.attributes[POOL_SECTIONS_ATTR] = DictionaryAttr(sections)
+    alignments = {
+        p.sym_name.data: p.alignment
+        for p in pool_order
+        if p.sym_name.data in used and p.alignment.value.data != DEFAULT_ALIGNMENT
+    }
+    if alignments:
+        entry.attributes[POOL_ALIGNMENTS_ATTR] = DictionaryAttr(alignments)
 
 
 def _erase_lowered(op: ModuleOp, lowered: Callable[[PoolOp], bool]) -> None:

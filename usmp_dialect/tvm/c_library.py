@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -44,6 +44,7 @@ from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
     CONSTANTS_ATTR,
     NARROWED_CONSTANTS_ATTR,
+    POOL_ALIGNMENTS_ATTR,
     POOL_SECTIONS_ATTR,
     POOLS_ATTR,
     SHARED_CONSTANTS_ATTR,
@@ -188,10 +189,10 @@ _LOWER_CASE_MACROS = frozenset(
 define as macros that are not all upper case (those all are: `NULL`, `EOF`, `INFINITY`).
 A macro's name as a member would be replaced by its body."""
 POOL_ALIGNMENT = 16
+"""The least alignment of a pool's array: every view the plan places in it assumes it."""
 LARGEST_ARRAY = 2**31 - 1
 """The most bytes an array has in a 32-bit target's C (its PTRDIFF_MAX: the M55's), which a
 pool and a tensor of the library must fit."""
-"""The least alignment of a pool's base: every view the plan places in it assumes it."""
 
 
 @dataclass(frozen=True)
@@ -222,6 +223,9 @@ class Pool:
     """It holds the state the model keeps from run to run: the caller keeps its bytes."""
     section: str | None = None
     """The linker section its array goes in (the pool's `section`), if it names one."""
+    alignment: int = POOL_ALIGNMENT
+    """The alignment of its array in bytes: the pool's own (`alignment=64`), at least
+    `POOL_ALIGNMENT`."""
 
 
 @dataclass(frozen=True)
@@ -455,6 +459,7 @@ def _io_kinds(module: ModuleOp, entry: tir.PrimFuncOp, names: list[str]) -> dict
 def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
     pools = planned_pool_sizes(entry) or {}
     sections = pool_sections(entry)
+    alignments = _pool_alignments(entry)
     offsets: dict[str, tuple[str, int]] = {}
     placed: list[tuple[str | None, str, tuple[int, ...], str]] = []
     for name, io in placed_io(entry).items():
@@ -506,11 +511,19 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         ]
 
     planned_pools = [
-        Pool(n, ident[n], size, n in constant_pools, n in state_pools, sections.get(n))
+        Pool(
+            n,
+            ident[n],
+            size,
+            n in constant_pools,
+            n in state_pools,
+            sections.get(n),
+            max(POOL_ALIGNMENT, alignments.get(n, POOL_ALIGNMENT)),
+        )
         for n, size in pools.items()
     ]
     _check_pool_macros(model, planned_pools, entry)
-    return Interface(
+    made = Interface(
         model,
         of((IOKind.INPUT, IOKind.INPUT_OUTPUT)),
         of((IOKind.OUTPUT,)),
@@ -525,6 +538,69 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         {name: initial[name] for name in state_after} if set(state_after) <= set(initial) else {},
         io_quantization(entry),
     )
+    _check_names_distinct(made, entry)
+    return made
+
+
+_FUNCTIONS = ("run", "entry", "map_inputs", "map_outputs", "map_state", "init_state")
+"""The library's functions, each `<m>_<function>`."""
+
+
+def _made_names(interface: Interface) -> list[tuple[str, list[str]]]:
+    """Each user's name, and the macros and file-scope C names the library makes of it."""
+    m = interface.model
+
+    def defined(lines: list[str]) -> list[str]:
+        return [line.split()[1] for line in lines if line.startswith("#define ")]
+
+    made = [("the library", [_macro(interface, "H"), *(f"{m}_{f}" for f in _FUNCTIONS)])]
+    made += [
+        (
+            f"pool '{p.name}'",
+            [
+                *defined(_pool_macros(interface, p)),
+                *defined([_section_macro(interface, p)] if p.section is not None else []),
+                *([f"{m}_{p.ident}"] if p.constant else []),
+            ],
+        )
+        for p in interface.pools
+    ]
+    roles = [("INPUT", interface.inputs), ("OUTPUT", interface.outputs)]
+    made += [
+        (
+            f"{role.lower()} '{t.name}'",
+            defined(_tensor_macros(interface, role, [t]) + _described(interface, role, [t])),
+        )
+        for role, tensors in roles
+        for t in tensors
+    ]
+    made += [
+        (f"constant '{t.name}'", defined(_tensor_macros(interface, "CONSTANT", [t])))
+        for t in interface.constants
+    ]
+    made += [
+        (
+            f"state variable '{t.name}'",
+            [*defined(_tensor_macros(interface, "STATE", [t])), f"{m}_first_{t.ident}"],
+        )
+        for t in interface.state
+    ]
+    return made
+
+
+def _check_names_distinct(interface: Interface, entry: tir.PrimFuncOp) -> None:
+    """A `UsmpError` when two names make one macro or C name (a pool `input` and an input
+    `workspace_pool` both `M_INPUT_WORKSPACE_POOL_SIZE`): a redefinition, an error under
+    -Werror and a silent last-one-wins without."""
+    owner: dict[str, str] = {}
+    for what, names in _made_names(interface):
+        for name in names:
+            first = owner.setdefault(name, what)
+            if first != what:
+                raise UsmpError(
+                    f"{first} and {what} both make the C name {name}: rename one of them",
+                    entry,
+                )
 
 
 def _check_pool_macros(model: str, pools: list[Pool], entry: tir.PrimFuncOp) -> None:
@@ -546,6 +622,14 @@ def pool_sections(entry: tir.PrimFuncOp) -> dict[str, str]:
     if not isinstance(record, DictionaryAttr):
         return {}
     return {pool: s.data for pool, s in record.data.items() if isinstance(s, StringAttr)}
+
+
+def _pool_alignments(entry: tir.PrimFuncOp) -> dict[str, int]:
+    """The alignment of each pool that records one (`usmp.pool_alignments`)."""
+    record = entry.attributes.get(POOL_ALIGNMENTS_ATTR)
+    if not isinstance(record, DictionaryAttr):
+        return {}
+    return {pool: a.value.data for pool, a in record.data.items() if isinstance(a, IntegerAttr)}
 
 
 def _shared_constants(entry: tir.PrimFuncOp, ident: dict[str, str]) -> dict[str, str]:
@@ -750,21 +834,28 @@ def _run_signature(interface: Interface) -> str:
     )
 
 
+def _pool_macros(interface: Interface, pool: Pool) -> list[str]:
+    kind = _pool_kind(pool)
+    return [
+        f"#define {_macro(interface, pool.ident, kind, suffix)} {value}"
+        for suffix, value in (("SIZE", pool.size), ("ALIGNMENT", pool.alignment))
+    ]
+
+
+def _section_macro(interface: Interface, pool: Pool) -> str:
+    return f'#define {_macro(interface, pool.ident, "SECTION")} "{pool.section}"'
+
+
 def header(interface: Interface) -> str:
     m = interface.model
     guard = _macro(interface, "H")
-    pool_macros = [
-        f"#define {_macro(interface, pool.ident, kind, suffix)} {value}"
-        for pool in interface.pools
-        for kind in (_pool_kind(pool),)
-        for suffix, value in (("SIZE", pool.size), ("ALIGNMENT", POOL_ALIGNMENT))
-    ]
+    pool_macros = [line for pool in interface.pools for line in _pool_macros(interface, pool)]
     placed = [p for p in interface.pools if p.section is not None]
     if placed:
         pool_macros += [
             "/* Where each pool goes: its array in that linker section (run.c puts it there,",
             " * an547.ld places the section in the board's memory). */",
-            *(f'#define {_macro(interface, p.ident, "SECTION")} "{p.section}"' for p in placed),
+            *(_section_macro(interface, p) for p in placed),
         ]
     lines = [
         f"/* {m}: a planned model (usmp-translate --emit-c). No allocation at run time: the",
@@ -990,7 +1081,7 @@ def constants_source(interface: Interface, pool_bytes: bytes | bytearray) -> str
             f"/* The constant pool of {m}: read-only, so it stays in flash. */",
             f'#include "{m}.h"',
             "",
-            f"_Alignas({POOL_ALIGNMENT}) const uint8_t {m}_{pool.ident}[{pool.size}] = {{",
+            f"_Alignas({pool.alignment}) const uint8_t {m}_{pool.ident}[{pool.size}] = {{",
             *rows,
             "};",
             "",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from usmp_dialect.tvm.c_library import POOL_ALIGNMENT, Interface, Pool, Tensor
+from usmp_dialect.tvm.c_library import Interface, Pool, Tensor
 
 RUNNER = "run.c"
 STARTUP = "startup.c"
@@ -47,7 +47,7 @@ def runner_source(interface: Interface) -> str:
         f'#include "{m}.h"',
         "",
         *(
-            f"static _Alignas({POOL_ALIGNMENT}) uint8_t pool_{p.ident}[{p.size}]{_placed(p)};"
+            f"static _Alignas({p.alignment}) uint8_t pool_{p.ident}[{p.size}]{_placed(p)};"
             for p in pools
         ),
     ]
@@ -188,11 +188,12 @@ def board_region(section: str) -> str:
 
 def linker_script(interface: Interface) -> str:
     """The AN547's linker script, with an output section for each pool's `section` in the
-    memory `board_region` picks."""
-    sections = sorted({p.section for p in interface.pools if p.section is not None})
+    memory `board_region` picks, at its pools' alignment (`usmp-assign-pools` gives the
+    pools of one section one alignment)."""
+    alignments = {p.section: p.alignment for p in interface.pools if p.section is not None}
     placed = "".join(
-        f"  {s} (NOLOAD) : {{ . = ALIGN({POOL_ALIGNMENT}); *({s}) }} > {board_region(s)}\n"
-        for s in sections
+        f"  {s} (NOLOAD) : {{ . = ALIGN({alignments[s]}); *({s}) }} > {board_region(s)}\n"
+        for s in sorted(alignments)
     )
     return _LINKER_SCRIPT_HEAD + placed + _LINKER_SCRIPT_TAIL
 
