@@ -140,12 +140,13 @@ def build_and_run(module: Module, library: Path, work: Path) -> None:
     runner run on random inputs: the outputs the module computes."""
     m = module.model
     assert sorted(p.name for p in library.iterdir()) == sorted(
-        ["Makefile", f"{m}.c", f"{m}.h", "an547.ld", "run.c", "startup.c"]
+        ["CMakeLists.txt", "Makefile", f"{m}.c", f"{m}.h", "an547.ld", "run.c", "startup.c"]
     )
     _compiles(["make", "-s"], library)
     (work / "header.cc").write_text(f'#include "{m}.h"\nint main() {{ return 0; }}\n')
     _compiles(["g++", "-fsyntax-only", "-Wall", "-Werror", "-I.", str(work / "header.cc")], library)
-    _compiles(["cc", "-std=gnu11", "-Wall", "-Werror", "-c", f"{m}.c", "-o", "/dev/null"], library)
+    gnu_object = str(work / "gnu11.o")
+    _compiles(["cc", "-std=gnu11", "-Wall", "-Werror", "-c", f"{m}.c", "-o", gnu_object], library)
     rng = np.random.default_rng(0)
     dtype = DTYPES[module.dtype]
     inputs = [rng.integers(0, 50, shape).astype(dtype) for _, shape in module.inputs]
