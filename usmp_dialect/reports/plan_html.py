@@ -26,10 +26,13 @@ from usmp_dialect.reports.report import PlanReport, buffer_label, plan_report, p
 _STYLE = """
 body { font-family: sans-serif; margin: 16px; color: #222; }
 .plan { display: flex; gap: 16px; align-items: flex-start; }
-.picture { flex: 1 1 auto; overflow: auto; border: 1px solid #ccc; max-height: 90vh; }
-.picture svg { display: block; }
-.side { flex: 0 0 420px; max-height: 90vh; overflow: auto; }
+.picture { flex: 1 1 0; min-width: 0; overflow: auto; border: 1px solid #ccc;
+  max-height: calc(100vh - 240px); }
+.picture svg { display: block; width: 100%; height: auto; }
+.side { flex: 0 0 560px; max-height: calc(100vh - 240px); overflow: auto; }
 table { border-collapse: collapse; font-size: 12px; }
+table.buffers td { white-space: nowrap; }
+table.buffers td.name { white-space: normal; overflow-wrap: anywhere; }
 th, td { padding: 2px 6px; border-bottom: 1px solid #eee; text-align: left; }
 td.number { text-align: right; font-variant-numeric: tabular-nums; }
 tr.hover, tr.match { background: #fff3b0; }
@@ -42,13 +45,15 @@ g.buffer.hover rect, g.buffer.match rect { stroke: #000; stroke-width: 2; }
 _SCRIPT = """
 for (const plan of document.querySelectorAll('section')) {
   const svg = plan.querySelector('svg');
-  const baseWidth = svg.width.baseVal.value;
   let zoom = 1;
+  let baseHeight = 0;
   const setZoom = (z) => {
+    // At 1x the picture fits the window's width; zooming stretches time alone.
+    if (zoom === 1) baseHeight = svg.getBoundingClientRect().height;
     zoom = Math.min(64, Math.max(1, z));
-    svg.style.width = (baseWidth * zoom) + 'px';
-    svg.style.height = 'auto';
-    svg.setAttribute('preserveAspectRatio', 'none');
+    svg.style.width = (100 * zoom) + '%';
+    svg.style.height = zoom === 1 ? 'auto' : baseHeight + 'px';
+    svg.setAttribute('preserveAspectRatio', zoom === 1 ? 'xMinYMin' : 'none');
     plan.querySelector('.zoom-level').textContent = zoom.toFixed(1) + 'x';
   };
   plan.querySelector('.zoom-in').onclick = () => setZoom(zoom * 2);
@@ -121,8 +126,9 @@ def _buffer_table(report: PlanReport) -> str:
             role = (role + " overflowed").strip()
         name = escape(b["name"])
         rows.append(
-            f"<tr class='buffer' data-name='{name}'><td title='{name}'><span class='swatch' "
-            f"style='background:{buffer_colour(b['name'])}'></span>{escape(buffer_label(b))}</td>"
+            f"<tr class='buffer' data-name='{name}'><td class='name' title='{name}'><span "
+            f"class='swatch' style='background:{buffer_colour(b['name'])}'></span>"
+            f"{_breakable(buffer_label(b))}</td>"
             f"<td>{escape(b['pool'])}</td><td class='number'>{b['offset']}</td>"
             f"<td class='number'>{b['size']}</td><td>{live}</td><td>{role}</td></tr>"
         )
@@ -130,6 +136,12 @@ def _buffer_table(report: PlanReport) -> str:
         "<table class='buffers'><tr><th>buffer</th><th>pool</th><th>offset</th><th>size</th>"
         f"<th>live</th><th>role</th></tr>{''.join(rows)}</table>"
     )
+
+
+def _breakable(label: str) -> str:
+    """The label, free to wrap after its underscores: a long name stays whole and
+    readable in a narrow column rather than cut or widening the table off the window."""
+    return "_<wbr>".join(escape(part) for part in label.split("_"))
 
 
 def _how_planned(report: PlanReport) -> str:
