@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from usmp_dialect.analysis.tir_liveness import entry_operators
 from usmp_dialect.parsing import parse_module
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
 from usmp_dialect.reports.plan_html import plans_page
@@ -52,6 +53,34 @@ def test_svg_explains_itself():
     assert "pool global_workspace: 768 bytes (768 B), max-live 768 bytes, 1.000x" in texts
     # Every buffer of the example is wide and tall enough to carry its name.
     assert {"t0", "t1", "t2", "workspace"} <= set(texts)
+
+
+def test_time_axis_names_the_operators_of_a_tir_program():
+    """The entry's calls under the time axis, in order, each at its steps (the diamond
+    calls add_halves, scale, shift, add_halves: steps 3-11, 12-16, 17-21, 22-30)."""
+    path = ROOT / "examples" / "pass_ordering" / "diamond.mlir"
+    module = parse_module(path.read_text(), str(path))
+    operators = entry_operators(module)
+    assert operators == [
+        ("add_halves", 3, 11),
+        ("scale", 12, 16),
+        ("shift", 17, 21),
+        ("add_halves", 22, 30),
+    ]
+    plan_pools(module, plan_pools_pipeline(lower=False))
+    svg = ET.fromstring(plan_svg(plan_report(module), operators=operators))
+    group = next(g for g in svg.iter(f"{SVG}g") if g.get("class") == "operators")
+    labels = [(t.text, t.find(f"{SVG}title").text) for t in group.iter(f"{SVG}text")]
+    assert labels == [
+        ("add_halves", "add_halves [3, 11]"),
+        ("scale", "scale [12, 16]"),
+        ("shift", "shift [17, 21]"),
+        ("add_halves", "add_halves [22, 30]"),
+    ]
+    texts = _texts(ET.tostring(svg, encoding="unicode"))
+    assert "time: the operators the entry calls, in order →" in texts
+    # A program without TIR calls (the memref chain) keeps its axis in steps.
+    assert entry_operators(parse_module(CHAIN.read_text(), str(CHAIN))) == []
 
 
 def test_ticks_are_round():
@@ -157,9 +186,11 @@ def test_page_fits_a_1400_by_900_window_in_chromium(tmp_path):
     module = parse_module(_long_plan(), "long.mlir")
     plan_pools(module, plan_pools_pipeline(lower=False, instance=True))
     page = tmp_path / "plan.html"
-    page.write_text(
-        plans_page([("plan", plan_report(module))]).replace("</body>", FITS + "</body>")
-    )
+    operators = [
+        (f"fused_nn_conv2d_add_clip_cast_subtract_{i}", 20 * i, 20 * i + 19) for i in range(31)
+    ]
+    html = plans_page([("plan", plan_report(module))], operators=operators)
+    page.write_text(html.replace("</body>", FITS + "</body>"))
     dom = subprocess.run(
         [
             _chromium(),
