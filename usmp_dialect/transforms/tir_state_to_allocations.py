@@ -145,13 +145,22 @@ def _in_place(module: ModuleOp, entry: str, pairs: list[_Pair]) -> set[str]:
 
 def _in_place_pairs(function: tir.PrimFuncOp) -> list[tuple[int, int]]:
     pairs = function.attributes.get(IN_PLACE_ATTR)
-    if not isinstance(pairs, ArrayAttr):
+    if pairs is None:
         return []
     found = []
-    for pair in pairs:
-        if isinstance(pair, ArrayAttr) and len(pair) == 2:
-            i, j = (p.value.data for p in pair if isinstance(p, IntegerAttr))
-            found.append((i, j))
+    for pair in pairs if isinstance(pairs, ArrayAttr) else [pairs]:
+        indices = [
+            p.value.data
+            for p in (pair if isinstance(pair, ArrayAttr) else [])
+            if isinstance(p, IntegerAttr) and 0 <= p.value.data < len(function.body.block.args)
+        ]
+        if len(indices) != 2 or len(pair) != 2:
+            raise UsmpError(
+                f"{IN_PLACE_ATTR} must be [[input, output], ...], pairs of the indices of "
+                f"@{function.sym_name.data}'s {len(function.body.block.args)} params",
+                function,
+            )
+        found.append((indices[0], indices[1]))
     return found
 
 
