@@ -126,3 +126,18 @@ def test_two_buffers_that_never_meet_beat_the_one_that_meets_both():
     assert first.pool.tolist() == [1, 0, 1]
     assert plan.pool.tolist() == [0, 1, 0]
     assert traffic_served(problem, plan, traffic).tolist() == [8192, 6144]
+
+
+def test_a_fill_the_planner_cannot_complete_falls_back_to_tvms_rule():
+    """The buffers the greedy fixes in sram leave `first_fit` no room there for a buffer
+    that has no other pool, where TVM's rule plans them all: the fill gives TVM's plan,
+    it does not refuse the problem ("increase the size hints")."""
+    pools = (PoolSpec("sram", 40), PoolSpec("dram"))
+    problem = interval_problem(
+        [(3, 5), (2, 6), (0, 1), (0, 3), (6, 8), (5, 6)],
+        [2, 34, 13, 5, 36, 8],
+        pools=pools,
+        candidates=((0,), (0,), (0, 1), (0,), (0,), (0, 1)),
+    )
+    traffic = np.array([4, 68, 39, 20, 144, 16], dtype=np.int64)
+    check_fill("first_fit", problem, traffic)

@@ -65,9 +65,13 @@ def planned_by_traffic(
     plan_of: Callable[[Problem], Plan], problem: Problem, traffic: np.ndarray
 ) -> tuple[Plan, Plan]:
     """The plan by traffic, and TVM's (`plan_of(problem)`): the fill's plan when it serves
-    the pools, in order, at least as much traffic as TVM's, else TVM's."""
+    the pools, in order, at least as much traffic as TVM's, else TVM's (also when the
+    narrowed problem has no plan)."""
     first = plan_of(problem)
-    filled = first_candidates_honoured(problem, plan_of(fill_by_traffic(problem, traffic)))
+    try:
+        filled = first_candidates_honoured(problem, plan_of(fill_by_traffic(problem, traffic)))
+    except PlanningError:  # the buffers fixed leave no room for one that has no other pool
+        return first, first
     better = tuple(traffic_served(problem, filled, traffic).tolist()) >= tuple(
         traffic_served(problem, first, traffic).tolist()
     )
