@@ -151,7 +151,9 @@ def _fill_lines(report: PlanReport) -> list[str]:
         return []
 
     def used(size: int, hint: int | None) -> str:
-        return f"{size} bytes" if hint is None else f"{size} of {hint} bytes ({size / hint:.0%})"
+        if hint is None:
+            return f"{size} bytes"
+        return f"{size} of {hint} bytes" + (f" ({size / hint:.0%})" if hint else "")
 
     lines = [
         f"  {f['pool']}: {used(f['size'], f['size_hint'])}, {f['traffic_share']:.0%} of the "

@@ -10,6 +10,8 @@
 // RUN: usmp-opt %s -p 'usmp-plan{fill=traffic algorithm=exact}' | filecheck %s --check-prefix=TRAFFIC
 // RUN: usmp-opt %s -p 'usmp-plan{fill=traffic}' -t usmp-report | filecheck %s --check-prefix=REPORT
 // RUN: %exit-code usmp-opt %s -p 'usmp-plan{fill=most}' | filecheck %s --check-prefix=BAD
+// A pool of size hint 0 holds nothing; its line says so (it divided by the hint).
+// RUN: sed 's/size_hint 4096/size_hint 0/' %s | usmp-opt -p 'usmp-plan{fill=traffic}' -t usmp-report | filecheck %s --check-prefix=EMPTY
 
 // FIRST-NOT:  usmp.fill
 // FIRST:      usmp.pool @sram workspace alignment 16 size_hint 4096 size 3072
@@ -27,6 +29,10 @@
 // REPORT:      fill by traffic (bytes calls read and write), against TVM's rule on the same pools:
 // REPORT-NEXT:   sram: 2048 of 4096 bytes (50%), 57% of the traffic; TVM's rule: 3072 of 4096 bytes (75%), 43%
 // REPORT-NEXT:   dram: 3072 bytes, 43% of the traffic; TVM's rule: 2048 bytes, 57%
+
+// EMPTY:      fill by traffic (bytes calls read and write), against TVM's rule on the same pools:
+// EMPTY-NEXT:   sram: 0 of 0 bytes, 0% of the traffic; TVM's rule: 0 of 0 bytes, 0%
+// EMPTY-NEXT:   dram: 5120 bytes, 100% of the traffic; TVM's rule: 5120 bytes, 100%
 
 // BAD: usmp-opt: error: fill must be one of first, traffic, got 'most'
 // BAD: exit=1
