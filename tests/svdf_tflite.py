@@ -106,10 +106,12 @@ def svdf_tflite(
     activation: int = ActivationFunctionType.RELU,
     spoil: str = "",
     seed: int = 0,
+    doubled: bool = False,
 ) -> bytes:
     """Two SVDFs in a row (`LAYERS`); `dtype` float32 or int8, `state` the int8 model's
     state and time weights' type; `spoil` (a test of bad input): "state-not-variable" or
-    "state-shape" (the first state one element too long)."""
+    "state-shape" (the first state one element too long); `doubled` (float32): the first
+    SVDF's input is the model's input added to itself (an elementwise producer)."""
     w = _Writer()
     rng = np.random.default_rng(seed)
     x = (
@@ -119,6 +121,10 @@ def svdf_tflite(
     )
     operators: list[Any] = []
     first = x
+    if doubled:
+        x = w.tensor("doubled", [batch, 6], TensorType.FLOAT32)
+        options = _table(w.builder, "AddOptions", FusedActivationFunction=0)
+        operators.append((1, [first, first], x, BuiltinOptions.AddOptions, options))
     for layer, dims in enumerate(LAYERS):
         operands, out = _svdf_layer(
             w, x, layer, dims, batch, dtype, state, rng, spoil if layer == 0 else ""
@@ -127,4 +133,5 @@ def svdf_tflite(
         options = _table(w.builder, "SVDFOptions", Rank=dims[1], FusedActivationFunction=fused)
         operators.append((0, operands, out, BuiltinOptions.SVDFOptions, options))
         x = out
-    return w.model([BuiltinOperator.SVDF], operators, [first], [x], "usmp_dialect svdf model")
+    codes = [BuiltinOperator.SVDF, BuiltinOperator.ADD]
+    return w.model(codes, operators, [first], [x], "usmp_dialect svdf model")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from usmp_dialect.analysis.tir_liveness import entry_operators
 from usmp_dialect.parsing import parse_module
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
 from usmp_dialect.reports.plan_html import plans_page
@@ -52,6 +53,34 @@ def test_svg_explains_itself():
     assert "pool global_workspace: 768 bytes (768 B), max-live 768 bytes, 1.000x" in texts
     # Every buffer of the example is wide and tall enough to carry its name.
     assert {"t0", "t1", "t2", "workspace"} <= set(texts)
+
+
+def test_time_axis_names_the_operators_of_a_tir_program():
+    """The entry's calls under the time axis, in order, each at its steps (the diamond
+    calls add_halves, scale, shift, add_halves: steps 3-11, 12-16, 17-21, 22-30)."""
+    path = ROOT / "examples" / "pass_ordering" / "diamond.mlir"
+    module = parse_module(path.read_text(), str(path))
+    operators = entry_operators(module)
+    assert operators == [
+        ("add_halves", 3, 11),
+        ("scale", 12, 16),
+        ("shift", 17, 21),
+        ("add_halves", 22, 30),
+    ]
+    plan_pools(module, plan_pools_pipeline(lower=False))
+    svg = ET.fromstring(plan_svg(plan_report(module), operators=operators))
+    group = next(g for g in svg.iter(f"{SVG}g") if g.get("class") == "operators")
+    labels = [(t.text, t.find(f"{SVG}title").text) for t in group.iter(f"{SVG}text")]
+    assert labels == [
+        ("add_halves", "add_halves [3, 11]"),
+        ("scale", "scale [12, 16]"),
+        ("shift", "shift [17, 21]"),
+        ("add_halves", "add_halves [22, 30]"),
+    ]
+    texts = _texts(ET.tostring(svg, encoding="unicode"))
+    assert "time: the operators the entry calls, in order →" in texts
+    # A program without TIR calls (the memref chain) keeps its axis in steps.
+    assert entry_operators(parse_module(CHAIN.read_text(), str(CHAIN))) == []
 
 
 def test_ticks_are_round():
@@ -114,3 +143,75 @@ def test_a_plan_at_every_lower_bound_is_proven_optimal():
     assert report["pools"][0]["size"] == report["lower_bounds"]["global_workspace"]
     assert "proven optimal (every pool at its lower bound)" in plans_page([("greedy", report)])
     assert proof_of(report) == "proven optimal (every pool at its lower bound)"
+
+
+FITS = """<script>
+const fits = [];
+for (const box of document.querySelectorAll('.picture, .side')) {
+  fits.push(box.className + (box.scrollWidth <= box.clientWidth ? ' whole' : ' cut'));
+  fits.push(box.className + (box.getBoundingClientRect().right <= innerWidth ? ' inside' : ' out'));
+}
+for (const cell of document.querySelectorAll('td.name')) {
+  if (cell.scrollWidth > cell.clientWidth) fits.push('name cut: ' + cell.title);
+}
+const page = document.documentElement;
+const whole = page.scrollHeight <= innerHeight && page.scrollWidth <= innerWidth;
+fits.push('page ' + (whole ? 'fits' : 'scrolls'));
+const shown = document.createElement('pre');
+shown.id = 'fits';
+shown.textContent = fits.join('\\n');
+document.body.append(shown);
+</script>"""
+
+
+def _long_plan() -> str:
+    """person_detect's shape: 30 activations of TFLite-long names over 635 steps, each
+    live for 31, two at a time, in two pools."""
+    lines = ["usmp.pool @sram workspace alignment 16 size_hint 32768", "usmp.pool @dram workspace"]
+    for i in range(30):
+        kind = "depthwise" if i % 2 else "pointwise"
+        name = f"MobilenetV1_MobilenetV1_Conv2d_{i // 2}_{kind}_Relu6_{'q' * 20}"
+        lines.append(
+            f'%b{i} = usmp.alloc_offset "{name}" [@sram, @dram][?] align 16 '
+            f"live [{20 * i}, {20 * i + 31}) : memref<{(1 + i % 4) * 4608}xi8>"
+        )
+    lines.append("usmp.liveness")
+    return "\n".join(lines)
+
+
+def test_page_fits_a_1400_by_900_window_in_chromium(tmp_path):
+    """The issue's window: the chart whole (no scrolling along time at 1x), every column
+    of the table beside it, every name whole (wrapped at its underscores), no page
+    scrolling."""
+    module = parse_module(_long_plan(), "long.mlir")
+    plan_pools(module, plan_pools_pipeline(lower=False, instance=True))
+    page = tmp_path / "plan.html"
+    operators = [
+        (f"fused_nn_conv2d_add_clip_cast_subtract_{i}", 20 * i, 20 * i + 19) for i in range(31)
+    ]
+    html = plans_page([("plan", plan_report(module))], operators=operators)
+    page.write_text(html.replace("</body>", FITS + "</body>"))
+    dom = subprocess.run(
+        [
+            _chromium(),
+            *CHROMIUM_FLAGS,
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--window-size=1400,900",
+            "--virtual-time-budget=3000",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    fits = re.search(r'<pre id="fits">(.*?)</pre>', dom, re.S)
+    assert fits is not None
+    assert fits.group(1).splitlines() == [
+        "picture whole",
+        "picture inside",
+        "side whole",
+        "side inside",
+        "page fits",
+    ]

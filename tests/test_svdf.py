@@ -125,6 +125,18 @@ def test_svdf_stream_gives_tflms_outputs_frame_by_frame(case: str, tmp_path: Pat
         assert np.mean(np.abs(theirs.astype(int)) < 127) > 0.5
 
 
+@pytest.mark.slow
+def test_svdf_after_an_elementwise_operator_keeps_its_state(tmp_path: Path) -> None:
+    """The ADD before the first SVDF is fused into its state update (`--temporaries=inline`):
+    the state must still be one buffer of the state pool, kept from run to run, not an
+    input and an output the caller would have to copy."""
+    path = tmp_path / "doubled.tflite"
+    path.write_bytes(svdf_tflite("float32", doubled=True))
+    ours, theirs, header = _streamed(path, _frames("float32", 20), tmp_path)
+    np.testing.assert_array_equal(ours, theirs)
+    assert "#define MODEL_STATE_SVDF0_STATE_SIZE 96\n" in header
+
+
 @pytest.mark.parametrize(
     ("spoil", "message"),
     [

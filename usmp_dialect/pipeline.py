@@ -46,6 +46,7 @@ def plan_pools_pipeline(
     pools: str = "",
     constant_pool: bool = False,
     instance: bool = False,
+    fill: str = "first",
 ) -> str:
     """The pipeline's pass specification, as `usmp-opt -p` takes it; `pools` is a
     `usmp-assign-pools` spec (`sram:size_hint=256K,dram`), `constant_pool` its option that
@@ -55,7 +56,9 @@ def plan_pools_pipeline(
     to them, would find nothing to do, and loading them costs a small plan's run 0.06 s."""
     plan = (
         f"usmp-plan{{algorithm={option_text(algorithm)} time-limit={option_text(time_limit)} "
-        f"effort={option_text(effort)}}}"
+        f"effort={option_text(effort)}"
+        + ("" if fill == "first" else f" fill={option_text(fill)}")
+        + "}"
     )
     if instance:
         return f"{_assign_pools(pools, constant_pool)},{plan}"

@@ -253,6 +253,7 @@ class _Timeline:
         self.instances: list[_Instance] = []
         self.call_stack = CallStack()
         self.loops: list[_Loop] = []
+        self.operators: list[tuple[str, int, int]] = []
 
     def visit_function(
         self, function: tir.PrimFuncOp, env: Env, context: str | None, call: Operation | None
@@ -302,6 +303,8 @@ class _Timeline:
                 if arg in env and arg not in passed:
                     self.use(env[arg], index, *_access(op, arg))
             self.visit_function(target, callee_env, context, op)
+            if len(self.call_stack.names) == 1:
+                self.operators.append((name, index, self.next_index - 1))
         elif not _derives_alias(op):
             for operand in op.operands:
                 if operand in env:
@@ -393,6 +396,21 @@ def unplannable_reason(op: tir.AllocBufferOp) -> str | None:
     """Why an allocation could not be placed in a pool wherever it ran (its scope, size
     or an escape), or None."""
     return _static_reason(op) or _escape_reason(op)
+
+
+def entry_operators(module: ModuleOp, entry: str = "") -> list[tuple[str, int, int]]:
+    """The calls of the program's entry function in order, each with its first and last
+    step of the timeline `tir_liveness` numbers; none for a module without TIR or without
+    an entry (a picture's labels, not worth a diagnostic)."""
+    functions = prim_funcs(module)
+    if not functions:
+        return []
+    timeline = _Timeline(functions)
+    try:
+        timeline.visit_function(choose_entry(functions, entry), {}, None, None)
+    except UsmpError:
+        return []
+    return timeline.operators
 
 
 def tir_liveness(module: ModuleOp, entry: str = "") -> ProgramLiveness[Allocation] | None:

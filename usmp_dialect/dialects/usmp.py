@@ -118,6 +118,10 @@ PLAN_ATTR = "usmp.plan"
 OVERFLOW_ATTR = "usmp.overflowed_from"
 """Discardable attribute `usmp-plan` puts on a buffer it placed in a later candidate pool:
 the earlier candidates, whose size hints it did not fit (`[@sram]`)."""
+FILL_ATTR = "usmp.fill"
+"""On a module planned with `usmp-plan{fill=traffic}`: per pool, `[traffic, size under
+TVM's rule, traffic under TVM's rule]` (traffic: bytes the calls read and write of its
+buffers, `analysis/traffic.py`), for the report's comparison on the same pools."""
 IO_ATTR = "usmp.io"
 """Discardable attribute on an allocation that was an input or output param of the entry
 function (`tir-io-to-allocations`): an `IOAttr`."""

@@ -77,7 +77,7 @@ def _around_fixed(
         chosen = int(planned_pool[buffer])
         order = [chosen, *(c for c in problem.candidates[buffer] if c != chosen)]
         for candidate in order:
-            place = _lowest_place(problem, geometry, pool, offset, buffer, candidate)
+            place = lowest_place(problem, geometry, pool, offset, buffer, candidate)
             if place is not None:
                 pool[buffer], offset[buffer] = candidate, place
                 break
@@ -105,7 +105,7 @@ def _overlaps(
     )
 
 
-def _lowest_place(
+def lowest_place(
     problem: Problem,
     geometry: Geometry,
     pool: np.ndarray,
@@ -142,7 +142,7 @@ def first_candidates_honoured(problem: Problem, plan: Plan) -> Plan:
             if int(pool[buffer]) not in candidates:
                 continue  # an invalid plan: the validator names it
             for candidate in candidates[: candidates.index(int(pool[buffer]))]:
-                place = _lowest_place(problem, geometry, pool, offset, buffer, candidate)
+                place = lowest_place(problem, geometry, pool, offset, buffer, candidate)
                 if place is not None:
                     left.add(int(pool[buffer]))
                     pool[buffer], offset[buffer] = candidate, place

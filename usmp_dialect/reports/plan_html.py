@@ -4,7 +4,9 @@ The page holds the picture of `-t usmp-svg`, the pools' table and a table of the
 beside it (the report's rows), a search box (by buffer name: matching rectangles are
 highlighted, the rest dimmed, the table filtered; `#q=NAME` in the address fills it),
 zoom along time (buttons, or the wheel with Ctrl), and hovering a rectangle or a row
-highlights both. No file outside the page is needed: styles and script are inline.
+highlights both. No file outside the page is needed: styles and script are inline. At 1x
+the picture takes the window's width beside the table, so a 1400x900 window shows the
+whole time axis and every column; long names wrap at their underscores.
 
 `plans_page` stacks several plans of one program (`tools/compare_pipelines.py`) on one
 time axis; a buffer has the same colour in every panel.
@@ -20,16 +22,27 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
-from usmp_dialect.reports.plan_svg import TimeSpan, buffer_colour, human_bytes, plan_svg, time_span
+from usmp_dialect.analysis.tir_liveness import entry_operators
+from usmp_dialect.reports.plan_svg import (
+    Operator,
+    TimeSpan,
+    buffer_colour,
+    human_bytes,
+    plan_svg,
+    time_span,
+)
 from usmp_dialect.reports.report import PlanReport, buffer_label, plan_report, proof_of
 
 _STYLE = """
 body { font-family: sans-serif; margin: 16px; color: #222; }
 .plan { display: flex; gap: 16px; align-items: flex-start; }
-.picture { flex: 1 1 auto; overflow: auto; border: 1px solid #ccc; max-height: 90vh; }
-.picture svg { display: block; }
-.side { flex: 0 0 420px; max-height: 90vh; overflow: auto; }
+.picture { flex: 1 1 0; min-width: 0; overflow: auto; border: 1px solid #ccc;
+  max-height: calc(100vh - 240px); }
+.picture svg { display: block; width: 100%; height: auto; }
+.side { flex: 0 0 500px; max-height: calc(100vh - 240px); overflow: auto; }
 table { border-collapse: collapse; font-size: 12px; }
+table.buffers td { white-space: nowrap; }
+table.buffers td.name { white-space: normal; overflow-wrap: anywhere; }
 th, td { padding: 2px 6px; border-bottom: 1px solid #eee; text-align: left; }
 td.number { text-align: right; font-variant-numeric: tabular-nums; }
 tr.hover, tr.match { background: #fff3b0; }
@@ -42,13 +55,15 @@ g.buffer.hover rect, g.buffer.match rect { stroke: #000; stroke-width: 2; }
 _SCRIPT = """
 for (const plan of document.querySelectorAll('section')) {
   const svg = plan.querySelector('svg');
-  const baseWidth = svg.width.baseVal.value;
   let zoom = 1;
+  let baseHeight = 0;
   const setZoom = (z) => {
+    // At 1x the picture fits the window's width; zooming stretches time alone.
+    if (zoom === 1) baseHeight = svg.getBoundingClientRect().height;
     zoom = Math.min(64, Math.max(1, z));
-    svg.style.width = (baseWidth * zoom) + 'px';
-    svg.style.height = 'auto';
-    svg.setAttribute('preserveAspectRatio', 'none');
+    svg.style.width = (100 * zoom) + '%';
+    svg.style.height = zoom === 1 ? 'auto' : baseHeight + 'px';
+    svg.setAttribute('preserveAspectRatio', zoom === 1 ? 'xMinYMin' : 'none');
     plan.querySelector('.zoom-level').textContent = zoom.toFixed(1) + 'x';
   };
   plan.querySelector('.zoom-in').onclick = () => setZoom(zoom * 2);
@@ -121,8 +136,9 @@ def _buffer_table(report: PlanReport) -> str:
             role = (role + " overflowed").strip()
         name = escape(b["name"])
         rows.append(
-            f"<tr class='buffer' data-name='{name}'><td title='{name}'><span class='swatch' "
-            f"style='background:{buffer_colour(b['name'])}'></span>{escape(buffer_label(b))}</td>"
+            f"<tr class='buffer' data-name='{name}'><td class='name' title='{name}'><span "
+            f"class='swatch' style='background:{buffer_colour(b['name'])}'></span>"
+            f"{_breakable(buffer_label(b))}</td>"
             f"<td>{escape(b['pool'])}</td><td class='number'>{b['offset']}</td>"
             f"<td class='number'>{b['size']}</td><td>{live}</td><td>{role}</td></tr>"
         )
@@ -130,6 +146,12 @@ def _buffer_table(report: PlanReport) -> str:
         "<table class='buffers'><tr><th>buffer</th><th>pool</th><th>offset</th><th>size</th>"
         f"<th>live</th><th>role</th></tr>{''.join(rows)}</table>"
     )
+
+
+def _breakable(label: str) -> str:
+    """The label, free to wrap after its underscores: a long name stays whole and
+    readable in a narrow column rather than cut or widening the table off the window."""
+    return "_<wbr>".join(escape(part) for part in label.split("_"))
 
 
 def _how_planned(report: PlanReport) -> str:
@@ -140,7 +162,9 @@ def _how_planned(report: PlanReport) -> str:
     return f"<p>planned by <b>{escape(str(plan.get('algorithm')))}</b>: {proof}</p>"
 
 
-def _section(label: str, report: PlanReport, span: TimeSpan | None) -> str:
+def _section(
+    label: str, report: PlanReport, span: TimeSpan | None, operators: list[Operator]
+) -> str:
     return f"""<section>
 <h2>{escape(label)}</h2>
 {_how_planned(report)}{_pool_table(report)}
@@ -154,18 +178,22 @@ def _section(label: str, report: PlanReport, span: TimeSpan | None) -> str:
 </div>
 <div class="plan">
 <div class="picture">
-{plan_svg(report, span)}</div>
+{plan_svg(report, span, operators)}</div>
 <div class="side">{_buffer_table(report)}</div>
 </div>
 </section>"""
 
 
-def plans_page(plans: list[tuple[str, PlanReport]], title: str = "plans") -> str:
+def plans_page(
+    plans: list[tuple[str, PlanReport]],
+    title: str = "plans",
+    operators: list[Operator] | None = None,
+) -> str:
     """One page with several plans of one program, each under its label, on one time axis
-    (the union of the plans' spans)."""
+    (the union of the plans' spans), labelled with the entry's `operators` when given."""
     spans = [time_span(report["buffers"]) for _, report in plans]
     span = (min(s for s, _ in spans), max(e for _, e in spans)) if spans else None
-    sections = "\n".join(_section(label, report, span) for label, report in plans)
+    sections = "\n".join(_section(label, report, span, operators or []) for label, report in plans)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>{escape(title)}</title><style>{_STYLE}</style></head>
@@ -182,4 +210,6 @@ class UsmpHtml(Target):
     name = "usmp-html"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        output.write(plans_page([("plan", plan_report(module))], "usmp plan"))
+        output.write(
+            plans_page([("plan", plan_report(module))], "usmp plan", entry_operators(module))
+        )

@@ -1,7 +1,8 @@
 """`-t usmp-svg`: a picture of a plan, one panel per pool.
 
 Time runs left to right (in the steps of `usmp.liveness`: one step a statement of the
-entry function, calls included) and bytes bottom to top (the offset in the pool), on axes
+entry function, calls included; for a TIR program the axis names the operators the entry
+calls, each under its steps) and bytes bottom to top (the offset in the pool), on axes
 with round ticks. Each buffer is a rectangle per live interval, coloured by its name (the
 same buffer has the same colour in every picture) and labelled when the label fits; a
 tooltip gives its name, offset, size and interval. A good plan looks like a tightly packed
@@ -23,6 +24,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
+from usmp_dialect.analysis.tir_liveness import entry_operators
 from usmp_dialect.reports.report import (
     BufferSummary,
     PlanReport,
@@ -48,6 +50,13 @@ MAX_LIVE_COLOUR = "#c00"
 OVERFLOW_COLOUR = "#e67e00"
 
 TimeSpan = tuple[int, int]
+Operator = tuple[str, int, int]
+"""A call of the entry function: the callee, its first and last step."""
+OPERATOR_STRIP = 150
+"""Below a panel's time axis, room for the operators' names, written upwards."""
+OPERATOR_FONT = 9
+OPERATOR_CHARS = 30
+"""A longer operator name is cut (with `…`); its tooltip has it whole."""
 
 
 def buffer_colour(name: str) -> str:
@@ -130,7 +139,44 @@ def _byte_axis(frame: Frame) -> list[str]:
     return parts
 
 
-def _time_axis(frame: Frame) -> list[str]:
+def _operator_axis(frame: Frame, operators: list[Operator]) -> list[str]:
+    """Each operator's span as a tick at its first step and its name written upwards
+    under the middle of it; names closer than a line of text to the last one drawn are
+    left out (their spans still ticked), so a long program stays legible."""
+    parts = ['<g class="operators">']
+    drawn = -math.inf
+    for name, first, last in operators:
+        if last < frame.t0 or first > frame.t1:
+            continue
+        tx = frame.x(first)
+        parts.append(
+            f'<line x1="{tx:.1f}" x2="{tx:.1f}" y1="{frame.bottom:.1f}" '
+            f'y2="{frame.bottom + 20:.1f}" stroke="#999"/>'
+        )
+        middle = frame.x((first + last + 1) / 2)
+        if middle - drawn < OPERATOR_FONT + 2:
+            continue
+        drawn = middle
+        shown = name if len(name) <= OPERATOR_CHARS else name[: OPERATOR_CHARS - 1] + "…"
+        y = frame.bottom + 22
+        parts.append(
+            f'<text x="{middle:.1f}" y="{y:.1f}" font-size="{OPERATOR_FONT}" '
+            f'text-anchor="end" transform="rotate(-90 {middle:.1f} {y:.1f})" '
+            f'dominant-baseline="middle">{escape(shown)}'
+            f"<title>{escape(name)} [{first}, {last}]</title></text>"
+        )
+    parts.append("</g>")
+    return parts
+
+
+def _time_axis(frame: Frame, operators: list[Operator]) -> list[str]:
+    if operators:
+        return [
+            *_operator_axis(frame, operators),
+            f'<text x="{LEFT + PANEL_WIDTH / 2}" y="{frame.bottom + OPERATOR_STRIP + 20:.1f}" '
+            'font-size="11" text-anchor="middle">time: the operators the entry calls, in '
+            "order →</text>",
+        ]
     parts = []
     for tick in _ticks(frame.t0, frame.t1, True):
         tx = frame.x(tick)
@@ -194,7 +240,9 @@ def _buffer(buffer: BufferSummary, frame: Frame) -> list[str]:
     return parts
 
 
-def _panel(pool: PoolSummary, buffers: list[BufferSummary], frame: Frame) -> list[str]:
+def _panel(
+    pool: PoolSummary, buffers: list[BufferSummary], frame: Frame, operators: list[Operator]
+) -> list[str]:
     ratio = f"{pool['size'] / pool['max_live']:.3f}x" if pool["max_live"] else "-"
     parts = [
         f'<text x="{LEFT}" y="{frame.top - 10:.1f}" font-size="14" font-weight="bold">'
@@ -203,7 +251,7 @@ def _panel(pool: PoolSummary, buffers: list[BufferSummary], frame: Frame) -> lis
         *_byte_axis(frame),
         f'<rect x="{LEFT}" y="{frame.top:.1f}" width="{PANEL_WIDTH}" height="{PANEL_HEIGHT}" '
         'fill="none" stroke="#444"/>',
-        *_time_axis(frame),
+        *_time_axis(frame, operators),
     ]
     for buffer in buffers:
         parts += _buffer(buffer, frame)
@@ -252,11 +300,15 @@ def _legend() -> list[str]:
     return parts
 
 
-def plan_svg(report: PlanReport, span: TimeSpan | None = None) -> str:
+def plan_svg(
+    report: PlanReport, span: TimeSpan | None = None, operators: list[Operator] | None = None
+) -> str:
     """The picture; `span`, when given, is the time axis of every panel (pictures of
-    several plans of one program compare on one axis)."""
+    several plans of one program compare on one axis); `operators`, the entry's calls,
+    label the time axis when given."""
     pools = report["pools"]
-    step = PANEL_HEIGHT + PANEL_GAP
+    operators = operators or []
+    step = PANEL_HEIGHT + PANEL_GAP + (OPERATOR_STRIP if operators else 0)
     width = LEFT + PANEL_WIDTH + RIGHT
     height = LEGEND_HEIGHT + max(len(pools), 1) * step + 16
     parts = [
@@ -272,7 +324,7 @@ def plan_svg(report: PlanReport, span: TimeSpan | None = None) -> str:
         frame = Frame(
             LEGEND_HEIGHT + 24 + index * step, t0, t1, max(pool["size"], pool["max_live"], 1)
         )
-        parts += _panel(pool, buffers, frame)
+        parts += _panel(pool, buffers, frame, operators)
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -282,4 +334,4 @@ class UsmpSvg(Target):
     name = "usmp-svg"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        output.write(plan_svg(plan_report(module)))
+        output.write(plan_svg(plan_report(module), operators=entry_operators(module)))

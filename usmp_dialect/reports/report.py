@@ -18,6 +18,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DictionaryAttr,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
@@ -29,6 +30,7 @@ from usmp_dialect.analysis.tir_liveness import io_mark
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
+    FILL_ATTR,
     OVERFLOW_ATTR,
     PLAN_ATTR,
     UNPLANNED_ATTR,
@@ -107,6 +109,63 @@ class PlanReport(TypedDict):
     max_live: int
     unplanned: list[Unplanned]
     plan: PlanSummary | None
+    fill: NotRequired[list[PoolFill]]
+    """For a plan made with `fill=traffic`, per pool against TVM's rule on the same pools."""
+
+
+class PoolFill(TypedDict):
+    pool: str
+    size: int
+    size_hint: int | None
+    traffic_share: float
+    """Of the bytes the calls read and write of all planned buffers, the share of its."""
+    first_rule_size: int
+    first_rule_traffic_share: float
+
+
+def _fill(module: ModuleOp, pools: list[PoolSummary]) -> list[PoolFill] | None:
+    found = module.attributes.get(FILL_ATTR)
+    if not isinstance(found, DictionaryAttr):
+        return None
+    figures = {
+        name: [v.value.data for v in value.data]  # type: ignore[attr-defined]
+        for name, value in found.data.items()
+    }
+    total = max(sum(f[0] for f in figures.values()), 1)
+    return [
+        {
+            "pool": pool["name"],
+            "size": pool["size"],
+            "size_hint": pool["size_hint"],
+            "traffic_share": round(figures[pool["name"]][0] / total, 4),
+            "first_rule_size": figures[pool["name"]][1],
+            "first_rule_traffic_share": round(figures[pool["name"]][2] / total, 4),
+        }
+        for pool in pools
+        if pool["name"] in figures
+    ]
+
+
+def _fill_lines(report: PlanReport) -> list[str]:
+    if "fill" not in report:
+        return []
+
+    def used(size: int, hint: int | None) -> str:
+        if hint is None:
+            return f"{size} bytes"
+        return f"{size} of {hint} bytes" + (f" ({size / hint:.0%})" if hint else "")
+
+    lines = [
+        f"  {f['pool']}: {used(f['size'], f['size_hint'])}, {f['traffic_share']:.0%} of the "
+        f"traffic; TVM's rule: {used(f['first_rule_size'], f['size_hint'])}, "
+        f"{f['first_rule_traffic_share']:.0%}"
+        for f in report["fill"]
+    ]
+    return [
+        "",
+        "fill by traffic (bytes calls read and write), against TVM's rule on the same pools:",
+        *lines,
+    ]
 
 
 ReportOrder = Literal["pool", "name", "size", "live", "ir"]
@@ -179,7 +238,7 @@ def plan_report(module: ModuleOp, order: ReportOrder = "pool") -> PlanReport:
             }
         )
     how_planned = _how_planned(module)
-    return {
+    report: PlanReport = {
         "pools": pools,
         "buffers": _sorted_buffers(buffers, order, pool_names),
         "lower_bounds": _lower_bounds(pools, how_planned),
@@ -187,6 +246,9 @@ def plan_report(module: ModuleOp, order: ReportOrder = "pool") -> PlanReport:
         "unplanned": _unplanned(module),
         "plan": how_planned,
     }
+    if (fill := _fill(module, pools)) is not None:
+        report["fill"] = fill
+    return report
 
 
 def _whole_max_live(problem: Problem, plan: Plan, pool_live: np.ndarray) -> int:
@@ -302,6 +364,7 @@ def format_text_report(report: PlanReport) -> str:
     ]
     lines = text_table(["pool", "size", "max-live", "ratio", "size-hint"], pools, {1, 2, 3})
     lines += _overflow_lines(report)
+    lines += _fill_lines(report)
     buffers = [
         [
             buffer_label(buffer),

@@ -147,6 +147,13 @@ class UsmpOptMain(xDSLOptMain):
             f"orders, climb rounds; default: {DEFAULT_EFFORT:g})",
         )
         arg_parser.add_argument(
+            "--fill",
+            choices=("first", "traffic"),
+            help="which buffers a size-hinted pool holds: first (TVM's rule, the default: "
+            "the first candidate with room) or traffic (those serving the most bytes read "
+            "and written per byte, fastest pool first)",
+        )
+        arg_parser.add_argument(
             "--use-workspace-io",
             action="store_true",
             help="--plan-pools places the entry function's inputs and outputs in the "
@@ -222,12 +229,14 @@ class UsmpOptMain(xDSLOptMain):
             args.algorithm
             or args.time_limit is not None
             or args.effort is not None
+            or args.fill is not None
             or args.use_workspace_io
             or args.hoist_workspaces
             or args.pools is not None
         ):
             _usage_error(
-                "--algorithm, --time-limit, --effort, --use-workspace-io, --hoist-workspaces "
+                "--algorithm, --time-limit, --effort, --fill, --use-workspace-io, "
+                "--hoist-workspaces "
                 "and --pools go with --plan-pools (or write -p 'tir-hoist-workspaces,"
                 "tir-io-to-allocations,...,usmp-assign-pools"
                 '{pools="SPEC"},usmp-plan{algorithm=NAME time-limit=SECONDS effort=N}\')'
@@ -248,6 +257,7 @@ class UsmpOptMain(xDSLOptMain):
                     workspace_io=args.use_workspace_io,
                     hoist_workspaces=args.hoist_workspaces,
                     effort=DEFAULT_EFFORT if args.effort is None else args.effort,
+                    fill=args.fill or "first",
                     pools=self._checked_pools(),
                     constant_pool=args.constant_pool,
                     instance=self._reads_an_instance(),

@@ -145,13 +145,24 @@ def _in_place(module: ModuleOp, entry: str, pairs: list[_Pair]) -> set[str]:
 
 def _in_place_pairs(function: tir.PrimFuncOp) -> list[tuple[int, int]]:
     pairs = function.attributes.get(IN_PLACE_ATTR)
-    if not isinstance(pairs, ArrayAttr):
+    if pairs is None:
         return []
+    params = len(function.body.block.args)
     found = []
-    for pair in pairs:
-        if isinstance(pair, ArrayAttr) and len(pair) == 2:
-            i, j = (p.value.data for p in pair if isinstance(p, IntegerAttr))
-            found.append((i, j))
+    for pair in pairs if isinstance(pairs, ArrayAttr) else [pairs]:
+        entries = list(pair) if isinstance(pair, ArrayAttr) else []
+        indices = [
+            p.value.data
+            for p in entries
+            if isinstance(p, IntegerAttr) and 0 <= p.value.data < params
+        ]
+        if len(indices) != 2 or len(entries) != 2:
+            raise UsmpError(
+                f"{IN_PLACE_ATTR} must be [[input, output], ...], pairs of the indices of "
+                f"@{function.sym_name.data}'s {params} params",
+                function,
+            )
+        found.append((indices[0], indices[1]))
     return found
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DictionaryAttr,
     IntegerAttr,
     ModuleOp,
     SymbolRefAttr,
@@ -30,8 +31,10 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from usmp_dialect.analysis.traffic import buffer_traffic
 from usmp_dialect.diagnostics import UsmpError, warn
 from usmp_dialect.dialects.usmp import (
+    FILL_ATTR,
     OVERFLOW_ATTR,
     PLAN_ATTR,
     LivenessOp,
@@ -52,7 +55,8 @@ from usmp_dialect.planning.budget import (
     PLANNING_PROGRESS,
     Budget,
 )
-from usmp_dialect.planning.problem import Plan, PlanningError
+from usmp_dialect.planning.fill import FILL_RULES, planned_by_traffic, traffic_served
+from usmp_dialect.planning.problem import Plan, PlanningError, Problem
 from usmp_dialect.planning.registry import get_algorithm
 from usmp_dialect.planning.validator import validate
 
@@ -63,17 +67,30 @@ fit their int64 counters (`--effort 1e300` overflowed). Rejected rather than cla
 clamped effort would give a plan the user did not ask for, silently."""
 
 
-def plan_module_problem(planned: ModuleProblem, algorithm: str, budget: Budget) -> Plan:
-    """Run the algorithm and the validator; errors point at the buffer they are about."""
+def plan_module_problem(
+    planned: ModuleProblem, algorithm: str, budget: Budget, fill: str = "first"
+) -> tuple[Plan, Plan | None]:
+    """Run the algorithm and the validator; errors point at the buffer they are about.
+    With `fill="traffic"`, the plan that fills the size-hinted pools by traffic
+    (`planning/fill.py`), and TVM's rule's plan to compare it with; else the plan alone."""
+
+    def plan_of(problem: Problem) -> Plan:
+        return get_algorithm(algorithm)(problem, budget)
+
+    first: Plan | None = None
     try:
-        plan = get_algorithm(algorithm)(planned.problem, budget)
+        if fill == "traffic":
+            traffic = buffer_traffic(planned.allocs, planned.problem.sizes.tolist())
+            plan, first = planned_by_traffic(plan_of, planned.problem, traffic)
+        else:
+            plan = plan_of(planned.problem)
     except PlanningError as error:
         op = planned.allocs[error.buffer] if error.buffer is not None else None
         raise UsmpError(str(error), op) from error
     errors = validate(planned.problem, plan)
     if errors:
         raise UsmpError(f"algorithm '{algorithm}' produced an invalid plan: {errors[0]}")
-    return plan
+    return plan, first
 
 
 def plan_summary(algorithm: str, plan: Plan) -> PlanAttr:
@@ -105,6 +122,25 @@ def write_plan(planned: ModuleProblem, plan: Plan, rewriter: PatternRewriter) ->
         rewriter.notify_op_modified(pool)
 
 
+def fill_comparison(planned: ModuleProblem, plan: Plan, first: Plan) -> DictionaryAttr:
+    """Per pool, `[traffic, size under TVM's rule, traffic under TVM's rule]`: the bytes
+    read and written of the buffers `plan` puts there, and `first`'s figures."""
+    problem = planned.problem
+    traffic = buffer_traffic(planned.allocs, problem.sizes.tolist())
+    figures = zip(
+        traffic_served(problem, plan, traffic).tolist(),
+        first.pool_sizes(problem).tolist(),
+        traffic_served(problem, first, traffic).tolist(),
+        strict=True,
+    )
+    return DictionaryAttr(
+        {
+            pool.sym_name.data: ArrayAttr([i64_attr(v) for v in values])
+            for pool, values in zip(planned.pools, figures, strict=True)
+        }
+    )
+
+
 @dataclass
 class PlanPools(RewritePattern):
     """Matches the module's `usmp.liveness`, the anchor of its planning problem, while any
@@ -112,6 +148,7 @@ class PlanPools(RewritePattern):
 
     algorithm: str
     budget: Budget
+    fill: str = "first"
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: LivenessOp, rewriter: PatternRewriter) -> None:
@@ -126,7 +163,9 @@ class PlanPools(RewritePattern):
         ):
             return
         planned = build_problem(allocs, pools)
-        plan = plan_module_problem(planned, self.algorithm, self.budget)
+        plan, first = plan_module_problem(planned, self.algorithm, self.budget, self.fill)
+        if first is not None:
+            module.attributes[FILL_ATTR] = fill_comparison(planned, plan, first)
         write_plan(planned, plan, rewriter)
         module.attributes[PLAN_ATTR] = plan_summary(self.algorithm, plan)
         rewriter.notify_op_modified(module)
@@ -150,6 +189,10 @@ class UsmpPlan(ModulePass):
     time_limit: int | float = DEFAULT_TIME_LIMIT
     """Seconds: a safety cap. When it ends an algorithm before its work budget does, the
     plan may differ between runs; a warning and `usmp.plan` say so."""
+    fill: str = "first"
+    """Which buffers a size-hinted pool holds: `first`, TVM's rule (the first candidate
+    with room, in the algorithm's order); `traffic`, those serving the most memory traffic
+    per byte, fastest pool first (`planning/fill.py`)."""
     effort: int | float = DEFAULT_EFFORT
     """Scales the work an algorithm allots itself (search nodes, greedy orders, climb
     rounds) as a function of the problem: the same effort gives the same plan on any run."""
@@ -160,6 +203,8 @@ class UsmpPlan(ModulePass):
             get_algorithm(self.algorithm)
         except PlanningError as error:
             raise UsmpError(str(error)) from error
+        if self.fill not in FILL_RULES:
+            raise UsmpError(f"fill must be one of {', '.join(FILL_RULES)}, got '{self.fill}'")
         if self.time_limit < 0:
             raise UsmpError(f"time-limit must not be negative, got {self.time_limit}")
         if not self.effort > 0:
@@ -201,4 +246,6 @@ class UsmpPlan(ModulePass):
         # Applied at its anchor rather than by PatternRewriteWalker, whose error path
         # prints the whole module into the error (docs/architecture.md, measured).
         if (liveness := module_liveness(op)) is not None:
-            PlanPools(self.algorithm, budget).match_and_rewrite(liveness, PatternRewriter(liveness))
+            PlanPools(self.algorithm, budget, self.fill).match_and_rewrite(
+                liveness, PatternRewriter(liveness)
+            )

@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
 from usmp_dialect.tvm.relax.fused_names import named_fusion
 from usmp_dialect.tvm.relax.names import ENTRY
 from usmp_dialect.tvm.relax.nodes import nodes_of
@@ -104,6 +105,7 @@ def _producer_patterns(mod: Any) -> list[Any]:
     from tvm.relax.dpl.pattern import GlobalVarPattern, TuplePattern, is_op, wildcard
 
     spatial = _spatial_callees(mod)
+    in_place = _in_place_callees(mod)
     found: list[_Lifetimes] = []  # built at the first producer its tensors' sizes do not settle
 
     def lifetimes() -> _Lifetimes:
@@ -112,10 +114,12 @@ def _producer_patterns(mod: Any) -> list[Any]:
         return found[0]
 
     def check_one(context: Any) -> bool:
+        if context.matched_expr.args[0] in in_place:
+            return False
         return _fusable(context.annotated_expr["producer0"], context, spatial, lifetimes)
 
     def check_all(context: Any) -> bool:
-        return all(
+        return context.matched_expr.args[0] not in in_place and all(
             _sole_elementwise(producer, context, spatial) and _no_larger_inputs(producer)
             for producer in context.annotated_expr.values()
             if producer is not context.matched_expr
@@ -153,6 +157,14 @@ def _spatial_callees(mod: Any) -> set[Any]:
     """The PrimFuncs `mod`'s entry calls that compute element by element (no reduction)."""
     callees = {b.value.args[0] for b in _call_tirs(mod[ENTRY])}
     return {c for c in callees if _all_spatial(mod[c])}
+
+
+def _in_place_callees(mod: Any) -> set[Any]:
+    """The PrimFuncs `mod`'s entry calls that update an input in place (`usmp.in_place`, an
+    SVDF's state): fused with a producer, FuseTIR's function would lose the attribute
+    (its params renumbered), and the state would become an input and an output."""
+    callees = {b.value.args[0] for b in _call_tirs(mod[ENTRY])}
+    return {c for c in callees if IN_PLACE_ATTR in (mod[c].attrs or {})}
 
 
 def _producer_places(func: Any, spatial: set[Any]) -> set[tuple[int, tuple[int, ...]]]:
