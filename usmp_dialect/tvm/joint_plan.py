@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -177,6 +177,7 @@ def _rewrite(stage: Stage, views: dict[str, _View], offsets: dict[str, int], siz
     entry = stage.entry
     for name, view in views.items():
         (old,) = view.address.indices
+        assert isinstance(old.type, IntegerType | IndexType)
         constant = arith.ConstantOp(IntegerAttr(offsets[name], old.type))
         Rewriter.insert_op(constant, InsertPoint.before(view.address))
         view.address.operands = [view.address.buffer, constant.result]
