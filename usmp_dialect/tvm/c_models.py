@@ -117,6 +117,7 @@ def _plan_pipeline(
         _check_handover(before, after, origin)
     stages = [
         Stage(
+            i.model,
             c_library.check_module(module),
             _shared_pools(i)[0][0].name,
             tuple(t.name for t in i.inputs),

@@ -48,9 +48,10 @@ _VIEWS = (tir.DeclBufferOp, tir.BufferDataOp, tir.AddressOfOp)
 
 @dataclass(frozen=True)
 class Stage:
-    """One model of the pipeline: its planned entry, the name of its workspace pool, and
-    its inputs and outputs in order (the outputs are the next stage's inputs)."""
+    """One model of the pipeline: its name, its planned entry, the name of its workspace
+    pool, and its inputs and outputs in order (the outputs are the next stage's inputs)."""
 
+    model: str
     entry: tir.PrimFuncOp
     pool: str
     inputs: tuple[str, ...]
@@ -100,7 +101,7 @@ def plan_pipeline(stages: list[Stage], alignment: int) -> int:
     count = len(owner)
     intervals = Intervals.from_lists(np.arange(count), starts, ends)
     problem = Problem(
-        names=tuple(f"{stages[k].entry.sym_name.data}:{name}" for k, name in owner),
+        names=tuple(f"{stages[k].model}:{name}" for k, name in owner),
         sizes=np.asarray([-(-s // alignment) * alignment for s in sizes], dtype=np.int64),
         alignments=np.full(count, alignment, dtype=np.int64),
         conflicts=conflicts_from_intervals(intervals, count),
@@ -128,7 +129,7 @@ def _views(stage: Stage) -> dict[str, _View]:
 
     def refuse(why: str) -> LocatedError:
         return LocatedError(
-            f"@{entry.sym_name.data} cannot be planned with the other models: {why}",
+            f"{stage.model} cannot be planned with the other models: {why}",
             stage.origin,
         )
 
