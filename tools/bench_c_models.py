@@ -3,7 +3,8 @@
 one after another (`usmp-translate --emit-c-models`), its RAM against TensorFlow Lite
 Micro's for the same two files:
 
-    python tools/bench_c_models.py A.tflite B.tflite [--pipeline C.tflite D.tflite]... [--write [FILE]]
+    python tools/bench_c_models.py A.tflite B.tflite [--pipeline C.tflite D.tflite]...
+        [--write [FILE]]
 
 `--pipeline`: a row more, C's outputs are D's inputs (`--emit-c-models --pipeline`).
 Each file is imported, planned with its inputs and outputs in its workspace
@@ -24,8 +25,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
 
-from usmp_dialect.planning.budget import DEFAULT_ALGORITHM, Budget  # noqa: E402
 from usmp_dialect.parsing import parse_module  # noqa: E402
+from usmp_dialect.planning.budget import DEFAULT_ALGORITHM, Budget  # noqa: E402
 from usmp_dialect.tvm.c_check import image_sizes  # noqa: E402
 from usmp_dialect.tvm.c_library import Interface, check_module, interface  # noqa: E402
 from usmp_dialect.tvm.tflm_arena import tflm_arena  # noqa: E402
@@ -159,9 +160,9 @@ def main(argv: list[str]) -> int:
         "planned as one program (the first's output and the second's input one buffer, "
         "from the first's writer to the second's last reader, each model's other buffers "
         "its own); *before*: the two plans kept and the second's workspace shifted so that "
-        "its input lies on the first's output, the workspace `--pipeline` made before. TFLM: the `tflite-"
-        "micro` wheel's arena for each file (head: its tensors, inputs and outputs "
-        "included; tail: its interpreter's persistent structures, variables, "
+        "its input lies on the first's output, the workspace `--pipeline` made before. "
+        "TFLM: the `tflite-micro` wheel's arena for each file (head: its tensors, inputs "
+        "and outputs included; tail: its interpreter's persistent structures, variables, "
         "quantization data); *separate arenas*: the sum of both arenas; *one shared "
         "arena*: TFLM's multi-tenant layout, the larger head and both tails (computed from "
         "the two, the wheel has no multi-tenant interpreter); *our offline plans*: the "
