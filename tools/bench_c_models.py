@@ -37,7 +37,7 @@ HEADER = [
     "models",
     "schedule",
     "ours: .bss",
-    "ours before: plans shifted",
+    "ours before: workspace, plans shifted",
     "ours: each model's pools",
     "TFLM: separate arenas (heads + tails)",
     "TFLM: one shared arena",
