@@ -322,3 +322,63 @@ def test_a_pipeline_needs_every_buffer_a_view_in_the_entry(tmp_path: Path) -> No
         f"{bare}: error: a cannot be planned with the other models: 'x' is no buffer of its "
         "body in pool 'ws'"
     ]
+
+
+PAIR_MAIN = r"""
+#include <stdio.h>
+#include <string.h>
+#include "models.h"
+int main(void) {
+  struct sine_workspace_pools a = models_sine_pools();
+  struct relu_workspace_pools b = models_relu_pools();
+  struct sine_inputs a_in = sine_map_inputs(&a);
+  struct relu_outputs b_out = relu_map_outputs(&b);
+  struct sine_outputs a_out = sine_map_outputs(&a);
+  struct relu_inputs b_in = relu_map_inputs(&b);
+  float x = 2.5f, y;
+  memcpy(a_in.INPUT, &x, sizeof x);
+  if (sine_run(&a, NULL) != 0 || relu_run(&b, NULL) != 0) return 1;
+  memcpy(&y, b_out.OUTPUT, sizeof y);
+  printf("%a %d\n", y, (void*)a_out.OUTPUT_A == (void*)b_in.INPUT_B);
+  return 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_a_pipeline_of_two_models_computes_as_each_alone(tmp_path: Path) -> None:
+    """Two different models planned as one program (the sine model, then a RELU on its
+    one float): the second's output is what each model's own library computes, one on
+    what the other gave."""
+    c_check.require_tools(qemu=False)
+    sine = wheel_model_path("sine-tflite")
+    assert sine is not None, "pip install -e '.[test]' (tflite-micro)"
+    paths = {
+        "sine": _planned(Path(sine).read_bytes(), tmp_path, "sine"),
+        "relu": _planned(large_activations_tflite(size=1, channels=1), tmp_path, "relu"),
+    }
+    (a, b) = interfaces = [_interface(path, name) for name, path in paths.items()]
+    library = tmp_path / "library"
+    flags = [f"--model={name}={path}" for name, path in paths.items()]
+    subprocess.run([*TRANSLATE, "--emit-c-models", str(library), *flags, "--pipeline"], check=True)
+    main = (
+        PAIR_MAIN.replace("INPUT_B", b.inputs[0].ident)
+        .replace("OUTPUT_A", a.outputs[0].ident)
+        .replace("INPUT", a.inputs[0].ident)
+        .replace("OUTPUT", b.outputs[0].ident)
+    )
+    result, same = _ran(library, main).split()
+    assert same == "1"  # the RELU reads the sine's output where the sine wrote it
+    piped = float.fromhex(result)
+    value = np.full(a.inputs[0].shape, 2.5, dtype=np.float32)
+    for (name, path), i in zip(paths.items(), interfaces, strict=True):
+        alone = tmp_path / f"{name}_alone"
+        subprocess.run(
+            [*TRANSLATE, "--emit-c", str(alone), str(path), "--model-name", name], check=True
+        )
+        c_check.build(str(alone))
+        given = value.reshape(i.inputs[0].shape)
+        value = c_check.run(str(alone), i, {i.inputs[0].name: given})[i.outputs[0].name]
+    assert piped == float(value.ravel()[0])
+    # sin(2.5) > 0: the RELU keeps it; a wrong hand-over would not give the same bits.
+    assert piped == pytest.approx(np.sin(2.5), abs=0.1)
