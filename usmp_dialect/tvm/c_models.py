@@ -9,6 +9,10 @@ model's workspace pools together (a model's pools lie one after another in it), 
 state array per model that keeps state from run to run (never shared: a model's variables
 must survive the other's runs). `models_NAME_pools()` gives model NAME's
 `struct NAME_workspace_pools` inside them, for NAME_run (and NAME_map_inputs, ...).
+
+A pipeline (each model's outputs the next one's inputs, left where written) is planned
+again as one program (`joint_plan.plan_pipeline`): every model's workspace starts at the
+shared one's start, its buffers at their joint offsets.
 """
 
 from __future__ import annotations
@@ -176,8 +180,8 @@ def _header(interfaces: list[c_library.Interface], pipeline: bool) -> str:
             " * state a model keeps from run to run has its own array. */",
             *(
                 [
-                    "/* A pipeline: each model's outputs are the next one's inputs, in place (run",
-                    " * them in this order; read the next one's inputs, not a copy). */",
+                    "/* A pipeline planned as one program: each model's outputs are the next one's",
+                    " * inputs, in place (run them in this order; no copy between them). */",
                 ]
                 if pipeline
                 else []
