@@ -202,6 +202,23 @@ def test_pipeline_hands_outputs_over_in_place(tmp_path: Path) -> None:
     ).stdout.split()
     assert piped == twice
     assert float.fromhex(piped) == pytest.approx(np.sin(np.sin(0.75)), abs=0.1)
+    # The model's own library, run on 0.75 and then on what it gave: the same bits.
+    alone = tmp_path / "alone"
+    subprocess.run(
+        [*TRANSLATE, "--emit-c", str(alone), str(planned), "--model-name", "first"], check=True
+    )
+    c_check.build(str(alone))
+    value = np.full(given.shape, 0.75, dtype=np.float32)
+    for _ in range(2):
+        value = c_check.run(str(alone), interface, {given.name: value})[output.name]
+    assert float(value.ravel()[0]).hex() == float.fromhex(piped).hex()
+    # Planned as one program: no larger than the second plan shifted so that its input
+    # lies on the first's output (what --pipeline did before), here smaller.
+    shift = interface.offsets[output.name][1] - interface.offsets[given.name][1]
+    (pool,) = interface.workspace_pools
+    shifted = max(pool.size, shift + pool.size) - min(0, shift)
+    joint = int(re.search(r"MODELS_WORKSPACE_SIZE (\d+)", (library / "models.h").read_text())[1])
+    assert joint < shifted
 
     relu = _planned(large_activations_tflite(size=4), tmp_path, "relu")
     flags = [f"--model=first={planned}", f"--model=relu={relu}", "--pipeline"]
@@ -269,3 +286,99 @@ def test_the_shared_workspace_keeps_each_pools_alignment(tmp_path: Path) -> None
     assert "models_workspace[80] __attribute__((aligned(64)))" in source
     assert re.findall(r"pools\.fast = &models_workspace\[(\d+)\]", source) == ["64", "64"]
     assert _ran(library, ALIGNED_MAIN) == "0 0\n"
+
+
+WHOLE_POOL = (
+    "builtin.module {\n"
+    '  tir.prim_func @main(%ws: !tir.buffer<32xui8> {tir.name = "ws"}) attributes '
+    "{runner_function = true, usmp.pools = #usmp.pool_sizes<ws = 32>, "
+    'usmp.io_offsets = #usmp.io_offsets<x = input "ws"[0] : memref<1xf32>, '
+    'y = output "ws"[16] : memref<1xf32>>} {\n'
+    "WHOLE"
+    "    %1 = arith.constant 0 : i32\n  }\n}\n"
+)
+"""A planned entry whose input and output are in its pool but no buffer of its body views
+them; WHOLE: what else its body does."""
+
+
+def test_a_pipeline_needs_every_buffer_a_view_in_the_entry(tmp_path: Path) -> None:
+    """The joint plan reads each buffer's lifetime from the entry's views of its pool: a
+    pool handed whole to an operation (a kernel planning its own bytes in it), or an input
+    no view holds, is one diagnostic, and no library."""
+    whole, bare = tmp_path / "whole.mlir", tmp_path / "bare.mlir"
+    whole.write_text(
+        WHOLE_POOL.replace(
+            "WHOLE", "    %0 = tir.buffer_data %ws : !tir.buffer<32xui8> -> !tir.ptr<ui8>\n"
+        )
+    )
+    bare.write_text(WHOLE_POOL.replace("WHOLE", ""))
+    flags = [f"--model=a={whole}", f"--model=b={whole}", "--pipeline"]
+    assert _refused(flags, tmp_path / "whole") == [
+        f"{whole}: error: a cannot be planned with the other models: 'tir.buffer_data' uses "
+        "its pool 'ws' as a whole"
+    ]
+    flags = [f"--model=a={bare}", f"--model=b={bare}", "--pipeline"]
+    assert _refused(flags, tmp_path / "bare") == [
+        f"{bare}: error: a cannot be planned with the other models: 'x' is no buffer of its "
+        "body in pool 'ws'"
+    ]
+
+
+PAIR_MAIN = r"""
+#include <stdio.h>
+#include <string.h>
+#include "models.h"
+int main(void) {
+  struct sine_workspace_pools a = models_sine_pools();
+  struct relu_workspace_pools b = models_relu_pools();
+  struct sine_inputs a_in = sine_map_inputs(&a);
+  struct relu_outputs b_out = relu_map_outputs(&b);
+  struct sine_outputs a_out = sine_map_outputs(&a);
+  struct relu_inputs b_in = relu_map_inputs(&b);
+  float x = 2.5f, y;
+  memcpy(a_in.INPUT, &x, sizeof x);
+  if (sine_run(&a, NULL) != 0 || relu_run(&b, NULL) != 0) return 1;
+  memcpy(&y, b_out.OUTPUT, sizeof y);
+  printf("%a %d\n", y, (void*)a_out.OUTPUT_A == (void*)b_in.INPUT_B);
+  return 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_a_pipeline_of_two_models_computes_as_each_alone(tmp_path: Path) -> None:
+    """Two different models planned as one program (the sine model, then a RELU on its
+    one float): the second's output is what each model's own library computes, one on
+    what the other gave."""
+    c_check.require_tools(qemu=False)
+    sine = wheel_model_path("sine-tflite")
+    assert sine is not None, "pip install -e '.[test]' (tflite-micro)"
+    paths = {
+        "sine": _planned(Path(sine).read_bytes(), tmp_path, "sine"),
+        "relu": _planned(large_activations_tflite(size=1, channels=1), tmp_path, "relu"),
+    }
+    (a, b) = interfaces = [_interface(path, name) for name, path in paths.items()]
+    library = tmp_path / "library"
+    flags = [f"--model={name}={path}" for name, path in paths.items()]
+    subprocess.run([*TRANSLATE, "--emit-c-models", str(library), *flags, "--pipeline"], check=True)
+    main = (
+        PAIR_MAIN.replace("INPUT_B", b.inputs[0].ident)
+        .replace("OUTPUT_A", a.outputs[0].ident)
+        .replace("INPUT", a.inputs[0].ident)
+        .replace("OUTPUT", b.outputs[0].ident)
+    )
+    result, same = _ran(library, main).split()
+    assert same == "1"  # the RELU reads the sine's output where the sine wrote it
+    piped = float.fromhex(result)
+    value = np.full(a.inputs[0].shape, 2.5, dtype=np.float32)
+    for (name, path), i in zip(paths.items(), interfaces, strict=True):
+        alone = tmp_path / f"{name}_alone"
+        subprocess.run(
+            [*TRANSLATE, "--emit-c", str(alone), str(path), "--model-name", name], check=True
+        )
+        c_check.build(str(alone))
+        given = value.reshape(i.inputs[0].shape)
+        value = c_check.run(str(alone), i, {i.inputs[0].name: given})[i.outputs[0].name]
+    assert piped == float(value.ravel()[0])
+    # sin(2.5) > 0: the RELU keeps it; a wrong hand-over would not give the same bits.
+    assert piped == pytest.approx(np.sin(2.5), abs=0.1)

@@ -3,9 +3,10 @@
 one after another (`usmp-translate --emit-c-models`), its RAM against TensorFlow Lite
 Micro's for the same two files:
 
-    python tools/bench_c_models.py A.tflite B.tflite [--pipeline C.tflite D.tflite] [--write [FILE]]
+    python tools/bench_c_models.py A.tflite B.tflite [--pipeline C.tflite D.tflite]...
+        [--write [FILE]]
 
-`--pipeline`: a second row, C's outputs are D's inputs (`--emit-c-models --pipeline`).
+`--pipeline`: a row more, C's outputs are D's inputs (`--emit-c-models --pipeline`).
 Each file is imported, planned with its inputs and outputs in its workspace
 (`--plan-pools --use-workspace-io --constant-pool`), and both written as one library; a
 main calling both run functions is linked (`cc -O2`) and its `.bss` read (`size -A`).
@@ -24,8 +25,10 @@ sys.path.insert(0, str(ROOT))
 
 from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
 
+from usmp_dialect.parsing import parse_module  # noqa: E402
 from usmp_dialect.planning.budget import DEFAULT_ALGORITHM, Budget  # noqa: E402
 from usmp_dialect.tvm.c_check import image_sizes  # noqa: E402
+from usmp_dialect.tvm.c_library import Interface, check_module, interface  # noqa: E402
 from usmp_dialect.tvm.tflm_arena import tflm_arena  # noqa: E402
 from usmp_dialect.tvm.tflm_plan import planned_tflite  # noqa: E402
 
@@ -34,6 +37,7 @@ HEADER = [
     "models",
     "schedule",
     "ours: .bss",
+    "ours before: workspace, plans shifted",
     "ours: each model's pools",
     "TFLM: separate arenas (heads + tails)",
     "TFLM: one shared arena",
@@ -54,11 +58,18 @@ def _planned_mlir(path: Path, out: Path) -> None:
     )
 
 
-def _pool_size(header: Path) -> int:
-    for line in header.read_text().splitlines():
-        if "_WORKSPACE_POOL_SIZE" in line:
-            return int(line.split()[-1])
-    return 0
+def _interface(mlir: Path, name: str) -> Interface:
+    module = parse_module(mlir.read_bytes(), str(mlir))
+    return interface(module, check_module(module), name)
+
+
+def _shifted(first: Interface, second: Interface) -> int:
+    """The workspace of two separately planned models, the second's shifted so that its
+    input lies on the first's output (what `--pipeline` did before it planned jointly)."""
+    (out,), (given,) = first.outputs, second.inputs
+    shift = first.offsets[out.name][1] - second.offsets[given.name][1]
+    sizes = [first.workspace_pools[0].size, second.workspace_pools[0].size]
+    return max(sizes[0], shift + sizes[1]) - min(0, shift)
 
 
 def _bss(names: list[str], directory: Path) -> int:
@@ -98,7 +109,8 @@ def _row(paths: list[Path], pipeline: bool) -> list[str]:
         if pipeline:
             flags.append("--pipeline")
         subprocess.run([*TRANSLATE, "--emit-c-models", str(library), *flags], check=True)
-        pools = [_pool_size(library / f"{n}.h") for n in names]
+        own = [_interface(directory / f"{n}.mlir", n) for n in names]
+        pools = [i.workspace_pools[0].size if i.workspace_pools else 0 for i in own]
         bss = _bss(names, library)
         arenas = [tflm_arena(str(p)) for p in paths]
         planned = []
@@ -114,6 +126,7 @@ def _row(paths: list[Path], pipeline: bool) -> list[str]:
         " then ".join(p.name for p in paths),
         "pipeline (no copy)" if pipeline else "one after another",
         f"{bss:,}",
+        f"{_shifted(*own):,}" if pipeline else "-",
         " / ".join(f"{p:,}" for p in pools),
         f"{separate:,} ({heads} + {tails:,})",
         f"{max(h for h, _ in arenas) + tails:,}",
@@ -125,25 +138,31 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("files", nargs="+", help=".tflite files, in the order they run")
     parser.add_argument(
-        "--pipeline", nargs=2, metavar="FILE", help="a row of two files as a pipeline"
+        "--pipeline",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a row of two files as a pipeline (repeatable)",
     )
     add_write_option(parser)
     args = parser.parse_args(argv)
     rows = [_row([Path(f) for f in args.files], pipeline=False)]
-    if args.pipeline:
-        rows.append(_row([Path(f) for f in args.pipeline], pipeline=True))
-    command = " ".join(args.files) + (
-        f" --pipeline {' '.join(args.pipeline)}" if args.pipeline else ""
-    )
+    rows += [_row([Path(f) for f in pair], pipeline=True) for pair in args.pipeline]
+    command = " ".join(args.files) + "".join(f" --pipeline {' '.join(p)}" for p in args.pipeline)
     preamble = [
         f"`python tools/bench_c_models.py {command} --write` (this 2-core "
         "machine): the files imported and planned with their inputs and outputs in their "
         "workspace (`--plan-pools --use-workspace-io --constant-pool`), written as one "
         "library by `usmp-translate --emit-c-models` and linked with a main running each "
         "once (`cc -O2`, x86-64): *.bss* is the RAM the library holds (a C runtime's own "
-        "`.bss` taken off), *each model's pools* what each needs alone. TFLM: the `tflite-"
-        "micro` wheel's arena for each file (head: its tensors, inputs and outputs "
-        "included; tail: its interpreter's persistent structures, variables, "
+        "`.bss` taken off), *each model's pools* what each needs alone. A pipeline is "
+        "planned as one program (the first's output and the second's input one buffer, "
+        "from the first's writer to the second's last reader, each model's other buffers "
+        "its own); *before*: the two plans kept and the second's workspace shifted so that "
+        "its input lies on the first's output, the workspace `--pipeline` made before. "
+        "TFLM: the `tflite-micro` wheel's arena for each file (head: its tensors, inputs "
+        "and outputs included; tail: its interpreter's persistent structures, variables, "
         "quantization data); *separate arenas*: the sum of both arenas; *one shared "
         "arena*: TFLM's multi-tenant layout, the larger head and both tails (computed from "
         "the two, the wheel has no multi-tenant interpreter); *our offline plans*: the "

@@ -9,6 +9,10 @@ model's workspace pools together (a model's pools lie one after another in it), 
 state array per model that keeps state from run to run (never shared: a model's variables
 must survive the other's runs). `models_NAME_pools()` gives model NAME's
 `struct NAME_workspace_pools` inside them, for NAME_run (and NAME_map_inputs, ...).
+
+A pipeline (each model's outputs the next one's inputs, left where written) is planned
+again as one program (`joint_plan.plan_pipeline`): every model's workspace starts at the
+shared one's start, its buffers at their joint offsets.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from xdsl.dialects.builtin import ModuleOp
 from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.tvm import c_library
 from usmp_dialect.tvm.c_bundle import library_files
+from usmp_dialect.tvm.joint_plan import Stage, plan_pipeline
 
 SYSTEM = "models"
 """The prefix of the shared part: models.h, models_workspace, models_NAME_pools()."""
@@ -44,20 +49,25 @@ def models_files(
 ) -> dict[str, str]:
     """The library of `models`, each (C prefix, planned module, where it came from), run
     one after another; `pipeline`: each model's outputs are the next one's inputs, left
-    where the one wrote them for the next to read (`_pipeline_bases`)."""
+    where the one wrote them for the next to read, all planned as one program
+    (`_plan_pipeline`)."""
     check_model_names([(name, origin) for name, _, origin in models])
+    interfaces = [_interface(module, name) for name, module, _ in models]
+    if pipeline:
+        _plan_pipeline(models, interfaces)
+        # The views moved: each model's interface is read again from its joint plan.
+        interfaces = [_interface(module, name) for name, module, _ in models]
     files: dict[str, str] = {}
-    interfaces = []
     for name, module, _ in models:
-        interface = c_library.interface(module, c_library.check_module(module), name)
-        interfaces.append(interface)
         own = (f"{name}.h", f"{name}.c", f"{name}_constants.c")  # not its runner's files
         files |= {file: text for file, text in library_files(module, name).items() if file in own}
-    origins = [origin for _, _, origin in models]
-    bases = _pipeline_bases(interfaces, origins) if pipeline else [0] * len(interfaces)
-    files[f"{SYSTEM}.h"] = _header(interfaces, bases, pipeline)
-    files[f"{SYSTEM}.c"] = _source(interfaces, bases)
+    files[f"{SYSTEM}.h"] = _header(interfaces, pipeline)
+    files[f"{SYSTEM}.c"] = _source(interfaces)
     return files
+
+
+def _interface(module: ModuleOp, name: str) -> c_library.Interface:
+    return c_library.interface(module, c_library.check_module(module), name)
 
 
 def check_model_names(models: Sequence[tuple[str, str]]) -> None:
@@ -94,36 +104,38 @@ def _shared_pools(interface: c_library.Interface) -> list[tuple[c_library.Pool, 
     return placed
 
 
-def _workspace_size(interfaces: list[c_library.Interface], bases: list[int]) -> int:
+def _workspace_size(interfaces: list[c_library.Interface]) -> int:
     return max(
-        (
-            base + offset + pool.size
-            for i, base in zip(interfaces, bases, strict=True)
-            for pool, offset in _shared_pools(i)
-        ),
+        (offset + pool.size for i in interfaces for pool, offset in _shared_pools(i)),
         default=0,
     )
 
 
-def _pipeline_bases(interfaces: list[c_library.Interface], origins: list[str]) -> list[int]:
-    """Where each model's workspace starts in the shared one, so that each model's inputs
-    lie on the bytes where the model before wrote its outputs: no copy between them. Each
-    plan is kept as it is (its inputs live from its start, so nothing it writes overwrites
-    them before they are read; what the model before left elsewhere is dead)."""
-    alignment = _workspace_alignment(interfaces)
-    bases = [0]
+def _plan_pipeline(
+    models: Sequence[tuple[str, ModuleOp, str]], interfaces: list[c_library.Interface]
+) -> None:
+    """Plans the models as one program whose models each read the outputs of the one before
+    where it wrote them (`joint_plan.plan_pipeline`): their modules are rewritten to it."""
+    origins = [origin for _, _, origin in models]
     for (before, after), origin in zip(itertools.pairwise(interfaces), origins[1:], strict=True):
-        bases.append(bases[-1] + _handover_shift(before, after, origin, alignment))
-    lowest = min(bases)
-    return [base - lowest for base in bases]
+        _check_handover(before, after, origin)
+    stages = [
+        Stage(
+            i.model,
+            c_library.check_module(module),
+            _shared_pools(i)[0][0].name,
+            tuple(t.name for t in i.inputs),
+            tuple(t.name for t in i.outputs),
+            origin,
+        )
+        for (_, module, origin), i in zip(models, interfaces, strict=True)
+    ]
+    plan_pipeline(stages, _workspace_alignment(interfaces))
 
 
-def _handover_shift(
-    before: c_library.Interface, after: c_library.Interface, origin: str, alignment: int
-) -> int:
-    """How far `after`'s workspace starts past `before`'s so that its inputs are the other's
-    outputs, a multiple of `alignment` (every model's pool stays aligned); a `LocatedError`
-    at `origin` (after's file) when no shift does it."""
+def _check_handover(before: c_library.Interface, after: c_library.Interface, origin: str) -> None:
+    """A `LocatedError` at `origin` (after's file) unless `after`'s inputs can be
+    `before`'s outputs: the same bytes, types and scales, all in one workspace pool."""
 
     def refuse(why: str) -> NoReturn:
         raise LocatedError(f"{after.model} cannot take {before.model}'s outputs: {why}", origin)
@@ -152,19 +164,9 @@ def _handover_shift(
                 f"input '{given.name}' has scale and zero point {read}, the output "
                 f"'{out.name}' {written}"
             )
-    shifts = {
-        before.offsets[out.name][1] - after.offsets[given.name][1]
-        for out, given in zip(before.outputs, after.inputs, strict=True)
-    }
-    if len(shifts) != 1:
-        refuse("its inputs lie apart otherwise than the outputs do")
-    shift = shifts.pop()
-    if shift % alignment:
-        refuse(f"the shift, {shift} bytes, is no multiple of the pools' alignment, {alignment}")
-    return shift
 
 
-def _header(interfaces: list[c_library.Interface], bases: list[int], pipeline: bool) -> str:
+def _header(interfaces: list[c_library.Interface], pipeline: bool) -> str:
     guard = f"{SYSTEM.upper()}_H"
     includes = [f'#include "{i.model}.h"' for i in interfaces]
     pools = [
@@ -178,8 +180,8 @@ def _header(interfaces: list[c_library.Interface], bases: list[int], pipeline: b
             " * state a model keeps from run to run has its own array. */",
             *(
                 [
-                    "/* A pipeline: each model's outputs are the next one's inputs, in place (run",
-                    " * them in this order; read the next one's inputs, not a copy). */",
+                    "/* A pipeline planned as one program: each model's outputs are the next one's",
+                    " * inputs, in place (run them in this order; no copy between them). */",
                 ]
                 if pipeline
                 else []
@@ -188,7 +190,7 @@ def _header(interfaces: list[c_library.Interface], bases: list[int], pipeline: b
             f"#define {guard}",
             *includes,
             "",
-            f"#define {SYSTEM.upper()}_WORKSPACE_SIZE {_workspace_size(interfaces, bases)}",
+            f"#define {SYSTEM.upper()}_WORKSPACE_SIZE {_workspace_size(interfaces)}",
             "/* A model's workspace pools inside the shared memory: pass them to its run",
             " * function (another model's run overwrites its workspace, not its state). */",
             *pools,
@@ -198,8 +200,8 @@ def _header(interfaces: list[c_library.Interface], bases: list[int], pipeline: b
     )
 
 
-def _source(interfaces: list[c_library.Interface], bases: list[int]) -> str:
-    size = _workspace_size(interfaces, bases)
+def _source(interfaces: list[c_library.Interface]) -> str:
+    size = _workspace_size(interfaces)
     alignment = _workspace_alignment(interfaces)
     lines = [
         "/* Generated by usmp-translate --emit-c-models. */",
@@ -218,8 +220,8 @@ def _source(interfaces: list[c_library.Interface], bases: list[int]) -> str:
             if pool.state
         ]
     lines.append("")
-    for i, base in zip(interfaces, bases, strict=True):
-        shared = {pool.ident: base + offset for pool, offset in _shared_pools(i)}
+    for i in interfaces:
+        shared = {pool.ident: offset for pool, offset in _shared_pools(i)}
         lines += [
             f"struct {i.model}_workspace_pools {SYSTEM}_{i.model}_pools(void) {{",
             f"  struct {i.model}_workspace_pools pools;",
