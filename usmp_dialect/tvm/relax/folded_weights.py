@@ -48,13 +48,13 @@ LAYOUT_OPS = frozenset(
 )
 
 
-def _leaves(expr: Any) -> list[Any]:
+def leaves_of(expr: Any) -> list[Any]:
     """The tensors a call argument holds: itself, or a tuple's fields, flattened; not the
     prim values (a strided slice's begin and end, which compare by value)."""
     import tvm
 
     if isinstance(expr, tvm.ir.Tuple):
-        return [leaf for field in expr.fields for leaf in _leaves(field)]
+        return [leaf for field in expr.fields for leaf in leaves_of(field)]
     return [] if tvm.ir.is_prim_expr(expr) else [expr]
 
 
@@ -73,10 +73,11 @@ def _is_expansion(value: Any) -> bool:
     if op_name(value) not in _EXPANSIONS:
         return False
     tys = (value.ty, value.args[0].ty)
-    return all(map(_static, tys)) and tensor_bytes(tys[0]) >= tensor_bytes(tys[1])
+    return all(map(is_static, tys)) and tensor_bytes(tys[0]) >= tensor_bytes(tys[1])
 
 
-def _static(ty: Any) -> bool:
+def is_static(ty: Any) -> bool:
+    """Whether `ty` is a tensor type of a shape of constants alone."""
     import tvm
     from tvm import relax
 
@@ -89,7 +90,7 @@ def _static(ty: Any) -> bool:
 def _is_scalar(expr: Any) -> bool:
     import numpy as np
 
-    return _static(expr.ty) and int(np.prod([int(d) for d in expr.ty.shape.values])) == 1
+    return is_static(expr.ty) and int(np.prod([int(d) for d in expr.ty.shape.values])) == 1
 
 
 def _commutes(expansion: Any) -> bool:
@@ -158,7 +159,7 @@ def _computed(value: Any, bound: dict[Any, Any]) -> Any:
     op = op_name(value)
     if op not in LAYOUT_OPS | {"relax.dequantize"}:
         return None
-    if not _static(value.ty):
+    if not is_static(value.ty):
         return None
     data = array(value.args[0])
     if data is None:
@@ -191,7 +192,7 @@ def _computed(value: Any, bound: dict[Any, Any]) -> Any:
 
 def _bound(value: Any, folded: dict[Any, tuple[Any, str]]) -> list[tuple[Any, Any]]:
     """The folded vars `value` reads, each with its constant."""
-    leaves = [leaf for arg in value.args for leaf in _leaves(arg)]
+    leaves = [leaf for arg in value.args for leaf in leaves_of(arg)]
     return [(var, constant) for var, (constant, _) in folded.items() if var in leaves]
 
 
@@ -206,7 +207,7 @@ def _source_name(
     if op_name(value) is None:
         return None
     names = []
-    for leaf in (leaf for arg in value.args for leaf in _leaves(arg)):
+    for leaf in (leaf for arg in value.args for leaf in leaves_of(arg)):
         if isinstance(leaf, tvm.ir.Constant):
             names.append(next((n for t, n in named if leaf.value.same_as(t)), None))
         elif isinstance(leaf, tvm.ir.Var):
@@ -239,7 +240,7 @@ class _Folding:
         op = op_name(value)
         if op is None:
             return value
-        reads = [leaf for arg in value.args for leaf in _leaves(arg)]
+        reads = [leaf for arg in value.args for leaf in leaves_of(arg)]
         decoded = [leaf for leaf in reads if leaf in self.expanded]
         if op in LAYOUT_OPS and len(decoded) == 1 and _commutes(self.expanded[decoded[0]][0]):
             if self.readers and self.readers[var] == 1:

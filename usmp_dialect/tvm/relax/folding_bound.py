@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from usmp_dialect.tvm.relax.folded_weights import _leaves, _static, op_name
+from usmp_dialect.tvm.relax.folded_weights import is_static, leaves_of, op_name
 from usmp_dialect.tvm.relax.temporaries import tensor_bytes
 
 FOLDED_FACTOR = 8
@@ -30,7 +30,7 @@ def folding_past_bound(func: Any) -> tuple[str, str] | None:
         leaf: tensor_bytes(leaf.ty)
         for binding in bindings
         for leaf in _read(binding.value)
-        if isinstance(leaf, tvm.ir.Constant) and _static(leaf.ty)
+        if isinstance(leaf, tvm.ir.Constant) and is_static(leaf.ty)
     }
     limit = max(FOLDED_FLOOR, FOLDED_FACTOR * sum(constants.values()))
     of_constants: set[Any] = set()
@@ -47,7 +47,7 @@ def folding_past_bound(func: Any) -> tuple[str, str] | None:
         ):
             continue
         of_constants.add(binding.var)
-        if _static(value.ty) and (size := tensor_bytes(value.ty)) > limit:
+        if is_static(value.ty) and (size := tensor_bytes(value.ty)) > limit:
             return binding.var.name, (
                 f"'{op_name(value)}' of constants alone would be computed at compile time "
                 f"into {size} bytes, past the limit of {limit} ({FOLDED_FACTOR} times the "
@@ -57,7 +57,7 @@ def folding_past_bound(func: Any) -> tuple[str, str] | None:
 
 
 def _read(value: Any) -> list[Any]:
-    """The tensors a binding's value reads: a call's arguments' (`_leaves`), or itself."""
+    """The tensors a binding's value reads: a call's arguments' (`leaves_of`), or itself."""
     if op_name(value) is None:
-        return _leaves(value)
-    return [leaf for arg in value.args for leaf in _leaves(arg)]
+        return leaves_of(value)
+    return [leaf for arg in value.args for leaf in leaves_of(arg)]
