@@ -85,6 +85,30 @@ def test_contradicting_lstm_is_one_diagnostic(position: int, message: str, tmp_p
     assert "\n" not in text.strip()
 
 
+@pytest.mark.parametrize("activation", [1, 6])
+def test_cell_activation_other_than_tanh_is_refused(activation: int, tmp_path: Path) -> None:
+    """A cell gate's activation TFLM does not compute (relu; 6, past the schema's last
+    code, SIGN_BIT) is one diagnostic, not an LSTM computed with another activation."""
+    import tflite
+    from tflite.UnidirectionalSequenceLSTMOptions import UnidirectionalSequenceLSTMOptions
+
+    data = bytearray(MNIST_LSTM.read_bytes())
+    table = tflite.Model.GetRootAsModel(data, 0).Subgraphs(0).Operators(0).BuiltinOptions()
+    options = UnidirectionalSequenceLSTMOptions()
+    options.Init(table.Bytes, table.Pos)
+    assert options.FusedActivationFunction() == 4  # tanh, stored in the file
+    at = options._tab.Pos + options._tab.Offset(4)  # fused_activation_function
+    data[at] = activation
+    path = tmp_path / "activation.tflite"
+    path.write_bytes(bytes(data))
+    with pytest.raises(RelaxImportError) as raised:
+        import_model_file(str(path), "tflite")
+    assert str(raised.value).endswith(
+        "UNIDIRECTIONAL_SEQUENCE_LSTM operator 0, computing 'tfl.unidirectional_sequence_lstm': "
+        f"its cell gate's activation {activation} is not tanh"
+    )
+
+
 def test_integer_lstm_is_refused_saying_why() -> None:
     """TFLM's int8 mnist_lstm: its LSTM's integer gate arithmetic is not converted yet."""
     with pytest.raises(RelaxImportError) as raised:

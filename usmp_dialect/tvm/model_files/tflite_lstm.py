@@ -41,8 +41,9 @@ _UNSUPPORTED = {
     22: "cell_layer_norm_coefficients",
     23: "output_layer_norm_coefficients",
 }
-# TfLiteFusedActivation codes of the cell gate's activation.
-_TANH, _SIGMOID = 4, 6
+# The schema's ActivationFunctionType code of tanh, the one cell gate activation a file
+# can name that TFLM computes (the schema's codes stop at 5, SIGN_BIT: no sigmoid).
+_TANH = 4
 
 
 # TFLM's float Logistic: 1 above this, exp(x) below the lower one.
@@ -132,10 +133,8 @@ def convert_lstm(converter: Any, op: Any, state_before: Any) -> tuple[Any, Any, 
     steps, batch = (shape[0], shape[1]) if time_major else (shape[1], shape[0])
     _check_sizes(tensors, batch, shape[2])
     activation = options.FusedActivationFunction()
-    if activation not in (_TANH, _SIGMOID):
-        raise OperatorRejected(
-            f"its cell gate's activation {activation} is neither tanh nor sigmoid"
-        )
+    if activation != _TANH:
+        raise OperatorRejected(f"its cell gate's activation {activation} is not tanh")
     bb = converter.bb
 
     def read(index: int) -> Any:
@@ -160,7 +159,7 @@ def convert_lstm(converter: Any, op: Any, state_before: Any) -> tuple[Any, Any, 
         for gate in _GATES:
             fed = relax.op.add(relax.op.matmul(x, weights[gate]), biases[gate])
             total = relax.op.add(fed, relax.op.matmul(hidden, recurrent[gate]))
-            squash = relax.op.tanh if gate == "cell" and activation == _TANH else _logistic
+            squash = relax.op.tanh if gate == "cell" else _logistic
             gates[gate] = bb.emit(squash(bb.emit(total)))
         kept = relax.op.multiply(gates["forget"], cell)
         cell = relax.op.add(kept, relax.op.multiply(gates["input"], gates["cell"]))
