@@ -438,28 +438,6 @@ def test_a_users_tensor_overrides_a_constant(tmp_path: Path) -> None:
     np.testing.assert_allclose(by_default - overridden, np.broadcast_to(bias, (4, 10)), atol=1e-6)
 
 
-STREAM_PROGRAM = r"""
-#include <stdio.h>
-#include "model.h"
-
-static _Alignas(16) uint8_t workspace[MODEL_GLOBAL_WORKSPACE_WORKSPACE_POOL_SIZE];
-static _Alignas(16) uint8_t state[MODEL_GLOBAL_STATE_STATE_POOL_SIZE];
-
-int main(void) {
-  struct model_workspace_pools pools = {workspace, state};
-  struct model_inputs inputs = model_map_inputs(&pools);
-  struct model_outputs outputs = model_map_outputs(&pools);
-  model_init_state(&pools);
-  int8_t* frame = inputs.serving_default_input_audio_0;
-  while (fread(frame, MODEL_INPUT_SERVING_DEFAULT_INPUT_AUDIO_0_SIZE, 1, stdin) == 1) {
-    if (model_run(&pools, NULL) != 0) return 1;
-    fwrite(outputs.StatefulPartitionedCall_0, 1, 1, stdout);
-  }
-  return 0;
-}
-"""
-
-
 @pytest.mark.slow
 def test_streaming_model_keeps_its_state_in_the_state_pool(tmp_path: Path) -> None:
     """A firmware's loop over microWakeWord's detector as a C library: its state pool set
@@ -469,6 +447,7 @@ def test_streaming_model_keeps_its_state_in_the_state_pool(tmp_path: Path) -> No
     in float32, TFLM in fixed point), and the stream moves it."""
     _require_tools(qemu=False)
     pytest.importorskip("tflite_micro")
+    from stream_program import stream_program
     from tflite_micro.python.tflite_micro import runtime
     from wheel_models import wheel_model_path
 
@@ -478,7 +457,8 @@ def test_streaming_model_keeps_its_state_in_the_state_pool(tmp_path: Path) -> No
     assert path is not None, "pip install -e '.[test]' (pymicro-wakeword)"
     module = import_model_file(str(path), "tflite")
     plan_pools(module, plan_pools_pipeline(workspace_io=True, constant_pool=True))
-    app = _application(module, STREAM_PROGRAM, tmp_path)
+    program = stream_program("serving_default_input_audio_0", "StatefulPartitionedCall_0")
+    app = _application(module, program, tmp_path)
     rng = np.random.default_rng(1)
     frames = [
         rng.integers(low, high, (1, 3, 40)).astype(np.int8)

@@ -20,6 +20,7 @@ pytest.importorskip("tflite")
 pytestmark = pytest.mark.tvm
 
 from int8_tflite import custom_operator_tflite  # noqa: E402
+from stream_program import stream_program  # noqa: E402
 from svdf_tflite import LAYERS, svdf_tflite  # noqa: E402
 
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
@@ -27,26 +28,6 @@ from usmp_dialect.tvm import c_check  # noqa: E402
 from usmp_dialect.tvm.c_bundle import write_library  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file  # noqa: E402
 from usmp_dialect.tvm.relax.lowering import RelaxImportError  # noqa: E402
-
-STREAM_PROGRAM = r"""
-#include <stdio.h>
-#include "model.h"
-
-static _Alignas(16) uint8_t workspace[MODEL_GLOBAL_WORKSPACE_WORKSPACE_POOL_SIZE];
-static _Alignas(16) uint8_t state[MODEL_GLOBAL_STATE_STATE_POOL_SIZE];
-
-int main(void) {
-  struct model_workspace_pools pools = {workspace, state};
-  struct model_inputs inputs = model_map_inputs(&pools);
-  struct model_outputs outputs = model_map_outputs(&pools);
-  model_init_state(&pools);
-  while (fread(inputs.@INPUT@, @INPUT_SIZE@, 1, stdin) == 1) {
-    if (model_run(&pools, NULL) != 0) return 1;
-    fwrite(outputs.@OUTPUT@, @OUTPUT_SIZE@, 1, stdout);
-  }
-  return 0;
-}
-"""
 
 CASES = {"float32": ("float32", "int16"), "int8-int16-state": ("int8", "int16")}
 CASES["int8-int8-state"] = ("int8", "int8")
@@ -74,11 +55,7 @@ def _streamed(
         re.findall(rf"struct model_{kind} {{\n\s+\w+\* (\w+);\n}}", header)
         for kind in ("inputs", "outputs")
     )
-    program = STREAM_PROGRAM
-    for what, name in (("INPUT", given), ("OUTPUT", taken)):
-        program = program.replace(f"@{what}_SIZE@", f"MODEL_{what}_{name.upper()}_SIZE")
-        program = program.replace(f"@{what}@", name)
-    (library / "app.c").write_text(program)
+    (library / "app.c").write_text(stream_program(given, taken))
     flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"]
     sources = ["app.c", "model.c", "model_constants.c"]
     subprocess.run(["cc", *flags, "-o", "app", *sources, "-lm"], cwd=library, check=True)

@@ -1,0 +1,34 @@
+"""A firmware-like loop over a C library of one input and one output, as tests build it:
+the state pool set once by `model_init_state`, then one `model_run` a frame read from
+stdin, its output written to stdout, the state kept from run to run."""
+
+from __future__ import annotations
+
+_PROGRAM = r"""
+#include <stdio.h>
+#include "model.h"
+
+static _Alignas(16) uint8_t workspace[MODEL_GLOBAL_WORKSPACE_WORKSPACE_POOL_SIZE];
+static _Alignas(16) uint8_t state[MODEL_GLOBAL_STATE_STATE_POOL_SIZE];
+
+int main(void) {
+  struct model_workspace_pools pools = {workspace, state};
+  struct model_inputs inputs = model_map_inputs(&pools);
+  struct model_outputs outputs = model_map_outputs(&pools);
+  model_init_state(&pools);
+  while (fread(inputs.@INPUT@, MODEL_INPUT_@INPUT_MACRO@_SIZE, 1, stdin) == 1) {
+    if (model_run(&pools, NULL) != 0) return 1;
+    fwrite(outputs.@OUTPUT@, MODEL_OUTPUT_@OUTPUT_MACRO@_SIZE, 1, stdout);
+  }
+  return 0;
+}
+"""
+
+
+def stream_program(given: str, taken: str) -> str:
+    """The loop's `app.c` for the library named "model" whose input is `given` and whose
+    output is `taken` (their names in `struct model_inputs` and `struct model_outputs`)."""
+    program = _PROGRAM
+    for what, name in (("INPUT", given), ("OUTPUT", taken)):
+        program = program.replace(f"@{what}_MACRO@", name.upper()).replace(f"@{what}@", name)
+    return program
