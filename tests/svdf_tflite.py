@@ -92,6 +92,8 @@ def _svdf_layer(
         [0],
         data=rng.integers(-bound, bound, units).astype(np.int32),
     )
+    if spoil == "state-type":  # the other integer type than the time weights'
+        state = "int8" if state == "int16" else "int16"
     s = w.tensor(
         f"{name}/state", state_shape, _TYPES[state], [state_scale], [state_zero], variable=variable
     )
@@ -109,8 +111,9 @@ def svdf_tflite(
     doubled: bool = False,
 ) -> bytes:
     """Two SVDFs in a row (`LAYERS`); `dtype` float32 or int8, `state` the int8 model's
-    state and time weights' type; `spoil` (a test of bad input): "state-not-variable" or
-    "state-shape" (the first state one element too long); `doubled` (float32): the first
+    state and time weights' type; `spoil` (a test of bad input): "state-not-variable",
+    "state-shape" (the first state one element too long) or "state-type" (an int8 model's
+    states of the other integer type than the time weights'); `doubled` (float32): the first
     SVDF's input is the model's input added to itself (an elementwise producer)."""
     w = _Writer()
     rng = np.random.default_rng(seed)

@@ -119,6 +119,11 @@ def test_svdf_after_an_elementwise_operator_keeps_its_state(tmp_path: Path) -> N
     [
         ("state-not-variable", "its activation_state is not a variable tensor"),
         ("state-shape", r"its activation_state is \[1, 25\], its options and weights make \["),
+        (
+            "state-type",
+            "its activation_state is int8 and its weights_time int16: TFLM's int8 SVDF reads "
+            "its state as its time weights' type",
+        ),
     ],
 )
 def test_contradicting_svdf_is_one_diagnostic(spoil: str, message: str, tmp_path: Path) -> None:

@@ -254,6 +254,14 @@ def convert_svdf(converter: Any, op: Any, state_before: Any) -> tuple[Any, Any, 
             f"its {wrong[0]} is {types[wrong[0]]}; with a {types['input']} input TFLM's SVDF "
             f"takes {' or '.join(expected[wrong[0]])}"
         )
+    if types["activation_state"] != types["weights_time"]:
+        # TFLM picks its integer kernel by the time weights' type and reads the state buffer
+        # as that type too: a state of the other type has no meaning there.
+        raise OperatorRejected(
+            f"its activation_state is {types['activation_state']} and its weights_time "
+            f"{types['weights_time']}: TFLM's int8 SVDF reads its state as its time weights' "
+            "type"
+        )
     q = None
     bounds = None
     activation = options.FusedActivationFunction()
