@@ -48,6 +48,43 @@ def test_mnist_lstm_streams_as_tflm(operator: int | None, tmp_path: Path) -> Non
     assert int(workspace) <= head
 
 
+def _one_step(model: bytes) -> bytes:
+    """`model`'s LSTM alone, over one time step (a streaming LSTM's one step a call, as
+    TFLM runs one): its input and output of one step, its output the model's."""
+    import tflite
+
+    data = bytearray(model)
+    graph = tflite.Model.GetRootAsModel(data, 0).Subgraphs(0)
+    lstm = graph.Operators(0)
+    for index in (lstm.Inputs(0), lstm.Outputs(0)):
+        tensor = graph.Tensors(index)
+        at = tensor._tab.Vector(tensor._tab.Offset(4)) + 4  # Tensor.shape[1], the steps
+        data[at : at + 4] = np.int32(1).tobytes()
+    at = graph._tab.Vector(graph._tab.Offset(10)) - 4  # SubGraph.operators' length
+    data[at : at + 4] = np.uint32(1).tobytes()
+    at = graph._tab.Vector(graph._tab.Offset(8))  # SubGraph.outputs, one int32
+    data[at : at + 4] = np.int32(lstm.Outputs(0)).tobytes()
+    return bytes(data)
+
+
+@pytest.mark.slow
+def test_one_step_lstm_streams_as_tflm(tmp_path: Path) -> None:
+    """An LSTM of one time step returns its hidden state after the step as its output and
+    as the state TFLM keeps: the output its own buffer in the workspace pool, the state
+    its in the state pool, and 10 calls in a row TFLM's outputs exactly."""
+    from usmp_dialect.tvm.tflm_arena import variable_bytes
+
+    path = tmp_path / "one_step_lstm.tflite"
+    path.write_bytes(_one_step(MNIST_LSTM.read_bytes()))
+    rng = np.random.default_rng(0)
+    frames = [rng.uniform(0, 1, (1, 1, 28)).astype(np.float32) for _ in range(10)]
+    ours, theirs, header = _streamed(path, frames, tmp_path)
+    np.testing.assert_array_equal(ours, theirs)
+    assert len({frame.tobytes() for frame in theirs}) == len(frames)  # the state moves them
+    (state,) = re.findall(r"#define MODEL_GLOBAL_STATE_STATE_POOL_SIZE (\d+)", header)
+    assert int(state) == variable_bytes(str(path))
+
+
 def _with_input(model: bytes, operator: int, position: int, tensor: int) -> bytes:
     """`model` whose operator reads `tensor` as its input `position`."""
     import tflite

@@ -43,8 +43,8 @@ pool bytes (each dead before the next is written), which noalias would let LLVM 
 
 Anything this importer does not cover (a dynamic shape, a binding that is neither
 `R.call_tir` nor `R.reshape`, an output that is neither a tensor computed by an operator
-nor a constant (`constant_outputs` copies one into its buffer), or appears twice, weights
-that are not a dict of numpy arrays, a weight missing from the dict
+nor a constant (`copied_outputs` copies one, and a tensor returned twice, into its own
+buffer), weights that are not a dict of numpy arrays, a weight missing from the dict
 or not taken by the model, two weight names that sanitize alike, TVM's lowering failing) is
 a `RelaxImportError` naming it, at the location the caller gave (`model_file` gives the
 model function's `file:line:col`).
@@ -72,7 +72,7 @@ from usmp_dialect.dialects.usmp import (
 )
 from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm.captured_output import output_captured
-from usmp_dialect.tvm.relax.constant_outputs import constant_outputs_copied
+from usmp_dialect.tvm.relax.copied_outputs import outputs_copied
 from usmp_dialect.tvm.relax.derived_scales import derived_bias_scales
 from usmp_dialect.tvm.relax.folded_weights import (
     expanded_constants_hidden,
@@ -616,6 +616,13 @@ def _weight_names(weights: Mapping[str, np.ndarray], at: Site) -> set[str]:
     return set(keys)
 
 
+def _state_params(func: Any, weight_names: set[str]) -> list[Any]:
+    """The entry's inputs holding its state before the run (its last `usmp.state_count`)."""
+    count = int((func.attrs or {}).get(STATE_COUNT_ATTR, 0))
+    inputs, _ = _split_params(func, weight_names)
+    return inputs[len(inputs) - count :] if 0 < count <= len(inputs) else []
+
+
 def _split_params(func: Any, weight_names: set[str]) -> tuple[list[Any], list[Any]]:
     """The entry's (inputs, weights): split at `num_input` as `export_tvm` sets it, else the
     params the weights dict names are the weights."""
@@ -926,9 +933,8 @@ def lower_model(
             mod, weights, at, lowering.keeps_stored_weights, lowering.constant_storage
         )
     stage("legalization and fusion (TVM)")
-    lowered = constant_outputs_copied(
-        lower_relax(_with_script_names(mod), at, lowering, tensors), ENTRY
-    )
+    lowered = lower_relax(_with_script_names(mod), at, lowering, tensors)
+    lowered = outputs_copied(lowered, ENTRY, _state_params(lowered[ENTRY], weight_names))
     stage("lowering to TIR")
     func = lowered[ENTRY]
     inputs, weight_params = _split_params(func, weight_names)
