@@ -29,7 +29,7 @@ from usmp_dialect.parsing import parse_module  # noqa: E402
 from usmp_dialect.planning.budget import DEFAULT_ALGORITHM, Budget  # noqa: E402
 from usmp_dialect.tvm.c_check import image_sizes  # noqa: E402
 from usmp_dialect.tvm.c_library import Interface, check_module, interface  # noqa: E402
-from usmp_dialect.tvm.tflm_arena import tflm_arena  # noqa: E402
+from usmp_dialect.tvm.tflm_arena import shared_arena, tflm_arena  # noqa: E402
 from usmp_dialect.tvm.tflm_plan import planned_tflite  # noqa: E402
 
 TITLE = "## Several models"
@@ -129,8 +129,8 @@ def _row(paths: list[Path], pipeline: bool) -> list[str]:
         f"{_shifted(*own):,}" if pipeline else "-",
         " / ".join(f"{p:,}" for p in pools),
         f"{separate:,} ({heads} + {tails:,})",
-        f"{max(h for h, _ in arenas) + tails:,}",
-        f"{max(h for h, _ in planned) + sum(t - h for h, t in planned):,}",
+        f"{shared_arena(arenas):,}",
+        f"{shared_arena(planned):,}",
     ]
 
 

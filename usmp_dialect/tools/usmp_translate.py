@@ -42,6 +42,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
+from typing import TYPE_CHECKING
 
 from usmp_dialect.diagnostics import LocatedError, decode_input
 from usmp_dialect.formats.constant_pool import constant_pool_bytes
@@ -75,6 +76,10 @@ from usmp_dialect.tvm.relax.lowering import (
     Stages,
     unshown,
 )
+
+if TYPE_CHECKING:
+    from usmp_dialect.tvm.tflm_check import TflmCheck
+    from usmp_dialect.tvm.tflm_plan import PlannedTflite
 
 TOOL = "usmp-translate"
 
@@ -226,6 +231,13 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("input_file", nargs="?", help="input file (default, or -: stdin)")
     parser.add_argument(
+        "more_inputs",
+        nargs="*",
+        metavar="MORE.tflite",
+        help="--emit-tflite-plan: more .tflite files, all planned for one TFLM arena their "
+        "interpreters share (run one after another); -o names their directory",
+    )
+    parser.add_argument(
         "-o", "--output-file", help="output file, written once all succeeded (default: stdout)"
     )
     parser.add_argument(
@@ -364,6 +376,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     if args.emit_tflite_plan:
         return _emit_tflite_plan(args)
+    if args.more_inputs:
+        usage_error(TOOL, "only --emit-tflite-plan reads several input files")
     if args.emit_c_models is not None:
         return _emit_c_models(args)
     if args.model or args.pipeline:
@@ -472,26 +486,84 @@ def _emit_tflite_plan(args: argparse.Namespace) -> int:
     if path in (None, "-"):
         usage_error(TOOL, "--emit-tflite-plan needs a .tflite file")
     if args.output_file is None:
-        usage_error(TOOL, "--emit-tflite-plan needs -o OUT.tflite")
+        target = "DIR" if args.more_inputs else "OUT.tflite"
+        usage_error(TOOL, f"--emit-tflite-plan needs -o {target}")
+    if "-" in args.more_inputs:
+        usage_error(TOOL, "--emit-tflite-plan reads .tflite files, not stdin")
     if args.time_limit is not None and not args.time_limit > 0:
         usage_error(TOOL, f"--time-limit must be a positive number, got {args.time_limit:g}")
     budget = Budget() if args.time_limit is None else Budget(time_limit=args.time_limit)
     algorithm = args.algorithm or DEFAULT_ALGORITHM
+    paths = [path, *args.more_inputs]
     with report_user_errors(TOOL) as context, staged_outputs() as outputs:
-        context.input_name = path
         from usmp_dialect.tvm.tflm_plan import planned_tflite
 
-        if _same_file(path, args.output_file):
-            raise LocatedError("the output would replace the input: name another file", path)
-        planned = planned_tflite(path, algorithm, budget)
-        report = ""
-        if args.verify:
-            planned, check = planned.verified(path, budget)
-            report = check.report()
-        outputs.add(args.output_file, planned.data)
+        targets = _tflite_plan_targets(paths, args.output_file)
+        planned, checks = [], []
+        for source, target in zip(paths, targets, strict=True):
+            context.input_name = source
+            if _same_file(source, target):
+                raise LocatedError("the output would replace the input: name another file", source)
+            file = planned_tflite(source, algorithm, budget)
+            if args.verify:
+                file, check = file.verified(source, budget)
+                checks.append(check)
+            planned.append(file)
+            if args.more_inputs:
+                outputs.add_in_directory(args.output_file, os.path.basename(target), file.data)
+            else:
+                outputs.add(target, file.data)
     # What was planned, once it is written: a failed write is the one diagnostic.
-    print(planned.summary() + report, end="", file=sys.stderr)
+    print(_tflite_plan_summary(paths, planned, checks), end="", file=sys.stderr)
     return 0
+
+
+def _tflite_plan_targets(paths: list[str], output: str) -> list[str]:
+    """Where each planned file goes: `output` for one, `output/NAME` for several (a
+    `LocatedError` where two inputs share a name)."""
+    if len(paths) == 1:
+        return [output]
+    names: dict[str, str] = {}
+    for path in paths:
+        name = os.path.basename(path)
+        if name in names:
+            raise LocatedError(
+                f"'{names[name]}' has the same name: both would be written to "
+                f"{os.path.join(output, name)}",
+                path,
+            )
+        names[name] = path
+    return [os.path.join(output, os.path.basename(path)) for path in paths]
+
+
+def _tflite_plan_summary(
+    paths: list[str], planned: list[PlannedTflite], checks: list[TflmCheck]
+) -> str:
+    if len(paths) == 1:
+        return planned[0].summary() + "".join(check.report() for check in checks)
+    from usmp_dialect.tvm.tflm_arena import shared_arena
+
+    lines = []
+    for k, (path, file) in enumerate(zip(paths, planned, strict=True)):
+        lines.append(f"{os.path.basename(path)}: {file.summary()}")
+        lines += [checks[k].report()] if checks else []
+    planned_head = max(file.plan.size for file in planned)
+    if not checks:
+        lines.append(
+            f"shared TFLM head of the {len(paths)} models run one after another: the largest "
+            f"plan, {planned_head} B, and what TFLM's kernels' scratch adds above it\n"
+        )
+        return "".join(lines)
+    head = max(check.head_after for check in checks)
+    before = shared_arena([(check.head_before, check.total_before) for check in checks])
+    after = shared_arena([(check.head_after, check.total_after) for check in checks])
+    lines.append(
+        f"shared TFLM head of the {len(paths)} models run one after another: {head} B "
+        f"(largest plan {planned_head} B)\n"
+        f"shared TFLM arena, the largest head and every model's tail: {before} B before, "
+        f"{after} B after\n"
+    )
+    return "".join(lines)
 
 
 def _emit_c_models(args: argparse.Namespace) -> int:

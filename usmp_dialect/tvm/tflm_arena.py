@@ -2,6 +2,7 @@
 interpreter (its recording allocator), given the arena it needs:
 
     tflm_arena(path) -> (non-persistent head, total) bytes      TflmError if TFLM cannot run it
+    shared_arena(arenas) -> bytes of one arena the models' interpreters share
     variable_bytes(path) -> bytes of the file's variables (in TFLM's persistent tail)
 
 The head is where TFLM plans every tensor of the graph, inputs and outputs included; the
@@ -17,6 +18,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +56,14 @@ def tflm_arena(path: str) -> tuple[int, int]:
         if size >= LARGEST_ARENA:
             raise TflmError(f"no arena up to {LARGEST_ARENA} bytes is large enough")
         size *= 2
+
+
+def shared_arena(arenas: Sequence[tuple[int, int]]) -> int:
+    """Bytes of the one arena TFLM's interpreters share (its multi-tenant allocator: one
+    `MicroAllocator` handed to each), given each model's (head, total) alone: the models
+    run one after another, so the head is the largest model's and every model keeps its
+    own persistent tail."""
+    return max(head for head, _ in arenas) + sum(total - head for head, total in arenas)
 
 
 # Bytes an element of a TFLite TensorType (FLOAT32, FLOAT16, INT32, UINT8, INT64, BOOL,

@@ -28,6 +28,9 @@ class TflmCheck:
     head_after: int
     planned_size: int
     outputs_identical: bool
+    total_before: int
+    """TFLM's whole arena for the original: head and persistent tail."""
+    total_after: int
 
     @property
     def scratch(self) -> int:
@@ -61,7 +64,9 @@ def check_offline_plan(original: str, planned: str, planned_size: int) -> TflmCh
         told = (child.stderr or child.stdout).strip().splitlines()
         raise TflmError(told[-1] if told else f"TFLM exited with status {child.returncode}")
     identical = _SAME in child.stdout.splitlines()
-    return TflmCheck(head_before, head_after, planned_size, identical)
+    return TflmCheck(
+        head_before, head_after, planned_size, identical, total_before, total_after
+    )
 
 
 def _outputs(path: str, arena: int, inputs: list[list]) -> list:
