@@ -20,6 +20,7 @@ from wheel_models import wheel_model_path
 from usmp_dialect.planning.budget import Budget
 from usmp_dialect.tools.usmp_translate import main as usmp_translate
 from usmp_dialect.tvm.tflite_offline_plan import METADATA_NAME, offline_plan, with_offline_plan
+from usmp_dialect.tvm.tflm_arena import shared_arena, tflm_arena
 from usmp_dialect.tvm.tflm_check import check_offline_plan
 from usmp_dialect.tvm.tflm_plan import (
     ARENA_ALIGNMENT,
@@ -224,3 +225,53 @@ def test_a_while_loop_runs_as_the_original_under_tflm(
         if _overlap(offsets, tensors.sizes, index[c], index[b])
     ]
     assert shared
+
+
+def test_several_files_planned_for_one_shared_tflm_arena(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """Two files planned for interpreters sharing one arena: each written to DIR under its
+    name with the plan it gets alone (TFLM plans each model from its own metadata, from the
+    start of the one head), TFLM runs each as the original, and the shared head is the
+    larger of TFLM's heads for the two written files."""
+    cnn, mean = tmp_path / "cnn.tflite", tmp_path / "mean.tflite"
+    cnn.write_bytes(int8_cnn_tflite())
+    mean.write_bytes(mean_relu_tflite())
+    alone = tmp_path / "alone.tflite"
+    assert usmp_translate(["--emit-tflite-plan", str(cnn), "-o", str(alone)]) == 0
+    capsys.readouterr()
+    out = tmp_path / "shared"
+    command = ["--emit-tflite-plan", str(cnn), str(mean), "-o", str(out), "--verify"]
+    assert usmp_translate(command) == 0
+    said = capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == ["cnn.tflite", "mean.tflite"]
+    assert (out / "cnn.tflite").read_bytes() == alone.read_bytes()
+    assert said.count("outputs on the same inputs: identical") == 2
+    arenas = [tflm_arena(str(out / name)) for name in ("cnn.tflite", "mean.tflite")]
+    head = max(h for h, _ in arenas)
+    assert f"one after another: {head} B" in said
+    assert f"{shared_arena(arenas)} B after" in said
+
+
+@pytest.mark.parametrize(
+    ("second", "message"),
+    [
+        ("bad.tflite", "{d}/bad.tflite: error: not a TFLite flatbuffer"),
+        ("sub/cnn.tflite", "{d}/sub/cnn.tflite: error: '{d}/cnn.tflite' has the same name"),
+    ],
+)
+def test_one_bad_file_of_several_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture, second: str, message: str
+) -> None:
+    (tmp_path / "sub").mkdir()
+    for name in ("cnn.tflite", "sub/cnn.tflite"):
+        (tmp_path / name).write_bytes(int8_cnn_tflite())
+    (tmp_path / "bad.tflite").write_bytes(b"junk\n")
+    out = tmp_path / "shared"
+    files = [str(tmp_path / "cnn.tflite"), str(tmp_path / second)]
+    with pytest.raises(SystemExit) as exit_status:
+        usmp_translate(["--emit-tflite-plan", *files, "-o", str(out)])
+    assert exit_status.value.code == 1
+    said = capsys.readouterr().err
+    assert said.count("error:") == 1 and message.format(d=tmp_path) in said
+    assert not out.exists()

@@ -64,9 +64,7 @@ def check_offline_plan(original: str, planned: str, planned_size: int) -> TflmCh
         told = (child.stderr or child.stdout).strip().splitlines()
         raise TflmError(told[-1] if told else f"TFLM exited with status {child.returncode}")
     identical = _SAME in child.stdout.splitlines()
-    return TflmCheck(
-        head_before, head_after, planned_size, identical, total_before, total_after
-    )
+    return TflmCheck(head_before, head_after, planned_size, identical, total_before, total_after)
 
 
 def _outputs(path: str, arena: int, inputs: list[list]) -> list:
