@@ -472,19 +472,23 @@ def _code_and_constants(text: int, rodata: int) -> str:
     return f"{text:,} + {rodata:,}"
 
 
-def table_row(model: str, board: Board, ref: Measurement, nn: Measurement) -> list[str]:
-    return [
-        model,
-        f"{board.machine} ({board.target_arch})",
-        f"{ref.instructions:,}",
-        f"**{nn.instructions:,}**",
-        f"{ref.instructions / nn.instructions:.1f}x",
-        f"{ref.arena:,} / {nn.arena:,}",
-        _code_and_constants(ref.sizes["tflm .text"], ref.sizes["tflm .rodata"]),
-        _code_and_constants(nn.sizes["tflm .text"], nn.sizes["tflm .rodata"]),
-        _code_and_constants(nn.sizes["cmsis_nn .text"], nn.sizes["cmsis_nn .rodata"]),
-        "yes" if ref.exact and nn.exact else "NO",
+def table_row(
+    model: str, board: Board, ref: Measurement | None, nn: Measurement | None
+) -> list[str]:
+    """The model's row for the board; a kernel set not measured (`--kernels`) shows "-"."""
+    cells = [model, f"{board.machine} ({board.target_arch})"]
+    cells += [f"{ref.instructions:,}" if ref else "-", f"**{nn.instructions:,}**" if nn else "-"]
+    cells.append(f"{ref.instructions / nn.instructions:.1f}x" if ref and nn else "-")
+    cells.append(" / ".join(f"{m.arena:,}" if m else "-" for m in (ref, nn)))
+    cells += [
+        _code_and_constants(m.sizes["tflm .text"], m.sizes["tflm .rodata"]) if m else "-"
+        for m in (ref, nn)
     ]
+    cells.append(
+        _code_and_constants(nn.sizes["cmsis_nn .text"], nn.sizes["cmsis_nn .rodata"]) if nn else "-"
+    )
+    cells.append("yes" if all(m.exact for m in (ref, nn) if m) else "NO")
+    return cells
 
 
 def main() -> None:
@@ -504,6 +508,11 @@ def main() -> None:
         help="take tflite-micro and its third-party sources from bare git "
         "repositories DIR/OWNER+NAME/repo instead of github.com",
     )
+    parser.add_argument(
+        "--kernels",
+        default="cmsis_nn,reference",
+        help="comma-separated: cmsis_nn, reference (built and measured in this order)",
+    )
     add_write_option(parser)
     args = parser.parse_args()
     boards = [BOARDS[b] for b in args.boards.split(",")]
@@ -515,15 +524,25 @@ def main() -> None:
     if args.git_mirrors is not None:
         seed_downloads(tree, args.git_mirrors)
     plugin = _plugin(cache)
-    rows = []
+    ops = {op for model in args.models for op in operator_names(model)}
+    measured: dict[tuple[str, str, str], Measurement] = {}
     for board in boards:
-        ops = {op for model in args.models for op in operator_names(model)}
-        ref, nn = (build_tflm(tree, board, kernels, ops) for kernels in ("reference", "cmsis_nn"))
-        for model in args.models:
-            work = cache / "programs" / board.name / model.stem
-            measured = [measure(b, model, work / b.kernels, args.runs, plugin) for b in (ref, nn)]
-            rows.append(table_row(model.stem, board, *measured))
-            print(" | ".join(rows[-1]), file=sys.stderr)
+        for kernels in args.kernels.split(","):
+            build = build_tflm(tree, board, kernels, ops)
+            for model in args.models:
+                work = cache / "programs" / board.name / model.stem / kernels
+                found = measure(build, model, work, args.runs, plugin)
+                measured[board.name, kernels, model.stem] = found
+                print(f"{board.name} {kernels} {model.stem}: {found}", file=sys.stderr)
+    rows = [
+        table_row(
+            model.stem,
+            board,
+            *(measured.get((board.name, kernels, model.stem)) for kernels in KERNELS),
+        )
+        for board in boards
+        for model in args.models
+    ]
     models = " ".join(str(m) for m in args.models)
     preamble = [
         f"`python tools/bench_tflm_m55.py {models} --write` (sources and builds in "
@@ -542,7 +561,8 @@ def main() -> None:
         "the same input, byte for byte.",
     ]
     section = markdown_section("## TFLM + CMSIS-NN on the device", preamble, HEADER, rows)
-    publish(section, args, complete=all(row[-1] == "yes" for row in rows))
+    complete = len(measured) == len(boards) * len(KERNELS) * len(args.models)
+    publish(section, args, complete=complete and all(row[-1] == "yes" for row in rows))
 
 
 def _gcc_version() -> str:
