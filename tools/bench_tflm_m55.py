@@ -4,28 +4,35 @@ TensorFlow Lite Micro built from its public sources, with its reference kernels 
 Arm's CMSIS-NN, each `.tflite` model linked into a small program of ours and run under
 QEMU, its guest instructions per inference counted exactly by a TCG plugin.
 
-    python tools/bench_tflm_m55.py MODEL.tflite ... [--boards m55,m4] [--cache DIR]
-                                   [--git-mirrors DIR] [--runs N] [--write [BENCHMARKS.md]]
+    python tools/bench_tflm_m55.py MODEL.tflite ... [--boards m55,m4]
+        [--kernels cmsis_nn,reference] [--cache DIR] [--git-mirrors DIR] [--runs N]
+        [--counter insncount.c] [--write [BENCHMARKS.md]]
 
 Boards: `m55`, a Cortex-M55 with Helium (QEMU's `mps3-an547`, TFLM's
 `TARGET_ARCH=cortex-m55`, CMSIS-NN's MVE path), and `m4`, a Cortex-M4 with the DSP
-extension (`mps2-an386`, `TARGET_ARCH=cortex-m4`: no FPU, CMSIS-NN's DSP path). Nothing of
-TFLM's or CMSIS-NN's goes into this repository: tflite-micro (at `TFLM_COMMIT`) and the
-third-party sources its Makefile downloads (CMSIS, CMSIS-NN, flatbuffers, gemmlowp, ruy, at
-the commits its download scripts pin) live in the cache directory (default
-`~/.cache/usmp-bench`), and so do the builds, made once and kept. Offline, `--git-mirrors
-DIR` takes every source from bare git repositories `DIR/OWNER+NAME/repo` instead.
+extension (`mps2-an386`, `TARGET_ARCH=cortex-m4`: no FPU, CMSIS-NN's DSP path). Both run
+on the startup file and linker script `usmp-translate --emit-c` writes for the AN547, the
+M4's with the AN386's memory map.
 
-Each program runs the model once and `--runs`+1 times from its first inference's input (a
-fixed pseudo-random one); the difference of the two counts over `--runs` is one inference
-(TFLM's interpreter start-up and the semihosting I/O cancel out; the copy of the input into
-TFLM's input tensor, which a real application makes too, does not). The output of every
-run must equal the `tflite_micro` wheel's, byte for byte.
+Nothing of TFLM's or CMSIS-NN's goes into this repository: tflite-micro (at `TFLM_COMMIT`)
+and the third-party sources its Makefile downloads (CMSIS, CMSIS-NN, flatbuffers,
+gemmlowp, ruy, kissfft, at the commits it pins) live in the cache directory (default
+`~/.cache/usmp-bench`), and so do the builds, made once and kept. Offline, `--git-mirrors
+DIR` takes every source from bare git repositories `DIR/OWNER+NAME/repo` instead, at the
+same commits. TFLM's Makefile compiles, with its own rules and flags, the objects the
+models' programs link (its core, the models' operators' kernels, all of CMSIS-NN), not
+the whole library: the linker takes the same members either way.
+
+Each program runs the model once and `--runs`+1 times on a fixed pseudo-random input; the
+difference of the two counts over `--runs` is one inference (TFLM's interpreter start-up
+and the semihosting I/O cancel out; the copy of the input into TFLM's input tensor, which
+a real application makes too, does not). The output must equal the `tflite_micro`
+wheel's on the same input, byte for byte.
 
 Needs `apt-get install -y gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm`, make,
-git, unzip, wget (TFLM's download scripts) and Pillow (TFLM's Makefile runs a Python script
-that imports it). The first run builds TFLM four times (a board's two kernel sets):
-tens of minutes on two cores.
+git, curl, unzip, wget (TFLM's download scripts) and Pillow (TFLM's Makefile runs a Python
+script that imports it). The first run builds TFLM four times (two boards, two kernel
+sets): an hour on two busy cores.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -56,6 +64,7 @@ TFLM_COMMIT = "90b983c2b3f1480642e040bbd2ddb37b998f3424"
 TFLM_ARCHIVE = f"https://github.com/tensorflow/tflite-micro/archive/{TFLM_COMMIT}.tar.gz"
 MAKE_DIR = "tensorflow/lite/micro/tools/make"
 COUNTER = Path("/work/shared/tools/m55/insncount.c")
+"""The TCG plugin that counts guest instructions (`count.sh`'s, beside it)."""
 ARENA_BYTES = 1 << 20
 """TFLM's arena in the program: more than any of these models needs (the program reports
 what it used); its size changes no instruction of an inference."""
@@ -253,8 +262,9 @@ def build_tflm(tree: Path, board: Board, kernels: str, ops: set[str]) -> Build:
     library.parent.mkdir(parents=True, exist_ok=True)
     library.unlink(missing_ok=True)
     _run(["arm-none-eabi-ar", "rcs", str(library), *objects], cwd=tree)
-    includes = [f"-I{(tree / flag[2:]).resolve()}" for flag in values["INCLUDES"].split()]
-    flags = [f for f in values["CXXFLAGS"].split() if f != "-MD"] + includes
+    # The flags as make's shell reads them (`-D"ARMCM55"`).
+    includes = [f"-I{(tree / flag[2:]).resolve()}" for flag in shlex.split(values["INCLUDES"])]
+    flags = [f for f in shlex.split(values["CXXFLAGS"]) if f != "-MD"] + includes
     third_party = {Path(o).name for o in values["MICROLITE_THIRD_PARTY_KERNEL_OBJS"].split()}
     return Build(board, kernels, library, flags, third_party)
 
@@ -364,16 +374,16 @@ def link_program(build: Build, model: Path, input_bytes: bytes, into: Path) -> P
 # ---------------------------------------------------------------- measuring
 
 
-def _plugin(cache: Path) -> Path:
+def _plugin(cache: Path, counter: Path) -> Path:
     plugin = cache / "libinsncount.so"
-    if not plugin.exists() or plugin.stat().st_mtime < COUNTER.stat().st_mtime:
-        _run(["gcc", "-shared", "-fPIC", "-O2", "-o", str(plugin), str(COUNTER)])
+    if not plugin.exists() or plugin.stat().st_mtime < counter.stat().st_mtime:
+        _run(["gcc", "-shared", "-fPIC", "-O2", "-o", str(plugin), str(counter)])
     return plugin
 
 
 def count_instructions(elf: Path, board: Board, args: str, plugin: Path) -> int:
     """Guest instructions of one run of the program (its directory the semihosting
-    files' directory), counted as `/work/shared/tools/m55/count.sh` does, on the board."""
+    files' directory), counted as `count.sh` beside `COUNTER` does, on the board."""
     done = subprocess.run(
         ["qemu-system-arm", "-M", board.machine, "-nographic", "-monitor", "none", "-serial",
          "none", "-semihosting-config", "enable=on,target=native", "-plugin", str(plugin),
@@ -513,6 +523,12 @@ def main() -> None:
         default="cmsis_nn,reference",
         help="comma-separated: cmsis_nn, reference (built and measured in this order)",
     )
+    parser.add_argument(
+        "--counter",
+        type=Path,
+        default=COUNTER,
+        help="the instruction-counting QEMU plugin's source (built into the cache)",
+    )
     add_write_option(parser)
     args = parser.parse_args()
     boards = [BOARDS[b] for b in args.boards.split(",")]
@@ -523,7 +539,7 @@ def main() -> None:
     tree = tflm_source(cache, args.git_mirrors)
     if args.git_mirrors is not None:
         seed_downloads(tree, args.git_mirrors)
-    plugin = _plugin(cache)
+    plugin = _plugin(cache, args.counter)
     ops = {op for model in args.models for op in operator_names(model)}
     measured: dict[tuple[str, str, str], Measurement] = {}
     for board in boards:
