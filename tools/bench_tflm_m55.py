@@ -229,11 +229,35 @@ def kernel_stems(ops: set[str]) -> set[str]:
     return stems | {f"{stem}_common" for stem in stems} | _KERNEL_HELPERS
 
 
-def needed_objects(objects: dict[str, list[str]], ops: set[str]) -> list[str]:
+def _source(tree: Path, objdir: str, obj: str) -> Path:
+    """The source file TFLM's Makefile compiles into the object `obj` (`.cc` or `.c`)."""
+    stem = tree / obj.split(f"/obj/{objdir}/", 1)[1].removesuffix(".o")
+    cc = stem.with_name(stem.name + ".cc")
+    return cc if cc.exists() else stem.with_name(stem.name + ".c")
+
+
+_CMSIS_NN_CALL = re.compile(r"\barm_\w+")
+
+
+def called_cmsis_nn(tree: Path, kernels: list[str], cmsis_nn: list[str]) -> list[str]:
+    """The CMSIS-NN objects the kernels call, and those they call in turn: each CMSIS-NN
+    function is in a file of its name."""
+    by_name = {Path(o).stem: o for o in cmsis_nn}
+    todo = [_source(tree, "kernels", o) for o in kernels]
+    called: set[str] = set()
+    while todo:
+        names = set(_CMSIS_NN_CALL.findall(todo.pop().read_text(errors="replace")))
+        for name in (names & by_name.keys()) - called:
+            called.add(name)
+            todo.append(_source(tree, "third_party_kernels", by_name[name]))
+    return [by_name[name] for name in sorted(called)]
+
+
+def needed_objects(tree: Path, objects: dict[str, list[str]], ops: set[str]) -> list[str]:
     """The objects of TFLM's library a program running these operators links: TFLM's core
     (less its audio front end), TensorFlow Lite's kernel helpers, the operators' kernels,
-    and all of the third party's (CMSIS-NN's). The linker takes the same members from
-    them as from the whole library, so the program is the same."""
+    and the CMSIS-NN functions they call. The linker takes the same members from them as
+    from the whole library, so the program is the same."""
     stems = kernel_stems(ops)
     core = [o for o in objects["MICROLITE_LIB_OBJS"] if "/obj/core/signal/" not in o]
     kernels = [
@@ -241,7 +265,8 @@ def needed_objects(objects: dict[str, list[str]], ops: set[str]) -> list[str]:
         for o in objects["MICROLITE_KERNEL_OBJS"]
         if "/tensorflow/lite/kernels/" in o or ("/signal/" not in o and Path(o).stem in stems)
     ]
-    return core + kernels + objects["MICROLITE_THIRD_PARTY_KERNEL_OBJS"]
+    cmsis_nn = objects["MICROLITE_THIRD_PARTY_KERNEL_OBJS"]
+    return core + kernels + called_cmsis_nn(tree, kernels, cmsis_nn)
 
 
 def build_tflm(tree: Path, board: Board, kernels: str, ops: set[str]) -> Build:
@@ -254,7 +279,7 @@ def build_tflm(tree: Path, board: Board, kernels: str, ops: set[str]) -> Build:
     names = ["CXXFLAGS", "INCLUDES", "GENDIR", *_OBJECTS]
     printed = _run([*make, *(f"print-{name}" for name in names)], cwd=tree)
     values = dict(re.findall(rf"^({'|'.join(names)})=(.*)$", printed, re.M))
-    objects = needed_objects({name: values[name].split() for name in _OBJECTS}, ops)
+    objects = needed_objects(tree, {name: values[name].split() for name in _OBJECTS}, ops)
     print(f"building TFLM for {board.target_arch}, {kernels} kernels ...", file=sys.stderr)
     _run(["nice", "-n", "10", *make, "-j2", *objects], cwd=tree)
     gendir = tree / values["GENDIR"]
