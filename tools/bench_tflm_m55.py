@@ -236,21 +236,26 @@ def _source(tree: Path, objdir: str, obj: str) -> Path:
     return cc if cc.exists() else stem.with_name(stem.name + ".c")
 
 
-_CMSIS_NN_CALL = re.compile(r"\barm_\w+")
+_CMSIS_NN_NAME = re.compile(r"\barm_\w+")
+_CMSIS_NN_DEFINITION = re.compile(r"^(?:\w+[ *]+)+(arm_\w+)\s*\(", re.M)
 
 
 def called_cmsis_nn(tree: Path, kernels: list[str], cmsis_nn: list[str]) -> list[str]:
-    """The CMSIS-NN objects the kernels call, and those they call in turn: each CMSIS-NN
-    function is in a file of its name."""
-    by_name = {Path(o).stem: o for o in cmsis_nn}
+    """The CMSIS-NN objects defining a function the kernels call, and those defining one
+    that these call in turn."""
+    defined_in: dict[str, str] = {}
+    for obj in cmsis_nn:
+        text = _source(tree, "third_party_kernels", obj).read_text(errors="replace")
+        for name in _CMSIS_NN_DEFINITION.findall(text):
+            defined_in.setdefault(name, obj)
     todo = [_source(tree, "kernels", o) for o in kernels]
     called: set[str] = set()
     while todo:
-        names = set(_CMSIS_NN_CALL.findall(todo.pop().read_text(errors="replace")))
-        for name in (names & by_name.keys()) - called:
-            called.add(name)
-            todo.append(_source(tree, "third_party_kernels", by_name[name]))
-    return [by_name[name] for name in sorted(called)]
+        names = set(_CMSIS_NN_NAME.findall(todo.pop().read_text(errors="replace")))
+        for obj in {defined_in[name] for name in names & defined_in.keys()} - called:
+            called.add(obj)
+            todo.append(_source(tree, "third_party_kernels", obj))
+    return sorted(called)
 
 
 def needed_objects(tree: Path, objects: dict[str, list[str]], ops: set[str]) -> list[str]:
