@@ -307,18 +307,20 @@ def _c_bytes(data: bytes) -> str:
 
 
 def operator_names(model: Path) -> list[str]:
-    """The model's builtin operators, as `MicroMutableOpResolver::Add...` names them."""
+    """The builtin operators the model's graphs run (its table of operator codes may list
+    more), as `MicroMutableOpResolver::Add...` names them."""
     import tflite
     from tflite.BuiltinOperator import BuiltinOperator
 
     by_code = {v: k for k, v in vars(BuiltinOperator).items() if not k.startswith("_")}
     parsed = tflite.Model.GetRootAsModel(model.read_bytes(), 0)
     names = set()
-    for index in range(parsed.OperatorCodesLength()):
-        code = parsed.OperatorCodes(index)
-        name = by_code[max(code.BuiltinCode(), code.DeprecatedBuiltinCode())]
-        names.add("".join(part.capitalize() if part[0].isalpha() else part.upper()
-                          for part in name.split("_")))  # fmt: skip
+    for graph in (parsed.Subgraphs(g) for g in range(parsed.SubgraphsLength())):
+        for position in range(graph.OperatorsLength()):
+            code = parsed.OperatorCodes(graph.Operators(position).OpcodeIndex())
+            name = by_code[max(code.BuiltinCode(), code.DeprecatedBuiltinCode())]
+            names.add("".join(part.capitalize() if part[0].isalpha() else part.upper()
+                              for part in name.split("_")))  # fmt: skip
     return sorted(names)
 
 
