@@ -201,7 +201,7 @@ class Build:
     """The archive members that are CMSIS-NN's (empty with the reference kernels)."""
 
 
-def _make(tree: Path, board: Board, kernels: str) -> list[str]:
+def _make(tree: Path, board: Board, kernels: str, build_type: str) -> list[str]:
     toolchain = Path(
         shutil.which("arm-none-eabi-gcc")
         or sys.exit(
@@ -211,6 +211,7 @@ def _make(tree: Path, board: Board, kernels: str) -> list[str]:
     return [
         "make", "-f", f"{MAKE_DIR}/Makefile", "TARGET=cortex_m_generic",
         f"TARGET_ARCH={board.target_arch}", f"TARGET_TOOLCHAIN_ROOT={toolchain}/",
+        f"BUILD_TYPE={build_type}",
         *([f"OPTIMIZED_KERNEL_DIR={KERNELS[kernels]}"] if KERNELS[kernels] else []),
     ]  # fmt: skip
 
@@ -274,11 +275,11 @@ def needed_objects(tree: Path, objects: dict[str, list[str]], ops: set[str]) -> 
     return core + kernels + called_cmsis_nn(tree, kernels, cmsis_nn)
 
 
-def build_tflm(tree: Path, board: Board, kernels: str, ops: set[str]) -> Build:
+def build_tflm(tree: Path, board: Board, kernels: str, ops: set[str], build_type: str) -> Build:
     """TFLM's library for the board and kernel set, of the objects that programs running
     `ops` link, each compiled by TFLM's Makefile with its own flags (once: make finds them
     up to date afterwards), and the flags it compiles with."""
-    make = _make(tree, board, kernels)
+    make = _make(tree, board, kernels, build_type)
     # TFLM's Makefile runs Python scripts (with numpy and Pillow) as `python3`: this one's.
     os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
     names = ["CXXFLAGS", "INCLUDES", "GENDIR", *_OBJECTS]
@@ -556,6 +557,12 @@ def main() -> None:
         help="comma-separated: cmsis_nn, reference (built and measured in this order)",
     )
     parser.add_argument(
+        "--build-type",
+        default="default",
+        help="TFLM's BUILD_TYPE: default (its TFLITE_DCHECKs on), release_with_logs "
+        "(-DNDEBUG), release (-DNDEBUG, no error strings)",
+    )
+    parser.add_argument(
         "--counter",
         type=Path,
         default=COUNTER,
@@ -576,9 +583,9 @@ def main() -> None:
     measured: dict[tuple[str, str, str], Measurement] = {}
     for board in boards:
         for kernels in args.kernels.split(","):
-            build = build_tflm(tree, board, kernels, ops)
+            build = build_tflm(tree, board, kernels, ops, args.build_type)
             for model in args.models:
-                work = cache / "programs" / board.name / model.stem / kernels
+                work = cache / "programs" / args.build_type / board.name / model.stem / kernels
                 found = measure(build, model, work, args.runs, plugin)
                 measured[board.name, kernels, model.stem] = found
                 print(f"{board.name} {kernels} {model.stem}: {found}", file=sys.stderr)
@@ -591,24 +598,29 @@ def main() -> None:
         for board in boards
         for model in args.models
     ]
-    models = " ".join(str(m) for m in args.models)
+    models = " ".join(m.name for m in args.models)
+    build_type = "" if args.build_type == "default" else f" --build-type {args.build_type}"
     preamble = [
-        f"`python tools/bench_tflm_m55.py {models} --write` (sources and builds in "
-        f"`~/.cache/usmp-bench`, never in this repository): TensorFlow Lite Micro at "
+        f"`python tools/bench_tflm_m55.py {models}{build_type} --write` (sources and builds "
+        "in `~/.cache/usmp-bench`, never in this repository): TensorFlow Lite Micro at "
         f"tflite-micro {TFLM_COMMIT[:8]}, built by its own Makefile "
-        "(`TARGET=cortex_m_generic`, its default `-Os` core and `-O2` kernels, GCC "
-        f"{_gcc_version()}) with its reference kernels and with CMSIS-NN "
+        f"(`TARGET=cortex_m_generic BUILD_TYPE={args.build_type}`: `-Os` core, `-O2` "
+        f"kernels, GCC {_gcc_version()}) with its reference kernels and with CMSIS-NN "
         "(`OPTIMIZED_KERNEL_DIR=cmsis_nn`, at the commit TFLM pins), each model linked as "
-        "a C array into a program (`MicroMutableOpResolver` of the model's operators, "
+        "a C array into a program (`MicroMutableOpResolver` of the operators it runs, "
         "`-O2`) on `usmp-translate --emit-c`'s startup file and linker script, run under "
         "QEMU with semihosting. Instructions per inference: guest instructions counted by "
         f"the TCG plugin of `tools/m55` for {args.runs}+1 runs less 1 run, over "
-        f"{args.runs}. Arena used: TFLM's `arena_used_bytes()`. Code: bytes of the linked "
+        f"{args.runs}; each run copies the input into TFLM's input tensor (TFLM reuses its "
+        "bytes). Arena used: TFLM's `arena_used_bytes()`. Code: bytes of the linked "
         "program's `.text` + `.rodata` from TFLM's library, TFLM's own and CMSIS-NN's "
         "(linker map). Outputs: every run's output equals the `tflite_micro` wheel's on "
         "the same input, byte for byte.",
     ]
-    section = markdown_section("## TFLM + CMSIS-NN on the device", preamble, HEADER, rows)
+    title = "## TFLM + CMSIS-NN on the device" + (
+        "" if args.build_type == "default" else f", BUILD_TYPE={args.build_type}"
+    )
+    section = markdown_section(title, preamble, HEADER, rows)
     complete = len(measured) == len(boards) * len(KERNELS) * len(args.models)
     publish(section, args, complete=complete and all(row[-1] == "yes" for row in rows))
 
