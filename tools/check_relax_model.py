@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """`tools/check_relax_model.py`: plan a Relax model, build and run it with TVM, and
 compare it with the Relax VM.
 
@@ -12,21 +13,25 @@ python tools/check_relax_model.py model.onnx --input-shape x=1x3x48x192
 The model is `PATH.py:NAME`, or a `.tflite` or `.onnx` file read as `usmp-translate
 --import-tflite/--import-onnx` reads it, lowered as `usmp-translate --import-relax` lowers
 it (the same `--weights`, `--fusion`, `--temporaries` and `--constant-storage`); see
-`usmp_dialect.tvm.model_check`. The exit status is 0 when every output agrees with the Relax
+`tests.support.model_check`. The exit status is 0 when every output agrees with the Relax
 VM's within `--tolerance`, 1 otherwise or on a bad model.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from tests.support.model_check import EXECUTORS, check_model
+from usmp_dialect.tools.console import ends_as_unix_tools_do
 from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
-from usmp_dialect.tvm.model_check import EXECUTORS, check_model
 from usmp_dialect.tvm.relax.lowering import (
     CONSTANT_STORAGE_HELP,
     CONSTANT_STORAGE_MODES,
@@ -38,7 +43,7 @@ from usmp_dialect.tvm.relax.lowering import (
     WEIGHT_MODES,
     Lowering,
 )
-from usmp_dialect.tvm.runtime import read_overrides
+from usmp_dialect.tvm.tvmscript.run import read_overrides
 
 TOOL = "check_relax_model"
 
@@ -201,4 +206,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with ends_as_unix_tools_do("check_relax_model"):
+        status = main()
+    sys.exit(status)

@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """`tools/compare_pipelines.py`: run several pass pipelines on one program and print what
 each plans, side by side.
 
@@ -22,18 +23,15 @@ un-planned module (not for a Relax model, whose un-planned TIR TVM does not buil
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.diagnostics import decode_input
-from usmp_dialect.parsing import parse_module
-from usmp_dialect.pipeline import DEFAULT_ALGORITHM
-from usmp_dialect.reports.plan_html import plans_page
-from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
-from usmp_dialect.tools.output import staged_outputs
-from usmp_dialect.tvm.pipeline_comparison import (
+from tests.support.pipeline_comparison import (
     PRESETS,
     PipelineRun,
     check_outputs,
@@ -41,6 +39,13 @@ from usmp_dialect.tvm.pipeline_comparison import (
     pipeline_fusion,
     run_pipeline,
 )
+from usmp_dialect.diagnostics import decode_input
+from usmp_dialect.parsing import parse_module
+from usmp_dialect.pipeline import DEFAULT_ALGORITHM
+from usmp_dialect.reports.plan_html import plans_page
+from usmp_dialect.tools.console import ends_as_unix_tools_do
+from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
+from usmp_dialect.tools.output import staged_outputs
 
 TOOL = "compare_pipelines"
 PLANS_PAGE = "plans.html"
@@ -108,7 +113,7 @@ def _load(spec: str, fusion: str) -> ModuleOp:
     except OSError as error:
         usage_error(TOOL, f"cannot read '{spec}': {error.strerror}")
     if spec.endswith(".py"):
-        from usmp_dialect.tvm.tvmscript_importer import import_tvmscript
+        from usmp_dialect.tvm.tvmscript.importer import import_tvmscript
 
         return import_tvmscript(text, spec)
     return parse_module(text, spec)
@@ -152,4 +157,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with ends_as_unix_tools_do("compare_pipelines"):
+        status = main()
+    sys.exit(status)
