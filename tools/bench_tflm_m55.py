@@ -57,8 +57,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
 
-from usmp_dialect.tvm.c_library import Interface  # noqa: E402
-from usmp_dialect.tvm.c_runner import STARTUP_SOURCE, linker_script  # noqa: E402
+from usmp_dialect.tvm.c.library import Interface  # noqa: E402
+from usmp_dialect.tvm.c.runner import STARTUP_SOURCE, linker_script  # noqa: E402
 
 TFLM_COMMIT = "90b983c2b3f1480642e040bbd2ddb37b998f3424"
 TFLM_ARCHIVE = f"https://github.com/tensorflow/tflite-micro/archive/{TFLM_COMMIT}.tar.gz"
