@@ -57,9 +57,6 @@ sys.path.insert(0, str(ROOT))
 
 from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
 
-from usmp_dialect.tvm.c.library import Interface  # noqa: E402
-from usmp_dialect.tvm.c.runner import STARTUP_SOURCE, linker_script  # noqa: E402
-
 TFLM_COMMIT = "90b983c2b3f1480642e040bbd2ddb37b998f3424"
 TFLM_ARCHIVE = f"https://github.com/tensorflow/tflite-micro/archive/{TFLM_COMMIT}.tar.gz"
 MAKE_DIR = "tensorflow/lite/micro/tools/make"
@@ -383,6 +380,9 @@ int main(int argc, char** argv) {{
 def board_linker_script(board: Board) -> str:
     """The linker script `usmp-translate --emit-c` writes (a library without pools placed
     in named sections), its memory map the board's."""
+    from usmp_dialect.tvm.c.library import Interface
+    from usmp_dialect.tvm.c.runner import linker_script
+
     emitted = linker_script(Interface("tflm", [], [], [], [], {}, False, {}, {}, [], {}, {}, {}))
     if board.memory is None:
         return emitted
@@ -390,6 +390,8 @@ def board_linker_script(board: Board) -> str:
 
 
 def link_program(build: Build, model: Path, input_bytes: bytes, into: Path) -> Path:
+    from usmp_dialect.tvm.c.runner import STARTUP_SOURCE
+
     into.mkdir(parents=True, exist_ok=True)
     (into / "main.cc").write_text(program_source(model, input_bytes))
     (into / "startup.c").write_text(STARTUP_SOURCE)
