@@ -49,6 +49,7 @@ from usmp_dialect.tvm.model_files.tensor_names import tflite_tensor_label
 from usmp_dialect.tvm.model_files.tflite_lstm import convert_lstm
 from usmp_dialect.tvm.model_files.tflite_operators import corrected_converter, tensor_shape
 from usmp_dialect.tvm.model_files.tflite_svdf import convert_svdf
+from usmp_dialect.tvm.model_files.tflm_signal import convert_spectral_subtraction, signal_converters
 from usmp_dialect.tvm.relax.lowering import STATE_COUNT_ATTR, STATE_INITIAL_ATTR
 
 # Quantized operators converted here (an integer LSTM is refused by `tflite_lstm`, saying
@@ -118,6 +119,11 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
         _SUPPORTED_QUANTIZED_OPS = corrected._SUPPORTED_QUANTIZED_OPS | _COPYING | _OURS
         subgraph: Any
 
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.convert_map.update(signal_converters(self))
+            self.convert_map["SignalFilterBankSpectralSubtraction"] = self.convert_noise_estimate
+
         def check_unsupported_ops(self) -> None:
             """TVM's check of every operator but ASSIGN_VARIABLE, whose quantized value and
             no output it takes for dynamic range quantization; the conversion checks it."""
@@ -169,6 +175,23 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
             variable = self._tensor_variable(state)
             variable.value, variable.written = after, True
             return output
+
+        def convert_noise_estimate(self, op: Any) -> None:
+            """TFLM's SignalFilterBankSpectralSubtraction (`tflm_signal`), the noise
+            estimate its kernel keeps a variable named as its output of it, first 0."""
+
+            def before(tensor: Any, initial: np.ndarray) -> Any:
+                key = ("kernel state", tensor.tensor_idx)
+                if key not in variables:
+                    name = get_tensor_name(self.subgraph, tensor.tensor_idx)
+                    var = relax.Var(name, relax.TensorType(list(initial.shape), str(initial.dtype)))
+                    constant = relax.const(initial, str(initial.dtype))
+                    variables[key] = Variable(var, var, constant, read=True)
+                return variables[key].value
+
+            tensor, after = convert_spectral_subtraction(self, op, before)
+            variable = variables[("kernel state", tensor.tensor_idx)]
+            variable.value, variable.written = after, True
 
         def convert_unidirectional_sequence_lstm(self, op: Any) -> Any:
             """TFLM's float32 LSTM (`tflite_lstm`), its hidden state and cell variables."""
