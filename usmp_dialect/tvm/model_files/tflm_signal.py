@@ -168,14 +168,15 @@ def _const(value: int, dtype: str) -> Any:
 
 def _most_significant_bit(x: Any) -> Any:
     """GCC's MostSignificantBit32 of the uint32 `x`: 32 - its leading zeros, 32 for 0,
-    as int32: the powers of two at or below it counted (each reads `x` once: TE shares no
-    subexpression, so a binary search's nested selects would grow exponentially)."""
+    as int32: floor(log2(x)) + 1, x as a double (exact: a power of two's log2 is exact,
+    and 2^k - 1's is 2^-k below k, a billion ulps at least). TIR has no count of leading
+    zeros, and TE shares no subexpression: a search's nested selects grow exponentially,
+    a count of bits 32-fold in each place the result is read."""
     from tvm import tirx
 
-    bits = _const(0, "int32")
-    for k in range(32):
-        bits = bits + (x >= _const(1 << k, "uint32")).astype("int32")
-    return tirx.Select(x == _const(0, "uint32"), _const(32, "int32"), bits)
+    positive = tirx.max(x, _const(1, "uint32"))
+    exponent = tirx.floor(tirx.log2(positive.astype("float64"))).astype("int32")
+    return tirx.Select(x == _const(0, "uint32"), _const(32, "int32"), exponent + 1)
 
 
 def _window(x: Any, weights: Any, shift: int) -> Any:

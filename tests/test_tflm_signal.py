@@ -1,0 +1,125 @@
+"""TFLM's signal library (`model_files.tflm_signal`): micro_speech's audio front ends
+(tests/data/tflm, int8 and float features), imported, planned with their inputs and
+outputs in the workspace pool and built as a C library, run by a firmware-like loop over
+a second of audio the test synthesizes (49 frames of 30 ms, 20 ms apart, as micro_speech
+frames it): every frame's features TFLM's interpreter's exactly, the spectral
+subtraction's noise estimate kept in the state pool from frame to frame; then the
+classifier on those features gives TFLM's scores. A signal operator whose tensors
+contradict its options is one diagnostic."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+tvm = pytest.importorskip("tvm")
+pytest.importorskip("tflite")
+pytestmark = pytest.mark.tvm
+
+from test_svdf import DATA, _streamed  # noqa: E402
+
+from usmp_dialect.tvm.model_files.loading import import_model_file  # noqa: E402
+from usmp_dialect.tvm.model_files.tflm_signal import (  # noqa: E402
+    kiss_factors,
+    log2_correction_table,
+)
+from usmp_dialect.tvm.relax.lowering import RelaxImportError  # noqa: E402
+
+RATE = 16000
+FRAME, STRIDE = 480, 320  # micro_speech's 30 ms window, 20 ms step
+CHANNELS = 40
+
+
+def _second_of_audio() -> np.ndarray:
+    """A rising tone (200 Hz to 2 kHz) that swells in, over noise: int16 at 16 kHz."""
+    rng = np.random.default_rng(0)
+    t = np.arange(RATE) / RATE
+    tone = np.sin(2 * np.pi * (200 + 1800 * t) * t) * np.minimum(1.0, 4 * t) * 8000
+    return np.clip(tone + rng.normal(0, 300, t.size), -32768, 32767).astype(np.int16)
+
+
+def _frames() -> list[np.ndarray]:
+    audio = _second_of_audio()
+    return [audio[i : i + FRAME][None] for i in range(0, audio.size - FRAME + 1, STRIDE)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["int8", "float"])
+def test_micro_speech_front_end_streams_as_tflm(kind: str, tmp_path: Path) -> None:
+    from usmp_dialect.tvm.tflm_arena import tflm_arena
+
+    path = DATA / f"audio_preprocessor_{kind}.tflite"
+    frames = _frames()
+    assert len(frames) == 49
+    ours, theirs, header = _streamed(path, frames, tmp_path)
+    np.testing.assert_array_equal(ours, theirs)
+    # The features move with the tone, and the noise estimate carries: not one frame twice.
+    assert len({f.tobytes() for f in theirs}) == len(frames)
+    # The noise estimate (40 uint32, TFLM's persistent buffer) is the state pool.
+    assert f"#define MODEL_GLOBAL_STATE_STATE_POOL_SIZE {CHANNELS * 4}\n" in header
+    (workspace,) = re.findall(r"#define MODEL_GLOBAL_WORKSPACE_WORKSPACE_POOL_SIZE (\d+)", header)
+    head, _ = tflm_arena(str(path))
+    assert int(workspace) <= head
+    if kind == "int8":
+        _classifier_gives_tflms_scores(theirs.reshape(1, -1), tmp_path / "classifier")
+
+
+def _classifier_gives_tflms_scores(features: np.ndarray, tmp_path: Path) -> None:
+    """micro_speech's classifier on a second's features: our C library's scores, TFLM's."""
+    tmp_path.mkdir()
+    ours, theirs, _ = _streamed(DATA / "micro_speech_quantized.tflite", [features], tmp_path)
+    np.testing.assert_array_equal(ours, theirs)
+
+
+def _spoiled(model: bytes, tensor: int, dim: int) -> bytes:
+    """`model` whose tensor `tensor` (first subgraph) has `dim` as its first dimension."""
+    import tflite
+
+    data = bytearray(model)
+    found = tflite.Model.GetRootAsModel(data, 0).Subgraphs(0).Tensors(tensor)
+    at = found._tab.Vector(found._tab.Offset(4))  # Tensor.shape, int32s
+    data[at : at + 4] = np.int32(dim).tobytes()
+    return bytes(data)
+
+
+@pytest.mark.parametrize(
+    ("tensor", "dim", "message"),
+    [
+        (
+            29,
+            41,
+            "CUSTOM 'SignalFilterBank' operator 9, computing 'signal_filter_bank': its output "
+            r"is \[41\], its num_channels 40 makes \[40\]",
+        ),
+        (
+            33,
+            39,
+            "CUSTOM 'SignalPCAN' operator 12, computing 'signal_pcan': its output is "
+            r"\[39\], its input \[40\]",
+        ),
+    ],
+)
+def test_contradicting_signal_operator_is_one_diagnostic(
+    tensor: int, dim: int, message: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "spoiled.tflite"
+    path.write_bytes(_spoiled((DATA / "audio_preprocessor_int8.tflite").read_bytes(), tensor, dim))
+    with pytest.raises(RelaxImportError) as raised:
+        import_model_file(str(path), "tflite")
+    text = str(raised.value)
+    assert re.search(message, text), text
+    assert "\n" not in text.strip()
+
+
+def test_kissfft_radices_and_log_table() -> None:
+    """kissfft's factoring (4s first, then 2, then odd radices) and TFLM's log2 correction
+    table, at a few of TFLM's entries."""
+    assert kiss_factors(256) == [4, 4, 4, 4]
+    assert kiss_factors(512) == [4, 4, 4, 4, 2]
+    assert kiss_factors(30) == [2, 3, 5]
+    table = log2_correction_table()
+    assert len(table) == 130
+    assert [table[i] for i in (0, 1, 64, 127, 128, 129)] == [0, 224, 5568, 142, 0, 0]
