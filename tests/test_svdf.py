@@ -55,7 +55,8 @@ def _streamed(
         re.findall(rf"struct model_{kind} {{\n\s+\w+\* (\w+);\n}}", header)
         for kind in ("inputs", "outputs")
     )
-    (library / "app.c").write_text(stream_program(given, taken))
+    stateful = "model_init_state" in header
+    (library / "app.c").write_text(stream_program(given, taken, stateful))
     flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"]
     sources = ["app.c", "model.c", "model_constants.c"]
     subprocess.run(["cc", *flags, "-o", "app", *sources, "-lm"], cwd=library, check=True)
