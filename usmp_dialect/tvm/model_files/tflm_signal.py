@@ -55,7 +55,6 @@ from usmp_dialect.tvm.model_files.tflite_int8_kernels import OPAQUE
 from usmp_dialect.tvm.model_files.tflite_operators import flex_options, tensor_shape
 from usmp_dialect.tvm.relax.temporaries import SIGNAL_KERNEL_ATTR
 
-
 _Q15_MAX = 32767  # kissfft's SAMP_MAX for FIXED_POINT 16
 _PCAN_SNR_BITS = 12
 _PCAN_OUTPUT_BITS = 6
@@ -115,7 +114,10 @@ def _emit(converter: Any, kernel: Any, *args: Any, primfunc_name_hint: str) -> A
     """`kernel`'s call emitted as one operator fused with no other (as TFLM runs it; its
     expressions read their operands several times, which fusion would multiply)."""
     return converter.bb.emit_te(
-        kernel, *args, primfunc_name_hint=primfunc_name_hint, primfunc_attrs={"op_pattern": OPAQUE, SIGNAL_KERNEL_ATTR: 1}
+        kernel,
+        *args,
+        primfunc_name_hint=primfunc_name_hint,
+        primfunc_attrs={"op_pattern": OPAQUE, SIGNAL_KERNEL_ATTR: 1},
     )
 
 
@@ -199,7 +201,10 @@ def _window(x: Any, weights: Any, shift: int) -> Any:
 
 def convert_window(converter: Any, op: Any) -> Any:
     (x, weights), (out,) = _check_tensors(
-        converter, op, [("input", "int16", None), ("weights", "int16", 1)], [("output", "int16", None)]
+        converter,
+        op,
+        [("input", "int16", None), ("weights", "int16", 1)],
+        [("output", "int16", None)],
     )
     shape, size = _shape_of(x), _shape_of(weights)[0]
     if not shape or _shape_of(out) != shape:
@@ -207,7 +212,8 @@ def convert_window(converter: Any, op: Any) -> Any:
     if size == 0 or math.prod(shape) % size:
         raise OperatorRejected(f"its input {shape} is not whole windows of {size} weights")
     shift = _option(flex_options(op), "shift")
-    return _emit(converter, 
+    return _emit(
+        converter,
         lambda a, w: _window(a, w, shift),
         converter.get_tensor_expr(x),
         converter.get_tensor_expr(weights),
@@ -253,7 +259,6 @@ def convert_fft_auto_scale(converter: Any, op: Any) -> None:
     )
     if _shape_of(out) != _shape_of(x):
         raise OperatorRejected(f"its output is {_shape_of(out)}, its input {_shape_of(x)}")
-    bb = converter.bb
     data = converter.get_tensor_expr(x)
     scale = _emit(converter, _max_abs_scale, data, primfunc_name_hint="signal_fft_auto_scale")
 
@@ -264,7 +269,9 @@ def convert_fft_auto_scale(converter: Any, op: Any) -> None:
             name="auto_scaled",
         )
 
-    shifted = _emit(converter, scaled, data, scale, primfunc_name_hint="signal_fft_auto_scale_apply")
+    shifted = _emit(
+        converter, scaled, data, scale, primfunc_name_hint="signal_fft_auto_scale_apply"
+    )
     _set_outputs(converter, [out, bits], [shifted, scale])
 
 
@@ -290,7 +297,7 @@ def _rfft(x: Any, twiddles: Any, split: Any, fft_length: int, out_shape: list[in
     complex FFT of the row read as fft_length / 2 complex samples, computed in the
     output's row (TFLM's kiss_fft_state's tmpbuf), then split in place into the
     fft_length / 2 + 1 bins of the real transform."""
-    from tvm import te, tirx
+    from tvm import te
     from tvm.script.ir_builder import IRBuilder
     from tvm.script.ir_builder import tirx as T
 
@@ -310,10 +317,19 @@ def _rfft(x: Any, twiddles: Any, split: Any, fft_length: int, out_shape: list[in
             flat_in, flat_out = data, out
             with T.serial(0, rows) as row:
                 base_in, base = row * length, row * (half + 1) * 2
-                _digit_reversed_copy(flat_in, flat_out, base_in, base, length, radices, spans, strides)
+                _digit_reversed_copy(
+                    flat_in, flat_out, base_in, base, length, radices, spans, strides
+                )
                 for level in reversed(range(len(radices))):
                     _butterflies(
-                        flat_out, tw, base, half, radices[level], spans[level], strides[level], bound
+                        flat_out,
+                        tw,
+                        base,
+                        half,
+                        radices[level],
+                        spans[level],
+                        strides[level],
+                        bound,
                     )
                 _split(flat_out, sp, base, half)
             return builder.get()
@@ -344,7 +360,9 @@ def _digit_reversed_copy(
         for part in (0, 1):
             at = source * 2 + part
             inside = at < length
-            value = tirx.Select(inside, data[base_in + tirx.min(at, length - 1)], _const(0, "int16"))
+            value = tirx.Select(
+                inside, data[base_in + tirx.min(at, length - 1)], _const(0, "int16")
+            )
             out[base + j * 2 + part] = value
 
 
@@ -458,12 +476,18 @@ def convert_rfft(converter: Any, op: Any) -> Any:
     shape, out_shape = _shape_of(x), _shape_of(out)
     half = fft_length // 2
     if not shape or len(out_shape) != len(shape) or fft_length < 2 or fft_length % 2:
-        raise OperatorRejected(f"its input {shape} and output {out_shape} and fft_length {fft_length}")
+        raise OperatorRejected(
+            f"its input {shape} and output {out_shape} and fft_length {fft_length}"
+        )
     if shape[-1] > fft_length:
-        raise OperatorRejected(f"its input's {shape[-1]} samples are more than fft_length {fft_length}")
+        raise OperatorRejected(
+            f"its input's {shape[-1]} samples are more than fft_length {fft_length}"
+        )
     expected = [*shape[:-1], (half + 1) * 2]
     if out_shape != expected:
-        raise OperatorRejected(f"its output is {out_shape}, its fft_length {fft_length} makes {expected}")
+        raise OperatorRejected(
+            f"its output is {out_shape}, its fft_length {fft_length} makes {expected}"
+        )
     for radix in kiss_factors(half):
         if radix not in (2, 4):
             raise OperatorRejected(
@@ -471,7 +495,8 @@ def convert_rfft(converter: Any, op: Any) -> Any:
                 "and 2 (an fft_length of a power of two)"
             )
     twiddles, split = rfft_twiddles(fft_length)
-    return _emit(converter, 
+    return _emit(
+        converter,
         lambda a, t, s: _rfft(a, t, s, fft_length, out_shape),
         converter.get_tensor_expr(x),
         relax.const(twiddles.reshape(-1), "int16"),
@@ -483,14 +508,14 @@ def convert_rfft(converter: Any, op: Any) -> Any:
 def convert_energy(converter: Any, op: Any) -> Any:
     from tvm import te, tirx
 
-    (x,), (out,) = _check_tensors(
-        converter, op, [("input", "int16", 1)], [("output", "uint32", 1)]
-    )
+    (x,), (out,) = _check_tensors(converter, op, [("input", "int16", 1)], [("output", "uint32", 1)])
     options = flex_options(op)
     start, end = _option(options, "start_index"), _option(options, "end_index")
     bins = _shape_of(x)[0] // 2
     if _shape_of(out) != [bins]:
-        raise OperatorRejected(f"its output is {_shape_of(out)}, its input's {bins} bins make [{bins}]")
+        raise OperatorRejected(
+            f"its output is {_shape_of(out)}, its input's {bins} bins make [{bins}]"
+        )
     if not 0 <= start <= end <= bins:
         raise OperatorRejected(f"its bins {start} to {end} are not within its {bins} bins")
 
@@ -502,10 +527,18 @@ def convert_energy(converter: Any, op: Any) -> Any:
 
         return te.compute((bins,), at, name="energy")
 
-    return _emit(converter, energy, converter.get_tensor_expr(x), primfunc_name_hint="signal_energy")
+    return _emit(
+        converter, energy, converter.get_tensor_expr(x), primfunc_name_hint="signal_energy"
+    )
 
 
-_FILTER_BANK_TABLES = ("weights", "unweights", "channel_frequency_starts", "channel_weight_starts", "channel_widths")
+_FILTER_BANK_TABLES = (
+    "weights",
+    "unweights",
+    "channel_frequency_starts",
+    "channel_weight_starts",
+    "channel_widths",
+)
 
 
 def convert_filter_bank(converter: Any, op: Any) -> Any:
@@ -519,28 +552,39 @@ def convert_filter_bank(converter: Any, op: Any) -> Any:
     )
     channels = _option(flex_options(op), "num_channels")
     if _shape_of(out) != [channels]:
-        raise OperatorRejected(f"its output is {_shape_of(out)}, its num_channels {channels} makes [{channels}]")
+        raise OperatorRejected(
+            f"its output is {_shape_of(out)}, its num_channels {channels} makes [{channels}]"
+        )
     named = dict(zip(_FILTER_BANK_TABLES, tables, strict=True))
     for name in _FILTER_BANK_TABLES[2:]:
         _same_length(name, _shape_of(named[name]), channels + 1, f"num_channels {channels} + 1")
     if _shape_of(named["unweights"]) != _shape_of(named["weights"]):
         raise OperatorRejected(
-            f"its unweights are {_shape_of(named['unweights'])}, its weights {_shape_of(named['weights'])}"
+            f"its unweights are {_shape_of(named['unweights'])}, its weights "
+            f"{_shape_of(named['weights'])}"
         )
     if any(converter.has_expr(t.tensor_idx) for t in tables):
         raise OperatorRejected("its channel tables are not constants of the file")
-    values = {n: np.asarray(converter.get_tensor_value(t)).astype(np.int64) for n, t in named.items()}
+    values = {
+        n: np.asarray(converter.get_tensor_value(t)).astype(np.int64) for n, t in named.items()
+    }
     bins, weight_count = _shape_of(x)[0], _shape_of(named["weights"])[0]
     starts, offsets, widths = (values[n] for n in _FILTER_BANK_TABLES[2:])
-    if np.any(widths < 0) or np.any(starts < 0) or np.any(starts + widths > bins) or np.any(
-        offsets < 0
-    ) or np.any(offsets + widths > weight_count):
+    if (
+        np.any(widths < 0)
+        or np.any(starts < 0)
+        or np.any(starts + widths > bins)
+        or np.any(offsets < 0)
+        or np.any(offsets + widths > weight_count)
+    ):
         raise OperatorRejected(
             f"its channel tables read past its input's {bins} bins or its {weight_count} weights"
         )
     widest = int(widths.max()) if widths.size else 0
 
-    def bank(spectrum: Any, weights: Any, unweights: Any, freq: Any, offset: Any, width: Any) -> Any:
+    def bank(
+        spectrum: Any, weights: Any, unweights: Any, freq: Any, offset: Any, width: Any
+    ) -> Any:
         r = te.reduce_axis((0, 2 * max(widest, 1)), "r")
 
         def channel(c: Any) -> Any:
@@ -557,7 +601,8 @@ def convert_filter_bank(converter: Any, op: Any) -> Any:
 
         return te.compute((channels,), channel, name="filter_bank")
 
-    return _emit(converter, 
+    return _emit(
+        converter,
         bank,
         converter.get_tensor_expr(x),
         *(converter.get_tensor_expr(named[name]) for name in _FILTER_BANK_TABLES),
@@ -576,8 +621,12 @@ def _rounded_sqrt(x: Any) -> Any:
     guess = tirx.Select(guess * guess > x, guess - _const(1, "uint64"), guess)
     above = guess + _const(1, "uint64")
     root = tirx.Select(tirx.all(guess < top, above * above <= x), above, guess)
-    cap = tirx.Select(x >> _const(32, "uint64") == _const(0, "uint64"), _const(0xFFFF, "uint64"), top)
-    rounded = tirx.Select(tirx.all(x - root * root > root, root != cap), root + _const(1, "uint64"), root)
+    cap = tirx.Select(
+        x >> _const(32, "uint64") == _const(0, "uint64"), _const(0xFFFF, "uint64"), top
+    )
+    rounded = tirx.Select(
+        tirx.all(x - root * root > root, root != cap), root + _const(1, "uint64"), root
+    )
     return rounded.astype("uint32")
 
 
@@ -598,7 +647,8 @@ def convert_filter_bank_square_root(converter: Any, op: Any) -> Any:
             a.shape, lambda i: _rounded_sqrt(a[i]) >> s[()].astype("uint32"), name="square_root"
         )
 
-    return _emit(converter, 
+    return _emit(
+        converter,
         root,
         converter.get_tensor_expr(x),
         converter.get_tensor_expr(bits),
@@ -652,7 +702,8 @@ class _Subtraction:
             up = self.scaled_up(signal[i])
             estimate = tirx.min(after[i], up)
             floor = (
-                signal[i].astype("uint64") * _const(self.min_signal_remaining & 0xFFFFFFFF, "uint64")
+                signal[i].astype("uint64")
+                * _const(self.min_signal_remaining & 0xFFFFFFFF, "uint64")
             ) >> _const(self.bits, "uint64")
             subtracted = (up - estimate) >> _const(self.smoothing_bits, "uint32")
             return tirx.max(subtracted, floor.astype("uint32"))
@@ -675,7 +726,9 @@ def convert_spectral_subtraction(
     )
     options = _Subtraction(flex_options(op))
     for name, tensor in (("input", x), ("output", out), ("noise_estimate", noise)):
-        _same_length(name, _shape_of(tensor), options.channels, f"its num_channels {options.channels}")
+        _same_length(
+            name, _shape_of(tensor), options.channels, f"its num_channels {options.channels}"
+        )
     bb = converter.bb
     signal = converter.get_tensor_expr(x)
     before = state(noise, np.zeros(options.channels, np.uint32))
@@ -689,8 +742,8 @@ def convert_spectral_subtraction(
             primfunc_attrs={IN_PLACE_ATTR: [[1, 2]], "op_pattern": OPAQUE, SIGNAL_KERNEL_ATTR: 1},
         )
     )
-    result = _emit(converter, 
-        options.output, signal, after, primfunc_name_hint="signal_spectral_subtraction"
+    result = _emit(
+        converter, options.output, signal, after, primfunc_name_hint="signal_spectral_subtraction"
     )
     _set_outputs(converter, [out, noise], [result, after])
     return noise, after
@@ -752,7 +805,8 @@ def convert_pcan(converter: Any, op: Any) -> Any:
 
         return te.compute(signal.shape, at, name="pcan")
 
-    return _emit(converter, 
+    return _emit(
+        converter,
         pcan,
         *(converter.get_tensor_expr(t) for t in (x, noise, lut)),
         primfunc_name_hint="signal_pcan",
@@ -775,16 +829,19 @@ def _log32(x: Any, table: Any, out_scale: int) -> Any:
     relative = ((c1 - c0) * (frac - segment * (1 << (_LOG_SCALE_LOG2 - _LOG_SEGMENTS_LOG2)))) >> 16
     fraction = _u32(frac + c0 + relative)
     log2 = (_u32(integer) << _const(_LOG_SCALE_LOG2, "uint32")) + fraction
-    loge = ((_const(_LOG_COEFF, "uint64") * log2.astype("uint64") + _const(32768, "uint64")) >> _const(16, "uint64")).astype("uint32")
-    return (_const(out_scale & 0xFFFFFFFF, "uint32") * loge + _const(32768, "uint32")) >> _const(16, "uint32")
+    loge = (
+        (_const(_LOG_COEFF, "uint64") * log2.astype("uint64") + _const(32768, "uint64"))
+        >> _const(16, "uint64")
+    ).astype("uint32")
+    return (_const(out_scale & 0xFFFFFFFF, "uint32") * loge + _const(32768, "uint32")) >> _const(
+        16, "uint32"
+    )
 
 
 def convert_filter_bank_log(converter: Any, op: Any) -> Any:
     from tvm import relax, te, tirx
 
-    (x,), (out,) = _check_tensors(
-        converter, op, [("input", "uint32", 1)], [("output", "int16", 1)]
-    )
+    (x,), (out,) = _check_tensors(converter, op, [("input", "uint32", 1)], [("output", "int16", 1)])
     if _shape_of(out) != _shape_of(x):
         raise OperatorRejected(f"its output is {_shape_of(out)}, its input {_shape_of(x)}")
     options = flex_options(op)
@@ -801,7 +858,8 @@ def convert_filter_bank_log(converter: Any, op: Any) -> Any:
 
         return te.compute(signal.shape, at, name="log")
 
-    return _emit(converter, 
+    return _emit(
+        converter,
         log,
         converter.get_tensor_expr(x),
         relax.const(log2_correction_table().astype(np.uint16), "uint16"),
