@@ -74,6 +74,34 @@ def _classifier_gives_tflms_scores(features: np.ndarray, tmp_path: Path) -> None
     np.testing.assert_array_equal(ours, theirs)
 
 
+def _delay_tflite(shape: list[int], delay: int) -> bytes:
+    """One SignalDelay of an int16 `shape` input (its last dim a frame) by `delay` samples,
+    its options a FlexBuffer map as TFLM's signal library writes them."""
+    from flatbuffers import flexbuffers
+    from int8_tflite import _Writer
+    from tflite.TensorType import TensorType
+
+    w = _Writer()
+    x = w.tensor("frame", shape, TensorType.INT16)
+    out = w.tensor("delayed", shape, TensorType.INT16)
+    options = {0: bytes(flexbuffers.Dumps({"delay_length": delay}))}
+    return w.model(["SignalDelay"], [(0, [x], out, 0, None)], [x], [out], "delay", options)
+
+
+@pytest.mark.parametrize(("shape", "delay"), [([2, 8], 11), ([8], 3)])
+def test_signal_delay_streams_as_tflm(shape: list[int], delay: int, tmp_path: Path) -> None:
+    """The delayed samples (longer than a frame, or shorter) kept in the state pool from
+    frame to frame, first zeros: TFLM's outputs frame by frame."""
+    path = tmp_path / "delay.tflite"
+    path.write_bytes(_delay_tflite(shape, delay))
+    rng = np.random.default_rng(2)
+    frames = [rng.integers(-32768, 32768, shape).astype(np.int16) for _ in range(6)]
+    ours, theirs, header = _streamed(path, frames, tmp_path)
+    np.testing.assert_array_equal(ours, theirs)
+    rows = int(np.prod(shape[:-1]))
+    assert f"#define MODEL_STATE_DELAYED_SIZE {rows * delay * 2}\n" in header
+
+
 def _spoiled(model: bytes, tensor: int, dim: int) -> bytes:
     """`model` whose tensor `tensor` (first subgraph) has `dim` as its first dimension."""
     import tflite

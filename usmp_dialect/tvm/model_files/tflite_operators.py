@@ -87,6 +87,7 @@ CONVERTED_CUSTOM = frozenset(
         "SignalFilterBankSpectralSubtraction",
         "SignalPCAN",
         "SignalFilterBankLog",
+        "SignalDelay",
     }
 )
 # TFLite's fused activations (TfLiteFusedActivation) that clamp: RELU, RELU_N1_TO_1, RELU6.

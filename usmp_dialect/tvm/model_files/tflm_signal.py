@@ -749,6 +749,71 @@ def convert_spectral_subtraction(
     return noise, after
 
 
+def convert_delay(
+    converter: Any, op: Any, state: Callable[[Any, np.ndarray], Any]
+) -> tuple[Any, Any, Any]:
+    """SignalDelay: each row of the int16 input (its last dim a frame) delayed by
+    `delay_length` samples, the samples not yet given out kept from run to run (TFLM's
+    circular buffers, first zeros). Returns (the output tensor, the kept samples after the
+    run, the output); `state(tensor, initial)` as for convert_spectral_subtraction, the
+    kept samples [rows, delay_length] named after the output."""
+    from tvm import te, tirx
+
+    (x,), (out,) = _check_tensors(
+        converter, op, [("input", "int16", None)], [("output", "int16", None)]
+    )
+    shape = _shape_of(x)
+    if not shape or _shape_of(out) != shape:
+        raise OperatorRejected(f"its output is {_shape_of(out)}, its input {shape}")
+    delay = _option(flex_options(op), "delay_length")
+    if delay < 0:
+        raise OperatorRejected(f"its delay_length {delay} is negative")
+    frame = shape[-1]
+    rows = math.prod(shape) // frame
+    before = state(out, np.zeros((rows, max(delay, 1)), np.int16))
+
+    # Row r's samples in order: the kept ones, then the frame; the output is the first
+    # `frame` of them, the kept samples after the run the `delay` after those.
+    def sample(data: Any, kept: Any, r: Any, at: Any) -> Any:
+        return tirx.Select(
+            at < delay,
+            kept[r, tirx.min(at, max(delay, 1) - 1)],
+            data[r, tirx.max(at - delay, 0)],
+        )
+
+    def delayed(data: Any, kept: Any) -> Any:
+        return te.compute((rows, frame), lambda r, i: sample(data, kept, r, i), name="delayed")
+
+    def kept_after(data: Any, kept: Any) -> Any:
+        def at(r: Any, i: Any) -> Any:
+            # Element i reads element frame + i of the samples (ahead of it: in place).
+            return sample(data, kept, r, tirx.min(i + frame, delay + frame - 1))
+
+        return te.compute((rows, max(delay, 1)), at, name="kept")
+
+    bb = converter.bb
+    data = bb.normalize(converter.get_tensor_expr(x))
+    rows_of = bb.emit(relax_reshape(data, [rows, frame]))
+    result = _emit(converter, delayed, rows_of, before, primfunc_name_hint="signal_delay")
+    after = bb.emit(
+        bb.call_te(
+            kept_after,
+            rows_of,
+            before,
+            primfunc_name_hint="signal_delay_state",
+            # The samples kept after (param 2) may be those before's buffer (param 1).
+            primfunc_attrs={IN_PLACE_ATTR: [[1, 2]], "op_pattern": OPAQUE, SIGNAL_KERNEL_ATTR: 1},
+        )
+    )
+    return out, after, bb.emit(relax_reshape(result, shape))
+
+
+def relax_reshape(value: Any, shape: list[int]) -> Any:
+    from tvm import relax
+
+    return relax.op.reshape(value, shape)
+
+
 def _wide_dynamic_gain(x: Any, lut: Any) -> Any:
     """TFLM's WideDynamicFunction of the uint32 `x` by the int16 `lut`, as the uint32
     TFLM's PCAN widens its int16 result to."""
