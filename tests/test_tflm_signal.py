@@ -49,7 +49,7 @@ def _frames() -> list[np.ndarray]:
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["int8", "float"])
 def test_micro_speech_front_end_streams_as_tflm(kind: str, tmp_path: Path) -> None:
-    from usmp_dialect.tvm.tflm_arena import tflm_arena
+    from usmp_dialect.tvm.tflm.arena import tflm_arena
 
     path = DATA / f"audio_preprocessor_{kind}.tflite"
     frames = _frames()
