@@ -88,6 +88,7 @@ CONVERTED_CUSTOM = frozenset(
         "SignalPCAN",
         "SignalFilterBankLog",
         "SignalDelay",
+        "SignalOverlapAdd",
     }
 )
 # TFLite's fused activations (TfLiteFusedActivation) that clamp: RELU, RELU_N1_TO_1, RELU6.

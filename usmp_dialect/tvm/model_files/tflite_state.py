@@ -51,6 +51,7 @@ from usmp_dialect.tvm.model_files.tflite_operators import corrected_converter, t
 from usmp_dialect.tvm.model_files.tflite_svdf import convert_svdf
 from usmp_dialect.tvm.model_files.tflm_signal import (
     convert_delay,
+    convert_overlap_add,
     convert_spectral_subtraction,
     signal_converters,
 )
@@ -128,6 +129,7 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
             self.convert_map.update(signal_converters(self))
             self.convert_map["SignalFilterBankSpectralSubtraction"] = self.convert_noise_estimate
             self.convert_map["SignalDelay"] = self.convert_signal_delay
+            self.convert_map["SignalOverlapAdd"] = self.convert_signal_overlap_add
 
         def check_unsupported_ops(self) -> None:
             """TVM's check of every operator but ASSIGN_VARIABLE, whose quantized value and
@@ -207,6 +209,14 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
         def convert_signal_delay(self, op: Any) -> Any:
             """TFLM's SignalDelay (`tflm_signal`), the samples it keeps a variable."""
             tensor, after, output = convert_delay(
+                self, op, lambda t, initial: self._kernel_state(t, initial).value
+            )
+            self._kept(tensor, after)
+            return output
+
+        def convert_signal_overlap_add(self, op: Any) -> Any:
+            """TFLM's SignalOverlapAdd (`tflm_signal`), the samples it keeps a variable."""
+            tensor, after, output = convert_overlap_add(
                 self, op, lambda t, initial: self._kernel_state(t, initial).value
             )
             self._kept(tensor, after)

@@ -808,6 +808,97 @@ def convert_delay(
     return out, after, bb.emit(relax_reshape(result, shape))
 
 
+def _overlap_add(frames: Any, kept: Any, step: int) -> Any:
+    """(output [rows, n_frames x step], kept samples after [rows, frame]): for each row,
+    frame after frame, TFLM's OverlapAdd: the frame added to the kept samples (int16
+    saturated), the first `step` of them given out, the rest moved to the front, zeros
+    after. The kept samples are updated in the second output (first a copy of those
+    before: the same buffer once `usmp.in_place` makes it one)."""
+    from tvm import te, tirx
+    from tvm.script.ir_builder import IRBuilder
+    from tvm.script.ir_builder import tirx as T
+
+    rows, count, size = (int(d) for d in frames.shape)
+    dtype = frames.dtype
+
+    def added(a: Any, b: Any) -> Any:
+        if dtype == "float32":
+            return a + b
+        total = a.astype("int32") + b.astype("int32")
+        return tirx.max(tirx.min(total, 32767), -32768).astype("int16")
+
+    def body(ins: Any, outs: Any) -> Any:
+        with IRBuilder() as builder:
+            data, before = T.buffer_proxy(ins[0]), T.buffer_proxy(ins[1])
+            out, buffer = T.buffer_proxy(outs[0]), T.buffer_proxy(outs[1])
+            with T.serial(0, rows) as r:
+                with T.serial(0, size) as i:
+                    buffer[r, i] = before[r, i]
+                with T.serial(0, count) as f:
+                    with T.serial(0, size) as i:
+                        buffer[r, i] = added(data[r, f, i], buffer[r, i])
+                    with T.serial(0, step) as i:
+                        out[r, f * step + i] = buffer[r, i]
+                    with T.serial(0, size - step) as i:
+                        buffer[r, i] = buffer[r, i + step]
+                    with T.serial(size - step, size) as i:
+                        buffer[r, i] = tirx.const(0, dtype)
+            return builder.get()
+
+    return te.extern(
+        [(rows, count * step), (rows, size)],
+        [frames, kept],
+        body,
+        dtype=[dtype, dtype],
+        name="overlap_add",
+    )
+
+
+def convert_overlap_add(
+    converter: Any, op: Any, state: Callable[[Any, np.ndarray], Any]
+) -> tuple[Any, Any, Any]:
+    """SignalOverlapAdd (int16 or float32): frames [..., n_frames, frame_size] overlapped
+    `frame_step` apart into [..., n_frames x frame_step], the samples not yet given out
+    kept from run to run (first zeros). Returns (the output tensor, the kept samples after
+    the run, the output); `state` as for convert_delay."""
+    from tvm import relax
+
+    options = flex_options(op)
+    dtype = {7: "int16", 0: "float32"}.get(_option(options, "T"))
+    if dtype is None:
+        raise OperatorRejected(f"its T is TensorType {options['T']}: TFLM's takes int16, float32")
+    (x,), (out,) = _check_tensors(
+        converter, op, [("input", dtype, None)], [("output", dtype, None)]
+    )
+    shape, out_shape = _shape_of(x), _shape_of(out)
+    step = _option(options, "frame_step")
+    if len(shape) < 2 or not 0 < step <= shape[-1]:
+        raise OperatorRejected(f"its input {shape} and frame_step {step}")
+    count, size = shape[-2:]
+    expected = [*shape[:-2], count * step]
+    if out_shape != expected:
+        raise OperatorRejected(
+            f"its output is {out_shape}, its input and frame_step make {expected}"
+        )
+    rows = math.prod(shape[:-2])
+    before = state(out, np.zeros((rows, size), dtype))
+    bb = converter.bb
+    frames = bb.emit(relax_reshape(converter.get_tensor_expr(x), [rows, count, size]))
+    both = bb.emit(
+        bb.call_te(
+            lambda a, k: _overlap_add(a, k, step),
+            frames,
+            before,
+            primfunc_name_hint="signal_overlap_add",
+            # The kept samples after (param 3) may be those before's buffer (param 1).
+            primfunc_attrs={IN_PLACE_ATTR: [[1, 3]], "op_pattern": OPAQUE, SIGNAL_KERNEL_ATTR: 1},
+        )
+    )
+    result = bb.emit(relax.TupleGetItem(both, 0))
+    after = bb.emit(relax.TupleGetItem(both, 1))
+    return out, after, bb.emit(relax_reshape(result, out_shape))
+
+
 def relax_reshape(value: Any, shape: list[int]) -> Any:
     from tvm import relax
 
