@@ -138,6 +138,43 @@ def test_signal_overlap_add_streams_as_tflm(
     assert f"#define MODEL_STATE_OVERLAPPED_SIZE {size}\n" in header
 
 
+def _fft_tflite(code: str, shape: list[int], out_shape: list[int], fft_length: int) -> bytes:
+    """One int16 SignalRfft or SignalIrfft of `fft_length`."""
+    from flatbuffers import flexbuffers
+    from int8_tflite import _Writer
+    from tflite.TensorType import TensorType
+
+    w = _Writer()
+    x = w.tensor("given", shape, TensorType.INT16)
+    out = w.tensor("transformed", out_shape, TensorType.INT16)
+    options = {0: bytes(flexbuffers.Dumps({"T": TensorType.INT16, "fft_length": fft_length}))}
+    return w.model([code], [(0, [x], out, 0, None)], [x], [out], "fft", options)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("code", "length", "fft_length"),
+    [
+        ("SignalRfft", 50, 64),  # radices 4, 4, 2; zero-padded
+        ("SignalIrfft", 34, 32),  # 4, 4
+        ("SignalIrfft", 66, 64),  # 4, 4, 2
+    ],
+)
+def test_fixed_point_ffts_give_tflms_values(
+    code: str, length: int, fft_length: int, tmp_path: Path
+) -> None:
+    """kissfft's fixed-point real FFT and its inverse (radix-2 and radix-4 stages, TFLM's
+    int16 arithmetic) on loud and quiet random inputs: TFLM's values exactly."""
+    out_length = (fft_length // 2 + 1) * 2 if code == "SignalRfft" else fft_length
+    path = tmp_path / "fft.tflite"
+    path.write_bytes(_fft_tflite(code, [length], [out_length], fft_length))
+    rng = np.random.default_rng(4)
+    frames = [rng.integers(-a, a, [length]).astype(np.int16) for a in (32768, 3000, 40, 32768)]
+    ours, theirs, _ = _streamed(path, frames, tmp_path)
+    np.testing.assert_array_equal(ours, theirs)
+    assert np.abs(theirs.astype(int)).max() > 100
+
+
 def _spoiled(model: bytes, tensor: int, dim: int) -> bytes:
     """`model` whose tensor `tensor` (first subgraph) has `dim` as its first dimension."""
     import tflite

@@ -89,6 +89,7 @@ CONVERTED_CUSTOM = frozenset(
         "SignalFilterBankLog",
         "SignalDelay",
         "SignalOverlapAdd",
+        "SignalIrfft",
     }
 )
 # TFLite's fused activations (TfLiteFusedActivation) that clamp: RELU, RELU_N1_TO_1, RELU6.

@@ -93,12 +93,14 @@ def _kiss_cexp(phases: np.ndarray) -> np.ndarray:
     ).astype(np.int16)
 
 
-def rfft_twiddles(fft_length: int) -> tuple[np.ndarray, np.ndarray]:
-    """The forward real FFT's twiddles: the complex FFT's (half the length) and the split's
-    (`super_twiddles`), int16 [n, 2] each."""
+def rfft_twiddles(fft_length: int, inverse: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The real FFT's twiddles (kiss_fftr_alloc's): the complex FFT's (half the length)
+    and the split's (`super_twiddles`), int16 [n, 2] each; `inverse`: their phases
+    negated."""
     half = fft_length // 2
-    twiddles = _kiss_cexp(-2.0 * math.pi * np.arange(half) / half)
-    split = _kiss_cexp(-math.pi * ((np.arange(half // 2) + 1) / half + 0.5))
+    sign = -1.0 if inverse else 1.0
+    twiddles = _kiss_cexp(sign * -2.0 * math.pi * np.arange(half) / half)
+    split = _kiss_cexp(sign * -math.pi * ((np.arange(half // 2) + 1) / half + 0.5))
     return twiddles, split
 
 
@@ -297,7 +299,7 @@ def _rfft(x: Any, twiddles: Any, split: Any, fft_length: int, out_shape: list[in
     complex FFT of the row read as fft_length / 2 complex samples, computed in the
     output's row (TFLM's kiss_fft_state's tmpbuf), then split in place into the
     fft_length / 2 + 1 bins of the real transform."""
-    from tvm import te
+    from tvm import te, tirx
     from tvm.script.ir_builder import IRBuilder
     from tvm.script.ir_builder import tirx as T
 
@@ -317,9 +319,17 @@ def _rfft(x: Any, twiddles: Any, split: Any, fft_length: int, out_shape: list[in
             flat_in, flat_out = data, out
             with T.serial(0, rows) as row:
                 base_in, base = row * length, row * (half + 1) * 2
-                _digit_reversed_copy(
-                    flat_in, flat_out, base_in, base, length, radices, spans, strides
-                )
+
+                def sample(source: Any) -> tuple[Any, Any]:
+                    # The frame zero-padded to fft_length, read as complex pairs.
+                    pair = []
+                    for part in (0, 1):
+                        at = source * 2 + part
+                        read = flat_in[base_in + tirx.min(at, length - 1)]
+                        pair.append(tirx.Select(at < length, read, _const(0, "int16")))
+                    return pair[0], pair[1]
+
+                _digit_reversed_copy(flat_out, base, radices, spans, strides, sample)
                 for level in reversed(range(len(radices))):
                     _butterflies(
                         flat_out,
@@ -338,18 +348,16 @@ def _rfft(x: Any, twiddles: Any, split: Any, fft_length: int, out_shape: list[in
 
 
 def _digit_reversed_copy(
-    data: Any,
     out: Any,
-    base_in: Any,
     base: Any,
-    length: int,
     radices: list[int],
     spans: list[int],
     strides: list[int],
+    value: Callable[[Any], tuple[Any, Any]],
 ) -> None:
-    """kf_work's first step: complex element j of the FFT's buffer is sample pair
-    sum over levels of (j // span % radix) x stride (the mixed-radix digits reversed)."""
-    from tvm import tirx
+    """kf_work's first step: complex element j of the FFT's buffer is `value(source)`, the
+    FFT's input at sum over levels of (j // span % radix) x stride (the mixed-radix digits
+    reversed)."""
     from tvm.script.ir_builder import tirx as T
 
     half = math.prod(radices)
@@ -357,13 +365,9 @@ def _digit_reversed_copy(
         source = _const(0, "int32")
         for radix, span, stride in zip(radices, spans, strides, strict=True):
             source = source + (j // span % radix) * stride
-        for part in (0, 1):
-            at = source * 2 + part
-            inside = at < length
-            value = tirx.Select(
-                inside, data[base_in + tirx.min(at, length - 1)], _const(0, "int16")
-            )
-            out[base + j * 2 + part] = value
+        real, imag = value(source)
+        out[base + j * 2] = real.astype("int16")
+        out[base + j * 2 + 1] = imag.astype("int16")
 
 
 def _complex_at(buffer: Any, at: Any) -> tuple[Any, Any]:
@@ -393,7 +397,15 @@ def _store(buffer: Any, at: Any, value: tuple[Any, Any]) -> None:
 
 
 def _butterflies(
-    out: Any, tw: Any, base: Any, half: int, radix: int, span: int, stride: int, bound: Any
+    out: Any,
+    tw: Any,
+    base: Any,
+    half: int,
+    radix: int,
+    span: int,
+    stride: int,
+    bound: Any,
+    inverse: bool = False,
 ) -> None:
     """One level of kf_work: for each block of radix x span complex values, kissfft's
     radix-4 (kf_bfly4, forward) or radix-2 (kf_bfly2) butterflies, each input first
@@ -434,8 +446,9 @@ def _butterflies(
         s4 = (_int16(s0[0] - s2[0]), _int16(s0[1] - s2[1]))
         _store(out, at[2], (f0[0] - s3[0], f0[1] - s3[1]))
         _store(out, at[0], (f0[0] + s3[0], f0[1] + s3[1]))
-        _store(out, at[1], (s5[0] + s4[1], s5[1] - s4[0]))
-        _store(out, at[3], (s5[0] - s4[1], s5[1] + s4[0]))
+        turn = -1 if inverse else 1  # kf_bfly4 turns s4 by -i forwards, +i backwards
+        _store(out, at[1], (s5[0] + turn * s4[1], s5[1] - turn * s4[0]))
+        _store(out, at[3], (s5[0] - turn * s4[1], s5[1] + turn * s4[0]))
 
 
 def _split(out: Any, sp: Any, base: Any, half: int) -> None:
@@ -502,6 +515,121 @@ def convert_rfft(converter: Any, op: Any) -> Any:
         relax.const(twiddles.reshape(-1), "int16"),
         relax.const(split.reshape(-1), "int16"),
         primfunc_name_hint="signal_rfft",
+    )
+
+
+def _irfft(x: Any, twiddles: Any, split: Any, fft_length: int) -> Any:
+    """kiss_fftri (FIXED_POINT 16) of the fft_length / 2 + 1 bins in `x`: the half-length
+    complex buffer its first step makes of them (each read where the FFT's first step
+    reads it, in digit-reversed order), then the inverse complex FFT, in the output."""
+    from tvm import te
+    from tvm.script.ir_builder import IRBuilder
+    from tvm.script.ir_builder import tirx as T
+
+    half = fft_length // 2
+    radices = kiss_factors(half)
+    strides = [math.prod(radices[:level]) for level in range(len(radices))]
+    spans = [half // math.prod(radices[: level + 1]) for level in range(len(radices))]
+    bound = _const(32767 // 4, "int32"), _const(32767 // 2, "int32")
+    halve = bound[1]
+
+    def body(ins: Any, outs: Any) -> Any:
+        with IRBuilder() as builder:
+            data, sp = T.buffer_proxy(ins[0]), T.buffer_proxy(ins[2])
+            tw, out = T.buffer_proxy(ins[1]), T.buffer_proxy(outs[0])
+
+            def halved(value: tuple[Any, Any]) -> tuple[Any, Any]:
+                return _q15_round(value[0] * halve), _q15_round(value[1] * halve)
+
+            def unsplit(m: Any) -> tuple[Any, Any]:
+                """kiss_fftri's tmpbuf[m]: from bins k and half - k (k = m or half - m),
+                the sum for m below half / 2, the conjugated difference from it on (bin
+                half / 2 is written twice, the difference last); tmpbuf[0] from bins 0 and
+                half."""
+                k = tirx_select(m < half // 2, m, half - m)
+                fk = halved(_complex_at(data, k))
+                far_r, far_i = _complex_at(data, half - k)
+                fnkc = halved((far_r, _int16(-far_i)))
+                fek = (_int16(fk[0] + fnkc[0]), _int16(fk[1] + fnkc[1]))
+                diff = (_int16(fk[0] - fnkc[0]), _int16(fk[1] - fnkc[1]))
+                fok = _times(diff, _complex_at(sp, tirx_max(k - 1, 0)))
+                low = (_int16(fek[0] + fok[0]), _int16(fek[1] + fok[1]))
+                high = (_int16(fek[0] - fok[0]), _int16(-_int16(fek[1] - fok[1])))
+                first_r, last_r = _complex_at(data, 0)[0], _complex_at(data, half)[0]
+                dc = halved((_int16(first_r + last_r), _int16(first_r - last_r)))
+                below = m < half // 2
+                parts = []
+                for part in (0, 1):
+                    picked = tirx_select(below, low[part], high[part])
+                    parts.append(tirx_select(m == 0, dc[part], picked))
+                return parts[0], parts[1]
+
+            with T.serial(0, 1):  # one frame holding the statements
+                _digit_reversed_copy(out, 0, radices, spans, strides, unsplit)
+                for level in reversed(range(len(radices))):
+                    _butterflies(
+                        out,
+                        tw,
+                        0,
+                        half,
+                        radices[level],
+                        spans[level],
+                        strides[level],
+                        bound,
+                        inverse=True,
+                    )
+            return builder.get()
+
+    return te.extern([(fft_length,)], [x, twiddles, split], body, dtype="int16", name="irfft")
+
+
+def tirx_select(condition: Any, a: Any, b: Any) -> Any:
+    from tvm import tirx
+
+    return tirx.Select(condition, a, b)
+
+
+def tirx_max(a: Any, b: Any) -> Any:
+    from tvm import tirx
+
+    return tirx.max(a, b)
+
+
+def convert_irfft(converter: Any, op: Any) -> Any:
+    from tvm import relax
+
+    options = flex_options(op)
+    fft_length = _option(options, "fft_length")
+    if _option(options, "T") != 7:  # TensorType INT16
+        raise OperatorRejected(
+            f"its T is TensorType {options.get('T')}: the int16 inverse FFT is converted, "
+            "TFLM's float32 and int32 ones are not yet"
+        )
+    # TFLM's kernel takes spectra in any leading dims; ours one (as for SignalRfft).
+    (x,), (out,) = _check_tensors(converter, op, [("input", "int16", 1)], [("output", "int16", 1)])
+    half = fft_length // 2
+    if fft_length < 4 or fft_length % 2 or _shape_of(x) != [(half + 1) * 2]:
+        raise OperatorRejected(
+            f"its input is {_shape_of(x)}, its fft_length {fft_length} makes [{(half + 1) * 2}]"
+        )
+    if _shape_of(out) != [fft_length]:
+        raise OperatorRejected(
+            f"its output is {_shape_of(out)}, its fft_length makes [{fft_length}]"
+        )
+    for radix in kiss_factors(half):
+        if radix not in (2, 4):
+            raise OperatorRejected(
+                f"its fft_length {fft_length} takes a radix-{radix} butterfly: ours are radix 4 "
+                "and 2 (an fft_length of a power of two)"
+            )
+    twiddles, split = rfft_twiddles(fft_length, inverse=True)
+    return _emit(
+        converter,
+        lambda a, t, s: _irfft(a, t, s, fft_length),
+        converter.get_tensor_expr(x),
+        relax.const(twiddles.reshape(-1), "int16"),
+        relax.const(split.reshape(-1), "int16"),
+        primfunc_name_hint="signal_irfft",
     )
 
 
@@ -1035,6 +1163,7 @@ def signal_converters(converter: Any) -> dict[str, Any]:
         "SignalWindow": bound(convert_window),
         "SignalFftAutoScale": bound(convert_fft_auto_scale),
         "SignalRfft": bound(convert_rfft),
+        "SignalIrfft": bound(convert_irfft),
         "SignalEnergy": bound(convert_energy),
         "SignalFilterBank": bound(convert_filter_bank),
         "SignalFilterBankSquareRoot": bound(convert_filter_bank_square_root),
