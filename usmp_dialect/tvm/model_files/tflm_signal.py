@@ -474,16 +474,31 @@ def _split(out: Any, sp: Any, base: Any, half: int) -> None:
         _store(out, at0 + half - k, ((f1k[0] - tw[0]) >> 1, (tw[1] - f1k[1]) >> 1))
 
 
-def convert_rfft(converter: Any, op: Any) -> Any:
-    from tvm import relax
-
+def _int16_fft_length(op: Any) -> int:
+    """An int16 SignalRfft's or SignalIrfft's fft_length, one kissfft's radix-4 and
+    radix-2 butterflies compute; OperatorRejected for another type or length."""
     options = flex_options(op)
     fft_length = _option(options, "fft_length")
     if _option(options, "T") != 7:  # TensorType INT16
         raise OperatorRejected(
-            f"its T is TensorType {options.get('T')}: the int16 FFT is converted, TFLM's "
+            f"its T is TensorType {options.get('T')}: the int16 FFTs are converted, TFLM's "
             "float32 and int32 ones are not yet"
         )
+    if fft_length < 4 or fft_length % 2:
+        raise OperatorRejected(f"its fft_length {fft_length} is not an even length of 4 or more")
+    for radix in kiss_factors(fft_length // 2):
+        if radix not in (2, 4):
+            raise OperatorRejected(
+                f"its fft_length {fft_length} takes a radix-{radix} butterfly: ours are radix 4 "
+                "and 2 (an fft_length of a power of two)"
+            )
+    return fft_length
+
+
+def convert_rfft(converter: Any, op: Any) -> Any:
+    from tvm import relax
+
+    fft_length = _int16_fft_length(op)
     # TFLM's kernel takes frames in any leading dims; ours one frame (micro_speech's).
     (x,), (out,) = _check_tensors(converter, op, [("input", "int16", 1)], [("output", "int16", 1)])
     shape, out_shape = _shape_of(x), _shape_of(out)
@@ -501,12 +516,6 @@ def convert_rfft(converter: Any, op: Any) -> Any:
         raise OperatorRejected(
             f"its output is {out_shape}, its fft_length {fft_length} makes {expected}"
         )
-    for radix in kiss_factors(half):
-        if radix not in (2, 4):
-            raise OperatorRejected(
-                f"its fft_length {fft_length} takes a radix-{radix} butterfly: ours are radix 4 "
-                "and 2 (an fft_length of a power of two)"
-            )
     twiddles, split = rfft_twiddles(fft_length)
     return _emit(
         converter,
@@ -598,13 +607,7 @@ def tirx_max(a: Any, b: Any) -> Any:
 def convert_irfft(converter: Any, op: Any) -> Any:
     from tvm import relax
 
-    options = flex_options(op)
-    fft_length = _option(options, "fft_length")
-    if _option(options, "T") != 7:  # TensorType INT16
-        raise OperatorRejected(
-            f"its T is TensorType {options.get('T')}: the int16 inverse FFT is converted, "
-            "TFLM's float32 and int32 ones are not yet"
-        )
+    fft_length = _int16_fft_length(op)
     # TFLM's kernel takes spectra in any leading dims; ours one (as for SignalRfft).
     (x,), (out,) = _check_tensors(converter, op, [("input", "int16", 1)], [("output", "int16", 1)])
     half = fft_length // 2
@@ -616,12 +619,6 @@ def convert_irfft(converter: Any, op: Any) -> Any:
         raise OperatorRejected(
             f"its output is {_shape_of(out)}, its fft_length makes [{fft_length}]"
         )
-    for radix in kiss_factors(half):
-        if radix not in (2, 4):
-            raise OperatorRejected(
-                f"its fft_length {fft_length} takes a radix-{radix} butterfly: ours are radix 4 "
-                "and 2 (an fft_length of a power of two)"
-            )
     twiddles, split = rfft_twiddles(fft_length, inverse=True)
     return _emit(
         converter,
