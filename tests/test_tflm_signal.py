@@ -74,46 +74,103 @@ def _classifier_gives_tflms_scores(features: np.ndarray, tmp_path: Path) -> None
     np.testing.assert_array_equal(ours, theirs)
 
 
-def _delay_tflite(shape: list[int], delay: int) -> bytes:
-    """One SignalDelay of an int16 `shape` input (its last dim a frame) by `delay` samples,
-    its options a FlexBuffer map as TFLM's signal library writes them."""
+def _signal_tflite(
+    code: str,
+    given: tuple[str, list[int], str],
+    made: list[tuple[str, list[int], str]],
+    options: dict[str, object],
+) -> bytes:
+    """One signal operator `code` reading the tensor `given` (name, shape, type) and
+    computing `made`, the first of which is the model's output; its options a FlexBuffer
+    map, as TFLM's signal library writes them."""
     from flatbuffers import flexbuffers
     from int8_tflite import _Writer
     from tflite.TensorType import TensorType
 
+    types = {"int16": TensorType.INT16, "float32": TensorType.FLOAT32, "bool": TensorType.BOOL}
     w = _Writer()
-    x = w.tensor("frame", shape, TensorType.INT16)
-    out = w.tensor("delayed", shape, TensorType.INT16)
-    options = {0: bytes(flexbuffers.Dumps({"delay_length": delay}))}
-    return w.model(["SignalDelay"], [(0, [x], out, 0, None)], [x], [out], "delay", options)
+    x = w.tensor(given[0], given[1], types[given[2]])
+    outs = [w.tensor(name, shape, types[dtype]) for name, shape, dtype in made]
+    written = {0: bytes(flexbuffers.Dumps(options))}
+    return w.model([code], [(0, [x], outs, 0, None)], [x], outs[:1], code, written)
+
+
+def _streams_as_tflm(model: bytes, frames: list[np.ndarray], tmp_path: Path) -> str:
+    """The model's C library run on `frames` gives TFLM's outputs, run by run; its header."""
+    path = tmp_path / "signal.tflite"
+    path.write_bytes(model)
+    ours, theirs, header = _streamed(path, frames, tmp_path)
+    np.testing.assert_array_equal(ours, theirs)
+    assert len({t.tobytes() for t in theirs}) > 1
+    return header
+
+
+def _delay_tflite(shape: list[int], delay: int) -> bytes:
+    """One SignalDelay of an int16 `shape` input (its last dim a frame) by `delay` samples."""
+    return _signal_tflite(
+        "SignalDelay",
+        ("frame", shape, "int16"),
+        [("delayed", shape, "int16")],
+        {"delay_length": delay},
+    )
 
 
 @pytest.mark.parametrize(("shape", "delay"), [([2, 8], 11), ([8], 3)])
 def test_signal_delay_streams_as_tflm(shape: list[int], delay: int, tmp_path: Path) -> None:
     """The delayed samples (longer than a frame, or shorter) kept in the state pool from
     frame to frame, first zeros: TFLM's outputs frame by frame."""
-    path = tmp_path / "delay.tflite"
-    path.write_bytes(_delay_tflite(shape, delay))
     rng = np.random.default_rng(2)
     frames = [rng.integers(-32768, 32768, shape).astype(np.int16) for _ in range(6)]
-    ours, theirs, header = _streamed(path, frames, tmp_path)
-    np.testing.assert_array_equal(ours, theirs)
+    header = _streams_as_tflm(_delay_tflite(shape, delay), frames, tmp_path)
     rows = int(np.prod(shape[:-1]))
     assert f"#define MODEL_STATE_DELAYED_SIZE {rows * delay * 2}\n" in header
 
 
+def _framer_tflite(shape: list[int], size: int, step: int, prefill: bool = True) -> bytes:
+    """One SignalFramer of an int16 `shape` input into frames of `size`, `step` apart; the
+    model's output is the frames (output_valid is the operator's second output only)."""
+    return _signal_tflite(
+        "SignalFramer",
+        ("samples", shape, "int16"),
+        [
+            ("framed", [*shape[:-1], shape[-1] // step, size], "int16"),
+            ("framed_valid", [], "bool"),
+        ],
+        {"frame_size": size, "frame_step": step, "prefill": prefill},
+    )
+
+
+@pytest.mark.parametrize(("shape", "size", "step"), [([2, 6], 5, 3), ([8], 8, 4)])
+def test_prefilled_signal_framer_streams_as_tflm(
+    shape: list[int], size: int, step: int, tmp_path: Path
+) -> None:
+    """Frames cut from the samples kept from the run before (first zeros) and the run's own,
+    the kept samples in the state pool: TFLM's frames, run by run."""
+    rng = np.random.default_rng(5)
+    frames = [rng.integers(-32768, 32768, shape).astype(np.int16) for _ in range(5)]
+    header = _streams_as_tflm(_framer_tflite(shape, size, step), frames, tmp_path)
+    rows = int(np.prod(shape[:-1]))
+    assert f"#define MODEL_STATE_FRAMED_SIZE {rows * (size - step) * 2}\n" in header
+
+
+def test_framer_without_prefill_is_one_diagnostic(tmp_path: Path) -> None:
+    path = tmp_path / "framer.tflite"
+    path.write_bytes(_framer_tflite([8], 8, 4, prefill=False))
+    with pytest.raises(RelaxImportError) as raised:
+        import_model_file(str(path), "tflite")
+    text = str(raised.value)
+    assert "CUSTOM 'SignalFramer' operator 0, computing 'framed': its prefill is false" in text
+    assert "\n" not in text.strip()
+
+
 def _overlap_add_tflite(shape: list[int], step: int, dtype: str) -> bytes:
     """One SignalOverlapAdd of `shape` frames ([..., n_frames, frame_size]) `step` apart."""
-    from flatbuffers import flexbuffers
-    from int8_tflite import _Writer
-    from tflite.TensorType import TensorType
-
-    kind = {"int16": TensorType.INT16, "float32": TensorType.FLOAT32}[dtype]
-    w = _Writer()
-    x = w.tensor("frames", shape, kind)
-    out = w.tensor("overlapped", [*shape[:-2], shape[-2] * step], kind)
-    options = {0: bytes(flexbuffers.Dumps({"T": int(kind), "frame_step": step}))}
-    return w.model(["SignalOverlapAdd"], [(0, [x], out, 0, None)], [x], [out], "ola", options)
+    return _signal_tflite(
+        "SignalOverlapAdd",
+        ("frames", shape, dtype),
+        [("overlapped", [*shape[:-2], shape[-2] * step], dtype)],
+        {"T": {"int16": 7, "float32": 0}[dtype], "frame_step": step},
+    )
 
 
 @pytest.mark.parametrize(
@@ -124,15 +181,12 @@ def test_signal_overlap_add_streams_as_tflm(
 ) -> None:
     """Frames overlapped and added (int16 saturating: loud frames), the samples not yet
     given out kept in the state pool from run to run: TFLM's outputs frame by frame."""
-    path = tmp_path / "ola.tflite"
-    path.write_bytes(_overlap_add_tflite(shape, step, dtype))
     rng = np.random.default_rng(3)
     if dtype == "int16":
         frames = [rng.integers(-20000, 20000, shape).astype(np.int16) for _ in range(6)]
     else:
         frames = [rng.uniform(-1, 1, shape).astype(np.float32) for _ in range(6)]
-    ours, theirs, header = _streamed(path, frames, tmp_path)
-    np.testing.assert_array_equal(ours, theirs)
+    header = _streams_as_tflm(_overlap_add_tflite(shape, step, dtype), frames, tmp_path)
     rows = int(np.prod(shape[:-2]))
     size = rows * shape[-1] * np.dtype(dtype).itemsize
     assert f"#define MODEL_STATE_OVERLAPPED_SIZE {size}\n" in header
@@ -140,15 +194,12 @@ def test_signal_overlap_add_streams_as_tflm(
 
 def _fft_tflite(code: str, shape: list[int], out_shape: list[int], fft_length: int) -> bytes:
     """One int16 SignalRfft or SignalIrfft of `fft_length`."""
-    from flatbuffers import flexbuffers
-    from int8_tflite import _Writer
-    from tflite.TensorType import TensorType
-
-    w = _Writer()
-    x = w.tensor("given", shape, TensorType.INT16)
-    out = w.tensor("transformed", out_shape, TensorType.INT16)
-    options = {0: bytes(flexbuffers.Dumps({"T": TensorType.INT16, "fft_length": fft_length}))}
-    return w.model([code], [(0, [x], out, 0, None)], [x], [out], "fft", options)
+    return _signal_tflite(
+        code,
+        ("given", shape, "int16"),
+        [("transformed", out_shape, "int16")],
+        {"T": 7, "fft_length": fft_length},
+    )
 
 
 @pytest.mark.slow
@@ -166,13 +217,10 @@ def test_fixed_point_ffts_give_tflms_values(
     """kissfft's fixed-point real FFT and its inverse (radix-2 and radix-4 stages, TFLM's
     int16 arithmetic) on loud and quiet random inputs: TFLM's values exactly."""
     out_length = (fft_length // 2 + 1) * 2 if code == "SignalRfft" else fft_length
-    path = tmp_path / "fft.tflite"
-    path.write_bytes(_fft_tflite(code, [length], [out_length], fft_length))
     rng = np.random.default_rng(4)
     frames = [rng.integers(-a, a, [length]).astype(np.int16) for a in (32768, 3000, 40, 32768)]
-    ours, theirs, _ = _streamed(path, frames, tmp_path)
-    np.testing.assert_array_equal(ours, theirs)
-    assert np.abs(theirs.astype(int)).max() > 100
+    model = _fft_tflite(code, [length], [out_length], fft_length)
+    _streams_as_tflm(model, frames, tmp_path)
 
 
 def _spoiled(model: bytes, tensor: int, dim: int) -> bytes:

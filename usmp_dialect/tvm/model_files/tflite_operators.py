@@ -90,6 +90,7 @@ CONVERTED_CUSTOM = frozenset(
         "SignalDelay",
         "SignalOverlapAdd",
         "SignalIrfft",
+        "SignalFramer",
     }
 )
 # TFLite's fused activations (TfLiteFusedActivation) that clamp: RELU, RELU_N1_TO_1, RELU6.

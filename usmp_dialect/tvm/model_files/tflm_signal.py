@@ -2,7 +2,7 @@
 micro_speech's audio front end) as TFLM computes them, integer for integer:
 
     signal_converters(converter) -> {code: convert}   for TVM's TFLite frontend
-    convert_spectral_subtraction(converter, op, state)   the one that keeps state
+    CARRYING_SIGNAL_CONVERTERS                         those whose kernels keep state
 
 Written from TFLM's kernel sources (signal/micro/kernels, signal/src); each operator's
 options are a FlexBuffer map in its custom options. Every kernel is a TE kernel of ours:
@@ -27,8 +27,8 @@ options are a FlexBuffer map in its custom options. Every kernel is a TE kernel 
   Sqrt64: floor, then up where the remainder exceeds the root, but past 0xFFFF below
   2^32), shifted right by the scale bits the auto scale chose.
 - SignalFilterBankSpectralSubtraction: the noise estimate (kernel state TFLM keeps from
-  run to run; here a variable in the state pool, first 0) smoothed towards each channel
-  (even and odd channels by their own coefficients), clamped to the signal if `clamping`;
+  run to run; here a variable in the state pool, first 0, as every kernel's state)
+  smoothed towards each channel (even and odd channels by their own coefficients), clamped to the signal if `clamping`;
   the output the signal less the estimate, at least `min_signal_remaining` of it. Its
   second output is the estimate after the run.
 - SignalPCAN: per-channel automatic gain control: a gain from the noise estimate by the
@@ -36,6 +36,11 @@ options are a FlexBuffer map in its custom options. Every kernel is a TE kernel 
   `snr_shift`, compressed by PcanShrink.
 - SignalFilterBankLog: `output_scale` x ln(x << `input_correction_bits`), TFLM's Log32
   (log2 by a 129-entry correction table of log2(1 + f) - f, in Q16), saturated to int16.
+- SignalIrfft (int16): kissfft's `kiss_fftri`: the bins folded into a half-length complex
+  buffer, then the inverse complex FFT (its twiddles' phases negated, kf_bfly4's turn
+  the other way).
+- SignalDelay, SignalFramer (prefilled), SignalOverlapAdd (int16 saturating, float32):
+  the samples TFLM's circular buffers keep from run to run are a variable, first zeros.
 
 A signal operator whose tensors contradict its options or TFLM's kernel (ranks, types, a
 filter bank's channel count, an FFT length) is an `OperatorRejected` naming the tensor.
@@ -838,9 +843,9 @@ class _Subtraction:
 
 def convert_spectral_subtraction(
     converter: Any, op: Any, state: Callable[[Any, np.ndarray], Any]
-) -> tuple[Any, Any]:
+) -> tuple[Any, Any, None]:
     """The operator's outputs set; returns (its noise estimate tensor, the estimate after the
-    run). `state(tensor, initial)` is the estimate before the run, a variable of the import
+    run, None). `state(tensor, initial)` is the estimate before the run, a variable of the import
     whose first value is `initial` (TFLM's reset: zeros), its next value the estimate
     after."""
     (x,), (out, noise) = _check_tensors(
@@ -871,7 +876,82 @@ def convert_spectral_subtraction(
         converter, options.output, signal, after, primfunc_name_hint="signal_spectral_subtraction"
     )
     _set_outputs(converter, [out, noise], [result, after])
-    return noise, after
+    return noise, after, None
+
+
+class _Carried:
+    """An operator over rows of int16 samples that keeps the last `carried` samples of each
+    row from run to run (TFLM's circular buffers, first zeros): each run reads the kept
+    samples, then its row, as one sequence; it gives out `output_shape` ([rows, ...]),
+    element (r, *index) sample `position(*index)` of row r's, and keeps the `carried`
+    after its first `consumed`."""
+
+    def __init__(self, carried: int, consumed: int) -> None:
+        self.carried, self.consumed = carried, consumed
+        self.kept_width = max(carried, 1)
+
+    def sample(self, data: Any, kept: Any, r: Any, at: Any) -> Any:
+        from tvm import tirx
+
+        return tirx.Select(
+            at < self.carried,
+            kept[r, tirx.min(at, self.kept_width - 1)],
+            data[r, tirx.max(at - self.carried, 0)],
+        )
+
+    def emit(
+        self,
+        converter: Any,
+        rows_of: Any,
+        before: Any,
+        output_shape: list[int],
+        position: Callable[..., Any],
+        name: str,
+    ) -> tuple[Any, Any]:
+        """(the output, the kept samples after the run), two kernels: the first reads the
+        kept samples before, the second updates them (in place: element i reads element
+        `consumed` + i, ahead of it)."""
+        from tvm import te, tirx
+
+        rows = output_shape[0]
+        last = self.carried + self.consumed - 1
+
+        def given(data: Any, kept: Any) -> Any:
+            return te.compute(
+                output_shape,
+                lambda r, *index: self.sample(data, kept, r, position(*index)),
+                name=name,
+            )
+
+        def kept_after(data: Any, kept: Any) -> Any:
+            def at(r: Any, i: Any) -> Any:
+                return self.sample(data, kept, r, tirx.min(i + self.consumed, last))
+
+            return te.compute((rows, self.kept_width), at, name="kept")
+
+        bb = converter.bb
+        result = _emit(converter, given, rows_of, before, primfunc_name_hint=f"signal_{name}")
+        after = bb.emit(
+            bb.call_te(
+                kept_after,
+                rows_of,
+                before,
+                primfunc_name_hint=f"signal_{name}_state",
+                # The samples kept after (param 2) may be those before's buffer (param 1).
+                primfunc_attrs={
+                    IN_PLACE_ATTR: [[1, 2]],
+                    "op_pattern": OPAQUE,
+                    SIGNAL_KERNEL_ATTR: 1,
+                },
+            )
+        )
+        return result, after
+
+
+def _rows(converter: Any, x: Any, shape: list[int]) -> tuple[int, Any]:
+    rows = math.prod(shape[:-1])
+    data = converter.get_tensor_expr(x)
+    return rows, converter.bb.emit(relax_reshape(data, [rows, shape[-1]]))
 
 
 def convert_delay(
@@ -882,8 +962,6 @@ def convert_delay(
     circular buffers, first zeros). Returns (the output tensor, the kept samples after the
     run, the output); `state(tensor, initial)` as for convert_spectral_subtraction, the
     kept samples [rows, delay_length] named after the output."""
-    from tvm import te, tirx
-
     (x,), (out,) = _check_tensors(
         converter, op, [("input", "int16", None)], [("output", "int16", None)]
     )
@@ -894,43 +972,55 @@ def convert_delay(
     if delay < 0:
         raise OperatorRejected(f"its delay_length {delay} is negative")
     frame = shape[-1]
-    rows = math.prod(shape) // frame
-    before = state(out, np.zeros((rows, max(delay, 1)), np.int16))
+    carried = _Carried(delay, frame)
+    rows, rows_of = _rows(converter, x, shape)
+    before = state(out, np.zeros((rows, carried.kept_width), np.int16))
+    result, after = carried.emit(converter, rows_of, before, [rows, frame], lambda i: i, "delayed")
+    return out, after, converter.bb.emit(relax_reshape(result, shape))
 
-    # Row r's samples in order: the kept ones, then the frame; the output is the first
-    # `frame` of them, the kept samples after the run the `delay` after those.
-    def sample(data: Any, kept: Any, r: Any, at: Any) -> Any:
-        return tirx.Select(
-            at < delay,
-            kept[r, tirx.min(at, max(delay, 1) - 1)],
-            data[r, tirx.max(at - delay, 0)],
-        )
 
-    def delayed(data: Any, kept: Any) -> Any:
-        return te.compute((rows, frame), lambda r, i: sample(data, kept, r, i), name="delayed")
+def convert_framer(
+    converter: Any, op: Any, state: Callable[[Any, np.ndarray], Any]
+) -> tuple[Any, Any, Any]:
+    """SignalFramer with `prefill`: each row of int16 samples (n x frame_step of them) cut
+    into n frames of frame_size, frame_step apart, the last frame_size - frame_step
+    samples kept for the next run (first zeros, TFLM's prefill); every frame is valid,
+    so its output_valid is true. Returns (the frames' tensor, the kept samples after the
+    run, the frames); `state` as for convert_delay."""
+    from tvm import relax
 
-    def kept_after(data: Any, kept: Any) -> Any:
-        def at(r: Any, i: Any) -> Any:
-            # Element i reads element frame + i of the samples (ahead of it: in place).
-            return sample(data, kept, r, tirx.min(i + frame, delay + frame - 1))
-
-        return te.compute((rows, max(delay, 1)), at, name="kept")
-
-    bb = converter.bb
-    data = bb.normalize(converter.get_tensor_expr(x))
-    rows_of = bb.emit(relax_reshape(data, [rows, frame]))
-    result = _emit(converter, delayed, rows_of, before, primfunc_name_hint="signal_delay")
-    after = bb.emit(
-        bb.call_te(
-            kept_after,
-            rows_of,
-            before,
-            primfunc_name_hint="signal_delay_state",
-            # The samples kept after (param 2) may be those before's buffer (param 1).
-            primfunc_attrs={IN_PLACE_ATTR: [[1, 2]], "op_pattern": OPAQUE, SIGNAL_KERNEL_ATTR: 1},
-        )
+    (x,), (out, valid) = _check_tensors(
+        converter,
+        op,
+        [("input", "int16", None)],
+        [("output", "int16", None), ("output_valid", "bool", 0)],
     )
-    return out, after, bb.emit(relax_reshape(result, shape))
+    options = flex_options(op)
+    size, step = _option(options, "frame_size"), _option(options, "frame_step")
+    if not options.get("prefill", False):
+        raise OperatorRejected(
+            "its prefill is false: its first frames are invalid until its buffer fills, "
+            "which ours do not count (TFLM's prefilled framer is converted)"
+        )
+    shape = _shape_of(x)
+    if not shape or step <= 0 or size < step or shape[-1] % step:
+        raise OperatorRejected(
+            f"its input {shape}, frame_size {size} and frame_step {step}: a prefilled "
+            "framer takes rows of whole steps and frames at least a step long"
+        )
+    count = shape[-1] // step
+    expected = [*shape[:-1], count, size]
+    if _shape_of(out) != expected:
+        raise OperatorRejected(f"its output is {_shape_of(out)}, its options make {expected}")
+    carried = _Carried(size - step, count * step)
+    rows, rows_of = _rows(converter, x, shape)
+    before = state(out, np.zeros((rows, carried.kept_width), np.int16))
+    result, after = carried.emit(
+        converter, rows_of, before, [rows, count, size], lambda f, j: f * step + j, "frames"
+    )
+    frames = converter.bb.emit(relax_reshape(result, expected))
+    _set_outputs(converter, [out, valid], [frames, relax.const(True, "bool")])
+    return out, after, None
 
 
 def _overlap_add(frames: Any, kept: Any, step: int) -> Any:
@@ -1150,8 +1240,8 @@ def convert_filter_bank_log(converter: Any, op: Any) -> Any:
 
 def signal_converters(converter: Any) -> dict[str, Any]:
     """Each stateless signal operator's converter for TVM's TFLite `converter` (called with
-    the operator as `op`); SignalFilterBankSpectralSubtraction keeps state: the caller
-    converts it with convert_spectral_subtraction."""
+    the operator as `op`); those of CARRYING_SIGNAL_CONVERTERS keep state, which the caller
+    gives them."""
 
     def bound(convert: Callable[..., Any]) -> Callable[..., Any]:
         return lambda op: convert(converter, op)
@@ -1167,3 +1257,14 @@ def signal_converters(converter: Any) -> dict[str, Any]:
         "SignalPCAN": bound(convert_pcan),
         "SignalFilterBankLog": bound(convert_filter_bank_log),
     }
+
+
+# The signal operators whose kernels keep state from run to run, each converter called as
+# `convert(converter, op, state)` -> (the tensor the state is named after, its value
+# after the run, the output or None where it set its outputs itself).
+CARRYING_SIGNAL_CONVERTERS = {
+    "SignalFilterBankSpectralSubtraction": convert_spectral_subtraction,
+    "SignalDelay": convert_delay,
+    "SignalFramer": convert_framer,
+    "SignalOverlapAdd": convert_overlap_add,
+}
