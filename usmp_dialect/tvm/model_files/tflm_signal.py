@@ -28,9 +28,9 @@ options are a FlexBuffer map in its custom options. Every kernel is a TE kernel 
   2^32), shifted right by the scale bits the auto scale chose.
 - SignalFilterBankSpectralSubtraction: the noise estimate (kernel state TFLM keeps from
   run to run; here a variable in the state pool, first 0, as every kernel's state)
-  smoothed towards each channel (even and odd channels by their own coefficients), clamped to the signal if `clamping`;
-  the output the signal less the estimate, at least `min_signal_remaining` of it. Its
-  second output is the estimate after the run.
+  smoothed towards each channel (even and odd channels by their own coefficients),
+  clamped to the signal if `clamping`; the output the signal less the estimate, at least
+  `min_signal_remaining` of it. Its second output is the estimate after the run.
 - SignalPCAN: per-channel automatic gain control: a gain from the noise estimate by the
   file's interpolated lookup table (TFLM's WideDynamicFunction), the SNR shifted by
   `snr_shift`, compressed by PcanShrink.
