@@ -4,7 +4,9 @@ outputs in the workspace pool and built as a C library, run by a firmware-like l
 a second of audio the test synthesizes (49 frames of 30 ms, 20 ms apart, as micro_speech
 frames it): every frame's features TFLM's interpreter's exactly, the spectral
 subtraction's noise estimate kept in the state pool from frame to frame; then the
-classifier on those features gives TFLM's scores. A signal operator whose tensors
+classifier on those features gives TFLM's scores. One-operator models of the other
+signal operators (delay, prefilled framer, overlap-add, the FFTs with radix-2 stages)
+stream as TFLM, their kept samples in the state pool. A signal operator whose tensors
 contradict its options is one diagnostic."""
 
 from __future__ import annotations
