@@ -198,13 +198,13 @@ def _squashed(x: Any, table: Any, bits: int, past: int, rounding: tuple[int, int
 
 def _activation(name: str, pre: Any, table: Any, tanh: tuple[int, int] | None) -> Any:
     """TFLM's int16 Logistic (`tanh` None) or Tanh ((multiplier, right shift) of its input)
-    of the tensor `pre` (int16, or an int32 sum saturated to int16 here), int16 in Q0.15.
+    of the int16 tensor `pre`, int16 in Q0.15.
     Logistic: the input times 3, 9 bits of interpolation; Tanh: (input x multiplier +
     rounding) >> shift, 8 bits."""
     from tvm import te
 
     def value(*i: Any) -> Any:
-        return _int16(pre(*i).astype("int32"))
+        return pre(*i).astype("int32")
 
     if tanh is None:
         scaled = te.compute(pre.shape, lambda *i: value(*i) * _int(3))
@@ -261,15 +261,18 @@ def _gate(
     kept = total(hidden, r, q.hidden_zero_point, r_zero, "recurrent_sum")
     input_fc, recurrent_fc = q.input_fc[gate], q.recurrent_fc[gate]
 
-    # The two products' sum, unsaturated, as a reduction over the two: a stage the lowering
-    # computes once an element (`temporaries` inlines a spatial stage into each of its
-    # reads, and the activation reads its input a dozen times); its reader saturates it.
+    # The two products' saturated sum, as an int16 reduction over the two, the second
+    # clamped to what keeps the sum in int16 (own + clamp(r, min - own, max - own) is
+    # clamp(own + r, min, max)): a stage the lowering computes once an element
+    # (`temporaries` inlines a spatial stage into each of its reads, and the activation
+    # reads its input a dozen times).
     part = te.reduce_axis((0, 2), "part")
 
     def pre_activation(b: Any, u: Any) -> Any:
         own = _int16(requantized(fed[b, u] + bias[u], *input_fc, 0))
         recurrent = _int16(requantized(kept[b, u], *recurrent_fc, 0))
-        return te.sum(tirx.Select(part == 0, own, recurrent), axis=part)
+        room = tirx.min(tirx.max(recurrent, _int(_INT16[0]) - own), _int(_INT16[1]) - own)
+        return te.sum(tirx.Select(part == 0, own, room).astype("int16"), axis=part)
 
     pre = te.compute((batch, units), pre_activation, name=f"{gate}_pre")
     # The cell gate's tanh takes Q3.12: TFLM's input shift 15 - 12 - 3 = 0.
