@@ -37,11 +37,18 @@ def _pool(header: str, pool: str) -> int:
     "case",
     [
         # Batch-major, two rows; the cell at 2^-11 (tanh's input shifted left) and clipped.
-        dict(steps=3, batch=2, cell_power=11, hidden_zero_point=5, cell_clip=1.5),
+        {"steps": 3, "batch": 2, "cell_power": 11, "hidden_zero_point": 5, "cell_clip": 1.5},
         # Time-major; the cell at 2^-14 (tanh's input shifted right, rounded), no clip.
-        dict(steps=3, batch=2, time_major=True, cell_power=14, hidden_zero_point=-7, cell_clip=0),
+        {
+            "steps": 3,
+            "batch": 2,
+            "time_major": True,
+            "cell_power": 14,
+            "hidden_zero_point": -7,
+            "cell_clip": 0,
+        },
         # One step a call, as dtln runs: each state read and written by one kernel call.
-        dict(steps=1, batch=1, cell_power=12, hidden_zero_point=0, cell_clip=3.0),
+        {"steps": 1, "batch": 1, "cell_power": 12, "hidden_zero_point": 0, "cell_clip": 3.0},
     ],
     ids=["batch-major", "time-major", "one-step"],
 )

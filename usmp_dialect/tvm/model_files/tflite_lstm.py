@@ -126,12 +126,12 @@ def _check_sizes(tensors: list[Any], output: Any, shape: list[int], batch: int) 
         raise OperatorRejected(
             f"its output is {produced}, its input and weights make {[shape[0], shape[1], units]}"
         )
-    for what, (index, shape) in expected.items():
+    for what, (index, made) in expected.items():
         if tensors[index].tensor_idx == -1:
             raise OperatorRejected(f"it has no {what}")
         found = tensor_shape(tensors[index].tensor)
-        if found != shape:
-            raise OperatorRejected(f"its {what} is {found}, its input and weights make {shape}")
+        if found != made:
+            raise OperatorRejected(f"its {what} is {found}, its input and weights make {made}")
     for index, what in ((_HIDDEN, "hidden state"), (_CELL, "cell state")):
         if not tensors[index].tensor.IsVariable():
             raise OperatorRejected(f"its {what} is not a variable tensor (TFLM's must be)")

@@ -48,11 +48,11 @@ def _sigmoid_table() -> np.ndarray:
     24) x 2^16 for i < 256, at most 65535. It is the rounded value but at the entries
     listed here, which are one above it (TFLite's table is not the rounded curve: these
     44 are its own)."""
-    above = (4, 8, 12, 14, 15, 16, 17, 19, 20, 21, 22, 25, 27, 28, 29, 30, 31, 33, 34, 35)
-    above += (37, 39, 40, 41, 43, 44, 45, 46, 49, 50, 54, 62, 63, 64, 66, 82, 86, 93, 100)
-    above += (103, 112, 116, 135, 255)
+    above = [4, 8, 12, 14, 15, 16, 17, 19, 20, 21, 22, 25, 27, 28, 29, 30, 31, 33, 34, 35]
+    above += [37, 39, 40, 41, 43, 44, 45, 46, 49, 50, 54, 62, 63, 64, 66, 82, 86, 93, 100]
+    above += [103, 112, 116, 135, 255]
     curve = np.round(65536.0 / (1.0 + np.exp(-np.arange(256) / 24.0)))
-    curve[list(above)] += 1
+    curve[above] += 1
     return np.minimum(curve, 65535).astype(np.uint16)
 
 
@@ -136,6 +136,7 @@ def integer_quantization(
     indices of each gate's (input, recurrent) weights and of the (hidden state, cell);
     OperatorRejected naming a tensor without one scale and zero point (per-channel
     weights: TFLM's LSTM reads one scale)."""
+
     def quantization(index: int, what: str) -> tuple[np.float32, int]:
         found = scalar_quantization(tensors[index])
         if found is None:
@@ -188,7 +189,9 @@ def _squashed(x: Any, table: Any, bits: int, past: int, rounding: tuple[int, int
     low = table[index].astype("int32")
     high = table[index + 1].astype("int32")
     fraction = magnitude & _int((1 << bits) - 1)
-    value = tirx.Select(entry >= _int(255), _int(past), (low << _int(bits)) + fraction * (high - low))
+    value = tirx.Select(
+        entry >= _int(255), _int(past), (low << _int(bits)) + fraction * (high - low)
+    )
     # One read of the interpolated value: the sign a factor, each offset a constant.
     positive = x >= _int(0)
     sign = tirx.Select(positive, _int(1), _int(-1))
@@ -238,12 +241,13 @@ def _product(a: Any, b: Any, scale: Requantization, zero_point: int = 0) -> Any:
     return requantized(a.astype("int32") * b.astype("int32"), *scale, zero_point)
 
 
-def _gate(
-    gate: str, x: Any, hidden: Any, w: Any, r: Any, bias: Any, q: IntegerLstm, table: Any
-) -> Any:
-    """A gate's activation [batch, units], int16 in Q0.15: its two products requantized to
-    Q3.12, their saturated sum, its logistic (the cell gate's tanh)."""
+def _gate(gate: str, x: Any, hidden: Any, operands: list[Any], q: IntegerLstm, table: Any) -> Any:
+    """A gate's activation [batch, units], int16 in Q0.15: its two products (`operands`:
+    its input weights, recurrent weights and bias) requantized to Q3.12, their saturated
+    sum, its logistic (the cell gate's tanh)."""
     from tvm import te, tirx
+
+    w, r, bias = operands
 
     batch, units = hidden.shape[0], w.shape[0]
     w_zero, r_zero = q.weight_zero_points[gate]
@@ -287,7 +291,7 @@ def cell_after(
     from tvm import te, tirx
 
     forget, input_gate, cell_gate = (
-        _gate(g, x, hidden, *weights[3 * i : 3 * i + 3], q, table)
+        _gate(g, x, hidden, weights[3 * i : 3 * i + 3], q, table)
         for i, g in enumerate(("forget", "input", "cell"))
     )
 
@@ -309,7 +313,7 @@ def hidden_after(
     the output gate's (input weights, recurrent weights, bias)."""
     from tvm import te
 
-    output = _gate("output", x, hidden, *weights, q, table)
+    output = _gate("output", x, hidden, weights, q, table)
     squashed = _activation("cell_tanh", cell, table, q.cell_tanh)
 
     def update(b: Any, u: Any) -> Any:
