@@ -56,7 +56,7 @@ def test_int8_lstm_streams_as_tflm(case: dict, tmp_path: Path) -> None:
     """8 frames in a row, the hidden state and cell carried from each call to the next in
     the state pool (TFLM's variable buffers): each frame's output sequence TFLM's exactly,
     and the state moves them."""
-    from usmp_dialect.tvm.tflm_arena import variable_bytes
+    from usmp_dialect.tvm.tflm.arena import variable_bytes
 
     path = tmp_path / "lstm.tflite"
     path.write_bytes(int8_lstm_tflite(**case))
@@ -78,7 +78,7 @@ def test_int8_lstm_streams_as_tflm(case: dict, tmp_path: Path) -> None:
 def test_mnist_lstm_int8_streams_as_tflm(operator: int | None, tmp_path: Path) -> None:
     """TFLM's int8 mnist_lstm, 4 images in a row: its scores (`operator` None) or the
     LSTM's output sequence (operator 0) TFLM's exactly; the state pool TFLM's variables."""
-    from usmp_dialect.tvm.tflm_arena import variable_bytes
+    from usmp_dialect.tvm.tflm.arena import variable_bytes
 
     model = MNIST_LSTM_INT8.read_bytes()
     path = tmp_path / "mnist_lstm_int8.tflite"
