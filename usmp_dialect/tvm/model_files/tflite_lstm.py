@@ -26,6 +26,7 @@ from usmp_dialect.tvm.model_files.tflite_lstm_int8 import (
     check_integer_types,
     integer_lstm,
     integer_quantization,
+    time_step,
 )
 from usmp_dialect.tvm.model_files.tflite_operators import options_of, tensor_shape
 
@@ -179,11 +180,7 @@ def convert_lstm(converter: Any, op: Any, state_before: Any) -> tuple[Any, Any, 
     axis = 0 if time_major else 1
     outputs = []
     for step in range(steps):
-        x = bb.emit(
-            relax.op.squeeze(
-                relax.op.strided_slice(data, axes=[axis], begin=[step], end=[step + 1]), [axis]
-            )
-        )
+        x = time_step(bb, data, axis, step)
         gates = {}
         for gate in _GATES:
             fed = relax.op.add(relax.op.matmul(x, weights[gate]), biases[gate])

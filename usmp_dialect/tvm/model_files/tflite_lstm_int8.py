@@ -323,6 +323,15 @@ def hidden_after(
     return te.compute(hidden.shape, update, name="hidden_after")
 
 
+def time_step(bb: Any, data: Any, axis: int, step: int) -> Any:
+    """The input sequence `data`'s time step `step` ([batch, features]), `axis` its time
+    axis, emitted by the block builder `bb`."""
+    from tvm import relax
+
+    step_slice = relax.op.strided_slice(data, axes=[axis], begin=[step], end=[step + 1])
+    return bb.emit(relax.op.squeeze(step_slice, [axis]))
+
+
 def integer_lstm(
     converter: Any,
     tensors: list[Any],
@@ -353,38 +362,26 @@ def integer_lstm(
     hidden, cell = state
     axis = 0 if time_major else 1
     outputs = []
+
+    def kernel(compute: Any, name: str, in_place: int, inputs: list[Any]) -> Any:
+        """A call of a step's kernel `compute(x, hidden, cell, weights, q, table)` on
+        `inputs` (the input step, the hidden state, the cell, the table, the weights); its
+        output (the param after its inputs) may be input `in_place`'s buffer."""
+        return bb.emit(
+            bb.call_te(
+                lambda x, h, c, t, *w: compute(x, h, c, list(w), q, t),
+                *inputs,
+                primfunc_name_hint=name,
+                primfunc_attrs={IN_PLACE_ATTR: [[in_place, len(inputs)]]},
+            )
+        )
+
     for step in range(steps):
-        x = bb.emit(
-            relax.op.squeeze(
-                relax.op.strided_slice(data, axes=[axis], begin=[step], end=[step + 1]), [axis]
-            )
-        )
-        cell = bb.emit(
-            bb.call_te(
-                lambda x, h, c, t, *w: cell_after(x, h, c, list(w), q, t),
-                x,
-                hidden,
-                cell,
-                table,
-                *cell_weights,
-                primfunc_name_hint="lstm_int8_cell",
-                # The cell after (the output, param 13) may be the cell before's buffer.
-                primfunc_attrs={IN_PLACE_ATTR: [[2, 4 + len(cell_weights)]]},
-            )
-        )
-        hidden = bb.emit(
-            bb.call_te(
-                lambda x, h, c, t, *w: hidden_after(x, h, c, list(w), q, t),
-                x,
-                hidden,
-                cell,
-                table,
-                *output_weights,
-                primfunc_name_hint="lstm_int8_hidden",
-                # The hidden state before is read whole by the output gate's sum, a stage
-                # of its own, before the state after (param 7) is written.
-                primfunc_attrs={IN_PLACE_ATTR: [[1, 4 + len(output_weights)]]},
-            )
-        )
+        x = time_step(bb, data, axis, step)
+        cell = kernel(cell_after, "lstm_int8_cell", 2, [x, hidden, cell, table, *cell_weights])
+        # The hidden state before is read whole by the output gate's sum, a stage of its
+        # own, before the hidden state after is written.
+        inputs = [x, hidden, cell, table, *output_weights]
+        hidden = kernel(hidden_after, "lstm_int8_hidden", 1, inputs)
         outputs.append(hidden)
     return hidden, cell, relax.op.stack(outputs, axis=axis)
