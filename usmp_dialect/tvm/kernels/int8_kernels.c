@@ -1,0 +1,274 @@
+/* The int8 kernels of `usmp-translate --emit-c` (usmp_dialect/tvm/fast_kernels.py):
+ * CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED as TensorFlow Lite Micro's reference
+ * kernels compute them, bit for bit. Two paths, chosen when the library is compiled:
+ * Helium (M-profile Vector Extension, `__ARM_FEATURE_MVE`: a Cortex-M55) and portable C
+ * (every other target, or -DUSMP_KERNELS_PORTABLE), the same bytes from both.
+ *
+ * The input zero point leaves the inner loops: sum (x - zp) * w = sum x * w - zp * sum w,
+ * so a dot product is int8 by int8 (Helium's 16-lane VMLADAVA), the weights' sum taken
+ * once per output channel (a tap outside the input adds nothing to either sum, as TFLM
+ * skips it). The requantization is TFLM's MultiplyByQuantizedMultiplier with double
+ * rounding (model_files/fixed_point.py), written without C's undefined behaviour: the
+ * left shift is a multiplication in int64, its wrap to int32 a mask; Helium's VQRDMULH
+ * is gemmlowp's SaturatingRoundingDoublingHighMul and VRSHL, after a -1 for a negative
+ * value, its RoundingDivideByPOT. */
+#include <stddef.h>
+#include <stdint.h>
+/* A model calls some kernels only: the others are no warning. */
+#if defined(__GNUC__)
+#define USMP_KERNEL static __attribute__((unused))
+#else
+#define USMP_KERNEL static
+#endif
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(USMP_KERNELS_PORTABLE)
+#define USMP_HELIUM 1
+#include <arm_mve.h>
+#endif
+
+/* A convolution's shapes, window and quantization: a constant of each operator. */
+struct usmp_conv {
+  int32_t in_h, in_w, in_c, out_h, out_w, out_c, k_h, k_w;
+  int32_t stride_h, stride_w, pad_top, pad_left;
+  int32_t input_zp, output_zp, act_min, act_max;
+  int32_t multiplier, shift; /* every channel's, when `multipliers` is NULL */
+  int32_t bias_bytes;        /* 0 (no bias), 1, 2 or 4: a bias stored narrower is widened */
+};
+
+static int32_t usmp_bias(const void* bias, int32_t bytes, int32_t c) {
+  switch (bytes) {
+    case 1: return ((const int8_t*)bias)[c];
+    case 2: return ((const int16_t*)bias)[c];
+    case 4: return ((const int32_t*)bias)[c];
+    default: return 0;
+  }
+}
+
+/* TFLM's MultiplyByQuantizedMultiplier (double rounding) of `acc`. */
+static int32_t usmp_requantize(int32_t acc, int32_t multiplier, int32_t shift) {
+  const int64_t half_range = (int64_t)1 << 31;
+  int32_t left = shift > 0 ? (shift < 31 ? shift : 31) : 0;
+  int32_t right = shift < 0 ? -shift : 0;
+  int64_t scaled = (int64_t)acc * ((int64_t)1 << left);
+  int64_t wrapped = ((scaled + half_range) & (int64_t)0xFFFFFFFF) - half_range;
+  int64_t high = (wrapped * multiplier + ((int64_t)1 << 30)) >> 31;
+  if (high > INT32_MAX) high = INT32_MAX;
+  int64_t below = (high < 0 && right > 0) ? 1 : 0;
+  return (int32_t)((high + (((int64_t)1 << right) >> 1) - below) >> right);
+}
+
+static int8_t usmp_output(int32_t acc, int32_t multiplier, int32_t shift,
+                          const struct usmp_conv* p) {
+  int64_t value = (int64_t)usmp_requantize(acc, multiplier, shift) + p->output_zp;
+  if (value < p->act_min) value = p->act_min;
+  if (value > p->act_max) value = p->act_max;
+  return (int8_t)value;
+}
+
+static void usmp_channel_scale(const int32_t* multipliers, const int8_t* shifts, int32_t c,
+                               const struct usmp_conv* p, int32_t* multiplier,
+                               int32_t* shift) {
+  *multiplier = multipliers ? multipliers[c] : p->multiplier;
+  *shift = multipliers ? shifts[c] : p->shift;
+}
+
+#if defined(USMP_HELIUM)
+/* The same requantization on four lanes, each its own multiplier and shift. */
+static int32x4_t usmp_requantize_x4(int32x4_t acc, int32x4_t multiplier, int32x4_t shift,
+                                    const struct usmp_conv* p) {
+  int32x4_t zero = vdupq_n_s32(0);
+  int32x4_t left = vminq_s32(vmaxq_s32(shift, zero), vdupq_n_s32(31));
+  int32x4_t right = vminq_s32(shift, zero); /* -right, the shift VRSHL rounds by */
+  int32x4_t high = vqrdmulhq_s32(vshlq_s32(acc, left), multiplier);
+  /* -1 where high < 0 and right > 0: then VRSHL's half up is TFLM's half away from 0. */
+  int32x4_t below = vshrq_n_s32(vandq_s32(high, right), 31);
+  int32x4_t value = vqaddq_s32(vrshlq_s32(vqaddq_s32(high, below), right),
+                               vdupq_n_s32(p->output_zp));
+  return vminq_s32(vmaxq_s32(value, vdupq_n_s32(p->act_min)), vdupq_n_s32(p->act_max));
+}
+
+static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
+  int32_t acc = 0;
+  for (; n >= 16; n -= 16, x += 16, w += 16) acc = vmladavaq_s8(acc, vldrbq_s8(x), vldrbq_s8(w));
+  if (n > 0) {
+    mve_pred16_t tail = vctp8q((uint32_t)n);
+    acc = vmladavaq_p_s8(acc, vldrbq_z_s8(x, tail), vldrbq_z_s8(w, tail), tail);
+  }
+  return acc;
+}
+
+static int32_t usmp_sum(const int8_t* w, int32_t n) {
+  int32_t acc = 0;
+  for (; n >= 16; n -= 16, w += 16) acc = vaddvaq_s8(acc, vldrbq_s8(w));
+  if (n > 0) {
+    mve_pred16_t tail = vctp8q((uint32_t)n);
+    acc = vaddvaq_p_s8(acc, vldrbq_z_s8(w, tail), tail);
+  }
+  return acc;
+}
+#else
+static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
+  int32_t acc = 0;
+  for (int32_t i = 0; i < n; ++i) acc += (int32_t)x[i] * w[i];
+  return acc;
+}
+
+static int32_t usmp_sum(const int8_t* w, int32_t n) {
+  int32_t acc = 0;
+  for (int32_t i = 0; i < n; ++i) acc += w[i];
+  return acc;
+}
+#endif
+
+/* y[rows][units] = x[rows][depth] . w[units][depth]: FULLY_CONNECTED, and a 1x1 CONV_2D
+ * of stride 1 without padding (rows = pixels). */
+USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bias,
+                           const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                           int32_t rows, int32_t depth, int32_t units,
+                           const struct usmp_conv* p) {
+  for (int32_t c = 0; c < units; ++c) {
+    const int8_t* weights = w + (ptrdiff_t)c * depth;
+    int32_t base = usmp_bias(bias, p->bias_bytes, c) - p->input_zp * usmp_sum(weights, depth);
+    int32_t multiplier, shift;
+    usmp_channel_scale(multipliers, shifts, c, p, &multiplier, &shift);
+    int32_t row = 0;
+#if defined(USMP_HELIUM)
+    /* Four rows a time: one load of the weights for four dot products. */
+    const uint32_t step = (uint32_t)units;
+    const uint32x4_t offsets = vmulq_n_u32(vidupq_n_u32(0, 1), step);
+    for (; row < rows; row += 4) {
+      int32_t left = rows - row < 4 ? rows - row : 4;
+      const int8_t* x0 = x + (ptrdiff_t)row * depth;
+      const int8_t* x1 = left > 1 ? x0 + depth : x0;
+      const int8_t* x2 = left > 2 ? x1 + depth : x0;
+      const int8_t* x3 = left > 3 ? x2 + depth : x0;
+      int32_t a0 = base, a1 = base, a2 = base, a3 = base;
+      const int8_t* wk = weights;
+      int32_t n = depth;
+      for (; n >= 16; n -= 16, wk += 16, x0 += 16, x1 += 16, x2 += 16, x3 += 16) {
+        int8x16_t wv = vldrbq_s8(wk);
+        a0 = vmladavaq_s8(a0, vldrbq_s8(x0), wv);
+        a1 = vmladavaq_s8(a1, vldrbq_s8(x1), wv);
+        a2 = vmladavaq_s8(a2, vldrbq_s8(x2), wv);
+        a3 = vmladavaq_s8(a3, vldrbq_s8(x3), wv);
+      }
+      if (n > 0) {
+        mve_pred16_t tail = vctp8q((uint32_t)n);
+        int8x16_t wv = vldrbq_z_s8(wk, tail);
+        a0 = vmladavaq_p_s8(a0, vldrbq_z_s8(x0, tail), wv, tail);
+        a1 = vmladavaq_p_s8(a1, vldrbq_z_s8(x1, tail), wv, tail);
+        a2 = vmladavaq_p_s8(a2, vldrbq_z_s8(x2, tail), wv, tail);
+        a3 = vmladavaq_p_s8(a3, vldrbq_z_s8(x3, tail), wv, tail);
+      }
+      int32x4_t acc = vdupq_n_s32(a0);
+      acc = vsetq_lane_s32(a1, acc, 1);
+      acc = vsetq_lane_s32(a2, acc, 2);
+      acc = vsetq_lane_s32(a3, acc, 3);
+      int32x4_t out = usmp_requantize_x4(acc, vdupq_n_s32(multiplier), vdupq_n_s32(shift), p);
+      vstrbq_scatter_offset_p_s32(y + (ptrdiff_t)row * units + c, offsets, out,
+                                  vctp32q((uint32_t)left));
+    }
+#endif
+    for (; row < rows; ++row) {
+      int32_t acc = base + usmp_dot(x + (ptrdiff_t)row * depth, weights, depth);
+      y[(ptrdiff_t)row * units + c] = usmp_output(acc, multiplier, shift, p);
+    }
+  }
+}
+
+/* CONV_2D of NHWC x by OHWI w (dilation 1, one group). A window's row of taps inside
+ * the input is contiguous in x and in w: one dot product. */
+USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias,
+                         const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                         const struct usmp_conv* p) {
+  if (p->k_h == 1 && p->k_w == 1 && p->stride_h == 1 && p->stride_w == 1 &&
+      p->pad_top == 0 && p->pad_left == 0 && p->in_h == p->out_h && p->in_w == p->out_w) {
+    usmp_matmul_s8(x, w, bias, multipliers, shifts, y, p->out_h * p->out_w, p->in_c,
+                   p->out_c, p);
+    return;
+  }
+  const int32_t filter = p->k_h * p->k_w * p->in_c;
+  for (int32_t oy = 0; oy < p->out_h; ++oy) {
+    const int32_t y0 = oy * p->stride_h - p->pad_top;
+    const int32_t kh0 = y0 < 0 ? -y0 : 0;
+    const int32_t kh1 = p->in_h - y0 < p->k_h ? p->in_h - y0 : p->k_h;
+    for (int32_t ox = 0; ox < p->out_w; ++ox) {
+      const int32_t x0 = ox * p->stride_w - p->pad_left;
+      const int32_t kw0 = x0 < 0 ? -x0 : 0;
+      const int32_t kw1 = p->in_w - x0 < p->k_w ? p->in_w - x0 : p->k_w;
+      const int32_t run = (kw1 - kw0) * p->in_c;
+      const int8_t* row0 = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * p->in_c;
+      int8_t* out = y + ((ptrdiff_t)oy * p->out_w + ox) * p->out_c;
+      for (int32_t c = 0; c < p->out_c; ++c) {
+        const int8_t* wrow0 = w + (ptrdiff_t)c * filter + ((ptrdiff_t)kh0 * p->k_w + kw0) * p->in_c;
+        int32_t dot = 0, sum = 0;
+        for (int32_t kh = kh0; kh < kh1; ++kh) {
+          const int8_t* xr = row0 + (ptrdiff_t)(kh - kh0) * p->in_w * p->in_c;
+          const int8_t* wr = wrow0 + (ptrdiff_t)(kh - kh0) * p->k_w * p->in_c;
+          dot += usmp_dot(xr, wr, run);
+          sum += usmp_sum(wr, run);
+        }
+        int32_t multiplier, shift;
+        usmp_channel_scale(multipliers, shifts, c, p, &multiplier, &shift);
+        int32_t acc = usmp_bias(bias, p->bias_bytes, c) + dot - p->input_zp * sum;
+        out[c] = usmp_output(acc, multiplier, shift, p);
+      }
+    }
+  }
+}
+
+/* DEPTHWISE_CONV_2D of NHWC x by w [1, KH, KW, C] (depth multiplier 1, dilation 1). */
+USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void* bias,
+                              const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                              const struct usmp_conv* p) {
+  const int32_t channels = p->in_c;
+  for (int32_t oy = 0; oy < p->out_h; ++oy) {
+    const int32_t y0 = oy * p->stride_h - p->pad_top;
+    const int32_t kh0 = y0 < 0 ? -y0 : 0;
+    const int32_t kh1 = p->in_h - y0 < p->k_h ? p->in_h - y0 : p->k_h;
+    for (int32_t ox = 0; ox < p->out_w; ++ox) {
+      const int32_t x0 = ox * p->stride_w - p->pad_left;
+      const int32_t kw0 = x0 < 0 ? -x0 : 0;
+      const int32_t kw1 = p->in_w - x0 < p->k_w ? p->in_w - x0 : p->k_w;
+      int8_t* out = y + ((ptrdiff_t)oy * p->out_w + ox) * channels;
+      int32_t c = 0;
+#if defined(USMP_HELIUM)
+      const int32x4_t zp = vdupq_n_s32(p->input_zp);
+      for (; c < channels; c += 4) {
+        mve_pred16_t lanes = vctp32q((uint32_t)(channels - c));
+        int32x4_t acc = vdupq_n_s32(0);
+        for (int32_t kh = kh0; kh < kh1; ++kh) {
+          const int8_t* xr = x + ((ptrdiff_t)(y0 + kh) * p->in_w + x0) * channels + c;
+          const int8_t* wr = w + (ptrdiff_t)kh * p->k_w * channels + c;
+          for (int32_t kw = kw0; kw < kw1; ++kw) {
+            int32x4_t xv = vsubq_s32(vldrbq_z_s32(xr + (ptrdiff_t)kw * channels, lanes), zp);
+            acc = vaddq_s32(acc, vmulq_s32(xv, vldrbq_z_s32(wr + (ptrdiff_t)kw * channels, lanes)));
+          }
+        }
+        int32x4_t b = vdupq_n_s32(0);
+        switch (p->bias_bytes) {
+          case 1: b = vldrbq_z_s32((const int8_t*)bias + c, lanes); break;
+          case 2: b = vldrhq_z_s32((const int16_t*)bias + c, lanes); break;
+          case 4: b = vldrwq_z_s32((const int32_t*)bias + c, lanes); break;
+          default: break;
+        }
+        int32x4_t multiplier = multipliers ? vldrwq_z_s32(multipliers + c, lanes)
+                                           : vdupq_n_s32(p->multiplier);
+        int32x4_t shift = multipliers ? vldrbq_z_s32(shifts + c, lanes) : vdupq_n_s32(p->shift);
+        vstrbq_p_s32(out + c, usmp_requantize_x4(vaddq_s32(acc, b), multiplier, shift, p), lanes);
+      }
+#endif
+      for (; c < channels; ++c) {
+        int32_t acc = usmp_bias(bias, p->bias_bytes, c);
+        for (int32_t kh = kh0; kh < kh1; ++kh) {
+          for (int32_t kw = kw0; kw < kw1; ++kw) {
+            int32_t value = x[((ptrdiff_t)(y0 + kh) * p->in_w + x0 + kw) * channels + c];
+            acc += (value - p->input_zp) * w[((ptrdiff_t)kh * p->k_w + kw) * channels + c];
+          }
+        }
+        int32_t multiplier, shift;
+        usmp_channel_scale(multipliers, shifts, c, p, &multiplier, &shift);
+        out[c] = usmp_output(acc, multiplier, shift, p);
+      }
+    }
+  }
+}
