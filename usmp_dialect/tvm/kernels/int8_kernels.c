@@ -143,14 +143,19 @@ USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bi
       const int8_t* x3 = left > 3 ? x2 + depth : x0;
       int32_t a0 = base, a1 = base, a2 = base, a3 = base;
       const int8_t* wk = weights;
-      int32_t n = depth;
-      for (; n >= 16; n -= 16, wk += 16, x0 += 16, x1 += 16, x2 += 16, x3 += 16) {
+      for (int32_t blocks = depth >> 4; blocks > 0; --blocks) {
         int8x16_t wv = vldrbq_s8(wk);
+        wk += 16;
         a0 = vmladavaq_s8(a0, vldrbq_s8(x0), wv);
+        x0 += 16;
         a1 = vmladavaq_s8(a1, vldrbq_s8(x1), wv);
+        x1 += 16;
         a2 = vmladavaq_s8(a2, vldrbq_s8(x2), wv);
+        x2 += 16;
         a3 = vmladavaq_s8(a3, vldrbq_s8(x3), wv);
+        x3 += 16;
       }
+      const int32_t n = depth & 15;
       if (n > 0) {
         mve_pred16_t tail = vctp8q((uint32_t)n);
         int8x16_t wv = vldrbq_z_s8(wk, tail);
