@@ -63,6 +63,7 @@ COVERED = {
     "conv valid stride 2 per-tensor": dict(kind="conv", stride=2, padding=1, per_channel=False),
     "conv no bias relu": dict(kind="conv", bias=False, activation=1),
     "depthwise stride 2": dict(kind="depthwise", stride=2),
+    "depthwise multiplier 4": dict(kind="depthwise", depth_multiplier=4),
     "dense rows": dict(kind="dense", keep_num_dims=True),
 }
 
@@ -85,7 +86,7 @@ def test_kernel_equals_tflm(tmp_path: Path, options: dict) -> None:
 
 
 UNCOVERED = {
-    "depth multiplier 2": dict(kind="depthwise", depth_multiplier=2),
+    "dilation 2": dict(kind="conv", dilation=2),
     "grouped conv": dict(kind="conv", groups=2),
 }
 
@@ -106,8 +107,13 @@ def test_helium_gives_the_portable_bytes_on_the_m55(tmp_path: Path) -> None:
     pytest.importorskip("tflite_micro")
     c_check.require_tools(qemu=True)
     flags = "-std=c11 -Wall -Wextra -Werror -O2 -mcpu=cortex-m55 -mthumb -mfloat-abi=hard"
-    for name, options in [("conv", COVERED["conv same"]), ("depthwise", dict(kind="depthwise")),
-                          ("dense", COVERED["dense rows"])]:
+    cases = {
+        "conv": COVERED["conv same"],
+        "depthwise": dict(kind="depthwise"),
+        "multiplier": COVERED["depthwise multiplier 4"],
+        "dense": COVERED["dense rows"],
+    }
+    for name, options in cases.items():
         directory, interface, _ = _library(tmp_path / name, int8_kernel_tflite(**options))
         inputs = _input(interface, 0)
         outputs = []

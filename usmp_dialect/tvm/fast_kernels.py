@@ -17,7 +17,7 @@ Three steps, each where what it needs is known:
                                          the kernel with its parameters
 
 A PrimFunc that is not one kernel alone (a kernel fused with another operator, a grouped
-convolution, a depth multiplier, a dilation) keeps TVM's loops: `portable_operators`
+convolution, a dilation) keeps TVM's loops: `portable_operators`
 names them, and the library's first comment says which operators are which.
 """
 
@@ -136,8 +136,7 @@ def _operands(func: Any) -> dict[str, Any] | None:
 
 
 def _covered(record: dict[str, Any]) -> bool:
-    """Whether the C kernels compute this operator (batch 1, one group, depth
-    multiplier 1)."""
+    """Whether the C kernels compute this operator (batch 1, one group)."""
     shapes, kind = record["shapes"], record["kind"]
     if kind == "fully_connected":
         return len(shapes["weight"]) == 2
@@ -145,7 +144,7 @@ def _covered(record: dict[str, Any]) -> bool:
     if len(data) != 4 or data[0] != 1 or len(out) != 4:
         return False
     if kind == "depthwise_conv2d":
-        return weight[0] == 1 and weight[3] == data[3] == out[3]
+        return weight[0] == 1 and weight[3] == out[3] and out[3] % data[3] == 0
     return weight[3] == data[3] and weight[0] == out[3]
 
 

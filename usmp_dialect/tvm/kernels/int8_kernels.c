@@ -105,6 +105,58 @@ static int32_t usmp_sum(const int8_t* w, int32_t n) {
   }
   return acc;
 }
+/* Channels c..c+3 (those of `lanes`) of one output pixel: `acc` plus the bias,
+ * requantized by each channel's multiplier and shift, stored. */
+static void usmp_store_x4(int8_t* out, int32x4_t acc, int32_t c, mve_pred16_t lanes,
+                          const void* bias, const int32_t* multipliers, const int8_t* shifts,
+                          const struct usmp_conv* p) {
+  switch (p->bias_bytes) {
+    case 1: acc = vaddq_s32(acc, vldrbq_z_s32((const int8_t*)bias + c, lanes)); break;
+    case 2: acc = vaddq_s32(acc, vldrhq_z_s32((const int16_t*)bias + c, lanes)); break;
+    case 4: acc = vaddq_s32(acc, vldrwq_z_s32((const int32_t*)bias + c, lanes)); break;
+    default: break;
+  }
+  int32x4_t multiplier = multipliers ? vldrwq_z_s32(multipliers + c, lanes)
+                                     : vdupq_n_s32(p->multiplier);
+  int32x4_t shift = multipliers ? vldrbq_z_s32(shifts + c, lanes) : vdupq_n_s32(p->shift);
+  vstrbq_p_s32(out + c, usmp_requantize_x4(acc, multiplier, shift, p), lanes);
+}
+
+static int32x4_t usmp_lanes(int32_t a0, int32_t a1, int32_t a2, int32_t a3) {
+  int32x4_t v = vdupq_n_s32(a0);
+  v = vsetq_lane_s32(a1, v, 1);
+  v = vsetq_lane_s32(a2, v, 2);
+  return vsetq_lane_s32(a3, v, 3);
+}
+
+/* Depthwise taps of four channels: `rows` x `cols` taps from x and w (steps between
+ * taps `channels`, between rows `x_row` and `w_row`), the input less its zero point. */
+static int32x4_t usmp_taps_x4(const int8_t* x, const int8_t* w, int32_t rows, int32_t cols,
+                              int32_t x_row, int32_t w_row, int32_t channels, int32x4_t zp) {
+  int32x4_t acc = vdupq_n_s32(0);
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+    const int8_t* xt = x;
+    const int8_t* wt = w;
+    for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels)
+      acc = vaddq_s32(acc, vmulq_s32(vsubq_s32(vldrbq_s32(xt), zp), vldrbq_s32(wt)));
+  }
+  return acc;
+}
+
+static int32x4_t usmp_taps_p_x4(const int8_t* x, const int8_t* w, int32_t rows, int32_t cols,
+                                int32_t x_row, int32_t w_row, int32_t channels, int32x4_t zp,
+                                mve_pred16_t lanes) {
+  int32x4_t acc = vdupq_n_s32(0);
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+    const int8_t* xt = x;
+    const int8_t* wt = w;
+    for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels) {
+      int32x4_t xv = vsubq_s32(vldrbq_z_s32(xt, lanes), zp);
+      acc = vaddq_s32(acc, vmulq_s32(xv, vldrbq_z_s32(wt, lanes)));
+    }
+  }
+  return acc;
+}
 #else
 static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
   int32_t acc = 0;
@@ -203,7 +255,41 @@ USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias
       const int32_t run = (kw1 - kw0) * p->in_c;
       const int8_t* row0 = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * p->in_c;
       int8_t* out = y + ((ptrdiff_t)oy * p->out_w + ox) * p->out_c;
-      for (int32_t c = 0; c < p->out_c; ++c) {
+      int32_t c = 0;
+#if defined(USMP_HELIUM)
+      /* Four output channels a time: one load of the input for four dot products. */
+      const int32_t x_row = p->in_w * p->in_c, w_row = p->k_w * p->in_c;
+      for (; c < p->out_c; c += 4) {
+        const int32_t left = p->out_c - c;
+        const int8_t* w0 = w + (ptrdiff_t)c * filter + ((ptrdiff_t)kh0 * p->k_w + kw0) * p->in_c;
+        const int8_t* w1 = left > 1 ? w0 + filter : w0;
+        const int8_t* w2 = left > 2 ? w1 + filter : w0;
+        const int8_t* w3 = left > 3 ? w2 + filter : w0;
+        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        const int8_t* xr = row0;
+        for (int32_t kh = kh0; kh < kh1; ++kh, xr += x_row) {
+          const ptrdiff_t at = (ptrdiff_t)(kh - kh0) * w_row;
+          for (int32_t k = 0; k < run; k += 16) {
+            mve_pred16_t tail = vctp8q((uint32_t)(run - k));
+            int8x16_t xv = vldrbq_z_s8(xr + k, tail);
+            int8x16_t v0 = vldrbq_z_s8(w0 + at + k, tail), v1 = vldrbq_z_s8(w1 + at + k, tail);
+            int8x16_t v2 = vldrbq_z_s8(w2 + at + k, tail), v3 = vldrbq_z_s8(w3 + at + k, tail);
+            a0 = vmladavaq_s8(a0, xv, v0);
+            a1 = vmladavaq_s8(a1, xv, v1);
+            a2 = vmladavaq_s8(a2, xv, v2);
+            a3 = vmladavaq_s8(a3, xv, v3);
+            s0 = vaddvaq_s8(s0, v0);
+            s1 = vaddvaq_s8(s1, v1);
+            s2 = vaddvaq_s8(s2, v2);
+            s3 = vaddvaq_s8(s3, v3);
+          }
+        }
+        int32x4_t acc = vsubq_s32(usmp_lanes(a0, a1, a2, a3),
+                                  vmulq_n_s32(usmp_lanes(s0, s1, s2, s3), p->input_zp));
+        usmp_store_x4(out, acc, c, vctp32q((uint32_t)left), bias, multipliers, shifts, p);
+      }
+#endif
+      for (; c < p->out_c; ++c) {
         const int8_t* wrow0 = w + (ptrdiff_t)c * filter + ((ptrdiff_t)kh0 * p->k_w + kw0) * p->in_c;
         int32_t dot = 0, sum = 0;
         for (int32_t kh = kh0; kh < kh1; ++kh) {
@@ -221,11 +307,12 @@ USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias
   }
 }
 
-/* DEPTHWISE_CONV_2D of NHWC x by w [1, KH, KW, C] (depth multiplier 1, dilation 1). */
+/* DEPTHWISE_CONV_2D of NHWC x by w [1, KH, KW, C x M] (M the depth multiplier: output
+ * channel c reads input channel c / M), dilation 1. */
 USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void* bias,
                               const int32_t* multipliers, const int8_t* shifts, int8_t* y,
                               const struct usmp_conv* p) {
-  const int32_t channels = p->in_c;
+  const int32_t in_c = p->in_c, out_c = p->out_c, m = p->out_c / p->in_c;
   for (int32_t oy = 0; oy < p->out_h; ++oy) {
     const int32_t y0 = oy * p->stride_h - p->pad_top;
     const int32_t kh0 = y0 < 0 ? -y0 : 0;
@@ -234,40 +321,46 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
       const int32_t x0 = ox * p->stride_w - p->pad_left;
       const int32_t kw0 = x0 < 0 ? -x0 : 0;
       const int32_t kw1 = p->in_w - x0 < p->k_w ? p->in_w - x0 : p->k_w;
-      int8_t* out = y + ((ptrdiff_t)oy * p->out_w + ox) * channels;
+      int8_t* out = y + ((ptrdiff_t)oy * p->out_w + ox) * out_c;
       int32_t c = 0;
 #if defined(USMP_HELIUM)
-      const int32x4_t zp = vdupq_n_s32(p->input_zp);
-      for (; c < channels; c += 4) {
-        mve_pred16_t lanes = vctp32q((uint32_t)(channels - c));
-        int32x4_t acc = vdupq_n_s32(0);
-        for (int32_t kh = kh0; kh < kh1; ++kh) {
-          const int8_t* xr = x + ((ptrdiff_t)(y0 + kh) * p->in_w + x0) * channels + c;
-          const int8_t* wr = w + (ptrdiff_t)kh * p->k_w * channels + c;
-          for (int32_t kw = kw0; kw < kw1; ++kw) {
-            int32x4_t xv = vsubq_s32(vldrbq_z_s32(xr + (ptrdiff_t)kw * channels, lanes), zp);
-            acc = vaddq_s32(acc, vmulq_s32(xv, vldrbq_z_s32(wr + (ptrdiff_t)kw * channels, lanes)));
+      const int32_t rows = kh1 - kh0, cols = kw1 - kw0;
+      const int8_t* xs = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * in_c;
+      const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * out_c;
+      if (m == 1) {
+        const int32x4_t zp = vdupq_n_s32(p->input_zp);
+        const int32_t x_row = p->in_w * in_c, w_row = p->k_w * out_c;
+        for (; c + 4 <= out_c; c += 4) {
+          int32x4_t acc = usmp_taps_x4(xs + c, ws + c, rows, cols, x_row, w_row, in_c, zp);
+          usmp_store_x4(out, acc, c, vctp32q(4), bias, multipliers, shifts, p);
+        }
+        if (c < out_c) {
+          mve_pred16_t lanes = vctp32q((uint32_t)(out_c - c));
+          int32x4_t acc =
+              usmp_taps_p_x4(xs + c, ws + c, rows, cols, x_row, w_row, in_c, zp, lanes);
+          usmp_store_x4(out, acc, c, lanes, bias, multipliers, shifts, p);
+          c = out_c;
+        }
+      } else if (m % 4 == 0) {
+        /* Four output channels of one input channel: its value times four weights. */
+        for (; c < out_c; c += 4) {
+          int32x4_t acc = vdupq_n_s32(0);
+          for (int32_t r = 0; r < rows; ++r) {
+            const int8_t* xt = xs + (ptrdiff_t)r * p->in_w * in_c + c / m;
+            const int8_t* wt = ws + (ptrdiff_t)r * p->k_w * out_c + c;
+            for (int32_t t = 0; t < cols; ++t, xt += in_c, wt += out_c)
+              acc = vmlaq_n_s32(acc, vldrbq_s32(wt), *xt - p->input_zp);
           }
+          usmp_store_x4(out, acc, c, vctp32q(4), bias, multipliers, shifts, p);
         }
-        int32x4_t b = vdupq_n_s32(0);
-        switch (p->bias_bytes) {
-          case 1: b = vldrbq_z_s32((const int8_t*)bias + c, lanes); break;
-          case 2: b = vldrhq_z_s32((const int16_t*)bias + c, lanes); break;
-          case 4: b = vldrwq_z_s32((const int32_t*)bias + c, lanes); break;
-          default: break;
-        }
-        int32x4_t multiplier = multipliers ? vldrwq_z_s32(multipliers + c, lanes)
-                                           : vdupq_n_s32(p->multiplier);
-        int32x4_t shift = multipliers ? vldrbq_z_s32(shifts + c, lanes) : vdupq_n_s32(p->shift);
-        vstrbq_p_s32(out + c, usmp_requantize_x4(vaddq_s32(acc, b), multiplier, shift, p), lanes);
       }
 #endif
-      for (; c < channels; ++c) {
+      for (; c < out_c; ++c) {
         int32_t acc = usmp_bias(bias, p->bias_bytes, c);
         for (int32_t kh = kh0; kh < kh1; ++kh) {
           for (int32_t kw = kw0; kw < kw1; ++kw) {
-            int32_t value = x[((ptrdiff_t)(y0 + kh) * p->in_w + x0 + kw) * channels + c];
-            acc += (value - p->input_zp) * w[((ptrdiff_t)kh * p->k_w + kw) * channels + c];
+            int32_t value = x[((ptrdiff_t)(y0 + kh) * p->in_w + x0 + kw) * in_c + c / m];
+            acc += (value - p->input_zp) * w[((ptrdiff_t)kh * p->k_w + kw) * out_c + c];
           }
         }
         int32_t multiplier, shift;
