@@ -171,6 +171,58 @@ static int32_t usmp_sum(const int8_t* w, int32_t n) {
 }
 #endif
 
+#if defined(USMP_HELIUM)
+/* One output channel of the rows of a matrix product, four rows a time (one load of the
+ * weights for four dot products), the scalars of its requantization kept in registers;
+ * the rows done (a multiple of four), the rest left to the caller. */
+static int32_t usmp_matmul_rows_x4(const int8_t* x, const int8_t* weights, int8_t* y,
+                                   int32_t rows, int32_t depth, int32_t units, int32_t base,
+                                   int32_t multiplier, int32_t shift,
+                                   const struct usmp_conv* p) {
+  const int32_t left = shift > 0 ? (shift < 31 ? shift : 31) : 0;
+  const int32_t right = shift < 0 ? shift : 0; /* -right: VRSHL's shift */
+  const int32_t output_zp = p->output_zp;
+  const int32x4_t low = vdupq_n_s32(p->act_min), high = vdupq_n_s32(p->act_max);
+  const uint32x4_t offsets = vmulq_n_u32(vidupq_n_u32(0, 1), (uint32_t)units);
+  const int32_t blocks = depth >> 4, tail = depth & 15;
+  const mve_pred16_t last = vctp8q((uint32_t)tail);
+  int32_t row = 0;
+  for (; row + 4 <= rows; row += 4, x += 4 * depth, y += 4 * units) {
+    const int8_t* x0 = x;
+    const int8_t* x1 = x0 + depth;
+    const int8_t* x2 = x1 + depth;
+    const int8_t* x3 = x2 + depth;
+    const int8_t* wk = weights;
+    int32_t a0 = base, a1 = base, a2 = base, a3 = base;
+    for (int32_t b = blocks; b > 0; --b) {
+      int8x16_t wv = vldrbq_s8(wk);
+      wk += 16;
+      a0 = vmladavaq_s8(a0, vldrbq_s8(x0), wv);
+      x0 += 16;
+      a1 = vmladavaq_s8(a1, vldrbq_s8(x1), wv);
+      x1 += 16;
+      a2 = vmladavaq_s8(a2, vldrbq_s8(x2), wv);
+      x2 += 16;
+      a3 = vmladavaq_s8(a3, vldrbq_s8(x3), wv);
+      x3 += 16;
+    }
+    if (tail) {
+      int8x16_t wv = vldrbq_z_s8(wk, last);
+      a0 = vmladavaq_p_s8(a0, vldrbq_z_s8(x0, last), wv, last);
+      a1 = vmladavaq_p_s8(a1, vldrbq_z_s8(x1, last), wv, last);
+      a2 = vmladavaq_p_s8(a2, vldrbq_z_s8(x2, last), wv, last);
+      a3 = vmladavaq_p_s8(a3, vldrbq_z_s8(x3, last), wv, last);
+    }
+    /* usmp_requantize_x4 with one multiplier and shift, as scalars. */
+    int32x4_t value = vqrdmulhq_n_s32(vshlq_r_s32(usmp_lanes(a0, a1, a2, a3), left), multiplier);
+    if (right) value = vqaddq_s32(value, vshrq_n_s32(value, 31));
+    value = vqaddq_n_s32(vrshlq_n_s32(value, right), output_zp);
+    vstrbq_scatter_offset_s32(y, offsets, vminq_s32(vmaxq_s32(value, low), high));
+  }
+  return row;
+}
+#endif
+
 /* y[rows][units] = x[rows][depth] . w[units][depth]: FULLY_CONNECTED, and a 1x1 CONV_2D
  * of stride 1 without padding (rows = pixels). */
 USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bias,
@@ -184,46 +236,7 @@ USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bi
     usmp_channel_scale(multipliers, shifts, c, p, &multiplier, &shift);
     int32_t row = 0;
 #if defined(USMP_HELIUM)
-    /* Four rows a time: one load of the weights for four dot products. */
-    const uint32_t step = (uint32_t)units;
-    const uint32x4_t offsets = vmulq_n_u32(vidupq_n_u32(0, 1), step);
-    for (; row < rows; row += 4) {
-      int32_t left = rows - row < 4 ? rows - row : 4;
-      const int8_t* x0 = x + (ptrdiff_t)row * depth;
-      const int8_t* x1 = left > 1 ? x0 + depth : x0;
-      const int8_t* x2 = left > 2 ? x1 + depth : x0;
-      const int8_t* x3 = left > 3 ? x2 + depth : x0;
-      int32_t a0 = base, a1 = base, a2 = base, a3 = base;
-      const int8_t* wk = weights;
-      for (int32_t blocks = depth >> 4; blocks > 0; --blocks) {
-        int8x16_t wv = vldrbq_s8(wk);
-        wk += 16;
-        a0 = vmladavaq_s8(a0, vldrbq_s8(x0), wv);
-        x0 += 16;
-        a1 = vmladavaq_s8(a1, vldrbq_s8(x1), wv);
-        x1 += 16;
-        a2 = vmladavaq_s8(a2, vldrbq_s8(x2), wv);
-        x2 += 16;
-        a3 = vmladavaq_s8(a3, vldrbq_s8(x3), wv);
-        x3 += 16;
-      }
-      const int32_t n = depth & 15;
-      if (n > 0) {
-        mve_pred16_t tail = vctp8q((uint32_t)n);
-        int8x16_t wv = vldrbq_z_s8(wk, tail);
-        a0 = vmladavaq_p_s8(a0, vldrbq_z_s8(x0, tail), wv, tail);
-        a1 = vmladavaq_p_s8(a1, vldrbq_z_s8(x1, tail), wv, tail);
-        a2 = vmladavaq_p_s8(a2, vldrbq_z_s8(x2, tail), wv, tail);
-        a3 = vmladavaq_p_s8(a3, vldrbq_z_s8(x3, tail), wv, tail);
-      }
-      int32x4_t acc = vdupq_n_s32(a0);
-      acc = vsetq_lane_s32(a1, acc, 1);
-      acc = vsetq_lane_s32(a2, acc, 2);
-      acc = vsetq_lane_s32(a3, acc, 3);
-      int32x4_t out = usmp_requantize_x4(acc, vdupq_n_s32(multiplier), vdupq_n_s32(shift), p);
-      vstrbq_scatter_offset_p_s32(y + (ptrdiff_t)row * units + c, offsets, out,
-                                  vctp32q((uint32_t)left));
-    }
+    row = usmp_matmul_rows_x4(x, weights, y + c, rows, depth, units, base, multiplier, shift, p);
 #endif
     for (; row < rows; ++row) {
       int32_t acc = base + usmp_dot(x + (ptrdiff_t)row * depth, weights, depth);
