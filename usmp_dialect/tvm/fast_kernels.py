@@ -31,6 +31,19 @@ KERNEL_ANNOTATION = "usmp.kernel"
 """The TE stage's annotation (a JSON object: the kernel's kind, window, quantization)
 and, lifted, the PrimFunc's attribute (with its operands' params)."""
 
+TARGETS = {
+    "any": "Helium where the compiler has it, portable C elsewhere",
+    "cortex-m55": "Helium only: an error compiled without it",
+    "portable": "portable C only",
+    "tvm": "no kernels: TVM's loops",
+}
+"""`--emit-c --target`: what the library's int8 kernels are compiled for."""
+DEFAULT_TARGET = "any"
+_TARGET_DEFINES = {
+    "cortex-m55": "#define USMP_KERNELS_HELIUM_ONLY 1",
+    "portable": "#define USMP_KERNELS_PORTABLE 1",
+}
+
 _OPERANDS = ("data", "weight", "bias", "multipliers", "shifts", "output")
 _BIAS_BYTES = {"int8": 1, "int16": 2, "int32": 4}
 
@@ -230,11 +243,11 @@ def _wrapper(name: str, func: Any, record: dict[str, Any]) -> str:
     )
 
 
-def with_kernel_calls(mod: Any, entry: str) -> tuple[Any, str]:
+def with_kernel_calls(mod: Any, entry: str, target: str = DEFAULT_TARGET) -> tuple[Any, str]:
     """`mod` (the planned module as TVM's, its operators taking raw pointers) with each
     marked kernel's body a call of a C function made for it, and the C that defines
-    those functions (the kernels, then one function an operator), to go before TVM's C
-    of the module."""
+    those functions (the kernels for `target`, then one function an operator), to go
+    before TVM's C of the module; for target `tvm`, `mod` as it is."""
     from tvm import tirx
 
     fast, portable, wrappers = [], [], []
@@ -243,7 +256,7 @@ def with_kernel_calls(mod: Any, entry: str) -> tuple[Any, str]:
         if gv.name_hint == entry or not isinstance(func, tirx.PrimFunc):
             continue
         attrs = func.attrs
-        if attrs is None or KERNEL_ANNOTATION not in attrs:
+        if target == "tvm" or attrs is None or KERNEL_ANNOTATION not in attrs:
             portable.append(gv.name_hint)
             continue
         record = json.loads(str(attrs[KERNEL_ANNOTATION]))
@@ -258,7 +271,8 @@ def with_kernel_calls(mod: Any, entry: str) -> tuple[Any, str]:
         f"/* Operators on TVM's loops: {', '.join(portable) or 'none'}. */",
     ]
     if wrappers:
-        lines += [kernels_source(), *wrappers, ""]
+        define = _TARGET_DEFINES.get(target)
+        lines += [*([define] if define else []), kernels_source(), *wrappers, ""]
     return mod, "\n".join(lines)
 
 

@@ -23,6 +23,8 @@
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(USMP_KERNELS_PORTABLE)
 #define USMP_HELIUM 1
 #include <arm_mve.h>
+#elif defined(USMP_KERNELS_HELIUM_ONLY)
+#error "the library was written with --target cortex-m55: compile it with Helium (-mcpu=cortex-m55)"
 #endif
 
 /* A convolution's shapes, window and quantization: a constant of each operator. */
