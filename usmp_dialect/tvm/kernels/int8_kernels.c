@@ -131,20 +131,9 @@ static int32x4_t usmp_lanes(int32_t a0, int32_t a1, int32_t a2, int32_t a3) {
   return vsetq_lane_s32(a3, v, 3);
 }
 
-/* Depthwise taps of four channels: `rows` x `cols` taps from x and w (steps between
- * taps `channels`, between rows `x_row` and `w_row`), the input less its zero point. */
-static int32x4_t usmp_taps_x4(const int8_t* x, const int8_t* w, int32_t rows, int32_t cols,
-                              int32_t x_row, int32_t w_row, int32_t channels, int32x4_t zp) {
-  int32x4_t acc = vdupq_n_s32(0);
-  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
-    const int8_t* xt = x;
-    const int8_t* wt = w;
-    for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels)
-      acc = vaddq_s32(acc, vmulq_s32(vsubq_s32(vldrbq_s32(xt), zp), vldrbq_s32(wt)));
-  }
-  return acc;
-}
-
+/* Depthwise taps of the channels of `lanes`: `rows` x `cols` taps from x and w (steps
+ * between taps `channels`, between rows `x_row` and `w_row`), the input less its zero
+ * point. */
 static int32x4_t usmp_taps_p_x4(const int8_t* x, const int8_t* w, int32_t rows, int32_t cols,
                                 int32_t x_row, int32_t w_row, int32_t channels, int32x4_t zp,
                                 mve_pred16_t lanes) {
@@ -247,6 +236,86 @@ USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bi
   }
 }
 
+#if defined(USMP_HELIUM)
+/* CONV_2D, four output channels a time over every pixel: one load of the input for four
+ * dot products; the channels' bias, multipliers, shifts and weights' sum (less the zero
+ * point's share, for a window inside the input) loaded once. */
+static void usmp_conv_x4(const int8_t* x, const int8_t* w, const void* bias,
+                         const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                         const struct usmp_conv* params) {
+  const struct usmp_conv copy = *params; /* not reread after each store through y */
+  const struct usmp_conv* p = &copy;
+  const int32_t filter = p->k_h * p->k_w * p->in_c;
+  const int32_t x_row = p->in_w * p->in_c, w_row = p->k_w * p->in_c;
+  for (int32_t c = 0; c < p->out_c; c += 4) {
+    const int32_t left = p->out_c - c;
+    const mve_pred16_t lanes = vctp32q((uint32_t)left);
+    const int8_t* f0 = w + (ptrdiff_t)c * filter;
+    const int8_t* f1 = left > 1 ? f0 + filter : f0;
+    const int8_t* f2 = left > 2 ? f1 + filter : f0;
+    const int8_t* f3 = left > 3 ? f2 + filter : f0;
+    int32x4_t b = vdupq_n_s32(0);
+    switch (p->bias_bytes) {
+      case 1: b = vldrbq_z_s32((const int8_t*)bias + c, lanes); break;
+      case 2: b = vldrhq_z_s32((const int16_t*)bias + c, lanes); break;
+      case 4: b = vldrwq_z_s32((const int32_t*)bias + c, lanes); break;
+      default: break;
+    }
+    const int32x4_t multiplier = multipliers ? vldrwq_z_s32(multipliers + c, lanes)
+                                             : vdupq_n_s32(p->multiplier);
+    const int32x4_t shift = multipliers ? vldrbq_z_s32(shifts + c, lanes) : vdupq_n_s32(p->shift);
+    const int32x4_t full = usmp_lanes(usmp_sum(f0, filter), usmp_sum(f1, filter),
+                                      usmp_sum(f2, filter), usmp_sum(f3, filter));
+    const int32x4_t inside = vsubq_s32(b, vmulq_n_s32(full, p->input_zp));
+    for (int32_t oy = 0; oy < p->out_h; ++oy) {
+      const int32_t y0 = oy * p->stride_h - p->pad_top;
+      const int32_t kh0 = y0 < 0 ? -y0 : 0;
+      const int32_t kh1 = p->in_h - y0 < p->k_h ? p->in_h - y0 : p->k_h;
+      int8_t* out = y + (ptrdiff_t)oy * p->out_w * p->out_c + c;
+      for (int32_t ox = 0; ox < p->out_w; ++ox, out += p->out_c) {
+        const int32_t x0 = ox * p->stride_w - p->pad_left;
+        const int32_t kw0 = x0 < 0 ? -x0 : 0;
+        const int32_t kw1 = p->in_w - x0 < p->k_w ? p->in_w - x0 : p->k_w;
+        const int32_t run = (kw1 - kw0) * p->in_c;
+        const ptrdiff_t start = ((ptrdiff_t)kh0 * p->k_w + kw0) * p->in_c;
+        const int8_t* xr = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * p->in_c;
+        const int8_t* w0 = f0 + start;
+        const int8_t* w1 = f1 + start;
+        const int8_t* w2 = f2 + start;
+        const int8_t* w3 = f3 + start;
+        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (int32_t kh = kh0; kh < kh1; ++kh, xr += x_row, w0 += w_row, w1 += w_row,
+                     w2 += w_row, w3 += w_row) {
+          for (int32_t k = 0; k < run; k += 16) {
+            mve_pred16_t tail = vctp8q((uint32_t)(run - k));
+            int8x16_t xv = vldrbq_z_s8(xr + k, tail);
+            a0 = vmladavaq_s8(a0, xv, vldrbq_z_s8(w0 + k, tail));
+            a1 = vmladavaq_s8(a1, xv, vldrbq_z_s8(w1 + k, tail));
+            a2 = vmladavaq_s8(a2, xv, vldrbq_z_s8(w2 + k, tail));
+            a3 = vmladavaq_s8(a3, xv, vldrbq_z_s8(w3 + k, tail));
+          }
+        }
+        int32x4_t acc = usmp_lanes(a0, a1, a2, a3);
+        if (kh1 - kh0 == p->k_h && run == w_row) {
+          acc = vaddq_s32(acc, inside);
+        } else { /* a window across the input's edge: the weights' sum of its taps */
+          int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+          for (int32_t kh = kh0; kh < kh1; ++kh) {
+            const ptrdiff_t at = ((ptrdiff_t)kh * p->k_w + kw0) * p->in_c;
+            s0 += usmp_sum(f0 + at, run);
+            s1 += usmp_sum(f1 + at, run);
+            s2 += usmp_sum(f2 + at, run);
+            s3 += usmp_sum(f3 + at, run);
+          }
+          acc = vaddq_s32(vsubq_s32(acc, vmulq_n_s32(usmp_lanes(s0, s1, s2, s3), p->input_zp)), b);
+        }
+        vstrbq_p_s32(out, usmp_requantize_x4(acc, multiplier, shift, p), lanes);
+      }
+    }
+  }
+}
+#endif
+
 /* CONV_2D of NHWC x by OHWI w (dilation 1, one group). A window's row of taps inside
  * the input is contiguous in x and in w: one dot product. */
 USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias,
@@ -258,6 +327,10 @@ USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias
                    p->out_c, p);
     return;
   }
+#if defined(USMP_HELIUM)
+  usmp_conv_x4(x, w, bias, multipliers, shifts, y, p);
+  return;
+#endif
   const int32_t filter = p->k_h * p->k_w * p->in_c;
   for (int32_t oy = 0; oy < p->out_h; ++oy) {
     const int32_t y0 = oy * p->stride_h - p->pad_top;
@@ -271,39 +344,6 @@ USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias
       const int8_t* row0 = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * p->in_c;
       int8_t* out = y + ((ptrdiff_t)oy * p->out_w + ox) * p->out_c;
       int32_t c = 0;
-#if defined(USMP_HELIUM)
-      /* Four output channels a time: one load of the input for four dot products. */
-      const int32_t x_row = p->in_w * p->in_c, w_row = p->k_w * p->in_c;
-      for (; c < p->out_c; c += 4) {
-        const int32_t left = p->out_c - c;
-        const int8_t* w0 = w + (ptrdiff_t)c * filter + ((ptrdiff_t)kh0 * p->k_w + kw0) * p->in_c;
-        const int8_t* w1 = left > 1 ? w0 + filter : w0;
-        const int8_t* w2 = left > 2 ? w1 + filter : w0;
-        const int8_t* w3 = left > 3 ? w2 + filter : w0;
-        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-        const int8_t* xr = row0;
-        for (int32_t kh = kh0; kh < kh1; ++kh, xr += x_row) {
-          const ptrdiff_t at = (ptrdiff_t)(kh - kh0) * w_row;
-          for (int32_t k = 0; k < run; k += 16) {
-            mve_pred16_t tail = vctp8q((uint32_t)(run - k));
-            int8x16_t xv = vldrbq_z_s8(xr + k, tail);
-            int8x16_t v0 = vldrbq_z_s8(w0 + at + k, tail), v1 = vldrbq_z_s8(w1 + at + k, tail);
-            int8x16_t v2 = vldrbq_z_s8(w2 + at + k, tail), v3 = vldrbq_z_s8(w3 + at + k, tail);
-            a0 = vmladavaq_s8(a0, xv, v0);
-            a1 = vmladavaq_s8(a1, xv, v1);
-            a2 = vmladavaq_s8(a2, xv, v2);
-            a3 = vmladavaq_s8(a3, xv, v3);
-            s0 = vaddvaq_s8(s0, v0);
-            s1 = vaddvaq_s8(s1, v1);
-            s2 = vaddvaq_s8(s2, v2);
-            s3 = vaddvaq_s8(s3, v3);
-          }
-        }
-        int32x4_t acc = vsubq_s32(usmp_lanes(a0, a1, a2, a3),
-                                  vmulq_n_s32(usmp_lanes(s0, s1, s2, s3), p->input_zp));
-        usmp_store_x4(out, acc, c, vctp32q((uint32_t)left), bias, multipliers, shifts, p);
-      }
-#endif
       for (; c < p->out_c; ++c) {
         const int8_t* wrow0 = w + (ptrdiff_t)c * filter + ((ptrdiff_t)kh0 * p->k_w + kw0) * p->in_c;
         int32_t dot = 0, sum = 0;
@@ -322,12 +362,84 @@ USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias
   }
 }
 
+#if defined(USMP_HELIUM)
+/* Sum of x * w over `rows` x `cols` taps of four channels (steps as usmp_taps_p_x4). */
+static int32x4_t usmp_products_x4(const int8_t* x, const int8_t* w, int32_t rows, int32_t cols,
+                                  int32_t x_row, int32_t w_row, int32_t channels) {
+  int32x4_t acc = vdupq_n_s32(0);
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+    const int8_t* xt = x;
+    const int8_t* wt = w;
+    for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels)
+      acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(xt), vldrbq_s32(wt)));
+  }
+  return acc;
+}
+
+/* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every pixel: the
+ * channels' bias, multipliers, shifts and weights' sum (less the zero point's share,
+ * for a window inside the input) loaded once. */
+static void usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* bias,
+                              const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                              const struct usmp_conv* params) {
+  const struct usmp_conv copy = *params; /* not reread after each store through y */
+  const struct usmp_conv* p = &copy;
+  const int32_t channels = p->in_c, taps = p->k_h * p->k_w;
+  const int32_t x_row = p->in_w * channels, w_row = p->k_w * channels;
+  const int32x4_t zp = vdupq_n_s32(p->input_zp), zero = vdupq_n_s32(0);
+  for (int32_t c = 0; c < channels; c += 4) {
+    const mve_pred16_t lanes = vctp32q((uint32_t)(channels - c));
+    const int full = channels - c >= 4;
+    int32x4_t b = zero;
+    switch (p->bias_bytes) {
+      case 1: b = vldrbq_z_s32((const int8_t*)bias + c, lanes); break;
+      case 2: b = vldrhq_z_s32((const int16_t*)bias + c, lanes); break;
+      case 4: b = vldrwq_z_s32((const int32_t*)bias + c, lanes); break;
+      default: break;
+    }
+    const int32x4_t multiplier = multipliers ? vldrwq_z_s32(multipliers + c, lanes)
+                                             : vdupq_n_s32(p->multiplier);
+    const int32x4_t shift = multipliers ? vldrbq_z_s32(shifts + c, lanes) : vdupq_n_s32(p->shift);
+    int32x4_t weights = zero;
+    for (int32_t t = 0; t < taps; ++t)
+      weights = vaddq_s32(weights, vldrbq_z_s32(w + (ptrdiff_t)t * channels + c, lanes));
+    const int32x4_t inside = vsubq_s32(b, vmulq_n_s32(weights, p->input_zp));
+    for (int32_t oy = 0; oy < p->out_h; ++oy) {
+      const int32_t y0 = oy * p->stride_h - p->pad_top;
+      const int32_t kh0 = y0 < 0 ? -y0 : 0;
+      const int32_t kh1 = p->in_h - y0 < p->k_h ? p->in_h - y0 : p->k_h;
+      int8_t* out = y + (ptrdiff_t)oy * p->out_w * channels + c;
+      for (int32_t ox = 0; ox < p->out_w; ++ox, out += channels) {
+        const int32_t x0 = ox * p->stride_w - p->pad_left;
+        const int32_t kw0 = x0 < 0 ? -x0 : 0;
+        const int32_t kw1 = p->in_w - x0 < p->k_w ? p->in_w - x0 : p->k_w;
+        const int32_t rows = kh1 - kh0, cols = kw1 - kw0;
+        const int8_t* xs = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * channels + c;
+        const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * channels + c;
+        int32x4_t acc;
+        if (full && rows == p->k_h && cols == p->k_w)
+          acc = vaddq_s32(inside, usmp_products_x4(xs, ws, rows, cols, x_row, w_row, channels));
+        else
+          acc = vaddq_s32(b, usmp_taps_p_x4(xs, ws, rows, cols, x_row, w_row, channels, zp, lanes));
+        vstrbq_p_s32(out, usmp_requantize_x4(acc, multiplier, shift, p), lanes);
+      }
+    }
+  }
+}
+#endif
+
 /* DEPTHWISE_CONV_2D of NHWC x by w [1, KH, KW, C x M] (M the depth multiplier: output
  * channel c reads input channel c / M), dilation 1. */
 USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void* bias,
                               const int32_t* multipliers, const int8_t* shifts, int8_t* y,
                               const struct usmp_conv* p) {
   const int32_t in_c = p->in_c, out_c = p->out_c, m = p->out_c / p->in_c;
+#if defined(USMP_HELIUM)
+  if (m == 1) {
+    usmp_depthwise_x4(x, w, bias, multipliers, shifts, y, p);
+    return;
+  }
+#endif
   for (int32_t oy = 0; oy < p->out_h; ++oy) {
     const int32_t y0 = oy * p->stride_h - p->pad_top;
     const int32_t kh0 = y0 < 0 ? -y0 : 0;
@@ -342,21 +454,7 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
       const int32_t rows = kh1 - kh0, cols = kw1 - kw0;
       const int8_t* xs = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * in_c;
       const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * out_c;
-      if (m == 1) {
-        const int32x4_t zp = vdupq_n_s32(p->input_zp);
-        const int32_t x_row = p->in_w * in_c, w_row = p->k_w * out_c;
-        for (; c + 4 <= out_c; c += 4) {
-          int32x4_t acc = usmp_taps_x4(xs + c, ws + c, rows, cols, x_row, w_row, in_c, zp);
-          usmp_store_x4(out, acc, c, vctp32q(4), bias, multipliers, shifts, p);
-        }
-        if (c < out_c) {
-          mve_pred16_t lanes = vctp32q((uint32_t)(out_c - c));
-          int32x4_t acc =
-              usmp_taps_p_x4(xs + c, ws + c, rows, cols, x_row, w_row, in_c, zp, lanes);
-          usmp_store_x4(out, acc, c, lanes, bias, multipliers, shifts, p);
-          c = out_c;
-        }
-      } else if (m % 4 == 0) {
+      if (m % 4 == 0) {
         /* Four output channels of one input channel: its value times four weights. */
         for (; c < out_c; c += 4) {
           int32x4_t acc = vdupq_n_s32(0);
