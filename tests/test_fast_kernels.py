@@ -59,12 +59,17 @@ def _input(interface: c_library.Interface, seed: int) -> dict[str, np.ndarray]:
 
 
 COVERED = {
-    "conv same": dict(kind="conv"),
-    "conv valid stride 2 per-tensor": dict(kind="conv", stride=2, padding=1, per_channel=False),
-    "conv no bias relu": dict(kind="conv", bias=False, activation=1),
-    "depthwise stride 2": dict(kind="depthwise", stride=2),
-    "depthwise multiplier 4": dict(kind="depthwise", depth_multiplier=4),
-    "dense rows": dict(kind="dense", keep_num_dims=True),
+    "conv same": {"kind": "conv"},
+    "conv valid stride 2 per-tensor": {
+        "kind": "conv",
+        "stride": 2,
+        "padding": 1,
+        "per_channel": False,
+    },
+    "conv no bias relu": {"kind": "conv", "bias": False, "activation": 1},
+    "depthwise stride 2": {"kind": "depthwise", "stride": 2},
+    "depthwise multiplier 4": {"kind": "depthwise", "depth_multiplier": 4},
+    "dense rows": {"kind": "dense", "keep_num_dims": True},
 }
 
 
@@ -86,8 +91,8 @@ def test_kernel_equals_tflm(tmp_path: Path, options: dict) -> None:
 
 
 UNCOVERED = {
-    "dilation 2": dict(kind="conv", dilation=2),
-    "grouped conv": dict(kind="conv", groups=2),
+    "dilation 2": {"kind": "conv", "dilation": 2},
+    "grouped conv": {"kind": "conv", "groups": 2},
 }
 
 
@@ -109,7 +114,7 @@ def test_helium_gives_the_portable_bytes_on_the_m55(tmp_path: Path) -> None:
     flags = "-std=c11 -Wall -Wextra -Werror -O2 -mcpu=cortex-m55 -mthumb -mfloat-abi=hard"
     cases = {
         "conv": COVERED["conv same"],
-        "depthwise": dict(kind="depthwise"),
+        "depthwise": {"kind": "depthwise"},
         "multiplier": COVERED["depthwise multiplier 4"],
         "dense": COVERED["dense rows"],
     }

@@ -52,22 +52,38 @@ def _elf(directory: Path, runs: int, extra: str = "") -> Path:
     """The runner for the board, running the model `runs` times."""
     runner = (directory / "run.c").read_text()
     assert _RUN_CALL in runner, "the runner's call of model_run changed"
-    repeated = f"  for (int r = 1; r < {runs}; ++r) (void)model_run(&inputs, &outputs, &pools, NULL);\n"
+    repeated = (
+        f"  for (int r = 1; r < {runs}; ++r) (void)model_run(&inputs, &outputs, &pools, NULL);\n"
+    )
     (directory / "run_repeat.c").write_text(runner.replace(_RUN_CALL, repeated + _RUN_CALL))
     elf = directory / f"run{runs}{extra.replace(' ', '').replace('-D', '_')}.elf"
     sources = ["startup.c", "run_repeat.c", "model.c", "model_constants.c"]
     subprocess.run(
-        ["arm-none-eabi-gcc", *M55_FLAGS.split(), *extra.split(), "--specs=rdimon.specs",
-         "-T", "an547.ld", "-o", elf.name, *sources, "-lm"],
-        cwd=directory, check=True,
+        [
+            "arm-none-eabi-gcc",
+            *M55_FLAGS.split(),
+            *extra.split(),
+            "--specs=rdimon.specs",
+            "-T",
+            "an547.ld",
+            "-o",
+            elf.name,
+            *sources,
+            "-lm",
+        ],
+        cwd=directory,
+        check=True,
     )
     return elf
 
 
 def _count(count_sh: str, elf: Path, inputs: list[str]) -> int:
     done = subprocess.run(
-        [count_sh, str(elf), *inputs, "out.bin"], cwd=elf.parent, capture_output=True,
-        text=True, check=True,
+        [count_sh, str(elf), *inputs, "out.bin"],
+        cwd=elf.parent,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return int(re.search(r"insns (\d+)", done.stdout)[1])  # type: ignore[index]
 
@@ -86,13 +102,15 @@ def _code_size(directory: Path) -> int:
     obj = directory / "model.o"
     subprocess.run(
         ["arm-none-eabi-gcc", *M55_FLAGS.split(), "-c", "model.c", "-o", obj.name],
-        cwd=directory, check=True,
+        cwd=directory,
+        check=True,
     )
     done = subprocess.run(
         ["arm-none-eabi-size", "-A", str(obj)], capture_output=True, text=True, check=True
     )
     return sum(
-        int(parts[1]) for line in done.stdout.splitlines()
+        int(parts[1])
+        for line in done.stdout.splitlines()
         if (parts := line.split()) and parts[0].startswith(".text")
     )
 
@@ -138,7 +156,9 @@ def measure(path: str, count_sh: str, scratch: Path) -> list[str]:
         "M55 portable": portable_out == theirs,
         "M55 TVM loops": tvm_out == theirs,
     }
-    verdict = "all" if all(exact.values()) else "NOT " + ", ".join(k for k, v in exact.items() if not v)
+    verdict = (
+        "all" if all(exact.values()) else "NOT " + ", ".join(k for k, v in exact.items() if not v)
+    )
     left = portable_operators((kernels / "model.c").read_text())
     return [
         name,
@@ -175,7 +195,9 @@ def main() -> None:
     add_write_option(parser)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-m55-") as scratch:
-        rows = [measure(path, os.path.abspath(args.count_sh), Path(scratch)) for path in args.models]
+        rows = [
+            measure(path, os.path.abspath(args.count_sh), Path(scratch)) for path in args.models
+        ]
     preamble = [
         "`python tools/bench_m55_kernels.py --count-sh .../count.sh MODEL.tflite ... --write`: "
         "each int8 `.tflite` planned (`--plan-pools --constant-pool`) and written by "

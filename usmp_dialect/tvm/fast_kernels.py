@@ -91,6 +91,7 @@ def _operands(func: Any) -> dict[str, Any] | None:
     record = json.loads(str(requantized.annotations[KERNEL_ANNOTATION]))
     if record["out_dtype"] != "int8" or record.get("dilation", [1, 1]) != [1, 1]:
         return None
+
     def param_of(buf: Any) -> int | None:
         return next((i for i, p in enumerate(func.params) if p.same_as(buf)), None)
 
@@ -142,7 +143,10 @@ def _operands(func: Any) -> dict[str, Any] | None:
     dtypes = {str(data_buf.dtype), str(weight_buf.dtype)}
     if dtypes != {"int8"}:
         return None
-    shapes = {"data": [int(d) for d in data_buf.shape], "weight": [int(d) for d in weight_buf.shape]}
+    shapes = {
+        "data": [int(d) for d in data_buf.shape],
+        "weight": [int(d) for d in weight_buf.shape],
+    }
     shapes["output"] = [int(d) for d in out.shape]
     record.update(operands=operands, bias_bytes=bias_bytes, shapes=shapes)
     return record if _covered(record) else None
@@ -250,7 +254,9 @@ def with_kernel_calls(mod: Any, entry: str, target: str = DEFAULT_TARGET) -> tup
     before TVM's C of the module; for target `tvm`, `mod` as it is."""
     from tvm import tirx
 
-    fast, portable, wrappers = [], [], []
+    fast: list[str] = []
+    portable: list[str] = []
+    wrappers: list[str] = []
     for gv in sorted(mod.get_global_vars(), key=lambda g: g.name_hint):
         func = mod[gv]
         if gv.name_hint == entry or not isinstance(func, tirx.PrimFunc):
