@@ -45,6 +45,13 @@ static int32_t usmp_bias(const void* bias, int32_t bytes, int32_t c) {
   }
 }
 
+/* The taps [*begin, *end) of a window of `k` taps from input index `start` (negative:
+ * in the padding) that fall inside an input of `size`: TFLM skips the others. */
+static void usmp_span(int32_t start, int32_t size, int32_t k, int32_t* begin, int32_t* end) {
+  *begin = start < 0 ? -start : 0;
+  *end = size - start < k ? size - start : k;
+}
+
 /* TFLM's MultiplyByQuantizedMultiplier (double rounding) of `acc`. */
 static int32_t usmp_requantize(int32_t acc, int32_t multiplier, int32_t shift) {
   const int64_t half_range = (int64_t)1 << 31;
@@ -107,20 +114,32 @@ static int32_t usmp_sum(const int8_t* w, int32_t n) {
   }
   return acc;
 }
+/* The bias of channels c..c+3 (those of `lanes`), widened. */
+static int32x4_t usmp_bias_x4(const void* bias, int32_t bytes, int32_t c, mve_pred16_t lanes) {
+  switch (bytes) {
+    case 1: return vldrbq_z_s32((const int8_t*)bias + c, lanes);
+    case 2: return vldrhq_z_s32((const int16_t*)bias + c, lanes);
+    case 4: return vldrwq_z_s32((const int32_t*)bias + c, lanes);
+    default: return vdupq_n_s32(0);
+  }
+}
+
+/* The multipliers and shifts of channels c..c+3. */
+static void usmp_scale_x4(const int32_t* multipliers, const int8_t* shifts, int32_t c,
+                          mve_pred16_t lanes, const struct usmp_conv* p,
+                          int32x4_t* multiplier, int32x4_t* shift) {
+  *multiplier = multipliers ? vldrwq_z_s32(multipliers + c, lanes) : vdupq_n_s32(p->multiplier);
+  *shift = multipliers ? vldrbq_z_s32(shifts + c, lanes) : vdupq_n_s32(p->shift);
+}
+
 /* Channels c..c+3 (those of `lanes`) of one output pixel: `acc` plus the bias,
  * requantized by each channel's multiplier and shift, stored. */
 static void usmp_store_x4(int8_t* out, int32x4_t acc, int32_t c, mve_pred16_t lanes,
                           const void* bias, const int32_t* multipliers, const int8_t* shifts,
                           const struct usmp_conv* p) {
-  switch (p->bias_bytes) {
-    case 1: acc = vaddq_s32(acc, vldrbq_z_s32((const int8_t*)bias + c, lanes)); break;
-    case 2: acc = vaddq_s32(acc, vldrhq_z_s32((const int16_t*)bias + c, lanes)); break;
-    case 4: acc = vaddq_s32(acc, vldrwq_z_s32((const int32_t*)bias + c, lanes)); break;
-    default: break;
-  }
-  int32x4_t multiplier = multipliers ? vldrwq_z_s32(multipliers + c, lanes)
-                                     : vdupq_n_s32(p->multiplier);
-  int32x4_t shift = multipliers ? vldrbq_z_s32(shifts + c, lanes) : vdupq_n_s32(p->shift);
+  acc = vaddq_s32(acc, usmp_bias_x4(bias, p->bias_bytes, c, lanes));
+  int32x4_t multiplier, shift;
+  usmp_scale_x4(multipliers, shifts, c, lanes, p, &multiplier, &shift);
   vstrbq_p_s32(out + c, usmp_requantize_x4(acc, multiplier, shift, p), lanes);
 }
 
@@ -254,28 +273,21 @@ static void usmp_conv_x4(const int8_t* x, const int8_t* w, const void* bias,
     const int8_t* f1 = left > 1 ? f0 + filter : f0;
     const int8_t* f2 = left > 2 ? f1 + filter : f0;
     const int8_t* f3 = left > 3 ? f2 + filter : f0;
-    int32x4_t b = vdupq_n_s32(0);
-    switch (p->bias_bytes) {
-      case 1: b = vldrbq_z_s32((const int8_t*)bias + c, lanes); break;
-      case 2: b = vldrhq_z_s32((const int16_t*)bias + c, lanes); break;
-      case 4: b = vldrwq_z_s32((const int32_t*)bias + c, lanes); break;
-      default: break;
-    }
-    const int32x4_t multiplier = multipliers ? vldrwq_z_s32(multipliers + c, lanes)
-                                             : vdupq_n_s32(p->multiplier);
-    const int32x4_t shift = multipliers ? vldrbq_z_s32(shifts + c, lanes) : vdupq_n_s32(p->shift);
+    const int32x4_t b = usmp_bias_x4(bias, p->bias_bytes, c, lanes);
+    int32x4_t multiplier, shift;
+    usmp_scale_x4(multipliers, shifts, c, lanes, p, &multiplier, &shift);
     const int32x4_t full = usmp_lanes(usmp_sum(f0, filter), usmp_sum(f1, filter),
                                       usmp_sum(f2, filter), usmp_sum(f3, filter));
     const int32x4_t inside = vsubq_s32(b, vmulq_n_s32(full, p->input_zp));
     for (int32_t oy = 0; oy < p->out_h; ++oy) {
       const int32_t y0 = oy * p->stride_h - p->pad_top;
-      const int32_t kh0 = y0 < 0 ? -y0 : 0;
-      const int32_t kh1 = p->in_h - y0 < p->k_h ? p->in_h - y0 : p->k_h;
+      int32_t kh0, kh1;
+      usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
       int8_t* out = y + (ptrdiff_t)oy * p->out_w * p->out_c + c;
       for (int32_t ox = 0; ox < p->out_w; ++ox, out += p->out_c) {
         const int32_t x0 = ox * p->stride_w - p->pad_left;
-        const int32_t kw0 = x0 < 0 ? -x0 : 0;
-        const int32_t kw1 = p->in_w - x0 < p->k_w ? p->in_w - x0 : p->k_w;
+        int32_t kw0, kw1;
+        usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
         const int32_t run = (kw1 - kw0) * p->in_c;
         const ptrdiff_t start = ((ptrdiff_t)kh0 * p->k_w + kw0) * p->in_c;
         const int8_t* xr = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * p->in_c;
@@ -334,12 +346,12 @@ USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias
   const int32_t filter = p->k_h * p->k_w * p->in_c;
   for (int32_t oy = 0; oy < p->out_h; ++oy) {
     const int32_t y0 = oy * p->stride_h - p->pad_top;
-    const int32_t kh0 = y0 < 0 ? -y0 : 0;
-    const int32_t kh1 = p->in_h - y0 < p->k_h ? p->in_h - y0 : p->k_h;
+    int32_t kh0, kh1;
+    usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
     for (int32_t ox = 0; ox < p->out_w; ++ox) {
       const int32_t x0 = ox * p->stride_w - p->pad_left;
-      const int32_t kw0 = x0 < 0 ? -x0 : 0;
-      const int32_t kw1 = p->in_w - x0 < p->k_w ? p->in_w - x0 : p->k_w;
+      int32_t kw0, kw1;
+      usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
       const int32_t run = (kw1 - kw0) * p->in_c;
       const int8_t* row0 = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * p->in_c;
       int8_t* out = y + ((ptrdiff_t)oy * p->out_w + ox) * p->out_c;
@@ -390,29 +402,22 @@ static void usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* bias
   for (int32_t c = 0; c < channels; c += 4) {
     const mve_pred16_t lanes = vctp32q((uint32_t)(channels - c));
     const int full = channels - c >= 4;
-    int32x4_t b = zero;
-    switch (p->bias_bytes) {
-      case 1: b = vldrbq_z_s32((const int8_t*)bias + c, lanes); break;
-      case 2: b = vldrhq_z_s32((const int16_t*)bias + c, lanes); break;
-      case 4: b = vldrwq_z_s32((const int32_t*)bias + c, lanes); break;
-      default: break;
-    }
-    const int32x4_t multiplier = multipliers ? vldrwq_z_s32(multipliers + c, lanes)
-                                             : vdupq_n_s32(p->multiplier);
-    const int32x4_t shift = multipliers ? vldrbq_z_s32(shifts + c, lanes) : vdupq_n_s32(p->shift);
+    const int32x4_t b = usmp_bias_x4(bias, p->bias_bytes, c, lanes);
+    int32x4_t multiplier, shift;
+    usmp_scale_x4(multipliers, shifts, c, lanes, p, &multiplier, &shift);
     int32x4_t weights = zero;
     for (int32_t t = 0; t < taps; ++t)
       weights = vaddq_s32(weights, vldrbq_z_s32(w + (ptrdiff_t)t * channels + c, lanes));
     const int32x4_t inside = vsubq_s32(b, vmulq_n_s32(weights, p->input_zp));
     for (int32_t oy = 0; oy < p->out_h; ++oy) {
       const int32_t y0 = oy * p->stride_h - p->pad_top;
-      const int32_t kh0 = y0 < 0 ? -y0 : 0;
-      const int32_t kh1 = p->in_h - y0 < p->k_h ? p->in_h - y0 : p->k_h;
+      int32_t kh0, kh1;
+      usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
       int8_t* out = y + (ptrdiff_t)oy * p->out_w * channels + c;
       for (int32_t ox = 0; ox < p->out_w; ++ox, out += channels) {
         const int32_t x0 = ox * p->stride_w - p->pad_left;
-        const int32_t kw0 = x0 < 0 ? -x0 : 0;
-        const int32_t kw1 = p->in_w - x0 < p->k_w ? p->in_w - x0 : p->k_w;
+        int32_t kw0, kw1;
+        usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
         const int32_t rows = kh1 - kh0, cols = kw1 - kw0;
         const int8_t* xs = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * channels + c;
         const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * channels + c;
@@ -442,12 +447,12 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
 #endif
   for (int32_t oy = 0; oy < p->out_h; ++oy) {
     const int32_t y0 = oy * p->stride_h - p->pad_top;
-    const int32_t kh0 = y0 < 0 ? -y0 : 0;
-    const int32_t kh1 = p->in_h - y0 < p->k_h ? p->in_h - y0 : p->k_h;
+    int32_t kh0, kh1;
+    usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
     for (int32_t ox = 0; ox < p->out_w; ++ox) {
       const int32_t x0 = ox * p->stride_w - p->pad_left;
-      const int32_t kw0 = x0 < 0 ? -x0 : 0;
-      const int32_t kw1 = p->in_w - x0 < p->k_w ? p->in_w - x0 : p->k_w;
+      int32_t kw0, kw1;
+      usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
       int8_t* out = y + ((ptrdiff_t)oy * p->out_w + ox) * out_c;
       int32_t c = 0;
 #if defined(USMP_HELIUM)
