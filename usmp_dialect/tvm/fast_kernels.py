@@ -27,6 +27,8 @@ import json
 from importlib import resources
 from typing import Any
 
+from usmp_dialect.tvm.relax.nodes import nodes_of
+
 KERNEL_ANNOTATION = "usmp.kernel"
 """The TE stage's annotation (a JSON object: the kernel's kind, window, quantization)
 and, lifted, the PrimFunc's attribute (with its operands' params)."""
@@ -74,8 +76,6 @@ def kernel_annotation(kind: str, window: Any, r: Any) -> dict[str, str]:
 
 def _blocks(func: Any) -> list[Any]:
     from tvm import s_tir
-
-    from usmp_dialect.tvm.relax.nodes import nodes_of
 
     return [b for b in nodes_of(s_tir.SBlock, func.body) if b.name_hint != "root"]
 
@@ -228,12 +228,11 @@ def _kernel_call(record: dict[str, Any], args: list[str]) -> str:
 
 
 def _wrapper(name: str, func: Any, record: dict[str, Any]) -> str:
-    """A C function of `func`'s params calling its kernel."""
-    from usmp_dialect.tvm.c_library import C_TYPES
-
+    """A C function of `func`'s params (pointers to integers: `int8_t*`, ...) calling its
+    kernel."""
     args = [f"a{i}" for i in range(len(func.params))]
     typed = [
-        f"{C_TYPES[str(p.ty.element_type.dtype)]}* {a}"
+        f"{p.ty.element_type.dtype}_t* {a}"
         for p, a in zip(func.params, args, strict=True)
     ]
     return "\n".join(
