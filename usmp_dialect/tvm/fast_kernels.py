@@ -231,10 +231,7 @@ def _wrapper(name: str, func: Any, record: dict[str, Any]) -> str:
     """A C function of `func`'s params (pointers to integers: `int8_t*`, ...) calling its
     kernel."""
     args = [f"a{i}" for i in range(len(func.params))]
-    typed = [
-        f"{p.ty.element_type.dtype}_t* {a}"
-        for p, a in zip(func.params, args, strict=True)
-    ]
+    typed = [f"{p.ty.element_type.dtype}_t* {a}" for p, a in zip(func.params, args, strict=True)]
     return "\n".join(
         [
             f"static int32_t {name}({', '.join(typed)}) {{",
