@@ -388,6 +388,25 @@ static int32x4_t usmp_products_x4(const int8_t* x, const int8_t* w, int32_t rows
   return acc;
 }
 
+/* usmp_products_x4 of two windows `next` bytes apart (two output pixels of a row): one
+ * load of the weights for both; the second's sum in *second. */
+static int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int32_t rows,
+                                   int32_t cols, int32_t x_row, int32_t w_row,
+                                   int32_t channels, int32_t next, int32x4_t* second) {
+  int32x4_t acc0 = vdupq_n_s32(0), acc1 = vdupq_n_s32(0);
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+    const int8_t* xt = x;
+    const int8_t* wt = w;
+    for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels) {
+      int32x4_t wv = vldrbq_s32(wt);
+      acc0 = vaddq_s32(acc0, vmulq_s32(vldrbq_s32(xt), wv));
+      acc1 = vaddq_s32(acc1, vmulq_s32(vldrbq_s32(xt + next), wv));
+    }
+  }
+  *second = acc1;
+  return acc0;
+}
+
 /* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every pixel: the
  * channels' bias, multipliers, shifts and weights' sum (less the zero point's share,
  * for a window inside the input) loaded once. */
@@ -422,7 +441,18 @@ static void usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* bias
         const int8_t* xs = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * channels + c;
         const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * channels + c;
         int32x4_t acc;
-        if (full && rows == p->k_h && cols == p->k_w)
+        const int32_t next = x0 + p->stride_w; /* the next pixel's window, inside too? */
+        if (full && rows == p->k_h && cols == p->k_w && ox + 1 < p->out_w &&
+            next + p->k_w <= p->in_w) {
+          int32x4_t acc1;
+          acc = usmp_products2_x4(xs, ws, rows, cols, x_row, w_row, channels,
+                                  p->stride_w * channels, &acc1);
+          vstrbq_p_s32(out, usmp_requantize_x4(vaddq_s32(inside, acc), multiplier, shift, p),
+                       lanes);
+          acc = vaddq_s32(inside, acc1);
+          ++ox;
+          out += channels;
+        } else if (full && rows == p->k_h && cols == p->k_w)
           acc = vaddq_s32(inside, usmp_products_x4(xs, ws, rows, cols, x_row, w_row, channels));
         else
           acc = vaddq_s32(b, usmp_taps_p_x4(xs, ws, rows, cols, x_row, w_row, channels, zp, lanes));
