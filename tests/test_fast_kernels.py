@@ -1,5 +1,6 @@
 """The C library's int8 kernels (`usmp_dialect/tvm/fast_kernels.py`,
-`kernels/int8_kernels.c`): one int8 operator a `.tflite` (tests/int8_tflite.py), written
+`kernels/int8_kernels.c`): one int8 operator a `.tflite` (tests/int8_tflite.py, a residual
+block of tests/quantized_operator_tflite.py), written
 by `--emit-c`, equals TensorFlow Lite Micro's interpreter (the `tflite-micro` wheel) to the
 bit on this machine; on QEMU's Cortex-M55 the Helium path gives the portable path's bytes;
 an operator the kernels do not cover keeps TVM's loops and the library says so."""
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +27,7 @@ ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from int8_tflite import int8_kernel_tflite  # noqa: E402
+from quantized_operator_tflite import quantized_operator_tflite, residual_add_tflite  # noqa: E402
 
 pytestmark = pytest.mark.tvm
 
@@ -58,29 +61,29 @@ def _input(interface: c_library.Interface, seed: int) -> dict[str, np.ndarray]:
     return {tensor.name: rng.integers(-128, 128, tensor.shape).astype(np.int8)}
 
 
+def _kernel(**options: object) -> Callable[[], bytes]:
+    return lambda: int8_kernel_tflite(**options)  # type: ignore[arg-type]
+
+
 COVERED = {
-    "conv same": {"kind": "conv"},
-    "conv valid stride 2 per-tensor": {
-        "kind": "conv",
-        "stride": 2,
-        "padding": 1,
-        "per_channel": False,
-    },
-    "conv no bias relu": {"kind": "conv", "bias": False, "activation": 1},
-    "depthwise stride 2": {"kind": "depthwise", "stride": 2},
-    "depthwise multiplier 4": {"kind": "depthwise", "depth_multiplier": 4},
-    "dense rows": {"kind": "dense", "keep_num_dims": True},
+    "conv same": _kernel(kind="conv"),
+    "conv valid stride 2 per-tensor": _kernel(kind="conv", stride=2, padding=1, per_channel=False),
+    "conv no bias relu": _kernel(kind="conv", bias=False, activation=1),
+    "depthwise stride 2": _kernel(kind="depthwise", stride=2),
+    "depthwise multiplier 4": _kernel(kind="depthwise", depth_multiplier=4),
+    "dense rows": _kernel(kind="dense", keep_num_dims=True),
+    "residual add": residual_add_tflite,
 }
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("options", COVERED.values(), ids=COVERED.keys())
-def test_kernel_equals_tflm(tmp_path: Path, options: dict) -> None:
+@pytest.mark.parametrize("model", COVERED.values(), ids=COVERED.keys())
+def test_kernel_equals_tflm(tmp_path: Path, model: Callable[[], bytes]) -> None:
     """Each covered operator is a call of a kernel, and its output TFLM's to the bit."""
     pytest.importorskip("tflite_micro")
     c_check.require_tools(qemu=False)
-    directory, interface, source = _library(tmp_path, int8_kernel_tflite(**options))
-    assert not [op for op in portable_operators(source) if re.search("conv|connected", op)]
+    directory, interface, source = _library(tmp_path, model())
+    assert not [op for op in portable_operators(source) if re.search("conv|connected|add", op)]
     assert "usmp_kernel_0(" in source
     c_check.build(str(directory))
     for seed in (0, 1):
@@ -91,16 +94,17 @@ def test_kernel_equals_tflm(tmp_path: Path, options: dict) -> None:
 
 
 UNCOVERED = {
-    "dilation 2": {"kind": "conv", "dilation": 2},
-    "grouped conv": {"kind": "conv", "groups": 2},
+    "grouped conv": _kernel(kind="conv", groups=2),
+    "dilation 2": _kernel(kind="conv", dilation=2),
+    "broadcast add": lambda: quantized_operator_tflite("add_broadcast"),
 }
 
 
-@pytest.mark.parametrize("options", UNCOVERED.values(), ids=UNCOVERED.keys())
-def test_uncovered_operator_keeps_tvm_loops(tmp_path: Path, options: dict) -> None:
+@pytest.mark.parametrize("model", UNCOVERED.values(), ids=UNCOVERED.keys())
+def test_uncovered_operator_keeps_tvm_loops(tmp_path: Path, model: Callable[[], bytes]) -> None:
     """An operator the kernels do not compute keeps TVM's loops, named in the library's
     first comments."""
-    _, _, source = _library(tmp_path, int8_kernel_tflite(**options))
+    _, _, source = _library(tmp_path, model())
     assert len(portable_operators(source)) == 1
     assert "usmp_kernel_0(" not in source
 
@@ -114,12 +118,13 @@ def test_helium_gives_the_portable_bytes_on_the_m55(tmp_path: Path) -> None:
     flags = "-std=c11 -Wall -Wextra -Werror -O2 -mcpu=cortex-m55 -mthumb -mfloat-abi=hard"
     cases = {
         "conv": COVERED["conv same"],
-        "depthwise": {"kind": "depthwise"},
+        "depthwise": _kernel(kind="depthwise"),
         "multiplier": COVERED["depthwise multiplier 4"],
         "dense": COVERED["dense rows"],
+        "add": COVERED["residual add"],
     }
-    for name, options in cases.items():
-        directory, interface, _ = _library(tmp_path / name, int8_kernel_tflite(**options))
+    for name, model in cases.items():
+        directory, interface, _ = _library(tmp_path / name, model())
         inputs = _input(interface, 0)
         outputs = []
         for extra in ("", " -DUSMP_KERNELS_PORTABLE"):

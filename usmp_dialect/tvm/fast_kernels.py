@@ -1,12 +1,12 @@
-"""The C library's int8 kernels (`kernels/int8_kernels.c`): CONV_2D, DEPTHWISE_CONV_2D and
-FULLY_CONNECTED of an int8 `.tflite` as calls of hand-written C, Helium on a Cortex-M55
+"""The C library's int8 kernels (`kernels/int8_kernels.c`): CONV_2D, DEPTHWISE_CONV_2D,
+FULLY_CONNECTED and ADD of an int8 `.tflite` as calls of hand-written C, Helium on a Cortex-M55
 and portable C elsewhere (the same bytes), where the other routes (the Relax VM, TVM's
-LLVM builds) keep the TE kernels' loops (`model_files.quantized_kernels`).
+LLVM builds) keep the TE kernels' loops (`model_files.quantized_kernels`, `model_files.tflite_int8_kernels`).
 
 Three steps, each where what it needs is known:
 
-    kernel_annotation(kind, window, r)   the TE kernel's requantization stage is
-                                         annotated with what the operator is
+    kernel_annotation(kind, window, r)   the TE kernel's requantization stage (an ADD's
+    add_annotation(...)                  last) is annotated with what the operator is
     lifted_kernels(mod)                  after TVM's fusion (block form), a PrimFunc
                                          that is one such kernel (and the casts and
                                          reshapes of its inputs fused into it) gets a
@@ -17,7 +17,7 @@ Three steps, each where what it needs is known:
                                          the kernel with its parameters
 
 A PrimFunc that is not one kernel alone (a kernel fused with another operator, a grouped
-convolution, a dilation) keeps TVM's loops: `portable_operators`
+convolution, a dilation, an ADD that broadcasts) keeps TVM's loops: `portable_operators`
 names them, and the library's first comment says which operators are which.
 """
 
@@ -71,7 +71,37 @@ def kernel_annotation(kind: str, window: Any, r: Any) -> dict[str, str]:
     return {KERNEL_ANNOTATION: json.dumps(record, sort_keys=True)}
 
 
+def add_annotation(operands: Any, output: Any, bounds: Any, same_shape: bool) -> dict[str, str]:
+    """The attrs of the last stage of `tflite_int8_kernels.add`: its operands' zero points,
+    multipliers and shifts, the output's, the clamp; the C kernel adds tensors of one
+    shape (`same_shape`)."""
+    record = {
+        "kind": "add",
+        "inputs": [[o.zero_point, o.multiplier, o.shift] for o in operands],
+        "output": [output.multiplier, output.shift, output.zero_point],
+        "act": [bounds.low, bounds.high],
+        "out_dtype": bounds.dtype,
+        "same_shape": same_shape,
+    }
+    return {KERNEL_ANNOTATION: json.dumps(record, sort_keys=True)}
+
+
 # ------------------------------------------------------------------ after fusion
+
+
+def _add_operands(func: Any, record: dict[str, Any]) -> dict[str, Any] | None:
+    """An ADD's record with its operands: its function is the kernel alone (ADD is
+    opaque to fusion), its params the two inputs and the output, of one shape."""
+    params = list(func.params)
+    if len(params) != 3 or not record["same_shape"] or record["out_dtype"] != "int8":
+        return None
+    if {str(p.dtype) for p in params} != {"int8"}:
+        return None
+    size = 1
+    for d in params[2].shape:
+        size *= int(d)
+    record.update(operands={"a": 0, "b": 1, "output": 2}, size=size)
+    return record
 
 
 def _blocks(func: Any) -> list[Any]:
@@ -89,6 +119,8 @@ def _operands(func: Any) -> dict[str, Any] | None:
         return None
     requantized = annotated[0]
     record = json.loads(str(requantized.annotations[KERNEL_ANNOTATION]))
+    if record["kind"] == "add":
+        return _add_operands(func, record) if len(blocks) == 2 else None
     if record["out_dtype"] != "int8" or record.get("dilation", [1, 1]) != [1, 1]:
         return None
 
@@ -207,9 +239,19 @@ def _params_struct(record: dict[str, Any]) -> str:
     return "{" + ", ".join(str(v) for v in [*window, *quantization, record["bias_bytes"]]) + "}"
 
 
+def _add_struct(record: dict[str, Any]) -> str:
+    """The `struct usmp_add` initializer of an ADD."""
+    (a_zp, a_m, a_s), (b_zp, b_m, b_s) = record["inputs"]
+    multiplier, shift, zero_point = record["output"]
+    values = [record["size"], a_zp, a_m, a_s, b_zp, b_m, b_s, multiplier, shift, zero_point]
+    return "{" + ", ".join(str(v) for v in [*values, *record["act"]]) + "}"
+
+
 def _kernel_call(record: dict[str, Any], args: list[str]) -> str:
     """The statement calling the kernel on the wrapper's params `args`."""
     operands = record["operands"]
+    if record["kind"] == "add":
+        return f"usmp_add_s8({args[0]}, {args[1]}, {args[2]}, &p);"
 
     def arg(role: str) -> str:
         index = operands.get(role)
@@ -227,6 +269,13 @@ def _kernel_call(record: dict[str, Any], args: list[str]) -> str:
     return f"{kernel}({common}, &p);"
 
 
+def _struct(record: dict[str, Any]) -> str:
+    """The declaration of the kernel's constant parameters `p`."""
+    if record["kind"] == "add":
+        return f"struct usmp_add p = {_add_struct(record)}"
+    return f"struct usmp_conv p = {_params_struct(record)}"
+
+
 def _wrapper(name: str, func: Any, record: dict[str, Any]) -> str:
     """A C function of `func`'s params (pointers to integers: `int8_t*`, ...) calling its
     kernel."""
@@ -235,7 +284,7 @@ def _wrapper(name: str, func: Any, record: dict[str, Any]) -> str:
     return "\n".join(
         [
             f"static int32_t {name}({', '.join(typed)}) {{",
-            f"  static const struct usmp_conv p = {_params_struct(record)};",
+            f"  static const {_struct(record)};",
             f"  {_kernel_call(record, args)}",
             "  return 0;",
             "}",

@@ -1,6 +1,6 @@
 /* The int8 kernels of `usmp-translate --emit-c` (usmp_dialect/tvm/fast_kernels.py):
- * CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED as TensorFlow Lite Micro's reference
- * kernels compute them, bit for bit. Two paths, chosen when the library is compiled:
+ * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and ADD as TensorFlow Lite Micro's
+ * reference kernels compute them, bit for bit. Two paths, chosen when the library is compiled:
  * Helium (M-profile Vector Extension, `__ARM_FEATURE_MVE`: a Cortex-M55) and portable C
  * (every other target, or -DUSMP_KERNELS_PORTABLE), the same bytes from both.
  *
@@ -82,16 +82,21 @@ static void usmp_channel_scale(const int32_t* multipliers, const int8_t* shifts,
 
 #if defined(USMP_HELIUM)
 /* The same requantization on four lanes, each its own multiplier and shift. */
-static int32x4_t usmp_requantize_x4(int32x4_t acc, int32x4_t multiplier, int32x4_t shift,
-                                    const struct usmp_conv* p) {
+/* TFLM's MultiplyByQuantizedMultiplier on four lanes, each its own multiplier and shift. */
+static int32x4_t usmp_multiply_x4(int32x4_t acc, int32x4_t multiplier, int32x4_t shift) {
   int32x4_t zero = vdupq_n_s32(0);
   int32x4_t left = vminq_s32(vmaxq_s32(shift, zero), vdupq_n_s32(31));
   int32x4_t right = vminq_s32(shift, zero); /* -right, the shift VRSHL rounds by */
   int32x4_t high = vqrdmulhq_s32(vshlq_s32(acc, left), multiplier);
   /* -1 where high < 0 and right > 0: then VRSHL's half up is TFLM's half away from 0. */
   int32x4_t below = vshrq_n_s32(vandq_s32(high, right), 31);
-  int32x4_t value = vqaddq_s32(vrshlq_s32(vqaddq_s32(high, below), right),
-                               vdupq_n_s32(p->output_zp));
+  return vrshlq_s32(vqaddq_s32(high, below), right);
+}
+
+/* That, plus the output's zero point, clamped to the activation's range. */
+static int32x4_t usmp_requantize_x4(int32x4_t acc, int32x4_t multiplier, int32x4_t shift,
+                                    const struct usmp_conv* p) {
+  int32x4_t value = vqaddq_n_s32(usmp_multiply_x4(acc, multiplier, shift), p->output_zp);
   return vminq_s32(vmaxq_s32(value, vdupq_n_s32(p->act_min)), vdupq_n_s32(p->act_max));
 }
 
@@ -516,5 +521,41 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
         out[c] = usmp_output(acc, multiplier, shift, p);
       }
     }
+  }
+}
+
+/* ADD of two int8 tensors of one shape, TFLM's AddFunc: each input less its zero point,
+ * in 20 more bits, scaled to twice the larger input scale; the sum scaled to the
+ * output's. */
+struct usmp_add {
+  int32_t size, a_zp, a_multiplier, a_shift, b_zp, b_multiplier, b_shift;
+  int32_t multiplier, shift, output_zp, act_min, act_max;
+};
+
+USMP_KERNEL void usmp_add_s8(const int8_t* a, const int8_t* b, int8_t* y,
+                             const struct usmp_add* p) {
+  int32_t i = 0;
+#if defined(USMP_HELIUM)
+  const int32x4_t a_multiplier = vdupq_n_s32(p->a_multiplier), a_shift = vdupq_n_s32(p->a_shift);
+  const int32x4_t b_multiplier = vdupq_n_s32(p->b_multiplier), b_shift = vdupq_n_s32(p->b_shift);
+  const int32x4_t multiplier = vdupq_n_s32(p->multiplier), shift = vdupq_n_s32(p->shift);
+  for (; i < p->size; i += 4) {
+    mve_pred16_t lanes = vctp32q((uint32_t)(p->size - i));
+    int32x4_t va = vshlq_n_s32(vsubq_s32(vldrbq_z_s32(a + i, lanes), vdupq_n_s32(p->a_zp)), 20);
+    int32x4_t vb = vshlq_n_s32(vsubq_s32(vldrbq_z_s32(b + i, lanes), vdupq_n_s32(p->b_zp)), 20);
+    int32x4_t sum = vaddq_s32(usmp_multiply_x4(va, a_multiplier, a_shift),
+                              usmp_multiply_x4(vb, b_multiplier, b_shift));
+    int32x4_t value = vqaddq_n_s32(usmp_multiply_x4(sum, multiplier, shift), p->output_zp);
+    value = vminq_s32(vmaxq_s32(value, vdupq_n_s32(p->act_min)), vdupq_n_s32(p->act_max));
+    vstrbq_p_s32(y + i, value, lanes);
+  }
+#endif
+  for (; i < p->size; ++i) {
+    int32_t va = usmp_requantize((a[i] - p->a_zp) * (1 << 20), p->a_multiplier, p->a_shift);
+    int32_t vb = usmp_requantize((b[i] - p->b_zp) * (1 << 20), p->b_multiplier, p->b_shift);
+    int64_t value = (int64_t)usmp_requantize(va + vb, p->multiplier, p->shift) + p->output_zp;
+    if (value < p->act_min) value = p->act_min;
+    if (value > p->act_max) value = p->act_max;
+    y[i] = (int8_t)value;
   }
 }
