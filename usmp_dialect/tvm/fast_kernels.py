@@ -1,7 +1,8 @@
 """The C library's int8 kernels (`kernels/int8_kernels.c`): CONV_2D, DEPTHWISE_CONV_2D,
-FULLY_CONNECTED and ADD of an int8 `.tflite` as calls of hand-written C, Helium on a Cortex-M55
-and portable C elsewhere (the same bytes), where the other routes (the Relax VM, TVM's
-LLVM builds) keep the TE kernels' loops (`model_files.quantized_kernels`, `model_files.tflite_int8_kernels`).
+FULLY_CONNECTED and ADD of an int8 `.tflite` as calls of hand-written C, Helium on a
+Cortex-M55 and portable C elsewhere (the same bytes), where the other routes (the Relax
+VM, TVM's LLVM builds) keep the TE kernels' loops (`model_files.quantized_kernels`,
+`model_files.tflite_int8_kernels`).
 
 Three steps, each where what it needs is known:
 
