@@ -19,7 +19,9 @@ tvm = pytest.importorskip("tvm")
 pytest.importorskip("tflite")
 
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
-from usmp_dialect.tvm import c_bundle, c_check, c_library  # noqa: E402
+from tests.support import c_check  # noqa: E402
+from usmp_dialect.tvm.c import bundle as c_bundle  # noqa: E402
+from usmp_dialect.tvm.c import library as c_library  # noqa: E402
 from usmp_dialect.tvm.fast_kernels import portable_operators  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file  # noqa: E402
 

@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
 
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
-from usmp_dialect.tvm import c_bundle  # noqa: E402
+from usmp_dialect.tvm.c import bundle as c_bundle  # noqa: E402
 from usmp_dialect.tvm.fast_kernels import portable_operators  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file  # noqa: E402
 

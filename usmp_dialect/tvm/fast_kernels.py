@@ -1,8 +1,8 @@
 """The C library's int8 kernels (`kernels/int8_kernels.c`): CONV_2D, DEPTHWISE_CONV_2D,
 FULLY_CONNECTED and ADD of an int8 `.tflite` as calls of hand-written C, Helium on a
 Cortex-M55 and portable C elsewhere (the same bytes), where the other routes (the Relax
-VM, TVM's LLVM builds) keep the TE kernels' loops (`model_files.quantized_kernels`,
-`model_files.tflite_int8_kernels`).
+VM, TVM's LLVM builds) keep the TE kernels' loops (`model_files.int8_weighted_kernels`,
+`model_files.int8_unweighted_kernels`).
 
 Three steps, each where what it needs is known:
 
@@ -52,7 +52,7 @@ _BIAS_BYTES = {"int8": 1, "int16": 2, "int32": 4}
 
 
 def kernel_annotation(kind: str, window: Any, r: Any) -> dict[str, str]:
-    """The attrs of the requantization stage of a `quantized_kernels` kernel: `kind`
+    """The attrs of the requantization stage of an `int8_weighted_kernels` kernel: `kind`
     (conv2d, depthwise_conv2d, fully_connected), its ConvWindow (None for a fully
     connected) and Requantization."""
     record: dict[str, Any] = {
@@ -73,7 +73,7 @@ def kernel_annotation(kind: str, window: Any, r: Any) -> dict[str, str]:
 
 
 def add_annotation(operands: Any, output: Any, bounds: Any, same_shape: bool) -> dict[str, str]:
-    """The attrs of the last stage of `tflite_int8_kernels.add`: its operands' zero points,
+    """The attrs of the last stage of `int8_unweighted_kernels.add`: its operands' zero points,
     multipliers and shifts, the output's, the clamp; the C kernel adds tensors of one
     shape (`same_shape`)."""
     record = {
