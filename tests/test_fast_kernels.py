@@ -18,8 +18,8 @@ import pytest
 tvm = pytest.importorskip("tvm")
 pytest.importorskip("tflite")
 
-from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from tests.support import c_check  # noqa: E402
+from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from usmp_dialect.tvm.c import bundle as c_bundle  # noqa: E402
 from usmp_dialect.tvm.c import library as c_library  # noqa: E402
 from usmp_dialect.tvm.fast_kernels import portable_operators  # noqa: E402
