@@ -74,6 +74,7 @@ COVERED = {
     "depthwise stride 2": _kernel(kind="depthwise", stride=2),
     "depthwise multiplier 4": _kernel(kind="depthwise", depth_multiplier=4),
     "dense rows": _kernel(kind="dense", keep_num_dims=True),
+    "pointwise": _kernel(kind="pointwise", activation=1),
     "residual add": residual_add_tflite,
 }
 
@@ -123,6 +124,7 @@ def test_helium_gives_the_portable_bytes_on_the_m55(tmp_path: Path) -> None:
         "depthwise": _kernel(kind="depthwise"),
         "multiplier": COVERED["depthwise multiplier 4"],
         "dense": COVERED["dense rows"],
+        "pointwise": COVERED["pointwise"],
         "add": COVERED["residual add"],
     }
     for name, model in cases.items():
