@@ -45,6 +45,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from usmp_dialect.analysis.tir_liveness import module_calls, prim_funcs
 from usmp_dialect.analysis.tir_params import constant_params
 from usmp_dialect.analysis.tir_rows import ROW, RowAccess, row_access
 from usmp_dialect.diagnostics import UsmpError
@@ -140,6 +141,7 @@ class TirBandStages(ModulePass):
             chain = [calls[s] for s in model.steps[stage.chain][stage.first : stage.last + 1]]
             records.append(_record(stage, chain, model))
             rewriter.rewrite(stage, chain)
+        rewriter.erase_uncalled()
         entry.attributes[BANDS_ATTR] = DictionaryAttr(
             {
                 "peak": IntegerAttr(model.peak_bytes([]), i64),
@@ -308,6 +310,16 @@ class _StageRewriter:
         for old in bands:
             assert isinstance(old.owner, tir.AllocBufferOp)
             Rewriter.erase_op(old.owner)
+
+    def erase_uncalled(self) -> None:
+        """Erases the operators the band copies replaced, where nothing calls them now."""
+        functions = prim_funcs(self.module)
+        called = {
+            callee for function in functions.values() for _, callee in module_calls(function, functions)
+        }
+        for name, _, _ in self.copies:
+            if name not in called and name in functions:
+                Rewriter.erase_op(functions[name])
 
     def _call_rows(
         self,
