@@ -131,7 +131,7 @@ def row_access(
         return f"has {len(loops)} outermost loops, not one loop over its output's rows"
     loop = loops[0]
     if _constant(loop.min) != 0 or _constant(loop.extent) != rows or loop.step is not None:
-        return "its outermost loop does not run over its output's rows"
+        return "its outermost loop does not run over its output's rows (a global operator)"
     for use in output.buffer.uses:
         access = use.operation
         assert isinstance(access, tir.LoadOp | tir.StoreOp)
