@@ -10,8 +10,15 @@
 // CHECK:      tir.prim_func @copy_band2(%in_ptr: !tir.ptr<i8> {tir.name = "in_ptr"}, %out_ptr: !tir.ptr<i8> {tir.name = "out_ptr"}, %row_begin: i32 {tir.name = "row_begin"}, %row_end: i32 {tir.name = "row_end"})
 // CHECK-NEXT:   %in = tir.decl_buffer "in" %in_ptr : !tir.ptr<i8> -> !tir.buffer<1x2x1x4xi8>
 // CHECK-NEXT:   %out = tir.decl_buffer "out" %out_ptr : !tir.ptr<i8> -> !tir.buffer<1x2x1x4xi8>
-// CHECK:        %[[EXTENT:.*]] = arith.subi %row_end, %row_begin : i32
-// CHECK-NEXT:   tir.for %y "y" = %row_begin extent %[[EXTENT]] serial : i32
+// The rows asked for, clamped to the output's 8 rows (bounds TVM can prove).
+// CHECK:        %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[ROWS:.*]] = arith.constant 8 : i32
+// CHECK-NEXT:   %[[B0:.*]] = arith.maxsi %row_begin, %[[ZERO]] : i32
+// CHECK-NEXT:   %[[BEGIN:.*]] = arith.minsi %[[B0]], %[[ROWS]] : i32
+// CHECK-NEXT:   %[[E0:.*]] = arith.maxsi %row_end, %[[BEGIN]] : i32
+// CHECK-NEXT:   %[[END:.*]] = arith.minsi %[[E0]], %[[ROWS]] : i32
+// CHECK-NEXT:   %[[EXTENT:.*]] = arith.subi %[[END]], %[[BEGIN]] : i32
+// CHECK-NEXT:   tir.for %y "y" = %[[BEGIN]] extent %[[EXTENT]] serial : i32
 // CHECK:        %[[SLOT:.*]] = arith.andi %y, %{{.*}} : i32
 // CHECK-NEXT:   %v = tir.load %in[%c0, %[[SLOT]], %c0, %c] : i8
 // CHECK:      tir.prim_func @copy_band(
