@@ -11,7 +11,8 @@
 // CHECK-NEXT:   %in = tir.decl_buffer "in" %in_ptr : !tir.ptr<i8> -> !tir.buffer<1x2x1x4xi8>
 // CHECK-NEXT:   %out = tir.decl_buffer "out" %out_ptr : !tir.ptr<i8> -> !tir.buffer<1x2x1x4xi8>
 // The rows asked for, clamped to the output's 8 rows (bounds TVM can prove).
-// CHECK:        %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK:        %c8 = arith.constant 8 : i32
+// CHECK-NEXT:   %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:   %[[ROWS:.*]] = arith.constant 8 : i32
 // CHECK-NEXT:   %[[B0:.*]] = arith.maxsi %row_begin, %[[ZERO]] : i32
 // CHECK-NEXT:   %[[BEGIN:.*]] = arith.minsi %[[B0]], %[[ROWS]] : i32
