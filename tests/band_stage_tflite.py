@@ -75,9 +75,13 @@ def band_stage_tflite(seed: int = 0) -> bytes:
             **fields,
         )
         options_type = (
-            BuiltinOptions.Conv2DOptions if kind == "conv" else BuiltinOptions.DepthwiseConv2DOptions
+            BuiltinOptions.Conv2DOptions
+            if kind == "conv"
+            else BuiltinOptions.DepthwiseConv2DOptions
         )
-        operators.append((0 if kind == "conv" else 1, [tensor, weight, bias], out, options_type, options))
+        operators.append(
+            (0 if kind == "conv" else 1, [tensor, weight, bias], out, options_type, options)
+        )
         tensor, input_scale = out, scale
     codes = [BuiltinOperator.CONV_2D, BuiltinOperator.DEPTHWISE_CONV_2D]
     return w.model(codes, operators, [x], [tensor], "usmp_dialect band stage")

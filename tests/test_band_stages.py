@@ -15,12 +15,12 @@ pytest.importorskip("tflite")
 pytest.importorskip("tflite_micro")
 sys.path.insert(0, str(Path(__file__).parent))
 
-from band_stage_tflite import SIDE, band_stage_tflite  # noqa: E402
+from band_stage_tflite import SIDE, band_stage_tflite
 
-from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
-from usmp_dialect.tvm import c_check  # noqa: E402
-from usmp_dialect.tvm.model_files.loading import import_model_file  # noqa: E402
-from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs  # noqa: E402
+from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
+from usmp_dialect.tvm import c_check
+from usmp_dialect.tvm.model_files.loading import import_model_file
+from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs
 
 pytestmark = [pytest.mark.tvm, pytest.mark.slow]
 

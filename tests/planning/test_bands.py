@@ -40,6 +40,13 @@ def _rows(op: RowOperator, rows_of_input, begin: int, end: int) -> list[int]:
     return out
 
 
+def _reader(buffer):
+    """Row `r` of the input (its index), else of a rolling buffer (slot r % rows)."""
+    if buffer is None:
+        return lambda r: r
+    return lambda r: int(buffer[r % len(buffer)])
+
+
 @settings(max_examples=60, deadline=None)
 @given(chains(), st.integers(1, 8))
 def test_banded_chain_computes_each_row_at_most_once_with_the_unbanded_values(chain, band_height):
@@ -58,11 +65,7 @@ def test_banded_chain_computes_each_row_at_most_once_with_the_unbanded_values(ch
                 continue
             computed[k].append((begin, end))
             op = chain[k]
-            if k == 0:
-                read = range(op.input_rows).__getitem__
-            else:
-                read = (lambda b: lambda r: int(b[r % len(b)]))(buffers[k - 1])
-            rows = _rows(op, read, begin, end)
+            rows = _rows(op, _reader(buffers[k - 1] if k else None), begin, end)
             target = output if k == len(chain) - 1 else buffers[k]
             for y, value in zip(range(begin, end), rows, strict=True):
                 target[y % len(target)] = value

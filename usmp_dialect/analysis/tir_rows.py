@@ -15,11 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from usmp_dialect.dialects import tir
 
-__all__ = ["RowAccess", "affine_terms", "row_access"]
+__all__ = ["RowAccess", "affine_terms", "buffer_type", "row_access"]
 
 ROW = 1
 """The row dimension of an NHWC buffer."""
@@ -39,13 +40,19 @@ class RowAccess:
     high: int
 
 
+def buffer_type(value: SSAValue) -> tir.BufferType:
+    assert isinstance(value.type, tir.BufferType)
+    return value.type
+
+
 def affine_terms(value: SSAValue) -> dict[SSAValue | None, int] | None:
     """`value` as a sum of integer multiples of SSA values (the key None: the constant),
     through `arith` constants, additions, subtractions and multiplications by a
     constant; None for anything else."""
     op = value.owner
     if isinstance(op, arith.ConstantOp):
-        return {None: op.value.value.data} if hasattr(op.value, "value") else None  # type: ignore[union-attr]
+        attr = op.value
+        return {None: int(attr.value.data)} if isinstance(attr, IntegerAttr) else None
     if isinstance(op, arith.AddiOp | arith.SubiOp):
         left, right = affine_terms(op.lhs), affine_terms(op.rhs)
         if left is None or right is None:
@@ -101,32 +108,30 @@ def _loop_range(var: SSAValue) -> tuple[int, int] | None:
     return first, first + extent - 1
 
 
-def row_access(
-    function: tir.PrimFuncOp, activations: Sequence[int]
-) -> RowAccess | str:
+def row_access(function: tir.PrimFuncOp, activations: Sequence[int]) -> RowAccess | str:
     """How `function` reads and writes rows, given the params that hold activations (the
     others hold weights); else why it is not a row operator."""
     views: dict[int, tir.DeclBufferOp] = {}
     for op in function.body.block.ops:
         if isinstance(op, tir.DeclBufferOp) and op.data in function.body.block.args:
-            views[function.body.block.args.index(op.data)] = op  # type: ignore[arg-type]
+            views[op.data.index] = op  # type: ignore[attr-defined]
     written = [
-        i for i in activations if i in views and any(
-            isinstance(u.operation, tir.StoreOp) for u in views[i].buffer.uses
-        )
+        i
+        for i in activations
+        if i in views and any(isinstance(u.operation, tir.StoreOp) for u in views[i].buffer.uses)
     ]
     read = [i for i in activations if i in views and i not in written]
     if len(written) != 1 or len(read) != 1 or len(activations) != 2:
         return f"reads {len(read)} and writes {len(written)} of its {len(activations)} tensors"
     output, input = views[written[0]], views[read[0]]
     for view in (output, input):
-        shape = view.buffer.type.dims  # type: ignore[union-attr]
+        shape = buffer_type(view.buffer).dims
         if len(shape) != 4 or shape[0] != 1:
             return f"'{view.buffer_name.data if view.buffer_name else '?'}' is not an NHWC tensor"
         if any(not isinstance(u.operation, tir.LoadOp | tir.StoreOp) for u in view.buffer.uses):
             return "passes a tensor on to another call"
     loops = _outermost_loops(function)
-    rows = output.buffer.type.dims[ROW]  # type: ignore[union-attr]
+    rows = buffer_type(output.buffer).dims[ROW]
     if len(loops) != 1:
         return f"has {len(loops)} outermost loops, not one loop over its output's rows"
     loop = loops[0]

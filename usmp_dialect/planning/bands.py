@@ -16,7 +16,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-__all__ = ["BandSchedule", "Program", "RowOperator", "Stage", "choose_stages", "schedule"]
+BANDS_ATTR = "usmp.bands"
+"""The entry's record of what `tir-band-stages` banded, and why not the rest."""
+
+__all__ = [
+    "BANDS_ATTR",
+    "BandSchedule",
+    "Program",
+    "RowOperator",
+    "Stage",
+    "choose_stages",
+    "schedule",
+]
 
 
 @dataclass(frozen=True)

@@ -48,13 +48,12 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from usmp_dialect.analysis.tir_liveness import module_calls, prim_funcs
 from usmp_dialect.analysis.tir_params import constant_params
-from usmp_dialect.analysis.tir_rows import ROW, RowAccess, row_access
+from usmp_dialect.analysis.tir_rows import ROW, RowAccess, buffer_type, row_access
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.lowering.allocations_to_usmp import BufferNames, tir_program_before_lowering
-from usmp_dialect.planning.bands import Program, RowOperator, Stage, choose_stages
+from usmp_dialect.planning.bands import BANDS_ATTR, Program, RowOperator, Stage, choose_stages
 
-BANDS_ATTR = "usmp.bands"
 ROW_PARAM_TYPE = i32
 """The type of an operator's `row_begin` and `row_end`."""
 
@@ -70,9 +69,7 @@ class _Call:
     access: RowAccess | str | None = None
 
 
-def _entry_calls(
-    entry: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]
-) -> list[_Call]:
+def _entry_calls(entry: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]) -> list[_Call]:
     calls = []
     for op in entry.body.block.ops:
         if isinstance(op, tir.CallOp) and op.callee.root_reference.data in functions:
@@ -124,13 +121,12 @@ class TirBandStages(ModulePass):
         functions, entry = program
         calls = _entry_calls(entry, functions)
         constants = constant_params(entry)
-        args = entry.body.block.args
+        weights = {arg for arg in entry.body.block.args if entry.param_name(arg.index) in constants}
         for call in calls:
             activations = [
                 i
                 for i, buffer in enumerate(call.buffers)
-                if buffer is not None
-                and not (buffer in args and entry.param_name(args.index(buffer)) in constants)  # type: ignore[arg-type]
+                if buffer is not None and buffer not in weights
             ]
             call.access = row_access(call.callee, activations)
         chains = _chains(calls)
@@ -174,7 +170,7 @@ def _chains(calls: Sequence[_Call]) -> list[list[int]]:
     of the entry that no other call touches."""
     users: dict[SSAValue, int] = {}
     for call in calls:
-        for buffer in set(b for b in call.buffers if b is not None):
+        for buffer in {b for b in call.buffers if b is not None}:
             users[buffer] = users.get(buffer, 0) + 1
     chains: list[list[int]] = []
     for i, call in enumerate(calls):
@@ -218,8 +214,8 @@ def _program(calls: Sequence[_Call], chains: Sequence[Sequence[int]]) -> Program
         for step in chain:
             call = calls[step]
             assert isinstance(call.access, RowAccess)
-            output = call.buffers[call.access.output].type  # type: ignore[union-attr]
-            input = call.buffers[call.access.input].type  # type: ignore[union-attr]
+            output = buffer_type(call.buffers[call.access.output])  # type: ignore[arg-type]
+            input = buffer_type(call.buffers[call.access.input])  # type: ignore[arg-type]
             row_operators.append(
                 RowOperator(
                     call.callee.sym_name.data,
@@ -318,7 +314,9 @@ class _StageRewriter:
         """Erases the operators the band copies replaced, where nothing calls them now."""
         functions = prim_funcs(self.module)
         called = {
-            callee for function in functions.values() for _, callee in module_calls(function, functions)
+            callee
+            for function in functions.values()
+            for _, callee in module_calls(function, functions)
         }
         for name, _, _ in self.copies:
             if name not in called and name in functions:
@@ -335,8 +333,8 @@ class _StageRewriter:
         assert isinstance(call.access, RowAccess)
         input = call.buffers[call.access.input]
         output = call.buffers[call.access.output]
-        in_rows = bands[input].type.dims[ROW] if input in bands else 0  # type: ignore[union-attr, index]
-        out_rows = bands[output].type.dims[ROW] if output in bands else 0  # type: ignore[union-attr, index]
+        in_rows = buffer_type(bands[input]).dims[ROW] if input in bands else 0
+        out_rows = buffer_type(bands[output]).dims[ROW] if output in bands else 0
         callee = self._copy(call.callee, call.access, in_rows, out_rows)
         row_type = ROW_PARAM_TYPE
         new_ops: list[Operation] = []
@@ -388,7 +386,7 @@ def copy_rows(function: tir.PrimFuncOp, access: RowAccess) -> int:
         for u in function.body.block.args[access.output].uses
         if isinstance(u.operation, tir.DeclBufferOp)
     )
-    return view.buffer.type.dims[ROW]  # type: ignore[attr-defined]
+    return buffer_type(view.buffer).dims[ROW]
 
 
 def _with_rows(buffer_type: tir.BufferType, rows: int) -> tir.BufferType:
@@ -421,7 +419,7 @@ def _run_over_rows(function: tir.PrimFuncOp, loop: tir.ForOp, rows: int) -> None
     last = arith.MinSIOp(at_least_first.result, limit.result)
     extent = arith.SubiOp(last.result, first.result)
     ops: list[Operation] = [zero, limit, at_least_zero, first, at_least_first, last, extent]
-    bounds = [first.result, extent.result]
+    bounds: list[SSAValue] = [first.result, extent.result]
     if loop.min.type != ROW_PARAM_TYPE:
         casts = [tir.CastOp(b, loop.min.type) for b in bounds]
         ops += casts
@@ -438,7 +436,7 @@ def _roll(function: tir.PrimFuncOp, param: int, rows: int) -> None:
     assert isinstance(view, tir.DeclBufferOp)
     rolled = tir.DeclBufferOp(
         view.data,
-        _with_rows(view.buffer.type, rows),  # type: ignore[arg-type]
+        _with_rows(buffer_type(view.buffer), rows),
         None if view.buffer_name is None else view.buffer_name.data,
     )
     Rewriter.replace_op(view, rolled)
@@ -461,9 +459,7 @@ def _roll(function: tir.PrimFuncOp, param: int, rows: int) -> None:
 def _first_argument_op(call: tir.CallOp) -> Operation:
     """The first of the ops just before `call` that make its arguments."""
     first: Operation = call
-    while (before := first.prev_op) is not None and any(
-        r in call.args for r in before.results
-    ):
+    while (before := first.prev_op) is not None and any(r in call.args for r in before.results):
         first = before
     return first
 

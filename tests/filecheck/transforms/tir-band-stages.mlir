@@ -47,6 +47,9 @@
 // PLAN:      global_workspace    40        32  1.250x
 // PLAN:      a_band  global_workspace
 // PLAN:      b_band  global_workspace
+// PLAN:      banded (tir-band-stages): 64 -> 32 bytes live at once
+// PLAN-NEXT:   stage 1: copy -> copy -> down: band height 1, 4 steps, 12 calls, multiply-accumulates 1.0x (halo rows kept, none recomputed); rolling buffers (16 bytes): a_band 2 rows, b_band 2 rows
+// PLAN-NEXT:   not banded: total: its outermost loop does not run over its output's rows (a global operator)
 
 tir.prim_func @copy(%in_ptr: !tir.ptr<i8> {tir.name = "in_ptr"}, %out_ptr: !tir.ptr<i8> {tir.name = "out_ptr"}) {
   %in = tir.decl_buffer "in" %in_ptr : !tir.ptr<i8> -> !tir.buffer<1x8x1x4xi8>
