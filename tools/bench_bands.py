@@ -83,8 +83,8 @@ def measure(path: str, runs: int, count: str | None, work: Path) -> list[str]:
             )
     instructions = "-"
     if count is not None:
-        plain, banded = (_count(count, d, [images[0]]) for d, _ in libraries.values())
-        instructions = f"{plain:,} / {banded:,} ({banded / plain:.3f})"
+        before, after = (_count(count, d, [images[0]]) for d, _ in libraries.values())
+        instructions = f"{before:,} / {after:,} ({after / before:.3f})"
     return [
         Path(path).name,
         f"{head:,}",
