@@ -6,6 +6,8 @@
 // RUN: usmp-opt %s -p tir-band-stages | filecheck %s
 // RUN: usmp-opt %s -p 'tir-band-stages{band-height=4}' | filecheck %s --check-prefix=HEIGHT
 // RUN: usmp-opt %s --plan-pools --band-stages -t usmp-report | filecheck %s --check-prefix=PLAN
+// RUN: usmp-opt %s --plan-pools --band-stages -t usmp-html | filecheck %s --check-prefix=HTML
+// HTML: <pre class="bands">banded (tir-band-stages): 64 -&gt; 32 bytes live at once
 
 // CHECK:      tir.prim_func @copy_band2(%in_ptr: !tir.ptr<i8> {tir.name = "in_ptr"}, %out_ptr: !tir.ptr<i8> {tir.name = "out_ptr"}, %row_begin: i32 {tir.name = "row_begin"}, %row_end: i32 {tir.name = "row_end"})
 // CHECK-NEXT:   %in = tir.decl_buffer "in" %in_ptr : !tir.ptr<i8> -> !tir.buffer<1x2x1x4xi8>
