@@ -41,7 +41,7 @@ def test_banded_stage_is_bit_exact_with_tflm_in_less_memory(tmp_path: Path) -> N
             plan_pools_pipeline(workspace_io=True, constant_pool=True, band_stages=banded),
         )
         runs[banded] = c_check.run_planned(
-            module, {"input": image}, str(tmp_path / f"banded_{banded}"), sanitize=False
+            module, {"input": image}, str(tmp_path / f"banded_{banded}")
         )
     (tflm,) = reference_outputs(str(path), [image])
     for run in runs.values():
