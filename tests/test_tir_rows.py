@@ -78,3 +78,18 @@ def test_the_window_of_a_row_follows_stride_dilation_and_padding(stride, dilatio
 def test_an_operator_that_is_not_a_row_operator_says_why(read, write, reason):
     access = _access(read=read, write=write)
     assert isinstance(access, str) and reason in access
+
+
+def test_a_buffer_shared_by_rows_keeps_an_operator_whole():
+    """A scratch buffer allocated once per call may carry values from row to row: a call
+    per band would start it afresh."""
+    text = OPERATOR.format(
+        rows=16, stride=1, dilation=1, pad=1, read="arith.addi %row, %c0 : i32", write="%y"
+    ).replace(
+        "  %c0 = arith.constant 0 : i32\n",
+        '  %c0 = arith.constant 0 : i32\n  %carry = tir.alloc_buffer "carry" : !tir.buffer<1xi8>\n',
+        1,
+    )
+    function = prim_funcs(parse_module(text, "op.mlir"))["op"]
+    access = row_access(function, [0, 2])
+    assert isinstance(access, str) and "outside its loop over rows" in access

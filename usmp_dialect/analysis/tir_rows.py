@@ -137,6 +137,10 @@ def row_access(function: tir.PrimFuncOp, activations: Sequence[int]) -> RowAcces
     loop = loops[0]
     if _constant(loop.min) != 0 or _constant(loop.extent) != rows or loop.step is not None:
         return "its outermost loop does not run over its output's rows (a global operator)"
+    if any(
+        isinstance(op, tir.AllocBufferOp) and not loop.is_ancestor(op) for op in function.walk()
+    ):
+        return "allocates a buffer outside its loop over rows, which rows may share"
     for use in output.buffer.uses:
         access = use.operation
         assert isinstance(access, tir.LoadOp | tir.StoreOp)
