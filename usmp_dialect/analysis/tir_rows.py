@@ -132,6 +132,8 @@ def row_access(function: tir.PrimFuncOp, activations: Sequence[int]) -> RowAcces
             return "passes a tensor on to another call"
     loops = _outermost_loops(function)
     rows = buffer_type(output.buffer).dims[ROW]
+    if rows < 2:
+        return "its output has one row: nothing to band"
     if len(loops) != 1:
         return f"has {len(loops)} outermost loops, not one loop over its output's rows"
     loop = loops[0]
@@ -174,5 +176,8 @@ def _window(input: tir.DeclBufferOp, loop: tir.ForOp) -> tuple[int, int, int] | 
         low = first if low is None else min(low, first)
         high = last if high is None else max(high, last)
     if len(strides) != 1 or low is None or high is None or min(strides) < 1:
-        return "reads its input's rows independently of its output's row (a global operator)"
+        return (
+            "reads its input's rows independently of its output's row (a global operator, "
+            "or dim 1 is not rows: an NCHW layout)"
+        )
     return strides.pop(), low, high
