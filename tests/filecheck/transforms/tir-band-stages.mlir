@@ -85,7 +85,7 @@ tir.prim_func @down(%in_ptr: !tir.ptr<i8> {tir.name = "in_ptr"}, %out_ptr: !tir.
 }
 tir.prim_func @total(%in_ptr: !tir.ptr<i8> {tir.name = "in_ptr"}, %out_ptr: !tir.ptr<i8> {tir.name = "out_ptr"}) {
   %in = tir.decl_buffer "in" %in_ptr : !tir.ptr<i8> -> !tir.buffer<1x4x1x4xi8>
-  %out = tir.decl_buffer "out" %out_ptr : !tir.ptr<i8> -> !tir.buffer<1x1x1x4xi8>
+  %out = tir.decl_buffer "out" %out_ptr : !tir.ptr<i8> -> !tir.buffer<1x2x1x4xi8>
   %c0 = arith.constant 0 : i32
   %c4 = arith.constant 4 : i32
   tir.for %c "c" = %c0 extent %c4 serial : i32 {
@@ -95,7 +95,7 @@ tir.prim_func @total(%in_ptr: !tir.ptr<i8> {tir.name = "in_ptr"}, %out_ptr: !tir
     }
   }
 }
-tir.prim_func @main(%x: !tir.buffer<1x8x1x4xi8> {tir.name = "x"}, %z: !tir.buffer<1x1x1x4xi8> {tir.name = "z"}) {
+tir.prim_func @main(%x: !tir.buffer<1x8x1x4xi8> {tir.name = "x"}, %z: !tir.buffer<1x2x1x4xi8> {tir.name = "z"}) {
   %a = tir.alloc_buffer "a" : !tir.buffer<1x8x1x4xi8>
   %b = tir.alloc_buffer "b" : !tir.buffer<1x8x1x4xi8>
   %d = tir.alloc_buffer "d" : !tir.buffer<1x4x1x4xi8>
@@ -109,6 +109,6 @@ tir.prim_func @main(%x: !tir.buffer<1x8x1x4xi8> {tir.name = "x"}, %z: !tir.buffe
   %5 = tir.buffer_data %d : !tir.buffer<1x4x1x4xi8> -> !tir.ptr<i8>
   tir.call @down(%4, %5) : (!tir.ptr<i8>, !tir.ptr<i8>) -> ()
   %6 = tir.buffer_data %d : !tir.buffer<1x4x1x4xi8> -> !tir.ptr<i8>
-  %7 = tir.buffer_data %z : !tir.buffer<1x1x1x4xi8> -> !tir.ptr<i8>
+  %7 = tir.buffer_data %z : !tir.buffer<1x2x1x4xi8> -> !tir.ptr<i8>
   tir.call @total(%6, %7) : (!tir.ptr<i8>, !tir.ptr<i8>) -> ()
 }
