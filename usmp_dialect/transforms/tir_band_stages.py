@@ -166,12 +166,9 @@ class TirBandStages(ModulePass):
 
 
 def _chains(calls: Sequence[_Call]) -> list[list[int]]:
-    """Runs of consecutive row operators, each reading the one before's output, a buffer
-    of the entry that no other call touches."""
-    users: dict[SSAValue, int] = {}
-    for call in calls:
-        for buffer in {b for b in call.buffers if b is not None}:
-            users[buffer] = users.get(buffer, 0) + 1
+    """Runs of row operators called one right after the other (nothing with an effect in
+    between), each reading the one before's output, a buffer of the entry that only
+    those two calls use."""
     chains: list[list[int]] = []
     for i, call in enumerate(calls):
         if not isinstance(call.access, RowAccess):
@@ -183,12 +180,37 @@ def _chains(calls: Sequence[_Call]) -> list[list[int]]:
             if (
                 link is call.buffers[call.access.input]
                 and isinstance(link.owner, tir.AllocBufferOp)  # type: ignore[union-attr]
-                and users[link] == 2  # type: ignore[index]
+                and _used_only_by(link, (before.op, call.op))  # type: ignore[arg-type]
+                and _nothing_between(before.op, call.op)
             ):
                 chains[-1].append(i)
                 continue
         chains.append([i])
     return [c for c in chains if len(c) > 1]
+
+
+def _used_only_by(buffer: SSAValue, calls: tuple[tir.CallOp, ...]) -> bool:
+    """Whether every use of `buffer` is a data pointer that only `calls` take."""
+    for use in buffer.uses:
+        data = use.operation
+        if not isinstance(data, tir.BufferDataOp):
+            return False
+        if any(u.operation not in calls for u in data.data.uses):
+            return False
+    return True
+
+
+def _nothing_between(first: tir.CallOp, second: tir.CallOp) -> bool:
+    """Whether only pure ops (data pointers, constants) and the evaluation of `first`'s
+    result lie between the two calls: banding interleaves them."""
+    op = first.next_op
+    while op is not None and op is not second:
+        if not isinstance(op, tir.BufferDataOp | arith.ConstantOp | tir.EvaluateOp):
+            return False
+        if isinstance(op, tir.EvaluateOp) and op.value.owner is not first:
+            return False
+        op = op.next_op
+    return op is second
 
 
 def _program(calls: Sequence[_Call], chains: Sequence[Sequence[int]]) -> Program:
