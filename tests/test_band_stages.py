@@ -17,10 +17,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from band_stage_tflite import SIDE, band_stage_tflite
 
+from tests.support import c_check
+from tests.support.reference_runtime import reference_outputs
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
-from usmp_dialect.tvm import c_check
 from usmp_dialect.tvm.model_files.loading import import_model_file
-from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs
 
 pytestmark = [pytest.mark.tvm, pytest.mark.slow]
 

@@ -19,16 +19,19 @@ from pathlib import Path
 
 import numpy as np
 
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchmark_sections import add_write_option, markdown_section, publish
+sys.path.insert(0, str(ROOT))
+from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
 
-from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
-from usmp_dialect.reports.bands import module_bands
-from usmp_dialect.tvm import c_check, c_library
-from usmp_dialect.tvm.c_bundle import write_library
-from usmp_dialect.tvm.model_files.loading import import_model_file
-from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs
-from usmp_dialect.tvm.tflm_arena import tflm_arena
+from tests.support import c_check  # noqa: E402
+from tests.support.reference_runtime import reference_outputs  # noqa: E402
+from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
+from usmp_dialect.reports.bands import module_bands  # noqa: E402
+from usmp_dialect.tvm.c import library as c_library  # noqa: E402
+from usmp_dialect.tvm.c.bundle import write_library  # noqa: E402
+from usmp_dialect.tvm.model_files.loading import import_model_file  # noqa: E402
+from usmp_dialect.tvm.tflm.arena import tflm_arena  # noqa: E402
 
 TITLE = "## Schedule: bands"
 COUNT = "/work/shared/tools/m55/count.sh"
