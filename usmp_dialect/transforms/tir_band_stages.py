@@ -390,6 +390,8 @@ class _StageRewriter:
         copy = callee.clone()
         name = self.names.unique(f"{callee.sym_name.data}_band", "band")
         copy.properties["sym_name"] = StringAttr(name)
+        # A band computes some rows of the operator, which the whole-tensor kernel cannot.
+        copy.attributes.pop(tir.KERNEL_ATTR, None)
         Rewriter.insert_op(copy, InsertPoint.after(callee))
         fresh = row_access(copy, [access.input, access.output])
         assert isinstance(fresh, RowAccess)
