@@ -140,7 +140,8 @@ def build_and_run(module: Module, library: Path, work: Path) -> None:
     runner run on random inputs: the outputs the module computes."""
     m = module.model
     assert sorted(p.name for p in library.iterdir()) == sorted(
-        ["CMakeLists.txt", "Makefile", f"{m}.c", f"{m}.h", "an547.ld", "run.c", "startup.c"]
+        ["CMakeLists.txt", "Makefile", f"{m}.c", f"{m}.h", "an386.ld", "an547.ld", "run.c"]
+        + ["startup.c"]
     )
     _compiles(["make", "-s"], library)
     (work / "header.cc").write_text(f'#include "{m}.h"\nint main() {{ return 0; }}\n')

@@ -1,8 +1,9 @@
 /* The int8 kernels of `usmp-translate --emit-c` (usmp_dialect/tvm/fast_kernels.py):
  * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and ADD as TensorFlow Lite Micro's
  * reference kernels compute them, bit for bit. Two paths, chosen when the library is compiled:
- * Helium (M-profile Vector Extension, `__ARM_FEATURE_MVE`: a Cortex-M55) and portable C
- * (every other target, or -DUSMP_KERNELS_PORTABLE), the same bytes from both.
+ * Helium (M-profile Vector Extension, `__ARM_FEATURE_MVE`: a Cortex-M55), the DSP
+ * extension's SIMD (`__ARM_FEATURE_SIMD32`: SXTB16 and SMLAD, a Cortex-M4 or M7) and
+ * portable C (every other target, or -DUSMP_KERNELS_PORTABLE), the same bytes from each.
  *
  * The input zero point leaves the inner loops: sum (x - zp) * w = sum x * w - zp * sum w,
  * so a dot product is int8 by int8 (Helium's 16-lane VMLADAVA), the weights' sum taken
@@ -25,6 +26,10 @@
 #include <arm_mve.h>
 #elif defined(USMP_KERNELS_HELIUM_ONLY)
 #error "the library was written with --target cortex-m55: compile it with Helium (-mcpu=cortex-m55)"
+#elif defined(__ARM_FEATURE_SIMD32) && !defined(USMP_KERNELS_PORTABLE)
+#define USMP_DSP 1
+#include <arm_acle.h>
+#include <string.h>
 #endif
 
 /* A convolution's shapes, window and quantization: a constant of each operator. */
@@ -172,6 +177,75 @@ static int32x4_t usmp_taps_p_x4(const int8_t* x, const int8_t* w, int32_t rows, 
   }
   return acc;
 }
+#elif defined(USMP_DSP)
+/* Four int8 as one word (an unaligned load: the M4's LDR takes one). */
+static uint32_t usmp_word(const int8_t* p) {
+  uint32_t word;
+  memcpy(&word, p, sizeof word);
+  return word;
+}
+
+/* Bytes 1 and 3 of a word in its halfwords, sign-extended (SXTB16 of it rotated by 8);
+ * __sxtb16 of the word itself gives bytes 0 and 2. Which byte goes with which does not
+ * matter to a dot product as long as both operands are split alike. ACLE has no rotated
+ * SXTB16 and GCC 12 does not fold the rotation in: one instruction, not two. */
+static int16x2_t usmp_odd(uint32_t word) {
+  int16x2_t odd;
+  __asm("sxtb16 %0, %1, ror #8" : "=r"(odd) : "r"(word));
+  return odd;
+}
+
+static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
+  int32_t acc = 0, i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const uint32_t xv = usmp_word(x + i), wv = usmp_word(w + i);
+    acc = __smlad(__sxtb16((int8x4_t)xv), __sxtb16((int8x4_t)wv), acc);
+    acc = __smlad(usmp_odd(xv), usmp_odd(wv), acc);
+  }
+  for (; i < n; ++i) acc += (int32_t)x[i] * w[i];
+  return acc;
+}
+
+static int32_t usmp_sum(const int8_t* w, int32_t n) {
+  const int16x2_t ones = 0x00010001;
+  int32_t acc = 0, i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const uint32_t wv = usmp_word(w + i);
+    acc = __smlad(__sxtb16((int8x4_t)wv), ones, acc);
+    acc = __smlad(usmp_odd(wv), ones, acc);
+  }
+  for (; i < n; ++i) acc += w[i];
+  return acc;
+}
+
+/* One output channel of the rows of a matrix product, two rows a time: the weights
+ * widened once for two dot products. The rows done (even), the rest left to the caller. */
+static int32_t usmp_matmul_rows_x2(const int8_t* x, const int8_t* weights, int8_t* y,
+                                   int32_t rows, int32_t depth, int32_t units, int32_t base,
+                                   int32_t multiplier, int32_t shift,
+                                   const struct usmp_conv* p) {
+  int32_t row = 0;
+  for (; row + 2 <= rows; row += 2, x += 2 * depth, y += 2 * units) {
+    const int8_t* x1 = x + depth;
+    int32_t a0 = base, a1 = base, i = 0;
+    for (; i + 4 <= depth; i += 4) {
+      const uint32_t wv = usmp_word(weights + i);
+      const int16x2_t w_even = __sxtb16((int8x4_t)wv), w_odd = usmp_odd(wv);
+      const uint32_t x0v = usmp_word(x + i), x1v = usmp_word(x1 + i);
+      a0 = __smlad(__sxtb16((int8x4_t)x0v), w_even, a0);
+      a0 = __smlad(usmp_odd(x0v), w_odd, a0);
+      a1 = __smlad(__sxtb16((int8x4_t)x1v), w_even, a1);
+      a1 = __smlad(usmp_odd(x1v), w_odd, a1);
+    }
+    for (; i < depth; ++i) {
+      a0 += (int32_t)x[i] * weights[i];
+      a1 += (int32_t)x1[i] * weights[i];
+    }
+    y[0] = usmp_output(a0, multiplier, shift, p);
+    y[units] = usmp_output(a1, multiplier, shift, p);
+  }
+  return row;
+}
 #else
 static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
   int32_t acc = 0;
@@ -252,6 +326,8 @@ USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bi
     int32_t row = 0;
 #if defined(USMP_HELIUM)
     row = usmp_matmul_rows_x4(x, weights, y + c, rows, depth, units, base, multiplier, shift, p);
+#elif defined(USMP_DSP)
+    row = usmp_matmul_rows_x2(x, weights, y + c, rows, depth, units, base, multiplier, shift, p);
 #endif
     for (; row < rows; ++row) {
       int32_t acc = base + usmp_dot(x + (ptrdiff_t)row * depth, weights, depth);
