@@ -70,9 +70,7 @@ BOARDS = {"m55": ("run.elf", "qemu", "ARM_CFLAGS"), "m4": ("run-m4.elf", "qemu-m
 (Cortex-M55) and the MPS2 AN386 (Cortex-M4)."""
 
 
-def build(
-    directory: str, qemu: bool = False, flags: str | None = None, board: str = "m55"
-) -> str:
+def build(directory: str, qemu: bool = False, flags: str | None = None, board: str = "m55") -> str:
     """The runner built by the library's Makefile (`run`, or `run.elf` for the board,
     `run-m4.elf` for the Cortex-M4 one); with `flags`, rebuilt with those compiler flags
     instead of the Makefile's."""
