@@ -2,7 +2,7 @@
  * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and ADD as TensorFlow Lite Micro's
  * reference kernels compute them, bit for bit. Two paths, chosen when the library is compiled:
  * Helium (M-profile Vector Extension, `__ARM_FEATURE_MVE`: a Cortex-M55), the DSP
- * extension's SIMD (`__ARM_FEATURE_SIMD32`: SXTB16 and SMLAD, a Cortex-M4 or M7) and
+ * extension's SIMD (`__ARM_FEATURE_SIMD32`: SXTB16, SMLAD, SMLAxy, a Cortex-M4 or M7) and
  * portable C (every other target, or -DUSMP_KERNELS_PORTABLE), the same bytes from each.
  *
  * The input zero point leaves the inner loops: sum (x - zp) * w = sum x * w - zp * sum w,
@@ -26,7 +26,7 @@
 #include <arm_mve.h>
 #elif defined(USMP_KERNELS_HELIUM_ONLY)
 #error "the library was written with --target cortex-m55: compile it with Helium (-mcpu=cortex-m55)"
-#elif defined(__ARM_FEATURE_SIMD32) && !defined(USMP_KERNELS_PORTABLE)
+#elif defined(__ARM_FEATURE_SIMD32) && defined(__ARM_FEATURE_DSP) && !defined(USMP_KERNELS_PORTABLE)
 #define USMP_DSP 1
 #include <arm_acle.h>
 #include <string.h>
@@ -544,6 +544,47 @@ static void usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* bias
 }
 #endif
 
+#if defined(USMP_DSP)
+/* DEPTHWISE_CONV_2D of depth multiplier 1 at one pixel, four channels a time: a word of
+ * four channels' inputs and one of their weights widened in pairs (SXTB16), the zero
+ * point taken from two inputs at once (SSUB16: int8 less int8 fits 16 bits), one SMLAxy a
+ * product. The channels done (a multiple of four), the rest left to the caller. */
+static int32_t usmp_depthwise_pixel_x4(const int8_t* xs, const int8_t* ws, int32_t rows,
+                                       int32_t cols, int8_t* out, const void* bias,
+                                       const int32_t* multipliers, const int8_t* shifts,
+                                       const struct usmp_conv* p) {
+  const int32_t channels = p->out_c, x_row = p->in_w * channels, w_row = p->k_w * channels;
+  const uint32_t zp16 = (uint16_t)p->input_zp;
+  const int16x2_t zp = (int16x2_t)((zp16 << 16) | zp16);
+  int32_t c = 0;
+  for (; c + 4 <= channels; c += 4) {
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int32_t r = 0; r < rows; ++r) {
+      const int8_t* xt = xs + (ptrdiff_t)r * x_row + c;
+      const int8_t* wt = ws + (ptrdiff_t)r * w_row + c;
+      for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels) {
+        const uint32_t xv = usmp_word(xt), wv = usmp_word(wt);
+        const int16x2_t x_even = __ssub16(__sxtb16((int8x4_t)xv), zp);
+        const int16x2_t x_odd = __ssub16(usmp_odd(xv), zp);
+        const int16x2_t w_even = __sxtb16((int8x4_t)wv), w_odd = usmp_odd(wv);
+        a0 = __smlabb(x_even, w_even, a0);
+        a1 = __smlabb(x_odd, w_odd, a1);
+        a2 = __smlatt(x_even, w_even, a2);
+        a3 = __smlatt(x_odd, w_odd, a3);
+      }
+    }
+    const int32_t sums[4] = {a0, a1, a2, a3};
+    for (int32_t k = 0; k < 4; ++k) {
+      int32_t multiplier, shift;
+      usmp_channel_scale(multipliers, shifts, c + k, p, &multiplier, &shift);
+      const int32_t acc = usmp_bias(bias, p->bias_bytes, c + k) + sums[k];
+      out[c + k] = usmp_output(acc, multiplier, shift, p);
+    }
+  }
+  return c;
+}
+#endif
+
 /* DEPTHWISE_CONV_2D of NHWC x by w [1, KH, KW, C x M] (M the depth multiplier: output
  * channel c reads input channel c / M), dilation 1. */
 USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void* bias,
@@ -582,6 +623,13 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
           }
           usmp_store_x4(out, acc, c, vctp32q(4), bias, multipliers, shifts, p);
         }
+      }
+#elif defined(USMP_DSP)
+      if (m == 1) {
+        const int8_t* xs = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * in_c;
+        const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * out_c;
+        c = usmp_depthwise_pixel_x4(xs, ws, kh1 - kh0, kw1 - kw0, out, bias, multipliers,
+                                    shifts, p);
       }
 #endif
       for (; c < out_c; ++c) {
