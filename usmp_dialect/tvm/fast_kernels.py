@@ -28,9 +28,10 @@ import json
 from importlib import resources
 from typing import Any
 
+from usmp_dialect.dialects.tir import KERNEL_ATTR
 from usmp_dialect.tvm.relax.nodes import nodes_of
 
-KERNEL_ANNOTATION = "usmp.kernel"
+KERNEL_ANNOTATION = KERNEL_ATTR
 """The TE stage's annotation (a JSON object: the kernel's kind, window, quantization)
 and, lifted, the PrimFunc's attribute (with its operands' params)."""
 
