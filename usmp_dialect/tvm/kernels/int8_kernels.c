@@ -10,7 +10,8 @@
  * once per output channel (a tap outside the input adds nothing to either sum, as TFLM
  * skips it). The requantization is TFLM's MultiplyByQuantizedMultiplier with double
  * rounding (model_files/fixed_point.py), written without C's undefined behaviour: the
- * left shift is a multiplication in int64, its wrap to int32 a mask; Helium's VQRDMULH
+ * left shift is an unsigned one, its wrap to int32 the compiler's modulo conversion
+ * (implementation-defined: GCC and clang wrap); Helium's VQRDMULH
  * is gemmlowp's SaturatingRoundingDoublingHighMul and VRSHL, after a -1 for a negative
  * value, its RoundingDivideByPOT. */
 #include <stddef.h>
@@ -57,25 +58,30 @@ static void usmp_span(int32_t start, int32_t size, int32_t k, int32_t* begin, in
   *end = size - start < k ? size - start : k;
 }
 
-/* TFLM's MultiplyByQuantizedMultiplier (double rounding) of `acc`. */
+/* TFLM's MultiplyByQuantizedMultiplier (double rounding) of `acc`: the left shift wraps
+ * as an unsigned one; gemmlowp's SaturatingRoundingDoublingHighMul as one 32x32->64
+ * product (SMULL), saturating its one overflow; RoundingDivideByPOT by mask and
+ * threshold. All in 32 bits but the product (a 64-bit add and shift were 40 instructions
+ * an output on a Cortex-M4). */
 static int32_t usmp_requantize(int32_t acc, int32_t multiplier, int32_t shift) {
-  const int64_t half_range = (int64_t)1 << 31;
-  int32_t left = shift > 0 ? (shift < 31 ? shift : 31) : 0;
-  int32_t right = shift < 0 ? -shift : 0;
-  int64_t scaled = (int64_t)acc * ((int64_t)1 << left);
-  int64_t wrapped = ((scaled + half_range) & (int64_t)0xFFFFFFFF) - half_range;
-  int64_t high = (wrapped * multiplier + ((int64_t)1 << 30)) >> 31;
-  if (high > INT32_MAX) high = INT32_MAX;
-  int64_t below = (high < 0 && right > 0) ? 1 : 0;
-  return (int32_t)((high + (((int64_t)1 << right) >> 1) - below) >> right);
+  const int32_t left = shift > 0 ? (shift < 31 ? shift : 31) : 0;
+  const int32_t right = shift < 0 ? (shift > -31 ? -shift : 31) : 0;
+  const int32_t scaled = (int32_t)((uint32_t)acc << left);
+  const int64_t product = (int64_t)scaled * multiplier;
+  const int32_t high = scaled == INT32_MIN && multiplier == INT32_MIN
+                           ? INT32_MAX
+                           : (int32_t)((product + ((int64_t)1 << 30)) >> 31);
+  const int32_t mask = (int32_t)((1u << right) - 1u);
+  const int32_t threshold = (mask >> 1) + (high < 0);
+  return (high >> right) + ((high & mask) > threshold);
 }
 
+/* The output's int8: clamped before the zero point is added, so nothing overflows. */
 static int8_t usmp_output(int32_t acc, int32_t multiplier, int32_t shift,
                           const struct usmp_conv* p) {
-  int64_t value = (int64_t)usmp_requantize(acc, multiplier, shift) + p->output_zp;
-  if (value < p->act_min) value = p->act_min;
-  if (value > p->act_max) value = p->act_max;
-  return (int8_t)value;
+  const int32_t value = usmp_requantize(acc, multiplier, shift);
+  const int32_t low = p->act_min - p->output_zp, high = p->act_max - p->output_zp;
+  return (int8_t)((value < low ? low : value > high ? high : value) + p->output_zp);
 }
 
 static void usmp_channel_scale(const int32_t* multipliers, const int8_t* shifts, int32_t c,
