@@ -133,9 +133,9 @@ def test_helium_gives_the_portable_bytes_on_the_m55(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_dsp_gives_the_portable_bytes_on_the_m4(tmp_path: Path) -> None:
     """On QEMU's Cortex-M4 (MPS2 AN386, `make qemu-m4`) the DSP kernels (SXTB16, SMLAD:
-    the matrix product two rows a time, its tail row a dot product; SMLAxy: the depthwise
-    conv four channels a time, with windows cut by the padding) and the portable ones give
-    the same bytes, TFLM's."""
+    the matrix product two rows by two channels a time, its tail row dot products; SMLAxy:
+    the depthwise conv four channels a time, with windows cut by the padding) and the
+    portable ones give the same bytes, TFLM's."""
     pytest.importorskip("tflite_micro")
     c_check.require_tools(qemu=True)
     from usmp_dialect.tvm.c.runner import M4_FLAGS

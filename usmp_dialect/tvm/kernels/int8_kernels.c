@@ -252,6 +252,46 @@ static int32_t usmp_matmul_rows_x2(const int8_t* x, const int8_t* weights, int8_
   }
   return row;
 }
+
+/* Two output channels of the matrix product, over two rows a time: four dot products from
+ * one load and widening of two rows and two channels' weights. */
+static void usmp_matmul_pair(const int8_t* x, const int8_t* w0, int8_t* y, int32_t rows,
+                             int32_t depth, int32_t units, const int32_t base[2],
+                             const int32_t multiplier[2], const int32_t shift[2],
+                             const struct usmp_conv* p) {
+  const int8_t* w1 = w0 + depth;
+  int32_t row = 0;
+  for (; row + 2 <= rows; row += 2, x += 2 * depth, y += 2 * units) {
+    const int8_t* x1 = x + depth;
+    int32_t a00 = base[0], a01 = base[1], a10 = base[0], a11 = base[1], i = 0;
+    for (; i + 4 <= depth; i += 4) {
+      const uint32_t x0v = usmp_word(x + i), x1v = usmp_word(x1 + i);
+      const int16x2_t x0e = __sxtb16((int8x4_t)x0v), x0o = usmp_odd(x0v);
+      const int16x2_t x1e = __sxtb16((int8x4_t)x1v), x1o = usmp_odd(x1v);
+      const uint32_t w0v = usmp_word(w0 + i), w1v = usmp_word(w1 + i);
+      const int16x2_t w0e = __sxtb16((int8x4_t)w0v), w0o = usmp_odd(w0v);
+      a00 = __smlad(x0o, w0o, __smlad(x0e, w0e, a00));
+      a10 = __smlad(x1o, w0o, __smlad(x1e, w0e, a10));
+      const int16x2_t w1e = __sxtb16((int8x4_t)w1v), w1o = usmp_odd(w1v);
+      a01 = __smlad(x0o, w1o, __smlad(x0e, w1e, a01));
+      a11 = __smlad(x1o, w1o, __smlad(x1e, w1e, a11));
+    }
+    for (; i < depth; ++i) {
+      a00 += (int32_t)x[i] * w0[i];
+      a01 += (int32_t)x[i] * w1[i];
+      a10 += (int32_t)x1[i] * w0[i];
+      a11 += (int32_t)x1[i] * w1[i];
+    }
+    y[0] = usmp_output(a00, multiplier[0], shift[0], p);
+    y[1] = usmp_output(a01, multiplier[1], shift[1], p);
+    y[units] = usmp_output(a10, multiplier[0], shift[0], p);
+    y[units + 1] = usmp_output(a11, multiplier[1], shift[1], p);
+  }
+  if (row < rows) {
+    y[0] = usmp_output(base[0] + usmp_dot(x, w0, depth), multiplier[0], shift[0], p);
+    y[1] = usmp_output(base[1] + usmp_dot(x, w1, depth), multiplier[1], shift[1], p);
+  }
+}
 #else
 static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
   int32_t acc = 0;
@@ -324,7 +364,20 @@ USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bi
                            const int32_t* multipliers, const int8_t* shifts, int8_t* y,
                            int32_t rows, int32_t depth, int32_t units,
                            const struct usmp_conv* p) {
-  for (int32_t c = 0; c < units; ++c) {
+  int32_t c = 0;
+#if defined(USMP_DSP)
+  for (; c + 2 <= units; c += 2) {
+    int32_t base[2], multiplier[2], shift[2];
+    for (int32_t k = 0; k < 2; ++k) {
+      const int8_t* weights = w + (ptrdiff_t)(c + k) * depth;
+      base[k] = usmp_bias(bias, p->bias_bytes, c + k) - p->input_zp * usmp_sum(weights, depth);
+      usmp_channel_scale(multipliers, shifts, c + k, p, &multiplier[k], &shift[k]);
+    }
+    usmp_matmul_pair(x, w + (ptrdiff_t)c * depth, y + c, rows, depth, units, base, multiplier,
+                     shift, p);
+  }
+#endif
+  for (; c < units; ++c) {
     const int8_t* weights = w + (ptrdiff_t)c * depth;
     int32_t base = usmp_bias(bias, p->bias_bytes, c) - p->input_zp * usmp_sum(weights, depth);
     int32_t multiplier, shift;
