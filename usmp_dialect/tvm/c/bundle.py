@@ -33,6 +33,7 @@ def library_files(module: ModuleOp, model: str, target: str = DEFAULT_TARGET) ->
         c_runner.RUNNER: c_runner.runner_source(interface),
         c_runner.STARTUP: c_runner.STARTUP_SOURCE,
         c_runner.LINKER_SCRIPT: c_runner.linker_script(interface),
+        c_runner.M4_LINKER_SCRIPT: c_runner.m4_linker_script(interface),
         "Makefile": c_runner.makefile(interface),
         c_runner.CMAKE_LISTS: c_runner.cmake_lists(interface),
     }
