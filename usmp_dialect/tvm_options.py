@@ -1,11 +1,12 @@
 """What the commands of the TVM wing need before TVM: the options of the model imports
 (`usmp-translate --import-relax`, `--import-tflite`, `--import-onnx`,
 `tools/check_relax_model.py`: how a model is lowered, the modes and help texts of their
-flags, the progress callback's type) and the C library's names (`--emit-c`'s model name
-limit, the runner's files). No TVM here, and nothing of `usmp_dialect.tvm`, each module of
-which imports TVM at its top: the mains build their parsers, `--help` and usage errors from
-this one, and import the wing where a command needs it (`usmp_dialect.tvm.relax.lowering`
-lowers a model as a `Lowering` says, `usmp_dialect.tvm.c` writes the library).
+flags, the progress callback's type) and the C library's (`--emit-c`'s model name limit,
+the runner's files, the int8 kernels' targets). No TVM here, and nothing of
+`usmp_dialect.tvm`, each module of which imports TVM at its top: the mains build their
+parsers, `--help` and usage errors from this one, and import the wing where a command needs
+it (`usmp_dialect.tvm.relax.lowering` lowers a model as a `Lowering` says,
+`usmp_dialect.tvm.c` writes the library).
 """
 
 from __future__ import annotations
@@ -129,3 +130,12 @@ MODEL_NAME_LIMIT = NAME_LIMIT - MACRO_AFFIXES - SHORTEST_IDENTIFIER
 RUNNER = "run.c"
 STARTUP = "startup.c"
 """The runner's files `--emit-c` writes beside the library (`usmp_dialect.tvm.c.runner`)."""
+
+TARGETS = {
+    "any": "Helium where the compiler has it, portable C elsewhere",
+    "cortex-m55": "Helium only: an error compiled without it",
+    "portable": "portable C only",
+    "tvm": "no kernels: TVM's loops",
+}
+"""`--emit-c --target`: what the library's int8 kernels are compiled for."""
+DEFAULT_TARGET = "any"
