@@ -11,9 +11,8 @@ from __future__ import annotations
 import math
 
 from usmp_dialect.tvm.c.library import Interface, Pool, Tensor
+from usmp_dialect.tvm_options import RUNNER, STARTUP
 
-RUNNER = "run.c"
-STARTUP = "startup.c"
 LINKER_SCRIPT = "an547.ld"
 M4_LINKER_SCRIPT = "an386.ld"
 CMAKE_LISTS = "CMakeLists.txt"
