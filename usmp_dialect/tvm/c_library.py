@@ -34,11 +34,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation
-from xdsl.rewriter import InsertPoint, Rewriter
 
-from usmp_dialect.analysis.tir_liveness import choose_entry, prim_funcs, tir_liveness
-from usmp_dialect.analysis.tir_params import io_kind, output_params, param_allocation
+from usmp_dialect.analysis.tir_liveness import choose_entry, prim_funcs
+from usmp_dialect.analysis.tir_params import io_kind, output_params, param_uses
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
@@ -431,29 +429,19 @@ def check_module(module: ModuleOp) -> tir.PrimFuncOp:
 # ----------------------------------------------------------------------- the interface
 
 
-def _io_kinds(module: ModuleOp, entry: tir.PrimFuncOp, names: list[str]) -> dict[str, IOKind]:
-    """The kind of each buffer param `names`: as the entry's `usmp.outputs` says, else TVM's
-    rule (both read and written: input_output, a member of the inputs struct the run updates
-    in place), found by the liveness analysis on a copy whose params are allocations."""
+def _io_kinds(
+    module: ModuleOp, entry: tir.PrimFuncOp, params: Mapping[str, tir.BufferType]
+) -> dict[str, IOKind]:
+    """The kind of each buffer param `params` names: as the entry's `usmp.outputs` says (an
+    importer's record of the model's outputs). A module without it (hand-written TIR,
+    planned by any version of the pipeline) gets TVM's rule from how its operators use each
+    param (`param_uses`): both read and written is input_output, a member of the inputs
+    struct the run updates in place."""
     outputs = output_params(entry)
     if outputs is not None:
-        return {name: io_kind(name, outputs, False, False) for name in names}
-    copy = module.clone()
-    entry_name = entry.sym_name.data
-    copied = prim_funcs(copy)[entry_name]
-    created: list[Operation] = []
-    for arg, name in list(zip(copied.body.block.args, copied.param_names(), strict=True)):
-        if name in names:
-            assert isinstance(arg.type, tir.BufferType)
-            created += param_allocation(arg, name, arg.type, [], copied)
-    Rewriter.insert_op(created, InsertPoint.at_start(copied.body.block))
-    liveness = tir_liveness(copy, entry_name)
-    used = {
-        allocation.op.buffer_name.data: (allocation.read, allocation.written)
-        for allocation in (liveness.allocations if liveness else [])
-        if allocation.op in created and allocation.op.buffer_name is not None
-    }
-    return {name: io_kind(name, None, *used.get(name, (False, False))) for name in names}
+        return {name: io_kind(name, outputs, False, False) for name in params}
+    uses = param_uses(module, entry.sym_name.data, params)
+    return {name: io_kind(name, None, use.read, use.written) for name, use in uses.items()}
 
 
 def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
@@ -487,17 +475,14 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
     record = entry.attributes.get(STATE_ATTR)
     state_after = record.after if isinstance(record, StateAttr) else {}
     initial = state_values(module, entry)
-    params = [
-        (name, arg.type)
+    params = {
+        name: arg.type
         for name, arg in zip(entry.param_names(), entry.body.block.args, strict=True)
-        if name not in pools
-    ]
-    param_names = [str(name) for name, _ in params]
-    kinds = _io_kinds(module, entry, param_names)
+        if name is not None and name not in pools and isinstance(arg.type, tir.BufferType)
+    }
+    kinds = _io_kinds(module, entry, params)
     tensors: list[tuple[str | None, str, tuple[int, ...], str]] = [
-        (name, kinds[str(name)], t.dims, tir.type_to_dtype(t.element_type))
-        for name, t in params
-        if isinstance(t, tir.BufferType)
+        (name, kinds[name], t.dims, tir.type_to_dtype(t.element_type)) for name, t in params.items()
     ]
     tensors += placed
     names = [name for name, *_ in tensors if name is not None]
