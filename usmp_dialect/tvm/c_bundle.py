@@ -19,13 +19,12 @@ def library_files(module: ModuleOp, model: str) -> dict[str, str]:
     interface = c_library.interface(module, entry, model)
     tvm_mod = emit_module(module)
     constant_params = {t.name: f"constant_{t.ident}" for t in interface.constants}
-    operators, overridable = c_library.operators_source(
+    operators, params = c_library.operators_source(
         tvm_mod, entry.sym_name.data, f"{model}_entry", constant_params
     )
-    params = [str(name) for name in entry.param_names()]
     files = {
         f"{model}.h": c_library.header(interface),
-        f"{model}.c": c_library.library_source(interface, operators, params, overridable),
+        f"{model}.c": c_library.library_source(interface, operators, params),
         c_runner.RUNNER: c_runner.runner_source(interface),
         c_runner.STARTUP: c_runner.STARTUP_SOURCE,
         c_runner.LINKER_SCRIPT: c_runner.linker_script(interface),

@@ -634,18 +634,24 @@ def _narrowed_constants(entry: tir.PrimFuncOp, ident: dict[str, str]) -> dict[st
 # ----------------------------------------------------------------------- the C source
 
 
-def _callable_entry(func: Any, constants: Mapping[str, str]) -> Any:
+@dataclass(frozen=True)
+class EntryParams:
+    """The params of the C entry, in order: the buffer params its body names (by name; a
+    pool it never reads, the constant pool whose every view became a constant's param,
+    is left out), then the constants it takes as params."""
+
+    buffers: list[str]
+    constants: list[str]
+
+
+def _callable_entry(func: Any, constants: Mapping[str, str]) -> tuple[Any, EntryParams]:
     """The entry as TVM's C code generator writes a plain function: a pointer param per
-    buffer param (re-declaring the buffer over it), then one per constant its view over
-    the constant pool had (`constants`: buffer name to the new param's name)."""
+    buffer param its body names (re-declaring the buffer over it), then one per constant
+    its view over the constant pool had (`constants`: buffer name to the new param's
+    name). A param C would never name gets no pointer: -Wunused-parameter is an error."""
     import tvm_ffi
     from tvm import ir, tirx
 
-    params, decls = [], []
-    for p in func.params:
-        pointer = ir.PointerType(ir.PrimType(p.dtype), p.scope())
-        params.append(ir.Var(f"{c_identifier(p.name)}_ptr", pointer))
-        decls.append(tirx.DeclBuffer(p, data=params[-1]))
     replaced: dict[str, Any] = {}
 
     def rebind(decl: Any) -> Any:
@@ -657,10 +663,17 @@ def _callable_entry(func: Any, constants: Mapping[str, str]) -> Any:
         return tirx.DeclBuffer(decl.buffer, data=replaced[name])
 
     body = tvm_ffi.structural_map(func.body, (tirx.DeclBuffer, rebind))
-    params += [replaced[name] for name in constants if name in replaced]
-    return tirx.PrimFunc(params, tirx.stmt_seq(*decls, body)), [
-        name for name in constants if name in replaced
-    ]
+    flags, body = _named(func.params, body)
+    kept = [p for p, named in zip(func.params, flags, strict=True) if named]
+    params, decls = [], []
+    for p in kept:
+        pointer = ir.PointerType(ir.PrimType(p.dtype), p.scope())
+        params.append(ir.Var(f"{c_identifier(p.name)}_ptr", pointer))
+        decls.append(tirx.DeclBuffer(p, data=params[-1]))
+    overridable = [name for name in constants if name in replaced]
+    params += [replaced[name] for name in overridable]
+    entry = tirx.PrimFunc(params, tirx.stmt_seq(*decls, body))
+    return entry, EntryParams([str(p.name) for p in kept], overridable)
 
 
 def _locals_on_stack(func: Any) -> Any:
@@ -700,13 +713,78 @@ def _with_empty_operator(entry: Any, name: str, operators: dict[Any, Any]) -> An
     return tirx.PrimFunc(entry.params, tirx.stmt_seq(entry.body, call), attrs=entry.attrs)
 
 
+def _views_left_out(body: Any, views: list[Any]) -> Any:
+    import tvm_ffi
+    from tvm import tirx
+
+    def left_out(decl: Any) -> Any:
+        unused = any(decl.same_as(view) for view in views)
+        return tirx.Evaluate(tirx.IntImm("int32", 0)) if unused else decl
+
+    return tvm_ffi.structural_map(body, (tirx.DeclBuffer, left_out))
+
+
+def _named(params: Any, body: Any) -> tuple[list[bool], Any]:
+    """For each of `params`, whether the C of `body` names it; and `body` without the
+    buffers declared over a var that nothing uses (TVM writes no C for such a view: its
+    uses name the var)."""
+    from tvm import ir, tirx
+
+    views = [d for d in nodes_of(tirx.DeclBuffer, body) if isinstance(d.data, ir.Var)]
+    used = tirx.analysis.undefined_vars(_views_left_out(body, views), [])
+    unused = [v for v in views if not any(v.buffer.same_as(u) for u in used)]
+    named = [*used, *(v.data for v in views if not any(v.same_as(u) for u in unused))]
+    flags = [any(p.same_as(v) for v in named) for p in params]
+    return flags, _views_left_out(body, unused)
+
+
+def _without_unused_params(functions: dict[Any, Any]) -> dict[Any, Any]:
+    """`functions` with each param a function never names left out, and its argument at
+    every call (by GlobalVar, or by name through `call_extern`): C's -Wunused-parameter is
+    an error, and an operator may be handed a pool it does not use."""
+    import tvm_ffi
+    from tvm import ir, tirx
+
+    named = {gv.name_hint: _named(f.params, f.body) for gv, f in functions.items()}
+    kept = {name: flags for name, (flags, _) in named.items()}
+
+    def callee(call: Any) -> tuple[str | None, int]:
+        """The module function `call` calls and the index of its first argument."""
+        if isinstance(call.op, ir.GlobalVar):
+            return call.op.name_hint, 0
+        if call.op.same_as(ir.Op.get("tirx.call_extern")) and isinstance(
+            call.args[0], ir.StringImm
+        ):
+            return str(call.args[0].value), 1
+        return None, 0
+
+    def dropped(call: Any) -> Any:
+        name, first = callee(call)
+        if name not in kept or all(kept[name]) or len(call.args) - first != len(kept[name]):
+            return call
+        passed = zip(call.args[first:], kept[name], strict=True)
+        args = [*call.args[:first], *(arg for arg, named in passed if named)]
+        return ir.Call(call.op, args, call.attrs, call.ty_args, call.span, ret_ty=call.ty)
+
+    return {
+        gv: tirx.PrimFunc(
+            [p for p, k in zip(f.params, kept[gv.name_hint], strict=True) if k],
+            tvm_ffi.structural_map(named[gv.name_hint][1], (ir.Call, dropped)),
+            ret_type=f.ret_type,
+            attrs=f.attrs,
+        )
+        for gv, f in functions.items()
+    }
+
+
 _EXTERN_C = '#ifdef __cplusplus\nextern "C"\n#endif\n'
-_DEFINITION = re.compile(r"^static (?:void|int32_t) \w+\((.*)\) \{$", re.MULTILINE)
 
 
-def operators_source(mod: Any, entry: str, entry_c_name: str, constants: Mapping[str, str]):
+def operators_source(
+    mod: Any, entry: str, entry_c_name: str, constants: Mapping[str, str]
+) -> tuple[str, EntryParams]:
     """TVM's C for every function of `mod`, the entry as `entry_c_name`, all `static`;
-    and the names of the constants the entry now takes as params, in order."""
+    and the params the C entry takes."""
     import tvm
 
     # The entry's calls name the operators' GlobalVars: the new module keeps them.
@@ -715,12 +793,12 @@ def operators_source(mod: Any, entry: str, entry_c_name: str, constants: Mapping
         for gv in mod.get_global_vars()
         if gv.name_hint != entry
     }
-    callable_entry, constant_params = _callable_entry(
-        exact_float_placeholders(mod[entry]), constants
-    )
+    callable_entry, entry_params = _callable_entry(exact_float_placeholders(mod[entry]), constants)
     if not operators:
         callable_entry = _with_empty_operator(callable_entry, f"{entry_c_name}_nothing", operators)
-    private = tvm.IRModule({**operators, tvm.ir.GlobalVar(entry_c_name): callable_entry})
+    private = tvm.IRModule(
+        _without_unused_params({**operators, tvm.ir.GlobalVar(entry_c_name): callable_entry})
+    )
     with tvm.transform.PassContext(config={"tirx.disable_storage_rewrite": True}):
         built = tvm.compile(private, target="c")
     source = built.mod.inspect_source()
@@ -742,15 +820,7 @@ def operators_source(mod: Any, entry: str, entry_c_name: str, constants: Mapping
     # accumulator before it reads it (-Wmaybe-uninitialized, an error under -Werror).
     source = re.sub(r"^(\s+\w+ \w+\[\d+\]);$", r"\1 = {0};", source, flags=re.MULTILINE)
 
-    def unused_params_allowed(match: re.Match[str]) -> str:
-        """The definition, with `(void)p;` for each param `p` its body never names (an
-        operator handed a pool it does not use): -Wunused-parameter is an error."""
-        body = source[match.end() : source.find("\n}\n", match.end())]
-        names = [param.split()[-1].lstrip("*") for param in match[1].split(", ") if param]
-        unused = [name for name in names if not re.search(rf"\b{name}\b", body)]
-        return match[0] + "".join(f"\n  (void){name};" for name in unused)
-
-    return _short_identifiers(_DEFINITION.sub(unused_params_allowed, source)), constant_params
+    return _short_identifiers(source), entry_params
 
 
 def _short_identifiers(source: str) -> str:
@@ -946,12 +1016,10 @@ def _pool_address(interface: Interface, pool: str, offset: int) -> str:
     return f"&({base})[{offset}]"
 
 
-def _entry_arguments(
-    interface: Interface, params: list[str], constant_params: list[str]
-) -> list[str]:
+def _entry_arguments(interface: Interface, params: EntryParams) -> list[str]:
     by_name = {t.name: t for t in (*interface.inputs, *interface.outputs)}
     arguments = []
-    for name in params:
+    for name in params.buffers:
         pool = next((p for p in interface.pools if p.name == name), None)
         if pool is not None:
             arguments.append(_pool_address(interface, pool.name, 0))
@@ -960,7 +1028,7 @@ def _entry_arguments(
             owner = "outputs" if tensor in interface.outputs else "inputs"
             arguments.append(f"{owner}->{tensor.ident}")
     constants = {t.name: t for t in interface.constants}
-    for name in constant_params:
+    for name in params.constants:
         tensor = constants[name]
         default = _pool_address(interface, *interface.offsets[name])
         arguments.append(
@@ -993,11 +1061,9 @@ def _infinities(operators: str) -> list[str]:
     return [f"#define {n} {v}" for n, v in spelled.items() if re.search(rf"\b{n}\b", operators)]
 
 
-def library_source(
-    interface: Interface, operators: str, params: list[str], constant_params: list[str]
-) -> str:
+def library_source(interface: Interface, operators: str, params: EntryParams) -> str:
     m = interface.model
-    arguments = ",\n      ".join(_entry_arguments(interface, params, constant_params))
+    arguments = ",\n      ".join(_entry_arguments(interface, params))
     # A model may have no workspace pool (nothing left to plan) or no constants.
     unused = ["  (void)workspace_pools;", "  (void)overrides;"]
     lines = [
