@@ -19,7 +19,7 @@ def build(module: str, qualname: str, name: str, directory: str, types: tuple[st
     function = kernel.named(module, qualname)
     if kernel.module_name_of(function, types) != name:
         raise SystemExit(f"the sources of {module}.{qualname} differ from those asked for")
-    kernel.compile_kernels()  # the kernels' modules now call each other's JIT functions
+    kernel.compile_kernels()  # its JIT function calls the other kernels' JIT functions
     arguments, _ = sigutils.normalize_signature(f"none({', '.join(types)})")
     dispatcher: Any = function.compiled  # numba's dispatcher, untyped
     dispatcher.compile(arguments)
@@ -31,7 +31,7 @@ def build(module: str, qualname: str, name: str, directory: str, types: tuple[st
     compiler = CC(name)
     compiler.output_dir = directory
     compiler.verbose = False
-    compiler.export(EXPORT, signature)(function.py_func)
+    compiler.export(EXPORT, signature)(dispatcher.py_func)
     compiler.compile()
 
 
