@@ -12,7 +12,8 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from usmp_dialect.analysis.tir_liveness import Allocation, prim_funcs, tir_liveness
+from usmp_dialect.analysis.tir_entry import prim_funcs
+from usmp_dialect.analysis.tir_liveness import Allocation, tir_liveness
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, OUTPUTS_ATTR, IOKind

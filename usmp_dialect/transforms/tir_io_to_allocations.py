@@ -25,7 +25,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from usmp_dialect.analysis.tir_liveness import check_entry_not_called
+from usmp_dialect.analysis.tir_entry import check_entry_not_called
 from usmp_dialect.analysis.tir_params import (
     allocation_uses,
     constant_params,

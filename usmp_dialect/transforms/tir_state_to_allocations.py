@@ -31,7 +31,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from usmp_dialect.analysis.tir_liveness import check_entry_not_called, module_callee, prim_funcs
+from usmp_dialect.analysis.tir_entry import check_entry_not_called, module_callee, prim_funcs
 from usmp_dialect.analysis.tir_params import (
     output_params,
     param_buffer_type,

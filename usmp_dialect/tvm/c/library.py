@@ -35,7 +35,7 @@ from typing import Any
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 
-from usmp_dialect.analysis.tir_liveness import choose_entry, prim_funcs
+from usmp_dialect.analysis.tir_entry import choose_entry, prim_funcs
 from usmp_dialect.analysis.tir_params import io_kind, output_params, param_uses
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.analysis.tir_liveness import choose_entry, prim_funcs
+from usmp_dialect.analysis.tir_entry import choose_entry, prim_funcs
 from usmp_dialect.tvm.captured_output import output_captured
 from usmp_dialect.tvm.model_files.input_shapes import dims_text, fixed_input_shapes
 from usmp_dialect.tvm.model_files.io_quantization import (

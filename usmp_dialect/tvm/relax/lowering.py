@@ -61,7 +61,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.analysis.tir_liveness import prim_funcs
+from usmp_dialect.analysis.tir_entry import prim_funcs
 from usmp_dialect.dialects.usmp import (
     CONSTANTS_ATTR,
     IN_PLACE_ATTR,

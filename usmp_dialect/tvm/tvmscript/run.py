@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from usmp_dialect.analysis.tir_liveness import ENTRY_ATTR, ENTRY_NAMES
+from usmp_dialect.analysis.tir_entry import ENTRY_ATTR, ENTRY_NAMES
 from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.dialects.usmp import (
     CONSTANTS_ATTR,
