@@ -845,6 +845,8 @@ def int8_kernel_tflite(
     per-tensor scales, an int32 bias at input scale x weight scale), `kind` one of:
 
     "conv":      input int8[1,9,9,4] -> CONV_2D 3x3, 8 filters (of 4 / `groups` channels)
+    "pointwise": input int8[1,9,9,20] -> CONV_2D 1x1, 8 filters (81 pixels, 20 channels:
+                 a matrix product with a tail of rows and of columns)
     "depthwise": input int8[1,9,9,4] -> DEPTHWISE_CONV_2D 3x3, `depth_multiplier`
     "dense":     input int8[1,3,16] -> FULLY_CONNECTED 6 (`keep_num_dims`: [1,3,6], else
                  [3,6])
@@ -861,6 +863,8 @@ def int8_kernel_tflite(
         in_shape, weights = [1, 3, 16], rng.standard_normal((6, 16)) / 4
     elif kind == "conv":
         in_shape, weights = [1, 9, 9, 4], rng.standard_normal((8, 3, 3, 4 // groups)) / 6
+    elif kind == "pointwise":
+        in_shape, weights = [1, 9, 9, 20], rng.standard_normal((8, 1, 1, 20)) / 6
     else:
         in_shape, weights = [1, 9, 9, 4], rng.standard_normal((1, 3, 3, 4 * depth_multiplier)) / 3
     channel_axis = 3 if kind == "depthwise" else 0
@@ -904,7 +908,8 @@ def int8_kernel_tflite(
         side = 9 if padding == Padding.SAME else 9 - 2 * dilation
         side = -(-side // stride)
         out_shape = [1, side, side, channels]
-        table = "Conv2DOptions" if kind == "conv" else "DepthwiseConv2DOptions"
+        convolution = kind in ("conv", "pointwise")
+        table = "Conv2DOptions" if convolution else "DepthwiseConv2DOptions"
         fields = {"DepthMultiplier": depth_multiplier} if kind == "depthwise" else {}
         options = _table(
             b,
@@ -917,11 +922,9 @@ def int8_kernel_tflite(
             FusedActivationFunction=activation,
             **fields,
         )
-        code = BuiltinOperator.CONV_2D if kind == "conv" else BuiltinOperator.DEPTHWISE_CONV_2D
+        code = BuiltinOperator.CONV_2D if convolution else BuiltinOperator.DEPTHWISE_CONV_2D
         options_type = (
-            BuiltinOptions.Conv2DOptions
-            if kind == "conv"
-            else BuiltinOptions.DepthwiseConv2DOptions
+            BuiltinOptions.Conv2DOptions if convolution else BuiltinOptions.DepthwiseConv2DOptions
         )
     out = w.tensor("output", out_shape, int8, [output_scale], [5])
     operators: list[tuple[int, list[int], int, int, int | None]] = [

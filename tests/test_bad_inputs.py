@@ -281,6 +281,15 @@ CASES = {
         ),
         where="usmp-translate",
     ),
+    "emit-c-unknown-target": dataclasses.replace(
+        emit_c(
+            "emit_c_duplicate_param_names.mlir",
+            "unknown --target 'cortex-m4': the known targets are any, cortex-m55, portable, tvm",
+            "--target",
+            "cortex-m4",
+        ),
+        where="usmp-translate",
+    ),
     "target-format": Case(
         (*OPT_EXAMPLE, "-t", "usmp-report{format=xml}"),
         "invalid target 'usmp-report{format=xml}'",

@@ -2,6 +2,7 @@
 and the benchmarks:
 
     [tir-hoist-workspaces,] tir-state-to-allocations, [tir-io-to-allocations,]
+    [tir-band-stages,]
     memref-to-usmp, tir-to-usmp,
     usmp-assign-pools[{pools="..."}], tir-constants-to-buffers, tir-align-to-pools,
     usmp-plan{algorithm=... time-limit=... effort=...}[, usmp-to-memref, usmp-to-tir]
@@ -43,6 +44,7 @@ def plan_pools_pipeline(
     workspace_io: bool = False,
     effort: float = DEFAULT_EFFORT,
     hoist_workspaces: bool = False,
+    band_stages: bool = False,
     pools: str = "",
     constant_pool: bool = False,
     instance: bool = False,
@@ -65,6 +67,7 @@ def plan_pools_pipeline(
     passes = ["tir-hoist-workspaces"] if hoist_workspaces else []
     passes += ["tir-state-to-allocations"]
     passes += ["tir-io-to-allocations"] if workspace_io else []
+    passes += ["tir-band-stages"] if band_stages else []
     passes += [
         "memref-to-usmp",
         "tir-to-usmp",

@@ -85,6 +85,12 @@ def _tir_hoist_workspaces():
     return TirHoistWorkspaces
 
 
+def _tir_band_stages():
+    from usmp_dialect.transforms.tir_band_stages import TirBandStages
+
+    return TirBandStages
+
+
 def _tir_constants_to_buffers():
     from usmp_dialect.transforms.tir_constants_to_buffers import TirConstantsToBuffers
 
@@ -112,6 +118,7 @@ USMP_UNIVERSE = Universe(
         "usmp-to-memref": _usmp_to_memref,
         "tir-hoist-workspaces": _tir_hoist_workspaces,
         "tir-io-to-allocations": _tir_io_to_allocations,
+        "tir-band-stages": _tir_band_stages,
         "tir-state-to-allocations": _tir_state_to_allocations,
         "tir-to-usmp": _tir_to_usmp,
         "tir-constants-to-buffers": _tir_constants_to_buffers,
@@ -148,6 +155,7 @@ PASS_SUMMARIES = {
     "tir-hoist-workspaces": "an operator's workspaces allocated at its call sites, one a call",
     "tir-io-to-allocations": "the entry's inputs and outputs become plannable allocations",
     "tir-state-to-allocations": "each state variable's values before and after a run, one buffer",
+    "tir-band-stages": "chains of row operators run band by band, intermediates a few rows",
     "tir-to-usmp": "the plannable tir.alloc_buffers to usmp.alloc_offset, with their liveness",
     "tir-constants-to-buffers": "the entry's constants become buffers of a constant pool",
     "usmp-assign-pools": 'the pools (pools="SPEC", below) and each buffer\'s candidate pools',

@@ -308,6 +308,11 @@ GLOBAL_SYMBOL_ATTR = "global_symbol"
 TARGET_ATTR = "target"
 """The PrimFunc attribute TVM keeps a function's target in (`tvm::attr::kTarget`)."""
 
+KERNEL_ATTR = "usmp.kernel"
+"""The PrimFunc attribute saying its body is one hand-written C kernel's operator (a JSON
+object: the kernel's kind, window, quantization, operands); a pass that changes what
+the body computes must drop it."""
+
 
 @irdl_attr_definition
 class TargetAttr(ParametrizedAttribute):

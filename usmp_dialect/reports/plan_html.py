@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
 from usmp_dialect.analysis.tir_liveness import entry_operators
+from usmp_dialect.reports.bands import band_lines
 from usmp_dialect.reports.plan_svg import (
     Operator,
     TimeSpan,
@@ -159,7 +160,16 @@ def _how_planned(report: PlanReport) -> str:
     if plan is None:
         return ""
     proof = proof_of(report)
-    return f"<p>planned by <b>{escape(str(plan.get('algorithm')))}</b>: {proof}</p>"
+    return f"<p>planned by <b>{escape(str(plan.get('algorithm')))}</b>: {proof}</p>" + _bands(
+        report
+    )
+
+
+def _bands(report: PlanReport) -> str:
+    """What `tir-band-stages` banded, as the text report says it."""
+    if "bands" not in report:
+        return ""
+    return f'<pre class="bands">{escape(chr(10).join(band_lines(report["bands"])))}</pre>'
 
 
 def _section(

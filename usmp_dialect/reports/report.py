@@ -43,6 +43,7 @@ from usmp_dialect.dialects.usmp import (
 )
 from usmp_dialect.planning.conflicts import max_live, max_live_per_pool
 from usmp_dialect.planning.problem import Plan, Problem, unique_values
+from usmp_dialect.reports.bands import Bands, band_lines, module_bands
 from usmp_dialect.reports.names import short_names
 
 
@@ -110,6 +111,8 @@ class PlanReport(TypedDict):
     unplanned: list[Unplanned]
     plan: PlanSummary | None
     fill: NotRequired[list[PoolFill]]
+    bands: NotRequired[Bands]
+    """What `tir-band-stages` banded, when it ran."""
     """For a plan made with `fill=traffic`, per pool against TVM's rule on the same pools."""
 
 
@@ -248,6 +251,8 @@ def plan_report(module: ModuleOp, order: ReportOrder = "pool") -> PlanReport:
     }
     if (fill := _fill(module, pools)) is not None:
         report["fill"] = fill
+    if (bands := module_bands(module)) is not None:
+        report["bands"] = bands
     return report
 
 
@@ -390,6 +395,8 @@ def format_text_report(report: PlanReport) -> str:
     if report["plan"] is not None:
         lines += _plan_lines(report["plan"], report)
         lines.append(_lower_bound_line(report))
+    if "bands" in report:
+        lines += band_lines(report["bands"])
     return "\n".join(lines) + "\n"
 
 

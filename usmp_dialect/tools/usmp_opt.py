@@ -160,6 +160,12 @@ class UsmpOptMain(xDSLOptMain):
             "pool too (tir-io-to-allocations first), as TVM's use_workspace_io did",
         )
         arg_parser.add_argument(
+            "--band-stages",
+            action="store_true",
+            help="--plan-pools runs chains of row operators (convolutions, pooling, "
+            "elementwise) band by band, their intermediates a few rows (tir-band-stages)",
+        )
+        arg_parser.add_argument(
             "--hoist-workspaces",
             action="store_true",
             help="--plan-pools allocates each operator's workspaces at its call sites, one "
@@ -232,11 +238,12 @@ class UsmpOptMain(xDSLOptMain):
             or args.fill is not None
             or args.use_workspace_io
             or args.hoist_workspaces
+            or args.band_stages
             or args.pools is not None
         ):
             _usage_error(
                 "--algorithm, --time-limit, --effort, --fill, --use-workspace-io, "
-                "--hoist-workspaces "
+                "--hoist-workspaces, --band-stages "
                 "and --pools go with --plan-pools (or write -p 'tir-hoist-workspaces,"
                 "tir-io-to-allocations,...,usmp-assign-pools"
                 '{pools="SPEC"},usmp-plan{algorithm=NAME time-limit=SECONDS effort=N}\')'
@@ -256,6 +263,7 @@ class UsmpOptMain(xDSLOptMain):
                     lower=not args.target.startswith(PLAN_TARGETS),
                     workspace_io=args.use_workspace_io,
                     hoist_workspaces=args.hoist_workspaces,
+                    band_stages=args.band_stages,
                     effort=DEFAULT_EFFORT if args.effort is None else args.effort,
                     fill=args.fill or "first",
                     pools=self._checked_pools(),

@@ -8,6 +8,7 @@
         [--constants-out FILE.bin]              and the constant pool's initial bytes
     usmp-translate --emit-c DIR planned.mlir    planned tir -> C library, runner, Makefile
         [--model-name NAME]                     (NAME.h: struct NAME_inputs, NAME_run, ...)
+        [--target any|cortex-m55|portable|tvm]  (the int8 kernels: docs/c-library.md)
     usmp-translate --import-relax m.py:NAME     Relax model NAME() -> (mod, weights) -> tir
         [--weights=bound|params] [--fusion=default|none]   how TVM lowers it first
         [--temporaries=keep|inline]             operators' temporaries kept or inlined
@@ -63,6 +64,7 @@ from usmp_dialect.tools.help_text import VersionAction
 from usmp_dialect.tools.output import StagedOutputs, staged_outputs
 from usmp_dialect.tools.progress import terminal_progress
 from usmp_dialect.tvm.c import runner as c_runner
+from usmp_dialect.tvm.fast_kernels import DEFAULT_TARGET, TARGETS
 from usmp_dialect.tvm.relax.lowering import (
     CONSTANT_STORAGE_HELP,
     CONSTANT_STORAGE_MODES,
@@ -304,6 +306,13 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="NAME",
         help="the C prefix of the interface: NAME.h, struct NAME_inputs, NAME_run (default: model)",
     )
+    library.add_argument(
+        "--target",
+        metavar="NAME",
+        help="the int8 kernels' target: "
+        + ", ".join(f"{t} ({what})" for t, what in TARGETS.items())
+        + f" (default: {DEFAULT_TARGET})",
+    )
     models = parser.add_argument_group("--emit-c-models options")
     models.add_argument(
         "--model",
@@ -338,12 +347,19 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def emit_c(text: bytearray, name: str, directory: str, model: str, outputs: StagedOutputs) -> None:
+def emit_c(
+    text: bytearray,
+    name: str,
+    directory: str,
+    model: str,
+    outputs: StagedOutputs,
+    target: str = DEFAULT_TARGET,
+) -> None:
     """The library's files staged for `directory`: written with the command's outputs, so
     only those files of the directory are replaced, and only once all are made."""
     from usmp_dialect.tvm.c.bundle import library_files
 
-    for file_name, content in library_files(parse_module(text, name), model).items():
+    for file_name, content in library_files(parse_module(text, name), model, target).items():
         outputs.add_in_directory(directory, file_name, content)
 
 
@@ -388,8 +404,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             usage_error(TOOL, f"--{option} is an option of --emit-tflite-plan")
     if args.emit_c is not None:
         return _emit_c(args)
-    if args.model_name is not None:
-        usage_error(TOOL, "--model-name is an option of --emit-c")
+    if args.model_name is not None or args.target is not None:
+        option = "--model-name" if args.model_name is not None else "--target"
+        usage_error(TOOL, f"{option} is an option of --emit-c")
     mode = next(flag for flag in TRANSLATIONS if getattr(args, flag.replace("-", "_")))
     lowering = _lowering(args, mode)
     input_shapes = _input_shapes(args, mode)
@@ -452,6 +469,11 @@ def _emit_c(args: argparse.Namespace) -> int:
         if value is not None:
             usage_error(TOOL, f"{flag} is not an option of --emit-c (it writes DIR)")
     model = "model" if args.model_name is None else args.model_name
+    target = DEFAULT_TARGET if args.target is None else args.target
+    if target not in TARGETS:
+        usage_error(
+            TOOL, f"unknown --target '{target}': the known targets are {', '.join(TARGETS)}"
+        )
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", model):
         usage_error(TOOL, f"--model-name must be a C identifier, got '{model}'")
     _check_prefix_length("--model-name", model)
@@ -463,7 +485,7 @@ def _emit_c(args: argparse.Namespace) -> int:
         context.input_name = name
         text = _read_input(path, mlir=True)
         with requires_tvm(TOOL, "--emit-c"):
-            emit_c(text, name, args.emit_c, model, outputs)
+            emit_c(text, name, args.emit_c, model, outputs, target)
     return 0
 
 

@@ -11,18 +11,21 @@ from xdsl.dialects.builtin import ModuleOp
 from usmp_dialect.formats.constant_pool import constant_pool_bytes
 from usmp_dialect.tvm.c import library as c_library
 from usmp_dialect.tvm.c import runner as c_runner
+from usmp_dialect.tvm.fast_kernels import DEFAULT_TARGET, with_kernel_calls
 from usmp_dialect.tvm.tvmscript.emitter import emit_module
 
 
-def library_files(module: ModuleOp, model: str) -> dict[str, str]:
-    """File name: text, for a planned module of the `tir` dialect."""
+def library_files(module: ModuleOp, model: str, target: str = DEFAULT_TARGET) -> dict[str, str]:
+    """File name: text, for a planned module of the `tir` dialect, its int8 kernels for
+    `target` (`fast_kernels.TARGETS`)."""
     entry = c_library.check_module(module)
     interface = c_library.interface(module, entry, model)
-    tvm_mod = emit_module(module)
+    tvm_mod, kernels = with_kernel_calls(emit_module(module), entry.sym_name.data, target)
     constant_params = {t.name: f"constant_{t.ident}" for t in interface.constants}
     operators, params = c_library.operators_source(
         tvm_mod, entry.sym_name.data, f"{model}_entry", constant_params
     )
+    operators = f"{kernels}\n{operators}"
     files = {
         f"{model}.h": c_library.header(interface),
         f"{model}.c": c_library.library_source(interface, operators, params),

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from usmp_dialect.tvm.fast_kernels import add_annotation
 from usmp_dialect.tvm.model_files.fixed_point import (
     clamped,
     multiply_by_quantized_multiplier,
@@ -167,7 +168,13 @@ def add(
         lambda *i: te.sum(tirx.Select(term == 0, scaled(0, i), scaled(1, i)), axis=term),
         name="scaled_sum",
     )
-    return te.compute(shape, lambda *i: _requantized(total[i], output, bounds), name="add")
+    same_shape = all(list(o.shape) == list(shape) for o in operands)
+    return te.compute(
+        shape,
+        lambda *i: _requantized(total[i], output, bounds),
+        name="add",
+        attrs=add_annotation(operands, output, bounds, same_shape),
+    )
 
 
 def average_pool(x: Any, w: PoolWindow, out_shape: list[int], bounds: Bounds) -> Any:

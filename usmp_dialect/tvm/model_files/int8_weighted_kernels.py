@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from usmp_dialect.tvm.fast_kernels import kernel_annotation
 from usmp_dialect.tvm.model_files.fixed_point import clamped, requantized
 
 _ACCUMULATOR = "int32"  # TFLM's int8 kernels sum in int32
@@ -75,14 +76,26 @@ def _requantized(
 
 
 def _requantized_sums(
-    shape: tuple[Any, ...], sum_at: Any, bias: Any, tables: tuple[Any, Any], r: Requantization
+    shape: tuple[Any, ...],
+    sum_at: Any,
+    bias: Any,
+    tables: tuple[Any, Any],
+    r: Requantization,
+    kernel: tuple[str, ConvWindow | None],
 ) -> Any:
     """The kernel's two stages: each output element's sum (`sum_at(*indices)`, its last
-    index the output channel), then its requantized value."""
+    index the output channel), then its requantized value, annotated with what the
+    kernel is (`kernel`: its kind and window) for the C library's kernels
+    (`fast_kernels`)."""
     from tvm import te
 
     acc = te.compute(shape, sum_at, "acc")
-    return te.compute(shape, lambda *i: _requantized(acc[i], bias, tables, i[-1], r), "requantized")
+    return te.compute(
+        shape,
+        lambda *i: _requantized(acc[i], bias, tables, i[-1], r),
+        "requantized",
+        attrs=kernel_annotation(*kernel, r),
+    )
 
 
 def _taps(data: Any, window: ConvWindow, kernel: tuple[Any, Any], r: Requantization) -> Any:
@@ -149,7 +162,7 @@ def conv2d(
         return te.sum(product, axis=[kh, kw, ci])
 
     shape = (batch, *window.out_size, out_channels)
-    return _requantized_sums(shape, sum_at, bias, (multipliers, shifts), r)
+    return _requantized_sums(shape, sum_at, bias, (multipliers, shifts), r, ("conv2d", window))
 
 
 def depthwise_conv2d(
@@ -178,7 +191,8 @@ def depthwise_conv2d(
         return te.sum(product, axis=[kh, kw])
 
     shape = (batch, *window.out_size, out_channels)
-    return _requantized_sums(shape, sum_at, bias, (multipliers, shifts), r)
+    kernel = ("depthwise_conv2d", window)
+    return _requantized_sums(shape, sum_at, bias, (multipliers, shifts), r, kernel)
 
 
 def fully_connected(
@@ -198,4 +212,5 @@ def fully_connected(
         )
         return te.sum(product, axis=i)
 
-    return _requantized_sums((rows, units), sum_at, bias, (multipliers, shifts), r)
+    kernel = ("fully_connected", None)
+    return _requantized_sums((rows, units), sum_at, bias, (multipliers, shifts), r, kernel)

@@ -76,6 +76,22 @@ CONVERTED_CUSTOM = frozenset(
         "TransformTensorBilinear",
         "TransformLandmarks",
     }
+) | frozenset(  # TFLM's signal library (micro_speech's front end), in tflm_signal
+    {
+        "SignalWindow",
+        "SignalFftAutoScale",
+        "SignalRfft",
+        "SignalEnergy",
+        "SignalFilterBank",
+        "SignalFilterBankSquareRoot",
+        "SignalFilterBankSpectralSubtraction",
+        "SignalPCAN",
+        "SignalFilterBankLog",
+        "SignalDelay",
+        "SignalOverlapAdd",
+        "SignalIrfft",
+        "SignalFramer",
+    }
 )
 # TFLite's fused activations (TfLiteFusedActivation) that clamp: RELU, RELU_N1_TO_1, RELU6.
 _CLAMPS = {1: (0.0, None), 2: (-1.0, 1.0), 3: (0.0, 6.0)}
@@ -100,9 +116,9 @@ def _pool_options(op: Any, name: str) -> _PoolOptions:
     return _PoolOptions(*(int(v) for v in options[: len(_PoolOptions._fields)]))
 
 
-def _flex_options(op: Any) -> dict[str, Any]:
+def flex_options(op: Any) -> dict[str, Any]:
     """A custom operator's options written as a FlexBuffer map (MediaPipe's version-2
-    landmark operators)."""
+    landmark operators, TFLM's signal library)."""
     from flatbuffers import flexbuffers
 
     if not op.CustomOptionsLength():
@@ -427,7 +443,7 @@ def corrected_converter() -> type:
             size / 2)."""
             self._require_version(op, "Landmarks2TransformMatrix")
             (landmarks,) = self.get_input_tensors(op)
-            o = _flex_options(op)
+            o = flex_options(op)
             expr = self.get_tensor_expr(landmarks)
 
             def coordinate(index: int, axis: int) -> Any:
@@ -508,7 +524,7 @@ def corrected_converter() -> type:
             input's last row or column reads 0."""
             self._require_version(op, "TransformTensorBilinear")
             data, matrix = self.get_input_tensors(op)
-            o = _flex_options(op)
+            o = flex_options(op)
             out_h, out_w = int(o["output_height"]), int(o["output_width"])
             _, height, width, channels = tensor_shape(data.tensor)
             a, b, _, tx, c, d, _, ty = self._affine_rows(self.get_tensor_expr(matrix))

@@ -40,6 +40,7 @@ one slice a part.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +50,7 @@ from usmp_dialect.tvm.model_files.tensor_names import tflite_tensor_label
 from usmp_dialect.tvm.model_files.tflite_lstm import convert_lstm
 from usmp_dialect.tvm.model_files.tflite_operators import corrected_converter, tensor_shape
 from usmp_dialect.tvm.model_files.tflite_svdf import convert_svdf
+from usmp_dialect.tvm.model_files.tflm_signal import CARRYING_SIGNAL_CONVERTERS, signal_converters
 from usmp_dialect.tvm.relax.lowering import STATE_COUNT_ATTR, STATE_INITIAL_ATTR
 
 # Quantized operators converted here (an integer LSTM is refused by `tflite_lstm`, saying
@@ -118,6 +120,12 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
         _SUPPORTED_QUANTIZED_OPS = corrected._SUPPORTED_QUANTIZED_OPS | _COPYING | _OURS
         subgraph: Any
 
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.convert_map.update(signal_converters(self))
+            for code, convert in CARRYING_SIGNAL_CONVERTERS.items():
+                self.convert_map[code] = functools.partial(self._convert_carrying, convert)
+
         def check_unsupported_ops(self) -> None:
             """TVM's check of every operator but ASSIGN_VARIABLE, whose quantized value and
             no output it takes for dynamic range quantization; the conversion checks it."""
@@ -167,6 +175,26 @@ def stateful_converter() -> tuple[type, dict[Any, Variable]]:
                 self, op, lambda tensor: self._tensor_variable(tensor).value
             )
             variable = self._tensor_variable(state)
+            variable.value, variable.written = after, True
+            return output
+
+        def _kernel_state(self, tensor: Any, initial: np.ndarray) -> Any:
+            """The value before the run of the state a signal kernel keeps from run to run
+            (TFLM's persistent buffers): a variable named after `tensor`, first `initial`
+            (TFLM's reset value)."""
+            key = ("kernel state", tensor.tensor_idx)
+            if key not in variables:
+                name = get_tensor_name(self.subgraph, tensor.tensor_idx)
+                dtype = str(initial.dtype)
+                var = relax.Var(name, relax.TensorType(list(initial.shape), dtype))
+                variables[key] = Variable(var, var, relax.const(initial, dtype), read=True)
+            return variables[key].value
+
+        def _convert_carrying(self, convert: Any, op: Any) -> Any:
+            """A signal operator whose kernel keeps state, converted by `convert`
+            (`tflm_signal`), which names the state's tensor and gives its value after."""
+            tensor, after, output = convert(self, op, self._kernel_state)
+            variable = variables[("kernel state", tensor.tensor_idx)]
             variable.value, variable.written = after, True
             return output
 

@@ -72,6 +72,7 @@ from usmp_dialect.dialects.usmp import (
 )
 from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm.captured_output import output_captured
+from usmp_dialect.tvm.fast_kernels import KERNEL_ANNOTATION, lifted_kernels
 from usmp_dialect.tvm.relax.copied_outputs import outputs_copied
 from usmp_dialect.tvm.relax.derived_scales import derived_bias_scales
 from usmp_dialect.tvm.relax.folded_weights import (
@@ -417,7 +418,7 @@ def _loops_and_allocs(lowered: Any) -> Any:
         ]
     )
     prims = {g: f for g, f in lowered.functions.items() if isinstance(f, tirx.PrimFunc)}
-    return passes(tvm.IRModule(prims))
+    return passes(lifted_kernels(tvm.IRModule(prims)))
 
 
 def relax_planner_bytes(
@@ -521,7 +522,7 @@ def _operator(name: str, func: Any, at: Site) -> Any:
     body = tvm_ffi.structural_map(
         func.body, (tirx.AllocBuffer, lambda s: tirx.AllocBuffer(s.buffer))
     )
-    kept = {k: v for k, v in (func.attrs or {}).items() if k == IN_PLACE_ATTR}
+    kept = {k: v for k, v in (func.attrs or {}).items() if k in (IN_PLACE_ATTR, KERNEL_ANNOTATION)}
     attrs = tvm_attrs(kept)
     if not _calls_packed(func) and not _allocates_locally(func):
         return tirx.PrimFunc(params, tirx.stmt_seq(*decls, *_statements(body)), attrs=attrs)

@@ -55,6 +55,8 @@ _SPATIAL = 0  # IterVar.iter_type of a data-parallel axis
 # OpPatternKind, the "op_pattern" attr of a PrimFunc `FuseOps` reads
 _BROADCAST = 1
 _OPAQUE = 8  # fused with nothing
+# A PrimFunc attribute: an operator of TFLM's signal library, fused with no producer.
+SIGNAL_KERNEL_ATTR = "usmp.signal_kernel"
 
 
 def inline_temporaries(lowered: Any, fuse_producers: bool = True) -> Any:
@@ -154,9 +156,15 @@ def _call_tirs(func: Any) -> list[Any]:
 
 
 def _spatial_callees(mod: Any) -> set[Any]:
-    """The PrimFuncs `mod`'s entry calls that compute element by element (no reduction)."""
+    """The PrimFuncs `mod`'s entry calls that compute element by element (no reduction),
+    but those a converter marked opaque (TFLM's signal kernels read their operands several
+    times: inlined, a producer's expression would be copied into each read)."""
     callees = {b.value.args[0] for b in _call_tirs(mod[ENTRY])}
-    return {c for c in callees if _all_spatial(mod[c])}
+    return {c for c in callees if _all_spatial(mod[c]) and not _signal_kernel(mod[c])}
+
+
+def _signal_kernel(func: Any) -> bool:
+    return (func.attrs or {}).get(SIGNAL_KERNEL_ATTR) is not None
 
 
 def _in_place_callees(mod: Any) -> set[Any]:

@@ -1,0 +1,129 @@
+"""Band schedules and the choice of stages (`planning/bands.py`): a banded chain computes
+every row once and in rolling buffers gives the unbanded rows' values; the chooser lowers
+a MobileNet's first stage to what its input, its output and a few rows need."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from usmp_dialect.planning.bands import Program, RowOperator, Stage, choose_stages, schedule
+
+
+@st.composite
+def chains(draw: st.DrawFn) -> list[RowOperator]:
+    """Chains of row operators: a stride of 1 or 2, a window of 1 to 3 rows (padded, so
+    output row y of a 3-row window reads y*stride-1 .. y*stride+1)."""
+    rows = draw(st.integers(4, 40))
+    chain = []
+    for k in range(draw(st.integers(2, 5))):
+        stride = draw(st.sampled_from([1, 2]))
+        window = draw(st.integers(1, 3))
+        low = -(window // 2)
+        out_rows = -(-rows // stride)
+        chain.append(RowOperator(f"op{k}", out_rows, 1, rows, 1, stride, low, low + window - 1))
+        rows = out_rows
+    return chain
+
+
+def _rows(op: RowOperator, rows_of_input, begin: int, end: int) -> list[int]:
+    """Output rows [begin, end) of `op`: a hash of the input rows its window reads
+    (rows outside the input count as padding)."""
+    out = []
+    for y in range(begin, end):
+        window = [
+            rows_of_input(r) if 0 <= r < op.input_rows else -1
+            for r in range(op.stride * y + op.low, op.stride * y + op.high + 1)
+        ]
+        out.append(hash(tuple(window)) % 1_000_003)
+    return out
+
+
+def _reader(buffer):
+    """Row `r` of the input (its index), else of a rolling buffer (slot r % rows)."""
+    if buffer is None:
+        return lambda r: r
+    return lambda r: int(buffer[r % len(buffer)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(chains(), st.integers(1, 8))
+def test_banded_chain_computes_each_row_at_most_once_with_the_unbanded_values(chain, band_height):
+    plan = schedule(chain, band_height)
+    # Unbanded: each operator over all its rows, one after another.
+    values = list(range(chain[0].input_rows))
+    for op in chain:
+        values = _rows(op, values.__getitem__, 0, op.rows)
+    # Banded: the intermediates in rolling buffers of plan.buffer_rows rows.
+    buffers = [np.full(rows, -7, dtype=np.int64) for rows in plan.buffer_rows]
+    output = np.full(chain[-1].rows, -7, dtype=np.int64)
+    computed = [[] for _ in chain]
+    for step in plan.steps:
+        for k, (begin, end) in enumerate(step):
+            if end <= begin:
+                continue
+            computed[k].append((begin, end))
+            op = chain[k]
+            rows = _rows(op, _reader(buffers[k - 1] if k else None), begin, end)
+            target = output if k == len(chain) - 1 else buffers[k]
+            for y, value in zip(range(begin, end), rows, strict=True):
+                target[y % len(target)] = value
+    assert output.tolist() == values
+    # No row computed twice (a row no window reads, behind a stride, not at all).
+    for ranges in computed:
+        rows = [r for b, e in ranges for r in range(b, e)]
+        assert rows == sorted(set(rows))
+    assert [r for b, e in computed[-1] for r in range(b, e)] == list(range(chain[-1].rows))
+
+
+def _mobilenet_first_stage() -> Program:
+    """person_detect's first four operators: input 96x96x1, conv 3x3/2 -> 48x48x8,
+    depthwise 3x3 -> 48x48x8, pointwise -> 48x48x16, depthwise 3x3/2 -> 24x24x16, then a
+    pointwise -> 24x24x32. Buffers: 0 the input, 1..5 each operator's output."""
+    chain = (
+        RowOperator("conv", 48, 48 * 8, 96, 96, 2, 0, 2),
+        RowOperator("depthwise", 48, 48 * 8, 48, 48 * 8, 1, -1, 1),
+        RowOperator("pointwise", 48, 48 * 16, 48, 48 * 8, 1, 0, 0),
+        RowOperator("depthwise2", 24, 24 * 16, 48, 48 * 16, 2, 0, 2),
+        RowOperator("pointwise2", 24, 24 * 32, 24, 24 * 16, 1, 0, 0),
+    )
+    sizes = (96 * 96, 48 * 48 * 8, 48 * 48 * 8, 48 * 48 * 16, 24 * 24 * 16, 24 * 24 * 32)
+    live = tuple(frozenset({k, k + 1}) for k in range(5))
+    return Program(live, sizes, (chain,), ((0, 1, 2, 3, 4),), ((1, 2, 3, 4, 5),))
+
+
+def test_chooser_bands_the_first_stage_to_its_input_output_and_a_few_rows():
+    program = _mobilenet_first_stage()
+    assert program.peak_bytes([]) == 18432 + 36864
+    stages = choose_stages(program)
+    assert [(s.first, s.last) for s in stages] == [(0, 3)]
+    (stage,) = stages
+    # The peak is now pointwise2's input and output; a band of 2 rows a step (fewer
+    # calls than 1) keeps the stage below it.
+    assert program.peak_bytes(stages) == 9216 + 18432
+    assert stage.plan.band_height == 2
+    assert stage.plan.buffer_rows == (6, 5, 5)
+    assert 9216 + 9216 + program.band_bytes(stage) <= 9216 + 18432
+    assert program.peak_bytes(stages) <= 0.6 * program.peak_bytes([])
+
+
+def test_asked_band_height_trades_rows_for_calls():
+    program = _mobilenet_first_stage()
+    low = choose_stages(program, [1])
+    high = choose_stages(program, [8])
+    assert high[0].plan.calls() < low[0].plan.calls()
+    assert program.peak_bytes(high) > program.peak_bytes(low)
+    assert program.peak_bytes(high) < program.peak_bytes([])
+
+
+def test_nothing_is_banded_when_no_stage_lowers_the_peak():
+    # The peak is an operator outside the chain, whose buffers nothing can shrink.
+    chain = (
+        RowOperator("a", 8, 4, 8, 4, 1, 0, 0),
+        RowOperator("b", 8, 4, 8, 4, 1, 0, 0),
+    )
+    live = (frozenset({0, 1}), frozenset({1, 2}), frozenset({3}))
+    program = Program(live, (32, 32, 32, 1000), (chain,), ((0, 1),), ((1, 2),))
+    assert choose_stages(program) == []
+    assert program.peak_bytes([Stage(0, 0, 1, schedule(chain, 1))]) == 1000

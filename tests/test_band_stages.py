@@ -1,0 +1,53 @@
+"""`--band-stages` end to end: a MobileNet's first stage (tests/band_stage_tflite.py)
+planned with and without it, each written as a C library, built and run on this machine:
+the banded library needs less memory and gives TFLM's bytes, the unbanded library's."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("tvm")
+pytest.importorskip("tflite")
+pytest.importorskip("tflite_micro")
+sys.path.insert(0, str(Path(__file__).parent))
+
+from band_stage_tflite import SIDE, band_stage_tflite
+
+from tests.support import c_check
+from tests.support.reference_runtime import reference_outputs
+from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
+from usmp_dialect.tvm.model_files.loading import import_model_file
+
+pytestmark = [pytest.mark.tvm, pytest.mark.slow]
+
+
+def test_banded_stage_is_bit_exact_with_tflm_in_less_memory(tmp_path: Path) -> None:
+    try:
+        c_check.require_tools(qemu=False)
+    except c_check.MissingTools as error:
+        pytest.fail(str(error))
+    path = tmp_path / "stage.tflite"
+    path.write_bytes(band_stage_tflite())
+    image = np.random.default_rng(0).integers(-128, 128, (1, SIDE, SIDE, 1)).astype(np.int8)
+    runs = {}
+    for banded in (False, True):
+        module = import_model_file(str(path), "tflite")
+        plan_pools(
+            module,
+            plan_pools_pipeline(workspace_io=True, constant_pool=True, band_stages=banded),
+        )
+        runs[banded] = c_check.run_planned(
+            module, {"input": image}, str(tmp_path / f"banded_{banded}")
+        )
+    (tflm,) = reference_outputs(str(path), [image])
+    for run in runs.values():
+        (output,) = run.outputs.values()
+        np.testing.assert_array_equal(output.reshape(tflm.shape), tflm)
+    # Unbanded, the depthwise convolution's 12x12x8 input and output and the image
+    # (3,456 bytes); banded, each 12-row intermediate a few rows.
+    assert runs[False].pools["global_workspace"] == 3456
+    assert runs[True].pools["global_workspace"] <= 0.7 * 3456

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""The "int8 kernels on the Cortex-M55" section of BENCHMARKS.md: instructions per
+inference of each int8 `.tflite`'s C library (`usmp-translate --emit-c`) on QEMU's
+Cortex-M55 (MPS3 AN547), counted exactly by the TCG plugin of `count.sh`, for the library's
+int8 kernels (Helium), the same kernels' portable C, and TVM's loops (`--target tvm`, the
+library before the kernels); the operators' code size; each output checked against TensorFlow
+Lite Micro's interpreter (the `tflite-micro` wheel) on this machine and on the board.
+
+    python tools/bench_m55_kernels.py --count-sh PATH/count.sh MODEL.tflite ... [--write]
+
+count.sh runs a semihosting program under `qemu-system-arm -M mps3-an547` with an
+instruction-counting plugin and prints `insns N`. A figure per inference is the count of a
+runner that runs the model N+1 times less that of one that runs it once, over N.
+Needs the ARM toolchain and QEMU (`apt-get install -y gcc-arm-none-eabi
+libnewlib-arm-none-eabi qemu-system-arm`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
+
+from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
+from usmp_dialect.tvm.c import bundle as c_bundle  # noqa: E402
+from usmp_dialect.tvm.fast_kernels import portable_operators  # noqa: E402
+from usmp_dialect.tvm.model_files.loading import import_model_file  # noqa: E402
+
+M55_FLAGS = "-std=c11 -O2 -mcpu=cortex-m55 -mthumb -mfloat-abi=hard"
+REPEATS = 2
+_RUN_CALL = "  if (model_run(&inputs, &outputs, &pools, NULL) != 0) {"
+
+
+def _write(module: object, directory: Path, target: str) -> None:
+    directory.mkdir(parents=True)
+    for name, text in c_bundle.library_files(module, "model", target).items():  # type: ignore[arg-type]
+        (directory / name).write_text(text)
+
+
+def _elf(directory: Path, runs: int, extra: str = "") -> Path:
+    """The runner for the board, running the model `runs` times."""
+    runner = (directory / "run.c").read_text()
+    assert _RUN_CALL in runner, "the runner's call of model_run changed"
+    repeated = (
+        f"  for (int r = 1; r < {runs}; ++r) (void)model_run(&inputs, &outputs, &pools, NULL);\n"
+    )
+    (directory / "run_repeat.c").write_text(runner.replace(_RUN_CALL, repeated + _RUN_CALL))
+    elf = directory / f"run{runs}{extra.replace(' ', '').replace('-D', '_')}.elf"
+    sources = ["startup.c", "run_repeat.c", "model.c", "model_constants.c"]
+    subprocess.run(
+        [
+            "arm-none-eabi-gcc",
+            *M55_FLAGS.split(),
+            *extra.split(),
+            "--specs=rdimon.specs",
+            "-T",
+            "an547.ld",
+            "-o",
+            elf.name,
+            *sources,
+            "-lm",
+        ],
+        cwd=directory,
+        check=True,
+    )
+    return elf
+
+
+def _count(count_sh: str, elf: Path, inputs: list[str]) -> int:
+    done = subprocess.run(
+        [count_sh, str(elf), *inputs, "out.bin"],
+        cwd=elf.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(re.search(r"insns (\d+)", done.stdout)[1])  # type: ignore[index]
+
+
+def _per_inference(count_sh: str, directory: Path, extra: str = "") -> tuple[int, bytes]:
+    """Instructions per inference, and the outputs' bytes of the last run."""
+    inputs = ["x.bin"]
+    once = _count(count_sh, _elf(directory, 1, extra), inputs)
+    output = (directory / "out.bin").read_bytes()
+    more = _count(count_sh, _elf(directory, REPEATS + 1, extra), inputs)
+    return (more - once) // REPEATS, output
+
+
+def _code_size(directory: Path) -> int:
+    """Bytes of `.text` of the library's operators (model.c) for the board."""
+    obj = directory / "model.o"
+    subprocess.run(
+        ["arm-none-eabi-gcc", *M55_FLAGS.split(), "-c", "model.c", "-o", obj.name],
+        cwd=directory,
+        check=True,
+    )
+    done = subprocess.run(
+        ["arm-none-eabi-size", "-A", str(obj)], capture_output=True, text=True, check=True
+    )
+    return sum(
+        int(parts[1])
+        for line in done.stdout.splitlines()
+        if (parts := line.split()) and parts[0].startswith(".text")
+    )
+
+
+def _tflm(path: str, x: np.ndarray) -> bytes:
+    from tflite_micro.python.tflite_micro import runtime
+
+    interpreter = runtime.Interpreter.from_file(path)
+    interpreter.set_input(x, 0)
+    interpreter.invoke()
+    return np.ascontiguousarray(interpreter.get_output(0)).tobytes()
+
+
+def _pool(directory: Path) -> str:
+    header = (directory / "model.h").read_text()
+    sizes = re.findall(r"_WORKSPACE_POOL_SIZE (\d+)", header)
+    return str(sum(map(int, sizes)))
+
+
+def measure(path: str, count_sh: str, scratch: Path) -> list[str]:
+    name = Path(path).stem
+    module = import_model_file(path, "tflite")
+    plan_pools(module, plan_pools_pipeline(constant_pool=True))
+    kernels, loops = scratch / name / "kernels", scratch / name / "tvm"
+    _write(module, kernels, "any")
+    _write(module, loops, "tvm")
+    from tflite_micro.python.tflite_micro import runtime
+
+    detail = runtime.Interpreter.from_file(path).get_input_details(0)
+    x = np.random.default_rng(0).integers(-128, 128, detail["shape"]).astype(detail["dtype"])
+    for directory in (kernels, loops):
+        x.tofile(directory / "x.bin")
+    subprocess.run(["make", "-s", "-C", str(kernels), "run"], check=True)
+    subprocess.run([str(kernels / "run"), "x.bin", "out.bin"], cwd=kernels, check=True)
+    theirs = _tflm(path, x)
+    host_exact = (kernels / "out.bin").read_bytes() == theirs
+    helium, helium_out = _per_inference(count_sh, kernels)
+    portable, portable_out = _per_inference(count_sh, kernels, "-DUSMP_KERNELS_PORTABLE")
+    tvm, tvm_out = _per_inference(count_sh, loops)
+    exact = {
+        "host": host_exact,
+        "M55 Helium": helium_out == theirs,
+        "M55 portable": portable_out == theirs,
+        "M55 TVM loops": tvm_out == theirs,
+    }
+    verdict = (
+        "all" if all(exact.values()) else "NOT " + ", ".join(k for k, v in exact.items() if not v)
+    )
+    left = portable_operators((kernels / "model.c").read_text())
+    return [
+        name,
+        f"{tvm:,}",
+        f"{portable:,}",
+        f"{helium:,}",
+        f"{tvm / helium:.1f}x",
+        f"{_code_size(loops):,}",
+        f"{_code_size(kernels):,}",
+        _pool(kernels),
+        verdict,
+        ", ".join(left) or "none",
+    ]
+
+
+HEADER = [
+    "model",
+    "TVM's loops",
+    "kernels, portable C",
+    "kernels, Helium",
+    "gain",
+    "code: TVM's loops",
+    "code: kernels",
+    "workspace pool",
+    "TFLM's bytes",
+    "operators left on TVM's loops",
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("models", nargs="+", metavar="MODEL.tflite")
+    parser.add_argument("--count-sh", required=True, help="the instruction counter's count.sh")
+    add_write_option(parser)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-m55-") as scratch:
+        rows = [
+            measure(path, os.path.abspath(args.count_sh), Path(scratch)) for path in args.models
+        ]
+    preamble = [
+        "`python tools/bench_m55_kernels.py --count-sh .../count.sh MODEL.tflite ... --write`: "
+        "each int8 `.tflite` planned (`--plan-pools --constant-pool`) and written by "
+        "`usmp-translate --emit-c` (`--target any`, and `--target tvm` for TVM's loops), its "
+        "runner built with `arm-none-eabi-gcc -O2 -mcpu=cortex-m55` (GCC 12.2) and run on "
+        "QEMU 7.2's MPS3 AN547; guest instructions per inference counted exactly by a TCG "
+        f"plugin (runs of {REPEATS} + 1 less 1, over {REPEATS}). Portable C: the same "
+        "library compiled with `-DUSMP_KERNELS_PORTABLE`. Code: `.text` bytes of `model.c`'s "
+        "object (the operators, the kernels and the entry). Workspace pool: bytes; the "
+        "kernels need no workspace of their own. TFLM's bytes: the output equals the "
+        "`tflite-micro` wheel's interpreter's on one random input, on this machine and on "
+        "the board in each build.",
+    ]
+    section = markdown_section("## int8 kernels on the Cortex-M55", preamble, HEADER, rows)
+    publish(section, args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,197 @@
+"""Band (line-buffer) schedules of a chain of row operators, and the choice of the stages
+to band (MCUNetV2's patch-based inference, with halo rows kept rather than recomputed).
+
+A row operator computes its output row by row; output row `y` reads input rows
+`stride * y + low` to `stride * y + high` (clipped to the input). A stage of such
+operators, each reading the one before, runs band by band: each step computes the next
+`band_height` rows of the stage's output, and each operator before it only the rows the
+next one still needs. An intermediate then lives in a rolling buffer of a few rows (row
+`r` in slot `r % rows`), so no row is computed twice: the stage's multiply-accumulates are
+exactly the unbanded ones, and what a band costs is the index arithmetic and the calls.
+Plain data, no IR: the pass `tir-band-stages` builds the chain from TIR.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+BANDS_ATTR = "usmp.bands"
+"""The entry's record of what `tir-band-stages` banded, and why not the rest."""
+
+__all__ = [
+    "BANDS_ATTR",
+    "BandSchedule",
+    "Program",
+    "RowOperator",
+    "Stage",
+    "choose_stages",
+    "schedule",
+]
+
+
+@dataclass(frozen=True)
+class RowOperator:
+    """One operator of a chain: `rows` output rows of `row_bytes` each, reading the
+    previous operator's output (or the stage's input, `input_rows` of
+    `input_row_bytes`)."""
+
+    name: str
+    rows: int
+    row_bytes: int
+    input_rows: int
+    input_row_bytes: int
+    stride: int
+    low: int
+    high: int
+
+    def input_rows_for(self, begin: int, end: int) -> tuple[int, int]:
+        """The input rows [first, last + 1) that output rows [begin, end) read."""
+        first = max(0, self.stride * begin + self.low)
+        last = min(self.input_rows - 1, self.stride * (end - 1) + self.high)
+        return first, last + 1
+
+
+@dataclass(frozen=True)
+class BandSchedule:
+    """`steps[t][k]`: the output rows [begin, end) operator `k` computes in step `t`;
+    `buffer_rows[k]`: the rows of operator `k`'s rolling buffer (the last operator writes
+    the stage's whole output)."""
+
+    band_height: int
+    steps: tuple[tuple[tuple[int, int], ...], ...]
+    buffer_rows: tuple[int, ...]
+
+    def calls(self) -> int:
+        return sum(1 for step in self.steps for begin, end in step if end > begin)
+
+
+def schedule(chain: Sequence[RowOperator], band_height: int) -> BandSchedule:
+    """The band schedule of `chain` computing `band_height` rows of its last operator's
+    output a step, each operator as late and as little as the next one allows."""
+    n = len(chain)
+    last = chain[-1]
+    produced = [0] * n
+    buffer_rows = [0] * (n - 1)
+    steps = []
+    for begin in range(0, last.rows, band_height):
+        needed = [0] * n
+        needed[-1] = min(begin + band_height, last.rows)
+        for k in range(n - 1, 0, -1):
+            if needed[k] > produced[k]:
+                first, end = chain[k].input_rows_for(produced[k], needed[k])
+                needed[k - 1] = max(produced[k - 1], end)
+                buffer_rows[k - 1] = max(buffer_rows[k - 1], needed[k - 1] - first)
+            else:
+                needed[k - 1] = produced[k - 1]
+        steps.append(tuple(zip(produced, needed, strict=True)))
+        produced = needed
+    return BandSchedule(band_height, tuple(steps), tuple(buffer_rows))
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Operators `first` to `last` (inclusive) of chain `chain`, banded by `plan`."""
+
+    chain: int
+    first: int
+    last: int
+    plan: BandSchedule
+
+
+@dataclass(frozen=True)
+class Program:
+    """What the chooser sees of a program: `live[s]`, the buffers (indices into `sizes`)
+    live at step `s`; the chains of row operators, each operator `k` of chain `c` running
+    at step `steps[c][k]` and writing buffer `outputs[c][k]`."""
+
+    live: tuple[frozenset[int], ...]
+    sizes: tuple[int, ...]
+    chains: tuple[tuple[RowOperator, ...], ...]
+    steps: tuple[tuple[int, ...], ...]
+    outputs: tuple[tuple[int, ...], ...]
+
+    def band_bytes(self, stage: Stage) -> int:
+        """The bytes a stage's rolling buffers hold."""
+        operators = self.chains[stage.chain][stage.first : stage.last]
+        return sum(
+            op.row_bytes * rows for op, rows in zip(operators, stage.plan.buffer_rows, strict=True)
+        )
+
+    def step_bytes(self, stages: Sequence[Stage]) -> list[int]:
+        """The bytes live at each of the program's steps, with `stages` banded: a stage's
+        intermediates (the outputs of all its operators but the last) become its rolling
+        buffers, and its steps run interleaved, so everything live at any of them is live
+        at all of them."""
+        removed = {self.outputs[s.chain][k] for s in stages for k in range(s.first, s.last)}
+        merged: dict[int, tuple[frozenset[int], int]] = {}
+        for s in stages:
+            steps = self.steps[s.chain][s.first : s.last + 1]
+            union = frozenset().union(*(self.live[t] for t in steps)) - removed
+            for t in steps:
+                merged[t] = (union, self.band_bytes(s))
+        totals = []
+        for t, buffers in enumerate(self.live):
+            live, extra = merged.get(t, (buffers - removed, 0))
+            totals.append(sum(self.sizes[b] for b in live) + extra)
+        return totals
+
+    def peak_bytes(self, stages: Sequence[Stage]) -> int:
+        """The largest sum of live bytes over the program's steps, with `stages` banded."""
+        return max(self.step_bytes(stages), default=0)
+
+
+def choose_stages(program: Program, band_heights: Sequence[int] | None = None) -> list[Stage]:
+    """Disjoint stages (two operators or more) that lower the program's peak, chosen
+    greedily: each round adds the stage (in place of those it overlaps) that lowers most
+    the peak, then the number of
+    steps at the peak (several steps may share it, each needing a stage of its own),
+    ties broken by the fewest operators, then the fewest calls; until none lowers them.
+    `band_heights`: the heights to try (default: each height that gives another number
+    of steps)."""
+    chosen: list[Stage] = []
+    best = _at_peak(program.step_bytes(chosen))
+    while True:
+        candidate: tuple[tuple[int, int, int, int], list[Stage]] | None = None
+        for stage in _candidates(program, band_heights):
+            stages = [s for s in chosen if not _overlap(s, stage)] + [stage]
+            peak = _at_peak(program.step_bytes(stages))
+            key = (
+                *peak,
+                sum(s.last - s.first for s in stages),
+                sum(s.plan.calls() for s in stages),
+            )
+            if peak < best and (candidate is None or key < candidate[0]):
+                candidate = (key, stages)
+        if candidate is None:
+            return sorted(chosen, key=lambda s: (s.chain, s.first))
+        chosen = candidate[1]
+        best = candidate[0][:2]
+
+
+def _overlap(a: Stage, b: Stage) -> bool:
+    return a.chain == b.chain and a.first <= b.last and b.first <= a.last
+
+
+def _at_peak(totals: Sequence[int]) -> tuple[int, int]:
+    """The peak and the number of steps at it."""
+    peak = max(totals, default=0)
+    return peak, sum(1 for t in totals if t == peak)
+
+
+def _candidates(program: Program, band_heights: Sequence[int] | None) -> Iterator[Stage]:
+    for c, chain in enumerate(program.chains):
+        for first in range(len(chain)):
+            for last in range(first + 1, len(chain)):
+                operators = chain[first : last + 1]
+                for height in _heights(operators[-1].rows, band_heights):
+                    yield Stage(c, first, last, schedule(operators, height))
+
+
+def _heights(rows: int, band_heights: Sequence[int] | None) -> list[int]:
+    if band_heights is not None:
+        return [h for h in band_heights if h <= rows]
+    heights: dict[int, int] = {}
+    for h in range(rows, 0, -1):
+        heights[-(-rows // h)] = h
+    return sorted(heights.values())

@@ -1,0 +1,68 @@
+"""What `tir-band-stages` banded and what it could not, from the entry's `usmp.bands`, for
+the plan report."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
+
+from usmp_dialect.dialects import tir
+from usmp_dialect.planning.bands import BANDS_ATTR
+
+
+class BandStage(TypedDict):
+    operators: list[str]
+    band_height: int
+    steps: int
+    calls: int
+    buffers: dict[str, int]
+    """Each rolling buffer's rows."""
+    band_bytes: int
+    macs: str
+
+
+class Bands(TypedDict):
+    peak: int
+    """The most bytes live at once before banding, by the pass's count."""
+    banded_peak: int
+    stages: list[BandStage]
+    unbanded: dict[str, str]
+    """Operators that could not be banded, each with why."""
+
+
+def _value(attr):
+    if isinstance(attr, IntegerAttr):
+        return attr.value.data
+    if isinstance(attr, StringAttr):
+        return attr.data
+    if isinstance(attr, ArrayAttr):
+        return [_value(a) for a in attr.data]
+    if isinstance(attr, DictionaryAttr):
+        return {k: _value(v) for k, v in attr.data.items()}
+    return str(attr)
+
+
+def module_bands(module: ModuleOp) -> Bands | None:
+    """The record of the module's entry, None when the pass did not run."""
+    for op in module.walk():
+        if isinstance(op, tir.PrimFuncOp) and BANDS_ATTR in op.attributes:
+            return _value(op.attributes[BANDS_ATTR])
+    return None
+
+
+def band_lines(bands: Bands) -> list[str]:
+    lines = [
+        f"banded (tir-band-stages): {bands['peak']} -> {bands['banded_peak']} bytes live at once"
+    ]
+    for i, stage in enumerate(bands["stages"], 1):
+        buffers = ", ".join(f"{name} {rows} rows" for name, rows in stage["buffers"].items())
+        lines.append(
+            f"  stage {i}: {' -> '.join(stage['operators'])}: band height "
+            f"{stage['band_height']}, {stage['steps']} steps, {stage['calls']} calls, "
+            f"multiply-accumulates {stage['macs']}; rolling buffers ({stage['band_bytes']} "
+            f"bytes): {buffers}"
+        )
+    for name, reason in bands["unbanded"].items():
+        lines.append(f"  not banded: {name}: {reason}")
+    return lines

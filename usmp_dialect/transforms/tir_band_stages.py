@@ -1,0 +1,499 @@
+"""`tir-band-stages`: chains of row operators run band by band, their intermediates in
+rolling buffers of a few rows (MCUNetV2's patch-based inference, halo rows kept).
+
+The entry's calls are read as a program: a call of a row operator (`analysis/tir_rows.py`:
+a convolution, depthwise convolution, pooling or elementwise operator whose output rows
+each read a window of its input's rows) whose input is the output of the call just before
+it, used by nothing else, continues that call's chain. `planning/bands.py` chooses the
+stages of the chains and their band heights that lower the program's peak most (the
+bytes live at once, the bound the planner reaches on a chain). Each chosen stage is then
+rewritten in place:
+
+- each operator the stage calls gets a copy (`<name>_band`, one per buffer shape) with two
+  more params, `row_begin` and `row_end`, the output rows its loop now runs over; its
+  intermediate input or output is declared with the rolling buffer's rows and indexed at
+  `row % rows` (`row & (rows - 1)` for a power of two). Its bounds checks still read the
+  absolute row, so padding stays exact;
+- each intermediate `tir.alloc_buffer` becomes `<name>_band`, the rolling buffer, which the
+  planner places like any other buffer;
+- the stage's calls become the schedule's: step by step, each operator over the rows the
+  next one needs, straight-line calls with constant rows.
+
+Every output row is computed once, so the stage's multiply-accumulates are the unbanded
+ones (1.0x, within any `budget`). The entry records what was banded and what could not be
+in `usmp.bands` (the plan report prints it). Runs before `tir-to-usmp`, after
+`tir-io-to-allocations` (whose input buffer then counts in the peak).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from usmp_dialect.analysis.tir_entry import module_calls, prim_funcs
+from usmp_dialect.analysis.tir_params import constant_params
+from usmp_dialect.analysis.tir_rows import ROW, RowAccess, buffer_type, row_access
+from usmp_dialect.diagnostics import UsmpError
+from usmp_dialect.dialects import tir
+from usmp_dialect.lowering.allocations_to_usmp import BufferNames, tir_program_before_lowering
+from usmp_dialect.planning.bands import BANDS_ATTR, Program, RowOperator, Stage, choose_stages
+
+ROW_PARAM_TYPE = i32
+"""The type of an operator's `row_begin` and `row_end`."""
+
+
+@dataclass
+class _Call:
+    """One top-level call of the entry: its op, callee, and the entry buffer behind each
+    pointer argument (None for other arguments)."""
+
+    op: tir.CallOp
+    callee: tir.PrimFuncOp
+    buffers: list[SSAValue | None]
+    access: RowAccess | str | None = None
+
+
+def _entry_calls(entry: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]) -> list[_Call]:
+    calls = []
+    for op in entry.body.block.ops:
+        if isinstance(op, tir.CallOp) and op.callee.root_reference.data in functions:
+            buffers = [
+                arg.owner.buffer if isinstance(arg.owner, tir.BufferDataOp) else None
+                for arg in op.args
+            ]
+            calls.append(_Call(op, functions[op.callee.root_reference.data], buffers))
+    return calls
+
+
+def _buffer_name(buffer: SSAValue) -> str:
+    op = buffer.owner
+    if isinstance(op, tir.AllocBufferOp):
+        return tir.allocation_name(op) or "buffer"
+    return buffer.name_hint or "buffer"
+
+
+def _row_bytes(buffer_type: tir.BufferType) -> int:
+    return buffer_type.size_in_bytes() // buffer_type.dims[ROW]
+
+
+@dataclass(frozen=True)
+class TirBandStages(ModulePass):
+    name = "tir-band-stages"
+
+    entry: str = ""
+    """The entry function (default: as tir-to-usmp chooses it)."""
+    band_height: int = 0
+    """Rows of a stage's output computed a step; 0 chooses, per stage, the height of
+    the least peak (then of the fewest calls)."""
+    budget: int | float = 1.3
+    """The most multiply-accumulates a banded program may do, relative to the unbanded
+    one. Kept halo rows make every stage 1.0x, so any budget of at least 1.0 is met."""
+
+    def __post_init__(self):
+        if self.band_height < 0:
+            raise UsmpError(f"band-height must not be negative, got {self.band_height}")
+        if not self.budget >= 1.0:
+            raise UsmpError(
+                f"budget must be at least 1.0 (the unbanded program's multiply-accumulates), "
+                f"got {self.budget:g}"
+            )
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        program = tir_program_before_lowering(op, self.entry, self.name)
+        if program is None:
+            return
+        functions, entry = program
+        calls = _entry_calls(entry, functions)
+        constants = constant_params(entry)
+        weights = {arg for arg in entry.body.block.args if entry.param_name(arg.index) in constants}
+        for call in calls:
+            activations = [
+                i
+                for i, buffer in enumerate(call.buffers)
+                if buffer is not None and buffer not in weights
+            ]
+            call.access = row_access(call.callee, activations)
+        chains = _chains(calls)
+        self._check_band_height(calls, entry)
+        model = _program(calls, chains)
+        heights = [self.band_height] if self.band_height else None
+        stages = choose_stages(model, heights)
+        rewriter = _StageRewriter(op, entry, functions)
+        records = []
+        for stage in stages:
+            chain = [calls[s] for s in model.steps[stage.chain][stage.first : stage.last + 1]]
+            records.append(_record(stage, chain, model))
+            rewriter.rewrite(stage, chain)
+        rewriter.erase_uncalled()
+        entry.attributes[BANDS_ATTR] = DictionaryAttr(
+            {
+                "peak": IntegerAttr(model.peak_bytes([]), i64),
+                "banded_peak": IntegerAttr(model.peak_bytes(stages), i64),
+                "stages": ArrayAttr(records),
+                "unbanded": DictionaryAttr(_reasons(calls)),
+            }
+        )
+
+    def _check_band_height(self, calls: Sequence[_Call], entry: tir.PrimFuncOp) -> None:
+        rows = [
+            c.buffers[c.access.output].type.dims[ROW]  # type: ignore[union-attr]
+            for c in calls
+            if isinstance(c.access, RowAccess)
+        ]
+        if self.band_height and self.band_height > max(rows, default=0):
+            raise UsmpError(
+                f"band-height={self.band_height} is larger than every tensor it could band "
+                f"(the most rows an operator of @{entry.sym_name.data} computes: "
+                f"{max(rows, default=0)})",
+                entry,
+            )
+
+
+def _chains(calls: Sequence[_Call]) -> list[list[int]]:
+    """Runs of row operators called one right after the other (nothing with an effect in
+    between), each reading the one before's output, a buffer of the entry that only
+    those two calls use."""
+    chains: list[list[int]] = []
+    for i, call in enumerate(calls):
+        if not isinstance(call.access, RowAccess):
+            continue
+        if chains and chains[-1][-1] == i - 1:
+            before = calls[i - 1]
+            assert isinstance(before.access, RowAccess)
+            link = before.buffers[before.access.output]
+            if (
+                link is call.buffers[call.access.input]
+                and isinstance(link.owner, tir.AllocBufferOp)  # type: ignore[union-attr]
+                and _used_only_by(link, (before.op, call.op))  # type: ignore[arg-type]
+                and _nothing_between(before.op, call.op)
+            ):
+                chains[-1].append(i)
+                continue
+        chains.append([i])
+    return [c for c in chains if len(c) > 1]
+
+
+def _used_only_by(buffer: SSAValue, calls: tuple[tir.CallOp, ...]) -> bool:
+    """Whether every use of `buffer` is a data pointer that only `calls` take."""
+    for use in buffer.uses:
+        data = use.operation
+        if not isinstance(data, tir.BufferDataOp):
+            return False
+        if any(u.operation not in calls for u in data.data.uses):
+            return False
+    return True
+
+
+def _nothing_between(first: tir.CallOp, second: tir.CallOp) -> bool:
+    """Whether only pure ops (data pointers, constants) and the evaluation of `first`'s
+    result lie between the two calls: banding interleaves them."""
+    op = first.next_op
+    while op is not None and op is not second:
+        if not isinstance(op, tir.BufferDataOp | arith.ConstantOp | tir.EvaluateOp):
+            return False
+        if isinstance(op, tir.EvaluateOp) and op.value.owner is not first:
+            return False
+        op = op.next_op
+    return op is second
+
+
+def _program(calls: Sequence[_Call], chains: Sequence[Sequence[int]]) -> Program:
+    buffers: list[SSAValue] = []
+    first: dict[SSAValue, int] = {}
+    last: dict[SSAValue, int] = {}
+    for step, call in enumerate(calls):
+        for buffer in call.buffers:
+            if buffer is not None and isinstance(buffer.owner, tir.AllocBufferOp):
+                if buffer not in first:
+                    first[buffer] = step
+                    buffers.append(buffer)
+                last[buffer] = step
+    index = {b: i for i, b in enumerate(buffers)}
+    live = tuple(
+        frozenset(index[b] for b in buffers if first[b] <= step <= last[b])
+        for step in range(len(calls))
+    )
+    sizes = tuple(b.type.size_in_bytes() for b in buffers)  # type: ignore[attr-defined]
+    operators = []
+    for chain in chains:
+        row_operators = []
+        for step in chain:
+            call = calls[step]
+            assert isinstance(call.access, RowAccess)
+            output = buffer_type(call.buffers[call.access.output])  # type: ignore[arg-type]
+            input = buffer_type(call.buffers[call.access.input])  # type: ignore[arg-type]
+            row_operators.append(
+                RowOperator(
+                    call.callee.sym_name.data,
+                    output.dims[ROW],
+                    _row_bytes(output),
+                    input.dims[ROW],
+                    _row_bytes(input),
+                    call.access.stride,
+                    call.access.low,
+                    call.access.high,
+                )
+            )
+        operators.append(tuple(row_operators))
+    return Program(
+        live,
+        sizes,
+        tuple(operators),
+        tuple(tuple(c) for c in chains),
+        tuple(
+            tuple(
+                index.get(calls[s].buffers[calls[s].access.output], -1)  # type: ignore[union-attr, arg-type]
+                for s in chain
+            )
+            for chain in chains
+        ),
+    )
+
+
+def _record(stage: Stage, chain: Sequence[_Call], model: Program) -> DictionaryAttr:
+    operators = [c.callee.sym_name.data for c in chain]
+    intermediates = [_buffer_name(c.buffers[c.access.output]) for c in chain[:-1]]  # type: ignore[union-attr, arg-type]
+    return DictionaryAttr(
+        {
+            "operators": ArrayAttr(StringAttr(o) for o in operators),
+            "band_height": IntegerAttr(stage.plan.band_height, i64),
+            "steps": IntegerAttr(len(stage.plan.steps), i64),
+            "calls": IntegerAttr(stage.plan.calls(), i64),
+            "buffers": DictionaryAttr(
+                {
+                    f"{name}_band": IntegerAttr(rows, i64)
+                    for name, rows in zip(intermediates, stage.plan.buffer_rows, strict=True)
+                }
+            ),
+            "band_bytes": IntegerAttr(model.band_bytes(stage), i64),
+            "macs": StringAttr("1.0x (halo rows kept, none recomputed)"),
+        }
+    )
+
+
+def _reasons(calls: Sequence[_Call]) -> dict[str, Attribute]:
+    reasons: dict[str, Attribute] = {}
+    for call in calls:
+        if isinstance(call.access, str):
+            reasons.setdefault(call.callee.sym_name.data, StringAttr(call.access))
+    return reasons
+
+
+class _StageRewriter:
+    """Rewrites stages of the entry's calls into their band schedules."""
+
+    def __init__(
+        self, module: ModuleOp, entry: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]
+    ):
+        self.module = module
+        self.entry = entry
+        self.names = BufferNames()
+        self.names.used.update(functions)
+        self.copies: dict[tuple[str, int, int], tir.PrimFuncOp] = {}
+
+    def rewrite(self, stage: Stage, chain: Sequence[_Call]) -> None:
+        bands: dict[SSAValue, SSAValue] = {}
+        for call, rows in zip(chain, stage.plan.buffer_rows, strict=False):
+            assert isinstance(call.access, RowAccess)
+            old = call.buffers[call.access.output]
+            assert old is not None and isinstance(old.owner, tir.AllocBufferOp)
+            band = tir.AllocBufferOp(
+                _with_rows(old.type, rows),  # type: ignore[arg-type]
+                dict(old.owner.annotations.data),
+                f"{_buffer_name(old)}_band",
+            )
+            band.location = old.owner.location
+            Rewriter.insert_op(band, InsertPoint.before(old.owner))
+            bands[old] = band.buffer
+        at = InsertPoint.before(_first_argument_op(chain[0].op))
+        for step in stage.plan.steps:
+            for k, (begin, end) in enumerate(step):
+                if end > begin:
+                    self._call_rows(chain[k], bands, begin, end, at)
+        for call in chain:
+            _erase_call(call.op)
+        for old in bands:
+            assert isinstance(old.owner, tir.AllocBufferOp)
+            Rewriter.erase_op(old.owner)
+
+    def erase_uncalled(self) -> None:
+        """Erases the operators the band copies replaced, where nothing calls them now."""
+        functions = prim_funcs(self.module)
+        called = {
+            callee
+            for function in functions.values()
+            for _, callee in module_calls(function, functions)
+        }
+        for name, _, _ in self.copies:
+            if name not in called and name in functions:
+                Rewriter.erase_op(functions[name])
+
+    def _call_rows(
+        self,
+        call: _Call,
+        bands: dict[SSAValue, SSAValue],
+        begin: int,
+        end: int,
+        at: InsertPoint,
+    ) -> None:
+        assert isinstance(call.access, RowAccess)
+        input = call.buffers[call.access.input]
+        output = call.buffers[call.access.output]
+        in_rows = buffer_type(bands[input]).dims[ROW] if input in bands else 0
+        out_rows = buffer_type(bands[output]).dims[ROW] if output in bands else 0
+        callee = self._copy(call.callee, call.access, in_rows, out_rows)
+        row_type = ROW_PARAM_TYPE
+        new_ops: list[Operation] = []
+        args: list[SSAValue] = []
+        for arg, buffer in zip(call.op.args, call.buffers, strict=True):
+            if buffer is None:
+                args.append(arg)
+                continue
+            data = tir.BufferDataOp(bands.get(buffer, buffer), arg.type)  # type: ignore[arg-type]
+            new_ops.append(data)
+            args.append(data.data)
+        bounds = [arith.ConstantOp(IntegerAttr(r, row_type)) for r in (begin, end)]
+        new_call = tir.CallOp(
+            callee.sym_name.data,
+            [*args, *(b.result for b in bounds)],
+            None if call.op.result is None else call.op.result.type,
+        )
+        new_ops += [*bounds, new_call]
+        if call.op.result is not None:
+            new_ops.append(tir.EvaluateOp(new_call.result))  # type: ignore[arg-type]
+        for new_op in new_ops:
+            new_op.location = call.op.location
+        Rewriter.insert_op(new_ops, at)
+
+    def _copy(
+        self, callee: tir.PrimFuncOp, access: RowAccess, in_rows: int, out_rows: int
+    ) -> tir.PrimFuncOp:
+        key = (callee.sym_name.data, in_rows, out_rows)
+        if key in self.copies:
+            return self.copies[key]
+        copy = callee.clone()
+        name = self.names.unique(f"{callee.sym_name.data}_band", "band")
+        copy.properties["sym_name"] = StringAttr(name)
+        # A band computes some rows of the operator, which the whole-tensor kernel cannot.
+        copy.attributes.pop(tir.KERNEL_ATTR, None)
+        Rewriter.insert_op(copy, InsertPoint.after(callee))
+        fresh = row_access(copy, [access.input, access.output])
+        assert isinstance(fresh, RowAccess)
+        _run_over_rows(copy, fresh.rows, copy_rows(copy, fresh))
+        for param, rows in ((fresh.input, in_rows), (fresh.output, out_rows)):
+            if rows:
+                _roll(copy, param, rows)
+        self.copies[key] = copy
+        return copy
+
+
+def copy_rows(function: tir.PrimFuncOp, access: RowAccess) -> int:
+    """The rows of the output of a row operator."""
+    view = next(
+        u.operation
+        for u in function.body.block.args[access.output].uses
+        if isinstance(u.operation, tir.DeclBufferOp)
+    )
+    return buffer_type(view.buffer).dims[ROW]
+
+
+def _with_rows(buffer_type: tir.BufferType, rows: int) -> tir.BufferType:
+    dims = list(buffer_type.dims)
+    dims[ROW] = rows
+    return tir.BufferType(
+        dims,
+        buffer_type.element_type,
+        strides=buffer_type.stride_values,
+        elem_offset=buffer_type.elem_offset.data,
+        scope=buffer_type.scope.data,
+        alignment=buffer_type.alignment.data,
+        offset_factor=buffer_type.offset_factor.data,
+        index_type=buffer_type.index_type,
+    )
+
+
+def _run_over_rows(function: tir.PrimFuncOp, loop: tir.ForOp, rows: int) -> None:
+    """The loop over rows runs from the new param `row_begin` to `row_end`: 32-bit params,
+    each clamped to [0, rows], bounds TVM can prove, so that its index arithmetic stays in
+    32 bits (64-bit params made it 64-bit: 1.2x the instructions on a Cortex-M55)."""
+    at = len(function.body.block.args)
+    begin = function.insert_param(at, ROW_PARAM_TYPE, "row_begin")
+    end = function.insert_param(at + 1, ROW_PARAM_TYPE, "row_end")
+    zero = arith.ConstantOp(IntegerAttr(0, ROW_PARAM_TYPE))
+    limit = arith.ConstantOp(IntegerAttr(rows, ROW_PARAM_TYPE))
+    at_least_zero = arith.MaxSIOp(begin, zero.result)
+    first = arith.MinSIOp(at_least_zero.result, limit.result)
+    at_least_first = arith.MaxSIOp(end, first.result)
+    last = arith.MinSIOp(at_least_first.result, limit.result)
+    extent = arith.SubiOp(last.result, first.result)
+    ops: list[Operation] = [zero, limit, at_least_zero, first, at_least_first, last, extent]
+    bounds: list[SSAValue] = [first.result, extent.result]
+    if loop.min.type != ROW_PARAM_TYPE:
+        casts = [tir.CastOp(b, loop.min.type) for b in bounds]
+        ops += casts
+        bounds = [c.result for c in casts]
+    Rewriter.insert_op(ops, InsertPoint.before(loop))
+    loop.operands[0] = bounds[0]
+    loop.operands[1] = bounds[1]
+
+
+def _roll(function: tir.PrimFuncOp, param: int, rows: int) -> None:
+    """Param `param`'s view holds `rows` rows, row `r` at `r % rows`."""
+    arg = function.body.block.args[param]
+    view = next(u.operation for u in arg.uses if isinstance(u.operation, tir.DeclBufferOp))
+    assert isinstance(view, tir.DeclBufferOp)
+    rolled = tir.DeclBufferOp(
+        view.data,
+        _with_rows(buffer_type(view.buffer), rows),
+        None if view.buffer_name is None else view.buffer_name.data,
+    )
+    Rewriter.replace_op(view, rolled)
+    for use in list(rolled.buffer.uses):
+        access = use.operation
+        assert isinstance(access, tir.LoadOp | tir.StoreOp)
+        row = access.indices[ROW]
+        assert isinstance(row.type, IntegerType)
+        if rows & (rows - 1) == 0:
+            mask = arith.ConstantOp(IntegerAttr(rows - 1, row.type))
+            slot: Operation = arith.AndIOp(row, mask.result)
+        else:
+            mask = arith.ConstantOp(IntegerAttr(rows, row.type))
+            slot = arith.RemSIOp(row, mask.result)
+        Rewriter.insert_op([mask, slot], InsertPoint.before(access))
+        first_index = 1 if isinstance(access, tir.LoadOp) else 2
+        access.operands[first_index + ROW] = slot.results[0]
+
+
+def _first_argument_op(call: tir.CallOp) -> Operation:
+    """The first of the ops just before `call` that make its arguments."""
+    first: Operation = call
+    while (before := first.prev_op) is not None and any(r in call.args for r in before.results):
+        first = before
+    return first
+
+
+def _erase_call(call: tir.CallOp) -> None:
+    makers = [a.owner for a in call.args if isinstance(a.owner, Operation)]
+    if call.result is not None:
+        for use in list(call.result.uses):
+            Rewriter.erase_op(use.operation)
+    Rewriter.erase_op(call)
+    for maker in makers:
+        if maker.parent is not None and not any(r.uses for r in maker.results):
+            Rewriter.erase_op(maker)

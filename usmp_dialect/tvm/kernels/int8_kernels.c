@@ -1,0 +1,561 @@
+/* The int8 kernels of `usmp-translate --emit-c` (usmp_dialect/tvm/fast_kernels.py):
+ * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and ADD as TensorFlow Lite Micro's
+ * reference kernels compute them, bit for bit. Two paths, chosen when the library is compiled:
+ * Helium (M-profile Vector Extension, `__ARM_FEATURE_MVE`: a Cortex-M55) and portable C
+ * (every other target, or -DUSMP_KERNELS_PORTABLE), the same bytes from both.
+ *
+ * The input zero point leaves the inner loops: sum (x - zp) * w = sum x * w - zp * sum w,
+ * so a dot product is int8 by int8 (Helium's 16-lane VMLADAVA), the weights' sum taken
+ * once per output channel (a tap outside the input adds nothing to either sum, as TFLM
+ * skips it). The requantization is TFLM's MultiplyByQuantizedMultiplier with double
+ * rounding (model_files/fixed_point.py), written without C's undefined behaviour: the
+ * left shift is a multiplication in int64, its wrap to int32 a mask; Helium's VQRDMULH
+ * is gemmlowp's SaturatingRoundingDoublingHighMul and VRSHL, after a -1 for a negative
+ * value, its RoundingDivideByPOT. */
+#include <stddef.h>
+#include <stdint.h>
+/* A model calls some kernels only: the others are no warning. */
+#if defined(__GNUC__)
+#define USMP_KERNEL static __attribute__((unused))
+#else
+#define USMP_KERNEL static
+#endif
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(USMP_KERNELS_PORTABLE)
+#define USMP_HELIUM 1
+#include <arm_mve.h>
+#elif defined(USMP_KERNELS_HELIUM_ONLY)
+#error "the library was written with --target cortex-m55: compile it with Helium (-mcpu=cortex-m55)"
+#endif
+
+/* A convolution's shapes, window and quantization: a constant of each operator. */
+struct usmp_conv {
+  int32_t in_h, in_w, in_c, out_h, out_w, out_c, k_h, k_w;
+  int32_t stride_h, stride_w, pad_top, pad_left;
+  int32_t input_zp, output_zp, act_min, act_max;
+  int32_t multiplier, shift; /* every channel's, when `multipliers` is NULL */
+  int32_t bias_bytes;        /* 0 (no bias), 1, 2 or 4: a bias stored narrower is widened */
+};
+
+static int32_t usmp_bias(const void* bias, int32_t bytes, int32_t c) {
+  switch (bytes) {
+    case 1: return ((const int8_t*)bias)[c];
+    case 2: return ((const int16_t*)bias)[c];
+    case 4: return ((const int32_t*)bias)[c];
+    default: return 0;
+  }
+}
+
+/* The taps [*begin, *end) of a window of `k` taps from input index `start` (negative:
+ * in the padding) that fall inside an input of `size`: TFLM skips the others. */
+static void usmp_span(int32_t start, int32_t size, int32_t k, int32_t* begin, int32_t* end) {
+  *begin = start < 0 ? -start : 0;
+  *end = size - start < k ? size - start : k;
+}
+
+/* TFLM's MultiplyByQuantizedMultiplier (double rounding) of `acc`. */
+static int32_t usmp_requantize(int32_t acc, int32_t multiplier, int32_t shift) {
+  const int64_t half_range = (int64_t)1 << 31;
+  int32_t left = shift > 0 ? (shift < 31 ? shift : 31) : 0;
+  int32_t right = shift < 0 ? -shift : 0;
+  int64_t scaled = (int64_t)acc * ((int64_t)1 << left);
+  int64_t wrapped = ((scaled + half_range) & (int64_t)0xFFFFFFFF) - half_range;
+  int64_t high = (wrapped * multiplier + ((int64_t)1 << 30)) >> 31;
+  if (high > INT32_MAX) high = INT32_MAX;
+  int64_t below = (high < 0 && right > 0) ? 1 : 0;
+  return (int32_t)((high + (((int64_t)1 << right) >> 1) - below) >> right);
+}
+
+static int8_t usmp_output(int32_t acc, int32_t multiplier, int32_t shift,
+                          const struct usmp_conv* p) {
+  int64_t value = (int64_t)usmp_requantize(acc, multiplier, shift) + p->output_zp;
+  if (value < p->act_min) value = p->act_min;
+  if (value > p->act_max) value = p->act_max;
+  return (int8_t)value;
+}
+
+static void usmp_channel_scale(const int32_t* multipliers, const int8_t* shifts, int32_t c,
+                               const struct usmp_conv* p, int32_t* multiplier,
+                               int32_t* shift) {
+  *multiplier = multipliers ? multipliers[c] : p->multiplier;
+  *shift = multipliers ? shifts[c] : p->shift;
+}
+
+#if defined(USMP_HELIUM)
+/* The same requantization on four lanes, each its own multiplier and shift. */
+/* TFLM's MultiplyByQuantizedMultiplier on four lanes, each its own multiplier and shift. */
+static int32x4_t usmp_multiply_x4(int32x4_t acc, int32x4_t multiplier, int32x4_t shift) {
+  int32x4_t zero = vdupq_n_s32(0);
+  int32x4_t left = vminq_s32(vmaxq_s32(shift, zero), vdupq_n_s32(31));
+  int32x4_t right = vminq_s32(shift, zero); /* -right, the shift VRSHL rounds by */
+  int32x4_t high = vqrdmulhq_s32(vshlq_s32(acc, left), multiplier);
+  /* -1 where high < 0 and right > 0: then VRSHL's half up is TFLM's half away from 0. */
+  int32x4_t below = vshrq_n_s32(vandq_s32(high, right), 31);
+  return vrshlq_s32(vqaddq_s32(high, below), right);
+}
+
+/* That, plus the output's zero point, clamped to the activation's range. */
+static int32x4_t usmp_requantize_x4(int32x4_t acc, int32x4_t multiplier, int32x4_t shift,
+                                    const struct usmp_conv* p) {
+  int32x4_t value = vqaddq_n_s32(usmp_multiply_x4(acc, multiplier, shift), p->output_zp);
+  return vminq_s32(vmaxq_s32(value, vdupq_n_s32(p->act_min)), vdupq_n_s32(p->act_max));
+}
+
+static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
+  int32_t acc = 0;
+  for (; n >= 16; n -= 16, x += 16, w += 16) acc = vmladavaq_s8(acc, vldrbq_s8(x), vldrbq_s8(w));
+  if (n > 0) {
+    mve_pred16_t tail = vctp8q((uint32_t)n);
+    acc = vmladavaq_p_s8(acc, vldrbq_z_s8(x, tail), vldrbq_z_s8(w, tail), tail);
+  }
+  return acc;
+}
+
+static int32_t usmp_sum(const int8_t* w, int32_t n) {
+  int32_t acc = 0;
+  for (; n >= 16; n -= 16, w += 16) acc = vaddvaq_s8(acc, vldrbq_s8(w));
+  if (n > 0) {
+    mve_pred16_t tail = vctp8q((uint32_t)n);
+    acc = vaddvaq_p_s8(acc, vldrbq_z_s8(w, tail), tail);
+  }
+  return acc;
+}
+/* The bias of channels c..c+3 (those of `lanes`), widened. */
+static int32x4_t usmp_bias_x4(const void* bias, int32_t bytes, int32_t c, mve_pred16_t lanes) {
+  switch (bytes) {
+    case 1: return vldrbq_z_s32((const int8_t*)bias + c, lanes);
+    case 2: return vldrhq_z_s32((const int16_t*)bias + c, lanes);
+    case 4: return vldrwq_z_s32((const int32_t*)bias + c, lanes);
+    default: return vdupq_n_s32(0);
+  }
+}
+
+/* The multipliers and shifts of channels c..c+3. */
+static void usmp_scale_x4(const int32_t* multipliers, const int8_t* shifts, int32_t c,
+                          mve_pred16_t lanes, const struct usmp_conv* p,
+                          int32x4_t* multiplier, int32x4_t* shift) {
+  *multiplier = multipliers ? vldrwq_z_s32(multipliers + c, lanes) : vdupq_n_s32(p->multiplier);
+  *shift = multipliers ? vldrbq_z_s32(shifts + c, lanes) : vdupq_n_s32(p->shift);
+}
+
+/* Channels c..c+3 (those of `lanes`) of one output pixel: `acc` plus the bias,
+ * requantized by each channel's multiplier and shift, stored. */
+static void usmp_store_x4(int8_t* out, int32x4_t acc, int32_t c, mve_pred16_t lanes,
+                          const void* bias, const int32_t* multipliers, const int8_t* shifts,
+                          const struct usmp_conv* p) {
+  acc = vaddq_s32(acc, usmp_bias_x4(bias, p->bias_bytes, c, lanes));
+  int32x4_t multiplier, shift;
+  usmp_scale_x4(multipliers, shifts, c, lanes, p, &multiplier, &shift);
+  vstrbq_p_s32(out + c, usmp_requantize_x4(acc, multiplier, shift, p), lanes);
+}
+
+static int32x4_t usmp_lanes(int32_t a0, int32_t a1, int32_t a2, int32_t a3) {
+  int32x4_t v = vdupq_n_s32(a0);
+  v = vsetq_lane_s32(a1, v, 1);
+  v = vsetq_lane_s32(a2, v, 2);
+  return vsetq_lane_s32(a3, v, 3);
+}
+
+/* Depthwise taps of the channels of `lanes`: `rows` x `cols` taps from x and w (steps
+ * between taps `channels`, between rows `x_row` and `w_row`), the input less its zero
+ * point. */
+static int32x4_t usmp_taps_p_x4(const int8_t* x, const int8_t* w, int32_t rows, int32_t cols,
+                                int32_t x_row, int32_t w_row, int32_t channels, int32x4_t zp,
+                                mve_pred16_t lanes) {
+  int32x4_t acc = vdupq_n_s32(0);
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+    const int8_t* xt = x;
+    const int8_t* wt = w;
+    for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels) {
+      int32x4_t xv = vsubq_s32(vldrbq_z_s32(xt, lanes), zp);
+      acc = vaddq_s32(acc, vmulq_s32(xv, vldrbq_z_s32(wt, lanes)));
+    }
+  }
+  return acc;
+}
+#else
+static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
+  int32_t acc = 0;
+  for (int32_t i = 0; i < n; ++i) acc += (int32_t)x[i] * w[i];
+  return acc;
+}
+
+static int32_t usmp_sum(const int8_t* w, int32_t n) {
+  int32_t acc = 0;
+  for (int32_t i = 0; i < n; ++i) acc += w[i];
+  return acc;
+}
+#endif
+
+#if defined(USMP_HELIUM)
+/* One output channel of the rows of a matrix product, four rows a time (one load of the
+ * weights for four dot products), the scalars of its requantization kept in registers;
+ * the rows done (a multiple of four), the rest left to the caller. */
+static int32_t usmp_matmul_rows_x4(const int8_t* x, const int8_t* weights, int8_t* y,
+                                   int32_t rows, int32_t depth, int32_t units, int32_t base,
+                                   int32_t multiplier, int32_t shift,
+                                   const struct usmp_conv* p) {
+  const int32_t left = shift > 0 ? (shift < 31 ? shift : 31) : 0;
+  const int32_t right = shift < 0 ? shift : 0; /* -right: VRSHL's shift */
+  const int32_t output_zp = p->output_zp;
+  const int32x4_t low = vdupq_n_s32(p->act_min), high = vdupq_n_s32(p->act_max);
+  const uint32x4_t offsets = vmulq_n_u32(vidupq_n_u32(0, 1), (uint32_t)units);
+  const int32_t blocks = depth >> 4, tail = depth & 15;
+  const mve_pred16_t last = vctp8q((uint32_t)tail);
+  int32_t row = 0;
+  for (; row + 4 <= rows; row += 4, x += 4 * depth, y += 4 * units) {
+    const int8_t* x0 = x;
+    const int8_t* x1 = x0 + depth;
+    const int8_t* x2 = x1 + depth;
+    const int8_t* x3 = x2 + depth;
+    const int8_t* wk = weights;
+    int32_t a0 = base, a1 = base, a2 = base, a3 = base;
+    for (int32_t b = blocks; b > 0; --b) {
+      int8x16_t wv = vldrbq_s8(wk);
+      wk += 16;
+      a0 = vmladavaq_s8(a0, vldrbq_s8(x0), wv);
+      x0 += 16;
+      a1 = vmladavaq_s8(a1, vldrbq_s8(x1), wv);
+      x1 += 16;
+      a2 = vmladavaq_s8(a2, vldrbq_s8(x2), wv);
+      x2 += 16;
+      a3 = vmladavaq_s8(a3, vldrbq_s8(x3), wv);
+      x3 += 16;
+    }
+    if (tail) {
+      int8x16_t wv = vldrbq_z_s8(wk, last);
+      a0 = vmladavaq_p_s8(a0, vldrbq_z_s8(x0, last), wv, last);
+      a1 = vmladavaq_p_s8(a1, vldrbq_z_s8(x1, last), wv, last);
+      a2 = vmladavaq_p_s8(a2, vldrbq_z_s8(x2, last), wv, last);
+      a3 = vmladavaq_p_s8(a3, vldrbq_z_s8(x3, last), wv, last);
+    }
+    /* usmp_requantize_x4 with one multiplier and shift, as scalars. */
+    int32x4_t value = vqrdmulhq_n_s32(vshlq_r_s32(usmp_lanes(a0, a1, a2, a3), left), multiplier);
+    if (right) value = vqaddq_s32(value, vshrq_n_s32(value, 31));
+    value = vqaddq_n_s32(vrshlq_n_s32(value, right), output_zp);
+    vstrbq_scatter_offset_s32(y, offsets, vminq_s32(vmaxq_s32(value, low), high));
+  }
+  return row;
+}
+#endif
+
+/* y[rows][units] = x[rows][depth] . w[units][depth]: FULLY_CONNECTED, and a 1x1 CONV_2D
+ * of stride 1 without padding (rows = pixels). */
+USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bias,
+                           const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                           int32_t rows, int32_t depth, int32_t units,
+                           const struct usmp_conv* p) {
+  for (int32_t c = 0; c < units; ++c) {
+    const int8_t* weights = w + (ptrdiff_t)c * depth;
+    int32_t base = usmp_bias(bias, p->bias_bytes, c) - p->input_zp * usmp_sum(weights, depth);
+    int32_t multiplier, shift;
+    usmp_channel_scale(multipliers, shifts, c, p, &multiplier, &shift);
+    int32_t row = 0;
+#if defined(USMP_HELIUM)
+    row = usmp_matmul_rows_x4(x, weights, y + c, rows, depth, units, base, multiplier, shift, p);
+#endif
+    for (; row < rows; ++row) {
+      int32_t acc = base + usmp_dot(x + (ptrdiff_t)row * depth, weights, depth);
+      y[(ptrdiff_t)row * units + c] = usmp_output(acc, multiplier, shift, p);
+    }
+  }
+}
+
+#if defined(USMP_HELIUM)
+/* CONV_2D, four output channels a time over every pixel: one load of the input for four
+ * dot products; the channels' bias, multipliers, shifts and weights' sum (less the zero
+ * point's share, for a window inside the input) loaded once. */
+static void usmp_conv_x4(const int8_t* x, const int8_t* w, const void* bias,
+                         const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                         const struct usmp_conv* params) {
+  const struct usmp_conv copy = *params; /* not reread after each store through y */
+  const struct usmp_conv* p = &copy;
+  const int32_t filter = p->k_h * p->k_w * p->in_c;
+  const int32_t x_row = p->in_w * p->in_c, w_row = p->k_w * p->in_c;
+  for (int32_t c = 0; c < p->out_c; c += 4) {
+    const int32_t left = p->out_c - c;
+    const mve_pred16_t lanes = vctp32q((uint32_t)left);
+    const int8_t* f0 = w + (ptrdiff_t)c * filter;
+    const int8_t* f1 = left > 1 ? f0 + filter : f0;
+    const int8_t* f2 = left > 2 ? f1 + filter : f0;
+    const int8_t* f3 = left > 3 ? f2 + filter : f0;
+    const int32x4_t b = usmp_bias_x4(bias, p->bias_bytes, c, lanes);
+    int32x4_t multiplier, shift;
+    usmp_scale_x4(multipliers, shifts, c, lanes, p, &multiplier, &shift);
+    const int32x4_t full = usmp_lanes(usmp_sum(f0, filter), usmp_sum(f1, filter),
+                                      usmp_sum(f2, filter), usmp_sum(f3, filter));
+    const int32x4_t inside = vsubq_s32(b, vmulq_n_s32(full, p->input_zp));
+    for (int32_t oy = 0; oy < p->out_h; ++oy) {
+      const int32_t y0 = oy * p->stride_h - p->pad_top;
+      int32_t kh0, kh1;
+      usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
+      int8_t* out = y + (ptrdiff_t)oy * p->out_w * p->out_c + c;
+      for (int32_t ox = 0; ox < p->out_w; ++ox, out += p->out_c) {
+        const int32_t x0 = ox * p->stride_w - p->pad_left;
+        int32_t kw0, kw1;
+        usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
+        const int32_t run = (kw1 - kw0) * p->in_c;
+        const ptrdiff_t start = ((ptrdiff_t)kh0 * p->k_w + kw0) * p->in_c;
+        const int8_t* xr = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * p->in_c;
+        const int8_t* w0 = f0 + start;
+        const int8_t* w1 = f1 + start;
+        const int8_t* w2 = f2 + start;
+        const int8_t* w3 = f3 + start;
+        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (int32_t kh = kh0; kh < kh1; ++kh, xr += x_row, w0 += w_row, w1 += w_row,
+                     w2 += w_row, w3 += w_row) {
+          for (int32_t k = 0; k < run; k += 16) {
+            mve_pred16_t tail = vctp8q((uint32_t)(run - k));
+            int8x16_t xv = vldrbq_z_s8(xr + k, tail);
+            a0 = vmladavaq_s8(a0, xv, vldrbq_z_s8(w0 + k, tail));
+            a1 = vmladavaq_s8(a1, xv, vldrbq_z_s8(w1 + k, tail));
+            a2 = vmladavaq_s8(a2, xv, vldrbq_z_s8(w2 + k, tail));
+            a3 = vmladavaq_s8(a3, xv, vldrbq_z_s8(w3 + k, tail));
+          }
+        }
+        int32x4_t acc = usmp_lanes(a0, a1, a2, a3);
+        if (kh1 - kh0 == p->k_h && run == w_row) {
+          acc = vaddq_s32(acc, inside);
+        } else { /* a window across the input's edge: the weights' sum of its taps */
+          int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+          for (int32_t kh = kh0; kh < kh1; ++kh) {
+            const ptrdiff_t at = ((ptrdiff_t)kh * p->k_w + kw0) * p->in_c;
+            s0 += usmp_sum(f0 + at, run);
+            s1 += usmp_sum(f1 + at, run);
+            s2 += usmp_sum(f2 + at, run);
+            s3 += usmp_sum(f3 + at, run);
+          }
+          acc = vaddq_s32(vsubq_s32(acc, vmulq_n_s32(usmp_lanes(s0, s1, s2, s3), p->input_zp)), b);
+        }
+        vstrbq_p_s32(out, usmp_requantize_x4(acc, multiplier, shift, p), lanes);
+      }
+    }
+  }
+}
+#endif
+
+/* CONV_2D of NHWC x by OHWI w (dilation 1, one group). A window's row of taps inside
+ * the input is contiguous in x and in w: one dot product. */
+USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias,
+                         const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                         const struct usmp_conv* p) {
+  if (p->k_h == 1 && p->k_w == 1 && p->stride_h == 1 && p->stride_w == 1 &&
+      p->pad_top == 0 && p->pad_left == 0 && p->in_h == p->out_h && p->in_w == p->out_w) {
+    usmp_matmul_s8(x, w, bias, multipliers, shifts, y, p->out_h * p->out_w, p->in_c,
+                   p->out_c, p);
+    return;
+  }
+#if defined(USMP_HELIUM)
+  usmp_conv_x4(x, w, bias, multipliers, shifts, y, p);
+  return;
+#endif
+  const int32_t filter = p->k_h * p->k_w * p->in_c;
+  for (int32_t oy = 0; oy < p->out_h; ++oy) {
+    const int32_t y0 = oy * p->stride_h - p->pad_top;
+    int32_t kh0, kh1;
+    usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
+    for (int32_t ox = 0; ox < p->out_w; ++ox) {
+      const int32_t x0 = ox * p->stride_w - p->pad_left;
+      int32_t kw0, kw1;
+      usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
+      const int32_t run = (kw1 - kw0) * p->in_c;
+      const int8_t* row0 = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * p->in_c;
+      int8_t* out = y + ((ptrdiff_t)oy * p->out_w + ox) * p->out_c;
+      int32_t c = 0;
+      for (; c < p->out_c; ++c) {
+        const int8_t* wrow0 = w + (ptrdiff_t)c * filter + ((ptrdiff_t)kh0 * p->k_w + kw0) * p->in_c;
+        int32_t dot = 0, sum = 0;
+        for (int32_t kh = kh0; kh < kh1; ++kh) {
+          const int8_t* xr = row0 + (ptrdiff_t)(kh - kh0) * p->in_w * p->in_c;
+          const int8_t* wr = wrow0 + (ptrdiff_t)(kh - kh0) * p->k_w * p->in_c;
+          dot += usmp_dot(xr, wr, run);
+          sum += usmp_sum(wr, run);
+        }
+        int32_t multiplier, shift;
+        usmp_channel_scale(multipliers, shifts, c, p, &multiplier, &shift);
+        int32_t acc = usmp_bias(bias, p->bias_bytes, c) + dot - p->input_zp * sum;
+        out[c] = usmp_output(acc, multiplier, shift, p);
+      }
+    }
+  }
+}
+
+#if defined(USMP_HELIUM)
+/* Sum of x * w over `rows` x `cols` taps of four channels (steps as usmp_taps_p_x4). */
+static int32x4_t usmp_products_x4(const int8_t* x, const int8_t* w, int32_t rows, int32_t cols,
+                                  int32_t x_row, int32_t w_row, int32_t channels) {
+  int32x4_t acc = vdupq_n_s32(0);
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+    const int8_t* xt = x;
+    const int8_t* wt = w;
+    for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels)
+      acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(xt), vldrbq_s32(wt)));
+  }
+  return acc;
+}
+
+/* usmp_products_x4 of two windows `next` bytes apart (two output pixels of a row): one
+ * load of the weights for both; the second's sum in *second. */
+static int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int32_t rows,
+                                   int32_t cols, int32_t x_row, int32_t w_row,
+                                   int32_t channels, int32_t next, int32x4_t* second) {
+  int32x4_t acc0 = vdupq_n_s32(0), acc1 = vdupq_n_s32(0);
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+    const int8_t* xt = x;
+    const int8_t* wt = w;
+    for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels) {
+      int32x4_t wv = vldrbq_s32(wt);
+      acc0 = vaddq_s32(acc0, vmulq_s32(vldrbq_s32(xt), wv));
+      acc1 = vaddq_s32(acc1, vmulq_s32(vldrbq_s32(xt + next), wv));
+    }
+  }
+  *second = acc1;
+  return acc0;
+}
+
+/* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every pixel: the
+ * channels' bias, multipliers, shifts and weights' sum (less the zero point's share,
+ * for a window inside the input) loaded once. */
+static void usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* bias,
+                              const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                              const struct usmp_conv* params) {
+  const struct usmp_conv copy = *params; /* not reread after each store through y */
+  const struct usmp_conv* p = &copy;
+  const int32_t channels = p->in_c, taps = p->k_h * p->k_w;
+  const int32_t x_row = p->in_w * channels, w_row = p->k_w * channels;
+  const int32x4_t zp = vdupq_n_s32(p->input_zp), zero = vdupq_n_s32(0);
+  for (int32_t c = 0; c < channels; c += 4) {
+    const mve_pred16_t lanes = vctp32q((uint32_t)(channels - c));
+    const int full = channels - c >= 4;
+    const int32x4_t b = usmp_bias_x4(bias, p->bias_bytes, c, lanes);
+    int32x4_t multiplier, shift;
+    usmp_scale_x4(multipliers, shifts, c, lanes, p, &multiplier, &shift);
+    int32x4_t weights = zero;
+    for (int32_t t = 0; t < taps; ++t)
+      weights = vaddq_s32(weights, vldrbq_z_s32(w + (ptrdiff_t)t * channels + c, lanes));
+    const int32x4_t inside = vsubq_s32(b, vmulq_n_s32(weights, p->input_zp));
+    for (int32_t oy = 0; oy < p->out_h; ++oy) {
+      const int32_t y0 = oy * p->stride_h - p->pad_top;
+      int32_t kh0, kh1;
+      usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
+      int8_t* out = y + (ptrdiff_t)oy * p->out_w * channels + c;
+      for (int32_t ox = 0; ox < p->out_w; ++ox, out += channels) {
+        const int32_t x0 = ox * p->stride_w - p->pad_left;
+        int32_t kw0, kw1;
+        usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
+        const int32_t rows = kh1 - kh0, cols = kw1 - kw0;
+        const int8_t* xs = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * channels + c;
+        const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * channels + c;
+        int32x4_t acc;
+        const int32_t next = x0 + p->stride_w; /* the next pixel's window, inside too? */
+        if (full && rows == p->k_h && cols == p->k_w && ox + 1 < p->out_w &&
+            next + p->k_w <= p->in_w) {
+          int32x4_t acc1;
+          acc = usmp_products2_x4(xs, ws, rows, cols, x_row, w_row, channels,
+                                  p->stride_w * channels, &acc1);
+          vstrbq_p_s32(out, usmp_requantize_x4(vaddq_s32(inside, acc), multiplier, shift, p),
+                       lanes);
+          acc = vaddq_s32(inside, acc1);
+          ++ox;
+          out += channels;
+        } else if (full && rows == p->k_h && cols == p->k_w)
+          acc = vaddq_s32(inside, usmp_products_x4(xs, ws, rows, cols, x_row, w_row, channels));
+        else
+          acc = vaddq_s32(b, usmp_taps_p_x4(xs, ws, rows, cols, x_row, w_row, channels, zp, lanes));
+        vstrbq_p_s32(out, usmp_requantize_x4(acc, multiplier, shift, p), lanes);
+      }
+    }
+  }
+}
+#endif
+
+/* DEPTHWISE_CONV_2D of NHWC x by w [1, KH, KW, C x M] (M the depth multiplier: output
+ * channel c reads input channel c / M), dilation 1. */
+USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void* bias,
+                              const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                              const struct usmp_conv* p) {
+  const int32_t in_c = p->in_c, out_c = p->out_c, m = p->out_c / p->in_c;
+#if defined(USMP_HELIUM)
+  if (m == 1) {
+    usmp_depthwise_x4(x, w, bias, multipliers, shifts, y, p);
+    return;
+  }
+#endif
+  for (int32_t oy = 0; oy < p->out_h; ++oy) {
+    const int32_t y0 = oy * p->stride_h - p->pad_top;
+    int32_t kh0, kh1;
+    usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
+    for (int32_t ox = 0; ox < p->out_w; ++ox) {
+      const int32_t x0 = ox * p->stride_w - p->pad_left;
+      int32_t kw0, kw1;
+      usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
+      int8_t* out = y + ((ptrdiff_t)oy * p->out_w + ox) * out_c;
+      int32_t c = 0;
+#if defined(USMP_HELIUM)
+      const int32_t rows = kh1 - kh0, cols = kw1 - kw0;
+      const int8_t* xs = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * in_c;
+      const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * out_c;
+      if (m % 4 == 0) {
+        /* Four output channels of one input channel: its value times four weights. */
+        for (; c < out_c; c += 4) {
+          int32x4_t acc = vdupq_n_s32(0);
+          for (int32_t r = 0; r < rows; ++r) {
+            const int8_t* xt = xs + (ptrdiff_t)r * p->in_w * in_c + c / m;
+            const int8_t* wt = ws + (ptrdiff_t)r * p->k_w * out_c + c;
+            for (int32_t t = 0; t < cols; ++t, xt += in_c, wt += out_c)
+              acc = vmlaq_n_s32(acc, vldrbq_s32(wt), *xt - p->input_zp);
+          }
+          usmp_store_x4(out, acc, c, vctp32q(4), bias, multipliers, shifts, p);
+        }
+      }
+#endif
+      for (; c < out_c; ++c) {
+        int32_t acc = usmp_bias(bias, p->bias_bytes, c);
+        for (int32_t kh = kh0; kh < kh1; ++kh) {
+          for (int32_t kw = kw0; kw < kw1; ++kw) {
+            int32_t value = x[((ptrdiff_t)(y0 + kh) * p->in_w + x0 + kw) * in_c + c / m];
+            acc += (value - p->input_zp) * w[((ptrdiff_t)kh * p->k_w + kw) * out_c + c];
+          }
+        }
+        int32_t multiplier, shift;
+        usmp_channel_scale(multipliers, shifts, c, p, &multiplier, &shift);
+        out[c] = usmp_output(acc, multiplier, shift, p);
+      }
+    }
+  }
+}
+
+/* ADD of two int8 tensors of one shape, TFLM's AddFunc: each input less its zero point,
+ * in 20 more bits, scaled to twice the larger input scale; the sum scaled to the
+ * output's. */
+struct usmp_add {
+  int32_t size, a_zp, a_multiplier, a_shift, b_zp, b_multiplier, b_shift;
+  int32_t multiplier, shift, output_zp, act_min, act_max;
+};
+
+USMP_KERNEL void usmp_add_s8(const int8_t* a, const int8_t* b, int8_t* y,
+                             const struct usmp_add* p) {
+  int32_t i = 0;
+#if defined(USMP_HELIUM)
+  const int32x4_t a_multiplier = vdupq_n_s32(p->a_multiplier), a_shift = vdupq_n_s32(p->a_shift);
+  const int32x4_t b_multiplier = vdupq_n_s32(p->b_multiplier), b_shift = vdupq_n_s32(p->b_shift);
+  const int32x4_t multiplier = vdupq_n_s32(p->multiplier), shift = vdupq_n_s32(p->shift);
+  for (; i < p->size; i += 4) {
+    mve_pred16_t lanes = vctp32q((uint32_t)(p->size - i));
+    int32x4_t va = vshlq_n_s32(vsubq_s32(vldrbq_z_s32(a + i, lanes), vdupq_n_s32(p->a_zp)), 20);
+    int32x4_t vb = vshlq_n_s32(vsubq_s32(vldrbq_z_s32(b + i, lanes), vdupq_n_s32(p->b_zp)), 20);
+    int32x4_t sum = vaddq_s32(usmp_multiply_x4(va, a_multiplier, a_shift),
+                              usmp_multiply_x4(vb, b_multiplier, b_shift));
+    int32x4_t value = vqaddq_n_s32(usmp_multiply_x4(sum, multiplier, shift), p->output_zp);
+    value = vminq_s32(vmaxq_s32(value, vdupq_n_s32(p->act_min)), vdupq_n_s32(p->act_max));
+    vstrbq_p_s32(y + i, value, lanes);
+  }
+#endif
+  for (; i < p->size; ++i) {
+    int32_t va = usmp_requantize((a[i] - p->a_zp) * (1 << 20), p->a_multiplier, p->a_shift);
+    int32_t vb = usmp_requantize((b[i] - p->b_zp) * (1 << 20), p->b_multiplier, p->b_shift);
+    int64_t value = (int64_t)usmp_requantize(va + vb, p->multiplier, p->shift) + p->output_zp;
+    if (value < p->act_min) value = p->act_min;
+    if (value > p->act_max) value = p->act_max;
+    y[i] = (int8_t)value;
+  }
+}
