@@ -33,6 +33,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import tvm
+import tvm_ffi
+from tvm import ir, tirx
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 
 from usmp_dialect.analysis.tir_entry import choose_entry, prim_funcs
@@ -56,10 +59,11 @@ from usmp_dialect.dialects.usmp import (
 )
 from usmp_dialect.formats.constant_pool import state_values
 from usmp_dialect.reports.names import NAME_LIMIT, short_names
-from usmp_dialect.tvm.c.exact_floats import exact_float_placeholders, exact_floats
+from usmp_dialect.tvm.exact_floats import exact_float_placeholders, exact_floats
 from usmp_dialect.tvm.model_files.io_quantization import io_quantization
 from usmp_dialect.tvm.relax.narrowed_constants import FILE_DTYPE, FILE_STORAGE_OPTION
 from usmp_dialect.tvm.relax.nodes import nodes_of
+from usmp_dialect.tvm_options import MACRO_AFFIXES, SHORTEST_IDENTIFIER
 
 C_TYPES = {
     "bool": "bool",
@@ -282,17 +286,6 @@ def c_identifier(name: str) -> str:
     if ident in _C_KEYWORDS or _macro_name(ident):
         ident = f"{ident}_"
     return ident
-
-
-MACRO_AFFIXES = len("_CONSTANT_") + len("_ALIGNMENT")
-"""What the longest macro of a tensor adds to the model's prefix and an identifier (a
-pool's adds more: its name is the user's, refused when too long, not shortened)."""
-
-SHORTEST_IDENTIFIER = 16
-"""What a long name keeps: enough to be read."""
-
-MODEL_NAME_LIMIT = NAME_LIMIT - MACRO_AFFIXES - SHORTEST_IDENTIFIER
-"""The longest C prefix whose macros stay within `NAME_LIMIT` characters."""
 
 
 def _unique_identifiers(names: list[str], model: str) -> dict[str, str]:
@@ -649,9 +642,6 @@ def _callable_entry(func: Any, constants: Mapping[str, str]) -> tuple[Any, Entry
     buffer param its body names (re-declaring the buffer over it), then one per constant
     its view over the constant pool had (`constants`: buffer name to the new param's
     name). A param C would never name gets no pointer: -Wunused-parameter is an error."""
-    import tvm_ffi
-    from tvm import ir, tirx
-
     replaced: dict[str, Any] = {}
 
     def rebind(decl: Any) -> Any:
@@ -682,9 +672,6 @@ def _locals_on_stack(func: Any) -> Any:
     import's `device_type` attr as a C array on the stack, but a `local` one it asks its
     runtime's workspace for (its last resort for a larger one too, which the bundle then
     refuses, see `operators_source`)."""
-    import tvm_ffi
-    from tvm import ir, tirx
-
     stacked = {
         alloc.buffer: tirx.decl_buffer(
             alloc.buffer.shape, alloc.buffer.dtype, str(alloc.buffer.name), scope="global"
@@ -704,8 +691,6 @@ def _locals_on_stack(func: Any) -> Any:
 def _with_empty_operator(entry: Any, name: str, operators: dict[Any, Any]) -> Any:
     """`entry` calling an empty operator added to `operators`: TVM takes a function alone
     in its module for the public entry, whatever its attributes say."""
-    from tvm import ir, tirx
-
     empty = tirx.PrimFunc([], tirx.Evaluate(tirx.IntImm("int32", 0)))
     callee = ir.GlobalVar(name)
     operators[callee] = empty
@@ -714,9 +699,6 @@ def _with_empty_operator(entry: Any, name: str, operators: dict[Any, Any]) -> An
 
 
 def _views_left_out(body: Any, views: list[Any]) -> Any:
-    import tvm_ffi
-    from tvm import tirx
-
     def left_out(decl: Any) -> Any:
         unused = any(decl.same_as(view) for view in views)
         return tirx.Evaluate(tirx.IntImm("int32", 0)) if unused else decl
@@ -728,8 +710,6 @@ def _named(params: Any, body: Any) -> tuple[list[bool], Any]:
     """For each of `params`, whether the C of `body` names it; and `body` without the
     buffers declared over a var that nothing uses (TVM writes no C for such a view: its
     uses name the var)."""
-    from tvm import ir, tirx
-
     views = [d for d in nodes_of(tirx.DeclBuffer, body) if isinstance(d.data, ir.Var)]
     used = tirx.analysis.undefined_vars(_views_left_out(body, views), [])
     unused = [v for v in views if not any(v.buffer.same_as(u) for u in used)]
@@ -742,9 +722,6 @@ def _without_unused_params(functions: dict[Any, Any]) -> dict[Any, Any]:
     """`functions` with each param a function never names left out, and its argument at
     every call (by GlobalVar, or by name through `call_extern`): C's -Wunused-parameter is
     an error, and an operator may be handed a pool it does not use."""
-    import tvm_ffi
-    from tvm import ir, tirx
-
     named = {gv.name_hint: _named(f.params, f.body) for gv, f in functions.items()}
     kept = {name: flags for name, (flags, _) in named.items()}
 
@@ -785,8 +762,6 @@ def operators_source(
 ) -> tuple[str, EntryParams]:
     """TVM's C for every function of `mod`, the entry as `entry_c_name`, all `static`;
     and the params the C entry takes."""
-    import tvm
-
     # The entry's calls name the operators' GlobalVars: the new module keeps them.
     operators = {
         gv: exact_float_placeholders(_locals_on_stack(mod[gv]))

@@ -53,6 +53,10 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from tvm import relax, te, tirx
+from tvm.relax.frontend.tflite.tflite_frontend import get_tensor_name
+from tvm.script.ir_builder import IRBuilder
+from tvm.script.ir_builder import tirx as T
 
 from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
 from usmp_dialect.tvm.model_files.int8_unweighted_kernels import OPAQUE
@@ -170,7 +174,6 @@ def _u32(value: Any) -> Any:
 
 
 def _const(value: int, dtype: str) -> Any:
-    from tvm import tirx
 
     return tirx.const(value, dtype)
 
@@ -181,7 +184,6 @@ def _most_significant_bit(x: Any) -> Any:
     and 2^k - 1's is 2^-k below k, a billion ulps at least). TIR has no count of leading
     zeros, and TE shares no subexpression: a search's nested selects grow exponentially,
     a count of bits 32-fold in each place the result is read."""
-    from tvm import tirx
 
     positive = tirx.max(x, _const(1, "uint32"))
     exponent = tirx.floor(tirx.log2(positive.astype("float64"))).astype("int32")
@@ -189,7 +191,6 @@ def _most_significant_bit(x: Any) -> Any:
 
 
 def _window(x: Any, weights: Any, shift: int) -> Any:
-    from tvm import te, tirx
 
     shape = [int(d) for d in x.shape]
     size = int(weights.shape[0])
@@ -231,9 +232,6 @@ def convert_window(converter: Any, op: Any) -> Any:
 def _max_abs_scale(x: Any) -> Any:
     """FftAutoScale's shift: TFLM's MaxAbs16 read in order into the scalar output (as
     int16, -32768 wrapping as in C), then 16 - 1 - MostSignificantBit32, 0 if negative."""
-    from tvm import te, tirx
-    from tvm.script.ir_builder import IRBuilder
-    from tvm.script.ir_builder import tirx as T
 
     length = int(x.shape[0])
 
@@ -256,7 +254,6 @@ def _max_abs_scale(x: Any) -> Any:
 
 
 def convert_fft_auto_scale(converter: Any, op: Any) -> None:
-    from tvm import te
 
     (x,), (out, bits) = _check_tensors(
         converter,
@@ -283,7 +280,6 @@ def convert_fft_auto_scale(converter: Any, op: Any) -> None:
 
 
 def _set_outputs(converter: Any, tensors: list[Any], values: list[Any]) -> None:
-    from tvm.relax.frontend.tflite.tflite_frontend import get_tensor_name
 
     for tensor, value in zip(tensors, values, strict=True):
         converter.exp_tab.set_expr(get_tensor_name(converter.subgraph, tensor.tensor_idx), value)
@@ -304,9 +300,6 @@ def _rfft(x: Any, twiddles: Any, split: Any, fft_length: int, out_shape: list[in
     complex FFT of the row read as fft_length / 2 complex samples, computed in the
     output's row (TFLM's kiss_fft_state's tmpbuf), then split in place into the
     fft_length / 2 + 1 bins of the real transform."""
-    from tvm import te, tirx
-    from tvm.script.ir_builder import IRBuilder
-    from tvm.script.ir_builder import tirx as T
 
     length = int(x.shape[-1])
     rows = math.prod(int(d) for d in x.shape) // length
@@ -363,7 +356,6 @@ def _digit_reversed_copy(
     """kf_work's first step: complex element j of the FFT's buffer is `value(source)`, the
     FFT's input at sum over levels of (j // span % radix) x stride (the mixed-radix digits
     reversed)."""
-    from tvm.script.ir_builder import tirx as T
 
     half = math.prod(radices)
     with T.serial(0, half) as j:
@@ -391,7 +383,6 @@ def _bind(value: tuple[Any, Any]) -> tuple[Any, Any]:
     """A complex value computed once, before the stores that follow overwrite what it
     reads (sums of such values are left to be computed where read: TVM's CSE would leave
     their copies unused)."""
-    from tvm.script.ir_builder import tirx as T
 
     return T.Bind(value[0]), T.Bind(value[1])
 
@@ -415,7 +406,6 @@ def _butterflies(
     """One level of kf_work: for each block of radix x span complex values, kissfft's
     radix-4 (kf_bfly4, forward) or radix-2 (kf_bfly2) butterflies, each input first
     divided by the radix (C_FIXDIV: x x (32767 / radix), rounded from Q15)."""
-    from tvm.script.ir_builder import tirx as T
 
     if radix not in (2, 4):
         raise OperatorRejected(
@@ -459,7 +449,6 @@ def _butterflies(
 def _split(out: Any, sp: Any, base: Any, half: int) -> None:
     """kiss_fftr's last step, in place: bins 0 and half from the FFT's first value, then
     bins k and half - k from its values k and half - k and super twiddle k - 1."""
-    from tvm.script.ir_builder import tirx as T
 
     halve = _const(32767 // 2, "int32")
     at0 = base // 2
@@ -501,7 +490,6 @@ def _int16_fft_length(op: Any) -> int:
 
 
 def convert_rfft(converter: Any, op: Any) -> Any:
-    from tvm import relax
 
     fft_length = _int16_fft_length(op)
     # TFLM's kernel takes frames in any leading dims; ours one frame (micro_speech's).
@@ -536,9 +524,6 @@ def _irfft(x: Any, twiddles: Any, split: Any, fft_length: int) -> Any:
     """kiss_fftri (FIXED_POINT 16) of the fft_length / 2 + 1 bins in `x`: the half-length
     complex buffer its first step makes of them (each read where the FFT's first step
     reads it, in digit-reversed order), then the inverse complex FFT, in the output."""
-    from tvm import te
-    from tvm.script.ir_builder import IRBuilder
-    from tvm.script.ir_builder import tirx as T
 
     half = fft_length // 2
     radices = kiss_factors(half)
@@ -598,19 +583,16 @@ def _irfft(x: Any, twiddles: Any, split: Any, fft_length: int) -> Any:
 
 
 def tirx_select(condition: Any, a: Any, b: Any) -> Any:
-    from tvm import tirx
 
     return tirx.Select(condition, a, b)
 
 
 def tirx_max(a: Any, b: Any) -> Any:
-    from tvm import tirx
 
     return tirx.max(a, b)
 
 
 def convert_irfft(converter: Any, op: Any) -> Any:
-    from tvm import relax
 
     fft_length = _int16_fft_length(op)
     # TFLM's kernel takes spectra in any leading dims; ours one (as for SignalRfft).
@@ -636,7 +618,6 @@ def convert_irfft(converter: Any, op: Any) -> Any:
 
 
 def convert_energy(converter: Any, op: Any) -> Any:
-    from tvm import te, tirx
 
     (x,), (out,) = _check_tensors(converter, op, [("input", "int16", 1)], [("output", "uint32", 1)])
     options = flex_options(op)
@@ -672,7 +653,6 @@ _FILTER_BANK_TABLES = (
 
 
 def convert_filter_bank(converter: Any, op: Any) -> Any:
-    from tvm import te, tirx
 
     (x, *tables), (out,) = _check_tensors(
         converter,
@@ -744,7 +724,6 @@ def _rounded_sqrt(x: Any) -> Any:
     """TFLM's Sqrt64 of the uint64 `x` (uint32): the floor of its square root, from the
     double's square root corrected by one either way (exact below 2^64), plus one where
     the remainder exceeds it, unless it is 0xFFFF (x below 2^32) or 0xFFFFFFFF."""
-    from tvm import tirx
 
     top = _const(0xFFFFFFFF, "uint64")
     guess = tirx.min(tirx.sqrt(x.astype("float64")).astype("uint64"), top)
@@ -761,7 +740,6 @@ def _rounded_sqrt(x: Any) -> Any:
 
 
 def convert_filter_bank_square_root(converter: Any, op: Any) -> Any:
-    from tvm import te
 
     (x, bits), (out,) = _check_tensors(
         converter,
@@ -802,7 +780,6 @@ class _Subtraction:
         self.channels = _option(options, "num_channels")
 
     def coefficient(self, pair: tuple[int, int], channel: Any) -> Any:
-        from tvm import tirx
 
         even, odd = (_const(v & 0xFFFFFFFF, "uint64") for v in pair)
         return tirx.Select(channel % 2 == 0, even, odd)
@@ -812,7 +789,6 @@ class _Subtraction:
 
     def estimate(self, signal: Any, before: Any) -> Any:
         """The noise estimate after the run, of channel i, TFLM's state update."""
-        from tvm import te, tirx
 
         def at(i: Any) -> Any:
             up = self.scaled_up(signal[i])
@@ -826,7 +802,6 @@ class _Subtraction:
         return te.compute(signal.shape, at, name="noise_estimate")
 
     def output(self, signal: Any, after: Any) -> Any:
-        from tvm import te, tirx
 
         def at(i: Any) -> Any:
             up = self.scaled_up(signal[i])
@@ -891,7 +866,6 @@ class _Carried:
         self.kept_width = max(carried, 1)
 
     def sample(self, data: Any, kept: Any, r: Any, at: Any) -> Any:
-        from tvm import tirx
 
         return tirx.Select(
             at < self.carried,
@@ -911,7 +885,6 @@ class _Carried:
         """(the output, the kept samples after the run), two kernels: the first reads the
         kept samples before, the second updates them (in place: element i reads element
         `consumed` + i, ahead of it)."""
-        from tvm import te, tirx
 
         rows = output_shape[0]
         last = self.carried + self.consumed - 1
@@ -987,7 +960,6 @@ def convert_framer(
     samples kept for the next run (first zeros, TFLM's prefill); every frame is valid,
     so its output_valid is true. Returns (the frames' tensor, the kept samples after the
     run, the frames); `state` as for convert_delay."""
-    from tvm import relax
 
     (x,), (out, valid) = _check_tensors(
         converter,
@@ -1029,9 +1001,6 @@ def _overlap_add(frames: Any, kept: Any, step: int) -> Any:
     saturated), the first `step` of them given out, the rest moved to the front, zeros
     after. The kept samples are updated in the second output (first a copy of those
     before: the same buffer once `usmp.in_place` makes it one)."""
-    from tvm import te, tirx
-    from tvm.script.ir_builder import IRBuilder
-    from tvm.script.ir_builder import tirx as T
 
     rows, count, size = (int(d) for d in frames.shape)
     dtype = frames.dtype
@@ -1076,7 +1045,6 @@ def convert_overlap_add(
     `frame_step` apart into [..., n_frames x frame_step], the samples not yet given out
     kept from run to run (first zeros). Returns (the output tensor, the kept samples after
     the run, the output); `state` as for convert_delay."""
-    from tvm import relax
 
     options = flex_options(op)
     dtype = {7: "int16", 0: "float32"}.get(_option(options, "T"))
@@ -1115,7 +1083,6 @@ def convert_overlap_add(
 
 
 def relax_reshape(value: Any, shape: list[int]) -> Any:
-    from tvm import relax
 
     return relax.op.reshape(value, shape)
 
@@ -1123,7 +1090,6 @@ def relax_reshape(value: Any, shape: list[int]) -> Any:
 def _wide_dynamic_gain(x: Any, lut: Any) -> Any:
     """TFLM's WideDynamicFunction of the uint32 `x` by the int16 `lut`, as the uint32
     TFLM's PCAN widens its int16 result to."""
-    from tvm import tirx
 
     interval = _most_significant_bit(x)
     low = tirx.min(x, _const(2, "uint32")).astype("int32")
@@ -1141,7 +1107,6 @@ def _wide_dynamic_gain(x: Any, lut: Any) -> Any:
 
 
 def _pcan_shrink(snr: Any) -> Any:
-    from tvm import tirx
 
     small = (snr * snr) >> _const(2 + 2 * _PCAN_SNR_BITS - _PCAN_OUTPUT_BITS, "uint32")
     large = (snr >> _const(_PCAN_SNR_BITS - _PCAN_OUTPUT_BITS, "uint32")) - _const(
@@ -1151,7 +1116,6 @@ def _pcan_shrink(snr: Any) -> Any:
 
 
 def convert_pcan(converter: Any, op: Any) -> Any:
-    from tvm import te
 
     (x, noise, lut), (out,) = _check_tensors(
         converter,
@@ -1186,7 +1150,6 @@ def convert_pcan(converter: Any, op: Any) -> Any:
 
 def _log32(x: Any, table: Any, out_scale: int) -> Any:
     """TFLM's Log32 of the uint32 `x` (above 1): out_scale x ln(x), in uint32."""
-    from tvm import tirx
 
     integer = _most_significant_bit(x) - 1
     frac = (x.astype("int64") - (_const(1, "int64") << integer.astype("int64"))).astype("int32")
@@ -1210,7 +1173,6 @@ def _log32(x: Any, table: Any, out_scale: int) -> Any:
 
 
 def convert_filter_bank_log(converter: Any, op: Any) -> Any:
-    from tvm import relax, te, tirx
 
     (x,), (out,) = _check_tensors(converter, op, [("input", "uint32", 1)], [("output", "int16", 1)])
     if _shape_of(out) != _shape_of(x):
