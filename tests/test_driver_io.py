@@ -426,8 +426,13 @@ def test_other_errors_keep_their_traceback():
 
 _ATEXIT_THEN_TOOL = """
 import atexit, sys
-atexit.register(lambda: print("atexit ran", file=sys.stderr))
+import usmp_dialect.tools.usmp_opt as tool
 from usmp_dialect.tools.console import usmp_opt_command
+main = tool.main
+def main_registering_a_handler(argv):  # as a module the tool imports may
+    atexit.register(lambda: print("atexit ran", file=sys.stderr))
+    return main(argv)
+tool.main = main_registering_a_handler
 sys.argv[0] = "usmp-opt"
 usmp_opt_command()
 """
@@ -446,7 +451,7 @@ def test_the_console_script_ends_at_once_but_as_an_exit_does(
 ):
     """The script skips the interpreter's teardown, not what an exit owes: its status
     (also a `--help`'s or an error's SystemExit), everything printed to a pipe, the
-    `atexit` handlers."""
+    `atexit` handlers its imports registered."""
     done = subprocess.run(
         [sys.executable, "-c", _ATEXIT_THEN_TOOL, *argv], capture_output=True, text=True
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from usmp_dialect.analysis.tir_liveness import prim_funcs
+from usmp_dialect.analysis.tir_entry import prim_funcs
 from usmp_dialect.analysis.tir_rows import RowAccess, row_access
 from usmp_dialect.parsing import parse_module
 

@@ -25,9 +25,6 @@ def interpreted(function):
         patch.setattr(kernel, "INTERPRETED_ELEMENTS", np.inf)
         patch.setattr(ahead_of_time, "load", lambda name: None)
         for each in kernel._kernels:
-            for name, value in list(each.py_func.__globals__.items()):
-                if value is each.compiled:
-                    patch.setitem(each.py_func.__globals__, name, each)
             patch.setattr(each, "compiled", None)
             patch.setattr(each, "built", {})
         python = function()

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.analysis.tir_liveness import prim_funcs
+from usmp_dialect.analysis.tir_entry import prim_funcs
 from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm.c import library as c_library
 from usmp_dialect.tvm.c.bundle import write_library

@@ -1,14 +1,19 @@
 """An entry function's params as the buffers they hold: which are constants, what buffer
-a param (or a pointer param's views) holds, and the allocation that takes a param's place
-(`tir-io-to-allocations` for inputs and outputs, `tir-constants-to-buffers` for constants,
-the C library's I/O kinds), and whether an I/O param is an input or an output."""
+a param (or a pointer param's views) holds, the allocations that take params' places
+(`tir-io-to-allocations` for inputs and outputs, `tir-state-to-allocations` for state,
+`tir-constants-to-buffers` for constants), how the operators use a param (the liveness of
+its allocation), and whether an I/O param is an input or an output."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ArrayAttr, StringAttr
-from xdsl.ir import BlockArgument, Operation, SSAValue
-from xdsl.rewriter import Rewriter
+from collections.abc import Callable, Mapping
 
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from usmp_dialect.analysis.tir_entry import prim_funcs
+from usmp_dialect.analysis.tir_liveness import Allocation, tir_liveness
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import CONSTANTS_ATTR, OUTPUTS_ATTR, IOKind
@@ -100,3 +105,56 @@ def param_allocation(
     data = tir.BufferDataOp(alloc.buffer, param.type)
     param.replace_all_uses_with(data.data)
     return [alloc, data]
+
+
+def params_to_allocations(
+    entry: tir.PrimFuncOp, types: Mapping[str, tir.BufferType]
+) -> dict[str, tir.AllocBufferOp]:
+    """The params `types` names as allocations of those types (their views too) at the top
+    of the entry's body, in the params' order, by name; the params leave the signature."""
+    block = entry.body.block
+    moved: list[tuple[BlockArgument, list[Operation]]] = []
+    for arg, name in list(zip(block.args, entry.param_names(), strict=True)):
+        if name is not None and name in types:
+            created = param_allocation(arg, name, types[name], param_views(arg), entry)
+            moved.append((arg, created))
+    Rewriter.insert_op([op for _, created in moved for op in created], InsertPoint.at_start(block))
+    for arg, _ in reversed(moved):
+        entry.erase_param(arg)
+    allocs = {}
+    for _, (alloc, *_) in moved:
+        assert isinstance(alloc, tir.AllocBufferOp) and alloc.buffer_name is not None
+        allocs[alloc.buffer_name.data] = alloc
+    return allocs
+
+
+def allocation_uses(
+    module: ModuleOp, entry: tir.PrimFuncOp, allocs: Mapping[str, tir.AllocBufferOp]
+) -> dict[str, Allocation]:
+    """How the program run from `entry` uses each allocation of `allocs` (read, written,
+    live intervals), by the same name."""
+    liveness = tir_liveness(module, entry.sym_name.data)
+    found = {a.op: a for a in (liveness.allocations if liveness else [])}
+    function = entry.sym_name.data
+    return {name: found.get(op, Allocation(op, function)) for name, op in allocs.items()}
+
+
+Prepare = Callable[[ModuleOp, tir.PrimFuncOp, dict[str, tir.AllocBufferOp]], None]
+"""A change to the copy `param_uses` analyses, given its module, entry and allocations."""
+
+
+def param_uses(
+    module: ModuleOp,
+    entry: str,
+    types: Mapping[str, tir.BufferType],
+    prepare: Prepare | None = None,
+) -> dict[str, Allocation]:
+    """How the program uses the entry's params `types` names, by name: the liveness of
+    each as an allocation, on a copy of `module` (`prepare` may change the copy first);
+    `module` stays as it is."""
+    copy = module.clone()
+    copied = prim_funcs(copy)[entry]
+    allocs = params_to_allocations(copied, types)
+    if prepare is not None:
+        prepare(copy, copied, allocs)
+    return allocation_uses(copy, copied, allocs)

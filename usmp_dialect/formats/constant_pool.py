@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from usmp_dialect.analysis.tir_liveness import prim_funcs
+from usmp_dialect.analysis.tir_entry import prim_funcs
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (

@@ -17,7 +17,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from usmp_dialect.analysis.call_tree import Allocation
-from usmp_dialect.analysis.tir_liveness import aliases, choose_entry, prim_funcs
+from usmp_dialect.analysis.tir_entry import choose_entry, prim_funcs
+from usmp_dialect.analysis.tir_liveness import aliases
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (

@@ -46,7 +46,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from usmp_dialect.analysis.tir_liveness import module_calls, prim_funcs
+from usmp_dialect.analysis.tir_entry import module_calls, prim_funcs
 from usmp_dialect.analysis.tir_params import constant_params
 from usmp_dialect.analysis.tir_rows import ROW, RowAccess, buffer_type, row_access
 from usmp_dialect.diagnostics import UsmpError

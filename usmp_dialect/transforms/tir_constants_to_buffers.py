@@ -23,7 +23,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from usmp_dialect.analysis.pool_candidates import assign_serving_pools
-from usmp_dialect.analysis.tir_liveness import prim_funcs
+from usmp_dialect.analysis.tir_entry import prim_funcs
 from usmp_dialect.analysis.tir_params import (
     constant_params,
     param_allocation,

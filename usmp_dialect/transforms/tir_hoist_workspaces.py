@@ -34,10 +34,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from usmp_dialect.analysis.call_tree import CallStack
-from usmp_dialect.analysis.tir_liveness import (
-    module_calls,
-    unplannable_reason,
-)
+from usmp_dialect.analysis.tir_entry import module_calls
+from usmp_dialect.analysis.tir_liveness import unplannable_reason
 from usmp_dialect.dialects import tir
 from usmp_dialect.lowering.allocations_to_usmp import BufferNames, tir_program_before_lowering
 

@@ -24,37 +24,21 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
 
-from usmp_dialect.analysis.tir_liveness import check_entry_not_called, tir_liveness
+from usmp_dialect.analysis.tir_entry import check_entry_not_called
 from usmp_dialect.analysis.tir_params import (
+    allocation_uses,
     constant_params,
     io_kind,
     output_params,
-    param_allocation,
     param_buffer_type,
     param_views,
+    params_to_allocations,
 )
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import IO_ATTR, OUTPUTS_ATTR, IOAttr
 from usmp_dialect.lowering.allocations_to_usmp import tir_program_before_lowering
-
-
-def _mark_io(
-    module: ModuleOp,
-    entry: tir.PrimFuncOp,
-    allocs: list[tir.AllocBufferOp],
-    outputs: set[str] | None,
-) -> None:
-    liveness = tir_liveness(module, entry.sym_name.data)
-    assert liveness is not None
-    by_op = {a.op: a for a in liveness.allocations}
-    for alloc in allocs:
-        assert alloc.buffer_name is not None
-        name, allocation = alloc.buffer_name.data, by_op[alloc]
-        kind = io_kind(name, outputs, allocation.read, allocation.written)
-        alloc.attributes[IO_ATTR] = IOAttr(name, kind)
 
 
 @dataclass(frozen=True)
@@ -71,13 +55,10 @@ class TirIoToAllocations(ModulePass):
         functions, entry = program
         check_entry_not_called(entry, functions, "whose I/O params would go")
         constants, outputs = constant_params(entry), output_params(entry)
-        block = entry.body.block
-        io_params = []
-        for index, (arg, name) in enumerate(
-            list(zip(block.args, entry.param_names(), strict=True))
-        ):
-            views = param_views(arg)
-            buffer_type = param_buffer_type(arg, name, views)
+        io_types: dict[str, tir.BufferType] = {}
+        params = zip(entry.body.block.args, entry.param_names(), strict=True)
+        for index, (arg, name) in enumerate(params):
+            buffer_type = param_buffer_type(arg, name, param_views(arg))
             if buffer_type is None or name in constants:
                 continue
             if not name:
@@ -86,18 +67,12 @@ class TirIoToAllocations(ModulePass):
                     "its offset under",
                     entry,
                 )
-            io_params.append((arg, name, buffer_type, views))
-        if not io_params:
+            io_types[name] = buffer_type
+        if not io_types:
             return
-        created = [
-            new
-            for arg, name, buffer_type, views in io_params
-            for new in param_allocation(arg, name, buffer_type, views, entry)
-        ]
-        for arg, *_ in reversed(io_params):
-            entry.erase_param(arg)
+        allocs = params_to_allocations(entry, io_types)
         # The kinds go onto the allocations: the names left no param to list.
         entry.attributes.pop(OUTPUTS_ATTR, None)
-        Rewriter.insert_op(created, InsertPoint.at_start(block))
-        allocs = [new for new in created if isinstance(new, tir.AllocBufferOp)]
-        _mark_io(op, entry, allocs, outputs)
+        for name, use in allocation_uses(op, entry, allocs).items():
+            kind = io_kind(name, outputs, use.read, use.written)
+            allocs[name].attributes[IO_ATTR] = IOAttr(name, kind)

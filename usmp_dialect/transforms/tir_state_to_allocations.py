@@ -27,21 +27,17 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from usmp_dialect.analysis.tir_liveness import (
-    check_entry_not_called,
-    module_callee,
-    prim_funcs,
-    tir_liveness,
-)
+from usmp_dialect.analysis.tir_entry import check_entry_not_called, module_callee, prim_funcs
 from usmp_dialect.analysis.tir_params import (
     output_params,
-    param_allocation,
     param_buffer_type,
+    param_uses,
     param_views,
+    params_to_allocations,
 )
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
@@ -101,41 +97,20 @@ def _param_pairs(entry: tir.PrimFuncOp, record: StateAttr) -> list[_Pair]:
     return pairs
 
 
-def _allocate(
-    entry: tir.PrimFuncOp, names: list[str], types: dict[str, tir.BufferType]
-) -> dict[str, tir.AllocBufferOp]:
-    """The params `names` as allocations at the top of the entry's body, by name; the
-    params leave the signature."""
-    block = entry.body.block
-    moved: list[tuple[BlockArgument, list[Operation]]] = []
-    for arg, name in list(zip(block.args, entry.param_names(), strict=True)):
-        if name in names:
-            created = param_allocation(arg, name, types[name], param_views(arg), entry)
-            moved.append((arg, created))
-    Rewriter.insert_op([op for _, created in moved for op in created], InsertPoint.at_start(block))
-    for arg, _ in reversed(moved):
-        entry.erase_param(arg)
-    allocs = {}
-    for _, (alloc, *_) in moved:
-        assert isinstance(alloc, tir.AllocBufferOp) and alloc.buffer_name is not None
-        allocs[alloc.buffer_name.data] = alloc
-    return allocs
-
-
 def _in_place(module: ModuleOp, entry: str, pairs: list[_Pair]) -> set[str]:
     """The variables (by their value before) the operators can update in place, found on
     a copy of the module whose state params are allocations."""
-    copy = module.clone()
-    copied = prim_funcs(copy)[entry]
     types = {name: t for before, after, t in pairs for name in (before, after)}
-    allocs = _allocate(copied, list(types), types)
-    _in_place_reads_left_out(copy, copied, [(allocs[b], allocs[a]) for b, a, _ in pairs])
-    liveness = tir_liveness(copy, entry)
-    assert liveness is not None
-    found = {a.op: a for a in liveness.allocations}
+
+    def in_place_reads_left_out(
+        copy: ModuleOp, copied: tir.PrimFuncOp, allocs: dict[str, tir.AllocBufferOp]
+    ) -> None:
+        _in_place_reads_left_out(copy, copied, [(allocs[b], allocs[a]) for b, a, _ in pairs])
+
+    uses = param_uses(module, entry, types, in_place_reads_left_out)
     safe = set()
     for before, after, _ in pairs:
-        read, written = found[allocs[before]], found[allocs[after]]
+        read, written = uses[before], uses[after]
         last_read = max((end for _, end in read.intervals), default=0)
         first_write = min((start for start, _ in written.intervals), default=last_read)
         if not read.written and last_read <= first_write:
@@ -225,7 +200,7 @@ class TirStateToAllocations(ModulePass):
         safe = _in_place(op, entry.sym_name.data, pairs)
         kept = [(before, after, t) for before, after, t in pairs if before in safe]
         types = {name: t for before, after, t in kept for name in (before, after)}
-        allocs = _allocate(entry, list(types), types)
+        allocs = params_to_allocations(entry, types)
         for before, after, _ in kept:
             state, value_after = allocs[before], allocs[after]
             value_after.buffer.replace_all_uses_with(state.buffer)

@@ -48,14 +48,14 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from usmp_dialect.analysis.pool_users import pools_needed
-from usmp_dialect.analysis.tir_liveness import (
+from usmp_dialect.analysis.tir_entry import (
     check_entry_not_called,
     choose_entry,
     find_entry,
-    io_mark,
     module_calls,
     prim_funcs,
 )
+from usmp_dialect.analysis.tir_liveness import io_mark
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (

@@ -25,13 +25,11 @@ kernel runs under the JIT this time, and the next process tries again.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.machinery
 import importlib.util
 import os
 import sys
-
-# hashlib's own blake2b: `import hashlib` loads OpenSSL too, 3.4 MB and 3 ms a run.
-from _blake2 import blake2b
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -109,7 +107,7 @@ def module_name(
     function: Callable[..., Any], types: tuple[str, ...], is_kernel: Callable[[Any], bool]
 ) -> str:
     """The built module's name: a digest of all the compiled code depends on."""
-    digest = blake2b(digest_size=12)
+    digest = hashlib.blake2b(digest_size=12)
     parts = [function.__module__, function.__qualname__, *types, sys.version, np.__version__]
     digest.update("\n".join(parts).encode())
     for namespace in _closure(function, is_kernel):
@@ -136,7 +134,7 @@ def _digest_file(name: str) -> Path:
 
 
 def _digest(path: Path) -> str:
-    return blake2b(path.read_bytes(), digest_size=16).hexdigest()
+    return hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
 
 
 def _intact(name: str) -> bool:

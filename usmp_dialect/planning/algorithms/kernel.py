@@ -8,9 +8,10 @@ a 5-buffer plan need no compiled loop. So a `@kernel` function is plain Python u
 calls made of all kernels have been given `INTERPRETED_ELEMENTS` array elements in all (a
 call counting `CALL_ELEMENTS` more for its own overhead); then it is built ahead of time
 for its arguments' types, or, where that cannot be done, numba is imported and every
-kernel compiled (or loaded from numba's disk cache, `cache=True`), and the modules that
-define kernels get the compiled functions in their globals, as `@njit` would have put them
-there, so that compiled kernels call each other compiled. The Python and the compiled
+kernel compiled (or loaded from numba's disk cache, `cache=True`): each as a copy of its
+function whose globals are a copy of its module's with the other kernels' JIT functions
+in their places, as `@njit` would have put them there, so that compiled kernels call each
+other compiled and the modules themselves stay as they are. The Python and the compiled
 functions are the same code on the same int64 arrays: the plans do not depend on which ran.
 The search prices its plain-Python work in its own steps instead (`interpreted`,
 `canonical_search`), as its work is not in its arrays' sizes, and stops running in plain
@@ -23,6 +24,7 @@ from __future__ import annotations
 import functools
 import importlib
 import time
+import types
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -113,8 +115,7 @@ class _Kernel:
 
 
 def named(module: str, qualname: str) -> _Kernel:
-    """The kernel `qualname` of `module`, imported, even once `compile_kernels` has put the
-    JIT's function in its place among the module's names."""
+    """The kernel `qualname` of `module`, imported."""
     importlib.import_module(module)
     for each in _kernels:
         if (each.py_func.__module__, each.py_func.__qualname__) == (module, qualname):
@@ -129,10 +130,7 @@ def module_name_of(function: Callable[..., Any], types: tuple[str, ...]) -> str:
 
 
 def _is_kernel(value: Any) -> bool:
-    """Whether `value` is a kernel, or the JIT's function of one."""
-    if isinstance(value, _Kernel):
-        return True
-    return value is not None and any(value is each.compiled for each in _kernels)
+    return isinstance(value, _Kernel)
 
 
 def interpreted(function: Callable[..., Any], *args: Any) -> Any:
@@ -223,20 +221,34 @@ def _clock_compiles() -> None:
 
 
 def compile_kernels() -> None:
-    """Imports numba and compiles every kernel defined so far, once a process."""
+    """Imports numba and compiles every kernel defined so far, once a process: each in
+    the globals its module would have under `@njit` (`_jit_globals`)."""
     from numba import njit  # noqa: PLC0415
 
     if not _loaded["numba"]:
         _clock_compiles()
     _loaded["numba"] = True
+    namespaces: dict[int, dict[str, Any]] = {}
     for each in _kernels:
         if each.compiled is None:
-            each.compiled = _jit(njit, each.py_func)
-    for each in _kernels:
-        namespace = each.py_func.__globals__
+            module = each.py_func.__globals__
+            namespace = namespaces.setdefault(id(module), dict(module))
+            each.compiled = _jit(njit, _with_globals(each.py_func, namespace))
+    for namespace in namespaces.values():
         for name, value in namespace.items():
             if isinstance(value, _Kernel):
                 namespace[name] = value.compiled
+
+
+def _with_globals(function: Callable[..., Any], namespace: dict[str, Any]) -> Any:
+    """A copy of `function` that reads its globals from `namespace`."""
+    code = function.__code__
+    copy = types.FunctionType(
+        code, namespace, code.co_name, function.__defaults__, function.__closure__
+    )
+    copy.__qualname__ = function.__qualname__
+    copy.__kwdefaults__ = function.__kwdefaults__
+    return copy
 
 
 def _jit(njit: Callable[..., Any], function: Callable[..., Any]) -> Any:

@@ -23,14 +23,13 @@ def library_files(module: ModuleOp, model: str, target: str = DEFAULT_TARGET) ->
     interface = c_library.interface(module, entry, model)
     tvm_mod, kernels = with_kernel_calls(emit_module(module), entry.sym_name.data, target)
     constant_params = {t.name: f"constant_{t.ident}" for t in interface.constants}
-    operators, overridable = c_library.operators_source(
+    operators, params = c_library.operators_source(
         tvm_mod, entry.sym_name.data, f"{model}_entry", constant_params
     )
     operators = f"{kernels}\n{operators}"
-    params = [str(name) for name in entry.param_names()]
     files = {
         f"{model}.h": c_library.header(interface),
-        f"{model}.c": c_library.library_source(interface, operators, params, overridable),
+        f"{model}.c": c_library.library_source(interface, operators, params),
         RUNNER: c_runner.runner_source(interface),
         STARTUP: c_runner.STARTUP_SOURCE,
         c_runner.LINKER_SCRIPT: c_runner.linker_script(interface),

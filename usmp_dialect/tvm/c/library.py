@@ -37,11 +37,9 @@ import tvm
 import tvm_ffi
 from tvm import ir, tirx
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation
-from xdsl.rewriter import InsertPoint, Rewriter
 
-from usmp_dialect.analysis.tir_liveness import choose_entry, prim_funcs, tir_liveness
-from usmp_dialect.analysis.tir_params import io_kind, output_params, param_allocation
+from usmp_dialect.analysis.tir_entry import choose_entry, prim_funcs
+from usmp_dialect.analysis.tir_params import io_kind, output_params, param_uses
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
@@ -424,29 +422,19 @@ def check_module(module: ModuleOp) -> tir.PrimFuncOp:
 # ----------------------------------------------------------------------- the interface
 
 
-def _io_kinds(module: ModuleOp, entry: tir.PrimFuncOp, names: list[str]) -> dict[str, IOKind]:
-    """The kind of each buffer param `names`: as the entry's `usmp.outputs` says, else TVM's
-    rule (both read and written: input_output, a member of the inputs struct the run updates
-    in place), found by the liveness analysis on a copy whose params are allocations."""
+def _io_kinds(
+    module: ModuleOp, entry: tir.PrimFuncOp, params: Mapping[str, tir.BufferType]
+) -> dict[str, IOKind]:
+    """The kind of each buffer param `params` names: as the entry's `usmp.outputs` says (an
+    importer's record of the model's outputs). A module without it (hand-written TIR,
+    planned by any version of the pipeline) gets TVM's rule from how its operators use each
+    param (`param_uses`): both read and written is input_output, a member of the inputs
+    struct the run updates in place."""
     outputs = output_params(entry)
     if outputs is not None:
-        return {name: io_kind(name, outputs, False, False) for name in names}
-    copy = module.clone()
-    entry_name = entry.sym_name.data
-    copied = prim_funcs(copy)[entry_name]
-    created: list[Operation] = []
-    for arg, name in list(zip(copied.body.block.args, copied.param_names(), strict=True)):
-        if name in names:
-            assert isinstance(arg.type, tir.BufferType)
-            created += param_allocation(arg, name, arg.type, [], copied)
-    Rewriter.insert_op(created, InsertPoint.at_start(copied.body.block))
-    liveness = tir_liveness(copy, entry_name)
-    used = {
-        allocation.op.buffer_name.data: (allocation.read, allocation.written)
-        for allocation in (liveness.allocations if liveness else [])
-        if allocation.op in created and allocation.op.buffer_name is not None
-    }
-    return {name: io_kind(name, None, *used.get(name, (False, False))) for name in names}
+        return {name: io_kind(name, outputs, False, False) for name in params}
+    uses = param_uses(module, entry.sym_name.data, params)
+    return {name: io_kind(name, None, use.read, use.written) for name, use in uses.items()}
 
 
 def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
@@ -480,17 +468,14 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
     record = entry.attributes.get(STATE_ATTR)
     state_after = record.after if isinstance(record, StateAttr) else {}
     initial = state_values(module, entry)
-    params = [
-        (name, arg.type)
+    params = {
+        name: arg.type
         for name, arg in zip(entry.param_names(), entry.body.block.args, strict=True)
-        if name not in pools
-    ]
-    param_names = [str(name) for name, _ in params]
-    kinds = _io_kinds(module, entry, param_names)
+        if name is not None and name not in pools and isinstance(arg.type, tir.BufferType)
+    }
+    kinds = _io_kinds(module, entry, params)
     tensors: list[tuple[str | None, str, tuple[int, ...], str]] = [
-        (name, kinds[str(name)], t.dims, tir.type_to_dtype(t.element_type))
-        for name, t in params
-        if isinstance(t, tir.BufferType)
+        (name, kinds[name], t.dims, tir.type_to_dtype(t.element_type)) for name, t in params.items()
     ]
     tensors += placed
     names = [name for name, *_ in tensors if name is not None]
@@ -642,15 +627,21 @@ def _narrowed_constants(entry: tir.PrimFuncOp, ident: dict[str, str]) -> dict[st
 # ----------------------------------------------------------------------- the C source
 
 
-def _callable_entry(func: Any, constants: Mapping[str, str]) -> Any:
+@dataclass(frozen=True)
+class EntryParams:
+    """The params of the C entry, in order: the buffer params its body names (by name; a
+    pool it never reads, the constant pool whose every view became a constant's param,
+    is left out), then the constants it takes as params."""
+
+    buffers: list[str]
+    constants: list[str]
+
+
+def _callable_entry(func: Any, constants: Mapping[str, str]) -> tuple[Any, EntryParams]:
     """The entry as TVM's C code generator writes a plain function: a pointer param per
-    buffer param (re-declaring the buffer over it), then one per constant its view over
-    the constant pool had (`constants`: buffer name to the new param's name)."""
-    params, decls = [], []
-    for p in func.params:
-        pointer = ir.PointerType(ir.PrimType(p.dtype), p.scope())
-        params.append(ir.Var(f"{c_identifier(p.name)}_ptr", pointer))
-        decls.append(tirx.DeclBuffer(p, data=params[-1]))
+    buffer param its body names (re-declaring the buffer over it), then one per constant
+    its view over the constant pool had (`constants`: buffer name to the new param's
+    name). A param C would never name gets no pointer: -Wunused-parameter is an error."""
     replaced: dict[str, Any] = {}
 
     def rebind(decl: Any) -> Any:
@@ -662,10 +653,17 @@ def _callable_entry(func: Any, constants: Mapping[str, str]) -> Any:
         return tirx.DeclBuffer(decl.buffer, data=replaced[name])
 
     body = tvm_ffi.structural_map(func.body, (tirx.DeclBuffer, rebind))
-    params += [replaced[name] for name in constants if name in replaced]
-    return tirx.PrimFunc(params, tirx.stmt_seq(*decls, body)), [
-        name for name in constants if name in replaced
-    ]
+    flags, body = _named(func.params, body)
+    kept = [p for p, named in zip(func.params, flags, strict=True) if named]
+    params, decls = [], []
+    for p in kept:
+        pointer = ir.PointerType(ir.PrimType(p.dtype), p.scope())
+        params.append(ir.Var(f"{c_identifier(p.name)}_ptr", pointer))
+        decls.append(tirx.DeclBuffer(p, data=params[-1]))
+    overridable = [name for name in constants if name in replaced]
+    params += [replaced[name] for name in overridable]
+    entry = tirx.PrimFunc(params, tirx.stmt_seq(*decls, body))
+    return entry, EntryParams([str(p.name) for p in kept], overridable)
 
 
 def _locals_on_stack(func: Any) -> Any:
@@ -700,25 +698,82 @@ def _with_empty_operator(entry: Any, name: str, operators: dict[Any, Any]) -> An
     return tirx.PrimFunc(entry.params, tirx.stmt_seq(entry.body, call), attrs=entry.attrs)
 
 
+def _views_left_out(body: Any, views: list[Any]) -> Any:
+    def left_out(decl: Any) -> Any:
+        unused = any(decl.same_as(view) for view in views)
+        return tirx.Evaluate(tirx.IntImm("int32", 0)) if unused else decl
+
+    return tvm_ffi.structural_map(body, (tirx.DeclBuffer, left_out))
+
+
+def _named(params: Any, body: Any) -> tuple[list[bool], Any]:
+    """For each of `params`, whether the C of `body` names it; and `body` without the
+    buffers declared over a var that nothing uses (TVM writes no C for such a view: its
+    uses name the var)."""
+    views = [d for d in nodes_of(tirx.DeclBuffer, body) if isinstance(d.data, ir.Var)]
+    used = tirx.analysis.undefined_vars(_views_left_out(body, views), [])
+    unused = [v for v in views if not any(v.buffer.same_as(u) for u in used)]
+    named = [*used, *(v.data for v in views if not any(v.same_as(u) for u in unused))]
+    flags = [any(p.same_as(v) for v in named) for p in params]
+    return flags, _views_left_out(body, unused)
+
+
+def _without_unused_params(functions: dict[Any, Any]) -> dict[Any, Any]:
+    """`functions` with each param a function never names left out, and its argument at
+    every call (by GlobalVar, or by name through `call_extern`): C's -Wunused-parameter is
+    an error, and an operator may be handed a pool it does not use."""
+    named = {gv.name_hint: _named(f.params, f.body) for gv, f in functions.items()}
+    kept = {name: flags for name, (flags, _) in named.items()}
+
+    def callee(call: Any) -> tuple[str | None, int]:
+        """The module function `call` calls and the index of its first argument."""
+        if isinstance(call.op, ir.GlobalVar):
+            return call.op.name_hint, 0
+        if call.op.same_as(ir.Op.get("tirx.call_extern")) and isinstance(
+            call.args[0], ir.StringImm
+        ):
+            return str(call.args[0].value), 1
+        return None, 0
+
+    def dropped(call: Any) -> Any:
+        name, first = callee(call)
+        if name not in kept or all(kept[name]) or len(call.args) - first != len(kept[name]):
+            return call
+        passed = zip(call.args[first:], kept[name], strict=True)
+        args = [*call.args[:first], *(arg for arg, named in passed if named)]
+        return ir.Call(call.op, args, call.attrs, call.ty_args, call.span, ret_ty=call.ty)
+
+    return {
+        gv: tirx.PrimFunc(
+            [p for p, k in zip(f.params, kept[gv.name_hint], strict=True) if k],
+            tvm_ffi.structural_map(named[gv.name_hint][1], (ir.Call, dropped)),
+            ret_type=f.ret_type,
+            attrs=f.attrs,
+        )
+        for gv, f in functions.items()
+    }
+
+
 _EXTERN_C = '#ifdef __cplusplus\nextern "C"\n#endif\n'
-_DEFINITION = re.compile(r"^static (?:void|int32_t) \w+\((.*)\) \{$", re.MULTILINE)
 
 
-def operators_source(mod: Any, entry: str, entry_c_name: str, constants: Mapping[str, str]):
+def operators_source(
+    mod: Any, entry: str, entry_c_name: str, constants: Mapping[str, str]
+) -> tuple[str, EntryParams]:
     """TVM's C for every function of `mod`, the entry as `entry_c_name`, all `static`;
-    and the names of the constants the entry now takes as params, in order."""
+    and the params the C entry takes."""
     # The entry's calls name the operators' GlobalVars: the new module keeps them.
     operators = {
         gv: exact_float_placeholders(_locals_on_stack(mod[gv]))
         for gv in mod.get_global_vars()
         if gv.name_hint != entry
     }
-    callable_entry, constant_params = _callable_entry(
-        exact_float_placeholders(mod[entry]), constants
-    )
+    callable_entry, entry_params = _callable_entry(exact_float_placeholders(mod[entry]), constants)
     if not operators:
         callable_entry = _with_empty_operator(callable_entry, f"{entry_c_name}_nothing", operators)
-    private = tvm.IRModule({**operators, tvm.ir.GlobalVar(entry_c_name): callable_entry})
+    private = tvm.IRModule(
+        _without_unused_params({**operators, tvm.ir.GlobalVar(entry_c_name): callable_entry})
+    )
     with tvm.transform.PassContext(config={"tirx.disable_storage_rewrite": True}):
         built = tvm.compile(private, target="c")
     source = built.mod.inspect_source()
@@ -740,15 +795,7 @@ def operators_source(mod: Any, entry: str, entry_c_name: str, constants: Mapping
     # accumulator before it reads it (-Wmaybe-uninitialized, an error under -Werror).
     source = re.sub(r"^(\s+\w+ \w+\[\d+\]);$", r"\1 = {0};", source, flags=re.MULTILINE)
 
-    def unused_params_allowed(match: re.Match[str]) -> str:
-        """The definition, with `(void)p;` for each param `p` its body never names (an
-        operator handed a pool it does not use): -Wunused-parameter is an error."""
-        body = source[match.end() : source.find("\n}\n", match.end())]
-        names = [param.split()[-1].lstrip("*") for param in match[1].split(", ") if param]
-        unused = [name for name in names if not re.search(rf"\b{name}\b", body)]
-        return match[0] + "".join(f"\n  (void){name};" for name in unused)
-
-    return _short_identifiers(_DEFINITION.sub(unused_params_allowed, source)), constant_params
+    return _short_identifiers(source), entry_params
 
 
 def _short_identifiers(source: str) -> str:
@@ -944,12 +991,10 @@ def _pool_address(interface: Interface, pool: str, offset: int) -> str:
     return f"&({base})[{offset}]"
 
 
-def _entry_arguments(
-    interface: Interface, params: list[str], constant_params: list[str]
-) -> list[str]:
+def _entry_arguments(interface: Interface, params: EntryParams) -> list[str]:
     by_name = {t.name: t for t in (*interface.inputs, *interface.outputs)}
     arguments = []
-    for name in params:
+    for name in params.buffers:
         pool = next((p for p in interface.pools if p.name == name), None)
         if pool is not None:
             arguments.append(_pool_address(interface, pool.name, 0))
@@ -958,7 +1003,7 @@ def _entry_arguments(
             owner = "outputs" if tensor in interface.outputs else "inputs"
             arguments.append(f"{owner}->{tensor.ident}")
     constants = {t.name: t for t in interface.constants}
-    for name in constant_params:
+    for name in params.constants:
         tensor = constants[name]
         default = _pool_address(interface, *interface.offsets[name])
         arguments.append(
@@ -991,11 +1036,9 @@ def _infinities(operators: str) -> list[str]:
     return [f"#define {n} {v}" for n, v in spelled.items() if re.search(rf"\b{n}\b", operators)]
 
 
-def library_source(
-    interface: Interface, operators: str, params: list[str], constant_params: list[str]
-) -> str:
+def library_source(interface: Interface, operators: str, params: EntryParams) -> str:
     m = interface.model
-    arguments = ",\n      ".join(_entry_arguments(interface, params, constant_params))
+    arguments = ",\n      ".join(_entry_arguments(interface, params))
     # A model may have no workspace pool (nothing left to plan) or no constants.
     unused = ["  (void)workspace_pools;", "  (void)overrides;"]
     lines = [

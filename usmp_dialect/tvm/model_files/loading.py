@@ -47,7 +47,7 @@ from tvm.relax.frontend.onnx.onnx_frontend import _get_convert_map
 from tvm.relax.frontend.tflite import from_tflite
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.analysis.tir_liveness import choose_entry, prim_funcs
+from usmp_dialect.analysis.tir_entry import choose_entry, prim_funcs
 from usmp_dialect.tvm.captured_output import output_captured
 from usmp_dialect.tvm.model_files.input_shapes import dims_text, fixed_input_shapes
 from usmp_dialect.tvm.model_files.io_quantization import (

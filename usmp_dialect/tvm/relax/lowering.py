@@ -64,7 +64,7 @@ from tvm import ir, relax, s_tir, tirx
 from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.analysis.tir_liveness import prim_funcs
+from usmp_dialect.analysis.tir_entry import prim_funcs
 from usmp_dialect.dialects.usmp import (
     CONSTANTS_ATTR,
     IN_PLACE_ATTR,

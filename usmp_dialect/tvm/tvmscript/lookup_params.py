@@ -32,7 +32,7 @@ import tvm_ffi
 from tvm import tirx
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.analysis.tir_liveness import prim_funcs
+from usmp_dialect.analysis.tir_entry import prim_funcs
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
 from usmp_dialect.formats.constant_pool import set_constant_values

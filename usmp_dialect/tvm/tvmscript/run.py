@@ -29,7 +29,7 @@ import tvm
 from tvm import tirx
 from tvm.support import cc
 
-from usmp_dialect.analysis.tir_liveness import ENTRY_ATTR, ENTRY_NAMES
+from usmp_dialect.analysis.tir_entry import ENTRY_ATTR, ENTRY_NAMES
 from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.dialects.usmp import (
     CONSTANTS_ATTR,
