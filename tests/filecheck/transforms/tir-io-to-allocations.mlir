@@ -4,7 +4,7 @@
 // (input_output, which TVM refused). %w is named in usmp.constants (a weight) and %n is
 // a scalar: both stay params.
 // RUN: usmp-opt %s -p tir-io-to-allocations | filecheck %s
-// RUN: usmp-opt %s --plan-pools --use-workspace-io -t 'usmp-report{sort=ir}' | filecheck %s --check-prefix=REPORT
+// RUN: usmp-opt %s --plan-pools --use-workspace-io --no-in-place -t 'usmp-report{sort=ir}' | filecheck %s --check-prefix=REPORT
 // RUN: usmp-opt %s --plan-pools --use-workspace-io | filecheck %s --check-prefix=LOWERED
 // TVMScript carries the records as dictionaries: emitted and imported again, they are the
 // typed attributes once more.
@@ -59,7 +59,7 @@ tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %w: !tir.buffer
 
 // The input is live from the start of the program (index 0) to its last read, the output
 // from its first write to the end (30), the input_output throughout; %t0 and %t1 reuse
-// the bytes of %out and %inp.
+// the bytes of %out and %inp (--no-in-place: each its own buffer, to show the intervals).
 // REPORT:      global_workspace        48         48  1.000x
 // REPORT:      inp                     global_workspace          32        16  [0, 10)  (input)
 // REPORT-NEXT: state                   global_workspace           0        16  [0, 30)  (input_output)
