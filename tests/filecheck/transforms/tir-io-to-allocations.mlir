@@ -5,11 +5,11 @@
 // a scalar: both stay params.
 // RUN: usmp-opt %s -p tir-io-to-allocations | filecheck %s
 // RUN: usmp-opt %s --plan-pools --use-workspace-io --no-in-place -t 'usmp-report{sort=ir}' | filecheck %s --check-prefix=REPORT
-// RUN: usmp-opt %s --plan-pools --use-workspace-io | filecheck %s --check-prefix=LOWERED
+// RUN: usmp-opt %s --plan-pools --use-workspace-io --no-in-place | filecheck %s --check-prefix=LOWERED
 // TVMScript carries the records as dictionaries: emitted and imported again, they are the
 // typed attributes once more.
-// RUN: usmp-opt %s --plan-pools --use-workspace-io | usmp-translate --emit-tvmscript | filecheck %s --check-prefix=SCRIPT
-// RUN: usmp-opt %s --plan-pools --use-workspace-io | usmp-translate --emit-tvmscript | usmp-translate --import-tvmscript | filecheck %s --check-prefix=REIMPORTED
+// RUN: usmp-opt %s --plan-pools --use-workspace-io --no-in-place | usmp-translate --emit-tvmscript | filecheck %s --check-prefix=SCRIPT
+// RUN: usmp-opt %s --plan-pools --use-workspace-io --no-in-place | usmp-translate --emit-tvmscript | usmp-translate --import-tvmscript | filecheck %s --check-prefix=REIMPORTED
 // RUN: usmp-opt %s -p tir-io-to-allocations,tir-io-to-allocations | filecheck %s
 
 tir.prim_func @copy(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {
