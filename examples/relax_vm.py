@@ -6,7 +6,7 @@ import tvm
 from tvm import relax
 
 from usmp_dialect.tvm.relax.model_spec import load_model
-from usmp_dialect.tvm.relax_vm import pipeline
+from usmp_dialect.tvm.relax_vm.plan_memory import pipeline
 
 mod, weights = load_model("examples/models/mlp.py:mlp")  # a Relax IRModule, its weights
 mod = relax.transform.BindParams("forward", weights)(mod)  # bound: constants of the module

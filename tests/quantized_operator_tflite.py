@@ -3,7 +3,7 @@ quantizes them for microcontrollers (int8 activations, a scale and a zero point 
 tensor): the operators of real int8 files besides convolutions and fully-connected
 layers. TFLM computes them in integers; ADD, AVERAGE_POOL_2D, MEAN and QUANTIZE (to
 int8 or uint8) our converters compute alike
-(`usmp_dialect.tvm.model_files.tflite_int8_kernels`), SOFTMAX and LOGISTIC TVM's float32
+(`usmp_dialect.tvm.model_files.int8_unweighted_kernels`), SOFTMAX and LOGISTIC TVM's float32
 path gets right. Written
 with int8_tflite's writer.
 

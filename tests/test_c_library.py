@@ -20,10 +20,10 @@ from xdsl.dialects.builtin import ModuleOp
 tvm = pytest.importorskip("tvm")
 pytestmark = pytest.mark.tvm
 
+from tests.support import c_check  # noqa: E402
+from tests.support.model_check import check_model  # noqa: E402
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
-from usmp_dialect.tvm import c_check  # noqa: E402
-from usmp_dialect.tvm.c_library import c_identifier  # noqa: E402
-from usmp_dialect.tvm.model_check import check_model  # noqa: E402
+from usmp_dialect.tvm.c.library import c_identifier  # noqa: E402
 from usmp_dialect.tvm.relax.lowering import DEFAULT_LOWERING, lower_model  # noqa: E402
 from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
 
@@ -133,7 +133,7 @@ def test_a_model_with_nothing_to_plan_is_a_library_without_pools() -> None:
     refused, saying so."""
     _require_tools(qemu=False)
     from usmp_dialect.diagnostics import UsmpError
-    from usmp_dialect.tvm.c_library import check_module
+    from usmp_dialect.tvm.c.library import check_module
 
     mod, weights = _row_sums()
     x = np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32)
@@ -286,8 +286,8 @@ def test_cortex_m55_at_o3_gives_the_bytes_of_o2(tmp_path: Path) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
     from int8_tflite import int8_cnn_tflite
 
-    from usmp_dialect.tvm.c_library import check_module, interface
-    from usmp_dialect.tvm.c_runner import ARM_FLAGS
+    from usmp_dialect.tvm.c.library import check_module, interface
+    from usmp_dialect.tvm.c.runner import ARM_FLAGS
     from usmp_dialect.tvm.model_files.loading import import_model_file
 
     path = tmp_path / "int8_cnn.tflite"
@@ -370,8 +370,8 @@ def test_make_qemu_reads_files_relative_to_the_callers_directory(tmp_path: Path)
 def _application(module: ModuleOp, program: str, directory: Path) -> Path:
     """`program` (C, as an application's `app.c`) built against the module's library (as
     `app`, and as `app-sanitized` with the sanitizers when the tier asks for them)."""
-    from usmp_dialect.tvm.c_bundle import write_library
-    from usmp_dialect.tvm.c_runner import HOST_FLAGS
+    from usmp_dialect.tvm.c.bundle import write_library
+    from usmp_dialect.tvm.c.runner import HOST_FLAGS
 
     library = directory / "lib"
     write_library(module, str(library), "model")

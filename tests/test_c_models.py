@@ -22,8 +22,9 @@ from int8_tflite import (  # noqa: E402
 )
 from wheel_models import wheel_model_path  # noqa: E402
 
+from tests.support import c_check  # noqa: E402
 from usmp_dialect.parsing import parse_module  # noqa: E402
-from usmp_dialect.tvm import c_check, c_library  # noqa: E402
+from usmp_dialect.tvm.c import library as c_library  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATE = [sys.executable, str(ROOT / "tools" / "usmp-translate")]

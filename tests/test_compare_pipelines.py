@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from usmp_dialect.tools.compare_pipelines import main
+from tools.compare_pipelines import main
 
 DIAMOND = Path(__file__).parents[1] / "examples" / "pass_ordering" / "diamond.mlir"
 

@@ -28,14 +28,14 @@ from int8_tflite import conv_stack_tflite, float16_weights_tflite, int8_cnn_tfli
 from tflite.TensorType import TensorType  # noqa: E402
 from wheel_models import wheel_model_path  # noqa: E402
 
+from tests.support.model_check import check_model  # noqa: E402
+from tests.support.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.diagnostics import LocatedError  # noqa: E402
 from usmp_dialect.formats.constant_pool import constant_pool_bytes  # noqa: E402
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from usmp_dialect.reports.report import plan_report  # noqa: E402
-from usmp_dialect.tvm.c_bundle import library_files  # noqa: E402
-from usmp_dialect.tvm.model_check import check_model  # noqa: E402
+from usmp_dialect.tvm.c.bundle import library_files  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_file  # noqa: E402
-from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
     MODEL_FILE_LOWERING,
     Lowering,
@@ -43,7 +43,7 @@ from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
     sanitize,
 )
 from usmp_dialect.tvm.relax.narrowed_constants import narrowest  # noqa: E402
-from usmp_dialect.tvm.tvmscript_emitter import emit_tvmscript  # noqa: E402
+from usmp_dialect.tvm.tvmscript.emitter import emit_tvmscript  # noqa: E402
 
 FILE_STORAGE = dataclasses.replace(MODEL_FILE_LOWERING, constant_storage="file")
 WRITTEN = {

@@ -473,7 +473,8 @@ def test_an_abbreviated_option_is_refused(
     input."""
     import importlib
 
-    main = importlib.import_module(f"usmp_dialect.tools.{tool}").main
+    package = "usmp_dialect.tools" if tool.startswith(("usmp", "run")) else "tools"
+    main = importlib.import_module(f"{package}.{tool}").main
     with pytest.raises(SystemExit) as exited:
         main(argv)
     assert exited.value.code == 1

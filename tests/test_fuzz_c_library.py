@@ -28,7 +28,7 @@ from hypothesis import strategies as st  # noqa: E402
 from test_fuzz_inputs import check_run, fuzz_settings  # noqa: E402
 
 from usmp_dialect.tools import usmp_translate  # noqa: E402
-from usmp_dialect.tvm.c_library import c_identifier  # noqa: E402
+from usmp_dialect.tvm.c.library import c_identifier  # noqa: E402
 
 NAMES = [
     # C11, C23 and C++ keywords

@@ -1,4 +1,4 @@
-"""Quantized CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED (`model_files.quantized_kernels`):
+"""Quantized CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED (`model_files.int8_weighted_kernels`):
 one kernel each, TensorFlow Lite Micro's fixed-point arithmetic, so that an int8 model of
 them gives TFLM's outputs exactly, where TVM's converters (dequantize, float32 operator,
 quantize) rounded a step or more apart now and then. Each file is written here
@@ -21,9 +21,9 @@ from int8_tflite import conv_stack_tflite, int8_cnn_tflite, int8_kernel_tflite  
 from tflite.ActivationFunctionType import ActivationFunctionType as Act  # noqa: E402
 from tflite.Padding import Padding  # noqa: E402
 
-from usmp_dialect.tvm.model_check import check_model  # noqa: E402
+from tests.support.model_check import check_model  # noqa: E402
+from tests.support.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import load_model_file  # noqa: E402
-from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING, relax_vm_outputs  # noqa: E402
 
 CASES = {

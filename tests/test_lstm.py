@@ -32,7 +32,7 @@ def test_mnist_lstm_streams_as_tflm(operator: int | None, tmp_path: Path) -> Non
     """The scores (`operator` None) or the LSTM's output sequence (operator 0) of 10
     images in a row, the state carried from each run to the next in the state pool: TFLM's
     exactly, the workspace pool at or below TFLM's non-persistent arena."""
-    from usmp_dialect.tvm.tflm_arena import tflm_arena, variable_bytes
+    from usmp_dialect.tvm.tflm.arena import tflm_arena, variable_bytes
 
     model = MNIST_LSTM.read_bytes()
     path = tmp_path / "mnist_lstm.tflite"
@@ -72,7 +72,7 @@ def test_one_step_lstm_streams_as_tflm(tmp_path: Path) -> None:
     """An LSTM of one time step returns its hidden state after the step as its output and
     as the state TFLM keeps: the output its own buffer in the workspace pool, the state
     its in the state pool, and 10 calls in a row TFLM's outputs exactly."""
-    from usmp_dialect.tvm.tflm_arena import variable_bytes
+    from usmp_dialect.tvm.tflm.arena import variable_bytes
 
     path = tmp_path / "one_step_lstm.tflite"
     path.write_bytes(_one_step(MNIST_LSTM.read_bytes()))

@@ -43,16 +43,15 @@ from tflite.BuiltinOperator import BuiltinOperator  # noqa: E402
 from tflite.VarHandleOptions import VarHandleOptions  # noqa: E402
 from wheel_models import WHEEL_MODELS, wheel_model_path  # noqa: E402
 
+from tests.support.model_check import check_model  # noqa: E402
+from tests.support.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.parsing import parse_module, print_module  # noqa: E402
-from usmp_dialect.tvm.model_check import check_model  # noqa: E402
 from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import (  # noqa: E402
     import_model_file,
     load_model_file,
     model_file_kind,
 )
-from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs  # noqa: E402
-from usmp_dialect.tvm.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
     MODEL_FILE_LOWERING,
     Lowering,
@@ -60,8 +59,9 @@ from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
     lower_model,
     sanitize,
 )
-from usmp_dialect.tvm.runtime import build, io_tensors, state_pool  # noqa: E402
-from usmp_dialect.tvm.tflm_arena import tflm_arena  # noqa: E402
+from usmp_dialect.tvm.tflm.arena import tflm_arena  # noqa: E402
+from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
+from usmp_dialect.tvm.tvmscript.run import build, io_tensors, state_pool  # noqa: E402
 
 INT8 = "int8-cnn-tflite"
 STREAMING_INT8 = [

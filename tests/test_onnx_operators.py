@@ -21,17 +21,17 @@ pytestmark = pytest.mark.tvm
 
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
+from tests.support.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.parsing import print_module  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_file  # noqa: E402
-from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs  # noqa: E402
-from usmp_dialect.tvm.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
     MODEL_FILE_LOWERING,
     RelaxImportError,
     lower_model,
     sanitize,
 )
-from usmp_dialect.tvm.runtime import run_module  # noqa: E402
+from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
+from usmp_dialect.tvm.tvmscript.run import run_module  # noqa: E402
 
 # float32 sums in another order than onnxruntime's: a few units in the last place of
 # values near 1, over the handful of products each output sums.
@@ -188,7 +188,7 @@ def test_topk_runs_in_the_c_library(tmp_path: Path) -> None:
     """A `TopK` goes into the C library (`usmp-translate --emit-c`, built and run here):
     plain loops, no call of TVM's runtime, its outputs written and never read back (an
     output read back counts as an input of the library's run); onnxruntime's values."""
-    from usmp_dialect.tvm.model_check import check_model
+    from tests.support.model_check import check_model
 
     path = _save(
         tmp_path,
@@ -219,7 +219,7 @@ def test_cumsum_runs_in_the_c_library(tmp_path: Path) -> None:
     goes into the C library, the inputs and outputs in its pool (one kernel leaves no
     other buffer to plan): the kernel reads back each sum it wrote into the model's
     output, which stays an output of the library's run; onnxruntime's values."""
-    from usmp_dialect.tvm.model_check import check_model
+    from tests.support.model_check import check_model
 
     path = _save(
         tmp_path,
@@ -253,7 +253,7 @@ def test_cumsum_exclusive_or_reverse_runs_fused(
 ) -> None:
     """A `CumSum` reversed, exclusive or both, fused with its producer (a reverse one
     made TVM's FuseTIR fail: "Inconsistent buffers"): one kernel, onnxruntime's values."""
-    from usmp_dialect.tvm.model_check import check_model
+    from tests.support.model_check import check_model
 
     path = _save(
         tmp_path,

@@ -1,5 +1,5 @@
 """int8 operators that TVM's frontend computes in float32 and TensorFlow Lite Micro in
-integers (`usmp_dialect.tvm.model_files.tflite_int8_kernels`): each on a one-operator
+integers (`usmp_dialect.tvm.model_files.int8_unweighted_kernels`): each on a one-operator
 `.tflite` (tests/quantized_operator_tflite.py), planned, emitted as the C library of
 `usmp-translate --emit-c`, built and run, gives TFLM's interpreter's values exactly, and
 the Relax VM's."""
@@ -21,10 +21,10 @@ from quantized_operator_tflite import (  # noqa: E402
     quantized_operator_tflite,
 )
 
-from usmp_dialect.tvm import c_check  # noqa: E402
-from usmp_dialect.tvm.model_check import check_model  # noqa: E402
+from tests.support import c_check  # noqa: E402
+from tests.support.model_check import check_model  # noqa: E402
+from tests.support.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import load_model_file  # noqa: E402
-from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING, sanitize  # noqa: E402
 
 

@@ -23,9 +23,9 @@ from int8_tflite import custom_operator_tflite  # noqa: E402
 from stream_program import stream_program  # noqa: E402
 from svdf_tflite import LAYERS, svdf_tflite  # noqa: E402
 
+from tests.support import c_check  # noqa: E402
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
-from usmp_dialect.tvm import c_check  # noqa: E402
-from usmp_dialect.tvm.c_bundle import write_library  # noqa: E402
+from usmp_dialect.tvm.c.bundle import write_library  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file  # noqa: E402
 from usmp_dialect.tvm.relax.lowering import RelaxImportError  # noqa: E402
 
@@ -178,7 +178,7 @@ def test_tflms_keyword_benchmark_streams_as_tflm(
     random int16 audio features give TFLM's outputs exactly, frame by frame (the scores,
     or an SVDF's output the file is made to return; the 8-bit file's SVDFs saturate on
     every input, their outputs one value)."""
-    from usmp_dialect.tvm.tflm_arena import tflm_arena, variable_bytes
+    from usmp_dialect.tvm.tflm.arena import tflm_arena, variable_bytes
 
     model = (DATA / f"{name}.tflite").read_bytes()
     path = tmp_path / f"{name}.tflite"

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from int8_tflite import large_activations_tflite, unsupported_operator_tflite
 
-from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs
-from usmp_dialect.tvm.tflm_arena import TflmError, tflm_arena
+from tests.support.reference_runtime import reference_outputs
+from usmp_dialect.tvm.tflm.arena import TflmError, tflm_arena
 
 
 def test_arena_grows_past_the_default_for_large_activations(tmp_path: Path) -> None:

@@ -19,10 +19,10 @@ from wheel_models import wheel_model_path
 
 from usmp_dialect.planning.budget import Budget
 from usmp_dialect.tools.usmp_translate import main as usmp_translate
-from usmp_dialect.tvm.tflite_offline_plan import METADATA_NAME, offline_plan, with_offline_plan
-from usmp_dialect.tvm.tflm_arena import shared_arena, tflm_arena
-from usmp_dialect.tvm.tflm_check import check_offline_plan
-from usmp_dialect.tvm.tflm_plan import (
+from usmp_dialect.tvm.tflm.arena import shared_arena, tflm_arena
+from usmp_dialect.tvm.tflm.check import check_offline_plan
+from usmp_dialect.tvm.tflm.offline_plan import METADATA_NAME, offline_plan, with_offline_plan
+from usmp_dialect.tvm.tflm.plan import (
     ARENA_ALIGNMENT,
     operator_scratch,
     plan_for_tflm,

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from usmp_dialect.tools import check_relax_model, run_tvmscript, usmp_opt, usmp_translate
+from tools import check_relax_model
+from usmp_dialect.tools import run_tvmscript, usmp_opt, usmp_translate
 
 ROOT = Path(__file__).parents[1]
 EXTRA = "needs Apache TVM: pip install -e '.[tvm]' in the usmp_dialect checkout"

@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
 
-from usmp_dialect.tvm.model_check import check_model  # noqa: E402
-from usmp_dialect.tvm.tflm_arena import tflm_arena  # noqa: E402
+from tests.support.model_check import check_model  # noqa: E402
+from usmp_dialect.tvm.tflm.arena import tflm_arena  # noqa: E402
 
 ZOO = ["mlp", "cnn", "mobilenet", "resnet", "transformer"]
 MODEL_FILES = [

@@ -25,12 +25,12 @@ sys.path.insert(0, str(ROOT))
 
 from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
 
+from tests.support.c_check import image_sizes  # noqa: E402
 from usmp_dialect.parsing import parse_module  # noqa: E402
 from usmp_dialect.planning.budget import DEFAULT_ALGORITHM, Budget  # noqa: E402
-from usmp_dialect.tvm.c_check import image_sizes  # noqa: E402
-from usmp_dialect.tvm.c_library import Interface, check_module, interface  # noqa: E402
-from usmp_dialect.tvm.tflm_arena import shared_arena, tflm_arena  # noqa: E402
-from usmp_dialect.tvm.tflm_plan import planned_tflite  # noqa: E402
+from usmp_dialect.tvm.c.library import Interface, check_module, interface  # noqa: E402
+from usmp_dialect.tvm.tflm.arena import shared_arena, tflm_arena  # noqa: E402
+from usmp_dialect.tvm.tflm.plan import planned_tflite  # noqa: E402
 
 TITLE = "## Several models"
 HEADER = [

@@ -88,6 +88,7 @@ from benchmark_sections import (  # noqa: E402  (beside this script)
 from xdsl.context import Context  # noqa: E402
 from xdsl.passes import ModulePass  # noqa: E402
 
+from tests.support.model_check import check_model  # noqa: E402
 from usmp_dialect.dialects.usmp import IOKind  # noqa: E402
 from usmp_dialect.pipeline import DEFAULT_TIME_LIMIT  # noqa: E402
 from usmp_dialect.reports.report import PlanReport, plan_report  # noqa: E402
@@ -98,8 +99,7 @@ from usmp_dialect.transforms.tir_state_to_allocations import TirStateToAllocatio
 from usmp_dialect.transforms.tir_to_usmp import WORKSPACE_LEFT_OUT, TirToUsmp  # noqa: E402
 from usmp_dialect.transforms.usmp_assign_pools import UsmpAssignPools  # noqa: E402
 from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
-from usmp_dialect.tvm.model_check import check_model  # noqa: E402
-from usmp_dialect.tvm.tflm_arena import TflmError, tflm_arena, variable_bytes  # noqa: E402
+from usmp_dialect.tvm.tflm.arena import TflmError, tflm_arena, variable_bytes  # noqa: E402
 
 MODELS = ROOT / "examples" / "models"
 CONSTANT_POOL = "flash:kind=constant"
@@ -125,7 +125,7 @@ VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
 def plan(
     tir_mod, front: list[ModulePass], time_limit: float, algorithm: str = "default"
 ) -> tuple[PlanReport, float]:
-    from usmp_dialect.tvm.tvmscript_importer import import_module
+    from usmp_dialect.tvm.tvmscript.importer import import_module
 
     module = import_module(tir_mod)
     began = time.perf_counter()
@@ -153,7 +153,7 @@ def largest_workspace(tir_mod) -> int:
     """The bytes of the largest buffer an operator allocates for itself (an `alloc_buffer`
     outside `main`)."""
     from usmp_dialect.dialects import tir
-    from usmp_dialect.tvm.tvmscript_importer import import_module
+    from usmp_dialect.tvm.tvmscript.importer import import_module
 
     return max(
         (
@@ -789,12 +789,12 @@ def measure_corpus_file(
     the file's own runtime (TFLM, onnxruntime), TFLM's arena and Relax's plan."""
     import numpy as np
 
-    from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes
-    from usmp_dialect.tvm.model_files.loading import load_model_file, model_file_kind
-    from usmp_dialect.tvm.model_files.reference_runtime import (
+    from tests.support.reference_runtime import (
         reference_inputs,
         reference_outputs,
     )
+    from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes
+    from usmp_dialect.tvm.model_files.loading import load_model_file, model_file_kind
     from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING
 
     mod, weights = load_model_file(path, model_file_kind(path), parse_input_shapes(input_shapes))

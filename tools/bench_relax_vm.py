@@ -1,5 +1,5 @@
 """The Relax VM with TVM's default pipeline against the same pipeline with our planner in
-place of StaticPlanBlockMemory (`usmp_dialect.tvm.relax_vm.pipeline`), on every model of
+place of StaticPlanBlockMemory (`usmp_dialect.tvm.relax_vm.plan_memory.pipeline`), on every model of
 examples/models (their small defaults) and the model files of the test extras
 (tests/wheel_models.py):
 
@@ -28,13 +28,13 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
 
-from usmp_dialect.tvm.model_files.loading import load_model_file, model_file_kind  # noqa: E402
-from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
-from usmp_dialect.tvm.relax_vm_measure import (  # noqa: E402
+from tests.support.relax_vm_measure import (  # noqa: E402
     compare_pipelines,
     random_inputs,
     with_weights_bound,
 )
+from usmp_dialect.tvm.model_files.loading import load_model_file, model_file_kind  # noqa: E402
+from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
 
 # tests/wheel_models.py, which lists the model files of the test extras.
 wheel_models = importlib.import_module("wheel_models")
@@ -85,8 +85,8 @@ def section(rows: list[list[str]], command: str) -> str:
         f"`{command}` (one process, this 2-core machine shared with other jobs: CPU seconds). "
         "Each model, weights bound (`relax.transform.BindParams`), compiled for llvm by "
         "`tvm.compile` with TVM's default pipeline (`relax.get_default_pipeline`) and with "
-        "`usmp_dialect.tvm.relax_vm.pipeline`, the same passes with `PlanMemory` (default "
-        "algorithm, one pool) in place of StaticPlanBlockMemory, and run once on the same "
+        "`usmp_dialect.tvm.relax_vm.plan_memory.pipeline`, the same passes with `PlanMemory` "
+        "(default algorithm, one pool) in place of StaticPlanBlockMemory, and run once on the same "
         "random inputs. Bytes are what the VM's storage allocations handed out in the run "
         "(`vm.builtin.alloc_storage`): the planned intermediates and, in both, the returned "
         "tensors, which no plan holds (operator workspaces are not storage allocations). "

@@ -6,7 +6,7 @@ Relax function:
 
 Each module is planned by TVM's pass and by ours; a row says what ours did (planned, kept
 TVM's plan and why, nothing to plan), the bytes of each plan's storages, and the overlap
-check of our pools (`relax_vm_check`). With `--write` the section "Relax VM: TVM's planner
+check of our pools (`relax_vm.overlap_check`). With `--write` the section "Relax VM: TVM's planner
 tests" of that file is replaced.
 """
 
@@ -25,13 +25,13 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
 
-from usmp_dialect.tvm.relax_vm import PlanMemory  # noqa: E402
-from usmp_dialect.tvm.relax_vm_check import (  # noqa: E402
+from usmp_dialect.tvm.relax_vm.overlap_check import (  # noqa: E402
     Overlap,
     check_no_overlap,
     storage_bytes,
     storages,
 )
+from usmp_dialect.tvm.relax_vm.plan_memory import PlanMemory  # noqa: E402
 
 # tests/relax/static_plan_cases.py, the modules the tests plan too.
 cases = importlib.import_module("static_plan_cases")

@@ -25,8 +25,8 @@ from benchmark_sections import add_write_option, markdown_section, publish  # no
 
 from usmp_dialect.diagnostics import LocatedError  # noqa: E402
 from usmp_dialect.planning.budget import DEFAULT_ALGORITHM, Budget  # noqa: E402
-from usmp_dialect.tvm.tflm_arena import TflmError, tflm_arena  # noqa: E402
-from usmp_dialect.tvm.tflm_plan import planned_tflite  # noqa: E402
+from usmp_dialect.tvm.tflm.arena import TflmError, tflm_arena  # noqa: E402
+from usmp_dialect.tvm.tflm.plan import planned_tflite  # noqa: E402
 
 TITLE = "## TFLM with our plan"
 HEADER = [

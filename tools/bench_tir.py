@@ -65,8 +65,8 @@ def main() -> None:
     began = time.perf_counter()
     import tvm
 
-    from usmp_dialect.tvm.tvmscript_emitter import emit_module
-    from usmp_dialect.tvm.tvmscript_importer import import_module
+    from usmp_dialect.tvm.tvmscript.emitter import emit_module
+    from usmp_dialect.tvm.tvmscript.importer import import_module
 
     timings = {"import tvm": time.perf_counter() - began}
     steps = time.perf_counter()

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("tvm")
 pytestmark = [pytest.mark.tvm, pytest.mark.slow]
 
-from usmp_dialect.tvm.model_check import check_model  # noqa: E402
+from tests.support.model_check import check_model  # noqa: E402
 from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
 
 MOBILENET = Path(__file__).parents[2] / "examples" / "models" / "mobilenet.py"

@@ -21,14 +21,13 @@ from xdsl.context import Context
 tvm = pytest.importorskip("tvm")
 pytestmark = pytest.mark.tvm
 
+from tests.support.model_check import check_model  # noqa: E402
 from usmp_dialect.reports.report import plan_report  # noqa: E402
 from usmp_dialect.transforms.tir_align_to_pools import TirAlignToPools  # noqa: E402
 from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # noqa: E402
 from usmp_dialect.transforms.tir_to_usmp import TirToUsmp  # noqa: E402
 from usmp_dialect.transforms.usmp_assign_pools import UsmpAssignPools  # noqa: E402
 from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
-from usmp_dialect.tvm.model_check import check_model  # noqa: E402
-from usmp_dialect.tvm.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
     Lowering,
     RelaxImportError,
@@ -41,8 +40,9 @@ from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
     sanitize,
 )
 from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
-from usmp_dialect.tvm.runtime import run_module  # noqa: E402
-from usmp_dialect.tvm.tvmscript_importer import import_module  # noqa: E402
+from usmp_dialect.tvm.tvmscript.importer import import_module  # noqa: E402
+from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
+from usmp_dialect.tvm.tvmscript.run import run_module  # noqa: E402
 
 MODELS = Path(__file__).parents[2] / "examples" / "models"
 TOLERANCE = 1e-5

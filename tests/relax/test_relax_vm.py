@@ -1,4 +1,4 @@
-"""The Relax VM on our plan (`usmp_dialect.tvm.relax_vm`): `tvm.compile` with
+"""The Relax VM on our plan (`usmp_dialect.tvm.relax_vm.plan_memory`): `tvm.compile` with
 `pipeline(target)` gives the outputs of TVM's default pipeline exactly, and its VM's
 storage allocations hand out at most TVM's bytes: our pools plus what the VM allocates
 outside them (the returned tensors), to the byte."""
@@ -23,18 +23,18 @@ from tvm.script import ir as I  # noqa: E402
 from tvm.script import relax as R  # noqa: E402
 from tvm.script import tirx as T  # noqa: E402
 
-from usmp_dialect.parsing import parse_module, print_module  # noqa: E402
-from usmp_dialect.pipeline import plan_pools  # noqa: E402
-from usmp_dialect.tvm.model_files.loading import load_model_file, model_file_kind  # noqa: E402
-from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
-from usmp_dialect.tvm.relax_vm import PlanMemory, PlanMemoryWarning, pipeline  # noqa: E402
-from usmp_dialect.tvm.relax_vm_measure import (  # noqa: E402
+from tests.support.relax_vm_measure import (  # noqa: E402
     Comparison,
     compare_pipelines,
     random_inputs,
     run,
     with_weights_bound,
 )
+from usmp_dialect.parsing import parse_module, print_module  # noqa: E402
+from usmp_dialect.pipeline import plan_pools  # noqa: E402
+from usmp_dialect.tvm.model_files.loading import load_model_file, model_file_kind  # noqa: E402
+from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
+from usmp_dialect.tvm.relax_vm.plan_memory import PlanMemory, PlanMemoryWarning, pipeline  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from wheel_models import WHEEL_MODELS, wheel_model_path  # noqa: E402

@@ -19,9 +19,9 @@ pytestmark = pytest.mark.tvm
 
 import tvm  # noqa: E402
 
-from usmp_dialect.tvm import relax_vm_tensors  # noqa: E402
-from usmp_dialect.tvm.relax_vm import PlanMemory  # noqa: E402
-from usmp_dialect.tvm.relax_vm_check import check_no_overlap  # noqa: E402
+from usmp_dialect.tvm.relax_vm import tensors as relax_vm_tensors  # noqa: E402
+from usmp_dialect.tvm.relax_vm.overlap_check import check_no_overlap  # noqa: E402
+from usmp_dialect.tvm.relax_vm.plan_memory import PlanMemory  # noqa: E402
 
 HEADER = """
 @I.ir_module

@@ -18,10 +18,10 @@ from tvm import relax  # noqa: E402
 from tvm.script import ir as I  # noqa: E402
 from tvm.script import relax as R  # noqa: E402
 
-from usmp_dialect.tvm import relax_vm_tensors  # noqa: E402
-from usmp_dialect.tvm.relax_vm import PlanMemory, PlanMemoryWarning, pipeline  # noqa: E402
-from usmp_dialect.tvm.relax_vm_check import Overlap, check_no_overlap  # noqa: E402
-from usmp_dialect.tvm.relax_vm_measure import run  # noqa: E402
+from tests.support.relax_vm_measure import run  # noqa: E402
+from usmp_dialect.tvm.relax_vm import tensors as relax_vm_tensors  # noqa: E402
+from usmp_dialect.tvm.relax_vm.overlap_check import Overlap, check_no_overlap  # noqa: E402
+from usmp_dialect.tvm.relax_vm.plan_memory import PlanMemory, PlanMemoryWarning, pipeline  # noqa: E402
 
 CPU = tvm.target.Target({"kind": "llvm", "opt-level": 0})
 

@@ -21,12 +21,12 @@ import tvm  # noqa: E402
 from tvm import relax  # noqa: E402
 from tvm.relax.backend.cpu_generic import pipeline as cpu  # noqa: E402
 
-from usmp_dialect.tvm.relax_vm import PlanMemory, PlanMemoryWarning  # noqa: E402
-from usmp_dialect.tvm.relax_vm_check import (  # noqa: E402
+from usmp_dialect.tvm.relax_vm.overlap_check import (  # noqa: E402
     check_no_overlap,
     storage_bytes,
     storages,
 )
+from usmp_dialect.tvm.relax_vm.plan_memory import PlanMemory, PlanMemoryWarning  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 from static_plan_cases import (  # noqa: E402

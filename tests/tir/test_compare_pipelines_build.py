@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("tvm")
 pytestmark = pytest.mark.tvm
 
-from usmp_dialect.tools.compare_pipelines import main  # noqa: E402
+from tools.compare_pipelines import main  # noqa: E402
 
 DIAMOND = Path(__file__).parents[2] / "examples" / "pass_ordering" / "diamond.py"
 

@@ -21,14 +21,14 @@ pytestmark = pytest.mark.tvm
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from usmp_dialect.tvm.planned_module import plan_module  # noqa: E402
-from usmp_dialect.tvm.runtime import (  # noqa: E402
+from usmp_dialect.tvm.tvmscript.importer import parse_tvmscript  # noqa: E402
+from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
+from usmp_dialect.tvm.tvmscript.run import (  # noqa: E402
     generate_code,
     io_tensors,
     random_inputs,
     run_module,
 )
-from usmp_dialect.tvm.tvmscript_importer import parse_tvmscript  # noqa: E402
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "tir"
 

@@ -12,8 +12,8 @@ import pytest
 tvm = pytest.importorskip("tvm")
 pytestmark = pytest.mark.tvm
 
-from usmp_dialect.tvm.planned_module import plan_module  # noqa: E402
-from usmp_dialect.tvm.runtime import load_tvmscript, random_inputs, run_module  # noqa: E402
+from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
+from usmp_dialect.tvm.tvmscript.run import load_tvmscript, random_inputs, run_module  # noqa: E402
 
 DIAMOND = Path(__file__).parents[2] / "examples" / "pass_ordering" / "diamond.py"
 

@@ -12,9 +12,9 @@ pytest.importorskip("tvm")
 pytestmark = pytest.mark.tvm
 
 from usmp_dialect.pipeline import plan_pools  # noqa: E402
-from usmp_dialect.tvm.runtime import POOLS_ATTR, build, entry_name  # noqa: E402
-from usmp_dialect.tvm.tvmscript_emitter import emit_tvmscript  # noqa: E402
-from usmp_dialect.tvm.tvmscript_importer import import_module, parse_tvmscript  # noqa: E402
+from usmp_dialect.tvm.tvmscript.emitter import emit_tvmscript  # noqa: E402
+from usmp_dialect.tvm.tvmscript.importer import import_module, parse_tvmscript  # noqa: E402
+from usmp_dialect.tvm.tvmscript.run import POOLS_ATTR, build, entry_name  # noqa: E402
 
 CHAIN = Path(__file__).parents[1] / "filecheck" / "inputs" / "tir" / "chain_direct_call.py"
 

@@ -17,8 +17,8 @@ pytestmark = pytest.mark.tvm
 
 from usmp_dialect.parsing import parse_module  # noqa: E402
 from usmp_dialect.tools import usmp_opt, usmp_translate  # noqa: E402
-from usmp_dialect.tvm.runtime import load_tvmscript, read_constant_pool, run_module  # noqa: E402
-from usmp_dialect.tvm.tvmscript_emitter import emit_module  # noqa: E402
+from usmp_dialect.tvm.tvmscript.emitter import emit_module  # noqa: E402
+from usmp_dialect.tvm.tvmscript.run import load_tvmscript, read_constant_pool, run_module  # noqa: E402
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "tir" / "lookup_param.py"
 PARAMS = EXAMPLE.with_suffix(".npz")

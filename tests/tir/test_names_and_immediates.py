@@ -64,7 +64,7 @@ def test_names_survive_print_and_parse(params: list[str], buffers: list[str]) ->
 @given(params=_NAMES, buffers=_NAMES)
 def test_names_survive_tvmscript_emission(params: list[str], buffers: list[str]) -> None:
     pytest.importorskip("tvm")
-    from usmp_dialect.tvm.tvmscript_emitter import emit_module
+    from usmp_dialect.tvm.tvmscript.emitter import emit_module
 
     emitted = emit_module(_reparse(print_module(_module(params, buffers))))
     main = emitted["main"]
@@ -107,8 +107,8 @@ def _store_module(dtype: str, value: float | int):
 @pytest.mark.parametrize("dtype,value", IMMEDIATES, ids=str)
 def test_immediate_round_trip_is_bit_exact(dtype: str, value: float | int) -> None:
     tvm_ffi = pytest.importorskip("tvm_ffi")
-    from usmp_dialect.tvm.tvmscript_emitter import emit_module
-    from usmp_dialect.tvm.tvmscript_importer import import_module
+    from usmp_dialect.tvm.tvmscript.emitter import emit_module
+    from usmp_dialect.tvm.tvmscript.importer import import_module
 
     original, imm = _store_module(dtype, value)
     text = print_module(import_module(original))

@@ -25,9 +25,9 @@ from xdsl.passes import PassPipeline  # noqa: E402
 from xdsl.universe import Universe  # noqa: E402
 
 from usmp_dialect.parsing import parse_module, print_module, usmp_context  # noqa: E402
-from usmp_dialect.tvm.runtime import random_inputs, run_module  # noqa: E402
-from usmp_dialect.tvm.tvmscript_emitter import emit_module  # noqa: E402
-from usmp_dialect.tvm.tvmscript_importer import import_module, parse_tvmscript  # noqa: E402
+from usmp_dialect.tvm.tvmscript.emitter import emit_module  # noqa: E402
+from usmp_dialect.tvm.tvmscript.importer import import_module, parse_tvmscript  # noqa: E402
+from usmp_dialect.tvm.tvmscript.run import random_inputs, run_module  # noqa: E402
 
 ROOT = Path(__file__).parents[2]
 STOCK_PASSES = ("cse", "dce", "canonicalize", "licm", "control-flow-hoist", "constant-fold-interp")

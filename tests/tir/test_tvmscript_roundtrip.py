@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from usmp_dialect.parsing import parse_module, print_module
-from usmp_dialect.tvm.tvmscript_emitter import emit_module
-from usmp_dialect.tvm.tvmscript_importer import TVMScriptError, import_module, parse_tvmscript
+from usmp_dialect.tvm.tvmscript.emitter import emit_module
+from usmp_dialect.tvm.tvmscript.importer import TVMScriptError, import_module, parse_tvmscript
 
 tvm_ffi = pytest.importorskip("tvm_ffi")
 pytestmark = pytest.mark.tvm

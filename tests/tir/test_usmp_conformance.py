@@ -52,7 +52,7 @@ def tvm_module():
     here, once."""
     import tvm  # noqa: F401
 
-    from usmp_dialect.tvm.tvmscript_importer import import_tvmscript
+    from usmp_dialect.tvm.tvmscript.importer import import_tvmscript
 
     imported: dict[str, ModuleOp] = {}
 
@@ -244,8 +244,8 @@ def test_multiple_calls_planned_module_is_tvm_well_formed(tvm_module):
     typed in the old scope (TVM checks each bound var against its value)."""
     import tvm
 
-    from usmp_dialect.tvm.tvmscript_emitter import emit_tvmscript
-    from usmp_dialect.tvm.tvmscript_importer import parse_tvmscript
+    from usmp_dialect.tvm.tvmscript.emitter import emit_tvmscript
+    from usmp_dialect.tvm.tvmscript.importer import parse_tvmscript
 
     module = planned(tvm_module("extract_bufferinfo_multiple_calls"))
     # TVM asserted no pool size here; hill_climb breaks ties by name, and with TVM's names

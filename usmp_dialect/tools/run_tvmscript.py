@@ -19,8 +19,8 @@ import numpy as np
 
 from usmp_dialect.dialects.usmp import POOLS_ATTR
 from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm
-from usmp_dialect.tvm.planned_module import plan_module
-from usmp_dialect.tvm.runtime import (
+from usmp_dialect.tvm.tvmscript.planned_module import plan_module
+from usmp_dialect.tvm.tvmscript.run import (
     entry_constants,
     entry_name,
     load_tvmscript,

@@ -62,7 +62,7 @@ from usmp_dialect.tools.errors import (
 from usmp_dialect.tools.help_text import VersionAction
 from usmp_dialect.tools.output import StagedOutputs, staged_outputs
 from usmp_dialect.tools.progress import terminal_progress
-from usmp_dialect.tvm import c_runner
+from usmp_dialect.tvm.c import runner as c_runner
 from usmp_dialect.tvm.relax.lowering import (
     CONSTANT_STORAGE_HELP,
     CONSTANT_STORAGE_MODES,
@@ -78,8 +78,8 @@ from usmp_dialect.tvm.relax.lowering import (
 )
 
 if TYPE_CHECKING:
-    from usmp_dialect.tvm.tflm_check import TflmCheck
-    from usmp_dialect.tvm.tflm_plan import PlannedTflite
+    from usmp_dialect.tvm.tflm.check import TflmCheck
+    from usmp_dialect.tvm.tflm.plan import PlannedTflite
 
 TOOL = "usmp-translate"
 
@@ -115,8 +115,8 @@ def import_tvmscript(
 ) -> Iterator[str | bytes]:
     """The tir dialect; with `params` (an .npz), the entry's `T.lookup_param` calls bound
     to its arrays as constants, else kept as calls."""
-    from usmp_dialect.tvm.lookup_params import import_tvmscript_with_params
-    from usmp_dialect.tvm.tvmscript_importer import import_tvmscript as tvmscript_to_tir
+    from usmp_dialect.tvm.tvmscript.importer import import_tvmscript as tvmscript_to_tir
+    from usmp_dialect.tvm.tvmscript.lookup_params import import_tvmscript_with_params
 
     if params is None:
         return module_pieces(tvmscript_to_tir(text, name))
@@ -158,7 +158,7 @@ def emit_tvmscript(
 ) -> str:
     """TVMScript; with `constants_out`, the constant pool's bytes staged in `outputs` for
     that file too (written with the script, once the command has succeeded)."""
-    from usmp_dialect.tvm.tvmscript_emitter import emit_tvmscript as tir_to_tvmscript
+    from usmp_dialect.tvm.tvmscript.emitter import emit_tvmscript as tir_to_tvmscript
 
     module = parse_module(text, name)
     del text  # the file's bytes: its blobs are the module's now
@@ -341,7 +341,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 def emit_c(text: bytearray, name: str, directory: str, model: str, outputs: StagedOutputs) -> None:
     """The library's files staged for `directory`: written with the command's outputs, so
     only those files of the directory are replaced, and only once all are made."""
-    from usmp_dialect.tvm.c_bundle import library_files
+    from usmp_dialect.tvm.c.bundle import library_files
 
     for file_name, content in library_files(parse_module(text, name), model).items():
         outputs.add_in_directory(directory, file_name, content)
@@ -469,7 +469,7 @@ def _emit_c(args: argparse.Namespace) -> int:
 
 def _check_prefix_length(flag: str, model: str) -> None:
     """C guarantees 63 significant characters; the prefix starts every macro."""
-    from usmp_dialect.tvm.c_library import MODEL_NAME_LIMIT
+    from usmp_dialect.tvm.c.library import MODEL_NAME_LIMIT
 
     if len(model) > MODEL_NAME_LIMIT:
         usage_error(
@@ -496,7 +496,7 @@ def _emit_tflite_plan(args: argparse.Namespace) -> int:
     algorithm = args.algorithm or DEFAULT_ALGORITHM
     paths = [path, *args.more_inputs]
     with report_user_errors(TOOL) as context, staged_outputs() as outputs:
-        from usmp_dialect.tvm.tflm_plan import planned_tflite
+        from usmp_dialect.tvm.tflm.plan import planned_tflite
 
         targets = _tflite_plan_targets(paths, args.output_file)
         planned, checks = [], []
@@ -541,7 +541,7 @@ def _tflite_plan_summary(
 ) -> str:
     if len(paths) == 1:
         return planned[0].summary() + "".join(check.report() for check in checks)
-    from usmp_dialect.tvm.tflm_arena import shared_arena
+    from usmp_dialect.tvm.tflm.arena import shared_arena
 
     lines = []
     for k, (path, file) in enumerate(zip(paths, planned, strict=True)):
@@ -583,7 +583,7 @@ def _emit_c_models(args: argparse.Namespace) -> int:
         staged_outputs() as outputs,
         requires_tvm(TOOL, "--emit-c-models"),
     ):
-        from usmp_dialect.tvm.c_models import check_model_names, models_files
+        from usmp_dialect.tvm.c.models import check_model_names, models_files
 
         check_model_names(given)
         models = []

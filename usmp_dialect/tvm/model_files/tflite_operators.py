@@ -26,7 +26,7 @@ made dense at import (`tflite_sparsity`), a constant every operator reads as any
 Quantized CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: TVM's converters compute them in
 float32 between a dequantize and a quantize, which rounds apart from TFLM's fixed-point
 requantization now and then (6 steps of MLPerf Tiny's image classifier's logits); each is
-one kernel of ours instead (`quantized_kernels`), TFLM's arithmetic bit for bit, its
+one kernel of ours instead (`int8_weighted_kernels`), TFLM's arithmetic bit for bit, its
 weight and bias the file's constants as stored.
 
 MediaPipe's custom operators (mediapipe/util/tflite/operations), by their published
@@ -46,9 +46,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from usmp_dialect.tvm.model_files import tflite_int8_kernels as int8
+from usmp_dialect.tvm.model_files import int8_unweighted_kernels as int8
 from usmp_dialect.tvm.model_files.fixed_point import quantize_multiplier
-from usmp_dialect.tvm.model_files.quantized_kernels import (
+from usmp_dialect.tvm.model_files.int8_weighted_kernels import (
     ConvWindow,
     Requantization,
     conv2d,
@@ -234,7 +234,7 @@ def options_of(op: Any, table: type) -> Any:
 
 def corrected_converter() -> type:
     """TVM's TFLite `OperatorConverter` with the operators above converted anew, and
-    int8 ones computed as TFLM computes them (`tflite_int8_kernels`)."""
+    int8 ones computed as TFLM computes them (`int8_unweighted_kernels`)."""
     import tvm
     from tvm import relax
     from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter
@@ -819,7 +819,7 @@ def corrected_converter() -> type:
             rank = len(tensor_shape(tensor.tensor))
             return relax.op.permute_dims(expr, [*range(rank - 2), rank - 1, rank - 2])
 
-        # ---- int8 operators as TFLM computes them (`tflite_int8_kernels`)
+        # ---- int8 operators as TFLM computes them (`int8_unweighted_kernels`)
 
         def _int8_call(self, compute: Any, args: list[Any], name: str, **attrs: Any) -> Any:
             exprs = [self.get_tensor_expr(t) for t in args]

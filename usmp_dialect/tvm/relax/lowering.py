@@ -93,8 +93,8 @@ from usmp_dialect.tvm.relax.nodes import nodes_of
 from usmp_dialect.tvm.relax.shared_constants import SharedConstants
 from usmp_dialect.tvm.relax.temporaries import inline_temporaries, widening_kept_apart
 from usmp_dialect.tvm.relax.topk import sorting_in_loops
-from usmp_dialect.tvm.tvmscript_emitter import tvm_attrs
-from usmp_dialect.tvm.tvmscript_importer import TVMScriptError, import_module
+from usmp_dialect.tvm.tvmscript.emitter import tvm_attrs
+from usmp_dialect.tvm.tvmscript.importer import TVMScriptError, import_module
 
 OUTPUT_NAME = "output"
 OUTPUT_NAMES_ATTR = "usmp.output_names"

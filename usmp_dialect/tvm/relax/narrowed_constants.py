@@ -18,7 +18,7 @@ values fit and refused, naming the values that do not, when they don't
 (`usmp-translate --constant-storage=file` keeps such constants at the file's type).
 
 A kernel of ours that widens an argument where it reads it (a quantized convolution's
-bias, `model_files.quantized_kernels`; its PrimFunc's `usmp.widened_args` lists the
+bias, `model_files.int8_weighted_kernels`; its PrimFunc's `usmp.widened_args` lists the
 positions) reads such a constant's narrowest copy widened by an `R.astype` before it,
 which the lowering fuses into the kernel as it fuses a dequantize (`folded_weights`,
 `temporaries`): the kernel reads the narrow copy, each value the same.

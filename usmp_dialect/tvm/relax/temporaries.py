@@ -31,7 +31,7 @@ TVM's fusion leaves two kinds of tensor that the kernels of a microcontroller ru
 
 Both keep every value's arithmetic as it was: each element is computed by the same
 expression, and a reduction accumulates in the same order; only where the values live
-changes (the numerics equal the Relax VM's, which `model_check` checks). An inlined
+changes (the numerics equal the Relax VM's, which `tests/support/model_check.py` checks). An inlined
 producer is computed again for each read, which costs time, never memory.
 """
 

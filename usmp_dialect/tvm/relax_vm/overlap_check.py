@@ -1,5 +1,5 @@
 """An overlap check of a planned Relax function, written apart from the planner's liveness
-(`relax_vm_tensors`), so that a mistake there cannot hide here:
+(`relax_vm.tensors`), so that a mistake there cannot hide here:
 
     check_no_overlap(func, storages=None)   raises `Overlap` naming two tensors that overlap
     storages(func)                          its `R.memory.alloc_storage` variables
@@ -20,7 +20,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from usmp_dialect.tvm.relax_vm_tensors import bounded_analyzer, tensor_bytes
+from usmp_dialect.tvm.relax_vm.tensors import bounded_analyzer, tensor_bytes
 
 
 class Overlap(ValueError):

@@ -35,9 +35,9 @@ from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
 from usmp_dialect.formats.constant_pool import set_constant_values
 from usmp_dialect.tvm.relax.lowering import var_names
 from usmp_dialect.tvm.relax.nodes import nodes_of
-from usmp_dialect.tvm.runtime import entry_name
-from usmp_dialect.tvm.tvmscript_emitter import tvm_attrs
-from usmp_dialect.tvm.tvmscript_importer import TVMScriptError, import_module, parse_tvmscript
+from usmp_dialect.tvm.tvmscript.emitter import tvm_attrs
+from usmp_dialect.tvm.tvmscript.importer import TVMScriptError, import_module, parse_tvmscript
+from usmp_dialect.tvm.tvmscript.run import entry_name
 
 LOOKUP_PARAM = "tirx.lookup_param"
 

@@ -21,7 +21,7 @@ from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
 from usmp_dialect.planning.problem import Intervals, Plan, PlanningError, PoolSpec, Problem
 from usmp_dialect.planning.validator import check_plan
-from usmp_dialect.tvm.relax_vm_tensors import TVM_ALLOC_ALIGNMENT, VmTensor
+from usmp_dialect.tvm.relax_vm.tensors import TVM_ALLOC_ALIGNMENT, VmTensor
 
 
 @dataclass(frozen=True)

@@ -37,9 +37,9 @@ from usmp_dialect.dialects.usmp import (
     STATE_ATTR,
     IOKind,
 )
-from usmp_dialect.tvm.exact_floats import exact_float_placeholders, exact_floats
+from usmp_dialect.tvm.c.exact_floats import exact_float_placeholders, exact_floats
 from usmp_dialect.tvm.relax.narrowed_constants import FILE_DTYPE, FILE_STORAGE_OPTION
-from usmp_dialect.tvm.tvmscript_importer import parse_tvmscript
+from usmp_dialect.tvm.tvmscript.importer import parse_tvmscript
 
 POOL_FILL = 0xFF
 # TVM's C codegen declares a float16 value `half`, a type it leaves to the platform's

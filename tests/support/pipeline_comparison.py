@@ -19,15 +19,15 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from tests.support.model_check import tvm_failure_reason
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects.usmp import AllocOffsetOp
 from usmp_dialect.pipeline import DEFAULT_ALGORITHM, plan_pools, plan_pools_pipeline
 from usmp_dialect.reports.report import PlanReport, plan_report, text_table
 from usmp_dialect.transforms.usmp_plan import UsmpPlan
-from usmp_dialect.tvm.model_check import tvm_failure_reason
-from usmp_dialect.tvm.runtime import random_inputs, run_module
-from usmp_dialect.tvm.tvmscript_emitter import emit_module
-from usmp_dialect.tvm.tvmscript_importer import TVMScriptError
+from usmp_dialect.tvm.tvmscript.emitter import emit_module
+from usmp_dialect.tvm.tvmscript.importer import TVMScriptError
+from usmp_dialect.tvm.tvmscript.run import random_inputs, run_module
 
 
 @dataclass(frozen=True)

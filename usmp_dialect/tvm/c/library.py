@@ -58,7 +58,7 @@ from usmp_dialect.dialects.usmp import (
 )
 from usmp_dialect.formats.constant_pool import state_values
 from usmp_dialect.reports.names import NAME_LIMIT, short_names
-from usmp_dialect.tvm.exact_floats import exact_float_placeholders, exact_floats
+from usmp_dialect.tvm.c.exact_floats import exact_float_placeholders, exact_floats
 from usmp_dialect.tvm.model_files.io_quantization import io_quantization
 from usmp_dialect.tvm.relax.narrowed_constants import FILE_DTYPE, FILE_STORAGE_OPTION
 from usmp_dialect.tvm.relax.nodes import nodes_of

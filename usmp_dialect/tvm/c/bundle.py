@@ -1,5 +1,5 @@
-"""`usmp-translate --emit-c DIR`: the files of the library (`c_library`), its runner and
-Makefile (`c_runner`); the command writes them into DIR as it writes every output
+"""`usmp-translate --emit-c DIR`: the files of the library (`c.library`), its runner and
+Makefile (`c.runner`); the command writes them into DIR as it writes every output
 (`usmp_dialect.tools.output`), leaving the user's other files there alone."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from pathlib import Path
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.formats.constant_pool import constant_pool_bytes
-from usmp_dialect.tvm import c_library, c_runner
-from usmp_dialect.tvm.tvmscript_emitter import emit_module
+from usmp_dialect.tvm.c import library as c_library
+from usmp_dialect.tvm.c import runner as c_runner
+from usmp_dialect.tvm.tvmscript.emitter import emit_module
 
 
 def library_files(module: ModuleOp, model: str) -> dict[str, str]:
@@ -41,7 +42,7 @@ def library_files(module: ModuleOp, model: str) -> dict[str, str]:
 
 def write_library(module: ModuleOp, directory: str, model: str) -> None:
     """The files of `library_files` written into `directory` (created when missing), for a
-    build in a directory of the caller's (`c_check`)."""
+    build in a directory of the caller's (`tests/support/c_check.py`)."""
     Path(directory).mkdir(parents=True, exist_ok=True)
     for name, text in library_files(module, model).items():
         Path(directory, name).write_text(text)

@@ -10,7 +10,7 @@ dataflow lowering, then the finalizing passes) with `PlanMemory(**options)` in t
 `StaticPlanBlockMemory`; every other pass runs as TVM has it.
 
 `PlanMemory` first runs TVM's own planner, which decides what may share memory (see
-`relax_vm_tensors`), then places each of the tensors of its storages at a byte offset in
+`relax_vm.tensors`), then places each of the tensors of its storages at a byte offset in
 one storage a pool (`R.memory.alloc_storage` at the function's start, per virtual device)
 with our planner (`algorithm`: any name of `usmp-opt --algorithm`; `pools`: a
 `--pools` spec, `sram:size_hint=256K,dram`), and rewrites each
@@ -29,7 +29,7 @@ with one `PlanMemoryWarning` saying which tensor and why. Planned into the one d
 storages (offsets are 64-byte aligned, TVM's storage sizes are exact: where TVM's reuse is
 already tight, the padding can cost a few bytes) keeps TVM's plan too, and its report says
 so: the VM never allocates more than with TVM's own planner. Every plan is checked before it
-is returned (`relax_vm_check.check_no_overlap`, apart from the planner's own liveness): one
+is returned (`overlap_check.check_no_overlap`, apart from the planner's own liveness): one
 that puts two live tensors on one byte keeps TVM's plan, with one warning naming them.
 With no target in scope, virtual device 0 is the host, as StaticPlanBlockMemory takes it.
 """
@@ -44,9 +44,9 @@ from typing import Any
 from usmp_dialect.parsing import parse_module, print_module
 from usmp_dialect.planning.registry import get_algorithm
 from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
-from usmp_dialect.tvm.relax_vm_check import check_no_overlap
-from usmp_dialect.tvm.relax_vm_plan import VmPlan, plan_problem, problem_module, read_plan
-from usmp_dialect.tvm.relax_vm_tensors import Unplanned, VmTensor, vm_tensors
+from usmp_dialect.tvm.relax_vm.overlap_check import check_no_overlap
+from usmp_dialect.tvm.relax_vm.tensors import Unplanned, VmTensor, vm_tensors
+from usmp_dialect.tvm.relax_vm.usmp_problem import VmPlan, plan_problem, problem_module, read_plan
 
 OFFSET_VIEW_TARGETS = frozenset({"llvm", "c", "cuda"})
 """Target kinds whose runtime makes a tensor at an offset into a storage a view

@@ -1,4 +1,5 @@
-"""int8 TFLite operators computed as TensorFlow Lite Micro's kernels compute them, in
+"""int8 TFLite operators without weights (`int8_weighted_kernels` has CONV_2D,
+DEPTHWISE_CONV_2D and FULLY_CONNECTED) computed as TensorFlow Lite Micro's kernels compute them, in
 integers, where TVM 0.27's frontend dequantizes, computes in float32 and quantizes (its
 outputs then a step off TFLM's here and there, and more after a few layers). Each is a TE
 compute of the operator's int8 tensors, one `call_tir` (`tflite_operators` reads the

@@ -9,7 +9,7 @@ The head is where TFLM plans every tensor of the graph, inputs and outputs inclu
 total adds the persistent tail of interpreter structures. The wheel's default arena is 10x
 the file's size, too small for a model with small weights and large activations: the arena
 starts there and doubles until TFLM allocates. Each try runs in a child process
-(`python -m usmp_dialect.tvm.tflm_arena PATH BYTES`): TFLM's interpreter can crash the
+(`python -m usmp_dialect.tvm.tflm.arena PATH BYTES`): TFLM's interpreter can crash the
 process when its arena cannot even hold its own structures.
 """
 

@@ -1,5 +1,7 @@
 """TFLite's quantized CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED as TFLM's reference
-kernels compute them, each one TE kernel with its requantization fused in:
+kernels compute them, each one TE kernel with its requantization fused in (the int8
+operators with weights, requantized per output channel; `int8_unweighted_kernels` has
+those without):
 
     Requantization(...)      how an accumulator becomes the output
     ConvWindow(...)          a convolution's strides, dilations, padding and output size

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from usmp_dialect.pipeline import DEFAULT_ALGORITHM, plan_pools, plan_pools_pipeline
-from usmp_dialect.tvm.tvmscript_emitter import emit_module
-from usmp_dialect.tvm.tvmscript_importer import import_module
+from usmp_dialect.tvm.tvmscript.emitter import emit_module
+from usmp_dialect.tvm.tvmscript.importer import import_module
 
 
 def plan_module(

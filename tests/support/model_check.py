@@ -18,11 +18,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from tests.support.c_check import LibraryRun, planned_tir_module, run_planned
 from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.dialects.usmp import POOLS_ATTR
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
-from usmp_dialect.tvm.c_check import LibraryRun, planned_tir_module, run_planned
-from usmp_dialect.tvm.planned_module import plan_module
 from usmp_dialect.tvm.relax.lowering import (
     DEFAULT_LOWERING,
     Lowering,
@@ -31,7 +30,9 @@ from usmp_dialect.tvm.relax.lowering import (
     relax_vm_outputs,
     sanitize,
 )
-from usmp_dialect.tvm.runtime import (
+from usmp_dialect.tvm.tvmscript.importer import TVMScriptError
+from usmp_dialect.tvm.tvmscript.planned_module import plan_module
+from usmp_dialect.tvm.tvmscript.run import (
     constant_pool,
     narrowed_constants,
     run_module,
@@ -39,7 +40,6 @@ from usmp_dialect.tvm.runtime import (
     state_pool,
     stored_overrides,
 )
-from usmp_dialect.tvm.tvmscript_importer import TVMScriptError
 
 
 class OutputCheck(NamedTuple):

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from usmp_dialect.tvm.tflm_arena import LARGEST_ARENA
+from usmp_dialect.tvm.tflm.arena import LARGEST_ARENA
 
 
 def reference_inputs(path: str) -> int:

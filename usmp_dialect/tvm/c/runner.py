@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from usmp_dialect.tvm.c_library import Interface, Pool, Tensor
+from usmp_dialect.tvm.c.library import Interface, Pool, Tensor
 
 RUNNER = "run.c"
 STARTUP = "startup.c"

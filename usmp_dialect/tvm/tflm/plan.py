@@ -36,9 +36,9 @@ from usmp_dialect.planning.budget import Budget
 from usmp_dialect.planning.conflicts import conflicts_from_intervals
 from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, PlanningError, Problem
 from usmp_dialect.planning.registry import get_algorithm
-from usmp_dialect.tvm.tflite_offline_plan import single_operator_model, with_offline_plan
-from usmp_dialect.tvm.tflm_arena import TflmError, tflm_arena
-from usmp_dialect.tvm.tflm_check import TflmCheck, check_offline_plan
+from usmp_dialect.tvm.tflm.arena import TflmError, tflm_arena
+from usmp_dialect.tvm.tflm.check import TflmCheck, check_offline_plan
+from usmp_dialect.tvm.tflm.offline_plan import single_operator_model, with_offline_plan
 
 ARENA_ALIGNMENT = 16
 """TFLM's `MicroArenaBufferAlignment()`: offsets and sizes in its head are multiples."""

@@ -7,7 +7,7 @@ TFLM runs both files on the same inputs (two invocations of seeded random values
 a model's state carries from one to the next); the outputs must be equal to the bit, and
 TFLM's head for the planned file at least our plan's size (what it adds is its kernels'
 scratch buffers, which TFLM always places at run time). The runs are in a child process
-(`python -m usmp_dialect.tvm.tflm_check ORIGINAL PLANNED ARENA`), as `tflm_arena`'s are.
+(`python -m usmp_dialect.tvm.tflm.check ORIGINAL PLANNED ARENA`), as `tflm.arena`'s are.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from usmp_dialect.tvm.tflm_arena import TflmError, tflm_arena
+from usmp_dialect.tvm.tflm.arena import TflmError, tflm_arena
 
 _INVOCATIONS = 2
 _SAME = "outputs identical"

@@ -23,10 +23,10 @@ from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.analysis.tir_liveness import prim_funcs
 from usmp_dialect.formats.constant_pool import set_constant_values
-from usmp_dialect.tvm import c_library
-from usmp_dialect.tvm.c_bundle import write_library
-from usmp_dialect.tvm.c_runner import ARM_FLAGS, ARM_INSTALL, HOST_FLAGS
-from usmp_dialect.tvm.tvmscript_importer import import_module
+from usmp_dialect.tvm.c import library as c_library
+from usmp_dialect.tvm.c.bundle import write_library
+from usmp_dialect.tvm.c.runner import ARM_FLAGS, ARM_INSTALL, HOST_FLAGS
+from usmp_dialect.tvm.tvmscript.importer import import_module
 
 HOST_TOOLS = ("make", "cc", "size")
 ARM_TOOLS = ("arm-none-eabi-gcc", "arm-none-eabi-size", "qemu-system-arm")

@@ -1,7 +1,7 @@
 """The `tir` dialect back to TVM 0.27: `emit_module(ModuleOp) -> tvm.IRModule`, and
 TVMScript text (`emit_tvmscript`) via TVM's own printer.
 
-The inverse of `tvmscript_importer.py`: emit(import(m)) is structurally equal to m.
+The inverse of `importer.py`: emit(import(m)) is structurally equal to m.
 Expression ops are pure, so each becomes its TVM expression where it is defined; the
 statement ops of a block become one statement, or a `SeqStmt` of several. TVM is imported
 inside these functions only.
@@ -38,7 +38,7 @@ from usmp_dialect.dialects.usmp import (
     NameMapAttr,
     PoolSizesAttr,
 )
-from usmp_dialect.tvm.nodes import (
+from usmp_dialect.tvm.tvmscript.nodes import (
     LOGICAL_NODE_OF_OP,
     NODE_OF_CMPF,
     NODE_OF_CMPI,

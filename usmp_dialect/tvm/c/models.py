@@ -3,7 +3,7 @@ they share one workspace (`usmp-translate --emit-c-models DIR --model NAME=FILE 
 
     models_files(models) -> {file name: text}
 
-Each model's own library (`c_bundle.library_files`: NAME.h, NAME.c, NAME_constants.c), and
+Each model's own library (`bundle.library_files`: NAME.h, NAME.c, NAME_constants.c), and
 `models.h`/`models.c`, which own the memory: one workspace array as large as the largest
 model's workspace pools together (a model's pools lie one after another in it), and one
 state array per model that keeps state from run to run (never shared: a model's variables
@@ -24,9 +24,9 @@ from typing import NoReturn
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.diagnostics import LocatedError
-from usmp_dialect.tvm import c_library
-from usmp_dialect.tvm.c_bundle import library_files
-from usmp_dialect.tvm.joint_plan import Stage, plan_pipeline
+from usmp_dialect.tvm.c import library as c_library
+from usmp_dialect.tvm.c.bundle import library_files
+from usmp_dialect.tvm.c.joint_plan import Stage, plan_pipeline
 
 SYSTEM = "models"
 """The prefix of the shared part: models.h, models_workspace, models_NAME_pools()."""

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from usmp_dialect.tvm.relax_vm import FunctionReport, pipeline
+from usmp_dialect.tvm.relax_vm.plan_memory import FunctionReport, pipeline
 
 ALLOC_STORAGE = "vm.builtin.alloc_storage"
 ENTRY = "forward"
