@@ -91,8 +91,8 @@ def workspace_bytes(module: Any, reorder: bool, in_place: bool) -> int:
 
 
 def library_outputs(tir_mod: Any, constants: Any, inputs: dict, schedule: bool) -> list:
+    from tests.support import c_check
     from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
-    from usmp_dialect.tvm import c_check
 
     module = c_check.planned_tir_module(tir_mod, constants)
     plan_pools(
@@ -130,11 +130,11 @@ def _random_int_inputs(tir_mod: Any, count: int) -> dict[str, np.ndarray]:
 
 
 def measure_file(path: Path) -> dict:
+    from tests.support.reference_runtime import reference_outputs
     from usmp_dialect.tvm.model_files.loading import load_model_file
-    from usmp_dialect.tvm.model_files.reference_runtime import reference_outputs
     from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING, lower_model
-    from usmp_dialect.tvm.tflm_arena import tflm_arena
-    from usmp_dialect.tvm.tvmscript_importer import import_module
+    from usmp_dialect.tvm.tflm.arena import tflm_arena
+    from usmp_dialect.tvm.tvmscript.importer import import_module
 
     mod, weights = load_model_file(str(path), "tflite")
     lowered = lower_model(mod, weights, str(path), MODEL_FILE_LOWERING)
@@ -155,7 +155,7 @@ def measure_file(path: Path) -> dict:
 def measure_zoo(spec: str, label: str) -> dict:
     from usmp_dialect.tvm.relax.lowering import DEFAULT_LOWERING, lower_model
     from usmp_dialect.tvm.relax.model_spec import load_model
-    from usmp_dialect.tvm.tvmscript_importer import import_module
+    from usmp_dialect.tvm.tvmscript.importer import import_module
 
     mod, weights = load_model(str(ROOT / "examples" / "models" / spec))
     lowered = lower_model(mod, weights, spec, DEFAULT_LOWERING)
