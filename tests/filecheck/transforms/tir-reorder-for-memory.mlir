@@ -5,6 +5,7 @@
 // RUN: usmp-opt %examples/pass_ordering/branches.mlir -p tir-reorder-for-memory | filecheck %s
 // RUN: usmp-opt %examples/pass_ordering/branches.mlir --plan-pools -t 'usmp-report{sort=ir}' | filecheck %s --check-prefix=REPORT
 // RUN: usmp-opt %examples/pass_ordering/branches.mlir --plan-pools --no-reorder -t usmp-report | filecheck %s --check-prefix=FILE
+// RUN: usmp-opt %examples/pass_ordering/branches.mlir --plan-pools -t usmp-html | filecheck %s --check-prefix=HTML
 // RUN: usmp-opt %examples/pass_ordering/branches.mlir -p tir-reorder-for-memory | usmp-opt -p tir-reorder-for-memory | filecheck %s --check-prefix=AGAIN
 // RUN: usmp-opt %examples/pass_ordering/branches.mlir -p 'tir-reorder-for-memory{max-states=1}' | filecheck %s --check-prefix=BEAM
 // RUN: usmp-opt %s -p tir-reorder-for-memory | filecheck %s --check-prefix=LOOP
@@ -32,6 +33,7 @@
 // REPORT:      wide_a    global_workspace      16   256  [7, 16)
 // REPORT-NEXT: wide_b    global_workspace      16   256  [19, 28)
 // FILE:        global_workspace   528       528  1.000x
+// HTML:        <p>schedule: reordered: peak 288 bytes against the file&#x27;s 528 (proven least): @widen, @narrow, @widen, @narrow, @add
 // FILE-NOT:    schedule:
 
 // The order found is least already: a second run leaves it, and its record, as they are.
