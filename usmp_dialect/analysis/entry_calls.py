@@ -50,11 +50,14 @@ class EntryCalls:
     graph: OperatorGraph
 
 
-def _call_of(op: Operation, functions: dict[str, tir.PrimFuncOp]) -> str | None:
+def statement_call(
+    op: Operation, functions: dict[str, tir.PrimFuncOp]
+) -> tuple[str, list[SSAValue]] | None:
+    """The module function a statement calls (`tir.call`, or `tir.evaluate` of a call
+    intrinsic naming one) and its arguments, else None."""
     if isinstance(op, tir.EvaluateOp) and isinstance(op.value.owner, Operation):
         op = op.value.owner
-    callee = module_callee(op, functions)
-    return None if callee is None else callee[0]
+    return module_callee(op, functions)
 
 
 def param_access(function: tir.PrimFuncOp) -> list[tuple[bool, bool]]:
@@ -87,7 +90,7 @@ def workspace_bytes(function: tir.PrimFuncOp) -> int:
 
 def _groups(block: Block, functions: dict[str, tir.PrimFuncOp]) -> list[list[Operation]] | str:
     ops = list(block.ops)
-    calls = [i for i, op in enumerate(ops) if _call_of(op, functions) is not None]
+    calls = [i for i, op in enumerate(ops) if statement_call(op, functions) is not None]
     if not calls:
         return "the entry calls no operator"
     groups: list[list[Operation]] = []
@@ -148,11 +151,7 @@ def entry_calls(entry: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]) -> 
     access_of = {name: param_access(f) for name, f in functions.items()}
     touches, reads, writes, workspaces, callees = [], [], [], [], []
     for group in groups:
-        call = group[-1]
-        if isinstance(call, tir.EvaluateOp):
-            assert isinstance(call.value.owner, Operation)
-            call = call.value.owner
-        callee = module_callee(call, functions)
+        callee = statement_call(group[-1], functions)
         assert callee is not None
         name, args = callee
         callees.append(name)

@@ -39,8 +39,9 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from usmp_dialect.analysis.entry_calls import statement_call
 from usmp_dialect.analysis.in_place import elementwise_pairs, in_place_pairs
-from usmp_dialect.analysis.tir_liveness import aliases, io_mark, module_callee
+from usmp_dialect.analysis.tir_liveness import aliases, io_mark
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import IN_PLACE_ATTR, IN_PLACE_RESULTS_ATTR
 from usmp_dialect.lowering.allocations_to_usmp import tir_program_before_lowering
@@ -77,11 +78,6 @@ def _accesses(
         for use in alias.uses
         if not isinstance(use.operation, _NAMING_OPS)
     ]
-
-
-def _call(op: Operation, functions: dict[str, tir.PrimFuncOp]):
-    inner = op.value.owner if isinstance(op, tir.EvaluateOp) else op
-    return module_callee(inner, functions) if isinstance(inner, Operation) else None
 
 
 def _can_share(x: tir.AllocBufferOp, y: tir.AllocBufferOp) -> bool:
@@ -129,7 +125,7 @@ class TirInPlaceResults(ModulePass):
         block = entry.body.block
         shared: dict[str, StringAttr] = {}
         for statement in list(block.ops):
-            callee = _call(statement, functions)
+            callee = statement_call(statement, functions)
             if callee is None:
                 continue
             name, args = callee
