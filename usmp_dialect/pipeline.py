@@ -2,7 +2,7 @@
 and the benchmarks:
 
     [tir-hoist-workspaces,] tir-state-to-allocations, [tir-io-to-allocations,]
-    [tir-band-stages,]
+    [tir-reorder-for-memory,] [tir-in-place-results,] [tir-band-stages,]
     memref-to-usmp, tir-to-usmp,
     usmp-assign-pools[{pools="..."}], tir-constants-to-buffers, tir-align-to-pools,
     usmp-plan{algorithm=... time-limit=... effort=...}[, usmp-to-memref, usmp-to-tir]
@@ -49,10 +49,16 @@ def plan_pools_pipeline(
     constant_pool: bool = False,
     instance: bool = False,
     fill: str = "first",
+    reorder: bool = True,
+    in_place: bool = True,
 ) -> str:
     """The pipeline's pass specification, as `usmp-opt -p` takes it; `pools` is a
     `usmp-assign-pools` spec (`sram:size_hint=256K,dram`), `constant_pool` its option that
-    puts the constants in `@global_constant` when no constant pool is declared. For a
+    puts the constants in `@global_constant` when no constant pool is declared; `reorder`
+    runs the entry's calls in the order of least peak (`tir-reorder-for-memory`, which
+    computes the same values: on by default); `in_place` writes a result over an input
+    that dies at its operator where the operator provably computes so
+    (`tir-in-place-results`: on by default). For a
     benchmark `instance` (a `.csv`, read as usmp allocations alone), only the pools'
     assignment and the plan: the passes that read TIR or memrefs, and the lowerings back
     to them, would find nothing to do, and loading them costs a small plan's run 0.06 s."""
@@ -67,6 +73,8 @@ def plan_pools_pipeline(
     passes = ["tir-hoist-workspaces"] if hoist_workspaces else []
     passes += ["tir-state-to-allocations"]
     passes += ["tir-io-to-allocations"] if workspace_io else []
+    passes += ["tir-reorder-for-memory"] if reorder else []
+    passes += ["tir-in-place-results"] if in_place else []
     passes += ["tir-band-stages"] if band_stages else []
     passes += [
         "memref-to-usmp",

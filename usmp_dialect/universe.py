@@ -85,6 +85,18 @@ def _tir_hoist_workspaces():
     return TirHoistWorkspaces
 
 
+def _tir_reorder_for_memory():
+    from usmp_dialect.transforms.tir_reorder_for_memory import TirReorderForMemory
+
+    return TirReorderForMemory
+
+
+def _tir_in_place_results():
+    from usmp_dialect.transforms.tir_in_place_results import TirInPlaceResults
+
+    return TirInPlaceResults
+
+
 def _tir_band_stages():
     from usmp_dialect.transforms.tir_band_stages import TirBandStages
 
@@ -120,6 +132,8 @@ USMP_UNIVERSE = Universe(
         "tir-io-to-allocations": _tir_io_to_allocations,
         "tir-band-stages": _tir_band_stages,
         "tir-state-to-allocations": _tir_state_to_allocations,
+        "tir-reorder-for-memory": _tir_reorder_for_memory,
+        "tir-in-place-results": _tir_in_place_results,
         "tir-to-usmp": _tir_to_usmp,
         "tir-constants-to-buffers": _tir_constants_to_buffers,
         "tir-align-to-pools": _tir_align_to_pools,
@@ -155,6 +169,8 @@ PASS_SUMMARIES = {
     "tir-hoist-workspaces": "an operator's workspaces allocated at its call sites, one a call",
     "tir-io-to-allocations": "the entry's inputs and outputs become plannable allocations",
     "tir-state-to-allocations": "each state variable's values before and after a run, one buffer",
+    "tir-reorder-for-memory": "the entry's operator calls in the order of least peak memory",
+    "tir-in-place-results": "a result written over an input that dies at its operator",
     "tir-band-stages": "chains of row operators run band by band, intermediates a few rows",
     "tir-to-usmp": "the plannable tir.alloc_buffers to usmp.alloc_offset, with their liveness",
     "tir-constants-to-buffers": "the entry's constants become buffers of a constant pool",

@@ -1,7 +1,7 @@
 """A diamond whose top and join call the same operator, `add_halves`, which needs a
 workspace: `a` forks into `b` and `c`, which join into `out`.
 
-Planned the TVM way (`--plan-pools`), `add_halves`' workspace is one buffer with an
+Planned the TVM way (`--plan-pools --no-in-place`), `add_halves`' workspace is one buffer with an
 interval at each call: it conflicts with `a` (first call) and with `b` and `c` (second
 call), so the four buffers take 64 bytes although at most 48 are ever live together.
 With `tir-hoist-workspaces` first, each call allocates its own workspace and the pool is

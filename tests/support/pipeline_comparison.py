@@ -52,12 +52,17 @@ def pipeline_fusion(pipeline: str) -> str:
 
 def pipeline_spec(pipeline: str, algorithm: str = DEFAULT_ALGORITHM) -> str:
     """The pass specification of a preset (planned with `algorithm`), else `pipeline`
-    itself."""
+    itself. The presets are TVM's orderings: the entry's calls in the file's order, each
+    result in bytes of its own (no `tir-reorder-for-memory`, no `tir-in-place-results`)."""
     preset = PRESETS.get(pipeline)
     if preset is None:
         return pipeline
     return plan_pools_pipeline(
-        algorithm, hoist_workspaces=preset.hoist_workspaces, workspace_io=preset.workspace_io
+        algorithm,
+        hoist_workspaces=preset.hoist_workspaces,
+        workspace_io=preset.workspace_io,
+        reorder=False,
+        in_place=False,
     )
 
 

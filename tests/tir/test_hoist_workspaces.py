@@ -25,8 +25,8 @@ def _pool_bytes(planned) -> int:
 @pytest.mark.slow
 def test_diamond_computes_the_same_numbers_hoisted_or_not() -> None:
     mod = load_tvmscript(str(DIAMOND))
-    tvm_order = plan_module(mod)
-    hoisted = plan_module(mod, hoist_workspaces=True)
+    tvm_order = plan_module(mod, in_place=False)
+    hoisted = plan_module(mod, hoist_workspaces=True, in_place=False)
     assert (_pool_bytes(tvm_order), _pool_bytes(hoisted)) == (64, 48)
     inputs = random_inputs(mod)
     expected = (inputs["inp"] * 3 + inputs["inp"] + 1) * 0.5

@@ -181,6 +181,12 @@ IN_PLACE_ATTR = "usmp.in_place"
 when it is the buffer of input param i (an SVDF's state shift writes element k from
 element k + 1, ahead of it); `tir-state-to-allocations` then lets a variable's value before
 the run (passed as i) and after it (passed as j) be one buffer."""
+SCHEDULE_ATTR = "usmp.schedule"
+"""On an entry function whose calls `tir-reorder-for-memory` reordered: a string saying the
+new order's peak against the file's, whether it is proven least, and the new order."""
+IN_PLACE_RESULTS_ATTR = "usmp.in_place_results"
+"""On an entry function: `{result = "input"}`, each result `tir-in-place-results` made a
+view of the bytes of an input that dies at the result's operator."""
 DEFAULT_ALIGNMENT = 16
 
 _INT_POOL_PROPERTIES = (

@@ -172,12 +172,27 @@ def _bands(report: PlanReport) -> str:
     return f'<pre class="bands">{escape(chr(10).join(band_lines(report["bands"])))}</pre>'
 
 
+def _schedule(report: PlanReport) -> str:
+    """What the schedule passes changed: the calls' order and the results computed in
+    place, as the text report says them."""
+    if "schedule" not in report:
+        return ""
+    schedule = report["schedule"]
+    lines = []
+    if schedule["order"] is not None:
+        lines.append(f"<p>schedule: {escape(schedule['order'])}</p>")
+    if schedule["in_place"]:
+        pairs = ", ".join(f"{escape(r)} over {escape(x)}" for r, x in schedule["in_place"].items())
+        lines.append(f"<p>in place (a result over an input that dies there): {pairs}</p>")
+    return "".join(lines)
+
+
 def _section(
     label: str, report: PlanReport, span: TimeSpan | None, operators: list[Operator]
 ) -> str:
     return f"""<section>
 <h2>{escape(label)}</h2>
-{_how_planned(report)}{_pool_table(report)}
+{_how_planned(report)}{_schedule(report)}{_pool_table(report)}
 <div class="tools">
 <input class="search" type="search" placeholder="find a buffer by name" aria-label="find a buffer">
 <span class="shown"></span>

@@ -31,8 +31,10 @@ from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
     FILL_ATTR,
+    IN_PLACE_RESULTS_ATTR,
     OVERFLOW_ATTR,
     PLAN_ATTR,
+    SCHEDULE_ATTR,
     UNPLANNED_ATTR,
     AllocOffsetOp,
     ModuleProblem,
@@ -114,6 +116,47 @@ class PlanReport(TypedDict):
     bands: NotRequired[Bands]
     """What `tir-band-stages` banded, when it ran."""
     """For a plan made with `fill=traffic`, per pool against TVM's rule on the same pools."""
+    schedule: NotRequired[Schedule]
+    """What `tir-reorder-for-memory` and `tir-in-place-results` changed, where they did."""
+
+
+class Schedule(TypedDict):
+    order: str | None
+    """`usmp.schedule`: the new order of the entry's calls, its peak against the file's."""
+    in_place: dict[str, str]
+    """Each result computed in the bytes of an input, by name: `{result: input}`."""
+
+
+def _schedule(module: ModuleOp) -> Schedule | None:
+    for op in module.body.block.ops:
+        order = op.attributes.get(SCHEDULE_ATTR)
+        shared = op.attributes.get(IN_PLACE_RESULTS_ATTR)
+        if order is None and shared is None:
+            continue
+        return {
+            "order": order.data if isinstance(order, StringAttr) else None,
+            "in_place": {
+                result: value.data
+                for result, value in (
+                    shared.data.items() if isinstance(shared, DictionaryAttr) else []
+                )
+                if isinstance(value, StringAttr)
+            },
+        }
+    return None
+
+
+def _schedule_lines(report: PlanReport) -> list[str]:
+    if "schedule" not in report:
+        return []
+    schedule = report["schedule"]
+    lines = [""]
+    if schedule["order"] is not None:
+        lines.append(f"schedule: {schedule['order']}")
+    if schedule["in_place"]:
+        pairs = ", ".join(f"{r} over {x}" for r, x in schedule["in_place"].items())
+        lines.append(f"in place (a result over an input that dies there): {pairs}")
+    return lines
 
 
 class PoolFill(TypedDict):
@@ -251,6 +294,8 @@ def plan_report(module: ModuleOp, order: ReportOrder = "pool") -> PlanReport:
     }
     if (fill := _fill(module, pools)) is not None:
         report["fill"] = fill
+    if (schedule := _schedule(module)) is not None:
+        report["schedule"] = schedule
     if (bands := module_bands(module)) is not None:
         report["bands"] = bands
     return report
@@ -370,6 +415,7 @@ def format_text_report(report: PlanReport) -> str:
     lines = text_table(["pool", "size", "max-live", "ratio", "size-hint"], pools, {1, 2, 3})
     lines += _overflow_lines(report)
     lines += _fill_lines(report)
+    lines += _schedule_lines(report)
     buffers = [
         [
             buffer_label(buffer),

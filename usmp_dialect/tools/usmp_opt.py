@@ -160,6 +160,20 @@ class UsmpOptMain(xDSLOptMain):
             "pool too (tir-io-to-allocations first), as TVM's use_workspace_io did",
         )
         arg_parser.add_argument(
+            "--no-reorder",
+            action="store_true",
+            help="--plan-pools runs the entry's operator calls in the file's order, "
+            "without tir-reorder-for-memory (which runs them in the order of least peak "
+            "memory, computing the same values)",
+        )
+        arg_parser.add_argument(
+            "--no-in-place",
+            action="store_true",
+            help="--plan-pools gives every result bytes of its own, without "
+            "tir-in-place-results (which writes a result over an input that dies at its "
+            "operator where the operator provably computes so)",
+        )
+        arg_parser.add_argument(
             "--band-stages",
             action="store_true",
             help="--plan-pools runs chains of row operators (convolutions, pooling, "
@@ -238,12 +252,14 @@ class UsmpOptMain(xDSLOptMain):
             or args.fill is not None
             or args.use_workspace_io
             or args.hoist_workspaces
+            or args.no_reorder
+            or args.no_in_place
             or args.band_stages
             or args.pools is not None
         ):
             _usage_error(
                 "--algorithm, --time-limit, --effort, --fill, --use-workspace-io, "
-                "--hoist-workspaces, --band-stages "
+                "--hoist-workspaces, --no-reorder, --no-in-place, --band-stages "
                 "and --pools go with --plan-pools (or write -p 'tir-hoist-workspaces,"
                 "tir-io-to-allocations,...,usmp-assign-pools"
                 '{pools="SPEC"},usmp-plan{algorithm=NAME time-limit=SECONDS effort=N}\')'
@@ -263,6 +279,8 @@ class UsmpOptMain(xDSLOptMain):
                     lower=not args.target.startswith(PLAN_TARGETS),
                     workspace_io=args.use_workspace_io,
                     hoist_workspaces=args.hoist_workspaces,
+                    reorder=not args.no_reorder,
+                    in_place=not args.no_in_place,
                     band_stages=args.band_stages,
                     effort=DEFAULT_EFFORT if args.effort is None else args.effort,
                     fill=args.fill or "first",

@@ -26,11 +26,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from usmp_dialect.analysis.in_place import in_place_pairs
 from usmp_dialect.analysis.tir_entry import check_entry_not_called, module_callee, prim_funcs
 from usmp_dialect.analysis.tir_params import (
     output_params,
@@ -42,7 +43,6 @@ from usmp_dialect.analysis.tir_params import (
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
-    IN_PLACE_ATTR,
     IO_ATTR,
     OUTPUTS_ATTR,
     STATE_ATTR,
@@ -118,29 +118,6 @@ def _in_place(module: ModuleOp, entry: str, pairs: list[_Pair]) -> set[str]:
     return safe
 
 
-def _in_place_pairs(function: tir.PrimFuncOp) -> list[tuple[int, int]]:
-    pairs = function.attributes.get(IN_PLACE_ATTR)
-    if pairs is None:
-        return []
-    params = len(function.body.block.args)
-    found = []
-    for pair in pairs if isinstance(pairs, ArrayAttr) else [pairs]:
-        entries = list(pair) if isinstance(pair, ArrayAttr) else []
-        indices = [
-            p.value.data
-            for p in entries
-            if isinstance(p, IntegerAttr) and 0 <= p.value.data < params
-        ]
-        if len(indices) != 2 or len(entries) != 2:
-            raise UsmpError(
-                f"{IN_PLACE_ATTR} must be [[input, output], ...], pairs of the indices of "
-                f"@{function.sym_name.data}'s {params} params",
-                function,
-            )
-        found.append((indices[0], indices[1]))
-    return found
-
-
 def _allocation_of(value: SSAValue) -> Operation | None:
     """The allocation whose data pointer `value` is."""
     owner = value.owner
@@ -163,7 +140,7 @@ def _in_place_reads_left_out(
         if callee is None:
             continue
         name, args = callee
-        for i, j in _in_place_pairs(functions[name]):
+        for i, j in in_place_pairs(functions[name]):
             if i >= len(args) or j >= len(args):
                 continue
             pair = (_allocation_of(args[i]), _allocation_of(args[j]))

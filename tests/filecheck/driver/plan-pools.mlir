@@ -35,6 +35,8 @@
 // The input and the planned module are verified once each, not after every pass.
 // TIMES:      Verification of the input took
 // TIMES-NEXT: Pass tir-state-to-allocations took
+// TIMES-NEXT: Pass tir-reorder-for-memory took
+// TIMES-NEXT: Pass tir-in-place-results took
 // TIMES-NEXT: Pass memref-to-usmp took
 // TIMES-NEXT: Pass tir-to-usmp took
 // TIMES-NEXT: Pass usmp-assign-pools took

@@ -4,12 +4,12 @@
 // (input_output, which TVM refused). %w is named in usmp.constants (a weight) and %n is
 // a scalar: both stay params.
 // RUN: usmp-opt %s -p tir-io-to-allocations | filecheck %s
-// RUN: usmp-opt %s --plan-pools --use-workspace-io -t 'usmp-report{sort=ir}' | filecheck %s --check-prefix=REPORT
-// RUN: usmp-opt %s --plan-pools --use-workspace-io | filecheck %s --check-prefix=LOWERED
+// RUN: usmp-opt %s --plan-pools --use-workspace-io --no-in-place -t 'usmp-report{sort=ir}' | filecheck %s --check-prefix=REPORT
+// RUN: usmp-opt %s --plan-pools --use-workspace-io --no-in-place | filecheck %s --check-prefix=LOWERED
 // TVMScript carries the records as dictionaries: emitted and imported again, they are the
 // typed attributes once more.
-// RUN: usmp-opt %s --plan-pools --use-workspace-io | usmp-translate --emit-tvmscript | filecheck %s --check-prefix=SCRIPT
-// RUN: usmp-opt %s --plan-pools --use-workspace-io | usmp-translate --emit-tvmscript | usmp-translate --import-tvmscript | filecheck %s --check-prefix=REIMPORTED
+// RUN: usmp-opt %s --plan-pools --use-workspace-io --no-in-place | usmp-translate --emit-tvmscript | filecheck %s --check-prefix=SCRIPT
+// RUN: usmp-opt %s --plan-pools --use-workspace-io --no-in-place | usmp-translate --emit-tvmscript | usmp-translate --import-tvmscript | filecheck %s --check-prefix=REIMPORTED
 // RUN: usmp-opt %s -p tir-io-to-allocations,tir-io-to-allocations | filecheck %s
 
 tir.prim_func @copy(%x_ptr: !tir.ptr<f32>, %y_ptr: !tir.ptr<f32>) {
@@ -59,7 +59,7 @@ tir.prim_func @main(%inp: !tir.buffer<4xf32> {tir.name = "inp"}, %w: !tir.buffer
 
 // The input is live from the start of the program (index 0) to its last read, the output
 // from its first write to the end (30), the input_output throughout; %t0 and %t1 reuse
-// the bytes of %out and %inp.
+// the bytes of %out and %inp (--no-in-place: each its own buffer, to show the intervals).
 // REPORT:      global_workspace        48         48  1.000x
 // REPORT:      inp                     global_workspace          32        16  [0, 10)  (input)
 // REPORT-NEXT: state                   global_workspace           0        16  [0, 30)  (input_output)

@@ -1,6 +1,7 @@
 """A `tvm.IRModule` planned as `usmp-opt --plan-pools` plans its TVMScript.
 
-plan_module(mod, algorithm, workspace_io, hoist_workspaces, pools) -> tvm.IRModule
+plan_module(mod, algorithm, workspace_io, hoist_workspaces, pools, reorder, in_place)
+    -> tvm.IRModule
 """
 
 from __future__ import annotations
@@ -18,9 +19,12 @@ def plan_module(
     workspace_io: bool = False,
     hoist_workspaces: bool = False,
     pools: str = "",
+    reorder: bool = True,
+    in_place: bool = True,
 ) -> Any:
-    """`usmp-opt --plan-pools [--use-workspace-io] [--pools SPEC]` on a `tvm.IRModule`
-    (with `tir-hoist-workspaces` first if asked): the planned one."""
+    """`usmp-opt --plan-pools [--use-workspace-io] [--pools SPEC] [--no-reorder]
+    [--no-in-place]` on a `tvm.IRModule` (with `tir-hoist-workspaces` first if asked): the
+    planned one."""
     module = import_module(mod)
     plan_pools(
         module,
@@ -29,6 +33,8 @@ def plan_module(
             workspace_io=workspace_io,
             hoist_workspaces=hoist_workspaces,
             pools=pools,
+            reorder=reorder,
+            in_place=in_place,
         ),
     )
     return emit_module(module)
