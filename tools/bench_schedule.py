@@ -134,9 +134,10 @@ def _random_int_inputs(tir_mod: Any, count: int) -> dict[str, np.ndarray]:
 def measure_file(path: Path) -> dict:
     from tests.support.reference_runtime import reference_outputs
     from usmp_dialect.tvm.model_files.loading import load_model_file
-    from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING, lower_model
+    from usmp_dialect.tvm.relax.lowering import lower_model
     from usmp_dialect.tvm.tflm.arena import tflm_arena
     from usmp_dialect.tvm.tvmscript.importer import import_module
+    from usmp_dialect.tvm_options import MODEL_FILE_LOWERING
 
     mod, weights = load_model_file(str(path), "tflite")
     lowered = lower_model(mod, weights, str(path), MODEL_FILE_LOWERING)

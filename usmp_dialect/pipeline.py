@@ -2,7 +2,7 @@
 and the benchmarks:
 
     [tir-hoist-workspaces,] tir-state-to-allocations, [tir-io-to-allocations,]
-    [tir-reorder-for-memory,] [tir-in-place-results,] [tir-band-stages,]
+    [tir-reorder-for-memory,] [tir-band-stages,] [tir-in-place-results,]
     memref-to-usmp, tir-to-usmp,
     usmp-assign-pools[{pools="..."}], tir-constants-to-buffers, tir-align-to-pools,
     usmp-plan{algorithm=... time-limit=... effort=...}[, usmp-to-memref, usmp-to-tir]
@@ -74,8 +74,9 @@ def plan_pools_pipeline(
     passes += ["tir-state-to-allocations"]
     passes += ["tir-io-to-allocations"] if workspace_io else []
     passes += ["tir-reorder-for-memory"] if reorder else []
-    passes += ["tir-in-place-results"] if in_place else []
+    # Bands before in-place results: a result sharing its input's bytes ends a band chain.
     passes += ["tir-band-stages"] if band_stages else []
+    passes += ["tir-in-place-results"] if in_place else []
     passes += [
         "memref-to-usmp",
         "tir-to-usmp",
