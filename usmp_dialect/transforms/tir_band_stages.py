@@ -413,9 +413,8 @@ def _band_kernel(copy: tir.PrimFuncOp, access: RowAccess, in_rows: int, out_rows
         return
     record = json.loads(attr.data)
     operands = record.get("operands", {})
-    if record.get("kind") not in tir.BAND_KERNELS or (operands.get("data"), operands.get(
-        "output"
-    )) != (access.input, access.output):
+    rows = (operands.get("data"), operands.get("output"))
+    if record.get("kind") not in tir.BAND_KERNELS or rows != (access.input, access.output):
         return
     params = len(copy.body.block.args)
     record["band"] = {"rows": [params - 2, params - 1], "in_rows": in_rows, "out_rows": out_rows}

@@ -343,8 +343,17 @@ def with_kernel_calls(mod: Any, entry: str, target: str = DEFAULT_TARGET) -> tup
 
 def portable_operators(source: str) -> list[str]:
     """The operators a library's C (`with_kernel_calls`) left on TVM's loops."""
+    return _listed(source, "/* Operators on TVM's loops: ")
+
+
+def kernel_operators(source: str) -> list[str]:
+    """The operators a library's C (`with_kernel_calls`) runs on the kernels (`name (kind)`)."""
+    return _listed(source, "/* Operators on the int8 kernels: ")
+
+
+def _listed(source: str, comment: str) -> list[str]:
     for line in source.splitlines():
-        if line.startswith("/* Operators on TVM's loops: "):
-            names = line.removeprefix("/* Operators on TVM's loops: ").removesuffix(". */")
+        if line.startswith(comment):
+            names = line.removeprefix(comment).removesuffix(". */")
             return [] if names == "none" else names.split(", ")
     return []
