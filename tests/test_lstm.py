@@ -144,14 +144,3 @@ def test_cell_activation_other_than_tanh_is_refused(activation: int, tmp_path: P
         "UNIDIRECTIONAL_SEQUENCE_LSTM operator 0, computing 'tfl.unidirectional_sequence_lstm': "
         f"its cell gate's activation {activation} is not tanh"
     )
-
-
-def test_integer_lstm_is_refused_saying_why() -> None:
-    """TFLM's int8 mnist_lstm: its LSTM's integer gate arithmetic is not converted yet."""
-    with pytest.raises(RelaxImportError) as raised:
-        import_model_file(str(DATA / "trained_lstm_int8.tflite"), "tflite")
-    assert str(raised.value).endswith(
-        "UNIDIRECTIONAL_SEQUENCE_LSTM operator 0, computing 'tfl.unidirectional_sequence_lstm': "
-        "its tensors are int16, int32, int8: an integer LSTM (TFLM's int16 cell and integer "
-        "gates) is not converted yet, a float32 one is"
-    )

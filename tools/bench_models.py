@@ -40,7 +40,7 @@ and how many buffers, and bytes, overflowed from SRAM to DRAM (the "Pools" secti
     python tools/bench_models.py --model-files [FILE.tflite ...] [--write BENCHMARKS.md]
 
 plans `.tflite` files (those of the wheels the tests use, tests/wheel_models.py, the
-int8 and SVDF models the tests write, TFLM's in tests/data/tflm, and any given) as
+int8, SVDF and int8 LSTM models the tests write, TFLM's in tests/data/tflm, and any given) as
 `usmp-translate --import-tflite` imports them, against TensorFlow Lite Micro's arena (the
 `tflite-micro` wheel's interpreter, its recording allocator: the non-persistent "head",
 where TFLM plans every tensor of the graph, inputs and outputs included, and the total
@@ -653,11 +653,12 @@ def _complete(rows: list[tuple[str, dict[str, Any]]]) -> bool:
 def model_files_main(args: argparse.Namespace, command: str) -> None:
     import tempfile
 
-    # The `.tflite` files of the wheels the tests use, the int8, float16-weight and SVDF
-    # models the tests write (tests/int8_tflite.py, tests/svdf_tflite.py) and TFLM's own
-    # the tests keep (tests/data/tflm).
+    # The `.tflite` files of the wheels the tests use, the int8, float16-weight, SVDF and
+    # int8 LSTM models the tests write (tests/int8_tflite.py, tests/svdf_tflite.py,
+    # tests/lstm_tflite.py) and TFLM's own the tests keep (tests/data/tflm).
     int8_tflite = _tests_module("int8_tflite")
     svdf_tflite = _tests_module("svdf_tflite")
+    lstm_tflite = _tests_module("lstm_tflite")
     with tempfile.TemporaryDirectory() as folder:
         int8 = Path(folder) / "int8_cnn.tflite"
         int8.write_bytes(int8_tflite.int8_cnn_tflite())
@@ -665,8 +666,10 @@ def model_files_main(args: argparse.Namespace, command: str) -> None:
         float16.write_bytes(int8_tflite.float16_weights_tflite())
         svdf = Path(folder) / "svdf_int8.tflite"
         svdf.write_bytes(svdf_tflite.svdf_tflite("int8", "int16"))
+        lstm = Path(folder) / "lstm_int8.tflite"
+        lstm.write_bytes(lstm_tflite.int8_lstm_tflite())
         tflm = sorted((ROOT / "tests" / "data" / "tflm").glob("*.tflite"))
-        given = [int8, float16, svdf, *tflm, *args.model_files]
+        given = [int8, float16, svdf, lstm, *tflm, *args.model_files]
         written = [(Path(path), ()) for path in given]
         rows = [
             (path.name, measured_row(str(path), args.time_limit, shapes))

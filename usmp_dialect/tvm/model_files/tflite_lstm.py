@@ -1,5 +1,6 @@
-"""TFLite's float32 UNIDIRECTIONAL_SEQUENCE_LSTM as TensorFlow Lite Micro's kernel computes
-it, unrolled over its time steps in Relax operators:
+"""TFLite's UNIDIRECTIONAL_SEQUENCE_LSTM as TensorFlow Lite Micro's kernel computes it: the
+checks of every LSTM, and the float32 one unrolled over its time steps in Relax operators
+(the int8 one: `tflite_lstm_int8`):
 
     convert_lstm(converter, op, state_before) -> (hidden, cell, hidden after, cell after,
                                                   output)
@@ -21,6 +22,12 @@ from __future__ import annotations
 from typing import Any
 
 from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
+from usmp_dialect.tvm.model_files.tflite_lstm_int8 import (
+    check_integer_types,
+    integer_lstm,
+    integer_quantization,
+    time_step,
+)
 from usmp_dialect.tvm.model_files.tflite_operators import options_of, tensor_shape
 
 # The operator's inputs TFLM's kernel reads, by index.
@@ -82,21 +89,28 @@ def _checked(converter: Any, op: Any) -> tuple[list[Any], Any, list[int]]:
                     f"it has no {what} weights of its {gate} gate (TFLM's kernel takes all "
                     "four gates)"
                 )
-    types = {converter.get_tensor_type_str(t.tensor.Type()) for t in tensors if t.tensor_idx != -1}
-    if types != {"float32"}:
-        raise OperatorRejected(
-            f"its tensors are {', '.join(sorted(types))}: an integer LSTM (TFLM's int16 cell "
-            "and integer gates) is not converted yet, a float32 one is"
-        )
     shape = tensor_shape(tensors[0].tensor)
     if len(shape) != 3:
         raise OperatorRejected(f"its input is of rank {len(shape)}, TFLM's is 3")
     return tensors, outputs[0], shape
 
 
-def _check_sizes(tensors: list[Any], batch: int, features: int) -> int:
-    """The units, every weight, bias and state agreeing with them; else OperatorRejected
-    naming the first that does not."""
+def _types(converter: Any, tensors: list[Any], output: Any) -> dict[str, str]:
+    """The type of each tensor the kernel reads and of its output, by what it is."""
+    named = {"input": 0, "hidden state": _HIDDEN, "cell state": _CELL}
+    for gate in _GATES:
+        named[f"{gate} gate's input weights"] = _INPUT_WEIGHTS[gate]
+        named[f"{gate} gate's recurrent weights"] = _RECURRENT_WEIGHTS[gate]
+        named[f"{gate} gate's bias"] = _BIASES[gate]
+    types = {w: converter.get_tensor_type_str(tensors[i].tensor.Type()) for w, i in named.items()}
+    types["output"] = converter.get_tensor_type_str(output.tensor.Type())
+    return types
+
+
+def _check_sizes(tensors: list[Any], output: Any, shape: list[int], batch: int) -> int:
+    """The units, every weight, bias, state and the output agreeing with them and the
+    input's `shape`; else OperatorRejected naming the first that does not."""
+    features = shape[2]
     units = tensor_shape(tensors[_INPUT_WEIGHTS["forget"]].tensor)[0]
     expected = {
         **{f"{g} gate's input weights": (i, [units, features]) for g, i in _INPUT_WEIGHTS.items()},
@@ -108,12 +122,17 @@ def _check_sizes(tensors: list[Any], batch: int, features: int) -> int:
         "hidden state": (_HIDDEN, [batch, units]),
         "cell state": (_CELL, [batch, units]),
     }
-    for what, (index, shape) in expected.items():
+    produced = tensor_shape(output.tensor)
+    if produced != [shape[0], shape[1], units]:
+        raise OperatorRejected(
+            f"its output is {produced}, its input and weights make {[shape[0], shape[1], units]}"
+        )
+    for what, (index, made) in expected.items():
         if tensors[index].tensor_idx == -1:
             raise OperatorRejected(f"it has no {what}")
         found = tensor_shape(tensors[index].tensor)
-        if found != shape:
-            raise OperatorRejected(f"its {what} is {found}, its input and weights make {shape}")
+        if found != made:
+            raise OperatorRejected(f"its {what} is {found}, its input and weights make {made}")
     for index, what in ((_HIDDEN, "hidden state"), (_CELL, "cell state")):
         if not tensors[index].tensor.IsVariable():
             raise OperatorRejected(f"its {what} is not a variable tensor (TFLM's must be)")
@@ -121,20 +140,31 @@ def _check_sizes(tensors: list[Any], batch: int, features: int) -> int:
 
 
 def convert_lstm(converter: Any, op: Any, state_before: Any) -> tuple[Any, Any, Any, Any, Any]:
-    """A float32 UNIDIRECTIONAL_SEQUENCE_LSTM `op` converted by TVM's TFLite `converter`:
+    """A float32 or int8 (`tflite_lstm_int8`) UNIDIRECTIONAL_SEQUENCE_LSTM `op` converted by
+    TVM's TFLite `converter`:
     (its hidden state's and cell's wrappers, their values after the run, the output);
     `state_before(wrapper)` is a state's value before the run."""
     from tflite.UnidirectionalSequenceLSTMOptions import UnidirectionalSequenceLSTMOptions
     from tvm import relax
 
-    tensors, _, shape = _checked(converter, op)
+    tensors, output, shape = _checked(converter, op)
     options = options_of(op, UnidirectionalSequenceLSTMOptions)
     time_major = bool(options.TimeMajor())
     steps, batch = (shape[0], shape[1]) if time_major else (shape[1], shape[0])
-    _check_sizes(tensors, batch, shape[2])
+    _check_sizes(tensors, output, shape, batch)
     activation = options.FusedActivationFunction()
     if activation != _TANH:
         raise OperatorRejected(f"its cell gate's activation {activation} is not tanh")
+    types = _types(converter, tensors, output)
+    if set(types.values()) != {"float32"}:
+        check_integer_types(types)
+        weights = {g: (_INPUT_WEIGHTS[g], _RECURRENT_WEIGHTS[g]) for g in _GATES}
+        q = integer_quantization(tensors, weights, (_HIDDEN, _CELL), float(options.CellClip()))
+        state = (state_before(tensors[_HIDDEN]), state_before(tensors[_CELL]))
+        hidden, cell, result = integer_lstm(
+            converter, tensors, weights, _BIASES, steps, time_major, q, state
+        )
+        return tensors[_HIDDEN], tensors[_CELL], hidden, cell, result
     bb = converter.bb
 
     def read(index: int) -> Any:
@@ -150,11 +180,7 @@ def convert_lstm(converter: Any, op: Any, state_before: Any) -> tuple[Any, Any, 
     axis = 0 if time_major else 1
     outputs = []
     for step in range(steps):
-        x = bb.emit(
-            relax.op.squeeze(
-                relax.op.strided_slice(data, axes=[axis], begin=[step], end=[step + 1]), [axis]
-            )
-        )
+        x = time_step(bb, data, axis, step)
         gates = {}
         for gate in _GATES:
             fed = relax.op.add(relax.op.matmul(x, weights[gate]), biases[gate])

@@ -1,0 +1,387 @@
+"""TFLite's int8 UNIDIRECTIONAL_SEQUENCE_LSTM as TensorFlow Lite Micro's kernel computes it
+(int8 activations and weights, int32 biases, an int16 cell state), unrolled over its
+time steps, two TE kernels a step:
+
+    integer_lstm(converter, op, tensors, steps, state_before) -> (hidden after, cell after,
+                                                                 output)
+
+What TFLM computes, step by step (lstm_eval.h, from the sources, not their code):
+- each gate's pre-activation is two fully connected products requantized to int16 at
+  scale 2^-12 (Q3.12) and clamped: the input's, (weight - its zero point) x (input - its
+  zero point) summed in int32 plus the gate's bias, and the hidden state's, without a
+  bias; their sum saturated to int16. The multipliers are TFLite's convolution
+  multipliers: float32 input scale x weight scale, then in double over 2^-12.
+- the forget, input and output gates are TFLM's int16 logistic, the cell gate its int16
+  tanh: both interpolate a 256-entry table of sigmoid(i / 24) in 0.16 fixed point
+  (`SIGMOID_TABLE`), the input first multiplied by 3 (tanh's by 3 x 2^shift for a cell
+  scale other than 2^-12), output in Q0.15.
+- the cell: forget x cell (requantized by 2^-15, the cell's scale cancels), plus input
+  gate x cell gate (2^-30 / the cell's scale), each clamped to int16, their sum
+  saturated, clipped to the options' cell clip quantized to the cell's scale (the int16
+  value truncated: +-32767 at most, so -32768 is clipped too) if it is positive.
+- the hidden state: tanh of the cell (its input shift from the cell scale's power of two)
+  x the output gate, requantized by 2^-30 / the hidden state's scale plus its zero
+  point, clamped to int8; it is also the step's output.
+
+The first kernel of a step computes the cell after it (from the input step, the hidden
+state and the cell before it), the second the hidden state (from the input step, the
+hidden state before it and the new cell): each may write its state in place
+(`usmp.in_place`), as TFLM updates its variable tensors, which `tir-state-to-allocations`
+uses when the LSTM has one step. The table is a constant input of each kernel.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
+from usmp_dialect.tvm.model_files.fixed_point import clamped, quantize_multiplier, requantized
+from usmp_dialect.tvm.model_files.int8_unweighted_kernels import INT_RANGES
+from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
+from usmp_dialect.tvm.model_files.tflite_operators import scalar_quantization
+
+
+def _sigmoid_table() -> np.ndarray:
+    """TFLite's `sigmoid_table_uint16` (kernels/internal/common.h, Apache-2.0): sigmoid(i /
+    24) x 2^16 for i < 256, at most 65535. It is the rounded value but at the entries
+    listed here, which are one above it (TFLite's table is not the rounded curve: these
+    44 are its own)."""
+    above = [4, 8, 12, 14, 15, 16, 17, 19, 20, 21, 22, 25, 27, 28, 29, 30, 31, 33, 34, 35]
+    above += [37, 39, 40, 41, 43, 44, 45, 46, 49, 50, 54, 62, 63, 64, 66, 82, 86, 93, 100]
+    above += [103, 112, 116, 135, 255]
+    curve = np.round(65536.0 / (1.0 + np.exp(-np.arange(256) / 24.0)))
+    curve[above] += 1
+    return np.minimum(curve, 65535).astype(np.uint16)
+
+
+SIGMOID_TABLE = _sigmoid_table()
+
+_GATES = ("input", "forget", "cell", "output")
+# The scale of a gate's pre-activation (Q3.12) and of its activation (Q0.15).
+_GATE_SCALE, _ACTIVATION_SCALE = 2.0**-12, 2.0**-15
+_INT16 = INT_RANGES["int16"]
+
+
+class Requantization(NamedTuple):
+    multiplier: int
+    shift: int
+
+
+class IntegerLstm(NamedTuple):
+    """An int8 LSTM's arithmetic: zero points of the input, the hidden state and each
+    gate's input and recurrent weights; each gate's input and recurrent multipliers (to
+    2^-12); the cell update's (forget x cell, input x cell gate), the hidden state's; the
+    cell tanh's input multiplier and right shift; the quantized cell clip (0: none)."""
+
+    input_zero_point: int
+    hidden_zero_point: int
+    weight_zero_points: dict[str, tuple[int, int]]
+    input_fc: dict[str, Requantization]
+    recurrent_fc: dict[str, Requantization]
+    forget_cell: Requantization
+    input_cell: Requantization
+    hidden: Requantization
+    cell_tanh: tuple[int, int]
+    clip: int
+
+
+def check_integer_types(types: dict[str, str]) -> None:
+    """The LSTM's tensor types (by what each is: "input", "output", "hidden state", "cell
+    state", "<gate> gate's input weights", ... "bias") are TFLM's int8 LSTM's; else
+    OperatorRejected naming the first that is not."""
+    if types["input"] != "int8":
+        raise OperatorRejected(
+            f"its input is {types['input']}: of TFLM's integer LSTMs only the int8 one "
+            "(int8 activations, int16 cell) is converted"
+        )
+    for what, found in types.items():
+        expected = "int16" if what == "cell state" else "int32" if what.endswith("bias") else "int8"
+        if found != expected:
+            raise OperatorRejected(
+                f"its {what} is {found}; with an int8 input TFLM's LSTM takes {expected}"
+            )
+
+
+def _requantization(real: float) -> Requantization:
+    return Requantization(*quantize_multiplier(real))
+
+
+def _log2_rounded(scale: float) -> int:
+    """TFLite's CheckedLog2 of a float32 scale, its result whether or not it is a power of
+    two (TFLM's LSTM does not check it): log in float32, rounded half away from zero."""
+    log2 = np.float32(np.log(np.float32(scale))) * np.float32(1.0 / np.log(np.float32(2.0)))
+    return int(np.copysign(np.floor(np.abs(log2) + np.float32(0.5)), log2))
+
+
+def _tanh_input(cell_scale: float) -> tuple[int, int]:
+    """TFLM's int16 tanh of the cell: (multiplier, right shift) of its input, from the power
+    of two of the cell's scale (3 x 2^(power + 12) when that is a left shift)."""
+    left = 15 + _log2_rounded(cell_scale) - 3
+    return (3 << left, 0) if left >= 0 else (3, -left)
+
+
+def _quantized_clip(clip: float, cell_scale: float) -> int:
+    """The cell clip in the cell's int16 steps, as TFLM truncates it (0: no clip)."""
+    if clip <= 0:
+        return 0
+    return int(min(max(float(np.float32(clip)) / float(np.float32(cell_scale)), -32768.0), 32767.0))
+
+
+def integer_quantization(
+    tensors: list[Any], weights: dict[str, tuple[int, int]], state: tuple[int, int], clip: float
+) -> IntegerLstm:
+    """An int8 LSTM's arithmetic from its tensor wrappers (the operator's 24 inputs), the
+    indices of each gate's (input, recurrent) weights and of the (hidden state, cell);
+    OperatorRejected naming a tensor without one scale and zero point (per-channel
+    weights: TFLM's LSTM reads one scale)."""
+
+    def quantization(index: int, what: str) -> tuple[np.float32, int]:
+        found = scalar_quantization(tensors[index])
+        if found is None:
+            raise OperatorRejected(
+                f"its {what} has no one scale and zero point (TFLM's integer LSTM reads one)"
+            )
+        return np.float32(found[0]), found[1]
+
+    x_scale, x_zero = quantization(0, "input")
+    h_scale, h_zero = quantization(state[0], "hidden state")
+    c_scale, _ = quantization(state[1], "cell state")
+    input_fc, recurrent_fc, zero_points = {}, {}, {}
+    for gate, (w, r) in weights.items():
+        w_scale, w_zero = quantization(w, f"{gate} gate's input weights")
+        r_scale, r_zero = quantization(r, f"{gate} gate's recurrent weights")
+        # TFLite's convolution multiplier: the scales' float32 product, in double / 2^-12.
+        input_fc[gate] = _requantization(float(x_scale * w_scale) / _GATE_SCALE)
+        recurrent_fc[gate] = _requantization(float(h_scale * r_scale) / _GATE_SCALE)
+        zero_points[gate] = (w_zero, r_zero)
+    return IntegerLstm(
+        x_zero,
+        h_zero,
+        zero_points,
+        input_fc,
+        recurrent_fc,
+        _requantization(_ACTIVATION_SCALE * float(c_scale) / float(c_scale)),
+        _requantization(_ACTIVATION_SCALE * _ACTIVATION_SCALE / float(c_scale)),
+        _requantization(_ACTIVATION_SCALE * _ACTIVATION_SCALE / float(h_scale)),
+        _tanh_input(float(c_scale)),
+        _quantized_clip(clip, float(c_scale)),
+    )
+
+
+def _int(value: int) -> Any:
+    from tvm import tirx
+
+    return tirx.const(value, "int32")
+
+
+def _squashed(x: Any, table: Any, bits: int, past: int, rounding: tuple[int, int, int]) -> Any:
+    """TFLM's table interpolation of the int32 expression `x` (a buffer's value, read a
+    few times): |x| looked up in `table` with `bits` bits of interpolation (`past` the
+    value beyond the table's last interval), then, for x >= 0 and x < 0, value +
+    rounding[0] and rounding[1] - value, shifted right by rounding[2]."""
+    from tvm import tirx
+
+    magnitude = tirx.Select(x < _int(0), _int(0) - x, x)
+    entry = magnitude >> _int(bits)
+    index = tirx.min(entry, _int(254))  # read within the table: past it, the value is fixed
+    low = table[index].astype("int32")
+    high = table[index + 1].astype("int32")
+    fraction = magnitude & _int((1 << bits) - 1)
+    value = tirx.Select(
+        entry >= _int(255), _int(past), (low << _int(bits)) + fraction * (high - low)
+    )
+    # One read of the interpolated value: the sign a factor, each offset a constant.
+    positive = x >= _int(0)
+    sign = tirx.Select(positive, _int(1), _int(-1))
+    offset = tirx.Select(positive, _int(rounding[0]), _int(rounding[1]))
+    return (value * sign + offset) >> _int(rounding[2])
+
+
+def _activation(name: str, pre: Any, table: Any, tanh: tuple[int, int] | None) -> Any:
+    """TFLM's int16 Logistic (`tanh` None) or Tanh ((multiplier, right shift) of its input)
+    of the int16 tensor `pre`, int16 in Q0.15.
+    Logistic: the input times 3, 9 bits of interpolation; Tanh: (input x multiplier +
+    rounding) >> shift, 8 bits."""
+    from tvm import te
+
+    def value(*i: Any) -> Any:
+        return pre(*i).astype("int32")
+
+    if tanh is None:
+        scaled = te.compute(pre.shape, lambda *i: value(*i) * _int(3))
+        rounding = (1 << 9, (1 << 25) + (1 << 9) - 1, 10)
+        squash = te.compute(
+            pre.shape,
+            lambda *i: _squashed(scaled(*i), table, 9, 0x7FFF << 10, rounding).astype("int16"),
+            name=name,
+        )
+        return squash
+    multiplier, shift = tanh
+    half = (1 << (shift - 1)) if shift > 0 else 0
+    scaled = te.compute(
+        pre.shape,
+        lambda *i: (value(*i) * _int(multiplier) + _int(half)) >> _int(shift),
+    )
+    rounding = ((1 << 7) - (1 << 23), (1 << 23) + (1 << 7) - 1, 8)
+    return te.compute(
+        pre.shape,
+        lambda *i: _squashed(scaled(*i), table, 8, 0xFFFF << 8, rounding).astype("int16"),
+        name=name,
+    )
+
+
+def _int16(value: Any) -> Any:
+    return clamped(value, *_INT16, "int32")
+
+
+def _product(a: Any, b: Any, scale: Requantization, zero_point: int = 0) -> Any:
+    """TFLM's int16 Mul of two int16 values, requantized plus `zero_point`, as int64."""
+    return requantized(a.astype("int32") * b.astype("int32"), *scale, zero_point)
+
+
+def _gate(gate: str, x: Any, hidden: Any, operands: list[Any], q: IntegerLstm, table: Any) -> Any:
+    """A gate's activation [batch, units], int16 in Q0.15: its two products (`operands`:
+    its input weights, recurrent weights and bias) requantized to Q3.12, their saturated
+    sum, its logistic (the cell gate's tanh)."""
+    from tvm import te, tirx
+
+    w, r, bias = operands
+
+    batch, units = hidden.shape[0], w.shape[0]
+    w_zero, r_zero = q.weight_zero_points[gate]
+
+    def total(data: Any, weights: Any, data_zero: int, weight_zero: int, name: str) -> Any:
+        k = te.reduce_axis((0, weights.shape[1]), "k")
+
+        def sum_at(b: Any, u: Any) -> Any:
+            a = data[b, k].astype("int32") - _int(data_zero)
+            return te.sum((weights[u, k].astype("int32") - _int(weight_zero)) * a, axis=k)
+
+        return te.compute((batch, units), sum_at, name=f"{gate}_{name}")
+
+    fed = total(x, w, q.input_zero_point, w_zero, "input_sum")
+    kept = total(hidden, r, q.hidden_zero_point, r_zero, "recurrent_sum")
+    input_fc, recurrent_fc = q.input_fc[gate], q.recurrent_fc[gate]
+
+    # The two products' saturated sum, as an int16 reduction over the two, the second
+    # clamped to what keeps the sum in int16 (own + clamp(r, min - own, max - own) is
+    # clamp(own + r, min, max)): a stage the lowering computes once an element
+    # (`temporaries` inlines a spatial stage into each of its reads, and the activation
+    # reads its input a dozen times).
+    part = te.reduce_axis((0, 2), "part")
+
+    def pre_activation(b: Any, u: Any) -> Any:
+        own = _int16(requantized(fed[b, u] + bias[u], *input_fc, 0))
+        recurrent = _int16(requantized(kept[b, u], *recurrent_fc, 0))
+        room = tirx.min(tirx.max(recurrent, _int(_INT16[0]) - own), _int(_INT16[1]) - own)
+        return te.sum(tirx.Select(part == 0, own, room).astype("int16"), axis=part)
+
+    pre = te.compute((batch, units), pre_activation, name=f"{gate}_pre")
+    # The cell gate's tanh takes Q3.12: TFLM's input shift 15 - 12 - 3 = 0.
+    return _activation(f"{gate}_gate", pre, table, (3, 0) if gate == "cell" else None)
+
+
+def cell_after(
+    x: Any, hidden: Any, cell: Any, weights: list[Any], q: IntegerLstm, table: Any
+) -> Any:
+    """The cell [batch, units] int16 after a step: `weights` the forget, input and cell
+    gates' (input weights, recurrent weights, bias), in that order."""
+    from tvm import te, tirx
+
+    forget, input_gate, cell_gate = (
+        _gate(g, x, hidden, weights[3 * i : 3 * i + 3], q, table)
+        for i, g in enumerate(("forget", "input", "cell"))
+    )
+
+    def update(b: Any, u: Any) -> Any:
+        kept = _int16(_product(forget[b, u], cell[b, u], q.forget_cell))
+        new = _int16(_product(input_gate[b, u], cell_gate[b, u], q.input_cell))
+        total = _int16(kept + new)
+        if q.clip:
+            total = tirx.max(tirx.min(total, _int(q.clip)), _int(-q.clip))
+        return total.astype("int16")
+
+    return te.compute(cell.shape, update, name="cell_after")
+
+
+def hidden_after(
+    x: Any, hidden: Any, cell: Any, weights: list[Any], q: IntegerLstm, table: Any
+) -> Any:
+    """The hidden state [batch, units] int8 after a step, from the cell after it: `weights`
+    the output gate's (input weights, recurrent weights, bias)."""
+    from tvm import te
+
+    output = _gate("output", x, hidden, weights, q, table)
+    squashed = _activation("cell_tanh", cell, table, q.cell_tanh)
+
+    def update(b: Any, u: Any) -> Any:
+        value = _product(squashed[b, u], output[b, u], q.hidden, q.hidden_zero_point)
+        return clamped(value, *INT_RANGES["int8"], "int8")
+
+    return te.compute(hidden.shape, update, name="hidden_after")
+
+
+def time_step(bb: Any, data: Any, axis: int, step: int) -> Any:
+    """The input sequence `data`'s time step `step` ([batch, features]), `axis` its time
+    axis, emitted by the block builder `bb`."""
+    from tvm import relax
+
+    step_slice = relax.op.strided_slice(data, axes=[axis], begin=[step], end=[step + 1])
+    return bb.emit(relax.op.squeeze(step_slice, [axis]))
+
+
+def integer_lstm(
+    converter: Any,
+    tensors: list[Any],
+    weights: dict[str, tuple[int, int]],
+    biases: dict[str, int],
+    steps: int,
+    time_major: bool,
+    q: IntegerLstm,
+    state: tuple[Any, Any],
+) -> tuple[Any, Any, Any]:
+    """The int8 LSTM of `tensors` (its 24 input wrappers; `weights` and `biases` each
+    gate's indices among them) converted by TVM's TFLite `converter`: (the hidden state
+    and the cell after the run, the output sequence), from `state` (their values before)."""
+    from tvm import relax
+
+    bb = converter.bb
+
+    def read(index: int) -> Any:
+        return converter.get_tensor_expr(tensors[index])
+
+    def operands(gate: str) -> list[Any]:
+        return [read(weights[gate][0]), read(weights[gate][1]), read(biases[gate])]
+
+    cell_weights = [e for g in ("forget", "input", "cell") for e in operands(g)]
+    output_weights = operands("output")
+    table = relax.const(SIGMOID_TABLE, "uint16")
+    data = read(0)
+    hidden, cell = state
+    axis = 0 if time_major else 1
+    outputs = []
+
+    def kernel(compute: Any, name: str, in_place: int, inputs: list[Any]) -> Any:
+        """A call of a step's kernel `compute(x, hidden, cell, weights, q, table)` on
+        `inputs` (the input step, the hidden state, the cell, the table, the weights); its
+        output (the param after its inputs) may be input `in_place`'s buffer."""
+        return bb.emit(
+            bb.call_te(
+                lambda x, h, c, t, *w: compute(x, h, c, list(w), q, t),
+                *inputs,
+                primfunc_name_hint=name,
+                primfunc_attrs={IN_PLACE_ATTR: [[in_place, len(inputs)]]},
+            )
+        )
+
+    for step in range(steps):
+        x = time_step(bb, data, axis, step)
+        cell = kernel(cell_after, "lstm_int8_cell", 2, [x, hidden, cell, table, *cell_weights])
+        # The hidden state before is read whole by the output gate's sum, a stage of its
+        # own, before the hidden state after is written.
+        inputs = [x, hidden, cell, table, *output_weights]
+        hidden = kernel(hidden_after, "lstm_int8_hidden", 1, inputs)
+        outputs.append(hidden)
+    return hidden, cell, relax.op.stack(outputs, axis=axis)
