@@ -17,7 +17,7 @@ pytest.importorskip("tflite")
 pytest.importorskip("tflite_micro")
 sys.path.insert(0, str(Path(__file__).parent))
 
-from band_stage_tflite import SIDE, band_stage_tflite
+from band_stage_tflite import MOBILENET, SIDE, WIDER, band_stage_tflite
 
 from tests.support import c_check
 from tests.support.reference_runtime import reference_outputs
@@ -60,19 +60,33 @@ def test_banded_stage_is_bit_exact_with_tflm_in_less_memory(tmp_path: Path) -> N
     assert runs[True].pools["global_workspace"] <= 0.7 * 3456
 
 
-def test_banded_kernels_on_the_m55_give_tflms_bytes(tmp_path: Path) -> None:
-    """The bands on Helium's kernels: a row range, rolling buffers read across their end."""
+@pytest.mark.parametrize(
+    ("layers", "bands"), [(MOBILENET, 4), (WIDER, 3)], ids=["mobilenet", "wider"]
+)
+def test_banded_kernels_on_the_m55_give_tflms_bytes(
+    tmp_path: Path, layers: list[tuple], bands: int
+) -> None:
+    """The bands on Helium's kernels (on QEMU's M55) and on the portable ones (here): a
+    range of rows, windows read across a rolling buffer's end; in WIDER, a 3x3
+    convolution and a depth multiplier of 2 banded, one of 4 not."""
     try:
         c_check.require_tools(qemu=True)
     except c_check.MissingTools as error:
         pytest.fail(str(error))
     path = tmp_path / "stage.tflite"
-    path.write_bytes(band_stage_tflite())
+    path.write_bytes(band_stage_tflite(layers=layers))
     image = _image()
-    run = c_check.run_planned(_planned(path, True), {"input": image}, str(tmp_path), qemu=True)
     (tflm,) = reference_outputs(str(path), [image])
-    (output,) = run.outputs.values()
-    np.testing.assert_array_equal(output.reshape(tflm.shape), tflm)
+    for qemu in (True, False) if layers is WIDER else (True,):
+        run = c_check.run_planned(
+            _planned(path, True), {"input": image}, str(tmp_path / f"qemu_{qemu}"), qemu=qemu
+        )
+        (output,) = run.outputs.values()
+        np.testing.assert_array_equal(output.reshape(tflm.shape), tflm, err_msg=f"qemu {qemu}")
+        source = (tmp_path / f"qemu_{qemu}" / "model.c").read_text()
+        assert portable_operators(source) == []
+        names = [name.split()[0] for name in kernel_operators(source)]
+        assert len(names) == 4 and sum(name.endswith("_band") for name in names) == bands
 
 
 def _image() -> np.ndarray:
