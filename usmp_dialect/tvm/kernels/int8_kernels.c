@@ -17,8 +17,10 @@
 /* A model calls some kernels only: the others are no warning. */
 #if defined(__GNUC__)
 #define USMP_KERNEL static __attribute__((unused))
+#define USMP_INLINE static inline __attribute__((always_inline))
 #else
 #define USMP_KERNEL static
+#define USMP_INLINE static inline
 #endif
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(USMP_KERNELS_PORTABLE)
 #define USMP_HELIUM 1
@@ -178,13 +180,13 @@ static int32x4_t usmp_lanes(int32_t a0, int32_t a1, int32_t a2, int32_t a3) {
 }
 
 /* Depthwise taps of the channels of `lanes`: `rows` x `cols` taps from x and w (steps
- * between taps `channels`, between rows `x_row` and `w_row`; x in a buffer ending at
- * `limit` of `size` bytes), the input less its zero point. */
+ * between taps `channels`, between rows `x_row` and `w_row`), the input less its zero
+ * point. */
 static int32x4_t usmp_taps_p_x4(const int8_t* x, const int8_t* w, int32_t rows, int32_t cols,
                                 int32_t x_row, int32_t w_row, int32_t channels, int32x4_t zp,
-                                mve_pred16_t lanes, const int8_t* limit, ptrdiff_t size) {
+                                mve_pred16_t lanes) {
   int32x4_t acc = vdupq_n_s32(0);
-  for (int32_t r = 0; r < rows; ++r, x = usmp_next_row(x, x_row, limit, size), w += w_row) {
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
     const int8_t* xt = x;
     const int8_t* wt = w;
     for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels) {
@@ -286,15 +288,14 @@ USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bi
 /* CONV_2D, four output channels a time over every pixel: one load of the input for four
  * dot products; the channels' bias, multipliers, shifts and weights' sum (less the zero
  * point's share, for a window inside the input) loaded once. */
-static void usmp_conv_x4(const int8_t* x, const int8_t* w, const void* bias,
-                         const int32_t* multipliers, const int8_t* shifts, int8_t* y,
-                         const struct usmp_conv* params) {
+USMP_INLINE void usmp_conv_rows_x4(const int8_t* x, const int8_t* w, const void* bias,
+                                   const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                                   const struct usmp_conv* params, const int rolling) {
   const struct usmp_conv copy = *params; /* not reread after each store through y */
   const struct usmp_conv* p = &copy;
   const int32_t filter = p->k_h * p->k_w * p->in_c;
   const int32_t x_row = p->in_w * p->in_c, w_row = p->k_w * p->in_c, y_row = p->out_w * p->out_c;
   const ptrdiff_t x_size = (ptrdiff_t)p->in_rows * x_row;
-  const int8_t* limit = x + x_size;
   int32_t begin, end;
   usmp_row_range(p, &begin, &end);
   for (int32_t c = 0; c < p->out_c; c += 4) {
@@ -314,7 +315,9 @@ static void usmp_conv_x4(const int8_t* x, const int8_t* w, const void* bias,
       const int32_t y0 = oy * p->stride_h - p->pad_top;
       int32_t kh0, kh1;
       usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
-      const int8_t* x_first = x + usmp_row_at(y0 + kh0, p->in_rows, x_row);
+      const int32_t slot = (y0 + kh0) % p->in_rows;
+      const int32_t last = kh0 + p->in_rows - slot - 1; /* the kh of the buffer's last row */
+      const int8_t* x_first = x + (ptrdiff_t)slot * x_row;
       int8_t* out = y + usmp_row_at(oy, p->out_rows, y_row) + c;
       for (int32_t ox = 0; ox < p->out_w; ++ox, out += p->out_c) {
         const int32_t x0 = ox * p->stride_w - p->pad_left;
@@ -328,7 +331,7 @@ static void usmp_conv_x4(const int8_t* x, const int8_t* w, const void* bias,
         const int8_t* w2 = f2 + start;
         const int8_t* w3 = f3 + start;
         int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-        for (int32_t kh = kh0; kh < kh1; ++kh, xr = usmp_next_row(xr, x_row, limit, x_size),
+        for (int32_t kh = kh0; kh < kh1; xr += rolling && kh == last ? x_row - x_size : x_row, ++kh,
                      w0 += w_row, w1 += w_row, w2 += w_row, w3 += w_row) {
           for (int32_t k = 0; k < run; k += 16) {
             mve_pred16_t tail = vctp8q((uint32_t)(run - k));
@@ -357,6 +360,17 @@ static void usmp_conv_x4(const int8_t* x, const int8_t* w, const void* bias,
       }
     }
   }
+}
+
+/* usmp_conv_rows_x4 of an input in a rolling buffer (a window may cross its end) or not:
+ * two copies, the second without that check. */
+static void usmp_conv_x4(const int8_t* x, const int8_t* w, const void* bias,
+                         const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                         const struct usmp_conv* p) {
+  if (p->in_rows < p->in_h)
+    usmp_conv_rows_x4(x, w, bias, multipliers, shifts, y, p, 1);
+  else
+    usmp_conv_rows_x4(x, w, bias, multipliers, shifts, y, p, 0);
 }
 #endif
 
@@ -421,10 +435,9 @@ USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias
 #if defined(USMP_HELIUM)
 /* Sum of x * w over `rows` x `cols` taps of four channels (steps as usmp_taps_p_x4). */
 static int32x4_t usmp_products_x4(const int8_t* x, const int8_t* w, int32_t rows, int32_t cols,
-                                  int32_t x_row, int32_t w_row, int32_t channels,
-                                  const int8_t* limit, ptrdiff_t size) {
+                                  int32_t x_row, int32_t w_row, int32_t channels) {
   int32x4_t acc = vdupq_n_s32(0);
-  for (int32_t r = 0; r < rows; ++r, x = usmp_next_row(x, x_row, limit, size), w += w_row) {
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
     const int8_t* xt = x;
     const int8_t* wt = w;
     for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels)
@@ -437,10 +450,9 @@ static int32x4_t usmp_products_x4(const int8_t* x, const int8_t* w, int32_t rows
  * load of the weights for both; the second's sum in *second. */
 static int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int32_t rows,
                                    int32_t cols, int32_t x_row, int32_t w_row,
-                                   int32_t channels, int32_t next, int32x4_t* second,
-                                   const int8_t* limit, ptrdiff_t size) {
+                                   int32_t channels, int32_t next, int32x4_t* second) {
   int32x4_t acc0 = vdupq_n_s32(0), acc1 = vdupq_n_s32(0);
-  for (int32_t r = 0; r < rows; ++r, x = usmp_next_row(x, x_row, limit, size), w += w_row) {
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
     const int8_t* xt = x;
     const int8_t* wt = w;
     for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels) {
@@ -456,16 +468,16 @@ static int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int32_t row
 /* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every pixel: the
  * channels' bias, multipliers, shifts and weights' sum (less the zero point's share,
  * for a window inside the input) loaded once. */
-static void usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* bias,
-                              const int32_t* multipliers, const int8_t* shifts, int8_t* y,
-                              const struct usmp_conv* params) {
+USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const void* bias,
+                                        const int32_t* multipliers, const int8_t* shifts,
+                                        int8_t* y, const struct usmp_conv* params,
+                                        const int rolling) {
   const struct usmp_conv copy = *params; /* not reread after each store through y */
   const struct usmp_conv* p = &copy;
   const int32_t channels = p->in_c, taps = p->k_h * p->k_w;
   const int32_t x_row = p->in_w * channels, w_row = p->k_w * channels, y_row = p->out_w * channels;
   const int32x4_t zp = vdupq_n_s32(p->input_zp), zero = vdupq_n_s32(0);
   const ptrdiff_t x_size = (ptrdiff_t)p->in_rows * x_row;
-  const int8_t* limit = x + x_size;
   int32_t begin, end;
   usmp_row_range(p, &begin, &end);
   for (int32_t c = 0; c < channels; c += 4) {
@@ -482,7 +494,9 @@ static void usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* bias
       const int32_t y0 = oy * p->stride_h - p->pad_top;
       int32_t kh0, kh1;
       usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
-      const int8_t* x_first = x + usmp_row_at(y0 + kh0, p->in_rows, x_row) + c;
+      const int32_t slot = (y0 + kh0) % p->in_rows;
+      const int32_t first = p->in_rows - slot; /* the window's rows before the buffer's end */
+      const int8_t* x_first = x + (ptrdiff_t)slot * x_row + c;
       int8_t* out = y + usmp_row_at(oy, p->out_rows, y_row) + c;
       for (int32_t ox = 0; ox < p->out_w; ++ox, out += channels) {
         const int32_t x0 = ox * p->stride_w - p->pad_left;
@@ -493,26 +507,48 @@ static void usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* bias
         const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * channels + c;
         int32x4_t acc;
         const int32_t next = x0 + p->stride_w; /* the next pixel's window, inside too? */
-        if (full && rows == p->k_h && cols == p->k_w && ox + 1 < p->out_w &&
+        if (rolling && first < rows) { /* across a rolling buffer's end: its first rows again */
+          const int8_t* xw = xs + ((ptrdiff_t)first * x_row - x_size);
+          const int8_t* ww = ws + (ptrdiff_t)first * w_row;
+          if (full && rows == p->k_h && cols == p->k_w) {
+            acc = usmp_products_x4(xs, ws, first, cols, x_row, w_row, channels);
+            acc = vaddq_s32(acc, usmp_products_x4(xw, ww, rows - first, cols, x_row, w_row,
+                                                  channels));
+            acc = vaddq_s32(inside, acc);
+          } else {
+            acc = usmp_taps_p_x4(xs, ws, first, cols, x_row, w_row, channels, zp, lanes);
+            acc = vaddq_s32(acc, usmp_taps_p_x4(xw, ww, rows - first, cols, x_row, w_row,
+                                                channels, zp, lanes));
+            acc = vaddq_s32(b, acc);
+          }
+        } else if (full && rows == p->k_h && cols == p->k_w && ox + 1 < p->out_w &&
             next + p->k_w <= p->in_w) {
           int32x4_t acc1;
           acc = usmp_products2_x4(xs, ws, rows, cols, x_row, w_row, channels,
-                                  p->stride_w * channels, &acc1, limit, x_size);
+                                  p->stride_w * channels, &acc1);
           vstrbq_p_s32(out, usmp_requantize_x4(vaddq_s32(inside, acc), multiplier, shift, p),
                        lanes);
           acc = vaddq_s32(inside, acc1);
           ++ox;
           out += channels;
         } else if (full && rows == p->k_h && cols == p->k_w)
-          acc = vaddq_s32(inside, usmp_products_x4(xs, ws, rows, cols, x_row, w_row, channels,
-                                                   limit, x_size));
+          acc = vaddq_s32(inside, usmp_products_x4(xs, ws, rows, cols, x_row, w_row, channels));
         else
-          acc = vaddq_s32(b, usmp_taps_p_x4(xs, ws, rows, cols, x_row, w_row, channels, zp, lanes,
-                                            limit, x_size));
+          acc = vaddq_s32(b, usmp_taps_p_x4(xs, ws, rows, cols, x_row, w_row, channels, zp, lanes));
         vstrbq_p_s32(out, usmp_requantize_x4(acc, multiplier, shift, p), lanes);
       }
     }
   }
+}
+
+/* usmp_depthwise_rows_x4, two copies as usmp_conv_x4's. */
+static void usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* bias,
+                              const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                              const struct usmp_conv* p) {
+  if (p->in_rows < p->in_h)
+    usmp_depthwise_rows_x4(x, w, bias, multipliers, shifts, y, p, 1);
+  else
+    usmp_depthwise_rows_x4(x, w, bias, multipliers, shifts, y, p, 0);
 }
 #endif
 
