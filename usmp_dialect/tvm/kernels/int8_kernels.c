@@ -285,9 +285,11 @@ USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bi
 }
 
 #if defined(USMP_HELIUM)
-/* CONV_2D, four output channels a time over every pixel: one load of the input for four
- * dot products; the channels' bias, multipliers, shifts and weights' sum (less the zero
- * point's share, for a window inside the input) loaded once. */
+/* CONV_2D, four output channels a time over every pixel of the output rows: one load of
+ * the input for four dot products; the channels' bias, multipliers, shifts and weights'
+ * sum (less the zero point's share, for a window inside the input) loaded once.
+ * `rolling`: the input is a rolling buffer, a window's rows may cross its end (a
+ * constant where it is inlined: the other copy has no such check). */
 USMP_INLINE void usmp_conv_rows_x4(const int8_t* x, const int8_t* w, const void* bias,
                                    const int32_t* multipliers, const int8_t* shifts, int8_t* y,
                                    const struct usmp_conv* params, const int rolling) {
@@ -361,17 +363,6 @@ USMP_INLINE void usmp_conv_rows_x4(const int8_t* x, const int8_t* w, const void*
     }
   }
 }
-
-/* usmp_conv_rows_x4 of an input in a rolling buffer (a window may cross its end) or not:
- * two copies, the second without that check. */
-static void usmp_conv_x4(const int8_t* x, const int8_t* w, const void* bias,
-                         const int32_t* multipliers, const int8_t* shifts, int8_t* y,
-                         const struct usmp_conv* p) {
-  if (p->in_rows < p->in_h)
-    usmp_conv_rows_x4(x, w, bias, multipliers, shifts, y, p, 1);
-  else
-    usmp_conv_rows_x4(x, w, bias, multipliers, shifts, y, p, 0);
-}
 #endif
 
 /* CONV_2D of NHWC x by OHWI w (dilation 1, one group). A window's row of taps inside
@@ -396,7 +387,11 @@ USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias
     return;
   }
 #if defined(USMP_HELIUM)
-  usmp_conv_x4(x, w, bias, multipliers, shifts, y, p);
+  /* Two copies: an input in a rolling buffer (a window may cross its end) or not. */
+  if (p->in_rows < p->in_h)
+    usmp_conv_rows_x4(x, w, bias, multipliers, shifts, y, p, 1);
+  else
+    usmp_conv_rows_x4(x, w, bias, multipliers, shifts, y, p, 0);
   return;
 #endif
   const int32_t filter = p->k_h * p->k_w * p->in_c;
@@ -465,9 +460,10 @@ static int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int32_t row
   return acc0;
 }
 
-/* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every pixel: the
- * channels' bias, multipliers, shifts and weights' sum (less the zero point's share,
- * for a window inside the input) loaded once. */
+/* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every pixel of the
+ * output rows: the channels' bias, multipliers, shifts and weights' sum (less the zero
+ * point's share, for a window inside the input) loaded once; `rolling` as
+ * usmp_conv_rows_x4's. */
 USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const void* bias,
                                         const int32_t* multipliers, const int8_t* shifts,
                                         int8_t* y, const struct usmp_conv* params,
@@ -540,16 +536,6 @@ USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const 
     }
   }
 }
-
-/* usmp_depthwise_rows_x4, two copies as usmp_conv_x4's. */
-static void usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* bias,
-                              const int32_t* multipliers, const int8_t* shifts, int8_t* y,
-                              const struct usmp_conv* p) {
-  if (p->in_rows < p->in_h)
-    usmp_depthwise_rows_x4(x, w, bias, multipliers, shifts, y, p, 1);
-  else
-    usmp_depthwise_rows_x4(x, w, bias, multipliers, shifts, y, p, 0);
-}
 #endif
 
 /* DEPTHWISE_CONV_2D of NHWC x by w [1, KH, KW, C x M] (M the depth multiplier: output
@@ -560,7 +546,10 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
   const int32_t in_c = p->in_c, out_c = p->out_c, m = p->out_c / p->in_c;
 #if defined(USMP_HELIUM)
   if (m == 1) {
-    usmp_depthwise_x4(x, w, bias, multipliers, shifts, y, p);
+    if (p->in_rows < p->in_h) /* two copies, as usmp_conv_s8's */
+      usmp_depthwise_rows_x4(x, w, bias, multipliers, shifts, y, p, 1);
+    else
+      usmp_depthwise_rows_x4(x, w, bias, multipliers, shifts, y, p, 0);
     return;
   }
 #endif
