@@ -4,6 +4,8 @@ stdin, its output written to stdout, the state kept from run to run."""
 
 from __future__ import annotations
 
+import re
+
 _PROGRAM = r"""
 #include <stdio.h>
 #include "model.h"
@@ -25,10 +27,14 @@ int main(void) {
 """
 
 
-def stream_program(given: str, taken: str) -> str:
+def stream_program(given: str, taken: str, stateful: bool = True) -> str:
     """The loop's `app.c` for the library named "model" whose input is `given` and whose
-    output is `taken` (their names in `struct model_inputs` and `struct model_outputs`)."""
+    output is `taken` (their names in `struct model_inputs` and `struct model_outputs`);
+    not `stateful`: a model without a state pool, each run on its own."""
     program = _PROGRAM
+    if not stateful:
+        program = program.replace("{workspace, state}", "{workspace}")
+        program = re.sub(r".*(state\[|init_state).*\n", "", program)
     for what, name in (("INPUT", given), ("OUTPUT", taken)):
         program = program.replace(f"@{what}_MACRO@", name.upper()).replace(f"@{what}@", name)
     return program

@@ -24,8 +24,9 @@ from tests.support import c_check  # noqa: E402
 from tests.support.model_check import check_model  # noqa: E402
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from usmp_dialect.tvm.c.library import c_identifier  # noqa: E402
-from usmp_dialect.tvm.relax.lowering import DEFAULT_LOWERING, lower_model  # noqa: E402
+from usmp_dialect.tvm.relax.lowering import lower_model  # noqa: E402
 from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
+from usmp_dialect.tvm_options import DEFAULT_LOWERING  # noqa: E402
 
 ROOT = Path(__file__).parents[1]
 
@@ -184,7 +185,7 @@ def test_int8_model_is_exact(tmp_path: Path) -> None:
     from int8_tflite import int8_cnn_tflite
 
     from usmp_dialect.tvm.model_files.loading import load_model_file
-    from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING
+    from usmp_dialect.tvm_options import MODEL_FILE_LOWERING
 
     path = tmp_path / "int8_cnn.tflite"
     path.write_bytes(int8_cnn_tflite())
@@ -208,7 +209,7 @@ def test_float_constants_keep_every_digit(tmp_path: Path, executor: str) -> None
     from int8_tflite import int8_requantize_tflite
 
     from usmp_dialect.tvm.model_files.loading import load_model_file
-    from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING, Lowering
+    from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, Lowering
 
     path = tmp_path / "requantize.tflite"
     path.write_bytes(int8_requantize_tflite(6 / 255, 12 / 255))

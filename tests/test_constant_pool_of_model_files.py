@@ -36,14 +36,10 @@ from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from usmp_dialect.reports.report import plan_report  # noqa: E402
 from usmp_dialect.tvm.c.bundle import library_files  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_file  # noqa: E402
-from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
-    MODEL_FILE_LOWERING,
-    Lowering,
-    lower_model,
-    sanitize,
-)
+from usmp_dialect.tvm.relax.lowering import lower_model, sanitize  # noqa: E402
 from usmp_dialect.tvm.relax.narrowed_constants import narrowest  # noqa: E402
 from usmp_dialect.tvm.tvmscript.emitter import emit_tvmscript  # noqa: E402
+from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, Lowering  # noqa: E402
 
 FILE_STORAGE = dataclasses.replace(MODEL_FILE_LOWERING, constant_storage="file")
 WRITTEN = {

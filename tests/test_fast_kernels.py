@@ -127,14 +127,35 @@ def test_helium_gives_the_portable_bytes_on_the_m55(tmp_path: Path) -> None:
         "pointwise": COVERED["pointwise"],
         "add": COVERED["residual add"],
     }
+    _assert_fast_path_is_portable(tmp_path, cases, flags, "m55")
+
+
+@pytest.mark.slow
+def test_dsp_gives_the_portable_bytes_on_the_m4(tmp_path: Path) -> None:
+    """On QEMU's Cortex-M4 (MPS2 AN386, `make qemu-m4`) the DSP kernels (SXTB16, SMLAD:
+    the matrix product two rows by two channels a time, its tail row dot products; SMLAxy:
+    the depthwise conv four channels a time, with windows cut by the padding) and the
+    portable ones give the same bytes, TFLM's."""
+    pytest.importorskip("tflite_micro")
+    c_check.require_tools(qemu=True)
+    from usmp_dialect.tvm.c.runner import M4_FLAGS
+
+    cases = {"pointwise": COVERED["pointwise"], "depthwise": COVERED["depthwise stride 2"]}
+    _assert_fast_path_is_portable(tmp_path, cases, M4_FLAGS, "m4")
+
+
+def _assert_fast_path_is_portable(
+    tmp_path: Path, cases: dict[str, Callable[[], bytes]], flags: str, board: str
+) -> None:
     for name, model in cases.items():
-        directory, interface, _ = _library(tmp_path / name, model())
+        directory, interface, source = _library(tmp_path / name, model())
+        assert "usmp_kernel_0(" in source
         inputs = _input(interface, 0)
         outputs = []
         for extra in ("", " -DUSMP_KERNELS_PORTABLE"):
-            c_check.build(str(directory), qemu=True, flags=flags + extra)
-            (result,) = c_check.run(str(directory), interface, inputs, qemu=True).values()
-            outputs.append(result)
+            c_check.build(str(directory), qemu=True, flags=flags + extra, board=board)
+            run = c_check.run(str(directory), interface, inputs, qemu=True, board=board)
+            outputs.append(next(iter(run.values())))
         theirs = _tflm(tmp_path / name / "model.tflite", next(iter(inputs.values())))
         np.testing.assert_array_equal(outputs[0], outputs[1], err_msg=name)
         np.testing.assert_array_equal(outputs[0].reshape(theirs.shape), theirs, err_msg=name)

@@ -12,6 +12,11 @@ inside functions included:
   universe loads passes on demand, and the console scripts import their tool inside the
   handling of Ctrl-C;
 - no import cycle;
+- the TVM wing imports TVM at the top of its modules, never inside a function (the mains
+  import the wing where a command needs it: its options live in `usmp_dialect.tvm_options`);
+- each folder of the wing imports only the folders `WING` allows it (and the wing's
+  top-level modules); nothing of the package imports the test harness (`tests/support/`)
+  or the checkout's `tools/`;
 - `transforms/` holds passes only, one module a pass, and none imports another: passes
   share helpers through the layers below.
 """
@@ -31,7 +36,7 @@ LAYERS = (
     ("dialects",),
     ("analysis", "interpreters", "lowering"),
     ("transforms", "formats", "reports"),
-    ("universe", "parsing", "pipeline"),
+    ("universe", "parsing", "pipeline", "tvm_options"),
 )
 """The core's layers, lowest first: a module may import its own layer and those below."""
 
@@ -39,6 +44,24 @@ TVM_HALF = "tvm"
 MAINS = "tools"
 CONSOLE_SCRIPTS = "usmp_dialect.tools.console"
 TVM_PACKAGES = ("tvm", "tvm_ffi", "tflite", "tflite_micro", "onnx")
+TVM_ITSELF = ("tvm", "tvm_ffi")
+
+WING = {
+    "": {"relax"},
+    "tvmscript": {"relax"},
+    "relax": {"tvmscript"},
+    "model_files": {"relax"},
+    "c": {"model_files", "relax", "tvmscript"},
+    "relax_vm": set(),
+    "tflm": set(),
+}
+"""The TVM wing's folders and the other folders each may import: TVMScript <-> tir and
+Relax's lowering to AOT-style TIR lean on each other (a lowered model is emitted and read
+back; lookup_params and the runner read the lowering's records); model files are lowered
+through Relax; the C library is written from planned TIR, with the model file's
+quantization; the Relax VM pass and TFLM's arena plan stand on the core alone. The
+top-level modules (`captured_output`, `exact_floats`, `fast_kernels`) any folder may
+import; of the folders they import only `relax/` (`fast_kernels` finds Relax nodes)."""
 LAZY_THIRD_PARTY = (*TVM_PACKAGES, "numba")
 
 
@@ -199,3 +222,47 @@ def test_no_import_cycle() -> None:
     for name in sorted(graph):
         if name not in state:
             visit(name)
+
+
+def _wing_folder(module: str) -> str | None:
+    """The folder of the TVM wing that holds `module` ("" for a top-level module of it)."""
+    parts = module.split(".")
+    if len(parts) < 3 or parts[1] != TVM_HALF:
+        return None
+    return parts[2] if len(parts) > 3 else ("" if parts[2] not in WING else parts[2])
+
+
+def test_every_folder_of_the_wing_is_in_wing() -> None:
+    folders = {path.parent.name for path in (PACKAGE / TVM_HALF).glob("*/__init__.py")}
+    assert folders == set(WING) - {""}
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _wing_folder(m) is not None))
+def test_the_wing_imports_tvm_at_the_top(module: str) -> None:
+    for target, lazy in IMPORTS[module]:
+        assert not (lazy and _is_third_party(target, TVM_ITSELF)), (
+            f"{module} imports {target} inside a function: import TVM at the module's top "
+            "(what a main needs before TVM belongs in usmp_dialect.tvm_options)"
+        )
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _wing_folder(m) is not None))
+def test_the_wing_folders_import_only_what_wing_allows(module: str) -> None:
+    folder = _wing_folder(module)
+    for target, _ in IMPORTS[module]:
+        internal = _internal(target)
+        target_folder = None if internal is None else _wing_folder(internal)
+        if target_folder in (None, "", folder):
+            continue
+        assert target_folder in WING[folder or ""], (
+            f"{module} ({folder or 'top level'}) imports {internal} ({target_folder}/): "
+            "not in tests/test_layers.py's WING"
+        )
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_the_package_imports_no_test_harness_nor_checkout_tool(module: str) -> None:
+    for target, _ in IMPORTS[module]:
+        assert target.split(".")[0] not in ("tests", "tools"), (
+            f"{module} imports {target}: the harness and tools/ ship outside the package"
+        )

@@ -46,22 +46,20 @@ from wheel_models import WHEEL_MODELS, wheel_model_path  # noqa: E402
 from tests.support.model_check import check_model  # noqa: E402
 from tests.support.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.parsing import parse_module, print_module  # noqa: E402
-from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import (  # noqa: E402
     import_model_file,
     load_model_file,
     model_file_kind,
 )
-from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
-    MODEL_FILE_LOWERING,
-    Lowering,
-    RelaxImportError,
-    lower_model,
-    sanitize,
-)
+from usmp_dialect.tvm.relax.lowering import RelaxImportError, lower_model, sanitize  # noqa: E402
 from usmp_dialect.tvm.tflm.arena import tflm_arena  # noqa: E402
 from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.tvmscript.run import build, io_tensors, state_pool  # noqa: E402
+from usmp_dialect.tvm_options import (  # noqa: E402
+    MODEL_FILE_LOWERING,
+    Lowering,
+    parse_input_shapes,
+)
 
 INT8 = "int8-cnn-tflite"
 STREAMING_INT8 = [

@@ -24,14 +24,10 @@ from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 from tests.support.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.parsing import print_module  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_file  # noqa: E402
-from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
-    MODEL_FILE_LOWERING,
-    RelaxImportError,
-    lower_model,
-    sanitize,
-)
+from usmp_dialect.tvm.relax.lowering import RelaxImportError, lower_model, sanitize  # noqa: E402
 from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.tvmscript.run import run_module  # noqa: E402
+from usmp_dialect.tvm_options import MODEL_FILE_LOWERING  # noqa: E402
 
 # float32 sums in another order than onnxruntime's: a few units in the last place of
 # values near 1, over the handful of products each output sums.

@@ -18,7 +18,8 @@ from int8_tflite import float16_weights_tflite, int8_cnn_tflite  # noqa: E402
 
 from tests.support.model_check import check_model  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import load_model_file  # noqa: E402
-from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING, Lowering, lower_model  # noqa: E402
+from usmp_dialect.tvm.relax.lowering import lower_model  # noqa: E402
+from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, Lowering  # noqa: E402
 
 
 def _constants(path: Path, lowering: Lowering = MODEL_FILE_LOWERING) -> dict[str, np.ndarray]:

@@ -55,9 +55,12 @@ def _streamed(
         re.findall(rf"struct model_{kind} {{\n\s+\w+\* (\w+);\n}}", header)
         for kind in ("inputs", "outputs")
     )
-    (library / "app.c").write_text(stream_program(given, taken))
+    stateful = "model_init_state" in header
+    (library / "app.c").write_text(stream_program(given, taken, stateful))
     flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"]
-    sources = ["app.c", "model.c", "model_constants.c"]
+    # A model of no constants (a lone SignalDelay) has no constants file.
+    sources = [p.name for p in (library / "model_constants.c",) if p.exists()]
+    sources = ["app.c", "model.c", *sources]
     subprocess.run(["cc", *flags, "-o", "app", *sources, "-lm"], cwd=library, check=True)
     done = subprocess.run(
         [str(library / "app")], input=b"".join(f.tobytes() for f in frames), capture_output=True

@@ -18,10 +18,13 @@ EXTRA = "needs Apache TVM: pip install -e '.[tvm]' in the usmp_dialect checkout"
 
 @pytest.fixture
 def without_tvm(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`import tvm` (and `tvm_ffi`, and any submodule) fails as it does when not installed."""
+    """`import tvm` (and `tvm_ffi`, and any submodule) fails as it does when not installed;
+    the TVM wing and the test harness, which import TVM at their top, are imported anew."""
     for name in [*sys.modules, "tvm", "tvm_ffi"]:
         if name.partition(".")[0] in ("tvm", "tvm_ffi"):
             monkeypatch.setitem(sys.modules, name, None)
+        elif name.startswith(("usmp_dialect.tvm.", "tests.support.")):
+            monkeypatch.delitem(sys.modules, name)
 
 
 @pytest.mark.parametrize(

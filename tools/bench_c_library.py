@@ -45,10 +45,9 @@ TOLERANCE = 1e-5
 
 def _load(name: str, scratch: str) -> tuple[Any, Any, str, Any, str | None]:
     """The model, its weights, where errors point, its lowering, and its `.tflite` file."""
-    from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes
     from usmp_dialect.tvm.model_files.loading import load_model_file
-    from usmp_dialect.tvm.relax.lowering import DEFAULT_LOWERING, MODEL_FILE_LOWERING
     from usmp_dialect.tvm.relax.model_spec import load_model
+    from usmp_dialect.tvm_options import DEFAULT_LOWERING, MODEL_FILE_LOWERING, parse_input_shapes
 
     if name in ZOO:
         spec = f"{ROOT}/examples/models/{name}.py:{name}"

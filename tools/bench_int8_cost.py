@@ -42,7 +42,7 @@ def _steps(path: str) -> list[Callable[[], object]]:
     """The import and the check of the model file at `path`."""
     from tests.support.model_check import check_model
     from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_file
-    from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING
+    from usmp_dialect.tvm_options import MODEL_FILE_LOWERING
 
     mod, weights = load_model_file(path, "tflite")
     return [

@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
-"""The "int8 kernels on the Cortex-M55" section of BENCHMARKS.md: instructions per
-inference of each int8 `.tflite`'s C library (`usmp-translate --emit-c`) on QEMU's
-Cortex-M55 (MPS3 AN547), counted exactly by the TCG plugin of `count.sh`, for the library's
-int8 kernels (Helium), the same kernels' portable C, and TVM's loops (`--target tvm`, the
-library before the kernels); the operators' code size; each output checked against TensorFlow
-Lite Micro's interpreter (the `tflite-micro` wheel) on this machine and on the board.
+"""The "int8 kernels on the Cortex-M55" (and "... on the Cortex-M4") sections of
+BENCHMARKS.md: instructions per inference of each int8 `.tflite`'s C library
+(`usmp-translate --emit-c`) on QEMU's Cortex-M55 (MPS3 AN547) or, with `--board m4`, its
+Cortex-M4 (MPS2 AN386), counted exactly by the TCG plugin beside `count.sh`, for the
+library's int8 kernels (Helium on the M55, the DSP extension's SXTB16/SMLAD on the M4), the
+same kernels' portable C, and TVM's loops (`--target tvm`, the library before the kernels);
+the operators' code size; each output checked against TensorFlow Lite Micro's interpreter
+(the `tflite-micro` wheel) on this machine and on the board.
 
-    python tools/bench_m55_kernels.py --count-sh PATH/count.sh MODEL.tflite ... [--write]
+    python tools/bench_m55_kernels.py --count-sh PATH/count.sh [--board m4] \
+        MODEL.tflite ... [--write]
 
 count.sh runs a semihosting program under `qemu-system-arm -M mps3-an547` with an
-instruction-counting plugin and prints `insns N`. A figure per inference is the count of a
-runner that runs the model N+1 times less that of one that runs it once, over N.
-Needs the ARM toolchain and QEMU (`apt-get install -y gcc-arm-none-eabi
-libnewlib-arm-none-eabi qemu-system-arm`).
+instruction-counting plugin (insncount.c beside it) and prints `insns N`; this tool builds
+that plugin into ~/.cache/usmp-bench and runs QEMU with it on the chosen board itself. A
+figure per inference is the count of a runner that runs the model N+1 times less that of
+one that runs it once, over N. Needs the ARM toolchain and QEMU (`apt-get install -y
+gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm`).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +42,38 @@ from usmp_dialect.tvm.c import bundle as c_bundle  # noqa: E402
 from usmp_dialect.tvm.fast_kernels import portable_operators  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file  # noqa: E402
 
-M55_FLAGS = "-std=c11 -O2 -mcpu=cortex-m55 -mthumb -mfloat-abi=hard"
+
+@dataclass(frozen=True)
+class Board:
+    """A QEMU board the runner is counted on: its machine, compiler flags, the linker script
+    `--emit-c` writes for it, and what the kernels' fast path is there."""
+
+    title: str
+    name: str
+    machine: str
+    flags: str
+    linker_script: str
+    fast_path: str
+
+
+BOARDS = {
+    "m55": Board(
+        "Cortex-M55",
+        "MPS3 AN547",
+        "mps3-an547",
+        "-std=c11 -O2 -mcpu=cortex-m55 -mthumb -mfloat-abi=hard",
+        "an547.ld",
+        "Helium",
+    ),
+    "m4": Board(
+        "Cortex-M4",
+        "MPS2 AN386",
+        "mps2-an386",
+        "-std=c11 -O2 -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16",
+        "an386.ld",
+        "DSP",
+    ),
+}
 REPEATS = 2
 _RUN_CALL = "  if (model_run(&inputs, &outputs, &pools, NULL) != 0) {"
 
@@ -48,7 +84,7 @@ def _write(module: object, directory: Path, target: str) -> None:
         (directory / name).write_text(text)
 
 
-def _elf(directory: Path, runs: int, extra: str = "") -> Path:
+def _elf(board: Board, directory: Path, runs: int, extra: str = "") -> Path:
     """The runner for the board, running the model `runs` times."""
     runner = (directory / "run.c").read_text()
     assert _RUN_CALL in runner, "the runner's call of model_run changed"
@@ -61,11 +97,11 @@ def _elf(directory: Path, runs: int, extra: str = "") -> Path:
     subprocess.run(
         [
             "arm-none-eabi-gcc",
-            *M55_FLAGS.split(),
+            *board.flags.split(),
             *extra.split(),
             "--specs=rdimon.specs",
             "-T",
-            "an547.ld",
+            board.linker_script,
             "-o",
             elf.name,
             *sources,
@@ -77,31 +113,52 @@ def _elf(directory: Path, runs: int, extra: str = "") -> Path:
     return elf
 
 
-def _count(count_sh: str, elf: Path, inputs: list[str]) -> int:
+def _plugin(count_sh: str) -> Path:
+    """The instruction-counting TCG plugin beside count.sh, built into this user's cache
+    (count.sh runs the M55's board only; the plugin counts on any)."""
+    source = Path(count_sh).parent / "insncount.c"
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "usmp-bench"
+    plugin = cache / "libinsncount.so"
+    if not plugin.exists() or plugin.stat().st_mtime < source.stat().st_mtime:
+        cache.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            ["gcc", "-shared", "-fPIC", "-O2", "-o", str(plugin), str(source)], check=True
+        )
+    return plugin
+
+
+def _count(board: Board, plugin: Path, elf: Path, inputs: list[str]) -> int:
     done = subprocess.run(
-        [count_sh, str(elf), *inputs, "out.bin"],
+        [
+            *("qemu-system-arm", "-M", board.machine, "-nographic", "-monitor", "none"),
+            *("-serial", "none", "-semihosting-config", "enable=on,target=native"),
+            *("-plugin", str(plugin), "-d", "plugin", "-kernel", str(elf)),
+            *("-append", " ".join([*inputs, "out.bin"])),
+        ],
         cwd=elf.parent,
         capture_output=True,
         text=True,
         check=True,
     )
-    return int(re.search(r"insns (\d+)", done.stdout)[1])  # type: ignore[index]
+    return int(re.search(r"insns (\d+)", done.stdout + done.stderr)[1])  # type: ignore[index]
 
 
-def _per_inference(count_sh: str, directory: Path, extra: str = "") -> tuple[int, bytes]:
+def _per_inference(
+    board: Board, plugin: Path, directory: Path, extra: str = ""
+) -> tuple[int, bytes]:
     """Instructions per inference, and the outputs' bytes of the last run."""
     inputs = ["x.bin"]
-    once = _count(count_sh, _elf(directory, 1, extra), inputs)
+    once = _count(board, plugin, _elf(board, directory, 1, extra), inputs)
     output = (directory / "out.bin").read_bytes()
-    more = _count(count_sh, _elf(directory, REPEATS + 1, extra), inputs)
+    more = _count(board, plugin, _elf(board, directory, REPEATS + 1, extra), inputs)
     return (more - once) // REPEATS, output
 
 
-def _code_size(directory: Path) -> int:
+def _code_size(board: Board, directory: Path) -> int:
     """Bytes of `.text` of the library's operators (model.c) for the board."""
     obj = directory / "model.o"
     subprocess.run(
-        ["arm-none-eabi-gcc", *M55_FLAGS.split(), "-c", "model.c", "-o", obj.name],
+        ["arm-none-eabi-gcc", *board.flags.split(), "-c", "model.c", "-o", obj.name],
         cwd=directory,
         check=True,
     )
@@ -130,7 +187,7 @@ def _pool(directory: Path) -> str:
     return str(sum(map(int, sizes)))
 
 
-def measure(path: str, count_sh: str, scratch: Path) -> list[str]:
+def measure(path: str, board: Board, plugin: Path, scratch: Path) -> list[str]:
     name = Path(path).stem
     module = import_model_file(path, "tflite")
     plan_pools(module, plan_pools_pipeline(constant_pool=True))
@@ -147,14 +204,14 @@ def measure(path: str, count_sh: str, scratch: Path) -> list[str]:
     subprocess.run([str(kernels / "run"), "x.bin", "out.bin"], cwd=kernels, check=True)
     theirs = _tflm(path, x)
     host_exact = (kernels / "out.bin").read_bytes() == theirs
-    helium, helium_out = _per_inference(count_sh, kernels)
-    portable, portable_out = _per_inference(count_sh, kernels, "-DUSMP_KERNELS_PORTABLE")
-    tvm, tvm_out = _per_inference(count_sh, loops)
+    fast, fast_out = _per_inference(board, plugin, kernels)
+    portable, portable_out = _per_inference(board, plugin, kernels, "-DUSMP_KERNELS_PORTABLE")
+    tvm, tvm_out = _per_inference(board, plugin, loops)
     exact = {
         "host": host_exact,
-        "M55 Helium": helium_out == theirs,
-        "M55 portable": portable_out == theirs,
-        "M55 TVM loops": tvm_out == theirs,
+        f"board {board.fast_path}": fast_out == theirs,
+        "board portable": portable_out == theirs,
+        "board TVM loops": tvm_out == theirs,
     }
     verdict = (
         "all" if all(exact.values()) else "NOT " + ", ".join(k for k, v in exact.items() if not v)
@@ -164,46 +221,52 @@ def measure(path: str, count_sh: str, scratch: Path) -> list[str]:
         name,
         f"{tvm:,}",
         f"{portable:,}",
-        f"{helium:,}",
-        f"{tvm / helium:.1f}x",
-        f"{_code_size(loops):,}",
-        f"{_code_size(kernels):,}",
+        f"{fast:,}",
+        f"{tvm / fast:.1f}x",
+        f"{_code_size(board, loops):,}",
+        f"{_code_size(board, kernels):,}",
         _pool(kernels),
         verdict,
         ", ".join(left) or "none",
     ]
 
 
-HEADER = [
-    "model",
-    "TVM's loops",
-    "kernels, portable C",
-    "kernels, Helium",
-    "gain",
-    "code: TVM's loops",
-    "code: kernels",
-    "workspace pool",
-    "TFLM's bytes",
-    "operators left on TVM's loops",
-]
+def header(board: Board) -> list[str]:
+    return [
+        "model",
+        "TVM's loops",
+        "kernels, portable C",
+        f"kernels, {board.fast_path}",
+        "gain",
+        "code: TVM's loops",
+        "code: kernels",
+        "workspace pool",
+        "TFLM's bytes",
+        "operators left on TVM's loops",
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("models", nargs="+", metavar="MODEL.tflite")
     parser.add_argument("--count-sh", required=True, help="the instruction counter's count.sh")
+    parser.add_argument(
+        "--board", choices=sorted(BOARDS), default="m55", help="the QEMU board (default m55)"
+    )
     add_write_option(parser)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="bench-m55-") as scratch:
-        rows = [
-            measure(path, os.path.abspath(args.count_sh), Path(scratch)) for path in args.models
-        ]
+    board = BOARDS[args.board]
+    plugin = _plugin(os.path.abspath(args.count_sh))
+    with tempfile.TemporaryDirectory(prefix="bench-kernels-") as scratch:
+        rows = [measure(path, board, plugin, Path(scratch)) for path in args.models]
+    options = "" if args.board == "m55" else f" --board {args.board}"
+    flags = board.flags.replace("-std=c11 ", "")
     preamble = [
-        "`python tools/bench_m55_kernels.py --count-sh .../count.sh MODEL.tflite ... --write`: "
-        "each int8 `.tflite` planned (`--plan-pools --constant-pool`) and written by "
+        f"`python tools/bench_m55_kernels.py --count-sh .../count.sh{options} MODEL.tflite ... "
+        "--write`: each int8 `.tflite` planned (`--plan-pools --constant-pool`) and written by "
         "`usmp-translate --emit-c` (`--target any`, and `--target tvm` for TVM's loops), its "
-        "runner built with `arm-none-eabi-gcc -O2 -mcpu=cortex-m55` (GCC 12.2) and run on "
-        "QEMU 7.2's MPS3 AN547; guest instructions per inference counted exactly by a TCG "
+        f"runner built with `arm-none-eabi-gcc {flags}` (GCC 12.2) and run on "
+        f"QEMU 7.2's {board.name}; guest instructions per inference counted exactly by a TCG "
         f"plugin (runs of {REPEATS} + 1 less 1, over {REPEATS}). Portable C: the same "
         "library compiled with `-DUSMP_KERNELS_PORTABLE`. Code: `.text` bytes of `model.c`'s "
         "object (the operators, the kernels and the entry). Workspace pool: bytes; the "
@@ -211,7 +274,9 @@ def main() -> None:
         "`tflite-micro` wheel's interpreter's on one random input, on this machine and on "
         "the board in each build.",
     ]
-    section = markdown_section("## int8 kernels on the Cortex-M55", preamble, HEADER, rows)
+    section = markdown_section(
+        f"## int8 kernels on the {board.title}", preamble, header(board), rows
+    )
     publish(section, args)
 
 

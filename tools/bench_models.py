@@ -172,8 +172,9 @@ def io_bytes(report: PlanReport) -> int:
 
 
 def measure(name: str, kwargs: dict[str, Any], time_limit: float) -> dict[str, Any]:
-    from usmp_dialect.tvm.relax.lowering import Lowering, relax_planner_bytes, relax_to_tir
+    from usmp_dialect.tvm.relax.lowering import relax_planner_bytes, relax_to_tir
     from usmp_dialect.tvm.relax.model_spec import load_model
+    from usmp_dialect.tvm_options import Lowering
 
     weights_as_params = Lowering(weights="params")
 
@@ -484,14 +485,9 @@ def measure_model_file(
 ) -> dict[str, Any]:
     """The row of a `.tflite` or `.onnx` file, its inputs resized by `--input-shape`
     flags if any."""
-    from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes
     from usmp_dialect.tvm.model_files.loading import load_model_file, model_file_kind
-    from usmp_dialect.tvm.relax.lowering import (
-        MODEL_FILE_LOWERING,
-        Lowering,
-        relax_planner_bytes,
-        relax_to_tir,
-    )
+    from usmp_dialect.tvm.relax.lowering import relax_planner_bytes, relax_to_tir
+    from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, Lowering, parse_input_shapes
 
     kind = model_file_kind(path)
     mod, weights = load_model_file(path, kind, parse_input_shapes(input_shapes))
@@ -796,9 +792,8 @@ def measure_corpus_file(
         reference_inputs,
         reference_outputs,
     )
-    from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes
     from usmp_dialect.tvm.model_files.loading import load_model_file, model_file_kind
-    from usmp_dialect.tvm.relax.lowering import MODEL_FILE_LOWERING
+    from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, parse_input_shapes
 
     mod, weights = load_model_file(path, model_file_kind(path), parse_input_shapes(input_shapes))
     check = check_model(

@@ -29,10 +29,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from tests.support.model_check import EXECUTORS, check_model
 from usmp_dialect.tools.console import ends_as_unix_tools_do
 from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm, usage_error
-from usmp_dialect.tvm.relax.lowering import (
+from usmp_dialect.tvm_options import (
     CONSTANT_STORAGE_HELP,
     CONSTANT_STORAGE_MODES,
     DEFAULT_LOWERING,
@@ -43,9 +42,10 @@ from usmp_dialect.tvm.relax.lowering import (
     WEIGHT_MODES,
     Lowering,
 )
-from usmp_dialect.tvm.tvmscript.run import read_overrides
 
 TOOL = "check_relax_model"
+EXECUTORS = ("tvm", "c", "qemu")
+"""What runs the planned model (`check_model`'s `executor`)."""
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -128,8 +128,8 @@ def _loaded(args: argparse.Namespace) -> tuple[Any, dict[str, np.ndarray], str, 
     """The model, its weights, where its errors point, and the kind of model file it
     is (None: a Relax model)."""
     from usmp_dialect.tvm.model_files import loading as model_files
-    from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes
     from usmp_dialect.tvm.relax.model_spec import load_model, model_location
+    from usmp_dialect.tvm_options import parse_input_shapes
 
     if not args.model.endswith(tuple(f".{kind}" for kind in model_files.KINDS)):
         if args.input_shape:
@@ -159,9 +159,12 @@ def _lowering(args: argparse.Namespace) -> Lowering:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     with report_user_errors(TOOL), requires_tvm(TOOL, "checking a Relax model"):
+        from tests.support.model_check import check_model
+        from usmp_dialect.tvm.model_files.loading import file_operators_named
+        from usmp_dialect.tvm.tvmscript.run import read_overrides
+
         overrides = read_overrides(args.override)
         mod, weights, location, kind = _loaded(args)
-        from usmp_dialect.tvm.model_files.loading import file_operators_named
 
         with file_operators_named(mod, location, kind):
             result = check_model(

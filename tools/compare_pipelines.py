@@ -103,8 +103,8 @@ def _pipelines(args: argparse.Namespace) -> list[str]:
 def _load(spec: str, fusion: str) -> ModuleOp:
 
     if _is_model_spec(spec):
-        from usmp_dialect.tvm.relax.lowering import Lowering
         from usmp_dialect.tvm.relax.model_spec import import_relax_file
+        from usmp_dialect.tvm_options import Lowering
 
         return import_relax_file(spec, Lowering(fusion=fusion))
     try:

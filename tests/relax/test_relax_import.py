@@ -29,7 +29,6 @@ from usmp_dialect.transforms.tir_to_usmp import TirToUsmp  # noqa: E402
 from usmp_dialect.transforms.usmp_assign_pools import UsmpAssignPools  # noqa: E402
 from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
 from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
-    Lowering,
     RelaxImportError,
     import_relax,
     lower_model,
@@ -43,6 +42,7 @@ from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
 from usmp_dialect.tvm.tvmscript.importer import import_module  # noqa: E402
 from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.tvmscript.run import run_module  # noqa: E402
+from usmp_dialect.tvm_options import Lowering  # noqa: E402
 
 MODELS = Path(__file__).parents[2] / "examples" / "models"
 TOLERANCE = 1e-5

@@ -146,6 +146,20 @@ def test_pipeline_runs_tvms_passes_with_ours_in_place_of_static_plan_block_memor
     assert ours == [*theirs[:at], "usmp.PlanMemory", *theirs[at:]]
 
 
+@pytest.mark.parametrize("backend", ["cpu_generic", "cuda", "rocm", "gpu_generic", "adreno"])
+def test_every_backends_dataflow_lowering_is_the_one_the_pipeline_runs(backend: str) -> None:
+    """`default_passes` takes dataflow lowering from gpu_generic, as TVM 0.27 cannot
+    dispatch that stage for llvm, cuda and rocm: each backend's own must be the same."""
+    import importlib
+
+    stage = importlib.import_module(f"tvm.relax.backend.{backend}.pipeline")
+    target = tvm.target.Target("llvm")
+    gpu_generic = importlib.import_module("tvm.relax.backend.gpu_generic")
+    assert [p.info.name for p in stage.dataflow_lower_passes(target)] == [
+        p.info.name for p in gpu_generic.dataflow_lower_passes(target)
+    ]
+
+
 def test_algorithm_and_pools_are_those_of_usmp_opt() -> None:
     mod = zoo_model("cnn")
     result = compare_pipelines(

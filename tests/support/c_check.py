@@ -65,12 +65,19 @@ def sanitizing() -> bool:
     return os.environ.get(SANITIZE_ENV) == "1"
 
 
-def build(directory: str, qemu: bool = False, flags: str | None = None) -> str:
-    """The runner built by the library's Makefile (`run`, or `run.elf` for the board);
-    with `flags`, rebuilt with those compiler flags instead of the Makefile's."""
+BOARDS = {"m55": ("run.elf", "qemu", "ARM_CFLAGS"), "m4": ("run-m4.elf", "qemu-m4", "M4_CFLAGS")}
+"""The Makefile's image, run target and flags variable of each QEMU board: the MPS3 AN547
+(Cortex-M55) and the MPS2 AN386 (Cortex-M4)."""
+
+
+def build(directory: str, qemu: bool = False, flags: str | None = None, board: str = "m55") -> str:
+    """The runner built by the library's Makefile (`run`, or `run.elf` for the board,
+    `run-m4.elf` for the Cortex-M4 one); with `flags`, rebuilt with those compiler flags
+    instead of the Makefile's."""
     require_tools(qemu)
-    image = "run.elf" if qemu else "run"
-    variable = [f"{'ARM_CFLAGS' if qemu else 'CFLAGS'}={flags}", "-B"] if flags else []
+    image, _, arm_flags = BOARDS[board]
+    image = image if qemu else "run"
+    variable = [f"{arm_flags if qemu else 'CFLAGS'}={flags}", "-B"] if flags else []
     done = subprocess.run(
         ["make", "-s", "-C", directory, image, *variable],
         capture_output=True,
@@ -109,8 +116,10 @@ def run(
     interface: c_library.Interface,
     inputs: Mapping[str, np.ndarray],
     qemu: bool = False,
+    board: str = "m55",
 ) -> dict[str, np.ndarray]:
-    """Each output of one run of the built runner on `inputs` (by tensor name)."""
+    """Each output of one run of the built runner on `inputs` (by tensor name), on this
+    machine or on QEMU's `board`."""
     with tempfile.TemporaryDirectory(prefix="usmp-c-run-") as files:
         # Short names, relative to the run's directory: newlib's semihosting start-up
         # keeps a command line of 255 characters only.
@@ -127,7 +136,8 @@ def run(
         arguments += outputs.values()
         directory = os.path.abspath(directory)
         if qemu:
-            command = ["make", "-s", "-C", directory, "qemu", f"ARGS={' '.join(arguments)}"]
+            target = BOARDS[board][1]
+            command = ["make", "-s", "-C", directory, target, f"ARGS={' '.join(arguments)}"]
         else:
             command = [os.path.join(directory, "run"), *arguments]
         done = subprocess.run(
@@ -140,7 +150,7 @@ def run(
             timeout=QEMU_TIMEOUT,
         )
         if done.returncode != 0:
-            where = "on QEMU's Cortex-M55" if qemu else "on this machine"
+            where = f"on QEMU's {board.upper()} board" if qemu else "on this machine"
             raise RuntimeError(
                 f"the runner failed {where} (status {done.returncode}):\n{done.stdout}{done.stderr}"
             )

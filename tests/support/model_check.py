@@ -23,8 +23,6 @@ from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.dialects.usmp import POOLS_ATTR
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
 from usmp_dialect.tvm.relax.lowering import (
-    DEFAULT_LOWERING,
-    Lowering,
     lower_model,
     relax_planner_bytes,
     relax_vm_outputs,
@@ -40,6 +38,7 @@ from usmp_dialect.tvm.tvmscript.run import (
     state_pool,
     stored_overrides,
 )
+from usmp_dialect.tvm_options import DEFAULT_LOWERING, Lowering
 
 
 class OutputCheck(NamedTuple):
@@ -130,7 +129,6 @@ def tvm_failure_reason(error: Exception) -> str:
     return text.splitlines()[-1] if text else ""
 
 
-EXECUTORS = ("tvm", "c", "qemu")
 EXECUTORS_C = ("c", "qemu")
 
 

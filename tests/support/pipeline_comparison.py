@@ -19,15 +19,11 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from tests.support.model_check import tvm_failure_reason
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects.usmp import AllocOffsetOp
 from usmp_dialect.pipeline import DEFAULT_ALGORITHM, plan_pools, plan_pools_pipeline
 from usmp_dialect.reports.report import PlanReport, plan_report, text_table
 from usmp_dialect.transforms.usmp_plan import UsmpPlan
-from usmp_dialect.tvm.tvmscript.emitter import emit_module
-from usmp_dialect.tvm.tvmscript.importer import TVMScriptError
-from usmp_dialect.tvm.tvmscript.run import random_inputs, run_module
 
 
 @dataclass(frozen=True)
@@ -114,8 +110,12 @@ def check_outputs(
     original: ModuleOp, runs: list[PipelineRun], where: str, target: str = "llvm"
 ) -> list[bool | None]:
     """For each run lowered back to TIR, whether TVM's build of it computes the outputs
-    of the un-planned module on the same random inputs (None: not lowered, not run)."""
+    of the un-planned module on the same random inputs (None: not lowered, not run).
+    TVM is imported here, not at the top: comparing plans needs none."""
     import numpy as np
+
+    from usmp_dialect.tvm.tvmscript.emitter import emit_module
+    from usmp_dialect.tvm.tvmscript.run import random_inputs
 
     reference_mod = emit_module(original)
     inputs = random_inputs(reference_mod)
@@ -138,6 +138,9 @@ def check_outputs(
 
 
 def _run(mod: Any, inputs: dict[str, Any], target: str, what: str, where: str) -> dict[str, Any]:
+    from tests.support.model_check import tvm_failure_reason
+    from usmp_dialect.tvm.tvmscript.importer import TVMScriptError
+    from usmp_dialect.tvm.tvmscript.run import run_module
 
     try:
         return run_module(mod, inputs, target)

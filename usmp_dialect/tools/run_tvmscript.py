@@ -19,19 +19,6 @@ import numpy as np
 
 from usmp_dialect.dialects.usmp import POOLS_ATTR
 from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm
-from usmp_dialect.tvm.tvmscript.planned_module import plan_module
-from usmp_dialect.tvm.tvmscript.run import (
-    entry_constants,
-    entry_name,
-    load_tvmscript,
-    narrowed_constants,
-    random_inputs,
-    read_constant_pool,
-    read_overrides,
-    run_module,
-    shared_constants,
-    stored_overrides,
-)
 
 TOOL = "run_tvmscript"
 
@@ -64,6 +51,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     with report_user_errors(TOOL), requires_tvm(TOOL, "running TVMScript"):
+        from usmp_dialect.tvm.tvmscript.planned_module import plan_module
+        from usmp_dialect.tvm.tvmscript.run import (
+            entry_constants,
+            entry_name,
+            load_tvmscript,
+            narrowed_constants,
+            random_inputs,
+            read_constant_pool,
+            read_overrides,
+            run_module,
+            shared_constants,
+            stored_overrides,
+        )
+
         overrides = read_overrides(args.override)
         mod = load_tvmscript(args.file)
         if args.plan:

@@ -63,19 +63,23 @@ from usmp_dialect.tools.errors import (
 from usmp_dialect.tools.help_text import VersionAction
 from usmp_dialect.tools.output import StagedOutputs, staged_outputs
 from usmp_dialect.tools.progress import terminal_progress
-from usmp_dialect.tvm.c import runner as c_runner
-from usmp_dialect.tvm.fast_kernels import DEFAULT_TARGET, TARGETS
-from usmp_dialect.tvm.relax.lowering import (
+from usmp_dialect.tvm_options import (
     CONSTANT_STORAGE_HELP,
     CONSTANT_STORAGE_MODES,
     DEFAULT_LOWERING,
+    DEFAULT_TARGET,
     FUSION_MODES,
     MODEL_FILE_LOWERING,
+    MODEL_NAME_LIMIT,
+    RUNNER,
+    STARTUP,
+    TARGETS,
     TEMPORARIES_HELP,
     TEMPORARIES_MODES,
     WEIGHT_MODES,
     Lowering,
     Stages,
+    parse_input_shapes,
     unshown,
 )
 
@@ -377,7 +381,6 @@ def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
 
 def _input_shapes(args: argparse.Namespace, mode: str) -> dict[str, tuple[int, ...]]:
     """`--input-shape NAME=DIMS`, each input once, given with a model file only."""
-    from usmp_dialect.tvm.model_files.input_shapes import parse_input_shapes
 
     if args.input_shape and mode not in ("import-onnx", "import-tflite"):
         owners = "--import-onnx and --import-tflite"
@@ -477,7 +480,7 @@ def _emit_c(args: argparse.Namespace) -> int:
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", model):
         usage_error(TOOL, f"--model-name must be a C identifier, got '{model}'")
     _check_prefix_length("--model-name", model)
-    if f"{model}.c" in (c_runner.RUNNER, c_runner.STARTUP):
+    if f"{model}.c" in (RUNNER, STARTUP):
         usage_error(TOOL, f"--model-name {model} would name the library {model}.c, the runner's")
     path = None if args.input_file == "-" else args.input_file
     name = path or STDIN_NAME
@@ -491,8 +494,6 @@ def _emit_c(args: argparse.Namespace) -> int:
 
 def _check_prefix_length(flag: str, model: str) -> None:
     """C guarantees 63 significant characters; the prefix starts every macro."""
-    from usmp_dialect.tvm.c.library import MODEL_NAME_LIMIT
-
     if len(model) > MODEL_NAME_LIMIT:
         usage_error(
             TOOL,

@@ -28,21 +28,17 @@ import json
 from importlib import resources
 from typing import Any
 
+import tvm
+from tvm import s_tir, tirx
+
 from usmp_dialect.dialects.tir import KERNEL_ATTR
 from usmp_dialect.tvm.relax.nodes import nodes_of
+from usmp_dialect.tvm_options import DEFAULT_TARGET
 
 KERNEL_ANNOTATION = KERNEL_ATTR
 """The TE stage's annotation (a JSON object: the kernel's kind, window, quantization)
 and, lifted, the PrimFunc's attribute (with its operands' params)."""
 
-TARGETS = {
-    "any": "Helium where the compiler has it, portable C elsewhere",
-    "cortex-m55": "Helium only: an error compiled without it",
-    "portable": "portable C only",
-    "tvm": "no kernels: TVM's loops",
-}
-"""`--emit-c --target`: what the library's int8 kernels are compiled for."""
-DEFAULT_TARGET = "any"
 _TARGET_DEFINES = {
     "cortex-m55": "#define USMP_KERNELS_HELIUM_ONLY 1",
     "portable": "#define USMP_KERNELS_PORTABLE 1",
@@ -107,8 +103,6 @@ def _add_operands(func: Any, record: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _blocks(func: Any) -> list[Any]:
-    from tvm import s_tir
-
     return [b for b in nodes_of(s_tir.SBlock, func.body) if b.name_hint != "root"]
 
 
@@ -202,8 +196,6 @@ def _covered(record: dict[str, Any]) -> bool:
 def lifted_kernels(mod: Any) -> Any:
     """`mod` (PrimFuncs in block form, after fusion) with each kernel the C library calls
     marked by its `usmp.kernel` attribute."""
-    import tvm
-
     updates = {}
     for gv, func in mod.functions.items():
         if not isinstance(func, tvm.tirx.PrimFunc):
@@ -311,8 +303,6 @@ def with_kernel_calls(mod: Any, entry: str, target: str = DEFAULT_TARGET) -> tup
     marked kernel's body a call of a C function made for it, and the C that defines
     those functions (the kernels for `target`, then one function an operator), to go
     before TVM's C of the module; for target `tvm`, `mod` as it is."""
-    from tvm import tirx
-
     fast: list[str] = []
     portable: list[str] = []
     wrappers: list[str] = []

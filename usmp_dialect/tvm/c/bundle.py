@@ -11,8 +11,9 @@ from xdsl.dialects.builtin import ModuleOp
 from usmp_dialect.formats.constant_pool import constant_pool_bytes
 from usmp_dialect.tvm.c import library as c_library
 from usmp_dialect.tvm.c import runner as c_runner
-from usmp_dialect.tvm.fast_kernels import DEFAULT_TARGET, with_kernel_calls
+from usmp_dialect.tvm.fast_kernels import with_kernel_calls
 from usmp_dialect.tvm.tvmscript.emitter import emit_module
+from usmp_dialect.tvm_options import DEFAULT_TARGET, RUNNER, STARTUP
 
 
 def library_files(module: ModuleOp, model: str, target: str = DEFAULT_TARGET) -> dict[str, str]:
@@ -30,9 +31,10 @@ def library_files(module: ModuleOp, model: str, target: str = DEFAULT_TARGET) ->
     files = {
         f"{model}.h": c_library.header(interface),
         f"{model}.c": c_library.library_source(interface, operators, params, overridable),
-        c_runner.RUNNER: c_runner.runner_source(interface),
-        c_runner.STARTUP: c_runner.STARTUP_SOURCE,
+        RUNNER: c_runner.runner_source(interface),
+        STARTUP: c_runner.STARTUP_SOURCE,
         c_runner.LINKER_SCRIPT: c_runner.linker_script(interface),
+        c_runner.M4_LINKER_SCRIPT: c_runner.m4_linker_script(interface),
         "Makefile": c_runner.makefile(interface),
         c_runner.CMAKE_LISTS: c_runner.cmake_lists(interface),
     }

@@ -33,6 +33,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import tvm
+import tvm_ffi
+from tvm import ir, tirx
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -58,10 +61,11 @@ from usmp_dialect.dialects.usmp import (
 )
 from usmp_dialect.formats.constant_pool import state_values
 from usmp_dialect.reports.names import NAME_LIMIT, short_names
-from usmp_dialect.tvm.c.exact_floats import exact_float_placeholders, exact_floats
+from usmp_dialect.tvm.exact_floats import exact_float_placeholders, exact_floats
 from usmp_dialect.tvm.model_files.io_quantization import io_quantization
 from usmp_dialect.tvm.relax.narrowed_constants import FILE_DTYPE, FILE_STORAGE_OPTION
 from usmp_dialect.tvm.relax.nodes import nodes_of
+from usmp_dialect.tvm_options import MACRO_AFFIXES, SHORTEST_IDENTIFIER
 
 C_TYPES = {
     "bool": "bool",
@@ -284,17 +288,6 @@ def c_identifier(name: str) -> str:
     if ident in _C_KEYWORDS or _macro_name(ident):
         ident = f"{ident}_"
     return ident
-
-
-MACRO_AFFIXES = len("_CONSTANT_") + len("_ALIGNMENT")
-"""What the longest macro of a tensor adds to the model's prefix and an identifier (a
-pool's adds more: its name is the user's, refused when too long, not shortened)."""
-
-SHORTEST_IDENTIFIER = 16
-"""What a long name keeps: enough to be read."""
-
-MODEL_NAME_LIMIT = NAME_LIMIT - MACRO_AFFIXES - SHORTEST_IDENTIFIER
-"""The longest C prefix whose macros stay within `NAME_LIMIT` characters."""
 
 
 def _unique_identifiers(names: list[str], model: str) -> dict[str, str]:
@@ -653,9 +646,6 @@ def _callable_entry(func: Any, constants: Mapping[str, str]) -> Any:
     """The entry as TVM's C code generator writes a plain function: a pointer param per
     buffer param (re-declaring the buffer over it), then one per constant its view over
     the constant pool had (`constants`: buffer name to the new param's name)."""
-    import tvm_ffi
-    from tvm import ir, tirx
-
     params, decls = [], []
     for p in func.params:
         pointer = ir.PointerType(ir.PrimType(p.dtype), p.scope())
@@ -684,9 +674,6 @@ def _locals_on_stack(func: Any) -> Any:
     import's `device_type` attr as a C array on the stack, but a `local` one it asks its
     runtime's workspace for (its last resort for a larger one too, which the bundle then
     refuses, see `operators_source`)."""
-    import tvm_ffi
-    from tvm import ir, tirx
-
     stacked = {
         alloc.buffer: tirx.decl_buffer(
             alloc.buffer.shape, alloc.buffer.dtype, str(alloc.buffer.name), scope="global"
@@ -706,8 +693,6 @@ def _locals_on_stack(func: Any) -> Any:
 def _with_empty_operator(entry: Any, name: str, operators: dict[Any, Any]) -> Any:
     """`entry` calling an empty operator added to `operators`: TVM takes a function alone
     in its module for the public entry, whatever its attributes say."""
-    from tvm import ir, tirx
-
     empty = tirx.PrimFunc([], tirx.Evaluate(tirx.IntImm("int32", 0)))
     callee = ir.GlobalVar(name)
     operators[callee] = empty
@@ -722,8 +707,6 @@ _DEFINITION = re.compile(r"^static (?:void|int32_t) \w+\((.*)\) \{$", re.MULTILI
 def operators_source(mod: Any, entry: str, entry_c_name: str, constants: Mapping[str, str]):
     """TVM's C for every function of `mod`, the entry as `entry_c_name`, all `static`;
     and the names of the constants the entry now takes as params, in order."""
-    import tvm
-
     # The entry's calls name the operators' GlobalVars: the new module keeps them.
     operators = {
         gv: exact_float_placeholders(_locals_on_stack(mod[gv]))

@@ -2,7 +2,8 @@
 `main` that owns the pools as static arrays of exactly the planned sizes (the RFC's
 three allocations: inputs, workspace pools, outputs) and moves raw little-endian bytes
 between files and tensors, and a Makefile that builds it for the host (`make`) and for
-a Cortex-M55 run under QEMU's MPS3 AN547 board with semihosting file I/O (`make qemu`).
+a Cortex-M55 run under QEMU's MPS3 AN547 board with semihosting file I/O (`make qemu`),
+or a Cortex-M4 run under QEMU's MPS2 AN386 board (`make qemu-m4`).
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ from __future__ import annotations
 import math
 
 from usmp_dialect.tvm.c.library import Interface, Pool, Tensor
+from usmp_dialect.tvm_options import RUNNER, STARTUP
 
-RUNNER = "run.c"
-STARTUP = "startup.c"
 LINKER_SCRIPT = "an547.ld"
+M4_LINKER_SCRIPT = "an386.ld"
 CMAKE_LISTS = "CMakeLists.txt"
 HOST_FLAGS = "-std=c11 -Wall -Wextra -Werror -O2"
 ARM_FLAGS = f"{HOST_FLAGS} -mcpu=cortex-m55 -mthumb -mfloat-abi=hard"
+M4_FLAGS = f"{HOST_FLAGS} -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16"
 ARM_INSTALL = "apt-get install -y gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm"
 """Debian's packages of the cross toolchain, newlib and QEMU that `make qemu` runs."""
 
@@ -154,7 +156,8 @@ def _usage(inputs: list[Tensor], outputs: list[Tensor]) -> str:
 
 
 STARTUP_SOURCE = """\
-/* Reset for the MPS3 AN547 (Cortex-M55) under QEMU: enable the FPU and MVE, then
+/* Reset for the MPS3 AN547 (Cortex-M55) and the MPS2 AN386 (Cortex-M4) under QEMU:
+ * enable the FPU (and the M55's MVE), then
  * newlib's semihosting start-up (librdimon), which zeroes .bss, reads the command line
  * and calls main. A fault exits with status 3 instead of hanging. */
 #include <stdint.h>
@@ -238,6 +241,28 @@ _LINKER_SCRIPT_TAIL = """\
 """
 
 
+_M4_LINKER_SCRIPT_HEAD = """\
+/* QEMU's mps2-an386 (Cortex-M4): code and constants in the SSRAM1 (4 MiB at 0, where the
+ * vector table is), variables, pools and stack in the SSRAM2/3 (4 MiB). The AN547's
+ * memory names are kept as aliases, so that a pool's section lands as it does there. */
+MEMORY {
+  SSRAM1 (rwx) : ORIGIN = 0x00000000, LENGTH = 4M
+  SSRAM23 (rwx) : ORIGIN = 0x20000000, LENGTH = 4M
+}
+REGION_ALIAS("ITCM", SSRAM1);
+REGION_ALIAS("QSPI", SSRAM1);
+REGION_ALIAS("SRAM", SSRAM23);
+REGION_ALIAS("DTCM", SSRAM23);
+REGION_ALIAS("DDR", SSRAM23);
+"""
+
+
+def m4_linker_script(interface: Interface) -> str:
+    """The AN386's linker script: the AN547's sections in the AN386's two memories."""
+    sections = linker_script(interface).split("ENTRY(_start)", 1)[1]
+    return _M4_LINKER_SCRIPT_HEAD + "ENTRY(_start)" + sections
+
+
 def makefile(interface: Interface) -> str:
     m = interface.model
     sources = " ".join(
@@ -250,11 +275,13 @@ def makefile(interface: Interface) -> str:
 #                    runs it under QEMU; files are read and written by semihosting, from
 #                    the directory make was started in (newlib keeps 255 characters of
 #                    the command line: give short names)
+#   make qemu-m4 ARGS="IN0.bin OUT0.bin"   the same for a Cortex-M4 (MPS2 AN386): ./run-m4.elf
 # The toolchain: {ARM_INSTALL}
 CC ?= cc
 CFLAGS ?= {HOST_FLAGS}
 ARM_CC ?= arm-none-eabi-gcc
 ARM_CFLAGS ?= {ARM_FLAGS}
+M4_CFLAGS ?= {M4_FLAGS}
 QEMU ?= qemu-system-arm
 LIBRARY = {sources}
 # The directory `make -C DIR` was started in: paths in ARGS are relative to it.
@@ -273,7 +300,15 @@ qemu: run.elf
 \tcd "$(START_DIR)" && $(QEMU) -M mps3-an547 -nographic -monitor none -serial none \\
 \t    -semihosting-config enable=on,target=native -kernel "$(CURDIR)/run.elf" -append "$(ARGS)"
 
-.PHONY: all qemu
+run-m4.elf: {RUNNER} $(LIBRARY) {m}.h {STARTUP} {M4_LINKER_SCRIPT}
+\t$(ARM_CC) $(M4_CFLAGS) --specs=rdimon.specs -T {M4_LINKER_SCRIPT} -o $@ \\
+\t    {STARTUP} {RUNNER} $(LIBRARY) -lm
+
+qemu-m4: run-m4.elf
+\tcd "$(START_DIR)" && $(QEMU) -M mps2-an386 -nographic -monitor none -serial none \\
+\t    -semihosting-config enable=on,target=native -kernel "$(CURDIR)/run-m4.elf" -append "$(ARGS)"
+
+.PHONY: all qemu qemu-m4
 """
 
 

@@ -1,15 +1,17 @@
 /* The int8 kernels of `usmp-translate --emit-c` (usmp_dialect/tvm/fast_kernels.py):
  * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and ADD as TensorFlow Lite Micro's
  * reference kernels compute them, bit for bit. Two paths, chosen when the library is compiled:
- * Helium (M-profile Vector Extension, `__ARM_FEATURE_MVE`: a Cortex-M55) and portable C
- * (every other target, or -DUSMP_KERNELS_PORTABLE), the same bytes from both.
+ * Helium (M-profile Vector Extension, `__ARM_FEATURE_MVE`: a Cortex-M55), the DSP
+ * extension's SIMD (`__ARM_FEATURE_SIMD32`: SXTB16, SMLAD, SMLAxy, a Cortex-M4 or M7) and
+ * portable C (every other target, or -DUSMP_KERNELS_PORTABLE), the same bytes from each.
  *
  * The input zero point leaves the inner loops: sum (x - zp) * w = sum x * w - zp * sum w,
  * so a dot product is int8 by int8 (Helium's 16-lane VMLADAVA), the weights' sum taken
  * once per output channel (a tap outside the input adds nothing to either sum, as TFLM
  * skips it). The requantization is TFLM's MultiplyByQuantizedMultiplier with double
  * rounding (model_files/fixed_point.py), written without C's undefined behaviour: the
- * left shift is a multiplication in int64, its wrap to int32 a mask; Helium's VQRDMULH
+ * left shift is an unsigned one, its wrap to int32 the compiler's modulo conversion
+ * (implementation-defined: GCC and clang wrap); Helium's VQRDMULH
  * is gemmlowp's SaturatingRoundingDoublingHighMul and VRSHL, after a -1 for a negative
  * value, its RoundingDivideByPOT. */
 #include <stddef.h>
@@ -27,6 +29,10 @@
 #include <arm_mve.h>
 #elif defined(USMP_KERNELS_HELIUM_ONLY)
 #error "the library was written with --target cortex-m55: compile it with Helium (-mcpu=cortex-m55)"
+#elif defined(__ARM_FEATURE_SIMD32) && defined(__ARM_FEATURE_DSP) && !defined(USMP_KERNELS_PORTABLE)
+#define USMP_DSP 1
+#include <arm_acle.h>
+#include <string.h>
 #endif
 
 /* A convolution's shapes, window and quantization: a constant of each operator; and
@@ -76,25 +82,30 @@ static void usmp_span(int32_t start, int32_t size, int32_t k, int32_t* begin, in
   *end = size - start < k ? size - start : k;
 }
 
-/* TFLM's MultiplyByQuantizedMultiplier (double rounding) of `acc`. */
+/* TFLM's MultiplyByQuantizedMultiplier (double rounding) of `acc`: the left shift wraps
+ * as an unsigned one; gemmlowp's SaturatingRoundingDoublingHighMul as one 32x32->64
+ * product (SMULL), saturating its one overflow; RoundingDivideByPOT by mask and
+ * threshold. All in 32 bits but the product (a 64-bit add and shift were 40 instructions
+ * an output on a Cortex-M4). */
 static int32_t usmp_requantize(int32_t acc, int32_t multiplier, int32_t shift) {
-  const int64_t half_range = (int64_t)1 << 31;
-  int32_t left = shift > 0 ? (shift < 31 ? shift : 31) : 0;
-  int32_t right = shift < 0 ? -shift : 0;
-  int64_t scaled = (int64_t)acc * ((int64_t)1 << left);
-  int64_t wrapped = ((scaled + half_range) & (int64_t)0xFFFFFFFF) - half_range;
-  int64_t high = (wrapped * multiplier + ((int64_t)1 << 30)) >> 31;
-  if (high > INT32_MAX) high = INT32_MAX;
-  int64_t below = (high < 0 && right > 0) ? 1 : 0;
-  return (int32_t)((high + (((int64_t)1 << right) >> 1) - below) >> right);
+  const int32_t left = shift > 0 ? (shift < 31 ? shift : 31) : 0;
+  const int32_t right = shift < 0 ? (shift > -31 ? -shift : 31) : 0;
+  const int32_t scaled = (int32_t)((uint32_t)acc << left);
+  const int64_t product = (int64_t)scaled * multiplier;
+  const int32_t high = scaled == INT32_MIN && multiplier == INT32_MIN
+                           ? INT32_MAX
+                           : (int32_t)((product + ((int64_t)1 << 30)) >> 31);
+  const int32_t mask = (int32_t)((1u << right) - 1u);
+  const int32_t threshold = (mask >> 1) + (high < 0);
+  return (high >> right) + ((high & mask) > threshold);
 }
 
+/* The output's int8: clamped before the zero point is added, so nothing overflows. */
 static int8_t usmp_output(int32_t acc, int32_t multiplier, int32_t shift,
                           const struct usmp_conv* p) {
-  int64_t value = (int64_t)usmp_requantize(acc, multiplier, shift) + p->output_zp;
-  if (value < p->act_min) value = p->act_min;
-  if (value > p->act_max) value = p->act_max;
-  return (int8_t)value;
+  const int32_t value = usmp_requantize(acc, multiplier, shift);
+  const int32_t low = p->act_min - p->output_zp, high = p->act_max - p->output_zp;
+  return (int8_t)((value < low ? low : value > high ? high : value) + p->output_zp);
 }
 
 static void usmp_channel_scale(const int32_t* multipliers, const int8_t* shifts, int32_t c,
@@ -196,6 +207,115 @@ static int32x4_t usmp_taps_p_x4(const int8_t* x, const int8_t* w, int32_t rows, 
   }
   return acc;
 }
+#elif defined(USMP_DSP)
+/* Four int8 as one word (an unaligned load: the M4's LDR takes one). */
+static uint32_t usmp_word(const int8_t* p) {
+  uint32_t word;
+  memcpy(&word, p, sizeof word);
+  return word;
+}
+
+/* Bytes 1 and 3 of a word in its halfwords, sign-extended (SXTB16 of it rotated by 8);
+ * __sxtb16 of the word itself gives bytes 0 and 2. Which byte goes with which does not
+ * matter to a dot product as long as both operands are split alike. ACLE has no rotated
+ * SXTB16 and GCC 12 does not fold the rotation in: one instruction, not two. */
+static int16x2_t usmp_odd(uint32_t word) {
+  int16x2_t odd;
+  __asm("sxtb16 %0, %1, ror #8" : "=r"(odd) : "r"(word));
+  return odd;
+}
+
+static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
+  int32_t acc = 0, i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const uint32_t xv = usmp_word(x + i), wv = usmp_word(w + i);
+    acc = __smlad(__sxtb16((int8x4_t)xv), __sxtb16((int8x4_t)wv), acc);
+    acc = __smlad(usmp_odd(xv), usmp_odd(wv), acc);
+  }
+  for (; i < n; ++i) acc += (int32_t)x[i] * w[i];
+  return acc;
+}
+
+static int32_t usmp_sum(const int8_t* w, int32_t n) {
+  const int16x2_t ones = 0x00010001;
+  int32_t acc = 0, i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const uint32_t wv = usmp_word(w + i);
+    acc = __smlad(__sxtb16((int8x4_t)wv), ones, acc);
+    acc = __smlad(usmp_odd(wv), ones, acc);
+  }
+  for (; i < n; ++i) acc += w[i];
+  return acc;
+}
+
+/* One output channel of the rows of a matrix product, two rows a time: the weights
+ * widened once for two dot products. The rows done (even), the rest left to the caller. */
+static int32_t usmp_matmul_rows_x2(const int8_t* x, const int8_t* weights, int8_t* y,
+                                   int32_t rows, int32_t depth, int32_t units, int32_t base,
+                                   int32_t multiplier, int32_t shift,
+                                   const struct usmp_conv* p) {
+  int32_t row = 0;
+  for (; row + 2 <= rows; row += 2, x += 2 * depth, y += 2 * units) {
+    const int8_t* x1 = x + depth;
+    int32_t a0 = base, a1 = base, i = 0;
+    for (; i + 4 <= depth; i += 4) {
+      const uint32_t wv = usmp_word(weights + i);
+      const int16x2_t w_even = __sxtb16((int8x4_t)wv), w_odd = usmp_odd(wv);
+      const uint32_t x0v = usmp_word(x + i), x1v = usmp_word(x1 + i);
+      a0 = __smlad(__sxtb16((int8x4_t)x0v), w_even, a0);
+      a0 = __smlad(usmp_odd(x0v), w_odd, a0);
+      a1 = __smlad(__sxtb16((int8x4_t)x1v), w_even, a1);
+      a1 = __smlad(usmp_odd(x1v), w_odd, a1);
+    }
+    for (; i < depth; ++i) {
+      a0 += (int32_t)x[i] * weights[i];
+      a1 += (int32_t)x1[i] * weights[i];
+    }
+    y[0] = usmp_output(a0, multiplier, shift, p);
+    y[units] = usmp_output(a1, multiplier, shift, p);
+  }
+  return row;
+}
+
+/* Two output channels of the matrix product, over two rows a time: four dot products from
+ * one load and widening of two rows and two channels' weights. */
+static void usmp_matmul_pair(const int8_t* x, const int8_t* w0, int8_t* y, int32_t rows,
+                             int32_t depth, int32_t units, const int32_t base[2],
+                             const int32_t multiplier[2], const int32_t shift[2],
+                             const struct usmp_conv* p) {
+  const int8_t* w1 = w0 + depth;
+  int32_t row = 0;
+  for (; row + 2 <= rows; row += 2, x += 2 * depth, y += 2 * units) {
+    const int8_t* x1 = x + depth;
+    int32_t a00 = base[0], a01 = base[1], a10 = base[0], a11 = base[1], i = 0;
+    for (; i + 4 <= depth; i += 4) {
+      const uint32_t x0v = usmp_word(x + i), x1v = usmp_word(x1 + i);
+      const int16x2_t x0e = __sxtb16((int8x4_t)x0v), x0o = usmp_odd(x0v);
+      const int16x2_t x1e = __sxtb16((int8x4_t)x1v), x1o = usmp_odd(x1v);
+      const uint32_t w0v = usmp_word(w0 + i), w1v = usmp_word(w1 + i);
+      const int16x2_t w0e = __sxtb16((int8x4_t)w0v), w0o = usmp_odd(w0v);
+      a00 = __smlad(x0o, w0o, __smlad(x0e, w0e, a00));
+      a10 = __smlad(x1o, w0o, __smlad(x1e, w0e, a10));
+      const int16x2_t w1e = __sxtb16((int8x4_t)w1v), w1o = usmp_odd(w1v);
+      a01 = __smlad(x0o, w1o, __smlad(x0e, w1e, a01));
+      a11 = __smlad(x1o, w1o, __smlad(x1e, w1e, a11));
+    }
+    for (; i < depth; ++i) {
+      a00 += (int32_t)x[i] * w0[i];
+      a01 += (int32_t)x[i] * w1[i];
+      a10 += (int32_t)x1[i] * w0[i];
+      a11 += (int32_t)x1[i] * w1[i];
+    }
+    y[0] = usmp_output(a00, multiplier[0], shift[0], p);
+    y[1] = usmp_output(a01, multiplier[1], shift[1], p);
+    y[units] = usmp_output(a10, multiplier[0], shift[0], p);
+    y[units + 1] = usmp_output(a11, multiplier[1], shift[1], p);
+  }
+  if (row < rows) {
+    y[0] = usmp_output(base[0] + usmp_dot(x, w0, depth), multiplier[0], shift[0], p);
+    y[1] = usmp_output(base[1] + usmp_dot(x, w1, depth), multiplier[1], shift[1], p);
+  }
+}
 #else
 static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
   int32_t acc = 0;
@@ -268,7 +388,20 @@ USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bi
                            const int32_t* multipliers, const int8_t* shifts, int8_t* y,
                            int32_t rows, int32_t depth, int32_t units,
                            const struct usmp_conv* p) {
-  for (int32_t c = 0; c < units; ++c) {
+  int32_t c = 0;
+#if defined(USMP_DSP)
+  for (; c + 2 <= units; c += 2) {
+    int32_t base[2], multiplier[2], shift[2];
+    for (int32_t k = 0; k < 2; ++k) {
+      const int8_t* weights = w + (ptrdiff_t)(c + k) * depth;
+      base[k] = usmp_bias(bias, p->bias_bytes, c + k) - p->input_zp * usmp_sum(weights, depth);
+      usmp_channel_scale(multipliers, shifts, c + k, p, &multiplier[k], &shift[k]);
+    }
+    usmp_matmul_pair(x, w + (ptrdiff_t)c * depth, y + c, rows, depth, units, base, multiplier,
+                     shift, p);
+  }
+#endif
+  for (; c < units; ++c) {
     const int8_t* weights = w + (ptrdiff_t)c * depth;
     int32_t base = usmp_bias(bias, p->bias_bytes, c) - p->input_zp * usmp_sum(weights, depth);
     int32_t multiplier, shift;
@@ -276,6 +409,8 @@ USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bi
     int32_t row = 0;
 #if defined(USMP_HELIUM)
     row = usmp_matmul_rows_x4(x, weights, y + c, rows, depth, units, base, multiplier, shift, p);
+#elif defined(USMP_DSP)
+    row = usmp_matmul_rows_x2(x, weights, y + c, rows, depth, units, base, multiplier, shift, p);
 #endif
     for (; row < rows; ++row) {
       int32_t acc = base + usmp_dot(x + (ptrdiff_t)row * depth, weights, depth);
@@ -538,6 +673,47 @@ USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const 
 }
 #endif
 
+#if defined(USMP_DSP)
+/* DEPTHWISE_CONV_2D of depth multiplier 1 at one pixel, four channels a time: a word of
+ * four channels' inputs and one of their weights widened in pairs (SXTB16), the zero
+ * point taken from two inputs at once (SSUB16: int8 less int8 fits 16 bits), one SMLAxy a
+ * product. The channels done (a multiple of four), the rest left to the caller. */
+static int32_t usmp_depthwise_pixel_x4(const int8_t* xs, const int8_t* ws, int32_t rows,
+                                       int32_t cols, int8_t* out, const void* bias,
+                                       const int32_t* multipliers, const int8_t* shifts,
+                                       const struct usmp_conv* p) {
+  const int32_t channels = p->out_c, x_row = p->in_w * channels, w_row = p->k_w * channels;
+  const uint32_t zp16 = (uint16_t)p->input_zp;
+  const int16x2_t zp = (int16x2_t)((zp16 << 16) | zp16);
+  int32_t c = 0;
+  for (; c + 4 <= channels; c += 4) {
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int32_t r = 0; r < rows; ++r) {
+      const int8_t* xt = xs + (ptrdiff_t)r * x_row + c;
+      const int8_t* wt = ws + (ptrdiff_t)r * w_row + c;
+      for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels) {
+        const uint32_t xv = usmp_word(xt), wv = usmp_word(wt);
+        const int16x2_t x_even = __ssub16(__sxtb16((int8x4_t)xv), zp);
+        const int16x2_t x_odd = __ssub16(usmp_odd(xv), zp);
+        const int16x2_t w_even = __sxtb16((int8x4_t)wv), w_odd = usmp_odd(wv);
+        a0 = __smlabb(x_even, w_even, a0);
+        a1 = __smlabb(x_odd, w_odd, a1);
+        a2 = __smlatt(x_even, w_even, a2);
+        a3 = __smlatt(x_odd, w_odd, a3);
+      }
+    }
+    const int32_t sums[4] = {a0, a1, a2, a3};
+    for (int32_t k = 0; k < 4; ++k) {
+      int32_t multiplier, shift;
+      usmp_channel_scale(multipliers, shifts, c + k, p, &multiplier, &shift);
+      const int32_t acc = usmp_bias(bias, p->bias_bytes, c + k) + sums[k];
+      out[c + k] = usmp_output(acc, multiplier, shift, p);
+    }
+  }
+  return c;
+}
+#endif
+
 /* DEPTHWISE_CONV_2D of NHWC x by w [1, KH, KW, C x M] (M the depth multiplier: output
  * channel c reads input channel c / M), dilation 1. */
 USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void* bias,
@@ -582,6 +758,13 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
           }
           usmp_store_x4(out, acc, c, vctp32q(4), bias, multipliers, shifts, p);
         }
+      }
+#elif defined(USMP_DSP)
+      if (m == 1) {
+        const int8_t* xs = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * in_c;
+        const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * out_c;
+        c = usmp_depthwise_pixel_x4(xs, ws, kh1 - kh0, kw1 - kw0, out, bias, multipliers,
+                                    shifts, p);
       }
 #endif
       for (; c < out_c; ++c) {

@@ -23,6 +23,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from tvm import tirx
+
 _INT32_MAX = 2**31 - 1
 
 
@@ -44,8 +46,6 @@ def quantize_multiplier(real: float) -> tuple[int, int]:
 
 
 def _int64(value: Any) -> Any:
-    from tvm import tirx
-
     return tirx.const(value, "int64") if isinstance(value, int) else value.astype("int64")
 
 
@@ -65,8 +65,6 @@ def multiply_by_quantized_multiplier(x: Any, multiplier: Any, shift: Any) -> Any
     a mask, not a narrowing cast. What it keeps implementation-defined is `>>` of a
     negative value, which GCC and Clang define as arithmetic (their manuals' "Integers"
     chapter), as every compiler for a two's complement target does."""
-    from tvm import tirx
-
     zero, one = _int64(0), _int64(1)
     power = _int64(shift)
     # x * 2^left_shift is int32 arithmetic in TFLite: it wraps past int32.
@@ -89,8 +87,6 @@ def requantized(x: Any, multiplier: Any, shift: Any, zero_point: int) -> Any:
     output's zero point: how each of TFLM's int8 kernels ends, but for its clamp. An
     int64 expression: the sum may pass int32's range (signed overflow, undefined in C),
     the clamp brings it back."""
-    from tvm import tirx
-
     scaled = multiply_by_quantized_multiplier(x, multiplier, shift)
     return scaled.astype("int64") + tirx.const(zero_point, "int64")
 
@@ -99,8 +95,6 @@ def clamped(x: Any, low: int, high: int, dtype: str) -> Any:
     """The integer expression `x` clamped to [low, high] (a fused activation's range in
     output values, within `dtype`'s) and cast to the output's `dtype`: a cast of a value
     in range, exact."""
-    from tvm import tirx
-
     integer = str(x.ty)
     bounds = tirx.const(low, integer), tirx.const(high, integer)
     return tirx.min(tirx.max(x, bounds[0]), bounds[1]).astype(dtype)

@@ -1,32 +1,15 @@
-"""The input shapes a model file is imported at.
+"""The input shapes a model file is imported at (`--input-shape` is parsed by
+`usmp_dialect.tvm_options.parse_input_shapes`).
 
-parse_input_shapes(["x=1x3x224x224"]) -> {"x": (1, 3, 224, 224)}   --input-shape
 fixed_input_shapes(declared, input_shapes, where) -> {name: dims}  each input's shape
 dims_text(dims) -> "[1, 3, N]"                   a shape as diagnostics print it
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 from usmp_dialect.tvm.relax.lowering import RelaxImportError
-
-_INPUT_SHAPE = re.compile(r"(?P<name>[^=]+)=(?P<dims>\d+(?:x\d+)*)")
-
-
-def parse_input_shapes(texts: Sequence[str]) -> dict[str, tuple[int, ...]]:
-    """`--input-shape NAME=1x3x224x224` flags, each input once and every dim positive, as a
-    dict; a ValueError says what is wrong."""
-    shapes: dict[str, tuple[int, ...]] = {}
-    for text in texts:
-        match = _INPUT_SHAPE.fullmatch(text)
-        if match is None or any(int(d) == 0 for d in match["dims"].split("x")):
-            raise ValueError(f"expected NAME=DIMxDIMx... with positive dims, got '{text}'")
-        if match["name"] in shapes:
-            raise ValueError(f"input '{match['name']}' is given twice")
-        shapes[match["name"]] = tuple(int(d) for d in match["dims"].split("x"))
-    return shapes
 
 
 def dims_text(dims: Sequence[int | str]) -> str:

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from tvm import te, tirx
+
 from usmp_dialect.tvm.fast_kernels import add_annotation
 from usmp_dialect.tvm.model_files.fixed_point import (
     clamped,
@@ -148,8 +150,6 @@ def add(
     shape: list[int],
 ) -> Any:
     """TFLM's int8 ADD of `a` and `b` into `shape`."""
-    from tvm import te, tirx
-
     tensors = (a, b)
 
     def scaled(term: int, index: tuple[Any, ...]) -> Any:
@@ -179,8 +179,6 @@ def add(
 
 def average_pool(x: Any, w: PoolWindow, out_shape: list[int], bounds: Bounds) -> Any:
     """TFLM's int8 AVERAGE_POOL_2D of the NHWC `x`."""
-    from tvm import te, tirx
-
     ky, kx = te.reduce_axis((0, w.filter_h), "ky"), te.reduce_axis((0, w.filter_w), "kx")
     zero = tirx.const(0, "int32")
 
@@ -207,8 +205,6 @@ def average_pool(x: Any, w: PoolWindow, out_shape: list[int], bounds: Bounds) ->
 
 def mean(x: Any, reduction: Reduction, output: Requantized, bounds: Bounds) -> Any:
     """TFLM's int8 MEAN of `x` over the reduction's axes."""
-    from tvm import te, tirx
-
     shape, rank = reduction.shape, len(reduction.shape)
     reduced = {a: te.reduce_axis((0, shape[a]), f"r{a}") for a in reduction.axes}
     kept = [i for i in range(rank) if i not in reduced]
@@ -230,7 +226,6 @@ def mean(x: Any, reduction: Reduction, output: Requantized, bounds: Bounds) -> A
 
 def quantize(x: Any, scale: float, zero_point: int, bounds: Bounds) -> Any:
     """TFLM's AffineQuantize of the float32 `x`: x / scale in float32, std::round."""
-    from tvm import te, tirx
 
     def element(*index: Any) -> Any:
         q = x[index] / tirx.const(scale, "float32")
@@ -247,8 +242,6 @@ def quantize(x: Any, scale: float, zero_point: int, bounds: Bounds) -> Any:
 
 def requantize(x: Any, zero_point: int, output: Requantized, bounds: Bounds) -> Any:
     """TFLM's Requantize of the integer `x` (less its `zero_point`) to `output`."""
-    from tvm import te, tirx
-
     offset = tirx.const(zero_point, "int32")
     return te.compute(
         x.shape,

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from tvm import te, tirx
+
 from usmp_dialect.tvm.fast_kernels import kernel_annotation
 from usmp_dialect.tvm.model_files.fixed_point import clamped, requantized
 
@@ -62,8 +64,6 @@ class ConvWindow(NamedTuple):
 def _requantized(
     acc: Any, bias: Any, tables: tuple[Any, Any], channel: Any, r: Requantization
 ) -> Any:
-    from tvm import tirx
-
     if bias is not None:
         acc = acc + bias[channel].astype(_ACCUMULATOR)
     if r.fixed is not None:
@@ -87,8 +87,6 @@ def _requantized_sums(
     index the output channel), then its requantized value, annotated with what the
     kernel is (`kernel`: its kind and window) for the C library's kernels
     (`fast_kernels`)."""
-    from tvm import te
-
     acc = te.compute(shape, sum_at, "acc")
     return te.compute(
         shape,
@@ -104,8 +102,6 @@ def _taps(data: Any, window: ConvWindow, kernel: tuple[Any, Any], r: Requantizat
     its zero point first, a stage of its own (which the lowering computes where it is
     read, as it does topi's `pad_temp`: a condition in the sum itself takes TVM's TIR
     passes ten times as long)."""
-    from tvm import te, tirx
-
     batch, height, width, channels = data.shape
     top, left = window.padding
     spans = [
@@ -145,8 +141,6 @@ def conv2d(
 ) -> Any:
     """CONV_2D of NHWC `data` by OHWI `weight` (grouped when the input has a multiple of
     the weight's input channels)."""
-    from tvm import te
-
     batch, _, _, in_channels = data.shape
     out_channels, kernel_h, kernel_w, group_channels = weight.shape
     per_group = out_channels // (in_channels // group_channels)
@@ -176,8 +170,6 @@ def depthwise_conv2d(
 ) -> Any:
     """DEPTHWISE_CONV_2D of NHWC `data` by `weight` [1, KH, KW, C x depth multiplier]:
     output channel c reads input channel c // depth multiplier."""
-    from tvm import te
-
     batch, _, _, in_channels = data.shape
     _, kernel_h, kernel_w, out_channels = weight.shape
     multiplier = out_channels // in_channels
@@ -199,8 +191,6 @@ def fully_connected(
     data: Any, weight: Any, bias: Any, multipliers: Any, shifts: Any, r: Requantization
 ) -> Any:
     """FULLY_CONNECTED of `data` [rows, inputs] by `weight` [units, inputs]."""
-    from tvm import te, tirx
-
     rows, inputs = data.shape
     units = weight.shape[0]
     i = te.reduce_axis((0, inputs), "i")

@@ -40,6 +40,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import tvm
+from tvm import relax
+from tvm.relax.frontend.onnx import from_onnx
+from tvm.relax.frontend.onnx.onnx_frontend import _get_convert_map
+from tvm.relax.frontend.tflite import from_tflite
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.analysis.tir_liveness import choose_entry, prim_funcs
@@ -71,17 +76,9 @@ from usmp_dialect.tvm.model_files.tflite_state import (
 )
 from usmp_dialect.tvm.model_files.tflite_structure import check_structure
 from usmp_dialect.tvm.relax.dynamic_results import unlowerable_op
-from usmp_dialect.tvm.relax.lowering import (
-    MODEL_FILE_LOWERING,
-    Lowering,
-    RelaxImportError,
-    Stages,
-    import_relax,
-    sanitize,
-    shape_text,
-    unshown,
-)
+from usmp_dialect.tvm.relax.lowering import RelaxImportError, import_relax, sanitize, shape_text
 from usmp_dialect.tvm.relax.names import ENTRY
+from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, Lowering, Stages, unshown
 
 KINDS = ("tflite", "onnx")
 _FRONTENDS = {"tflite": "TFLite", "onnx": "ONNX"}
@@ -103,8 +100,6 @@ def _run_frontend(
     `failed_at(names)` of the names it made before, the first operator it did not;
     `unsupported_at(message)` of the frontend's list of operators it does not support,
     the first of them in the file."""
-    import tvm
-
     frontend = _FRONTENDS[kind]
     names: list[tuple[str, Any]] = []
     with output_captured() as printed:
@@ -169,7 +164,6 @@ def _tflite_module(
     if len(data) < 8 or data[4:8] != b"TFL3":
         raise RelaxImportError("not a TensorFlow Lite model (no 'TFL3' identifier)", path)
     tflite = _required("tflite", path)
-    from tvm.relax.frontend.tflite import from_tflite
 
     model = tflite.Model.GetRootAsModel(data, 0)
     converter, variables = stateful_converter()
@@ -242,7 +236,6 @@ def _onnx_module(
     except Exception as error:  # onnx's checker; the message says why
         raise RelaxImportError(f"not a valid ONNX model: {_first_line(error)}", path) from None
     model, shapes = static_onnx_model(model, input_shapes, path)
-    from tvm.relax.frontend.onnx import from_onnx
 
     _check_onnx_operators(model, path)
     _check_no_run_time_condition(model, path)
@@ -283,8 +276,6 @@ def _onnx_node(node: Any) -> str:
 def _check_onnx_operators(model: Any, path: str) -> None:
     """Every node's operator is one TVM's ONNX frontend converts; the first that is not is
     an error naming it and its node (and how many nodes of which operators are alike)."""
-    from tvm.relax.frontend.onnx.onnx_frontend import _get_convert_map
-
     # Nodes the frontend takes without a converter.
     converted = {*_get_convert_map(), *onnx_converters(), "If", "Constant"}
     unsupported = [n for n in model.graph.node if n.op_type not in converted]
@@ -428,8 +419,6 @@ def _check_no_subgraph_calls(model: Any, mod: Any, names: list[tuple[str, Any]],
     """No operator became a call of a Relax function: TVM's frontend makes a control-flow
     operator (IF) a call of functions of its subgraphs, which the lowering does not take;
     the first is an error naming the operator."""
-    import tvm
-
     by_expr = {expr: name for name, expr in names}
     for block in mod[_FRONTEND_ENTRY].body.blocks:
         for binding in block.bindings:
@@ -503,9 +492,6 @@ def _tflite_failed_at(model: Any, names: set[str]) -> str:
 def _check_static(func: Any, path: str, kind: str) -> None:
     """Every tensor `func` computes has a static shape; the first that does not is an error
     naming the operator of the file and the Relax operator that compute it."""
-    import tvm
-    from tvm import relax
-
     for block in func.body.blocks:
         for binding in block.bindings:
             ty = binding.var.ty
@@ -527,8 +513,6 @@ def _check_static(func: Any, path: str, kind: str) -> None:
 def _relax_op(value: Any, func: Any) -> str:
     """The name of the Relax op `value` calls, or of the one whose tuple it takes an
     element of (UNIQUE's `relax.unique`); else the kind of expression it is."""
-    from tvm import relax
-
     if isinstance(value, relax.TupleGetItem):
         bound = {b.var: b.value for block in func.body.blocks for b in block.bindings}
         value = bound.get(value.tuple_value, value)
@@ -541,8 +525,6 @@ def _as_forward(
     """The frontend's `main` (of a `kind` file) as the entry `forward`, without the weight
     copies in its `params` attribute, its tensors named as the file names them
     (`with_file_names`): the weights it names are params, their arrays returned."""
-    import tvm
-
     func, weights = with_file_names(mod[_FRONTEND_ENTRY], names)
     _check_static(func, path, kind)
     attrs = func.attrs or {}

@@ -15,15 +15,17 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import tvm
+from tvm import te, tirx
+from tvm.relax.frontend.onnx import onnx_frontend
+from tvm.script.ir_builder import IRBuilder
+from tvm.script.ir_builder import tirx as T
+
 
 def _reverse_scan(data: Any, axis: int, exclusive: bool) -> Any:
     """The sums of `data` (a `te.Tensor`) along `axis` (negative: from the last) from its
     last element: each of the
     elements from it (`exclusive`: after it) to the end, added from the end."""
-    from tvm import te, tirx
-    from tvm.script.ir_builder import IRBuilder
-    from tvm.script.ir_builder import tirx as T
-
     shape = [int(d) for d in data.shape]
     axis %= len(shape)
     length, after = shape[axis], math.prod(shape[axis + 1 :])
@@ -48,9 +50,6 @@ def _reverse_scan(data: Any, axis: int, exclusive: bool) -> Any:
 
 
 def cumsum_converter() -> type:
-    import tvm
-    from tvm.relax.frontend.onnx import onnx_frontend
-
     class CumSum(onnx_frontend.CumSum):
         @classmethod
         def _impl_v14(cls, bb: Any, inputs: Any, attr: dict[str, Any], params: Any) -> Any:

@@ -30,6 +30,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
+import tvm
+from tvm import relax
+from tvm.relax.frontend.onnx import onnx_frontend
+from tvm.relax.frontend.onnx.onnx_frontend import Conv, OnnxOpConverter
 
 from usmp_dialect.tvm.model_files.onnx_cumsum import cumsum_converter
 
@@ -50,8 +54,6 @@ def _text(value: Any) -> str:
 def _activations(attr: dict[str, Any], defaults: tuple[str, ...], directions: int) -> list[Any]:
     """The activation functions of each direction (`defaults` per direction unless the
     node lists them), as Relax ops."""
-    from tvm import relax
-
     if "activation_alpha" in attr or "activation_beta" in attr:
         raise OperatorRejected("activation_alpha/activation_beta are not supported")
     names = [_text(n) for n in attr.get("activations", defaults * directions)]
@@ -85,8 +87,6 @@ class _Recurrence:
     states: int  # hidden state, and the cell state for LSTM
 
     def __init__(self, bb: Any, inputs: list[Any], attr: dict[str, Any]) -> None:
-        from tvm import relax
-
         self.bb, self.attr = bb, attr
         direction = _text(attr.get("direction", b"forward"))
         if direction not in _DIRECTIONS:
@@ -108,8 +108,6 @@ class _Recurrence:
         self._check_sequence_lens(inputs[4] if len(inputs) > 4 else None)
 
     def _check_sequence_lens(self, lens: Any) -> None:
-        import tvm
-
         if lens is None:
             return
         if not isinstance(lens, tvm.ir.Constant):
@@ -129,8 +127,6 @@ class _Recurrence:
 
     def direction_of(self, tensor: Any, d: int) -> Any:
         """Direction `d`'s slice of a [directions, ...] input, its first axis dropped."""
-        from tvm import relax
-
         if tensor is None:
             return None
         part = relax.op.strided_slice(tensor, axes=[0], begin=[d], end=[d + 1])
@@ -138,14 +134,10 @@ class _Recurrence:
 
     def gate_parts(self, value: Any) -> list[Any]:
         """`value` [..., gates * hidden] split into its gates, in ONNX's order."""
-        from tvm import relax
-
         parts = self.emit(relax.op.split(value, self.gates, axis=-1))
         return [self.emit(relax.TupleGetItem(parts, i)) for i in range(self.gates)]
 
     def clipped(self, value: Any) -> Any:
-        from tvm import relax
-
         if self.clip is None:
             return value
         return self.emit(relax.op.clip(value, -self.clip, self.clip))
@@ -153,8 +145,6 @@ class _Recurrence:
     def input_products(self, w: Any, bias: Any) -> list[Any]:
         """X_t W^T (+ the input bias) for every step t, computed at once: [batch, gates*H]
         each."""
-        from tvm import relax
-
         product = relax.op.matmul(self.x, relax.op.permute_dims(w, [1, 0]))
         if bias is not None:
             product = relax.op.add(product, bias)
@@ -171,8 +161,6 @@ class _Recurrence:
     def initial(self, state: Any, d: int, dtype: str) -> Any:
         """Direction `d`'s initial state [batch, H], zeros if the node gives none (given
         [batch, directions, H] in layout 1)."""
-        from tvm import relax
-
         if state is None:
             return relax.const(np.zeros((self.batch, self.hidden), dtype))
         if self.layout:
@@ -183,8 +171,6 @@ class _Recurrence:
         """Y [steps, directions, batch, H] and each final state [directions, batch, H]
         (`layout` 1: [batch, steps, directions, H] and [batch, directions, H]), from each
         direction's hidden states in time order and its final states."""
-        from tvm import relax
-
         sequences = [relax.op.stack(hs, axis=0) for hs, _ in per_direction]
         y = relax.op.stack(sequences, axis=1)
         finals = [
@@ -207,8 +193,6 @@ class _LSTM(_Recurrence):
     activation_defaults = ("Sigmoid", "Tanh", "Tanh")
 
     def convert(self, inputs: list[Any]) -> Any:
-        from tvm import relax
-
         if int(self.attr.get("input_forget", 0)):
             raise OperatorRejected("input_forget 1 is not supported")
         w, r, b = inputs[1], inputs[2], inputs[3] if len(inputs) > 3 else None
@@ -261,8 +245,6 @@ class _GRU(_Recurrence):
     activation_defaults = ("Sigmoid", "Tanh")
 
     def convert(self, inputs: list[Any]) -> Any:
-        from tvm import relax
-
         w, r, b = inputs[1], inputs[2], inputs[3] if len(inputs) > 3 else None
         initial_h = inputs[5] if len(inputs) > 5 else None
         linear_before_reset = int(self.attr.get("linear_before_reset", 0))
@@ -309,16 +291,12 @@ class _GRU(_Recurrence):
 
     def _recurrence_parts(self, r: Any) -> list[Any]:
         """R [3H, H] as each gate's transposed weights [H, H]."""
-        from tvm import relax
-
         parts = self.emit(relax.op.split(r, 3, axis=0))
         return [
             self.emit(relax.op.permute_dims(relax.TupleGetItem(parts, k), [1, 0])) for k in range(3)
         ]
 
     def _gate(self, x_part: Any, recurrent: Any, bias: Any, f: Callable[[Any], Any]) -> Any:
-        from tvm import relax
-
         value = relax.op.add(x_part, recurrent)
         if bias is not None:
             value = relax.op.add(value, bias)
@@ -326,8 +304,6 @@ class _GRU(_Recurrence):
 
 
 def _recurrence_converter(recurrence: type[_Recurrence]) -> type:
-    from tvm.relax.frontend.onnx.onnx_frontend import OnnxOpConverter
-
     class Converter(OnnxOpConverter):
         @classmethod
         def _impl_v7(cls, bb: Any, inputs: Any, attr: dict[str, Any], params: Any) -> Any:
@@ -339,9 +315,6 @@ def _recurrence_converter(recurrence: type[_Recurrence]) -> type:
 
 
 def _conv_integer_converter() -> type:
-    from tvm import relax
-    from tvm.relax.frontend.onnx.onnx_frontend import Conv, OnnxOpConverter
-
     def centred(bb: Any, value: Any, zero_point: Any, rank: int) -> Any:
         """`value` as int32, its zero point subtracted (a per-channel one along axis 0 of
         the `rank`-dim weights)."""
@@ -370,10 +343,6 @@ def _conv_integer_converter() -> type:
 
 
 def _clip_converter() -> type:
-    import tvm
-    from tvm import relax
-    from tvm.relax.frontend.onnx import onnx_frontend
-
     class Clip(onnx_frontend.Clip):
         @staticmethod
         def _sanitize_nan_clip_bound(bb: Any, bound: Any, *, for_min: bool) -> Any:
@@ -404,8 +373,6 @@ def onnx_converters() -> dict[str, type]:
 def our_onnx_converters() -> Iterator[None]:
     """TVM's ONNX frontend with our converters in its map, meanwhile (the frontend looks
     the map up by module function, with no parameter to extend it)."""
-    from tvm.relax.frontend.onnx import onnx_frontend
-
     tvms = onnx_frontend._get_convert_map
     ours = onnx_converters()
     onnx_frontend._get_convert_map = lambda: {**tvms(), **ours}

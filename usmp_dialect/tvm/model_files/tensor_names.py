@@ -28,6 +28,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
+import tvm
+from tvm import relax
+from tvm.relax.frontend.onnx import onnx_frontend as onnx
+from tvm.relax.frontend.tflite import tflite_frontend as tflite
 
 from usmp_dialect.tvm.relax.fused_names import renamed
 from usmp_dialect.tvm.relax.lowering import OUTPUT_NAMES_ATTR, sanitize
@@ -73,8 +77,6 @@ def file_names(kind: str) -> Iterator[list[tuple[str, Any]]]:
     named with no expr (None): it was made, though no Relax expr is it."""
     names: list[tuple[str, Any]] = []
     if kind == "tflite":
-        from tvm.relax.frontend.tflite import tflite_frontend as tflite
-
         tables: list[Any] = []
 
         def constant(_: Any, const: Any, *args: Any, source_name: Any = None, **kw: Any) -> None:
@@ -97,8 +99,6 @@ def file_names(kind: str) -> Iterator[list[tuple[str, Any]]]:
         finally:
             names.extend((tensor_name(n), e) for t in tables for n, e in t.exprs.items())
     else:
-        from tvm.relax.frontend.onnx import onnx_frontend as onnx
-
         importers: list[Any] = []
 
         def importer(self: Any, *_: Any, **__: Any) -> None:
@@ -115,9 +115,6 @@ def file_names(kind: str) -> Iterator[list[tuple[str, Any]]]:
 def with_file_names(func: Any, names: list[tuple[str, Any]]) -> tuple[Any, dict[str, np.ndarray]]:
     """`func` with each constant `names` names a weight param, after its params, and each
     var it names renamed; and the weights' arrays by name."""
-    import tvm
-    from tvm import relax
-
     by_expr = {expr: name for name, expr in reversed(names)}
     taken = {sanitize(p.name) for p in func.params}
 
@@ -165,8 +162,6 @@ def _intermediate_names(
     tensor, the op that computes it and `_intermediate`, as TVM names a stage inside an
     operator (`softmax_0_tmp_0_softmax_intermediate`); a var read for two tensors, or
     returned, keeps its name."""
-    from tvm import relax
-
     bindings = [b for block in func.body.blocks for b in block.bindings]
     owners: dict[Any, str | None] = dict(named)  # var -> the named tensor it is computed for
     readers: dict[Any, set[str | None]] = {

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tvm import relax
+
 from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
 from usmp_dialect.tvm.model_files.tflite_lstm_int8 import (
     check_integer_types,
@@ -60,8 +62,6 @@ _LOGISTIC_CUTOFFS = (16.619047164916992, -9.0)
 def _logistic(x: Any) -> Any:
     """TFLM's float Logistic (reference_ops::Logistic) of `x`: 1 / (1 + exp(-x)) between its
     cutoffs, 1 above, exp(x) below."""
-    from tvm import relax
-
     upper, lower = (relax.const(v, "float32") for v in _LOGISTIC_CUTOFFS)
     one = relax.const(1.0, "float32")
     middle = relax.op.divide(one, relax.op.add(one, relax.op.exp(relax.op.negative(x))))
@@ -145,7 +145,6 @@ def convert_lstm(converter: Any, op: Any, state_before: Any) -> tuple[Any, Any, 
     (its hidden state's and cell's wrappers, their values after the run, the output);
     `state_before(wrapper)` is a state's value before the run."""
     from tflite.UnidirectionalSequenceLSTMOptions import UnidirectionalSequenceLSTMOptions
-    from tvm import relax
 
     tensors, output, shape = _checked(converter, op)
     options = options_of(op, UnidirectionalSequenceLSTMOptions)

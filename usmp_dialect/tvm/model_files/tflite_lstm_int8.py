@@ -35,6 +35,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
+from tvm import relax, te, tirx
 
 from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
 from usmp_dialect.tvm.model_files.fixed_point import clamped, quantize_multiplier, requantized
@@ -171,7 +172,6 @@ def integer_quantization(
 
 
 def _int(value: int) -> Any:
-    from tvm import tirx
 
     return tirx.const(value, "int32")
 
@@ -181,7 +181,6 @@ def _squashed(x: Any, table: Any, bits: int, past: int, rounding: tuple[int, int
     few times): |x| looked up in `table` with `bits` bits of interpolation (`past` the
     value beyond the table's last interval), then, for x >= 0 and x < 0, value +
     rounding[0] and rounding[1] - value, shifted right by rounding[2]."""
-    from tvm import tirx
 
     magnitude = tirx.Select(x < _int(0), _int(0) - x, x)
     entry = magnitude >> _int(bits)
@@ -204,7 +203,6 @@ def _activation(name: str, pre: Any, table: Any, tanh: tuple[int, int] | None) -
     of the int16 tensor `pre`, int16 in Q0.15.
     Logistic: the input times 3, 9 bits of interpolation; Tanh: (input x multiplier +
     rounding) >> shift, 8 bits."""
-    from tvm import te
 
     def value(*i: Any) -> Any:
         return pre(*i).astype("int32")
@@ -245,7 +243,6 @@ def _gate(gate: str, x: Any, hidden: Any, operands: list[Any], q: IntegerLstm, t
     """A gate's activation [batch, units], int16 in Q0.15: its two products (`operands`:
     its input weights, recurrent weights and bias) requantized to Q3.12, their saturated
     sum, its logistic (the cell gate's tanh)."""
-    from tvm import te, tirx
 
     w, r, bias = operands
 
@@ -288,7 +285,6 @@ def cell_after(
 ) -> Any:
     """The cell [batch, units] int16 after a step: `weights` the forget, input and cell
     gates' (input weights, recurrent weights, bias), in that order."""
-    from tvm import te, tirx
 
     forget, input_gate, cell_gate = (
         _gate(g, x, hidden, weights[3 * i : 3 * i + 3], q, table)
@@ -311,7 +307,6 @@ def hidden_after(
 ) -> Any:
     """The hidden state [batch, units] int8 after a step, from the cell after it: `weights`
     the output gate's (input weights, recurrent weights, bias)."""
-    from tvm import te
 
     output = _gate("output", x, hidden, weights, q, table)
     squashed = _activation("cell_tanh", cell, table, q.cell_tanh)
@@ -326,7 +321,6 @@ def hidden_after(
 def time_step(bb: Any, data: Any, axis: int, step: int) -> Any:
     """The input sequence `data`'s time step `step` ([batch, features]), `axis` its time
     axis, emitted by the block builder `bb`."""
-    from tvm import relax
 
     step_slice = relax.op.strided_slice(data, axes=[axis], begin=[step], end=[step + 1])
     return bb.emit(relax.op.squeeze(step_slice, [axis]))
@@ -345,7 +339,6 @@ def integer_lstm(
     """The int8 LSTM of `tensors` (its 24 input wrappers; `weights` and `biases` each
     gate's indices among them) converted by TVM's TFLite `converter`: (the hidden state
     and the cell after the run, the output sequence), from `state` (their values before)."""
-    from tvm import relax
 
     bb = converter.bb
 

@@ -1,6 +1,6 @@
 """TFLite operators TVM 0.27's frontend converts wrongly, converted anew.
 
-    corrected_converter() -> type   TVM's `OperatorConverter` with these operators corrected
+    CorrectedConverter              TVM's `OperatorConverter` with these operators corrected
     tensor_shape(tensor) -> [dim]   a flatbuffer tensor's shape ([] for a scalar)
 
 EXPAND_DIMS: TVM's converter passes `relax.op.expand_dims` a third argument it does not
@@ -45,6 +45,9 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
+import tvm
+from tvm import relax
+from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter
 
 from usmp_dialect.tvm.model_files import int8_unweighted_kernels as int8
 from usmp_dialect.tvm.model_files.fixed_point import quantize_multiplier
@@ -76,6 +79,22 @@ CONVERTED_CUSTOM = frozenset(
         "TransformTensorBilinear",
         "TransformLandmarks",
     }
+) | frozenset(  # TFLM's signal library (micro_speech's front end), in tflm_signal
+    {
+        "SignalWindow",
+        "SignalFftAutoScale",
+        "SignalRfft",
+        "SignalEnergy",
+        "SignalFilterBank",
+        "SignalFilterBankSquareRoot",
+        "SignalFilterBankSpectralSubtraction",
+        "SignalPCAN",
+        "SignalFilterBankLog",
+        "SignalDelay",
+        "SignalOverlapAdd",
+        "SignalIrfft",
+        "SignalFramer",
+    }
 )
 # TFLite's fused activations (TfLiteFusedActivation) that clamp: RELU, RELU_N1_TO_1, RELU6.
 _CLAMPS = {1: (0.0, None), 2: (-1.0, 1.0), 3: (0.0, 6.0)}
@@ -100,9 +119,9 @@ def _pool_options(op: Any, name: str) -> _PoolOptions:
     return _PoolOptions(*(int(v) for v in options[: len(_PoolOptions._fields)]))
 
 
-def _flex_options(op: Any) -> dict[str, Any]:
+def flex_options(op: Any) -> dict[str, Any]:
     """A custom operator's options written as a FlexBuffer map (MediaPipe's version-2
-    landmark operators)."""
+    landmark operators, TFLM's signal library)."""
     from flatbuffers import flexbuffers
 
     if not op.CustomOptionsLength():
@@ -232,717 +251,707 @@ def options_of(op: Any, table: type) -> Any:
     return options
 
 
-def corrected_converter() -> type:
+class CorrectedConverter(OperatorConverter):
     """TVM's TFLite `OperatorConverter` with the operators above converted anew, and
     int8 ones computed as TFLM computes them (`int8_unweighted_kernels`)."""
-    import tvm
-    from tvm import relax
-    from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter
 
-    class CorrectedConverter(OperatorConverter):
-        _SUPPORTED_QUANTIZED_OPS = OperatorConverter._SUPPORTED_QUANTIZED_OPS | {
-            "PAD",
-            "PADV2",
-            "SHAPE",
-            "DENSIFY",
-        }
+    _SUPPORTED_QUANTIZED_OPS = OperatorConverter._SUPPORTED_QUANTIZED_OPS | {
+        "PAD",
+        "PADV2",
+        "SHAPE",
+        "DENSIFY",
+    }
 
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self._tensor_wrappers: dict[int, Any] = {}  # by tensor index, see get_tensors
-            self._kernels: dict[tuple[Any, ...], tuple[Any, Any]] = {}  # see _kernel
-            self.convert_map.update(
-                {
-                    "Convolution2DTransposeBias": self.convert_transpose_conv_bias,
-                    "MaxPoolingWithArgmax2D": self.convert_max_pool_argmax,
-                    "MaxUnpooling2D": self.convert_max_unpooling,
-                    "Landmarks2TransformMatrix": self.convert_landmarks_to_transform_matrix,
-                    "TransformTensorBilinear": self.convert_transform_tensor_bilinear,
-                    "TransformLandmarks": self.convert_transform_landmarks,
-                }
-            )
-            int8_operators = {
-                "ADD": self.convert_int8_add,
-                "AVERAGE_POOL_2D": self.convert_int8_average_pool,
-                "MEAN": self.convert_int8_mean,
-                "QUANTIZE": self.convert_int8_quantize,
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._tensor_wrappers: dict[int, Any] = {}  # by tensor index, see get_tensors
+        self._kernels: dict[tuple[Any, ...], tuple[Any, Any]] = {}  # see _kernel
+        self.convert_map.update(
+            {
+                "Convolution2DTransposeBias": self.convert_transpose_conv_bias,
+                "MaxPoolingWithArgmax2D": self.convert_max_pool_argmax,
+                "MaxUnpooling2D": self.convert_max_unpooling,
+                "Landmarks2TransformMatrix": self.convert_landmarks_to_transform_matrix,
+                "TransformTensorBilinear": self.convert_transform_tensor_bilinear,
+                "TransformLandmarks": self.convert_transform_landmarks,
             }
-            # TVM's, for the float and per-channel tensors ours leave to it (called as
-            # TVM calls a converter, op by keyword).
-            self.tvm_converters = {name: self.convert_map[name] for name in int8_operators}
-            self.convert_map.update(int8_operators)
+        )
+        int8_operators = {
+            "ADD": self.convert_int8_add,
+            "AVERAGE_POOL_2D": self.convert_int8_average_pool,
+            "MEAN": self.convert_int8_mean,
+            "QUANTIZE": self.convert_int8_quantize,
+        }
+        # TVM's, for the float and per-channel tensors ours leave to it (called as
+        # TVM calls a converter, op by keyword).
+        self.tvm_converters = {name: self.convert_map[name] for name in int8_operators}
+        self.convert_map.update(int8_operators)
 
-        def get_tensors(self, tensors_idx_list: Any) -> list[Any]:
-            """TVM's, each tensor's wrapper made once: TVM's reads a tensor's
-            quantization anew at each read, its scale and zero point new constants each
-            time (TVM tensors), and an int8 model's tensors are read by the operator
-            check, by the operator computing them, and by each operator reading them."""
-            wrappers = self._tensor_wrappers
-            indices = [int(i) for i in self._indices_or_empty(tensors_idx_list)]
-            unread = list(dict.fromkeys(i for i in indices if i not in wrappers))
-            if unread:
-                wrappers.update(zip(unread, super().get_tensors(unread), strict=True))
-            return [wrappers[i] for i in indices]
+    def get_tensors(self, tensors_idx_list: Any) -> list[Any]:
+        """TVM's, each tensor's wrapper made once: TVM's reads a tensor's
+        quantization anew at each read, its scale and zero point new constants each
+        time (TVM tensors), and an int8 model's tensors are read by the operator
+        check, by the operator computing them, and by each operator reading them."""
+        wrappers = self._tensor_wrappers
+        indices = [int(i) for i in self._indices_or_empty(tensors_idx_list)]
+        unread = list(dict.fromkeys(i for i in indices if i not in wrappers))
+        if unread:
+            wrappers.update(zip(unread, super().get_tensors(unread), strict=True))
+        return [wrappers[i] for i in indices]
 
-        def get_op_code_str(self, op: Any) -> str:
-            from tflite.BuiltinOperator import BuiltinOperator
+    def get_op_code_str(self, op: Any) -> str:
+        from tflite.BuiltinOperator import BuiltinOperator
 
-            code = self.model.OperatorCodes(op.OpcodeIndex())
-            if max(code.BuiltinCode(), code.DeprecatedBuiltinCode()) == BuiltinOperator.CUSTOM:
-                custom = (code.CustomCode() or b"").decode("utf-8", "replace")
-                if custom in CONVERTED_CUSTOM:
-                    return custom
-            return str(super().get_op_code_str(op))
+        code = self.model.OperatorCodes(op.OpcodeIndex())
+        if max(code.BuiltinCode(), code.DeprecatedBuiltinCode()) == BuiltinOperator.CUSTOM:
+            custom = (code.CustomCode() or b"").decode("utf-8", "replace")
+            if custom in CONVERTED_CUSTOM:
+                return custom
+        return str(super().get_op_code_str(op))
 
-        def convert_transpose_conv_bias(self, op: Any) -> Any:
-            """MediaPipe's Convolution2DTransposeBias: TFLite's TRANSPOSE_CONV (float32,
-            weights OHWI) plus a bias, its output shape its own (TFLite's takes it as an
-            input): (in - 1) * stride + kernel - padding, the padding SAME's total, of
-            which the top (left) gets half, rounded down."""
-            from tflite.Padding import Padding
+    def convert_transpose_conv_bias(self, op: Any) -> Any:
+        """MediaPipe's Convolution2DTransposeBias: TFLite's TRANSPOSE_CONV (float32,
+        weights OHWI) plus a bias, its output shape its own (TFLite's takes it as an
+        input): (in - 1) * stride + kernel - padding, the padding SAME's total, of
+        which the top (left) gets half, rounded down."""
+        from tflite.Padding import Padding
 
-            data, weights, bias = self.get_input_tensors(op)
-            options = _custom_options(op)
-            if len(options) < 3:
-                raise ValueError(
-                    f"its options are {options.nbytes} bytes, a TfLiteTransposeConvParams "
-                    "is 12 (padding, stride width, stride height)"
-                )
-            padding, stride_w, stride_h = (int(v) for v in options[:3])
-            _, in_h, in_w, _ = tensor_shape(data.tensor)
-            _, kernel_h, kernel_w, _ = tensor_shape(weights.tensor)
-            pads = [0, 0, 0, 0]
-            if padding == Padding.SAME:
-                total_h = max(0, kernel_h - (in_h - 1) % stride_h - 1)
-                total_w = max(0, kernel_w - (in_w - 1) % stride_w - 1)
-                pads = [total_h // 2, total_w // 2, total_h - total_h // 2, total_w - total_w // 2]
-            # TVM legalizes conv2d_transpose of NCHW data only (its own TRANSPOSE_CONV,
-            # NHWC, is never lowered): the data is transposed to NCHW and back.
-            iohw = relax.op.permute_dims(self.get_tensor_expr(weights), [3, 0, 1, 2])
-            nchw = relax.op.permute_dims(self.get_tensor_expr(data), [0, 3, 1, 2])
-            out = relax.op.nn.conv2d_transpose(
-                nchw, iohw, strides=(stride_h, stride_w), padding=pads, out_dtype="float32"
+        data, weights, bias = self.get_input_tensors(op)
+        options = _custom_options(op)
+        if len(options) < 3:
+            raise ValueError(
+                f"its options are {options.nbytes} bytes, a TfLiteTransposeConvParams "
+                "is 12 (padding, stride width, stride height)"
             )
-            nhwc = relax.op.permute_dims(out, [0, 2, 3, 1])
-            return relax.op.add(nhwc, self.get_tensor_expr(bias))
+        padding, stride_w, stride_h = (int(v) for v in options[:3])
+        _, in_h, in_w, _ = tensor_shape(data.tensor)
+        _, kernel_h, kernel_w, _ = tensor_shape(weights.tensor)
+        pads = [0, 0, 0, 0]
+        if padding == Padding.SAME:
+            total_h = max(0, kernel_h - (in_h - 1) % stride_h - 1)
+            total_w = max(0, kernel_w - (in_w - 1) % stride_w - 1)
+            pads = [total_h // 2, total_w // 2, total_h - total_h // 2, total_w - total_w // 2]
+        # TVM legalizes conv2d_transpose of NCHW data only (its own TRANSPOSE_CONV,
+        # NHWC, is never lowered): the data is transposed to NCHW and back.
+        iohw = relax.op.permute_dims(self.get_tensor_expr(weights), [3, 0, 1, 2])
+        nchw = relax.op.permute_dims(self.get_tensor_expr(data), [0, 3, 1, 2])
+        out = relax.op.nn.conv2d_transpose(
+            nchw, iohw, strides=(stride_h, stride_w), padding=pads, out_dtype="float32"
+        )
+        nhwc = relax.op.permute_dims(out, [0, 2, 3, 1])
+        return relax.op.add(nhwc, self.get_tensor_expr(bias))
 
-        def convert_max_pool_argmax(self, op: Any) -> Any:
-            """MediaPipe's MaxPoolingWithArgmax2D: MAX_POOL_2D's values (the window
-            clamped to the input), its activation, and where in its window each max is
-            (row * filter width + column, the first of equal maxima, + 0.1, as float32)."""
-            from tflite.Padding import Padding
+    def convert_max_pool_argmax(self, op: Any) -> Any:
+        """MediaPipe's MaxPoolingWithArgmax2D: MAX_POOL_2D's values (the window
+        clamped to the input), its activation, and where in its window each max is
+        (row * filter width + column, the first of equal maxima, + 0.1, as float32)."""
+        from tflite.Padding import Padding
 
-            (data,) = self.get_input_tensors(op)
-            o = _pool_options(op, "MaxPoolingWithArgmax2D")
-            _, height, width, _ = tensor_shape(data.tensor)
-            if o.padding == Padding.SAME:
-                out_h, out_w = -(-height // o.stride_h), -(-width // o.stride_w)
-            else:
-                out_h = (height - o.filter_h + o.stride_h) // o.stride_h
-                out_w = (width - o.filter_w + o.stride_w) // o.stride_w
-            top = _padding(o.stride_h, height, o.filter_h, out_h)
-            left = _padding(o.stride_w, width, o.filter_w, out_w)
-            span_h, span_w = (out_h - 1) * o.stride_h + 1, (out_w - 1) * o.stride_w + 1
-            bottom = max(0, span_h + o.filter_h - 1 - height - top)
-            right = max(0, span_w + o.filter_w - 1 - width - left)
-            # Padded with -inf: a padded cell is never a window's max, as if left out.
-            padded = self.bb.emit(
-                relax.op.nn.pad(
-                    self.get_tensor_expr(data),
-                    pad_width=[0, 0, top, bottom, left, right, 0, 0],
-                    pad_value=float("-inf"),
-                )
+        (data,) = self.get_input_tensors(op)
+        o = _pool_options(op, "MaxPoolingWithArgmax2D")
+        _, height, width, _ = tensor_shape(data.tensor)
+        if o.padding == Padding.SAME:
+            out_h, out_w = -(-height // o.stride_h), -(-width // o.stride_w)
+        else:
+            out_h = (height - o.filter_h + o.stride_h) // o.stride_h
+            out_w = (width - o.filter_w + o.stride_w) // o.stride_w
+        top = _padding(o.stride_h, height, o.filter_h, out_h)
+        left = _padding(o.stride_w, width, o.filter_w, out_w)
+        span_h, span_w = (out_h - 1) * o.stride_h + 1, (out_w - 1) * o.stride_w + 1
+        bottom = max(0, span_h + o.filter_h - 1 - height - top)
+        right = max(0, span_w + o.filter_w - 1 - width - left)
+        # Padded with -inf: a padded cell is never a window's max, as if left out.
+        padded = self.bb.emit(
+            relax.op.nn.pad(
+                self.get_tensor_expr(data),
+                pad_width=[0, 0, top, bottom, left, right, 0, 0],
+                pad_value=float("-inf"),
             )
-            windows = [
+        )
+        windows = [
+            relax.op.strided_slice(
+                padded,
+                axes=[1, 2],
+                begin=[y, x],
+                end=[y + span_h, x + span_w],
+                strides=[o.stride_h, o.stride_w],
+            )
+            for y in range(o.filter_h)
+            for x in range(o.filter_w)
+        ]
+        stacked = self.bb.emit(relax.op.stack(windows, axis=4))
+        values = relax.op.max(stacked, axis=4)
+        if o.activation in _CLAMPS:
+            low, high = _CLAMPS[o.activation]
+            values = relax.op.clip(values, low, float("inf") if high is None else high)
+        where = relax.op.astype(relax.op.argmax(stacked, axis=4), "float32")
+        indices = relax.op.add(where, relax.const(0.1, "float32"))
+        return relax.Tuple([self.bb.emit(values), self.bb.emit(indices)])
+
+    def convert_max_unpooling(self, op: Any) -> Any:
+        """MediaPipe's MaxUnpooling2D: each value written where its index (row *
+        filter width + column, truncated) puts it in its window, at stride * its
+        position less the padding, within an output of filter size * the input's;
+        0 elsewhere. Windows that do not overlap (stride >= filter) only: each output
+        pixel is then in one window at most, and takes its value by a gather. An
+        index outside its window writes nothing (MediaPipe's kernel would write into a
+        neighbouring window's pixel: MaxPoolingWithArgmax2D never gives one)."""
+        data, indices = self.get_input_tensors(op)
+        o = _pool_options(op, "MaxUnpooling2D")
+        if o.stride_h < o.filter_h or o.stride_w < o.filter_w:
+            raise ValueError(
+                f"overlapping windows (stride {o.stride_h}x{o.stride_w}, filter "
+                f"{o.filter_h}x{o.filter_w}) are not converted"
+            )
+        _, height, width, _ = tensor_shape(data.tensor)
+        gathered_x, gathered_at = self.get_tensor_expr(data), self.get_tensor_expr(indices)
+        offsets = []  # of each output row (column) in its window, -1 if in none
+        for axis, size, stride, kernel in [
+            (1, height, o.stride_h, o.filter_h),
+            (2, width, o.stride_w, o.filter_w),
+        ]:
+            out_size = size * kernel
+            pad = _padding(stride, out_size, kernel, size)
+            source, offset = np.divmod(np.arange(out_size) + pad, stride)
+            rows = relax.const(np.minimum(source, size - 1).astype("int32"))
+            gathered_x = relax.op.take(gathered_x, rows, axis=axis, mode="clip")
+            gathered_at = relax.op.take(gathered_at, rows, axis=axis, mode="clip")
+            offsets.append(np.where((offset < kernel) & (source < size), offset, -1))
+        dy, dx = offsets[0][:, None], offsets[1][None, :]
+        position = np.where((dy >= 0) & (dx >= 0), dy * o.filter_w + dx, -1)
+        wanted = relax.const(position[None, :, :, None].astype("int32"))
+        chosen = relax.op.equal(relax.op.astype(gathered_at, "int32"), wanted)
+        zero = relax.const(0.0, "float32")
+        return relax.op.where(chosen, gathered_x, zero)
+
+    def _require_version(self, op: Any, name: str, versions: tuple[int, ...] = (2,)) -> None:
+        """Only the versions of MediaPipe's operator `name` converted here."""
+        version = self.model.OperatorCodes(op.OpcodeIndex()).Version()
+        if version not in versions:
+            raise ValueError(f"{name} version {version} is not converted (version 2 is)")
+
+    def _scalar(self, expr: Any) -> Any:
+        return self.bb.emit(relax.op.reshape(expr, [1]))
+
+    def convert_landmarks_to_transform_matrix(self, op: Any) -> Any:
+        """MediaPipe's Landmarks2TransformMatrix (version 2): the rotation that levels
+        the line from the left to the right landmark (to `target_rotation_radians`),
+        the box of the subset's landmarks so rotated, and the 4x4 matrix taking an
+        output pixel of `output_width` x `output_height` to the box, scaled by
+        `scale_x`, `scale_y`: shift(center) * rotate(-rotation) * scale * shift(-output
+        size / 2)."""
+        self._require_version(op, "Landmarks2TransformMatrix")
+        (landmarks,) = self.get_input_tensors(op)
+        o = flex_options(op)
+        expr = self.get_tensor_expr(landmarks)
+
+        def coordinate(index: int, axis: int) -> Any:
+            return self._scalar(
                 relax.op.strided_slice(
-                    padded,
-                    axes=[1, 2],
-                    begin=[y, x],
-                    end=[y + span_h, x + span_w],
-                    strides=[o.stride_h, o.stride_w],
+                    expr, axes=[1, 2], begin=[index, axis], end=[index + 1, axis + 1]
                 )
-                for y in range(o.filter_h)
-                for x in range(o.filter_w)
-            ]
-            stacked = self.bb.emit(relax.op.stack(windows, axis=4))
-            values = relax.op.max(stacked, axis=4)
-            if o.activation in _CLAMPS:
-                low, high = _CLAMPS[o.activation]
-                values = relax.op.clip(values, low, float("inf") if high is None else high)
-            where = relax.op.astype(relax.op.argmax(stacked, axis=4), "float32")
-            indices = relax.op.add(where, relax.const(0.1, "float32"))
-            return relax.Tuple([self.bb.emit(values), self.bb.emit(indices)])
-
-        def convert_max_unpooling(self, op: Any) -> Any:
-            """MediaPipe's MaxUnpooling2D: each value written where its index (row *
-            filter width + column, truncated) puts it in its window, at stride * its
-            position less the padding, within an output of filter size * the input's;
-            0 elsewhere. Windows that do not overlap (stride >= filter) only: each output
-            pixel is then in one window at most, and takes its value by a gather. An
-            index outside its window writes nothing (MediaPipe's kernel would write into a
-            neighbouring window's pixel: MaxPoolingWithArgmax2D never gives one)."""
-            data, indices = self.get_input_tensors(op)
-            o = _pool_options(op, "MaxUnpooling2D")
-            if o.stride_h < o.filter_h or o.stride_w < o.filter_w:
-                raise ValueError(
-                    f"overlapping windows (stride {o.stride_h}x{o.stride_w}, filter "
-                    f"{o.filter_h}x{o.filter_w}) are not converted"
-                )
-            _, height, width, _ = tensor_shape(data.tensor)
-            gathered_x, gathered_at = self.get_tensor_expr(data), self.get_tensor_expr(indices)
-            offsets = []  # of each output row (column) in its window, -1 if in none
-            for axis, size, stride, kernel in [
-                (1, height, o.stride_h, o.filter_h),
-                (2, width, o.stride_w, o.filter_w),
-            ]:
-                out_size = size * kernel
-                pad = _padding(stride, out_size, kernel, size)
-                source, offset = np.divmod(np.arange(out_size) + pad, stride)
-                rows = relax.const(np.minimum(source, size - 1).astype("int32"))
-                gathered_x = relax.op.take(gathered_x, rows, axis=axis, mode="clip")
-                gathered_at = relax.op.take(gathered_at, rows, axis=axis, mode="clip")
-                offsets.append(np.where((offset < kernel) & (source < size), offset, -1))
-            dy, dx = offsets[0][:, None], offsets[1][None, :]
-            position = np.where((dy >= 0) & (dx >= 0), dy * o.filter_w + dx, -1)
-            wanted = relax.const(position[None, :, :, None].astype("int32"))
-            chosen = relax.op.equal(relax.op.astype(gathered_at, "int32"), wanted)
-            zero = relax.const(0.0, "float32")
-            return relax.op.where(chosen, gathered_x, zero)
-
-        def _require_version(self, op: Any, name: str, versions: tuple[int, ...] = (2,)) -> None:
-            """Only the versions of MediaPipe's operator `name` converted here."""
-            version = self.model.OperatorCodes(op.OpcodeIndex()).Version()
-            if version not in versions:
-                raise ValueError(f"{name} version {version} is not converted (version 2 is)")
-
-        def _scalar(self, expr: Any) -> Any:
-            return self.bb.emit(relax.op.reshape(expr, [1]))
-
-        def convert_landmarks_to_transform_matrix(self, op: Any) -> Any:
-            """MediaPipe's Landmarks2TransformMatrix (version 2): the rotation that levels
-            the line from the left to the right landmark (to `target_rotation_radians`),
-            the box of the subset's landmarks so rotated, and the 4x4 matrix taking an
-            output pixel of `output_width` x `output_height` to the box, scaled by
-            `scale_x`, `scale_y`: shift(center) * rotate(-rotation) * scale * shift(-output
-            size / 2)."""
-            self._require_version(op, "Landmarks2TransformMatrix")
-            (landmarks,) = self.get_input_tensors(op)
-            o = _flex_options(op)
-            expr = self.get_tensor_expr(landmarks)
-
-            def coordinate(index: int, axis: int) -> Any:
-                return self._scalar(
-                    relax.op.strided_slice(
-                        expr, axes=[1, 2], begin=[index, axis], end=[index + 1, axis + 1]
-                    )
-                )
-
-            left, right = int(o["left_rotation_idx"]), int(o["right_rotation_idx"])
-            count = tensor_shape(landmarks.tensor)[1]
-            subset_idxs = [int(i) for i in o["subset_idxs"]]
-            if not all(0 <= i < count for i in [left, right, *subset_idxs]):
-                raise ValueError(f"its options name landmarks outside the {count} it reads")
-            dy = relax.op.subtract(coordinate(right, 1), coordinate(left, 1))
-            dx = relax.op.subtract(coordinate(right, 0), coordinate(left, 0))
-            target = relax.const(np.float32(o.get("target_rotation_radians", 0.0)))
-            rotation = self.bb.emit(relax.op.subtract(target, relax.op.atan2(dy, dx)))
-            cos, sin = self.bb.emit(relax.op.cos(rotation)), self.bb.emit(relax.op.sin(rotation))
-            subset = relax.const(np.asarray(subset_idxs, "int32"))
-            points = self.bb.emit(relax.op.take(expr, subset, axis=1, mode="clip"))  # [1, K, 3]
-            xs, ys = (
-                self.bb.emit(
-                    relax.op.reshape(
-                        relax.op.strided_slice(points, axes=[2], begin=[i], end=[i + 1]),
-                        [len(subset_idxs)],
-                    )
-                )
-                for i in range(2)
             )
-            turned_x = self.bb.emit(relax.op.subtract(cos * xs, sin * ys))
-            turned_y = self.bb.emit(relax.op.add(sin * xs, cos * ys))
-            extremes = [
-                self._scalar(reduce(t, axis=0))
-                for t in (turned_x, turned_y)
-                for reduce in (relax.op.max, relax.op.min)
-            ]
-            max_x, min_x, max_y, min_y = extremes
-            half = relax.const(np.float32(0.5))
-            middle_x = self.bb.emit((max_x + min_x) * half)
-            middle_y = self.bb.emit((max_y + min_y) * half)
-            # The box's center, rotated back.
-            crop_x = cos * middle_x + sin * middle_y
-            crop_y = cos * middle_y - sin * middle_x
-            out_w, out_h = float(o["output_width"]), float(o["output_height"])
-            scale_x = (max_x - min_x) * relax.const(np.float32(o["scale_x"] / out_w))
-            scale_y = (max_y - min_y) * relax.const(np.float32(o["scale_y"] / out_h))
-            scale_x, scale_y = self.bb.emit(scale_x), self.bb.emit(scale_y)
-            # rotate(-rotation): cos, sin of -rotation are cos, -sin.
-            m00, m01 = self.bb.emit(cos * scale_x), self.bb.emit(sin * scale_y)
-            m10, m11 = self.bb.emit(-sin * scale_x), self.bb.emit(cos * scale_y)
-            shift_x, shift_y = (
-                relax.const(np.float32(-out_w / 2)),
-                relax.const(np.float32(-out_h / 2)),
-            )
-            m03 = crop_x + m00 * shift_x + m01 * shift_y
-            m13 = crop_y + m10 * shift_x + m11 * shift_y
-            zero, one = relax.const(np.zeros(1, "float32")), relax.const(np.ones(1, "float32"))
-            rows = [m00, m01, zero, m03, m10, m11, zero, m13]
-            rows += [zero, zero, one, zero, zero, zero, zero, one]
-            return relax.op.reshape(relax.op.concat(rows, axis=0), [1, 4, 4])
 
-        def _affine_rows(self, matrix: Any) -> list[Any]:
-            """The first two rows of a [1, 4, 4] matrix, each element a [1] tensor."""
-            return [
-                self._scalar(
-                    relax.op.strided_slice(matrix, axes=[1, 2], begin=[r, c], end=[r + 1, c + 1])
+        left, right = int(o["left_rotation_idx"]), int(o["right_rotation_idx"])
+        count = tensor_shape(landmarks.tensor)[1]
+        subset_idxs = [int(i) for i in o["subset_idxs"]]
+        if not all(0 <= i < count for i in [left, right, *subset_idxs]):
+            raise ValueError(f"its options name landmarks outside the {count} it reads")
+        dy = relax.op.subtract(coordinate(right, 1), coordinate(left, 1))
+        dx = relax.op.subtract(coordinate(right, 0), coordinate(left, 0))
+        target = relax.const(np.float32(o.get("target_rotation_radians", 0.0)))
+        rotation = self.bb.emit(relax.op.subtract(target, relax.op.atan2(dy, dx)))
+        cos, sin = self.bb.emit(relax.op.cos(rotation)), self.bb.emit(relax.op.sin(rotation))
+        subset = relax.const(np.asarray(subset_idxs, "int32"))
+        points = self.bb.emit(relax.op.take(expr, subset, axis=1, mode="clip"))  # [1, K, 3]
+        xs, ys = (
+            self.bb.emit(
+                relax.op.reshape(
+                    relax.op.strided_slice(points, axes=[2], begin=[i], end=[i + 1]),
+                    [len(subset_idxs)],
                 )
-                for r in range(2)
-                for c in range(4)
-            ]
+            )
+            for i in range(2)
+        )
+        turned_x = self.bb.emit(relax.op.subtract(cos * xs, sin * ys))
+        turned_y = self.bb.emit(relax.op.add(sin * xs, cos * ys))
+        extremes = [
+            self._scalar(reduce(t, axis=0))
+            for t in (turned_x, turned_y)
+            for reduce in (relax.op.max, relax.op.min)
+        ]
+        max_x, min_x, max_y, min_y = extremes
+        half = relax.const(np.float32(0.5))
+        middle_x = self.bb.emit((max_x + min_x) * half)
+        middle_y = self.bb.emit((max_y + min_y) * half)
+        # The box's center, rotated back.
+        crop_x = cos * middle_x + sin * middle_y
+        crop_y = cos * middle_y - sin * middle_x
+        out_w, out_h = float(o["output_width"]), float(o["output_height"])
+        scale_x = (max_x - min_x) * relax.const(np.float32(o["scale_x"] / out_w))
+        scale_y = (max_y - min_y) * relax.const(np.float32(o["scale_y"] / out_h))
+        scale_x, scale_y = self.bb.emit(scale_x), self.bb.emit(scale_y)
+        # rotate(-rotation): cos, sin of -rotation are cos, -sin.
+        m00, m01 = self.bb.emit(cos * scale_x), self.bb.emit(sin * scale_y)
+        m10, m11 = self.bb.emit(-sin * scale_x), self.bb.emit(cos * scale_y)
+        shift_x, shift_y = (
+            relax.const(np.float32(-out_w / 2)),
+            relax.const(np.float32(-out_h / 2)),
+        )
+        m03 = crop_x + m00 * shift_x + m01 * shift_y
+        m13 = crop_y + m10 * shift_x + m11 * shift_y
+        zero, one = relax.const(np.zeros(1, "float32")), relax.const(np.ones(1, "float32"))
+        rows = [m00, m01, zero, m03, m10, m11, zero, m13]
+        rows += [zero, zero, one, zero, zero, zero, zero, one]
+        return relax.op.reshape(relax.op.concat(rows, axis=0), [1, 4, 4])
 
-        def convert_transform_tensor_bilinear(self, op: Any) -> Any:
-            """MediaPipe's TransformTensorBilinear (version 2): each output pixel (x, y)
-            of `output_width` x `output_height` samples the input bilinearly at the first
-            two rows of the matrix times (x, y, 0, 1), corners aligned (the matrix's
-            shift corrected by half a pixel), 0 outside the input; a corner past the
-            input's last row or column reads 0."""
-            self._require_version(op, "TransformTensorBilinear")
-            data, matrix = self.get_input_tensors(op)
-            o = _flex_options(op)
-            out_h, out_w = int(o["output_height"]), int(o["output_width"])
-            _, height, width, channels = tensor_shape(data.tensor)
-            a, b, _, tx, c, d, _, ty = self._affine_rows(self.get_tensor_expr(matrix))
-            half = relax.const(np.float32(0.5))
-            tx = tx + a * half + b * half - half
-            ty = ty + c * half + d * half - half
-            grid_y, grid_x = np.meshgrid(np.arange(out_h), np.arange(out_w), indexing="ij")
-            gx, gy = (relax.const(g.reshape(-1).astype("float32")) for g in (grid_x, grid_y))
-            x = self.bb.emit(a * gx + b * gy + tx)  # [out_h * out_w]
-            y = self.bb.emit(c * gx + d * gy + ty)
-            zero = relax.const(np.float32(0))
-            inside = self.bb.emit(
+    def _affine_rows(self, matrix: Any) -> list[Any]:
+        """The first two rows of a [1, 4, 4] matrix, each element a [1] tensor."""
+        return [
+            self._scalar(
+                relax.op.strided_slice(matrix, axes=[1, 2], begin=[r, c], end=[r + 1, c + 1])
+            )
+            for r in range(2)
+            for c in range(4)
+        ]
+
+    def convert_transform_tensor_bilinear(self, op: Any) -> Any:
+        """MediaPipe's TransformTensorBilinear (version 2): each output pixel (x, y)
+        of `output_width` x `output_height` samples the input bilinearly at the first
+        two rows of the matrix times (x, y, 0, 1), corners aligned (the matrix's
+        shift corrected by half a pixel), 0 outside the input; a corner past the
+        input's last row or column reads 0."""
+        self._require_version(op, "TransformTensorBilinear")
+        data, matrix = self.get_input_tensors(op)
+        o = flex_options(op)
+        out_h, out_w = int(o["output_height"]), int(o["output_width"])
+        _, height, width, channels = tensor_shape(data.tensor)
+        a, b, _, tx, c, d, _, ty = self._affine_rows(self.get_tensor_expr(matrix))
+        half = relax.const(np.float32(0.5))
+        tx = tx + a * half + b * half - half
+        ty = ty + c * half + d * half - half
+        grid_y, grid_x = np.meshgrid(np.arange(out_h), np.arange(out_w), indexing="ij")
+        gx, gy = (relax.const(g.reshape(-1).astype("float32")) for g in (grid_x, grid_y))
+        x = self.bb.emit(a * gx + b * gy + tx)  # [out_h * out_w]
+        y = self.bb.emit(c * gx + d * gy + ty)
+        zero = relax.const(np.float32(0))
+        inside = self.bb.emit(
+            relax.op.logical_and(
                 relax.op.logical_and(
-                    relax.op.logical_and(
-                        relax.op.greater_equal(x, zero),
-                        relax.op.less_equal(x, relax.const(np.float32(width - 1))),
-                    ),
-                    relax.op.logical_and(
-                        relax.op.greater_equal(y, zero),
-                        relax.op.less_equal(y, relax.const(np.float32(height - 1))),
-                    ),
+                    relax.op.greater_equal(x, zero),
+                    relax.op.less_equal(x, relax.const(np.float32(width - 1))),
+                ),
+                relax.op.logical_and(
+                    relax.op.greater_equal(y, zero),
+                    relax.op.less_equal(y, relax.const(np.float32(height - 1))),
+                ),
+            )
+        )
+        x0, y0 = self.bb.emit(relax.op.floor(x)), self.bb.emit(relax.op.floor(y))
+        right, lower = self.bb.emit(x - x0), self.bb.emit(y - y0)
+        flat = self.bb.emit(
+            relax.op.reshape(self.get_tensor_expr(data), [height * width, channels])
+        )
+
+        def corner(dy: int, dx: int) -> Any:
+            row = relax.op.astype(y0, "int32") + relax.const(np.int32(dy))
+            column = relax.op.astype(x0, "int32") + relax.const(np.int32(dx))
+            row, column = self.bb.emit(row), self.bb.emit(column)
+            valid = relax.op.logical_and(
+                relax.op.logical_and(
+                    relax.op.greater_equal(row, relax.const(np.int32(0))),
+                    relax.op.less(row, relax.const(np.int32(height))),
+                ),
+                relax.op.logical_and(
+                    relax.op.greater_equal(column, relax.const(np.int32(0))),
+                    relax.op.less(column, relax.const(np.int32(width))),
+                ),
+            )
+            valid = self.bb.emit(relax.op.logical_and(valid, inside))
+            index = relax.op.where(
+                valid, row * relax.const(np.int32(width)) + column, relax.const(np.int32(0))
+            )
+            values = relax.op.take(flat, self.bb.emit(index), axis=0, mode="clip")
+            return relax.op.where(relax.op.expand_dims(valid, 1), values, zero)
+
+        one = relax.const(np.float32(1))
+        right_c, lower_c = relax.op.expand_dims(right, 1), relax.op.expand_dims(lower, 1)
+        upper = (one - right_c) * corner(0, 0) + right_c * corner(0, 1)
+        below = (one - right_c) * corner(1, 0) + right_c * corner(1, 1)
+        result = lower_c * below + (one - lower_c) * upper
+        return relax.op.reshape(result, [1, out_h, out_w, channels])
+
+    def convert_transform_landmarks(self, op: Any) -> Any:
+        """MediaPipe's TransformLandmarks (version 2): each landmark's x, y taken by
+        the first two rows of the matrix times (x, y, 0, 1); a third coordinate kept."""
+        self._require_version(op, "TransformLandmarks")
+        landmarks, matrix = self.get_input_tensors(op)
+        dims = tensor_shape(landmarks.tensor)[-1]
+        if dims not in (2, 3):
+            raise ValueError(f"landmarks of {dims} coordinates (2 or 3 are converted)")
+        a, b, _, tx, c, d, _, ty = self._affine_rows(self.get_tensor_expr(matrix))
+        expr = self.get_tensor_expr(landmarks)
+
+        def axis(i: int) -> Any:
+            return self.bb.emit(relax.op.strided_slice(expr, axes=[2], begin=[i], end=[i + 1]))
+
+        x, y = axis(0), axis(1)
+        moved = [a * x + b * y + tx, c * x + d * y + ty]
+        if dims == 3:
+            moved.append(axis(2))
+        return relax.op.concat(moved, axis=2)
+
+    def convert_pad(self, op: Any) -> Any:
+        data, paddings, *constant = self.get_input_tensors(op)
+        if not data.qnn_params:
+            return super().convert_pad(op)
+        (out,) = self.get_output_tensors(op)
+        if not all(self.has_same_qnn_params(data, t) for t in (out, *constant)):
+            raise tvm.error.OpNotImplemented(
+                f"quantized PAD computing {tflite_tensor_label(out.tensor, out.tensor_idx)} "
+                "is quantized "
+                "unlike its input (TFLite's kernel copies the values)"
+            )
+        if constant:
+            (value,) = np.asarray(self.get_tensor_value(constant[0])).reshape(-1)
+        else:
+            value = data.qnn_params["zero_point"].value.numpy()
+        widths = np.asarray(self.get_tensor_value(paddings)).reshape(-1)
+        return relax.op.nn.pad(
+            self.get_tensor_expr(data),
+            pad_width=[int(w) for w in widths],
+            pad_value=float(value),
+        )
+
+    def convert_densify(self, op: Any) -> None:
+        (sparse,) = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        values = np.frombuffer(
+            sparse.buffer.DataAsNumpy() if sparse.buffer.DataLength() else b"",
+            self.get_tensor_type_as_numpy(sparse),
+        )
+        try:
+            dense = densified(sparse.tensor, values)
+        except SparsityError as error:
+            problem = str(error)
+        else:
+            problem = ""
+        # Raised outside the handler: a chained error's frames would keep TVM's
+        # BlockBuilder alive past the frontend's clean-up (a warning on stderr).
+        if problem:
+            label = tflite_tensor_label(sparse.tensor, sparse.tensor_idx)
+            raise ValueError(f"the sparse tensor {label}: {problem}")
+        # A weight, dense from here on: the operators reading it read a constant.
+        self.set_prefetched_node(out.tensor_idx, dense)
+
+    def get_tensor_value(self, tensor: Any, is_sparse: bool = False) -> Any:
+        # A densified weight (a float16 one's DEQUANTIZE reads it) has no buffer.
+        if not is_sparse and self.is_prefetched(tensor.tensor_idx):
+            return self.get_prefetched_node(tensor.tensor_idx)
+        return super().get_tensor_value(tensor, is_sparse)
+
+    def convert_shape(self, op: Any) -> Any:
+        (data,) = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        dims = self._infer_shape(self.get_tensor_expr(data))
+        if not all(isinstance(d, tvm.tirx.IntImm) for d in dims):
+            raise ValueError(f"the shape of its input is dynamic: {list(dims)}")
+        dtype = self.get_tensor_type_str(out.tensor.Type())
+        return relax.const(np.array([int(d) for d in dims], dtype), dtype)
+
+    def convert_reshape(self, op: Any) -> Any:
+        data, *shape = self.get_input_tensors(op)
+        if not (shape and self.has_expr(shape[0].tensor_idx)):
+            return super().convert_reshape(op)
+        (out,) = self.get_output_tensors(op)
+        computed = self.get_expr(shape[0].tensor_idx)
+        if isinstance(computed, tvm.ir.Constant):
+            target = [int(d) for d in computed.value.numpy().reshape(-1)]
+        else:
+            # Shapes are static: a shape computed at run time (a SHAPE's slices packed
+            # with a -1) is the one the file declares, if the sizes agree.
+            target = tensor_shape(out.tensor)
+            size = int(np.prod([int(d) for d in self._infer_shape(self.get_expr(data.tensor_idx))]))
+            if int(np.prod(target)) != size:
+                raise ValueError(
+                    f"its shape is computed at run time and the file's {target} does not "
+                    f"hold its {size} values"
                 )
+        return relax.op.reshape(self.get_tensor_expr(data), target)
+
+    def convert_expand_dims(self, op: Any) -> Any:
+        data, axis = self.get_input_tensors(op)
+        if data.qnn_params and not self.has_same_qnn_params(data, self.get_output_tensors(op)[0]):
+            raise tvm.error.OpNotImplemented(
+                "quantized EXPAND_DIMS whose output is quantized unlike its input"
             )
-            x0, y0 = self.bb.emit(relax.op.floor(x)), self.bb.emit(relax.op.floor(y))
-            right, lower = self.bb.emit(x - x0), self.bb.emit(y - y0)
-            flat = self.bb.emit(
-                relax.op.reshape(self.get_tensor_expr(data), [height * width, channels])
+        (position,) = np.asarray(self.get_tensor_value(axis)).reshape(-1)
+        # TFLite counts a negative axis from the end of the output, as Relax does.
+        return relax.op.expand_dims(self.get_tensor_expr(data), int(position))
+
+    def convert_fully_connected(self, op: Any) -> Any:
+        from tflite.FullyConnectedOptions import FullyConnectedOptions
+
+        options = options_of(op, FullyConnectedOptions)
+        data, weight = self.get_input_tensors(op)[:2]
+        units = int(tensor_shape(weight.tensor)[0])
+        operands = self._kernel_operands(op)
+        if operands is None:
+            out = super().convert_fully_connected(op)
+            if options.KeepNumDims() or len(tensor_shape(data.tensor)) == 2:
+                return out
+            return relax.op.reshape(self.bb.normalize(out), [-1, units])
+        data, weight, _, _ = operands
+        r, tables = self._requantization(operands, options.FusedActivationFunction(), True)
+        shape = tensor_shape(data.tensor)
+        inputs = int(tensor_shape(weight.tensor)[1])
+        rows = int(np.prod(shape)) // inputs
+        expr = self.get_tensor_expr(data)
+        if shape != [rows, inputs]:
+            expr = self.bb.emit(relax.op.reshape(expr, [rows, inputs]))
+        result = self._kernel(
+            lambda x, w, b, m, s: fully_connected(x, w, b, m, s, r),
+            ("fully_connected", r),
+            expr,
+            operands,
+            tables,
+        )
+        if options.KeepNumDims() and len(shape) != 2:
+            return relax.op.reshape(self.bb.normalize(result), [*shape[:-1], units])
+        return result
+
+    def convert_conv(self, op: Any, conv_type: str) -> Any:
+        from tflite.Conv2DOptions import Conv2DOptions
+        from tflite.DepthwiseConv2DOptions import DepthwiseConv2DOptions
+
+        operands = self._kernel_operands(op)
+        if operands is None:
+            return super().convert_conv(op, conv_type)
+        data, weight, _, _ = operands
+        depthwise = conv_type == "depthwise"
+        options = options_of(op, DepthwiseConv2DOptions if depthwise else Conv2DOptions)
+        r, tables = self._requantization(operands, options.FusedActivationFunction(), False)
+        _, kernel_h, kernel_w, _ = tensor_shape(weight.tensor)
+        window = conv_window(options, data.tensor, (kernel_h, kernel_w))
+        kernel = depthwise_conv2d if depthwise else conv2d
+        return self._kernel(
+            lambda x, w, b, m, s: kernel(x, w, b, m, s, window, r),
+            ("depthwise_conv2d" if depthwise else "conv2d", window, r),
+            self.get_tensor_expr(data),
+            operands,
+            tables,
+        )
+
+    def _kernel_operands(self, op: Any) -> tuple[Any, Any, Any, Any] | None:
+        """(data, weight, bias or None, out) of a quantized operator our kernels
+        compute: int8 activations, an int8 weight of zero point 0 that is a constant
+        of the file; None for any other (TVM's converter's)."""
+        data, weight, *rest = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        bias = rest[0] if rest and rest[0].tensor_idx != -1 else None
+        types = {self.get_tensor_type_str(t.tensor.Type()) for t in (data, out, weight)}
+        constant = not self.has_expr(weight.tensor_idx) and (
+            bias is None or not self.has_expr(bias.tensor_idx)
+        )
+        if types != {"int8"} or not data.qnn_params or not constant:
+            return None
+        if np.any(_quantization(weight.tensor)[1] != 0):
+            return None  # our kernels sum a symmetric weight; TVM's converter takes this one
+        return data, weight, bias, out
+
+    def _requantization(
+        self, operands: tuple[Any, Any, Any, Any], activation: int, float_product: bool
+    ) -> tuple[Requantization, tuple[Any, Any]]:
+        """The operator's `requantization`, and the constants of its channels'
+        multipliers and shifts when its kernel reads them (else None, None)."""
+        data, weight, _, out = operands
+        out_dtype = self.get_tensor_type_str(out.tensor.Type())
+        try:
+            r, tables = requantization(
+                data.tensor, weight.tensor, out.tensor, activation, out_dtype, float_product
             )
+        except ValueError as error:
+            raise tvm.error.OpNotImplemented(str(error)) from None
+        if tables is None:
+            return r, (None, None)
+        name = weight.tensor.Name().decode("utf-8", "replace")
+        multipliers, shifts = (
+            self.exp_tab.new_const(t, dtype=str(t.dtype), source_name=f"{name}_{what}")
+            for t, what in zip(tables, ("multiplier", "shift"), strict=True)
+        )
+        return r, (multipliers, shifts)
 
-            def corner(dy: int, dx: int) -> Any:
-                row = relax.op.astype(y0, "int32") + relax.const(np.int32(dy))
-                column = relax.op.astype(x0, "int32") + relax.const(np.int32(dx))
-                row, column = self.bb.emit(row), self.bb.emit(column)
-                valid = relax.op.logical_and(
-                    relax.op.logical_and(
-                        relax.op.greater_equal(row, relax.const(np.int32(0))),
-                        relax.op.less(row, relax.const(np.int32(height))),
-                    ),
-                    relax.op.logical_and(
-                        relax.op.greater_equal(column, relax.const(np.int32(0))),
-                        relax.op.less(column, relax.const(np.int32(width))),
-                    ),
-                )
-                valid = self.bb.emit(relax.op.logical_and(valid, inside))
-                index = relax.op.where(
-                    valid, row * relax.const(np.int32(width)) + column, relax.const(np.int32(0))
-                )
-                values = relax.op.take(flat, self.bb.emit(index), axis=0, mode="clip")
-                return relax.op.where(relax.op.expand_dims(valid, 1), values, zero)
+    def _kernel(
+        self,
+        compute: Any,
+        key: tuple[Any, ...],
+        data: Any,
+        operands: tuple[Any, Any, Any, Any],
+        tables: tuple[Any, Any],
+    ) -> Any:
+        """One call of the kernel `compute(data, weight, bias, multipliers, shifts)`
+        (TE) on the operator's constants as the file stores them; `key` (its name
+        first) with the arguments' types says which kernel it is: an operator alike
+        (a stack of equal layers) calls the one made for the first, whose TE compute
+        and PrimFunc are not made again."""
+        _, weight, bias, _ = operands
+        weight_expr = self.get_tensor_expr(weight)
+        bias_expr = None if bias is None else self.get_tensor_expr(bias)
+        args = [data, weight_expr, bias_expr, *tables]
+        signature = (*key, *(None if a is None else str(a.ty) for a in args))
+        made = self._kernels.get(signature)
+        if made is not None:
+            gvar, out_ty = made
+            return relax.call_tir(gvar, relax.Tuple([a for a in args if a is not None]), out_ty)
+        # The bias, read through a cast: a narrower copy of it is widened there.
+        widened = {} if bias is None else {"primfunc_attrs": {WIDENED_ARGS: [2]}}
+        call = self.bb.call_te(compute, *args, primfunc_name_hint=key[0], **widened)
+        self._kernels[signature] = (call.args[0], call.ty_args[0])
+        return call
 
-            one = relax.const(np.float32(1))
-            right_c, lower_c = relax.op.expand_dims(right, 1), relax.op.expand_dims(lower, 1)
-            upper = (one - right_c) * corner(0, 0) + right_c * corner(0, 1)
-            below = (one - right_c) * corner(1, 0) + right_c * corner(1, 1)
-            result = lower_c * below + (one - lower_c) * upper
-            return relax.op.reshape(result, [1, out_h, out_w, channels])
+    def convert_batch_matmul(self, op: Any) -> Any:
+        from tflite.BatchMatMulOptions import BatchMatMulOptions
 
-        def convert_transform_landmarks(self, op: Any) -> Any:
-            """MediaPipe's TransformLandmarks (version 2): each landmark's x, y taken by
-            the first two rows of the matrix times (x, y, 0, 1); a third coordinate kept."""
-            self._require_version(op, "TransformLandmarks")
-            landmarks, matrix = self.get_input_tensors(op)
-            dims = tensor_shape(landmarks.tensor)[-1]
-            if dims not in (2, 3):
-                raise ValueError(f"landmarks of {dims} coordinates (2 or 3 are converted)")
-            a, b, _, tx, c, d, _, ty = self._affine_rows(self.get_tensor_expr(matrix))
-            expr = self.get_tensor_expr(landmarks)
+        if self.is_quantized(op):
+            raise tvm.error.OpNotImplemented("quantized BATCH_MATMUL")
+        options = BatchMatMulOptions()
+        table = op.BuiltinOptions()
+        options.Init(table.Bytes, table.Pos)
+        lhs, rhs = self.get_input_tensors(op)
+        return relax.op.matmul(
+            self._operand(lhs, options.AdjX()), self._operand(rhs, options.AdjY())
+        )
 
-            def axis(i: int) -> Any:
-                return self.bb.emit(relax.op.strided_slice(expr, axes=[2], begin=[i], end=[i + 1]))
+    def _operand(self, tensor: Any, adjoint: bool) -> Any:
+        """A BATCH_MATMUL operand, its last two axes swapped if `adjoint`."""
+        expr = self.get_tensor_expr(tensor)
+        if not adjoint:
+            return expr
+        rank = len(tensor_shape(tensor.tensor))
+        return relax.op.permute_dims(expr, [*range(rank - 2), rank - 1, rank - 2])
 
-            x, y = axis(0), axis(1)
-            moved = [a * x + b * y + tx, c * x + d * y + ty]
-            if dims == 3:
-                moved.append(axis(2))
-            return relax.op.concat(moved, axis=2)
+    # ---- int8 operators as TFLM computes them (`int8_unweighted_kernels`)
 
-        def convert_pad(self, op: Any) -> Any:
-            data, paddings, *constant = self.get_input_tensors(op)
-            if not data.qnn_params:
-                return super().convert_pad(op)
-            (out,) = self.get_output_tensors(op)
-            if not all(self.has_same_qnn_params(data, t) for t in (out, *constant)):
-                raise tvm.error.OpNotImplemented(
-                    f"quantized PAD computing {tflite_tensor_label(out.tensor, out.tensor_idx)} "
-                    "is quantized "
-                    "unlike its input (TFLite's kernel copies the values)"
-                )
-            if constant:
-                (value,) = np.asarray(self.get_tensor_value(constant[0])).reshape(-1)
-            else:
-                value = data.qnn_params["zero_point"].value.numpy()
-            widths = np.asarray(self.get_tensor_value(paddings)).reshape(-1)
-            return relax.op.nn.pad(
-                self.get_tensor_expr(data),
-                pad_width=[int(w) for w in widths],
-                pad_value=float(value),
-            )
+    def _int8_call(self, compute: Any, args: list[Any], name: str, **attrs: Any) -> Any:
+        exprs = [self.get_tensor_expr(t) for t in args]
+        hint = {"primfunc_attrs": attrs} if attrs else {}
+        return self.bb.call_te(compute, *exprs, primfunc_name_hint=name, **hint)
 
-        def convert_densify(self, op: Any) -> None:
-            (sparse,) = self.get_input_tensors(op)
-            (out,) = self.get_output_tensors(op)
-            values = np.frombuffer(
-                sparse.buffer.DataAsNumpy() if sparse.buffer.DataLength() else b"",
-                self.get_tensor_type_as_numpy(sparse),
-            )
-            try:
-                dense = densified(sparse.tensor, values)
-            except SparsityError as error:
-                problem = str(error)
-            else:
-                problem = ""
-            # Raised outside the handler: a chained error's frames would keep TVM's
-            # BlockBuilder alive past the frontend's clean-up (a warning on stderr).
-            if problem:
-                label = tflite_tensor_label(sparse.tensor, sparse.tensor_idx)
-                raise ValueError(f"the sparse tensor {label}: {problem}")
-            # A weight, dense from here on: the operators reading it read a constant.
-            self.set_prefetched_node(out.tensor_idx, dense)
+    def _bounds(self, out: Any, activation: int = 0) -> Any:
+        dtype = self.get_tensor_type_str(out.tensor.Type())
+        scale, zero_point = scalar_quantization(out) or (1.0, 0)
+        return int8.Bounds(*activation_range(activation, scale, zero_point, dtype), dtype)
 
-        def get_tensor_value(self, tensor: Any, is_sparse: bool = False) -> Any:
-            # A densified weight (a float16 one's DEQUANTIZE reads it) has no buffer.
-            if not is_sparse and self.is_prefetched(tensor.tensor_idx):
-                return self.get_prefetched_node(tensor.tensor_idx)
-            return super().get_tensor_value(tensor, is_sparse)
+    def convert_int8_add(self, op: Any) -> Any:
+        from tflite.AddOptions import AddOptions
 
-        def convert_shape(self, op: Any) -> Any:
-            (data,) = self.get_input_tensors(op)
-            (out,) = self.get_output_tensors(op)
-            dims = self._infer_shape(self.get_tensor_expr(data))
-            if not all(isinstance(d, tvm.tirx.IntImm) for d in dims):
-                raise ValueError(f"the shape of its input is dynamic: {list(dims)}")
-            dtype = self.get_tensor_type_str(out.tensor.Type())
-            return relax.const(np.array([int(d) for d in dims], dtype), dtype)
+        lhs, rhs = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        quantizations = [scalar_quantization(t) for t in (lhs, rhs, out)]
+        types = {self.get_tensor_type_str(t.tensor.Type()) for t in (lhs, rhs, out)}
+        if types != {"int8"} or None in quantizations:
+            return self.tvm_converters["ADD"](op=op)
+        (s1, z1), (s2, z2), (so, zo) = (q for q in quantizations if q is not None)
+        options = AddOptions()
+        table = op.BuiltinOptions()
+        options.Init(table.Bytes, table.Pos)
+        shapes = [tensor_shape(lhs.tensor), tensor_shape(rhs.tensor)]
+        operands, multiplier, shift = int8.add_operands(shapes, [s1, s2], [z1, z2], so)
+        output = int8.Requantized(multiplier, shift, zo)
+        bounds = self._bounds(out, options.FusedActivationFunction())
 
-        def convert_reshape(self, op: Any) -> Any:
-            data, *shape = self.get_input_tensors(op)
-            if not (shape and self.has_expr(shape[0].tensor_idx)):
-                return super().convert_reshape(op)
-            (out,) = self.get_output_tensors(op)
-            computed = self.get_expr(shape[0].tensor_idx)
-            if isinstance(computed, tvm.ir.Constant):
-                target = [int(d) for d in computed.value.numpy().reshape(-1)]
-            else:
-                # Shapes are static: a shape computed at run time (a SHAPE's slices packed
-                # with a -1) is the one the file declares, if the sizes agree.
-                target = tensor_shape(out.tensor)
-                size = int(
-                    np.prod([int(d) for d in self._infer_shape(self.get_expr(data.tensor_idx))])
-                )
-                if int(np.prod(target)) != size:
-                    raise ValueError(
-                        f"its shape is computed at run time and the file's {target} does not "
-                        f"hold its {size} values"
-                    )
-            return relax.op.reshape(self.get_tensor_expr(data), target)
+        def compute(a: Any, b: Any) -> Any:
+            return int8.add(a, b, operands, output, bounds, tensor_shape(out.tensor))
 
-        def convert_expand_dims(self, op: Any) -> Any:
-            data, axis = self.get_input_tensors(op)
-            if data.qnn_params and not self.has_same_qnn_params(
-                data, self.get_output_tensors(op)[0]
-            ):
-                raise tvm.error.OpNotImplemented(
-                    "quantized EXPAND_DIMS whose output is quantized unlike its input"
-                )
-            (position,) = np.asarray(self.get_tensor_value(axis)).reshape(-1)
-            # TFLite counts a negative axis from the end of the output, as Relax does.
-            return relax.op.expand_dims(self.get_tensor_expr(data), int(position))
+        # Fused with nothing, as TFLM runs it: in its producer's group its sum stage
+        # keeps a convolution's whole sum alive (TVM's fusion kept the dequantized
+        # inputs of its float32 add apart alike: `temporaries.widening_kept_apart`).
+        return self._int8_call(compute, [lhs, rhs], "add_int8", op_pattern=int8.OPAQUE)
 
-        def convert_fully_connected(self, op: Any) -> Any:
-            from tflite.FullyConnectedOptions import FullyConnectedOptions
+    def convert_int8_average_pool(self, op: Any) -> Any:
+        from tflite.Padding import Padding
+        from tflite.Pool2DOptions import Pool2DOptions
 
-            options = options_of(op, FullyConnectedOptions)
-            data, weight = self.get_input_tensors(op)[:2]
-            units = int(tensor_shape(weight.tensor)[0])
-            operands = self._kernel_operands(op)
-            if operands is None:
-                out = super().convert_fully_connected(op)
-                if options.KeepNumDims() or len(tensor_shape(data.tensor)) == 2:
-                    return out
-                return relax.op.reshape(self.bb.normalize(out), [-1, units])
-            data, weight, _, _ = operands
-            r, tables = self._requantization(operands, options.FusedActivationFunction(), True)
-            shape = tensor_shape(data.tensor)
-            inputs = int(tensor_shape(weight.tensor)[1])
-            rows = int(np.prod(shape)) // inputs
-            expr = self.get_tensor_expr(data)
-            if shape != [rows, inputs]:
-                expr = self.bb.emit(relax.op.reshape(expr, [rows, inputs]))
-            result = self._kernel(
-                lambda x, w, b, m, s: fully_connected(x, w, b, m, s, r),
-                ("fully_connected", r),
-                expr,
-                operands,
-                tables,
-            )
-            if options.KeepNumDims() and len(shape) != 2:
-                return relax.op.reshape(self.bb.normalize(result), [*shape[:-1], units])
-            return result
+        (data,) = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        if scalar_quantization(data) is None or scalar_quantization(out) is None:
+            return self.tvm_converters["AVERAGE_POOL_2D"](op=op)
+        o = Pool2DOptions()
+        table = op.BuiltinOptions()
+        o.Init(table.Bytes, table.Pos)
+        _, height, width, _ = tensor_shape(data.tensor)
+        out_shape = tensor_shape(out.tensor)
+        top = left = 0
+        if o.Padding() == Padding.SAME:
+            top = _padding(o.StrideH(), height, o.FilterHeight(), out_shape[1])
+            left = _padding(o.StrideW(), width, o.FilterWidth(), out_shape[2])
+        window = int8.PoolWindow(
+            height,
+            width,
+            o.FilterHeight(),
+            o.FilterWidth(),
+            o.StrideH(),
+            o.StrideW(),
+            top,
+            left,
+        )
+        bounds = self._bounds(out, o.FusedActivationFunction())
 
-        def convert_conv(self, op: Any, conv_type: str) -> Any:
-            from tflite.Conv2DOptions import Conv2DOptions
-            from tflite.DepthwiseConv2DOptions import DepthwiseConv2DOptions
+        def compute(x: Any) -> Any:
+            return int8.average_pool(x, window, out_shape, bounds)
 
-            operands = self._kernel_operands(op)
-            if operands is None:
-                return super().convert_conv(op, conv_type)
-            data, weight, _, _ = operands
-            depthwise = conv_type == "depthwise"
-            options = options_of(op, DepthwiseConv2DOptions if depthwise else Conv2DOptions)
-            r, tables = self._requantization(operands, options.FusedActivationFunction(), False)
-            _, kernel_h, kernel_w, _ = tensor_shape(weight.tensor)
-            window = conv_window(options, data.tensor, (kernel_h, kernel_w))
-            kernel = depthwise_conv2d if depthwise else conv2d
-            return self._kernel(
-                lambda x, w, b, m, s: kernel(x, w, b, m, s, window, r),
-                ("depthwise_conv2d" if depthwise else "conv2d", window, r),
-                self.get_tensor_expr(data),
-                operands,
-                tables,
-            )
+        return self._int8_call(compute, [data], "average_pool_int8")
 
-        def _kernel_operands(self, op: Any) -> tuple[Any, Any, Any, Any] | None:
-            """(data, weight, bias or None, out) of a quantized operator our kernels
-            compute: int8 activations, an int8 weight of zero point 0 that is a constant
-            of the file; None for any other (TVM's converter's)."""
-            data, weight, *rest = self.get_input_tensors(op)
-            (out,) = self.get_output_tensors(op)
-            bias = rest[0] if rest and rest[0].tensor_idx != -1 else None
-            types = {self.get_tensor_type_str(t.tensor.Type()) for t in (data, out, weight)}
-            constant = not self.has_expr(weight.tensor_idx) and (
-                bias is None or not self.has_expr(bias.tensor_idx)
-            )
-            if types != {"int8"} or not data.qnn_params or not constant:
-                return None
-            if np.any(_quantization(weight.tensor)[1] != 0):
-                return None  # our kernels sum a symmetric weight; TVM's converter takes this one
-            return data, weight, bias, out
+    def convert_int8_mean(self, op: Any) -> Any:
+        from tflite.ReducerOptions import ReducerOptions
 
-        def _requantization(
-            self, operands: tuple[Any, Any, Any, Any], activation: int, float_product: bool
-        ) -> tuple[Requantization, tuple[Any, Any]]:
-            """The operator's `requantization`, and the constants of its channels'
-            multipliers and shifts when its kernel reads them (else None, None)."""
-            data, weight, _, out = operands
-            out_dtype = self.get_tensor_type_str(out.tensor.Type())
-            try:
-                r, tables = requantization(
-                    data.tensor, weight.tensor, out.tensor, activation, out_dtype, float_product
-                )
-            except ValueError as error:
-                raise tvm.error.OpNotImplemented(str(error)) from None
-            if tables is None:
-                return r, (None, None)
-            name = weight.tensor.Name().decode("utf-8", "replace")
-            multipliers, shifts = (
-                self.exp_tab.new_const(t, dtype=str(t.dtype), source_name=f"{name}_{what}")
-                for t, what in zip(tables, ("multiplier", "shift"), strict=True)
-            )
-            return r, (multipliers, shifts)
-
-        def _kernel(
-            self,
-            compute: Any,
-            key: tuple[Any, ...],
-            data: Any,
-            operands: tuple[Any, Any, Any, Any],
-            tables: tuple[Any, Any],
-        ) -> Any:
-            """One call of the kernel `compute(data, weight, bias, multipliers, shifts)`
-            (TE) on the operator's constants as the file stores them; `key` (its name
-            first) with the arguments' types says which kernel it is: an operator alike
-            (a stack of equal layers) calls the one made for the first, whose TE compute
-            and PrimFunc are not made again."""
-            _, weight, bias, _ = operands
-            weight_expr = self.get_tensor_expr(weight)
-            bias_expr = None if bias is None else self.get_tensor_expr(bias)
-            args = [data, weight_expr, bias_expr, *tables]
-            signature = (*key, *(None if a is None else str(a.ty) for a in args))
-            made = self._kernels.get(signature)
-            if made is not None:
-                gvar, out_ty = made
-                return relax.call_tir(gvar, relax.Tuple([a for a in args if a is not None]), out_ty)
-            # The bias, read through a cast: a narrower copy of it is widened there.
-            widened = {} if bias is None else {"primfunc_attrs": {WIDENED_ARGS: [2]}}
-            call = self.bb.call_te(compute, *args, primfunc_name_hint=key[0], **widened)
-            self._kernels[signature] = (call.args[0], call.ty_args[0])
-            return call
-
-        def convert_batch_matmul(self, op: Any) -> Any:
-            from tflite.BatchMatMulOptions import BatchMatMulOptions
-
-            if self.is_quantized(op):
-                raise tvm.error.OpNotImplemented("quantized BATCH_MATMUL")
-            options = BatchMatMulOptions()
+        data, axes = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        source, target = scalar_quantization(data), scalar_quantization(out)
+        dtype = self.get_tensor_type_str(out.tensor.Type())
+        if source is None or target is None or dtype not in int8.INT_RANGES:
+            return self.tvm_converters["MEAN"](op=op)
+        shape = tensor_shape(data.tensor)
+        listed = np.asarray(self.get_tensor_value(axes)).reshape(-1)
+        keep_dims = False
+        if op.BuiltinOptionsType():
+            options = ReducerOptions()
             table = op.BuiltinOptions()
             options.Init(table.Bytes, table.Pos)
-            lhs, rhs = self.get_input_tensors(op)
-            return relax.op.matmul(
-                self._operand(lhs, options.AdjX()), self._operand(rhs, options.AdjY())
-            )
+            keep_dims = bool(options.KeepDims())
+        axes_list = sorted({int(a) % len(shape) for a in listed})
+        reduction = int8.Reduction(shape, axes_list, keep_dims, source[1])
+        output = int8.mean_requantization(source[0], target[0], reduction.elements, target[1])
+        bounds = int8.Bounds(*int8.INT_RANGES[dtype], dtype)
 
-        def _operand(self, tensor: Any, adjoint: bool) -> Any:
-            """A BATCH_MATMUL operand, its last two axes swapped if `adjoint`."""
-            expr = self.get_tensor_expr(tensor)
-            if not adjoint:
-                return expr
-            rank = len(tensor_shape(tensor.tensor))
-            return relax.op.permute_dims(expr, [*range(rank - 2), rank - 1, rank - 2])
+        def compute(x: Any) -> Any:
+            return int8.mean(x, reduction, output, bounds)
 
-        # ---- int8 operators as TFLM computes them (`int8_unweighted_kernels`)
+        return self._int8_call(compute, [data], "mean_int8")
 
-        def _int8_call(self, compute: Any, args: list[Any], name: str, **attrs: Any) -> Any:
-            exprs = [self.get_tensor_expr(t) for t in args]
-            hint = {"primfunc_attrs": attrs} if attrs else {}
-            return self.bb.call_te(compute, *exprs, primfunc_name_hint=name, **hint)
+    def convert_int8_quantize(self, op: Any) -> Any:
+        (data,) = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        source_type = self.get_tensor_type_str(data.tensor.Type())
+        dtype = self.get_tensor_type_str(out.tensor.Type())
+        target = scalar_quantization(out)
+        source = scalar_quantization(data)
+        if target is None or dtype not in int8.REQUANTIZED_RANGES:
+            return self.tvm_converters["QUANTIZE"](op=op)
+        bounds = int8.Bounds(*int8.REQUANTIZED_RANGES[dtype], dtype)
+        scale, zero_point = target
+        if source_type == "float32" and dtype in int8.INT_RANGES:
 
-        def _bounds(self, out: Any, activation: int = 0) -> Any:
-            dtype = self.get_tensor_type_str(out.tensor.Type())
-            scale, zero_point = scalar_quantization(out) or (1.0, 0)
-            return int8.Bounds(*activation_range(activation, scale, zero_point, dtype), dtype)
+            def from_float(x: Any) -> Any:
+                return int8.quantize(x, scale, zero_point, bounds)
 
-        def convert_int8_add(self, op: Any) -> Any:
-            from tflite.AddOptions import AddOptions
+            return self._int8_call(from_float, [data], "quantize_int8")
+        if source_type not in int8.INT_RANGES or source is None:
+            return self.tvm_converters["QUANTIZE"](op=op)
+        multiplier, shift = quantize_multiplier(source[0] / scale)
+        output = int8.Requantized(multiplier, shift, zero_point)
 
-            lhs, rhs = self.get_input_tensors(op)
-            (out,) = self.get_output_tensors(op)
-            quantizations = [scalar_quantization(t) for t in (lhs, rhs, out)]
-            types = {self.get_tensor_type_str(t.tensor.Type()) for t in (lhs, rhs, out)}
-            if types != {"int8"} or None in quantizations:
-                return self.tvm_converters["ADD"](op=op)
-            (s1, z1), (s2, z2), (so, zo) = (q for q in quantizations if q is not None)
-            options = AddOptions()
-            table = op.BuiltinOptions()
-            options.Init(table.Bytes, table.Pos)
-            shapes = [tensor_shape(lhs.tensor), tensor_shape(rhs.tensor)]
-            operands, multiplier, shift = int8.add_operands(shapes, [s1, s2], [z1, z2], so)
-            output = int8.Requantized(multiplier, shift, zo)
-            bounds = self._bounds(out, options.FusedActivationFunction())
+        def from_integers(x: Any) -> Any:
+            return int8.requantize(x, source[1], output, bounds)
 
-            def compute(a: Any, b: Any) -> Any:
-                return int8.add(a, b, operands, output, bounds, tensor_shape(out.tensor))
-
-            # Fused with nothing, as TFLM runs it: in its producer's group its sum stage
-            # keeps a convolution's whole sum alive (TVM's fusion kept the dequantized
-            # inputs of its float32 add apart alike: `temporaries.widening_kept_apart`).
-            return self._int8_call(compute, [lhs, rhs], "add_int8", op_pattern=int8.OPAQUE)
-
-        def convert_int8_average_pool(self, op: Any) -> Any:
-            from tflite.Padding import Padding
-            from tflite.Pool2DOptions import Pool2DOptions
-
-            (data,) = self.get_input_tensors(op)
-            (out,) = self.get_output_tensors(op)
-            if scalar_quantization(data) is None or scalar_quantization(out) is None:
-                return self.tvm_converters["AVERAGE_POOL_2D"](op=op)
-            o = Pool2DOptions()
-            table = op.BuiltinOptions()
-            o.Init(table.Bytes, table.Pos)
-            _, height, width, _ = tensor_shape(data.tensor)
-            out_shape = tensor_shape(out.tensor)
-            top = left = 0
-            if o.Padding() == Padding.SAME:
-                top = _padding(o.StrideH(), height, o.FilterHeight(), out_shape[1])
-                left = _padding(o.StrideW(), width, o.FilterWidth(), out_shape[2])
-            window = int8.PoolWindow(
-                height,
-                width,
-                o.FilterHeight(),
-                o.FilterWidth(),
-                o.StrideH(),
-                o.StrideW(),
-                top,
-                left,
-            )
-            bounds = self._bounds(out, o.FusedActivationFunction())
-
-            def compute(x: Any) -> Any:
-                return int8.average_pool(x, window, out_shape, bounds)
-
-            return self._int8_call(compute, [data], "average_pool_int8")
-
-        def convert_int8_mean(self, op: Any) -> Any:
-            from tflite.ReducerOptions import ReducerOptions
-
-            data, axes = self.get_input_tensors(op)
-            (out,) = self.get_output_tensors(op)
-            source, target = scalar_quantization(data), scalar_quantization(out)
-            dtype = self.get_tensor_type_str(out.tensor.Type())
-            if source is None or target is None or dtype not in int8.INT_RANGES:
-                return self.tvm_converters["MEAN"](op=op)
-            shape = tensor_shape(data.tensor)
-            listed = np.asarray(self.get_tensor_value(axes)).reshape(-1)
-            keep_dims = False
-            if op.BuiltinOptionsType():
-                options = ReducerOptions()
-                table = op.BuiltinOptions()
-                options.Init(table.Bytes, table.Pos)
-                keep_dims = bool(options.KeepDims())
-            axes_list = sorted({int(a) % len(shape) for a in listed})
-            reduction = int8.Reduction(shape, axes_list, keep_dims, source[1])
-            output = int8.mean_requantization(source[0], target[0], reduction.elements, target[1])
-            bounds = int8.Bounds(*int8.INT_RANGES[dtype], dtype)
-
-            def compute(x: Any) -> Any:
-                return int8.mean(x, reduction, output, bounds)
-
-            return self._int8_call(compute, [data], "mean_int8")
-
-        def convert_int8_quantize(self, op: Any) -> Any:
-            (data,) = self.get_input_tensors(op)
-            (out,) = self.get_output_tensors(op)
-            source_type = self.get_tensor_type_str(data.tensor.Type())
-            dtype = self.get_tensor_type_str(out.tensor.Type())
-            target = scalar_quantization(out)
-            source = scalar_quantization(data)
-            if target is None or dtype not in int8.REQUANTIZED_RANGES:
-                return self.tvm_converters["QUANTIZE"](op=op)
-            bounds = int8.Bounds(*int8.REQUANTIZED_RANGES[dtype], dtype)
-            scale, zero_point = target
-            if source_type == "float32" and dtype in int8.INT_RANGES:
-
-                def from_float(x: Any) -> Any:
-                    return int8.quantize(x, scale, zero_point, bounds)
-
-                return self._int8_call(from_float, [data], "quantize_int8")
-            if source_type not in int8.INT_RANGES or source is None:
-                return self.tvm_converters["QUANTIZE"](op=op)
-            multiplier, shift = quantize_multiplier(source[0] / scale)
-            output = int8.Requantized(multiplier, shift, zero_point)
-
-            def from_integers(x: Any) -> Any:
-                return int8.requantize(x, source[1], output, bounds)
-
-            return self._int8_call(from_integers, [data], "requantize_int8")
-
-    return CorrectedConverter
+        return self._int8_call(from_integers, [data], "requantize_int8")

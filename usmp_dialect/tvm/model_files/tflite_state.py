@@ -40,15 +40,21 @@ one slice a part.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import tvm
+import tvm_ffi
+from tvm import relax
+from tvm.relax.frontend.tflite.tflite_frontend import get_tensor_name
 
 from usmp_dialect.tvm.model_files.tensor_names import tflite_tensor_label
 from usmp_dialect.tvm.model_files.tflite_lstm import convert_lstm
-from usmp_dialect.tvm.model_files.tflite_operators import corrected_converter, tensor_shape
+from usmp_dialect.tvm.model_files.tflite_operators import CorrectedConverter, tensor_shape
 from usmp_dialect.tvm.model_files.tflite_svdf import convert_svdf
+from usmp_dialect.tvm.model_files.tflm_signal import CARRYING_SIGNAL_CONVERTERS, signal_converters
 from usmp_dialect.tvm.relax.lowering import STATE_COUNT_ATTR, STATE_INITIAL_ATTR
 
 # Quantized operators converted here (an integer LSTM is refused by `tflite_lstm`, saying
@@ -101,167 +107,190 @@ class _Operators:
         return getattr(self._subgraph, name)
 
 
+class StatefulConverter(CorrectedConverter):
+    """TVM's TFLite `OperatorConverter` with variables as state (and the operators
+    `tflite_operators` corrects): each variable it finds goes into `variables`, by
+    resource key, in the order the model first reads or writes them (a subclass of
+    `stateful_converter`'s own: TVM makes the converter, the caller reads them after)."""
+
+    variables: dict[Any, Variable]
+    _SUPPORTED_QUANTIZED_OPS = CorrectedConverter._SUPPORTED_QUANTIZED_OPS | _COPYING | _OURS
+    subgraph: Any
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.convert_map.update(signal_converters(self))
+        for code, convert in CARRYING_SIGNAL_CONVERTERS.items():
+            self.convert_map[code] = functools.partial(self._convert_carrying, convert)
+
+    def check_unsupported_ops(self) -> None:
+        """TVM's check of every operator but ASSIGN_VARIABLE, whose quantized value and
+        no output it takes for dynamic range quantization; the conversion checks it."""
+        subgraph = self.subgraph
+        self.subgraph = _Operators(subgraph, self.get_op_code_str, {"ASSIGN_VARIABLE"})
+        try:
+            super().check_unsupported_ops()
+        finally:
+            self.subgraph = subgraph
+
+    def _initializing(self) -> bool:
+        return bool(self.conversion_state["in_call_once_init"])
+
+    def _variable(self, handle: Any, op_name: str, tensor: Any) -> Variable:
+        key = self._get_resource_key_for_handle(handle, op_name)
+        if key not in self.variables:
+            before = relax.Var(
+                key[1] or str(key),
+                relax.TensorType(
+                    tensor_shape(tensor.tensor),
+                    self.get_tensor_type_str(tensor.tensor.Type()),
+                ),
+            )
+            initial = self.conversion_state["resource_values"].get(key)
+            self.variables[key] = Variable(before, before, initial)
+        return self.variables[key]
+
+    def _tensor_variable(self, tensor: Any) -> Variable:
+        """A variable tensor (an SVDF's activation state, an LSTM's hidden state and
+        cell) as a variable, read before
+        it is written: its value before the run named as the file names the tensor,
+        first TFLM's reset value (an int8 one's zero point, else 0)."""
+        key = ("variable tensor", tensor.tensor_idx)
+        if key not in self.variables:
+            dtype = self.get_tensor_type_str(tensor.tensor.Type())
+            shape = tensor_shape(tensor.tensor)
+            name = get_tensor_name(self.subgraph, tensor.tensor_idx)
+            before = relax.Var(name, relax.TensorType(shape, dtype))
+            fill = tensor.qnn_params["zero_point"].value.numpy() if dtype == "int8" else 0
+            initial = relax.const(np.full(shape, fill, dtype), dtype)
+            self.variables[key] = Variable(before, before, initial, read=True)
+        return self.variables[key]
+
+    def convert_svdf(self, op: Any) -> Any:
+        """TFLM's SVDF (`tflite_svdf`), its activation state a variable."""
+        state, after, output = convert_svdf(
+            self, op, lambda tensor: self._tensor_variable(tensor).value
+        )
+        variable = self._tensor_variable(state)
+        variable.value, variable.written = after, True
+        return output
+
+    def _kernel_state(self, tensor: Any, initial: np.ndarray) -> Any:
+        """The value before the run of the state a signal kernel keeps from run to run
+        (TFLM's persistent buffers): a variable named after `tensor`, first `initial`
+        (TFLM's reset value)."""
+        key = ("kernel state", tensor.tensor_idx)
+        if key not in self.variables:
+            name = get_tensor_name(self.subgraph, tensor.tensor_idx)
+            dtype = str(initial.dtype)
+            var = relax.Var(name, relax.TensorType(list(initial.shape), dtype))
+            self.variables[key] = Variable(var, var, relax.const(initial, dtype), read=True)
+        return self.variables[key].value
+
+    def _convert_carrying(self, convert: Any, op: Any) -> Any:
+        """A signal operator whose kernel keeps state, converted by `convert`
+        (`tflm_signal`), which names the state's tensor and gives its value after."""
+        tensor, after, output = convert(self, op, self._kernel_state)
+        variable = self.variables[("kernel state", tensor.tensor_idx)]
+        variable.value, variable.written = after, True
+        return output
+
+    def convert_unidirectional_sequence_lstm(self, op: Any) -> Any:
+        """TFLM's float32 LSTM (`tflite_lstm`), its hidden state and cell variables."""
+        hidden, cell, hidden_after, cell_after, output = convert_lstm(
+            self, op, lambda tensor: self._tensor_variable(tensor).value
+        )
+        for tensor, after in ((hidden, hidden_after), (cell, cell_after)):
+            variable = self._tensor_variable(tensor)
+            variable.value, variable.written = after, True
+        return output
+
+    def convert_read_variable(self, op: Any) -> Any:
+        if self._initializing():
+            return super().convert_read_variable(op)
+        inputs, outputs = self.get_input_tensors(op), self.get_output_tensors(op)
+        if len(inputs) != 1 or len(outputs) != 1:
+            raise tvm.error.OpNotImplemented("READ_VARIABLE expects one input and one output")
+        variable = self._variable(inputs[0], "READ_VARIABLE", outputs[0])
+        variable.read |= not variable.written
+        return variable.value
+
+    def convert_assign_variable(self, op: Any) -> Any:
+        if self._initializing():
+            return super().convert_assign_variable(op)
+        inputs = self.get_input_tensors(op)
+        if len(inputs) != 2 or self.get_output_tensors(op):
+            raise tvm.error.OpNotImplemented(
+                "ASSIGN_VARIABLE expects a resource handle and a value, and no outputs"
+            )
+        variable = self._variable(inputs[0], "ASSIGN_VARIABLE", inputs[1])
+        value = self.get_tensor_expr(inputs[1])
+        if not tvm_ffi.structural_equal(value.ty, variable.before.ty):
+            raise tvm.error.OpNotImplemented(
+                f"ASSIGN_VARIABLE of a {value.ty} to variable '{variable.before.name}' "
+                f"of {variable.before.ty}"
+            )
+        variable.value, variable.written = value, True
+        variable.assigned = get_tensor_name(self.subgraph, inputs[1].tensor_idx)
+        return None
+
+    def _copies_quantization(self, op: Any, op_name: str) -> None:
+        """The data input and every output are quantized alike, or none is."""
+        source = self.get_input_tensors(op)[0]
+        for output in self.get_output_tensors(op):
+            if (source.qnn_params is None) != (output.qnn_params is None) or (
+                source.qnn_params is not None and not self.has_same_qnn_params(source, output)
+            ):
+                label = tflite_tensor_label(output.tensor, output.tensor_idx)
+                raise tvm.error.OpNotImplemented(
+                    f"quantized {op_name} computing {label} is quantized unlike its input"
+                    " (TFLite's kernel copies the values)"
+                )
+
+    def convert_strided_slice(self, op: Any) -> Any:
+        self._copies_quantization(op, "STRIDED_SLICE")
+        return super().convert_strided_slice(op)
+
+    def convert_split_v(self, op: Any) -> Any:
+        """Static sizes: one slice a part (TVM's split makes a tuple, which the lowering
+        takes only as a function's result), each as long as its size, a -1 the rest of
+        the dim (of the data as converted: `--input-shape` may have resized it)."""
+        self._copies_quantization(op, "SPLIT_V")
+        data, sizes, axis = self.get_input_tensors(op)
+        if self.has_expr(sizes.tensor_idx):
+            return super().convert_split_v(op)
+        outputs = self.get_output_tensors(op)
+        expr = self.get_expr(data.tensor_idx)
+        shape = [int(d) for d in expr.ty.shape.values]
+        dim = int(self.get_tensor_value(axis)) % len(shape)
+        name = get_tensor_name(self.subgraph, outputs[0].tensor_idx)
+        lengths = _split_lengths(
+            [int(s) for s in np.asarray(self.get_tensor_value(sizes)).reshape(-1)],
+            len(outputs),
+            shape[dim],
+            name,
+        )
+        begin = 0
+        for output, length in zip(outputs, lengths, strict=True):
+            part = relax.op.strided_slice(expr, axes=[dim], begin=[begin], end=[begin + length])
+            self.exp_tab.set_expr(
+                get_tensor_name(self.subgraph, output.tensor_idx), self.bb.normalize(part)
+            )
+            begin += length
+        return None
+
+
 def stateful_converter() -> tuple[type, dict[Any, Variable]]:
     """TVM's TFLite `OperatorConverter` with variables as state (and the operators
     `tflite_operators` corrects), and the variables it finds (by resource key, in the order
     the model first reads or writes them)."""
-    import tvm
-    import tvm_ffi
-    from tvm import relax
-    from tvm.relax.frontend.tflite.tflite_frontend import get_tensor_name
-
     variables: dict[Any, Variable] = {}
-
-    corrected: Any = corrected_converter()
-
-    class StatefulConverter(corrected):
-        _SUPPORTED_QUANTIZED_OPS = corrected._SUPPORTED_QUANTIZED_OPS | _COPYING | _OURS
-        subgraph: Any
-
-        def check_unsupported_ops(self) -> None:
-            """TVM's check of every operator but ASSIGN_VARIABLE, whose quantized value and
-            no output it takes for dynamic range quantization; the conversion checks it."""
-            subgraph = self.subgraph
-            self.subgraph = _Operators(subgraph, self.get_op_code_str, {"ASSIGN_VARIABLE"})
-            try:
-                super().check_unsupported_ops()
-            finally:
-                self.subgraph = subgraph
-
-        def _initializing(self) -> bool:
-            return bool(self.conversion_state["in_call_once_init"])
-
-        def _variable(self, handle: Any, op_name: str, tensor: Any) -> Variable:
-            key = self._get_resource_key_for_handle(handle, op_name)
-            if key not in variables:
-                before = relax.Var(
-                    key[1] or str(key),
-                    relax.TensorType(
-                        tensor_shape(tensor.tensor),
-                        self.get_tensor_type_str(tensor.tensor.Type()),
-                    ),
-                )
-                initial = self.conversion_state["resource_values"].get(key)
-                variables[key] = Variable(before, before, initial)
-            return variables[key]
-
-        def _tensor_variable(self, tensor: Any) -> Variable:
-            """A variable tensor (an SVDF's activation state, an LSTM's hidden state and
-            cell) as a variable, read before
-            it is written: its value before the run named as the file names the tensor,
-            first TFLM's reset value (an int8 one's zero point, else 0)."""
-            key = ("variable tensor", tensor.tensor_idx)
-            if key not in variables:
-                dtype = self.get_tensor_type_str(tensor.tensor.Type())
-                shape = tensor_shape(tensor.tensor)
-                name = get_tensor_name(self.subgraph, tensor.tensor_idx)
-                before = relax.Var(name, relax.TensorType(shape, dtype))
-                fill = tensor.qnn_params["zero_point"].value.numpy() if dtype == "int8" else 0
-                initial = relax.const(np.full(shape, fill, dtype), dtype)
-                variables[key] = Variable(before, before, initial, read=True)
-            return variables[key]
-
-        def convert_svdf(self, op: Any) -> Any:
-            """TFLM's SVDF (`tflite_svdf`), its activation state a variable."""
-            state, after, output = convert_svdf(
-                self, op, lambda tensor: self._tensor_variable(tensor).value
-            )
-            variable = self._tensor_variable(state)
-            variable.value, variable.written = after, True
-            return output
-
-        def convert_unidirectional_sequence_lstm(self, op: Any) -> Any:
-            """TFLM's float32 LSTM (`tflite_lstm`), its hidden state and cell variables."""
-            hidden, cell, hidden_after, cell_after, output = convert_lstm(
-                self, op, lambda tensor: self._tensor_variable(tensor).value
-            )
-            for tensor, after in ((hidden, hidden_after), (cell, cell_after)):
-                variable = self._tensor_variable(tensor)
-                variable.value, variable.written = after, True
-            return output
-
-        def convert_read_variable(self, op: Any) -> Any:
-            if self._initializing():
-                return super().convert_read_variable(op)
-            inputs, outputs = self.get_input_tensors(op), self.get_output_tensors(op)
-            if len(inputs) != 1 or len(outputs) != 1:
-                raise tvm.error.OpNotImplemented("READ_VARIABLE expects one input and one output")
-            variable = self._variable(inputs[0], "READ_VARIABLE", outputs[0])
-            variable.read |= not variable.written
-            return variable.value
-
-        def convert_assign_variable(self, op: Any) -> Any:
-            if self._initializing():
-                return super().convert_assign_variable(op)
-            inputs = self.get_input_tensors(op)
-            if len(inputs) != 2 or self.get_output_tensors(op):
-                raise tvm.error.OpNotImplemented(
-                    "ASSIGN_VARIABLE expects a resource handle and a value, and no outputs"
-                )
-            variable = self._variable(inputs[0], "ASSIGN_VARIABLE", inputs[1])
-            value = self.get_tensor_expr(inputs[1])
-            if not tvm_ffi.structural_equal(value.ty, variable.before.ty):
-                raise tvm.error.OpNotImplemented(
-                    f"ASSIGN_VARIABLE of a {value.ty} to variable '{variable.before.name}' "
-                    f"of {variable.before.ty}"
-                )
-            variable.value, variable.written = value, True
-            variable.assigned = get_tensor_name(self.subgraph, inputs[1].tensor_idx)
-            return None
-
-        def _copies_quantization(self, op: Any, op_name: str) -> None:
-            """The data input and every output are quantized alike, or none is."""
-            source = self.get_input_tensors(op)[0]
-            for output in self.get_output_tensors(op):
-                if (source.qnn_params is None) != (output.qnn_params is None) or (
-                    source.qnn_params is not None and not self.has_same_qnn_params(source, output)
-                ):
-                    label = tflite_tensor_label(output.tensor, output.tensor_idx)
-                    raise tvm.error.OpNotImplemented(
-                        f"quantized {op_name} computing {label} is quantized unlike its input"
-                        " (TFLite's kernel copies the values)"
-                    )
-
-        def convert_strided_slice(self, op: Any) -> Any:
-            self._copies_quantization(op, "STRIDED_SLICE")
-            return super().convert_strided_slice(op)
-
-        def convert_split_v(self, op: Any) -> Any:
-            """Static sizes: one slice a part (TVM's split makes a tuple, which the lowering
-            takes only as a function's result), each as long as its size, a -1 the rest of
-            the dim (of the data as converted: `--input-shape` may have resized it)."""
-            self._copies_quantization(op, "SPLIT_V")
-            data, sizes, axis = self.get_input_tensors(op)
-            if self.has_expr(sizes.tensor_idx):
-                return super().convert_split_v(op)
-            outputs = self.get_output_tensors(op)
-            expr = self.get_expr(data.tensor_idx)
-            shape = [int(d) for d in expr.ty.shape.values]
-            dim = int(self.get_tensor_value(axis)) % len(shape)
-            name = get_tensor_name(self.subgraph, outputs[0].tensor_idx)
-            lengths = _split_lengths(
-                [int(s) for s in np.asarray(self.get_tensor_value(sizes)).reshape(-1)],
-                len(outputs),
-                shape[dim],
-                name,
-            )
-            begin = 0
-            for output, length in zip(outputs, lengths, strict=True):
-                part = relax.op.strided_slice(expr, axes=[dim], begin=[begin], end=[begin + length])
-                self.exp_tab.set_expr(
-                    get_tensor_name(self.subgraph, output.tensor_idx), self.bb.normalize(part)
-                )
-                begin += length
-            return None
-
-    return StatefulConverter, variables
+    return type("StatefulConverter", (StatefulConverter,), {"variables": variables}), variables
 
 
 def _split_lengths(sizes: list[int], parts: int, length: int, name: str) -> list[int]:
     """SPLIT_V's `sizes` of a dim of `length` into `parts` parts, a -1 resolved to the
     rest of the dim; sizes TFLite's kernel rejects are an error naming the first part."""
-    import tvm
-
     unknown = [i for i, size in enumerate(sizes) if size == -1]
     rest = length - sum(size for size in sizes if size != -1)
     if len(unknown) == 1 and rest >= 0:
@@ -278,8 +307,6 @@ def _check_carried(variables: dict[Any, Variable]) -> None:
     """Every variable but a constant one is read, then written: its value after a run is
     the next run's input, so the state outputs pair with the state inputs, in order. The
     first other is an error naming it."""
-    import tvm
-
     for variable in variables.values():
         name = variable.before.name
         if variable.written and not variable.read:
@@ -299,9 +326,6 @@ def with_state(mod: Any, variables: dict[Any, Variable]) -> Any:
     a constant one's, bound to its constant) and returns each written variable's value
     after the run after its outputs; with each carried variable's first value (its
     CALL_ONCE constant) as `usmp.state_initial` when every one has one."""
-    import tvm
-    from tvm import relax
-
     if not variables:
         return mod
     _check_carried(variables)

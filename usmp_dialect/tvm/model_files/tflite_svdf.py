@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
+from tvm import te, tirx
 
 from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
 from usmp_dialect.tvm.model_files.fixed_point import clamped, quantize_multiplier, requantized
@@ -116,7 +117,6 @@ def state_update(
 ) -> Any:
     """The activation state after the run: the state before shifted left by one, each
     filter's newest activation last (`q` None: float32)."""
-    from tvm import te, tirx
 
     def feature_at(b: Any, f: Any, k: Any) -> tuple[Any, Any]:
         return x[b, k], weights_feature[f, k]
@@ -154,8 +154,6 @@ def svdf_output(
 ) -> Any:
     """The output [batch, units] from the state after the run (`q` None: float32, clamped
     to `bounds` if given)."""
-    from tvm import te, tirx
-
     memory, rank = layout.memory, layout.rank
 
     def time_at(b: Any, f: Any, t: Any) -> tuple[Any, Any]:
@@ -204,8 +202,6 @@ def _filter_sums(
     """[batch, filters]: each the sum over k < `length` of a x w, (a, w) =
     `operands(b, f, k)`; of integers (`zero_point` not None) in int32, a less the zero
     point."""
-    from tvm import te, tirx
-
     k = te.reduce_axis((0, length), "k")
 
     def total(b: Any, f: Any) -> Any:

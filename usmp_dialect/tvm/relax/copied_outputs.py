@@ -27,14 +27,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import tvm
+from tvm import relax, te
+
 from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
 from usmp_dialect.tvm.relax.folded_weights import is_static
 
 
 def _copy(shape: list[int], dtype: str) -> Any:
     """A block-based PrimFunc copying a tensor of `shape` and `dtype`."""
-    from tvm import te
-
     source = te.placeholder(shape, dtype, "source")
     # A varargs lambda: te.compute counts a tensor's own arguments as 1, wrong for a
     # scalar (an ONNX Size).
@@ -45,8 +46,6 @@ def _copy(shape: list[int], dtype: str) -> Any:
 def _result_fields(body: Any) -> tuple[list[Any], bool]:
     """The entry's returned tensors (a returned var bound to a tuple, that tuple's), and
     whether it returns a tuple."""
-    import tvm
-
     result = body.body
     if isinstance(result, tvm.ir.Var):
         for block in body.blocks:
@@ -62,9 +61,6 @@ def _buffers(body: Any) -> tuple[dict[Any, Any], dict[Any, Any]]:
     """Each var bound to another tensor's buffer (a var, a view, an element of a tuple the
     entry builds), and that tensor, as the lowering takes them; each var an `R.call_tir`
     computes, and that call."""
-    import tvm
-    from tvm import relax
-
     reshape = tvm.ir.Op.get("relax.reshape")
     call_tir = tvm.ir.Op.get("relax.call_tir")
     tuples: dict[Any, list[Any]] = {}
@@ -91,8 +87,6 @@ def _buffers(body: Any) -> tuple[dict[Any, Any], dict[Any, Any]]:
 
 def _computed_from(mod: Any, call: Any, state: Any, buffers: dict[Any, Any]) -> bool:
     """Whether `call` reads the buffer of `state` and does not declare an in-place update."""
-    import tvm
-
     if IN_PLACE_ATTR in (mod[call.args[0]].attrs or {}):
         return False
     args = call.args[1]
@@ -103,8 +97,6 @@ def _computed_from(mod: Any, call: Any, state: Any, buffers: dict[Any, Any]) -> 
 def _copied(mod: Any, entry: str, fields: list[Any], state: list[Any]) -> list[bool]:
     """Which of the returned `fields` to copy (see above), a tensor of static shape (the
     lowering reports any other field it cannot take)."""
-    import tvm
-
     buffers, calls = _buffers(mod[entry].body)
     befores = [None] * (len(fields) - len(state)) + list(state)
     seen: list[Any] = []
@@ -128,9 +120,6 @@ def _copied(mod: Any, entry: str, fields: list[Any], state: list[Any]) -> list[b
 def outputs_copied(mod: Any, entry: str, state: list[Any]) -> Any:
     """`mod` with each result of `entry` that has no buffer of its own, or is a value of
     `state` after the run its operator cannot write, replaced by a copy of it (see above)."""
-    import tvm
-    from tvm import relax
-
     func = mod[entry]
     fields, is_tuple = _result_fields(func.body)
     copied = _copied(mod, entry, fields, state)

@@ -19,6 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import tvm
+from tvm import relax
 
 from usmp_dialect.tvm.relax.folded_weights import LAYOUT_OPS, op_name
 
@@ -26,8 +28,6 @@ _PRODUCTS = frozenset({"relax.nn.conv2d", "relax.nn.conv1d", "relax.matmul"})
 
 
 def _constant(expr: Any) -> np.ndarray | None:
-    import tvm
-
     return expr.value.numpy() if isinstance(expr, tvm.ir.Constant) else None
 
 
@@ -71,8 +71,6 @@ def _derivable(values: dict[Any, Any], add: Any) -> tuple[Any, Any, Any] | None:
 def derived_bias_scales(func: Any) -> Any:
     """`func` with each bias scale that is the product of its input's and its weight's
     computed as that product (see above)."""
-    from tvm import relax
-
     bindings = [b for block in func.body.blocks for b in block.bindings]
     values = {b.var: b.value for b in bindings}
     derived = {}

@@ -19,13 +19,13 @@ import gc
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+import tvm
+from tvm import relax
+
 from usmp_dialect.tvm.captured_output import output_captured
 
 
 def _static(ty: Any) -> bool:
-    import tvm
-    from tvm import relax
-
     if isinstance(ty, relax.TensorType):
         dims = ty.shape.values if isinstance(ty.shape, relax.ShapeExpr) else None
         return dims is not None and all(isinstance(d, tvm.tirx.IntImm) for d in dims)
@@ -36,9 +36,6 @@ def _static(ty: Any) -> bool:
 
 def _legalized_alone(var: Any, call: Any) -> Any:
     """A function computing `call` of its free vars, legalized by TVM (target llvm)."""
-    import tvm
-    from tvm import relax
-
     result = relax.Var(var.name, var.ty)
     body = relax.SeqExpr([relax.BindingBlock([relax.VarBinding(result, call)])], result)
     func = relax.Function(list(relax.analysis.free_vars(call)), body, var.ty)
@@ -49,8 +46,6 @@ def _legalized_alone(var: Any, call: Any) -> Any:
 def _legalized_ops(func: Any) -> Iterator[tuple[Any, str, Any]]:
     """Each op call of `func` in order: its var, the op's name, and its legalization
     alone (`_legalized_alone`), or the exception TVM raised making it."""
-    import tvm
-
     for block in func.body.blocks:
         for binding in block.bindings:
             call = binding.value

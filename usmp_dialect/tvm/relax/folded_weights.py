@@ -37,6 +37,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+import tvm
+from tvm import relax
+
 from usmp_dialect.tvm.relax.fused_names import renamed
 from usmp_dialect.tvm.relax.names import fresh_name
 from usmp_dialect.tvm.relax.temporaries import tensor_bytes
@@ -51,16 +55,12 @@ LAYOUT_OPS = frozenset(
 def leaves_of(expr: Any) -> list[Any]:
     """The tensors a call argument holds: itself, or a tuple's fields, flattened; not the
     prim values (a strided slice's begin and end, which compare by value)."""
-    import tvm
-
     if isinstance(expr, tvm.ir.Tuple):
         return [leaf for field in expr.fields for leaf in leaves_of(field)]
     return [] if tvm.ir.is_prim_expr(expr) else [expr]
 
 
 def op_name(value: Any) -> str | None:
-    import tvm
-
     if isinstance(value, tvm.ir.Call) and isinstance(value.op, tvm.ir.Op):
         return str(value.op.name)
     return None
@@ -78,9 +78,6 @@ def _is_expansion(value: Any) -> bool:
 
 def is_static(ty: Any) -> bool:
     """Whether `ty` is a tensor type of a shape of constants alone."""
-    import tvm
-    from tvm import relax
-
     shape = getattr(ty, "shape", None)
     return isinstance(shape, relax.ShapeExpr) and all(
         isinstance(d, tvm.tirx.IntImm) for d in shape.values
@@ -88,8 +85,6 @@ def is_static(ty: Any) -> bool:
 
 
 def _is_scalar(expr: Any) -> bool:
-    import numpy as np
-
     return is_static(expr.ty) and int(np.prod([int(d) for d in expr.ty.shape.values])) == 1
 
 
@@ -105,9 +100,6 @@ def _commutes(expansion: Any) -> bool:
 def _expanded(expansion: Any, stored: Any) -> Any:
     """`expansion` applied to the constant `stored` instead, normalized; one that commutes
     with layout changes reads any layout (a per-tensor dequantize's axis is free)."""
-    import tvm
-    from tvm import relax
-
     if op_name(expansion) == "relax.astype":
         call = relax.op.astype(stored, expansion.attrs.dtype)
     elif _commutes(expansion):
@@ -124,9 +116,6 @@ def _folded(value: Any, bound: list[tuple[Any, Any]]) -> Any:
     tensor's dequantize to float32, is computed with numpy instead (`_computed`): the same
     values, where `FoldConstant` builds each with LLVM (0.1-0.2 s each, the most of an
     int8 model's check)."""
-    import tvm
-    from tvm import relax
-
     computed = _computed(value, dict(bound))
     if computed is not None:
         return computed
@@ -148,9 +137,6 @@ def _computed(value: Any, bound: dict[Any, Any]) -> Any:
     legalization computes
     `float32(int32(x) - zero_point) * float32(scale)`, each step exact or rounded once
     to float32, as numpy rounds it); None for anything else."""
-    import numpy as np
-    import tvm
-    from tvm import relax
 
     def array(expr: Any) -> Any:
         constant = bound.get(expr, expr)
@@ -202,8 +188,6 @@ def _source_name(
     """The name a folded `value` is derived from: that of its first named constant
     argument; None if an argument is a var not folded (an input, an intermediate). Other
     arguments (shapes, scalars) are static."""
-    import tvm
-
     if op_name(value) is None:
         return None
     names = []
@@ -264,8 +248,6 @@ class _Folding:
     def _name_quantization(self, expansion: Any, source: str) -> None:
         """A dequantize's scale and zero point, when they are tensors (one per channel),
         named after the weight they decode."""
-        import tvm
-
         if op_name(expansion) != "relax.dequantize":
             return
         for arg, what in zip(expansion.args[1:], ("scale", "zero_point"), strict=True):
@@ -277,8 +259,6 @@ class _Folding:
     def _laid_out_before_expansion(self, var: Any, value: Any, expansion: Any, source: str) -> Any:
         """A layout change `value` of a decoded weight, as the decoding of the weight's
         stored tensor laid out at compile time."""
-        import tvm
-
         op = value.op.name.rsplit(".", 1)[-1]
         laid_out = tvm.ir.Call(value.op, [expansion.args[0], *value.args[1:]], value.attrs)
         constant = _folded(laid_out, [])
@@ -302,8 +282,6 @@ class _Folding:
 
 def readers(func: Any) -> Counter[Any]:
     """How many bindings of `func` (and its result) read each var."""
-    from tvm import relax
-
     values = [b.value for block in func.body.blocks for b in block.bindings]
     return Counter(v for e in [*values, func.body.body] for v in relax.analysis.free_vars(e))
 
@@ -315,8 +293,6 @@ def fold_named_weights(
     alone computed into a named constant (with `keep_expansions`, each expansion of one
     kept, see above), and `tensors` (name -> the tensor a constant holds) with their names
     added; a new name taken gets `_` appended."""
-    from tvm import relax
-
     folding = _Folding(tensors, readers(func) if keep_expansions else None)
     blocks = []
     for block in func.body.blocks:
@@ -346,8 +322,6 @@ def expanded_constants_hidden(
     """`mod` with each constant an expansion of `entry` reads replaced by a new param of
     `entry` (TVM's `FoldConstant` folds no param), named as `tensors` names its tensor
     (the operators that read it name theirs after it), and each such param's tensor."""
-    from tvm import relax
-
     func = mod[entry]
     taken = {str(p.name) for p in func.params}
     hidden: dict[Any, Any] = {}  # constant -> its param
@@ -372,8 +346,6 @@ def _read_by_expansions(func: Any) -> list[Any]:
     """The constants an expansion of `func` reads: its stored tensor, a dequantize's scale
     and zero point per channel, and those of a per-channel scale computed of constants
     (a bias's, `derived_scales`): all would be folded into the expansion's result."""
-    import tvm
-
     bindings = [b for block in func.body.blocks for b in block.bindings]
     expansions = [b.value for b in bindings if _is_expansion(b.value)]
     scales = {e.args[1] for e in expansions if op_name(e) == "relax.dequantize"}
@@ -389,8 +361,6 @@ def _read_by_expansions(func: Any) -> list[Any]:
 def expanded_constants_restored(mod: Any, entry: str, hidden: dict[Any, Any]) -> Any:
     """`mod` with the params `expanded_constants_hidden` made bound back to their tensors,
     and what is then of constants alone (an expansion left unfused) folded."""
-    from tvm import relax
-
     if not hidden:
         return mod
     return relax.transform.FoldConstant()(relax.transform.BindParams(entry, hidden)(mod))

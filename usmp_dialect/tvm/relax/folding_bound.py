@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import tvm
+from tvm import relax
+
 from usmp_dialect.tvm.relax.folded_weights import is_static, leaves_of, op_name
 from usmp_dialect.tvm.relax.temporaries import tensor_bytes
 
@@ -20,9 +23,6 @@ FOLDED_FLOOR = 256 << 20
 def folding_past_bound(func: Any) -> tuple[str, str] | None:
     """The first binding of `func` (its weights bound) computing a tensor of constants
     alone past the bound (see the module's docstring), and what it computes; None if none."""
-    import tvm
-    from tvm import relax
-
     bindings = [
         b for block in func.body.blocks for b in block.bindings if isinstance(b, relax.VarBinding)
     ]

@@ -19,6 +19,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import tvm
+from tvm import relax
+
 from usmp_dialect.tvm.relax.names import fresh_name
 
 _BUILDER_NAME = re.compile(r"[lg]v\d*|param_\d+")
@@ -27,7 +30,6 @@ _BUILDER_NAME = re.compile(r"[lg]v\d*|param_\d+")
 def renamed(body: Any, constants: dict[Any, Any], names: dict[Any, str]) -> Any:
     """`body` reading each constant in `constants` as the expr it maps to, and each var
     bound in `names` by its new name."""
-    from tvm import relax
 
     @relax.expr_functor.mutator
     class Renamer(relax.PyExprMutator):
@@ -51,9 +53,6 @@ def _callee(value: Any, values: dict[Any, Any]) -> str | None:
     """The PrimFunc an `R.call_tir` calls, by name; for an item of the tuple such a call
     returns (as a batch norm's), that name and the item's index (`values`: what each var
     of the function is bound to)."""
-    import tvm
-    from tvm import relax
-
     if isinstance(value, relax.TupleGetItem):
         tuple_callee = _callee(values.get(value.tuple_value), values)
         return None if tuple_callee is None else f"{tuple_callee}[{value.index}]"
@@ -69,9 +68,6 @@ def _bound_values(func: Any) -> dict[Any, Any]:
 
 def _group_output_callee(mod: Any, value: Any) -> str | None:
     """The PrimFunc the call a grouped Relax function returns the result of calls."""
-    import tvm
-    from tvm import relax
-
     if not isinstance(value, tvm.ir.Call) or not isinstance(value.op, tvm.ir.GlobalVar):
         return None
     func = mod[value.op]
@@ -119,8 +115,6 @@ def _absorbed_names(before: Any, mod: Any, entry: str) -> dict[Any, str]:
 def keep_fused_names(before: Any, mod: Any, entry: str) -> Any:
     """`mod` after a fusion pass, with each var of `entry` that a fused call computes
     named as the binding of `before` (the module before it) whose result it is."""
-    from tvm import relax
-
     func = mod[entry]
     bound = [b.var for block in func.body.blocks for b in block.bindings]
     taken = {str(p.name) for p in func.params} | {str(v.name) for v in bound}
@@ -139,8 +133,6 @@ def keep_fused_names(before: Any, mod: Any, entry: str) -> Any:
 
 def named_fusion(fusion: Any, entry: str) -> Any:
     """The `fusion` pass, then `keep_fused_names` of `entry`, as one module pass."""
-    import tvm
-
     return tvm.transform.module_pass(
         lambda mod, _: keep_fused_names(mod, fusion(mod), entry),
         opt_level=0,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from tvm import relax
 
 from usmp_dialect.tvm.relax.folded_weights import op_name, readers
 
@@ -37,8 +38,6 @@ def _identity_clip(value: Any) -> bool:
 def identity_clips_dropped(func: Any) -> Any:
     """`func` (a Relax function) without the clips of its computed tensors that compute
     the identity (see the module docstring)."""
-    from tvm import relax
-
     bindings = [b for block in func.body.blocks for b in block.bindings]
     computed = {b.var for b in bindings}
     reads = readers(func)

@@ -23,6 +23,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import tvm
+import tvm_ffi
+from tvm import relax
+
 from usmp_dialect.tvm.relax.nodes import nodes_of
 
 # What a call's argument is, besides its type: its kind decides whether a legalization
@@ -33,8 +37,6 @@ _VAR, _CONSTANT, _OTHER = "var", "constant", "other"
 def legalize_ops_once() -> Any:
     """A module pass: `relax.transform.LegalizeOps()` with one legalization per operator
     signature (see the module docstring)."""
-    import tvm
-    from tvm import relax
 
     def legalize(mod: Any, _: Any) -> Any:
         ops = {str(op.name) for op in _called_ops(mod)}
@@ -50,9 +52,6 @@ def legalize_ops_once() -> Any:
 
 def _called_ops(mod: Any) -> list[Any]:
     """The ops the Relax functions of `mod` call."""
-    import tvm
-    from tvm import relax
-
     calls = [
         call
         for func in mod.functions.values()
@@ -64,8 +63,6 @@ def _called_ops(mod: Any) -> list[Any]:
 
 def _leaves(arg: Any) -> list[Any]:
     """The exprs an argument holds: itself, or a tuple's fields, flattened."""
-    import tvm
-
     if isinstance(arg, tvm.ir.Tuple):
         return [leaf for field in arg.fields for leaf in _leaves(field)]
     return [arg]
@@ -75,8 +72,6 @@ def _signature(call: Any) -> Any:
     """What a legalization of `call` could make different PrimFuncs of, but for the
     values of its constants and other non-var leaves: the op, its attrs, and each leaf's
     kind and type, in a hashable structural key."""
-    import tvm
-    import tvm_ffi
 
     def kind(leaf: Any) -> str:
         if isinstance(leaf, tvm.ir.Var):
@@ -103,9 +98,6 @@ class _Reusable:
 
     def applied(self, call: Any) -> Any:
         """`call`'s legalization by this template; None if a leaf it takes inlined differs."""
-        import tvm
-        import tvm_ffi
-
         leaves = [leaf for arg in call.args for leaf in _leaves(arg)]
         if not all(tvm_ffi.structural_equal(leaves[i], leaf) for i, leaf in self.inlined.items()):
             return None
@@ -119,8 +111,6 @@ class _Reusable:
 def _template(call: Any, legalized: Any) -> _Reusable | None:
     """`legalized` (the legalization of `call`) as a template, if it is one `R.call_tir`
     of the call's own leaves and no shape vars; else None."""
-    import tvm
-
     call_tir = tvm.ir.Op.get("relax.call_tir")
     if not (isinstance(legalized, tvm.ir.Call) and legalized.op.same_as(call_tir)):
         return None

@@ -54,11 +54,14 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
+import tvm
+import tvm_ffi
+from tvm import ir, relax, s_tir, tirx
+from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.analysis.tir_liveness import prim_funcs
@@ -96,6 +99,7 @@ from usmp_dialect.tvm.relax.temporaries import inline_temporaries, widening_kept
 from usmp_dialect.tvm.relax.topk import sorting_in_loops
 from usmp_dialect.tvm.tvmscript.emitter import tvm_attrs
 from usmp_dialect.tvm.tvmscript.importer import TVMScriptError, import_module
+from usmp_dialect.tvm_options import DEFAULT_LOWERING, Lowering, Stages, unshown
 
 OUTPUT_NAME = "output"
 OUTPUT_NAMES_ATTR = "usmp.output_names"
@@ -183,93 +187,13 @@ def random_weights(params: Any, seed: int) -> dict[str, np.ndarray]:
 # ------------------------------------------------------------------ lowering
 
 
-WEIGHT_MODES = ("bound", "params")
-FUSION_MODES = ("default", "none")
-TEMPORARIES_MODES = ("inline", "keep")
-CONSTANT_STORAGE_MODES = ("compact", "file")
-CONSTANT_STORAGE_HELP = (
-    "compact (default): an int32 constant a dequantize reads (a bias) stored as int8 or "
-    "int16 when its values fit, constants of equal bytes stored once; file: each constant "
-    "at the model file's type, under its name, with bytes of its own (any override of it "
-    "then fits)"
-)
-TEMPORARIES_HELP = (
-    "inline (the default for model files): injective producers fused into their consumers "
-    "and each operator's temporaries (padded copies, dequantized tensors, accumulators) "
-    "computed where they are read; keep (the default for --import-relax): as TVM's fusion "
-    "leaves them"
-)
 _FUSION_PASSES = frozenset({"FuseOps", "FuseTIR"})
-
-
-@dataclass(frozen=True)
-class Lowering:
-    """How a model is lowered (`usmp-translate --import-relax --weights=... --fusion=...`).
-
-    `weights="bound"` binds the weights into `forward` first (`relax.transform.BindParams`,
-    as an application of `relax.build` does), so that TVM's `FoldConstant` computes every
-    expression of weights alone (transposes, reshapes, casts) at compile time: no operator
-    call and no intermediate is left of it. `"params"` keeps the weights as params, for an
-    application that loads them at run time. `fusion="none"` leaves out TVM's `FuseOps`
-    and `FuseTIR`: one operator per legalized Relax op. `temporaries="inline"` fuses
-    injective producers into their consumers and inlines each operator's temporaries
-    (`tvm.relax.temporaries`): no padded copy, float32 dequantized tensor or whole
-    accumulator is left to plan (the default of model files, `MODEL_FILE_LOWERING`:
-    `--import-relax` keeps TVM's fusion as it is, which Relax's own planner is measured
-    on). `constant_storage="compact"` stores an int32 constant a dequantize reads in
-    fewer bytes when its values fit (`narrowed_constants`) and constants of equal bytes
-    once (`shared_constants`); `"file"` keeps each at the file's type, under its name,
-    with bytes of its own, so that an application can override any of them with any
-    values of that type."""
-
-    weights: str = "bound"
-    fusion: str = "default"
-    temporaries: str = "keep"
-    constant_storage: str = "compact"
-
-    def __post_init__(self) -> None:
-        if self.weights not in WEIGHT_MODES:
-            raise ValueError(f"weights must be one of {WEIGHT_MODES}, not {self.weights!r}")
-        if self.fusion not in FUSION_MODES:
-            raise ValueError(f"fusion must be one of {FUSION_MODES}, not {self.fusion!r}")
-        if self.temporaries not in TEMPORARIES_MODES:
-            raise ValueError(
-                f"temporaries must be one of {TEMPORARIES_MODES}, not {self.temporaries!r}"
-            )
-        if self.constant_storage not in CONSTANT_STORAGE_MODES:
-            raise ValueError(
-                f"constant_storage must be one of {CONSTANT_STORAGE_MODES}, "
-                f"not {self.constant_storage!r}"
-            )
-
-    @property
-    def keeps_stored_weights(self) -> bool:
-        """Whether each weight stays as the model stores it (int8, float16, a per-channel
-        vector), decoded or broadcast by the operator that reads it (`folded_weights`):
-        only where producers are fused into their consumers."""
-        return self.temporaries == "inline" and self.fusion != "none"
-
-
-Stages = Callable[[str], None]
-"""Told each step of a model import as it begins, for a progress display."""
-
-
-def unshown(stage: str) -> None:
-    """No progress display."""
-
-
-DEFAULT_LOWERING = Lowering()
-MODEL_FILE_LOWERING = Lowering(temporaries="inline")
-"""How `--import-tflite` and `--import-onnx` lower a model file unless told otherwise: an
-int8 model's tensors stay int8 where its kernels keep them so."""
 
 
 def _offsets_bound(func: Any) -> Any:
     """`func` with each buffer param's symbolic `elem_offset` (a `te.extern`'s input, as
     topi's `cumsum` declares it) bound to 0: every tensor an operator gets starts at its
     pointer, as Relax's own tensors start at their data."""
-    from tvm import tirx
-
     loose = {
         p: tirx.decl_buffer(p.shape, p.dtype, p.name, scope=p.scope())
         for p in func.params
@@ -281,8 +205,6 @@ def _offsets_bound(func: Any) -> Any:
 def _offsets_bound_in_loops() -> Any:
     """A module pass: `_offsets_bound` on each PrimFunc (TVM's `FuseTIR` fails on a fused
     function whose extern takes a buffer of a symbolic offset)."""
-    import tvm
-    from tvm import tirx
 
     def rewrite(mod: Any, _: Any) -> Any:
         bound = mod.clone()
@@ -302,8 +224,6 @@ def _lowered_by_tvm(target: Any, fusion: str, widening_apart: bool = False) -> l
     fusion into `R.call_tir` (unless `fusion` is "none"), each fused tensor keeping its
     name (`fused_names`), and, if `widening_apart`, no operator widening a computed tensor
     fused into its producer (`temporaries.widening_kept_apart`)."""
-    from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
-
     passes = [sorting_in_loops(), *cpu_generic.library_dispatch_passes(target)]
     for p in cpu_generic.legalize_passes(target):
         legalizes = p.info.name == "LegalizeOps"
@@ -347,9 +267,6 @@ def _bind_weights(
     `derived_scales`), and
     the tensor of each constant by its TIR name: a constant an operator reads is that
     weight, or one computed from it, when it is that very tensor."""
-    import tvm
-    from tvm import relax
-
     tensors = {sanitize(k): tvm.runtime.tensor(v) for k, v in weights.items()}
     bound = {p: tensors[sanitize(p.name)] for p in mod[ENTRY].params if sanitize(p.name) in tensors}
     mod = relax.transform.BindParams(ENTRY, bound)(mod)
@@ -381,9 +298,6 @@ def lower_relax(
     `tensors` names them),
     and `RewriteDataflowReshape` (a reshape becomes a view, `R.reshape`, not a copy). TVM
     failing on the model is a `RelaxImportError` at `at`."""
-    import tvm
-    from tvm import relax
-
     target = tvm.target.Target("llvm")
     hidden: dict[Any, Any] = {}
     if lowering.keeps_stored_weights:
@@ -403,9 +317,6 @@ def lower_relax(
 
 def _loops_and_allocs(lowered: Any) -> Any:
     """The PrimFuncs of `lower_relax`'s module, as loops and `alloc_buffer`s."""
-    import tvm
-    from tvm import s_tir, tirx
-
     t = s_tir.transform
     passes = tvm.transform.Sequential(
         [
@@ -427,10 +338,6 @@ def relax_planner_bytes(
     """The sum of the `R.memory.alloc_storage` sizes Relax's StaticPlanBlockMemory emits
     for `mod` (with `bound_weights` bound into it, if given) in TVM's own CPU build
     (`relax.build`'s pipeline up to that pass; the returned tensors are not included)."""
-    import tvm
-    from tvm import relax
-    from tvm.relax.backend.cpu_generic import pipeline as cpu_generic
-
     if bound_weights is not None:
         mod = _bind_weights(mod, bound_weights, UNNAMED).mod
     target = tvm.target.Target("llvm")
@@ -457,9 +364,6 @@ def relax_vm_outputs(
 ) -> list[np.ndarray]:
     """`forward` run by the Relax VM (llvm, -O0) on `inputs` and `weights`, both keyed by
     Relax parameter name: one array, or one per element of a tuple output."""
-    import tvm
-    from tvm import relax
-
     # LLVM at -O0: the reference's numbers are the same (no fast-math at any level), and
     # building a 100-operator model takes a third of the CPU time of the default -O3.
     target = tvm.target.Target({"kind": "llvm", "opt-level": 0})
@@ -473,9 +377,6 @@ def relax_vm_outputs(
 
 def _constant_bytes(size: Any) -> int:
     """The byte count of an `alloc_storage` size, `R.shape([n])` with a constant n."""
-    import tvm
-    from tvm import relax
-
     values = list(size.values) if isinstance(size, relax.ShapeExpr) else []
     if len(values) != 1 or not isinstance(values[0], tvm.tirx.IntImm):
         raise UNNAMED.error(f"Relax's static plan allocates a storage of non-constant size {size}")
@@ -486,9 +387,6 @@ def _constant_bytes(size: Any) -> int:
 
 
 def _static_shape(sinfo: Any, what: str, at: Site) -> tuple[tuple[int, ...], str]:
-    import tvm
-    from tvm import relax
-
     if not isinstance(sinfo, relax.TensorType):
         raise at.error(f"{what} is a {type(sinfo).__name__}, not a tensor")
     if sinfo.shape is None or not isinstance(sinfo.shape, relax.ShapeExpr):
@@ -505,9 +403,6 @@ def _operator(name: str, func: Any, at: Site) -> Any:
     """A lowered PrimFunc as a private operator: pointer params, each re-declaring its
     buffer (`DeclBuffer`), and no function attributes (no `tirx.noalias`, see above) but
     its `usmp.in_place` pairs."""
-    import tvm_ffi
-    from tvm import ir, tirx
-
     taken = var_names(func)
     params, decls = [], []
     for p in func.params:
@@ -545,23 +440,17 @@ def _operator(name: str, func: Any, at: Site) -> Any:
 def _statements(stmt: Any) -> list[Any]:
     """`stmt` as a list of statements, a sequence spliced (a `DeclBuffer` before them is in
     scope for the rest of the sequence it is in)."""
-    from tvm import tirx
-
     return list(stmt.seq) if isinstance(stmt, tirx.SeqStmt) else [stmt]
 
 
 def var_names(func: Any) -> set[str]:
     """The names of every var (buffers, loop vars, params) in `func`."""
-    import tvm
-
     return {str(var.name) for var in nodes_of(tvm.ir.Var, func)}
 
 
 def _calls_packed(func: Any) -> bool:
     """Whether a lowered PrimFunc calls a packed function (`tvm.contrib.sort.sort`, which
     TVM's sort, argsort and topk dispatch to on the CPU)."""
-    import tvm
-
     packed = ("tirx.tvm_call_packed", "tirx.tvm_call_cpacked")
     calls = nodes_of(tvm.ir.Call, func.body)
     return any(getattr(call.op, "name", None) in packed for call in calls)
@@ -570,8 +459,6 @@ def _calls_packed(func: Any) -> bool:
 def _allocates_locally(func: Any) -> bool:
     """Whether a lowered PrimFunc allocates a buffer of `local` scope (an accumulator
     `inline_temporaries` made a register), which no plan places."""
-    from tvm import tirx
-
     allocs = nodes_of(tirx.AllocBuffer, func.body)
     return any(alloc.buffer.scope() == "local" for alloc in allocs)
 
@@ -580,8 +467,6 @@ def _with_script_names(mod: Any) -> Any:
     """`mod` with the entry's params renamed by `sanitize`, as `main` names them: the
     operators TVM fuses name their params after them too, and TVM's printer keeps a keyword
     or a leading digit, which would not parse back."""
-    from tvm import relax
-
     func = mod[ENTRY]
     renamed = {
         p: relax.Var(sanitize(p.name), p.ty) for p in func.params if sanitize(p.name) != p.name
@@ -694,9 +579,6 @@ class Bindings(NamedTuple):
 
 
 def _bindings(body: Any, at: Site, merge_equal: bool = True) -> Bindings:
-    import tvm
-    from tvm import relax
-
     found = Bindings({}, {}, [], SharedConstants(merge_equal))
     call_tir = tvm.ir.Op.get("relax.call_tir")
     reshape = tvm.ir.Op.get("relax.reshape")
@@ -757,9 +639,6 @@ def _tuple_elements(body: Any) -> dict[Any, list[Any]]:
     """For each operator call returning a tuple, a var for each element: the first var
     bound to that element (`b = lv[1]`, named as the model names it), else one named after
     the tuple's (`lv_0`), for an element nothing reads."""
-    import tvm
-    from tvm import relax
-
     taken: dict[tuple[Any, int], Any] = {}
     tuple_calls = []
     for block in body.blocks:
@@ -782,8 +661,6 @@ def _tuple_elements(body: Any) -> dict[Any, list[Any]]:
 
 def _argument(arg: Any, found: Bindings, here: Site) -> Any:
     """A call argument as `main` names it: a var (through its aliases) or a constant tensor."""
-    import tvm
-
     if isinstance(arg, tvm.ir.Var):
         return found.aliases.get(arg, arg)
     if isinstance(arg, tvm.ir.Constant):
@@ -828,8 +705,6 @@ def _returned(
     result: Any, aliases: dict[Any, Any], tuples: dict[Any, list[Any]], computed: set[Any], at: Site
 ) -> list[Output]:
     """The entry's result: `output` for one tensor, `output0`, `output1`, ... for a tuple."""
-    import tvm
-
     returned, result = result, aliases.get(result, result)
     if isinstance(result, tvm.ir.Tuple):
         fields = list(result.fields)
@@ -859,8 +734,6 @@ def _computed_tensor(
     at: Site,
 ) -> Any:
     """The var of a returned tensor that an operator computes, which `main` writes."""
-    import tvm
-
     if isinstance(expr, tvm.ir.Tuple):
         raise at.error(f"{what} is a nested tuple, not a tensor computed by an operator")
     if not isinstance(expr, tvm.ir.Var):
@@ -877,8 +750,6 @@ def _computed_tensor(
 
 def _buffer(name: str, ty: Any, what: str, at: Site) -> Any:
     """A TIR buffer of a Relax tensor type."""
-    from tvm import tirx
-
     shape, dtype = _static_shape(ty, what, at)
     return tirx.decl_buffer(shape, dtype, name)
 
@@ -910,9 +781,6 @@ def lower_model(
     stage: Stages = unshown,
 ) -> LoweredModel:
     """`relax_to_tir`, with the arrays a caller passes for `main`'s constant params."""
-    import tvm
-    from tvm import relax
-
     if not isinstance(mod, tvm.IRModule) or ENTRY not in [
         g.name_hint for g in mod.get_global_vars()
     ]:
@@ -1041,8 +909,6 @@ def _main_body(
     at: Site,
 ) -> Any:
     """An `AllocBuffer` for each intermediate tensor, then the operator calls in order."""
-    from tvm import ir, tirx
-
     statements = []
     for _, _, results in calls:
         for var in results:

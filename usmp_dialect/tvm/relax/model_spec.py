@@ -23,14 +23,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.tvm.relax.lowering import (
-    DEFAULT_LOWERING,
-    Lowering,
-    RelaxImportError,
-    Stages,
-    import_relax,
-    unshown,
-)
+from usmp_dialect.tvm.relax.lowering import RelaxImportError, import_relax
+from usmp_dialect.tvm_options import DEFAULT_LOWERING, Lowering, Stages, unshown
 
 # The path ends at the first `.py:`, so a string argument may hold `:` and `)`.
 _SPEC = re.compile(r"(?P<path>.+?\.py):(?P<name>[A-Za-z_]\w*)(?:\((?P<arguments>.*)\))?", re.S)
@@ -127,7 +121,6 @@ def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]
     arguments = {**spec_arguments, **arguments}
     # Imported before the model file runs, so that a missing TVM is the missing optional
     # dependency rather than the model file's failure.
-    import tvm  # noqa: F401
 
     module_spec = importlib.util.spec_from_file_location(f"_usmp_model_{Path(path).stem}", path)
     if module_spec is None or module_spec.loader is None:

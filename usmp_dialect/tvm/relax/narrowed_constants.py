@@ -35,6 +35,8 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
+import tvm
+from tvm import relax, tirx
 
 from usmp_dialect.tvm.relax.folded_weights import op_name
 from usmp_dialect.tvm.relax.names import fresh_name
@@ -75,8 +77,6 @@ class Narrowed(NamedTuple):
 def widening_kernels(mod: Any) -> dict[Any, set[int]]:
     """The PrimFuncs of `mod` that widen arguments where they read them, and the
     positions of those arguments."""
-    from tvm import tirx
-
     return {
         gvar: {int(i) for i in func.attrs[WIDENED_ARGS]}
         for gvar, func in mod.functions.items()
@@ -98,9 +98,6 @@ class _Copies:
     def of(self, stored: Any) -> Any:
         """`stored`'s narrowest copy, or None if it has none (not an int32 constant, or
         values that need int32)."""
-        import tvm
-        from tvm import relax
-
         if not isinstance(stored, tvm.ir.Constant):
             return None
         if stored not in self.copies:
@@ -119,8 +116,6 @@ def narrowed_dequantized_constants(
     """`func` with each int32 constant a dequantize reads, or a `widening` kernel widens
     (`widening_kernels`), replaced by its narrowest copy (see above), and `tensors` (name
     -> tensor) with the copies named after the tensors they copy."""
-    from tvm import relax
-
     copies = _Copies(tensors)
     blocks = []
     for block in func.body.blocks:
@@ -147,9 +142,6 @@ def narrowed_dequantized_constants(
 def _widened_call(binding: Any, positions: set[int], copies: _Copies) -> list[Any]:
     """The bindings of a kernel's call reading, at `positions`, the narrowest copies of
     its constant arguments widened back by an `R.astype` each."""
-    import tvm
-    from tvm import relax
-
     builder = relax.BlockBuilder()
     callee, args, *rest = binding.value.args
     fields, bindings = list(args.fields), []
@@ -174,9 +166,6 @@ _QUANTIZATIONS = frozenset({"relax.quantize", "relax.dequantize"})
 def _as_scalar(expr: Any) -> Any:
     """`expr` if it is a constant of one element; a rank-0 constant of its value if it is
     a constant of more, all equal; else None."""
-    import tvm
-    from tvm import relax
-
     if not isinstance(expr, tvm.ir.Constant):
         return None
     values = expr.value.numpy()
@@ -190,9 +179,6 @@ def _as_scalar(expr: Any) -> Any:
 def uniform_scales_as_scalars(func: Any) -> Any:
     """`func` with each quantize and dequantize whose per-channel scale and zero point are
     each equal across channels given them as scalars (see above)."""
-    import tvm
-    from tvm import relax
-
     blocks, changed = [], False
     for block in func.body.blocks:
         bindings = []

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import tvm
+import tvm_ffi
+
 
 def nodes_of(kind: Any, node: Any) -> list[Any]:
     """Every TVM node of type `kind` in `node`, in program order (types not entered)."""
-    import tvm
-    import tvm_ffi
-
     found: list[Any] = []
     tvm_ffi.structural_walk(
         node,

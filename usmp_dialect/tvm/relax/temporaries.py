@@ -42,6 +42,9 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import tvm
+from tvm import relax, s_tir, tirx
+from tvm.relax.dpl.pattern import GlobalVarPattern, TuplePattern, is_op, wildcard
 
 from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
 from usmp_dialect.tvm.relax.fused_names import named_fusion
@@ -55,15 +58,14 @@ _SPATIAL = 0  # IterVar.iter_type of a data-parallel axis
 # OpPatternKind, the "op_pattern" attr of a PrimFunc `FuseOps` reads
 _BROADCAST = 1
 _OPAQUE = 8  # fused with nothing
+# A PrimFunc attribute: an operator of TFLM's signal library, fused with no producer.
+SIGNAL_KERNEL_ATTR = "usmp.signal_kernel"
 
 
 def inline_temporaries(lowered: Any, fuse_producers: bool = True) -> Any:
     """`lowered` (`lower_relax`'s module, before `RewriteDataflowReshape`) with injective
     producers fused into their consumers (unless not `fuse_producers`: `--fusion=none`
     keeps one operator per op) and every operator's temporaries inlined."""
-    import tvm
-    from tvm import tirx
-
     fused = _fuse_producers(lowered) if fuse_producers else lowered
     return tvm.IRModule(
         {g: _inlined(f) if isinstance(f, tirx.PrimFunc) else f for g, f in fused.functions.items()},
@@ -77,9 +79,6 @@ def inline_temporaries(lowered: Any, fuse_producers: bool = True) -> Any:
 def _fuse_producers(mod: Any) -> Any:
     """Injective producers fused into their single consumers, until none is left (a chain
     of them is fused one at a time)."""
-    import tvm
-    from tvm import relax
-
     while True:
         patterns = _producer_patterns(mod)
         if not patterns:
@@ -102,8 +101,6 @@ def _producer_patterns(mod: Any) -> list[Any]:
     such producers (a convolution of a dequantized input and a dequantized weight), all of
     them at once where each is fusable by its sizes alone, a decision the others' fusion
     does not change (one round of fusion, not one a producer)."""
-    from tvm.relax.dpl.pattern import GlobalVarPattern, TuplePattern, is_op, wildcard
-
     spatial = _spatial_callees(mod)
     in_place = _in_place_callees(mod)
     found: list[_Lifetimes] = []  # built at the first producer its tensors' sizes do not settle
@@ -142,9 +139,6 @@ def _producer_patterns(mod: Any) -> list[Any]:
 
 def _call_tirs(func: Any) -> list[Any]:
     """The bindings of `func` to an `R.call_tir`."""
-    import tvm
-    from tvm import relax
-
     call_tir = tvm.ir.Op.get("relax.call_tir")
     return [
         b
@@ -154,9 +148,15 @@ def _call_tirs(func: Any) -> list[Any]:
 
 
 def _spatial_callees(mod: Any) -> set[Any]:
-    """The PrimFuncs `mod`'s entry calls that compute element by element (no reduction)."""
+    """The PrimFuncs `mod`'s entry calls that compute element by element (no reduction),
+    but those a converter marked opaque (TFLM's signal kernels read their operands several
+    times: inlined, a producer's expression would be copied into each read)."""
     callees = {b.value.args[0] for b in _call_tirs(mod[ENTRY])}
-    return {c for c in callees if _all_spatial(mod[c])}
+    return {c for c in callees if _all_spatial(mod[c]) and not _signal_kernel(mod[c])}
+
+
+def _signal_kernel(func: Any) -> bool:
+    return (func.attrs or {}).get(SIGNAL_KERNEL_ATTR) is not None
 
 
 def _in_place_callees(mod: Any) -> set[Any]:
@@ -171,8 +171,6 @@ def _producer_places(func: Any, spatial: set[Any]) -> set[tuple[int, tuple[int, 
     """(tuple length, positions) of the arguments of each `call_tir` of `func` that another
     `call_tir` of it computes with a PrimFunc of `spatial`, the length at most
     `_MAX_CONSUMER_ARGS`."""
-    from tvm import relax
-
     calls = _call_tirs(func)
     elementwise = {b.var for b in calls if b.value.args[0] in spatial}
     places = set()
@@ -200,8 +198,6 @@ def _no_larger_inputs(producer: Any) -> bool:
 
 
 def _tensor_inputs(producer: Any) -> list[Any]:
-    import tvm
-
     return [a for a in producer.args[1].fields if not isinstance(a, tvm.ir.Constant)]
 
 
@@ -248,8 +244,6 @@ class _Lifetimes:
     reads."""
 
     def __init__(self, func: Any) -> None:
-        from tvm import relax
-
         bindings = _bindings(func)
         self.order = {b.var: i for i, b in enumerate(bindings)}
         end = len(bindings)
@@ -309,8 +303,6 @@ def _bindings(func: Any) -> list[Any]:
 
 
 def tensor_bytes(ty: Any) -> int:
-    import tvm
-
     elements = math.prod(int(d) for d in ty.shape.values)
     return elements * tvm.DataType(ty.dtype).bits // 8
 
@@ -320,7 +312,6 @@ def widening_kept_apart() -> Any:
     broadcast PrimFunc that `ENTRY` calls on a tensor it computes, with a result of wider
     elements than any of its inputs (a `dequantize` of an int8 activation), marked opaque,
     so that `FuseOps` leaves it out of its producer's group."""
-    import tvm
 
     def mark(mod: Any, _: Any) -> Any:
         widening = _widening_callees(mod)
@@ -335,9 +326,6 @@ def widening_kept_apart() -> Any:
 
 
 def _widening_callees(mod: Any) -> list[Any]:
-    import tvm
-    from tvm import relax
-
     call_tir = tvm.ir.Op.get("relax.call_tir")
     bindings = _bindings(mod[ENTRY])
     computed = {b.var for b in bindings}
@@ -360,8 +348,6 @@ def _widening_callees(mod: Any) -> list[Any]:
 
 
 def _bits(ty: Any) -> int:
-    import tvm
-
     return int(tvm.DataType(ty.dtype).bits)
 
 
@@ -370,8 +356,6 @@ def _bits(ty: Any) -> int:
 
 def _blocks(func: Any) -> list[Any]:
     """The blocks of a block-based PrimFunc, the root aside, in program order."""
-    from tvm import s_tir
-
     return nodes_of(s_tir.SBlock, func.body)[1:]
 
 
@@ -386,9 +370,6 @@ def _all_spatial(func: Any) -> bool:
 def _inlined(func: Any) -> Any:
     """`func` with each spatial temporary inlined into its readers, then each reduction read
     element by element by one spatial block computed where it is read."""
-    import tvm
-    from tvm import s_tir
-
     # A block that cannot be inlined (it writes a param) is one caught error: not rendered.
     schedule = s_tir.Schedule(tvm.IRModule({"main": func}), error_render_level="none")
     while _inline_spatial(schedule):
@@ -416,8 +397,6 @@ def _inline_spatial(schedule: Any) -> bool:
     """Inlines each spatial block writing a temporary, in program order (a reduction or a
     block writing a param is never inlined: it is not tried, a failed try costs as much as
     an inlining); whether one was."""
-    from tvm import s_tir
-
     func = schedule.mod["main"]
     params = list(func.params)
     inlined = False

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import tvm
+from tvm import relax, te, tirx
+
 
 def _topk(data: Any, k: int, axis: int, ret_type: str, largest: bool, dtype: str) -> Any:
     """The TE tensors of `relax.topk` (see the module docstring)."""
-    from tvm import te, tirx
-
     rank = len(data.shape)
     axis = axis % rank
     n = data.shape[axis]
@@ -69,8 +70,6 @@ def _topk(data: Any, k: int, axis: int, ret_type: str, largest: bool, dtype: str
 def sorting_in_loops() -> Any:
     """A module pass: each `relax.topk`, `relax.sort` and `relax.argsort` call of a Relax
     function as `R.call_tir` of `_topk`'s PrimFunc."""
-    import tvm
-    from tvm import relax
 
     def topk(call: Any) -> tuple[Any, ...]:
         a = call.attrs

@@ -20,6 +20,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
+import tvm
+from tvm import relax
+
 from usmp_dialect.tvm.relax_vm.tensors import bounded_analyzer, tensor_bytes
 
 
@@ -38,8 +41,6 @@ class _Placed:
 
 
 def _is_call_of(value: Any, op: str) -> bool:
-    import tvm
-
     return (
         isinstance(value, tvm.ir.Call) and isinstance(value.op, tvm.ir.Op) and value.op.name == op
     )
@@ -68,8 +69,6 @@ def storage_bytes(func: Any) -> int:
 def check_no_overlap(func: Any, checked: Collection[Any] | None = None) -> None:
     """Raise `Overlap` if two tensors placed in `checked` (alloc_storage variables of
     `func`; all of them by default) share a byte while both are live."""
-    from tvm import relax
-
     checked = storages(func) if checked is None else checked
     analyzer = bounded_analyzer(func)
     placed: list[_Placed] = []

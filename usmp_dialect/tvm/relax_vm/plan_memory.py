@@ -41,6 +41,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import tvm
+from tvm import relax
+from tvm.relax import pipeline as stages
+from tvm.relax.backend import gpu_generic
+
 from usmp_dialect.parsing import parse_module, print_module
 from usmp_dialect.planning.registry import get_algorithm
 from usmp_dialect.transforms.usmp_assign_pools import parse_pool_spec
@@ -104,8 +109,6 @@ def _device_kinds(mod: Any) -> dict[int, str]:
     """The target kind of each virtual device index: the module's `vdevice` list, else the
     current target for index 0, else the host (as StaticPlanBlockMemory takes a device it
     knows nothing of); -1 is the host."""
-    import tvm
-
     kinds = {-1: "llvm", 0: HOST_KIND}
     current = tvm.target.Target.current(allow_none=True)
     if current is not None:
@@ -149,8 +152,6 @@ class _PlanMemory:
             parse_pool_spec(self.pools)
 
     def transform_module(self, mod: Any, ctx: Any) -> Any:
-        from tvm import relax
-
         planned = relax.transform.StaticPlanBlockMemory()(mod)
         kinds = _device_kinds(mod)
         self.report.clear()
@@ -248,8 +249,6 @@ def _keep_storages(report: FunctionReport, storages: dict[Any, int]) -> None:
 def PlanMemory(**options: Any) -> Any:
     """Our planner in place of StaticPlanBlockMemory, as a `tvm.transform.Pass`; options are
     `_PlanMemory`'s fields, and `.report` tells what its last run planned."""
-    import tvm
-
     return tvm.transform.module_pass(opt_level=0, name=PASS_NAME)(_PlanMemory)(**options)
 
 
@@ -258,8 +257,6 @@ def _rewritten(
 ) -> tuple[Any, set[Any]]:
     """`func` with the replaced storages gone, one storage a pool at its start, and each
     planned tensor at its offset in its pool; and the pools' variables."""
-    from tvm import relax
-
     pools: dict[tuple[int, str], Any] = {}
     at: dict[Any, tuple[Any, int]] = {}
     for device, (tensors, plan) in plans.items():
@@ -306,57 +303,37 @@ def _rewritten(
 
 class _Pipeline:
     def __init__(self, target: Any, **options: Any):
-        import tvm
-
         self.target = tvm.target.Target(target) if isinstance(target, str) else target
-        self.backend = _backend(self.target)
         self.plan_memory = PlanMemory(**options)
 
     def transform_module(self, mod: Any, _ctx: Any) -> Any:
-        import tvm
+        with self.target:
+            return tvm.transform.Sequential(default_passes(self.target, self.plan_memory))(mod)
 
-        target = self.target
-        with target:
-            finalize = [
-                self.plan_memory if p.info.name == "StaticPlanBlockMemory" else p
-                for p in self.backend.finalize_passes(target)
-            ]
-            passes = (
-                self.backend.library_dispatch_passes(target)
-                + self.backend.legalize_passes(target)
-                + self.backend.dataflow_lower_passes(target)
-                + finalize
-            )
-            return tvm.transform.Sequential(passes)(mod)
+
+def default_passes(target: Any, plan_memory: Any) -> list[Any]:
+    """The passes `relax.get_default_pipeline(target)` runs, each stage from TVM's own
+    dispatch by target (`tvm.relax.pipeline`), `plan_memory` in StaticPlanBlockMemory's
+    place among the finalizing passes. Dataflow lowering is the one stage TVM 0.27 cannot
+    dispatch for llvm, cuda and rocm (their backend packages do not export it: an
+    AttributeError); every backend's is the same four passes, gpu_generic's, which is
+    exported (tests/relax/test_relax_vm.py checks both)."""
+    finalize = [
+        plan_memory if p.info.name == "StaticPlanBlockMemory" else p
+        for p in stages.finalize_passes(target)
+    ]
+    return (
+        stages.library_dispatch_passes(target)
+        + stages.legalize_passes(target)
+        + gpu_generic.dataflow_lower_passes(target)
+        + finalize
+    )
 
 
 def pipeline(target: Any, **options: Any) -> Any:
     """TVM's default Relax pipeline for `target` with `PlanMemory(**options)` in place of
     StaticPlanBlockMemory (`tvm.compile(mod, target, relax_pipeline=pipeline(target))`);
     its `.plan_memory.report` tells what the last build planned."""
-    import tvm
-
     return tvm.transform.module_pass(opt_level=0, name="usmp.RelaxVMPipeline")(_Pipeline)(
         target, **options
     )
-
-
-def _backend(target: Any) -> Any:
-    """The `tvm.relax.backend.*.pipeline` module `relax.get_default_pipeline(target)`
-    takes its passes from (the same choice, in the same order)."""
-    import importlib
-
-    from tvm.relax.backend.utils import BackendDispatcher
-
-    kind = target.kind.name
-    if kind in ("cuda", "rocm"):
-        name = kind
-    elif kind == "llvm":
-        name = "cpu_generic"
-    elif kind == "opencl" and "adreno" in target.keys:
-        name = "adreno"
-    elif kind == "metal" or BackendDispatcher.is_gpu_target(target):
-        name = "gpu_generic"
-    else:
-        raise ValueError(f"TVM has no default Relax pipeline for target kind '{kind}'")
-    return importlib.import_module(f"tvm.relax.backend.{name}.pipeline")

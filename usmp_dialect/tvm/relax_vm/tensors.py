@@ -28,6 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import tvm
+from tvm import relax
+from tvm.sym import Analyzer
 
 TVM_ALLOC_ALIGNMENT = 64
 """TVM's `kAllocAlignment`: `vm.builtin.ensure_zero_offset` makes a tensor at an offset
@@ -45,9 +48,6 @@ class UnanalysableBinding(ValueError):
 
 def _holds_tensor(ty: Any) -> bool:
     """Whether a value of type `ty` may hold a tensor (an unknown object or a closure may)."""
-    import tvm
-    from tvm import relax
-
     if isinstance(ty, relax.TupleType):
         return any(_holds_tensor(field) for field in ty.fields)
     return not isinstance(ty, (relax.ShapeType, tvm.ir.PrimType))
@@ -60,9 +60,6 @@ def may_alias(var: Any, value: Any) -> bool:
 
 
 def _analysable(value: Any) -> bool:
-    import tvm
-    from tvm import relax
-
     return isinstance(
         value,
         (tvm.ir.Call, relax.Var, relax.Tuple, relax.TupleGetItem, relax.If, relax.ShapeExpr),
@@ -135,8 +132,6 @@ class _Found:
 
 
 def _op_name(value: Any) -> str | None:
-    import tvm
-
     if isinstance(value, tvm.ir.Call) and isinstance(value.op, tvm.ir.Op):
         return str(value.op.name)
     return None
@@ -149,10 +144,6 @@ def _int(expr: Any) -> int | None:
 
 def bounded_analyzer(func: Any) -> Any:
     """An analyzer that knows the `tir_var_upper_bound` of the signature's dims."""
-    import tvm
-    from tvm import relax
-    from tvm.sym import Analyzer
-
     analyzer = Analyzer()
     bounds = func.attrs.get("tir_var_upper_bound") if func.attrs else None
     if bounds:
@@ -166,8 +157,6 @@ def bounded_analyzer(func: Any) -> Any:
 def tensor_bytes(shape: Any, dtype: Any, analyzer: Any) -> int | None:
     """The bytes of a tensor of `shape` (a Relax `ShapeExpr`) at the dims' upper bounds;
     None if one has none."""
-    import tvm
-
     dtype = tvm.DataType(str(dtype))
     size: Any = tvm.tirx.const(dtype.bits * dtype.lanes // 8, "int64")
     for dim in shape.values:
@@ -248,8 +237,6 @@ class _Walk:
     own allocations, and what makes a storage TVM's to keep."""
 
     def __init__(self, func: Any):
-        from tvm import relax
-
         self.analyzer = bounded_analyzer(func)
         self.storages: dict[Any, _Storage] = {}
         self.own: dict[Any, _Storage] = {}
@@ -270,9 +257,6 @@ class _Walk:
         self.returned = [own for own in self.own.values() if own.returned]
 
     def _binding(self, index: int, var: Any, value: Any) -> None:
-        from tvm import relax
-        from tvm.sym import Analyzer
-
         op = _op_name(value)
         if op == "relax.memory.alloc_storage":
             dims = value.args[0].values

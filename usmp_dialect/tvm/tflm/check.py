@@ -16,6 +16,8 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+import numpy as np
+
 from usmp_dialect.tvm.tflm.arena import TflmError, tflm_arena
 
 _INVOCATIONS = 2
@@ -92,7 +94,6 @@ def _details(get: object) -> list[dict]:
 
 
 def _random_inputs(path: str, arena: int) -> list[list]:
-    import numpy as np
     from tflite_micro.python.tflite_micro import runtime
 
     interpreter = runtime.Interpreter.from_file(path, arena_size=arena)
@@ -117,8 +118,6 @@ def _random_inputs(path: str, arena: int) -> list[list]:
 
 def _compare(original: str, planned: str, arena: int) -> None:
     """The child: prints whether both files give the same outputs."""
-    import numpy as np
-
     inputs = _random_inputs(original, arena)
     before, after = _outputs(original, arena, inputs), _outputs(planned, arena, inputs)
     same = all(

@@ -15,7 +15,10 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+import tvm
+from tvm import ir, tirx
 from xdsl.dialects import arith, scf
+from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPERATIONS
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -110,8 +113,6 @@ def python_name(name: str) -> str:
 
 def type_to_tvm(t: Attribute | None, op: Operation | None = None) -> Any:
     """The TVM type of a `tir` dialect type (None is void, an empty tuple)."""
-    from tvm import ir
-
     if t is None:
         return ir.TupleType([])
     if isinstance(t, NoneType):
@@ -127,8 +128,6 @@ def type_to_tvm(t: Attribute | None, op: Operation | None = None) -> Any:
 
 def make_buffer(t: tir.BufferType, name: str) -> Any:
     """A TVM buffer Var of this type."""
-    from tvm import tirx
-
     index = tir.type_to_dtype(t.index_type)
     return tirx.decl_buffer(
         [tirx.IntImm(index, d) for d in t.dims],
@@ -143,8 +142,6 @@ def make_buffer(t: tir.BufferType, name: str) -> Any:
 
 
 def attribute_to_tvm(attr: Attribute, op: Operation) -> Any:
-    from tvm import tirx
-
     if isinstance(attr, IntegerAttr):
         value = attr.value.data
         if attr.type == i1:
@@ -165,8 +162,6 @@ def attribute_to_tvm(attr: Attribute, op: Operation) -> Any:
     if isinstance(attr, NameMapAttr):
         return attr.pairs
     if isinstance(attr, tir.TargetAttr):
-        import tvm
-
         return tvm.target.Target(attribute_to_tvm(attr.config, op))
     raise UsmpError(f"attribute {attr} has no TIR equivalent", op)
 
@@ -186,8 +181,6 @@ such an op writes nothing."""
 
 @cache
 def _intrinsic_may_write(name: str) -> bool:
-    from tvm import ir
-
     kind = ir.Op.get(name).get_attr("TCallEffectKind") if name in _tvm_op_names() else None
     return kind is None or int(kind) > _READS_AT_MOST
 
@@ -227,8 +220,6 @@ def _memory_written_before_a_use(load: tir.LoadOp) -> bool:
 
 class _Emitter:
     def __init__(self, module: ModuleOp, rename: Callable[[str], str] = str):
-        from tvm import ir
-
         self.rename = rename
 
         self.module_op = module
@@ -243,15 +234,11 @@ class _Emitter:
         self.values: dict[SSAValue, Any] = {}
 
     def module(self) -> Any:
-        import tvm
-
         return tvm.IRModule(
             {self.gvars[f.sym_name.data]: self.prim_func(f) for f in self.functions}
         )
 
     def prim_func(self, op: tir.PrimFuncOp) -> Any:
-        from tvm import tirx
-
         params = [
             self.define_var(arg, name or f"arg{i}")
             for i, (arg, name) in enumerate(zip(op.body.block.args, op.param_names(), strict=True))
@@ -271,8 +258,6 @@ class _Emitter:
 
     def define_var(self, value: SSAValue, name: str) -> Any:
         """The TVM var of `value`, named `name` (TVM's printer makes names unique)."""
-        from tvm import ir
-
         name = self.rename(name)
         if isinstance(value.type, tir.BufferType):
             var = make_buffer(value.type, name)
@@ -284,8 +269,6 @@ class _Emitter:
     # ------------------------------------------------------------------ statements
 
     def block(self, block: Block) -> Any:
-        from tvm import tirx
-
         stmts = [s for op in block.ops if (s := self.op(op)) is not None]
         if not stmts:
             return tirx.Evaluate(tirx.IntImm("int32", 0))
@@ -293,8 +276,6 @@ class _Emitter:
 
     def op(self, op: Operation) -> Any:
         """The statement of a statement op; None for an expression op (recorded)."""
-        from tvm import ir, tirx
-
         match op:
             case tir.AllocBufferOp():
                 buffer = self.define_var(op.buffer, _buffer_name(op))
@@ -363,8 +344,6 @@ class _Emitter:
         return op.results[0]
 
     def for_loop(self, op: tir.ForOp) -> Any:
-        from tvm import ir, tirx
-
         loop_var = self.define_var(op.loop_var, _var_name(op, "i"))
         thread_binding = None
         if op.thread_tag is not None:
@@ -385,8 +364,6 @@ class _Emitter:
         )
 
     def while_loop(self, op: scf.WhileOp) -> Any:
-        from tvm import tirx
-
         if op.arguments or op.results:
             raise UsmpError("a TIR while loop carries no values", op)
         before = op.before_region.block
@@ -402,8 +379,6 @@ class _Emitter:
         return self.values[value]
 
     def expr(self, op: Operation) -> Any:
-        from tvm import ir, tirx
-
         node_class = NODE_OF_OP.get(type(op))
         if node_class is None and type(op) in LOGICAL_NODE_OF_OP:
             logical, bitwise = LOGICAL_NODE_OF_OP[type(op)]
@@ -461,8 +436,6 @@ class _Emitter:
 
     @staticmethod
     def predicate_name(op: arith.CmpiOp | arith.CmpfOp, predicate: int) -> str:
-        from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPERATIONS
-
         names = (
             CMPI_COMPARISON_OPERATIONS
             if isinstance(op, arith.CmpiOp)
@@ -471,8 +444,6 @@ class _Emitter:
         return names[predicate]
 
     def constant(self, op: arith.ConstantOp) -> Any:
-        from tvm import tirx
-
         value = op.value
         dtype = tir.type_to_dtype(op.result.type)
         if isinstance(value, IntegerAttr):
@@ -485,13 +456,9 @@ class _Emitter:
         raise UsmpError(f"constant {value} has no TIR equivalent", op)
 
     def load(self, buffer: SSAValue, indices: Any) -> Any:
-        from tvm import tirx
-
         return tirx.BufferLoad(self.value(buffer), [self.value(i) for i in indices])
 
     def call(self, op: tir.CallOp | tir.CallIntrinOp) -> Any:
-        from tvm import ir
-
         args = [self.value(a) for a in op.args]
         if isinstance(op, tir.CallOp):
             callee = op.callee.root_reference.data
@@ -505,12 +472,8 @@ class _Emitter:
 @cache
 def _tvm_op_names() -> frozenset[str]:
     """The intrinsics TVM registers: `ir.Op.get` of another name fails inside TVM's C++."""
-    from tvm import ir
-
     return frozenset(ir.Op.list_op_names())
 
 
 def tvm_attrs(attrs: dict[str, Any]) -> Any:
-    import tvm
-
     return tvm.ir.make_node("ir.DictAttrs", **attrs) if attrs else None

@@ -18,6 +18,7 @@ import struct
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import tvm
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -95,8 +96,6 @@ def _parse_failure(error: BaseException, filename: str) -> TVMScriptError:
 def parse_tvmscript(text: str, filename: str) -> Any:
     """The `tvm.IRModule` of a TVMScript source (an `@I.ir_module` class, or one
     `@T.prim_func`), or a `TVMScriptError` with TVM's message and the file's line."""
-    import tvm
-
     try:
         parsed = tvm.script.from_source(tvmscript_source(text, filename))
     except (tvm.error.DiagnosticError, SyntaxError) as error:
@@ -151,8 +150,6 @@ class _Importer:
     # ------------------------------------------------------------------ module
 
     def module(self, mod: Any) -> ModuleOp:
-        import tvm
-
         if mod.attrs is not None and len(mod.attrs):
             raise self.unsupported(f"IRModule attributes {list(mod.attrs.keys())}")
         functions = list(mod.functions_items())
@@ -215,8 +212,6 @@ class _Importer:
         return t
 
     def type(self, ty: Any, node: Any = None) -> Attribute | None:
-        import tvm
-
         if ty is None or ty.is_missing():
             raise self.unsupported("a value of unknown type", node)
         if isinstance(ty, tvm.ir.TupleType) and not len(ty.fields):
@@ -235,8 +230,6 @@ class _Importer:
         raise self.unsupported(f"type {ty}", node)
 
     def constant(self, value: Any, what: str, node: Any) -> int:
-        import tvm
-
         if isinstance(value, int):
             return value
         if not isinstance(value, tvm.tirx.IntImm):
@@ -265,8 +258,6 @@ class _Importer:
 
     def attribute(self, value: Any, what: str) -> Attribute:
         """A TIR attribute or annotation value: bool, int, float, str, arrays, maps."""
-        import tvm
-
         if isinstance(value, bool):
             return BoolAttr(value, i1)
         if isinstance(value, int):
@@ -387,8 +378,6 @@ class _Importer:
         self.add(scf.WhileOp([], [], Region(before), Region(after)))
 
     def stmt_AttrStmt(self, s: Any) -> None:
-        import tvm
-
         node_value: SSAValue | None = None
         node_attr: Attribute | None = None
         node = s.node
@@ -515,8 +504,6 @@ class _Importer:
         return self.result(tir.LoadOp(buffer, indices, self.dtype(e.ty.dtype, e)))
 
     def call(self, e: Any) -> SSAValue | None:
-        import tvm
-
         if e.attrs is not None or len(e.ty_args):
             raise self.unsupported("call with attributes or type arguments", e)
         result_type = self.type(e.ty, e)

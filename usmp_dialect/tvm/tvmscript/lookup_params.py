@@ -27,6 +27,9 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
+import tvm
+import tvm_ffi
+from tvm import tirx
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.analysis.tir_liveness import prim_funcs
@@ -84,14 +87,10 @@ def _location(filename: str, node: Any) -> str:
 
 
 def _calls(func: Any) -> list[Any]:
-    import tvm
-
     return nodes_of(tvm.ir.Call, func.body)
 
 
 def _decls(func: Any) -> list[Any]:
-    from tvm import tirx
-
     return nodes_of(tirx.DeclBuffer, func.body)
 
 
@@ -101,8 +100,6 @@ def _view(reader: str, decl: Any) -> tuple[str, tuple[int, ...], str]:
 
 def _lookups(mod: Any, entry: str) -> dict[str, list[_Lookup]]:
     """Each param the entry looks up, by name in order of first lookup, with its lookups."""
-    import tvm
-
     func = mod[entry]
     calls = _calls(func)
     views: dict[Any, list[tuple[str, tuple[int, ...], str]]] = {}
@@ -184,10 +181,6 @@ def bind_lookup_params(
 ) -> tuple[Any, str, dict[str, np.ndarray]]:
     """`mod` with the entry's `T.lookup_param` calls bound to `params` (see the module
     docstring), the entry's name, and the constants' arrays by param name."""
-    import tvm
-    import tvm_ffi
-    from tvm import tirx
-
     try:
         entry = entry_name(mod)
     except ValueError as error:

@@ -25,6 +25,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
+import tvm
+from tvm import tirx
+from tvm.support import cc
 
 from usmp_dialect.analysis.tir_liveness import ENTRY_ATTR, ENTRY_NAMES
 from usmp_dialect.diagnostics import LocatedError
@@ -37,7 +40,7 @@ from usmp_dialect.dialects.usmp import (
     STATE_ATTR,
     IOKind,
 )
-from usmp_dialect.tvm.c.exact_floats import exact_float_placeholders, exact_floats
+from usmp_dialect.tvm.exact_floats import exact_float_placeholders, exact_floats
 from usmp_dialect.tvm.relax.narrowed_constants import FILE_DTYPE, FILE_STORAGE_OPTION
 from usmp_dialect.tvm.tvmscript.importer import parse_tvmscript
 
@@ -49,8 +52,6 @@ C_OPTIONS = ["-Dhalf=_Float16", "-Dinff=__builtin_inff()"]
 
 
 def tvm_target(name: str) -> Any:
-    import tvm
-
     if name == "llvm":
         return tvm.target.Target({"kind": "llvm", "cl-opt": ["-enable-tbaa=false"]})
     return tvm.target.Target(name)
@@ -71,9 +72,6 @@ def entry_name(mod: Any) -> str:
 def _with_device_attrs(mod: Any, entry: str) -> Any:
     """The entry's body inside `device_id`/`device_type` attrs, which TVM needs to turn an
     operator's large allocation into a workspace request (un-planned modules only)."""
-    import tvm
-    from tvm import tirx
-
     func = mod[entry]
     body = tirx.AttrStmt(
         tvm.ir.StringImm("default"), "device_id", tirx.IntImm("int32", 0), func.body
@@ -96,8 +94,6 @@ def build(mod: Any, target: str = "c") -> Any:
 def generate_code(mod: Any, target: str = "c") -> Any:
     """`mod`'s code for `target`, not compiled: on target `c`, with each float constant a
     placeholder that only `build`'s compile step makes a literal."""
-    import tvm
-
     if target == "c":
         mod = tvm.IRModule(
             {gv: exact_float_placeholders(mod[gv]) for gv in mod.get_global_vars()},
@@ -115,8 +111,6 @@ def generate_code(mod: Any, target: str = "c") -> Any:
 def _compile_exact_floats(output: str, files: list[str], **options: Any) -> None:
     """TVM's C compile of `files` into `output`, after its C files' placeholders are made
     literals (see `exact_floats`)."""
-    from tvm.support import cc
-
     for path in files:
         if path.endswith(".c"):
             with open(path) as file:
@@ -127,8 +121,6 @@ def _compile_exact_floats(output: str, files: list[str], **options: Any) -> None
 
 
 def _buffer_params(func: Any) -> list[tuple[str, tuple[int, ...], str]]:
-    from tvm import tirx
-
     params = []
     for p in func.params:
         if not tirx.is_buffer_var(p):
@@ -362,8 +354,6 @@ def run_module(
     0xFF, or their `pool_bytes` such as a constant pool's file, the rest zero) and return
     every non-pool buffer param, and every output placed in a pool, afterwards. Inputs
     (and constants) placed in a pool are written at their offsets over those bytes."""
-    import tvm
-
     entry = entry_name(mod)
     func = mod[entry]
     pools = _pool_names(func)

@@ -12,6 +12,9 @@ import re
 import struct
 from typing import Any
 
+import tvm_ffi
+from tvm import tirx
+
 _EXACT_FLOAT = "usmp_exact_float"
 _EXACT_FLOAT_CALL = re.compile(rf"\b{_EXACT_FLOAT}_(32|64)_([0-9a-f]+)\(\)")
 _DECLARATION = re.compile(
@@ -24,8 +27,6 @@ _C_FLOAT = {"float32": ("<f", "<I", 32), "float64": ("<d", "<Q", 64)}
 def exact_float_placeholders(func: Any) -> Any:
     """The TIR PrimFunc `func` with each finite float constant a placeholder call, which
     `exact_floats` writes back as a literal in the C of it."""
-    import tvm_ffi
-    from tvm import tirx
 
     def placeholder(imm: Any) -> Any:
         dtype = str(imm.ty.dtype)

@@ -1,0 +1,276 @@
+"""TFLM's signal library (`model_files.tflm_signal`): micro_speech's audio front ends
+(tests/data/tflm, int8 and float features), imported, planned with their inputs and
+outputs in the workspace pool and built as a C library, run by a firmware-like loop over
+a second of audio the test synthesizes (49 frames of 30 ms, 20 ms apart, as micro_speech
+frames it): every frame's features TFLM's interpreter's exactly, the spectral
+subtraction's noise estimate kept in the state pool from frame to frame; then the
+classifier on those features gives TFLM's scores. One-operator models of the other
+signal operators (delay, prefilled framer, overlap-add, the FFTs with radix-2 stages)
+stream as TFLM, their kept samples in the state pool. A signal operator whose tensors
+contradict its options is one diagnostic."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+tvm = pytest.importorskip("tvm")
+pytest.importorskip("tflite")
+pytestmark = pytest.mark.tvm
+
+from test_svdf import DATA, _streamed  # noqa: E402
+
+from usmp_dialect.tvm.model_files.loading import import_model_file  # noqa: E402
+from usmp_dialect.tvm.model_files.tflm_signal import (  # noqa: E402
+    kiss_factors,
+    log2_correction_table,
+)
+from usmp_dialect.tvm.relax.lowering import RelaxImportError  # noqa: E402
+
+RATE = 16000
+FRAME, STRIDE = 480, 320  # micro_speech's 30 ms window, 20 ms step
+CHANNELS = 40
+
+
+def _second_of_audio() -> np.ndarray:
+    """A rising tone (200 Hz to 2 kHz) that swells in, over noise: int16 at 16 kHz."""
+    rng = np.random.default_rng(0)
+    t = np.arange(RATE) / RATE
+    tone = np.sin(2 * np.pi * (200 + 1800 * t) * t) * np.minimum(1.0, 4 * t) * 8000
+    return np.clip(tone + rng.normal(0, 300, t.size), -32768, 32767).astype(np.int16)
+
+
+def _frames() -> list[np.ndarray]:
+    audio = _second_of_audio()
+    return [audio[i : i + FRAME][None] for i in range(0, audio.size - FRAME + 1, STRIDE)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["int8", "float"])
+def test_micro_speech_front_end_streams_as_tflm(kind: str, tmp_path: Path) -> None:
+    from usmp_dialect.tvm.tflm.arena import tflm_arena
+
+    path = DATA / f"audio_preprocessor_{kind}.tflite"
+    frames = _frames()
+    assert len(frames) == 49
+    ours, theirs, header = _streamed(path, frames, tmp_path)
+    np.testing.assert_array_equal(ours, theirs)
+    # The features move with the tone, and the noise estimate carries: not one frame twice.
+    assert len({f.tobytes() for f in theirs}) == len(frames)
+    # The noise estimate (40 uint32, TFLM's persistent buffer) is the state pool.
+    assert f"#define MODEL_GLOBAL_STATE_STATE_POOL_SIZE {CHANNELS * 4}\n" in header
+    (workspace,) = re.findall(r"#define MODEL_GLOBAL_WORKSPACE_WORKSPACE_POOL_SIZE (\d+)", header)
+    head, _ = tflm_arena(str(path))
+    assert int(workspace) <= head
+    if kind == "int8":
+        _classifier_gives_tflms_scores(theirs.reshape(1, -1), tmp_path / "classifier")
+
+
+def _classifier_gives_tflms_scores(features: np.ndarray, tmp_path: Path) -> None:
+    """micro_speech's classifier on a second's features: our C library's scores, TFLM's."""
+    tmp_path.mkdir()
+    ours, theirs, _ = _streamed(DATA / "micro_speech_quantized.tflite", [features], tmp_path)
+    np.testing.assert_array_equal(ours, theirs)
+
+
+def _signal_tflite(
+    code: str,
+    given: tuple[str, list[int], str],
+    made: list[tuple[str, list[int], str]],
+    options: dict[str, object],
+) -> bytes:
+    """One signal operator `code` reading the tensor `given` (name, shape, type) and
+    computing `made`, the first of which is the model's output; its options a FlexBuffer
+    map, as TFLM's signal library writes them."""
+    from flatbuffers import flexbuffers
+    from int8_tflite import _Writer
+    from tflite.TensorType import TensorType
+
+    types = {"int16": TensorType.INT16, "float32": TensorType.FLOAT32, "bool": TensorType.BOOL}
+    w = _Writer()
+    x = w.tensor(given[0], given[1], types[given[2]])
+    outs = [w.tensor(name, shape, types[dtype]) for name, shape, dtype in made]
+    written = {0: bytes(flexbuffers.Dumps(options))}
+    return w.model([code], [(0, [x], outs, 0, None)], [x], outs[:1], code, written)
+
+
+def _streams_as_tflm(model: bytes, frames: list[np.ndarray], tmp_path: Path) -> str:
+    """The model's C library run on `frames` gives TFLM's outputs, run by run; its header."""
+    path = tmp_path / "signal.tflite"
+    path.write_bytes(model)
+    ours, theirs, header = _streamed(path, frames, tmp_path)
+    np.testing.assert_array_equal(ours, theirs)
+    assert len({t.tobytes() for t in theirs}) > 1
+    return header
+
+
+def _delay_tflite(shape: list[int], delay: int) -> bytes:
+    """One SignalDelay of an int16 `shape` input (its last dim a frame) by `delay` samples."""
+    return _signal_tflite(
+        "SignalDelay",
+        ("frame", shape, "int16"),
+        [("delayed", shape, "int16")],
+        {"delay_length": delay},
+    )
+
+
+@pytest.mark.parametrize(("shape", "delay"), [([2, 8], 11), ([8], 3)])
+def test_signal_delay_streams_as_tflm(shape: list[int], delay: int, tmp_path: Path) -> None:
+    """The delayed samples (longer than a frame, or shorter) kept in the state pool from
+    frame to frame, first zeros: TFLM's outputs frame by frame."""
+    rng = np.random.default_rng(2)
+    frames = [rng.integers(-32768, 32768, shape).astype(np.int16) for _ in range(6)]
+    header = _streams_as_tflm(_delay_tflite(shape, delay), frames, tmp_path)
+    rows = int(np.prod(shape[:-1]))
+    assert f"#define MODEL_STATE_DELAYED_SIZE {rows * delay * 2}\n" in header
+
+
+def _framer_tflite(shape: list[int], size: int, step: int, prefill: bool = True) -> bytes:
+    """One SignalFramer of an int16 `shape` input into frames of `size`, `step` apart; the
+    model's output is the frames (output_valid is the operator's second output only)."""
+    return _signal_tflite(
+        "SignalFramer",
+        ("samples", shape, "int16"),
+        [
+            ("framed", [*shape[:-1], shape[-1] // step, size], "int16"),
+            ("framed_valid", [], "bool"),
+        ],
+        {"frame_size": size, "frame_step": step, "prefill": prefill},
+    )
+
+
+@pytest.mark.parametrize(("shape", "size", "step"), [([2, 6], 5, 3), ([8], 8, 4)])
+def test_prefilled_signal_framer_streams_as_tflm(
+    shape: list[int], size: int, step: int, tmp_path: Path
+) -> None:
+    """Frames cut from the samples kept from the run before (first zeros) and the run's own,
+    the kept samples in the state pool: TFLM's frames, run by run."""
+    rng = np.random.default_rng(5)
+    frames = [rng.integers(-32768, 32768, shape).astype(np.int16) for _ in range(5)]
+    header = _streams_as_tflm(_framer_tflite(shape, size, step), frames, tmp_path)
+    rows = int(np.prod(shape[:-1]))
+    assert f"#define MODEL_STATE_FRAMED_SIZE {rows * (size - step) * 2}\n" in header
+
+
+def test_framer_without_prefill_is_one_diagnostic(tmp_path: Path) -> None:
+    path = tmp_path / "framer.tflite"
+    path.write_bytes(_framer_tflite([8], 8, 4, prefill=False))
+    with pytest.raises(RelaxImportError) as raised:
+        import_model_file(str(path), "tflite")
+    text = str(raised.value)
+    assert "CUSTOM 'SignalFramer' operator 0, computing 'framed': its prefill is false" in text
+    assert "\n" not in text.strip()
+
+
+def _overlap_add_tflite(shape: list[int], step: int, dtype: str) -> bytes:
+    """One SignalOverlapAdd of `shape` frames ([..., n_frames, frame_size]) `step` apart."""
+    return _signal_tflite(
+        "SignalOverlapAdd",
+        ("frames", shape, dtype),
+        [("overlapped", [*shape[:-2], shape[-2] * step], dtype)],
+        {"T": {"int16": 7, "float32": 0}[dtype], "frame_step": step},
+    )
+
+
+@pytest.mark.parametrize(
+    ("shape", "step", "dtype"), [([2, 3, 8], 4, "int16"), ([3, 8], 3, "float32")]
+)
+def test_signal_overlap_add_streams_as_tflm(
+    shape: list[int], step: int, dtype: str, tmp_path: Path
+) -> None:
+    """Frames overlapped and added (int16 saturating: loud frames), the samples not yet
+    given out kept in the state pool from run to run: TFLM's outputs frame by frame."""
+    rng = np.random.default_rng(3)
+    if dtype == "int16":
+        frames = [rng.integers(-20000, 20000, shape).astype(np.int16) for _ in range(6)]
+    else:
+        frames = [rng.uniform(-1, 1, shape).astype(np.float32) for _ in range(6)]
+    header = _streams_as_tflm(_overlap_add_tflite(shape, step, dtype), frames, tmp_path)
+    rows = int(np.prod(shape[:-2]))
+    size = rows * shape[-1] * np.dtype(dtype).itemsize
+    assert f"#define MODEL_STATE_OVERLAPPED_SIZE {size}\n" in header
+
+
+def _fft_tflite(code: str, shape: list[int], out_shape: list[int], fft_length: int) -> bytes:
+    """One int16 SignalRfft or SignalIrfft of `fft_length`."""
+    return _signal_tflite(
+        code,
+        ("given", shape, "int16"),
+        [("transformed", out_shape, "int16")],
+        {"T": 7, "fft_length": fft_length},
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("code", "length", "fft_length"),
+    [
+        ("SignalRfft", 50, 64),  # radices 4, 4, 2; zero-padded
+        ("SignalIrfft", 34, 32),  # 4, 4
+        ("SignalIrfft", 66, 64),  # 4, 4, 2
+    ],
+)
+def test_fixed_point_ffts_give_tflms_values(
+    code: str, length: int, fft_length: int, tmp_path: Path
+) -> None:
+    """kissfft's fixed-point real FFT and its inverse (radix-2 and radix-4 stages, TFLM's
+    int16 arithmetic) on loud and quiet random inputs: TFLM's values exactly."""
+    out_length = (fft_length // 2 + 1) * 2 if code == "SignalRfft" else fft_length
+    rng = np.random.default_rng(4)
+    frames = [rng.integers(-a, a, [length]).astype(np.int16) for a in (32768, 3000, 40, 32768)]
+    model = _fft_tflite(code, [length], [out_length], fft_length)
+    _streams_as_tflm(model, frames, tmp_path)
+
+
+def _spoiled(model: bytes, tensor: int, dim: int) -> bytes:
+    """`model` whose tensor `tensor` (first subgraph) has `dim` as its first dimension."""
+    import tflite
+
+    data = bytearray(model)
+    found = tflite.Model.GetRootAsModel(data, 0).Subgraphs(0).Tensors(tensor)
+    at = found._tab.Vector(found._tab.Offset(4))  # Tensor.shape, int32s
+    data[at : at + 4] = np.int32(dim).tobytes()
+    return bytes(data)
+
+
+@pytest.mark.parametrize(
+    ("tensor", "dim", "message"),
+    [
+        (
+            29,
+            41,
+            "CUSTOM 'SignalFilterBank' operator 9, computing 'signal_filter_bank': its output "
+            r"is \[41\], its num_channels 40 makes \[40\]",
+        ),
+        (
+            33,
+            39,
+            "CUSTOM 'SignalPCAN' operator 12, computing 'signal_pcan': its output is "
+            r"\[39\], its input \[40\]",
+        ),
+    ],
+)
+def test_contradicting_signal_operator_is_one_diagnostic(
+    tensor: int, dim: int, message: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "spoiled.tflite"
+    path.write_bytes(_spoiled((DATA / "audio_preprocessor_int8.tflite").read_bytes(), tensor, dim))
+    with pytest.raises(RelaxImportError) as raised:
+        import_model_file(str(path), "tflite")
+    text = str(raised.value)
+    assert re.search(message, text), text
+    assert "\n" not in text.strip()
+
+
+def test_kissfft_radices_and_log_table() -> None:
+    """kissfft's factoring (4s first, then 2, then odd radices) and TFLM's log2 correction
+    table, at a few of TFLM's entries."""
+    assert kiss_factors(256) == [4, 4, 4, 4]
+    assert kiss_factors(512) == [4, 4, 4, 4, 2]
+    assert kiss_factors(30) == [2, 3, 5]
+    table = log2_correction_table()
+    assert len(table) == 130
+    assert [table[i] for i in (0, 1, 64, 127, 128, 129)] == [0, 224, 5568, 142, 0, 0]
