@@ -21,20 +21,31 @@ from tflite.TensorType import TensorType
 SIDE = 24
 
 
-def band_stage_tflite(seed: int = 0) -> bytes:
+MOBILENET = [  # kind, weight shape, stride, output channels
+    ("conv", (8, 3, 3, 1), 2, 8),
+    ("depthwise", (1, 3, 3, 8), 1, 8),
+    ("conv", (16, 1, 1, 8), 1, 16),
+    ("depthwise", (1, 3, 3, 16), 2, 16),
+]
+WIDER = [  # a 3x3 convolution and depth multipliers 2 and 4 on rolling buffers
+    ("conv", (8, 3, 3, 1), 2, 8),
+    ("depthwise", (1, 3, 3, 16), 1, 16),
+    ("conv", (8, 3, 3, 16), 1, 8),
+    ("depthwise", (1, 3, 3, 32), 2, 32),
+]
+
+
+def band_stage_tflite(seed: int = 0, layers: list[tuple] | None = None) -> bytes:
+    """The stage of `layers` (by default MOBILENET's, the module's docstring)."""
     rng = np.random.default_rng(seed)
     w = _Writer()
     b = w.builder
     int8 = TensorType.INT8
     scale = 6 / 255
     x = w.tensor("input", [1, SIDE, SIDE, 1], int8, [1 / 128], [-1])
-    layers = [  # kind, weight shape, stride, output channels
-        ("conv", (8, 3, 3, 1), 2, 8),
-        ("depthwise", (1, 3, 3, 8), 1, 8),
-        ("conv", (16, 1, 1, 8), 1, 16),
-        ("depthwise", (1, 3, 3, 16), 2, 16),
-    ]
+    layers = MOBILENET if layers is None else layers
     operators = []
+    in_channels = 1
     tensor, side, input_scale = x, SIDE, 1 / 128
     for i, (kind, shape, stride, channels) in enumerate(layers):
         weights = rng.standard_normal(shape) / 2
@@ -62,7 +73,7 @@ def band_stage_tflite(seed: int = 0) -> bytes:
         )
         side = -(-side // stride)
         out = w.tensor(f"layer{i}/relu6", [1, side, side, channels], int8, [scale], [-128])
-        fields = {"DepthMultiplier": 1} if kind == "depthwise" else {}
+        fields = {"DepthMultiplier": channels // in_channels} if kind == "depthwise" else {}
         options = _table(
             b,
             "Conv2DOptions" if kind == "conv" else "DepthwiseConv2DOptions",
@@ -82,6 +93,6 @@ def band_stage_tflite(seed: int = 0) -> bytes:
         operators.append(
             (0 if kind == "conv" else 1, [tensor, weight, bias], out, options_type, options)
         )
-        tensor, input_scale = out, scale
+        tensor, input_scale, in_channels = out, scale, channels
     codes = [BuiltinOperator.CONV_2D, BuiltinOperator.DEPTHWISE_CONV_2D]
     return w.model(codes, operators, [x], [tensor], "usmp_dialect band stage")

@@ -1,6 +1,7 @@
 """`--band-stages` end to end: a MobileNet's first stage (tests/band_stage_tflite.py)
-planned with and without it, each written as a C library, built and run on this machine:
-the banded library needs less memory and gives TFLM's bytes, the unbanded library's."""
+planned with and without it, each written as a C library, built and run on this machine
+and on QEMU's Cortex-M55: the banded library needs less memory, runs its bands on the int8
+kernels (Helium on the M55) and gives TFLM's bytes, the unbanded library's."""
 
 from __future__ import annotations
 
@@ -9,17 +10,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import ModuleOp
 
 pytest.importorskip("tvm")
 pytest.importorskip("tflite")
 pytest.importorskip("tflite_micro")
 sys.path.insert(0, str(Path(__file__).parent))
 
-from band_stage_tflite import SIDE, band_stage_tflite
+from band_stage_tflite import MOBILENET, SIDE, WIDER, band_stage_tflite
 
 from tests.support import c_check
 from tests.support.reference_runtime import reference_outputs
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
+from usmp_dialect.tvm.fast_kernels import kernel_operators, portable_operators
 from usmp_dialect.tvm.model_files.loading import import_model_file
 
 pytestmark = [pytest.mark.tvm, pytest.mark.slow]
@@ -32,22 +35,67 @@ def test_banded_stage_is_bit_exact_with_tflm_in_less_memory(tmp_path: Path) -> N
         pytest.fail(str(error))
     path = tmp_path / "stage.tflite"
     path.write_bytes(band_stage_tflite())
-    image = np.random.default_rng(0).integers(-128, 128, (1, SIDE, SIDE, 1)).astype(np.int8)
+    image = _image()
     runs = {}
     for banded in (False, True):
-        module = import_model_file(str(path), "tflite")
-        plan_pools(
-            module,
-            plan_pools_pipeline(workspace_io=True, constant_pool=True, band_stages=banded),
-        )
         runs[banded] = c_check.run_planned(
-            module, {"input": image}, str(tmp_path / f"banded_{banded}")
+            _planned(path, banded), {"input": image}, str(tmp_path / f"banded_{banded}")
         )
     (tflm,) = reference_outputs(str(path), [image])
     for run in runs.values():
         (output,) = run.outputs.values()
         np.testing.assert_array_equal(output.reshape(tflm.shape), tflm)
+    # Every band of the four operators calls its int8 kernel.
+    source = (tmp_path / "banded_True" / "model.c").read_text()
+    assert portable_operators(source) == []
+    assert [name.split()[0] for name in kernel_operators(source)] == [
+        "conv2d_band",
+        "fused_cast1_conv2d1_band",
+        "fused_cast1_depthwise_conv2d1_band",
+        "fused_cast_depthwise_conv2d_band",
+    ]
     # Unbanded, the depthwise convolution's 12x12x8 input and output and the image
     # (3,456 bytes); banded, each 12-row intermediate a few rows.
     assert runs[False].pools["global_workspace"] == 3456
     assert runs[True].pools["global_workspace"] <= 0.7 * 3456
+
+
+@pytest.mark.parametrize(
+    ("layers", "bands"), [(MOBILENET, 4), (WIDER, 3)], ids=["mobilenet", "wider"]
+)
+def test_banded_kernels_on_the_m55_give_tflms_bytes(
+    tmp_path: Path, layers: list[tuple], bands: int
+) -> None:
+    """The bands on Helium's kernels (on QEMU's M55) and on the portable ones (here): a
+    range of rows, windows read across a rolling buffer's end; in WIDER, a 3x3
+    convolution and a depth multiplier of 2 banded, one of 4 not."""
+    try:
+        c_check.require_tools(qemu=True)
+    except c_check.MissingTools as error:
+        pytest.fail(str(error))
+    path = tmp_path / "stage.tflite"
+    path.write_bytes(band_stage_tflite(layers=layers))
+    image = _image()
+    (tflm,) = reference_outputs(str(path), [image])
+    for qemu in (True, False) if layers is WIDER else (True,):
+        run = c_check.run_planned(
+            _planned(path, True), {"input": image}, str(tmp_path / f"qemu_{qemu}"), qemu=qemu
+        )
+        (output,) = run.outputs.values()
+        np.testing.assert_array_equal(output.reshape(tflm.shape), tflm, err_msg=f"qemu {qemu}")
+        source = (tmp_path / f"qemu_{qemu}" / "model.c").read_text()
+        assert portable_operators(source) == []
+        names = [name.split()[0] for name in kernel_operators(source)]
+        assert len(names) == 4 and sum(name.endswith("_band") for name in names) == bands
+
+
+def _image() -> np.ndarray:
+    return np.random.default_rng(0).integers(-128, 128, (1, SIDE, SIDE, 1)).astype(np.int8)
+
+
+def _planned(path: Path, banded: bool) -> ModuleOp:
+    module = import_model_file(str(path), "tflite")
+    plan_pools(
+        module, plan_pools_pipeline(workspace_io=True, constant_pool=True, band_stages=banded)
+    )
+    return module

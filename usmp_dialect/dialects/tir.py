@@ -311,7 +311,12 @@ TARGET_ATTR = "target"
 KERNEL_ATTR = "usmp.kernel"
 """The PrimFunc attribute saying its body is one hand-written C kernel's operator (a JSON
 object: the kernel's kind, window, quantization, operands); a pass that changes what
-the body computes must drop it."""
+the body computes must drop it, or, for a band of output rows of a kind in
+`BAND_KERNELS`, say so in its `band` (`tir-band-stages`)."""
+BAND_KERNELS = ("conv2d", "depthwise_conv2d")
+"""The kernels of `KERNEL_ATTR` that compute a range of output rows, their input and
+output in rolling buffers (`band`: the params `rows` [row_begin, row_end], `in_rows` and
+`out_rows`, a buffer's rows, 0 for the whole tensor's)."""
 
 
 @irdl_attr_definition

@@ -27,6 +27,7 @@ in `usmp.bands` (the plan report prints it). Runs before `tir-to-usmp`, after
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -390,17 +391,34 @@ class _StageRewriter:
         copy = callee.clone()
         name = self.names.unique(f"{callee.sym_name.data}_band", "band")
         copy.properties["sym_name"] = StringAttr(name)
-        # A band computes some rows of the operator, which the whole-tensor kernel cannot.
-        copy.attributes.pop(tir.KERNEL_ATTR, None)
         Rewriter.insert_op(copy, InsertPoint.after(callee))
         fresh = row_access(copy, [access.input, access.output])
         assert isinstance(fresh, RowAccess)
         _run_over_rows(copy, fresh.rows, copy_rows(copy, fresh))
+        _band_kernel(copy, fresh, in_rows, out_rows)
         for param, rows in ((fresh.input, in_rows), (fresh.output, out_rows)):
             if rows:
                 _roll(copy, param, rows)
         self.copies[key] = copy
         return copy
+
+
+def _band_kernel(copy: tir.PrimFuncOp, access: RowAccess, in_rows: int, out_rows: int) -> None:
+    """The band copy's `usmp.kernel` record (where the operator has one) with its `band`:
+    the params `row_begin` and `row_end` (indices) and the rows of its input's and output's
+    buffers (0: every row), for a kernel that computes a range of output rows; dropped
+    where the kernel's data and output are not the rows the band reads and writes."""
+    attr = copy.attributes.pop(tir.KERNEL_ATTR, None)
+    if not isinstance(attr, StringAttr):
+        return
+    record = json.loads(attr.data)
+    operands = record.get("operands", {})
+    rows = (operands.get("data"), operands.get("output"))
+    if record.get("kind") not in tir.BAND_KERNELS or rows != (access.input, access.output):
+        return
+    params = len(copy.body.block.args)
+    record["band"] = {"rows": [params - 2, params - 1], "in_rows": in_rows, "out_rows": out_rows}
+    copy.attributes[tir.KERNEL_ATTR] = StringAttr(json.dumps(record, sort_keys=True))
 
 
 def copy_rows(function: tir.PrimFuncOp, access: RowAccess) -> int:

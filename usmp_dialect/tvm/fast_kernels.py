@@ -217,7 +217,8 @@ def kernels_source() -> str:
 
 
 def _params_struct(record: dict[str, Any]) -> str:
-    """The `struct usmp_conv` initializer of an operator."""
+    """The `struct usmp_conv` initializer of an operator: every output row, its input and
+    output whole tensors or (a band's) rolling buffers."""
     shapes, kind = record["shapes"], record["kind"]
     multiplier, shift = record["fixed"] or (0, 0)
     if kind == "fully_connected":
@@ -229,8 +230,12 @@ def _params_struct(record: dict[str, Any]) -> str:
         _, k_h, k_w, _ = shapes["weight"]
         window = [in_h, in_w, in_c, out_h, out_w, out_c, k_h, k_w, *record["strides"]]
         window += record["padding"]
+    band = record.get("band", {})
+    in_h, out_h = window[0], window[3]
+    rows = [0, out_h, band.get("in_rows") or in_h, band.get("out_rows") or out_h]
     quantization = [record["input_zp"], record["output_zp"], *record["act"], multiplier, shift]
-    return "{" + ", ".join(str(v) for v in [*window, *quantization, record["bias_bytes"]]) + "}"
+    values = [*window, *quantization, record["bias_bytes"], *rows]
+    return "{" + ", ".join(str(v) for v in values) + "}"
 
 
 def _add_struct(record: dict[str, Any]) -> str:
@@ -241,11 +246,11 @@ def _add_struct(record: dict[str, Any]) -> str:
     return "{" + ", ".join(str(v) for v in [*values, *record["act"]]) + "}"
 
 
-def _kernel_call(record: dict[str, Any], args: list[str]) -> str:
-    """The statement calling the kernel on the wrapper's params `args`."""
+def _kernel_call(record: dict[str, Any], args: list[str], p: str) -> str:
+    """The statement calling the kernel on the wrapper's params `args`, its constants `p`."""
     operands = record["operands"]
     if record["kind"] == "add":
-        return f"usmp_add_s8({args[0]}, {args[1]}, {args[2]}, &p);"
+        return f"usmp_add_s8({args[0]}, {args[1]}, {args[2]}, &{p});"
 
     def arg(role: str) -> str:
         index = operands.get(role)
@@ -258,9 +263,9 @@ def _kernel_call(record: dict[str, Any], args: list[str]) -> str:
         rows = 1
         for d in record["shapes"]["data"]:
             rows *= d
-        return f"usmp_matmul_s8({common}, {rows // depth}, {depth}, {units}, &p);"
+        return f"usmp_matmul_s8({common}, {rows // depth}, {depth}, {units}, &{p});"
     kernel = "usmp_depthwise_s8" if kind == "depthwise_conv2d" else "usmp_conv_s8"
-    return f"{kernel}({common}, &p);"
+    return f"{kernel}({common}, &{p});"
 
 
 def _struct(record: dict[str, Any]) -> str:
@@ -270,20 +275,27 @@ def _struct(record: dict[str, Any]) -> str:
     return f"struct usmp_conv p = {_params_struct(record)}"
 
 
+def _param_type(param: Any) -> str:
+    """The C type of a param: a pointer to integers (`int8_t*`, ...) or (a band's rows)
+    an integer."""
+    element = getattr(param.ty, "element_type", None)
+    return f"{param.ty.dtype}_t" if element is None else f"{element.dtype}_t*"
+
+
 def _wrapper(name: str, func: Any, record: dict[str, Any]) -> str:
-    """A C function of `func`'s params (pointers to integers: `int8_t*`, ...) calling its
-    kernel."""
+    """A C function of `func`'s params calling its kernel: over the output rows of its
+    params `row_begin` and `row_end` for a band (`tir.BAND_KERNELS`), else every row."""
     args = [f"a{i}" for i in range(len(func.params))]
-    typed = [f"{p.ty.element_type.dtype}_t* {a}" for p, a in zip(func.params, args, strict=True)]
-    return "\n".join(
-        [
-            f"static int32_t {name}({', '.join(typed)}) {{",
-            f"  static const {_struct(record)};",
-            f"  {_kernel_call(record, args)}",
-            "  return 0;",
-            "}",
-        ]
-    )
+    typed = [f"{_param_type(p)} {a}" for p, a in zip(func.params, args, strict=True)]
+    lines = [f"static int32_t {name}({', '.join(typed)}) {{", f"  static const {_struct(record)};"]
+    p = "p"
+    if "band" in record:
+        begin, end = (args[i] for i in record["band"]["rows"])
+        lines.append("  struct usmp_conv band = p;")
+        lines.append(f"  band.row_begin = {begin};")
+        lines.append(f"  band.row_end = {end};")
+        p = "band"
+    return "\n".join([*lines, f"  {_kernel_call(record, args, p)}", "  return 0;", "}"])
 
 
 def with_kernel_calls(mod: Any, entry: str, target: str = DEFAULT_TARGET) -> tuple[Any, str]:
@@ -321,8 +333,17 @@ def with_kernel_calls(mod: Any, entry: str, target: str = DEFAULT_TARGET) -> tup
 
 def portable_operators(source: str) -> list[str]:
     """The operators a library's C (`with_kernel_calls`) left on TVM's loops."""
+    return _listed(source, "/* Operators on TVM's loops: ")
+
+
+def kernel_operators(source: str) -> list[str]:
+    """The operators a library's C (`with_kernel_calls`) runs on the kernels (`name (kind)`)."""
+    return _listed(source, "/* Operators on the int8 kernels: ")
+
+
+def _listed(source: str, comment: str) -> list[str]:
     for line in source.splitlines():
-        if line.startswith("/* Operators on TVM's loops: "):
-            names = line.removeprefix("/* Operators on TVM's loops: ").removesuffix(". */")
+        if line.startswith(comment):
+            names = line.removeprefix(comment).removesuffix(". */")
             return [] if names == "none" else names.split(", ")
     return []

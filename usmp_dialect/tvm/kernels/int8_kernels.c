@@ -19,8 +19,10 @@
 /* A model calls some kernels only: the others are no warning. */
 #if defined(__GNUC__)
 #define USMP_KERNEL static __attribute__((unused))
+#define USMP_INLINE static inline __attribute__((always_inline))
 #else
 #define USMP_KERNEL static
+#define USMP_INLINE static inline
 #endif
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(USMP_KERNELS_PORTABLE)
 #define USMP_HELIUM 1
@@ -33,14 +35,36 @@
 #include <string.h>
 #endif
 
-/* A convolution's shapes, window and quantization: a constant of each operator. */
+/* A convolution's shapes, window and quantization: a constant of each operator; and
+ * the output rows it computes, [row_begin, row_end) (a band of `tir-band-stages`, or
+ * every row), its input and output in buffers of `in_rows` and `out_rows` rows: a
+ * rolling buffer of fewer rows than the tensor holds its row r at r % rows. */
 struct usmp_conv {
   int32_t in_h, in_w, in_c, out_h, out_w, out_c, k_h, k_w;
   int32_t stride_h, stride_w, pad_top, pad_left;
   int32_t input_zp, output_zp, act_min, act_max;
   int32_t multiplier, shift; /* every channel's, when `multipliers` is NULL */
   int32_t bias_bytes;        /* 0 (no bias), 1, 2 or 4: a bias stored narrower is widened */
+  int32_t row_begin, row_end, in_rows, out_rows;
 };
+
+/* The output rows [*begin, *end) of `p`, clamped to the output's (as TVM's band loops). */
+static void usmp_row_range(const struct usmp_conv* p, int32_t* begin, int32_t* end) {
+  *begin = p->row_begin < 0 ? 0 : (p->row_begin > p->out_h ? p->out_h : p->row_begin);
+  *end = p->row_end < *begin ? *begin : (p->row_end > p->out_h ? p->out_h : p->row_end);
+}
+
+/* Where row r of a tensor of rows of `row_bytes` is, in a buffer of `rows` rows. */
+static ptrdiff_t usmp_row_at(int32_t r, int32_t rows, int32_t row_bytes) {
+  return (ptrdiff_t)(r % rows) * row_bytes;
+}
+
+/* `x` a row down (`row_bytes`), in a buffer ending at `limit` of `size` bytes: its first
+ * row after its last (a rolling buffer). */
+static const int8_t* usmp_next_row(const int8_t* x, int32_t row_bytes, const int8_t* limit,
+                                   ptrdiff_t size) {
+  return limit - x > row_bytes ? x + row_bytes : x + row_bytes - size;
+}
 
 static int32_t usmp_bias(const void* bias, int32_t bytes, int32_t c) {
   switch (bytes) {
@@ -396,16 +420,21 @@ USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bi
 }
 
 #if defined(USMP_HELIUM)
-/* CONV_2D, four output channels a time over every pixel: one load of the input for four
- * dot products; the channels' bias, multipliers, shifts and weights' sum (less the zero
- * point's share, for a window inside the input) loaded once. */
-static void usmp_conv_x4(const int8_t* x, const int8_t* w, const void* bias,
-                         const int32_t* multipliers, const int8_t* shifts, int8_t* y,
-                         const struct usmp_conv* params) {
+/* CONV_2D, four output channels a time over every pixel of the output rows: one load of
+ * the input for four dot products; the channels' bias, multipliers, shifts and weights'
+ * sum (less the zero point's share, for a window inside the input) loaded once.
+ * `rolling`: the input is a rolling buffer, a window's rows may cross its end (a
+ * constant where it is inlined: the other copy has no such check). */
+USMP_INLINE void usmp_conv_rows_x4(const int8_t* x, const int8_t* w, const void* bias,
+                                   const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                                   const struct usmp_conv* params, const int rolling) {
   const struct usmp_conv copy = *params; /* not reread after each store through y */
   const struct usmp_conv* p = &copy;
   const int32_t filter = p->k_h * p->k_w * p->in_c;
-  const int32_t x_row = p->in_w * p->in_c, w_row = p->k_w * p->in_c;
+  const int32_t x_row = p->in_w * p->in_c, w_row = p->k_w * p->in_c, y_row = p->out_w * p->out_c;
+  const ptrdiff_t x_size = (ptrdiff_t)p->in_rows * x_row;
+  int32_t begin, end;
+  usmp_row_range(p, &begin, &end);
   for (int32_t c = 0; c < p->out_c; c += 4) {
     const int32_t left = p->out_c - c;
     const mve_pred16_t lanes = vctp32q((uint32_t)left);
@@ -419,25 +448,28 @@ static void usmp_conv_x4(const int8_t* x, const int8_t* w, const void* bias,
     const int32x4_t full = usmp_lanes(usmp_sum(f0, filter), usmp_sum(f1, filter),
                                       usmp_sum(f2, filter), usmp_sum(f3, filter));
     const int32x4_t inside = vsubq_s32(b, vmulq_n_s32(full, p->input_zp));
-    for (int32_t oy = 0; oy < p->out_h; ++oy) {
+    for (int32_t oy = begin; oy < end; ++oy) {
       const int32_t y0 = oy * p->stride_h - p->pad_top;
       int32_t kh0, kh1;
       usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
-      int8_t* out = y + (ptrdiff_t)oy * p->out_w * p->out_c + c;
+      const int32_t slot = (y0 + kh0) % p->in_rows;
+      const int32_t last = kh0 + p->in_rows - slot - 1; /* the kh of the buffer's last row */
+      const int8_t* x_first = x + (ptrdiff_t)slot * x_row;
+      int8_t* out = y + usmp_row_at(oy, p->out_rows, y_row) + c;
       for (int32_t ox = 0; ox < p->out_w; ++ox, out += p->out_c) {
         const int32_t x0 = ox * p->stride_w - p->pad_left;
         int32_t kw0, kw1;
         usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
         const int32_t run = (kw1 - kw0) * p->in_c;
         const ptrdiff_t start = ((ptrdiff_t)kh0 * p->k_w + kw0) * p->in_c;
-        const int8_t* xr = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * p->in_c;
+        const int8_t* xr = x_first + (ptrdiff_t)(x0 + kw0) * p->in_c;
         const int8_t* w0 = f0 + start;
         const int8_t* w1 = f1 + start;
         const int8_t* w2 = f2 + start;
         const int8_t* w3 = f3 + start;
         int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-        for (int32_t kh = kh0; kh < kh1; ++kh, xr += x_row, w0 += w_row, w1 += w_row,
-                     w2 += w_row, w3 += w_row) {
+        for (int32_t kh = kh0; kh < kh1; xr += rolling && kh == last ? x_row - x_size : x_row, ++kh,
+                     w0 += w_row, w1 += w_row, w2 += w_row, w3 += w_row) {
           for (int32_t k = 0; k < run; k += 16) {
             mve_pred16_t tail = vctp8q((uint32_t)(run - k));
             int8x16_t xv = vldrbq_z_s8(xr + k, tail);
@@ -473,34 +505,50 @@ static void usmp_conv_x4(const int8_t* x, const int8_t* w, const void* bias,
 USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias,
                          const int32_t* multipliers, const int8_t* shifts, int8_t* y,
                          const struct usmp_conv* p) {
+  const int32_t x_row = p->in_w * p->in_c, y_row = p->out_w * p->out_c;
+  int32_t begin, end;
+  usmp_row_range(p, &begin, &end);
   if (p->k_h == 1 && p->k_w == 1 && p->stride_h == 1 && p->stride_w == 1 &&
       p->pad_top == 0 && p->pad_left == 0 && p->in_h == p->out_h && p->in_w == p->out_w) {
-    usmp_matmul_s8(x, w, bias, multipliers, shifts, y, p->out_h * p->out_w, p->in_c,
-                   p->out_c, p);
+    /* A matrix product of each run of rows contiguous in the input and the output. */
+    for (int32_t r = begin, n; r < end; r += n) {
+      const int32_t in_slot = r % p->in_rows, out_slot = r % p->out_rows;
+      n = end - r;
+      if (n > p->in_rows - in_slot) n = p->in_rows - in_slot;
+      if (n > p->out_rows - out_slot) n = p->out_rows - out_slot;
+      usmp_matmul_s8(x + (ptrdiff_t)in_slot * x_row, w, bias, multipliers, shifts,
+                     y + (ptrdiff_t)out_slot * y_row, n * p->out_w, p->in_c, p->out_c, p);
+    }
     return;
   }
 #if defined(USMP_HELIUM)
-  usmp_conv_x4(x, w, bias, multipliers, shifts, y, p);
+  /* Two copies: an input in a rolling buffer (a window may cross its end) or not. */
+  if (p->in_rows < p->in_h)
+    usmp_conv_rows_x4(x, w, bias, multipliers, shifts, y, p, 1);
+  else
+    usmp_conv_rows_x4(x, w, bias, multipliers, shifts, y, p, 0);
   return;
 #endif
   const int32_t filter = p->k_h * p->k_w * p->in_c;
-  for (int32_t oy = 0; oy < p->out_h; ++oy) {
+  const ptrdiff_t x_size = (ptrdiff_t)p->in_rows * x_row;
+  for (int32_t oy = begin; oy < end; ++oy) {
     const int32_t y0 = oy * p->stride_h - p->pad_top;
     int32_t kh0, kh1;
     usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
+    const int8_t* x_first = x + usmp_row_at(y0 + kh0, p->in_rows, x_row);
     for (int32_t ox = 0; ox < p->out_w; ++ox) {
       const int32_t x0 = ox * p->stride_w - p->pad_left;
       int32_t kw0, kw1;
       usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
       const int32_t run = (kw1 - kw0) * p->in_c;
-      const int8_t* row0 = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * p->in_c;
-      int8_t* out = y + ((ptrdiff_t)oy * p->out_w + ox) * p->out_c;
+      const int8_t* row0 = x_first + (ptrdiff_t)(x0 + kw0) * p->in_c;
+      int8_t* out = y + usmp_row_at(oy, p->out_rows, y_row) + (ptrdiff_t)ox * p->out_c;
       int32_t c = 0;
       for (; c < p->out_c; ++c) {
         const int8_t* wrow0 = w + (ptrdiff_t)c * filter + ((ptrdiff_t)kh0 * p->k_w + kw0) * p->in_c;
         int32_t dot = 0, sum = 0;
-        for (int32_t kh = kh0; kh < kh1; ++kh) {
-          const int8_t* xr = row0 + (ptrdiff_t)(kh - kh0) * p->in_w * p->in_c;
+        const int8_t* xr = row0;
+        for (int32_t kh = kh0; kh < kh1; ++kh, xr = usmp_next_row(xr, x_row, x + x_size, x_size)) {
           const int8_t* wr = wrow0 + (ptrdiff_t)(kh - kh0) * p->k_w * p->in_c;
           dot += usmp_dot(xr, wr, run);
           sum += usmp_sum(wr, run);
@@ -547,17 +595,22 @@ static int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int32_t row
   return acc0;
 }
 
-/* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every pixel: the
- * channels' bias, multipliers, shifts and weights' sum (less the zero point's share,
- * for a window inside the input) loaded once. */
-static void usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* bias,
-                              const int32_t* multipliers, const int8_t* shifts, int8_t* y,
-                              const struct usmp_conv* params) {
+/* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every pixel of the
+ * output rows: the channels' bias, multipliers, shifts and weights' sum (less the zero
+ * point's share, for a window inside the input) loaded once; `rolling` as
+ * usmp_conv_rows_x4's. */
+USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const void* bias,
+                                        const int32_t* multipliers, const int8_t* shifts,
+                                        int8_t* y, const struct usmp_conv* params,
+                                        const int rolling) {
   const struct usmp_conv copy = *params; /* not reread after each store through y */
   const struct usmp_conv* p = &copy;
   const int32_t channels = p->in_c, taps = p->k_h * p->k_w;
-  const int32_t x_row = p->in_w * channels, w_row = p->k_w * channels;
+  const int32_t x_row = p->in_w * channels, w_row = p->k_w * channels, y_row = p->out_w * channels;
   const int32x4_t zp = vdupq_n_s32(p->input_zp), zero = vdupq_n_s32(0);
+  const ptrdiff_t x_size = (ptrdiff_t)p->in_rows * x_row;
+  int32_t begin, end;
+  usmp_row_range(p, &begin, &end);
   for (int32_t c = 0; c < channels; c += 4) {
     const mve_pred16_t lanes = vctp32q((uint32_t)(channels - c));
     const int full = channels - c >= 4;
@@ -568,21 +621,38 @@ static void usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* bias
     for (int32_t t = 0; t < taps; ++t)
       weights = vaddq_s32(weights, vldrbq_z_s32(w + (ptrdiff_t)t * channels + c, lanes));
     const int32x4_t inside = vsubq_s32(b, vmulq_n_s32(weights, p->input_zp));
-    for (int32_t oy = 0; oy < p->out_h; ++oy) {
+    for (int32_t oy = begin; oy < end; ++oy) {
       const int32_t y0 = oy * p->stride_h - p->pad_top;
       int32_t kh0, kh1;
       usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
-      int8_t* out = y + (ptrdiff_t)oy * p->out_w * channels + c;
+      const int32_t slot = (y0 + kh0) % p->in_rows;
+      const int32_t first = p->in_rows - slot; /* the window's rows before the buffer's end */
+      const int8_t* x_first = x + (ptrdiff_t)slot * x_row + c;
+      int8_t* out = y + usmp_row_at(oy, p->out_rows, y_row) + c;
       for (int32_t ox = 0; ox < p->out_w; ++ox, out += channels) {
         const int32_t x0 = ox * p->stride_w - p->pad_left;
         int32_t kw0, kw1;
         usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
         const int32_t rows = kh1 - kh0, cols = kw1 - kw0;
-        const int8_t* xs = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * channels + c;
+        const int8_t* xs = x_first + (ptrdiff_t)(x0 + kw0) * channels;
         const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * channels + c;
         int32x4_t acc;
         const int32_t next = x0 + p->stride_w; /* the next pixel's window, inside too? */
-        if (full && rows == p->k_h && cols == p->k_w && ox + 1 < p->out_w &&
+        if (rolling && first < rows) { /* across a rolling buffer's end: its first rows again */
+          const int8_t* xw = xs + ((ptrdiff_t)first * x_row - x_size);
+          const int8_t* ww = ws + (ptrdiff_t)first * w_row;
+          if (full && rows == p->k_h && cols == p->k_w) {
+            acc = usmp_products_x4(xs, ws, first, cols, x_row, w_row, channels);
+            acc = vaddq_s32(acc, usmp_products_x4(xw, ww, rows - first, cols, x_row, w_row,
+                                                  channels));
+            acc = vaddq_s32(inside, acc);
+          } else {
+            acc = usmp_taps_p_x4(xs, ws, first, cols, x_row, w_row, channels, zp, lanes);
+            acc = vaddq_s32(acc, usmp_taps_p_x4(xw, ww, rows - first, cols, x_row, w_row,
+                                                channels, zp, lanes));
+            acc = vaddq_s32(b, acc);
+          }
+        } else if (full && rows == p->k_h && cols == p->k_w && ox + 1 < p->out_w &&
             next + p->k_w <= p->in_w) {
           int32x4_t acc1;
           acc = usmp_products2_x4(xs, ws, rows, cols, x_row, w_row, channels,
@@ -652,11 +722,17 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
   const int32_t in_c = p->in_c, out_c = p->out_c, m = p->out_c / p->in_c;
 #if defined(USMP_HELIUM)
   if (m == 1) {
-    usmp_depthwise_x4(x, w, bias, multipliers, shifts, y, p);
+    if (p->in_rows < p->in_h) /* two copies, as usmp_conv_s8's */
+      usmp_depthwise_rows_x4(x, w, bias, multipliers, shifts, y, p, 1);
+    else
+      usmp_depthwise_rows_x4(x, w, bias, multipliers, shifts, y, p, 0);
     return;
   }
 #endif
-  for (int32_t oy = 0; oy < p->out_h; ++oy) {
+  const int32_t x_row = p->in_w * in_c;
+  int32_t begin, end;
+  usmp_row_range(p, &begin, &end);
+  for (int32_t oy = begin; oy < end; ++oy) {
     const int32_t y0 = oy * p->stride_h - p->pad_top;
     int32_t kh0, kh1;
     usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
@@ -664,18 +740,18 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
       const int32_t x0 = ox * p->stride_w - p->pad_left;
       int32_t kw0, kw1;
       usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
-      int8_t* out = y + ((ptrdiff_t)oy * p->out_w + ox) * out_c;
+      int8_t* out = y + usmp_row_at(oy, p->out_rows, p->out_w * out_c) + (ptrdiff_t)ox * out_c;
       int32_t c = 0;
 #if defined(USMP_HELIUM)
       const int32_t rows = kh1 - kh0, cols = kw1 - kw0;
-      const int8_t* xs = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * in_c;
       const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * out_c;
       if (m % 4 == 0) {
         /* Four output channels of one input channel: its value times four weights. */
         for (; c < out_c; c += 4) {
           int32x4_t acc = vdupq_n_s32(0);
           for (int32_t r = 0; r < rows; ++r) {
-            const int8_t* xt = xs + (ptrdiff_t)r * p->in_w * in_c + c / m;
+            const int8_t* xt = x + usmp_row_at(y0 + kh0 + r, p->in_rows, x_row) +
+                               (ptrdiff_t)(x0 + kw0) * in_c + c / m;
             const int8_t* wt = ws + (ptrdiff_t)r * p->k_w * out_c + c;
             for (int32_t t = 0; t < cols; ++t, xt += in_c, wt += out_c)
               acc = vmlaq_n_s32(acc, vldrbq_s32(wt), *xt - p->input_zp);
@@ -694,8 +770,9 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
       for (; c < out_c; ++c) {
         int32_t acc = usmp_bias(bias, p->bias_bytes, c);
         for (int32_t kh = kh0; kh < kh1; ++kh) {
+          const int8_t* xr = x + usmp_row_at(y0 + kh, p->in_rows, x_row);
           for (int32_t kw = kw0; kw < kw1; ++kw) {
-            int32_t value = x[((ptrdiff_t)(y0 + kh) * p->in_w + x0 + kw) * in_c + c / m];
+            int32_t value = xr[(ptrdiff_t)(x0 + kw) * in_c + c / m];
             acc += (value - p->input_zp) * w[((ptrdiff_t)kh * p->k_w + kw) * out_c + c];
           }
         }
