@@ -59,6 +59,28 @@ def _average_pool(w: _Writer) -> tuple[int, list[int], int, _Operators]:
     return BuiltinOperator.AVERAGE_POOL_2D, [x], out, ops
 
 
+def global_average_pool_tflite() -> bytes:
+    """AVERAGE_POOL_2D over a whole 6x6x16 map, VALID, RELU fused (a global pooling as
+    vww and person_detect end with): one window of 36 taps, values below the zero point
+    clamped."""
+    w = _Writer()
+    x = w.tensor("x", [1, 6, 6, 16], INT8, [0.05], [-7])
+    out = w.tensor("pooled", [1, 1, 1, 16], INT8, [0.05], [-7])
+    options = _table(
+        w.builder,
+        "Pool2DOptions",
+        Padding=Padding.VALID,
+        StrideW=1,
+        StrideH=1,
+        FilterWidth=6,
+        FilterHeight=6,
+        FusedActivationFunction=ActivationFunctionType.RELU,
+    )
+    ops: _Operators = [(0, [x], out, BuiltinOptions.Pool2DOptions, options)]
+    code = BuiltinOperator.AVERAGE_POOL_2D
+    return w.model([code], ops, [x], [out], "usmp_dialect int8 global average pool")
+
+
 def _mean(w: _Writer) -> tuple[int, list[int], int, _Operators]:
     """MEAN over height and width, kept as dims, into another scale (a global pooling)."""
     x = w.tensor("x", [1, 5, 7, 16], INT8, [0.07], [-3])

@@ -29,7 +29,11 @@ ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from int8_tflite import int8_kernel_tflite  # noqa: E402
-from quantized_operator_tflite import quantized_operator_tflite, residual_add_tflite  # noqa: E402
+from quantized_operator_tflite import (  # noqa: E402
+    global_average_pool_tflite,
+    quantized_operator_tflite,
+    residual_add_tflite,
+)
 
 pytestmark = pytest.mark.tvm
 
@@ -76,6 +80,8 @@ COVERED = {
     "dense rows": _kernel(kind="dense", keep_num_dims=True),
     "pointwise": _kernel(kind="pointwise", activation=1),
     "residual add": residual_add_tflite,
+    "average pool same": lambda: quantized_operator_tflite("average_pool"),
+    "global average pool relu": global_average_pool_tflite,
 }
 
 
@@ -86,7 +92,7 @@ def test_kernel_equals_tflm(tmp_path: Path, model: Callable[[], bytes]) -> None:
     pytest.importorskip("tflite_micro")
     c_check.require_tools(qemu=False)
     directory, interface, source = _library(tmp_path, model())
-    assert not [op for op in portable_operators(source) if re.search("conv|connected|add", op)]
+    assert not [op for op in portable_operators(source) if re.search("conv|connected|add|pool", op)]
     assert "usmp_kernel_0(" in source
     c_check.build(str(directory))
     for seed in (0, 1):
@@ -126,6 +132,7 @@ def test_helium_gives_the_portable_bytes_on_the_m55(tmp_path: Path) -> None:
         "dense": COVERED["dense rows"],
         "pointwise": COVERED["pointwise"],
         "add": COVERED["residual add"],
+        "pool": COVERED["average pool same"],
     }
     _assert_fast_path_is_portable(tmp_path, cases, flags, "m55")
 

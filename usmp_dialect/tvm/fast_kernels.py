@@ -1,13 +1,14 @@
 """The C library's int8 kernels (`kernels/int8_kernels.c`): CONV_2D, DEPTHWISE_CONV_2D,
-FULLY_CONNECTED and ADD of an int8 `.tflite` as calls of hand-written C, Helium on a
-Cortex-M55 and portable C elsewhere (the same bytes), where the other routes (the Relax
+FULLY_CONNECTED, ADD and AVERAGE_POOL_2D of an int8 `.tflite` as calls of hand-written C,
+Helium on a Cortex-M55 and portable C elsewhere (the same bytes), where the other routes (the Relax
 VM, TVM's LLVM builds) keep the TE kernels' loops (`model_files.int8_weighted_kernels`,
 `model_files.int8_unweighted_kernels`).
 
 Three steps, each where what it needs is known:
 
     kernel_annotation(kind, window, r)   the TE kernel's requantization stage (an ADD's
-    add_annotation(...)                  last) is annotated with what the operator is
+    add_annotation(...)                  or an AVERAGE_POOL_2D's last) is annotated with
+    average_pool_annotation(...)         what the operator is
     lifted_kernels(mod)                  after TVM's fusion (block form), a PrimFunc
                                          that is one such kernel (and the casts and
                                          reshapes of its inputs fused into it) gets a
@@ -84,6 +85,18 @@ def add_annotation(operands: Any, output: Any, bounds: Any, same_shape: bool) ->
     return {KERNEL_ANNOTATION: json.dumps(record, sort_keys=True)}
 
 
+def average_pool_annotation(window: Any, bounds: Any) -> dict[str, str]:
+    """The attrs of the last stage of `int8_unweighted_kernels.average_pool`: its
+    PoolWindow and clamp."""
+    record = {
+        "kind": "average_pool",
+        "window": list(window),
+        "act": [bounds.low, bounds.high],
+        "out_dtype": bounds.dtype,
+    }
+    return {KERNEL_ANNOTATION: json.dumps(record, sort_keys=True)}
+
+
 # ------------------------------------------------------------------ after fusion
 
 
@@ -102,6 +115,23 @@ def _add_operands(func: Any, record: dict[str, Any]) -> dict[str, Any] | None:
     return record
 
 
+def _average_pool_operands(func: Any, record: dict[str, Any]) -> dict[str, Any] | None:
+    """An AVERAGE_POOL_2D's record with its operands: its function the window sum and
+    the average alone, its params an int8 NHWC input of batch 1 and the output."""
+    params = list(func.params)
+    if len(params) != 2 or record["out_dtype"] != "int8":
+        return None
+    if {str(p.dtype) for p in params} != {"int8"}:
+        return None
+    shapes = [[int(d) for d in p.shape] for p in params]
+    if any(len(s) != 4 or s[0] != 1 for s in shapes) or shapes[0][3] != shapes[1][3]:
+        return None
+    record.update(
+        operands={"data": 0, "output": 1}, shapes={"data": shapes[0], "output": shapes[1]}
+    )
+    return record
+
+
 def _blocks(func: Any) -> list[Any]:
     return [b for b in nodes_of(s_tir.SBlock, func.body) if b.name_hint != "root"]
 
@@ -117,6 +147,8 @@ def _operands(func: Any) -> dict[str, Any] | None:
     record = json.loads(str(requantized.annotations[KERNEL_ANNOTATION]))
     if record["kind"] == "add":
         return _add_operands(func, record) if len(blocks) == 2 else None
+    if record["kind"] == "average_pool":
+        return _average_pool_operands(func, record) if len(blocks) == 2 else None
     if record["out_dtype"] != "int8" or record.get("dilation", [1, 1]) != [1, 1]:
         return None
 
@@ -246,11 +278,21 @@ def _add_struct(record: dict[str, Any]) -> str:
     return "{" + ", ".join(str(v) for v in [*values, *record["act"]]) + "}"
 
 
+def _average_pool_struct(record: dict[str, Any]) -> str:
+    """The `struct usmp_average_pool` initializer of an AVERAGE_POOL_2D."""
+    height, width, filter_h, filter_w, stride_h, stride_w, top, left = record["window"]
+    _, out_h, out_w, channels = record["shapes"]["output"]
+    values = [height, width, channels, out_h, out_w, filter_h, filter_w, stride_h, stride_w]
+    return "{" + ", ".join(str(v) for v in [*values, top, left, *record["act"]]) + "}"
+
+
 def _kernel_call(record: dict[str, Any], args: list[str], p: str) -> str:
     """The statement calling the kernel on the wrapper's params `args`, its constants `p`."""
     operands = record["operands"]
     if record["kind"] == "add":
         return f"usmp_add_s8({args[0]}, {args[1]}, {args[2]}, &{p});"
+    if record["kind"] == "average_pool":
+        return f"usmp_average_pool_s8({args[0]}, {args[1]}, &{p});"
 
     def arg(role: str) -> str:
         index = operands.get(role)
@@ -272,6 +314,8 @@ def _struct(record: dict[str, Any]) -> str:
     """The declaration of the kernel's constant parameters `p`."""
     if record["kind"] == "add":
         return f"struct usmp_add p = {_add_struct(record)}"
+    if record["kind"] == "average_pool":
+        return f"struct usmp_average_pool p = {_average_pool_struct(record)}"
     return f"struct usmp_conv p = {_params_struct(record)}"
 
 

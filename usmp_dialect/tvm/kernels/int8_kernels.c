@@ -1,5 +1,5 @@
 /* The int8 kernels of `usmp-translate --emit-c` (usmp_dialect/tvm/fast_kernels.py):
- * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and ADD as TensorFlow Lite Micro's
+ * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD and AVERAGE_POOL_2D as TensorFlow Lite Micro's
  * reference kernels compute them, bit for bit. Two paths, chosen when the library is compiled:
  * Helium (M-profile Vector Extension, `__ARM_FEATURE_MVE`: a Cortex-M55), the DSP
  * extension's SIMD (`__ARM_FEATURE_SIMD32`: SXTB16, SMLAD, SMLAxy, a Cortex-M4 or M7) and
@@ -817,5 +817,43 @@ USMP_KERNEL void usmp_add_s8(const int8_t* a, const int8_t* b, int8_t* y,
     if (value < p->act_min) value = p->act_min;
     if (value > p->act_max) value = p->act_max;
     y[i] = (int8_t)value;
+  }
+}
+
+/* AVERAGE_POOL_2D of an int8 NHWC tensor of batch 1, TFLM's reference: a window's values
+ * summed over its taps inside the input only (input and output share a scale and zero
+ * point), divided by the count of those taps rounding half away from zero, clamped to
+ * the activation's range. */
+struct usmp_average_pool {
+  int32_t in_h, in_w, channels, out_h, out_w, filter_h, filter_w, stride_h, stride_w;
+  int32_t pad_top, pad_left, act_min, act_max;
+};
+
+USMP_KERNEL void usmp_average_pool_s8(const int8_t* x, int8_t* y,
+                                      const struct usmp_average_pool* p) {
+  for (int32_t oy = 0; oy < p->out_h; ++oy) {
+    const int32_t top = oy * p->stride_h - p->pad_top;
+    const int32_t row_begin = top < 0 ? 0 : top;
+    const int32_t row_end = top + p->filter_h < p->in_h ? top + p->filter_h : p->in_h;
+    for (int32_t ox = 0; ox < p->out_w; ++ox) {
+      const int32_t left = ox * p->stride_w - p->pad_left;
+      const int32_t column_begin = left < 0 ? 0 : left;
+      const int32_t column_end = left + p->filter_w < p->in_w ? left + p->filter_w : p->in_w;
+      const int32_t count = (row_end - row_begin) * (column_end - column_begin);
+      int8_t* out = y + (oy * p->out_w + ox) * p->channels;
+      for (int32_t c = 0; c < p->channels; ++c) {
+        int32_t sum = 0;
+        for (int32_t r = row_begin; r < row_end; ++r) {
+          const int8_t* in = x + (r * p->in_w + column_begin) * p->channels + c;
+          for (int32_t k = column_begin; k < column_end; ++k, in += p->channels) sum += *in;
+        }
+        int32_t value = count == 0 ? 0
+                        : sum > 0  ? (sum + count / 2) / count
+                                   : (sum - count / 2) / count;
+        if (value < p->act_min) value = p->act_min;
+        if (value > p->act_max) value = p->act_max;
+        out[c] = (int8_t)value;
+      }
+    }
   }
 }

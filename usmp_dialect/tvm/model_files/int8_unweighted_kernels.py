@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from tvm import te, tirx
 
-from usmp_dialect.tvm.fast_kernels import add_annotation
+from usmp_dialect.tvm.fast_kernels import add_annotation, average_pool_annotation
 from usmp_dialect.tvm.model_files.fixed_point import (
     clamped,
     multiply_by_quantized_multiplier,
@@ -200,7 +200,9 @@ def average_pool(x: Any, w: PoolWindow, out_shape: list[int], bounds: Bounds) ->
         )
         return clamped(rounded, *bounds)
 
-    return te.compute(out_shape, average, name="average_pool")
+    return te.compute(
+        out_shape, average, name="average_pool", attrs=average_pool_annotation(w, bounds)
+    )
 
 
 def mean(x: Any, reduction: Reduction, output: Requantized, bounds: Bounds) -> Any:
