@@ -133,6 +133,7 @@ def test_helium_gives_the_portable_bytes_on_the_m55(tmp_path: Path) -> None:
         "pointwise": COVERED["pointwise"],
         "add": COVERED["residual add"],
         "pool": COVERED["average pool same"],
+        "global": COVERED["global average pool relu"],
     }
     _assert_fast_path_is_portable(tmp_path, cases, flags, "m55")
 

@@ -829,8 +829,17 @@ struct usmp_average_pool {
   int32_t pad_top, pad_left, act_min, act_max;
 };
 
+/* A window's sum over its `count` taps divided rounding half away from zero, clamped. */
+static int8_t usmp_average(int32_t sum, int32_t count, const struct usmp_average_pool* p) {
+  int32_t value = count == 0 ? 0 : sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+  if (value < p->act_min) value = p->act_min;
+  if (value > p->act_max) value = p->act_max;
+  return (int8_t)value;
+}
+
 USMP_KERNEL void usmp_average_pool_s8(const int8_t* x, int8_t* y,
                                       const struct usmp_average_pool* p) {
+  const int32_t channels = p->channels;
   for (int32_t oy = 0; oy < p->out_h; ++oy) {
     const int32_t top = oy * p->stride_h - p->pad_top;
     const int32_t row_begin = top < 0 ? 0 : top;
@@ -840,19 +849,32 @@ USMP_KERNEL void usmp_average_pool_s8(const int8_t* x, int8_t* y,
       const int32_t column_begin = left < 0 ? 0 : left;
       const int32_t column_end = left + p->filter_w < p->in_w ? left + p->filter_w : p->in_w;
       const int32_t count = (row_end - row_begin) * (column_end - column_begin);
-      int8_t* out = y + (oy * p->out_w + ox) * p->channels;
-      for (int32_t c = 0; c < p->channels; ++c) {
+      int8_t* out = y + (oy * p->out_w + ox) * channels;
+      int32_t c = 0;
+#if defined(USMP_HELIUM)
+      /* Four channels a time: their taps' sums in four lanes, then the scalar division
+       * (Helium has no integer divide). */
+      for (; c < channels; c += 4) {
+        mve_pred16_t lanes = vctp32q((uint32_t)(channels - c));
+        int32x4_t sum = vdupq_n_s32(0);
+        for (int32_t r = row_begin; r < row_end; ++r) {
+          const int8_t* in = x + (r * p->in_w + column_begin) * channels + c;
+          for (int32_t k = column_begin; k < column_end; ++k, in += channels)
+            sum = vaddq_s32(sum, vldrbq_z_s32(in, lanes));
+        }
+        int32_t sums[4];
+        vst1q_s32(sums, sum);
+        for (int32_t j = 0; j < 4 && c + j < channels; ++j)
+          out[c + j] = usmp_average(sums[j], count, p);
+      }
+#endif
+      for (; c < channels; ++c) {
         int32_t sum = 0;
         for (int32_t r = row_begin; r < row_end; ++r) {
-          const int8_t* in = x + (r * p->in_w + column_begin) * p->channels + c;
-          for (int32_t k = column_begin; k < column_end; ++k, in += p->channels) sum += *in;
+          const int8_t* in = x + (r * p->in_w + column_begin) * channels + c;
+          for (int32_t k = column_begin; k < column_end; ++k, in += channels) sum += *in;
         }
-        int32_t value = count == 0 ? 0
-                        : sum > 0  ? (sum + count / 2) / count
-                                   : (sum - count / 2) / count;
-        if (value < p->act_min) value = p->act_min;
-        if (value > p->act_max) value = p->act_max;
-        out[c] = (int8_t)value;
+        out[c] = usmp_average(sum, count, p);
       }
     }
   }
