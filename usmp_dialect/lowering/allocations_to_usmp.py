@@ -103,6 +103,12 @@ def tir_program_before_lowering(
     return functions, choose_entry(functions, requested_entry, pass_name)
 
 
+def takes_its_pools(module: ModuleOp) -> bool:
+    """Whether a function of `module` takes its pools: the module was planned and lowered
+    back (`usmp-to-tir`), as a planned TVMScript imported again is."""
+    return any(isinstance(op, tir.PrimFuncOp) and POOLS_ATTR in op.attributes for op in module.ops)
+
+
 def _check_not_lowered(module: ModuleOp, pass_name: str) -> None:
     """Raises at the first sign that `tir-to-usmp` has run."""
     for op in module.walk():

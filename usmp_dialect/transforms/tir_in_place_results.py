@@ -44,7 +44,10 @@ from usmp_dialect.analysis.in_place import elementwise_pairs, in_place_pairs
 from usmp_dialect.analysis.tir_liveness import aliases, io_mark
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import IN_PLACE_ATTR, IN_PLACE_RESULTS_ATTR
-from usmp_dialect.lowering.allocations_to_usmp import tir_program_before_lowering
+from usmp_dialect.lowering.allocations_to_usmp import (
+    takes_its_pools,
+    tir_program_before_lowering,
+)
 
 _NAMING_OPS = (tir.BufferDataOp, tir.DeclBufferOp, tir.AddressOfOp)
 """Ops that name memory without touching it."""
@@ -111,6 +114,10 @@ class TirInPlaceResults(ModulePass):
     """The function whose calls are looked at (default: `tir-to-usmp`'s entry)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Planning a planned module again (--plan-pools on its TVMScript) keeps what the
+        # first plan chose: its buffers are already parts of its pools.
+        if takes_its_pools(op):
+            return
         program = tir_program_before_lowering(op, self.entry, self.name)
         if program is None:
             return

@@ -35,7 +35,10 @@ from usmp_dialect.analysis.tir_liveness import tir_liveness
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import SCHEDULE_ATTR
-from usmp_dialect.lowering.allocations_to_usmp import tir_program_before_lowering
+from usmp_dialect.lowering.allocations_to_usmp import (
+    takes_its_pools,
+    tir_program_before_lowering,
+)
 from usmp_dialect.planning.schedule import DEFAULT_MAX_STATES, least_peak_order, order_peak
 
 
@@ -92,6 +95,10 @@ class TirReorderForMemory(ModulePass):
             raise UsmpError(f"max-states must be at least 1, got {self.max_states}")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Planning a planned module again (--plan-pools on its TVMScript) keeps what the
+        # first plan chose: its buffers are already parts of its pools.
+        if takes_its_pools(op):
+            return
         program = tir_program_before_lowering(op, self.entry, self.name)
         if program is None:
             return
