@@ -16,8 +16,12 @@ operators at the default 4096 (no layer of 14 can hold more than C(14, 7) = 3432
 far larger graphs of little width (a chain of n operators has one set per layer, a residual
 network two or three). Above it a layer keeps its `max_states` best sets (least peak, then
 least memory after them, then by their operators' indices), a deterministic beam search.
-The order returned never has a higher peak than the given order (indices 0..n-1): where
-the search finds no lower peak, that order is kept.
+The search's work (sets x operators x tensors, over every layer) is held under
+`WORK_BUDGET` by narrowing the beam, so that a pass that runs by default stays a fraction
+of a plan's time: on a program so large that even one set a layer is over it (an LSTM
+unrolled over its time steps: a thousand operators over a thousand tensors), the given
+order is kept, not proven. The order returned never has a higher peak than the given
+order (indices 0..n-1): where the search finds no lower peak, that order is kept.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 DEFAULT_MAX_STATES = 4096
+WORK_BUDGET = 50_000_000
+"""Tensors visited by the search at most, a few seconds of Python."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +121,9 @@ def least_peak_order(graph: OperatorGraph, max_states: int = DEFAULT_MAX_STATES)
         raise ValueError("max_states must be at least 1")
     n = len(graph)
     memory = _Memory(graph)
+    max_states = min(max_states, WORK_BUDGET // max(1, n * n * len(memory.tensors)))
+    if max_states < 1:
+        return Schedule(tuple(range(n)), order_peak(graph, range(n)), False)
     needs = [sum(1 << p for p in graph.predecessors[op]) for op in range(n)]
     # Each set: its peak so far, and the set and operator it was reached from.
     layer: dict[int, tuple[int, int, int]] = {0: (0, -1, -1)}
