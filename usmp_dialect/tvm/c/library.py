@@ -31,12 +31,12 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 import tvm
 import tvm_ffi
 from tvm import ir, tirx
+from tvm.tirx.build import codegen_build
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 
 from usmp_dialect.analysis.tir_entry import choose_entry, prim_funcs
@@ -630,19 +630,36 @@ def _narrowed_constants(entry: tir.PrimFuncOp, ident: dict[str, str]) -> dict[st
 
 @dataclass(frozen=True)
 class EntryParams:
-    """The params of the C entry, in order: the buffer params its body names (by name; a
-    pool it never reads, the constant pool whose every view became a constant's param,
-    is left out), then the constants it takes as params."""
+    """The params of the C entry, in order: the buffer params its C names (by name; a pool
+    it never reads, the constant pool whose every view became a constant's param, is left
+    out), then the constants it takes as params."""
 
     buffers: list[str]
     constants: list[str]
 
+    @staticmethod
+    def of(entry: Any, made: list[_EntryParam]) -> EntryParams:
+        """The params of `made` that `entry` kept."""
+        kept = [m for m in made if any(m.var.same_as(p) for p in entry.params)]
+        return EntryParams(
+            [m.name for m in kept if not m.constant], [m.name for m in kept if m.constant]
+        )
 
-def _callable_entry(func: Any, constants: Mapping[str, str]) -> tuple[Any, EntryParams]:
+
+@dataclass(frozen=True)
+class _EntryParam:
+    """A param `_callable_entry` made: the buffer's (or constant's) name it stands for."""
+
+    var: Any
+    name: str
+    constant: bool = False
+
+
+def _callable_entry(func: Any, constants: Mapping[str, str]) -> tuple[Any, list[_EntryParam]]:
     """The entry as TVM's C code generator writes a plain function: a pointer param per
     buffer param its body names (re-declaring the buffer over it), then one per constant
     its view over the constant pool had (`constants`: buffer name to the new param's
-    name). A param C would never name gets no pointer: -Wunused-parameter is an error."""
+    name); and what each new param is."""
     replaced: dict[str, Any] = {}
 
     def rebind(decl: Any) -> Any:
@@ -659,12 +676,11 @@ def _callable_entry(func: Any, constants: Mapping[str, str]) -> tuple[Any, Entry
     params, decls = [], []
     for p in kept:
         pointer = ir.PointerType(ir.PrimType(p.dtype), p.scope())
-        params.append(ir.Var(f"{c_identifier(p.name)}_ptr", pointer))
-        decls.append(tirx.DeclBuffer(p, data=params[-1]))
-    overridable = [name for name in constants if name in replaced]
-    params += [replaced[name] for name in overridable]
-    entry = tirx.PrimFunc(params, tirx.stmt_seq(*decls, body))
-    return entry, EntryParams([str(p.name) for p in kept], overridable)
+        params.append(_EntryParam(ir.Var(f"{c_identifier(p.name)}_ptr", pointer), str(p.name)))
+        decls.append(tirx.DeclBuffer(p, data=params[-1].var))
+    params += [_EntryParam(replaced[n], n, constant=True) for n in constants if n in replaced]
+    entry = tirx.PrimFunc([p.var for p in params], tirx.stmt_seq(*decls, body))
+    return entry, params
 
 
 def _locals_on_stack(func: Any) -> Any:
@@ -719,10 +735,12 @@ def _named(params: Any, body: Any) -> tuple[list[bool], Any]:
     return flags, _views_left_out(body, unused)
 
 
-def _without_unused_params(functions: dict[Any, Any]) -> dict[Any, Any]:
-    """`functions` with each param a function never names left out, and its argument at
-    every call (by GlobalVar, or by name through `call_extern`): C's -Wunused-parameter is
+def _without_unused_params(mod: Any) -> Any:
+    """`mod` with each param a function never names left out, and its argument at every
+    call (by GlobalVar, or by name through `call_extern`), until every param is named (a
+    caller's param that only such an argument named goes too): C's -Wunused-parameter is
     an error, and an operator may be handed a pool it does not use."""
+    functions = dict(mod.functions.items())
     named = {gv.name_hint: _named(f.params, f.body) for gv, f in functions.items()}
     kept = {name: flags for name, (flags, _) in named.items()}
 
@@ -744,15 +762,38 @@ def _without_unused_params(functions: dict[Any, Any]) -> dict[Any, Any]:
         args = [*call.args[:first], *(arg for arg, named in passed if named)]
         return ir.Call(call.op, args, call.attrs, call.ty_args, call.span, ret_ty=call.ty)
 
-    return {
-        gv: tirx.PrimFunc(
-            [p for p, k in zip(f.params, kept[gv.name_hint], strict=True) if k],
-            tvm_ffi.structural_map(named[gv.name_hint][1], (ir.Call, dropped)),
-            ret_type=f.ret_type,
-            attrs=f.attrs,
+    if all(all(flags) for flags in kept.values()):
+        return mod
+    return _without_unused_params(
+        tvm.IRModule(
+            {
+                gv: tirx.PrimFunc(
+                    [p for p, k in zip(f.params, kept[gv.name_hint], strict=True) if k],
+                    tvm_ffi.structural_map(named[gv.name_hint][1], (ir.Call, dropped)),
+                    ret_type=f.ret_type,
+                    attrs=f.attrs,
+                )
+                for gv, f in functions.items()
+            },
+            attrs=mod.attrs,
         )
-        for gv, f in functions.items()
-    }
+    )
+
+
+_C_TARGET = tvm.target.Target("c")
+
+
+def _lowered(mod: Any) -> Any:
+    """`mod` as TVM's C code generator takes it: lowered by TVM's own pipeline for target
+    `c` (what `tvm.compile` runs before its code generator), then without the params no
+    function names (`_without_unused_params`): they are decided on what the generator
+    sees, after TVM's simplification (a signal kernel's select whose condition is always
+    true reads one of its buffers no more)."""
+    mod = tvm.tirx.transform.BindTarget(_C_TARGET)(mod)
+    pipeline, finalize_host, _ = tvm.tirx.get_default_tir_pipeline(_C_TARGET)
+    # Without TVM's storage rewrite, as every build of a planned module (`tvmscript/run.py`).
+    with tvm.transform.PassContext(config={"tirx.disable_storage_rewrite": True}):
+        return _without_unused_params(finalize_host()(pipeline(mod)))
 
 
 _EXTERN_C = '#ifdef __cplusplus\nextern "C"\n#endif\n'
@@ -769,15 +810,13 @@ def operators_source(
         for gv in mod.get_global_vars()
         if gv.name_hint != entry
     }
-    callable_entry, entry_params = _callable_entry(exact_float_placeholders(mod[entry]), constants)
+    callable_entry, made = _callable_entry(exact_float_placeholders(mod[entry]), constants)
     if not operators:
         callable_entry = _with_empty_operator(callable_entry, f"{entry_c_name}_nothing", operators)
-    private = tvm.IRModule(
-        _without_unused_params({**operators, tvm.ir.GlobalVar(entry_c_name): callable_entry})
-    )
-    with tvm.transform.PassContext(config={"tirx.disable_storage_rewrite": True}):
-        built = tvm.compile(private, target="c")
-    source = built.mod.inspect_source()
+    entry_gv = tvm.ir.GlobalVar(entry_c_name)
+    lowered = _lowered(tvm.IRModule({**operators, entry_gv: callable_entry}))
+    source = codegen_build(lowered, _C_TARGET).inspect_source()
+    entry_params = EntryParams.of(lowered[entry_gv], made)
     source = exact_floats(source[source.index(_EXTERN_C) :].replace(_EXTERN_C, ""))
     # TVM declares the math functions it calls itself; <math.h> does.
     source = re.sub(
@@ -795,22 +834,7 @@ def operators_source(
     # A stack buffer is zeroed: gcc cannot see that the loop's first iteration writes an
     # accumulator before it reads it (-Wmaybe-uninitialized, an error under -Werror).
     source = re.sub(r"^(\s+\w+ \w+\[\d+\]);$", r"\1 = {0};", source, flags=re.MULTILINE)
-    return _short_identifiers(_DEFINITION.sub(partial(_unused_params_allowed, source), source)), (
-        entry_params
-    )
-
-
-_DEFINITION = re.compile(r"^static (?:void|int32_t) \w+\((.*)\) \{$", re.MULTILINE)
-
-
-def _unused_params_allowed(source: str, match: re.Match[str]) -> str:
-    """The definition, with `(void)p;` for each param `p` its body never names: the params
-    `_without_unused_params` leaves are those the TIR names but TVM's C does not (a buffer
-    a signal kernel's extern declares and never reads); -Wunused-parameter is an error."""
-    body = source[match.end() : source.find("\n}\n", match.end())]
-    names = [param.split()[-1].lstrip("*") for param in match[1].split(", ") if param]
-    unused = [name for name in names if not re.search(rf"\b{name}\b", body)]
-    return match[0] + "".join(f"\n  (void){name};" for name in unused)
+    return _short_identifiers(source), entry_params
 
 
 def _short_identifiers(source: str) -> str:
@@ -1006,17 +1030,23 @@ def _pool_address(interface: Interface, pool: str, offset: int) -> str:
     return f"&({base})[{offset}]"
 
 
+def _io_struct(interface: Interface, name: str) -> str | None:
+    """The struct of `model_run` that holds the entry's buffer param `name`: `inputs` or
+    `outputs`; None for a pool."""
+    if any(t.name == name for t in interface.outputs):
+        return "outputs"
+    return "inputs" if any(t.name == name for t in interface.inputs) else None
+
+
 def _entry_arguments(interface: Interface, params: EntryParams) -> list[str]:
     by_name = {t.name: t for t in (*interface.inputs, *interface.outputs)}
     arguments = []
     for name in params.buffers:
-        pool = next((p for p in interface.pools if p.name == name), None)
-        if pool is not None:
-            arguments.append(_pool_address(interface, pool.name, 0))
+        struct = _io_struct(interface, name)
+        if struct is None:
+            arguments.append(_pool_address(interface, name, 0))
         else:
-            tensor = by_name[name]
-            owner = "outputs" if tensor in interface.outputs else "inputs"
-            arguments.append(f"{owner}->{tensor.ident}")
+            arguments.append(f"{struct}->{by_name[name].ident}")
     constants = {t.name: t for t in interface.constants}
     for name in params.constants:
         tensor = constants[name]
@@ -1058,7 +1088,8 @@ def library_source(interface: Interface, operators: str, params: EntryParams) ->
     # entry none of its inputs (or outputs) reach once unused params are dropped.
     unused = ["  (void)workspace_pools;", "  (void)overrides;"]
     if not interface.in_pools:
-        unused += [f"  (void){s};" for s in ("inputs", "outputs") if f"{s}->" not in arguments]
+        reached = {_io_struct(interface, name) for name in params.buffers}
+        unused += [f"  (void){s};" for s in ("inputs", "outputs") if s not in reached]
     lines = [
         "/* Generated by usmp-translate --emit-c: the operators are TVM's C code generator's,",
         "   but those on the int8 kernels (usmp_dialect/tvm/kernels/int8_kernels.c). */",
