@@ -118,9 +118,12 @@ def _constant_slots(entry: tir.PrimFuncOp) -> dict[str, _Slot]:
     }
 
 
-def _constant_pool(module: ModuleOp) -> tuple[tir.PrimFuncOp, str, int, dict[str, _Slot]]:
-    """The entry function, its constant pool, the pool's size and the constants' slots."""
-    for entry in prim_funcs(module).values():
+def _constant_pool(
+    module: ModuleOp, entry: tir.PrimFuncOp | None
+) -> tuple[tir.PrimFuncOp, str, int, dict[str, _Slot]]:
+    """The entry function (`entry`, else the module's function whose constants a pool
+    holds), its constant pool, the pool's size and the constants' slots."""
+    for entry in [entry] if entry is not None else prim_funcs(module).values():
         slots = _constant_slots(entry)
         pools = sorted({slot.pool for slot in slots.values()})
         if len(pools) > 1:
@@ -139,9 +142,10 @@ def _constant_pool(module: ModuleOp) -> tuple[tir.PrimFuncOp, str, int, dict[str
     )
 
 
-def constant_pool_bytes(module: ModuleOp) -> bytearray:
-    """The initial bytes of the planned (`usmp-to-tir`) module's constant pool."""
-    entry, pool, size, slots = _constant_pool(module)
+def constant_pool_bytes(module: ModuleOp, entry: tir.PrimFuncOp | None = None) -> bytearray:
+    """The initial bytes of the planned (`usmp-to-tir`) module's constant pool (that of
+    `entry`, the module's entry, when the caller knows it)."""
+    entry, pool, size, slots = _constant_pool(module, entry)
     values = entry.attributes.get(CONSTANT_VALUES_ATTR)
     blobs = resources.blobs_of(module)
     data = bytearray(size)

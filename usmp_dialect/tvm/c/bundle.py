@@ -8,7 +8,6 @@ from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.formats.constant_pool import constant_pool_bytes
 from usmp_dialect.tvm.c import library as c_library
 from usmp_dialect.tvm.c import runner as c_runner
 from usmp_dialect.tvm.fast_kernels import with_kernel_calls
@@ -38,9 +37,7 @@ def library_files(module: ModuleOp, model: str, target: str = DEFAULT_TARGET) ->
         c_runner.CMAKE_LISTS: c_runner.cmake_lists(interface),
     }
     if any(pool.constant for pool in interface.pools):
-        files[f"{model}_constants.c"] = c_library.constants_source(
-            interface, constant_pool_bytes(module)
-        )
+        files[f"{model}_constants.c"] = c_library.constants_source(interface)
     return files
 
 

@@ -58,7 +58,7 @@ from usmp_dialect.dialects.usmp import (
     placed_io,
     planned_pool_sizes,
 )
-from usmp_dialect.formats.constant_pool import state_values
+from usmp_dialect.formats.constant_pool import constant_pool_bytes, state_values
 from usmp_dialect.reports.names import NAME_LIMIT, short_names
 from usmp_dialect.tvm.exact_floats import exact_float_placeholders, exact_floats
 from usmp_dialect.tvm.model_files.io_quantization import io_quantization
@@ -261,6 +261,8 @@ class Interface:
     quantization: dict[str, tuple[float, int]]
     """An input's or output's scale and zero point, by name, where the model file gives
     them (`usmp.io_quantization`)."""
+    constant_bytes: bytes
+    """The constant pool's first bytes (its constants at their offsets), b"" without one."""
 
     @property
     def workspace_pools(self) -> list[Pool]:
@@ -469,6 +471,7 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
     record = entry.attributes.get(STATE_ATTR)
     state_after = record.after if isinstance(record, StateAttr) else {}
     initial = state_values(module, entry)
+    constant_bytes = bytes(constant_pool_bytes(module, entry)) if constant_pools else b""
     params = {
         name: arg.type
         for name, arg in zip(entry.param_names(), entry.body.block.args, strict=True)
@@ -516,6 +519,7 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         state_after,
         {name: initial[name] for name in state_after} if set(state_after) <= set(initial) else {},
         io_quantization(entry),
+        constant_bytes,
     )
     _check_names_distinct(made, entry)
     return made
@@ -1146,12 +1150,12 @@ def _init_state_function(interface: Interface) -> str:
     return "\n".join([*lines, "}", ""])
 
 
-def constants_source(interface: Interface, pool_bytes: bytes | bytearray) -> str:
+def constants_source(interface: Interface) -> str:
     m = interface.model
     pool = next(p for p in interface.pools if p.constant)
     # C zero-fills what the initializer leaves out: the text is of the constants' bytes
     # (the input's), whatever the pool's size.
-    rows = _byte_rows(bytes(pool_bytes).rstrip(b"\0"))
+    rows = _byte_rows(interface.constant_bytes.rstrip(b"\0"))
     return "\n".join(
         [
             f"/* The constant pool of {m}: read-only, so it stays in flash. */",
