@@ -119,11 +119,11 @@ def _constant_slots(entry: tir.PrimFuncOp) -> dict[str, _Slot]:
 
 
 def _constant_pool(
-    module: ModuleOp, entry: tir.PrimFuncOp | None
+    module: ModuleOp, known: tir.PrimFuncOp | None
 ) -> tuple[tir.PrimFuncOp, str, int, dict[str, _Slot]]:
-    """The entry function (`entry`, else the module's function whose constants a pool
+    """The entry function (`known`, else the module's function whose constants a pool
     holds), its constant pool, the pool's size and the constants' slots."""
-    for entry in [entry] if entry is not None else prim_funcs(module).values():
+    for entry in [known] if known is not None else prim_funcs(module).values():
         slots = _constant_slots(entry)
         pools = sorted({slot.pool for slot in slots.values()})
         if len(pools) > 1:
