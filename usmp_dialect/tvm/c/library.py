@@ -386,8 +386,7 @@ def check_module(module: ModuleOp) -> tir.PrimFuncOp:
             "--plan-pools first",
             entry,
         )
-    for pool, size in pool_sizes.items():
-        _check_array_bytes(f"pool '{pool}'", size, entry)
+    arrays = {f"pool '{pool}'": size for pool, size in pool_sizes.items()}
     seen: dict[str | None, int] = {}
     for index, (name, arg) in enumerate(
         zip(entry.param_names(), entry.body.block.args, strict=True)
@@ -405,7 +404,9 @@ def check_module(module: ModuleOp) -> tir.PrimFuncOp:
                 "static shape: the interface has no size for it",
                 entry,
             )
-        _check_array_bytes(f"param '{name}'", arg.type.size_in_bytes(), entry)
+        arrays[f"param '{name}'"] = arg.type.size_in_bytes()
+    for what, size in arrays.items():
+        _check_array_bytes(what, size, entry)
     listed = entry.attributes.get(CONSTANTS_ATTR)
     if isinstance(listed, ArrayAttr) and len(listed.data):
         params = set(entry.param_names())
@@ -689,10 +690,12 @@ def _callable_entry(func: Any, constants: Mapping[str, str]) -> tuple[Any, list[
 
 def _locals_on_stack(func: Any) -> Any:
     """`func` with its `local` buffers (an accumulator the import made a register) of
-    scope `global`: TVM's C code generator declares a small `global` buffer inside the
-    import's `device_type` attr as a C array on the stack, but a `local` one it asks its
-    runtime's workspace for (its last resort for a larger one too, which the bundle then
-    refuses, see `operators_source`)."""
+    scope `global` and zeroed where they are allocated: TVM's C code generator declares a
+    small `global` buffer inside the import's `device_type` attr as a C array on the
+    stack, but a `local` one it asks its runtime's workspace for (its last resort for a
+    larger one too, which the bundle then refuses, see `operators_source`); gcc cannot
+    see that a reduction's first iteration writes the accumulator before it reads it
+    (-Wmaybe-uninitialized, an error under -Werror)."""
     stacked = {
         alloc.buffer: tirx.decl_buffer(
             alloc.buffer.shape, alloc.buffer.dtype, str(alloc.buffer.name), scope="global"
@@ -706,7 +709,33 @@ def _locals_on_stack(func: Any) -> Any:
     def rebind(var: Any, *_: Any) -> Any:
         return next((new for old, new in stacked.items() if var.same_as(old)), var)
 
-    return func.with_body(tvm_ffi.structural_map(func.body, (ir.Var, rebind)))
+    def zeroed(seq: Any) -> Any:
+        stmts = []
+        for stmt in seq.seq:
+            stmts.append(stmt)
+            if isinstance(stmt, tirx.AllocBuffer) and any(
+                stmt.buffer.same_as(new) for new in stacked.values()
+            ):
+                stmts.append(_zero_filled(stmt.buffer))
+        return tirx.SeqStmt(stmts) if len(stmts) > len(seq.seq) else seq
+
+    body = tvm_ffi.structural_map(func.body, (ir.Var, rebind))
+    return func.with_body(tvm_ffi.structural_map(body, (tirx.SeqStmt, zeroed)))
+
+
+def _zero_filled(buffer: Any) -> Any:
+    """Stores of 0 to each element of `buffer`, a loop for each dim of more than one."""
+    indices, loops = [], []
+    for axis, extent in enumerate(buffer.shape):
+        if int(extent) == 1:
+            indices.append(tirx.const(0, extent.ty.dtype))
+        else:
+            loops.append((ir.Var(f"{buffer.name}_zeroed{axis}", extent.ty), extent))
+            indices.append(loops[-1][0])
+    stmt = tirx.BufferStore(buffer, tirx.const(0, buffer.dtype), indices)
+    for var, extent in reversed(loops):
+        stmt = tirx.For(var, tirx.const(0, extent.ty.dtype), extent, tirx.ForKind.SERIAL, stmt)
+    return stmt
 
 
 def _with_empty_operator(entry: Any, name: str, operators: dict[Any, Any]) -> Any:
@@ -821,8 +850,17 @@ def operators_source(
     lowered = _lowered(tvm.IRModule({**operators, entry_gv: callable_entry}))
     source = codegen_build(lowered, _C_TARGET).inspect_source()
     entry_params = EntryParams.of(lowered[entry_gv], made)
+    return _library_text(source), entry_params
+
+
+def _library_text(source: str) -> str:
+    """TVM's C text as the library's, rewritten where TVM's `target.build.c` prints what no
+    TIR and no option of it changes (docs/c-library.md measures each): the runtime header
+    it prints before the first `extern "C"` cut, `TVM_DLL` made `static` and its
+    declarations of C's math functions left to `<math.h>`, the exact floats' placeholders
+    made literals (`exact_floats`) and each identifier longer than C keeps apart
+    shortened (`_short_identifiers`)."""
     source = exact_floats(source[source.index(_EXTERN_C) :].replace(_EXTERN_C, ""))
-    # TVM declares the math functions it calls itself; <math.h> does.
     source = re.sub(
         r"^TVM_DLL \w+ (\w+)\(.*\);\n",
         lambda m: "" if m[1] in MATH_FUNCTIONS else m[0],
@@ -834,11 +872,7 @@ def operators_source(
         raise UsmpError(
             f"TVM's C for the module calls its runtime ({leftover[0]}); the bundle has none"
         )
-
-    # A stack buffer is zeroed: gcc cannot see that the loop's first iteration writes an
-    # accumulator before it reads it (-Wmaybe-uninitialized, an error under -Werror).
-    source = re.sub(r"^(\s+\w+ \w+\[\d+\]);$", r"\1 = {0};", source, flags=re.MULTILINE)
-    return _short_identifiers(source), entry_params
+    return _short_identifiers(source)
 
 
 def _short_identifiers(source: str) -> str:
