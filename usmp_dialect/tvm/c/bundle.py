@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.tvm.c import library as c_library
 from usmp_dialect.tvm.c import runner as c_runner
+from usmp_dialect.tvm.c.operators import operators_source
 from usmp_dialect.tvm.fast_kernels import with_kernel_calls
 from usmp_dialect.tvm.tvmscript.emitter import emit_module
 from usmp_dialect.tvm_options import DEFAULT_TARGET, RUNNER, STARTUP
@@ -22,7 +23,7 @@ def library_files(module: ModuleOp, model: str, target: str = DEFAULT_TARGET) ->
     interface = c_library.interface(module, entry, model)
     tvm_mod, kernels = with_kernel_calls(emit_module(module), entry.sym_name.data, target)
     constant_params = {t.name: f"constant_{t.ident}" for t in interface.constants}
-    operators, params = c_library.operators_source(
+    operators, params = operators_source(
         tvm_mod, entry.sym_name.data, f"{model}_entry", constant_params
     )
     operators = f"{kernels}\n{operators}"
