@@ -255,7 +255,7 @@ class Interface:
     quantization: dict[str, tuple[float, int]]
     """An input's or output's scale and zero point, by name, where the model file gives
     them (`usmp.io_quantization`)."""
-    constant_bytes: bytes
+    constant_bytes: bytes = b""
     """The constant pool's first bytes (its constants at their offsets), b"" without one."""
 
     @property
