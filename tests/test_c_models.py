@@ -403,7 +403,8 @@ int main(void) {
   struct classifier_inputs stack = classifier_map_inputs(&classifier);
   struct classifier_outputs scores = classifier_map_outputs(&classifier);
   /* The newest frame's features are the stack's last: written there, no copy. */
-  if ((void*)feature.@FEATURE@ != (void*)(stack.@STACK@ + MODELS_FRONT_STACK_SIZE - @FRAME@)) return 2;
+  int8_t* newest = stack.@STACK@ + MODELS_FRONT_STACK_SIZE - @FRAME@;
+  if ((void*)feature.@FEATURE@ != (void*)newest) return 2;
   front_init_state(&front);
   while (fread(heard.@AUDIO@, @AUDIO_BYTES@, 1, stdin) == 1) {
     if (models_front_run(&front, NULL) != 0 || classifier_run(&classifier, NULL) != 0) return 1;

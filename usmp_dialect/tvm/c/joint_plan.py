@@ -232,10 +232,10 @@ def _views(stage: Stage) -> dict[str, _View]:
                     callee = (op.callee.string_value(), position)
                     if callee not in handed:
                         handed[callee] = _callee_views(entry, *callee, refuse)
-                        for view in handed[callee]:
-                            add(view, f"{callee[0]}/{view.name}")
-                    for view in handed[callee]:
-                        view.steps.append(step)
+                        for placed in handed[callee]:
+                            add(placed, f"{callee[0]}/{placed.name}")
+                    for placed in handed[callee]:
+                        placed.steps.append(step)
                     continue
                 if operand == pool and not isinstance(op, tir.AddressOfOp):
                     if isinstance(op, tir.BufferDataOp):  # handed to a callee, looked at there
@@ -252,8 +252,8 @@ def _views(stage: Stage) -> dict[str, _View]:
                 view = _view(op, refuse)
                 add(view, view.name)
                 owners[op.result] = view
-    placed = [n for n, io in placed_io(entry).items() if io.pool.data == stage.pool]
-    for name in (*stage.inputs, *stage.outputs, *placed):
+    given = [n for n, io in placed_io(entry).items() if io.pool.data == stage.pool]
+    for name in (*stage.inputs, *stage.outputs, *given):
         if name not in views:
             raise refuse(f"'{name}' is no buffer of its body in pool '{stage.pool}'")
     return views
