@@ -17,11 +17,14 @@ class PythonOpsResolver {  // every built-in operator and the signal library's
 };
 namespace micro {
 class MicroOpResolver;
-class MicroResourceVariables;
 class MicroProfilerInterface;
 class MicroAllocator {
  public:
   size_t used_bytes() const;
+};
+class MicroResourceVariables {
+ public:
+  static MicroResourceVariables* Create(MicroAllocator* allocator, int count);
 };
 class RecordingMicroAllocator {
  public:
@@ -63,10 +66,11 @@ const tflite::Model* model_of(const uint8_t* file) {
   return reinterpret_cast<const tflite::Model*>(file + root);
 }
 
-// The models' interpreters on `arena`, one allocator, each allocated in turn; nullptr
+// The models' interpreters on `arena`, one allocator, each allocated in turn (with
+// `variables[k]` resource variables, as the wheel counts them, where not null); nullptr
 // where one fails (the arena too small).
 MicroInterpreter** interpreters(const uint8_t* const* files, int count, uint8_t* arena,
-                                size_t size, size_t* used) {
+                                size_t size, const int* variables, size_t* used) {
   static MicroInterpreter* made[kMostModels];
   if (count > kMostModels) return nullptr;
   auto* resolver = new (resolver_storage) tflite::PythonOpsResolver();
@@ -75,8 +79,13 @@ MicroInterpreter** interpreters(const uint8_t* const* files, int count, uint8_t*
   if (allocator == nullptr) return nullptr;
   const auto& ops = *reinterpret_cast<const tflite::micro::MicroOpResolver*>(resolver);
   for (int k = 0; k < count; ++k) {
+    tflite::micro::MicroResourceVariables* kept = nullptr;
+    if (variables != nullptr && variables[k] > 0) {
+      kept = tflite::micro::MicroResourceVariables::Create(allocator, variables[k]);
+      if (kept == nullptr) return nullptr;
+    }
     made[k] = new (interpreter_storage[k])
-        MicroInterpreter(model_of(files[k]), ops, allocator, nullptr, nullptr);
+        MicroInterpreter(model_of(files[k]), ops, allocator, kept, nullptr);
     if (made[k]->AllocateTensors() != 0) return nullptr;
   }
   *used = allocator->used_bytes();
@@ -87,8 +96,8 @@ MicroInterpreter** interpreters(const uint8_t* const* files, int count, uint8_t*
 
 // Bytes of `arena` the models take together: 0 when they do not fit.
 extern "C" int shared_arena(const uint8_t* const* files, int count, uint8_t* arena, size_t size,
-                            size_t* used) {
-  return interpreters(files, count, arena, size, used) != nullptr ? 0 : 1;
+                            const int* variables, size_t* used) {
+  return interpreters(files, count, arena, size, variables, used) != nullptr ? 0 : 1;
 }
 
 // micro_speech on one arena: the front end (files[0]) run on each 480-sample frame, its 40
@@ -101,7 +110,7 @@ extern "C" int shared_arena(const uint8_t* const* files, int count, uint8_t* are
 extern "C" int micro_speech(const uint8_t* const* files, uint8_t* arena, size_t size,
                             const int16_t* frames, int count, int8_t* scores, size_t* used,
                             int in_input, int64_t* places) {
-  MicroInterpreter** made = interpreters(files, 2, arena, size, used);
+  MicroInterpreter** made = interpreters(files, 2, arena, size, nullptr, used);
   if (made == nullptr) return 1;
   constexpr int kFrame = 40, kFrames = 49, kSamples = 480;
   static int8_t apart[kFrame * kFrames];

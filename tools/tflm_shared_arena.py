@@ -89,18 +89,20 @@ def _files(models: Sequence[bytes]) -> tuple[ctypes.Array[ctypes.c_char_p], list
 
 def shared_arena_bytes(models: Sequence[bytes]) -> int:
     """Bytes TFLM's multi-tenant allocator takes of one arena for `models` (their
-    interpreters allocated one after another), the arena grown until they fit."""
+    interpreters allocated one after another, each with the resource variables the wheel
+    gives it), the arena grown until they fit."""
+    from tflite_micro.python.tflite_micro.runtime import count_resource_variables
+
     pointers, _kept = _files(models)
+    variables = (ctypes.c_int * len(models))(*(count_resource_variables(m) for m in models))
     size = 1 << 14
     while size <= LARGEST_ARENA:
         arena = (ctypes.c_uint8 * size)()
         used = ctypes.c_size_t()
-        if (
-            _library().shared_arena(
-                pointers, len(models), arena, ctypes.c_size_t(size), ctypes.byref(used)
-            )
-            == 0
-        ):
+        status = _library().shared_arena(
+            pointers, len(models), arena, ctypes.c_size_t(size), variables, ctypes.byref(used)
+        )
+        if status == 0:
             return used.value
         size *= 2
     raise RuntimeError(f"the models do not fit {LARGEST_ARENA} bytes of arena")
