@@ -90,12 +90,13 @@ def _files(models: Sequence[bytes]) -> tuple[ctypes.Array[ctypes.c_char_p], list
 def shared_arena_bytes(models: Sequence[bytes]) -> int:
     """Bytes TFLM's multi-tenant allocator takes of one arena for `models` (their
     interpreters allocated one after another, each with the resource variables the wheel
-    gives it), the arena grown until they fit."""
+    gives it), the arena grown until they fit (what it takes does not depend on how large
+    it is)."""
     from tflite_micro.python.tflite_micro.runtime import count_resource_variables
 
     pointers, _kept = _files(models)
     variables = (ctypes.c_int * len(models))(*(count_resource_variables(m) for m in models))
-    size = 1 << 14
+    size = sum(10 * len(m) for m in models)  # the wheel's first guess for one model, each
     while size <= LARGEST_ARENA:
         arena = (ctypes.c_uint8 * size)()
         used = ctypes.c_size_t()
