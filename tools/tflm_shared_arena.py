@@ -81,7 +81,9 @@ def _library() -> ctypes.CDLL:
     return _LIBRARY[0]
 
 
-def _files(models: Sequence[bytes]) -> tuple[ctypes.Array[ctypes.c_char_p], list[object]]:
+def _files(
+    models: Sequence[bytes],
+) -> tuple[ctypes.Array[ctypes.c_char_p], list[ctypes.Array[ctypes.c_char]]]:
     buffers = [ctypes.create_string_buffer(m, len(m)) for m in models]
     pointers = (ctypes.c_char_p * len(models))(*(ctypes.cast(b, ctypes.c_char_p) for b in buffers))
     return pointers, buffers  # the buffers kept alive with the pointers
