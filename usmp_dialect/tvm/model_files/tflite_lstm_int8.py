@@ -36,12 +36,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from tvm import relax, te, tirx
+from tvm.script.ir_builder import IRBuilder
+from tvm.script.ir_builder import tirx as T
 
 from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
 from usmp_dialect.tvm.model_files.fixed_point import clamped, quantize_multiplier, requantized
-from usmp_dialect.tvm.model_files.int8_unweighted_kernels import INT_RANGES
+from usmp_dialect.tvm.model_files.int8_unweighted_kernels import INT_RANGES, OPAQUE
 from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
 from usmp_dialect.tvm.model_files.tflite_operators import scalar_quantization
+from usmp_dialect.tvm.relax.temporaries import SIGNAL_KERNEL_ATTR
 
 
 def _sigmoid_table() -> np.ndarray:
@@ -198,36 +201,21 @@ def _squashed(x: Any, table: Any, bits: int, past: int, rounding: tuple[int, int
     return (value * sign + offset) >> _int(rounding[2])
 
 
-def _activation(name: str, pre: Any, table: Any, tanh: tuple[int, int] | None) -> Any:
-    """TFLM's int16 Logistic (`tanh` None) or Tanh ((multiplier, right shift) of its input)
-    of the int16 tensor `pre`, int16 in Q0.15.
-    Logistic: the input times 3, 9 bits of interpolation; Tanh: (input x multiplier +
-    rounding) >> shift, 8 bits."""
+def _logistic(pre: Any, table: Any) -> Any:
+    """TFLM's int16 Logistic of the int16 value `pre` (an int32 load), int16 in Q0.15: the
+    input times 3, 9 bits of interpolation."""
+    rounding = (1 << 9, (1 << 25) + (1 << 9) - 1, 10)
+    return _squashed(pre * _int(3), table, 9, 0x7FFF << 10, rounding).astype("int16")
 
-    def value(*i: Any) -> Any:
-        return pre(*i).astype("int32")
 
-    if tanh is None:
-        scaled = te.compute(pre.shape, lambda *i: value(*i) * _int(3))
-        rounding = (1 << 9, (1 << 25) + (1 << 9) - 1, 10)
-        squash = te.compute(
-            pre.shape,
-            lambda *i: _squashed(scaled(*i), table, 9, 0x7FFF << 10, rounding).astype("int16"),
-            name=name,
-        )
-        return squash
-    multiplier, shift = tanh
+def _tanh(pre: Any, table: Any, scaling: tuple[int, int]) -> Any:
+    """TFLM's int16 Tanh of the int16 value `pre` (an int32 load), int16 in Q0.15: (input x
+    multiplier + rounding) >> right shift (`scaling`), 8 bits of interpolation."""
+    multiplier, shift = scaling
     half = (1 << (shift - 1)) if shift > 0 else 0
-    scaled = te.compute(
-        pre.shape,
-        lambda *i: (value(*i) * _int(multiplier) + _int(half)) >> _int(shift),
-    )
+    scaled = (pre * _int(multiplier) + _int(half)) >> _int(shift)
     rounding = ((1 << 7) - (1 << 23), (1 << 23) + (1 << 7) - 1, 8)
-    return te.compute(
-        pre.shape,
-        lambda *i: _squashed(scaled(*i), table, 8, 0xFFFF << 8, rounding).astype("int16"),
-        name=name,
-    )
+    return _squashed(scaled, table, 8, 0xFFFF << 8, rounding).astype("int16")
 
 
 def _int16(value: Any) -> Any:
@@ -239,83 +227,99 @@ def _product(a: Any, b: Any, scale: Requantization, zero_point: int = 0) -> Any:
     return requantized(a.astype("int32") * b.astype("int32"), *scale, zero_point)
 
 
-def _gate(gate: str, x: Any, hidden: Any, operands: list[Any], q: IntegerLstm, table: Any) -> Any:
-    """A gate's activation [batch, units], int16 in Q0.15: its two products (`operands`:
-    its input weights, recurrent weights and bias) requantized to Q3.12, their saturated
-    sum, its logistic (the cell gate's tanh)."""
+class _Layout(NamedTuple):
+    """An LSTM's sizes: its time steps, batch, input features and units; whether its
+    sequences are time-major ([steps, batch, ...]; else [batch, steps, ...])."""
 
-    w, r, bias = operands
+    steps: int
+    batch: int
+    features: int
+    units: int
+    time_major: bool
 
-    batch, units = hidden.shape[0], w.shape[0]
-    w_zero, r_zero = q.weight_zero_points[gate]
+    def at(self, b: Any, t: Any, i: Any) -> tuple[Any, Any, Any]:
+        return (t, b, i) if self.time_major else (b, t, i)
 
-    def total(data: Any, weights: Any, data_zero: int, weight_zero: int, name: str) -> Any:
-        k = te.reduce_axis((0, weights.shape[1]), "k")
-
-        def sum_at(b: Any, u: Any) -> Any:
-            a = data[b, k].astype("int32") - _int(data_zero)
-            return te.sum((weights[u, k].astype("int32") - _int(weight_zero)) * a, axis=k)
-
-        return te.compute((batch, units), sum_at, name=f"{gate}_{name}")
-
-    fed = total(x, w, q.input_zero_point, w_zero, "input_sum")
-    kept = total(hidden, r, q.hidden_zero_point, r_zero, "recurrent_sum")
-    input_fc, recurrent_fc = q.input_fc[gate], q.recurrent_fc[gate]
-
-    # The two products' saturated sum, as an int16 reduction over the two, the second
-    # clamped to what keeps the sum in int16 (own + clamp(r, min - own, max - own) is
-    # clamp(own + r, min, max)): a stage the lowering computes once an element
-    # (`temporaries` inlines a spatial stage into each of its reads, and the activation
-    # reads its input a dozen times).
-    part = te.reduce_axis((0, 2), "part")
-
-    def pre_activation(b: Any, u: Any) -> Any:
-        own = _int16(requantized(fed[b, u] + bias[u], *input_fc, 0))
-        recurrent = _int16(requantized(kept[b, u], *recurrent_fc, 0))
-        room = tirx.min(tirx.max(recurrent, _int(_INT16[0]) - own), _int(_INT16[1]) - own)
-        return te.sum(tirx.Select(part == 0, own, room).astype("int16"), axis=part)
-
-    pre = te.compute((batch, units), pre_activation, name=f"{gate}_pre")
-    # The cell gate's tanh takes Q3.12: TFLM's input shift 15 - 12 - 3 = 0.
-    return _activation(f"{gate}_gate", pre, table, (3, 0) if gate == "cell" else None)
+    def sequence(self, width: int) -> tuple[int, int, int]:
+        return self.at(self.batch, self.steps, width)
 
 
-def cell_after(
-    x: Any, hidden: Any, cell: Any, weights: list[Any], q: IntegerLstm, table: Any
-) -> Any:
-    """The cell [batch, units] int16 after a step: `weights` the forget, input and cell
-    gates' (input weights, recurrent weights, bias), in that order."""
+def _lstm_kernel(x: Any, hidden: Any, cell: Any, table: Any, weights: list[Any],
+                 q: IntegerLstm, layout: _Layout) -> list[Any]:
+    """The whole sequence as one kernel, as TFLM's kernel runs it: (the hidden state after,
+    the cell after, the output sequence), from the input sequence `x`, the hidden state and
+    the cell before, the table and each gate's (input weights, recurrent weights, bias) in
+    `_GATES` order. The state after is first a copy of the state before (the same buffer
+    once `usmp.in_place` makes it one), updated step by step: each unit's four sums are
+    registers, its new hidden value goes to the output's step (the hidden state before is
+    read whole by every unit's recurrent sums until the step ends), copied to the hidden
+    state after the step. No buffer but the operands: TFLM's kernel has four int16 gate
+    buffers besides."""
+    steps, batch, features, units, _ = layout
 
-    forget, input_gate, cell_gate = (
-        _gate(g, x, hidden, weights[3 * i : 3 * i + 3], q, table)
-        for i, g in enumerate(("forget", "input", "cell"))
+    def body(ins: Any, outs: Any) -> Any:
+        with IRBuilder() as builder:
+            data, before_h, before_c, lut = (T.buffer_proxy(b) for b in ins[:4])
+            operands = [T.buffer_proxy(b) for b in ins[4:]]
+            h, c, out = (T.buffer_proxy(b) for b in outs)
+            with T.serial(0, 1):  # one frame holding the statements
+                with T.serial(0, batch) as b:
+                    with T.serial(0, units) as u:
+                        h[b, u] = before_h[b, u]
+                        c[b, u] = before_c[b, u]
+                # Registers: the two sums and the pre-activation; each gate's activation.
+                sums = T.buffer_proxy(T.alloc_buffer((3,), "int32", scope="local"))
+                gates = T.buffer_proxy(T.alloc_buffer((len(_GATES),), "int16", scope="local"))
+                with T.serial(0, steps) as t:
+                    with T.serial(0, batch) as b:
+                        with T.serial(0, units) as u:
+                            for g, gate in enumerate(_GATES):
+                                w, r, bias = operands[3 * g : 3 * g + 3]
+                                w_zero, r_zero = q.weight_zero_points[gate]
+                                sums[0] = bias[u]
+                                with T.serial(0, features) as k:
+                                    fed = data[layout.at(b, t, k)].astype("int32")
+                                    term = (w[u, k].astype("int32") - _int(w_zero)) * (
+                                        fed - _int(q.input_zero_point)
+                                    )
+                                    sums[0] = sums[0] + term
+                                sums[1] = _int(0)
+                                with T.serial(0, units) as k:
+                                    kept = h[b, k].astype("int32") - _int(q.hidden_zero_point)
+                                    term = (r[u, k].astype("int32") - _int(r_zero)) * kept
+                                    sums[1] = sums[1] + term
+                                own = _int16(requantized(sums[0], *q.input_fc[gate], 0))
+                                recurrent = _int16(requantized(sums[1], *q.recurrent_fc[gate], 0))
+                                sums[2] = _int16(own + recurrent)
+                                # The cell gate's tanh takes Q3.12: TFLM's input shift 15 - 12 - 3 = 0.
+                                gates[g] = (
+                                    _tanh(sums[2], lut, (3, 0))
+                                    if gate == "cell"
+                                    else _logistic(sums[2], lut)
+                                )
+                            i_gate, f_gate, c_gate, o_gate = (gates[g] for g in range(len(_GATES)))
+                            kept = _int16(_product(f_gate, c[b, u], q.forget_cell))
+                            new = _int16(_product(i_gate, c_gate, q.input_cell))
+                            total = _int16(kept + new)
+                            if q.clip:
+                                total = tirx.max(tirx.min(total, _int(q.clip)), _int(-q.clip))
+                            c[b, u] = total.astype("int16")
+                            sums[2] = c[b, u].astype("int32")
+                            squashed = _tanh(sums[2], lut, q.cell_tanh)
+                            value = _product(squashed, o_gate, q.hidden, q.hidden_zero_point)
+                            out[layout.at(b, t, u)] = clamped(value, *INT_RANGES["int8"], "int8")
+                    with T.serial(0, batch) as b:
+                        with T.serial(0, units) as u:
+                            h[b, u] = out[layout.at(b, t, u)]
+            return builder.get()
+
+    return te.extern(
+        [hidden.shape, cell.shape, layout.sequence(units)],
+        [x, hidden, cell, table, *weights],
+        body,
+        dtype=["int8", "int16", "int8"],
+        name="lstm_int8",
     )
-
-    def update(b: Any, u: Any) -> Any:
-        kept = _int16(_product(forget[b, u], cell[b, u], q.forget_cell))
-        new = _int16(_product(input_gate[b, u], cell_gate[b, u], q.input_cell))
-        total = _int16(kept + new)
-        if q.clip:
-            total = tirx.max(tirx.min(total, _int(q.clip)), _int(-q.clip))
-        return total.astype("int16")
-
-    return te.compute(cell.shape, update, name="cell_after")
-
-
-def hidden_after(
-    x: Any, hidden: Any, cell: Any, weights: list[Any], q: IntegerLstm, table: Any
-) -> Any:
-    """The hidden state [batch, units] int8 after a step, from the cell after it: `weights`
-    the output gate's (input weights, recurrent weights, bias)."""
-
-    output = _gate("output", x, hidden, weights, q, table)
-    squashed = _activation("cell_tanh", cell, table, q.cell_tanh)
-
-    def update(b: Any, u: Any) -> Any:
-        value = _product(squashed[b, u], output[b, u], q.hidden, q.hidden_zero_point)
-        return clamped(value, *INT_RANGES["int8"], "int8")
-
-    return te.compute(hidden.shape, update, name="hidden_after")
 
 
 def time_step(bb: Any, data: Any, axis: int, step: int) -> Any:
@@ -348,33 +352,28 @@ def integer_lstm(
     def operands(gate: str) -> list[Any]:
         return [read(weights[gate][0]), read(weights[gate][1]), read(biases[gate])]
 
-    cell_weights = [e for g in ("forget", "input", "cell") for e in operands(g)]
-    output_weights = operands("output")
+    weights_in_order = [e for g in _GATES for e in operands(g)]
     table = relax.const(SIGMOID_TABLE, "uint16")
     data = read(0)
     hidden, cell = state
-    axis = 0 if time_major else 1
-    outputs = []
-
-    def kernel(compute: Any, name: str, in_place: int, inputs: list[Any]) -> Any:
-        """A call of a step's kernel `compute(x, hidden, cell, weights, q, table)` on
-        `inputs` (the input step, the hidden state, the cell, the table, the weights); its
-        output (the param after its inputs) may be input `in_place`'s buffer."""
-        return bb.emit(
-            bb.call_te(
-                lambda x, h, c, t, *w: compute(x, h, c, list(w), q, t),
-                *inputs,
-                primfunc_name_hint=name,
-                primfunc_attrs={IN_PLACE_ATTR: [[in_place, len(inputs)]]},
-            )
+    features = int(data.ty.shape[-1])
+    units = int(hidden.ty.shape[-1])
+    batch = int(hidden.ty.shape[0])
+    layout = _Layout(steps, batch, features, units, time_major)
+    inputs = [data, hidden, cell, table, *weights_in_order]
+    after = bb.emit(
+        bb.call_te(
+            lambda x, h, c, t, *w: _lstm_kernel(x, h, c, t, list(w), q, layout),
+            *inputs,
+            primfunc_name_hint="lstm_int8",
+            # The hidden state and the cell after (params n, n + 1) may be those before's
+            # buffers (params 1, 2); the kernel is fused with nothing (it reads the
+            # hidden state and its weights many times a step).
+            primfunc_attrs={
+                IN_PLACE_ATTR: [[1, len(inputs)], [2, len(inputs) + 1]],
+                "op_pattern": OPAQUE,
+                SIGNAL_KERNEL_ATTR: 1,
+            },
         )
-
-    for step in range(steps):
-        x = time_step(bb, data, axis, step)
-        cell = kernel(cell_after, "lstm_int8_cell", 2, [x, hidden, cell, table, *cell_weights])
-        # The hidden state before is read whole by the output gate's sum, a stage of its
-        # own, before the hidden state after is written.
-        inputs = [x, hidden, cell, table, *output_weights]
-        hidden = kernel(hidden_after, "lstm_int8_hidden", 1, inputs)
-        outputs.append(hidden)
-    return hidden, cell, relax.op.stack(outputs, axis=axis)
+    )
+    return tuple(bb.emit(relax.TupleGetItem(after, i)) for i in range(3))  # type: ignore[return-value]
