@@ -1,6 +1,6 @@
 """TFLite's int8 UNIDIRECTIONAL_SEQUENCE_LSTM as TensorFlow Lite Micro's kernel computes it
-(int8 activations and weights, int32 biases, an int16 cell state), unrolled over its
-time steps, two TE kernels a step:
+(int8 activations and weights, int32 biases, an int16 cell state), the whole sequence one
+kernel:
 
     integer_lstm(converter, op, tensors, steps, state_before) -> (hidden after, cell after,
                                                                  output)
@@ -23,11 +23,14 @@ What TFLM computes, step by step (lstm_eval.h, from the sources, not their code)
   x the output gate, requantized by 2^-30 / the hidden state's scale plus its zero
   point, clamped to int8; it is also the step's output.
 
-The first kernel of a step computes the cell after it (from the input step, the hidden
-state and the cell before it), the second the hidden state (from the input step, the
-hidden state before it and the new cell): each may write its state in place
-(`usmp.in_place`), as TFLM updates its variable tensors, which `tir-state-to-allocations`
-uses when the LSTM has one step. The table is a constant input of each kernel.
+The kernel loops over the steps as TFLM's does, each unit's sums, pre-activations and
+gates in registers (TFLM keeps four int16 gate buffers [batch, units]): no buffer of its
+own, so the workspace holds the input and output sequences only. The hidden state and the
+cell after the run may be those before's buffers (`usmp.in_place`), as TFLM updates its
+variable tensors: one buffer each in the state pool (`tir-state-to-allocations`). Each
+step's new hidden values are written to the output's step, then copied to the hidden
+state (every unit's recurrent sums read the hidden state before it whole). The table is
+a constant input of the kernel.
 """
 
 from __future__ import annotations
@@ -244,18 +247,54 @@ class _Layout(NamedTuple):
         return self.at(self.batch, self.steps, width)
 
 
-def _lstm_kernel(x: Any, hidden: Any, cell: Any, table: Any, weights: list[Any],
-                 q: IntegerLstm, layout: _Layout) -> list[Any]:
+def _gate_activation(
+    gate: str, at: Any, operands: list[Any], registers: Any, q: IntegerLstm, lut: Any
+) -> Any:
+    """A gate's activation at unit `u` of batch row `b` and step `t` (`at` = (data, h, b,
+    t, u, layout)), int16 in Q0.15: its two sums in `registers` 0 and 1 (the input's plus
+    the bias, the hidden state's), each requantized to Q3.12, their saturated sum in
+    register 2, its logistic (the cell gate's tanh)."""
+    data, h, b, t, u, layout = at
+    w, r, bias = operands
+    w_zero, r_zero = q.weight_zero_points[gate]
+    registers[0] = bias[u]
+    with T.serial(0, layout.features) as k:
+        fed = data[layout.at(b, t, k)].astype("int32") - _int(q.input_zero_point)
+        registers[0] = registers[0] + (w[u, k].astype("int32") - _int(w_zero)) * fed
+    registers[1] = _int(0)
+    with T.serial(0, layout.units) as k:
+        kept = h[b, k].astype("int32") - _int(q.hidden_zero_point)
+        registers[1] = registers[1] + (r[u, k].astype("int32") - _int(r_zero)) * kept
+    own = _int16(requantized(registers[0], *q.input_fc[gate], 0))
+    recurrent = _int16(requantized(registers[1], *q.recurrent_fc[gate], 0))
+    registers[2] = _int16(own + recurrent)
+    # The cell gate's tanh takes Q3.12: TFLM's input shift 15 - 12 - 3 = 0.
+    return _tanh(registers[2], lut, (3, 0)) if gate == "cell" else _logistic(registers[2], lut)
+
+
+def _cell_update(gates: Any, cell: Any, q: IntegerLstm) -> Any:
+    """The cell after a step (int16) from its value before and the gates' activations
+    (`gates`: input, forget, cell, output)."""
+    kept = _int16(_product(gates[1], cell, q.forget_cell))
+    new = _int16(_product(gates[0], gates[2], q.input_cell))
+    total = _int16(kept + new)
+    if q.clip:
+        total = tirx.max(tirx.min(total, _int(q.clip)), _int(-q.clip))
+    return total.astype("int16")
+
+
+def _lstm_kernel(
+    x: Any, hidden: Any, cell: Any, table: Any, weights: list[Any], q: IntegerLstm, layout: _Layout
+) -> list[Any]:
     """The whole sequence as one kernel, as TFLM's kernel runs it: (the hidden state after,
     the cell after, the output sequence), from the input sequence `x`, the hidden state and
     the cell before, the table and each gate's (input weights, recurrent weights, bias) in
     `_GATES` order. The state after is first a copy of the state before (the same buffer
-    once `usmp.in_place` makes it one), updated step by step: each unit's four sums are
-    registers, its new hidden value goes to the output's step (the hidden state before is
-    read whole by every unit's recurrent sums until the step ends), copied to the hidden
-    state after the step. No buffer but the operands: TFLM's kernel has four int16 gate
-    buffers besides."""
-    steps, batch, features, units, _ = layout
+    once `usmp.in_place` makes it one), updated step by step: each unit's sums, gates and
+    tanh of its cell are registers, its new hidden value goes to the output's step (the
+    hidden state before is read whole by every unit's recurrent sums until the step ends),
+    copied to the hidden state after the step. No buffer but the operands: TFLM's kernel
+    has four int16 gate buffers [batch, units] besides."""
 
     def body(ins: Any, outs: Any) -> Any:
         with IRBuilder() as builder:
@@ -263,71 +302,33 @@ def _lstm_kernel(x: Any, hidden: Any, cell: Any, table: Any, weights: list[Any],
             operands = [T.buffer_proxy(b) for b in ins[4:]]
             h, c, out = (T.buffer_proxy(b) for b in outs)
             with T.serial(0, 1):  # one frame holding the statements
-                with T.serial(0, batch) as b:
-                    with T.serial(0, units) as u:
-                        h[b, u] = before_h[b, u]
-                        c[b, u] = before_c[b, u]
-                # Registers: the two sums and the pre-activation; each gate's activation.
-                sums = T.buffer_proxy(T.alloc_buffer((3,), "int32", scope="local"))
+                with T.serial(0, layout.batch) as b, T.serial(0, layout.units) as u:
+                    h[b, u] = before_h[b, u]
+                    c[b, u] = before_c[b, u]
+                registers = T.buffer_proxy(T.alloc_buffer((3,), "int32", scope="local"))
                 gates = T.buffer_proxy(T.alloc_buffer((len(_GATES),), "int16", scope="local"))
-                with T.serial(0, steps) as t:
-                    with T.serial(0, batch) as b:
-                        with T.serial(0, units) as u:
-                            for g, gate in enumerate(_GATES):
-                                w, r, bias = operands[3 * g : 3 * g + 3]
-                                w_zero, r_zero = q.weight_zero_points[gate]
-                                sums[0] = bias[u]
-                                with T.serial(0, features) as k:
-                                    fed = data[layout.at(b, t, k)].astype("int32")
-                                    term = (w[u, k].astype("int32") - _int(w_zero)) * (
-                                        fed - _int(q.input_zero_point)
-                                    )
-                                    sums[0] = sums[0] + term
-                                sums[1] = _int(0)
-                                with T.serial(0, units) as k:
-                                    kept = h[b, k].astype("int32") - _int(q.hidden_zero_point)
-                                    term = (r[u, k].astype("int32") - _int(r_zero)) * kept
-                                    sums[1] = sums[1] + term
-                                own = _int16(requantized(sums[0], *q.input_fc[gate], 0))
-                                recurrent = _int16(requantized(sums[1], *q.recurrent_fc[gate], 0))
-                                sums[2] = _int16(own + recurrent)
-                                # The cell gate's tanh takes Q3.12: TFLM's input shift 15 - 12 - 3 = 0.
-                                gates[g] = (
-                                    _tanh(sums[2], lut, (3, 0))
-                                    if gate == "cell"
-                                    else _logistic(sums[2], lut)
-                                )
-                            i_gate, f_gate, c_gate, o_gate = (gates[g] for g in range(len(_GATES)))
-                            kept = _int16(_product(f_gate, c[b, u], q.forget_cell))
-                            new = _int16(_product(i_gate, c_gate, q.input_cell))
-                            total = _int16(kept + new)
-                            if q.clip:
-                                total = tirx.max(tirx.min(total, _int(q.clip)), _int(-q.clip))
-                            c[b, u] = total.astype("int16")
-                            sums[2] = c[b, u].astype("int32")
-                            squashed = _tanh(sums[2], lut, q.cell_tanh)
-                            value = _product(squashed, o_gate, q.hidden, q.hidden_zero_point)
-                            out[layout.at(b, t, u)] = clamped(value, *INT_RANGES["int8"], "int8")
-                    with T.serial(0, batch) as b:
-                        with T.serial(0, units) as u:
-                            h[b, u] = out[layout.at(b, t, u)]
+                with T.serial(0, layout.steps) as t:
+                    with T.serial(0, layout.batch) as b, T.serial(0, layout.units) as u:
+                        at = (data, h, b, t, u, layout)
+                        for g, gate in enumerate(_GATES):
+                            gate_operands = operands[3 * g : 3 * g + 3]
+                            gates[g] = _gate_activation(gate, at, gate_operands, registers, q, lut)
+                        c[b, u] = _cell_update(gates, c[b, u], q)
+                        registers[2] = c[b, u].astype("int32")
+                        squashed = _tanh(registers[2], lut, q.cell_tanh)
+                        value = _product(squashed, gates[3], q.hidden, q.hidden_zero_point)
+                        out[layout.at(b, t, u)] = clamped(value, *INT_RANGES["int8"], "int8")
+                    with T.serial(0, layout.batch) as b, T.serial(0, layout.units) as u:
+                        h[b, u] = out[layout.at(b, t, u)]
             return builder.get()
 
     return te.extern(
-        [hidden.shape, cell.shape, layout.sequence(units)],
+        [hidden.shape, cell.shape, layout.sequence(layout.units)],
         [x, hidden, cell, table, *weights],
         body,
         dtype=["int8", "int16", "int8"],
         name="lstm_int8",
     )
-
-
-def time_step(bb: Any, data: Any, axis: int, step: int) -> Any:
-    """The input sequence `data`'s time step `step` ([batch, features]), `axis` its time
-    axis, emitted by the block builder `bb`."""
-
-    step_slice = relax.op.strided_slice(data, axes=[axis], begin=[step], end=[step + 1])
-    return bb.emit(relax.op.squeeze(step_slice, [axis]))
 
 
 def integer_lstm(
@@ -376,4 +377,5 @@ def integer_lstm(
             },
         )
     )
-    return tuple(bb.emit(relax.TupleGetItem(after, i)) for i in range(3))  # type: ignore[return-value]
+    hidden_after, cell_after, output = (bb.emit(relax.TupleGetItem(after, i)) for i in range(3))
+    return hidden_after, cell_after, output
