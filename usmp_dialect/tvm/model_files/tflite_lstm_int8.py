@@ -283,6 +283,11 @@ def _cell_update(gates: Any, cell: Any, q: IntegerLstm) -> Any:
     return total.astype("int16")
 
 
+def _local(name: str, length: int, dtype: str) -> Any:
+    """A register array of the kernel being built (`local` scope: no plan places it)."""
+    return IRBuilder.name(name, T.alloc_buffer((length,), dtype, scope="local"))
+
+
 def _lstm_kernel(
     x: Any, hidden: Any, cell: Any, table: Any, weights: list[Any], q: IntegerLstm, layout: _Layout
 ) -> list[Any]:
@@ -305,8 +310,8 @@ def _lstm_kernel(
                 with T.serial(0, layout.batch) as b, T.serial(0, layout.units) as u:
                     h[b, u] = before_h[b, u]
                     c[b, u] = before_c[b, u]
-                registers = T.buffer_proxy(T.alloc_buffer((3,), "int32", scope="local"))
-                gates = T.buffer_proxy(T.alloc_buffer((len(_GATES),), "int16", scope="local"))
+                registers = T.buffer_proxy(_local("lstm_sums", 3, "int32"))
+                gates = T.buffer_proxy(_local("lstm_gates", len(_GATES), "int16"))
                 with T.serial(0, layout.steps) as t:
                     with T.serial(0, layout.batch) as b, T.serial(0, layout.units) as u:
                         at = (data, h, b, t, u, layout)
