@@ -54,7 +54,7 @@ from usmp_dialect.dialects.usmp import (
     placed_io,
     planned_pool_sizes,
 )
-from usmp_dialect.formats.constant_pool import constant_pool_bytes, state_values
+from usmp_dialect.formats.constant_pool import entry_constant_pool_bytes, state_values
 from usmp_dialect.reports.names import NAME_LIMIT, short_names
 from usmp_dialect.tvm.model_files.io_quantization import io_quantization
 from usmp_dialect.tvm.relax.narrowed_constants import FILE_DTYPE, FILE_STORAGE_OPTION
@@ -466,7 +466,7 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
     record = entry.attributes.get(STATE_ATTR)
     state_after = record.after if isinstance(record, StateAttr) else {}
     initial = state_values(module, entry)
-    constant_bytes = bytes(constant_pool_bytes(module, entry)) if constant_pools else b""
+    constant_bytes = bytes(entry_constant_pool_bytes(module, entry)) if constant_pools else b""
     params = {
         name: arg.type
         for name, arg in zip(entry.param_names(), entry.body.block.args, strict=True)
