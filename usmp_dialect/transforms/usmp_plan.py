@@ -47,7 +47,6 @@ from usmp_dialect.dialects.usmp import (
     module_usmp_ops,
 )
 from usmp_dialect.lowering.allocations_to_usmp import pending_allocations
-from usmp_dialect.planning.algorithms.canonical_search import search_lower_bounds
 from usmp_dialect.planning.budget import (
     DEFAULT_ALGORITHM,
     DEFAULT_EFFORT,
@@ -94,7 +93,7 @@ def plan_module_problem(
 
 
 def plan_summary(algorithm: str, plan: Plan) -> PlanAttr:
-    return PlanAttr(algorithm, plan.proven_optimal, plan.time_capped, search_lower_bounds(plan))
+    return PlanAttr(algorithm, plan.proven_optimal, plan.time_capped, plan.lower_bound_by_pool())
 
 
 def write_plan(planned: ModuleProblem, plan: Plan, rewriter: PatternRewriter) -> None:
