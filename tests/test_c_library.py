@@ -24,8 +24,8 @@ from tests.support import c_check  # noqa: E402
 from tests.support.model_check import check_model  # noqa: E402
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from usmp_dialect.tvm.c.library import c_identifier  # noqa: E402
-from usmp_dialect.tvm.relax.to_tir import model_to_tir  # noqa: E402
 from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import model_to_tir  # noqa: E402
 from usmp_dialect.tvm_options import DEFAULT_LOWERING  # noqa: E402
 
 ROOT = Path(__file__).parents[1]

@@ -36,8 +36,8 @@ from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from usmp_dialect.reports.report import plan_report  # noqa: E402
 from usmp_dialect.tvm.c.bundle import library_files  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_file  # noqa: E402
-from usmp_dialect.tvm.relax.to_tir import model_to_tir, sanitize  # noqa: E402
 from usmp_dialect.tvm.relax.narrowed_constants import narrowest  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import model_to_tir, sanitize  # noqa: E402
 from usmp_dialect.tvm.tvmscript.emitter import emit_tvmscript  # noqa: E402
 from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, Lowering  # noqa: E402
 

@@ -28,6 +28,7 @@ from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # 
 from usmp_dialect.transforms.tir_to_usmp import TirToUsmp  # noqa: E402
 from usmp_dialect.transforms.usmp_assign_pools import UsmpAssignPools  # noqa: E402
 from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
+from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
 from usmp_dialect.tvm.relax.to_tir import (  # noqa: E402
     RelaxImportError,
     import_relax,
@@ -38,7 +39,6 @@ from usmp_dialect.tvm.relax.to_tir import (  # noqa: E402
     relax_vm_outputs,
     sanitize,
 )
-from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
 from usmp_dialect.tvm.tvmscript.importer import import_module  # noqa: E402
 from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.tvmscript.run import run_module  # noqa: E402

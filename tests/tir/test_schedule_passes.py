@@ -17,8 +17,8 @@ pytestmark = pytest.mark.tvm
 from tests.support import c_check  # noqa: E402
 from usmp_dialect.dialects.usmp import IN_PLACE_RESULTS_ATTR  # noqa: E402
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
-from usmp_dialect.tvm.relax.to_tir import Lowering, model_to_tir  # noqa: E402
 from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import Lowering, model_to_tir  # noqa: E402
 from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.tvmscript.run import load_tvmscript, random_inputs, run_module  # noqa: E402
 

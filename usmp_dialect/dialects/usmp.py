@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 import struct
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from io import StringIO
 from itertools import pairwise
@@ -98,8 +97,8 @@ from xdsl.utils.str_enum import StrEnum
 
 from usmp_dialect.diagnostics import INT64_MAX, MAX_TOTAL_BYTES, UsmpError
 from usmp_dialect.dialects.tir import dtype_to_type, type_to_dtype
-from usmp_dialect.planning.conflicts import conflicts_from_intervals, conflicts_from_pairs
-from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, PoolSpec, Problem
+from usmp_dialect.planning.buffer_table import BufferTable, table_problem, written_plan
+from usmp_dialect.planning.problem import PoolSpec
 from usmp_dialect.planning.validator import validate
 from usmp_dialect.xdsl_compat import (
     block_ops,
@@ -1794,23 +1793,11 @@ def _parse_named_liveness(parser: Parser) -> dict[str, Attribute]:
     )
 
 
-# ------------------------------------------------------- the module as a planning problem
-# The planner core sees arrays only; this is the one place that turns pools, allocations
-# and liveness into those arrays, so the planning pass and `usmp.liveness`'s verifier
-# (which runs the planner's independent validator on a planned module) agree on what a
-# module means.
-
-
-@dataclass(frozen=True)
-class ModuleProblem:
-    """A problem together with the ops its buffers and pools came from."""
-
-    problem: Problem
-    allocs: tuple[AllocOffsetOp, ...]
-    pools: tuple[PoolOp, ...]
-    live: Intervals
-    """The live intervals written in the IR (the problem holds them only when explicit
-    conflicts add nothing to them)."""
+# ------------------------------------------------------------- the module's usmp ops
+# Its ops found, and their buffers read as the columns of a `BufferTable`
+# (`planning/buffer_table.py`): the planning problem `usmp.liveness`'s verifier checks a
+# plan against (with the planner's independent validator) and the one
+# `analysis/module_problem.py` gives the passes and reports.
 
 
 # A large problem's module holds tens of thousands of ops, and a run looks for its pools,
@@ -1874,20 +1861,6 @@ def module_usmp_ops(
     return allocs, pools, _the_liveness(livenesses)
 
 
-def _merged_conflicts(
-    num_buffers: int, from_intervals: Conflicts, explicit: np.ndarray
-) -> Conflicts:
-    """Interval conflicts (symmetric already) plus explicit ones in both directions."""
-    rows = np.repeat(np.arange(num_buffers, dtype=np.int64), from_intervals.counts())
-    columns = np.asarray(from_intervals.indices, dtype=np.int64)
-    first, second = explicit[:, 0], explicit[:, 1]
-    return conflicts_from_pairs(
-        num_buffers,
-        np.concatenate((rows, first, second)),
-        np.concatenate((columns, second, first)),
-    )
-
-
 def _candidate_indices(
     allocs: Sequence[AllocOffsetOp], pool_index: dict[str, int]
 ) -> tuple[tuple[int, ...], ...]:
@@ -1904,15 +1877,6 @@ def _candidate_indices(
             indices = known[id(listed)] = tuple(pool_index[name] for name in op.pool_names)
         candidates.append(indices)
     return tuple(candidates)
-
-
-def _live_intervals(lives: Sequence[DenseArrayBase | None]) -> Intervals:
-    """The buffers' `live` as interval arrays, in buffer order."""
-    chunks = [b"" if live is None else live.data.data for live in lives]
-    counts = np.fromiter(map(len, chunks), np.int64, len(chunks)) // 16
-    bounds = np.frombuffer(b"".join(chunks), dtype=np.int64)
-    owners = np.repeat(np.arange(len(chunks), dtype=np.int64), counts)
-    return Intervals(owners, bounds[0::2].copy(), bounds[1::2].copy())
 
 
 def _explicit_conflicts(allocs: Sequence[AllocOffsetOp]) -> np.ndarray:
@@ -1957,12 +1921,12 @@ def _size_in_bytes(op: AllocOffsetOp) -> int:
 
 def _buffer_columns(
     allocs: Sequence[AllocOffsetOp],
-) -> tuple[tuple[str, ...], list[int], list[int], list[DenseArrayBase | None]]:
-    """Each buffer's name, size, alignment and `live`, in one pass over the ops."""
+) -> tuple[tuple[str, ...], list[int], list[int], list[bytes]]:
+    """Each buffer's name, size, alignment and `live` bounds, in one pass over the ops."""
     names: list[str] = []
     sizes: list[int] = []
     alignments: list[int] = []
-    lives: list[DenseArrayBase | None] = []
+    lives: list[bytes] = []
     # Buffers share their type objects (attributes are immutable): a lookup here instead of
     # a call to `buffer_size_in_bytes` (itself cached) per op, 0.1 s of a 62k-buffer run.
     size_of_type: dict[int, int] = {}
@@ -1972,7 +1936,8 @@ def _buffer_columns(
         properties: dict[str, Any] = op.properties
         names.append(properties["buffer_name"].data)
         alignments.append(properties["alignment"].value.data)
-        lives.append(properties.get("live"))
+        live = properties.get("live")
+        lives.append(b"" if live is None else live.data.data)
         buffer_type = op.results[0].type
         size = size_of_type.get(id(buffer_type))
         if size is None:
@@ -1981,51 +1946,21 @@ def _buffer_columns(
     return tuple(names), sizes, alignments, lives
 
 
-def build_problem(allocs: Sequence[AllocOffsetOp], pools: Sequence[PoolOp]) -> ModuleProblem:
+def buffer_table(allocs: Sequence[AllocOffsetOp], pools: Sequence[PoolOp]) -> BufferTable:
+    """`allocs`' buffers, placed in `pools`, as the columns the planning problem is made of."""
     names, sizes, alignments, lives = _buffer_columns(allocs)
     pool_index = {pool.sym_name.data: i for i, pool in enumerate(pools)}
     _check_total(allocs, sizes, alignments)
-    candidates = _candidate_indices(allocs, pool_index)
-    intervals = _live_intervals(lives)
-    explicit = _explicit_conflicts(allocs)
-    if len(explicit):
-        conflicts = _merged_conflicts(
-            len(names), conflicts_from_intervals(intervals, len(names)), explicit
-        )
-    else:
-        conflicts = Conflicts.lazy(lambda: conflicts_from_intervals(intervals, len(names)))
     offsets: list[Any] = [op.properties.get("offset") for op in allocs]
-    fixed = None
-    if any(offset is not None for offset in offsets):
-        # Buffers already placed (by hand, or in an earlier plan) stay where they are.
-        fixed = np.array([-1 if o is None else o.value.data for o in offsets], dtype=np.int64)
-        candidates = tuple(
-            c[:1] if o is not None else c for c, o in zip(candidates, offsets, strict=True)
-        )
-    problem = Problem(
+    return BufferTable(
         names=names,
-        sizes=np.array(sizes, dtype=np.int64),
-        alignments=np.array(alignments, dtype=np.int64),
-        conflicts=conflicts,
+        sizes=sizes,
+        alignments=alignments,
+        lives=lives,
+        candidates=_candidate_indices(allocs, pool_index),
+        explicit=_explicit_conflicts(allocs),
+        offsets=[None if o is None else o.value.data for o in offsets],
         pools=tuple(PoolSpec(p.sym_name.data, p.size_hint_bytes) for p in pools),
-        candidates=candidates,
-        intervals=None if len(explicit) else intervals,
-        fixed=fixed,
-    )
-    return ModuleProblem(problem, tuple(allocs), tuple(pools), intervals)
-
-
-def module_problem(module: Operation) -> ModuleProblem:
-    allocs, pools, _ = module_usmp_ops(module)
-    return build_problem(allocs, pools)
-
-
-def written_plan(placed: ModuleProblem) -> Plan:
-    """The plan the IR holds, when every buffer has its offset: each in its one pool."""
-    offsets: list[Any] = [op.properties["offset"] for op in placed.allocs]
-    return Plan(
-        pool=np.fromiter((c[0] for c in placed.problem.candidates), np.int64, len(offsets)),
-        offset=np.fromiter((offset.value.data for offset in offsets), np.int64, len(offsets)),
     )
 
 
@@ -2053,8 +1988,9 @@ def verify_module_plan(module: Operation, liveness: LivenessOp) -> None:
     planned = [op for op in allocs if "offset" in op.properties]
     if not planned:
         return
-    placed = build_problem(planned, pools)
-    errors = validate(placed.problem, written_plan(placed))
+    placed = buffer_table(planned, pools)
+    problem, _ = table_problem(placed)
+    errors = validate(problem, written_plan(problem, placed.offsets))
     if errors:
         raise VerifyException(errors[0])
 

@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation
 from xdsl.utils.target import Target
 
+from usmp_dialect.analysis.module_problem import ModuleProblem, module_problem, written_plan
 from usmp_dialect.analysis.tir_liveness import io_mark
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
@@ -37,11 +38,8 @@ from usmp_dialect.dialects.usmp import (
     SCHEDULE_ATTR,
     UNPLANNED_ATTR,
     AllocOffsetOp,
-    ModuleProblem,
     PlanAttr,
-    module_problem,
     nested_ops,
-    written_plan,
 )
 from usmp_dialect.planning.conflicts import max_live, max_live_per_pool
 from usmp_dialect.planning.problem import Plan, Problem, unique_values

@@ -31,6 +31,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from usmp_dialect.analysis.module_problem import ModuleProblem, build_problem
 from usmp_dialect.analysis.traffic import buffer_traffic
 from usmp_dialect.diagnostics import UsmpError, warn
 from usmp_dialect.dialects.usmp import (
@@ -38,9 +39,7 @@ from usmp_dialect.dialects.usmp import (
     OVERFLOW_ATTR,
     PLAN_ATTR,
     LivenessOp,
-    ModuleProblem,
     PlanAttr,
-    build_problem,
     i64_attr,
     module_liveness,
     module_pools,

@@ -76,8 +76,8 @@ from usmp_dialect.tvm.model_files.tflite_state import (
 )
 from usmp_dialect.tvm.model_files.tflite_structure import check_structure
 from usmp_dialect.tvm.relax.dynamic_results import unlowerable_op
-from usmp_dialect.tvm.relax.to_tir import RelaxImportError, import_relax, sanitize, shape_text
 from usmp_dialect.tvm.relax.names import ENTRY
+from usmp_dialect.tvm.relax.to_tir import RelaxImportError, import_relax, sanitize, shape_text
 from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, Lowering, Stages, unshown
 
 KINDS = ("tflite", "onnx")

@@ -34,8 +34,8 @@ from tvm.relax.frontend.onnx import onnx_frontend as onnx
 from tvm.relax.frontend.tflite import tflite_frontend as tflite
 
 from usmp_dialect.tvm.relax.fused_names import renamed
-from usmp_dialect.tvm.relax.to_tir import OUTPUT_NAMES_ATTR, sanitize
 from usmp_dialect.tvm.relax.names import fresh_name
+from usmp_dialect.tvm.relax.to_tir import OUTPUT_NAMES_ATTR, sanitize
 
 
 @contextlib.contextmanager
