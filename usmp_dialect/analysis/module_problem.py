@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from xdsl.ir import Operation
 
@@ -40,5 +41,5 @@ def module_problem(module: Operation) -> ModuleProblem:
 def written_plan(placed: ModuleProblem) -> Plan:
     """The plan the IR holds, when every buffer has its offset: each in its one pool."""
     # Read from the properties directly, as `usmp.buffer_table` reads them.
-    offsets = [op.properties["offset"].value.data for op in placed.allocs]
-    return table.written_plan(placed.problem, offsets)
+    offsets: list[Any] = [op.properties["offset"] for op in placed.allocs]
+    return table.written_plan(placed.problem, [offset.value.data for offset in offsets])

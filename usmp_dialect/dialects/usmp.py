@@ -19,24 +19,16 @@ time and share a byte (`usmp.liveness`'s verifier runs the planner's validator,
 
 from __future__ import annotations
 
-import re
-import struct
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from io import StringIO
-from itertools import pairwise
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
     I64,
     ArrayAttr,
-    BFloat16Type,
     DenseArrayBase,
     DictionaryAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -48,9 +40,6 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     UnitAttr,
     i1,
-    i8,
-    i16,
-    i32,
     i64,
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
@@ -73,16 +62,7 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.irdl.declarative_assembly_format import (
-    AttributeVariable,
-    CustomDirective,
-    ParsingState,
-    PrintingState,
-    TypeDirective,
-    VariadicOperandVariable,
-    irdl_custom_directive,
-)
-from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
     HasParent,
@@ -92,11 +72,32 @@ from xdsl.traits import (
     SymbolUserOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.mlir_lexer import MLIRLexer
 from xdsl.utils.str_enum import StrEnum
 
 from usmp_dialect.diagnostics import INT64_MAX, MAX_TOTAL_BYTES, UsmpError
 from usmp_dialect.dialects.tir import dtype_to_type, type_to_dtype
+from usmp_dialect.dialects.usmp_syntax import (
+    I64_ARRAY,
+    EarlierBuffers,
+    Int64,
+    KeywordInt64,
+    LiveIntervals,
+    PoolSlot,
+    i64_array,
+    i64_attr,
+    int_attr,
+    is_i64_array,
+    live_pairs,
+    parse_int64,
+    parse_name_map,
+    parse_named_liveness,
+    parse_sizes,
+    plain_alloc,
+    plain_alloc_text,
+    print_name_map,
+    print_sizes,
+    symbol_refs,
+)
 from usmp_dialect.planning.buffer_table import BufferTable, table_problem, written_plan
 from usmp_dialect.planning.problem import PoolSpec
 from usmp_dialect.planning.validator import validate
@@ -106,8 +107,6 @@ from usmp_dialect.xdsl_compat import (
     is_before_in_block,
     put_in_front_of_format,
     resume_parser_at,
-    unverified_i64_array,
-    unverified_i64_attr,
 )
 
 UNPLANNED_ATTR = "usmp.unplanned"
@@ -197,35 +196,6 @@ _INT_POOL_PROPERTIES = (
 )
 
 
-def _int_attr(value: int) -> IntegerAttr:
-    return _shared_int_attr(int(value))
-
-
-# Attributes are immutable: the many ops of a large problem share their alignments and
-# candidate pools instead of building and verifying the same attribute again.
-@lru_cache(maxsize=4096)
-def _shared_int_attr(value: int) -> IntegerAttr:
-    return IntegerAttr(value, i64)
-
-
-_INT64_MIN = -(2**63)
-
-
-def i64_attr(value: int) -> IntegerAttr:
-    """`IntegerAttr(value, i64)`. For a value in i64's signed range, which is all that
-    attribute's verification checks, it is built without that verification: 12 us an
-    attribute made it most of writing a 62k-buffer plan back (and of parsing one). Any
-    other value takes the verified constructor, which normalises or rejects it."""
-    if not _INT64_MIN <= value <= INT64_MAX:
-        return IntegerAttr(value, i64)
-    return unverified_i64_attr(value)
-
-
-@lru_cache(maxsize=256)
-def _symbol_refs(names: tuple[str, ...]) -> ArrayAttr[SymbolRefAttr]:
-    return ArrayAttr(SymbolRefAttr(name) for name in names)
-
-
 def _lookup_pools(op: Operation, refs: Sequence[SymbolRefAttr]) -> list[Operation | None]:
     """`SymbolTable.lookup_symbol` of each ref, with a faster path for pools declared at
     the top of the module that holds `op` (each of tens of thousands of buffers looks its
@@ -295,95 +265,6 @@ _SYMBOL_LISTS: _ByIdentity[bool] = _ByIdentity()
 
 def _is_power_of_two(value: int) -> bool:
     return value > 0 and value & (value - 1) == 0
-
-
-def _parse_int64(parser: AttrParser, what: str) -> int:
-    """An integer the planner can compute with; the verifiers check the sign."""
-    start = parser.pos
-    value = parser.parse_integer(allow_boolean=False)
-    if value > INT64_MAX:
-        parser.raise_error(f"{what} {value} is past the limit of 2**63-1", start, parser.pos)
-    if value < _INT64_MIN:
-        parser.raise_error(f"{what} {value} is below the limit of -2**63", start, parser.pos)
-    return value
-
-
-# A planning problem holds one `usmp.alloc_offset` per buffer and a `usmp.liveness` line per
-# buffer: tens of thousands of each for a real trace. xDSL's token-at-a-time parser and
-# character-at-a-time string printer made those ops most of a run, so their common form
-# (plain names, a memref of a builtin element type) is read with one regular expression and
-# written as one string; anything else takes the op's assembly format, which also gives
-# every diagnostic. Both paths read and write the same text. Measured on Y_1 (62k buffers)
-# with xDSL 0.75: parse and print take 5.6 CPU s with the fast path, 20.4 s on the general
-# path alone (docs/architecture.md, "Two measured exceptions").
-
-_PLAIN_NAME = r'"([\x20\x21\x23-\x5b\x5d-\x7e]*)"'
-"""A string literal xDSL prints without escapes: printable ASCII except `"` and `\\` (a class
-of what is in, not of what is out: compiling one that names all of Unicode takes 5 ms)."""
-_PLAIN_STRING = re.compile(_PLAIN_NAME[1:-1])
-_ELEMENT_TYPES: dict[str, Attribute] = {
-    "i1": i1,
-    "i8": i8,
-    "i16": i16,
-    "i32": i32,
-    "i64": i64,
-    "index": IndexType(),
-    "f16": Float16Type(),
-    "bf16": BFloat16Type(),
-    "f32": Float32Type(),
-    "f64": Float64Type(),
-}
-_ELEMENT_NAMES = {attr: text for text, attr in _ELEMENT_TYPES.items()}
-_PLAIN_ALLOC = re.compile(
-    _PLAIN_NAME + r"\s*(?:@([A-Za-z_][\w$.]*)|\[\s*\])\s*\[(?:\?|([0-9]{1,18}))\]\s*"
-    r"align\s+([0-9]{1,18})\s*(?:live\s*\[\s*([0-9]{1,18})\s*,\s*([0-9]{1,18})\s*\)"
-    r"((?:\s*\[\s*[0-9]{1,18}\s*,\s*[0-9]{1,18}\s*\))*)\s*)?"
-    r":\s*memref<((?:[0-9]{1,18}x)*)([a-z][a-z0-9]*)>",
-    re.ASCII,
-)
-"""`"name" @pool[offset] align N live [s, e) ... : memref<...>` with one pool or none, no
-conflicts or attributes, and numbers short enough that none can pass 2**63-1. The first
-interval is read apart: most buffers have only that one."""
-_NUMBER = re.compile(r"[0-9]+")
-
-
-@lru_cache(maxsize=4096)
-def _plain_memref(dims: str, element: str) -> MemRefType | None:
-    """`memref<{dims}{element}>`, dims as `4x8x`, when the element is a builtin type."""
-    element_type = _ELEMENT_TYPES.get(element)
-    if element_type is None:
-        return None
-    return MemRefType(element_type, [int(d) for d in dims.split("x")[:-1]])
-
-
-def _string_literal(text: str) -> str:
-    """`text` as the printer writes it in a string literal."""
-    if _PLAIN_STRING.fullmatch(text):
-        return f'"{text}"'
-    return _printed(lambda printer: printer.print_string_literal(text))
-
-
-def _symbol(name: str) -> str:
-    if MLIRLexer.bare_identifier_regex.fullmatch(name):
-        return "@" + name
-    return "@" + _string_literal(name)
-
-
-def _type_text(buffer_type: Attribute) -> str:
-    if (
-        isinstance(buffer_type, MemRefType)
-        and isinstance(buffer_type.layout, NoneAttr)
-        and isinstance(buffer_type.memory_space, NoneAttr)
-        and (element := _ELEMENT_NAMES.get(buffer_type.element_type)) is not None
-    ):
-        return f"memref<{''.join(f'{d}x' for d in buffer_type.get_shape())}{element}>"
-    return _printed(lambda printer: printer.print_attribute(buffer_type))
-
-
-def _printed(print_with: Callable[[Printer], None]) -> str:
-    output = StringIO()
-    print_with(Printer(stream=output))
-    return output.getvalue()
 
 
 class PoolKind(StrEnum):
@@ -457,28 +338,6 @@ _BUFFER_OF_POOL_KIND = {
 _HELD_BY_POOL_KIND = {PoolKind.CONSTANT: "constants", PoolKind.STATE: "state"}
 
 
-def _parse_sizes(parser: AttrParser, what: str) -> DictionaryAttr:
-    """`name = N, ...`, possibly none: bytes by pool name."""
-    sizes: dict[str, IntegerAttr] = {}
-    name = parser.parse_optional_identifier_or_str_literal()
-    while name is not None:
-        parser.parse_punctuation("=")
-        sizes[name] = _int_attr(_parse_int64(parser, f"{what} of '{name}'"))
-        if parser.parse_optional_punctuation(",") is None:
-            break
-        name = parser.parse_identifier_or_str_literal(f" naming a pool in {what}")
-    return DictionaryAttr(sizes)
-
-
-def _print_sizes(printer: Printer, sizes: DictionaryAttr) -> None:
-    for index, (name, size) in enumerate(sizes.data.items()):
-        if index:
-            printer.print_string(", ")
-        printer.print_identifier_or_string_literal(name)
-        assert isinstance(size, IntegerAttr)
-        printer.print_string(f" = {size.value.data}")
-
-
 def _verify_sizes(sizes: DictionaryAttr, what: str) -> None:
     for name, size in sizes.data.items():
         if not (isinstance(size, IntegerAttr) and _is_i64_attr(size) and size.value.data >= 0):
@@ -486,7 +345,7 @@ def _verify_sizes(sizes: DictionaryAttr, what: str) -> None:
 
 
 def _sizes_dictionary(sizes: Mapping[str, int]) -> DictionaryAttr:
-    return DictionaryAttr({name: _int_attr(size) for name, size in sizes.items()})
+    return DictionaryAttr({name: int_attr(size) for name, size in sizes.items()})
 
 
 def _sizes_of(sizes: DictionaryAttr) -> dict[str, int]:
@@ -569,7 +428,7 @@ class PlanAttr(ParametrizedAttribute):
                 parser.parse_keyword("lower_bounds")
                 parser.parse_punctuation("=")
                 with parser.in_braces():
-                    bounds = _parse_sizes(parser, "usmp.plan lower bound")
+                    bounds = parse_sizes(parser, "usmp.plan lower bound")
         return (
             StringAttr(algorithm),
             IntegerAttr(int(flags[0]), i1),
@@ -589,7 +448,7 @@ class PlanAttr(ParametrizedAttribute):
             )
             if self.lower_bounds.data:
                 printer.print_string(", lower_bounds = {")
-                _print_sizes(printer, self.lower_bounds)
+                print_sizes(printer, self.lower_bounds)
                 printer.print_string("}")
 
     @classmethod
@@ -632,40 +491,16 @@ class PoolSizesAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            return (_parse_sizes(parser, "usmp.pool_sizes size"),)
+            return (parse_sizes(parser, "usmp.pool_sizes size"),)
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
-            _print_sizes(printer, self.sizes)
+            print_sizes(printer, self.sizes)
 
     @classmethod
     def from_legacy(cls, record: DictionaryAttr) -> PoolSizesAttr:
         """The untyped form written before `#usmp.pool_sizes`: `{sram = 4096 : i64}`."""
         return cls(_legacy_sizes(record, f"{POOLS_ATTR} size"))
-
-
-def _parse_name_map(parser: AttrParser, what: str) -> DictionaryAttr:
-    """`<a = "b", ...>`: names, each with a string."""
-    names: dict[str, Attribute] = {}
-    with parser.in_angle_brackets():
-        name = parser.parse_optional_identifier_or_str_literal()
-        while name is not None:
-            parser.parse_punctuation("=")
-            names[name] = StringAttr(parser.parse_str_literal())
-            if parser.parse_optional_punctuation(",") is None:
-                break
-            name = parser.parse_identifier_or_str_literal(f" naming {what}")
-    return DictionaryAttr(names)
-
-
-def _print_name_map(printer: Printer, names: Mapping[str, str]) -> None:
-    with printer.in_angle_brackets():
-        for index, (name, other) in enumerate(names.items()):
-            if index:
-                printer.print_string(", ")
-            printer.print_identifier_or_string_literal(name)
-            printer.print_string(" = ")
-            printer.print_string_literal(other)
 
 
 class NameMapAttr(ParametrizedAttribute):
@@ -698,10 +533,10 @@ class NameMapAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        return (_parse_name_map(parser, f"{cls._entry()} in {cls.name}"),)
+        return (parse_name_map(parser, f"{cls._entry()} in {cls.name}"),)
 
     def print_parameters(self, printer: Printer) -> None:
-        _print_name_map(printer, self.pairs)
+        print_name_map(printer, self.pairs)
 
     @classmethod
     def from_legacy(cls, record: DictionaryAttr) -> Self:
@@ -797,7 +632,7 @@ class IOOffsetAttr(ParametrizedAttribute):
     buffer_type: MemRefType
 
     def __init__(self, kind: str, pool: str, offset: int, buffer_type: MemRefType):
-        super().__init__(IOKindAttr(IOKind(kind)), StringAttr(pool), _int_attr(offset), buffer_type)
+        super().__init__(IOKindAttr(IOKind(kind)), StringAttr(pool), int_attr(offset), buffer_type)
 
     @property
     def offset_bytes(self) -> int:
@@ -829,13 +664,13 @@ class IOOffsetAttr(ParametrizedAttribute):
         kind = parser.parse_str_enum(IOKind)
         pool = parser.parse_str_literal(" naming the pool")
         with parser.in_square_brackets():
-            offset = _parse_int64(parser, "usmp.io_offset offset")
+            offset = parse_int64(parser, "usmp.io_offset offset")
         parser.parse_punctuation(":")
         start = parser.pos
         buffer_type = parser.parse_type()
         if not isinstance(buffer_type, MemRefType):
             parser.raise_error(f"expected a memref type, got {buffer_type}", start, parser.pos)
-        return IOKindAttr(kind), StringAttr(pool), _int_attr(offset), buffer_type
+        return IOKindAttr(kind), StringAttr(pool), int_attr(offset), buffer_type
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
@@ -877,7 +712,7 @@ class IOOffsetAttr(ParametrizedAttribute):
                 "pool": self.pool,
                 "offset": self.offset,
                 "dtype": StringAttr(type_to_dtype(self.buffer_type.element_type)),
-                "shape": ArrayAttr([_int_attr(d) for d in self.shape]),
+                "shape": ArrayAttr([int_attr(d) for d in self.shape]),
             }
         )
 
@@ -992,29 +827,6 @@ def typed_records(op: Operation) -> None:
                 ) from error
 
 
-@irdl_custom_directive
-class KeywordInt64(CustomDirective):
-    """`name N`, optional, for an i64 property `name`: the number is checked against
-    the planner's limit where it is written (the i64 type alone would wrap 2**63 to a
-    negative). Printed whenever the property is set, including at its default."""
-
-    value: AttributeVariable
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        if parser.parse_optional_keyword(self.value.name) is None:
-            return
-        what = f"{state.op_type.name.split('.')[-1]} {self.value.name}"
-        self.value.set(state, _int_attr(_parse_int64(parser, what)))
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        attr = self.value.get(op)
-        if attr is None:
-            return
-        assert isinstance(attr, IntegerAttr)
-        state.print_whitespace(printer)
-        printer.print_string(f"{self.value.name} {attr.value.data}")
-
-
 def buffer_size_in_bytes(buffer_type: Attribute) -> int:
     """Bytes a buffer of this type occupies; raises VerifyException when not static or
     past `INT64_MAX`."""
@@ -1052,196 +864,6 @@ def _unchecked_size_in_bytes(buffer_type: Attribute) -> int:
     else:
         raise VerifyException(f"element type {element} has no size in bytes")
     return buffer_type.element_count() * element_bytes
-
-
-_ONE_INTERVAL = struct.Struct("<2q")
-"""The bounds of one interval, as `live` holds them."""
-I64_ARRAY = DenseArrayBase.constr(i64)
-"""An `array<i64: ...>`: the planner reads its bytes as int64 (an `array<i32: ...>` or
-`array<f64: ...>` written in generic form is a verifier error, not other numbers)."""
-
-
-def _i64_array(values: Sequence[int] | np.ndarray | bytes) -> DenseArrayBase:
-    """An `array<i64: ...>` of `values`, or of the int64s `values` holds as bytes."""
-    if isinstance(values, bytes):
-        data = values
-    elif isinstance(values, np.ndarray):
-        data = values.astype("<i8").tobytes()
-    elif len(values) == 2:
-        data = _ONE_INTERVAL.pack(*values)
-    else:
-        data = struct.pack(f"<{len(values)}q", *values)
-    # Whole int64s by construction: built unverified, as there is one a buffer.
-    return unverified_i64_array(data)
-
-
-def _is_i64_array(attr: Attribute | None) -> bool:
-    return type(attr) is DenseArrayBase and (attr.elt_type is i64 or attr.elt_type == i64)
-
-
-def live_by_buffer(
-    count: int,
-    owners: Sequence[int] | np.ndarray,
-    starts: Sequence[int] | np.ndarray,
-    ends: Sequence[int] | np.ndarray,
-) -> list[bytes]:
-    """The `live` of each of `count` buffers, from interval arrays that name their buffer
-    by index: the int64 bounds `start, end, ...` of its intervals, in the order given."""
-    owner = np.asarray(owners, dtype=np.int64)
-    order = np.argsort(owner, kind="stable")
-    bounds = np.empty((len(order), 2), dtype="<i8")
-    bounds[:, 0] = np.asarray(starts, dtype=np.int64)[order]
-    bounds[:, 1] = np.asarray(ends, dtype=np.int64)[order]
-    data = bounds.tobytes()
-    edges = np.concatenate(([0], np.cumsum(np.bincount(owner, minlength=count)) * 16)).tolist()
-    return [data[start:end] for start, end in pairwise(edges)]
-
-
-def _live_pairs(live: DenseArrayBase) -> list[tuple[int, int]]:
-    """`live`'s intervals as `(start, end)` pairs."""
-    data = live.data.data
-    # Most buffers have one interval: unpacked without building the list of bounds.
-    if len(data) == 16:
-        return [_ONE_INTERVAL.unpack(data)]
-    bounds = memoryview(data).cast("q").tolist()
-    return list(zip(bounds[0::2], bounds[1::2], strict=True))
-
-
-def _live_text(live: DenseArrayBase | None) -> str:
-    if live is None:
-        return ""
-    return " live" + "".join([f" [{start}, {end})" for start, end in _live_pairs(live)])
-
-
-def _parse_intervals(parser: Parser) -> list[int]:
-    """`[start, end)` intervals, none or more, as their bounds one after the other."""
-    bounds: list[int] = []
-    while parser.parse_optional_punctuation("[") is not None:
-        bounds.append(_parse_int64(parser, "live interval start"))
-        parser.parse_punctuation(",")
-        bounds.append(_parse_int64(parser, "live interval end"))
-        parser.parse_punctuation(")")
-    return bounds
-
-
-def _parse_earlier_buffer(parser: Parser) -> tuple[UnresolvedOperand, Attribute]:
-    """`%b`, a value already defined, and its type: a conflict is written on the later of
-    its two buffers, so the custom form never needs the type of a value not yet read."""
-    start = parser.pos
-    operand = parser.parse_unresolved_operand()
-    values = parser.ssa_values.get(operand.operand_name)
-    if values is None or operand.index >= len(values):
-        parser.raise_error(
-            "a conflict names a buffer defined before it: write it on the later buffer",
-            start,
-            parser.pos,
-        )
-    return operand, values[operand.index].type
-
-
-@irdl_custom_directive
-class PoolSlot(CustomDirective):
-    """`@pool[offset]`: the pool a buffer is in, or its candidate pools in order of
-    preference (`[@a, @b]`, none: `[]`), then its byte offset, `?` until planned."""
-
-    pools: AttributeVariable
-    offset: AttributeVariable
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        if parser.parse_optional_punctuation("[") is None:
-            pools = [parser.parse_symbol_name().data]
-        elif parser.parse_optional_punctuation("]") is None:
-            pools = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, lambda: parser.parse_symbol_name().data
-            )
-            parser.parse_punctuation("]")
-        else:
-            pools = []
-        self.pools.set(state, _symbol_refs(tuple(pools)))
-        parser.parse_punctuation("[")
-        if parser.parse_optional_punctuation("?") is None:
-            self.offset.set(state, i64_attr(_parse_int64(parser, "offset")))
-        parser.parse_punctuation("]")
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        state.print_whitespace(printer)
-        printer.print_string(_pool_slot_text(cast(AllocOffsetOp, op)))
-
-
-def _pool_slot_text(op: AllocOffsetOp) -> str:
-    names = op.pool_names
-    pools = _symbol(names[0]) if len(names) == 1 else f"[{', '.join(map(_symbol, names))}]"
-    offset = op.offset_bytes
-    return f"{pools}[{'?' if offset is None else offset}]"
-
-
-@irdl_custom_directive
-class Int64(CustomDirective):
-    """An i64 property as a bare number, checked against the planner's limit where it is
-    written (the i64 type alone would wrap 2**63 to a negative)."""
-
-    value: AttributeVariable
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        self.value.set(state, _int_attr(_parse_int64(parser, self.value.name)))
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        attr = self.value.get(op)
-        assert isinstance(attr, IntegerAttr)
-        state.print_whitespace(printer)
-        printer.print_string(str(attr.value.data))
-
-
-@irdl_custom_directive
-class LiveIntervals(CustomDirective):
-    """`live [start, end) ...`, optional, for the i64 array `live` of the intervals'
-    bounds: an array would not say which bound closes an interval."""
-
-    live: AttributeVariable
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        if parser.parse_optional_keyword("live") is None:
-            return
-        start = parser.pos
-        if not (bounds := _parse_intervals(parser)):
-            parser.raise_error("expected a live interval '[start, end)'", start)
-        self.live.set(state, _i64_array(bounds))
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        # `_live_text` starts with its own space.
-        printer.print_string(_live_text(cast(AllocOffsetOp, op).live_array()))
-
-
-@irdl_custom_directive
-class EarlierBuffers(CustomDirective):
-    """`%a, %b`: buffers defined before, with `types`, theirs, known where they are
-    named rather than written out."""
-
-    buffers: VariadicOperandVariable
-    types: TypeDirective
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        operands, types = zip(
-            *parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, lambda: _parse_earlier_buffer(parser)
-            ),
-            strict=True,
-        )
-        self.buffers.set(state, operands)
-        self.types.set(state, types)
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        printer.print_list(self.buffers.get(op), printer.print_operand)
-
-    def is_anchorable(self) -> bool:
-        return True
-
-    def is_present(self, op: IRDLOperation) -> bool:
-        return bool(self.buffers.get(op))
-
-    def set_empty(self, state: ParsingState) -> None:
-        self.buffers.set_empty(state)
-        self.types.set(state, ())
 
 
 @irdl_op_definition
@@ -1300,9 +922,9 @@ class PoolOp(IRDLOperation):
         properties: dict[str, Attribute | None] = {
             "sym_name": StringAttr(sym_name),
             "kind": PoolKindAttr(PoolKind(kind)),
-            "alignment": _int_attr(alignment),
-            "size_hint": None if size_hint is None else _int_attr(size_hint),
-            "size": None if size is None else _int_attr(size),
+            "alignment": int_attr(alignment),
+            "size_hint": None if size_hint is None else int_attr(size_hint),
+            "size": None if size is None else int_attr(size),
             "targets": ArrayAttr(StringAttr(t) for t in targets),
             **(descriptive or {}),
         }
@@ -1411,13 +1033,13 @@ class AllocOffsetOp(IRDLOperation):
     ):
         properties: dict[str, Attribute] = {
             "buffer_name": StringAttr(buffer_name),
-            "pools": _symbol_refs(tuple(pools)),
-            "alignment": _int_attr(alignment),
+            "pools": symbol_refs(tuple(pools)),
+            "alignment": int_attr(alignment),
         }
         if offset is not None:
             properties["offset"] = i64_attr(int(offset))
         if len(live):
-            properties["live"] = _i64_array(live)
+            properties["live"] = i64_array(live)
         # Not through IRDL's generic builder, which cost more than reading the op's text:
         # the op's shape is fixed here, and the verifier checks it.
         Operation.__init__(
@@ -1452,7 +1074,7 @@ class AllocOffsetOp(IRDLOperation):
 
     def set_live(self, bounds: Sequence[int] | bytes) -> None:
         if len(bounds):
-            self.properties["live"] = _i64_array(bounds)
+            self.properties["live"] = i64_array(bounds)
         else:
             self.properties.pop("live", None)
 
@@ -1494,7 +1116,7 @@ class AllocOffsetOp(IRDLOperation):
             and _is_symbol_list(properties.get("pools"))
             and _is_i64_attr(properties.get("alignment"))
             and (offset is None or _is_i64_attr(offset))
-            and (live is None or _is_i64_array(live))
+            and (live is None or is_i64_array(live))
         )
 
     def verify_placement(self) -> None:
@@ -1545,7 +1167,7 @@ class AllocOffsetOp(IRDLOperation):
             return
         if len(live.data.data) % 16:
             raise VerifyException(f"buffer '{name}': live must hold (start, end) pairs")
-        for start, end in _live_pairs(live):
+        for start, end in live_pairs(live):
             if start < 0 or end <= start:
                 raise VerifyException(
                     f"buffer '{name}': live interval [{start}, {end}) must have 0 <= start < end"
@@ -1620,27 +1242,12 @@ class AllocOffsetOp(IRDLOperation):
         """The common form, read from `position` (after the op's name) with one regular
         expression; None, the parser untouched, for any other. `LocatingParser` calls it
         on a whole line, before it lexes the line's first tokens."""
-        match = _PLAIN_ALLOC.match(parser.lexer.input.content, position)
-        if match is None:
+        found = plain_alloc(parser.lexer.input.content, position)
+        if found is None:
             return None
-        name, pool, offset, alignment, start, end, more, dims, element = match.groups()
-        buffer_type = _plain_memref(dims, element)
-        if buffer_type is None:
-            return None
-        resume_parser_at(parser, match.end())
-        live: list[int] | bytes = b""
-        if more:
-            live = [int(start), int(end), *map(int, _NUMBER.findall(more))]
-        elif start is not None:
-            live = _ONE_INTERVAL.pack(int(start), int(end))
-        return cls(
-            name,
-            [] if pool is None else [pool],
-            buffer_type,
-            int(alignment),
-            None if offset is None else int(offset),
-            live,
-        )
+        end, arguments = found
+        resume_parser_at(parser, end)
+        return cls(*arguments)
 
 
 _parse_alloc_offset_with_format = AllocOffsetOp.parse
@@ -1668,16 +1275,12 @@ agree with."""
 
 
 def _print_alloc_offset(op: AllocOffsetOp, printer: Printer) -> None:
-    """The common form, without conflicts or attributes, as one string (the format's
-    printer, a call a piece, cost a fifth more on a large problem); anything else through
-    the format."""
+    """The common form as one string (`plain_alloc_text`); anything else through the
+    format."""
     if op.attributes or not has_no_operands_or_successors(op):
         print_alloc_offset_with_format(op, printer)
         return
-    printer.print_string(
-        f" {_string_literal(op.buffer_name.data)} {_pool_slot_text(op)}"
-        f" align {op.alignment_bytes}{_live_text(op.live_array())} : {_type_text(op.buffer.type)}"
-    )
+    printer.print_string(plain_alloc_text(op, op.buffer.type))
 
 
 _verify_alloc_offset_shape = AllocOffsetOp.get_irdl_definition().verify
@@ -1705,16 +1308,6 @@ put_in_front_of_format(
 )
 
 
-NAMED_LIVENESS_PROPERTIES = (
-    "buffers",
-    "interval_owners",
-    "interval_starts",
-    "interval_ends",
-    "conflict_pairs",
-)
-"""What `usmp.liveness` held when it named its buffers (`formats/named_liveness.py`)."""
-
-
 @irdl_op_definition
 class LivenessOp(IRDLOperation):
     """Says that the module's live intervals are known: those each `usmp.alloc_offset`
@@ -1736,7 +1329,7 @@ class LivenessOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> LivenessOp:
         if parser.parse_optional_punctuation("{") is not None:
-            return cls.create(properties=_parse_named_liveness(parser))
+            return cls.create(properties=parse_named_liveness(parser))
         op = cls()
         op.attributes.update(parser.parse_optional_attr_dict())
         return op
@@ -1748,49 +1341,6 @@ class LivenessOp(IRDLOperation):
         module = self.parent_op()
         if module is not None:
             verify_module_plan(module, self)
-
-
-def _parse_named_liveness(parser: Parser) -> dict[str, Attribute]:
-    """The body of the older form, after its `{`: a line a buffer, `"name" [s, e) ...
-    conflicts("other", ...)`."""
-    names: list[str] = []
-    owners: list[int] = []
-    bounds: list[int] = []
-    named_conflicts: list[tuple[int, str, int]] = []
-    while (name := parser.parse_optional_str_literal()) is not None:
-        index = len(names)
-        names.append(name)
-        intervals = _parse_intervals(parser)
-        owners.extend([index] * (len(intervals) // 2))
-        bounds.extend(intervals)
-        if parser.parse_optional_keyword("conflicts") is not None:
-            named_conflicts.extend(
-                (index, other, pos)
-                for pos, other in parser.parse_comma_separated_list(
-                    parser.Delimiter.PAREN,
-                    lambda: (parser.pos, parser.parse_str_literal()),
-                )
-            )
-    parser.parse_punctuation("}")
-    position = {n: i for i, n in enumerate(names)}
-    pairs: list[int] = []
-    for index, other, pos in named_conflicts:
-        if other not in position:
-            parser.raise_error(f"conflict with unknown buffer '{other}'", pos)
-        pairs.extend((index, position[other]))
-    return dict(
-        zip(
-            NAMED_LIVENESS_PROPERTIES,
-            (
-                ArrayAttr(StringAttr(n) for n in names),
-                _i64_array(owners),
-                _i64_array(bounds[0::2]),
-                _i64_array(bounds[1::2]),
-                _i64_array(pairs),
-            ),
-            strict=True,
-        )
-    )
 
 
 # ------------------------------------------------------------- the module's usmp ops

@@ -40,11 +40,11 @@ from usmp_dialect.dialects.usmp import (
     PLAN_ATTR,
     LivenessOp,
     PlanAttr,
-    i64_attr,
     module_liveness,
     module_pools,
     module_usmp_ops,
 )
+from usmp_dialect.dialects.usmp_syntax import i64_attr
 from usmp_dialect.lowering.allocations_to_usmp import pending_allocations
 from usmp_dialect.planning.budget import (
     DEFAULT_ALGORITHM,
