@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any, ClassVar, Generic, Self, TypeVar, cast
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
     I64,
     ArrayAttr,
     DenseArrayBase,
+    DenseResourceAttr,
     DictionaryAttr,
     IndexType,
     IntegerAttr,
@@ -75,7 +76,6 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from usmp_dialect.diagnostics import INT64_MAX, MAX_TOTAL_BYTES, UsmpError
-from usmp_dialect.dialects.tir import dtype_to_type, type_to_dtype
 from usmp_dialect.dialects.usmp_syntax import (
     I64_ARRAY,
     EarlierBuffers,
@@ -97,6 +97,7 @@ from usmp_dialect.dialects.usmp_syntax import (
     print_name_map,
     print_sizes,
     symbol_refs,
+    symbol_text,
 )
 from usmp_dialect.planning.buffer_table import BufferTable, table_problem, written_plan
 from usmp_dialect.planning.problem import PoolSpec
@@ -168,7 +169,7 @@ in a pool lives, an `IOOffsetsAttr`."""
 STATE_VALUES_ATTR = "usmp.state_values"
 """On an entry function with a `usmp.state`: each variable's first value (by the name of
 its value before a run), which the caller writes into the state once before the first run,
-a `dense_resource` as in `usmp.constant_values`."""
+a `StateValuesAttr`."""
 STATE_ATTR = "usmp.state"
 """On an entry function: the state a model keeps from run to run (a `.tflite` file's
 resource variables), a `StateAttr` pairing the input param that holds each variable's value
@@ -180,11 +181,11 @@ when it is the buffer of input param i (an SVDF's state shift writes element k f
 element k + 1, ahead of it); `tir-state-to-allocations` then lets a variable's value before
 the run (passed as i) and after it (passed as j) be one buffer."""
 SCHEDULE_ATTR = "usmp.schedule"
-"""On an entry function whose calls `tir-reorder-for-memory` reordered: a string saying the
-new order's peak against the file's, whether it is proven least, and the new order."""
+"""On an entry function whose calls `tir-reorder-for-memory` reordered: the new order, its
+peak against the file's and whether it is proven least, a `ScheduleAttr`."""
 IN_PLACE_RESULTS_ATTR = "usmp.in_place_results"
-"""On an entry function: `{result = "input"}`, each result `tir-in-place-results` made a
-view of the bytes of an input that dies at the result's operator."""
+"""On an entry function: each result `tir-in-place-results` made a view of the bytes of an
+input that dies at the result's operator, an `InPlaceResultsAttr`."""
 DEFAULT_ALIGNMENT = 16
 
 _INT_POOL_PROPERTIES = (
@@ -352,27 +353,6 @@ def _sizes_of(sizes: DictionaryAttr) -> dict[str, int]:
     return {name: cast(IntegerAttr, size).value.data for name, size in sizes.data.items()}
 
 
-_Field = TypeVar("_Field", bound=Attribute)
-
-
-def _legacy_field(record: DictionaryAttr, key: str, kind: type[_Field], what: str) -> _Field:
-    value = record.data.get(key)
-    if not isinstance(value, kind):
-        raise VerifyException(f"{what} {record} has no {key} of the right kind")
-    return value
-
-
-def _legacy_sizes(record: Attribute, what: str) -> dict[str, int]:
-    if not isinstance(record, DictionaryAttr):
-        raise VerifyException(f"{what} {record} is not a dictionary of sizes")
-    sizes = {}
-    for name, size in record.data.items():
-        if not isinstance(size, IntegerAttr):
-            raise VerifyException(f"{what} of '{name}' is not an integer: {size}")
-        sizes[name] = size.value.data
-    return sizes
-
-
 @irdl_attr_definition
 class PlanAttr(ParametrizedAttribute):
     """`#usmp.plan<"exact", proven_optimal = true, time_limit_reached = false,
@@ -451,22 +431,6 @@ class PlanAttr(ParametrizedAttribute):
                 print_sizes(printer, self.lower_bounds)
                 printer.print_string("}")
 
-    @classmethod
-    def from_legacy(cls, record: DictionaryAttr) -> PlanAttr:
-        """The untyped form written before `#usmp.plan`: `{algorithm = "exact",
-        proven_optimal = true, time_limit_reached = false, lower_bounds = {sram = 60 : i64}}`."""
-        proven, capped = (
-            bool(_legacy_field(record, key, IntegerAttr, PLAN_ATTR).value.data)
-            for key in ("proven_optimal", "time_limit_reached")
-        )
-        bounds = record.data.get("lower_bounds", DictionaryAttr({}))
-        return cls(
-            _legacy_field(record, "algorithm", StringAttr, PLAN_ATTR).data,
-            proven,
-            capped,
-            _legacy_sizes(bounds, f"{PLAN_ATTR} lower bound"),
-        )
-
 
 @irdl_attr_definition
 class PoolSizesAttr(ParametrizedAttribute):
@@ -496,11 +460,6 @@ class PoolSizesAttr(ParametrizedAttribute):
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             print_sizes(printer, self.sizes)
-
-    @classmethod
-    def from_legacy(cls, record: DictionaryAttr) -> PoolSizesAttr:
-        """The untyped form written before `#usmp.pool_sizes`: `{sram = 4096 : i64}`."""
-        return cls(_legacy_sizes(record, f"{POOLS_ATTR} size"))
 
 
 class NameMapAttr(ParametrizedAttribute):
@@ -537,11 +496,6 @@ class NameMapAttr(ParametrizedAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         print_name_map(printer, self.pairs)
-
-    @classmethod
-    def from_legacy(cls, record: DictionaryAttr) -> Self:
-        """The dictionary TVM's attributes carry: `{a = "b"}`."""
-        return cls({n: _legacy_field(record, n, StringAttr, cls.name).data for n in record.data})
 
 
 @irdl_attr_definition
@@ -619,6 +573,194 @@ class StateAttr(NameMapAttr):
 
 
 @irdl_attr_definition
+class InPlaceResultsAttr(NameMapAttr):
+    """`#usmp.in_place_results<total = "a">`: each result `tir-in-place-results` made a
+    view of the bytes of an input that dies at the result's operator, and that input
+    (`usmp.in_place_results` on the entry)."""
+
+    name = "usmp.in_place_results"
+
+    @property
+    def over(self) -> dict[str, str]:
+        """The input whose bytes each result is computed in, by result."""
+        return self.pairs
+
+    @classmethod
+    def _paired_with(cls, name: str) -> str:
+        return f"the input result '{name}' is computed over"
+
+    @classmethod
+    def _entry(cls) -> str:
+        return "a result"
+
+    def verify(self) -> None:
+        super().verify()
+        for result, source in self.over.items():
+            if result == source:
+                raise VerifyException(
+                    f"usmp.in_place_results computes '{result}' over itself: "
+                    "a result goes over another buffer"
+                )
+
+
+@irdl_attr_definition
+class StateValuesAttr(ParametrizedAttribute):
+    """`#usmp.state_values<s = dense_resource<s> : tensor<4xi8>>`: each state variable's
+    first value, by the name of its value before a run (`usmp.state_values` on the
+    entry), its little-endian bytes among the module's blobs as `usmp.constant_values`
+    keeps a constant's; the caller writes it into the state once before the first run."""
+
+    name = "usmp.state_values"
+
+    values: DictionaryAttr
+
+    def __init__(self, values: Mapping[str, DenseResourceAttr]):
+        super().__init__(DictionaryAttr(dict(values)))
+
+    @property
+    def by_name(self) -> dict[str, DenseResourceAttr]:
+        return cast(dict[str, DenseResourceAttr], dict(self.values.data))
+
+    def verify(self) -> None:
+        for name, value in self.values.data.items():
+            if not name:
+                raise VerifyException("usmp.state_values names each variable; a name is empty")
+            if not isinstance(value, DenseResourceAttr):
+                raise VerifyException(
+                    f"usmp.state_values of '{name}' must be a dense_resource, got {value}"
+                )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        values: dict[str, Attribute] = {}
+        with parser.in_angle_brackets():
+            name = parser.parse_optional_identifier_or_str_literal()
+            while name is not None:
+                parser.parse_punctuation("=")
+                values[name] = parser.parse_attribute()
+                if parser.parse_optional_punctuation(",") is None:
+                    break
+                name = parser.parse_identifier_or_str_literal(" naming a state variable")
+        return (DictionaryAttr(values),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            for index, (name, value) in enumerate(self.values.data.items()):
+                if index:
+                    printer.print_string(", ")
+                printer.print_identifier_or_string_literal(name)
+                printer.print_string(" = ")
+                printer.print_attribute(value)
+
+
+@irdl_attr_definition
+class ScheduleAttr(ParametrizedAttribute):
+    """`#usmp.schedule<peak = 288, file_peak = 528, proven_least = true, calls = [0 @f,
+    2 @g, 1 @h]>`: the order `tir-reorder-for-memory` gave the entry's calls
+    (`usmp.schedule` on the entry): each call's index in the file's order and its callee,
+    in the new order; the new order's peak against the file's, in bytes, and whether it is
+    proven least. The report prints it as `text`."""
+
+    name = "usmp.schedule"
+
+    peak: IntegerAttr
+    file_peak: IntegerAttr
+    proven_least: IntegerAttr
+    calls: DenseArrayBase
+    """The file's index of each call, in the new order (`array<i64: ...>`)."""
+    callees: ArrayAttr[SymbolRefAttr]
+
+    def __init__(
+        self,
+        peak: int,
+        file_peak: int,
+        proven_least: bool,
+        calls: Sequence[int],
+        callees: Sequence[str],
+    ):
+        super().__init__(
+            int_attr(peak),
+            int_attr(file_peak),
+            IntegerAttr(int(proven_least), i1),
+            i64_array(list(calls)),
+            ArrayAttr(SymbolRefAttr(callee) for callee in callees),
+        )
+
+    @property
+    def call_order(self) -> tuple[int, ...]:
+        return tuple(memoryview(self.calls.data.data).cast("q"))
+
+    @property
+    def callee_names(self) -> tuple[str, ...]:
+        return tuple(ref.root_reference.data for ref in self.callees.data)
+
+    @property
+    def text(self) -> str:
+        """What the report prints."""
+        proven = "proven least" if self.proven_least.value.data else "not proven least"
+        return (
+            f"reordered: peak {self.peak.value.data} bytes against the file's "
+            f"{self.file_peak.value.data} ({proven}): "
+            f"{', '.join('@' + callee for callee in self.callee_names)} "
+            f"(the file's calls {', '.join(map(str, self.call_order))})"
+        )
+
+    def verify(self) -> None:
+        for what, size in (("peak", self.peak), ("file_peak", self.file_peak)):
+            if size.value.data < 0:
+                raise VerifyException(
+                    f"usmp.schedule's {what} must not be negative, got {size.value.data}"
+                )
+        calls = self.call_order
+        if sorted(calls) != list(range(len(calls))):
+            raise VerifyException(
+                f"usmp.schedule's calls {list(calls)} are not an order of the file's "
+                f"{len(calls)} calls (each of 0 to {len(calls) - 1} once)"
+            )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            sizes = []
+            for what in ("peak", "file_peak"):
+                parser.parse_keyword(what)
+                parser.parse_punctuation("=")
+                sizes.append(parse_int64(parser, f"usmp.schedule {what}"))
+                parser.parse_punctuation(",")
+            parser.parse_keyword("proven_least")
+            parser.parse_punctuation("=")
+            proven = parser.parse_boolean()
+            parser.parse_punctuation(",")
+            parser.parse_keyword("calls")
+            parser.parse_punctuation("=")
+            calls = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE,
+                lambda: (
+                    parse_int64(parser, "usmp.schedule call"),
+                    parser.parse_symbol_name().data,
+                ),
+            )
+        return (
+            int_attr(sizes[0]),
+            int_attr(sizes[1]),
+            IntegerAttr(int(proven), i1),
+            i64_array([index for index, _ in calls]),
+            ArrayAttr(SymbolRefAttr(callee) for _, callee in calls),
+        )
+
+    def print_parameters(self, printer: Printer) -> None:
+        proven = "true" if self.proven_least.value.data else "false"
+        calls = ", ".join(
+            f"{index} {symbol_text(callee)}"
+            for index, callee in zip(self.call_order, self.callee_names, strict=True)
+        )
+        printer.print_string(
+            f"<peak = {self.peak.value.data}, file_peak = {self.file_peak.value.data}, "
+            f"proven_least = {proven}, calls = [{calls}]>"
+        )
+
+
+@irdl_attr_definition
 class IOOffsetAttr(ParametrizedAttribute):
     """`#usmp.io_offset<input "sram"[32] : memref<4xf32>>`: an input, output or constant
     of the entry that the plan placed in a pool, at a byte offset, as a buffer of that
@@ -682,40 +824,6 @@ class IOOffsetAttr(ParametrizedAttribute):
         printer.print_string(f"[{self.offset.value.data}] : ")
         printer.print_attribute(self.buffer_type)
 
-    @classmethod
-    def from_legacy(cls, record: DictionaryAttr, what: str) -> IOOffsetAttr:
-        """`{kind = "input", pool = "sram", offset = 32 : i64, dtype = "float32",
-        shape = [4 : i64]}`, the untyped form and the one TVM's attributes carry."""
-        kind = _legacy_field(record, "kind", StringAttr, what).data
-        if kind not in set(IOKind):
-            raise VerifyException(f"{what} has kind '{kind}', not one of {', '.join(IOKind)}")
-        shape = _legacy_field(record, "shape", ArrayAttr, what)
-        if not all(isinstance(d, IntegerAttr) for d in shape.data):
-            raise VerifyException(f"{what} has a shape of other than integers: {shape}")
-        dtype = _legacy_field(record, "dtype", StringAttr, what).data
-        try:
-            element = dtype_to_type(dtype)
-        except ValueError as error:
-            raise VerifyException(f"{what}: {error}") from error
-        return cls(
-            kind,
-            _legacy_field(record, "pool", StringAttr, what).data,
-            _legacy_field(record, "offset", IntegerAttr, what).value.data,
-            MemRefType(element, [cast(IntegerAttr, d).value.data for d in shape.data]),
-        )
-
-    def to_legacy(self) -> DictionaryAttr:
-        """The untyped form, as TVM's attributes carry it."""
-        return DictionaryAttr(
-            {
-                "kind": StringAttr(self.kind.data),
-                "pool": self.pool,
-                "offset": self.offset,
-                "dtype": StringAttr(type_to_dtype(self.buffer_type.element_type)),
-                "shape": ArrayAttr([int_attr(d) for d in self.shape]),
-            }
-        )
-
 
 @irdl_attr_definition
 class IOOffsetsAttr(ParametrizedAttribute):
@@ -763,21 +871,6 @@ class IOOffsetsAttr(ParametrizedAttribute):
                 printer.print_string(" = ")
                 offset.print_fields(printer)
 
-    @classmethod
-    def from_legacy(cls, record: DictionaryAttr) -> IOOffsetsAttr:
-        """The untyped form written before `#usmp.io_offsets`: a dictionary of
-        `IOOffsetAttr.from_legacy`'s."""
-        offsets = {}
-        for name, info in record.data.items():
-            what = f"{IO_OFFSETS_ATTR} of '{name}'"
-            if not isinstance(info, DictionaryAttr):
-                raise VerifyException(f"{what} is not a dictionary: {info}")
-            offsets[name] = IOOffsetAttr.from_legacy(info, what)
-        return cls(offsets)
-
-    def to_legacy(self) -> DictionaryAttr:
-        return DictionaryAttr({name: o.to_legacy() for name, o in self.by_name.items()})
-
 
 def planned_pool_sizes(function: Operation) -> dict[str, int] | None:
     """The planned size of each pool the entry `function` takes (`usmp.pools`), or None
@@ -791,40 +884,6 @@ def placed_io(function: Operation) -> dict[str, IOOffsetAttr]:
     (`usmp.io_offsets`), by name."""
     offsets = function.attributes.get(IO_OFFSETS_ATTR)
     return offsets.by_name if isinstance(offsets, IOOffsetsAttr) else {}
-
-
-_RECORDS: dict[str, type[PlanAttr | PoolSizesAttr | IOOffsetsAttr | NameMapAttr]] = {
-    PLAN_ATTR: PlanAttr,
-    POOLS_ATTR: PoolSizesAttr,
-    IO_OFFSETS_ATTR: IOOffsetsAttr,
-    SHARED_CONSTANTS_ATTR: SharedConstantsAttr,
-    NARROWED_CONSTANTS_ATTR: NarrowedConstantsAttr,
-    STATE_ATTR: StateAttr,
-}
-
-
-def typed_records(op: Operation) -> None:
-    """Each record passes hand on (`usmp.plan`, `usmp.pools`, `usmp.io_offsets`,
-    `usmp.shared_constants`, `usmp.narrowed_constants`, `usmp.state`) on `op`
-    and the ops directly in its regions as its typed attribute: one written in the untyped
-    form that came before (a dictionary; TVM's attributes still carry that form) is
-    converted; anything else under those names raises a VerifyException saying what it
-    must be."""
-    for holder in (op, *(o for r in op.regions for b in r.blocks for o in b.ops)):
-        for key, record_type in _RECORDS.items():
-            record = holder.attributes.get(key)
-            if record is None or isinstance(record, record_type):
-                continue
-            if not isinstance(record, DictionaryAttr):
-                raise UsmpError(f"{key} must be a #{record_type.name}<...>, got {record}", holder)
-            try:
-                holder.attributes[key] = record_type.from_legacy(record)
-            except VerifyException as error:
-                raise UsmpError(
-                    f"{error}; write {key} as #{record_type.name}<...> "
-                    "(docs/dialects.md, 'Records passes hand on')",
-                    holder,
-                ) from error
 
 
 def buffer_size_in_bytes(buffer_type: Attribute) -> int:
@@ -1559,5 +1618,8 @@ USMP = Dialect(
         SharedConstantsAttr,
         NarrowedConstantsAttr,
         StateAttr,
+        InPlaceResultsAttr,
+        StateValuesAttr,
+        ScheduleAttr,
     ],
 )

@@ -38,7 +38,9 @@ from usmp_dialect.dialects.usmp import (
     SCHEDULE_ATTR,
     UNPLANNED_ATTR,
     AllocOffsetOp,
+    InPlaceResultsAttr,
     PlanAttr,
+    ScheduleAttr,
     nested_ops,
 )
 from usmp_dialect.planning.conflicts import max_live, max_live_per_pool
@@ -132,14 +134,8 @@ def _schedule(module: ModuleOp) -> Schedule | None:
         if order is None and shared is None:
             continue
         return {
-            "order": order.data if isinstance(order, StringAttr) else None,
-            "in_place": {
-                result: value.data
-                for result, value in (
-                    shared.data.items() if isinstance(shared, DictionaryAttr) else []
-                )
-                if isinstance(value, StringAttr)
-            },
+            "order": order.text if isinstance(order, ScheduleAttr) else None,
+            "in_place": shared.over if isinstance(shared, InPlaceResultsAttr) else {},
         }
     return None
 
