@@ -15,6 +15,10 @@ every candidate list a single pool, and every pool carries its planned `size`. T
 verifiers reject what cannot be right, including two buffers that are live at the same
 time and share a byte (`usmp.liveness`'s verifier runs the planner's validator,
 `planning/validator.py`, on the module's plan).
+
+This file holds the ops and their attributes. Their text's custom directives and fast path
+are in `usmp_syntax.py`, the records' untyped forms (older files, TVM's attributes) in
+`usmp_records.py`, and a module as a planning problem in `analysis/module_problem.py`.
 """
 
 from __future__ import annotations
