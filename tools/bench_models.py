@@ -172,8 +172,8 @@ def io_bytes(report: PlanReport) -> int:
 
 
 def measure(name: str, kwargs: dict[str, Any], time_limit: float) -> dict[str, Any]:
-    from usmp_dialect.tvm.relax.to_tir import relax_planner_bytes, relax_to_tir
     from usmp_dialect.tvm.relax.model_spec import load_model
+    from usmp_dialect.tvm.relax.to_tir import relax_planner_bytes, relax_to_tir
     from usmp_dialect.tvm_options import Lowering
 
     weights_as_params = Lowering(weights="params")
@@ -359,8 +359,8 @@ POOL_ALGORITHMS = ("default", "greedy_by_size")
 
 def measure_pools(name: str, kwargs: dict[str, Any], time_limit: float) -> list[list[str]]:
     """Table rows: per algorithm and SRAM size hint, one pool against SRAM + DRAM."""
-    from usmp_dialect.tvm.relax.to_tir import relax_to_tir
     from usmp_dialect.tvm.relax.model_spec import load_model
+    from usmp_dialect.tvm.relax.to_tir import relax_to_tir
 
     mod, weights = load_model(f"{MODELS / name}.py:{name}", **kwargs)
     tir_mod = relax_to_tir(mod, weights, name)

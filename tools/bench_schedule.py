@@ -156,8 +156,8 @@ def measure_file(path: Path) -> dict:
 
 
 def measure_zoo(spec: str, label: str) -> dict:
-    from usmp_dialect.tvm.relax.to_tir import DEFAULT_LOWERING, model_to_tir
     from usmp_dialect.tvm.relax.model_spec import load_model
+    from usmp_dialect.tvm.relax.to_tir import DEFAULT_LOWERING, model_to_tir
     from usmp_dialect.tvm.tvmscript.importer import import_module
 
     mod, weights = load_model(str(ROOT / "examples" / "models" / spec))
