@@ -500,6 +500,130 @@ USMP_INLINE void usmp_conv_rows_x4(const int8_t* x, const int8_t* w, const void*
 }
 #endif
 
+#if defined(USMP_HELIUM)
+/* The bounds of usmp_conv_cols_x4's stack: a window's taps (3x3x64 and 10x4x1 fit), the
+ * output channels' constants. A larger convolution takes usmp_conv_rows_x4. */
+#define USMP_COLS 640
+#define USMP_CHANNELS 128
+
+/* n bytes of `value` at dst. */
+static void usmp_fill(int8_t* dst, int8_t value, int32_t n) {
+  const int8x16_t v = vdupq_n_s8(value);
+  for (int32_t k = 0; k < n; k += 16) vstrbq_p_s8(dst + k, v, vctp8q((uint32_t)(n - k)));
+}
+
+static void usmp_copy(int8_t* dst, const int8_t* src, int32_t n) {
+  for (int32_t k = 0; k < n; k += 16) {
+    const mve_pred16_t part = vctp8q((uint32_t)(n - k));
+    vstrbq_p_s8(dst + k, vldrbq_z_s8(src + k, part), part);
+  }
+}
+
+/* Four output channels of one pixel of usmp_conv_cols_x4 (`lanes` of them: the weights of
+ * the others are w0's): its window in `cols`, the channels' bias less the zero point's
+ * share in `inside`. */
+USMP_INLINE void usmp_cols_channels_x4(const int8_t* cols, const int8_t* w0, const int8_t* w1,
+                                       const int8_t* w2, const int8_t* w3, int32_t filter,
+                                       int32x4_t inside, int32x4_t multiplier, int32x4_t shift,
+                                       mve_pred16_t lanes, int8_t* out,
+                                       const struct usmp_conv* p) {
+  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  for (int32_t b = filter >> 4; b > 0; --b) {
+    const int8x16_t xv = vldrbq_s8(cols);
+    cols += 16;
+    a0 = vmladavaq_s8(a0, xv, vldrbq_s8(w0));
+    w0 += 16;
+    a1 = vmladavaq_s8(a1, xv, vldrbq_s8(w1));
+    w1 += 16;
+    a2 = vmladavaq_s8(a2, xv, vldrbq_s8(w2));
+    w2 += 16;
+    a3 = vmladavaq_s8(a3, xv, vldrbq_s8(w3));
+    w3 += 16;
+  }
+  if (filter & 15) {
+    const mve_pred16_t last = vctp8q((uint32_t)(filter & 15));
+    const int8x16_t xv = vldrbq_z_s8(cols, last);
+    a0 = vmladavaq_p_s8(a0, xv, vldrbq_z_s8(w0, last), last);
+    a1 = vmladavaq_p_s8(a1, xv, vldrbq_z_s8(w1, last), last);
+    a2 = vmladavaq_p_s8(a2, xv, vldrbq_z_s8(w2, last), last);
+    a3 = vmladavaq_p_s8(a3, xv, vldrbq_z_s8(w3, last), last);
+  }
+  const int32x4_t acc = vaddq_s32(usmp_lanes(a0, a1, a2, a3), inside);
+  vstrbq_p_s32(out, usmp_requantize_x4(acc, multiplier, shift, p), lanes);
+}
+
+/* One output pixel of usmp_conv_cols_x4, every channel. */
+USMP_INLINE void usmp_cols_pixel_x4(const int8_t* cols, const int8_t* w, const int32_t* inside,
+                                      const int32_t* multipliers, const int8_t* shifts,
+                                      int8_t* out, int32_t filter, const struct usmp_conv* p) {
+  const int32_t out_c = p->out_c;
+  int32_t c = 0;
+  for (; c + 4 <= out_c; c += 4) {
+    const int8_t* w0 = w + (ptrdiff_t)c * filter;
+    const int32x4_t multiplier = multipliers ? vldrwq_s32(multipliers + c) : vdupq_n_s32(p->multiplier);
+    const int32x4_t shift = multipliers ? vldrbq_s32(shifts + c) : vdupq_n_s32(p->shift);
+    usmp_cols_channels_x4(cols, w0, w0 + filter, w0 + 2 * filter, w0 + 3 * filter, filter,
+                          vldrwq_s32(inside + c), multiplier, shift, vctp32q(4), out + c, p);
+  }
+  if (c < out_c) {
+    const int32_t left = out_c - c;
+    const mve_pred16_t lanes = vctp32q((uint32_t)left);
+    const int8_t* w0 = w + (ptrdiff_t)c * filter;
+    int32x4_t multiplier, shift;
+    usmp_scale_x4(multipliers, shifts, c, lanes, p, &multiplier, &shift);
+    usmp_cols_channels_x4(cols, w0, left > 1 ? w0 + filter : w0, left > 2 ? w0 + 2 * filter : w0,
+                          w0, filter, vldrwq_z_s32(inside + c, lanes), multiplier, shift, lanes,
+                          out + c, p);
+  }
+}
+
+/* CONV_2D of a window of at most USMP_COLS taps, pixel by pixel: the window copied into
+ * `cols` in the filter's order (an im2col of one pixel), a tap outside the input as the
+ * input's zero point, so that every window is one dot product of `filter` bytes less the
+ * zero point's share of the whole filter (no edge case); four output channels a time
+ * share each load of the window. Each channel's bias less that share is taken once, into
+ * `inside`. */
+static void usmp_conv_cols_x4(const int8_t* x, const int8_t* w, const void* bias,
+                              const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                              const struct usmp_conv* params) {
+  const struct usmp_conv copy = *params; /* not reread after each store through y */
+  const struct usmp_conv* p = &copy;
+  int8_t cols[USMP_COLS];
+  int32_t inside[USMP_CHANNELS];
+  const int32_t filter = p->k_h * p->k_w * p->in_c, out_c = p->out_c;
+  const int32_t x_row = p->in_w * p->in_c, w_row = p->k_w * p->in_c, y_row = p->out_w * out_c;
+  const int8_t zp = (int8_t)p->input_zp;
+  for (int32_t c = 0; c < out_c; ++c)
+    inside[c] = usmp_bias(bias, p->bias_bytes, c) -
+                p->input_zp * usmp_sum(w + (ptrdiff_t)c * filter, filter);
+  int32_t begin, end;
+  usmp_row_range(p, &begin, &end);
+  for (int32_t oy = begin; oy < end; ++oy) {
+    const int32_t y0 = oy * p->stride_h - p->pad_top;
+    int32_t kh0, kh1;
+    usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
+    int8_t* out = y + usmp_row_at(oy, p->out_rows, y_row);
+    for (int32_t ox = 0; ox < p->out_w; ++ox, out += out_c) {
+      const int32_t x0 = ox * p->stride_w - p->pad_left;
+      int32_t kw0, kw1;
+      usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
+      const int32_t before = kw0 * p->in_c, run = (kw1 - kw0) * p->in_c;
+      usmp_fill(cols, zp, kh0 * w_row);
+      for (int32_t kh = kh0; kh < kh1; ++kh) {
+        int8_t* dst = cols + (ptrdiff_t)kh * w_row;
+        usmp_fill(dst, zp, before);
+        usmp_copy(dst + before,
+                  x + usmp_row_at(y0 + kh, p->in_rows, x_row) + (ptrdiff_t)(x0 + kw0) * p->in_c,
+                  run);
+        usmp_fill(dst + before + run, zp, w_row - before - run);
+      }
+      usmp_fill(cols + (ptrdiff_t)kh1 * w_row, zp, (p->k_h - kh1) * w_row);
+      usmp_cols_pixel_x4(cols, w, inside, multipliers, shifts, out, filter, p);
+    }
+  }
+}
+#endif
+
 /* CONV_2D of NHWC x by OHWI w (dilation 1, one group). A window's row of taps inside
  * the input is contiguous in x and in w: one dot product. */
 USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias,
@@ -522,6 +646,10 @@ USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias
     return;
   }
 #if defined(USMP_HELIUM)
+  if (p->k_h * p->k_w * p->in_c <= USMP_COLS && p->out_c <= USMP_CHANNELS) {
+    usmp_conv_cols_x4(x, w, bias, multipliers, shifts, y, p);
+    return;
+  }
   /* Two copies: an input in a rolling buffer (a window may cross its end) or not. */
   if (p->in_rows < p->in_h)
     usmp_conv_rows_x4(x, w, bias, multipliers, shifts, y, p, 1);
