@@ -704,6 +704,25 @@ static int32x4_t usmp_products_x4(const int8_t* x, const int8_t* w, int32_t rows
   return acc;
 }
 
+/* usmp_products_x4 of a window cut by the input's edge, and in *weights the sum of the
+ * weights of its taps (the share of the zero point): the loads unpredicated. */
+static int32x4_t usmp_cut_products_x4(const int8_t* x, const int8_t* w, int32_t rows,
+                                      int32_t cols, int32_t x_row, int32_t w_row,
+                                      int32_t channels, int32x4_t* weights) {
+  int32x4_t acc = vdupq_n_s32(0), sum = vdupq_n_s32(0);
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+    const int8_t* xt = x;
+    const int8_t* wt = w;
+    for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels) {
+      const int32x4_t wv = vldrbq_s32(wt);
+      acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(xt), wv));
+      sum = vaddq_s32(sum, wv);
+    }
+  }
+  *weights = sum;
+  return acc;
+}
+
 /* usmp_products_x4 of two windows `next` bytes apart (two output pixels of a row): one
  * load of the weights for both; the second's sum in *second. */
 static int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int32_t rows,
@@ -792,7 +811,11 @@ USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const 
           out += channels;
         } else if (full && rows == p->k_h && cols == p->k_w)
           acc = vaddq_s32(inside, usmp_products_x4(xs, ws, rows, cols, x_row, w_row, channels));
-        else
+        else if (full) {
+          int32x4_t weights_in;
+          acc = usmp_cut_products_x4(xs, ws, rows, cols, x_row, w_row, channels, &weights_in);
+          acc = vaddq_s32(b, vsubq_s32(acc, vmulq_n_s32(weights_in, p->input_zp)));
+        } else
           acc = vaddq_s32(b, usmp_taps_p_x4(xs, ws, rows, cols, x_row, w_row, channels, zp, lanes));
         vstrbq_p_s32(out, usmp_requantize_x4(acc, multiplier, shift, p), lanes);
       }
