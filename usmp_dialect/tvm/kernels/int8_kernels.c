@@ -20,7 +20,9 @@
 #if defined(__GNUC__)
 #define USMP_KERNEL static __attribute__((unused))
 #define USMP_INLINE static inline __attribute__((always_inline))
+#define USMP_NOINLINE static __attribute__((noinline))
 #else
+#define USMP_NOINLINE static
 #define USMP_KERNEL static
 #define USMP_INLINE static inline
 #endif
@@ -705,10 +707,11 @@ static int32x4_t usmp_products_x4(const int8_t* x, const int8_t* w, int32_t rows
 }
 
 /* usmp_products_x4 of a window cut by the input's edge, and in *weights the sum of the
- * weights of its taps (the share of the zero point): the loads unpredicated. */
-static int32x4_t usmp_cut_products_x4(const int8_t* x, const int8_t* w, int32_t rows,
-                                      int32_t cols, int32_t x_row, int32_t w_row,
-                                      int32_t channels, int32x4_t* weights) {
+ * weights of its taps (the share of the zero point): the loads unpredicated. Not inlined:
+ * inlined, it took registers from the whole windows' loops (person_detect +1.2%). */
+USMP_NOINLINE int32x4_t usmp_cut_products_x4(const int8_t* x, const int8_t* w, int32_t rows,
+                                             int32_t cols, int32_t x_row, int32_t w_row,
+                                             int32_t channels, int32x4_t* weights) {
   int32x4_t acc = vdupq_n_s32(0), sum = vdupq_n_s32(0);
   for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
     const int8_t* xt = x;
