@@ -562,7 +562,8 @@ USMP_INLINE void usmp_cols_pixel_x4(const int8_t* cols, const int8_t* w, const i
   int32_t c = 0;
   for (; c + 4 <= out_c; c += 4) {
     const int8_t* w0 = w + (ptrdiff_t)c * filter;
-    const int32x4_t multiplier = multipliers ? vldrwq_s32(multipliers + c) : vdupq_n_s32(p->multiplier);
+    const int32x4_t multiplier =
+        multipliers ? vldrwq_s32(multipliers + c) : vdupq_n_s32(p->multiplier);
     const int32x4_t shift = multipliers ? vldrbq_s32(shifts + c) : vdupq_n_s32(p->shift);
     usmp_cols_channels_x4(cols, w0, w0 + filter, w0 + 2 * filter, w0 + 3 * filter, filter,
                           vldrwq_s32(inside + c), multiplier, shift, vctp32q(4), out + c, p);
@@ -595,6 +596,7 @@ static void usmp_conv_cols_x4(const int8_t* x, const int8_t* w, const void* bias
   const int32_t filter = p->k_h * p->k_w * p->in_c, out_c = p->out_c;
   const int32_t x_row = p->in_w * p->in_c, w_row = p->k_w * p->in_c, y_row = p->out_w * out_c;
   const int8_t zp = (int8_t)p->input_zp;
+  const ptrdiff_t x_size = (ptrdiff_t)p->in_rows * x_row;
   for (int32_t c = 0; c < out_c; ++c)
     inside[c] = usmp_bias(bias, p->bias_bytes, c) -
                 p->input_zp * usmp_sum(w + (ptrdiff_t)c * filter, filter);
@@ -605,21 +607,30 @@ static void usmp_conv_cols_x4(const int8_t* x, const int8_t* w, const void* bias
     int32_t kh0, kh1;
     usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
     int8_t* out = y + usmp_row_at(oy, p->out_rows, y_row);
+    const int8_t* x_first = x + usmp_row_at(y0 + kh0, p->in_rows, x_row);
     for (int32_t ox = 0; ox < p->out_w; ++ox, out += out_c) {
       const int32_t x0 = ox * p->stride_w - p->pad_left;
       int32_t kw0, kw1;
       usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
       const int32_t before = kw0 * p->in_c, run = (kw1 - kw0) * p->in_c;
+      const int8_t* xr = x_first + (ptrdiff_t)(x0 + kw0) * p->in_c;
+      int8_t* dst = cols + (ptrdiff_t)kh0 * w_row;
       usmp_fill(cols, zp, kh0 * w_row);
-      for (int32_t kh = kh0; kh < kh1; ++kh) {
-        int8_t* dst = cols + (ptrdiff_t)kh * w_row;
-        usmp_fill(dst, zp, before);
-        usmp_copy(dst + before,
-                  x + usmp_row_at(y0 + kh, p->in_rows, x_row) + (ptrdiff_t)(x0 + kw0) * p->in_c,
-                  run);
-        usmp_fill(dst + before + run, zp, w_row - before - run);
+      const int8_t* limit = x + x_size;
+      if (run == w_row) { /* the window's rows whole: copies only */
+        for (int32_t kh = kh0; kh < kh1; ++kh, dst += w_row) {
+          usmp_copy(dst, xr, w_row);
+          xr = usmp_next_row(xr, x_row, limit, x_size);
+        }
+      } else {
+        for (int32_t kh = kh0; kh < kh1; ++kh, dst += w_row) {
+          usmp_fill(dst, zp, before);
+          usmp_copy(dst + before, xr, run);
+          usmp_fill(dst + before + run, zp, w_row - before - run);
+          xr = usmp_next_row(xr, x_row, limit, x_size);
+        }
       }
-      usmp_fill(cols + (ptrdiff_t)kh1 * w_row, zp, (p->k_h - kh1) * w_row);
+      usmp_fill(dst, zp, (p->k_h - kh1) * w_row);
       usmp_cols_pixel_x4(cols, w, inside, multipliers, shifts, out, filter, p);
     }
   }
