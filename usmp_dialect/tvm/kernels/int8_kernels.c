@@ -743,6 +743,20 @@ static int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int32_t row
                                    int32_t cols, int32_t x_row, int32_t w_row,
                                    int32_t channels, int32_t next, int32x4_t* second) {
   int32x4_t acc0 = vdupq_n_s32(0), acc1 = vdupq_n_s32(0);
+  if (cols == 3) { /* a 3-wide window (the usual), its row unrolled */
+    for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+      const int32x4_t w0 = vldrbq_s32(w), w1 = vldrbq_s32(w + channels);
+      const int32x4_t w2 = vldrbq_s32(w + 2 * channels);
+      acc0 = vaddq_s32(acc0, vmulq_s32(vldrbq_s32(x), w0));
+      acc1 = vaddq_s32(acc1, vmulq_s32(vldrbq_s32(x + next), w0));
+      acc0 = vaddq_s32(acc0, vmulq_s32(vldrbq_s32(x + channels), w1));
+      acc1 = vaddq_s32(acc1, vmulq_s32(vldrbq_s32(x + next + channels), w1));
+      acc0 = vaddq_s32(acc0, vmulq_s32(vldrbq_s32(x + 2 * channels), w2));
+      acc1 = vaddq_s32(acc1, vmulq_s32(vldrbq_s32(x + next + 2 * channels), w2));
+    }
+    *second = acc1;
+    return acc0;
+  }
   for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
     const int8_t* xt = x;
     const int8_t* wt = w;
