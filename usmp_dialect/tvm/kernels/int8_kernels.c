@@ -704,10 +704,23 @@ USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias
 }
 
 #if defined(USMP_HELIUM)
-/* Sum of x * w over `rows` x `cols` taps of four channels (steps as usmp_taps_p_x4). */
-static int32x4_t usmp_products_x4(const int8_t* x, const int8_t* w, int32_t rows, int32_t cols,
-                                  int32_t x_row, int32_t w_row, int32_t channels) {
+/* Sum of x * w over `rows` x `cols` taps of four channels (steps as usmp_taps_p_x4). This
+ * and the next two are not inlined: inlined, their loops took the registers of the
+ * depthwise's pixel loop (vww +7%). */
+USMP_NOINLINE int32x4_t usmp_products_x4(const int8_t* x, const int8_t* w, int32_t rows,
+                                         int32_t cols, int32_t x_row, int32_t w_row,
+                                         int32_t channels) {
   int32x4_t acc = vdupq_n_s32(0);
+  if (cols == 3) { /* as usmp_products2_x4's */
+    for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+      const int8_t* x2 = x + 2 * channels;
+      const int8_t* w2 = w + 2 * channels;
+      acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(x), vldrbq_s32(w)));
+      acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(x + channels), vldrbq_s32(w + channels)));
+      acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(x2), vldrbq_s32(w2)));
+    }
+    return acc;
+  }
   for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
     const int8_t* xt = x;
     const int8_t* wt = w;
@@ -718,8 +731,7 @@ static int32x4_t usmp_products_x4(const int8_t* x, const int8_t* w, int32_t rows
 }
 
 /* usmp_products_x4 of a window cut by the input's edge, and in *weights the sum of the
- * weights of its taps (the share of the zero point): the loads unpredicated. Not inlined:
- * inlined, it took registers from the whole windows' loops (person_detect +1.2%). */
+ * weights of its taps (the share of the zero point): the loads unpredicated. */
 USMP_NOINLINE int32x4_t usmp_cut_products_x4(const int8_t* x, const int8_t* w, int32_t rows,
                                              int32_t cols, int32_t x_row, int32_t w_row,
                                              int32_t channels, int32x4_t* weights) {
@@ -739,9 +751,10 @@ USMP_NOINLINE int32x4_t usmp_cut_products_x4(const int8_t* x, const int8_t* w, i
 
 /* usmp_products_x4 of two windows `next` bytes apart (two output pixels of a row): one
  * load of the weights for both; the second's sum in *second. */
-static int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int32_t rows,
-                                   int32_t cols, int32_t x_row, int32_t w_row,
-                                   int32_t channels, int32_t next, int32x4_t* second) {
+USMP_NOINLINE int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int32_t rows,
+                                          int32_t cols, int32_t x_row, int32_t w_row,
+                                          int32_t channels, int32_t next,
+                                          int32x4_t* second) {
   int32x4_t acc0 = vdupq_n_s32(0), acc1 = vdupq_n_s32(0);
   if (cols == 3) { /* a 3-wide window (the usual), its row unrolled */
     for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
