@@ -906,6 +906,52 @@ static int32_t usmp_depthwise_pixel_x4(const int8_t* xs, const int8_t* ws, int32
 }
 #endif
 
+#if defined(USMP_HELIUM)
+/* DEPTHWISE_CONV_2D of a depth multiplier of 4k: four output channels of one input channel
+ * a time, its value times four weights (VMLA by a scalar). Its own function: in
+ * usmp_depthwise_s8's loops the compiler spilled this one's pointers. */
+USMP_NOINLINE void usmp_depthwise_multiplier_x4(const int8_t* x, const int8_t* w,
+                                                const void* bias, const int32_t* multipliers,
+                                                const int8_t* shifts, int8_t* y,
+                                                const struct usmp_conv* params) {
+  const struct usmp_conv copy = *params; /* not reread after each store through y */
+  const struct usmp_conv* p = &copy;
+  const int32_t in_c = p->in_c, out_c = p->out_c, m = p->out_c / p->in_c;
+  const int32_t x_row = p->in_w * in_c, w_row = p->k_w * out_c;
+  const int8_t* limit = x + (ptrdiff_t)p->in_rows * x_row;
+  int32_t begin, end;
+  usmp_row_range(p, &begin, &end);
+  for (int32_t oy = begin; oy < end; ++oy) {
+    const int32_t y0 = oy * p->stride_h - p->pad_top;
+    int32_t kh0, kh1;
+    usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
+    const int8_t* x_first = x + usmp_row_at(y0 + kh0, p->in_rows, x_row);
+    int8_t* out = y + usmp_row_at(oy, p->out_rows, p->out_w * out_c);
+    for (int32_t ox = 0; ox < p->out_w; ++ox, out += out_c) {
+      const int32_t x0 = ox * p->stride_w - p->pad_left;
+      int32_t kw0, kw1;
+      usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
+      const int32_t rows = kh1 - kh0, cols = kw1 - kw0;
+      const int8_t* window = x_first + (ptrdiff_t)(x0 + kw0) * in_c;
+      const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * out_c;
+      for (int32_t c = 0; c < out_c; c += 4) {
+        int32x4_t acc = vdupq_n_s32(0);
+        const int8_t* xr = window + c / m;
+        const int8_t* wr = ws + c;
+        for (int32_t r = 0; r < rows; ++r, wr += w_row) {
+          const int8_t* xt = xr;
+          const int8_t* wt = wr;
+          for (int32_t t = 0; t < cols; ++t, xt += in_c, wt += out_c)
+            acc = vmlaq_n_s32(acc, vldrbq_s32(wt), *xt - p->input_zp);
+          xr = usmp_next_row(xr, x_row, limit, limit - x);
+        }
+        usmp_store_x4(out, acc, c, vctp32q(4), bias, multipliers, shifts, p);
+      }
+    }
+  }
+}
+#endif
+
 /* DEPTHWISE_CONV_2D of NHWC x by w [1, KH, KW, C x M] (M the depth multiplier: output
  * channel c reads input channel c / M), dilation 1. */
 USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void* bias,
@@ -918,6 +964,10 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
       usmp_depthwise_rows_x4(x, w, bias, multipliers, shifts, y, p, 1);
     else
       usmp_depthwise_rows_x4(x, w, bias, multipliers, shifts, y, p, 0);
+    return;
+  }
+  if (m % 4 == 0) {
+    usmp_depthwise_multiplier_x4(x, w, bias, multipliers, shifts, y, p);
     return;
   }
 #endif
@@ -934,24 +984,7 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
       usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
       int8_t* out = y + usmp_row_at(oy, p->out_rows, p->out_w * out_c) + (ptrdiff_t)ox * out_c;
       int32_t c = 0;
-#if defined(USMP_HELIUM)
-      const int32_t rows = kh1 - kh0, cols = kw1 - kw0;
-      const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * out_c;
-      if (m % 4 == 0) {
-        /* Four output channels of one input channel: its value times four weights. */
-        for (; c < out_c; c += 4) {
-          int32x4_t acc = vdupq_n_s32(0);
-          for (int32_t r = 0; r < rows; ++r) {
-            const int8_t* xt = x + usmp_row_at(y0 + kh0 + r, p->in_rows, x_row) +
-                               (ptrdiff_t)(x0 + kw0) * in_c + c / m;
-            const int8_t* wt = ws + (ptrdiff_t)r * p->k_w * out_c + c;
-            for (int32_t t = 0; t < cols; ++t, xt += in_c, wt += out_c)
-              acc = vmlaq_n_s32(acc, vldrbq_s32(wt), *xt - p->input_zp);
-          }
-          usmp_store_x4(out, acc, c, vctp32q(4), bias, multipliers, shifts, p);
-        }
-      }
-#elif defined(USMP_DSP)
+#if defined(USMP_DSP)
       if (m == 1) {
         const int8_t* xs = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * in_c;
         const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * out_c;
