@@ -783,6 +783,32 @@ USMP_NOINLINE int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int3
   return acc0;
 }
 
+/* Four output pixels of a row (their windows `next` bytes apart, whole) of four channels:
+ * one load of the weights for the four, each pixel's products plus `inside` requantized
+ * and stored at `out` a pixel (`channels` bytes) apart. */
+USMP_NOINLINE void usmp_pixels4_x4(const int8_t* x, const int8_t* w, int32_t rows, int32_t cols,
+                                   int32_t x_row, int32_t w_row, int32_t channels, int32_t next,
+                                   int8_t* out, int32x4_t inside, int32x4_t multiplier,
+                                   int32x4_t shift, mve_pred16_t lanes,
+                                   const struct usmp_conv* p) {
+  int32x4_t a0 = inside, a1 = inside, a2 = inside, a3 = inside;
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+    const int8_t* xt = x;
+    const int8_t* wt = w;
+    for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels) {
+      const int32x4_t wv = vldrbq_s32(wt);
+      a0 = vaddq_s32(a0, vmulq_s32(vldrbq_s32(xt), wv));
+      a1 = vaddq_s32(a1, vmulq_s32(vldrbq_s32(xt + next), wv));
+      a2 = vaddq_s32(a2, vmulq_s32(vldrbq_s32(xt + 2 * next), wv));
+      a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(xt + 3 * next), wv));
+    }
+  }
+  vstrbq_p_s32(out, usmp_requantize_x4(a0, multiplier, shift, p), lanes);
+  vstrbq_p_s32(out + channels, usmp_requantize_x4(a1, multiplier, shift, p), lanes);
+  vstrbq_p_s32(out + 2 * channels, usmp_requantize_x4(a2, multiplier, shift, p), lanes);
+  vstrbq_p_s32(out + 3 * channels, usmp_requantize_x4(a3, multiplier, shift, p), lanes);
+}
+
 /* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every pixel of the
  * output rows: the channels' bias, multipliers, shifts and weights' sum (less the zero
  * point's share, for a window inside the input) loaded once; `rolling` as
@@ -840,6 +866,13 @@ USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const 
                                                 channels, zp, lanes));
             acc = vaddq_s32(b, acc);
           }
+        } else if (full && rows == p->k_h && cols == p->k_w && ox + 3 < p->out_w &&
+                   x0 + 3 * p->stride_w + p->k_w <= p->in_w) {
+          usmp_pixels4_x4(xs, ws, rows, cols, x_row, w_row, channels, p->stride_w * channels,
+                          out, inside, multiplier, shift, lanes, p);
+          ox += 3;
+          out += 3 * channels;
+          continue;
         } else if (full && rows == p->k_h && cols == p->k_w && ox + 1 < p->out_w &&
             next + p->k_w <= p->in_w) {
           int32x4_t acc1;
