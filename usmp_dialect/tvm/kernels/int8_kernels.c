@@ -736,6 +736,21 @@ USMP_NOINLINE int32x4_t usmp_cut_products_x4(const int8_t* x, const int8_t* w, i
                                              int32_t cols, int32_t x_row, int32_t w_row,
                                              int32_t channels, int32x4_t* weights) {
   int32x4_t acc = vdupq_n_s32(0), sum = vdupq_n_s32(0);
+  if (cols == 2 || cols == 3) { /* the usual cut of a 3x3 window: its rows unrolled */
+    for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+      const int32x4_t w0 = vldrbq_s32(w), w1 = vldrbq_s32(w + channels);
+      acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(x), w0));
+      acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(x + channels), w1));
+      sum = vaddq_s32(sum, vaddq_s32(w0, w1));
+      if (cols == 3) {
+        const int32x4_t w2 = vldrbq_s32(w + 2 * channels);
+        acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(x + 2 * channels), w2));
+        sum = vaddq_s32(sum, w2);
+      }
+    }
+    *weights = sum;
+    return acc;
+  }
   for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
     const int8_t* xt = x;
     const int8_t* wt = w;
