@@ -39,8 +39,11 @@ options are a FlexBuffer map in its custom options. Every kernel is a TE kernel 
 - SignalIrfft (int16): kissfft's `kiss_fftri`: the bins folded into a half-length complex
   buffer, then the inverse complex FFT (its twiddles' phases negated, kf_bfly4's turn
   the other way).
-- SignalDelay, SignalFramer (prefilled), SignalOverlapAdd (int16 saturating, float32):
+- SignalDelay, SignalFramer, SignalOverlapAdd (int16 saturating, float32), SignalStacker:
   the samples TFLM's circular buffers keep from run to run are a variable, first zeros.
+  A framer without prefill and a stacker give a frame only once the buffer holds one:
+  how full it is is a second variable (an int32 count), their output_valid says whether
+  the run's frames are, and an invalid frame is left unwritten, as TFLM leaves it.
 
 A signal operator whose tensors contradict its options or TFLM's kernel (ranks, types, a
 filter bank's channel count, an FFT length) is an `OperatorRejected` naming the tensor.
@@ -70,6 +73,10 @@ _PCAN_OUTPUT_BITS = 6
 _LOG_SEGMENTS_LOG2 = 7
 _LOG_SCALE_LOG2 = 16
 _LOG_COEFF = 45426  # ln(2) in Q16
+
+# What a carrying converter returns first: each state's (tensor it is named after, value
+# after the run).
+_States = list[tuple[Any, Any]]
 
 
 def log2_correction_table() -> np.ndarray:
@@ -818,11 +825,11 @@ class _Subtraction:
 
 def convert_spectral_subtraction(
     converter: Any, op: Any, state: Callable[[Any, np.ndarray], Any]
-) -> tuple[Any, Any, None]:
-    """The operator's outputs set; returns (its noise estimate tensor, the estimate after the
-    run, None). `state(tensor, initial)` is the estimate before the run, a variable of the import
-    whose first value is `initial` (TFLM's reset: zeros), its next value the estimate
-    after."""
+) -> tuple[_States, None]:
+    """The operator's outputs set; returns ([(its noise estimate tensor, the estimate after
+    the run)], None). `state(tensor, initial)` is the estimate before the run, a variable
+    of the import whose first value is `initial` (TFLM's reset: zeros), its next value
+    the estimate after."""
     (x,), (out, noise) = _check_tensors(
         converter,
         op,
@@ -834,24 +841,42 @@ def convert_spectral_subtraction(
         _same_length(
             name, _shape_of(tensor), options.channels, f"its num_channels {options.channels}"
         )
-    bb = converter.bb
     signal = converter.get_tensor_expr(x)
     before = state(noise, np.zeros(options.channels, np.uint32))
-    after = bb.emit(
-        bb.call_te(
-            options.estimate,
-            signal,
-            before,
-            primfunc_name_hint="signal_spectral_subtraction_state",
-            # The estimate after (param 2) may be the estimate before's buffer (param 1).
-            primfunc_attrs={IN_PLACE_ATTR: [[1, 2]], "op_pattern": OPAQUE, SIGNAL_KERNEL_ATTR: 1},
-        )
+    # The estimate after (param 2) may be the estimate before's buffer (param 1).
+    after = _emit_in_place(
+        converter,
+        options.estimate,
+        signal,
+        before,
+        pairs=[[1, 2]],
+        primfunc_name_hint="signal_spectral_subtraction_state",
     )
     result = _emit(
         converter, options.output, signal, after, primfunc_name_hint="signal_spectral_subtraction"
     )
     _set_outputs(converter, [out, noise], [result, after])
-    return noise, after, None
+    return [(noise, after)], None
+
+
+def _emit_in_place(
+    converter: Any, kernel: Any, *args: Any, pairs: list[list[int]], primfunc_name_hint: str
+) -> Any:
+    """`kernel`'s call emitted as `_emit` does, its `usmp.in_place` `pairs`: the state it
+    updates (an output param) computed correctly in the buffer of its value before (an
+    input param), which `tir-state-to-allocations` then makes one buffer."""
+    return converter.bb.emit(
+        converter.bb.call_te(
+            kernel,
+            *args,
+            primfunc_name_hint=primfunc_name_hint,
+            primfunc_attrs={IN_PLACE_ATTR: pairs, "op_pattern": OPAQUE, SIGNAL_KERNEL_ATTR: 1},
+        )
+    )
+
+
+def _item(converter: Any, value: Any, index: int) -> Any:
+    return converter.bb.emit(relax.TupleGetItem(value, index))
 
 
 class _Carried:
@@ -873,6 +898,16 @@ class _Carried:
             data[r, tirx.max(at - self.carried, 0)],
         )
 
+    def kept_after(self, data: Any, kept: Any) -> Any:
+        """The samples kept after the run (element i reads element `consumed` + i of the
+        sequence, ahead of it: computed in place)."""
+        last = self.carried + self.consumed - 1
+
+        def at(r: Any, i: Any) -> Any:
+            return self.sample(data, kept, r, tirx.min(i + self.consumed, last))
+
+        return te.compute((int(data.shape[0]), self.kept_width), at, name="kept")
+
     def emit(
         self,
         converter: Any,
@@ -883,11 +918,7 @@ class _Carried:
         name: str,
     ) -> tuple[Any, Any]:
         """(the output, the kept samples after the run), two kernels: the first reads the
-        kept samples before, the second updates them (in place: element i reads element
-        `consumed` + i, ahead of it)."""
-
-        rows = output_shape[0]
-        last = self.carried + self.consumed - 1
+        kept samples before, the second updates them in place."""
 
         def given(data: Any, kept: Any) -> Any:
             return te.compute(
@@ -896,27 +927,15 @@ class _Carried:
                 name=name,
             )
 
-        def kept_after(data: Any, kept: Any) -> Any:
-            def at(r: Any, i: Any) -> Any:
-                return self.sample(data, kept, r, tirx.min(i + self.consumed, last))
-
-            return te.compute((rows, self.kept_width), at, name="kept")
-
-        bb = converter.bb
         result = _emit(converter, given, rows_of, before, primfunc_name_hint=f"signal_{name}")
-        after = bb.emit(
-            bb.call_te(
-                kept_after,
-                rows_of,
-                before,
-                primfunc_name_hint=f"signal_{name}_state",
-                # The samples kept after (param 2) may be those before's buffer (param 1).
-                primfunc_attrs={
-                    IN_PLACE_ATTR: [[1, 2]],
-                    "op_pattern": OPAQUE,
-                    SIGNAL_KERNEL_ATTR: 1,
-                },
-            )
+        # The samples kept after (param 2) may be those before's buffer (param 1).
+        after = _emit_in_place(
+            converter,
+            self.kept_after,
+            rows_of,
+            before,
+            pairs=[[1, 2]],
+            primfunc_name_hint=f"signal_{name}_state",
         )
         return result, after
 
@@ -929,12 +948,12 @@ def _rows(converter: Any, x: Any, shape: list[int]) -> tuple[int, Any]:
 
 def convert_delay(
     converter: Any, op: Any, state: Callable[[Any, np.ndarray], Any]
-) -> tuple[Any, Any, Any]:
+) -> tuple[_States, Any]:
     """SignalDelay: each row of the int16 input (its last dim a frame) delayed by
     `delay_length` samples, the samples not yet given out kept from run to run (TFLM's
-    circular buffers, first zeros). Returns (the output tensor, the kept samples after the
-    run, the output); `state(tensor, initial)` as for convert_spectral_subtraction, the
-    kept samples [rows, delay_length] named after the output."""
+    circular buffers, first zeros). Returns ([(the output tensor, the kept samples after
+    the run)], the output); `state(tensor, initial)` as for convert_spectral_subtraction,
+    the kept samples [rows, delay_length] named after the output."""
     (x,), (out,) = _check_tensors(
         converter, op, [("input", "int16", None)], [("output", "int16", None)]
     )
@@ -949,17 +968,53 @@ def convert_delay(
     rows, rows_of = _rows(converter, x, shape)
     before = state(out, np.zeros((rows, carried.kept_width), np.int16))
     result, after = carried.emit(converter, rows_of, before, [rows, frame], lambda i: i, "delayed")
-    return out, after, converter.bb.emit(relax_reshape(result, shape))
+    return [(out, after)], converter.bb.emit(relax_reshape(result, shape))
+
+
+def _written_when(
+    valid: Callable[[list[Any], Any], Any],
+    count: int,
+    shape: list[int],
+    place: Callable[..., tuple[Any, ...]],
+    value: Callable[..., Any],
+) -> Callable[..., Any]:
+    """A TE extern body whose second output is the bool `valid(ins, 0)` (of its inputs'
+    buffers) and whose first output gets, for each of `count` frames f with `valid(ins, f)`
+    and each index of `shape`, `value(ins, f, *index)` at `place(f, *index)`: an invalid
+    frame is left unwritten, as TFLM's kernels leave it."""
+
+    def body(ins: Any, outs: Any) -> Any:
+        with IRBuilder() as builder:
+            given = [T.buffer_proxy(b) for b in ins]
+            out, flag = T.buffer_proxy(outs[0]), T.buffer_proxy(outs[1])
+            with T.serial(0, 1):  # one frame holding the statements
+                flag[()] = valid(given, 0)
+                with (
+                    T.serial(0, count) as f,
+                    T.If(valid(given, f)),
+                    T.Then(),
+                    T.grid(*shape) as grid,
+                ):
+                    index = [grid] if len(shape) == 1 else list(grid)
+                    out[place(f, *index)] = value(given, f, *index)
+            return builder.get()
+
+    return body
 
 
 def convert_framer(
     converter: Any, op: Any, state: Callable[[Any, np.ndarray], Any]
-) -> tuple[Any, Any, Any]:
-    """SignalFramer with `prefill`: each row of int16 samples (n x frame_step of them) cut
-    into n frames of frame_size, frame_step apart, the last frame_size - frame_step
-    samples kept for the next run (first zeros, TFLM's prefill); every frame is valid,
-    so its output_valid is true. Returns (the frames' tensor, the kept samples after the
-    run, the frames); `state` as for convert_delay."""
+) -> tuple[_States, Any]:
+    """SignalFramer: each row of int16 samples (n x frame_step of them) written into TFLM's
+    circular buffer a step at a time, each step's frame the oldest frame_size samples of
+    the buffer once it holds them, the last frame_step discarded. `prefill`: the buffer
+    first holds frame_size - frame_step zeros, every frame is valid, and output_valid is
+    true. Without it the buffer fills over ceil(frame_size / frame_step) steps: a count of
+    the steps seen so far (saturating there; state named after output_valid) says which
+    frames are valid; output_valid is false while any of the run's is not, and an invalid
+    frame is left unwritten, as TFLM leaves it. Either way the samples the buffer keeps
+    are state named after the frames (first zeros). Returns (the states, None: it sets
+    its outputs)."""
 
     (x,), (out, valid) = _check_tensors(
         converter,
@@ -969,30 +1024,172 @@ def convert_framer(
     )
     options = flex_options(op)
     size, step = _option(options, "frame_size"), _option(options, "frame_step")
-    if not options.get("prefill", False):
-        raise OperatorRejected(
-            "its prefill is false: its first frames are invalid until its buffer fills, "
-            "which ours do not count (TFLM's prefilled framer is converted)"
-        )
+    prefill = bool(options.get("prefill", False))
     shape = _shape_of(x)
-    if not shape or step <= 0 or size < step or shape[-1] % step:
+    if not shape or step <= 0 or size <= 0 or shape[-1] < step or shape[-1] % step:
         raise OperatorRejected(
-            f"its input {shape}, frame_size {size} and frame_step {step}: a prefilled "
-            "framer takes rows of whole steps and frames at least a step long"
+            f"its input {shape}, frame_size {size} and frame_step {step}: TFLM's framer "
+            "takes rows of whole steps"
+        )
+    if prefill and size < step:
+        raise OperatorRejected(
+            f"its frame_size {size} is less than its frame_step {step}: TFLM's prefill "
+            "(frame_size - frame_step zeros) would be negative"
         )
     count = shape[-1] // step
     expected = [*shape[:-1], count, size]
     if _shape_of(out) != expected:
         raise OperatorRejected(f"its output is {_shape_of(out)}, its options make {expected}")
-    carried = _Carried(size - step, count * step)
+    steps = -(-size // step)  # TFLM's buffer: frame_size rounded up to whole steps
+    carried = _Carried(size - step if prefill else (steps - 1) * step, count * step)
     rows, rows_of = _rows(converter, x, shape)
     before = state(out, np.zeros((rows, carried.kept_width), np.int16))
-    result, after = carried.emit(
-        converter, rows_of, before, [rows, count, size], lambda f, j: f * step + j, "frames"
+    if prefill:
+        result, after = carried.emit(
+            converter, rows_of, before, [rows, count, size], lambda f, j: f * step + j, "frames"
+        )
+        frames = converter.bb.emit(relax_reshape(result, expected))
+        _set_outputs(converter, [out, valid], [frames, relax.const(True, "bool")])
+        return [(out, after)], None
+    seen = state(valid, np.zeros(1, np.int32))
+
+    def frame_valid(ins: Any, f: Any) -> Any:
+        return ins[2][0] + f + 1 >= steps
+
+    def framed(data: Any, kept: Any, counted: Any) -> Any:
+        def sample(ins: Any, f: Any, r: Any, j: Any) -> Any:
+            return carried.sample(ins[0], ins[1], r, f * step + j)
+
+        body = _written_when(frame_valid, count, [rows, size], lambda f, r, j: (r, f, j), sample)
+        return te.extern(
+            [(rows, count, size), ()],
+            [data, kept, counted],
+            body,
+            dtype=["int16", "bool"],
+            name="frames",
+        )
+
+    def state_after(data: Any, kept: Any, counted: Any) -> Any:
+        saturated = te.compute(
+            (1,), lambda i: tirx.min(counted[i] + count, steps), name="steps_seen"
+        )
+        return [carried.kept_after(data, kept), saturated]
+
+    both = _emit(converter, framed, rows_of, before, seen, primfunc_name_hint="signal_framer")
+    # The kept samples and the count after (params 3, 4) may be those before's (1, 2).
+    after = _emit_in_place(
+        converter,
+        state_after,
+        rows_of,
+        before,
+        seen,
+        pairs=[[1, 3], [2, 4]],
+        primfunc_name_hint="signal_framer_state",
     )
-    frames = converter.bb.emit(relax_reshape(result, expected))
-    _set_outputs(converter, [out, valid], [frames, relax.const(True, "bool")])
-    return out, after, None
+    frames = converter.bb.emit(relax_reshape(_item(converter, both, 0), expected))
+    _set_outputs(converter, [out, valid], [frames, _item(converter, both, 1)])
+    return [(out, _item(converter, after, 0)), (valid, _item(converter, after, 1))], None
+
+
+def convert_stacker(
+    converter: Any, op: Any, state: Callable[[Any, np.ndarray], Any]
+) -> tuple[_States, None]:
+    """SignalStacker: each run's num_channels values (a frame) written into TFLM's circular
+    buffer of left + right + 1 frames, the first run's frame left_context times more;
+    once the buffer is full its frames are the output, output_valid true, and the oldest
+    `stacker_step` frames are discarded; an output not valid is left unwritten. The full
+    buffer's frames are always the latest ones written, so the state is the latest
+    left + right of them (state named after the output, first zeros; before the first
+    run, read as the first frame's copies) and a count (named after output_valid, first
+    0): 0 before the first run, then the frames the buffer holds plus one. Returns (the
+    states, None: it sets its outputs)."""
+
+    (x,), (out, valid) = _check_tensors(
+        converter,
+        op,
+        [("input", "int16", 1)],
+        [("output", "int16", 1), ("output_valid", "bool", 0)],
+    )
+    options = flex_options(op)
+    channels = _option(options, "num_channels")
+    left = _option(options, "stacker_left_context")
+    right = _option(options, "stacker_right_context")
+    step = _option(options, "stacker_step")
+    width = left + right + 1
+    if channels <= 0 or left < 0 or right < 0 or not 0 < step <= width:
+        raise OperatorRejected(
+            f"its num_channels {channels}, contexts {left} and {right} and step {step}: "
+            "TFLM's circular buffer asserts channels and a step of 1 to left + right + 1"
+        )
+    if _shape_of(x) != [channels]:
+        raise OperatorRejected(f"its input is {_shape_of(x)}, its num_channels makes [{channels}]")
+    if _shape_of(out) != [width * channels]:
+        raise OperatorRejected(
+            f"its output is {_shape_of(out)}, its options make [{width * channels}]"
+        )
+    kept_length = (width - 1) * channels
+    before = state(out, np.zeros(max(kept_length, 1), np.int16))
+    counted = state(valid, np.zeros(1, np.int32))
+
+    def held(ins: Any) -> Any:
+        """The frames the buffer holds once this run's are written."""
+        count = ins[2][0]
+        return tirx.Select(count == 0, _const(left + 1, "int32"), count)
+
+    def sequence(ins: Any, i: Any) -> Any:
+        """Value i of the kept frames (the first run: its frame's copies), then the run's."""
+        data, kept, count = ins[0], ins[1], ins[2][0]
+        own = data[tirx.max(i - kept_length, 0)]
+        earlier = tirx.Select(
+            count == 0, data[i % channels], kept[tirx.min(i, max(kept_length, 1) - 1)]
+        )
+        return tirx.Select(i < kept_length, earlier, own)
+
+    def stacked(data: Any, kept: Any, count: Any) -> Any:
+        body = _written_when(
+            lambda ins, _: held(ins) >= width,
+            1,
+            [width * channels],
+            lambda _, i: (i,),
+            lambda ins, _, i: sequence(ins, i),
+        )
+        return te.extern(
+            [(width * channels,), ()],
+            [data, kept, count],
+            body,
+            dtype=["int16", "bool"],
+            name="stacked",
+        )
+
+    def state_after(data: Any, kept: Any, count: Any) -> Any:
+        ins = [data, kept, count]
+        shifted = te.compute(
+            (max(kept_length, 1),),
+            lambda i: sequence(ins, tirx.min(i + channels, width * channels - 1)),
+            name="kept",
+        )
+        frames = held(ins)
+        after = te.compute(
+            (1,),
+            lambda _: tirx.Select(frames >= width, frames - step, frames) + 1,
+            name="frames_held",
+        )
+        return [shifted, after]
+
+    data = converter.get_tensor_expr(x)
+    both = _emit(converter, stacked, data, before, counted, primfunc_name_hint="signal_stacker")
+    # The kept frames and the count after (params 3, 4) may be those before's (1, 2).
+    after = _emit_in_place(
+        converter,
+        state_after,
+        data,
+        before,
+        counted,
+        pairs=[[1, 3], [2, 4]],
+        primfunc_name_hint="signal_stacker_state",
+    )
+    _set_outputs(converter, [out, valid], [_item(converter, both, 0), _item(converter, both, 1)])
+    return [(out, _item(converter, after, 0)), (valid, _item(converter, after, 1))], None
 
 
 def _overlap_add(frames: Any, kept: Any, step: int) -> Any:
@@ -1040,11 +1237,11 @@ def _overlap_add(frames: Any, kept: Any, step: int) -> Any:
 
 def convert_overlap_add(
     converter: Any, op: Any, state: Callable[[Any, np.ndarray], Any]
-) -> tuple[Any, Any, Any]:
+) -> tuple[_States, Any]:
     """SignalOverlapAdd (int16 or float32): frames [..., n_frames, frame_size] overlapped
     `frame_step` apart into [..., n_frames x frame_step], the samples not yet given out
-    kept from run to run (first zeros). Returns (the output tensor, the kept samples after
-    the run, the output); `state` as for convert_delay."""
+    kept from run to run (first zeros). Returns ([(the output tensor, the kept samples
+    after the run)], the output); `state` as for convert_delay."""
 
     options = flex_options(op)
     dtype = {7: "int16", 0: "float32"}.get(_option(options, "T"))
@@ -1067,19 +1264,17 @@ def convert_overlap_add(
     before = state(out, np.zeros((rows, size), dtype))
     bb = converter.bb
     frames = bb.emit(relax_reshape(converter.get_tensor_expr(x), [rows, count, size]))
-    both = bb.emit(
-        bb.call_te(
-            lambda a, k: _overlap_add(a, k, step),
-            frames,
-            before,
-            primfunc_name_hint="signal_overlap_add",
-            # The kept samples after (param 3) may be those before's buffer (param 1).
-            primfunc_attrs={IN_PLACE_ATTR: [[1, 3]], "op_pattern": OPAQUE, SIGNAL_KERNEL_ATTR: 1},
-        )
+    # The kept samples after (param 3) may be those before's buffer (param 1).
+    both = _emit_in_place(
+        converter,
+        lambda a, k: _overlap_add(a, k, step),
+        frames,
+        before,
+        pairs=[[1, 3]],
+        primfunc_name_hint="signal_overlap_add",
     )
-    result = bb.emit(relax.TupleGetItem(both, 0))
-    after = bb.emit(relax.TupleGetItem(both, 1))
-    return out, after, bb.emit(relax_reshape(result, out_shape))
+    result = _item(converter, both, 0)
+    return [(out, _item(converter, both, 1))], bb.emit(relax_reshape(result, out_shape))
 
 
 def relax_reshape(value: Any, shape: list[int]) -> Any:
@@ -1222,11 +1417,12 @@ def signal_converters(converter: Any) -> dict[str, Any]:
 
 
 # The signal operators whose kernels keep state from run to run, each converter called as
-# `convert(converter, op, state)` -> (the tensor the state is named after, its value
-# after the run, the output or None where it set its outputs itself).
+# `convert(converter, op, state)` -> ([(the tensor each state is named after, its value
+# after the run)], the output or None where it set its outputs itself).
 CARRYING_SIGNAL_CONVERTERS = {
     "SignalFilterBankSpectralSubtraction": convert_spectral_subtraction,
     "SignalDelay": convert_delay,
     "SignalFramer": convert_framer,
     "SignalOverlapAdd": convert_overlap_add,
+    "SignalStacker": convert_stacker,
 }
