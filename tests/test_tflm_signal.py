@@ -91,7 +91,12 @@ def _signal_tflite(
     from int8_tflite import _Writer
     from tflite.TensorType import TensorType
 
-    types = {"int16": TensorType.INT16, "float32": TensorType.FLOAT32, "bool": TensorType.BOOL}
+    types = {
+        "int16": TensorType.INT16,
+        "int32": TensorType.INT32,
+        "float32": TensorType.FLOAT32,
+        "bool": TensorType.BOOL,
+    }
     w = _Writer()
     x = w.tensor(given[0], given[1], types[given[2]])
     outs = [w.tensor(name, shape, types[dtype]) for name, shape, dtype in made]
@@ -294,13 +299,18 @@ def test_signal_overlap_add_streams_as_tflm(
     assert f"#define MODEL_STATE_OVERLAPPED_SIZE {size}\n" in header
 
 
-def _fft_tflite(code: str, shape: list[int], out_shape: list[int], fft_length: int) -> bytes:
-    """One int16 SignalRfft or SignalIrfft of `fft_length`."""
+_TENSOR_TYPES = {"int16": 7, "int32": 2, "float32": 0}
+
+
+def _fft_tflite(
+    code: str, shape: list[int], out_shape: list[int], fft_length: int, dtype: str = "int16"
+) -> bytes:
+    """One SignalRfft or SignalIrfft of `fft_length` in `dtype`."""
     return _signal_tflite(
         code,
-        ("given", shape, "int16"),
-        [("transformed", out_shape, "int16")],
-        {"T": 7, "fft_length": fft_length},
+        ("given", shape, dtype),
+        [("transformed", out_shape, dtype)],
+        {"T": _TENSOR_TYPES[dtype], "fft_length": fft_length},
     )
 
 
@@ -323,6 +333,38 @@ def test_fixed_point_ffts_give_tflms_values(
     frames = [rng.integers(-a, a, [length]).astype(np.int16) for a in (32768, 3000, 40, 32768)]
     model = _fft_tflite(code, [length], [out_length], fft_length)
     _streams_as_tflm(model, frames, tmp_path)
+
+
+def _fft_frames(dtype: str, shape: list[int]) -> list[np.ndarray]:
+    """Loud, quiet and tiny random inputs of `dtype`."""
+    rng = np.random.default_rng(8)
+    if dtype == "float32":
+        return [rng.uniform(-a, a, shape).astype(np.float32) for a in (1e4, 1.0, 1e-3)]
+    return [rng.integers(-a, a, shape).astype(np.int32) for a in (2**29, 2**20, 40)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dtype", ["int32", "float32"])
+def test_int32_and_float_ffts_over_rows_give_tflms_values(dtype: str, tmp_path: Path) -> None:
+    """kissfft's FIXED_POINT 32 (Q31 products in int64) and float real FFT and its inverse,
+    two frames a run (TFLM's kernels take any leading dims): int32 exactly (inputs whose
+    sums fit int32: past that kissfft's C overflows, undefined), float32 within float
+    rounding (the operations in kissfft's order: equal on x86-64, which has no FMA to
+    contract them)."""
+    for code, shape, out_shape in (
+        ("SignalRfft", [2, 30], [2, 34]),
+        ("SignalIrfft", [2, 34], [2, 32]),
+    ):
+        model = _fft_tflite(code, shape, out_shape, 32, dtype)
+        path = tmp_path / f"{code}.tflite"
+        path.write_bytes(model)
+        (tmp_path / code).mkdir()
+        ours, theirs, _ = _streamed(path, _fft_frames(dtype, shape), tmp_path / code)
+        if dtype == "int32":
+            np.testing.assert_array_equal(ours, theirs)
+        else:  # equal on x86-64; a few float ulps of each frame's largest value at most
+            largest = np.abs(theirs).max(axis=(1, 2), keepdims=True)
+            assert (np.abs(ours - theirs) <= 1e-6 * largest).all()
 
 
 def _spoiled(model: bytes, tensor: int, dim: int) -> bytes:
