@@ -233,9 +233,10 @@ def test_signal_stacker_streams_as_tflm(left: int, right: int, step: int, tmp_pa
     assert f"#define MODEL_STATE_STACKED_SIZE {(left + right) * 3 * 2}\n" in header
 
 
-def test_contradicting_stacker_and_framer_are_one_diagnostic(tmp_path: Path) -> None:
-    """A stack the options make longer than the output, and a prefilled framer whose frame
-    is shorter than its step (TFLM's prefill would be negative): one line each, naming the
+def test_contradicting_signal_operators_are_one_diagnostic(tmp_path: Path) -> None:
+    """A stack the options make longer than the output, a prefilled framer whose frame is
+    shorter than its step (TFLM's prefill would be negative), an FFT that would take
+    kissfft's generic butterfly (which crashes TFLM's): one line each, naming the
     operator and the tensor it computes."""
     stacker = _signal_tflite(
         "SignalStacker",
@@ -258,6 +259,11 @@ def test_contradicting_stacker_and_framer_are_one_diagnostic(tmp_path: Path) -> 
             _framer_tflite([6], 2, 3),
             "CUSTOM 'SignalFramer' operator 0, computing 'framed': its frame_size 2 is less "
             "than its frame_step 3",
+        ),
+        (
+            _fft_tflite("SignalRfft", [28], [30], 28),
+            "CUSTOM 'SignalRfft' operator 0, computing 'transformed': its fft_length 28 takes "
+            "kissfft's generic radix-7 butterfly",
         ),
     ]
     for model, message in cases:
@@ -321,12 +327,14 @@ def _fft_tflite(
         ("SignalRfft", 50, 64),  # radices 4, 4, 2; zero-padded
         ("SignalIrfft", 34, 32),  # 4, 4
         ("SignalIrfft", 66, 64),  # 4, 4, 2
+        ("SignalRfft", 56, 60),  # 2, 3, 5
+        ("SignalIrfft", 26, 24),  # 4, 3
     ],
 )
 def test_fixed_point_ffts_give_tflms_values(
     code: str, length: int, fft_length: int, tmp_path: Path
 ) -> None:
-    """kissfft's fixed-point real FFT and its inverse (radix-2 and radix-4 stages, TFLM's
+    """kissfft's fixed-point real FFT and its inverse (radix-2, 3, 4 and 5 stages, TFLM's
     int16 arithmetic) on loud and quiet random inputs: TFLM's values exactly."""
     out_length = (fft_length // 2 + 1) * 2 if code == "SignalRfft" else fft_length
     rng = np.random.default_rng(4)
@@ -351,11 +359,11 @@ def test_int32_and_float_ffts_over_rows_give_tflms_values(dtype: str, tmp_path: 
     sums fit int32: past that kissfft's C overflows, undefined), float32 within float
     rounding (the operations in kissfft's order: equal on x86-64, which has no FMA to
     contract them)."""
-    for code, shape, out_shape in (
-        ("SignalRfft", [2, 30], [2, 34]),
-        ("SignalIrfft", [2, 34], [2, 32]),
+    for code, shape, out_shape, fft_length in (
+        ("SignalRfft", [2, 56], [2, 62], 60),  # radices 2, 3, 5
+        ("SignalIrfft", [2, 34], [2, 32], 32),  # 4, 4
     ):
-        model = _fft_tflite(code, shape, out_shape, 32, dtype)
+        model = _fft_tflite(code, shape, out_shape, fft_length, dtype)
         path = tmp_path / f"{code}.tflite"
         path.write_bytes(model)
         (tmp_path / code).mkdir()

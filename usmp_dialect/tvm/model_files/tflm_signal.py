@@ -16,8 +16,9 @@ options are a FlexBuffer map in its custom options. Every kernel is a TE kernel 
   the options' T: int16 (FIXED_POINT 16: each stage's inputs halved or quartered,
   every product rounded from Q15), int32 (FIXED_POINT 32: Q31, products in int64),
   float32. Each row (any leading dims) zero-padded to `fft_length`, a complex FFT of
-  half that length by radix-4 and radix-2 butterflies, then the split into the real
-  transform's spectrum. Its twiddles (kissfft's `kf_cexp`: cosines, rounded to Q15 or
+  half that length by kissfft's butterflies (radix 4, 2, 3 and 5, in kf_factor's
+  order; TFLM's kissfft crashes on its generic one, which is refused), then the split
+  into the real transform's spectrum. Its twiddles (kissfft's `kf_cexp`: cosines, rounded to Q15 or
   Q31 when fixed) are constants computed at import.
 - SignalEnergy: real^2 + imag^2 of each bin from `start_index` to `end_index` (uint32;
   TFLM leaves the other bins unwritten, ours are 0).
@@ -323,6 +324,12 @@ class _KissScalars:
             self._round(w(a[0]) * w(b[1]) + w(a[1]) * w(b[0])),
         )
 
+    def scaled(self, a: Any, b: Any) -> Any:
+        """S_MUL: a real product, rounded when fixed."""
+        if not self.fixed:
+            return a * b
+        return self._round(self._widened(a) * self._widened(b))
+
     def divided(self, value: tuple[Any, Any], k: int) -> tuple[Any, Any]:
         """C_FIXDIV: each part times SAMP_MAX / k, rounded (float: unchanged)."""
         if not self.fixed:
@@ -421,8 +428,8 @@ def _butterflies(
     inverse: bool,
 ) -> None:
     """One level of kf_work: for each block of radix x span complex values (from complex
-    offset `base`), kissfft's radix-4 (kf_bfly4) or radix-2 (kf_bfly2) butterflies, each
-    input first divided by the radix (C_FIXDIV)."""
+    offset `base`), kissfft's butterflies of the radix (kf_bfly2, 3, 4 or 5), each input
+    first divided by the radix (C_FIXDIV)."""
 
     with T.serial(0, half // (radix * span)) as block, T.serial(0, span) as k:
         first = block * radix * span + k
@@ -432,22 +439,106 @@ def _butterflies(
         def turned(q: int) -> tuple[Any, Any]:
             return _bind(scalars.times(values[q], scalars.load(tw, k * stride * q)))
 
-        wrap = scalars.wrap
         if radix == 2:
             t = turned(1)
             scalars.store(out, at[1], (values[0][0] - t[0], values[0][1] - t[1]))
             scalars.store(out, at[0], (values[0][0] + t[0], values[0][1] + t[1]))
-            return
-        s0, s1, s2 = turned(1), turned(2), turned(3)
-        s5 = (wrap(values[0][0] - s1[0]), wrap(values[0][1] - s1[1]))
-        f0 = (wrap(values[0][0] + s1[0]), wrap(values[0][1] + s1[1]))
-        s3 = (wrap(s0[0] + s2[0]), wrap(s0[1] + s2[1]))
-        s4 = (wrap(s0[0] - s2[0]), wrap(s0[1] - s2[1]))
-        scalars.store(out, at[2], (f0[0] - s3[0], f0[1] - s3[1]))
-        scalars.store(out, at[0], (f0[0] + s3[0], f0[1] + s3[1]))
-        turn = -1 if inverse else 1  # kf_bfly4 turns s4 by -i forwards, +i backwards
-        scalars.store(out, at[1], (s5[0] + turn * s4[1], s5[1] - turn * s4[0]))
-        scalars.store(out, at[3], (s5[0] - turn * s4[1], s5[1] + turn * s4[0]))
+        elif radix == 3:
+            _radix_3(scalars, out, at, values, [turned(1), turned(2)], tw, stride * span)
+        elif radix == 4:
+            _radix_4(scalars, out, at, values, [turned(q) for q in (1, 2, 3)], inverse)
+        else:
+            turns = [turned(q) for q in (1, 2, 3, 4)]
+            _radix_5(scalars, out, at, values, turns, tw, stride * span)
+
+
+_Complex = tuple[Any, Any]
+
+
+def _radix_3(
+    scalars: _KissScalars,
+    out: Any,
+    at: list[Any],
+    values: list[_Complex],
+    turns: list[_Complex],
+    tw: Any,
+    third: Any,
+) -> None:
+    """kf_bfly3's stores, from the divided points and the second and third turned;
+    `third` the twiddle of a third of a turn (its sine scales the difference)."""
+    wrap, half = scalars.wrap, scalars.half
+    (v0r, v0i), (s1r, s1i), (s2r, s2i) = values[0], turns[0], turns[1]
+    s3 = (wrap(s1r + s2r), wrap(s1i + s2i))
+    s0 = (wrap(s1r - s2r), wrap(s1i - s2i))
+    middle = (wrap(v0r - half(s3[0])), wrap(v0i - half(s3[1])))
+    sine = scalars.load(tw, third)[1]
+    s0 = (scalars.scaled(s0[0], sine), scalars.scaled(s0[1], sine))
+    scalars.store(out, at[0], (v0r + s3[0], v0i + s3[1]))
+    scalars.store(out, at[2], (middle[0] + s0[1], middle[1] - s0[0]))
+    scalars.store(out, at[1], (middle[0] - s0[1], middle[1] + s0[0]))
+
+
+def _radix_4(
+    scalars: _KissScalars,
+    out: Any,
+    at: list[Any],
+    values: list[_Complex],
+    turns: list[_Complex],
+    inverse: bool,
+) -> None:
+    """kf_bfly4's stores, from the divided points and the last three turned."""
+    wrap = scalars.wrap
+    v0, (s0, s1, s2) = values[0], turns
+    s5 = (wrap(v0[0] - s1[0]), wrap(v0[1] - s1[1]))
+    f0 = (wrap(v0[0] + s1[0]), wrap(v0[1] + s1[1]))
+    s3 = (wrap(s0[0] + s2[0]), wrap(s0[1] + s2[1]))
+    s4 = (wrap(s0[0] - s2[0]), wrap(s0[1] - s2[1]))
+    scalars.store(out, at[2], (f0[0] - s3[0], f0[1] - s3[1]))
+    scalars.store(out, at[0], (f0[0] + s3[0], f0[1] + s3[1]))
+    turn = -1 if inverse else 1  # kf_bfly4 turns s4 by -i forwards, +i backwards
+    scalars.store(out, at[1], (s5[0] + turn * s4[1], s5[1] - turn * s4[0]))
+    scalars.store(out, at[3], (s5[0] - turn * s4[1], s5[1] + turn * s4[0]))
+
+
+def _radix_5(
+    scalars: _KissScalars,
+    out: Any,
+    at: list[Any],
+    values: list[_Complex],
+    turns: list[_Complex],
+    tw: Any,
+    fifth: Any,
+) -> None:
+    """kf_bfly5's stores, from the divided points and the last four turned; `fifth` the
+    index of the twiddle of a fifth of a turn (ya; yb is twice as far)."""
+    wrap, mul = scalars.wrap, scalars.scaled
+    v0, (s1, s2, s3, s4) = values[0], turns
+    ya, yb = scalars.load(tw, fifth), scalars.load(tw, fifth * 2)
+    s7 = (wrap(s1[0] + s4[0]), wrap(s1[1] + s4[1]))
+    s10 = (wrap(s1[0] - s4[0]), wrap(s1[1] - s4[1]))
+    s8 = (wrap(s2[0] + s3[0]), wrap(s2[1] + s3[1]))
+    s9 = (wrap(s2[0] - s3[0]), wrap(s2[1] - s3[1]))
+    scalars.store(out, at[0], (v0[0] + (s7[0] + s8[0]), v0[1] + (s7[1] + s8[1])))
+    s5 = (
+        wrap(v0[0] + mul(s7[0], ya[0]) + mul(s8[0], yb[0])),
+        wrap(v0[1] + mul(s7[1], ya[0]) + mul(s8[1], yb[0])),
+    )
+    s6 = (
+        wrap(mul(s10[1], ya[1]) + mul(s9[1], yb[1])),
+        wrap(-mul(s10[0], ya[1]) - mul(s9[0], yb[1])),
+    )
+    scalars.store(out, at[1], (s5[0] - s6[0], s5[1] - s6[1]))
+    scalars.store(out, at[4], (s5[0] + s6[0], s5[1] + s6[1]))
+    s11 = (
+        wrap(v0[0] + mul(s7[0], yb[0]) + mul(s8[0], ya[0])),
+        wrap(v0[1] + mul(s7[1], yb[0]) + mul(s8[1], ya[0])),
+    )
+    s12 = (
+        wrap(-mul(s10[1], yb[1]) + mul(s9[1], ya[1])),
+        wrap(mul(s10[0], yb[1]) - mul(s9[0], ya[1])),
+    )
+    scalars.store(out, at[2], (s11[0] + s12[0], s11[1] + s12[1]))
+    scalars.store(out, at[3], (s11[0] - s12[0], s11[1] - s12[1]))
 
 
 def _split(scalars: _KissScalars, out: Any, sp: Any, base: Any, half: int) -> None:
@@ -571,8 +662,8 @@ def _irfft(x: Any, twiddles: Any, split: Any, fft_length: int, scalars: _KissSca
 
 
 def _fft_scalars(op: Any) -> tuple[_KissScalars, int]:
-    """A SignalRfft's or SignalIrfft's kissfft type (its T) and fft_length, one kissfft's
-    radix-4 and radix-2 butterflies compute; OperatorRejected for another type or length."""
+    """A SignalRfft's or SignalIrfft's kissfft type (its T) and fft_length;
+    OperatorRejected for another type, an odd length or a radix past 5."""
     options = flex_options(op)
     fft_length = _option(options, "fft_length")
     dtype = _KISS_TYPES.get(_option(options, "T"))
@@ -581,12 +672,16 @@ def _fft_scalars(op: Any) -> tuple[_KissScalars, int]:
             f"its T is TensorType {options.get('T')}: TFLM's FFTs take int16, int32, float32"
         )
     if fft_length < 4 or fft_length % 2:
-        raise OperatorRejected(f"its fft_length {fft_length} is not an even length of 4 or more")
+        raise OperatorRejected(
+            f"its fft_length {fft_length} is not an even length of 4 or more (kissfft's "
+            "real FFT takes even lengths)"
+        )
     for radix in kiss_factors(fft_length // 2):
-        if radix not in (2, 4):
+        if radix > 5:
             raise OperatorRejected(
-                f"its fft_length {fft_length} takes a radix-{radix} butterfly: ours are radix 4 "
-                "and 2 (an fft_length of a power of two)"
+                f"its fft_length {fft_length} takes kissfft's generic radix-{radix} "
+                "butterfly, which TFLM's kissfft cannot run (its scratch allocation is "
+                "patched to NULL): lengths of factors 2, 3 and 5 run"
             )
     return _KissScalars(dtype), fft_length
 
