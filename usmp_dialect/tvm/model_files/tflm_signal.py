@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -439,86 +440,78 @@ def _butterflies(
         def turned(q: int) -> tuple[Any, Any]:
             return _bind(scalars.times(values[q], scalars.load(tw, k * stride * q)))
 
+        b = _Butterfly(scalars, out, at, values, [turned(q) for q in range(1, radix)])
         if radix == 2:
-            t = turned(1)
-            scalars.store(out, at[1], (values[0][0] - t[0], values[0][1] - t[1]))
-            scalars.store(out, at[0], (values[0][0] + t[0], values[0][1] + t[1]))
+            (v0r, v0i), (tr, ti) = values[0], b.turns[0]
+            b.store(1, (v0r - tr, v0i - ti))
+            b.store(0, (v0r + tr, v0i + ti))
         elif radix == 3:
-            _radix_3(scalars, out, at, values, [turned(1), turned(2)], tw, stride * span)
+            _radix_3(b, tw, stride * span)
         elif radix == 4:
-            _radix_4(scalars, out, at, values, [turned(q) for q in (1, 2, 3)], inverse)
+            _radix_4(b, inverse)
         else:
-            turns = [turned(q) for q in (1, 2, 3, 4)]
-            _radix_5(scalars, out, at, values, turns, tw, stride * span)
+            _radix_5(b, tw, stride * span)
 
 
 _Complex = tuple[Any, Any]
 
 
-def _radix_3(
-    scalars: _KissScalars,
-    out: Any,
-    at: list[Any],
-    values: list[_Complex],
-    turns: list[_Complex],
-    tw: Any,
-    third: Any,
-) -> None:
+@dataclass
+class _Butterfly:
+    """One butterfly of kf_work: its points' complex offsets in `out`, their values divided
+    by the radix, and each but the first turned by its twiddle."""
+
+    scalars: _KissScalars
+    out: Any
+    at: list[Any]
+    values: list[_Complex]
+    turns: list[_Complex]
+
+    def store(self, q: int, value: _Complex) -> None:
+        self.scalars.store(self.out, self.at[q], value)
+
+
+def _radix_3(b: _Butterfly, tw: Any, third: Any) -> None:
     """kf_bfly3's stores, from the divided points and the second and third turned;
     `third` the twiddle of a third of a turn (its sine scales the difference)."""
-    wrap, half = scalars.wrap, scalars.half
-    (v0r, v0i), (s1r, s1i), (s2r, s2i) = values[0], turns[0], turns[1]
+    wrap, half = b.scalars.wrap, b.scalars.half
+    (v0r, v0i), (s1r, s1i), (s2r, s2i) = b.values[0], b.turns[0], b.turns[1]
     s3 = (wrap(s1r + s2r), wrap(s1i + s2i))
     s0 = (wrap(s1r - s2r), wrap(s1i - s2i))
     middle = (wrap(v0r - half(s3[0])), wrap(v0i - half(s3[1])))
-    sine = scalars.load(tw, third)[1]
-    s0 = (scalars.scaled(s0[0], sine), scalars.scaled(s0[1], sine))
-    scalars.store(out, at[0], (v0r + s3[0], v0i + s3[1]))
-    scalars.store(out, at[2], (middle[0] + s0[1], middle[1] - s0[0]))
-    scalars.store(out, at[1], (middle[0] - s0[1], middle[1] + s0[0]))
+    sine = b.scalars.load(tw, third)[1]
+    s0 = (b.scalars.scaled(s0[0], sine), b.scalars.scaled(s0[1], sine))
+    b.store(0, (v0r + s3[0], v0i + s3[1]))
+    b.store(2, (middle[0] + s0[1], middle[1] - s0[0]))
+    b.store(1, (middle[0] - s0[1], middle[1] + s0[0]))
 
 
-def _radix_4(
-    scalars: _KissScalars,
-    out: Any,
-    at: list[Any],
-    values: list[_Complex],
-    turns: list[_Complex],
-    inverse: bool,
-) -> None:
+def _radix_4(b: _Butterfly, inverse: bool) -> None:
     """kf_bfly4's stores, from the divided points and the last three turned."""
-    wrap = scalars.wrap
-    v0, (s0, s1, s2) = values[0], turns
+    wrap = b.scalars.wrap
+    v0, (s0, s1, s2) = b.values[0], b.turns
     s5 = (wrap(v0[0] - s1[0]), wrap(v0[1] - s1[1]))
     f0 = (wrap(v0[0] + s1[0]), wrap(v0[1] + s1[1]))
     s3 = (wrap(s0[0] + s2[0]), wrap(s0[1] + s2[1]))
     s4 = (wrap(s0[0] - s2[0]), wrap(s0[1] - s2[1]))
-    scalars.store(out, at[2], (f0[0] - s3[0], f0[1] - s3[1]))
-    scalars.store(out, at[0], (f0[0] + s3[0], f0[1] + s3[1]))
+    b.store(2, (f0[0] - s3[0], f0[1] - s3[1]))
+    b.store(0, (f0[0] + s3[0], f0[1] + s3[1]))
     turn = -1 if inverse else 1  # kf_bfly4 turns s4 by -i forwards, +i backwards
-    scalars.store(out, at[1], (s5[0] + turn * s4[1], s5[1] - turn * s4[0]))
-    scalars.store(out, at[3], (s5[0] - turn * s4[1], s5[1] + turn * s4[0]))
+    b.store(1, (s5[0] + turn * s4[1], s5[1] - turn * s4[0]))
+    b.store(3, (s5[0] - turn * s4[1], s5[1] + turn * s4[0]))
 
 
-def _radix_5(
-    scalars: _KissScalars,
-    out: Any,
-    at: list[Any],
-    values: list[_Complex],
-    turns: list[_Complex],
-    tw: Any,
-    fifth: Any,
-) -> None:
+def _radix_5(b: _Butterfly, tw: Any, fifth: Any) -> None:
     """kf_bfly5's stores, from the divided points and the last four turned; `fifth` the
     index of the twiddle of a fifth of a turn (ya; yb is twice as far)."""
-    wrap, mul = scalars.wrap, scalars.scaled
-    v0, (s1, s2, s3, s4) = values[0], turns
-    ya, yb = scalars.load(tw, fifth), scalars.load(tw, fifth * 2)
+    wrap, mul = b.scalars.wrap, b.scalars.scaled
+    v0, (s1, s2, s3, s4) = b.values[0], b.turns
+    ya, yb = b.scalars.load(tw, fifth), b.scalars.load(tw, fifth * 2)
     s7 = (wrap(s1[0] + s4[0]), wrap(s1[1] + s4[1]))
     s10 = (wrap(s1[0] - s4[0]), wrap(s1[1] - s4[1]))
     s8 = (wrap(s2[0] + s3[0]), wrap(s2[1] + s3[1]))
     s9 = (wrap(s2[0] - s3[0]), wrap(s2[1] - s3[1]))
-    scalars.store(out, at[0], (v0[0] + (s7[0] + s8[0]), v0[1] + (s7[1] + s8[1])))
+    b.store(0, (v0[0] + (s7[0] + s8[0]), v0[1] + (s7[1] + s8[1])))
     s5 = (
         wrap(v0[0] + mul(s7[0], ya[0]) + mul(s8[0], yb[0])),
         wrap(v0[1] + mul(s7[1], ya[0]) + mul(s8[1], yb[0])),
@@ -527,8 +520,8 @@ def _radix_5(
         wrap(mul(s10[1], ya[1]) + mul(s9[1], yb[1])),
         wrap(-mul(s10[0], ya[1]) - mul(s9[0], yb[1])),
     )
-    scalars.store(out, at[1], (s5[0] - s6[0], s5[1] - s6[1]))
-    scalars.store(out, at[4], (s5[0] + s6[0], s5[1] + s6[1]))
+    b.store(1, (s5[0] - s6[0], s5[1] - s6[1]))
+    b.store(4, (s5[0] + s6[0], s5[1] + s6[1]))
     s11 = (
         wrap(v0[0] + mul(s7[0], yb[0]) + mul(s8[0], ya[0])),
         wrap(v0[1] + mul(s7[1], yb[0]) + mul(s8[1], ya[0])),
@@ -537,8 +530,8 @@ def _radix_5(
         wrap(-mul(s10[1], yb[1]) + mul(s9[1], ya[1])),
         wrap(mul(s10[0], yb[1]) - mul(s9[0], ya[1])),
     )
-    scalars.store(out, at[2], (s11[0] + s12[0], s11[1] + s12[1]))
-    scalars.store(out, at[3], (s11[0] - s12[0], s11[1] - s12[1]))
+    b.store(2, (s11[0] + s12[0], s11[1] + s12[1]))
+    b.store(3, (s11[0] - s12[0], s11[1] - s12[1]))
 
 
 def _split(scalars: _KissScalars, out: Any, sp: Any, base: Any, half: int) -> None:
@@ -1127,6 +1120,30 @@ def _written_when(
     return body
 
 
+def _emit_counted(
+    converter: Any, given: Any, state_after: Any, args: list[Any], name: str
+) -> tuple[Any, Any, Any, Any]:
+    """A filling buffer's two kernels, each of (the run's input, the values kept, the count
+    of how full): `given`, its values and output_valid from the state before the run;
+    `state_after`, the kept values and the count after it, in place. Returns (values,
+    output_valid, kept values after, count after)."""
+    both = _emit(converter, given, *args, primfunc_name_hint=f"signal_{name}")
+    # The kept values and the count after (params 3, 4) may be those before's (1, 2).
+    after = _emit_in_place(
+        converter,
+        state_after,
+        *args,
+        pairs=[[1, 3], [2, 4]],
+        primfunc_name_hint=f"signal_{name}_state",
+    )
+    return (
+        _item(converter, both, 0),
+        _item(converter, both, 1),
+        _item(converter, after, 0),
+        _item(converter, after, 1),
+    )
+
+
 def convert_framer(
     converter: Any, op: Any, state: Callable[[Any, np.ndarray], Any]
 ) -> tuple[_States, Any]:
@@ -1200,20 +1217,12 @@ def convert_framer(
         )
         return [carried.kept_after(data, kept), saturated]
 
-    both = _emit(converter, framed, rows_of, before, seen, primfunc_name_hint="signal_framer")
-    # The kept samples and the count after (params 3, 4) may be those before's (1, 2).
-    after = _emit_in_place(
-        converter,
-        state_after,
-        rows_of,
-        before,
-        seen,
-        pairs=[[1, 3], [2, 4]],
-        primfunc_name_hint="signal_framer_state",
+    values, flag, kept, counted = _emit_counted(
+        converter, framed, state_after, [rows_of, before, seen], "framer"
     )
-    frames = converter.bb.emit(relax_reshape(_item(converter, both, 0), expected))
-    _set_outputs(converter, [out, valid], [frames, _item(converter, both, 1)])
-    return [(out, _item(converter, after, 0)), (valid, _item(converter, after, 1))], None
+    frames = converter.bb.emit(relax_reshape(values, expected))
+    _set_outputs(converter, [out, valid], [frames, flag])
+    return [(out, kept), (valid, counted)], None
 
 
 def convert_stacker(
@@ -1302,19 +1311,11 @@ def convert_stacker(
         return [shifted, after]
 
     data = converter.get_tensor_expr(x)
-    both = _emit(converter, stacked, data, before, counted, primfunc_name_hint="signal_stacker")
-    # The kept frames and the count after (params 3, 4) may be those before's (1, 2).
-    after = _emit_in_place(
-        converter,
-        state_after,
-        data,
-        before,
-        counted,
-        pairs=[[1, 3], [2, 4]],
-        primfunc_name_hint="signal_stacker_state",
+    values, flag, kept, count = _emit_counted(
+        converter, stacked, state_after, [data, before, counted], "stacker"
     )
-    _set_outputs(converter, [out, valid], [_item(converter, both, 0), _item(converter, both, 1)])
-    return [(out, _item(converter, after, 0)), (valid, _item(converter, after, 1))], None
+    _set_outputs(converter, [out, valid], [values, flag])
+    return [(out, kept), (valid, count)], None
 
 
 def _overlap_add(frames: Any, kept: Any, step: int) -> Any:
