@@ -157,10 +157,15 @@ def test_prefilled_signal_framer_streams_as_tflm(
     shape: list[int], size: int, step: int, tmp_path: Path
 ) -> None:
     """Frames cut from the samples kept from the run before (first zeros) and the run's own,
-    the kept samples in the state pool: TFLM's frames, run by run."""
+    the kept samples in the state pool: TFLM's frames, run by run, and its output_valid,
+    always true."""
     rng = np.random.default_rng(5)
     frames = [rng.integers(-32768, 32768, shape).astype(np.int16) for _ in range(5)]
-    header = _streams_as_tflm(_framer_tflite(shape, size, step), frames, tmp_path)
+    path = tmp_path / "framer.tflite"
+    path.write_bytes(_framer_tflite(shape, size, step, outputs=2))
+    (ours, ours_valid), (theirs, their_valid), header = _streamed_outputs(path, frames, tmp_path, 2)
+    np.testing.assert_array_equal(ours, theirs)
+    assert ours_valid.all() and their_valid.all()
     rows = int(np.prod(shape[:-1]))
     assert f"#define MODEL_STATE_FRAMED_SIZE {rows * (size - step) * 2}\n" in header
 
