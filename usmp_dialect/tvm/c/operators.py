@@ -107,7 +107,9 @@ def _locals_on_stack(func: Any) -> Any:
 
 
 def _zero_filled(buffer: Any) -> Any:
-    """Stores of 0 to each element of `buffer`, a loop for each dim of more than one."""
+    """Stores of 0 to each element of `buffer`: an unrolled loop for each dim of more than
+    one, which TVM's pipeline makes a store per element (GCC compiles them as it does an
+    array's `= {0}`, a loop it may not)."""
     indices, loops = [], []
     for axis, extent in enumerate(buffer.shape):
         if int(extent) == 1:
@@ -117,7 +119,7 @@ def _zero_filled(buffer: Any) -> Any:
             indices.append(loops[-1][0])
     stmt = tirx.BufferStore(buffer, tirx.const(0, buffer.dtype), indices)
     for var, extent in reversed(loops):
-        stmt = tirx.For(var, tirx.const(0, extent.ty.dtype), extent, tirx.ForKind.SERIAL, stmt)
+        stmt = tirx.For(var, tirx.const(0, extent.ty.dtype), extent, tirx.ForKind.UNROLLED, stmt)
     return stmt
 
 
