@@ -25,7 +25,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 import tflite  # noqa: E402
-from int8_tflite import _table, _vector, _Writer  # noqa: E402  (tests/, beside the others)
+from int8_tflite import (  # type: ignore[import-not-found]  # noqa: E402  (in tests/)
+    _table,
+    _vector,
+    _Writer,
+)
 from tflite.ActivationFunctionType import ActivationFunctionType  # noqa: E402
 from tflite.BuiltinOperator import BuiltinOperator  # noqa: E402
 from tflite.BuiltinOptions import BuiltinOptions  # noqa: E402
@@ -171,10 +175,9 @@ def _options(builder: Any, table: str, fields: dict[str, Any]) -> int:
     """`table`'s options, a list field written as an int32 vector first."""
     scalars = {}
     for name, value in fields.items():
-        if isinstance(value, list):
-            start = getattr(tflite, f"{table}Start{name}Vector")
-            value = _vector(builder, start, value, builder.PrependInt32)
-        scalars[name] = value
+        start = getattr(tflite, f"{table}Start{name}Vector", None)
+        is_list = isinstance(value, list)
+        scalars[name] = _vector(builder, start, value, builder.PrependInt32) if is_list else value
     return _table(builder, table, **scalars)
 
 
@@ -552,9 +555,7 @@ def _logical(operator: str) -> Callable[[str], Case]:
 
 
 def _dynamic_update_slice(dtype: str) -> Case:
-    return Case(
-        "DYNAMIC_UPDATE_SLICE", dtype, (T((4, 5)), T((2, 3)), _i32(1, 2)), (T((4, 5)),)
-    )
+    return Case("DYNAMIC_UPDATE_SLICE", dtype, (T((4, 5)), T((2, 3)), _i32(1, 2)), (T((4, 5)),))
 
 
 def _l2_norm(dtype: str) -> Case:
@@ -600,12 +601,16 @@ def _add_n(dtype: str) -> Case:
 
 def _space_to_batch(dtype: str) -> Case:
     paddings = T((2, 2), "int32", data=np.array([[1, 0], [0, 2]], np.int32))
-    return Case("SPACE_TO_BATCH_ND", dtype, (T((1, 3, 4, 2)), _i32(2, 3), paddings), (T((6, 2, 2, 2)),))
+    return Case(
+        "SPACE_TO_BATCH_ND", dtype, (T((1, 3, 4, 2)), _i32(2, 3), paddings), (T((6, 2, 2, 2)),)
+    )
 
 
 def _batch_to_space(dtype: str) -> Case:
     crops = T((2, 2), "int32", data=np.array([[1, 0], [0, 2]], np.int32))
-    return Case("BATCH_TO_SPACE_ND", dtype, (T((6, 2, 2, 2)), _i32(2, 3), crops), (T((1, 3, 4, 2)),))
+    return Case(
+        "BATCH_TO_SPACE_ND", dtype, (T((6, 2, 2, 2)), _i32(2, 3), crops), (T((1, 3, 4, 2)),)
+    )
 
 
 _PADDINGS = T((3, 2), "int32", data=np.array([[0, 1], [2, 1], [1, 0]], np.int32))
@@ -636,7 +641,12 @@ _OPERATORS: list[tuple[str, tuple[str, ...], Callable[[str], Case]]] = [
     (
         "DEPTH_TO_SPACE",
         F8,
-        _same("DEPTH_TO_SPACE", (1, 4, 6, 2), options=("DepthToSpaceOptions", {"BlockSize": 2}), x=(1, 2, 3, 8)),
+        _same(
+            "DEPTH_TO_SPACE",
+            (1, 4, 6, 2),
+            options=("DepthToSpaceOptions", {"BlockSize": 2}),
+            x=(1, 2, 3, 8),
+        ),
     ),
     ("DEPTHWISE_CONV_2D", ALL, _depthwise),
     ("DEQUANTIZE", QUANTIZED, _dequantize),
@@ -663,9 +673,17 @@ _OPERATORS: list[tuple[str, tuple[str, ...], Callable[[str], Case]]] = [
     ("LESS", ALL, _compare("LESS")),
     ("LESS_EQUAL", ALL, _compare("LESS_EQUAL")),
     ("LOG", ("float32",), _unary("LOG", values=_POSITIVE)),
-    ("LOG_SOFTMAX", F8, _unary("LOG_SOFTMAX", out=(16 / 256, 127), options=("LogSoftmaxOptions", {}))),
+    (
+        "LOG_SOFTMAX",
+        F8,
+        _unary("LOG_SOFTMAX", out=(16 / 256, 127), options=("LogSoftmaxOptions", {})),
+    ),
     ("LOGICAL_AND", ("bool",), _logical("LOGICAL_AND")),
-    ("LOGICAL_NOT", ("bool",), lambda d: Case("LOGICAL_NOT", d, (T((2, 3), "bool"),), (T((2, 3), "bool"),))),
+    (
+        "LOGICAL_NOT",
+        ("bool",),
+        lambda d: Case("LOGICAL_NOT", d, (T((2, 3), "bool"),), (T((2, 3), "bool"),)),
+    ),
     ("LOGICAL_OR", ("bool",), _logical("LOGICAL_OR")),
     ("LOGISTIC", ALL, _unary("LOGISTIC", out=(1 / 256, -128), out16=(1 / 32768, 0))),
     ("MAX_POOL_2D", ALL, _pool("MAX_POOL_2D")),
@@ -694,7 +712,7 @@ _OPERATORS: list[tuple[str, tuple[str, ...], Callable[[str], Case]]] = [
     ("RELU", ALL, _unary("RELU")),
     ("RELU6", ALL, _unary("RELU6")),
     ("RESHAPE", ALL, _same("RESHAPE", (4, 6), _i32(4, 6))),
-    ("RESIZE_BILINEAR", F8, _resize("RESIZE_BILINEAR", "ResizeBilinearOptions", True)),
+    ("RESIZE_BILINEAR", ALL, _resize("RESIZE_BILINEAR", "ResizeBilinearOptions", True)),
     (
         "RESIZE_NEAREST_NEIGHBOR",
         ALL,
@@ -711,7 +729,12 @@ _OPERATORS: list[tuple[str, tuple[str, ...], Callable[[str], Case]]] = [
     (
         "SPACE_TO_DEPTH",
         F8,
-        _same("SPACE_TO_DEPTH", (1, 2, 3, 8), options=("SpaceToDepthOptions", {"BlockSize": 2}), x=(1, 4, 6, 2)),
+        _same(
+            "SPACE_TO_DEPTH",
+            (1, 2, 3, 8),
+            options=("SpaceToDepthOptions", {"BlockSize": 2}),
+            x=(1, 4, 6, 2),
+        ),
     ),
     ("SPACE_TO_BATCH_ND", F8, _space_to_batch),
     ("SPLIT", ALL, _split),
