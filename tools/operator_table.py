@@ -139,6 +139,12 @@ def _compare(ours: list[np.ndarray], theirs: list[np.ndarray]) -> tuple[str, str
 TFLM_FAULTS = {
     ("GREATER", "int16"): "its int16 inputs are left unscaled (the wheel's ComparisonsPrepare "
     "scales int8 only): every answer is false",
+    **{
+        ("SPACE_TO_BATCH_ND", dtype): "its padded cells hold whatever its persistent "
+        "buffer held (the wheel's kernel never sets SpaceToBatchParams' output_offset): "
+        "they differ from run to run"
+        for dtype in ("float32", "int8")
+    },
 }
 
 
@@ -186,7 +192,7 @@ def run_case(case: Case, seed: int = 0) -> Row:
         except Exception as error:  # a failure without a diagnostic: a bug
             return row(WRONG, f"fails: {type(error).__name__}: {_last_line(str(error))}")
     result, detail = _compare(list((check.values or {}).values()), theirs)
-    if result == WRONG and (case.operator, case.dtype) in TFLM_FAULTS:
+    if result != EXACT and (case.operator, case.dtype) in TFLM_FAULTS:
         return row(TFLM_FAILS, TFLM_FAULTS[(case.operator, case.dtype)])
     return row(result, detail)
 

@@ -1135,6 +1135,108 @@ class CorrectedConverter(OperatorConverter):
             nhwc = relax.op.add(nhwc, self.get_tensor_expr(inputs[3]))
         return self.convert_fused_activation_function(nhwc, options.FusedActivationFunction())
 
+    def convert_mirror_pad(self, op: Any) -> Any:
+        """TFLite's MIRROR_PAD, REFLECT (the edge not repeated) or SYMMETRIC (repeated):
+        each padded axis the flipped slices beside the tensor, concatenated (TVM's
+        converter has no SYMMETRIC)."""
+        from tflite.MirrorPadOptions import MirrorPadOptions
+
+        data, paddings = self.get_input_tensors(op)
+        edge = 0 if options_of(op, MirrorPadOptions).Mode() == 1 else 1  # SYMMETRIC: 1
+        padded = self.get_tensor_expr(data)
+        shape = tensor_shape(data.tensor)
+        pads = np.asarray(self.get_tensor_value(paddings)).reshape(-1, 2)
+        for axis, (before, after) in enumerate(pads.tolist()):
+            size = shape[axis]
+            parts = []
+            if before:
+                parts.append(self._flipped(padded, axis, edge, edge + before))
+            parts.append(padded)
+            if after:
+                parts.append(self._flipped(padded, axis, size - edge - after, size - edge))
+            if len(parts) > 1:
+                padded = relax.op.concat(parts, axis=axis)
+                shape = [*shape[:axis], size + before + after, *shape[axis + 1 :]]
+        return padded
+
+    @staticmethod
+    def _flipped(x: Any, axis: int, begin: int, end: int) -> Any:
+        part = relax.op.strided_slice(x, axes=[axis], begin=[begin], end=[end])
+        return relax.op.flip(part, axis=axis)
+
+    def _blocks(self, op: Any) -> tuple[Any, list[int], list[int], list[int]] | None:
+        """A 4-D SPACE_TO_BATCH_ND's or BATCH_TO_SPACE_ND's data, its shape, block and
+        paddings (crops) flattened; None for another rank."""
+        data, block, pads = self.get_input_tensors(op)
+        shape = tensor_shape(data.tensor)
+        if len(shape) != 4:
+            return None
+        sizes = [int(v) for v in np.asarray(self.get_tensor_value(block)).reshape(-1)]
+        flat = [int(v) for v in np.asarray(self.get_tensor_value(pads)).reshape(-1)]
+        return data, shape, sizes, flat
+
+    def convert_space_to_batch_nd(self, op: Any) -> Any:
+        """TFLite's SPACE_TO_BATCH_ND of NHWC data: padded (with the zero point of a
+        quantized tensor, as TFLM pads), each block's pixels made a batch, the block's
+        row and column outermost -- reshapes and a transpose (TVM's converter leaves a
+        packed call no plan can take)."""
+        blocked = self._blocks(op)
+        if blocked is None:
+            return super().convert_space_to_batch_nd(op)
+        data, (batch, height, width, channels), (bh, bw), (top, bottom, left, right) = blocked
+        quantization = scalar_quantization(data)
+        padded = relax.op.nn.pad(
+            self.get_tensor_expr(data),
+            pad_width=[0, 0, top, bottom, left, right, 0, 0],
+            pad_value=float(quantization[1]) if quantization else 0.0,
+        )
+        rows, columns = (height + top + bottom) // bh, (width + left + right) // bw
+        split = relax.op.reshape(padded, [batch, rows, bh, columns, bw, channels])
+        moved = relax.op.permute_dims(split, [2, 4, 0, 1, 3, 5])
+        return relax.op.reshape(moved, [bh * bw * batch, rows, columns, channels])
+
+    def convert_batch_to_space_nd(self, op: Any) -> Any:
+        """TFLite's BATCH_TO_SPACE_ND of NHWC data: SPACE_TO_BATCH_ND undone, then
+        cropped."""
+        blocked = self._blocks(op)
+        if blocked is None:
+            return super().convert_batch_to_space_nd(op)
+        data, (batch, height, width, channels), (bh, bw), (top, bottom, left, right) = blocked
+        outer = batch // (bh * bw)
+        split = relax.op.reshape(
+            self.get_tensor_expr(data), [bh, bw, outer, height, width, channels]
+        )
+        moved = relax.op.permute_dims(split, [2, 3, 0, 4, 1, 5])
+        whole = relax.op.reshape(moved, [outer, height * bh, width * bw, channels])
+        return relax.op.strided_slice(
+            whole,
+            axes=[1, 2],
+            begin=[top, left],
+            end=[height * bh - bottom, width * bw - right],
+        )
+
+    def convert_fill(self, op: Any) -> Any:
+        """TFLite's FILL of a shape the file holds: TVM's reads the value only as an
+        expression another operator computed (a KeyError on a constant one)."""
+        dims, value = self.get_input_tensors(op)
+        if self.has_expr(dims.tensor_idx):
+            return super().convert_fill(op)
+        shape = [int(d) for d in np.asarray(self.get_tensor_value(dims)).reshape(-1)]
+        return relax.op.full(shape, self.get_tensor_expr(value))
+
+    def convert_embedding_lookup(self, op: Any) -> Any:
+        """TFLite's EMBEDDING_LOOKUP: the rows of its second input (the table) at its
+        first (the ids), as TFLM reads them (TVM's converter swaps the two). A table of
+        another type than the output (TFLM dequantizes an int8 one) is refused."""
+        ids, table = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        if table.tensor.Type() != out.tensor.Type():
+            raise tvm.error.OpNotImplemented(
+                "EMBEDDING_LOOKUP of a table of another type than its output"
+            )
+        rows = relax.op.astype(self.get_tensor_expr(ids), "int32")
+        return relax.op.take(self.get_tensor_expr(table), rows, axis=0)
+
     def convert_gather_nd(self, op: Any) -> Any:
         """TFLite's GATHER_ND: the indices' last dim indexes the data's leading dims, as
         Relax's `gather_nd` reads them (TVM's converter moves that dim first, as Relay's
