@@ -172,6 +172,15 @@ def _broadcast(shape: list[int], index: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(0 if size == 1 else i for size, i in zip(shape, tail, strict=True))
 
 
+def _scaled(x: Any, operand: AddOperand, index: tuple[Any, ...], left_shift: int) -> Any:
+    """The element of `x` broadcast to the output's `index`, less its zero point, in
+    `left_shift` more bits, times its operand's multiplier: how TFLM's ADD and comparisons
+    bring two inputs to one scale."""
+    value = x[_broadcast(operand.shape, index)].astype("int32")
+    shifted = (value - tirx.const(operand.zero_point, "int32")) * (1 << left_shift)
+    return multiply_by_quantized_multiplier(shifted, operand.multiplier, operand.shift)
+
+
 def _requantized(value: Any, r: Requantized, bounds: Bounds) -> Any:
     return clamped(requantized(value, r.multiplier, r.shift, r.zero_point), *bounds)
 
@@ -188,10 +197,7 @@ def add(
     tensors = (a, b)
 
     def scaled(term: int, index: tuple[Any, ...]) -> Any:
-        operand = operands[term]
-        value = tensors[term][_broadcast(operand.shape, index)].astype("int32")
-        shifted = (value - tirx.const(operand.zero_point, "int32")) * (1 << _ADD_LEFT_SHIFT)
-        return multiply_by_quantized_multiplier(shifted, operand.multiplier, operand.shift)
+        return _scaled(tensors[term], operands[term], index, _ADD_LEFT_SHIFT)
 
     # The scaled inputs summed as a reduction of two terms: the lowering keeps a
     # reduction's value in a local accumulator, where an elementwise stage is inlined into
@@ -218,10 +224,7 @@ def compare(a: Any, b: Any, operands: list[AddOperand], relation: Any, shape: li
     tensors = (a, b)
 
     def scaled(term: int, index: tuple[Any, ...]) -> Any:
-        operand = operands[term]
-        value = tensors[term][_broadcast(operand.shape, index)].astype("int32")
-        shifted = (value - tirx.const(operand.zero_point, "int32")) * (1 << _COMPARISON_LEFT_SHIFT)
-        return multiply_by_quantized_multiplier(shifted, operand.multiplier, operand.shift)
+        return _scaled(tensors[term], operands[term], index, _COMPARISON_LEFT_SHIFT)
 
     return te.compute(shape, lambda *i: relation(scaled(0, i), scaled(1, i)), name="compare")
 
