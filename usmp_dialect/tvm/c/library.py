@@ -795,9 +795,21 @@ def operators_source(
     # A stack buffer is zeroed: gcc cannot see that the loop's first iteration writes an
     # accumulator before it reads it (-Wmaybe-uninitialized, an error under -Werror).
     source = re.sub(r"^(\s+\w+ \w+\[\d+\]);$", r"\1 = {0};", source, flags=re.MULTILINE)
+    source = _POOL_POINTER.sub(partial(_unless_unread, source), source)
     return _short_identifiers(_DEFINITION.sub(partial(_unused_params_allowed, source), source)), (
         entry_params
     )
+
+
+# A local pointer into a pool: an input the model never reads (its output a constant of
+# the input's shape: SHAPE, ZEROS_LIKE), if no line but this one names it.
+_POOL_POINTER = re.compile(r"^\s+\w+\* (\w+) = \(\(\w+\*\)\(&\(\w+\[\d+\]\)\)\);\n", re.MULTILINE)
+
+
+def _unless_unread(source: str, match: re.Match[str]) -> str:
+    """The declaration, left out when nothing reads the pointer (-Wunused-variable is an
+    error)."""
+    return match[0] if len(re.findall(rf"\b{match[1]}\b", source)) > 1 else ""
 
 
 _DEFINITION = re.compile(r"^static (?:void|int32_t) \w+\((.*)\) \{$", re.MULTILINE)
