@@ -33,16 +33,20 @@ from typing import Any, NamedTuple
 from tvm import te, tirx
 
 from usmp_dialect.tvm.fast_kernels import kernel_annotation
-from usmp_dialect.tvm.model_files.fixed_point import clamped, requantized
-
-_ACCUMULATOR = "int32"  # TFLM's int8 kernels sum in int32
+from usmp_dialect.tvm.model_files.fixed_point import (
+    clamped,
+    multiply_int64_by_quantized_multiplier,
+    requantized,
+)
 
 
 class Requantization(NamedTuple):
     """How an accumulator becomes an output value: the zero points, the fused
     activation's range [low, high] in output values, the multiplier and shift of every
     channel when they are one (`fixed`; else the kernel reads them from its tables), the
-    output's dtype."""
+    output's dtype, the accumulator's: int32 for int8 activations, int64 for TFLM's 16x8
+    kernels (int16 activations, int8 weights, an int64 bias), which requantize it by
+    the int64 MultiplyByQuantizedMultiplier."""
 
     input_zero_point: int
     output_zero_point: int
@@ -50,6 +54,7 @@ class Requantization(NamedTuple):
     high: int
     fixed: tuple[int, int] | None
     out_dtype: str
+    accumulator: str = "int32"
 
 
 class ConvWindow(NamedTuple):
@@ -65,13 +70,17 @@ def _requantized(
     acc: Any, bias: Any, tables: tuple[Any, Any], channel: Any, r: Requantization
 ) -> Any:
     if bias is not None:
-        acc = acc + bias[channel].astype(_ACCUMULATOR)
+        acc = acc + bias[channel].astype(r.accumulator)
     if r.fixed is not None:
         multiplier, shift = (tirx.const(v, "int32") for v in r.fixed)
     else:
         multipliers, shifts = tables
         multiplier, shift = multipliers[channel], shifts[channel].astype("int32")
-    value = requantized(acc, multiplier, shift, r.output_zero_point)
+    if r.accumulator == "int64":
+        scaled = multiply_int64_by_quantized_multiplier(acc, multiplier, shift)
+        value = scaled.astype("int64") + tirx.const(r.output_zero_point, "int64")
+    else:
+        value = requantized(acc, multiplier, shift, r.output_zero_point)
     return clamped(value, r.low, r.high, r.out_dtype)
 
 
@@ -86,13 +95,13 @@ def _requantized_sums(
     """The kernel's two stages: each output element's sum (`sum_at(*indices)`, its last
     index the output channel), then its requantized value, annotated with what the
     kernel is (`kernel`: its kind and window) for the C library's kernels
-    (`fast_kernels`)."""
+    (`fast_kernels`, int8 ones: a 16x8 kernel is not annotated)."""
     acc = te.compute(shape, sum_at, "acc")
     return te.compute(
         shape,
         lambda *i: _requantized(acc[i], bias, tables, i[-1], r),
         "requantized",
-        attrs=kernel_annotation(*kernel, r),
+        attrs=kernel_annotation(*kernel, r) if r.accumulator == "int32" else None,
     )
 
 
@@ -111,9 +120,10 @@ def _taps(data: Any, window: ConvWindow, kernel: tuple[Any, Any], r: Requantizat
         )
     ]
     bottom, right = max(0, spans[0] - top - int(height)), max(0, spans[1] - left - int(width))
-    zero_point = tirx.const(r.input_zero_point, _ACCUMULATOR)
+    accumulator = r.accumulator
+    zero_point = tirx.const(r.input_zero_point, accumulator)
     if top == left == bottom == right == 0:
-        return lambda n, y, x, c: data[n, y, x, c].astype(_ACCUMULATOR) - zero_point
+        return lambda n, y, x, c: data[n, y, x, c].astype(accumulator) - zero_point
 
     def padded_at(n: Any, y: Any, x: Any, c: Any) -> Any:
         inside = tirx.all(y >= top, y < top + height, x >= left, x < left + width)
@@ -122,7 +132,7 @@ def _taps(data: Any, window: ConvWindow, kernel: tuple[Any, Any], r: Requantizat
 
     shape = (batch, top + height + bottom, left + width + right, channels)
     padded = te.compute(shape, padded_at, "padded")
-    return lambda n, y, x, c: padded[n, y + top, x + left, c].astype(_ACCUMULATOR) - zero_point
+    return lambda n, y, x, c: padded[n, y + top, x + left, c].astype(accumulator) - zero_point
 
 
 def _window(w: ConvWindow, h: Any, x: Any, kh: Any, kw: Any) -> tuple[Any, Any]:
@@ -152,7 +162,7 @@ def conv2d(
     def sum_at(n: Any, h: Any, x: Any, c: Any) -> Any:
         y, xx = _window(window, h, x, kh, kw)
         channel = c // per_group * group_channels + ci
-        product = tap(n, y, xx, channel) * weight[c, kh, kw, ci].astype(_ACCUMULATOR)
+        product = tap(n, y, xx, channel) * weight[c, kh, kw, ci].astype(r.accumulator)
         return te.sum(product, axis=[kh, kw, ci])
 
     shape = (batch, *window.out_size, out_channels)
@@ -179,7 +189,7 @@ def depthwise_conv2d(
 
     def sum_at(n: Any, h: Any, x: Any, c: Any) -> Any:
         y, xx = _window(window, h, x, kh, kw)
-        product = tap(n, y, xx, c // multiplier) * weight[0, kh, kw, c].astype(_ACCUMULATOR)
+        product = tap(n, y, xx, c // multiplier) * weight[0, kh, kw, c].astype(r.accumulator)
         return te.sum(product, axis=[kh, kw])
 
     shape = (batch, *window.out_size, out_channels)
@@ -194,11 +204,12 @@ def fully_connected(
     rows, inputs = data.shape
     units = weight.shape[0]
     i = te.reduce_axis((0, inputs), "i")
-    zero_point = tirx.const(r.input_zero_point, _ACCUMULATOR)
+    accumulator = r.accumulator
+    zero_point = tirx.const(r.input_zero_point, accumulator)
 
     def sum_at(row: Any, c: Any) -> Any:
-        product = (data[row, i].astype(_ACCUMULATOR) - zero_point) * weight[c, i].astype(
-            _ACCUMULATOR
+        product = (data[row, i].astype(accumulator) - zero_point) * weight[c, i].astype(
+            accumulator
         )
         return te.sum(product, axis=i)
 

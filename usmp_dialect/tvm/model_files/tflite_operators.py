@@ -793,16 +793,19 @@ class CorrectedConverter(OperatorConverter):
 
     def _kernel_operands(self, op: Any) -> tuple[Any, Any, Any, Any] | None:
         """(data, weight, bias or None, out) of a quantized operator our kernels
-        compute: int8 activations, an int8 weight of zero point 0 that is a constant
-        of the file; None for any other (TVM's converter's)."""
+        compute: int8 activations, or int16 ones with an int64 bias or none (TFLM's
+        16x8), an int8 weight of zero point 0 that is a constant of the file; None for
+        any other (TVM's converter's)."""
         data, weight, *rest = self.get_input_tensors(op)
         (out,) = self.get_output_tensors(op)
         bias = rest[0] if rest and rest[0].tensor_idx != -1 else None
-        types = {self.get_tensor_type_str(t.tensor.Type()) for t in (data, out, weight)}
+        types = [self.get_tensor_type_str(t.tensor.Type()) for t in (data, out, weight)]
         constant = not self.has_expr(weight.tensor_idx) and (
             bias is None or not self.has_expr(bias.tensor_idx)
         )
-        if types != {"int8"} or not data.qnn_params or not constant:
+        bias_type = None if bias is None else self.get_tensor_type_str(bias.tensor.Type())
+        int16 = types == ["int16", "int16", "int8"] and bias_type in (None, "int64")
+        if (set(types) != {"int8"} and not int16) or not data.qnn_params or not constant:
             return None
         if np.any(_quantization(weight.tensor)[1] != 0):
             return None  # our kernels sum a symmetric weight; TVM's converter takes this one
@@ -821,6 +824,8 @@ class CorrectedConverter(OperatorConverter):
             )
         except ValueError as error:
             raise tvm.error.OpNotImplemented(str(error)) from None
+        if self.get_tensor_type_str(data.tensor.Type()) == "int16":
+            r = r._replace(accumulator="int64")
         if tables is None:
             return r, (None, None)
         name = weight.tensor.Name().decode("utf-8", "replace")
