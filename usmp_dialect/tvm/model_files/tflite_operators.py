@@ -63,6 +63,13 @@ from usmp_dialect.tvm.model_files.tensor_names import tflite_tensor_label
 from usmp_dialect.tvm.model_files.tflite_sparsity import SparsityError, densified
 from usmp_dialect.tvm.relax.narrowed_constants import WIDENED_ARGS
 
+
+def int16_squash(converter: Any, op: Any, name: str) -> Any:
+    """TFLM's int16 LOGISTIC or TANH (`int16_table_kernels`, which imports this module)."""
+    from usmp_dialect.tvm.model_files.int16_table_kernels import convert_int16_squash
+
+    return convert_int16_squash(converter, op, name)
+
 # Operators that move a tensor's values without arithmetic (TFLM's kernels copy the stored
 # integers, whatever the quantization): TVM's converters, on the stored integers, are TFLM's
 # of a quantized tensor too. ARG_MAX and ARG_MIN compare them: the order of the stored
@@ -1261,12 +1268,18 @@ class CorrectedConverter(OperatorConverter):
             )
 
     def convert_logistic(self, op: Any) -> Any:
-        self._int16_table_operator(op, "LOGISTIC")
+        if self._int16_input(op):
+            return int16_squash(self, op, "LOGISTIC")
         return super().convert_logistic(op)
 
     def convert_tanh(self, op: Any) -> Any:
-        self._int16_table_operator(op, "TANH")
+        if self._int16_input(op):
+            return int16_squash(self, op, "TANH")
         return super().convert_tanh(op)
+
+    def _int16_input(self, op: Any) -> bool:
+        data = self.get_input_tensors(op)[0]
+        return bool(self.get_tensor_type_str(data.tensor.Type()) == "int16")
 
     def convert_softmax(self, op: Any) -> Any:
         self._int16_table_operator(op, "SOFTMAX")
