@@ -208,9 +208,7 @@ def fully_connected(
     zero_point = tirx.const(r.input_zero_point, accumulator)
 
     def sum_at(row: Any, c: Any) -> Any:
-        product = (data[row, i].astype(accumulator) - zero_point) * weight[c, i].astype(
-            accumulator
-        )
+        product = (data[row, i].astype(accumulator) - zero_point) * weight[c, i].astype(accumulator)
         return te.sum(product, axis=i)
 
     kernel = ("fully_connected", None)

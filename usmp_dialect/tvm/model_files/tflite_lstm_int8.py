@@ -276,7 +276,11 @@ def _gate_activation(
     recurrent = _int16(requantized(registers[1], *q.recurrent_fc[gate], 0))
     registers[2] = _int16(own + recurrent)
     # The cell gate's tanh takes Q3.12: TFLM's input shift 15 - 12 - 3 = 0.
-    return int16_tanh(registers[2], lut, (3, 0)) if gate == "cell" else int16_logistic(registers[2], lut)
+    return (
+        int16_tanh(registers[2], lut, (3, 0))
+        if gate == "cell"
+        else int16_logistic(registers[2], lut)
+    )
 
 
 def _cell_update(gates: Any, cell: Any, q: IntegerLstm) -> Any:

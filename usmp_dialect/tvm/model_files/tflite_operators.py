@@ -63,13 +63,6 @@ from usmp_dialect.tvm.model_files.tensor_names import tflite_tensor_label
 from usmp_dialect.tvm.model_files.tflite_sparsity import SparsityError, densified
 from usmp_dialect.tvm.relax.narrowed_constants import WIDENED_ARGS
 
-
-def int16_squash(converter: Any, op: Any, name: str) -> Any:
-    """TFLM's int16 LOGISTIC or TANH (`int16_table_kernels`, which imports this module)."""
-    from usmp_dialect.tvm.model_files.int16_table_kernels import convert_int16_squash
-
-    return convert_int16_squash(converter, op, name)
-
 # Operators that move a tensor's values without arithmetic (TFLM's kernels copy the stored
 # integers, whatever the quantization): TVM's converters, on the stored integers, are TFLM's
 # of a quantized tensor too. ARG_MAX and ARG_MIN compare them: the order of the stored
@@ -1257,24 +1250,20 @@ class CorrectedConverter(OperatorConverter):
         at = relax.op.astype(self.get_tensor_expr(indices), "int64")
         return relax.op.gather_nd(self.get_tensor_expr(data), at)
 
-    def _int16_table_operator(self, op: Any, name: str) -> None:
-        """A diagnostic for an int16 operator TFLM computes by its own lookup tables and
-        fixed-point exponentials (TVM's float32 is a step or two off)."""
-        (data,) = self.get_input_tensors(op)[:1]
-        if self.get_tensor_type_str(data.tensor.Type()) == "int16":
-            raise tvm.error.OpNotImplemented(
-                f"int16 {name}: TFLM computes it with its own lookup tables, which are not "
-                "converted (int8 and float32 are)"
-            )
-
+    # TFLM's int16 LOGISTIC, TANH and SOFTMAX: `int16_table_kernels` (imported where
+    # used: it imports this module).
     def convert_logistic(self, op: Any) -> Any:
+        from usmp_dialect.tvm.model_files.int16_table_kernels import convert_int16_squash
+
         if self._int16_input(op):
-            return int16_squash(self, op, "LOGISTIC")
+            return convert_int16_squash(self, op, "LOGISTIC")
         return super().convert_logistic(op)
 
     def convert_tanh(self, op: Any) -> Any:
+        from usmp_dialect.tvm.model_files.int16_table_kernels import convert_int16_squash
+
         if self._int16_input(op):
-            return int16_squash(self, op, "TANH")
+            return convert_int16_squash(self, op, "TANH")
         return super().convert_tanh(op)
 
     def _int16_input(self, op: Any) -> bool:
@@ -1282,7 +1271,10 @@ class CorrectedConverter(OperatorConverter):
         return bool(self.get_tensor_type_str(data.tensor.Type()) == "int16")
 
     def convert_softmax(self, op: Any) -> Any:
-        self._int16_table_operator(op, "SOFTMAX")
+        if self._int16_input(op):
+            from usmp_dialect.tvm.model_files.int16_table_kernels import convert_int16_softmax
+
+            return convert_int16_softmax(self, op)
         return super().convert_softmax(op)
 
     def convert_quantized_comparison(self, name: str, op: Any) -> Any:
