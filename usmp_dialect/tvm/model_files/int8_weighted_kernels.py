@@ -8,6 +8,7 @@ those without):
     conv2d(data, weight, bias, multipliers, shifts, window, r)            -> te.Tensor
     depthwise_conv2d(data, weight, bias, multipliers, shifts, window, r)  -> te.Tensor
     fully_connected(data, weight, bias, multipliers, shifts, r)           -> te.Tensor
+    transpose_conv2d(data, weight, bias, multipliers, shifts, window, r)  -> te.Tensor
 
 Each output element is the int32 sum over its window of (input - input zero point) x
 weight, plus the bias, requantized in fixed point (`fixed_point`: TFLM's
@@ -90,18 +91,21 @@ def _requantized_sums(
     bias: Any,
     tables: tuple[Any, Any],
     r: Requantization,
-    kernel: tuple[str, ConvWindow | None],
+    kernel: tuple[str, ConvWindow | None] | None,
 ) -> Any:
     """The kernel's two stages: each output element's sum (`sum_at(*indices)`, its last
     index the output channel), then its requantized value, annotated with what the
     kernel is (`kernel`: its kind and window) for the C library's kernels
-    (`fast_kernels`, int8 ones: a 16x8 kernel is not annotated)."""
+    (`fast_kernels`, int8 ones: a 16x8 kernel, or one without a `kernel`, is not
+    annotated)."""
     acc = te.compute(shape, sum_at, "acc")
     return te.compute(
         shape,
         lambda *i: _requantized(acc[i], bias, tables, i[-1], r),
         "requantized",
-        attrs=kernel_annotation(*kernel, r) if r.accumulator == "int32" else None,
+        attrs=kernel_annotation(*kernel, r)
+        if kernel is not None and r.accumulator == "int32"
+        else None,
     )
 
 
@@ -213,3 +217,46 @@ def fully_connected(
 
     kernel = ("fully_connected", None)
     return _requantized_sums((rows, units), sum_at, bias, (multipliers, shifts), r, kernel)
+
+
+def transpose_conv2d(
+    data: Any,
+    weight: Any,
+    bias: Any,
+    multipliers: Any,
+    shifts: Any,
+    window: ConvWindow,
+    r: Requantization,
+) -> Any:
+    """TRANSPOSE_CONV of NHWC `data` by OHWI `weight` into an output of the window's
+    size: TFLM scatters each input pixel times each tap to output (y x stride - top +
+    tap row, x x stride - left + tap column), dropping what falls outside; each output
+    element here sums the input pixels that land on it (its row + top - tap row a
+    multiple of the stride, within the input), the same integers."""
+    batch, height, width, _ = data.shape
+    out_channels, kernel_h, kernel_w, in_channels = weight.shape
+    (sh, sw), (top, left) = window.strides, window.padding
+    kh = te.reduce_axis((0, kernel_h), "kh")
+    kw = te.reduce_axis((0, kernel_w), "kw")
+    ci = te.reduce_axis((0, in_channels), "ci")
+    zero_point = tirx.const(r.input_zero_point, r.accumulator)
+
+    def sum_at(n: Any, y: Any, x: Any, c: Any) -> Any:
+        row, column = y + top - kh, x + left - kw
+        iy, ix = tirx.floordiv(row, sh), tirx.floordiv(column, sw)
+        lands = tirx.all(
+            tirx.floormod(row, sh) == 0,
+            tirx.floormod(column, sw) == 0,
+            row >= 0,
+            column >= 0,
+            iy < height,
+            ix < width,
+        )
+        tap = data[n, iy, ix, ci].astype(r.accumulator) - zero_point
+        product = tap * weight[c, kh, kw, ci].astype(r.accumulator)
+        return te.sum(
+            tirx.if_then_else(lands, product, tirx.const(0, r.accumulator)), axis=[kh, kw, ci]
+        )
+
+    shape = (batch, *window.out_size, out_channels)
+    return _requantized_sums(shape, sum_at, bias, (multipliers, shifts), r, None)

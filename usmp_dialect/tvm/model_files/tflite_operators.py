@@ -58,6 +58,7 @@ from usmp_dialect.tvm.model_files.int8_weighted_kernels import (
     conv2d,
     depthwise_conv2d,
     fully_connected,
+    transpose_conv2d,
 )
 from usmp_dialect.tvm.model_files.tensor_names import tflite_tensor_label
 from usmp_dialect.tvm.model_files.tflite_sparsity import SparsityError, densified
@@ -791,12 +792,16 @@ class CorrectedConverter(OperatorConverter):
             tables,
         )
 
-    def _kernel_operands(self, op: Any) -> tuple[Any, Any, Any, Any] | None:
+    def _kernel_operands(self, op: Any, first: int = 0) -> tuple[Any, Any, Any, Any] | None:
         """(data, weight, bias or None, out) of a quantized operator our kernels
         compute: int8 activations, or int16 ones with an int64 bias or none (TFLM's
         16x8), an int8 weight of zero point 0 that is a constant of the file; None for
-        any other (TVM's converter's)."""
-        data, weight, *rest = self.get_input_tensors(op)
+        any other (TVM's converter's). Its inputs from `first` on are the data, weight
+        and bias (TRANSPOSE_CONV's: weight, data, bias after the output's shape)."""
+        inputs = self.get_input_tensors(op)[first:]
+        if first:
+            inputs[:2] = inputs[1::-1]
+        data, weight, *rest = inputs
         (out,) = self.get_output_tensors(op)
         bias = rest[0] if rest and rest[0].tensor_idx != -1 else None
         types = [self.get_tensor_type_str(t.tensor.Type()) for t in (data, out, weight)]
@@ -1101,11 +1106,9 @@ class CorrectedConverter(OperatorConverter):
 
         inputs = self.get_input_tensors(op)
         weights, data = inputs[1], inputs[2]
-        if data.qnn_params:
-            raise tvm.error.OpNotImplemented(
-                "quantized TRANSPOSE_CONV: TFLM's integer arithmetic is not converted"
-            )
         options = options_of(op, TransposeConvOptions)
+        if data.qnn_params:
+            return self._quantized_transpose_conv(op, options)
         (out,) = self.get_output_tensors(op)
         _, out_h, out_w, _ = tensor_shape(out.tensor)
         _, in_h, in_w, _ = tensor_shape(data.tensor)
@@ -1139,6 +1142,37 @@ class CorrectedConverter(OperatorConverter):
         if len(inputs) > 3:
             nhwc = relax.op.add(nhwc, self.get_tensor_expr(inputs[3]))
         return self.convert_fused_activation_function(nhwc, options.FusedActivationFunction())
+
+    def _quantized_transpose_conv(self, op: Any, options: Any) -> Any:
+        """TFLM's int8 (int32 sums) or 16x8 (int64 sums, an int64 bias) TRANSPOSE_CONV
+        (`transpose_conv2d`), requantized per channel as its convolutions are, padded as
+        TFLite's ComputePaddingHeightWidth pads a convolution of the output's size."""
+        from tflite.Padding import Padding
+
+        operands = self._kernel_operands(op, first=1)
+        if operands is None:
+            raise tvm.error.OpNotImplemented(
+                "quantized TRANSPOSE_CONV of other types than TFLM's int8 or 16x8 (an int8 "
+                "weight of zero point 0, an int32 or int64 bias)"
+            )
+        data, weight, _, out = operands
+        r, tables = self._requantization(operands, options.FusedActivationFunction(), False)
+        _, out_h, out_w, _ = tensor_shape(out.tensor)
+        _, kernel_h, kernel_w, _ = tensor_shape(weight.tensor)
+        strides = (options.StrideH(), options.StrideW())
+        pads = []
+        for size, kernel, stride in zip((out_h, out_w), (kernel_h, kernel_w), strides, strict=True):
+            same = options.Padding() == Padding.SAME
+            convolved = -(-size // stride) if same else (size + stride - kernel) // stride
+            pads.append(_padding(stride, size, kernel, convolved))
+        window = ConvWindow(strides, (1, 1), (pads[0], pads[1]), (out_h, out_w))
+        return self._kernel(
+            lambda x, w, b, m, s: transpose_conv2d(x, w, b, m, s, window, r),
+            ("transpose_conv2d", window, r),
+            self.get_tensor_expr(data),
+            operands,
+            tables,
+        )
 
     def convert_mirror_pad(self, op: Any) -> Any:
         """TFLite's MIRROR_PAD, REFLECT (the edge not repeated) or SYMMETRIC (repeated):
