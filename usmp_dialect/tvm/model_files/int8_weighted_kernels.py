@@ -9,6 +9,7 @@ those without):
     depthwise_conv2d(data, weight, bias, multipliers, shifts, window, r)  -> te.Tensor
     fully_connected(data, weight, bias, multipliers, shifts, r)           -> te.Tensor
     transpose_conv2d(data, weight, bias, multipliers, shifts, window, r)  -> te.Tensor
+    batch_matmul(lhs, rhs, rhs_zero_point, out_shape, r)                  -> te.Tensor
 
 Each output element is the int32 sum over its window of (input - input zero point) x
 weight, plus the bias, requantized in fixed point (`fixed_point`: TFLM's
@@ -260,3 +261,27 @@ def transpose_conv2d(
 
     shape = (batch, *window.out_size, out_channels)
     return _requantized_sums(shape, sum_at, bias, (multipliers, shifts), r, None)
+
+
+def batch_matmul(lhs: Any, rhs: Any, rhs_zero_point: int, out_shape: list[int], r: Any) -> Any:
+    """BATCH_MATMUL of `lhs` [..., M, K] by `rhs` [..., K, N], their batch dims broadcast
+    into `out_shape`'s: each product of the operands less their zero points (the lhs's
+    is the requantization's input zero point), summed, requantized by one multiplier."""
+    depth = int(lhs.shape[-1])
+    k = te.reduce_axis((0, depth), "k")
+    lhs_zero, rhs_zero = (
+        tirx.const(z, r.accumulator) for z in (r.input_zero_point, rhs_zero_point)
+    )
+
+    def batch(shape: Any, index: tuple[Any, ...]) -> list[Any]:
+        dims = [int(d) for d in shape[:-2]]
+        tail = index[len(index) - len(dims) :] if dims else ()
+        return [0 if d == 1 else i for d, i in zip(dims, tail, strict=True)]
+
+    def sum_at(*i: Any) -> Any:
+        outer, row, column = i[:-2], i[-2], i[-1]
+        a = lhs[(*batch(lhs.shape, outer), row, k)].astype(r.accumulator) - lhs_zero
+        b = rhs[(*batch(rhs.shape, outer), k, column)].astype(r.accumulator) - rhs_zero
+        return te.sum(a * b, axis=k)
+
+    return _requantized_sums(tuple(out_shape), sum_at, None, (None, None), r, None)

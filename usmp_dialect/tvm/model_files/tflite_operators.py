@@ -55,6 +55,7 @@ from usmp_dialect.tvm.model_files.fixed_point import quantize_multiplier
 from usmp_dialect.tvm.model_files.int8_weighted_kernels import (
     ConvWindow,
     Requantization,
+    batch_matmul,
     conv2d,
     depthwise_conv2d,
     fully_connected,
@@ -302,7 +303,7 @@ class CorrectedConverter(OperatorConverter):
 
     _SUPPORTED_QUANTIZED_OPS = (
         OperatorConverter._SUPPORTED_QUANTIZED_OPS
-        | {"PAD", "PADV2", "SHAPE", "DENSIFY"}
+        | {"PAD", "PADV2", "SHAPE", "DENSIFY", "BATCH_MATMUL"}
         | MOVING_OPERATORS
     )
 
@@ -871,15 +872,39 @@ class CorrectedConverter(OperatorConverter):
     def convert_batch_matmul(self, op: Any) -> Any:
         from tflite.BatchMatMulOptions import BatchMatMulOptions
 
-        if self.is_quantized(op):
-            raise tvm.error.OpNotImplemented("quantized BATCH_MATMUL")
         options = BatchMatMulOptions()
         table = op.BuiltinOptions()
         options.Init(table.Bytes, table.Pos)
         lhs, rhs = self.get_input_tensors(op)
-        return relax.op.matmul(
-            self._operand(lhs, options.AdjX()), self._operand(rhs, options.AdjY())
-        )
+        operands = self._operand(lhs, options.AdjX()), self._operand(rhs, options.AdjY())
+        if self.is_quantized(op):
+            return self._quantized_batch_matmul(op, *operands)
+        return relax.op.matmul(*operands)
+
+    def _quantized_batch_matmul(self, op: Any, lhs_expr: Any, rhs_expr: Any) -> Any:
+        """TFLM's int8 (int32 sums) or int16 (int64 sums) BATCH_MATMUL (`batch_matmul`):
+        one multiplier, the float32 product of the operands' scales over the output's,
+        no activation."""
+        lhs, rhs = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        types = {self.get_tensor_type_str(t.tensor.Type()) for t in (lhs, rhs, out)}
+        quantizations = [scalar_quantization(t) for t in (lhs, rhs, out)]
+        if len(types) != 1 or not types <= {"int8", "int16"} or None in quantizations:
+            raise tvm.error.OpNotImplemented(
+                "quantized BATCH_MATMUL of other types than TFLM's (int8 or int16 "
+                "operands and output, one scale each)"
+            )
+        (dtype,) = types
+        r, _ = requantization(lhs.tensor, rhs.tensor, out.tensor, 0, dtype, True)
+        if dtype == "int16":
+            r = r._replace(accumulator="int64")
+        rhs_zero_point = quantizations[1][1]  # type: ignore[index]
+        out_shape = tensor_shape(out.tensor)
+
+        def compute(a: Any, b: Any) -> Any:
+            return batch_matmul(a, b, rhs_zero_point, out_shape, r)
+
+        return self.bb.call_te(compute, lhs_expr, rhs_expr, primfunc_name_hint="batch_matmul")
 
     def _operand(self, tensor: Any, adjoint: bool) -> Any:
         """A BATCH_MATMUL operand, its last two axes swapped if `adjoint`."""
