@@ -303,7 +303,7 @@ class CorrectedConverter(OperatorConverter):
 
     _SUPPORTED_QUANTIZED_OPS = (
         OperatorConverter._SUPPORTED_QUANTIZED_OPS
-        | {"PAD", "PADV2", "SHAPE", "DENSIFY", "BATCH_MATMUL"}
+        | {"PAD", "PADV2", "SHAPE", "DENSIFY", "BATCH_MATMUL", "DYNAMIC_UPDATE_SLICE"}
         | MOVING_OPERATORS
     )
 
@@ -319,6 +319,7 @@ class CorrectedConverter(OperatorConverter):
                 "Landmarks2TransformMatrix": self.convert_landmarks_to_transform_matrix,
                 "TransformTensorBilinear": self.convert_transform_tensor_bilinear,
                 "TransformLandmarks": self.convert_transform_landmarks,
+                "DYNAMIC_UPDATE_SLICE": self.convert_dynamic_update_slice,
             }
         )
         int8_operators = {
@@ -1308,6 +1309,13 @@ class CorrectedConverter(OperatorConverter):
         data, indices = self.get_input_tensors(op)
         at = relax.op.astype(self.get_tensor_expr(indices), "int64")
         return relax.op.gather_nd(self.get_tensor_expr(data), at)
+
+    def convert_dynamic_update_slice(self, op: Any) -> Any:
+        from usmp_dialect.tvm.model_files.dynamic_update_slice import (
+            convert_dynamic_update_slice,
+        )
+
+        return convert_dynamic_update_slice(self, op)
 
     # TFLM's int16 LOGISTIC, TANH and SOFTMAX: `int16_table_kernels` (imported where
     # used: it imports this module).
