@@ -304,6 +304,7 @@ class CorrectedConverter(OperatorConverter):
     _SUPPORTED_QUANTIZED_OPS = (
         OperatorConverter._SUPPORTED_QUANTIZED_OPS
         | {"PAD", "PADV2", "SHAPE", "DENSIFY", "BATCH_MATMUL", "DYNAMIC_UPDATE_SLICE"}
+        | {"L2_NORMALIZATION"}
         | MOVING_OPERATORS
     )
 
@@ -1316,6 +1317,15 @@ class CorrectedConverter(OperatorConverter):
         )
 
         return convert_dynamic_update_slice(self, op)
+
+    def convert_l2_normalization(self, op: Any) -> Any:
+        from usmp_dialect.tvm.model_files.int8_l2_normalization import (
+            convert_int8_l2_normalization,
+        )
+
+        if self.is_quantized(op):
+            return convert_int8_l2_normalization(self, op)
+        return super().convert_l2_normalization(op)
 
     # TFLM's int16 LOGISTIC, TANH and SOFTMAX: `int16_table_kernels` (imported where
     # used: it imports this module).
