@@ -906,7 +906,8 @@ class CorrectedConverter(OperatorConverter):
         def compute(a: Any, b: Any) -> Any:
             return batch_matmul(a, b, rhs_zero_point, out_shape, r)
 
-        return self.bb.call_te(compute, lhs_expr, rhs_expr, primfunc_name_hint="batch_matmul")
+        operands = [self.bb.normalize(e) for e in (lhs_expr, rhs_expr)]  # typed for TE
+        return self.bb.call_te(compute, *operands, primfunc_name_hint="batch_matmul")
 
     def _operand(self, tensor: Any, adjoint: bool) -> Any:
         """A BATCH_MATMUL operand, its last two axes swapped if `adjoint`."""
