@@ -301,7 +301,7 @@ class CorrectedConverter(OperatorConverter):
 
     _SUPPORTED_QUANTIZED_OPS = (
         OperatorConverter._SUPPORTED_QUANTIZED_OPS
-        | {"PAD", "PADV2", "SHAPE", "DENSIFY"}
+        | {"PAD", "PADV2", "SHAPE", "DENSIFY", "PRELU"}
         | MOVING_OPERATORS
     )
 
@@ -329,6 +329,7 @@ class CorrectedConverter(OperatorConverter):
             "RELU6": self.convert_quantized_relu6,
             "LEAKY_RELU": self.convert_quantized_leaky_relu,
             "ABS": self.convert_quantized_abs,
+            "PRELU": self.convert_quantized_prelu,
             **{name: partial(self.convert_quantized_comparison, name) for name in _RELATIONS},
         }
         # TVM's, for the float and per-channel tensors ours leave to it (called as
@@ -1286,6 +1287,31 @@ class CorrectedConverter(OperatorConverter):
             return int8.compare(a, b, operands, relation, tensor_shape(out.tensor))
 
         return self._int8_call(compute, [lhs, rhs], f"{name.lower()}_quantized")
+
+    def convert_quantized_prelu(self, op: Any) -> Any:
+        """TFLM's quantized PRELU (CalculatePreluParams: input over output scale where the
+        input is not below its zero point, times alpha's scale where it is); TVM's of
+        float32 tensors."""
+        data, alpha = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        quantizations = [scalar_quantization(t) for t in (data, alpha, out)]
+        if self.get_tensor_type_str(out.tensor.Type()) not in ("int8", "int16") or (
+            None in quantizations
+        ):
+            return self.tvm_converters["PRELU"](op=op)
+        (in_scale, in_zero), (alpha_scale, alpha_zero), (out_scale, out_zero) = (
+            q for q in quantizations if q is not None
+        )
+        slopes = int8.Slopes(
+            int8.Requantized(*quantize_multiplier(in_scale / out_scale), out_zero),
+            int8.Requantized(*quantize_multiplier(in_scale * alpha_scale / out_scale), out_zero),
+        )
+        bounds = self._bounds(out)
+
+        def compute(x: Any, a: Any) -> Any:
+            return int8.prelu(x, a, (in_zero, alpha_zero), slopes, bounds)
+
+        return self._int8_call(compute, [data, alpha], "prelu_quantized")
 
     def convert_quantized_abs(self, op: Any) -> Any:
         """TFLM's quantized ABS: the magnitude of the value less its zero point,
