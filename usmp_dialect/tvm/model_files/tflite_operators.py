@@ -1216,6 +1216,16 @@ class CorrectedConverter(OperatorConverter):
             end=[height * bh - bottom, width * bw - right],
         )
 
+    def convert_reverse_v2(self, op: Any) -> Any:
+        """TFLite's REVERSE_V2 of any number of axes, one flip each (TVM's converter
+        takes one)."""
+        data, axes = self.get_input_tensors(op)
+        rank = len(tensor_shape(data.tensor))
+        reversed_ = self.get_tensor_expr(data)
+        for axis in np.asarray(self.get_tensor_value(axes)).reshape(-1):
+            reversed_ = relax.op.flip(reversed_, axis=int(axis) % rank)
+        return reversed_
+
     def convert_fill(self, op: Any) -> Any:
         """TFLite's FILL of a shape the file holds: TVM's reads the value only as an
         expression another operator computed (a KeyError on a constant one)."""
