@@ -29,6 +29,16 @@ requantization now and then (6 steps of MLPerf Tiny's image classifier's logits)
 one kernel of ours instead (`int8_weighted_kernels`), TFLM's arithmetic bit for bit, its
 weight and bias the file's constants as stored.
 
+Found by tools/operator_table.py (each builtin TFLM registers, one operator a file,
+against TFLM): quantized RELU, RELU6, LEAKY_RELU, PRELU, ABS, SUM, the comparisons and
+RESIZE_BILINEAR computed in TFLM's integers (`int8_unweighted_kernels`); the operators
+that only move values (`MOVING_OPERATORS`) taken on int8 and int16 tensors; TVM's
+ARG_MAX/ARG_MIN index type, GATHER_ND's indices, EMBEDDING_LOOKUP's input order, FILL of a
+constant, MIRROR_PAD SYMMETRIC, REVERSE_V2 of several axes, SPACE_TO_BATCH_ND and
+BATCH_TO_SPACE_ND, float TRANSPOSE_CONV (in NCHW) and float ABS (no fabs in TVM's C)
+corrected; int16 LOGISTIC, TANH and SOFTMAX (TFLM's lookup tables) and quantized
+TRANSPOSE_CONV refused.
+
 MediaPipe's custom operators (mediapipe/util/tflite/operations), by their published
 definitions: Convolution2DTransposeBias, TFLite's TRANSPOSE_CONV with a bias and the
 output shape its kernel computes (MediaPipe's selfie segmentation ends in one);
