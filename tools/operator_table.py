@@ -45,7 +45,12 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import numpy as np  # noqa: E402
 from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
-from builtin_tflite import CASES, NOT_ONE_OPERATOR, Case  # noqa: E402
+from builtin_tflite import (  # noqa: E402
+    CASES,
+    NOT_ONE_OPERATOR,
+    Case,
+    custom_operator_tflite,
+)
 
 EXACT, FLOAT, REFUSED, WRONG, TFLM_FAILS = (
     "exact",
@@ -200,8 +205,6 @@ def run_case(case: Case, seed: int = 0) -> Row:
 def npu_row() -> Row:
     """TFLM's ETHOS_U (the custom operator `ethos-u` Vela compiles NPU operators into):
     refused, its diagnostic saying the file was compiled for an NPU."""
-    from int8_tflite import custom_operator_tflite
-
     from usmp_dialect.tvm.model_files.loading import load_model_file
     from usmp_dialect.tvm.relax.lowering import RelaxImportError
 
