@@ -29,6 +29,7 @@ from int8_tflite import (  # type: ignore[import-not-found]  # noqa: E402  (in t
     _table,
     _vector,
     _Writer,
+    custom_operator_tflite,  # noqa: F401  (operator_table.npu_row)
 )
 from tflite.ActivationFunctionType import ActivationFunctionType  # noqa: E402
 from tflite.BuiltinOperator import BuiltinOperator  # noqa: E402

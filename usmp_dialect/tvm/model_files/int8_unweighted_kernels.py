@@ -13,6 +13,7 @@ file's options and quantization and emits it):
     requantize(x, zero_point, output, bounds)      QUANTIZE of an integer tensor
     rectify(x, zero_point, slopes, bounds)         RELU, LEAKY_RELU, ABS (`Slopes`)
     clamp(x, bounds)                               RELU6 (the stored values clamped)
+    prelu(x, alpha, zero_points, slopes, bounds)   PRELU (alpha broadcast)
     compare(a, b, operands, relation, shape)       EQUAL, LESS, ... (a bool tensor)
     resize_bilinear(x, out_shape, align_corners, half_pixel)   RESIZE_BILINEAR
 
@@ -27,10 +28,11 @@ float32 tensor: the value divided by the scale in float32, rounded half away fro
 RESIZE_BILINEAR: TFLM's ResizeBilinearInteger, each source position in 1/1024ths of a
 pixel, the four neighbours weighted in 20 fractional bits, rounded half away from zero (the
 wheel's double rounding). The comparisons: each input less its zero point, in 8 more bits,
-times its own scale (`comparison_operands`), compared. RELU, LEAKY_RELU and ABS: the value
-less its zero point requantized to the output, by the input-to-output scale where it is
-not negative, by that times alpha (LEAKY_RELU) where it is (ABS: of its magnitude); RELU's
-bounds begin at the output's zero point.
+times its own scale (`comparison_operands`), compared. RELU, LEAKY_RELU, PRELU and ABS:
+the value less its zero point requantized to the output, by the input-to-output scale
+where it is not negative, by that times alpha where it is (LEAKY_RELU's option; PRELU's
+tensor, less its zero point, the product requantized; ABS: the magnitude); RELU's bounds
+begin at the output's zero point.
 Each result is clamped to `bounds` (the type's, or a fused activation's) and cast. The
 multipliers are `fixed_point`'s.
 """
@@ -402,3 +404,21 @@ def resize_bilinear(x: Any, out_shape: list[int], align_corners: bool, half_pixe
         return tirx.truncdiv(rounded, tirx.const(1 << 20, "int64")).astype(x.dtype)
 
     return te.compute(out_shape, element, name="resize_bilinear")
+
+
+def prelu(x: Any, alpha: Any, zero_points: tuple[int, int], slopes: Slopes, bounds: Bounds) -> Any:
+    """TFLM's quantized PRELU of `x` by `alpha` (broadcast as numpy does), each less its
+    zero point (`zero_points`): below zero the product, by the negative slope."""
+    offset, alpha_offset = (tirx.const(z, "int32") for z in zero_points)
+    alpha_shape = [int(d) for d in alpha.shape]
+
+    def element(*index: Any) -> Any:
+        value = x[index].astype("int32") - offset
+        slope = alpha[_broadcast(alpha_shape, index)].astype("int32") - alpha_offset
+        return tirx.Select(
+            value >= tirx.const(0, "int32"),
+            _requantized(value, slopes.nonnegative, bounds),
+            _requantized(value * slope, slopes.negative, bounds),
+        )
+
+    return te.compute(x.shape, element, name="prelu")

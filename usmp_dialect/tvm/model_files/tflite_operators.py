@@ -29,6 +29,16 @@ requantization now and then (6 steps of MLPerf Tiny's image classifier's logits)
 one kernel of ours instead (`int8_weighted_kernels`), TFLM's arithmetic bit for bit, its
 weight and bias the file's constants as stored.
 
+Found by tools/operator_table.py (each builtin TFLM registers, one operator a file,
+against TFLM): quantized RELU, RELU6, LEAKY_RELU, PRELU, ABS, SUM, the comparisons and
+RESIZE_BILINEAR computed in TFLM's integers (`int8_unweighted_kernels`); the operators
+that only move values (`MOVING_OPERATORS`) taken on int8 and int16 tensors; TVM's
+ARG_MAX/ARG_MIN index type, GATHER_ND's indices, EMBEDDING_LOOKUP's input order, FILL of a
+constant, MIRROR_PAD SYMMETRIC, REVERSE_V2 of several axes, SPACE_TO_BATCH_ND and
+BATCH_TO_SPACE_ND, float TRANSPOSE_CONV (in NCHW) and float ABS (no fabs in TVM's C)
+corrected; int16 LOGISTIC, TANH and SOFTMAX (TFLM's lookup tables) and quantized
+TRANSPOSE_CONV refused.
+
 MediaPipe's custom operators (mediapipe/util/tflite/operations), by their published
 definitions: Convolution2DTransposeBias, TFLite's TRANSPOSE_CONV with a bias and the
 output shape its kernel computes (MediaPipe's selfie segmentation ends in one);
@@ -303,8 +313,8 @@ class CorrectedConverter(OperatorConverter):
 
     _SUPPORTED_QUANTIZED_OPS = (
         OperatorConverter._SUPPORTED_QUANTIZED_OPS
-        | {"PAD", "PADV2", "SHAPE", "DENSIFY", "BATCH_MATMUL", "DYNAMIC_UPDATE_SLICE"}
-        | {"L2_NORMALIZATION"}
+        | {"PAD", "PADV2", "SHAPE", "DENSIFY", "PRELU"}
+        | {"BATCH_MATMUL", "DYNAMIC_UPDATE_SLICE", "L2_NORMALIZATION"}
         | MOVING_OPERATORS
     )
 
@@ -333,6 +343,7 @@ class CorrectedConverter(OperatorConverter):
             "RELU6": self.convert_quantized_relu6,
             "LEAKY_RELU": self.convert_quantized_leaky_relu,
             "ABS": self.convert_quantized_abs,
+            "PRELU": self.convert_quantized_prelu,
             **{name: partial(self.convert_quantized_comparison, name) for name in _RELATIONS},
         }
         # TVM's, for the float and per-channel tensors ours leave to it (called as
@@ -1282,6 +1293,16 @@ class CorrectedConverter(OperatorConverter):
             end=[height * bh - bottom, width * bw - right],
         )
 
+    def convert_reverse_v2(self, op: Any) -> Any:
+        """TFLite's REVERSE_V2 of any number of axes, one flip each (TVM's converter
+        takes one)."""
+        data, axes = self.get_input_tensors(op)
+        rank = len(tensor_shape(data.tensor))
+        reversed_ = self.get_tensor_expr(data)
+        for axis in np.asarray(self.get_tensor_value(axes)).reshape(-1):
+            reversed_ = relax.op.flip(reversed_, axis=int(axis) % rank)
+        return reversed_
+
     def convert_fill(self, op: Any) -> Any:
         """TFLite's FILL of a shape the file holds: TVM's reads the value only as an
         expression another operator computed (a KeyError on a constant one)."""
@@ -1374,6 +1395,31 @@ class CorrectedConverter(OperatorConverter):
             return int8.compare(a, b, operands, relation, tensor_shape(out.tensor))
 
         return self._int8_call(compute, [lhs, rhs], f"{name.lower()}_quantized")
+
+    def convert_quantized_prelu(self, op: Any) -> Any:
+        """TFLM's quantized PRELU (CalculatePreluParams: input over output scale where the
+        input is not below its zero point, times alpha's scale where it is); TVM's of
+        float32 tensors."""
+        data, alpha = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        quantizations = [scalar_quantization(t) for t in (data, alpha, out)]
+        if self.get_tensor_type_str(out.tensor.Type()) not in ("int8", "int16") or (
+            None in quantizations
+        ):
+            return self.tvm_converters["PRELU"](op=op)
+        (in_scale, in_zero), (alpha_scale, alpha_zero), (out_scale, out_zero) = (
+            q for q in quantizations if q is not None
+        )
+        slopes = int8.Slopes(
+            int8.Requantized(*quantize_multiplier(in_scale / out_scale), out_zero),
+            int8.Requantized(*quantize_multiplier(in_scale * alpha_scale / out_scale), out_zero),
+        )
+        bounds = self._bounds(out)
+
+        def compute(x: Any, a: Any) -> Any:
+            return int8.prelu(x, a, (in_zero, alpha_zero), slopes, bounds)
+
+        return self._int8_call(compute, [data, alpha], "prelu_quantized")
 
     def convert_quantized_abs(self, op: Any) -> Any:
         """TFLM's quantized ABS: the magnitude of the value less its zero point,
