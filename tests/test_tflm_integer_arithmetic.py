@@ -99,3 +99,21 @@ def test_table_row_equals_tflm(key: tuple[str, str]) -> None:
 def test_case_beside_the_table_equals_tflm(name: str) -> None:
     pytest.importorskip("tflite_micro")
     assert run_case(CASES_BESIDE[name]())[2:] == (EXACT, "")
+
+
+def test_operator_tflm_refuses_is_refused_naming_it(tmp_path: Path) -> None:
+    """An int16 LOGISTIC of an output scale TFLM does not take (only 2^-15): one
+    diagnostic naming the operator, its index and the tensor it computes."""
+    from usmp_dialect.tvm.model_files.loading import load_model_file
+    from usmp_dialect.tvm.relax.lowering import RelaxImportError
+
+    path = tmp_path / "logistic.tflite"
+    path.write_bytes(
+        Case("LOGISTIC", "int16", (T((2, 3)),), (T((2, 3), q16=(1 / 256, 0)),)).tflite()
+    )
+    with pytest.raises(RelaxImportError) as refused:
+        load_model_file(str(path), "tflite")
+    assert refused.value.message == (
+        "LOGISTIC operator 0, computing 'out0': int16 LOGISTIC of output scale 0.00390625 "
+        "(TFLM takes 2^-15 only)"
+    )

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import tvm
 from tvm import te, tirx
 
+from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
 from usmp_dialect.tvm.model_files.tflite_operators import tensor_shape
 
 
@@ -42,12 +42,12 @@ def convert_dynamic_update_slice(converter: Any, op: Any) -> Any:
     if operand.qnn_params and not all(
         converter.has_same_qnn_params(operand, t) for t in (update, out)
     ):
-        raise tvm.error.OpNotImplemented(
+        raise OperatorRejected(
             "quantized DYNAMIC_UPDATE_SLICE whose update or output is quantized unlike its "
             "operand (TFLM copies the stored values)"
         )
     if len(tensor_shape(starts.tensor)) != 1:
-        raise tvm.error.OpNotImplemented("DYNAMIC_UPDATE_SLICE of start indices not 1-D")
+        raise OperatorRejected("DYNAMIC_UPDATE_SLICE of start indices not 1-D")
     return converter.bb.call_te(
         dynamic_update_slice,
         *(converter.get_tensor_expr(t) for t in (operand, update, starts)),

@@ -42,6 +42,7 @@ from usmp_dialect.tvm.model_files.fixed_point import (
     multiply_by_quantized_multiplier,
     quantize_multiplier,
 )
+from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
 from usmp_dialect.tvm.model_files.tflite_lstm_int8 import (
     SIGMOID_TABLE,
     int16_logistic,
@@ -82,12 +83,12 @@ def convert_int16_squash(converter: Any, op: Any, name: str) -> Any:
     (out,) = converter.get_output_tensors(op)
     source, target = scalar_quantization(data), scalar_quantization(out)
     if source is None or target is None or source[1] or target[1]:
-        raise tvm.error.OpNotImplemented(
+        raise OperatorRejected(
             f"int16 {name} with a zero point other than 0 or without one scale (TFLM "
             "takes zero points 0)"
         )
     if np.float32(target[0]) != np.float32(2.0**-15):
-        raise tvm.error.OpNotImplemented(
+        raise OperatorRejected(
             f"int16 {name} of output scale {target[0]:g} (TFLM takes 2^-15 only)"
         )
     squash, shifts = _SQUASHES[name]
@@ -229,7 +230,7 @@ def convert_int16_softmax(converter: Any, op: Any) -> Any:
         or target[1]
         or abs(target[0] - 1 / 32768) > 0.001 / 32768
     ):
-        raise tvm.error.OpNotImplemented(
+        raise OperatorRejected(
             "int16 SOFTMAX other than TFLM's (zero points 0, an int16 output of scale 2^-15)"
         )
     options = SoftmaxOptions()

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import tvm
 from tvm import te, tirx
 
 from usmp_dialect.tvm.model_files.fixed_point import clamped, multiply_by_quantized_multiplier
+from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
 from usmp_dialect.tvm.model_files.tflite_operators import scalar_quantization
 
 _INT32_MAX = 2**31 - 1
@@ -160,7 +160,7 @@ def convert_int8_l2_normalization(converter: Any, op: Any) -> Any:
     source = scalar_quantization(data)
     types = {converter.get_tensor_type_str(t.tensor.Type()) for t in (data, out)}
     if types != {"int8"} or source is None:
-        raise tvm.error.OpNotImplemented(
+        raise OperatorRejected(
             "quantized L2_NORMALIZATION other than TFLM's int8 one (int8 input and output, "
             "one scale)"
         )
@@ -169,9 +169,7 @@ def convert_int8_l2_normalization(converter: Any, op: Any) -> Any:
         table = op.BuiltinOptions()
         options.Init(table.Bytes, table.Pos)
         if options.FusedActivationFunction():
-            raise tvm.error.OpNotImplemented(
-                "L2_NORMALIZATION with a fused activation (TFLM takes none)"
-            )
+            raise OperatorRejected("L2_NORMALIZATION with a fused activation (TFLM takes none)")
     zero_point = source[1]
     return converter.bb.call_te(
         lambda x: l2_normalization(x, zero_point),

@@ -899,12 +899,14 @@ class CorrectedConverter(OperatorConverter):
         """TFLM's int8 (int32 sums) or int16 (int64 sums) BATCH_MATMUL (`batch_matmul`):
         one multiplier, the float32 product of the operands' scales over the output's,
         no activation."""
+        from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
+
         lhs, rhs = self.get_input_tensors(op)
         (out,) = self.get_output_tensors(op)
         types = {self.get_tensor_type_str(t.tensor.Type()) for t in (lhs, rhs, out)}
         quantizations = [scalar_quantization(t) for t in (lhs, rhs, out)]
         if len(types) != 1 or not types <= {"int8", "int16"} or None in quantizations:
-            raise tvm.error.OpNotImplemented(
+            raise OperatorRejected(
                 "quantized BATCH_MATMUL of other types than TFLM's (int8 or int16 "
                 "operands and output, one scale each)"
             )
@@ -1189,9 +1191,11 @@ class CorrectedConverter(OperatorConverter):
         TFLite's ComputePaddingHeightWidth pads a convolution of the output's size."""
         from tflite.Padding import Padding
 
+        from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
+
         operands = self._kernel_operands(op, first=1)
         if operands is None:
-            raise tvm.error.OpNotImplemented(
+            raise OperatorRejected(
                 "quantized TRANSPOSE_CONV of other types than TFLM's int8 or 16x8 (an int8 "
                 "weight of zero point 0, an int32 or int64 bias)"
             )
