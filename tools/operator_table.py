@@ -160,7 +160,7 @@ def run_case(case: Case, seed: int = 0) -> Row:
     from tests.support.model_check import check_model
     from usmp_dialect.diagnostics import LocatedError
     from usmp_dialect.tvm.model_files.loading import load_model_file
-    from usmp_dialect.tvm.relax.lowering import RelaxImportError, sanitize
+    from usmp_dialect.tvm.relax.to_tir import RelaxImportError, sanitize
     from usmp_dialect.tvm.tvmscript.importer import TVMScriptError
     from usmp_dialect.tvm_options import MODEL_FILE_LOWERING
 
@@ -206,7 +206,7 @@ def npu_row() -> Row:
     """TFLM's ETHOS_U (the custom operator `ethos-u` Vela compiles NPU operators into):
     refused, its diagnostic saying the file was compiled for an NPU."""
     from usmp_dialect.tvm.model_files.loading import load_model_file
-    from usmp_dialect.tvm.relax.lowering import RelaxImportError
+    from usmp_dialect.tvm.relax.to_tir import RelaxImportError
 
     with tempfile.TemporaryDirectory(prefix="usmp-operator-") as folder:
         path = Path(folder) / "ethos_u.tflite"
