@@ -105,7 +105,7 @@ def test_operator_tflm_refuses_is_refused_naming_it(tmp_path: Path) -> None:
     """An int16 LOGISTIC of an output scale TFLM does not take (only 2^-15): one
     diagnostic naming the operator, its index and the tensor it computes."""
     from usmp_dialect.tvm.model_files.loading import load_model_file
-    from usmp_dialect.tvm.relax.lowering import RelaxImportError
+    from usmp_dialect.tvm.relax.to_tir import RelaxImportError
 
     path = tmp_path / "logistic.tflite"
     path.write_bytes(
