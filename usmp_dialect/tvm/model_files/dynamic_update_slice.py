@@ -15,7 +15,7 @@ from typing import Any
 from tvm import te, tirx
 
 from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
-from usmp_dialect.tvm.model_files.tflite_operators import tensor_shape
+from usmp_dialect.tvm.model_files.tflite_tensors import tensor_shape
 
 
 def dynamic_update_slice(operand: Any, update: Any, starts: Any) -> Any:

@@ -48,7 +48,7 @@ from usmp_dialect.tvm.model_files.tflite_lstm_int8 import (
     int16_logistic,
     int16_tanh,
 )
-from usmp_dialect.tvm.model_files.tflite_operators import scalar_quantization
+from usmp_dialect.tvm.model_files.tflite_tensors import scalar_quantization
 
 _SQUASHES = {"LOGISTIC": (int16_logistic, (0,)), "TANH": (int16_tanh, (0, 1))}
 _TABLE_BITS = 12  # the table's input: 3 x 2^12 steps a unit (Q3.12 times 3)

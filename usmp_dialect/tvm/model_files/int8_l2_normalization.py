@@ -22,7 +22,7 @@ from tvm import te, tirx
 
 from usmp_dialect.tvm.model_files.fixed_point import clamped, multiply_by_quantized_multiplier
 from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
-from usmp_dialect.tvm.model_files.tflite_operators import scalar_quantization
+from usmp_dialect.tvm.model_files.tflite_tensors import scalar_quantization
 
 _INT32_MAX = 2**31 - 1
 _NEWTON_STEPS = 5

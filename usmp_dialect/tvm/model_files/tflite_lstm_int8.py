@@ -46,7 +46,7 @@ from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
 from usmp_dialect.tvm.model_files.fixed_point import clamped, quantize_multiplier, requantized
 from usmp_dialect.tvm.model_files.int8_unweighted_kernels import INT_RANGES, OPAQUE
 from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
-from usmp_dialect.tvm.model_files.tflite_operators import scalar_quantization
+from usmp_dialect.tvm.model_files.tflite_tensors import scalar_quantization
 from usmp_dialect.tvm.relax.temporaries import SIGNAL_KERNEL_ATTR
 
 

@@ -61,7 +61,9 @@ from tvm import relax
 from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter
 
 from usmp_dialect.tvm.model_files import int8_unweighted_kernels as int8
+from usmp_dialect.tvm.model_files.dynamic_update_slice import convert_dynamic_update_slice
 from usmp_dialect.tvm.model_files.fixed_point import quantize_multiplier
+from usmp_dialect.tvm.model_files.int8_l2_normalization import convert_int8_l2_normalization
 from usmp_dialect.tvm.model_files.int8_weighted_kernels import (
     ConvWindow,
     Requantization,
@@ -71,8 +73,14 @@ from usmp_dialect.tvm.model_files.int8_weighted_kernels import (
     fully_connected,
     transpose_conv2d,
 )
+from usmp_dialect.tvm.model_files.int16_table_kernels import (
+    convert_int16_softmax,
+    convert_int16_squash,
+)
+from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
 from usmp_dialect.tvm.model_files.tensor_names import tflite_tensor_label
 from usmp_dialect.tvm.model_files.tflite_sparsity import SparsityError, densified
+from usmp_dialect.tvm.model_files.tflite_tensors import scalar_quantization, tensor_shape
 from usmp_dialect.tvm.relax.narrowed_constants import WIDENED_ARGS
 
 # Operators that move a tensor's values without arithmetic (TFLM's kernels copy the stored
@@ -117,12 +125,6 @@ _RELATIONS = {
     "LESS": tvm.tirx.LT,
     "LESS_EQUAL": tvm.tirx.LE,
 }
-
-
-def tensor_shape(tensor: Any) -> list[int]:
-    """A flatbuffer tensor's shape as the file writes it: `ShapeAsNumpy()` is 0, not an
-    empty array, for a scalar (a tensor without a shape vector)."""
-    return [int(d) for d in tensor.ShapeAsNumpy()] if tensor.ShapeLength() else []
 
 
 # MediaPipe's custom operators converted here, by their custom code.
@@ -191,16 +193,6 @@ def _padding(stride: int, size: int, kernel: int, out: int) -> int:
     """TFLite's ComputePadding (dilation 1): the padding before, rounded towards zero, not
     below 0."""
     return max(0, int(((out - 1) * stride + kernel - size) / 2))
-
-
-def scalar_quantization(tensor: Any) -> tuple[float, int] | None:
-    """A tensor wrapper's one scale and zero point, None if it has none or one per
-    channel."""
-    quantization = tensor.tensor.Quantization()
-    if quantization is None or quantization.ScaleLength() != 1:
-        return None
-    zero_point = int(quantization.ZeroPoint(0)) if quantization.ZeroPointLength() else 0
-    return float(quantization.Scale(0)), zero_point
 
 
 def _custom_options(op: Any) -> np.ndarray:
@@ -899,8 +891,6 @@ class CorrectedConverter(OperatorConverter):
         """TFLM's int8 (int32 sums) or int16 (int64 sums) BATCH_MATMUL (`batch_matmul`):
         one multiplier, the float32 product of the operands' scales over the output's,
         no activation."""
-        from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
-
         lhs, rhs = self.get_input_tensors(op)
         (out,) = self.get_output_tensors(op)
         types = {self.get_tensor_type_str(t.tensor.Type()) for t in (lhs, rhs, out)}
@@ -1191,8 +1181,6 @@ class CorrectedConverter(OperatorConverter):
         TFLite's ComputePaddingHeightWidth pads a convolution of the output's size."""
         from tflite.Padding import Padding
 
-        from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
-
         operands = self._kernel_operands(op, first=1)
         if operands is None:
             raise OperatorRejected(
@@ -1339,33 +1327,20 @@ class CorrectedConverter(OperatorConverter):
         return relax.op.gather_nd(self.get_tensor_expr(data), at)
 
     def convert_dynamic_update_slice(self, op: Any) -> Any:
-        from usmp_dialect.tvm.model_files.dynamic_update_slice import (
-            convert_dynamic_update_slice,
-        )
-
         return convert_dynamic_update_slice(self, op)
 
     def convert_l2_normalization(self, op: Any) -> Any:
-        from usmp_dialect.tvm.model_files.int8_l2_normalization import (
-            convert_int8_l2_normalization,
-        )
-
         if self.is_quantized(op):
             return convert_int8_l2_normalization(self, op)
         return super().convert_l2_normalization(op)
 
-    # TFLM's int16 LOGISTIC, TANH and SOFTMAX: `int16_table_kernels` (imported where
-    # used: it imports this module).
+    # TFLM's int16 LOGISTIC, TANH and SOFTMAX: `int16_table_kernels`.
     def convert_logistic(self, op: Any) -> Any:
-        from usmp_dialect.tvm.model_files.int16_table_kernels import convert_int16_squash
-
         if self._int16_input(op):
             return convert_int16_squash(self, op, "LOGISTIC")
         return super().convert_logistic(op)
 
     def convert_tanh(self, op: Any) -> Any:
-        from usmp_dialect.tvm.model_files.int16_table_kernels import convert_int16_squash
-
         if self._int16_input(op):
             return convert_int16_squash(self, op, "TANH")
         return super().convert_tanh(op)
@@ -1376,8 +1351,6 @@ class CorrectedConverter(OperatorConverter):
 
     def convert_softmax(self, op: Any) -> Any:
         if self._int16_input(op):
-            from usmp_dialect.tvm.model_files.int16_table_kernels import convert_int16_softmax
-
             return convert_int16_softmax(self, op)
         return super().convert_softmax(op)
 
