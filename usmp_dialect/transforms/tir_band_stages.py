@@ -52,7 +52,11 @@ from usmp_dialect.analysis.tir_params import constant_params
 from usmp_dialect.analysis.tir_rows import ROW, RowAccess, buffer_type, row_access
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.lowering.allocations_to_usmp import BufferNames, tir_program_before_lowering
+from usmp_dialect.lowering.allocations_to_usmp import (
+    BufferNames,
+    takes_its_pools,
+    tir_program_before_lowering,
+)
 from usmp_dialect.planning.bands import BANDS_ATTR, Program, RowOperator, Stage, choose_stages
 
 ROW_PARAM_TYPE = i32
@@ -116,6 +120,10 @@ class TirBandStages(ModulePass):
             )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Planning a planned module again (--plan-pools on its TVMScript) keeps what the
+        # first plan chose: its buffers are already parts of its pools.
+        if takes_its_pools(op):
+            return
         program = tir_program_before_lowering(op, self.entry, self.name)
         if program is None:
             return
