@@ -27,6 +27,7 @@ __all__ = [
     "RowOperator",
     "Stage",
     "choose_stages",
+    "recomputed_rows",
     "schedule",
 ]
 
@@ -88,6 +89,21 @@ def schedule(chain: Sequence[RowOperator], band_height: int) -> BandSchedule:
         steps.append(tuple(zip(produced, needed, strict=True)))
         produced = needed
     return BandSchedule(band_height, tuple(steps), tuple(buffer_rows))
+
+
+def recomputed_rows(chain: Sequence[RowOperator], band_height: int) -> tuple[int, ...]:
+    """The rows each operator of `chain` computes when each band of `band_height` rows of
+    the last one's output recomputes every row it reads (patch-based inference without
+    rolling buffers): the halo rows two bands share are computed twice. The schedule
+    `schedule` builds computes `chain[k].rows` (what a row behind a stride that no window
+    reads saves aside)."""
+    computed = [0] * len(chain)
+    for begin in range(0, chain[-1].rows, band_height):
+        end = min(begin + band_height, chain[-1].rows)
+        for k in range(len(chain) - 1, -1, -1):
+            computed[k] += end - begin
+            begin, end = chain[k].input_rows_for(begin, end)
+    return tuple(computed)
 
 
 @dataclass(frozen=True)

@@ -128,19 +128,8 @@ class TirBandStages(ModulePass):
         if program is None:
             return
         functions, entry = program
-        calls = _entry_calls(entry, functions)
-        constants = constant_params(entry)
-        weights = {arg for arg in entry.body.block.args if entry.param_name(arg.index) in constants}
-        for call in calls:
-            activations = [
-                i
-                for i, buffer in enumerate(call.buffers)
-                if buffer is not None and buffer not in weights
-            ]
-            call.access = row_access(call.callee, activations)
-        chains = _chains(calls)
+        calls, model = _read_program(entry, functions)
         self._check_band_height(calls, entry)
-        model = _program(calls, chains)
         heights = [self.band_height] if self.band_height else None
         stages = choose_stages(model, heights)
         rewriter = _StageRewriter(op, entry, functions)
@@ -172,6 +161,27 @@ class TirBandStages(ModulePass):
                 f"{max(rows, default=0)})",
                 entry,
             )
+
+
+def band_program(module: ModuleOp, entry: str = "") -> Program | None:
+    """What the chooser sees of `module`'s entry, as `tir-band-stages` reads it where it
+    runs (after `tir-io-to-allocations`); None for a module without TIR."""
+    program = tir_program_before_lowering(module, entry, TirBandStages.name)
+    return None if program is None else _read_program(program[1], program[0])[1]
+
+
+def _read_program(
+    entry: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]
+) -> tuple[list[_Call], Program]:
+    calls = _entry_calls(entry, functions)
+    constants = constant_params(entry)
+    weights = {arg for arg in entry.body.block.args if entry.param_name(arg.index) in constants}
+    for call in calls:
+        activations = [
+            i for i, buffer in enumerate(call.buffers) if buffer is not None and buffer not in weights
+        ]
+        call.access = row_access(call.callee, activations)
+    return calls, _program(calls, _chains(calls))
 
 
 def _chains(calls: Sequence[_Call]) -> list[list[int]]:
