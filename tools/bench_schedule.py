@@ -2,7 +2,8 @@
 `tir-in-place-results`, `tir-band-stages`) on the models people deploy, against
 TensorFlow Lite Micro's arena:
 
-    python tools/bench_schedule.py [MODEL ...] [--no-zoo] [--runs N] [--m55] [--write [BENCHMARKS.md]]
+    python tools/bench_schedule.py [MODEL ...] [--no-zoo] [--runs N] [--m55]
+                                   [--write [BENCHMARKS.md]]
 
 Models: the `.tflite`/`.onnx` files given (`.onnx` by the name `tools/model_path.py`
 knows, e.g. `inception-v1-onnx`; by default the files the issue names where they are on
@@ -60,14 +61,14 @@ ZOO = {
 }
 COUNT = "/work/shared/tools/m55/count.sh"
 PASSES = {
-    "plan alone": dict(reorder=False, in_place=False, band_stages=False),
-    "order": dict(reorder=True, in_place=False, band_stages=False),
-    "in place": dict(reorder=False, in_place=True, band_stages=False),
-    "bands": dict(reorder=False, in_place=False, band_stages=True),
-    "all": dict(reorder=True, in_place=True, band_stages=True),
+    "plan alone": {"reorder": False, "in_place": False, "band_stages": False},
+    "order": {"reorder": True, "in_place": False, "band_stages": False},
+    "in place": {"reorder": False, "in_place": True, "band_stages": False},
+    "bands": {"reorder": False, "in_place": False, "band_stages": True},
+    "all": {"reorder": True, "in_place": True, "band_stages": True},
 }
 """Each column's passes."""
-UNBANDED = dict(reorder=True, in_place=True, band_stages=False)
+UNBANDED = {"reorder": True, "in_place": True, "band_stages": False}
 
 
 def default_models(directory: Path) -> list[str]:
@@ -124,7 +125,9 @@ def macs(module: Any) -> tuple[float, float]:
 
     ready = module.clone()
     plan_pools(ready, "tir-state-to-allocations,tir-io-to-allocations,tir-reorder-for-memory")
-    functions, entry = tir_program_before_lowering(ready, "", "bench_schedule")
+    program = tir_program_before_lowering(ready, "", "bench_schedule")
+    assert program is not None
+    functions, entry = program
     unbanded = sum(multiplications(functions[c]) for _, c in module_calls(entry, functions))
     model = band_program(ready)
     if not unbanded or model is None:
@@ -172,7 +175,10 @@ def run_libraries(
         directory = work / f"{Path(path).stem}_{name}"
         write_library(module, str(directory), "model")
         c_check.build(str(directory))
-        libraries[name] = (directory, c_library.interface(module, c_library.check_module(module), "model"))
+        libraries[name] = (
+            directory,
+            c_library.interface(module, c_library.check_module(module), "model"),
+        )
     (tensor,) = next(iter(libraries.values()))[1].inputs
     rng = np.random.default_rng(0)
     images = [rng.integers(-128, 128, tensor.shape).astype(tensor.dtype) for _ in range(runs)]
@@ -219,8 +225,7 @@ def measure_file(path: str, runs: int, count: str | None, work: Path) -> dict:
             return run_libraries(path, planned, runs, count, work)
 
         return measure(Path(path).name, module, head, library)
-    sys.path.insert(0, str(ROOT / "tests"))
-    from wheel_models import WHEEL_MODELS, wheel_model_path
+    from model_path import WHEEL_MODELS, wheel_model_path
 
     file = wheel_model_path(path)
     shapes = {

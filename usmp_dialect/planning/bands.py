@@ -98,8 +98,8 @@ def recomputed_rows(chain: Sequence[RowOperator], band_height: int) -> tuple[int
     `schedule` builds computes `chain[k].rows` (what a row behind a stride that no window
     reads saves aside)."""
     computed = [0] * len(chain)
-    for begin in range(0, chain[-1].rows, band_height):
-        end = min(begin + band_height, chain[-1].rows)
+    for band in range(0, chain[-1].rows, band_height):
+        begin, end = band, min(band + band_height, chain[-1].rows)
         for k in range(len(chain) - 1, -1, -1):
             computed[k] += end - begin
             begin, end = chain[k].input_rows_for(begin, end)

@@ -184,8 +184,7 @@ class UsmpOptMain(xDSLOptMain):
         arg_parser.add_argument(
             "--band-stages",
             action="store_true",
-            help="--plan-pools runs tir-band-stages: the default, kept for scripts that "
-            "name it",
+            help="--plan-pools runs tir-band-stages: the default, kept for scripts that name it",
         )
         arg_parser.add_argument(
             "--hoist-workspaces",
@@ -269,8 +268,8 @@ class UsmpOptMain(xDSLOptMain):
             _usage_error(
                 "--algorithm, --time-limit, --effort, --fill, --use-workspace-io, "
                 "--hoist-workspaces, --no-reorder, --no-in-place, --band-stages, "
-                "--no-band-stages and --pools go with --plan-pools (or write -p 'tir-hoist-workspaces,"
-                "tir-io-to-allocations,...,usmp-assign-pools"
+                "--no-band-stages and --pools go with --plan-pools (or write -p "
+                "'tir-hoist-workspaces,tir-io-to-allocations,...,usmp-assign-pools"
                 '{pools="SPEC"},usmp-plan{algorithm=NAME time-limit=SECONDS effort=N}\')'
             )
         if args.band_stages and args.no_band_stages:

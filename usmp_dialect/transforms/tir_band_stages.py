@@ -178,7 +178,9 @@ def _read_program(
     weights = {arg for arg in entry.body.block.args if entry.param_name(arg.index) in constants}
     for call in calls:
         activations = [
-            i for i, buffer in enumerate(call.buffers) if buffer is not None and buffer not in weights
+            i
+            for i, buffer in enumerate(call.buffers)
+            if buffer is not None and buffer not in weights
         ]
         call.access = row_access(call.callee, activations)
     return calls, _program(calls, _chains(calls))
