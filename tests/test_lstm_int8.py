@@ -38,6 +38,17 @@ def _holds_the_state(header: str, path: Path) -> bool:
     return state <= int(size) < state + 16
 
 
+def _within_tflm_head(header: str, path: Path) -> bool:
+    """Whether the library's workspace pool (the input and output sequences in it, the
+    kernel's sums and gates in registers) is at or below TFLM's non-persistent arena for the
+    file (its input and output, and its kernel's four int16 gate buffers)."""
+    from usmp_dialect.tvm.tflm.arena import tflm_arena
+
+    (size,) = re.findall(r"#define MODEL_GLOBAL_WORKSPACE_WORKSPACE_POOL_SIZE (\d+)", header)
+    head, _ = tflm_arena(str(path))
+    return int(size) <= head
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "case",
@@ -61,7 +72,7 @@ def _holds_the_state(header: str, path: Path) -> bool:
 def test_int8_lstm_streams_as_tflm(case: dict, tmp_path: Path) -> None:
     """8 frames in a row, the hidden state and cell carried from each call to the next in
     the state pool (TFLM's variable buffers): each frame's output sequence TFLM's exactly,
-    and the state moves them."""
+    and the state moves them; the workspace pool at or below TFLM's head."""
     path = tmp_path / "lstm.tflite"
     path.write_bytes(int8_lstm_tflite(**case))
     rng = np.random.default_rng(1)
@@ -73,13 +84,14 @@ def test_int8_lstm_streams_as_tflm(case: dict, tmp_path: Path) -> None:
     np.testing.assert_array_equal(ours, theirs)
     assert len({frame.tobytes() for frame in theirs}) == len(frames)
     assert _holds_the_state(header, path)
+    assert _within_tflm_head(header, path)
 
 
 @pytest.mark.slow
 def test_mnist_lstm_int8_streams_as_tflm(tmp_path: Path) -> None:
     """TFLM's int8 mnist_lstm, 4 images in a row, the file made to return its LSTM's output
     sequence (what its scores are computed from): TFLM's exactly; the state pool TFLM's
-    variables."""
+    variables, the workspace pool at or below TFLM's head."""
     path = tmp_path / "mnist_lstm_int8.tflite"
     path.write_bytes(_exposing(MNIST_LSTM_INT8.read_bytes(), 0))
     rng = np.random.default_rng(0)
@@ -87,6 +99,7 @@ def test_mnist_lstm_int8_streams_as_tflm(tmp_path: Path) -> None:
     ours, theirs, header = _streamed(path, frames, tmp_path)
     np.testing.assert_array_equal(ours, theirs)
     assert _holds_the_state(header, MNIST_LSTM_INT8)
+    assert _within_tflm_head(header, path)
 
 
 @pytest.mark.parametrize(

@@ -37,10 +37,13 @@ once into one unrestricted pool and then as `--pools 'sram:size_hint=H,dram'` fo
 256K and 512K, with the default algorithm and TVM's greedy_by_size: the bytes of each pool
 and how many buffers, and bytes, overflowed from SRAM to DRAM (the "Pools" section).
 
-    python tools/bench_models.py --model-files [FILE.tflite ...] [--write BENCHMARKS.md]
+    python tools/bench_models.py --model-files [FILE.tflite ...] [--tflm-tree DIR]
+                                 [--write BENCHMARKS.md]
 
 plans `.tflite` files (those of the wheels the tests use, tests/wheel_models.py, the
-int8, SVDF and int8 LSTM models the tests write, TFLM's in tests/data/tflm, and any given) as
+int8, SVDF and int8 LSTM models the tests write, TFLM's in tests/data/tflm, with
+`--tflm-tree` (a checkout of TFLM's repository, as tools/bench_tflm_m55.py keeps one) its
+dtln model and its arena threshold test's conv model, and any given) as
 `usmp-translate --import-tflite` imports them, against TensorFlow Lite Micro's arena (the
 `tflite-micro` wheel's interpreter, its recording allocator: the non-persistent "head",
 where TFLM plans every tensor of the graph, inputs and outputs included, and the total
@@ -420,6 +423,13 @@ def main() -> None:
         help=".tflite files against TFLM's arena (the tests' own, and these)",
     )
     parser.add_argument(
+        "--tflm-tree",
+        type=Path,
+        metavar="DIR",
+        help="--model-files: also TFLM's models of this checkout of its repository the tests "
+        "do not keep (dtln's, the arena threshold test's conv model)",
+    )
+    parser.add_argument(
         "--corpus",
         nargs="*",
         metavar="DIR",
@@ -438,6 +448,8 @@ def main() -> None:
     if args.corpus_file is not None:
         corpus_file_main(args)
         return
+    if args.tflm_tree is not None and not (args.tflm_tree / "tensorflow" / "lite").is_dir():
+        parser.error(f"--tflm-tree {args.tflm_tree}: no tensorflow/lite in it (TFLM's repository)")
     command = "python tools/bench_models.py" + "".join(f" {a}" for a in sys.argv[1:])
     only = set(args.only.split(",")) if args.only else None
     if args.pools_table:
@@ -646,6 +658,18 @@ def _complete(rows: list[tuple[str, dict[str, Any]]]) -> bool:
     return all(r.get("failed", IMPORT_FAILED).startswith(IMPORT_FAILED) for _, r in rows)
 
 
+def tflm_tree_models(tree: Path, folder: Path) -> list[Path]:
+    """TFLM's models in its repository checkout `tree` that tests/data/tflm does not keep:
+    dtln's noise suppressor, and the conv model of TFLM's arena threshold test, which TFLM
+    keeps as a C array only (its bytes written to `folder`)."""
+    micro = tree / "tensorflow" / "lite" / "micro"
+    source = (micro / "testing" / "test_conv_model.cc").read_text()
+    array = source[source.index("kTestConvModelData[]") : source.index("};")]
+    conv = folder / "test_conv_model.tflite"
+    conv.write_bytes(bytes(int(b, 16) for b in re.findall(r"0x([0-9a-fA-F]{2})", array)))
+    return [micro / "examples" / "dtln" / "dtln_noise_suppression.tflite", conv]
+
+
 def model_files_main(args: argparse.Namespace, command: str) -> None:
     import tempfile
 
@@ -665,6 +689,8 @@ def model_files_main(args: argparse.Namespace, command: str) -> None:
         lstm = Path(folder) / "lstm_int8.tflite"
         lstm.write_bytes(lstm_tflite.int8_lstm_tflite())
         tflm = sorted((ROOT / "tests" / "data" / "tflm").glob("*.tflite"))
+        if args.tflm_tree is not None:
+            tflm += tflm_tree_models(args.tflm_tree, Path(folder))
         given = [int8, float16, svdf, lstm, *tflm, *args.model_files]
         written = [(Path(path), ()) for path in given]
         rows = [

@@ -28,7 +28,6 @@ from usmp_dialect.tvm.model_files.tflite_lstm_int8 import (
     check_integer_types,
     integer_lstm,
     integer_quantization,
-    time_step,
 )
 from usmp_dialect.tvm.model_files.tflite_operators import options_of, tensor_shape
 
@@ -67,6 +66,14 @@ def _logistic(x: Any) -> Any:
     middle = relax.op.divide(one, relax.op.add(one, relax.op.exp(relax.op.negative(x))))
     low = relax.op.where(relax.op.less(x, lower), relax.op.exp(x), middle)
     return relax.op.where(relax.op.greater(x, upper), one, low)
+
+
+def time_step(bb: Any, data: Any, axis: int, step: int) -> Any:
+    """The input sequence `data`'s time step `step` ([batch, features]), `axis` its time
+    axis, emitted by the block builder `bb`."""
+
+    step_slice = relax.op.strided_slice(data, axes=[axis], begin=[step], end=[step + 1])
+    return bb.emit(relax.op.squeeze(step_slice, [axis]))
 
 
 def _checked(converter: Any, op: Any) -> tuple[list[Any], Any, list[int]]:

@@ -1,6 +1,6 @@
 """TFLite's int8 UNIDIRECTIONAL_SEQUENCE_LSTM as TensorFlow Lite Micro's kernel computes it
-(int8 activations and weights, int32 biases, an int16 cell state), unrolled over its
-time steps, two TE kernels a step:
+(int8 activations and weights, int32 biases, an int16 cell state), the whole sequence one
+kernel:
 
     integer_lstm(converter, op, tensors, steps, state_before) -> (hidden after, cell after,
                                                                  output)
@@ -23,11 +23,14 @@ What TFLM computes, step by step (lstm_eval.h, from the sources, not their code)
   x the output gate, requantized by 2^-30 / the hidden state's scale plus its zero
   point, clamped to int8; it is also the step's output.
 
-The first kernel of a step computes the cell after it (from the input step, the hidden
-state and the cell before it), the second the hidden state (from the input step, the
-hidden state before it and the new cell): each may write its state in place
-(`usmp.in_place`), as TFLM updates its variable tensors, which `tir-state-to-allocations`
-uses when the LSTM has one step. The table is a constant input of each kernel.
+The kernel loops over the steps as TFLM's does, each unit's sums, pre-activations and
+gates in registers (TFLM keeps four int16 gate buffers [batch, units]): no buffer of its
+own, so the workspace holds the input and output sequences only. The hidden state and the
+cell after the run may be those before's buffers (`usmp.in_place`), as TFLM updates its
+variable tensors: one buffer each in the state pool (`tir-state-to-allocations`). Each
+step's new hidden values are written to the output's step, then copied to the hidden
+state (every unit's recurrent sums read the hidden state before it whole). The table is
+a constant input of the kernel.
 """
 
 from __future__ import annotations
@@ -36,12 +39,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from tvm import relax, te, tirx
+from tvm.script.ir_builder import IRBuilder
+from tvm.script.ir_builder import tirx as T
 
 from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
 from usmp_dialect.tvm.model_files.fixed_point import clamped, quantize_multiplier, requantized
-from usmp_dialect.tvm.model_files.int8_unweighted_kernels import INT_RANGES
+from usmp_dialect.tvm.model_files.int8_unweighted_kernels import INT_RANGES, OPAQUE
 from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
 from usmp_dialect.tvm.model_files.tflite_operators import scalar_quantization
+from usmp_dialect.tvm.relax.temporaries import SIGNAL_KERNEL_ATTR
 
 
 def _sigmoid_table() -> np.ndarray:
@@ -198,36 +204,21 @@ def _squashed(x: Any, table: Any, bits: int, past: int, rounding: tuple[int, int
     return (value * sign + offset) >> _int(rounding[2])
 
 
-def _activation(name: str, pre: Any, table: Any, tanh: tuple[int, int] | None) -> Any:
-    """TFLM's int16 Logistic (`tanh` None) or Tanh ((multiplier, right shift) of its input)
-    of the int16 tensor `pre`, int16 in Q0.15.
-    Logistic: the input times 3, 9 bits of interpolation; Tanh: (input x multiplier +
-    rounding) >> shift, 8 bits."""
+def _logistic(pre: Any, table: Any) -> Any:
+    """TFLM's int16 Logistic of the int16 value `pre` (an int32 load), int16 in Q0.15: the
+    input times 3, 9 bits of interpolation."""
+    rounding = (1 << 9, (1 << 25) + (1 << 9) - 1, 10)
+    return _squashed(pre * _int(3), table, 9, 0x7FFF << 10, rounding).astype("int16")
 
-    def value(*i: Any) -> Any:
-        return pre(*i).astype("int32")
 
-    if tanh is None:
-        scaled = te.compute(pre.shape, lambda *i: value(*i) * _int(3))
-        rounding = (1 << 9, (1 << 25) + (1 << 9) - 1, 10)
-        squash = te.compute(
-            pre.shape,
-            lambda *i: _squashed(scaled(*i), table, 9, 0x7FFF << 10, rounding).astype("int16"),
-            name=name,
-        )
-        return squash
-    multiplier, shift = tanh
+def _tanh(pre: Any, table: Any, scaling: tuple[int, int]) -> Any:
+    """TFLM's int16 Tanh of the int16 value `pre` (an int32 load), int16 in Q0.15: (input x
+    multiplier + rounding) >> right shift (`scaling`), 8 bits of interpolation."""
+    multiplier, shift = scaling
     half = (1 << (shift - 1)) if shift > 0 else 0
-    scaled = te.compute(
-        pre.shape,
-        lambda *i: (value(*i) * _int(multiplier) + _int(half)) >> _int(shift),
-    )
+    scaled = (pre * _int(multiplier) + _int(half)) >> _int(shift)
     rounding = ((1 << 7) - (1 << 23), (1 << 23) + (1 << 7) - 1, 8)
-    return te.compute(
-        pre.shape,
-        lambda *i: _squashed(scaled(*i), table, 8, 0xFFFF << 8, rounding).astype("int16"),
-        name=name,
-    )
+    return _squashed(scaled, table, 8, 0xFFFF << 8, rounding).astype("int16")
 
 
 def _int16(value: Any) -> Any:
@@ -239,91 +230,110 @@ def _product(a: Any, b: Any, scale: Requantization, zero_point: int = 0) -> Any:
     return requantized(a.astype("int32") * b.astype("int32"), *scale, zero_point)
 
 
-def _gate(gate: str, x: Any, hidden: Any, operands: list[Any], q: IntegerLstm, table: Any) -> Any:
-    """A gate's activation [batch, units], int16 in Q0.15: its two products (`operands`:
-    its input weights, recurrent weights and bias) requantized to Q3.12, their saturated
-    sum, its logistic (the cell gate's tanh)."""
+class _Layout(NamedTuple):
+    """An LSTM's sizes: its time steps, batch, input features and units; whether its
+    sequences are time-major ([steps, batch, ...]; else [batch, steps, ...])."""
 
+    steps: int
+    batch: int
+    features: int
+    units: int
+    time_major: bool
+
+    def at(self, b: Any, t: Any, i: Any) -> tuple[Any, Any, Any]:
+        return (t, b, i) if self.time_major else (b, t, i)
+
+    def sequence(self, width: int) -> tuple[int, int, int]:
+        return self.at(self.batch, self.steps, width)
+
+
+def _gate_activation(
+    gate: str, at: Any, operands: list[Any], registers: Any, q: IntegerLstm, lut: Any
+) -> Any:
+    """A gate's activation at unit `u` of batch row `b` and step `t` (`at` = (data, h, b,
+    t, u, layout)), int16 in Q0.15: its two sums in `registers` 0 and 1 (the input's plus
+    the bias, the hidden state's), each requantized to Q3.12, their saturated sum in
+    register 2, its logistic (the cell gate's tanh)."""
+    data, h, b, t, u, layout = at
     w, r, bias = operands
-
-    batch, units = hidden.shape[0], w.shape[0]
     w_zero, r_zero = q.weight_zero_points[gate]
-
-    def total(data: Any, weights: Any, data_zero: int, weight_zero: int, name: str) -> Any:
-        k = te.reduce_axis((0, weights.shape[1]), "k")
-
-        def sum_at(b: Any, u: Any) -> Any:
-            a = data[b, k].astype("int32") - _int(data_zero)
-            return te.sum((weights[u, k].astype("int32") - _int(weight_zero)) * a, axis=k)
-
-        return te.compute((batch, units), sum_at, name=f"{gate}_{name}")
-
-    fed = total(x, w, q.input_zero_point, w_zero, "input_sum")
-    kept = total(hidden, r, q.hidden_zero_point, r_zero, "recurrent_sum")
-    input_fc, recurrent_fc = q.input_fc[gate], q.recurrent_fc[gate]
-
-    # The two products' saturated sum, as an int16 reduction over the two, the second
-    # clamped to what keeps the sum in int16 (own + clamp(r, min - own, max - own) is
-    # clamp(own + r, min, max)): a stage the lowering computes once an element
-    # (`temporaries` inlines a spatial stage into each of its reads, and the activation
-    # reads its input a dozen times).
-    part = te.reduce_axis((0, 2), "part")
-
-    def pre_activation(b: Any, u: Any) -> Any:
-        own = _int16(requantized(fed[b, u] + bias[u], *input_fc, 0))
-        recurrent = _int16(requantized(kept[b, u], *recurrent_fc, 0))
-        room = tirx.min(tirx.max(recurrent, _int(_INT16[0]) - own), _int(_INT16[1]) - own)
-        return te.sum(tirx.Select(part == 0, own, room).astype("int16"), axis=part)
-
-    pre = te.compute((batch, units), pre_activation, name=f"{gate}_pre")
+    registers[0] = bias[u]
+    with T.serial(0, layout.features) as k:
+        fed = data[layout.at(b, t, k)].astype("int32") - _int(q.input_zero_point)
+        registers[0] = registers[0] + (w[u, k].astype("int32") - _int(w_zero)) * fed
+    registers[1] = _int(0)
+    with T.serial(0, layout.units) as k:
+        kept = h[b, k].astype("int32") - _int(q.hidden_zero_point)
+        registers[1] = registers[1] + (r[u, k].astype("int32") - _int(r_zero)) * kept
+    own = _int16(requantized(registers[0], *q.input_fc[gate], 0))
+    recurrent = _int16(requantized(registers[1], *q.recurrent_fc[gate], 0))
+    registers[2] = _int16(own + recurrent)
     # The cell gate's tanh takes Q3.12: TFLM's input shift 15 - 12 - 3 = 0.
-    return _activation(f"{gate}_gate", pre, table, (3, 0) if gate == "cell" else None)
+    return _tanh(registers[2], lut, (3, 0)) if gate == "cell" else _logistic(registers[2], lut)
 
 
-def cell_after(
-    x: Any, hidden: Any, cell: Any, weights: list[Any], q: IntegerLstm, table: Any
-) -> Any:
-    """The cell [batch, units] int16 after a step: `weights` the forget, input and cell
-    gates' (input weights, recurrent weights, bias), in that order."""
+def _cell_update(gates: Any, cell: Any, q: IntegerLstm) -> Any:
+    """The cell after a step (int16) from its value before and the gates' activations
+    (`gates`: input, forget, cell, output)."""
+    kept = _int16(_product(gates[1], cell, q.forget_cell))
+    new = _int16(_product(gates[0], gates[2], q.input_cell))
+    total = _int16(kept + new)
+    if q.clip:
+        total = tirx.max(tirx.min(total, _int(q.clip)), _int(-q.clip))
+    return total.astype("int16")
 
-    forget, input_gate, cell_gate = (
-        _gate(g, x, hidden, weights[3 * i : 3 * i + 3], q, table)
-        for i, g in enumerate(("forget", "input", "cell"))
+
+def _local(name: str, length: int, dtype: str) -> Any:
+    """A register array of the kernel being built (`local` scope: no plan places it)."""
+    return IRBuilder.name(name, T.alloc_buffer((length,), dtype, scope="local"))
+
+
+def _lstm_kernel(
+    x: Any, hidden: Any, cell: Any, table: Any, weights: list[Any], q: IntegerLstm, layout: _Layout
+) -> list[Any]:
+    """The whole sequence as one kernel, as TFLM's kernel runs it: (the hidden state after,
+    the cell after, the output sequence), from the input sequence `x`, the hidden state and
+    the cell before, the table and each gate's (input weights, recurrent weights, bias) in
+    `_GATES` order. The state after is first a copy of the state before (the same buffer
+    once `usmp.in_place` makes it one), updated step by step: each unit's sums, gates and
+    tanh of its cell are registers, its new hidden value goes to the output's step (the
+    hidden state before is read whole by every unit's recurrent sums until the step ends),
+    copied to the hidden state after the step. No buffer but the operands: TFLM's kernel
+    has four int16 gate buffers [batch, units] besides."""
+
+    def body(ins: Any, outs: Any) -> Any:
+        with IRBuilder() as builder:
+            data, before_h, before_c, lut = (T.buffer_proxy(b) for b in ins[:4])
+            operands = [T.buffer_proxy(b) for b in ins[4:]]
+            h, c, out = (T.buffer_proxy(b) for b in outs)
+            with T.serial(0, 1):  # one frame holding the statements
+                with T.serial(0, layout.batch) as b, T.serial(0, layout.units) as u:
+                    h[b, u] = before_h[b, u]
+                    c[b, u] = before_c[b, u]
+                registers = T.buffer_proxy(_local("lstm_sums", 3, "int32"))
+                gates = T.buffer_proxy(_local("lstm_gates", len(_GATES), "int16"))
+                with T.serial(0, layout.steps) as t:
+                    with T.serial(0, layout.batch) as b, T.serial(0, layout.units) as u:
+                        at = (data, h, b, t, u, layout)
+                        for g, gate in enumerate(_GATES):
+                            gate_operands = operands[3 * g : 3 * g + 3]
+                            gates[g] = _gate_activation(gate, at, gate_operands, registers, q, lut)
+                        c[b, u] = _cell_update(gates, c[b, u], q)
+                        registers[2] = c[b, u].astype("int32")
+                        squashed = _tanh(registers[2], lut, q.cell_tanh)
+                        value = _product(squashed, gates[3], q.hidden, q.hidden_zero_point)
+                        out[layout.at(b, t, u)] = clamped(value, *INT_RANGES["int8"], "int8")
+                    with T.serial(0, layout.batch) as b, T.serial(0, layout.units) as u:
+                        h[b, u] = out[layout.at(b, t, u)]
+            return builder.get()
+
+    return te.extern(
+        [hidden.shape, cell.shape, layout.sequence(layout.units)],
+        [x, hidden, cell, table, *weights],
+        body,
+        dtype=["int8", "int16", "int8"],
+        name="lstm_int8",
     )
-
-    def update(b: Any, u: Any) -> Any:
-        kept = _int16(_product(forget[b, u], cell[b, u], q.forget_cell))
-        new = _int16(_product(input_gate[b, u], cell_gate[b, u], q.input_cell))
-        total = _int16(kept + new)
-        if q.clip:
-            total = tirx.max(tirx.min(total, _int(q.clip)), _int(-q.clip))
-        return total.astype("int16")
-
-    return te.compute(cell.shape, update, name="cell_after")
-
-
-def hidden_after(
-    x: Any, hidden: Any, cell: Any, weights: list[Any], q: IntegerLstm, table: Any
-) -> Any:
-    """The hidden state [batch, units] int8 after a step, from the cell after it: `weights`
-    the output gate's (input weights, recurrent weights, bias)."""
-
-    output = _gate("output", x, hidden, weights, q, table)
-    squashed = _activation("cell_tanh", cell, table, q.cell_tanh)
-
-    def update(b: Any, u: Any) -> Any:
-        value = _product(squashed[b, u], output[b, u], q.hidden, q.hidden_zero_point)
-        return clamped(value, *INT_RANGES["int8"], "int8")
-
-    return te.compute(hidden.shape, update, name="hidden_after")
-
-
-def time_step(bb: Any, data: Any, axis: int, step: int) -> Any:
-    """The input sequence `data`'s time step `step` ([batch, features]), `axis` its time
-    axis, emitted by the block builder `bb`."""
-
-    step_slice = relax.op.strided_slice(data, axes=[axis], begin=[step], end=[step + 1])
-    return bb.emit(relax.op.squeeze(step_slice, [axis]))
 
 
 def integer_lstm(
@@ -348,33 +358,29 @@ def integer_lstm(
     def operands(gate: str) -> list[Any]:
         return [read(weights[gate][0]), read(weights[gate][1]), read(biases[gate])]
 
-    cell_weights = [e for g in ("forget", "input", "cell") for e in operands(g)]
-    output_weights = operands("output")
+    weights_in_order = [e for g in _GATES for e in operands(g)]
     table = relax.const(SIGMOID_TABLE, "uint16")
     data = read(0)
     hidden, cell = state
-    axis = 0 if time_major else 1
-    outputs = []
-
-    def kernel(compute: Any, name: str, in_place: int, inputs: list[Any]) -> Any:
-        """A call of a step's kernel `compute(x, hidden, cell, weights, q, table)` on
-        `inputs` (the input step, the hidden state, the cell, the table, the weights); its
-        output (the param after its inputs) may be input `in_place`'s buffer."""
-        return bb.emit(
-            bb.call_te(
-                lambda x, h, c, t, *w: compute(x, h, c, list(w), q, t),
-                *inputs,
-                primfunc_name_hint=name,
-                primfunc_attrs={IN_PLACE_ATTR: [[in_place, len(inputs)]]},
-            )
+    features = int(data.ty.shape[-1])
+    units = int(hidden.ty.shape[-1])
+    batch = int(hidden.ty.shape[0])
+    layout = _Layout(steps, batch, features, units, time_major)
+    inputs = [data, hidden, cell, table, *weights_in_order]
+    after = bb.emit(
+        bb.call_te(
+            lambda x, h, c, t, *w: _lstm_kernel(x, h, c, t, list(w), q, layout),
+            *inputs,
+            primfunc_name_hint="lstm_int8",
+            # The hidden state and the cell after (params n, n + 1) may be those before's
+            # buffers (params 1, 2); the kernel is fused with nothing (it reads the
+            # hidden state and its weights many times a step).
+            primfunc_attrs={
+                IN_PLACE_ATTR: [[1, len(inputs)], [2, len(inputs) + 1]],
+                "op_pattern": OPAQUE,
+                SIGNAL_KERNEL_ATTR: 1,
+            },
         )
-
-    for step in range(steps):
-        x = time_step(bb, data, axis, step)
-        cell = kernel(cell_after, "lstm_int8_cell", 2, [x, hidden, cell, table, *cell_weights])
-        # The hidden state before is read whole by the output gate's sum, a stage of its
-        # own, before the hidden state after is written.
-        inputs = [x, hidden, cell, table, *output_weights]
-        hidden = kernel(hidden_after, "lstm_int8_hidden", 1, inputs)
-        outputs.append(hidden)
-    return hidden, cell, relax.op.stack(outputs, axis=axis)
+    )
+    hidden_after, cell_after, output = (bb.emit(relax.TupleGetItem(after, i)) for i in range(3))
+    return hidden_after, cell_after, output
