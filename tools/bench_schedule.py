@@ -237,12 +237,12 @@ def measure_file(path: str, runs: int, count: str | None, work: Path) -> dict:
 
 
 def measure_zoo(spec: str, label: str) -> dict:
-    from usmp_dialect.tvm.relax.lowering import DEFAULT_LOWERING, lower_model
     from usmp_dialect.tvm.relax.model_spec import load_model
+    from usmp_dialect.tvm.relax.to_tir import DEFAULT_LOWERING, model_to_tir
     from usmp_dialect.tvm.tvmscript.importer import import_module
 
     mod, weights = load_model(str(ROOT / "examples" / "models" / spec))
-    lowered = lower_model(mod, weights, spec, DEFAULT_LOWERING)
+    lowered = model_to_tir(mod, weights, spec, DEFAULT_LOWERING)
     return measure(label, import_module(lowered.tir), None, None)
 
 

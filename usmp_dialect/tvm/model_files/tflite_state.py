@@ -55,7 +55,7 @@ from usmp_dialect.tvm.model_files.tflite_lstm import convert_lstm
 from usmp_dialect.tvm.model_files.tflite_operators import CorrectedConverter, tensor_shape
 from usmp_dialect.tvm.model_files.tflite_svdf import convert_svdf
 from usmp_dialect.tvm.model_files.tflm_signal import CARRYING_SIGNAL_CONVERTERS, signal_converters
-from usmp_dialect.tvm.relax.lowering import STATE_COUNT_ATTR, STATE_INITIAL_ATTR
+from usmp_dialect.tvm.relax.to_tir import STATE_COUNT_ATTR, STATE_INITIAL_ATTR
 
 # Quantized operators converted here (an integer LSTM is refused by `tflite_lstm`, saying
 # why, where TVM's check says only that it is quantized).
@@ -189,10 +189,11 @@ class StatefulConverter(CorrectedConverter):
 
     def _convert_carrying(self, convert: Any, op: Any) -> Any:
         """A signal operator whose kernel keeps state, converted by `convert`
-        (`tflm_signal`), which names the state's tensor and gives its value after."""
-        tensor, after, output = convert(self, op, self._kernel_state)
-        variable = self.variables[("kernel state", tensor.tensor_idx)]
-        variable.value, variable.written = after, True
+        (`tflm_signal`), which names each state's tensor and gives its value after."""
+        states, output = convert(self, op, self._kernel_state)
+        for tensor, after in states:
+            variable = self.variables[("kernel state", tensor.tensor_idx)]
+            variable.value, variable.written = after, True
         return output
 
     def convert_unidirectional_sequence_lstm(self, op: Any) -> Any:
