@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import tvm
@@ -257,7 +258,19 @@ def _library_text(source: str) -> str:
         raise UsmpError(
             f"TVM's C for the module calls its runtime ({leftover[0]}); the bundle has none"
         )
+    source = _POOL_POINTER.sub(partial(_unless_unread, source), source)
     return _short_identifiers(source)
+
+
+# A local pointer into a pool: an input the model never reads (its output a constant of
+# the input's shape: SHAPE, ZEROS_LIKE), if no line but this one names it.
+_POOL_POINTER = re.compile(r"^\s+\w+\* (\w+) = \(\(\w+\*\)\(&\(\w+\[\d+\]\)\)\);\n", re.MULTILINE)
+
+
+def _unless_unread(source: str, match: re.Match[str]) -> str:
+    """The declaration, left out when nothing reads the pointer (-Wunused-variable is an
+    error)."""
+    return match[0] if len(re.findall(rf"\b{match[1]}\b", source)) > 1 else ""
 
 
 def _short_identifiers(source: str) -> str:
