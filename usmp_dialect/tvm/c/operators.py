@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 import tvm
@@ -144,14 +143,21 @@ def _views_left_out(body: Any, views: list[Any]) -> Any:
 
 def _named(params: Any, body: Any) -> tuple[list[bool], Any]:
     """For each of `params`, whether the C of `body` names it; and `body` without the
-    buffers declared over a var that nothing uses (TVM writes no C for such a view: its
-    uses name the var)."""
-    views = [d for d in nodes_of(tirx.DeclBuffer, body) if isinstance(d.data, ir.Var)]
-    used = tirx.analysis.undefined_vars(_views_left_out(body, views), [])
-    unused = [v for v in views if not any(v.buffer.same_as(u) for u in used)]
-    named = [*used, *(v.data for v in views if not any(v.same_as(u) for u in unused))]
-    flags = [any(p.same_as(v) for v in named) for p in params]
-    return flags, _views_left_out(body, unused)
+    buffers it declares that nothing reads, until every one left is read (the same object
+    when none is left out). TVM writes no C for a view over a var (its uses name the var);
+    one over an address, as into a pool, it writes as a local pointer, which C's
+    -Wunused-variable makes an error where nothing reads it (the pool view of an input
+    a model never reads, its output a constant of the input's shape: SHAPE, ZEROS_LIKE)."""
+    while True:
+        views = nodes_of(tirx.DeclBuffer, body)
+        reads = [tirx.Evaluate(view.data) for view in views]  # a view's address reads its pool
+        used = tirx.analysis.undefined_vars(
+            tirx.stmt_seq(_views_left_out(body, views), *reads), []
+        )
+        unused = [v for v in views if not any(v.buffer.same_as(u) for u in used)]
+        if not unused:
+            return [any(p.same_as(u) for u in used) for p in params], body
+        body = _views_left_out(body, unused)
 
 
 def _without_unused_params(mod: Any) -> Any:
@@ -181,7 +187,9 @@ def _without_unused_params(mod: Any) -> Any:
         args = [*call.args[:first], *(arg for arg, named in passed if named)]
         return ir.Call(call.op, args, call.attrs, call.ty_args, call.span, ret_ty=call.ty)
 
-    if all(all(flags) for flags in kept.values()):
+    if all(all(flags) for flags in kept.values()) and all(
+        named[gv.name_hint][1].same_as(f.body) for gv, f in functions.items()
+    ):
         return mod
     return _without_unused_params(
         tvm.IRModule(
@@ -258,19 +266,7 @@ def _library_text(source: str) -> str:
         raise UsmpError(
             f"TVM's C for the module calls its runtime ({leftover[0]}); the bundle has none"
         )
-    source = _POOL_POINTER.sub(partial(_unless_unread, source), source)
     return _short_identifiers(source)
-
-
-# A local pointer into a pool: an input the model never reads (its output a constant of
-# the input's shape: SHAPE, ZEROS_LIKE), if no line but this one names it.
-_POOL_POINTER = re.compile(r"^\s+\w+\* (\w+) = \(\(\w+\*\)\(&\(\w+\[\d+\]\)\)\);\n", re.MULTILINE)
-
-
-def _unless_unread(source: str, match: re.Match[str]) -> str:
-    """The declaration, left out when nothing reads the pointer (-Wunused-variable is an
-    error)."""
-    return match[0] if len(re.findall(rf"\b{match[1]}\b", source)) > 1 else ""
 
 
 def _short_identifiers(source: str) -> str:
