@@ -151,9 +151,7 @@ def _named(params: Any, body: Any) -> tuple[list[bool], Any]:
     while True:
         views = nodes_of(tirx.DeclBuffer, body)
         reads = [tirx.Evaluate(view.data) for view in views]  # a view's address reads its pool
-        used = tirx.analysis.undefined_vars(
-            tirx.stmt_seq(_views_left_out(body, views), *reads), []
-        )
+        used = tirx.analysis.undefined_vars(tirx.stmt_seq(_views_left_out(body, views), *reads), [])
         unused = [v for v in views if not any(v.buffer.same_as(u) for u in used)]
         if not unused:
             return [any(p.same_as(u) for u in used) for p in params], body
