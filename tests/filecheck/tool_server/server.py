@@ -1,7 +1,7 @@
-"""Runs usmp-opt, usmp-translate and filecheck for the fast lit tier without paying their
-imports each time.
+"""Runs usmp-opt, usmp-translate and filecheck for lit without paying their imports each
+time.
 
-The fast tier launches usmp-opt and usmp-translate about 300 times, filecheck about 400;
+lit launches usmp-opt and usmp-translate about 300 times, filecheck about 400;
 each launch spent most of its CPU time importing (xDSL and numpy: ~0.45 CPU s a launch).
 This server imports the tools once, then forks a child for every call that the client
 (`client.py`, put first on lit's PATH under each tool's name) makes: the child takes the
@@ -21,7 +21,8 @@ whose environment asks for a seed (`PYTHONHASHSEED=N`) gets exactly that one: it
 execs a fresh interpreter, as launching the installed script would.
 
 It serves until its standard input closes, which happens when lit (which holds the other end)
-ends. The whole suite (`tools/run-tests` without `--fast`) launches the installed scripts.
+ends. Both tiers use it; pytest launches the installed scripts themselves
+(tests/test_driver_io.py, tests/test_start_up.py).
 """
 
 from __future__ import annotations
