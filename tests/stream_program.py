@@ -27,11 +27,17 @@ int main(void) {
 """
 
 
-def stream_program(given: str, taken: str, stateful: bool = True) -> str:
+def stream_program(
+    given: str, taken: str, stateful: bool = True, also: tuple[str, ...] = ()
+) -> str:
     """The loop's `app.c` for the library named "model" whose input is `given` and whose
     output is `taken` (their names in `struct model_inputs` and `struct model_outputs`);
-    not `stateful`: a model without a state pool, each run on its own."""
+    not `stateful`: a model without a state pool, each run on its own; `also`: outputs
+    written after `taken`, run by run."""
     program = _PROGRAM
+    for name in also:
+        write = f"    fwrite(outputs.{name}, MODEL_OUTPUT_{name.upper()}_SIZE, 1, stdout);\n"
+        program = program.replace("  }\n  return 0;", write + "  }\n  return 0;")
     if not stateful:
         program = program.replace("{workspace, state}", "{workspace}")
         program = re.sub(r".*(state\[|init_state).*\n", "", program)

@@ -296,27 +296,34 @@ WHOLE_POOL = (
     'usmp.io_offsets = #usmp.io_offsets<x = input "ws"[0] : memref<1xf32>, '
     'y = output "ws"[16] : memref<1xf32>>} {\n'
     "WHOLE"
-    "    %1 = arith.constant 0 : i32\n  }\n}\n"
+    "    %1 = arith.constant 0 : i32\n  }\n"
+    '  tir.prim_func @f(%p: !tir.ptr<ui8> {tir.name = "p"}) {\n'
+    '    %b = tir.decl_buffer "b" %p : !tir.ptr<ui8> -> !tir.buffer<32xi8>\n'
+    "    %v = arith.constant 1 : i8\n    %i = arith.constant 0 : i64\n"
+    "    tir.store %v, %b[%i]\n  }\n}\n"
 )
 """A planned entry whose input and output are in its pool but no buffer of its body views
-them; WHOLE: what else its body does."""
+them; WHOLE: what else its body does (@f stores into all of the pointer it is given)."""
 
 
 def test_a_pipeline_needs_every_buffer_a_view_in_the_entry(tmp_path: Path) -> None:
-    """The joint plan reads each buffer's lifetime from the entry's views of its pool: a
-    pool handed whole to an operation (a kernel planning its own bytes in it), or an input
-    no view holds, is one diagnostic, and no library."""
+    """The joint plan reads each buffer's lifetime from the entry's views of its pool, and
+    from those of a function of the module it is handed to: a pool such a function uses as
+    a whole (not through views at constant offsets), or an input no view holds, is one
+    diagnostic, and no library."""
     whole, bare = tmp_path / "whole.mlir", tmp_path / "bare.mlir"
     whole.write_text(
         WHOLE_POOL.replace(
-            "WHOLE", "    %0 = tir.buffer_data %ws : !tir.buffer<32xui8> -> !tir.ptr<ui8>\n"
+            "WHOLE",
+            "    %0 = tir.buffer_data %ws : !tir.buffer<32xui8> -> !tir.ptr<ui8>\n"
+            "    tir.call @f(%0) : (!tir.ptr<ui8>) -> ()\n",
         )
     )
     bare.write_text(WHOLE_POOL.replace("WHOLE", ""))
     flags = [f"--model=a={whole}", f"--model=b={whole}", "--pipeline"]
     assert _refused(flags, tmp_path / "whole") == [
-        f"{whole}: error: a cannot be planned with the other models: 'tir.buffer_data' uses "
-        "its pool 'ws' as a whole"
+        f"{whole}: error: a cannot be planned with the other models: @f uses the pool it is "
+        "handed as a whole ('tir.store')"
     ]
     flags = [f"--model=a={bare}", f"--model=b={bare}", "--pipeline"]
     assert _refused(flags, tmp_path / "bare") == [
@@ -383,3 +390,133 @@ def test_a_pipeline_of_two_models_computes_as_each_alone(tmp_path: Path) -> None
     assert piped == float(value.ravel()[0])
     # sin(2.5) > 0: the RELU keeps it; a wrong hand-over would not give the same bits.
     assert piped == pytest.approx(np.sin(2.5), abs=0.1)
+
+
+STACK_MAIN = r"""
+#include <stdio.h>
+#include "models.h"
+int main(void) {
+  struct front_workspace_pools front = models_front_pools();
+  struct classifier_workspace_pools classifier = models_classifier_pools();
+  struct front_inputs heard = front_map_inputs(&front);
+  struct front_outputs feature = front_map_outputs(&front);
+  struct classifier_inputs stack = classifier_map_inputs(&classifier);
+  struct classifier_outputs scores = classifier_map_outputs(&classifier);
+  /* The newest frame's features are the stack's last: written there, no copy. */
+  int8_t* newest = stack.@STACK@ + MODELS_FRONT_STACK_SIZE - @FRAME@;
+  if ((void*)feature.@FEATURE@ != (void*)newest) return 2;
+  front_init_state(&front);
+  while (fread(heard.@AUDIO@, @AUDIO_BYTES@, 1, stdin) == 1) {
+    if (models_front_run(&front, NULL) != 0 || classifier_run(&classifier, NULL) != 0) return 1;
+    fwrite(scores.@SCORES@, @SCORES_BYTES@, 1, stdout);
+  }
+  return 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_micro_speech_stacks_49_frames_for_its_classifier(tmp_path: Path) -> None:
+    """micro_speech as a pipeline: the audio front end run once a 20 ms frame writes its
+    40 features at the end of a stack of the last 49 frames (oldest first, as micro_speech
+    lays them out), which the classifier reads in place; over a second and a half of audio,
+    classified after every frame, the scores are TFLM's with the stacking done as
+    micro_speech does it (the front end's and the classifier's interpreters, each frame's
+    features appended to the 49 before, the oldest dropped)."""
+    c_check.require_tools(qemu=False)
+    pytest.importorskip("tflite_micro")
+    from test_tflm_signal import DATA, FRAME, STRIDE, _second_of_audio
+    from tflite_micro.python.tflite_micro import runtime
+
+    from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
+    from usmp_dialect.tvm.c.models import models_files
+    from usmp_dialect.tvm.model_files.loading import import_model_file
+
+    paths = {
+        "front": DATA / "audio_preprocessor_int8.tflite",
+        "classifier": DATA / "micro_speech_quantized.tflite",
+    }
+    models, alone = [], []
+    for name, path in paths.items():
+        module = import_model_file(str(path), "tflite")
+        plan_pools(module, plan_pools_pipeline(workspace_io=True, constant_pool=True))
+        interface = c_library.interface(module, c_library.check_module(module), name)
+        alone.append(interface.workspace_pools[0].size)
+        models.append((name, module, str(path)))
+    files = models_files(models, pipeline=True, stacks={"front": 49})
+    library = tmp_path / "library"
+    library.mkdir()
+    for file, text in files.items():
+        (library / file).write_text(text)
+    front, classifier = (
+        c_library.interface(module, c_library.check_module(module), name)
+        for name, module, _ in models
+    )
+    main = STACK_MAIN
+    for word, value in {
+        "FEATURE": front.outputs[0].ident,
+        "STACK": classifier.inputs[0].ident,
+        "FRAME": str(front.outputs[0].nbytes),
+        "AUDIO_BYTES": str(front.inputs[0].nbytes),
+        "AUDIO": front.inputs[0].ident,
+        "SCORES_BYTES": str(classifier.outputs[0].nbytes),
+        "SCORES": classifier.outputs[0].ident,
+    }.items():
+        main = main.replace(f"@{word}@", value)
+    (library / "main.c").write_text(main)
+    sources = sorted(str(p) for p in library.glob("*.c"))
+    image = library / "main"
+    flags = ["-std=c11", "-Wall", "-Werror", "-O2"]
+    subprocess.run(["cc", *flags, "-o", str(image), *sources, "-lm"], check=True)
+    audio = _second_of_audio()
+    audio = np.concatenate([audio, audio[::-1][: audio.size // 2]])  # then half a second more
+    frames = [audio[i : i + FRAME][None] for i in range(0, audio.size - FRAME + 1, STRIDE)]
+    done = subprocess.run(
+        [str(image)], input=b"".join(f.tobytes() for f in frames), capture_output=True
+    )
+    assert done.returncode == 0, done.stderr
+    ours = np.frombuffer(done.stdout, np.int8).reshape(len(frames), -1)
+
+    heard = runtime.Interpreter.from_file(str(paths["front"]))
+    scored = runtime.Interpreter.from_file(str(paths["classifier"]))
+    features = np.zeros((49, 40), np.int8)
+    theirs = []
+    for frame in frames:
+        heard.set_input(frame, 0)
+        heard.invoke()
+        features = np.concatenate([features[1:], heard.get_output(0).reshape(1, 40)])
+        scored.set_input(features.reshape(1, -1), 0)
+        scored.invoke()
+        theirs.append(scored.get_output(0).ravel().copy())
+    assert len(frames) == 74  # a second is 49 frames: the stack rolls over 25 more
+    np.testing.assert_array_equal(ours, np.stack(theirs))
+    assert len({t.tobytes() for t in theirs}) > 10  # the scores follow the audio
+    # The front end's buffers share bytes with the classifier's; the stack with none.
+    joint = int(re.search(r"MODELS_WORKSPACE_SIZE (\d+)", files["models.h"])[1])
+    assert joint < sum(alone)
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--stack", "a=49"], "--stack is an option of --pipeline: nothing else is planned"),
+        (
+            ["--algorithm", "exact"],
+            "--algorithm is an option of --pipeline: nothing else is planned",
+        ),
+        (["--pipeline", "--algorithm", "nope"], "unknown planning algorithm 'nope' (available: "),
+        (["--pipeline", "--time-limit", "0"], "--time-limit must be a positive number, got 0"),
+        (
+            ["--pipeline", "--stack", "b=49"],
+            "--stack must be NAME=RUNS, NAME a --model before the ",
+        ),
+        (["--pipeline", "--stack", "a=1"], "--stack must be NAME=RUNS, NAME a --model before the "),
+        (["--pipeline", "--stack", "a=2", "--stack", "a=3"], "--stack 'a' is given twice"),
+    ],
+)
+def test_planning_options_of_a_pipeline(flags: list[str], message: str, tmp_path: Path) -> None:
+    """--stack, --algorithm and --time-limit plan a pipeline: anything else, or a wrong
+    value, is one diagnostic before any model is read."""
+    models = ["--model=a=a.mlir", "--model=b=b.mlir"]
+    (line,) = _refused([*models, *flags], tmp_path / "library")
+    assert line.startswith(f"usmp-translate: error: {message}")

@@ -39,6 +39,15 @@ def _streamed(
     """The model file's outputs for `frames`, one run each: (ours, by a firmware-like loop
     over its C library, planned with its inputs and outputs in the workspace pool and its
     state set once by `model_init_state`; TFLM's interpreter's; the library's header)."""
+    (ours,), (theirs,), header = _streamed_outputs(path, frames, tmp_path, 1)
+    return ours, theirs, header
+
+
+def _streamed_outputs(
+    path: Path, frames: list[np.ndarray], tmp_path: Path, count: int
+) -> tuple[list[np.ndarray], list[np.ndarray], str]:
+    """As `_streamed`, of the model's first `count` outputs: ([ours, by output], [TFLM's,
+    by output], the header), each output's values stacked run by run."""
     try:
         c_check.require_tools(qemu=False)
     except c_check.MissingTools as error:
@@ -51,12 +60,15 @@ def _streamed(
     library = tmp_path / "lib"
     write_library(module, str(library), "model")
     header = (library / "model.h").read_text()
-    (given,), (taken,) = (
-        re.findall(rf"struct model_{kind} {{\n\s+\w+\* (\w+);\n}}", header)
+    (given,), taken = (
+        re.findall(rf"struct model_{kind} {{\n((?:\s+\w+\* \w+;\n)+)}}", header)[0].split()[1::2]
         for kind in ("inputs", "outputs")
     )
+    taken = [name.rstrip(";") for name in taken][:count]
+    given = given.rstrip(";")
     stateful = "model_init_state" in header
-    (library / "app.c").write_text(stream_program(given, taken, stateful))
+    program = stream_program(given, taken[0], stateful, also=tuple(taken[1:]))
+    (library / "app.c").write_text(program)
     flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"]
     # A model of no constants (a lone SignalDelay) has no constants file.
     sources = [p.name for p in (library / "model_constants.c",) if p.exists()]
@@ -67,13 +79,19 @@ def _streamed(
     )
     assert done.returncode == 0, done.stderr
     interpreter = runtime.Interpreter.from_file(str(path))
-    theirs = []
+    theirs: list[list[np.ndarray]] = [[] for _ in range(count)]
     for frame in frames:
         interpreter.set_input(frame, 0)
         interpreter.invoke()
-        theirs.append(interpreter.get_output(0).copy())
-    expected = np.stack(theirs)
-    ours = np.frombuffer(done.stdout, expected.dtype).reshape(expected.shape)
+        for i in range(count):
+            theirs[i].append(interpreter.get_output(i).copy())
+    expected = [np.stack(t) for t in theirs]
+    runs = np.frombuffer(done.stdout, np.uint8).reshape(len(frames), -1)
+    ours, at = [], 0
+    for values in expected:
+        width = values[0].nbytes
+        ours.append(runs[:, at : at + width].copy().view(values.dtype).reshape(values.shape))
+        at += width
     return ours, expected, header
 
 

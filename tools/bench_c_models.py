@@ -4,9 +4,11 @@ one after another (`usmp-translate --emit-c-models`), its RAM against TensorFlow
 Micro's for the same two files:
 
     python tools/bench_c_models.py A.tflite B.tflite [--pipeline C.tflite D.tflite]...
-        [--write [FILE]]
+        [--stacked E.tflite F.tflite RUNS]... [--write [FILE]]
 
-`--pipeline`: a row more, C's outputs are D's inputs (`--emit-c-models --pipeline`).
+`--pipeline`: a row more, C's outputs are D's inputs (`--emit-c-models --pipeline`);
+`--stacked`: F's inputs are E's outputs of its last RUNS runs (`--stack E=RUNS`:
+micro_speech's front end and classifier).
 Each file is imported, planned with its inputs and outputs in its workspace
 (`--plan-pools --use-workspace-io --constant-pool`), and both written as one library; a
 main calling both run functions is linked (`cc -O2`) and its `.bss` read (`size -A`).
@@ -24,12 +26,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
+from tflm_shared_arena import joint_stacked, shared_arena_bytes  # noqa: E402
 
 from tests.support.c_check import image_sizes  # noqa: E402
 from usmp_dialect.parsing import parse_module  # noqa: E402
 from usmp_dialect.planning.budget import DEFAULT_ALGORITHM, Budget  # noqa: E402
 from usmp_dialect.tvm.c.library import Interface, check_module, interface  # noqa: E402
-from usmp_dialect.tvm.tflm.arena import shared_arena, tflm_arena  # noqa: E402
+from usmp_dialect.tvm.tflm.arena import tflm_arena  # noqa: E402
 from usmp_dialect.tvm.tflm.plan import planned_tflite  # noqa: E402
 
 TITLE = "## Several models"
@@ -41,7 +44,7 @@ HEADER = [
     "ours: each model's pools",
     "TFLM: separate arenas (heads + tails)",
     "TFLM: one shared arena",
-    "TFLM: one shared arena, our offline plans",
+    "TFLM: one shared arena, our offline plans (stacked: our joint plan)",
 ]
 TRANSLATE = [sys.executable, str(ROOT / "tools" / "usmp-translate")]
 OPT = [sys.executable, str(ROOT / "tools" / "usmp-opt")]
@@ -72,9 +75,11 @@ def _shifted(first: Interface, second: Interface) -> int:
     return max(sizes[0], shift + sizes[1]) - min(0, shift)
 
 
-def _bss(names: list[str], directory: Path) -> int:
+def _bss(names: list[str], directory: Path, stacked: str | None) -> int:
     main = directory / "main.c"
-    runs = " | ".join(f"{n}_run(&{n}_pools, NULL)" for n in names)
+    runs = " | ".join(
+        f"{'models_' if n == stacked else ''}{n}_run(&{n}_pools, NULL)" for n in names
+    )
     main.write_text(
         '#include <stddef.h>\n#include "models.h"\nint main(void) {\n'
         + "".join(f"  struct {n}_workspace_pools {n}_pools = models_{n}_pools();\n" for n in names)
@@ -96,7 +101,9 @@ def _names(paths: list[Path]) -> list[str]:
     return [f"{s}{k}" if stems.count(s) > 1 else s for k, s in enumerate(stems)]
 
 
-def _row(paths: list[Path], pipeline: bool) -> list[str]:
+def _row(paths: list[Path], pipeline: bool, runs: int = 1) -> list[str]:
+    """The table's row for `paths` run one after another, or as a `pipeline`, the first
+    model's last `runs` outputs the second's inputs."""
     names = _names(paths)
     with tempfile.TemporaryDirectory() as work:
         directory = Path(work)
@@ -108,29 +115,38 @@ def _row(paths: list[Path], pipeline: bool) -> list[str]:
         library = directory / "library"
         if pipeline:
             flags.append("--pipeline")
+        if runs > 1:
+            flags += ["--stack", f"{names[0]}={runs}"]
         subprocess.run([*TRANSLATE, "--emit-c-models", str(library), *flags], check=True)
         own = [_interface(directory / f"{n}.mlir", n) for n in names]
-        pools = [i.workspace_pools[0].size if i.workspace_pools else 0 for i in own]
-        bss = _bss(names, library)
+        pools = [sum(p.size for p in i.workspace_pools) for i in own]
+        bss = _bss(names, library, names[0] if runs > 1 else None)
+        # TFLM's application keeps the stack itself: micro_speech's features array.
+        stack = (runs * own[0].outputs[0].nbytes) if runs > 1 else 0
         arenas = [tflm_arena(str(p)) for p in paths]
-        planned = []
-        for path in paths:
-            file = planned_tflite(str(path), DEFAULT_ALGORITHM, Budget())
-            out = directory / f"planned_{path.name}"
-            out.write_bytes(file.data)
-            planned.append(tflm_arena(str(out)))
+        shared = shared_arena_bytes([p.read_bytes() for p in paths])
+        if runs > 1:
+            # Our joint plan for TFLM: the stack in the second's input tensor, no array apart.
+            ours_shared = shared_arena_bytes(list(joint_stacked(str(paths[0]), str(paths[1]))))
+        else:
+            files = [planned_tflite(str(p), DEFAULT_ALGORITHM, Budget()).data for p in paths]
+            ours_shared = shared_arena_bytes(files) + stack
     tails = sum(total - head for head, total in arenas)
     separate = sum(total for _, total in arenas)
     heads = " + ".join(f"{head:,}" for head, _ in arenas)
+    kept = f" + {stack:,}" if stack else ""
+    schedule = "one after another"
+    if pipeline:
+        schedule = f"pipeline, the last {runs} runs stacked" if runs > 1 else "pipeline (no copy)"
     return [
         " then ".join(p.name for p in paths),
-        "pipeline (no copy)" if pipeline else "one after another",
+        schedule,
         f"{bss:,}",
-        f"{_shifted(*own):,}" if pipeline else "-",
+        f"{_shifted(*own):,}" if pipeline and runs == 1 else "-",
         " / ".join(f"{p:,}" for p in pools),
-        f"{separate:,} ({heads} + {tails:,})",
-        f"{shared_arena(arenas):,}",
-        f"{shared_arena(planned):,}",
+        f"{separate + stack:,} ({heads} + {tails:,}{kept})",
+        f"{shared + stack:,}",
+        f"{ours_shared:,}",
     ]
 
 
@@ -145,11 +161,21 @@ def main(argv: list[str]) -> int:
         metavar="FILE",
         help="a row of two files as a pipeline (repeatable)",
     )
+    parser.add_argument(
+        "--stacked",
+        nargs=3,
+        action="append",
+        default=[],
+        metavar=("FRONT", "CLASSIFIER", "RUNS"),
+        help="a row of a pipeline whose second model reads the first's last RUNS outputs",
+    )
     add_write_option(parser)
     args = parser.parse_args(argv)
     rows = [_row([Path(f) for f in args.files], pipeline=False)]
     rows += [_row([Path(f) for f in pair], pipeline=True) for pair in args.pipeline]
+    rows += [_row([Path(a), Path(b)], True, int(runs)) for a, b, runs in args.stacked]
     command = " ".join(args.files) + "".join(f" --pipeline {' '.join(p)}" for p in args.pipeline)
+    command += "".join(f" --stacked {' '.join(s)}" for s in args.stacked)
     preamble = [
         f"`python tools/bench_c_models.py {command} --write` (this 2-core "
         "machine): the files imported and planned with their inputs and outputs in their "
@@ -164,11 +190,19 @@ def main(argv: list[str]) -> int:
         "TFLM: the `tflite-micro` wheel's arena for each file (head: its tensors, inputs "
         "and outputs included; tail: its interpreter's persistent structures, variables, "
         "quantization data); *separate arenas*: the sum of both arenas; *one shared "
-        "arena*: TFLM's multi-tenant layout, the larger head and both tails (computed from "
-        "the two, the wheel has no multi-tenant interpreter); *our offline plans*: the "
-        "same with each file planned by `--emit-tflite-plan`; TFLM has no pipeline: its "
+        "arena*: the bytes TFLM's multi-tenant allocator takes of one arena for both "
+        "interpreters (one `MicroAllocator` handed to both, run by the wheel's own runtime "
+        "through tools/tflm_shared_arena.py, since its Python API has no such "
+        "interpreter); *our offline plans*: the same with each file planned by "
+        "`--emit-tflite-plan`, a stacked pipeline's two planned jointly "
+        "(tools/tflm_shared_arena.py: the stack in the second's input tensor, apart from "
+        "every other tensor, the first's output its newest place); TFLM has no pipeline: its "
         "figures are the same for one, and the caller copies each output to the next "
-        "input. Bytes.",
+        "input. A stacked pipeline (`--stack FRONT=RUNS`): the first model's outputs of its "
+        "last RUNS runs, oldest first, are the second's inputs, kept in our workspace from "
+        "run to run and counted in its `.bss`; TFLM's application keeps them in an array "
+        "of its own (micro_speech's features), added to TFLM's figures (the `+` term after "
+        "the tails). Bytes.",
     ]
     publish(markdown_section(TITLE, preamble, HEADER, rows), args)
     return 0

@@ -21,6 +21,8 @@
     usmp-translate --emit-c-models DIR --model A=a.mlir --model B=b.mlir
                                                 planned models run one after another -> one
                                                 C library, one shared workspace
+        [--pipeline [--stack A=N]]              A's outputs B's inputs (of A's last N runs),
+        [--algorithm NAME] [--time-limit S]     planned as one program
     usmp-translate --emit-tflite-plan m.tflite -o planned.tflite
         [--algorithm NAME] [--time-limit S]     the file's tensors planned as TFLM runs
         [--verify]                              them, as its OfflineMemoryAllocation
@@ -51,7 +53,7 @@ from usmp_dialect.formats.csv_export import module_to_csv
 from usmp_dialect.formats.csv_to_usmp import read_csv_module
 from usmp_dialect.formats.resources import read_all
 from usmp_dialect.parsing import module_pieces, parse_module, print_module
-from usmp_dialect.planning.budget import DEFAULT_ALGORITHM, DEFAULT_TIME_LIMIT
+from usmp_dialect.planning.budget import DEFAULT_ALGORITHM, DEFAULT_TIME_LIMIT, Budget
 from usmp_dialect.tools.errors import (
     STDIN_NAME,
     UsageParser,
@@ -329,9 +331,19 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "--pipeline",
         action="store_true",
         help="each model's outputs are the next one's inputs: left in the workspace where one "
-        "model writes them for the next to read, no copy (plan each with --use-workspace-io)",
+        "model writes them for the next to read, no copy (plan each with --use-workspace-io); "
+        "the models planned again as one program (--algorithm, --time-limit)",
     )
-    tflm = parser.add_argument_group("--emit-tflite-plan options")
+    models.add_argument(
+        "--stack",
+        action="append",
+        default=[],
+        metavar="NAME=RUNS",
+        help="--pipeline: the next model's inputs are model NAME's outputs of its last RUNS "
+        "runs, oldest first (micro_speech's classifier reads 49 runs of its front end), kept "
+        "in the workspace from run to run; run NAME with models_NAME_run",
+    )
+    tflm = parser.add_argument_group("--emit-tflite-plan and --emit-c-models --pipeline options")
     tflm.add_argument(
         "--algorithm",
         help=f"planning algorithm (default: the portfolio '{DEFAULT_ALGORITHM}')",
@@ -399,8 +411,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         usage_error(TOOL, "only --emit-tflite-plan reads several input files")
     if args.emit_c_models is not None:
         return _emit_c_models(args)
-    if args.model or args.pipeline:
-        usage_error(TOOL, "--model and --pipeline are options of --emit-c-models")
+    if args.model or args.pipeline or args.stack:
+        usage_error(TOOL, "--model, --pipeline and --stack are options of --emit-c-models")
     for flag in ("algorithm", "time_limit", "verify"):
         if getattr(args, flag) not in (None, False):
             option = flag.replace("_", "-")
@@ -502,9 +514,22 @@ def _check_prefix_length(flag: str, model: str) -> None:
         )
 
 
-def _emit_tflite_plan(args: argparse.Namespace) -> int:
-    from usmp_dialect.planning.budget import Budget
+def _planning_options(args: argparse.Namespace) -> tuple[str, Budget]:
+    """`--algorithm` (a known one) and `--time-limit` (a positive number), or a usage error."""
+    from usmp_dialect.planning.problem import PlanningError
+    from usmp_dialect.planning.registry import get_algorithm
 
+    if args.time_limit is not None and not args.time_limit > 0:
+        usage_error(TOOL, f"--time-limit must be a positive number, got {args.time_limit:g}")
+    algorithm = args.algorithm or DEFAULT_ALGORITHM
+    try:
+        get_algorithm(algorithm)
+    except PlanningError as error:
+        usage_error(TOOL, str(error))
+    return algorithm, Budget() if args.time_limit is None else Budget(time_limit=args.time_limit)
+
+
+def _emit_tflite_plan(args: argparse.Namespace) -> int:
     path = args.input_file
     if path in (None, "-"):
         usage_error(TOOL, "--emit-tflite-plan needs a .tflite file")
@@ -513,10 +538,7 @@ def _emit_tflite_plan(args: argparse.Namespace) -> int:
         usage_error(TOOL, f"--emit-tflite-plan needs -o {target}")
     if "-" in args.more_inputs:
         usage_error(TOOL, "--emit-tflite-plan reads .tflite files, not stdin")
-    if args.time_limit is not None and not args.time_limit > 0:
-        usage_error(TOOL, f"--time-limit must be a positive number, got {args.time_limit:g}")
-    budget = Budget() if args.time_limit is None else Budget(time_limit=args.time_limit)
-    algorithm = args.algorithm or DEFAULT_ALGORITHM
+    algorithm, budget = _planning_options(args)
     paths = [path, *args.more_inputs]
     with report_user_errors(TOOL) as context, staged_outputs() as outputs:
         from usmp_dialect.tvm.tflm.plan import planned_tflite
@@ -594,6 +616,14 @@ def _emit_c_models(args: argparse.Namespace) -> int:
         usage_error(TOOL, "--emit-c-models reads --model NAME=FILE and writes DIR, nothing else")
     if len(args.model) < 2:
         usage_error(TOOL, "--emit-c-models needs two or more --model NAME=FILE.mlir")
+    if args.verify:
+        usage_error(TOOL, "--verify is an option of --emit-tflite-plan")
+    if not args.pipeline:
+        for flag in ("stack", "algorithm", "time_limit"):
+            if getattr(args, flag) not in (None, []):
+                option = flag.replace("_", "-")
+                usage_error(TOOL, f"--{option} is an option of --pipeline: nothing else is planned")
+    algorithm, budget = _planning_options(args)
     given = []
     for flag in args.model:
         name, _, path = flag.partition("=")
@@ -601,6 +631,7 @@ def _emit_c_models(args: argparse.Namespace) -> int:
             usage_error(TOOL, f"--model must be NAME=FILE with NAME a C identifier, got '{flag}'")
         _check_prefix_length("--model", name)
         given.append((name, path))
+    stacks = _stacks(args.stack, [name for name, _ in given])
     with (
         report_user_errors(TOOL) as context,
         staged_outputs() as outputs,
@@ -614,9 +645,27 @@ def _emit_c_models(args: argparse.Namespace) -> int:
             context.input_name = path
             models.append((name, parse_module(_read_input(path, mlir=True), path), path))
         context.input_name = None
-        for file, text in models_files(models, args.pipeline).items():
+        planned = models_files(models, args.pipeline, stacks, algorithm, budget)
+        for file, text in planned.items():
             outputs.add_in_directory(args.emit_c_models, file, text)
     return 0
+
+
+def _stacks(flags: list[str], names: list[str]) -> dict[str, int]:
+    """`--stack NAME=RUNS` each: a model but the last, RUNS a whole number of at least 2."""
+    stacks = {}
+    for flag in flags:
+        name, _, runs = flag.partition("=")
+        if name not in names[:-1] or not re.fullmatch(r"[0-9]+", runs) or int(runs) < 2:
+            usage_error(
+                TOOL,
+                f"--stack must be NAME=RUNS, NAME a --model before the last, RUNS 2 or more, "
+                f"got '{flag}'",
+            )
+        if name in stacks:
+            usage_error(TOOL, f"--stack '{name}' is given twice")
+        stacks[name] = int(runs)
+    return stacks
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -94,6 +94,7 @@ CONVERTED_CUSTOM = frozenset(
         "SignalOverlapAdd",
         "SignalIrfft",
         "SignalFramer",
+        "SignalStacker",
     }
 )
 # TFLite's fused activations (TfLiteFusedActivation) that clamp: RELU, RELU_N1_TO_1, RELU6.

@@ -189,10 +189,11 @@ class StatefulConverter(CorrectedConverter):
 
     def _convert_carrying(self, convert: Any, op: Any) -> Any:
         """A signal operator whose kernel keeps state, converted by `convert`
-        (`tflm_signal`), which names the state's tensor and gives its value after."""
-        tensor, after, output = convert(self, op, self._kernel_state)
-        variable = self.variables[("kernel state", tensor.tensor_idx)]
-        variable.value, variable.written = after, True
+        (`tflm_signal`), which names each state's tensor and gives its value after."""
+        states, output = convert(self, op, self._kernel_state)
+        for tensor, after in states:
+            variable = self.variables[("kernel state", tensor.tensor_idx)]
+            variable.value, variable.written = after, True
         return output
 
     def convert_unidirectional_sequence_lstm(self, op: Any) -> Any:

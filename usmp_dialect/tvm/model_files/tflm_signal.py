@@ -12,12 +12,14 @@ options are a FlexBuffer map in its custom options. Every kernel is a TE kernel 
 - SignalFftAutoScale: the largest magnitude of the int16 frame (TFLM's MaxAbs16, read in
   order, its wrap of -32768 included), the left shift that leaves it below 2^15 (0 for a
   silent frame: GCC's MostSignificantBit32(0) is 32), and the frame shifted by it.
-- SignalRfft (int16): kissfft 1.3.0's fixed-point real FFT (`kiss_fftr`, FIXED_POINT 16),
-  as TFLM builds it: the frame zero-padded to `fft_length`, a complex FFT of half that
-  length by radix-4 and radix-2 butterflies, each stage's inputs halved or quartered,
-  every product rounded from Q15, then the split into the real transform's spectrum.
-  Its twiddles (cosines rounded to Q15, as kissfft's `kf_cexp`) are constants computed at
-  import.
+- SignalRfft: kissfft 1.3.0's real FFT (`kiss_fftr`) in the type TFLM builds it for
+  the options' T: int16 (FIXED_POINT 16: each stage's inputs halved or quartered,
+  every product rounded from Q15), int32 (FIXED_POINT 32: Q31, products in int64),
+  float32. Each row (any leading dims) zero-padded to `fft_length`, a complex FFT of
+  half that length by kissfft's butterflies (radix 4, 2, 3 and 5, in kf_factor's
+  order; TFLM's kissfft crashes on its generic one, which is refused), then the split
+  into the real transform's spectrum. Its twiddles (kissfft's `kf_cexp`: cosines, rounded to Q15 or
+  Q31 when fixed) are constants computed at import.
 - SignalEnergy: real^2 + imag^2 of each bin from `start_index` to `end_index` (uint32;
   TFLM leaves the other bins unwritten, ours are 0).
 - SignalFilterBank: each channel the sum of its bins times its weights plus the previous
@@ -36,11 +38,15 @@ options are a FlexBuffer map in its custom options. Every kernel is a TE kernel 
   `snr_shift`, compressed by PcanShrink.
 - SignalFilterBankLog: `output_scale` x ln(x << `input_correction_bits`), TFLM's Log32
   (log2 by a 129-entry correction table of log2(1 + f) - f, in Q16), saturated to int16.
-- SignalIrfft (int16): kissfft's `kiss_fftri`: the bins folded into a half-length complex
-  buffer, then the inverse complex FFT (its twiddles' phases negated, kf_bfly4's turn
-  the other way).
-- SignalDelay, SignalFramer (prefilled), SignalOverlapAdd (int16 saturating, float32):
+- SignalIrfft: kissfft's `kiss_fftri` in the same three types: the bins folded into a
+  half-length complex buffer, then the inverse complex FFT (its twiddles' phases
+  negated, kf_bfly4's turn the other way); float32 then divided by fft_length, as
+  TFLM's IrfftFloatApply divides it.
+- SignalDelay, SignalFramer, SignalOverlapAdd (int16 saturating, float32), SignalStacker:
   the samples TFLM's circular buffers keep from run to run are a variable, first zeros.
+  A framer without prefill and a stacker give a frame only once the buffer holds one:
+  how full it is is a second variable (an int32 count), their output_valid says whether
+  the run's frames are, and an invalid frame is left unwritten, as TFLM leaves it.
 
 A signal operator whose tensors contradict its options or TFLM's kernel (ranks, types, a
 filter bank's channel count, an FFT length) is an `OperatorRejected` naming the tensor.
@@ -50,6 +56,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -70,6 +77,10 @@ _PCAN_OUTPUT_BITS = 6
 _LOG_SEGMENTS_LOG2 = 7
 _LOG_SCALE_LOG2 = 16
 _LOG_COEFF = 45426  # ln(2) in Q16
+
+# What a carrying converter returns first: each state's (tensor it is named after, value
+# after the run).
+_States = list[tuple[Any, Any]]
 
 
 def log2_correction_table() -> np.ndarray:
@@ -92,25 +103,6 @@ def kiss_factors(n: int) -> list[int]:
         n //= p
         radices.append(p)
     return radices
-
-
-def _kiss_cexp(phases: np.ndarray) -> np.ndarray:
-    """kissfft's kf_cexp in Q15: [cos, sin] each floor(0.5 + 32767 x)."""
-    return np.stack(
-        [np.floor(0.5 + _Q15_MAX * np.cos(phases)), np.floor(0.5 + _Q15_MAX * np.sin(phases))],
-        axis=-1,
-    ).astype(np.int16)
-
-
-def rfft_twiddles(fft_length: int, inverse: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """The real FFT's twiddles (kiss_fftr_alloc's): the complex FFT's (half the length)
-    and the split's (`super_twiddles`), int16 [n, 2] each; `inverse`: their phases
-    negated."""
-    half = fft_length // 2
-    sign = -1.0 if inverse else 1.0
-    twiddles = _kiss_cexp(sign * -2.0 * math.pi * np.arange(half) / half)
-    split = _kiss_cexp(sign * -math.pi * ((np.arange(half // 2) + 1) / half + 0.5))
-    return twiddles, split
 
 
 def _shape_of(tensor: Any) -> list[int]:
@@ -279,104 +271,142 @@ def convert_fft_auto_scale(converter: Any, op: Any) -> None:
     _set_outputs(converter, [out, bits], [shifted, scale])
 
 
+class _KissScalars:
+    """kissfft's arithmetic in one of the types TFLM builds it for (kiss_fft_scalar):
+    int16 (FIXED_POINT 16: products of int32 rounded from Q15, sums stored wrapping to
+    int16), int32 (FIXED_POINT 32: products of int64 rounded from Q31), float32 (plain
+    float arithmetic, each operation rounded to float as C computes it). Values are
+    computed as `compute` (int32, or float32)."""
+
+    def __init__(self, dtype: str) -> None:
+        self.dtype = dtype
+        self.fixed = dtype != "float32"
+        self.compute = "int32" if self.fixed else "float32"
+        self.product = {"int16": "int32", "int32": "int64"}.get(dtype, "float32")
+        self.bits = {"int16": 15, "int32": 31}.get(dtype, 0)
+        self.most = (1 << self.bits) - 1  # SAMP_MAX
+
+    def twiddles(self, phases: np.ndarray) -> np.ndarray:
+        """kf_cexp: [cos, sin] of each phase, floor(0.5 + SAMP_MAX x) when fixed."""
+        parts = np.stack([np.cos(phases), np.sin(phases)], axis=-1)
+        if self.fixed:
+            parts = np.floor(0.5 + self.most * parts)
+        return parts.astype(self.dtype)
+
+    def load(self, buffer: Any, at: Any) -> tuple[Any, Any]:
+        return buffer[at * 2].astype(self.compute), buffer[at * 2 + 1].astype(self.compute)
+
+    def store(self, buffer: Any, at: Any, value: tuple[Any, Any]) -> None:
+        buffer[at * 2] = value[0].astype(self.dtype)
+        buffer[at * 2 + 1] = value[1].astype(self.dtype)
+
+    def zero(self) -> Any:
+        return tirx.const(0, self.compute)
+
+    def wrap(self, value: Any) -> Any:
+        """A sum stored into a kiss_fft_scalar (an int16 wraps)."""
+        return value.astype(self.dtype).astype(self.compute) if self.dtype == "int16" else value
+
+    def _round(self, product: Any) -> Any:
+        """sround: (x + 2^(bits - 1)) >> bits, as a kiss_fft_scalar."""
+        shifted = (product + tirx.const(1 << (self.bits - 1), self.product)) >> self.bits
+        return shifted.astype(self.dtype).astype(self.compute)
+
+    def _widened(self, value: Any) -> Any:
+        return value.astype(self.product)
+
+    def times(self, a: tuple[Any, Any], b: tuple[Any, Any]) -> tuple[Any, Any]:
+        """C_MUL (each part's products summed, then rounded)."""
+        if not self.fixed:
+            return a[0] * b[0] - a[1] * b[1], a[0] * b[1] + a[1] * b[0]
+        w = self._widened
+        return (
+            self._round(w(a[0]) * w(b[0]) - w(a[1]) * w(b[1])),
+            self._round(w(a[0]) * w(b[1]) + w(a[1]) * w(b[0])),
+        )
+
+    def scaled(self, a: Any, b: Any) -> Any:
+        """S_MUL: a real product, rounded when fixed."""
+        if not self.fixed:
+            return a * b
+        return self._round(self._widened(a) * self._widened(b))
+
+    def divided(self, value: tuple[Any, Any], k: int) -> tuple[Any, Any]:
+        """C_FIXDIV: each part times SAMP_MAX / k, rounded (float: unchanged)."""
+        if not self.fixed:
+            return value
+        scale = tirx.const(self.most // k, self.product)
+        return (
+            self._round(self._widened(value[0]) * scale),
+            self._round(self._widened(value[1]) * scale),
+        )
+
+    def half(self, value: Any) -> Any:
+        """HALF_OF: x >> 1, or x x 0.5."""
+        return value >> 1 if self.fixed else value * tirx.const(0.5, "float32")
+
+
+_KISS_TYPES = {7: "int16", 2: "int32", 0: "float32"}  # the options' T, TensorType
+
+
+def rfft_twiddles(
+    fft_length: int, dtype: str = "int16", inverse: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """The real FFT's twiddles (kiss_fftr_alloc's) in `dtype`: the complex FFT's (half the
+    length) and the split's (`super_twiddles`), [n, 2] each; `inverse`: their phases
+    negated."""
+    scalars = _KissScalars(dtype)
+    half = fft_length // 2
+    sign = -1.0 if inverse else 1.0
+    twiddles = scalars.twiddles(sign * -2.0 * math.pi * np.arange(half) / half)
+    split = scalars.twiddles(sign * -math.pi * ((np.arange(half // 2) + 1) / half + 0.5))
+    return twiddles, split
+
+
 def _set_outputs(converter: Any, tensors: list[Any], values: list[Any]) -> None:
 
     for tensor, value in zip(tensors, values, strict=True):
         converter.exp_tab.set_expr(get_tensor_name(converter.subgraph, tensor.tensor_idx), value)
 
 
-def _q15_round(value: Any) -> Any:
-    """kissfft's sround: (x + 2^14) >> 15, as int16."""
-    return ((value + _const(1 << 14, "int32")) >> 15).astype("int16").astype("int32")
+class _KissPlan:
+    """kf_work's plan for a complex FFT of `half` points: its radices (kf_factor), and at
+    each level the stride between the twiddles it reads and the span of its blocks."""
 
+    def __init__(self, half: int) -> None:
+        self.half = half
+        self.radices = kiss_factors(half)
+        levels = range(len(self.radices))
+        self.strides = [math.prod(self.radices[:level]) for level in levels]
+        self.spans = [half // math.prod(self.radices[: level + 1]) for level in levels]
 
-def _int16(value: Any) -> Any:
-    """An int32 sum stored into a kiss_fft_scalar (int16, wrapping)."""
-    return value.astype("int16").astype("int32")
+    def digit_reversed_copy(
+        self, scalars: _KissScalars, out: Any, base: Any, value: Callable[[Any], Any]
+    ) -> None:
+        """kf_work's first step: complex element j of the FFT's buffer (complex offset
+        `base`) is `value(source)`, the FFT's input at sum over levels of
+        (j // span % radix) x stride (the mixed-radix digits reversed)."""
 
+        with T.serial(0, self.half) as j:
+            source = _const(0, "int32")
+            for radix, span, stride in zip(self.radices, self.spans, self.strides, strict=True):
+                source = source + (j // span % radix) * stride
+            scalars.store(out, base + j, value(source))
 
-def _rfft(x: Any, twiddles: Any, split: Any, fft_length: int, out_shape: list[int]) -> Any:
-    """kiss_fftr (FIXED_POINT 16) of each row of `x` zero-padded to `fft_length`: the
-    complex FFT of the row read as fft_length / 2 complex samples, computed in the
-    output's row (TFLM's kiss_fft_state's tmpbuf), then split in place into the
-    fft_length / 2 + 1 bins of the real transform."""
-
-    length = int(x.shape[-1])
-    rows = math.prod(int(d) for d in x.shape) // length
-    half = fft_length // 2
-    radices = kiss_factors(half)
-    strides = [math.prod(radices[:level]) for level in range(len(radices))]
-    spans = [half // math.prod(radices[: level + 1]) for level in range(len(radices))]
-    bound = _const(32767 // 4, "int32"), _const(32767 // 2, "int32")
-
-    def body(ins: Any, outs: Any) -> Any:
-        with IRBuilder() as builder:
-            data = T.buffer_proxy(ins[0])
-            tw, sp = T.buffer_proxy(ins[1]), T.buffer_proxy(ins[2])
-            out = T.buffer_proxy(outs[0])
-            flat_in, flat_out = data, out
-            with T.serial(0, rows) as row:
-                base_in, base = row * length, row * (half + 1) * 2
-
-                def sample(source: Any) -> tuple[Any, Any]:
-                    # The frame zero-padded to fft_length, read as complex pairs.
-                    pair = []
-                    for part in (0, 1):
-                        at = source * 2 + part
-                        read = flat_in[base_in + tirx.min(at, length - 1)]
-                        pair.append(tirx.Select(at < length, read, _const(0, "int16")))
-                    return pair[0], pair[1]
-
-                _digit_reversed_copy(flat_out, base, radices, spans, strides, sample)
-                for level in reversed(range(len(radices))):
-                    _butterflies(
-                        flat_out,
-                        tw,
-                        base,
-                        half,
-                        radices[level],
-                        spans[level],
-                        strides[level],
-                        bound,
-                    )
-                _split(flat_out, sp, base, half)
-            return builder.get()
-
-    return te.extern([out_shape], [x, twiddles, split], body, dtype="int16", name="rfft")
-
-
-def _digit_reversed_copy(
-    out: Any,
-    base: Any,
-    radices: list[int],
-    spans: list[int],
-    strides: list[int],
-    value: Callable[[Any], tuple[Any, Any]],
-) -> None:
-    """kf_work's first step: complex element j of the FFT's buffer is `value(source)`, the
-    FFT's input at sum over levels of (j // span % radix) x stride (the mixed-radix digits
-    reversed)."""
-
-    half = math.prod(radices)
-    with T.serial(0, half) as j:
-        source = _const(0, "int32")
-        for radix, span, stride in zip(radices, spans, strides, strict=True):
-            source = source + (j // span % radix) * stride
-        real, imag = value(source)
-        out[base + j * 2] = real.astype("int16")
-        out[base + j * 2 + 1] = imag.astype("int16")
-
-
-def _complex_at(buffer: Any, at: Any) -> tuple[Any, Any]:
-    return buffer[at * 2].astype("int32"), buffer[at * 2 + 1].astype("int32")
-
-
-def _times(a: tuple[Any, Any], b: tuple[Any, Any]) -> tuple[Any, Any]:
-    """kissfft's C_MUL: each part rounded from Q15."""
-    return (
-        _q15_round(a[0] * b[0] - a[1] * b[1]),
-        _q15_round(a[0] * b[1] + a[1] * b[0]),
-    )
+    def transform(self, scalars: _KissScalars, out: Any, tw: Any, base: Any, inverse: bool) -> None:
+        """The butterflies of every level, last first, in place."""
+        for level in reversed(range(len(self.radices))):
+            _butterflies(
+                scalars,
+                out,
+                tw,
+                base,
+                self.half,
+                self.radices[level],
+                self.spans[level],
+                self.strides[level],
+                inverse,
+            )
 
 
 def _bind(value: tuple[Any, Any]) -> tuple[Any, Any]:
@@ -387,12 +417,8 @@ def _bind(value: tuple[Any, Any]) -> tuple[Any, Any]:
     return T.Bind(value[0]), T.Bind(value[1])
 
 
-def _store(buffer: Any, at: Any, value: tuple[Any, Any]) -> None:
-    buffer[at * 2] = value[0].astype("int16")
-    buffer[at * 2 + 1] = value[1].astype("int16")
-
-
 def _butterflies(
+    scalars: _KissScalars,
     out: Any,
     tw: Any,
     base: Any,
@@ -400,221 +426,320 @@ def _butterflies(
     radix: int,
     span: int,
     stride: int,
-    bound: Any,
-    inverse: bool = False,
+    inverse: bool,
 ) -> None:
-    """One level of kf_work: for each block of radix x span complex values, kissfft's
-    radix-4 (kf_bfly4, forward) or radix-2 (kf_bfly2) butterflies, each input first
-    divided by the radix (C_FIXDIV: x x (32767 / radix), rounded from Q15)."""
+    """One level of kf_work: for each block of radix x span complex values (from complex
+    offset `base`), kissfft's butterflies of the radix (kf_bfly2, 3, 4 or 5), each input
+    first divided by the radix (C_FIXDIV)."""
 
-    if radix not in (2, 4):
-        raise OperatorRejected(
-            f"its FFT of {half} complex points takes a radix-{radix} butterfly (TFLM's kissfft "
-            "has it; ours are radix 4 and 2: an fft_length of a power of two)"
-        )
-    divisor = bound[0] if radix == 4 else bound[1]
     with T.serial(0, half // (radix * span)) as block, T.serial(0, span) as k:
         first = block * radix * span + k
-        points = [first + q * span for q in range(radix)]
+        at = [base + first + q * span for q in range(radix)]
+        values = [_bind(scalars.divided(scalars.load(out, p), radix)) for p in at]
 
-        def divided(at: Any) -> tuple[Any, Any]:
-            real, imag = _complex_at(out, base // 2 + at)
-            return _bind((_q15_round(real * divisor), _q15_round(imag * divisor)))
+        def turned(q: int) -> tuple[Any, Any]:
+            return _bind(scalars.times(values[q], scalars.load(tw, k * stride * q)))
 
-        values = [divided(at) for at in points]
-
-        def twiddle(q: int) -> tuple[Any, Any]:
-            return _complex_at(tw, k * stride * q)
-
-        at = [base // 2 + p for p in points]
+        b = _Butterfly(scalars, out, at, values, [turned(q) for q in range(1, radix)])
         if radix == 2:
-            t = _bind(_times(values[1], twiddle(1)))
-            _store(out, at[1], (values[0][0] - t[0], values[0][1] - t[1]))
-            _store(out, at[0], (values[0][0] + t[0], values[0][1] + t[1]))
-            return
-        s0 = _bind(_times(values[1], twiddle(1)))
-        s1 = _bind(_times(values[2], twiddle(2)))
-        s2 = _bind(_times(values[3], twiddle(3)))
-        s5 = (_int16(values[0][0] - s1[0]), _int16(values[0][1] - s1[1]))
-        f0 = (_int16(values[0][0] + s1[0]), _int16(values[0][1] + s1[1]))
-        s3 = (_int16(s0[0] + s2[0]), _int16(s0[1] + s2[1]))
-        s4 = (_int16(s0[0] - s2[0]), _int16(s0[1] - s2[1]))
-        _store(out, at[2], (f0[0] - s3[0], f0[1] - s3[1]))
-        _store(out, at[0], (f0[0] + s3[0], f0[1] + s3[1]))
-        turn = -1 if inverse else 1  # kf_bfly4 turns s4 by -i forwards, +i backwards
-        _store(out, at[1], (s5[0] + turn * s4[1], s5[1] - turn * s4[0]))
-        _store(out, at[3], (s5[0] - turn * s4[1], s5[1] + turn * s4[0]))
+            (v0r, v0i), (tr, ti) = values[0], b.turns[0]
+            b.store(1, (v0r - tr, v0i - ti))
+            b.store(0, (v0r + tr, v0i + ti))
+        elif radix == 3:
+            _radix_3(b, tw, stride * span)
+        elif radix == 4:
+            _radix_4(b, inverse)
+        else:
+            _radix_5(b, tw, stride * span)
 
 
-def _split(out: Any, sp: Any, base: Any, half: int) -> None:
-    """kiss_fftr's last step, in place: bins 0 and half from the FFT's first value, then
-    bins k and half - k from its values k and half - k and super twiddle k - 1."""
+_Complex = tuple[Any, Any]
 
-    halve = _const(32767 // 2, "int32")
-    at0 = base // 2
-    first = _complex_at(out, at0)
-    dc = _bind((_q15_round(first[0] * halve), _q15_round(first[1] * halve)))
-    _store(out, at0 + half, (dc[0] - dc[1], _const(0, "int32")))
-    _store(out, at0, (dc[0] + dc[1], _const(0, "int32")))
+
+@dataclass
+class _Butterfly:
+    """One butterfly of kf_work: its points' complex offsets in `out`, their values divided
+    by the radix, and each but the first turned by its twiddle."""
+
+    scalars: _KissScalars
+    out: Any
+    at: list[Any]
+    values: list[_Complex]
+    turns: list[_Complex]
+
+    def store(self, q: int, value: _Complex) -> None:
+        self.scalars.store(self.out, self.at[q], value)
+
+
+def _radix_3(b: _Butterfly, tw: Any, third: Any) -> None:
+    """kf_bfly3's stores, from the divided points and the second and third turned;
+    `third` the twiddle of a third of a turn (its sine scales the difference)."""
+    wrap, half = b.scalars.wrap, b.scalars.half
+    (v0r, v0i), (s1r, s1i), (s2r, s2i) = b.values[0], b.turns[0], b.turns[1]
+    s3 = (wrap(s1r + s2r), wrap(s1i + s2i))
+    s0 = (wrap(s1r - s2r), wrap(s1i - s2i))
+    middle = (wrap(v0r - half(s3[0])), wrap(v0i - half(s3[1])))
+    sine = b.scalars.load(tw, third)[1]
+    s0 = (b.scalars.scaled(s0[0], sine), b.scalars.scaled(s0[1], sine))
+    b.store(0, (v0r + s3[0], v0i + s3[1]))
+    b.store(2, (middle[0] + s0[1], middle[1] - s0[0]))
+    b.store(1, (middle[0] - s0[1], middle[1] + s0[0]))
+
+
+def _radix_4(b: _Butterfly, inverse: bool) -> None:
+    """kf_bfly4's stores, from the divided points and the last three turned."""
+    wrap = b.scalars.wrap
+    v0, (s0, s1, s2) = b.values[0], b.turns
+    s5 = (wrap(v0[0] - s1[0]), wrap(v0[1] - s1[1]))
+    f0 = (wrap(v0[0] + s1[0]), wrap(v0[1] + s1[1]))
+    s3 = (wrap(s0[0] + s2[0]), wrap(s0[1] + s2[1]))
+    s4 = (wrap(s0[0] - s2[0]), wrap(s0[1] - s2[1]))
+    b.store(2, (f0[0] - s3[0], f0[1] - s3[1]))
+    b.store(0, (f0[0] + s3[0], f0[1] + s3[1]))
+    turn = -1 if inverse else 1  # kf_bfly4 turns s4 by -i forwards, +i backwards
+    b.store(1, (s5[0] + turn * s4[1], s5[1] - turn * s4[0]))
+    b.store(3, (s5[0] - turn * s4[1], s5[1] + turn * s4[0]))
+
+
+def _radix_5(b: _Butterfly, tw: Any, fifth: Any) -> None:
+    """kf_bfly5's stores, from the divided points and the last four turned; `fifth` the
+    index of the twiddle of a fifth of a turn (ya; yb is twice as far)."""
+    wrap, mul = b.scalars.wrap, b.scalars.scaled
+    v0, (s1, s2, s3, s4) = b.values[0], b.turns
+    ya, yb = b.scalars.load(tw, fifth), b.scalars.load(tw, fifth * 2)
+    s7 = (wrap(s1[0] + s4[0]), wrap(s1[1] + s4[1]))
+    s10 = (wrap(s1[0] - s4[0]), wrap(s1[1] - s4[1]))
+    s8 = (wrap(s2[0] + s3[0]), wrap(s2[1] + s3[1]))
+    s9 = (wrap(s2[0] - s3[0]), wrap(s2[1] - s3[1]))
+    b.store(0, (v0[0] + (s7[0] + s8[0]), v0[1] + (s7[1] + s8[1])))
+    s5 = (
+        wrap(v0[0] + mul(s7[0], ya[0]) + mul(s8[0], yb[0])),
+        wrap(v0[1] + mul(s7[1], ya[0]) + mul(s8[1], yb[0])),
+    )
+    s6 = (
+        wrap(mul(s10[1], ya[1]) + mul(s9[1], yb[1])),
+        wrap(-mul(s10[0], ya[1]) - mul(s9[0], yb[1])),
+    )
+    b.store(1, (s5[0] - s6[0], s5[1] - s6[1]))
+    b.store(4, (s5[0] + s6[0], s5[1] + s6[1]))
+    s11 = (
+        wrap(v0[0] + mul(s7[0], yb[0]) + mul(s8[0], ya[0])),
+        wrap(v0[1] + mul(s7[1], yb[0]) + mul(s8[1], ya[0])),
+    )
+    s12 = (
+        wrap(-mul(s10[1], yb[1]) + mul(s9[1], ya[1])),
+        wrap(mul(s10[0], yb[1]) - mul(s9[0], ya[1])),
+    )
+    b.store(2, (s11[0] + s12[0], s11[1] + s12[1]))
+    b.store(3, (s11[0] - s12[0], s11[1] - s12[1]))
+
+
+def _split(scalars: _KissScalars, out: Any, sp: Any, base: Any, half: int) -> None:
+    """kiss_fftr's last step, in place (from complex offset `base`): bins 0 and half from
+    the FFT's first value, then bins k and half - k from its values k and half - k and
+    super twiddle k - 1."""
+
+    wrap = scalars.wrap
+    dc = _bind(scalars.divided(scalars.load(out, base), 2))
+    scalars.store(out, base + half, (dc[0] - dc[1], scalars.zero()))
+    scalars.store(out, base, (dc[0] + dc[1], scalars.zero()))
     with T.serial(1, half // 2 + 1) as k:
-        fpk_r, fpk_i = _complex_at(out, at0 + k)
-        fpnk_r, fpnk_i = _complex_at(out, at0 + half - k)
-        fpk = _bind((_q15_round(fpk_r * halve), _q15_round(fpk_i * halve)))
-        fpnk = _bind((_q15_round(fpnk_r * halve), _q15_round(_int16(-fpnk_i) * halve)))
-        f1k = (_int16(fpk[0] + fpnk[0]), _int16(fpk[1] + fpnk[1]))
-        f2k = (_int16(fpk[0] - fpnk[0]), _int16(fpk[1] - fpnk[1]))
-        tw = _bind(_times(f2k, _complex_at(sp, k - 1)))
-        _store(out, at0 + k, ((f1k[0] + tw[0]) >> 1, (f1k[1] + tw[1]) >> 1))
-        _store(out, at0 + half - k, ((f1k[0] - tw[0]) >> 1, (tw[1] - f1k[1]) >> 1))
-
-
-def _int16_fft_length(op: Any) -> int:
-    """An int16 SignalRfft's or SignalIrfft's fft_length, one kissfft's radix-4 and
-    radix-2 butterflies compute; OperatorRejected for another type or length."""
-    options = flex_options(op)
-    fft_length = _option(options, "fft_length")
-    if _option(options, "T") != 7:  # TensorType INT16
-        raise OperatorRejected(
-            f"its T is TensorType {options.get('T')}: the int16 FFTs are converted, TFLM's "
-            "float32 and int32 ones are not yet"
+        fpk = _bind(scalars.divided(scalars.load(out, base + k), 2))
+        far_r, far_i = scalars.load(out, base + half - k)
+        fpnk = _bind(scalars.divided((far_r, wrap(-far_i)), 2))
+        f1k = (wrap(fpk[0] + fpnk[0]), wrap(fpk[1] + fpnk[1]))
+        f2k = (wrap(fpk[0] - fpnk[0]), wrap(fpk[1] - fpnk[1]))
+        tw = _bind(scalars.times(f2k, scalars.load(sp, k - 1)))
+        scalars.store(out, base + k, (scalars.half(f1k[0] + tw[0]), scalars.half(f1k[1] + tw[1])))
+        scalars.store(
+            out,
+            base + half - k,
+            (scalars.half(f1k[0] - tw[0]), scalars.half(tw[1] - f1k[1])),
         )
-    if fft_length < 4 or fft_length % 2:
-        raise OperatorRejected(f"its fft_length {fft_length} is not an even length of 4 or more")
-    for radix in kiss_factors(fft_length // 2):
-        if radix not in (2, 4):
-            raise OperatorRejected(
-                f"its fft_length {fft_length} takes a radix-{radix} butterfly: ours are radix 4 "
-                "and 2 (an fft_length of a power of two)"
-            )
-    return fft_length
 
 
-def convert_rfft(converter: Any, op: Any) -> Any:
+def _rfft(x: Any, twiddles: Any, split: Any, fft_length: int, scalars: _KissScalars) -> Any:
+    """kiss_fftr of each row of `x` ([rows, length]) zero-padded to `fft_length`: the
+    complex FFT of the row read as fft_length / 2 complex samples, computed in the
+    output's row (TFLM's kiss_fft_state's tmpbuf), then split in place into the
+    fft_length / 2 + 1 bins of the real transform ([rows x (fft_length + 2)])."""
 
-    fft_length = _int16_fft_length(op)
-    # TFLM's kernel takes frames in any leading dims; ours one frame (micro_speech's).
-    (x,), (out,) = _check_tensors(converter, op, [("input", "int16", 1)], [("output", "int16", 1)])
-    shape, out_shape = _shape_of(x), _shape_of(out)
-    half = fft_length // 2
-    if not shape or len(out_shape) != len(shape) or fft_length < 2 or fft_length % 2:
-        raise OperatorRejected(
-            f"its input {shape} and output {out_shape} and fft_length {fft_length}"
-        )
-    if shape[-1] > fft_length:
-        raise OperatorRejected(
-            f"its input's {shape[-1]} samples are more than fft_length {fft_length}"
-        )
-    expected = [*shape[:-1], (half + 1) * 2]
-    if out_shape != expected:
-        raise OperatorRejected(
-            f"its output is {out_shape}, its fft_length {fft_length} makes {expected}"
-        )
-    twiddles, split = rfft_twiddles(fft_length)
-    return _emit(
-        converter,
-        lambda a, t, s: _rfft(a, t, s, fft_length, out_shape),
-        converter.get_tensor_expr(x),
-        relax.const(twiddles.reshape(-1), "int16"),
-        relax.const(split.reshape(-1), "int16"),
-        primfunc_name_hint="signal_rfft",
+    rows, length = (int(d) for d in x.shape)
+    plan = _KissPlan(fft_length // 2)
+    half = plan.half
+
+    def body(ins: Any, outs: Any) -> Any:
+        with IRBuilder() as builder:
+            data = T.buffer_proxy(ins[0])
+            tw, sp = T.buffer_proxy(ins[1]), T.buffer_proxy(ins[2])
+            out = T.buffer_proxy(outs[0])
+            with T.serial(0, rows) as row:
+                base = row * (half + 1)
+
+                def sample(source: Any) -> tuple[Any, Any]:
+                    # The frame zero-padded to fft_length, read as complex pairs.
+                    pair = []
+                    for part in (0, 1):
+                        at = source * 2 + part
+                        read = data[row, tirx.min(at, length - 1)].astype(scalars.compute)
+                        pair.append(tirx.Select(at < length, read, scalars.zero()))
+                    return pair[0], pair[1]
+
+                plan.digit_reversed_copy(scalars, out, base, sample)
+                plan.transform(scalars, out, tw, base, inverse=False)
+                _split(scalars, out, sp, base, half)
+            return builder.get()
+
+    return te.extern(
+        [(rows * (half + 1) * 2,)], [x, twiddles, split], body, dtype=scalars.dtype, name="rfft"
     )
 
 
-def _irfft(x: Any, twiddles: Any, split: Any, fft_length: int) -> Any:
-    """kiss_fftri (FIXED_POINT 16) of the fft_length / 2 + 1 bins in `x`: the half-length
-    complex buffer its first step makes of them (each read where the FFT's first step
-    reads it, in digit-reversed order), then the inverse complex FFT, in the output."""
+def _irfft(x: Any, twiddles: Any, split: Any, fft_length: int, scalars: _KissScalars) -> Any:
+    """kiss_fftri of each row of `x` ([rows, fft_length + 2], fft_length / 2 + 1 bins):
+    the half-length complex buffer its first step makes of them (each read where the
+    FFT's first step reads it, in digit-reversed order), then the inverse complex FFT, in
+    the output's row ([rows x fft_length]); a float32 one then divided by fft_length
+    (TFLM's IrfftFloatApply)."""
 
-    half = fft_length // 2
-    radices = kiss_factors(half)
-    strides = [math.prod(radices[:level]) for level in range(len(radices))]
-    spans = [half // math.prod(radices[: level + 1]) for level in range(len(radices))]
-    bound = _const(32767 // 4, "int32"), _const(32767 // 2, "int32")
-    halve = bound[1]
+    rows = int(x.shape[0])
+    plan = _KissPlan(fft_length // 2)
+    half = plan.half
+    wrap = scalars.wrap
 
     def body(ins: Any, outs: Any) -> Any:
         with IRBuilder() as builder:
             data, sp = T.buffer_proxy(ins[0]), T.buffer_proxy(ins[2])
             tw, out = T.buffer_proxy(ins[1]), T.buffer_proxy(outs[0])
+            with T.serial(0, rows) as row:
+                bins = row * (half + 1)
 
-            def halved(value: tuple[Any, Any]) -> tuple[Any, Any]:
-                return _q15_round(value[0] * halve), _q15_round(value[1] * halve)
+                def unsplit(m: Any) -> tuple[Any, Any]:
+                    """kiss_fftri's tmpbuf[m]: from bins k and half - k (k = m or half - m),
+                    the sum for m below half / 2, the conjugated difference from it on (bin
+                    half / 2 is written twice, the difference last); tmpbuf[0] from bins 0
+                    and half."""
+                    k = tirx.Select(m < half // 2, m, half - m)
+                    fk = scalars.divided(scalars.load(data, bins + k), 2)
+                    far_r, far_i = scalars.load(data, bins + half - k)
+                    fnkc = scalars.divided((far_r, wrap(-far_i)), 2)
+                    fek = (wrap(fk[0] + fnkc[0]), wrap(fk[1] + fnkc[1]))
+                    diff = (wrap(fk[0] - fnkc[0]), wrap(fk[1] - fnkc[1]))
+                    fok = scalars.times(diff, scalars.load(sp, tirx.max(k - 1, 0)))
+                    low = (wrap(fek[0] + fok[0]), wrap(fek[1] + fok[1]))
+                    high = (wrap(fek[0] - fok[0]), wrap(-wrap(fek[1] - fok[1])))
+                    first_r = scalars.load(data, bins)[0]
+                    last_r = scalars.load(data, bins + half)[0]
+                    ends = (wrap(first_r + last_r), wrap(first_r - last_r))
+                    dc = scalars.divided(ends, 2)
+                    below = m < half // 2
+                    parts = []
+                    for part in (0, 1):
+                        picked = tirx.Select(below, low[part], high[part])
+                        parts.append(tirx.Select(m == 0, dc[part], picked))
+                    return parts[0], parts[1]
 
-            def unsplit(m: Any) -> tuple[Any, Any]:
-                """kiss_fftri's tmpbuf[m]: from bins k and half - k (k = m or half - m),
-                the sum for m below half / 2, the conjugated difference from it on (bin
-                half / 2 is written twice, the difference last); tmpbuf[0] from bins 0 and
-                half."""
-                k = tirx_select(m < half // 2, m, half - m)
-                fk = halved(_complex_at(data, k))
-                far_r, far_i = _complex_at(data, half - k)
-                fnkc = halved((far_r, _int16(-far_i)))
-                fek = (_int16(fk[0] + fnkc[0]), _int16(fk[1] + fnkc[1]))
-                diff = (_int16(fk[0] - fnkc[0]), _int16(fk[1] - fnkc[1]))
-                fok = _times(diff, _complex_at(sp, tirx_max(k - 1, 0)))
-                low = (_int16(fek[0] + fok[0]), _int16(fek[1] + fok[1]))
-                high = (_int16(fek[0] - fok[0]), _int16(-_int16(fek[1] - fok[1])))
-                first_r, last_r = _complex_at(data, 0)[0], _complex_at(data, half)[0]
-                dc = halved((_int16(first_r + last_r), _int16(first_r - last_r)))
-                below = m < half // 2
-                parts = []
-                for part in (0, 1):
-                    picked = tirx_select(below, low[part], high[part])
-                    parts.append(tirx_select(m == 0, dc[part], picked))
-                return parts[0], parts[1]
-
-            with T.serial(0, 1):  # one frame holding the statements
-                _digit_reversed_copy(out, 0, radices, spans, strides, unsplit)
-                for level in reversed(range(len(radices))):
-                    _butterflies(
-                        out,
-                        tw,
-                        0,
-                        half,
-                        radices[level],
-                        spans[level],
-                        strides[level],
-                        bound,
-                        inverse=True,
-                    )
+                base = row * half
+                plan.digit_reversed_copy(scalars, out, base, unsplit)
+                plan.transform(scalars, out, tw, base, inverse=True)
+                if not scalars.fixed:
+                    length = tirx.const(fft_length, "float32")
+                    with T.serial(0, fft_length) as i:
+                        at = row * fft_length + i
+                        out[at] = out[at] / length
             return builder.get()
 
-    return te.extern([(fft_length,)], [x, twiddles, split], body, dtype="int16", name="irfft")
+    return te.extern(
+        [(rows * fft_length,)], [x, twiddles, split], body, dtype=scalars.dtype, name="irfft"
+    )
 
 
-def tirx_select(condition: Any, a: Any, b: Any) -> Any:
+def _fft_scalars(op: Any) -> tuple[_KissScalars, int]:
+    """A SignalRfft's or SignalIrfft's kissfft type (its T) and fft_length;
+    OperatorRejected for another type, an odd length or a radix past 5."""
+    options = flex_options(op)
+    fft_length = _option(options, "fft_length")
+    dtype = _KISS_TYPES.get(_option(options, "T"))
+    if dtype is None:
+        raise OperatorRejected(
+            f"its T is TensorType {options.get('T')}: TFLM's FFTs take int16, int32, float32"
+        )
+    if fft_length < 4 or fft_length % 2:
+        raise OperatorRejected(
+            f"its fft_length {fft_length} is not an even length of 4 or more (kissfft's "
+            "real FFT takes even lengths)"
+        )
+    for radix in kiss_factors(fft_length // 2):
+        if radix > 5:
+            raise OperatorRejected(
+                f"its fft_length {fft_length} takes kissfft's generic radix-{radix} "
+                "butterfly, which TFLM's kissfft cannot run (its scratch allocation is "
+                "patched to NULL): lengths of factors 2, 3 and 5 run"
+            )
+    return _KissScalars(dtype), fft_length
 
-    return tirx.Select(condition, a, b)
+
+def _fft_rows(
+    converter: Any, op: Any, inner: Callable[[int, int], tuple[int, int]]
+) -> tuple[_KissScalars, int, Any, Any, list[int], int]:
+    """A SignalRfft's or SignalIrfft's (scalars, fft_length, output tensor, its rows as a
+    [rows, n] value, the output's shape, rows) once its tensors agree with its options:
+    each of the same rank, the last dim of the input n and of the output m with
+    `inner(fft_length, n)` (m, or the n it must be; -1: any n up to fft_length)."""
+    scalars, fft_length = _fft_scalars(op)
+    dtype = scalars.dtype
+    (x,), (out,) = _check_tensors(
+        converter, op, [("input", dtype, None)], [("output", dtype, None)]
+    )
+    shape, out_shape = _shape_of(x), _shape_of(out)
+    if not shape or len(out_shape) != len(shape):
+        raise OperatorRejected(f"its input is {shape}, its output {out_shape}: TFLM's ranks agree")
+    made, needed = inner(fft_length, shape[-1])
+    if needed >= 0 and shape[-1] != needed:
+        raise OperatorRejected(
+            f"its input is {shape}, its fft_length {fft_length} makes [..., {needed}]"
+        )
+    if needed < 0 and shape[-1] > fft_length:
+        raise OperatorRejected(
+            f"its input's {shape[-1]} samples are more than fft_length {fft_length}"
+        )
+    expected = [*shape[:-1], made]
+    if out_shape != expected:
+        raise OperatorRejected(
+            f"its output is {out_shape}, its fft_length {fft_length} makes {expected}"
+        )
+    rows, rows_of = _rows(converter, x, shape)
+    return scalars, fft_length, out, rows_of, expected, rows
 
 
-def tirx_max(a: Any, b: Any) -> Any:
+def _emit_fft(converter: Any, op: Any, kernel: Callable[..., Any], inverse: bool, name: str) -> Any:
+    """A SignalRfft (`inverse` False: rows of up to fft_length samples into fft_length / 2
+    + 1 bins) or SignalIrfft (bins into fft_length samples), by `kernel` (_rfft or
+    _irfft), its twiddles constants."""
 
-    return tirx.max(a, b)
+    def inner(fft_length: int, _: int) -> tuple[int, int]:
+        bins = fft_length + 2
+        return (fft_length, bins) if inverse else (bins, -1)
+
+    scalars, fft_length, _, rows_of, shape, _ = _fft_rows(converter, op, inner)
+    twiddles, split = rfft_twiddles(fft_length, scalars.dtype, inverse)
+    flat = _emit(
+        converter,
+        lambda a, t, s: kernel(a, t, s, fft_length, scalars),
+        rows_of,
+        relax.const(twiddles.reshape(-1), scalars.dtype),
+        relax.const(split.reshape(-1), scalars.dtype),
+        primfunc_name_hint=name,
+    )
+    return converter.bb.emit(relax_reshape(flat, shape))
+
+
+def convert_rfft(converter: Any, op: Any) -> Any:
+    return _emit_fft(converter, op, _rfft, False, "signal_rfft")
 
 
 def convert_irfft(converter: Any, op: Any) -> Any:
-
-    fft_length = _int16_fft_length(op)
-    # TFLM's kernel takes spectra in any leading dims; ours one (as for SignalRfft).
-    (x,), (out,) = _check_tensors(converter, op, [("input", "int16", 1)], [("output", "int16", 1)])
-    half = fft_length // 2
-    if fft_length < 4 or fft_length % 2 or _shape_of(x) != [(half + 1) * 2]:
-        raise OperatorRejected(
-            f"its input is {_shape_of(x)}, its fft_length {fft_length} makes [{(half + 1) * 2}]"
-        )
-    if _shape_of(out) != [fft_length]:
-        raise OperatorRejected(
-            f"its output is {_shape_of(out)}, its fft_length makes [{fft_length}]"
-        )
-    twiddles, split = rfft_twiddles(fft_length, inverse=True)
-    return _emit(
-        converter,
-        lambda a, t, s: _irfft(a, t, s, fft_length),
-        converter.get_tensor_expr(x),
-        relax.const(twiddles.reshape(-1), "int16"),
-        relax.const(split.reshape(-1), "int16"),
-        primfunc_name_hint="signal_irfft",
-    )
+    return _emit_fft(converter, op, _irfft, True, "signal_irfft")
 
 
 def convert_energy(converter: Any, op: Any) -> Any:
@@ -818,11 +943,11 @@ class _Subtraction:
 
 def convert_spectral_subtraction(
     converter: Any, op: Any, state: Callable[[Any, np.ndarray], Any]
-) -> tuple[Any, Any, None]:
-    """The operator's outputs set; returns (its noise estimate tensor, the estimate after the
-    run, None). `state(tensor, initial)` is the estimate before the run, a variable of the import
-    whose first value is `initial` (TFLM's reset: zeros), its next value the estimate
-    after."""
+) -> tuple[_States, None]:
+    """The operator's outputs set; returns ([(its noise estimate tensor, the estimate after
+    the run)], None). `state(tensor, initial)` is the estimate before the run, a variable
+    of the import whose first value is `initial` (TFLM's reset: zeros), its next value
+    the estimate after."""
     (x,), (out, noise) = _check_tensors(
         converter,
         op,
@@ -834,24 +959,42 @@ def convert_spectral_subtraction(
         _same_length(
             name, _shape_of(tensor), options.channels, f"its num_channels {options.channels}"
         )
-    bb = converter.bb
     signal = converter.get_tensor_expr(x)
     before = state(noise, np.zeros(options.channels, np.uint32))
-    after = bb.emit(
-        bb.call_te(
-            options.estimate,
-            signal,
-            before,
-            primfunc_name_hint="signal_spectral_subtraction_state",
-            # The estimate after (param 2) may be the estimate before's buffer (param 1).
-            primfunc_attrs={IN_PLACE_ATTR: [[1, 2]], "op_pattern": OPAQUE, SIGNAL_KERNEL_ATTR: 1},
-        )
+    # The estimate after (param 2) may be the estimate before's buffer (param 1).
+    after = _emit_in_place(
+        converter,
+        options.estimate,
+        signal,
+        before,
+        pairs=[[1, 2]],
+        primfunc_name_hint="signal_spectral_subtraction_state",
     )
     result = _emit(
         converter, options.output, signal, after, primfunc_name_hint="signal_spectral_subtraction"
     )
     _set_outputs(converter, [out, noise], [result, after])
-    return noise, after, None
+    return [(noise, after)], None
+
+
+def _emit_in_place(
+    converter: Any, kernel: Any, *args: Any, pairs: list[list[int]], primfunc_name_hint: str
+) -> Any:
+    """`kernel`'s call emitted as `_emit` does, its `usmp.in_place` `pairs`: the state it
+    updates (an output param) computed correctly in the buffer of its value before (an
+    input param), which `tir-state-to-allocations` then makes one buffer."""
+    return converter.bb.emit(
+        converter.bb.call_te(
+            kernel,
+            *args,
+            primfunc_name_hint=primfunc_name_hint,
+            primfunc_attrs={IN_PLACE_ATTR: pairs, "op_pattern": OPAQUE, SIGNAL_KERNEL_ATTR: 1},
+        )
+    )
+
+
+def _item(converter: Any, value: Any, index: int) -> Any:
+    return converter.bb.emit(relax.TupleGetItem(value, index))
 
 
 class _Carried:
@@ -873,6 +1016,16 @@ class _Carried:
             data[r, tirx.max(at - self.carried, 0)],
         )
 
+    def kept_after(self, data: Any, kept: Any) -> Any:
+        """The samples kept after the run (element i reads element `consumed` + i of the
+        sequence, ahead of it: computed in place)."""
+        last = self.carried + self.consumed - 1
+
+        def at(r: Any, i: Any) -> Any:
+            return self.sample(data, kept, r, tirx.min(i + self.consumed, last))
+
+        return te.compute((int(data.shape[0]), self.kept_width), at, name="kept")
+
     def emit(
         self,
         converter: Any,
@@ -883,11 +1036,7 @@ class _Carried:
         name: str,
     ) -> tuple[Any, Any]:
         """(the output, the kept samples after the run), two kernels: the first reads the
-        kept samples before, the second updates them (in place: element i reads element
-        `consumed` + i, ahead of it)."""
-
-        rows = output_shape[0]
-        last = self.carried + self.consumed - 1
+        kept samples before, the second updates them in place."""
 
         def given(data: Any, kept: Any) -> Any:
             return te.compute(
@@ -896,27 +1045,15 @@ class _Carried:
                 name=name,
             )
 
-        def kept_after(data: Any, kept: Any) -> Any:
-            def at(r: Any, i: Any) -> Any:
-                return self.sample(data, kept, r, tirx.min(i + self.consumed, last))
-
-            return te.compute((rows, self.kept_width), at, name="kept")
-
-        bb = converter.bb
         result = _emit(converter, given, rows_of, before, primfunc_name_hint=f"signal_{name}")
-        after = bb.emit(
-            bb.call_te(
-                kept_after,
-                rows_of,
-                before,
-                primfunc_name_hint=f"signal_{name}_state",
-                # The samples kept after (param 2) may be those before's buffer (param 1).
-                primfunc_attrs={
-                    IN_PLACE_ATTR: [[1, 2]],
-                    "op_pattern": OPAQUE,
-                    SIGNAL_KERNEL_ATTR: 1,
-                },
-            )
+        # The samples kept after (param 2) may be those before's buffer (param 1).
+        after = _emit_in_place(
+            converter,
+            self.kept_after,
+            rows_of,
+            before,
+            pairs=[[1, 2]],
+            primfunc_name_hint=f"signal_{name}_state",
         )
         return result, after
 
@@ -929,12 +1066,12 @@ def _rows(converter: Any, x: Any, shape: list[int]) -> tuple[int, Any]:
 
 def convert_delay(
     converter: Any, op: Any, state: Callable[[Any, np.ndarray], Any]
-) -> tuple[Any, Any, Any]:
+) -> tuple[_States, Any]:
     """SignalDelay: each row of the int16 input (its last dim a frame) delayed by
     `delay_length` samples, the samples not yet given out kept from run to run (TFLM's
-    circular buffers, first zeros). Returns (the output tensor, the kept samples after the
-    run, the output); `state(tensor, initial)` as for convert_spectral_subtraction, the
-    kept samples [rows, delay_length] named after the output."""
+    circular buffers, first zeros). Returns ([(the output tensor, the kept samples after
+    the run)], the output); `state(tensor, initial)` as for convert_spectral_subtraction,
+    the kept samples [rows, delay_length] named after the output."""
     (x,), (out,) = _check_tensors(
         converter, op, [("input", "int16", None)], [("output", "int16", None)]
     )
@@ -949,17 +1086,77 @@ def convert_delay(
     rows, rows_of = _rows(converter, x, shape)
     before = state(out, np.zeros((rows, carried.kept_width), np.int16))
     result, after = carried.emit(converter, rows_of, before, [rows, frame], lambda i: i, "delayed")
-    return out, after, converter.bb.emit(relax_reshape(result, shape))
+    return [(out, after)], converter.bb.emit(relax_reshape(result, shape))
+
+
+def _written_when(
+    valid: Callable[[list[Any], Any], Any],
+    count: int,
+    shape: list[int],
+    place: Callable[..., tuple[Any, ...]],
+    value: Callable[..., Any],
+) -> Callable[..., Any]:
+    """A TE extern body whose second output is the bool `valid(ins, 0)` (of its inputs'
+    buffers) and whose first output gets, for each of `count` frames f with `valid(ins, f)`
+    and each index of `shape`, `value(ins, f, *index)` at `place(f, *index)`: an invalid
+    frame is left unwritten, as TFLM's kernels leave it."""
+
+    def body(ins: Any, outs: Any) -> Any:
+        with IRBuilder() as builder:
+            given = [T.buffer_proxy(b) for b in ins]
+            out, flag = T.buffer_proxy(outs[0]), T.buffer_proxy(outs[1])
+            with T.serial(0, 1):  # one frame holding the statements
+                flag[()] = valid(given, 0)
+                with (
+                    T.serial(0, count) as f,
+                    T.If(valid(given, f)),
+                    T.Then(),
+                    T.grid(*shape) as grid,
+                ):
+                    index = [grid] if len(shape) == 1 else list(grid)
+                    out[place(f, *index)] = value(given, f, *index)
+            return builder.get()
+
+    return body
+
+
+def _emit_counted(
+    converter: Any, given: Any, state_after: Any, args: list[Any], name: str
+) -> tuple[Any, Any, Any, Any]:
+    """A filling buffer's two kernels, each of (the run's input, the values kept, the count
+    of how full): `given`, its values and output_valid from the state before the run;
+    `state_after`, the kept values and the count after it, in place. Returns (values,
+    output_valid, kept values after, count after)."""
+    both = _emit(converter, given, *args, primfunc_name_hint=f"signal_{name}")
+    # The kept values and the count after (params 3, 4) may be those before's (1, 2).
+    after = _emit_in_place(
+        converter,
+        state_after,
+        *args,
+        pairs=[[1, 3], [2, 4]],
+        primfunc_name_hint=f"signal_{name}_state",
+    )
+    return (
+        _item(converter, both, 0),
+        _item(converter, both, 1),
+        _item(converter, after, 0),
+        _item(converter, after, 1),
+    )
 
 
 def convert_framer(
     converter: Any, op: Any, state: Callable[[Any, np.ndarray], Any]
-) -> tuple[Any, Any, Any]:
-    """SignalFramer with `prefill`: each row of int16 samples (n x frame_step of them) cut
-    into n frames of frame_size, frame_step apart, the last frame_size - frame_step
-    samples kept for the next run (first zeros, TFLM's prefill); every frame is valid,
-    so its output_valid is true. Returns (the frames' tensor, the kept samples after the
-    run, the frames); `state` as for convert_delay."""
+) -> tuple[_States, Any]:
+    """SignalFramer: each row of int16 samples (n x frame_step of them) written into TFLM's
+    circular buffer a step at a time, each step's frame the oldest frame_size samples of
+    the buffer once it holds them, the last frame_step discarded. `prefill`: the buffer
+    first holds frame_size - frame_step zeros, every frame is valid, and output_valid is
+    true. Without it the buffer fills over ceil(frame_size / frame_step) steps: a count of
+    the steps seen so far (saturating there; state named after output_valid) says which
+    frames are valid; output_valid is false while any of the run's is not, and an invalid
+    frame is left unwritten, as TFLM leaves it. Either way the samples the buffer keeps
+    are state named after the frames (first zeros). Returns (the states, None: it sets
+    its outputs)."""
 
     (x,), (out, valid) = _check_tensors(
         converter,
@@ -969,30 +1166,156 @@ def convert_framer(
     )
     options = flex_options(op)
     size, step = _option(options, "frame_size"), _option(options, "frame_step")
-    if not options.get("prefill", False):
-        raise OperatorRejected(
-            "its prefill is false: its first frames are invalid until its buffer fills, "
-            "which ours do not count (TFLM's prefilled framer is converted)"
-        )
+    prefill = bool(options.get("prefill", False))
     shape = _shape_of(x)
-    if not shape or step <= 0 or size < step or shape[-1] % step:
+    if not shape or step <= 0 or size <= 0 or shape[-1] < step or shape[-1] % step:
         raise OperatorRejected(
-            f"its input {shape}, frame_size {size} and frame_step {step}: a prefilled "
-            "framer takes rows of whole steps and frames at least a step long"
+            f"its input {shape}, frame_size {size} and frame_step {step}: TFLM's framer "
+            "takes rows of whole steps"
+        )
+    if prefill and size < step:
+        raise OperatorRejected(
+            f"its frame_size {size} is less than its frame_step {step}: TFLM's prefill "
+            "(frame_size - frame_step zeros) would be negative"
         )
     count = shape[-1] // step
     expected = [*shape[:-1], count, size]
     if _shape_of(out) != expected:
         raise OperatorRejected(f"its output is {_shape_of(out)}, its options make {expected}")
-    carried = _Carried(size - step, count * step)
+    steps = -(-size // step)  # TFLM's buffer: frame_size rounded up to whole steps
+    carried = _Carried(size - step if prefill else (steps - 1) * step, count * step)
     rows, rows_of = _rows(converter, x, shape)
     before = state(out, np.zeros((rows, carried.kept_width), np.int16))
-    result, after = carried.emit(
-        converter, rows_of, before, [rows, count, size], lambda f, j: f * step + j, "frames"
+    if prefill:
+        result, after = carried.emit(
+            converter, rows_of, before, [rows, count, size], lambda f, j: f * step + j, "frames"
+        )
+        frames = converter.bb.emit(relax_reshape(result, expected))
+        _set_outputs(converter, [out, valid], [frames, relax.const(True, "bool")])
+        return [(out, after)], None
+    seen = state(valid, np.zeros(1, np.int32))
+
+    def frame_valid(ins: Any, f: Any) -> Any:
+        return ins[2][0] + f + 1 >= steps
+
+    def framed(data: Any, kept: Any, counted: Any) -> Any:
+        def sample(ins: Any, f: Any, r: Any, j: Any) -> Any:
+            return carried.sample(ins[0], ins[1], r, f * step + j)
+
+        body = _written_when(frame_valid, count, [rows, size], lambda f, r, j: (r, f, j), sample)
+        return te.extern(
+            [(rows, count, size), ()],
+            [data, kept, counted],
+            body,
+            dtype=["int16", "bool"],
+            name="frames",
+        )
+
+    def state_after(data: Any, kept: Any, counted: Any) -> Any:
+        saturated = te.compute(
+            (1,), lambda i: tirx.min(counted[i] + count, steps), name="steps_seen"
+        )
+        return [carried.kept_after(data, kept), saturated]
+
+    values, flag, kept, counted = _emit_counted(
+        converter, framed, state_after, [rows_of, before, seen], "framer"
     )
-    frames = converter.bb.emit(relax_reshape(result, expected))
-    _set_outputs(converter, [out, valid], [frames, relax.const(True, "bool")])
-    return out, after, None
+    frames = converter.bb.emit(relax_reshape(values, expected))
+    _set_outputs(converter, [out, valid], [frames, flag])
+    return [(out, kept), (valid, counted)], None
+
+
+def convert_stacker(
+    converter: Any, op: Any, state: Callable[[Any, np.ndarray], Any]
+) -> tuple[_States, None]:
+    """SignalStacker: each run's num_channels values (a frame) written into TFLM's circular
+    buffer of left + right + 1 frames, the first run's frame left_context times more;
+    once the buffer is full its frames are the output, output_valid true, and the oldest
+    `stacker_step` frames are discarded; an output not valid is left unwritten. The full
+    buffer's frames are always the latest ones written, so the state is the latest
+    left + right of them (state named after the output, first zeros; before the first
+    run, read as the first frame's copies) and a count (named after output_valid, first
+    0): 0 before the first run, then the frames the buffer holds plus one. Returns (the
+    states, None: it sets its outputs)."""
+
+    (x,), (out, valid) = _check_tensors(
+        converter,
+        op,
+        [("input", "int16", 1)],
+        [("output", "int16", 1), ("output_valid", "bool", 0)],
+    )
+    options = flex_options(op)
+    channels = _option(options, "num_channels")
+    left = _option(options, "stacker_left_context")
+    right = _option(options, "stacker_right_context")
+    step = _option(options, "stacker_step")
+    width = left + right + 1
+    if channels <= 0 or left < 0 or right < 0 or not 0 < step <= width:
+        raise OperatorRejected(
+            f"its num_channels {channels}, contexts {left} and {right} and step {step}: "
+            "TFLM's circular buffer asserts channels and a step of 1 to left + right + 1"
+        )
+    if _shape_of(x) != [channels]:
+        raise OperatorRejected(f"its input is {_shape_of(x)}, its num_channels makes [{channels}]")
+    if _shape_of(out) != [width * channels]:
+        raise OperatorRejected(
+            f"its output is {_shape_of(out)}, its options make [{width * channels}]"
+        )
+    kept_length = (width - 1) * channels
+    before = state(out, np.zeros(max(kept_length, 1), np.int16))
+    counted = state(valid, np.zeros(1, np.int32))
+
+    def held(ins: Any) -> Any:
+        """The frames the buffer holds once this run's are written."""
+        count = ins[2][0]
+        return tirx.Select(count == 0, _const(left + 1, "int32"), count)
+
+    def sequence(ins: Any, i: Any) -> Any:
+        """Value i of the kept frames (the first run: its frame's copies), then the run's."""
+        data, kept, count = ins[0], ins[1], ins[2][0]
+        own = data[tirx.max(i - kept_length, 0)]
+        earlier = tirx.Select(
+            count == 0, data[i % channels], kept[tirx.min(i, max(kept_length, 1) - 1)]
+        )
+        return tirx.Select(i < kept_length, earlier, own)
+
+    def stacked(data: Any, kept: Any, count: Any) -> Any:
+        body = _written_when(
+            lambda ins, _: held(ins) >= width,
+            1,
+            [width * channels],
+            lambda _, i: (i,),
+            lambda ins, _, i: sequence(ins, i),
+        )
+        return te.extern(
+            [(width * channels,), ()],
+            [data, kept, count],
+            body,
+            dtype=["int16", "bool"],
+            name="stacked",
+        )
+
+    def state_after(data: Any, kept: Any, count: Any) -> Any:
+        ins = [data, kept, count]
+        shifted = te.compute(
+            (max(kept_length, 1),),
+            lambda i: sequence(ins, tirx.min(i + channels, width * channels - 1)),
+            name="kept",
+        )
+        frames = held(ins)
+        after = te.compute(
+            (1,),
+            lambda _: tirx.Select(frames >= width, frames - step, frames) + 1,
+            name="frames_held",
+        )
+        return [shifted, after]
+
+    data = converter.get_tensor_expr(x)
+    values, flag, kept, count = _emit_counted(
+        converter, stacked, state_after, [data, before, counted], "stacker"
+    )
+    _set_outputs(converter, [out, valid], [values, flag])
+    return [(out, kept), (valid, count)], None
 
 
 def _overlap_add(frames: Any, kept: Any, step: int) -> Any:
@@ -1040,11 +1363,11 @@ def _overlap_add(frames: Any, kept: Any, step: int) -> Any:
 
 def convert_overlap_add(
     converter: Any, op: Any, state: Callable[[Any, np.ndarray], Any]
-) -> tuple[Any, Any, Any]:
+) -> tuple[_States, Any]:
     """SignalOverlapAdd (int16 or float32): frames [..., n_frames, frame_size] overlapped
     `frame_step` apart into [..., n_frames x frame_step], the samples not yet given out
-    kept from run to run (first zeros). Returns (the output tensor, the kept samples after
-    the run, the output); `state` as for convert_delay."""
+    kept from run to run (first zeros). Returns ([(the output tensor, the kept samples
+    after the run)], the output); `state` as for convert_delay."""
 
     options = flex_options(op)
     dtype = {7: "int16", 0: "float32"}.get(_option(options, "T"))
@@ -1067,19 +1390,17 @@ def convert_overlap_add(
     before = state(out, np.zeros((rows, size), dtype))
     bb = converter.bb
     frames = bb.emit(relax_reshape(converter.get_tensor_expr(x), [rows, count, size]))
-    both = bb.emit(
-        bb.call_te(
-            lambda a, k: _overlap_add(a, k, step),
-            frames,
-            before,
-            primfunc_name_hint="signal_overlap_add",
-            # The kept samples after (param 3) may be those before's buffer (param 1).
-            primfunc_attrs={IN_PLACE_ATTR: [[1, 3]], "op_pattern": OPAQUE, SIGNAL_KERNEL_ATTR: 1},
-        )
+    # The kept samples after (param 3) may be those before's buffer (param 1).
+    both = _emit_in_place(
+        converter,
+        lambda a, k: _overlap_add(a, k, step),
+        frames,
+        before,
+        pairs=[[1, 3]],
+        primfunc_name_hint="signal_overlap_add",
     )
-    result = bb.emit(relax.TupleGetItem(both, 0))
-    after = bb.emit(relax.TupleGetItem(both, 1))
-    return out, after, bb.emit(relax_reshape(result, out_shape))
+    result = _item(converter, both, 0)
+    return [(out, _item(converter, both, 1))], bb.emit(relax_reshape(result, out_shape))
 
 
 def relax_reshape(value: Any, shape: list[int]) -> Any:
@@ -1222,11 +1543,12 @@ def signal_converters(converter: Any) -> dict[str, Any]:
 
 
 # The signal operators whose kernels keep state from run to run, each converter called as
-# `convert(converter, op, state)` -> (the tensor the state is named after, its value
-# after the run, the output or None where it set its outputs itself).
+# `convert(converter, op, state)` -> ([(the tensor each state is named after, its value
+# after the run)], the output or None where it set its outputs itself).
 CARRYING_SIGNAL_CONVERTERS = {
     "SignalFilterBankSpectralSubtraction": convert_spectral_subtraction,
     "SignalDelay": convert_delay,
     "SignalFramer": convert_framer,
     "SignalOverlapAdd": convert_overlap_add,
+    "SignalStacker": convert_stacker,
 }
