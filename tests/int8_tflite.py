@@ -838,13 +838,16 @@ def int8_kernel_tflite(
     bias: bool = True,
     keep_num_dims: bool = False,
     weight_zero_point: int = 0,
+    in_channels: int = 4,
+    filters: int = 8,
     seed: int = 0,
 ) -> bytes:
     """One quantized operator as TFLite's converter writes it (int8 activations of scales
     that are no power of two and nonzero zero points, int8 weights with per-channel or
     per-tensor scales, an int32 bias at input scale x weight scale), `kind` one of:
 
-    "conv":      input int8[1,9,9,4] -> CONV_2D 3x3, 8 filters (of 4 / `groups` channels)
+    "conv":      input int8[1,9,9,4] -> CONV_2D 3x3, 8 filters (of 4 / `groups` channels;
+                 `in_channels` and `filters` change the 4 and the 8)
     "pointwise": input int8[1,9,9,20] -> CONV_2D 1x1, 8 filters (81 pixels, 20 channels:
                  a matrix product with a tail of rows and of columns)
     "depthwise": input int8[1,9,9,4] -> DEPTHWISE_CONV_2D 3x3, `depth_multiplier`
@@ -862,7 +865,8 @@ def int8_kernel_tflite(
     if kind == "dense":
         in_shape, weights = [1, 3, 16], rng.standard_normal((6, 16)) / 4
     elif kind == "conv":
-        in_shape, weights = [1, 9, 9, 4], rng.standard_normal((8, 3, 3, 4 // groups)) / 6
+        in_shape = [1, 9, 9, in_channels]
+        weights = rng.standard_normal((filters, 3, 3, in_channels // groups)) / 6
     elif kind == "pointwise":
         in_shape, weights = [1, 9, 9, 20], rng.standard_normal((8, 1, 1, 20)) / 6
     else:

@@ -24,8 +24,8 @@ from tests.support import c_check  # noqa: E402
 from tests.support.model_check import check_model  # noqa: E402
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from usmp_dialect.tvm.c.library import c_identifier  # noqa: E402
-from usmp_dialect.tvm.relax.lowering import lower_model  # noqa: E402
 from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import model_to_tir  # noqa: E402
 from usmp_dialect.tvm_options import DEFAULT_LOWERING  # noqa: E402
 
 ROOT = Path(__file__).parents[1]
@@ -41,7 +41,7 @@ def _require_tools(qemu: bool) -> None:
 def _planned(spec: str) -> tuple[ModuleOp, dict[str, np.ndarray]]:
     """The model planned with its constants in a constant pool, and the constants."""
     mod, weights = load_model(str(ROOT / spec))
-    lowered = lower_model(mod, weights, spec, DEFAULT_LOWERING)
+    lowered = model_to_tir(mod, weights, spec, DEFAULT_LOWERING)
     module = c_check.planned_tir_module(lowered.tir, lowered.constants)
     plan_pools(module, plan_pools_pipeline(constant_pool=True))
     return module, lowered.constants
@@ -141,7 +141,7 @@ def test_a_model_with_nothing_to_plan_is_a_library_without_pools() -> None:
     result = check_model(mod, weights, "<sums>", executor="c", inputs={"x": x})
     assert [(o.name, o.agrees) for o in result.outputs] == [("output", True)]
     assert result.pools == {}
-    lowered = lower_model(mod, weights, "<sums>", DEFAULT_LOWERING)
+    lowered = model_to_tir(mod, weights, "<sums>", DEFAULT_LOWERING)
     with pytest.raises(UsmpError, match="@main is not planned"):
         check_module(c_check.planned_tir_module(lowered.tir, lowered.constants))
 
@@ -586,7 +586,7 @@ def test_a_pool_goes_in_the_section_and_memory_it_names(tmp_path: Path) -> None:
     the header says so, and the board computes the host's bytes."""
     _require_tools(qemu=True)
     mod, weights = load_model(str(ROOT / "examples/models/cnn.py:cnn"))
-    lowered = lower_model(mod, weights, "cnn.py:cnn", DEFAULT_LOWERING)
+    lowered = model_to_tir(mod, weights, "cnn.py:cnn", DEFAULT_LOWERING)
     module = c_check.planned_tir_module(lowered.tir, lowered.constants)
     pools = "sram:size_hint=1K:section=.dtcm,dram:section=.ext_ram"
     plan_pools(module, plan_pools_pipeline(constant_pool=True, pools=pools))

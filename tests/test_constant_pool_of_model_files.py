@@ -36,8 +36,8 @@ from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from usmp_dialect.reports.report import plan_report  # noqa: E402
 from usmp_dialect.tvm.c.bundle import library_files  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_file  # noqa: E402
-from usmp_dialect.tvm.relax.lowering import lower_model, sanitize  # noqa: E402
 from usmp_dialect.tvm.relax.narrowed_constants import narrowest  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import model_to_tir, sanitize  # noqa: E402
 from usmp_dialect.tvm.tvmscript.emitter import emit_tvmscript  # noqa: E402
 from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, Lowering  # noqa: E402
 
@@ -137,7 +137,7 @@ def _checked_against_tflm(path: Path) -> None:
 
 def _constants(path: Path) -> dict[str, np.ndarray]:
     mod, weights = load_model_file(str(path), "tflite")
-    return lower_model(mod, weights, str(path), MODEL_FILE_LOWERING).constants
+    return model_to_tir(mod, weights, str(path), MODEL_FILE_LOWERING).constants
 
 
 def test_equal_constants_are_stored_once_and_keep_tflms_values(tmp_path: Path) -> None:

@@ -120,13 +120,16 @@ def test_uncovered_operator_keeps_tvm_loops(tmp_path: Path, model: Callable[[], 
 
 @pytest.mark.slow
 def test_helium_gives_the_portable_bytes_on_the_m55(tmp_path: Path) -> None:
-    """On QEMU's Cortex-M55 the Helium kernels (padding, stride 2, a channel tail) and the
-    portable ones (`-DUSMP_KERNELS_PORTABLE`) give the same bytes, TFLM's."""
+    """On QEMU's Cortex-M55 the Helium kernels (padding, stride 2, a channel tail; a conv's
+    window copied into its im2col, or too wide for it) and the portable ones
+    (`-DUSMP_KERNELS_PORTABLE`) give the same bytes, TFLM's."""
     pytest.importorskip("tflite_micro")
     c_check.require_tools(qemu=True)
     flags = "-std=c11 -Wall -Wextra -Werror -O2 -mcpu=cortex-m55 -mthumb -mfloat-abi=hard"
     cases = {
         "conv": COVERED["conv same"],
+        "conv6": _kernel(kind="conv", filters=6, stride=2, per_channel=False),
+        "wide": _kernel(kind="conv", in_channels=72, filters=5),
         "depthwise": _kernel(kind="depthwise"),
         "multiplier": COVERED["depthwise multiplier 4"],
         "dense": COVERED["dense rows"],

@@ -24,7 +24,7 @@ from tflite.Padding import Padding  # noqa: E402
 from tests.support.model_check import check_model  # noqa: E402
 from tests.support.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import load_model_file  # noqa: E402
-from usmp_dialect.tvm.relax.lowering import relax_vm_outputs  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import relax_vm_outputs  # noqa: E402
 from usmp_dialect.tvm_options import MODEL_FILE_LOWERING  # noqa: E402
 
 CASES = {

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.tvm
 from test_svdf import DATA, _exposing, _streamed  # noqa: E402
 
 from usmp_dialect.tvm.model_files.loading import import_model_file  # noqa: E402
-from usmp_dialect.tvm.relax.lowering import RelaxImportError  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import RelaxImportError  # noqa: E402
 
 MNIST_LSTM = DATA / "trained_lstm.tflite"
 

@@ -22,7 +22,7 @@ from lstm_tflite import FEATURES, int8_lstm_tflite  # noqa: E402
 from test_svdf import DATA, _exposing, _streamed  # noqa: E402
 
 from usmp_dialect.tvm.model_files.loading import import_model_file  # noqa: E402
-from usmp_dialect.tvm.relax.lowering import RelaxImportError  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import RelaxImportError  # noqa: E402
 
 MNIST_LSTM_INT8 = DATA / "trained_lstm_int8.tflite"
 

@@ -51,7 +51,7 @@ from usmp_dialect.tvm.model_files.loading import (  # noqa: E402
     load_model_file,
     model_file_kind,
 )
-from usmp_dialect.tvm.relax.lowering import RelaxImportError, lower_model, sanitize  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import RelaxImportError, model_to_tir, sanitize  # noqa: E402
 from usmp_dialect.tvm.tflm.arena import tflm_arena  # noqa: E402
 from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.tvmscript.run import build, io_tensors, state_pool  # noqa: E402
@@ -419,7 +419,7 @@ def _planned_and_built(
     """The file's `main`, planned, its library built for c, its constants, and how many
     inputs it takes (its first params; the constants follow, then the outputs)."""
     mod, weights = load_model_file(path, model_file_kind(path), shapes)
-    tir_mod, constants = lower_model(mod, weights, path, MODEL_FILE_LOWERING)
+    tir_mod, constants = model_to_tir(mod, weights, path, MODEL_FILE_LOWERING)
     planned = plan_module(tir_mod)
     weight_names = {sanitize(k) for k in weights}
     inputs = [p for p in mod["forward"].params if sanitize(p.name) not in weight_names]
@@ -507,7 +507,7 @@ def test_only_read_variable_set_by_call_once_stays_its_constant() -> None:
     from tvm import relax
 
     from usmp_dialect.tvm.model_files.tflite_state import Variable, with_state
-    from usmp_dialect.tvm.relax.lowering import relax_vm_outputs
+    from usmp_dialect.tvm.relax.to_tir import relax_vm_outputs
 
     ty = relax.TensorType([2], "float32")
     x, counter, scale = (relax.Var(name, ty) for name in ("x", "counter", "scale"))
@@ -556,7 +556,7 @@ def test_outputs_keep_the_files_names_unique(tmp_path: Path) -> None:
         helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
     )
     mod, weights = load_model_file(str(path), "onnx")
-    tir_mod, _ = lower_model(mod, weights, str(path), MODEL_FILE_LOWERING)
+    tir_mod, _ = model_to_tir(mod, weights, str(path), MODEL_FILE_LOWERING)
     assert [p.name for p in tir_mod["main"].params] == ["x", "w_1", "T_", "w_1_"]
     text = print_module(import_model_file(str(path), "onnx"))
     assert print_module(parse_module(text, "outputs")) == text
@@ -569,7 +569,7 @@ def test_corrected_tflite_operators_compute_tflites_values(tmp_path: Path) -> No
     anew, a BATCH_MATMUL of both operands' swapped last axes (the weight's batch of 1
     broadcast) and an EXPAND_DIMS at a negative axis give TFLite's values, and the built
     model the Relax VM's."""
-    from usmp_dialect.tvm.relax.lowering import relax_vm_outputs
+    from usmp_dialect.tvm.relax.to_tir import relax_vm_outputs
 
     rng = np.random.default_rng(0)
     weight = rng.standard_normal((1, 5, 4)).astype(np.float32)
@@ -590,7 +590,7 @@ def test_int8_pad_computes_tflms_values(tmp_path: Path) -> None:
     planned, built model."""
     from tflite_micro.python.tflite_micro import runtime
 
-    from usmp_dialect.tvm.relax.lowering import relax_vm_outputs
+    from usmp_dialect.tvm.relax.to_tir import relax_vm_outputs
 
     path = tmp_path / "int8_pad.tflite"
     path.write_bytes(int8_pad_tflite(zero_point=-5))
@@ -693,7 +693,7 @@ def test_resized_split_v_splits_by_its_sizes(sizes: list[int], tmp_path: Path) -
     """A SPLIT_V of constant sizes, its input resized with --input-shape along the split
     dim, splits by its sizes (a -1 the rest), not by the output shapes the file wrote for
     its own input shape: numpy's split of the input."""
-    from usmp_dialect.tvm.relax.lowering import relax_vm_outputs
+    from usmp_dialect.tvm.relax.to_tir import relax_vm_outputs
 
     path = tmp_path / "split_v.tflite"
     path.write_bytes(split_v_tflite(sizes))
@@ -759,7 +759,7 @@ def test_sparse_weight_without_its_values_names_the_operator(
 def test_scalar_variable_is_a_rank_0_input_and_output(tmp_path: Path) -> None:
     """A variable of rank 0 (its tensor has no shape vector) read, then written, is a
     scalar input of `main` and a scalar output after the model's: TFLite's values."""
-    from usmp_dialect.tvm.relax.lowering import relax_vm_outputs
+    from usmp_dialect.tvm.relax.to_tir import relax_vm_outputs
 
     path = tmp_path / "scalar_state.tflite"
     path.write_bytes(scalar_state_tflite())
@@ -802,7 +802,7 @@ def test_output_count_unlike_the_files_is_one_diagnostic() -> None:
     both counts."""
     from tvm import relax
 
-    from usmp_dialect.tvm.relax.lowering import OUTPUT_NAMES_ATTR
+    from usmp_dialect.tvm.relax.to_tir import OUTPUT_NAMES_ATTR
 
     x = relax.Var("x", relax.TensorType([2], "float32"))
     bb = relax.BlockBuilder()
@@ -813,7 +813,7 @@ def test_output_count_unlike_the_files_is_one_diagnostic() -> None:
     mod = bb.get()
     mod["forward"] = mod["forward"].with_attr(OUTPUT_NAMES_ATTR, ["a", "b"])
     with pytest.raises(RelaxImportError) as raised:
-        lower_model(mod, {}, "two_outputs.tflite", MODEL_FILE_LOWERING)
+        model_to_tir(mod, {}, "two_outputs.tflite", MODEL_FILE_LOWERING)
     assert raised.value.message == (
         "in 'forward': the model file names 2 outputs, TVM's frontend returns 1"
     )

@@ -24,7 +24,7 @@ from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 from tests.support.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.parsing import print_module  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_file  # noqa: E402
-from usmp_dialect.tvm.relax.lowering import RelaxImportError, lower_model, sanitize  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import RelaxImportError, model_to_tir, sanitize  # noqa: E402
 from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.tvmscript.run import run_module  # noqa: E402
 from usmp_dialect.tvm_options import MODEL_FILE_LOWERING  # noqa: E402
@@ -64,7 +64,7 @@ def _ours(path: Path, inputs: dict[str, np.ndarray], target: str = "llvm") -> li
     """The model imported, planned, built for `target` and run: its outputs in the graph's
     order."""
     mod, weights = load_model_file(str(path), "onnx")
-    tir, constants = lower_model(mod, weights, str(path), MODEL_FILE_LOWERING)
+    tir, constants = model_to_tir(mod, weights, str(path), MODEL_FILE_LOWERING)
     planned = plan_module(tir)
     arguments = {**{sanitize(k): v for k, v in inputs.items()}, **constants}
     results = run_module(planned, arguments, target)

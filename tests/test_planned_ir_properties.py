@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.passes import PassPipeline
 
-from usmp_dialect.dialects.usmp import module_problem
+from usmp_dialect.analysis.module_problem import module_problem
 from usmp_dialect.formats.csv_export import module_to_csv
 from usmp_dialect.formats.csv_instance import CsvInstance, read_csv_instance
 from usmp_dialect.formats.csv_to_usmp import csv_instance_to_module

@@ -18,13 +18,13 @@ from int8_tflite import float16_weights_tflite, int8_cnn_tflite  # noqa: E402
 
 from tests.support.model_check import check_model  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import load_model_file  # noqa: E402
-from usmp_dialect.tvm.relax.lowering import lower_model  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import model_to_tir  # noqa: E402
 from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, Lowering  # noqa: E402
 
 
 def _constants(path: Path, lowering: Lowering = MODEL_FILE_LOWERING) -> dict[str, np.ndarray]:
     mod, weights = load_model_file(str(path), "tflite")
-    return lower_model(mod, weights, str(path), lowering).constants
+    return model_to_tir(mod, weights, str(path), lowering).constants
 
 
 def _kinds(constants: dict[str, np.ndarray]) -> dict[str, tuple[str, tuple[int, ...]]]:
@@ -125,7 +125,7 @@ def test_decoding_read_twice_is_folded(transposed: bool, folded: str) -> None:
     it is folded to a float32 constant named after the weight and the ops, and the model
     still equals the Relax VM."""
     mod, weights = _shared_float16_weight(transposed)
-    constants = lower_model(mod, weights, "<shared>", MODEL_FILE_LOWERING).constants
+    constants = model_to_tir(mod, weights, "<shared>", MODEL_FILE_LOWERING).constants
     assert _kinds(constants) == {folded: ("float32", (8, 8))}
     result = check_model(mod, weights, "<shared>", lowering=MODEL_FILE_LOWERING, tolerance=0)
     assert [o.max_error for o in result.outputs] == [0]
@@ -159,7 +159,7 @@ def _prelu() -> tuple[object, dict[str, np.ndarray]]:
 def test_broadcast_weight_stays_per_channel() -> None:
     """The alpha is read as its 8 values, not folded into a 32-value copy."""
     mod, weights = _prelu()
-    constants = lower_model(mod, weights, "<prelu>", MODEL_FILE_LOWERING).constants
+    constants = model_to_tir(mod, weights, "<prelu>", MODEL_FILE_LOWERING).constants
     assert _kinds(constants) == {"alpha": ("float32", (8,))}
     result = check_model(mod, weights, "<prelu>", lowering=MODEL_FILE_LOWERING, tolerance=0)
     assert [o.max_error for o in result.outputs] == [0]

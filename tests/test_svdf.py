@@ -27,7 +27,7 @@ from tests.support import c_check  # noqa: E402
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from usmp_dialect.tvm.c.bundle import write_library  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import import_model_file  # noqa: E402
-from usmp_dialect.tvm.relax.lowering import RelaxImportError  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import RelaxImportError  # noqa: E402
 
 CASES = {"float32": ("float32", "int16"), "int8-int16-state": ("int8", "int16")}
 CASES["int8-int8-state"] = ("int8", "int8")

@@ -29,7 +29,7 @@ from operator_tflite import (  # noqa: E402
 from tests.support.model_check import check_model  # noqa: E402
 from tests.support.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import load_model_file  # noqa: E402
-from usmp_dialect.tvm.relax.lowering import relax_vm_outputs  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import relax_vm_outputs  # noqa: E402
 from usmp_dialect.tvm_options import MODEL_FILE_LOWERING  # noqa: E402
 
 
@@ -280,7 +280,7 @@ def test_landmark_operators_are_mediapipes(tmp_path: Path) -> None:
 def test_landmark_operator_of_another_version_is_named(tmp_path: Path) -> None:
     """A version-1 MediaPipe landmark operator (not converted: version 2 is) is one
     diagnostic naming the operator, its index and the tensor it computes."""
-    from usmp_dialect.tvm.relax.lowering import RelaxImportError
+    from usmp_dialect.tvm.relax.to_tir import RelaxImportError
 
     path = tmp_path / "landmark_crop.tflite"
     path.write_bytes(landmark_crop_tflite(6, [1, 8, 8, 2], 3, version=1))

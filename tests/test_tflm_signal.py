@@ -29,7 +29,7 @@ from usmp_dialect.tvm.model_files.tflm_signal import (  # noqa: E402
     kiss_factors,
     log2_correction_table,
 )
-from usmp_dialect.tvm.relax.lowering import RelaxImportError  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import RelaxImportError  # noqa: E402
 
 RATE = 16000
 FRAME, STRIDE = 480, 320  # micro_speech's 30 ms window, 20 ms step

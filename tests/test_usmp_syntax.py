@@ -13,9 +13,9 @@ from xdsl.utils.exceptions import VerifyException
 from usmp_dialect.dialects.usmp import (
     AllocOffsetOp,
     PlacedInModulePools,
-    i64_attr,
     print_alloc_offset_with_format,
 )
+from usmp_dialect.dialects.usmp_syntax import i64_attr
 from usmp_dialect.parsing import parse_module, print_module
 
 POOLS = 'usmp.pool @sram workspace alignment 1\nusmp.pool @"x y" workspace alignment 1\n'

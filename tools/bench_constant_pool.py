@@ -61,7 +61,7 @@ def constant_pool(path: Path, input_shapes: tuple[str, ...] = ()) -> Pool:
     """The file's weights and constant pool, as the two commands above give it (with
     `--input-shape` flags `input_shapes`)."""
     from usmp_dialect.tvm.model_files.loading import load_model_file
-    from usmp_dialect.tvm.relax.lowering import sanitize
+    from usmp_dialect.tvm.relax.to_tir import sanitize
 
     imported = subprocess.run(
         [
@@ -119,7 +119,7 @@ def _tensor_names(path: Path) -> set[str]:
     """The names of the file's tensors, as TIR names."""
     import tflite
 
-    from usmp_dialect.tvm.relax.lowering import sanitize
+    from usmp_dialect.tvm.relax.to_tir import sanitize
 
     model = tflite.Model.GetRootAsModel(path.read_bytes(), 0)
     return {

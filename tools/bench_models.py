@@ -175,8 +175,8 @@ def io_bytes(report: PlanReport) -> int:
 
 
 def measure(name: str, kwargs: dict[str, Any], time_limit: float) -> dict[str, Any]:
-    from usmp_dialect.tvm.relax.lowering import relax_planner_bytes, relax_to_tir
     from usmp_dialect.tvm.relax.model_spec import load_model
+    from usmp_dialect.tvm.relax.to_tir import relax_planner_bytes, relax_to_tir
     from usmp_dialect.tvm_options import Lowering
 
     weights_as_params = Lowering(weights="params")
@@ -212,7 +212,7 @@ def measure(name: str, kwargs: dict[str, Any], time_limit: float) -> dict[str, A
 def measure_bound(mod, weights, name: str, time_limit: float) -> dict[str, Any]:
     """The bound-weights configuration (the default lowering): Relax's plan of the bound
     and folded module against ours, and our constant pool against the weights."""
-    from usmp_dialect.tvm.relax.lowering import relax_planner_bytes, relax_to_tir
+    from usmp_dialect.tvm.relax.to_tir import relax_planner_bytes, relax_to_tir
 
     tir_mod = relax_to_tir(mod, weights, name)
     inter, _ = plan(tir_mod, [TirToUsmp(workspaces=False)], time_limit)
@@ -362,8 +362,8 @@ POOL_ALGORITHMS = ("default", "greedy_by_size")
 
 def measure_pools(name: str, kwargs: dict[str, Any], time_limit: float) -> list[list[str]]:
     """Table rows: per algorithm and SRAM size hint, one pool against SRAM + DRAM."""
-    from usmp_dialect.tvm.relax.lowering import relax_to_tir
     from usmp_dialect.tvm.relax.model_spec import load_model
+    from usmp_dialect.tvm.relax.to_tir import relax_to_tir
 
     mod, weights = load_model(f"{MODELS / name}.py:{name}", **kwargs)
     tir_mod = relax_to_tir(mod, weights, name)
@@ -498,7 +498,7 @@ def measure_model_file(
     """The row of a `.tflite` or `.onnx` file, its inputs resized by `--input-shape`
     flags if any."""
     from usmp_dialect.tvm.model_files.loading import load_model_file, model_file_kind
-    from usmp_dialect.tvm.relax.lowering import relax_planner_bytes, relax_to_tir
+    from usmp_dialect.tvm.relax.to_tir import relax_planner_bytes, relax_to_tir
     from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, Lowering, parse_input_shapes
 
     kind = model_file_kind(path)
@@ -553,7 +553,7 @@ def _state_cell(r: dict[str, Any]) -> str:
 def measured_row(path: str, time_limit: float, input_shapes: Sequence[str]) -> dict[str, Any]:
     """`measure_model_file`'s row, or {"failed": why} when the file does not import (our
     diagnostic) or a later step fails (its error, named by type)."""
-    from usmp_dialect.tvm.relax.lowering import RelaxImportError
+    from usmp_dialect.tvm.relax.to_tir import RelaxImportError
 
     try:
         return measure_model_file(path, time_limit, input_shapes)
@@ -917,7 +917,7 @@ def corpus_file_main(args: argparse.Namespace) -> None:
     """One corpus row, as JSON on stdout's last line (`corpus_row`'s child)."""
     import json
 
-    from usmp_dialect.tvm.relax.lowering import RelaxImportError
+    from usmp_dialect.tvm.relax.to_tir import RelaxImportError
 
     path, shapes = args.corpus_file, args.input_shape or []
     try:

@@ -134,13 +134,13 @@ def _random_int_inputs(tir_mod: Any, count: int) -> dict[str, np.ndarray]:
 def measure_file(path: Path) -> dict:
     from tests.support.reference_runtime import reference_outputs
     from usmp_dialect.tvm.model_files.loading import load_model_file
-    from usmp_dialect.tvm.relax.lowering import lower_model
+    from usmp_dialect.tvm.relax.to_tir import model_to_tir
     from usmp_dialect.tvm.tflm.arena import tflm_arena
     from usmp_dialect.tvm.tvmscript.importer import import_module
     from usmp_dialect.tvm_options import MODEL_FILE_LOWERING
 
     mod, weights = load_model_file(str(path), "tflite")
-    lowered = lower_model(mod, weights, str(path), MODEL_FILE_LOWERING)
+    lowered = model_to_tir(mod, weights, str(path), MODEL_FILE_LOWERING)
     module = import_module(lowered.tir)
     head, _ = tflm_arena(str(path))
 
@@ -156,12 +156,12 @@ def measure_file(path: Path) -> dict:
 
 
 def measure_zoo(spec: str, label: str) -> dict:
-    from usmp_dialect.tvm.relax.lowering import DEFAULT_LOWERING, lower_model
     from usmp_dialect.tvm.relax.model_spec import load_model
+    from usmp_dialect.tvm.relax.to_tir import DEFAULT_LOWERING, model_to_tir
     from usmp_dialect.tvm.tvmscript.importer import import_module
 
     mod, weights = load_model(str(ROOT / "examples" / "models" / spec))
-    lowered = lower_model(mod, weights, spec, DEFAULT_LOWERING)
+    lowered = model_to_tir(mod, weights, spec, DEFAULT_LOWERING)
     module = import_module(lowered.tir)
 
     return _row(label, module, None, lambda: "-")

@@ -52,7 +52,8 @@ from usmp_dialect.diagnostics import (
     with_location,
 )
 from usmp_dialect.dialects.tir import set_readable_hint
-from usmp_dialect.dialects.usmp import typed_records
+from usmp_dialect.dialects.usmp import StateValuesAttr
+from usmp_dialect.dialects.usmp_records import typed_records
 from usmp_dialect.formats import resources
 from usmp_dialect.formats.named_liveness import upgrade_named_liveness
 from usmp_dialect.formats.resources import Blobs
@@ -395,6 +396,8 @@ def resource_handles(module: ModuleOp) -> set[str]:
             handles.add(attribute.resource_handle.data)
         elif isinstance(attribute, DictionaryAttr):
             pending.extend(attribute.data.values())
+        elif isinstance(attribute, StateValuesAttr):
+            pending.extend(attribute.by_name.values())
         elif isinstance(attribute, ArrayAttr):
             pending.extend(attribute.data)
     return handles

@@ -7,7 +7,7 @@ stem conv 3x3 -> relu -> (1x1 conv | 3x3 conv) -> concat on channels -> relu -> 
 
 from __future__ import annotations
 
-from usmp_dialect.tvm.relax.lowering import random_weights
+from usmp_dialect.tvm.relax.to_tir import random_weights
 
 
 def cnn(size: int = 8, channels: int = 8, seed: int = 0):

@@ -11,7 +11,7 @@ config="v2")`, the benchmark size, has MobileNetV2's layers (Sandler et al. 2018
 
 from __future__ import annotations
 
-from usmp_dialect.tvm.relax.lowering import random_weights
+from usmp_dialect.tvm.relax.to_tir import random_weights
 
 # (expansion, out channels, repeats, first stride) of each stage, as in MobileNetV2's table 2.
 V2_STAGES = [

@@ -12,7 +12,7 @@ stem and a 3x3 max pool, both stride 2, then four stages of two blocks, 64 to 51
 
 from __future__ import annotations
 
-from usmp_dialect.tvm.relax.lowering import random_weights
+from usmp_dialect.tvm.relax.to_tir import random_weights
 
 CONFIGS = {
     # (stem kernel, stem channels, max pool after the stem, (out channels, first stride) of

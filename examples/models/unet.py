@@ -11,7 +11,7 @@ between them; decoder: nearest upsampling, concat with the encoder's tensor of t
 
 from __future__ import annotations
 
-from usmp_dialect.tvm.relax.lowering import random_weights
+from usmp_dialect.tvm.relax.to_tir import random_weights
 
 
 def unet(size: int = 16, channels: int = 4, levels: int = 4, seed: int = 0):

@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from problems import interval_instances, interval_problem, listed_problem
 
-from usmp_dialect.planning.algorithms.canonical_search import search_lower_bounds
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.planning.problem import Plan, PoolSpec, Problem
 from usmp_dialect.planning.registry import Budget, get_algorithm
@@ -59,7 +58,7 @@ def test_exact_matches_brute_force(instance):
     optimum = brute_force_optimum(problem)
     assert plan.total_size(problem) == optimum
     assert plan.proven_optimal
-    assert all(bound == optimum for bound in search_lower_bounds(plan).values())
+    assert all(bound == optimum for bound in plan.lower_bound_by_pool().values())
 
 
 @settings(max_examples=40, deadline=None)
@@ -73,7 +72,7 @@ def test_proven_optimal_is_honest_under_a_tiny_limit(instance):
     optimum = brute_force_optimum(problem)
     if plan.proven_optimal:
         assert size == optimum
-    assert all(bound <= optimum for bound in search_lower_bounds(plan).values())
+    assert all(bound <= optimum for bound in plan.lower_bound_by_pool().values())
 
 
 spread_instances = interval_instances((2, 7), 24, (1, 6), (0, 24))

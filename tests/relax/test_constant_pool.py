@@ -19,8 +19,8 @@ pytestmark = pytest.mark.tvm
 from tests.support.model_check import check_model  # noqa: E402
 from usmp_dialect.formats.constant_pool import constant_pool_bytes  # noqa: E402
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
-from usmp_dialect.tvm.relax.lowering import import_relax, relax_vm_outputs  # noqa: E402
 from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import import_relax, relax_vm_outputs  # noqa: E402
 from usmp_dialect.tvm.tvmscript.emitter import emit_module, emit_tvmscript  # noqa: E402
 from usmp_dialect.tvm.tvmscript.run import random_inputs, run_module  # noqa: E402
 

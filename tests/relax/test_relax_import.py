@@ -1,7 +1,7 @@
 """Relax models (examples/models) into AOT-style TIR, planned, built and run against the
 Relax VM.
 
-Each model is lowered by `usmp_dialect.tvm.relax.lowering`, planned with `--plan-pools`
+Each model is lowered by `usmp_dialect.tvm.relax.to_tir`, planned with `--plan-pools`
 (`plan_module`), built with TVM (llvm, `-enable-tbaa=false`) and run with the pool
 prefilled with 0xFF; its output equals the Relax VM's on the original model within
 rtol = atol = 1e-5 (float32; the lowered loops are TVM's own, so in practice it is exact).
@@ -28,17 +28,17 @@ from usmp_dialect.transforms.tir_io_to_allocations import TirIoToAllocations  # 
 from usmp_dialect.transforms.tir_to_usmp import TirToUsmp  # noqa: E402
 from usmp_dialect.transforms.usmp_assign_pools import UsmpAssignPools  # noqa: E402
 from usmp_dialect.transforms.usmp_plan import UsmpPlan  # noqa: E402
-from usmp_dialect.tvm.relax.lowering import (  # noqa: E402
+from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import (  # noqa: E402
     RelaxImportError,
     import_relax,
-    lower_model,
+    model_to_tir,
     random_weights,
     relax_planner_bytes,
     relax_to_tir,
     relax_vm_outputs,
     sanitize,
 )
-from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
 from usmp_dialect.tvm.tvmscript.importer import import_module  # noqa: E402
 from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.tvmscript.run import run_module  # noqa: E402
@@ -281,7 +281,7 @@ def _constant_model():
 
 def test_constant_tensor_is_a_constant_param() -> None:
     mod, weights = _constant_model()
-    tir_mod, constants = lower_model(mod, weights, lowering=WEIGHTS_AS_PARAMS)
+    tir_mod, constants = model_to_tir(mod, weights, lowering=WEIGHTS_AS_PARAMS)
     main = tir_mod["main"]
     assert [p.name for p in main.params] == ["x", "fc_weight", "fc_bias", "constant0", "output"]
     assert list(main.attrs["usmp.constants"]) == ["fc_weight", "fc_bias", "constant0"]
@@ -300,7 +300,7 @@ def test_bound_weights_are_folded_into_constant_params() -> None:
     named after the weight and the op; the bias, read as it is, keeps its name; the
     model's nameless constant is `constant0`."""
     mod, weights = _constant_model()
-    tir_mod, constants = lower_model(mod, weights)
+    tir_mod, constants = model_to_tir(mod, weights)
     main = tir_mod["main"]
     names = ["fc_weight_permute_dims", "fc_bias", "constant0"]
     assert [p.name for p in main.params] == ["x", *names, "output"]

@@ -22,8 +22,8 @@ from tests.support.c_check import LibraryRun, planned_tir_module, run_planned
 from usmp_dialect.diagnostics import LocatedError
 from usmp_dialect.dialects.usmp import POOLS_ATTR
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
-from usmp_dialect.tvm.relax.lowering import (
-    lower_model,
+from usmp_dialect.tvm.relax.to_tir import (
+    model_to_tir,
     relax_planner_bytes,
     relax_vm_outputs,
     sanitize,
@@ -179,7 +179,7 @@ def check_model(
     and run on this machine) or `qemu` (that library on QEMU's Cortex-M55). `inputs`, by
     TIR name, replace the random ones drawn from `seed`."""
 
-    tir_mod, constants = lower_model(mod, weights, where, lowering)
+    tir_mod, constants = model_to_tir(mod, weights, where, lowering)
     weights, stored = _overridden(weights, constants, overrides or {}, tir_mod)
     constants = {**constants, **stored}
     main = tir_mod["main"]

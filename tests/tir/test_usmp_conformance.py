@@ -18,15 +18,14 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
 
+from usmp_dialect.analysis.module_problem import ModuleProblem, module_problem
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import (
     IO_ATTR,
     UNPLANNED_ATTR,
     IOAttr,
-    ModuleProblem,
     PoolOp,
     module_allocs,
-    module_problem,
 )
 from usmp_dialect.planning.conflicts import max_live
 from usmp_dialect.transforms.tir_align_to_pools import TirAlignToPools

@@ -15,29 +15,25 @@ every candidate list a single pool, and every pool carries its planned `size`. T
 verifiers reject what cannot be right, including two buffers that are live at the same
 time and share a byte (`usmp.liveness`'s verifier runs the planner's validator,
 `planning/validator.py`, on the module's plan).
+
+This file holds the ops and their attributes. Their text's custom directives and fast path
+are in `usmp_syntax.py`, the records' untyped forms (older files, TVM's attributes) in
+`usmp_records.py`, and a module as a planning problem in `analysis/module_problem.py`.
 """
 
 from __future__ import annotations
 
-import re
-import struct
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from io import StringIO
-from itertools import pairwise
-from typing import Any, ClassVar, Generic, Self, TypeVar, cast
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
     I64,
     ArrayAttr,
-    BFloat16Type,
     DenseArrayBase,
+    DenseResourceAttr,
     DictionaryAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -49,9 +45,6 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     UnitAttr,
     i1,
-    i8,
-    i16,
-    i32,
     i64,
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
@@ -74,16 +67,7 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.irdl.declarative_assembly_format import (
-    AttributeVariable,
-    CustomDirective,
-    ParsingState,
-    PrintingState,
-    TypeDirective,
-    VariadicOperandVariable,
-    irdl_custom_directive,
-)
-from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
     HasParent,
@@ -93,13 +77,34 @@ from xdsl.traits import (
     SymbolUserOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.mlir_lexer import MLIRLexer
 from xdsl.utils.str_enum import StrEnum
 
 from usmp_dialect.diagnostics import INT64_MAX, MAX_TOTAL_BYTES, UsmpError
-from usmp_dialect.dialects.tir import dtype_to_type, type_to_dtype
-from usmp_dialect.planning.conflicts import conflicts_from_intervals, conflicts_from_pairs
-from usmp_dialect.planning.problem import Conflicts, Intervals, Plan, PoolSpec, Problem
+from usmp_dialect.dialects.usmp_syntax import (
+    I64_ARRAY,
+    EarlierBuffers,
+    Int64,
+    KeywordInt64,
+    LiveIntervals,
+    PoolSlot,
+    i64_array,
+    i64_attr,
+    int_attr,
+    is_i64_array,
+    live_pairs,
+    parse_int64,
+    parse_name_map,
+    parse_named_liveness,
+    parse_sizes,
+    plain_alloc,
+    plain_alloc_text,
+    print_name_map,
+    print_sizes,
+    symbol_refs,
+    symbol_text,
+)
+from usmp_dialect.planning.buffer_table import BufferTable, table_problem, written_plan
+from usmp_dialect.planning.problem import PoolSpec
 from usmp_dialect.planning.validator import validate
 from usmp_dialect.xdsl_compat import (
     block_ops,
@@ -107,8 +112,6 @@ from usmp_dialect.xdsl_compat import (
     is_before_in_block,
     put_in_front_of_format,
     resume_parser_at,
-    unverified_i64_array,
-    unverified_i64_attr,
 )
 
 UNPLANNED_ATTR = "usmp.unplanned"
@@ -170,7 +173,7 @@ in a pool lives, an `IOOffsetsAttr`."""
 STATE_VALUES_ATTR = "usmp.state_values"
 """On an entry function with a `usmp.state`: each variable's first value (by the name of
 its value before a run), which the caller writes into the state once before the first run,
-a `dense_resource` as in `usmp.constant_values`."""
+a `StateValuesAttr`."""
 STATE_ATTR = "usmp.state"
 """On an entry function: the state a model keeps from run to run (a `.tflite` file's
 resource variables), a `StateAttr` pairing the input param that holds each variable's value
@@ -182,11 +185,11 @@ when it is the buffer of input param i (an SVDF's state shift writes element k f
 element k + 1, ahead of it); `tir-state-to-allocations` then lets a variable's value before
 the run (passed as i) and after it (passed as j) be one buffer."""
 SCHEDULE_ATTR = "usmp.schedule"
-"""On an entry function whose calls `tir-reorder-for-memory` reordered: a string saying the
-new order's peak against the file's, whether it is proven least, and the new order."""
+"""On an entry function whose calls `tir-reorder-for-memory` reordered: the new order, its
+peak against the file's and whether it is proven least, a `ScheduleAttr`."""
 IN_PLACE_RESULTS_ATTR = "usmp.in_place_results"
-"""On an entry function: `{result = "input"}`, each result `tir-in-place-results` made a
-view of the bytes of an input that dies at the result's operator."""
+"""On an entry function: each result `tir-in-place-results` made a view of the bytes of an
+input that dies at the result's operator, an `InPlaceResultsAttr`."""
 DEFAULT_ALIGNMENT = 16
 
 _INT_POOL_PROPERTIES = (
@@ -196,35 +199,6 @@ _INT_POOL_PROPERTIES = (
     "read_latency_cycles",
     "write_latency_cycles",
 )
-
-
-def _int_attr(value: int) -> IntegerAttr:
-    return _shared_int_attr(int(value))
-
-
-# Attributes are immutable: the many ops of a large problem share their alignments and
-# candidate pools instead of building and verifying the same attribute again.
-@lru_cache(maxsize=4096)
-def _shared_int_attr(value: int) -> IntegerAttr:
-    return IntegerAttr(value, i64)
-
-
-_INT64_MIN = -(2**63)
-
-
-def i64_attr(value: int) -> IntegerAttr:
-    """`IntegerAttr(value, i64)`. For a value in i64's signed range, which is all that
-    attribute's verification checks, it is built without that verification: 12 us an
-    attribute made it most of writing a 62k-buffer plan back (and of parsing one). Any
-    other value takes the verified constructor, which normalises or rejects it."""
-    if not _INT64_MIN <= value <= INT64_MAX:
-        return IntegerAttr(value, i64)
-    return unverified_i64_attr(value)
-
-
-@lru_cache(maxsize=256)
-def _symbol_refs(names: tuple[str, ...]) -> ArrayAttr[SymbolRefAttr]:
-    return ArrayAttr(SymbolRefAttr(name) for name in names)
 
 
 def _lookup_pools(op: Operation, refs: Sequence[SymbolRefAttr]) -> list[Operation | None]:
@@ -298,95 +272,6 @@ def _is_power_of_two(value: int) -> bool:
     return value > 0 and value & (value - 1) == 0
 
 
-def _parse_int64(parser: AttrParser, what: str) -> int:
-    """An integer the planner can compute with; the verifiers check the sign."""
-    start = parser.pos
-    value = parser.parse_integer(allow_boolean=False)
-    if value > INT64_MAX:
-        parser.raise_error(f"{what} {value} is past the limit of 2**63-1", start, parser.pos)
-    if value < _INT64_MIN:
-        parser.raise_error(f"{what} {value} is below the limit of -2**63", start, parser.pos)
-    return value
-
-
-# A planning problem holds one `usmp.alloc_offset` per buffer and a `usmp.liveness` line per
-# buffer: tens of thousands of each for a real trace. xDSL's token-at-a-time parser and
-# character-at-a-time string printer made those ops most of a run, so their common form
-# (plain names, a memref of a builtin element type) is read with one regular expression and
-# written as one string; anything else takes the op's assembly format, which also gives
-# every diagnostic. Both paths read and write the same text. Measured on Y_1 (62k buffers)
-# with xDSL 0.75: parse and print take 5.6 CPU s with the fast path, 20.4 s on the general
-# path alone (docs/architecture.md, "Two measured exceptions").
-
-_PLAIN_NAME = r'"([\x20\x21\x23-\x5b\x5d-\x7e]*)"'
-"""A string literal xDSL prints without escapes: printable ASCII except `"` and `\\` (a class
-of what is in, not of what is out: compiling one that names all of Unicode takes 5 ms)."""
-_PLAIN_STRING = re.compile(_PLAIN_NAME[1:-1])
-_ELEMENT_TYPES: dict[str, Attribute] = {
-    "i1": i1,
-    "i8": i8,
-    "i16": i16,
-    "i32": i32,
-    "i64": i64,
-    "index": IndexType(),
-    "f16": Float16Type(),
-    "bf16": BFloat16Type(),
-    "f32": Float32Type(),
-    "f64": Float64Type(),
-}
-_ELEMENT_NAMES = {attr: text for text, attr in _ELEMENT_TYPES.items()}
-_PLAIN_ALLOC = re.compile(
-    _PLAIN_NAME + r"\s*(?:@([A-Za-z_][\w$.]*)|\[\s*\])\s*\[(?:\?|([0-9]{1,18}))\]\s*"
-    r"align\s+([0-9]{1,18})\s*(?:live\s*\[\s*([0-9]{1,18})\s*,\s*([0-9]{1,18})\s*\)"
-    r"((?:\s*\[\s*[0-9]{1,18}\s*,\s*[0-9]{1,18}\s*\))*)\s*)?"
-    r":\s*memref<((?:[0-9]{1,18}x)*)([a-z][a-z0-9]*)>",
-    re.ASCII,
-)
-"""`"name" @pool[offset] align N live [s, e) ... : memref<...>` with one pool or none, no
-conflicts or attributes, and numbers short enough that none can pass 2**63-1. The first
-interval is read apart: most buffers have only that one."""
-_NUMBER = re.compile(r"[0-9]+")
-
-
-@lru_cache(maxsize=4096)
-def _plain_memref(dims: str, element: str) -> MemRefType | None:
-    """`memref<{dims}{element}>`, dims as `4x8x`, when the element is a builtin type."""
-    element_type = _ELEMENT_TYPES.get(element)
-    if element_type is None:
-        return None
-    return MemRefType(element_type, [int(d) for d in dims.split("x")[:-1]])
-
-
-def _string_literal(text: str) -> str:
-    """`text` as the printer writes it in a string literal."""
-    if _PLAIN_STRING.fullmatch(text):
-        return f'"{text}"'
-    return _printed(lambda printer: printer.print_string_literal(text))
-
-
-def _symbol(name: str) -> str:
-    if MLIRLexer.bare_identifier_regex.fullmatch(name):
-        return "@" + name
-    return "@" + _string_literal(name)
-
-
-def _type_text(buffer_type: Attribute) -> str:
-    if (
-        isinstance(buffer_type, MemRefType)
-        and isinstance(buffer_type.layout, NoneAttr)
-        and isinstance(buffer_type.memory_space, NoneAttr)
-        and (element := _ELEMENT_NAMES.get(buffer_type.element_type)) is not None
-    ):
-        return f"memref<{''.join(f'{d}x' for d in buffer_type.get_shape())}{element}>"
-    return _printed(lambda printer: printer.print_attribute(buffer_type))
-
-
-def _printed(print_with: Callable[[Printer], None]) -> str:
-    output = StringIO()
-    print_with(Printer(stream=output))
-    return output.getvalue()
-
-
 class PoolKind(StrEnum):
     """What a pool holds: buffers live for part of a run, or data fixed before it."""
 
@@ -458,28 +343,6 @@ _BUFFER_OF_POOL_KIND = {
 _HELD_BY_POOL_KIND = {PoolKind.CONSTANT: "constants", PoolKind.STATE: "state"}
 
 
-def _parse_sizes(parser: AttrParser, what: str) -> DictionaryAttr:
-    """`name = N, ...`, possibly none: bytes by pool name."""
-    sizes: dict[str, IntegerAttr] = {}
-    name = parser.parse_optional_identifier_or_str_literal()
-    while name is not None:
-        parser.parse_punctuation("=")
-        sizes[name] = _int_attr(_parse_int64(parser, f"{what} of '{name}'"))
-        if parser.parse_optional_punctuation(",") is None:
-            break
-        name = parser.parse_identifier_or_str_literal(f" naming a pool in {what}")
-    return DictionaryAttr(sizes)
-
-
-def _print_sizes(printer: Printer, sizes: DictionaryAttr) -> None:
-    for index, (name, size) in enumerate(sizes.data.items()):
-        if index:
-            printer.print_string(", ")
-        printer.print_identifier_or_string_literal(name)
-        assert isinstance(size, IntegerAttr)
-        printer.print_string(f" = {size.value.data}")
-
-
 def _verify_sizes(sizes: DictionaryAttr, what: str) -> None:
     for name, size in sizes.data.items():
         if not (isinstance(size, IntegerAttr) and _is_i64_attr(size) and size.value.data >= 0):
@@ -487,32 +350,11 @@ def _verify_sizes(sizes: DictionaryAttr, what: str) -> None:
 
 
 def _sizes_dictionary(sizes: Mapping[str, int]) -> DictionaryAttr:
-    return DictionaryAttr({name: _int_attr(size) for name, size in sizes.items()})
+    return DictionaryAttr({name: int_attr(size) for name, size in sizes.items()})
 
 
 def _sizes_of(sizes: DictionaryAttr) -> dict[str, int]:
     return {name: cast(IntegerAttr, size).value.data for name, size in sizes.data.items()}
-
-
-_Field = TypeVar("_Field", bound=Attribute)
-
-
-def _legacy_field(record: DictionaryAttr, key: str, kind: type[_Field], what: str) -> _Field:
-    value = record.data.get(key)
-    if not isinstance(value, kind):
-        raise VerifyException(f"{what} {record} has no {key} of the right kind")
-    return value
-
-
-def _legacy_sizes(record: Attribute, what: str) -> dict[str, int]:
-    if not isinstance(record, DictionaryAttr):
-        raise VerifyException(f"{what} {record} is not a dictionary of sizes")
-    sizes = {}
-    for name, size in record.data.items():
-        if not isinstance(size, IntegerAttr):
-            raise VerifyException(f"{what} of '{name}' is not an integer: {size}")
-        sizes[name] = size.value.data
-    return sizes
 
 
 @irdl_attr_definition
@@ -570,7 +412,7 @@ class PlanAttr(ParametrizedAttribute):
                 parser.parse_keyword("lower_bounds")
                 parser.parse_punctuation("=")
                 with parser.in_braces():
-                    bounds = _parse_sizes(parser, "usmp.plan lower bound")
+                    bounds = parse_sizes(parser, "usmp.plan lower bound")
         return (
             StringAttr(algorithm),
             IntegerAttr(int(flags[0]), i1),
@@ -590,24 +432,8 @@ class PlanAttr(ParametrizedAttribute):
             )
             if self.lower_bounds.data:
                 printer.print_string(", lower_bounds = {")
-                _print_sizes(printer, self.lower_bounds)
+                print_sizes(printer, self.lower_bounds)
                 printer.print_string("}")
-
-    @classmethod
-    def from_legacy(cls, record: DictionaryAttr) -> PlanAttr:
-        """The untyped form written before `#usmp.plan`: `{algorithm = "exact",
-        proven_optimal = true, time_limit_reached = false, lower_bounds = {sram = 60 : i64}}`."""
-        proven, capped = (
-            bool(_legacy_field(record, key, IntegerAttr, PLAN_ATTR).value.data)
-            for key in ("proven_optimal", "time_limit_reached")
-        )
-        bounds = record.data.get("lower_bounds", DictionaryAttr({}))
-        return cls(
-            _legacy_field(record, "algorithm", StringAttr, PLAN_ATTR).data,
-            proven,
-            capped,
-            _legacy_sizes(bounds, f"{PLAN_ATTR} lower bound"),
-        )
 
 
 @irdl_attr_definition
@@ -633,40 +459,11 @@ class PoolSizesAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            return (_parse_sizes(parser, "usmp.pool_sizes size"),)
+            return (parse_sizes(parser, "usmp.pool_sizes size"),)
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
-            _print_sizes(printer, self.sizes)
-
-    @classmethod
-    def from_legacy(cls, record: DictionaryAttr) -> PoolSizesAttr:
-        """The untyped form written before `#usmp.pool_sizes`: `{sram = 4096 : i64}`."""
-        return cls(_legacy_sizes(record, f"{POOLS_ATTR} size"))
-
-
-def _parse_name_map(parser: AttrParser, what: str) -> DictionaryAttr:
-    """`<a = "b", ...>`: names, each with a string."""
-    names: dict[str, Attribute] = {}
-    with parser.in_angle_brackets():
-        name = parser.parse_optional_identifier_or_str_literal()
-        while name is not None:
-            parser.parse_punctuation("=")
-            names[name] = StringAttr(parser.parse_str_literal())
-            if parser.parse_optional_punctuation(",") is None:
-                break
-            name = parser.parse_identifier_or_str_literal(f" naming {what}")
-    return DictionaryAttr(names)
-
-
-def _print_name_map(printer: Printer, names: Mapping[str, str]) -> None:
-    with printer.in_angle_brackets():
-        for index, (name, other) in enumerate(names.items()):
-            if index:
-                printer.print_string(", ")
-            printer.print_identifier_or_string_literal(name)
-            printer.print_string(" = ")
-            printer.print_string_literal(other)
+            print_sizes(printer, self.sizes)
 
 
 class NameMapAttr(ParametrizedAttribute):
@@ -699,15 +496,10 @@ class NameMapAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        return (_parse_name_map(parser, f"{cls._entry()} in {cls.name}"),)
+        return (parse_name_map(parser, f"{cls._entry()} in {cls.name}"),)
 
     def print_parameters(self, printer: Printer) -> None:
-        _print_name_map(printer, self.pairs)
-
-    @classmethod
-    def from_legacy(cls, record: DictionaryAttr) -> Self:
-        """The dictionary TVM's attributes carry: `{a = "b"}`."""
-        return cls({n: _legacy_field(record, n, StringAttr, cls.name).data for n in record.data})
+        print_name_map(printer, self.pairs)
 
 
 @irdl_attr_definition
@@ -785,6 +577,194 @@ class StateAttr(NameMapAttr):
 
 
 @irdl_attr_definition
+class InPlaceResultsAttr(NameMapAttr):
+    """`#usmp.in_place_results<total = "a">`: each result `tir-in-place-results` made a
+    view of the bytes of an input that dies at the result's operator, and that input
+    (`usmp.in_place_results` on the entry)."""
+
+    name = "usmp.in_place_results"
+
+    @property
+    def over(self) -> dict[str, str]:
+        """The input whose bytes each result is computed in, by result."""
+        return self.pairs
+
+    @classmethod
+    def _paired_with(cls, name: str) -> str:
+        return f"the input result '{name}' is computed over"
+
+    @classmethod
+    def _entry(cls) -> str:
+        return "a result"
+
+    def verify(self) -> None:
+        super().verify()
+        for result, source in self.over.items():
+            if result == source:
+                raise VerifyException(
+                    f"usmp.in_place_results computes '{result}' over itself: "
+                    "a result goes over another buffer"
+                )
+
+
+@irdl_attr_definition
+class StateValuesAttr(ParametrizedAttribute):
+    """`#usmp.state_values<s = dense_resource<s> : tensor<4xi8>>`: each state variable's
+    first value, by the name of its value before a run (`usmp.state_values` on the
+    entry), its little-endian bytes among the module's blobs as `usmp.constant_values`
+    keeps a constant's; the caller writes it into the state once before the first run."""
+
+    name = "usmp.state_values"
+
+    values: DictionaryAttr
+
+    def __init__(self, values: Mapping[str, DenseResourceAttr]):
+        super().__init__(DictionaryAttr(dict(values)))
+
+    @property
+    def by_name(self) -> dict[str, DenseResourceAttr]:
+        return cast(dict[str, DenseResourceAttr], dict(self.values.data))
+
+    def verify(self) -> None:
+        for name, value in self.values.data.items():
+            if not name:
+                raise VerifyException("usmp.state_values names each variable; a name is empty")
+            if not isinstance(value, DenseResourceAttr):
+                raise VerifyException(
+                    f"usmp.state_values of '{name}' must be a dense_resource, got {value}"
+                )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        values: dict[str, Attribute] = {}
+        with parser.in_angle_brackets():
+            name = parser.parse_optional_identifier_or_str_literal()
+            while name is not None:
+                parser.parse_punctuation("=")
+                values[name] = parser.parse_attribute()
+                if parser.parse_optional_punctuation(",") is None:
+                    break
+                name = parser.parse_identifier_or_str_literal(" naming a state variable")
+        return (DictionaryAttr(values),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            for index, (name, value) in enumerate(self.values.data.items()):
+                if index:
+                    printer.print_string(", ")
+                printer.print_identifier_or_string_literal(name)
+                printer.print_string(" = ")
+                printer.print_attribute(value)
+
+
+@irdl_attr_definition
+class ScheduleAttr(ParametrizedAttribute):
+    """`#usmp.schedule<peak = 288, file_peak = 528, proven_least = true, calls = [0 @f,
+    2 @g, 1 @h]>`: the order `tir-reorder-for-memory` gave the entry's calls
+    (`usmp.schedule` on the entry): each call's index in the file's order and its callee,
+    in the new order; the new order's peak against the file's, in bytes, and whether it is
+    proven least. The report prints it as `text`."""
+
+    name = "usmp.schedule"
+
+    peak: IntegerAttr
+    file_peak: IntegerAttr
+    proven_least: IntegerAttr
+    calls: DenseArrayBase
+    """The file's index of each call, in the new order (`array<i64: ...>`)."""
+    callees: ArrayAttr[SymbolRefAttr]
+
+    def __init__(
+        self,
+        peak: int,
+        file_peak: int,
+        proven_least: bool,
+        calls: Sequence[int],
+        callees: Sequence[str],
+    ):
+        super().__init__(
+            int_attr(peak),
+            int_attr(file_peak),
+            IntegerAttr(int(proven_least), i1),
+            i64_array(list(calls)),
+            ArrayAttr(SymbolRefAttr(callee) for callee in callees),
+        )
+
+    @property
+    def call_order(self) -> tuple[int, ...]:
+        return tuple(memoryview(self.calls.data.data).cast("q"))
+
+    @property
+    def callee_names(self) -> tuple[str, ...]:
+        return tuple(ref.root_reference.data for ref in self.callees.data)
+
+    @property
+    def text(self) -> str:
+        """What the report prints."""
+        proven = "proven least" if self.proven_least.value.data else "not proven least"
+        return (
+            f"reordered: peak {self.peak.value.data} bytes against the file's "
+            f"{self.file_peak.value.data} ({proven}): "
+            f"{', '.join('@' + callee for callee in self.callee_names)} "
+            f"(the file's calls {', '.join(map(str, self.call_order))})"
+        )
+
+    def verify(self) -> None:
+        for what, size in (("peak", self.peak), ("file_peak", self.file_peak)):
+            if size.value.data < 0:
+                raise VerifyException(
+                    f"usmp.schedule's {what} must not be negative, got {size.value.data}"
+                )
+        calls = self.call_order
+        if sorted(calls) != list(range(len(calls))):
+            raise VerifyException(
+                f"usmp.schedule's calls {list(calls)} are not an order of the file's "
+                f"{len(calls)} calls (each of 0 to {len(calls) - 1} once)"
+            )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            sizes = []
+            for what in ("peak", "file_peak"):
+                parser.parse_keyword(what)
+                parser.parse_punctuation("=")
+                sizes.append(parse_int64(parser, f"usmp.schedule {what}"))
+                parser.parse_punctuation(",")
+            parser.parse_keyword("proven_least")
+            parser.parse_punctuation("=")
+            proven = parser.parse_boolean()
+            parser.parse_punctuation(",")
+            parser.parse_keyword("calls")
+            parser.parse_punctuation("=")
+            calls = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE,
+                lambda: (
+                    parse_int64(parser, "usmp.schedule call"),
+                    parser.parse_symbol_name().data,
+                ),
+            )
+        return (
+            int_attr(sizes[0]),
+            int_attr(sizes[1]),
+            IntegerAttr(int(proven), i1),
+            i64_array([index for index, _ in calls]),
+            ArrayAttr(SymbolRefAttr(callee) for _, callee in calls),
+        )
+
+    def print_parameters(self, printer: Printer) -> None:
+        proven = "true" if self.proven_least.value.data else "false"
+        calls = ", ".join(
+            f"{index} {symbol_text(callee)}"
+            for index, callee in zip(self.call_order, self.callee_names, strict=True)
+        )
+        printer.print_string(
+            f"<peak = {self.peak.value.data}, file_peak = {self.file_peak.value.data}, "
+            f"proven_least = {proven}, calls = [{calls}]>"
+        )
+
+
+@irdl_attr_definition
 class IOOffsetAttr(ParametrizedAttribute):
     """`#usmp.io_offset<input "sram"[32] : memref<4xf32>>`: an input, output or constant
     of the entry that the plan placed in a pool, at a byte offset, as a buffer of that
@@ -798,7 +778,7 @@ class IOOffsetAttr(ParametrizedAttribute):
     buffer_type: MemRefType
 
     def __init__(self, kind: str, pool: str, offset: int, buffer_type: MemRefType):
-        super().__init__(IOKindAttr(IOKind(kind)), StringAttr(pool), _int_attr(offset), buffer_type)
+        super().__init__(IOKindAttr(IOKind(kind)), StringAttr(pool), int_attr(offset), buffer_type)
 
     @property
     def offset_bytes(self) -> int:
@@ -830,13 +810,13 @@ class IOOffsetAttr(ParametrizedAttribute):
         kind = parser.parse_str_enum(IOKind)
         pool = parser.parse_str_literal(" naming the pool")
         with parser.in_square_brackets():
-            offset = _parse_int64(parser, "usmp.io_offset offset")
+            offset = parse_int64(parser, "usmp.io_offset offset")
         parser.parse_punctuation(":")
         start = parser.pos
         buffer_type = parser.parse_type()
         if not isinstance(buffer_type, MemRefType):
             parser.raise_error(f"expected a memref type, got {buffer_type}", start, parser.pos)
-        return IOKindAttr(kind), StringAttr(pool), _int_attr(offset), buffer_type
+        return IOKindAttr(kind), StringAttr(pool), int_attr(offset), buffer_type
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
@@ -847,40 +827,6 @@ class IOOffsetAttr(ParametrizedAttribute):
         printer.print_string_literal(self.pool.data)
         printer.print_string(f"[{self.offset.value.data}] : ")
         printer.print_attribute(self.buffer_type)
-
-    @classmethod
-    def from_legacy(cls, record: DictionaryAttr, what: str) -> IOOffsetAttr:
-        """`{kind = "input", pool = "sram", offset = 32 : i64, dtype = "float32",
-        shape = [4 : i64]}`, the untyped form and the one TVM's attributes carry."""
-        kind = _legacy_field(record, "kind", StringAttr, what).data
-        if kind not in set(IOKind):
-            raise VerifyException(f"{what} has kind '{kind}', not one of {', '.join(IOKind)}")
-        shape = _legacy_field(record, "shape", ArrayAttr, what)
-        if not all(isinstance(d, IntegerAttr) for d in shape.data):
-            raise VerifyException(f"{what} has a shape of other than integers: {shape}")
-        dtype = _legacy_field(record, "dtype", StringAttr, what).data
-        try:
-            element = dtype_to_type(dtype)
-        except ValueError as error:
-            raise VerifyException(f"{what}: {error}") from error
-        return cls(
-            kind,
-            _legacy_field(record, "pool", StringAttr, what).data,
-            _legacy_field(record, "offset", IntegerAttr, what).value.data,
-            MemRefType(element, [cast(IntegerAttr, d).value.data for d in shape.data]),
-        )
-
-    def to_legacy(self) -> DictionaryAttr:
-        """The untyped form, as TVM's attributes carry it."""
-        return DictionaryAttr(
-            {
-                "kind": StringAttr(self.kind.data),
-                "pool": self.pool,
-                "offset": self.offset,
-                "dtype": StringAttr(type_to_dtype(self.buffer_type.element_type)),
-                "shape": ArrayAttr([_int_attr(d) for d in self.shape]),
-            }
-        )
 
 
 @irdl_attr_definition
@@ -929,21 +875,6 @@ class IOOffsetsAttr(ParametrizedAttribute):
                 printer.print_string(" = ")
                 offset.print_fields(printer)
 
-    @classmethod
-    def from_legacy(cls, record: DictionaryAttr) -> IOOffsetsAttr:
-        """The untyped form written before `#usmp.io_offsets`: a dictionary of
-        `IOOffsetAttr.from_legacy`'s."""
-        offsets = {}
-        for name, info in record.data.items():
-            what = f"{IO_OFFSETS_ATTR} of '{name}'"
-            if not isinstance(info, DictionaryAttr):
-                raise VerifyException(f"{what} is not a dictionary: {info}")
-            offsets[name] = IOOffsetAttr.from_legacy(info, what)
-        return cls(offsets)
-
-    def to_legacy(self) -> DictionaryAttr:
-        return DictionaryAttr({name: o.to_legacy() for name, o in self.by_name.items()})
-
 
 def planned_pool_sizes(function: Operation) -> dict[str, int] | None:
     """The planned size of each pool the entry `function` takes (`usmp.pools`), or None
@@ -957,63 +888,6 @@ def placed_io(function: Operation) -> dict[str, IOOffsetAttr]:
     (`usmp.io_offsets`), by name."""
     offsets = function.attributes.get(IO_OFFSETS_ATTR)
     return offsets.by_name if isinstance(offsets, IOOffsetsAttr) else {}
-
-
-_RECORDS: dict[str, type[PlanAttr | PoolSizesAttr | IOOffsetsAttr | NameMapAttr]] = {
-    PLAN_ATTR: PlanAttr,
-    POOLS_ATTR: PoolSizesAttr,
-    IO_OFFSETS_ATTR: IOOffsetsAttr,
-    SHARED_CONSTANTS_ATTR: SharedConstantsAttr,
-    NARROWED_CONSTANTS_ATTR: NarrowedConstantsAttr,
-    STATE_ATTR: StateAttr,
-}
-
-
-def typed_records(op: Operation) -> None:
-    """Each record passes hand on (`usmp.plan`, `usmp.pools`, `usmp.io_offsets`,
-    `usmp.shared_constants`, `usmp.narrowed_constants`, `usmp.state`) on `op`
-    and the ops directly in its regions as its typed attribute: one written in the untyped
-    form that came before (a dictionary; TVM's attributes still carry that form) is
-    converted; anything else under those names raises a VerifyException saying what it
-    must be."""
-    for holder in (op, *(o for r in op.regions for b in r.blocks for o in b.ops)):
-        for key, record_type in _RECORDS.items():
-            record = holder.attributes.get(key)
-            if record is None or isinstance(record, record_type):
-                continue
-            if not isinstance(record, DictionaryAttr):
-                raise UsmpError(f"{key} must be a #{record_type.name}<...>, got {record}", holder)
-            try:
-                holder.attributes[key] = record_type.from_legacy(record)
-            except VerifyException as error:
-                raise UsmpError(
-                    f"{error}; write {key} as #{record_type.name}<...> "
-                    "(docs/dialects.md, 'Records passes hand on')",
-                    holder,
-                ) from error
-
-
-@irdl_custom_directive
-class KeywordInt64(CustomDirective):
-    """`name N`, optional, for an i64 property `name`: the number is checked against
-    the planner's limit where it is written (the i64 type alone would wrap 2**63 to a
-    negative). Printed whenever the property is set, including at its default."""
-
-    value: AttributeVariable
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        if parser.parse_optional_keyword(self.value.name) is None:
-            return
-        what = f"{state.op_type.name.split('.')[-1]} {self.value.name}"
-        self.value.set(state, _int_attr(_parse_int64(parser, what)))
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        attr = self.value.get(op)
-        if attr is None:
-            return
-        assert isinstance(attr, IntegerAttr)
-        state.print_whitespace(printer)
-        printer.print_string(f"{self.value.name} {attr.value.data}")
 
 
 def buffer_size_in_bytes(buffer_type: Attribute) -> int:
@@ -1053,196 +927,6 @@ def _unchecked_size_in_bytes(buffer_type: Attribute) -> int:
     else:
         raise VerifyException(f"element type {element} has no size in bytes")
     return buffer_type.element_count() * element_bytes
-
-
-_ONE_INTERVAL = struct.Struct("<2q")
-"""The bounds of one interval, as `live` holds them."""
-I64_ARRAY = DenseArrayBase.constr(i64)
-"""An `array<i64: ...>`: the planner reads its bytes as int64 (an `array<i32: ...>` or
-`array<f64: ...>` written in generic form is a verifier error, not other numbers)."""
-
-
-def _i64_array(values: Sequence[int] | np.ndarray | bytes) -> DenseArrayBase:
-    """An `array<i64: ...>` of `values`, or of the int64s `values` holds as bytes."""
-    if isinstance(values, bytes):
-        data = values
-    elif isinstance(values, np.ndarray):
-        data = values.astype("<i8").tobytes()
-    elif len(values) == 2:
-        data = _ONE_INTERVAL.pack(*values)
-    else:
-        data = struct.pack(f"<{len(values)}q", *values)
-    # Whole int64s by construction: built unverified, as there is one a buffer.
-    return unverified_i64_array(data)
-
-
-def _is_i64_array(attr: Attribute | None) -> bool:
-    return type(attr) is DenseArrayBase and (attr.elt_type is i64 or attr.elt_type == i64)
-
-
-def live_by_buffer(
-    count: int,
-    owners: Sequence[int] | np.ndarray,
-    starts: Sequence[int] | np.ndarray,
-    ends: Sequence[int] | np.ndarray,
-) -> list[bytes]:
-    """The `live` of each of `count` buffers, from interval arrays that name their buffer
-    by index: the int64 bounds `start, end, ...` of its intervals, in the order given."""
-    owner = np.asarray(owners, dtype=np.int64)
-    order = np.argsort(owner, kind="stable")
-    bounds = np.empty((len(order), 2), dtype="<i8")
-    bounds[:, 0] = np.asarray(starts, dtype=np.int64)[order]
-    bounds[:, 1] = np.asarray(ends, dtype=np.int64)[order]
-    data = bounds.tobytes()
-    edges = np.concatenate(([0], np.cumsum(np.bincount(owner, minlength=count)) * 16)).tolist()
-    return [data[start:end] for start, end in pairwise(edges)]
-
-
-def _live_pairs(live: DenseArrayBase) -> list[tuple[int, int]]:
-    """`live`'s intervals as `(start, end)` pairs."""
-    data = live.data.data
-    # Most buffers have one interval: unpacked without building the list of bounds.
-    if len(data) == 16:
-        return [_ONE_INTERVAL.unpack(data)]
-    bounds = memoryview(data).cast("q").tolist()
-    return list(zip(bounds[0::2], bounds[1::2], strict=True))
-
-
-def _live_text(live: DenseArrayBase | None) -> str:
-    if live is None:
-        return ""
-    return " live" + "".join([f" [{start}, {end})" for start, end in _live_pairs(live)])
-
-
-def _parse_intervals(parser: Parser) -> list[int]:
-    """`[start, end)` intervals, none or more, as their bounds one after the other."""
-    bounds: list[int] = []
-    while parser.parse_optional_punctuation("[") is not None:
-        bounds.append(_parse_int64(parser, "live interval start"))
-        parser.parse_punctuation(",")
-        bounds.append(_parse_int64(parser, "live interval end"))
-        parser.parse_punctuation(")")
-    return bounds
-
-
-def _parse_earlier_buffer(parser: Parser) -> tuple[UnresolvedOperand, Attribute]:
-    """`%b`, a value already defined, and its type: a conflict is written on the later of
-    its two buffers, so the custom form never needs the type of a value not yet read."""
-    start = parser.pos
-    operand = parser.parse_unresolved_operand()
-    values = parser.ssa_values.get(operand.operand_name)
-    if values is None or operand.index >= len(values):
-        parser.raise_error(
-            "a conflict names a buffer defined before it: write it on the later buffer",
-            start,
-            parser.pos,
-        )
-    return operand, values[operand.index].type
-
-
-@irdl_custom_directive
-class PoolSlot(CustomDirective):
-    """`@pool[offset]`: the pool a buffer is in, or its candidate pools in order of
-    preference (`[@a, @b]`, none: `[]`), then its byte offset, `?` until planned."""
-
-    pools: AttributeVariable
-    offset: AttributeVariable
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        if parser.parse_optional_punctuation("[") is None:
-            pools = [parser.parse_symbol_name().data]
-        elif parser.parse_optional_punctuation("]") is None:
-            pools = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, lambda: parser.parse_symbol_name().data
-            )
-            parser.parse_punctuation("]")
-        else:
-            pools = []
-        self.pools.set(state, _symbol_refs(tuple(pools)))
-        parser.parse_punctuation("[")
-        if parser.parse_optional_punctuation("?") is None:
-            self.offset.set(state, i64_attr(_parse_int64(parser, "offset")))
-        parser.parse_punctuation("]")
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        state.print_whitespace(printer)
-        printer.print_string(_pool_slot_text(cast(AllocOffsetOp, op)))
-
-
-def _pool_slot_text(op: AllocOffsetOp) -> str:
-    names = op.pool_names
-    pools = _symbol(names[0]) if len(names) == 1 else f"[{', '.join(map(_symbol, names))}]"
-    offset = op.offset_bytes
-    return f"{pools}[{'?' if offset is None else offset}]"
-
-
-@irdl_custom_directive
-class Int64(CustomDirective):
-    """An i64 property as a bare number, checked against the planner's limit where it is
-    written (the i64 type alone would wrap 2**63 to a negative)."""
-
-    value: AttributeVariable
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        self.value.set(state, _int_attr(_parse_int64(parser, self.value.name)))
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        attr = self.value.get(op)
-        assert isinstance(attr, IntegerAttr)
-        state.print_whitespace(printer)
-        printer.print_string(str(attr.value.data))
-
-
-@irdl_custom_directive
-class LiveIntervals(CustomDirective):
-    """`live [start, end) ...`, optional, for the i64 array `live` of the intervals'
-    bounds: an array would not say which bound closes an interval."""
-
-    live: AttributeVariable
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        if parser.parse_optional_keyword("live") is None:
-            return
-        start = parser.pos
-        if not (bounds := _parse_intervals(parser)):
-            parser.raise_error("expected a live interval '[start, end)'", start)
-        self.live.set(state, _i64_array(bounds))
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        # `_live_text` starts with its own space.
-        printer.print_string(_live_text(cast(AllocOffsetOp, op).live_array()))
-
-
-@irdl_custom_directive
-class EarlierBuffers(CustomDirective):
-    """`%a, %b`: buffers defined before, with `types`, theirs, known where they are
-    named rather than written out."""
-
-    buffers: VariadicOperandVariable
-    types: TypeDirective
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        operands, types = zip(
-            *parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, lambda: _parse_earlier_buffer(parser)
-            ),
-            strict=True,
-        )
-        self.buffers.set(state, operands)
-        self.types.set(state, types)
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        printer.print_list(self.buffers.get(op), printer.print_operand)
-
-    def is_anchorable(self) -> bool:
-        return True
-
-    def is_present(self, op: IRDLOperation) -> bool:
-        return bool(self.buffers.get(op))
-
-    def set_empty(self, state: ParsingState) -> None:
-        self.buffers.set_empty(state)
-        self.types.set(state, ())
 
 
 @irdl_op_definition
@@ -1301,9 +985,9 @@ class PoolOp(IRDLOperation):
         properties: dict[str, Attribute | None] = {
             "sym_name": StringAttr(sym_name),
             "kind": PoolKindAttr(PoolKind(kind)),
-            "alignment": _int_attr(alignment),
-            "size_hint": None if size_hint is None else _int_attr(size_hint),
-            "size": None if size is None else _int_attr(size),
+            "alignment": int_attr(alignment),
+            "size_hint": None if size_hint is None else int_attr(size_hint),
+            "size": None if size is None else int_attr(size),
             "targets": ArrayAttr(StringAttr(t) for t in targets),
             **(descriptive or {}),
         }
@@ -1412,13 +1096,13 @@ class AllocOffsetOp(IRDLOperation):
     ):
         properties: dict[str, Attribute] = {
             "buffer_name": StringAttr(buffer_name),
-            "pools": _symbol_refs(tuple(pools)),
-            "alignment": _int_attr(alignment),
+            "pools": symbol_refs(tuple(pools)),
+            "alignment": int_attr(alignment),
         }
         if offset is not None:
             properties["offset"] = i64_attr(int(offset))
         if len(live):
-            properties["live"] = _i64_array(live)
+            properties["live"] = i64_array(live)
         # Not through IRDL's generic builder, which cost more than reading the op's text:
         # the op's shape is fixed here, and the verifier checks it.
         Operation.__init__(
@@ -1453,7 +1137,7 @@ class AllocOffsetOp(IRDLOperation):
 
     def set_live(self, bounds: Sequence[int] | bytes) -> None:
         if len(bounds):
-            self.properties["live"] = _i64_array(bounds)
+            self.properties["live"] = i64_array(bounds)
         else:
             self.properties.pop("live", None)
 
@@ -1495,7 +1179,7 @@ class AllocOffsetOp(IRDLOperation):
             and _is_symbol_list(properties.get("pools"))
             and _is_i64_attr(properties.get("alignment"))
             and (offset is None or _is_i64_attr(offset))
-            and (live is None or _is_i64_array(live))
+            and (live is None or is_i64_array(live))
         )
 
     def verify_placement(self) -> None:
@@ -1546,7 +1230,7 @@ class AllocOffsetOp(IRDLOperation):
             return
         if len(live.data.data) % 16:
             raise VerifyException(f"buffer '{name}': live must hold (start, end) pairs")
-        for start, end in _live_pairs(live):
+        for start, end in live_pairs(live):
             if start < 0 or end <= start:
                 raise VerifyException(
                     f"buffer '{name}': live interval [{start}, {end}) must have 0 <= start < end"
@@ -1621,27 +1305,12 @@ class AllocOffsetOp(IRDLOperation):
         """The common form, read from `position` (after the op's name) with one regular
         expression; None, the parser untouched, for any other. `LocatingParser` calls it
         on a whole line, before it lexes the line's first tokens."""
-        match = _PLAIN_ALLOC.match(parser.lexer.input.content, position)
-        if match is None:
+        found = plain_alloc(parser.lexer.input.content, position)
+        if found is None:
             return None
-        name, pool, offset, alignment, start, end, more, dims, element = match.groups()
-        buffer_type = _plain_memref(dims, element)
-        if buffer_type is None:
-            return None
-        resume_parser_at(parser, match.end())
-        live: list[int] | bytes = b""
-        if more:
-            live = [int(start), int(end), *map(int, _NUMBER.findall(more))]
-        elif start is not None:
-            live = _ONE_INTERVAL.pack(int(start), int(end))
-        return cls(
-            name,
-            [] if pool is None else [pool],
-            buffer_type,
-            int(alignment),
-            None if offset is None else int(offset),
-            live,
-        )
+        end, arguments = found
+        resume_parser_at(parser, end)
+        return cls(*arguments)
 
 
 _parse_alloc_offset_with_format = AllocOffsetOp.parse
@@ -1669,16 +1338,12 @@ agree with."""
 
 
 def _print_alloc_offset(op: AllocOffsetOp, printer: Printer) -> None:
-    """The common form, without conflicts or attributes, as one string (the format's
-    printer, a call a piece, cost a fifth more on a large problem); anything else through
-    the format."""
+    """The common form as one string (`plain_alloc_text`); anything else through the
+    format."""
     if op.attributes or not has_no_operands_or_successors(op):
         print_alloc_offset_with_format(op, printer)
         return
-    printer.print_string(
-        f" {_string_literal(op.buffer_name.data)} {_pool_slot_text(op)}"
-        f" align {op.alignment_bytes}{_live_text(op.live_array())} : {_type_text(op.buffer.type)}"
-    )
+    printer.print_string(plain_alloc_text(op, op.buffer.type))
 
 
 _verify_alloc_offset_shape = AllocOffsetOp.get_irdl_definition().verify
@@ -1706,16 +1371,6 @@ put_in_front_of_format(
 )
 
 
-NAMED_LIVENESS_PROPERTIES = (
-    "buffers",
-    "interval_owners",
-    "interval_starts",
-    "interval_ends",
-    "conflict_pairs",
-)
-"""What `usmp.liveness` held when it named its buffers (`formats/named_liveness.py`)."""
-
-
 @irdl_op_definition
 class LivenessOp(IRDLOperation):
     """Says that the module's live intervals are known: those each `usmp.alloc_offset`
@@ -1737,7 +1392,7 @@ class LivenessOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> LivenessOp:
         if parser.parse_optional_punctuation("{") is not None:
-            return cls.create(properties=_parse_named_liveness(parser))
+            return cls.create(properties=parse_named_liveness(parser))
         op = cls()
         op.attributes.update(parser.parse_optional_attr_dict())
         return op
@@ -1751,66 +1406,11 @@ class LivenessOp(IRDLOperation):
             verify_module_plan(module, self)
 
 
-def _parse_named_liveness(parser: Parser) -> dict[str, Attribute]:
-    """The body of the older form, after its `{`: a line a buffer, `"name" [s, e) ...
-    conflicts("other", ...)`."""
-    names: list[str] = []
-    owners: list[int] = []
-    bounds: list[int] = []
-    named_conflicts: list[tuple[int, str, int]] = []
-    while (name := parser.parse_optional_str_literal()) is not None:
-        index = len(names)
-        names.append(name)
-        intervals = _parse_intervals(parser)
-        owners.extend([index] * (len(intervals) // 2))
-        bounds.extend(intervals)
-        if parser.parse_optional_keyword("conflicts") is not None:
-            named_conflicts.extend(
-                (index, other, pos)
-                for pos, other in parser.parse_comma_separated_list(
-                    parser.Delimiter.PAREN,
-                    lambda: (parser.pos, parser.parse_str_literal()),
-                )
-            )
-    parser.parse_punctuation("}")
-    position = {n: i for i, n in enumerate(names)}
-    pairs: list[int] = []
-    for index, other, pos in named_conflicts:
-        if other not in position:
-            parser.raise_error(f"conflict with unknown buffer '{other}'", pos)
-        pairs.extend((index, position[other]))
-    return dict(
-        zip(
-            NAMED_LIVENESS_PROPERTIES,
-            (
-                ArrayAttr(StringAttr(n) for n in names),
-                _i64_array(owners),
-                _i64_array(bounds[0::2]),
-                _i64_array(bounds[1::2]),
-                _i64_array(pairs),
-            ),
-            strict=True,
-        )
-    )
-
-
-# ------------------------------------------------------- the module as a planning problem
-# The planner core sees arrays only; this is the one place that turns pools, allocations
-# and liveness into those arrays, so the planning pass and `usmp.liveness`'s verifier
-# (which runs the planner's independent validator on a planned module) agree on what a
-# module means.
-
-
-@dataclass(frozen=True)
-class ModuleProblem:
-    """A problem together with the ops its buffers and pools came from."""
-
-    problem: Problem
-    allocs: tuple[AllocOffsetOp, ...]
-    pools: tuple[PoolOp, ...]
-    live: Intervals
-    """The live intervals written in the IR (the problem holds them only when explicit
-    conflicts add nothing to them)."""
+# ------------------------------------------------------------- the module's usmp ops
+# Its ops found, and their buffers read as the columns of a `BufferTable`
+# (`planning/buffer_table.py`): the planning problem `usmp.liveness`'s verifier checks a
+# plan against (with the planner's independent validator) and the one
+# `analysis/module_problem.py` gives the passes and reports.
 
 
 # A large problem's module holds tens of thousands of ops, and a run looks for its pools,
@@ -1874,20 +1474,6 @@ def module_usmp_ops(
     return allocs, pools, _the_liveness(livenesses)
 
 
-def _merged_conflicts(
-    num_buffers: int, from_intervals: Conflicts, explicit: np.ndarray
-) -> Conflicts:
-    """Interval conflicts (symmetric already) plus explicit ones in both directions."""
-    rows = np.repeat(np.arange(num_buffers, dtype=np.int64), from_intervals.counts())
-    columns = np.asarray(from_intervals.indices, dtype=np.int64)
-    first, second = explicit[:, 0], explicit[:, 1]
-    return conflicts_from_pairs(
-        num_buffers,
-        np.concatenate((rows, first, second)),
-        np.concatenate((columns, second, first)),
-    )
-
-
 def _candidate_indices(
     allocs: Sequence[AllocOffsetOp], pool_index: dict[str, int]
 ) -> tuple[tuple[int, ...], ...]:
@@ -1904,15 +1490,6 @@ def _candidate_indices(
             indices = known[id(listed)] = tuple(pool_index[name] for name in op.pool_names)
         candidates.append(indices)
     return tuple(candidates)
-
-
-def _live_intervals(lives: Sequence[DenseArrayBase | None]) -> Intervals:
-    """The buffers' `live` as interval arrays, in buffer order."""
-    chunks = [b"" if live is None else live.data.data for live in lives]
-    counts = np.fromiter(map(len, chunks), np.int64, len(chunks)) // 16
-    bounds = np.frombuffer(b"".join(chunks), dtype=np.int64)
-    owners = np.repeat(np.arange(len(chunks), dtype=np.int64), counts)
-    return Intervals(owners, bounds[0::2].copy(), bounds[1::2].copy())
 
 
 def _explicit_conflicts(allocs: Sequence[AllocOffsetOp]) -> np.ndarray:
@@ -1957,12 +1534,12 @@ def _size_in_bytes(op: AllocOffsetOp) -> int:
 
 def _buffer_columns(
     allocs: Sequence[AllocOffsetOp],
-) -> tuple[tuple[str, ...], list[int], list[int], list[DenseArrayBase | None]]:
-    """Each buffer's name, size, alignment and `live`, in one pass over the ops."""
+) -> tuple[tuple[str, ...], list[int], list[int], list[bytes]]:
+    """Each buffer's name, size, alignment and `live` bounds, in one pass over the ops."""
     names: list[str] = []
     sizes: list[int] = []
     alignments: list[int] = []
-    lives: list[DenseArrayBase | None] = []
+    lives: list[bytes] = []
     # Buffers share their type objects (attributes are immutable): a lookup here instead of
     # a call to `buffer_size_in_bytes` (itself cached) per op, 0.1 s of a 62k-buffer run.
     size_of_type: dict[int, int] = {}
@@ -1972,7 +1549,8 @@ def _buffer_columns(
         properties: dict[str, Any] = op.properties
         names.append(properties["buffer_name"].data)
         alignments.append(properties["alignment"].value.data)
-        lives.append(properties.get("live"))
+        live = properties.get("live")
+        lives.append(b"" if live is None else live.data.data)
         buffer_type = op.results[0].type
         size = size_of_type.get(id(buffer_type))
         if size is None:
@@ -1981,51 +1559,21 @@ def _buffer_columns(
     return tuple(names), sizes, alignments, lives
 
 
-def build_problem(allocs: Sequence[AllocOffsetOp], pools: Sequence[PoolOp]) -> ModuleProblem:
+def buffer_table(allocs: Sequence[AllocOffsetOp], pools: Sequence[PoolOp]) -> BufferTable:
+    """`allocs`' buffers, placed in `pools`, as the columns the planning problem is made of."""
     names, sizes, alignments, lives = _buffer_columns(allocs)
     pool_index = {pool.sym_name.data: i for i, pool in enumerate(pools)}
     _check_total(allocs, sizes, alignments)
-    candidates = _candidate_indices(allocs, pool_index)
-    intervals = _live_intervals(lives)
-    explicit = _explicit_conflicts(allocs)
-    if len(explicit):
-        conflicts = _merged_conflicts(
-            len(names), conflicts_from_intervals(intervals, len(names)), explicit
-        )
-    else:
-        conflicts = Conflicts.lazy(lambda: conflicts_from_intervals(intervals, len(names)))
     offsets: list[Any] = [op.properties.get("offset") for op in allocs]
-    fixed = None
-    if any(offset is not None for offset in offsets):
-        # Buffers already placed (by hand, or in an earlier plan) stay where they are.
-        fixed = np.array([-1 if o is None else o.value.data for o in offsets], dtype=np.int64)
-        candidates = tuple(
-            c[:1] if o is not None else c for c, o in zip(candidates, offsets, strict=True)
-        )
-    problem = Problem(
+    return BufferTable(
         names=names,
-        sizes=np.array(sizes, dtype=np.int64),
-        alignments=np.array(alignments, dtype=np.int64),
-        conflicts=conflicts,
+        sizes=sizes,
+        alignments=alignments,
+        lives=lives,
+        candidates=_candidate_indices(allocs, pool_index),
+        explicit=_explicit_conflicts(allocs),
+        offsets=[None if o is None else o.value.data for o in offsets],
         pools=tuple(PoolSpec(p.sym_name.data, p.size_hint_bytes) for p in pools),
-        candidates=candidates,
-        intervals=None if len(explicit) else intervals,
-        fixed=fixed,
-    )
-    return ModuleProblem(problem, tuple(allocs), tuple(pools), intervals)
-
-
-def module_problem(module: Operation) -> ModuleProblem:
-    allocs, pools, _ = module_usmp_ops(module)
-    return build_problem(allocs, pools)
-
-
-def written_plan(placed: ModuleProblem) -> Plan:
-    """The plan the IR holds, when every buffer has its offset: each in its one pool."""
-    offsets: list[Any] = [op.properties["offset"] for op in placed.allocs]
-    return Plan(
-        pool=np.fromiter((c[0] for c in placed.problem.candidates), np.int64, len(offsets)),
-        offset=np.fromiter((offset.value.data for offset in offsets), np.int64, len(offsets)),
     )
 
 
@@ -2053,8 +1601,9 @@ def verify_module_plan(module: Operation, liveness: LivenessOp) -> None:
     planned = [op for op in allocs if "offset" in op.properties]
     if not planned:
         return
-    placed = build_problem(planned, pools)
-    errors = validate(placed.problem, written_plan(placed))
+    placed = buffer_table(planned, pools)
+    problem, _ = table_problem(placed)
+    errors = validate(problem, written_plan(problem, placed.offsets))
     if errors:
         raise VerifyException(errors[0])
 
@@ -2073,5 +1622,8 @@ USMP = Dialect(
         SharedConstantsAttr,
         NarrowedConstantsAttr,
         StateAttr,
+        InPlaceResultsAttr,
+        StateValuesAttr,
+        ScheduleAttr,
     ],
 )

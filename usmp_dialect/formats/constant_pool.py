@@ -28,7 +28,6 @@ from xdsl.dialects.builtin import (
     Signedness,
     TensorType,
 )
-from xdsl.ir import Attribute
 
 from usmp_dialect.analysis.tir_entry import prim_funcs
 from usmp_dialect.diagnostics import UsmpError
@@ -37,6 +36,7 @@ from usmp_dialect.dialects.usmp import (
     CONSTANT_VALUES_ATTR,
     STATE_VALUES_ATTR,
     IOKind,
+    StateValuesAttr,
     buffer_size_in_bytes,
     placed_io,
     planned_pool_sizes,
@@ -72,7 +72,7 @@ def set_constant_values(
     blobs = resources.Blobs.allocate(
         {keys[n]: (a.nbytes, max(a.dtype.alignment, 1)) for n, a in little_endian.items()}
     )
-    values: dict[str, Attribute] = {}
+    values: dict[str, DenseResourceAttr] = {}
     for name, array in little_endian.items():
         blobs.view(keys[name])[:] = array.reshape(-1).view(np.uint8).data
         element = _element_type(array)
@@ -83,7 +83,7 @@ def set_constant_values(
         {name: value for name, value in values.items() if name in arrays}
     )
     if state:
-        entry.attributes[STATE_VALUES_ATTR] = DictionaryAttr(
+        entry.attributes[STATE_VALUES_ATTR] = StateValuesAttr(
             {name: value for name, value in values.items() if name in state}
         )
 
@@ -92,13 +92,12 @@ def state_values(module: ModuleOp, entry: tir.PrimFuncOp) -> dict[str, bytes]:
     """The first value of each of the entry's state variables its `usmp.state_values`
     holds, by name, as bytes."""
     values = entry.attributes.get(STATE_VALUES_ATTR)
-    if not isinstance(values, DictionaryAttr):
+    if not isinstance(values, StateValuesAttr):
         return {}
     blobs = resources.blobs_of(module)
     return {
         name: bytes(blobs.view(value.resource_handle.data))
-        for name, value in values.data.items()
-        if isinstance(value, DenseResourceAttr)
+        for name, value in values.by_name.items()
     }
 
 

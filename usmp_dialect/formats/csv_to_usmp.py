@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import MemRefType, ModuleOp, i8
 
-from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp, PoolOp, live_by_buffer
+from usmp_dialect.dialects.usmp import AllocOffsetOp, LivenessOp, PoolOp
+from usmp_dialect.dialects.usmp_syntax import live_by_buffer
 from usmp_dialect.formats.csv_instance import CsvInstance, read_csv_instance
 
 CSV_POOL = "global_workspace"

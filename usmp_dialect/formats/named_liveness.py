@@ -28,12 +28,10 @@ from xdsl.utils.exceptions import VerifyException
 
 from usmp_dialect.diagnostics import LocatedError, location_prefix
 from usmp_dialect.dialects.usmp import (
-    I64_ARRAY,
-    NAMED_LIVENESS_PROPERTIES,
     LivenessOp,
-    live_by_buffer,
     module_allocs,
 )
+from usmp_dialect.dialects.usmp_syntax import I64_ARRAY, NAMED_LIVENESS_PROPERTIES, live_by_buffer
 from usmp_dialect.xdsl_compat import block_ops
 
 

@@ -155,6 +155,15 @@ class Problem:
 
 
 @dataclass(frozen=True)
+class ProvenLowerBound:
+    """A size no plan of one pool's buffers goes below: a search proved every smaller
+    capacity too small (`usmp.plan`'s `lower_bounds`, the report's "lower bound")."""
+
+    pool: str
+    size: int
+
+
+@dataclass(frozen=True)
 class Plan:
     pool: np.ndarray
     """Index into `Problem.pools`, one per buffer."""
@@ -164,8 +173,13 @@ class Plan:
     time_capped: bool = False
     """The time limit, not the work budget, ended the algorithm: only then may the same
     problem give another plan on another run."""
+    lower_bounds: tuple[ProvenLowerBound, ...] = ()
+    """The pools a search proved a lower bound of, in the order it searched them."""
     notes: dict[str, object] = field(default_factory=dict)
     """What the algorithm wants to tell the user (e.g. rounds run, time used)."""
+
+    def lower_bound_by_pool(self) -> dict[str, int]:
+        return {bound.pool: bound.size for bound in self.lower_bounds}
 
     def pool_sizes(self, problem: Problem) -> np.ndarray:
         sizes = np.zeros(len(problem.pools), dtype=np.int64)

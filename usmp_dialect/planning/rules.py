@@ -160,15 +160,16 @@ def _after_moves(
     the pools no buffer left (more buffers never make a pool smaller)."""
     moved = Plan(pool, offset)
     notes = dict(plan.notes)
+    emptied = {problem.pools[p].name for p in left}
     searched = notes.get("search")
     if isinstance(searched, dict):
-        emptied = {problem.pools[p].name for p in left}
         notes["search"] = {name: n for name, n in searched.items() if name not in emptied}
     return dataclasses.replace(
         moved,
         proven_optimal=plan.proven_optimal
         and moved.total_size(problem) <= plan.total_size(problem),
         time_capped=plan.time_capped,
+        lower_bounds=tuple(b for b in plan.lower_bounds if b.pool not in emptied),
         notes=notes,
     )
 

@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation
 from xdsl.utils.target import Target
 
+from usmp_dialect.analysis.module_problem import ModuleProblem, module_problem, written_plan
 from usmp_dialect.analysis.tir_liveness import io_mark
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
@@ -37,11 +38,10 @@ from usmp_dialect.dialects.usmp import (
     SCHEDULE_ATTR,
     UNPLANNED_ATTR,
     AllocOffsetOp,
-    ModuleProblem,
+    InPlaceResultsAttr,
     PlanAttr,
-    module_problem,
+    ScheduleAttr,
     nested_ops,
-    written_plan,
 )
 from usmp_dialect.planning.conflicts import max_live, max_live_per_pool
 from usmp_dialect.planning.problem import Plan, Problem, unique_values
@@ -134,14 +134,8 @@ def _schedule(module: ModuleOp) -> Schedule | None:
         if order is None and shared is None:
             continue
         return {
-            "order": order.data if isinstance(order, StringAttr) else None,
-            "in_place": {
-                result: value.data
-                for result, value in (
-                    shared.data.items() if isinstance(shared, DictionaryAttr) else []
-                )
-                if isinstance(value, StringAttr)
-            },
+            "order": order.text if isinstance(order, ScheduleAttr) else None,
+            "in_place": shared.over if isinstance(shared, InPlaceResultsAttr) else {},
         }
     return None
 

@@ -16,10 +16,10 @@ the place of Y's allocation) when:
   neither as another argument.
 
 `tir-to-usmp` then sees one buffer, X, live until Y's last use: the plan gives Y no bytes
-of its own. The entry records each such result in `usmp.in_place_results = {Y = "X"}`
-(the report lists them). A view made this way may be an X of a later call: a chain of
-activations shares one buffer. Runs before `tir-to-usmp`, after `tir-reorder-for-memory`
-(the order decides where an input dies).
+of its own. The entry records each such result in `usmp.in_place_results =
+#usmp.in_place_results<Y = "X">` (the report lists them). A view made this way may be an
+X of a later call: a chain of activations shares one buffer. Runs before `tir-to-usmp`,
+after `tir-reorder-for-memory` (the order decides where an input dies).
 """
 
 from __future__ import annotations
@@ -29,10 +29,8 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    DictionaryAttr,
     IntegerAttr,
     ModuleOp,
-    StringAttr,
     i64,
 )
 from xdsl.ir import Block, Operation, SSAValue
@@ -43,7 +41,7 @@ from usmp_dialect.analysis.entry_calls import statement_call
 from usmp_dialect.analysis.in_place import elementwise_pairs, in_place_pairs
 from usmp_dialect.analysis.tir_liveness import aliases, io_mark
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import IN_PLACE_ATTR, IN_PLACE_RESULTS_ATTR
+from usmp_dialect.dialects.usmp import IN_PLACE_ATTR, IN_PLACE_RESULTS_ATTR, InPlaceResultsAttr
 from usmp_dialect.lowering.allocations_to_usmp import (
     takes_its_pools,
     tir_program_before_lowering,
@@ -130,7 +128,7 @@ class TirInPlaceResults(ModulePass):
                     [ArrayAttr([IntegerAttr(i, i64), IntegerAttr(j, i64)]) for i, j in pairs]
                 )
         block = entry.body.block
-        shared: dict[str, StringAttr] = {}
+        shared: dict[str, str] = {}
         for statement in list(block.ops):
             callee = statement_call(statement, functions)
             if callee is None:
@@ -139,11 +137,11 @@ class TirInPlaceResults(ModulePass):
             for i, j in in_place_pairs(functions[name]):
                 if (found := self._pair(block, statement, args, i, j)) is not None:
                     x, y = found
-                    shared[tir.allocation_name(y) or ""] = StringAttr(tir.allocation_name(x) or "")
+                    shared[tir.allocation_name(y) or ""] = tir.allocation_name(x) or ""
                     _share(x, y, block)
                     break
         if shared:
-            entry.attributes[IN_PLACE_RESULTS_ATTR] = DictionaryAttr(shared)
+            entry.attributes[IN_PLACE_RESULTS_ATTR] = InPlaceResultsAttr(shared)
 
     def _pair(
         self, block: Block, call: Operation, args: list[SSAValue], i: int, j: int

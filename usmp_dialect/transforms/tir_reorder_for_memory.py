@@ -14,10 +14,11 @@ compute its arguments, into that order, and keeps the new order only when the li
 `tir-to-usmp` computes from it has no higher max-live than the file's order (that
 liveness sees inside each call; the graph does not).
 
-An entry it reorders records so in `usmp.schedule` (a string the report prints): the
-order's peak against the file's, whether it is proven least, and the calls' new order by
-their indices in the file. An entry whose body is not a plain sequence of calls (a loop,
-a store among them) is left as it is, as is one whose file order is already least.
+An entry it reorders records so in `usmp.schedule` (a `#usmp.schedule<...>`, which the
+report prints): the order's peak against the file's, whether it is proven least, and the
+calls' new order by their indices in the file. An entry whose body is not a plain
+sequence of calls (a loop, a store among them) is left as it is, as is one whose file
+order is already least.
 Runs before `tir-to-usmp` (`--plan-pools` runs it first unless `--no-reorder`).
 """
 
@@ -26,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
@@ -34,7 +35,7 @@ from usmp_dialect.analysis.entry_calls import entry_calls
 from usmp_dialect.analysis.tir_liveness import tir_liveness
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import SCHEDULE_ATTR
+from usmp_dialect.dialects.usmp import SCHEDULE_ATTR, ScheduleAttr
 from usmp_dialect.lowering.allocations_to_usmp import (
     takes_its_pools,
     tir_program_before_lowering,
@@ -116,9 +117,10 @@ class TirReorderForMemory(ModulePass):
             _place(calls.groups, tuple(range(len(calls.groups))))
             return
         file_peak = order_peak(calls.graph, range(len(calls.groups)))
-        proven = "proven least" if schedule.exact else "not proven least"
-        entry.attributes[SCHEDULE_ATTR] = StringAttr(
-            f"reordered: peak {schedule.peak} bytes against the file's {file_peak} "
-            f"({proven}): {', '.join('@' + calls.callees[i] for i in schedule.order)} "
-            f"(the file's calls {', '.join(map(str, schedule.order))})"
+        entry.attributes[SCHEDULE_ATTR] = ScheduleAttr(
+            schedule.peak,
+            file_peak,
+            schedule.exact,
+            schedule.order,
+            [calls.callees[i] for i in schedule.order],
         )

@@ -31,6 +31,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from usmp_dialect.analysis.module_problem import ModuleProblem, build_problem
 from usmp_dialect.analysis.traffic import buffer_traffic
 from usmp_dialect.diagnostics import UsmpError, warn
 from usmp_dialect.dialects.usmp import (
@@ -38,16 +39,13 @@ from usmp_dialect.dialects.usmp import (
     OVERFLOW_ATTR,
     PLAN_ATTR,
     LivenessOp,
-    ModuleProblem,
     PlanAttr,
-    build_problem,
-    i64_attr,
     module_liveness,
     module_pools,
     module_usmp_ops,
 )
+from usmp_dialect.dialects.usmp_syntax import i64_attr
 from usmp_dialect.lowering.allocations_to_usmp import pending_allocations
-from usmp_dialect.planning.algorithms.canonical_search import search_lower_bounds
 from usmp_dialect.planning.budget import (
     DEFAULT_ALGORITHM,
     DEFAULT_EFFORT,
@@ -94,7 +92,7 @@ def plan_module_problem(
 
 
 def plan_summary(algorithm: str, plan: Plan) -> PlanAttr:
-    return PlanAttr(algorithm, plan.proven_optimal, plan.time_capped, search_lower_bounds(plan))
+    return PlanAttr(algorithm, plan.proven_optimal, plan.time_capped, plan.lower_bound_by_pool())
 
 
 def write_plan(planned: ModuleProblem, plan: Plan, rewriter: PatternRewriter) -> None:

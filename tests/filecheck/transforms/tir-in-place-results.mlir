@@ -16,7 +16,7 @@
 // CHECK:     tir.prim_func @add(
 // CHECK-SAME: usmp.in_place = {{.}}[0 : i64, 2 : i64], [1 : i64, 2 : i64]]}
 // CHECK:      tir.prim_func @main(
-// CHECK-SAME:   usmp.in_place_results = {r = "h", total = "a"}}
+// CHECK-SAME:   usmp.in_place_results = #usmp.in_place_results<r = "h", total = "a">}
 // CHECK-NEXT:   %s = tir.alloc_buffer "s"
 // CHECK-NEXT:   %h = tir.alloc_buffer "h"
 // CHECK-NEXT:   %[[H:.*]] = tir.buffer_data %h
@@ -50,7 +50,7 @@
 // correct in place (element i is written after element i + 1 is read, as an SVDF's state
 // shift) though the TIR proof does not cover it. x dies at the first call; y does not.
 // DECLARED:     tir.prim_func @main(
-// DECLARED-SAME: usmp.in_place_results = {y = "x"}}
+// DECLARED-SAME: usmp.in_place_results = #usmp.in_place_results<y = "x">}
 // DECLARED:     tir.prim_func @shift(
 // DECLARED-SAME: usmp.in_place = {{.}}[0 : i64, 1 : i64]]}
 

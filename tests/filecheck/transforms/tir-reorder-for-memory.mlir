@@ -13,7 +13,7 @@
 // RUN: not usmp-opt %examples/pass_ordering/branches.mlir -p tir-to-usmp,tir-reorder-for-memory 2>&1 | filecheck %s --check-prefix=LATE
 
 // CHECK:      tir.prim_func @main
-// CHECK-SAME: usmp.schedule = "reordered: peak 288 bytes against the file's 528 (proven least): @widen, @narrow, @widen, @narrow, @add (the file's calls 0, 2, 1, 3, 4)"
+// CHECK-SAME: usmp.schedule = #usmp.schedule<peak = 288, file_peak = 528, proven_least = true, calls = [0 @widen, 2 @narrow, 1 @widen, 3 @narrow, 4 @add]>
 // CHECK:      %[[IN:.*]] = tir.buffer_data %inp
 // CHECK-NEXT: %[[A:.*]] = tir.buffer_data %wide_a
 // CHECK-NEXT: %[[TWO:.*]] = arith.constant 2.0
@@ -37,12 +37,12 @@
 // FILE-NOT:    schedule:
 
 // The order found is least already: a second run leaves it, and its record, as they are.
-// AGAIN:     usmp.schedule = "reordered: peak 288
+// AGAIN:     usmp.schedule = #usmp.schedule<peak = 288
 // AGAIN-NOT: usmp.schedule
 
 // A search that keeps one set of calls a layer is not proven least; here it still finds
 // the order.
-// BEAM: usmp.schedule = "reordered: peak 288 bytes against the file's 528 (not proven least)
+// BEAM: usmp.schedule = #usmp.schedule<peak = 288, file_peak = 528, proven_least = false
 
 // An entry with a statement among its calls (here a store) is left in the file's order.
 // LOOP:     tir.prim_func @main

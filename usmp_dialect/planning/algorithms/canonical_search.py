@@ -41,7 +41,7 @@ from usmp_dialect.planning.conflicts import (
     max_live_of,
     symmetric_conflicts,
 )
-from usmp_dialect.planning.problem import Plan, Problem, unique_values
+from usmp_dialect.planning.problem import Plan, Problem, ProvenLowerBound, unique_values
 
 MAX_SEARCH_BUFFERS = 2000
 """Beyond this many buffers in a pool the search's per-node cost (linear in the buffers)
@@ -514,7 +514,7 @@ class PoolSearchNotes(TypedDict, total=False):
     """Each capacity asked about, and its answer (`None`: the steps ran out)."""
     proven_lower_bound: int
     """No plan of the pool's buffers is smaller (the capacities below were proven too
-    small)."""
+    small): `improve_pool`'s answer, which `plan_search` moves to `Plan.lower_bounds`."""
 
 
 def search_notes(plan: Plan) -> dict[str, PoolSearchNotes]:
@@ -522,15 +522,6 @@ def search_notes(plan: Plan) -> dict[str, PoolSearchNotes]:
     searched = plan.notes.get("search", {})
     assert isinstance(searched, dict)
     return searched
-
-
-def search_lower_bounds(plan: Plan) -> dict[str, int]:
-    """Per pool the search ran on, the size it proved no plan goes below."""
-    return {
-        pool: notes["proven_lower_bound"]
-        for pool, notes in search_notes(plan).items()
-        if "proven_lower_bound" in notes
-    }
 
 
 def improve_pool(
@@ -694,6 +685,7 @@ def improve_plan(
     assignment_fixed = all(len(c) == 1 for c in problem.candidates)
     all_proven = True
     pool_notes: dict[str, PoolSearchNotes] = {}
+    bounds: list[ProvenLowerBound] = []
     used = unique_values(pool).tolist()
     for index in used:
         buffers = np.flatnonzero(pool == index)
@@ -725,11 +717,16 @@ def improve_plan(
         seconds -= min(spent, share)
         offset[buffers] = offsets
         all_proven &= proven
-        pool_notes[problem.pools[index].name] = notes
+        name = problem.pools[index].name
+        bound = notes.pop("proven_lower_bound", None)
+        if bound is not None:
+            bounds.append(ProvenLowerBound(name, bound))
+        pool_notes[name] = notes
     return Plan(
         pool=pool,
         offset=offset,
         proven_optimal=all_proven and assignment_fixed,
         time_capped=cap.hit,
+        lower_bounds=tuple(bounds),
         notes={**start_plan.notes, "search": pool_notes},
     )

@@ -20,7 +20,9 @@
 #if defined(__GNUC__)
 #define USMP_KERNEL static __attribute__((unused))
 #define USMP_INLINE static inline __attribute__((always_inline))
+#define USMP_NOINLINE static __attribute__((noinline))
 #else
+#define USMP_NOINLINE static
 #define USMP_KERNEL static
 #define USMP_INLINE static inline
 #endif
@@ -500,6 +502,141 @@ USMP_INLINE void usmp_conv_rows_x4(const int8_t* x, const int8_t* w, const void*
 }
 #endif
 
+#if defined(USMP_HELIUM)
+/* The bounds of usmp_conv_cols_x4's stack: a window's taps (3x3x64 and 10x4x1 fit), the
+ * output channels' constants. A larger convolution takes usmp_conv_rows_x4. */
+#define USMP_COLS 640
+#define USMP_CHANNELS 128
+
+/* n bytes of `value` at dst. */
+static void usmp_fill(int8_t* dst, int8_t value, int32_t n) {
+  const int8x16_t v = vdupq_n_s8(value);
+  for (int32_t k = 0; k < n; k += 16) vstrbq_p_s8(dst + k, v, vctp8q((uint32_t)(n - k)));
+}
+
+static void usmp_copy(int8_t* dst, const int8_t* src, int32_t n) {
+  for (int32_t k = 0; k < n; k += 16) {
+    const mve_pred16_t part = vctp8q((uint32_t)(n - k));
+    vstrbq_p_s8(dst + k, vldrbq_z_s8(src + k, part), part);
+  }
+}
+
+/* Four output channels of one pixel of usmp_conv_cols_x4 (`lanes` of them: the weights of
+ * the others are w0's): its window in `cols`, the channels' bias less the zero point's
+ * share in `inside`. */
+USMP_INLINE void usmp_cols_channels_x4(const int8_t* cols, const int8_t* w0, const int8_t* w1,
+                                       const int8_t* w2, const int8_t* w3, int32_t filter,
+                                       int32x4_t inside, int32x4_t multiplier, int32x4_t shift,
+                                       mve_pred16_t lanes, int8_t* out,
+                                       const struct usmp_conv* p) {
+  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  for (int32_t b = filter >> 4; b > 0; --b) {
+    const int8x16_t xv = vldrbq_s8(cols);
+    cols += 16;
+    a0 = vmladavaq_s8(a0, xv, vldrbq_s8(w0));
+    w0 += 16;
+    a1 = vmladavaq_s8(a1, xv, vldrbq_s8(w1));
+    w1 += 16;
+    a2 = vmladavaq_s8(a2, xv, vldrbq_s8(w2));
+    w2 += 16;
+    a3 = vmladavaq_s8(a3, xv, vldrbq_s8(w3));
+    w3 += 16;
+  }
+  if (filter & 15) {
+    const mve_pred16_t last = vctp8q((uint32_t)(filter & 15));
+    const int8x16_t xv = vldrbq_z_s8(cols, last);
+    a0 = vmladavaq_p_s8(a0, xv, vldrbq_z_s8(w0, last), last);
+    a1 = vmladavaq_p_s8(a1, xv, vldrbq_z_s8(w1, last), last);
+    a2 = vmladavaq_p_s8(a2, xv, vldrbq_z_s8(w2, last), last);
+    a3 = vmladavaq_p_s8(a3, xv, vldrbq_z_s8(w3, last), last);
+  }
+  const int32x4_t acc = vaddq_s32(usmp_lanes(a0, a1, a2, a3), inside);
+  vstrbq_p_s32(out, usmp_requantize_x4(acc, multiplier, shift, p), lanes);
+}
+
+/* One output pixel of usmp_conv_cols_x4, every channel. */
+USMP_INLINE void usmp_cols_pixel_x4(const int8_t* cols, const int8_t* w, const int32_t* inside,
+                                      const int32_t* multipliers, const int8_t* shifts,
+                                      int8_t* out, int32_t filter, const struct usmp_conv* p) {
+  const int32_t out_c = p->out_c;
+  int32_t c = 0;
+  for (; c + 4 <= out_c; c += 4) {
+    const int8_t* w0 = w + (ptrdiff_t)c * filter;
+    const int32x4_t multiplier =
+        multipliers ? vldrwq_s32(multipliers + c) : vdupq_n_s32(p->multiplier);
+    const int32x4_t shift = multipliers ? vldrbq_s32(shifts + c) : vdupq_n_s32(p->shift);
+    usmp_cols_channels_x4(cols, w0, w0 + filter, w0 + 2 * filter, w0 + 3 * filter, filter,
+                          vldrwq_s32(inside + c), multiplier, shift, vctp32q(4), out + c, p);
+  }
+  if (c < out_c) {
+    const int32_t left = out_c - c;
+    const mve_pred16_t lanes = vctp32q((uint32_t)left);
+    const int8_t* w0 = w + (ptrdiff_t)c * filter;
+    int32x4_t multiplier, shift;
+    usmp_scale_x4(multipliers, shifts, c, lanes, p, &multiplier, &shift);
+    usmp_cols_channels_x4(cols, w0, left > 1 ? w0 + filter : w0, left > 2 ? w0 + 2 * filter : w0,
+                          w0, filter, vldrwq_z_s32(inside + c, lanes), multiplier, shift, lanes,
+                          out + c, p);
+  }
+}
+
+/* CONV_2D of a window of at most USMP_COLS taps, pixel by pixel: the window copied into
+ * `cols` in the filter's order (an im2col of one pixel), a tap outside the input as the
+ * input's zero point, so that every window is one dot product of `filter` bytes less the
+ * zero point's share of the whole filter (no edge case); four output channels a time
+ * share each load of the window. Each channel's bias less that share is taken once, into
+ * `inside`. */
+static void usmp_conv_cols_x4(const int8_t* x, const int8_t* w, const void* bias,
+                              const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                              const struct usmp_conv* params) {
+  const struct usmp_conv copy = *params; /* not reread after each store through y */
+  const struct usmp_conv* p = &copy;
+  int8_t cols[USMP_COLS];
+  int32_t inside[USMP_CHANNELS];
+  const int32_t filter = p->k_h * p->k_w * p->in_c, out_c = p->out_c;
+  const int32_t x_row = p->in_w * p->in_c, w_row = p->k_w * p->in_c, y_row = p->out_w * out_c;
+  const int8_t zp = (int8_t)p->input_zp;
+  const ptrdiff_t x_size = (ptrdiff_t)p->in_rows * x_row;
+  for (int32_t c = 0; c < out_c; ++c)
+    inside[c] = usmp_bias(bias, p->bias_bytes, c) -
+                p->input_zp * usmp_sum(w + (ptrdiff_t)c * filter, filter);
+  int32_t begin, end;
+  usmp_row_range(p, &begin, &end);
+  for (int32_t oy = begin; oy < end; ++oy) {
+    const int32_t y0 = oy * p->stride_h - p->pad_top;
+    int32_t kh0, kh1;
+    usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
+    int8_t* out = y + usmp_row_at(oy, p->out_rows, y_row);
+    const int8_t* x_first = x + usmp_row_at(y0 + kh0, p->in_rows, x_row);
+    for (int32_t ox = 0; ox < p->out_w; ++ox, out += out_c) {
+      const int32_t x0 = ox * p->stride_w - p->pad_left;
+      int32_t kw0, kw1;
+      usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
+      const int32_t before = kw0 * p->in_c, run = (kw1 - kw0) * p->in_c;
+      const int8_t* xr = x_first + (ptrdiff_t)(x0 + kw0) * p->in_c;
+      int8_t* dst = cols + (ptrdiff_t)kh0 * w_row;
+      usmp_fill(cols, zp, kh0 * w_row);
+      const int8_t* limit = x + x_size;
+      if (run == w_row) { /* the window's rows whole: copies only */
+        for (int32_t kh = kh0; kh < kh1; ++kh, dst += w_row) {
+          usmp_copy(dst, xr, w_row);
+          xr = usmp_next_row(xr, x_row, limit, x_size);
+        }
+      } else {
+        for (int32_t kh = kh0; kh < kh1; ++kh, dst += w_row) {
+          usmp_fill(dst, zp, before);
+          usmp_copy(dst + before, xr, run);
+          usmp_fill(dst + before + run, zp, w_row - before - run);
+          xr = usmp_next_row(xr, x_row, limit, x_size);
+        }
+      }
+      usmp_fill(dst, zp, (p->k_h - kh1) * w_row);
+      usmp_cols_pixel_x4(cols, w, inside, multipliers, shifts, out, filter, p);
+    }
+  }
+}
+#endif
+
 /* CONV_2D of NHWC x by OHWI w (dilation 1, one group). A window's row of taps inside
  * the input is contiguous in x and in w: one dot product. */
 USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias,
@@ -522,6 +659,10 @@ USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias
     return;
   }
 #if defined(USMP_HELIUM)
+  if (p->k_h * p->k_w * p->in_c <= USMP_COLS && p->out_c <= USMP_CHANNELS) {
+    usmp_conv_cols_x4(x, w, bias, multipliers, shifts, y, p);
+    return;
+  }
   /* Two copies: an input in a rolling buffer (a window may cross its end) or not. */
   if (p->in_rows < p->in_h)
     usmp_conv_rows_x4(x, w, bias, multipliers, shifts, y, p, 1);
@@ -563,10 +704,23 @@ USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias
 }
 
 #if defined(USMP_HELIUM)
-/* Sum of x * w over `rows` x `cols` taps of four channels (steps as usmp_taps_p_x4). */
-static int32x4_t usmp_products_x4(const int8_t* x, const int8_t* w, int32_t rows, int32_t cols,
-                                  int32_t x_row, int32_t w_row, int32_t channels) {
+/* Sum of x * w over `rows` x `cols` taps of four channels (steps as usmp_taps_p_x4). This
+ * and the next two are not inlined: inlined, their loops took the registers of the
+ * depthwise's pixel loop (vww +7%). */
+USMP_NOINLINE int32x4_t usmp_products_x4(const int8_t* x, const int8_t* w, int32_t rows,
+                                         int32_t cols, int32_t x_row, int32_t w_row,
+                                         int32_t channels) {
   int32x4_t acc = vdupq_n_s32(0);
+  if (cols == 3) { /* as usmp_products2_x4's */
+    for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+      const int8_t* x2 = x + 2 * channels;
+      const int8_t* w2 = w + 2 * channels;
+      acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(x), vldrbq_s32(w)));
+      acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(x + channels), vldrbq_s32(w + channels)));
+      acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(x2), vldrbq_s32(w2)));
+    }
+    return acc;
+  }
   for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
     const int8_t* xt = x;
     const int8_t* wt = w;
@@ -576,12 +730,61 @@ static int32x4_t usmp_products_x4(const int8_t* x, const int8_t* w, int32_t rows
   return acc;
 }
 
+/* usmp_products_x4 of a window cut by the input's edge, and in *weights the sum of the
+ * weights of its taps (the share of the zero point): the loads unpredicated. */
+USMP_NOINLINE int32x4_t usmp_cut_products_x4(const int8_t* x, const int8_t* w, int32_t rows,
+                                             int32_t cols, int32_t x_row, int32_t w_row,
+                                             int32_t channels, int32x4_t* weights) {
+  int32x4_t acc = vdupq_n_s32(0), sum = vdupq_n_s32(0);
+  if (cols == 2 || cols == 3) { /* the usual cut of a 3x3 window: its rows unrolled */
+    for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+      const int32x4_t w0 = vldrbq_s32(w), w1 = vldrbq_s32(w + channels);
+      acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(x), w0));
+      acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(x + channels), w1));
+      sum = vaddq_s32(sum, vaddq_s32(w0, w1));
+      if (cols == 3) {
+        const int32x4_t w2 = vldrbq_s32(w + 2 * channels);
+        acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(x + 2 * channels), w2));
+        sum = vaddq_s32(sum, w2);
+      }
+    }
+    *weights = sum;
+    return acc;
+  }
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+    const int8_t* xt = x;
+    const int8_t* wt = w;
+    for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels) {
+      const int32x4_t wv = vldrbq_s32(wt);
+      acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(xt), wv));
+      sum = vaddq_s32(sum, wv);
+    }
+  }
+  *weights = sum;
+  return acc;
+}
+
 /* usmp_products_x4 of two windows `next` bytes apart (two output pixels of a row): one
  * load of the weights for both; the second's sum in *second. */
-static int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int32_t rows,
-                                   int32_t cols, int32_t x_row, int32_t w_row,
-                                   int32_t channels, int32_t next, int32x4_t* second) {
+USMP_NOINLINE int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int32_t rows,
+                                          int32_t cols, int32_t x_row, int32_t w_row,
+                                          int32_t channels, int32_t next,
+                                          int32x4_t* second) {
   int32x4_t acc0 = vdupq_n_s32(0), acc1 = vdupq_n_s32(0);
+  if (cols == 3) { /* a 3-wide window (the usual), its row unrolled */
+    for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+      const int32x4_t w0 = vldrbq_s32(w), w1 = vldrbq_s32(w + channels);
+      const int32x4_t w2 = vldrbq_s32(w + 2 * channels);
+      acc0 = vaddq_s32(acc0, vmulq_s32(vldrbq_s32(x), w0));
+      acc1 = vaddq_s32(acc1, vmulq_s32(vldrbq_s32(x + next), w0));
+      acc0 = vaddq_s32(acc0, vmulq_s32(vldrbq_s32(x + channels), w1));
+      acc1 = vaddq_s32(acc1, vmulq_s32(vldrbq_s32(x + next + channels), w1));
+      acc0 = vaddq_s32(acc0, vmulq_s32(vldrbq_s32(x + 2 * channels), w2));
+      acc1 = vaddq_s32(acc1, vmulq_s32(vldrbq_s32(x + next + 2 * channels), w2));
+    }
+    *second = acc1;
+    return acc0;
+  }
   for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
     const int8_t* xt = x;
     const int8_t* wt = w;
@@ -593,6 +796,32 @@ static int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int32_t row
   }
   *second = acc1;
   return acc0;
+}
+
+/* Four output pixels of a row (their windows `next` bytes apart, whole) of four channels:
+ * one load of the weights for the four, each pixel's products plus `inside` requantized
+ * and stored at `out` a pixel (`channels` bytes) apart. */
+USMP_NOINLINE void usmp_pixels4_x4(const int8_t* x, const int8_t* w, int32_t rows, int32_t cols,
+                                   int32_t x_row, int32_t w_row, int32_t channels, int32_t next,
+                                   int8_t* out, int32x4_t inside, int32x4_t multiplier,
+                                   int32x4_t shift, mve_pred16_t lanes,
+                                   const struct usmp_conv* p) {
+  int32x4_t a0 = inside, a1 = inside, a2 = inside, a3 = inside;
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+    const int8_t* xt = x;
+    const int8_t* wt = w;
+    for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels) {
+      const int32x4_t wv = vldrbq_s32(wt);
+      a0 = vaddq_s32(a0, vmulq_s32(vldrbq_s32(xt), wv));
+      a1 = vaddq_s32(a1, vmulq_s32(vldrbq_s32(xt + next), wv));
+      a2 = vaddq_s32(a2, vmulq_s32(vldrbq_s32(xt + 2 * next), wv));
+      a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(xt + 3 * next), wv));
+    }
+  }
+  vstrbq_p_s32(out, usmp_requantize_x4(a0, multiplier, shift, p), lanes);
+  vstrbq_p_s32(out + channels, usmp_requantize_x4(a1, multiplier, shift, p), lanes);
+  vstrbq_p_s32(out + 2 * channels, usmp_requantize_x4(a2, multiplier, shift, p), lanes);
+  vstrbq_p_s32(out + 3 * channels, usmp_requantize_x4(a3, multiplier, shift, p), lanes);
 }
 
 /* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every pixel of the
@@ -652,6 +881,13 @@ USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const 
                                                 channels, zp, lanes));
             acc = vaddq_s32(b, acc);
           }
+        } else if (full && rows == p->k_h && cols == p->k_w && ox + 3 < p->out_w &&
+                   x0 + 3 * p->stride_w + p->k_w <= p->in_w) {
+          usmp_pixels4_x4(xs, ws, rows, cols, x_row, w_row, channels, p->stride_w * channels,
+                          out, inside, multiplier, shift, lanes, p);
+          ox += 3;
+          out += 3 * channels;
+          continue;
         } else if (full && rows == p->k_h && cols == p->k_w && ox + 1 < p->out_w &&
             next + p->k_w <= p->in_w) {
           int32x4_t acc1;
@@ -664,7 +900,11 @@ USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const 
           out += channels;
         } else if (full && rows == p->k_h && cols == p->k_w)
           acc = vaddq_s32(inside, usmp_products_x4(xs, ws, rows, cols, x_row, w_row, channels));
-        else
+        else if (full) {
+          int32x4_t weights_in;
+          acc = usmp_cut_products_x4(xs, ws, rows, cols, x_row, w_row, channels, &weights_in);
+          acc = vaddq_s32(b, vsubq_s32(acc, vmulq_n_s32(weights_in, p->input_zp)));
+        } else
           acc = vaddq_s32(b, usmp_taps_p_x4(xs, ws, rows, cols, x_row, w_row, channels, zp, lanes));
         vstrbq_p_s32(out, usmp_requantize_x4(acc, multiplier, shift, p), lanes);
       }
@@ -714,6 +954,52 @@ static int32_t usmp_depthwise_pixel_x4(const int8_t* xs, const int8_t* ws, int32
 }
 #endif
 
+#if defined(USMP_HELIUM)
+/* DEPTHWISE_CONV_2D of a depth multiplier of 4k: four output channels of one input channel
+ * a time, its value times four weights (VMLA by a scalar). Its own function: in
+ * usmp_depthwise_s8's loops the compiler spilled this one's pointers. */
+USMP_NOINLINE void usmp_depthwise_multiplier_x4(const int8_t* x, const int8_t* w,
+                                                const void* bias, const int32_t* multipliers,
+                                                const int8_t* shifts, int8_t* y,
+                                                const struct usmp_conv* params) {
+  const struct usmp_conv copy = *params; /* not reread after each store through y */
+  const struct usmp_conv* p = &copy;
+  const int32_t in_c = p->in_c, out_c = p->out_c, m = p->out_c / p->in_c;
+  const int32_t x_row = p->in_w * in_c, w_row = p->k_w * out_c;
+  const int8_t* limit = x + (ptrdiff_t)p->in_rows * x_row;
+  int32_t begin, end;
+  usmp_row_range(p, &begin, &end);
+  for (int32_t oy = begin; oy < end; ++oy) {
+    const int32_t y0 = oy * p->stride_h - p->pad_top;
+    int32_t kh0, kh1;
+    usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
+    const int8_t* x_first = x + usmp_row_at(y0 + kh0, p->in_rows, x_row);
+    int8_t* out = y + usmp_row_at(oy, p->out_rows, p->out_w * out_c);
+    for (int32_t ox = 0; ox < p->out_w; ++ox, out += out_c) {
+      const int32_t x0 = ox * p->stride_w - p->pad_left;
+      int32_t kw0, kw1;
+      usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
+      const int32_t rows = kh1 - kh0, cols = kw1 - kw0;
+      const int8_t* window = x_first + (ptrdiff_t)(x0 + kw0) * in_c;
+      const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * out_c;
+      for (int32_t c = 0; c < out_c; c += 4) {
+        int32x4_t acc = vdupq_n_s32(0);
+        const int8_t* xr = window + c / m;
+        const int8_t* wr = ws + c;
+        for (int32_t r = 0; r < rows; ++r, wr += w_row) {
+          const int8_t* xt = xr;
+          const int8_t* wt = wr;
+          for (int32_t t = 0; t < cols; ++t, xt += in_c, wt += out_c)
+            acc = vmlaq_n_s32(acc, vldrbq_s32(wt), *xt - p->input_zp);
+          xr = usmp_next_row(xr, x_row, limit, limit - x);
+        }
+        usmp_store_x4(out, acc, c, vctp32q(4), bias, multipliers, shifts, p);
+      }
+    }
+  }
+}
+#endif
+
 /* DEPTHWISE_CONV_2D of NHWC x by w [1, KH, KW, C x M] (M the depth multiplier: output
  * channel c reads input channel c / M), dilation 1. */
 USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void* bias,
@@ -726,6 +1012,10 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
       usmp_depthwise_rows_x4(x, w, bias, multipliers, shifts, y, p, 1);
     else
       usmp_depthwise_rows_x4(x, w, bias, multipliers, shifts, y, p, 0);
+    return;
+  }
+  if (m % 4 == 0) {
+    usmp_depthwise_multiplier_x4(x, w, bias, multipliers, shifts, y, p);
     return;
   }
 #endif
@@ -742,24 +1032,7 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
       usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
       int8_t* out = y + usmp_row_at(oy, p->out_rows, p->out_w * out_c) + (ptrdiff_t)ox * out_c;
       int32_t c = 0;
-#if defined(USMP_HELIUM)
-      const int32_t rows = kh1 - kh0, cols = kw1 - kw0;
-      const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * out_c;
-      if (m % 4 == 0) {
-        /* Four output channels of one input channel: its value times four weights. */
-        for (; c < out_c; c += 4) {
-          int32x4_t acc = vdupq_n_s32(0);
-          for (int32_t r = 0; r < rows; ++r) {
-            const int8_t* xt = x + usmp_row_at(y0 + kh0 + r, p->in_rows, x_row) +
-                               (ptrdiff_t)(x0 + kw0) * in_c + c / m;
-            const int8_t* wt = ws + (ptrdiff_t)r * p->k_w * out_c + c;
-            for (int32_t t = 0; t < cols; ++t, xt += in_c, wt += out_c)
-              acc = vmlaq_n_s32(acc, vldrbq_s32(wt), *xt - p->input_zp);
-          }
-          usmp_store_x4(out, acc, c, vctp32q(4), bias, multipliers, shifts, p);
-        }
-      }
-#elif defined(USMP_DSP)
+#if defined(USMP_DSP)
       if (m == 1) {
         const int8_t* xs = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * in_c;
         const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * out_c;

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from usmp_dialect.tvm.relax.lowering import RelaxImportError
+from usmp_dialect.tvm.relax.to_tir import RelaxImportError
 
 
 def dims_text(dims: Sequence[int | str]) -> str:

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FloatAttr, IntegerA
 from xdsl.ir import Operation
 
 from usmp_dialect.tvm.model_files.tensor_names import tensor_name
-from usmp_dialect.tvm.relax.lowering import sanitize
+from usmp_dialect.tvm.relax.to_tir import sanitize
 
 IO_QUANTIZATION_ATTR = "usmp.io_quantization"
 

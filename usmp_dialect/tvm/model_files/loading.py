@@ -1,5 +1,5 @@
 """Model files, `.tflite` and `.onnx`, through TVM 0.27's own Relax frontends into the
-`(mod, weights)` that `usmp_dialect.tvm.relax.lowering` lowers, as `--import-relax` does.
+`(mod, weights)` that `usmp_dialect.tvm.relax.to_tir` lowers, as `--import-relax` does.
 
     load_model_file(path, kind, input_shapes) -> (mod, weights)   kind: "tflite", "onnx"
     import_model_file(path, kind, input_shapes, lowering) -> ModuleOp
@@ -11,7 +11,7 @@ module whose entry is `main` with the weights already bound as constants (TFLite
 lists copies of them in a `params` attribute); here the entry becomes `forward`, the
 attribute is dropped, and the weights dict is empty: the lowering folds the constants
 exactly as it folds bound weights. Input names are the model's own (the ONNX frontend's
-own renaming is off; `lower_model` makes any name a TIR name). An ONNX model's shape
+own renaming is off; `model_to_tir` makes any name a TIR name). An ONNX model's shape
 computations are folded first (`onnx_shapes`), its dynamic input dims fixed by
 `input_shapes`. A TFLite model's inputs have the file's static shapes, or those
 `input_shapes` gives (a dim the file lets a caller resize, -1 in its shape signature:
@@ -76,8 +76,8 @@ from usmp_dialect.tvm.model_files.tflite_state import (
 )
 from usmp_dialect.tvm.model_files.tflite_structure import check_structure
 from usmp_dialect.tvm.relax.dynamic_results import unlowerable_op
-from usmp_dialect.tvm.relax.lowering import RelaxImportError, import_relax, sanitize, shape_text
 from usmp_dialect.tvm.relax.names import ENTRY
+from usmp_dialect.tvm.relax.to_tir import RelaxImportError, import_relax, sanitize, shape_text
 from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, Lowering, Stages, unshown
 
 KINDS = ("tflite", "onnx")
@@ -551,7 +551,7 @@ def model_file_kind(path: str) -> str:
 def load_model_file(
     path: str, kind: str, input_shapes: Mapping[str, Sequence[int]] | None = None
 ) -> tuple[Any, dict[str, np.ndarray]]:
-    """A TFLite or ONNX model file (`kind`) as `(mod, weights)` for `tvm.relax.lowering`;
+    """A TFLite or ONNX model file (`kind`) as `(mod, weights)` for `tvm.relax.to_tir`;
     `input_shapes` fixes an ONNX model's dynamic input dims, or a TFLite model's (one it
     lets a caller resize)."""
     if kind == "tflite":

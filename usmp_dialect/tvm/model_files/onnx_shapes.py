@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from usmp_dialect.tvm.model_files.input_shapes import fixed_input_shapes
-from usmp_dialect.tvm.relax.lowering import RelaxImportError
+from usmp_dialect.tvm.relax.to_tir import RelaxImportError
 
 _SHAPE_OPS = frozenset({"Shape", "Size"})
 # Constants this small are shapes, axes, scalars (the `Cast` of a `Constant` shape part),

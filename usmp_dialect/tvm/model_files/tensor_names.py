@@ -12,7 +12,7 @@ names, so the two methods that hold them are wrapped while the frontend runs (an
 restored after) to record `(name, expr)` pairs.
 
 `with_file_names` then makes each named constant a weight param of that name (the weights
-dict holds its array: `lower_model` binds it back and names what is folded from it after
+dict holds its array: `model_to_tir` binds it back and names what is folded from it after
 it) and renames each var the file names. Names are `sanitize`d and kept unique by
 appending `_` (the first in the function's order keeps the name).
 
@@ -34,8 +34,8 @@ from tvm.relax.frontend.onnx import onnx_frontend as onnx
 from tvm.relax.frontend.tflite import tflite_frontend as tflite
 
 from usmp_dialect.tvm.relax.fused_names import renamed
-from usmp_dialect.tvm.relax.lowering import OUTPUT_NAMES_ATTR, sanitize
 from usmp_dialect.tvm.relax.names import fresh_name
+from usmp_dialect.tvm.relax.to_tir import OUTPUT_NAMES_ATTR, sanitize
 
 
 @contextlib.contextmanager

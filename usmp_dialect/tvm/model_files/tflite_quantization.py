@@ -17,7 +17,7 @@ import numpy as np
 
 from usmp_dialect.tvm.model_files.tensor_names import tensor_name
 from usmp_dialect.tvm.model_files.tflite_operators import tensor_shape
-from usmp_dialect.tvm.relax.lowering import RelaxImportError
+from usmp_dialect.tvm.relax.to_tir import RelaxImportError
 
 _INTEGERS: dict[str, type[np.integer]] = {"INT4": np.int8, "INT8": np.int8, "UINT8": np.uint8}
 _INTEGERS |= {"INT16": np.int16, "INT32": np.int32, "UINT16": np.uint16, "INT64": np.int64}

@@ -55,7 +55,7 @@ from usmp_dialect.tvm.model_files.tflite_lstm import convert_lstm
 from usmp_dialect.tvm.model_files.tflite_operators import CorrectedConverter, tensor_shape
 from usmp_dialect.tvm.model_files.tflite_svdf import convert_svdf
 from usmp_dialect.tvm.model_files.tflm_signal import CARRYING_SIGNAL_CONVERTERS, signal_converters
-from usmp_dialect.tvm.relax.lowering import STATE_COUNT_ATTR, STATE_INITIAL_ATTR
+from usmp_dialect.tvm.relax.to_tir import STATE_COUNT_ATTR, STATE_INITIAL_ATTR
 
 # Quantized operators converted here (an integer LSTM is refused by `tflite_lstm`, saying
 # why, where TVM's check says only that it is quantized).

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from usmp_dialect.tvm.relax.lowering import RelaxImportError
+from usmp_dialect.tvm.relax.to_tir import RelaxImportError
 
 
 class _Corrupt(Exception):

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.tvm.relax.lowering import RelaxImportError, import_relax
+from usmp_dialect.tvm.relax.to_tir import RelaxImportError, import_relax
 from usmp_dialect.tvm_options import DEFAULT_LOWERING, Lowering, Stages, unshown
 
 # The path ends at the first `.py:`, so a string argument may hold `:` and `)`.

@@ -40,7 +40,9 @@ from usmp_dialect.dialects.usmp import (
     IOOffsetsAttr,
     NameMapAttr,
     PoolSizesAttr,
+    ScheduleAttr,
 )
+from usmp_dialect.dialects.usmp_records import io_offsets_dictionary
 from usmp_dialect.tvm.tvmscript.nodes import (
     LOGICAL_NODE_OF_OP,
     NODE_OF_CMPF,
@@ -156,7 +158,9 @@ def attribute_to_tvm(attr: Attribute, op: Operation) -> Any:
     if isinstance(attr, DictionaryAttr):
         return {k: attribute_to_tvm(v, op) for k, v in attr.data.items()}
     if isinstance(attr, IOOffsetsAttr):
-        return attribute_to_tvm(attr.to_legacy(), op)
+        return attribute_to_tvm(io_offsets_dictionary(attr), op)
+    if isinstance(attr, ScheduleAttr):
+        return attr.text
     if isinstance(attr, PoolSizesAttr):
         return attr.by_pool
     if isinstance(attr, NameMapAttr):

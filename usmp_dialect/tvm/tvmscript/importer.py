@@ -38,7 +38,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from usmp_dialect.diagnostics import LocatedError, UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.dialects.usmp import typed_records
+from usmp_dialect.dialects.usmp_records import typed_records
 from usmp_dialect.tvm.tvmscript.nodes import BINARY_NODES, COMPARE_NODES, FOR_KIND_BY_TVM, binary_op
 
 

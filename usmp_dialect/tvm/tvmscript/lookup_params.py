@@ -36,8 +36,8 @@ from usmp_dialect.analysis.tir_entry import prim_funcs
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import CONSTANTS_ATTR
 from usmp_dialect.formats.constant_pool import set_constant_values
-from usmp_dialect.tvm.relax.lowering import var_names
 from usmp_dialect.tvm.relax.nodes import nodes_of
+from usmp_dialect.tvm.relax.to_tir import var_names
 from usmp_dialect.tvm.tvmscript.emitter import tvm_attrs
 from usmp_dialect.tvm.tvmscript.importer import TVMScriptError, import_module, parse_tvmscript
 from usmp_dialect.tvm.tvmscript.run import entry_name

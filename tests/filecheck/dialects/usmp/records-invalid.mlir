@@ -140,3 +140,68 @@ func.func @f() attributes {usmp.state = {s = 1 : i64}} {
   func.return
 }
 // CHECK: usmp.state {{.*}} has no s of the right kind; write usmp.state as #usmp.state<...>
+
+// -----
+
+// The records of the schedule passes and of a model's state.
+func.func @f() attributes {usmp.schedule = #usmp.schedule<peak = -1, file_peak = 528, proven_least = true, calls = [0 @f]>} {
+  func.return
+}
+// CHECK: usmp.schedule's peak must not be negative, got -1
+
+// -----
+
+func.func @f() attributes {usmp.schedule = #usmp.schedule<peak = 288, file_peak = -528, proven_least = true, calls = [0 @f]>} {
+  func.return
+}
+// CHECK: usmp.schedule's file_peak must not be negative, got -528
+
+// -----
+
+func.func @f() attributes {usmp.schedule = #usmp.schedule<peak = 288, file_peak = 528, proven_least = false, calls = [0 @f, 2 @g, 0 @h]>} {
+  func.return
+}
+// CHECK: usmp.schedule's calls [0, 2, 0] are not an order of the file's 3 calls (each of 0 to 2 once)
+
+// -----
+
+func.func @f() attributes {usmp.in_place_results = #usmp.in_place_results<y = "">} {
+  func.return
+}
+// CHECK: usmp.in_place_results names the input result 'y' is computed over, got ""
+
+// -----
+
+func.func @f() attributes {usmp.in_place_results = #usmp.in_place_results<y = "y">} {
+  func.return
+}
+// CHECK: usmp.in_place_results computes 'y' over itself: a result goes over another buffer
+
+// -----
+
+func.func @f() attributes {usmp.state_values = #usmp.state_values<s = dense<[1, 2]> : tensor<2xi8>>} {
+  func.return
+}
+// CHECK: usmp.state_values of 's' must be a dense_resource, got dense<[1, 2]> : tensor<2xi8>
+
+// -----
+
+func.func @f() attributes {usmp.state_values = #usmp.state_values<"" = dense<[1, 2]> : tensor<2xi8>>} {
+  func.return
+}
+// CHECK: usmp.state_values names each variable; a name is empty
+
+// -----
+
+// The sentence tir-reorder-for-memory wrote before #usmp.schedule reads; another does not.
+func.func @f() attributes {usmp.schedule = "reordered somehow"} {
+  func.return
+}
+// CHECK: usmp.schedule "reordered somehow" is not the sentence it was written as; write usmp.schedule as #usmp.schedule<...>
+
+// -----
+
+func.func @f() attributes {usmp.state_values = {s = dense<[1, 2]> : tensor<2xi8>}} {
+  func.return
+}
+// CHECK: usmp.state_values {{.*}} has no s of the right kind; write usmp.state_values as #usmp.state_values<...>

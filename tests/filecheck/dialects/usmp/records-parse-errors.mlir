@@ -30,3 +30,15 @@ func.func @f() attributes {usmp.io_offsets = #usmp.io_offsets<x = #usmp.io_offse
   func.return
 }
 // CHECK: Expected `input`, `output`, `input_output`, `constant`, or `state`
+
+// -----
+func.func @f() attributes {usmp.schedule = #usmp.schedule<peak = 288, file_peak = 528, proven_least = true, calls = [0 widen]>} {
+  func.return
+}
+// CHECK: expect symbol name
+
+// -----
+func.func @f() attributes {usmp.schedule = #usmp.schedule<peak = 9223372036854775808, file_peak = 528, proven_least = true, calls = [0 @widen]>} {
+  func.return
+}
+// CHECK: usmp.schedule peak 9223372036854775808 is past the limit of 2**63-1

@@ -33,4 +33,20 @@ builtin.module attributes {usmp.plan = #usmp.plan<"exact", proven_optimal = true
   func.func @empty() attributes {usmp.pools = #usmp.pool_sizes<>, usmp.io_offsets = #usmp.io_offsets<>, one = #usmp.io_offset<output "sram"[64] : memref<8xi32>>} {
     func.return
   }
+  // What the schedule passes hand on: the order `tir-reorder-for-memory` gave the calls
+  // (each call's index in the file's order, its callee), the results `tir-in-place-results`
+  // computes over an input; and the first value of each state variable, its bytes among
+  // the file's blobs.
+  // CHECK: func.func @scheduled() attributes {usmp.schedule = #usmp.schedule<peak = 288, file_peak = 528, proven_least = true, calls = [1 @g, 0 @f, 2 @"a b"]>, usmp.in_place_results = #usmp.in_place_results<y = "x", "r 2" = "h">, usmp.state_values = #usmp.state_values<s = dense_resource<s> : tensor<4xi8>, "t 2" = dense_resource<t> : tensor<2xi16>>}
+  func.func @scheduled() attributes {usmp.schedule = #usmp.schedule<peak = 288, file_peak = 528, proven_least = true, calls = [1 @g, 0 @f, 2 @"a b"]>, usmp.in_place_results = #usmp.in_place_results<y = "x", "r 2" = "h">, usmp.state_values = #usmp.state_values<s = dense_resource<s> : tensor<4xi8>, "t 2" = dense_resource<t> : tensor<2xi16>>} {
+    func.return
+  }
 }
+{-#
+  dialect_resources: {
+    builtin: {
+      s: "0x0100000001020304",
+      t: "0x0100000005060708"
+    }
+  }
+#-}

@@ -1,8 +1,11 @@
-"""A Relax model (TVM 0.27) into AOT-style TIR, ready for `usmp-opt --plan-pools`.
+"""A Relax model (TVM 0.27) to AOT-style TIR, ready for `usmp-opt --plan-pools`.
+
+(Named after what it does: "lowering" in this project means a pass from one dialect to
+another, `*-to-usmp` and `usmp-to-*`, whose shared steps are `usmp_dialect/lowering/`.)
 
     import_relax(mod, weights) -> ModuleOp          the `tir` dialect
     relax_to_tir(mod, weights) -> tvm.IRModule      the same module as TVM TIR
-    lower_model(mod, weights) -> LoweredModel       and the arrays of its constant params
+    model_to_tir(mod, weights) -> TirModel          and the arrays of its constant params
     relax_planner_bytes(mod) -> int                 Relax's StaticPlanBlockMemory total
     relax_vm_outputs(mod, weights, inputs) -> list   the Relax VM's outputs, the reference
 
@@ -30,7 +33,7 @@ appended while a name is taken. A constant tensor is a bound weight an operator 
 the first, then the op: `fc1_weight_permute_dims`, see `folded_weights`), or any other
 (`R.const`, or one TVM's FoldConstant computed from those alone): `constant0`,
 `constant1`, ... in the order of first use, as Relay's AOT build turned constants into
-params; `lower_model` returns their arrays. `main` lists
+params; `model_to_tir` returns their arrays. `main` lists
 its weight and constant params as `"usmp.constants"` (empty if there are none), the state
 it keeps from run to run (its `"usmp.state_count"` last inputs and outputs) as `"usmp.state"`,
 its output params as `"usmp.outputs"` (what is an input and what an output is the model's signature,
@@ -754,7 +757,7 @@ def _buffer(name: str, ty: Any, what: str, at: Site) -> Any:
     return tirx.decl_buffer(shape, dtype, name)
 
 
-class LoweredModel(NamedTuple):
+class TirModel(NamedTuple):
     """A Relax model as AOT-style TIR, and the array of each of `main`'s constant params
     (its `usmp.constants`): the weight params, then the constant tensors the operators read
     (bound weights, tensors folded from them, the model's own)."""
@@ -770,16 +773,16 @@ def relax_to_tir(
     lowering: Lowering = DEFAULT_LOWERING,
 ) -> Any:
     """The AOT-style TIR `tvm.IRModule` of a Relax model (see the module docstring)."""
-    return lower_model(mod, weights, where, lowering).tir
+    return model_to_tir(mod, weights, where, lowering).tir
 
 
-def lower_model(
+def model_to_tir(
     mod: Any,
     weights: Mapping[str, np.ndarray],
     where: str = "<relax>",
     lowering: Lowering = DEFAULT_LOWERING,
     stage: Stages = unshown,
-) -> LoweredModel:
+) -> TirModel:
     """`relax_to_tir`, with the arrays a caller passes for `main`'s constant params."""
     if not isinstance(mod, tvm.IRModule) or ENTRY not in [
         g.name_hint for g in mod.get_global_vars()
@@ -861,7 +864,7 @@ def lower_model(
     }
     body = _main_body(found.calls, buffers, operators, taken, at)
     main = tvm.tirx.PrimFunc(params, body, attrs=tvm_attrs(attrs))
-    return LoweredModel(tvm.IRModule({**operators, tvm.ir.GlobalVar("main"): main}), constants)
+    return TirModel(tvm.IRModule({**operators, tvm.ir.GlobalVar("main"): main}), constants)
 
 
 def _state_pairs(func: Any, inputs: list[str], outputs: list[str], at: Site) -> dict[str, str]:
@@ -937,7 +940,7 @@ def import_relax(
     """The `tir` dialect of a Relax model (see the module docstring), `main` holding its
     constants' values as `usmp.constant_values`."""
 
-    lowered = lower_model(mod, weights, where, lowering, stage)
+    lowered = model_to_tir(mod, weights, where, lowering, stage)
     stage("import into the tir dialect")
     try:
         module = import_module(lowered.tir, "<lowered>")
