@@ -44,7 +44,7 @@ def plan_pools_pipeline(
     workspace_io: bool = False,
     effort: float = DEFAULT_EFFORT,
     hoist_workspaces: bool = False,
-    band_stages: bool = False,
+    band_stages: bool = True,
     pools: str = "",
     constant_pool: bool = False,
     instance: bool = False,
@@ -58,7 +58,10 @@ def plan_pools_pipeline(
     runs the entry's calls in the order of least peak (`tir-reorder-for-memory`, which
     computes the same values: on by default); `in_place` writes a result over an input
     that dies at its operator where the operator provably computes so
-    (`tir-in-place-results`: on by default). For a
+    (`tir-in-place-results`: on by default); `band_stages` runs chains of row operators
+    band by band, their intermediates in rolling buffers of a few rows (`tir-band-stages`:
+    on by default; every row computed once, by the same code, so the outputs are the
+    unbanded ones and the multiply-accumulates too). For a
     benchmark `instance` (a `.csv`, read as usmp allocations alone), only the pools'
     assignment and the plan: the passes that read TIR or memrefs, and the lowerings back
     to them, would find nothing to do, and loading them costs a small plan's run 0.06 s."""

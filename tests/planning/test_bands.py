@@ -8,7 +8,14 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from usmp_dialect.planning.bands import Program, RowOperator, Stage, choose_stages, schedule
+from usmp_dialect.planning.bands import (
+    Program,
+    RowOperator,
+    Stage,
+    choose_stages,
+    recomputed_rows,
+    schedule,
+)
 
 
 @st.composite
@@ -127,3 +134,28 @@ def test_nothing_is_banded_when_no_stage_lowers_the_peak():
     program = Program(live, (32, 32, 32, 1000), (chain,), ((0, 1),), ((1, 2),))
     assert choose_stages(program) == []
     assert program.peak_bytes([Stage(0, 0, 1, schedule(chain, 1))]) == 1000
+
+
+@settings(max_examples=60, deadline=None)
+@given(chains(), st.integers(1, 8))
+def test_recomputing_halo_rows_computes_at_least_the_kept_rows(chain, band_height):
+    """Bands that recompute the rows they share (no rolling buffer) compute each
+    operator's rows at least as often as the kept-halo schedule where no row hides behind
+    a stride (which the kept schedule computes, in a run of rows), the last operator's
+    exactly once, and with one band no row twice."""
+    kept = schedule(chain, band_height)
+    once = [sum(step[k][1] - step[k][0] for step in kept.steps) for k in range(len(chain))]
+    again = recomputed_rows(chain, band_height)
+    if all(op.high - op.low + 1 >= op.stride for op in chain):
+        assert all(a >= o for a, o in zip(again, once, strict=True))
+    assert again[-1] == chain[-1].rows
+    if band_height >= chain[-1].rows:
+        assert list(again) == once
+
+
+def test_recomputing_the_mobilenet_stage_costs_its_halo_rows():
+    (chain,) = _mobilenet_first_stage().chains
+    # 12 bands of 2 rows of the stride-2 depthwise, each reading 5 pointwise rows (the
+    # last 4): 59 of 48, as many depthwise rows (the pointwise is 1x1), and the 3x3
+    # depthwise reads 7 rows of the conv a band (6 and 5 at the ends).
+    assert recomputed_rows(chain[:4], 2) == (6 + 10 * 7 + 5, 11 * 5 + 4, 11 * 5 + 4, 24)

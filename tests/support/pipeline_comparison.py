@@ -53,7 +53,8 @@ def pipeline_fusion(pipeline: str) -> str:
 def pipeline_spec(pipeline: str, algorithm: str = DEFAULT_ALGORITHM) -> str:
     """The pass specification of a preset (planned with `algorithm`), else `pipeline`
     itself. The presets are TVM's orderings: the entry's calls in the file's order, each
-    result in bytes of its own (no `tir-reorder-for-memory`, no `tir-in-place-results`)."""
+    result in bytes of its own, every operator over whole tensors (no
+    `tir-reorder-for-memory`, `tir-in-place-results` or `tir-band-stages`)."""
     preset = PRESETS.get(pipeline)
     if preset is None:
         return pipeline
@@ -63,6 +64,7 @@ def pipeline_spec(pipeline: str, algorithm: str = DEFAULT_ALGORITHM) -> str:
         workspace_io=preset.workspace_io,
         reorder=False,
         in_place=False,
+        band_stages=False,
     )
 
 

@@ -20,7 +20,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from usmp_dialect.dialects import tir
 
-__all__ = ["RowAccess", "affine_terms", "buffer_type", "row_access"]
+__all__ = ["RowAccess", "affine_terms", "buffer_type", "multiplications", "row_access"]
 
 ROW = 1
 """The row dimension of an NHWC buffer."""
@@ -181,3 +181,22 @@ def _window(input: tir.DeclBufferOp, loop: tir.ForOp) -> tuple[int, int, int] | 
             "or dim 1 is not rows: an NCHW layout)"
         )
     return strides.pop(), low, high
+
+
+def multiplications(op: Operation) -> int:
+    """The products of two values (no constant factor: index arithmetic is left out)
+    that `op`'s body computes, each counted as often as the constant-extent loops around
+    it inside `op` run it: an operator's multiply-accumulates."""
+    total = 0
+    for inner in op.walk():
+        if not isinstance(inner, arith.MuliOp | arith.MulfOp):
+            continue
+        if any(isinstance(v.owner, arith.ConstantOp) for v in (inner.lhs, inner.rhs)):
+            continue
+        count, parent = 1, inner.parent_op()
+        while parent is not None and parent is not op:
+            if isinstance(parent, tir.ForOp):
+                count *= _constant(parent.extent) or 1
+            parent = parent.parent_op()
+        total += count
+    return total

@@ -117,30 +117,42 @@ def _constant_slots(entry: tir.PrimFuncOp) -> dict[str, _Slot]:
     }
 
 
-def _constant_pool(module: ModuleOp) -> tuple[tir.PrimFuncOp, str, int, dict[str, _Slot]]:
-    """The entry function, its constant pool, the pool's size and the constants' slots."""
-    for entry in prim_funcs(module).values():
-        slots = _constant_slots(entry)
-        pools = sorted({slot.pool for slot in slots.values()})
-        if len(pools) > 1:
-            raise UsmpError(
-                f"the constants are in {len(pools)} pools ({', '.join(pools)}); one file "
-                "holds the bytes of one",
-                entry,
-            )
-        sizes = planned_pool_sizes(entry)
-        if pools and sizes is not None:
-            return entry, pools[0], sizes[pools[0]], slots
-    raise UsmpError(
-        "no constant pool holds the constants: plan with one (usmp-opt --plan-pools "
-        "--pools NAME:kind=constant) before writing its bytes",
-        module,
-    )
+def _pool_of(entry: tir.PrimFuncOp) -> tuple[str, int, dict[str, _Slot]] | None:
+    """The entry's constant pool, the pool's size and the constants' slots; None when no
+    planned pool holds its constants."""
+    slots = _constant_slots(entry)
+    pools = sorted({slot.pool for slot in slots.values()})
+    if len(pools) > 1:
+        raise UsmpError(
+            f"the constants are in {len(pools)} pools ({', '.join(pools)}); one file "
+            "holds the bytes of one",
+            entry,
+        )
+    sizes = planned_pool_sizes(entry)
+    return (pools[0], sizes[pools[0]], slots) if pools and sizes is not None else None
+
+
+_NO_CONSTANT_POOL = (
+    "no constant pool holds the constants: plan with one (usmp-opt --plan-pools "
+    "--pools NAME:kind=constant) before writing its bytes"
+)
 
 
 def constant_pool_bytes(module: ModuleOp) -> bytearray:
-    """The initial bytes of the planned (`usmp-to-tir`) module's constant pool."""
-    entry, pool, size, slots = _constant_pool(module)
+    """The initial bytes of the planned (`usmp-to-tir`) module's constant pool, that of its
+    function whose constants a pool holds."""
+    for entry in prim_funcs(module).values():
+        if _pool_of(entry) is not None:
+            return entry_constant_pool_bytes(module, entry)
+    raise UsmpError(_NO_CONSTANT_POOL, module)
+
+
+def entry_constant_pool_bytes(module: ModuleOp, entry: tir.PrimFuncOp) -> bytearray:
+    """The initial bytes of the constant pool of the planned module's `entry`."""
+    found = _pool_of(entry)
+    if found is None:
+        raise UsmpError(_NO_CONSTANT_POOL, entry)
+    pool, size, slots = found
     values = entry.attributes.get(CONSTANT_VALUES_ATTR)
     blobs = resources.blobs_of(module)
     data = bytearray(size)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 BANDS_ATTR = "usmp.bands"
 """The entry's record of what `tir-band-stages` banded, and why not the rest."""
@@ -26,6 +27,7 @@ __all__ = [
     "RowOperator",
     "Stage",
     "choose_stages",
+    "recomputed_rows",
     "schedule",
 ]
 
@@ -89,6 +91,21 @@ def schedule(chain: Sequence[RowOperator], band_height: int) -> BandSchedule:
     return BandSchedule(band_height, tuple(steps), tuple(buffer_rows))
 
 
+def recomputed_rows(chain: Sequence[RowOperator], band_height: int) -> tuple[int, ...]:
+    """The rows each operator of `chain` computes when each band of `band_height` rows of
+    the last one's output recomputes every row it reads (patch-based inference without
+    rolling buffers): the halo rows two bands share are computed twice. The schedule
+    `schedule` builds computes `chain[k].rows` (what a row behind a stride that no window
+    reads saves aside)."""
+    computed = [0] * len(chain)
+    for band in range(0, chain[-1].rows, band_height):
+        begin, end = band, min(band + band_height, chain[-1].rows)
+        for k in range(len(chain) - 1, -1, -1):
+            computed[k] += end - begin
+            begin, end = chain[k].input_rows_for(begin, end)
+    return tuple(computed)
+
+
 @dataclass(frozen=True)
 class Stage:
     """Operators `first` to `last` (inclusive) of chain `chain`, banded by `plan`."""
@@ -118,22 +135,33 @@ class Program:
             op.row_bytes * rows for op, rows in zip(operators, stage.plan.buffer_rows, strict=True)
         )
 
+    @cached_property
+    def unbanded_bytes(self) -> tuple[int, ...]:
+        """The bytes live at each step with nothing banded."""
+        return tuple(sum(self.sizes[b] for b in buffers) for buffers in self.live)
+
+    def steps_of(self, stage: Stage) -> tuple[int, ...]:
+        """The program's steps a stage's operators run at."""
+        return self.steps[stage.chain][stage.first : stage.last + 1]
+
+    def stage_bytes(self, stage: Stage) -> int:
+        """The bytes live at each of a banded stage's steps: its steps run interleaved, so
+        everything live at any of them is live at all of them, but its intermediates (the
+        outputs of all its operators but the last) are its rolling buffers. An
+        intermediate is used by two calls of the stage alone, so it is live at no other
+        step: a stage's banding changes the bytes at its own steps only."""
+        removed = {self.outputs[stage.chain][k] for k in range(stage.first, stage.last)}
+        union = frozenset().union(*(self.live[t] for t in self.steps_of(stage))) - removed
+        return sum(self.sizes[b] for b in union) + self.band_bytes(stage)
+
     def step_bytes(self, stages: Sequence[Stage]) -> list[int]:
-        """The bytes live at each of the program's steps, with `stages` banded: a stage's
-        intermediates (the outputs of all its operators but the last) become its rolling
-        buffers, and its steps run interleaved, so everything live at any of them is live
-        at all of them."""
-        removed = {self.outputs[s.chain][k] for s in stages for k in range(s.first, s.last)}
-        merged: dict[int, tuple[frozenset[int], int]] = {}
-        for s in stages:
-            steps = self.steps[s.chain][s.first : s.last + 1]
-            union = frozenset().union(*(self.live[t] for t in steps)) - removed
-            for t in steps:
-                merged[t] = (union, self.band_bytes(s))
-        totals = []
-        for t, buffers in enumerate(self.live):
-            live, extra = merged.get(t, (buffers - removed, 0))
-            totals.append(sum(self.sizes[b] for b in live) + extra)
+        """The bytes live at each of the program's steps, with `stages` (disjoint)
+        banded."""
+        totals = list(self.unbanded_bytes)
+        for stage in stages:
+            level = self.stage_bytes(stage)
+            for t in self.steps_of(stage):
+                totals[t] = level
         return totals
 
     def peak_bytes(self, stages: Sequence[Stage]) -> int:
@@ -144,48 +172,74 @@ class Program:
 def choose_stages(program: Program, band_heights: Sequence[int] | None = None) -> list[Stage]:
     """Disjoint stages (two operators or more) that lower the program's peak, chosen
     greedily: each round adds the stage (in place of those it overlaps) that lowers most
-    the peak, then the number of
-    steps at the peak (several steps may share it, each needing a stage of its own),
-    ties broken by the fewest operators, then the fewest calls; until none lowers them.
-    `band_heights`: the heights to try (default: each height that gives another number
-    of steps)."""
-    chosen: list[Stage] = []
-    best = _at_peak(program.step_bytes(chosen))
+    the peak, then the number of steps at the peak (several steps may share it, each
+    needing a stage of its own), ties broken by the fewest operators, then the fewest
+    calls; until none lowers them (fewer steps at the same peak bytes leave more results
+    to write over a dying input: MLPerf Tiny's ResNet gains so with `tir-in-place-results`).
+    `band_heights`: the heights to try (default: each height that gives another number of
+    steps). A round tries only the stages that could lower the peak: those running at a
+    step at the peak, or in place of a stage that does; a program whose peak is at no
+    chain's operator costs no band schedule at all."""
+    chosen: list[tuple[Stage, int]] = []  # each stage with the bytes at its steps
+    totals = list(program.unbanded_bytes)
+    best = _at_peak(totals)
+    tried: dict[tuple[int, int, int, int], tuple[Stage, int]] = {}
     while True:
-        candidate: tuple[tuple[int, int, int, int], list[Stage]] | None = None
-        for stage in _candidates(program, band_heights):
-            stages = [s for s in chosen if not _overlap(s, stage)] + [stage]
-            peak = _at_peak(program.step_bytes(stages))
-            key = (
-                *peak,
-                sum(s.last - s.first for s in stages),
-                sum(s.plan.calls() for s in stages),
-            )
-            if peak < best and (candidate is None or key < candidate[0]):
-                candidate = (key, stages)
+        at_peak = {t for t, total in enumerate(totals) if total == best[0]}
+        candidate: tuple[tuple[int, int, int, int], list[tuple[Stage, int]]] | None = None
+        for chain, first, last in _spans(program):
+            kept = [c for c in chosen if not _overlaps(c[0], chain, first, last)]
+            steps = program.steps[chain][first : last + 1]
+            if at_peak.isdisjoint(steps) and len(kept) == len(chosen):
+                continue
+            operators = program.chains[chain][first : last + 1]
+            for height in _heights(operators[-1].rows, band_heights):
+                if (chain, first, last, height) not in tried:
+                    stage = Stage(chain, first, last, schedule(operators, height))
+                    tried[chain, first, last, height] = (stage, program.stage_bytes(stage))
+                stages = [*kept, tried[chain, first, last, height]]
+                peak = _at_peak(_with_levels(program, stages))
+                if not peak < best:
+                    continue
+                key = (
+                    *peak,
+                    sum(s.last - s.first for s, _ in stages),
+                    sum(s.plan.calls() for s, _ in stages),
+                )
+                if candidate is None or key < candidate[0]:
+                    candidate = (key, stages)
         if candidate is None:
-            return sorted(chosen, key=lambda s: (s.chain, s.first))
+            return sorted((s for s, _ in chosen), key=lambda s: (s.chain, s.first))
         chosen = candidate[1]
         best = candidate[0][:2]
+        totals = _with_levels(program, chosen)
 
 
-def _overlap(a: Stage, b: Stage) -> bool:
-    return a.chain == b.chain and a.first <= b.last and b.first <= a.last
+def _with_levels(program: Program, stages: Sequence[tuple[Stage, int]]) -> list[int]:
+    """`program.step_bytes` of the stages, each given with the bytes at its steps."""
+    totals = list(program.unbanded_bytes)
+    for stage, level in stages:
+        for t in program.steps_of(stage):
+            totals[t] = level
+    return totals
+
+
+def _spans(program: Program) -> Iterator[tuple[int, int, int]]:
+    """Each run of two operators or more of a chain: (chain, first, last)."""
+    for c, chain in enumerate(program.chains):
+        for first in range(len(chain)):
+            for last in range(first + 1, len(chain)):
+                yield c, first, last
+
+
+def _overlaps(stage: Stage, chain: int, first: int, last: int) -> bool:
+    return stage.chain == chain and stage.first <= last and first <= stage.last
 
 
 def _at_peak(totals: Sequence[int]) -> tuple[int, int]:
     """The peak and the number of steps at it."""
     peak = max(totals, default=0)
     return peak, sum(1 for t in totals if t == peak)
-
-
-def _candidates(program: Program, band_heights: Sequence[int] | None) -> Iterator[Stage]:
-    for c, chain in enumerate(program.chains):
-        for first in range(len(chain)):
-            for last in range(first + 1, len(chain)):
-                operators = chain[first : last + 1]
-                for height in _heights(operators[-1].rows, band_heights):
-                    yield Stage(c, first, last, schedule(operators, height))
 
 
 def _heights(rows: int, band_heights: Sequence[int] | None) -> list[int]:

@@ -174,10 +174,17 @@ class UsmpOptMain(xDSLOptMain):
             "operator where the operator provably computes so)",
         )
         arg_parser.add_argument(
+            "--no-band-stages",
+            action="store_true",
+            help="--plan-pools runs each operator over its whole tensors, without "
+            "tir-band-stages (which runs chains of row operators: convolutions, pooling, "
+            "elementwise, band by band, their intermediates a few rows, computing the same "
+            "values)",
+        )
+        arg_parser.add_argument(
             "--band-stages",
             action="store_true",
-            help="--plan-pools runs chains of row operators (convolutions, pooling, "
-            "elementwise) band by band, their intermediates a few rows (tir-band-stages)",
+            help="--plan-pools runs tir-band-stages: the default, kept for scripts that name it",
         )
         arg_parser.add_argument(
             "--hoist-workspaces",
@@ -255,15 +262,18 @@ class UsmpOptMain(xDSLOptMain):
             or args.no_reorder
             or args.no_in_place
             or args.band_stages
+            or args.no_band_stages
             or args.pools is not None
         ):
             _usage_error(
                 "--algorithm, --time-limit, --effort, --fill, --use-workspace-io, "
-                "--hoist-workspaces, --no-reorder, --no-in-place, --band-stages "
-                "and --pools go with --plan-pools (or write -p 'tir-hoist-workspaces,"
-                "tir-io-to-allocations,...,usmp-assign-pools"
+                "--hoist-workspaces, --no-reorder, --no-in-place, --band-stages, "
+                "--no-band-stages and --pools go with --plan-pools (or write -p "
+                "'tir-hoist-workspaces,tir-io-to-allocations,...,usmp-assign-pools"
                 '{pools="SPEC"},usmp-plan{algorithm=NAME time-limit=SECONDS effort=N}\')'
             )
+        if args.band_stages and args.no_band_stages:
+            _usage_error("use either --band-stages or --no-band-stages, not both")
         if args.constant_pool and not args.plan_pools:
             _usage_error(
                 "--constant-pool goes with --plan-pools (or write -p "
@@ -281,7 +291,7 @@ class UsmpOptMain(xDSLOptMain):
                     hoist_workspaces=args.hoist_workspaces,
                     reorder=not args.no_reorder,
                     in_place=not args.no_in_place,
-                    band_stages=args.band_stages,
+                    band_stages=not args.no_band_stages,
                     effort=DEFAULT_EFFORT if args.effort is None else args.effort,
                     fill=args.fill or "first",
                     pools=self._checked_pools(),

@@ -52,7 +52,11 @@ from usmp_dialect.analysis.tir_params import constant_params
 from usmp_dialect.analysis.tir_rows import ROW, RowAccess, buffer_type, row_access
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
-from usmp_dialect.lowering.allocations_to_usmp import BufferNames, tir_program_before_lowering
+from usmp_dialect.lowering.allocations_to_usmp import (
+    BufferNames,
+    takes_its_pools,
+    tir_program_before_lowering,
+)
 from usmp_dialect.planning.bands import BANDS_ATTR, Program, RowOperator, Stage, choose_stages
 
 ROW_PARAM_TYPE = i32
@@ -116,23 +120,16 @@ class TirBandStages(ModulePass):
             )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Planning a planned module again (--plan-pools on its TVMScript) keeps what the
+        # first plan chose: its buffers are already parts of its pools.
+        if takes_its_pools(op):
+            return
         program = tir_program_before_lowering(op, self.entry, self.name)
         if program is None:
             return
         functions, entry = program
-        calls = _entry_calls(entry, functions)
-        constants = constant_params(entry)
-        weights = {arg for arg in entry.body.block.args if entry.param_name(arg.index) in constants}
-        for call in calls:
-            activations = [
-                i
-                for i, buffer in enumerate(call.buffers)
-                if buffer is not None and buffer not in weights
-            ]
-            call.access = row_access(call.callee, activations)
-        chains = _chains(calls)
+        calls, model = _read_program(entry, functions)
         self._check_band_height(calls, entry)
-        model = _program(calls, chains)
         heights = [self.band_height] if self.band_height else None
         stages = choose_stages(model, heights)
         rewriter = _StageRewriter(op, entry, functions)
@@ -164,6 +161,29 @@ class TirBandStages(ModulePass):
                 f"{max(rows, default=0)})",
                 entry,
             )
+
+
+def band_program(module: ModuleOp, entry: str = "") -> Program | None:
+    """What the chooser sees of `module`'s entry, as `tir-band-stages` reads it where it
+    runs (after `tir-io-to-allocations`); None for a module without TIR."""
+    program = tir_program_before_lowering(module, entry, TirBandStages.name)
+    return None if program is None else _read_program(program[1], program[0])[1]
+
+
+def _read_program(
+    entry: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]
+) -> tuple[list[_Call], Program]:
+    calls = _entry_calls(entry, functions)
+    constants = constant_params(entry)
+    weights = {arg for arg in entry.body.block.args if entry.param_name(arg.index) in constants}
+    for call in calls:
+        activations = [
+            i
+            for i, buffer in enumerate(call.buffers)
+            if buffer is not None and buffer not in weights
+        ]
+        call.access = row_access(call.callee, activations)
+    return calls, _program(calls, _chains(calls))
 
 
 def _chains(calls: Sequence[_Call]) -> list[list[int]]:

@@ -36,6 +36,7 @@
 // TIMES:      Verification of the input took
 // TIMES-NEXT: Pass tir-state-to-allocations took
 // TIMES-NEXT: Pass tir-reorder-for-memory took
+// TIMES-NEXT: Pass tir-band-stages took
 // TIMES-NEXT: Pass tir-in-place-results took
 // TIMES-NEXT: Pass memref-to-usmp took
 // TIMES-NEXT: Pass tir-to-usmp took

@@ -5,8 +5,12 @@
 // the entry says why. The planner then places the band buffers like any other.
 // RUN: usmp-opt %s -p tir-band-stages | filecheck %s
 // RUN: usmp-opt %s -p 'tir-band-stages{band-height=4}' | filecheck %s --check-prefix=HEIGHT
+// RUN: usmp-opt %s --plan-pools -t usmp-report | filecheck %s --check-prefix=PLAN
 // RUN: usmp-opt %s --plan-pools --band-stages -t usmp-report | filecheck %s --check-prefix=PLAN
-// RUN: usmp-opt %s --plan-pools --band-stages -t usmp-html | filecheck %s --check-prefix=HTML
+// RUN: usmp-opt %s --plan-pools --no-band-stages -t usmp-report | filecheck %s --check-prefix=OFF
+// RUN: usmp-opt %s --plan-pools | usmp-opt --plan-pools | filecheck %s --check-prefix=AGAIN
+// RUN: %exit-code usmp-opt %s --plan-pools --band-stages --no-band-stages 2>&1 | filecheck %s --check-prefix=BOTH
+// RUN: usmp-opt %s --plan-pools -t usmp-html | filecheck %s --check-prefix=HTML
 // HTML: <pre class="bands">banded (tir-band-stages): 64 -&gt; 32 bytes live at once
 
 // CHECK:      tir.prim_func @copy_band2(%in_ptr: !tir.ptr<i8> {tir.name = "in_ptr"}, %out_ptr: !tir.ptr<i8> {tir.name = "out_ptr"}, %row_begin: i32 {tir.name = "row_begin"}, %row_end: i32 {tir.name = "row_end"})
@@ -112,3 +116,15 @@ tir.prim_func @main(%x: !tir.buffer<1x8x1x4xi8> {tir.name = "x"}, %z: !tir.buffe
   %7 = tir.buffer_data %z : !tir.buffer<1x2x1x4xi8> -> !tir.ptr<i8>
   tir.call @total(%6, %7) : (!tir.ptr<i8>, !tir.ptr<i8>) -> ()
 }
+
+// Off: every buffer whole (b written over a in place).
+// OFF:      global_workspace    48        48  1.000x
+// OFF-NOT:  banded
+// OFF-NOT:  a_band
+
+// A planned module planned again keeps its bands (its buffers are parts of its pools).
+// AGAIN:      tir.prim_func @copy_band
+// AGAIN:      tir.call @copy_band
+
+// BOTH: usmp-opt: error: use either --band-stages or --no-band-stages, not both
+// BOTH: exit=1

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 
-from usmp_dialect.formats.constant_pool import constant_pool_bytes
 from usmp_dialect.tvm.c import library as c_library
 from usmp_dialect.tvm.c import runner as c_runner
+from usmp_dialect.tvm.c.operators import operators_source
 from usmp_dialect.tvm.fast_kernels import with_kernel_calls
 from usmp_dialect.tvm.tvmscript.emitter import emit_module
 from usmp_dialect.tvm_options import DEFAULT_TARGET, RUNNER, STARTUP
@@ -23,7 +23,7 @@ def library_files(module: ModuleOp, model: str, target: str = DEFAULT_TARGET) ->
     interface = c_library.interface(module, entry, model)
     tvm_mod, kernels = with_kernel_calls(emit_module(module), entry.sym_name.data, target)
     constant_params = {t.name: f"constant_{t.ident}" for t in interface.constants}
-    operators, params = c_library.operators_source(
+    operators, params = operators_source(
         tvm_mod, entry.sym_name.data, f"{model}_entry", constant_params
     )
     operators = f"{kernels}\n{operators}"
@@ -38,9 +38,7 @@ def library_files(module: ModuleOp, model: str, target: str = DEFAULT_TARGET) ->
         c_runner.CMAKE_LISTS: c_runner.cmake_lists(interface),
     }
     if any(pool.constant for pool in interface.pools):
-        files[f"{model}_constants.c"] = c_library.constants_source(
-            interface, constant_pool_bytes(module)
-        )
+        files[f"{model}_constants.c"] = c_library.constants_source(interface)
     return files
 
 

@@ -5,8 +5,9 @@ The operators and the body of the entry come from TVM 0.27's C code generator: g
 module whose functions are all private and take raw pointers, `tvm.compile(mod, "c")`
 writes each as a plain C function over those pointers and no FFI entry at all (only a
 public function gets TVM's calling convention and runtime headers). The entry is made
-such a function here: a pointer param per buffer param, and one per constant, so that a
-user's tensor can replace it. The interface around it is written here:
+such a function (`c.operators`): a pointer param per buffer param, and one per constant,
+so that a user's tensor can replace it. The interface around it is written here, from the
+plan's records:
 
     struct <m>_inputs { float* x; };            one member per input, in the entry's order
     struct <m>_outputs { float* output; };      one per output
@@ -31,12 +32,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
-from typing import Any
 
-import tvm
-import tvm_ffi
-from tvm import ir, tirx
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 
 from usmp_dialect.analysis.tir_entry import choose_entry, prim_funcs
@@ -58,12 +54,10 @@ from usmp_dialect.dialects.usmp import (
     placed_io,
     planned_pool_sizes,
 )
-from usmp_dialect.formats.constant_pool import state_values
+from usmp_dialect.formats.constant_pool import entry_constant_pool_bytes, state_values
 from usmp_dialect.reports.names import NAME_LIMIT, short_names
-from usmp_dialect.tvm.exact_floats import exact_float_placeholders, exact_floats
 from usmp_dialect.tvm.model_files.io_quantization import io_quantization
 from usmp_dialect.tvm.relax.narrowed_constants import FILE_DTYPE, FILE_STORAGE_OPTION
-from usmp_dialect.tvm.relax.nodes import nodes_of
 from usmp_dialect.tvm_options import MACRO_AFFIXES, SHORTEST_IDENTIFIER
 
 C_TYPES = {
@@ -261,6 +255,8 @@ class Interface:
     quantization: dict[str, tuple[float, int]]
     """An input's or output's scale and zero point, by name, where the model file gives
     them (`usmp.io_quantization`)."""
+    constant_bytes: bytes = b""
+    """The constant pool's first bytes (its constants at their offsets), b"" without one."""
 
     @property
     def workspace_pools(self) -> list[Pool]:
@@ -384,8 +380,7 @@ def check_module(module: ModuleOp) -> tir.PrimFuncOp:
             "--plan-pools first",
             entry,
         )
-    for pool, size in pool_sizes.items():
-        _check_array_bytes(f"pool '{pool}'", size, entry)
+    arrays = {f"pool '{pool}'": size for pool, size in pool_sizes.items()}
     seen: dict[str | None, int] = {}
     for index, (name, arg) in enumerate(
         zip(entry.param_names(), entry.body.block.args, strict=True)
@@ -403,7 +398,9 @@ def check_module(module: ModuleOp) -> tir.PrimFuncOp:
                 "static shape: the interface has no size for it",
                 entry,
             )
-        _check_array_bytes(f"param '{name}'", arg.type.size_in_bytes(), entry)
+        arrays[f"param '{name}'"] = arg.type.size_in_bytes()
+    for what, size in arrays.items():
+        _check_array_bytes(what, size, entry)
     listed = entry.attributes.get(CONSTANTS_ATTR)
     if isinstance(listed, ArrayAttr) and len(listed.data):
         params = set(entry.param_names())
@@ -469,6 +466,7 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
     record = entry.attributes.get(STATE_ATTR)
     state_after = record.after if isinstance(record, StateAttr) else {}
     initial = state_values(module, entry)
+    constant_bytes = bytes(entry_constant_pool_bytes(module, entry)) if constant_pools else b""
     params = {
         name: arg.type
         for name, arg in zip(entry.param_names(), entry.body.block.args, strict=True)
@@ -516,6 +514,7 @@ def interface(module: ModuleOp, entry: tir.PrimFuncOp, model: str) -> Interface:
         state_after,
         {name: initial[name] for name in state_after} if set(state_after) <= set(initial) else {},
         io_quantization(entry),
+        constant_bytes,
     )
     _check_names_distinct(made, entry)
     return made
@@ -625,203 +624,17 @@ def _narrowed_constants(entry: tir.PrimFuncOp, ident: dict[str, str]) -> dict[st
     return {ident[stored]: name for name, stored in record.stored_as.items() if stored in ident}
 
 
-# ----------------------------------------------------------------------- the C source
+# ----------------------------------------------------------------------- the entry
 
 
 @dataclass(frozen=True)
 class EntryParams:
-    """The params of the C entry, in order: the buffer params its body names (by name; a
-    pool it never reads, the constant pool whose every view became a constant's param,
-    is left out), then the constants it takes as params."""
+    """The params of the C entry, in order: the buffer params its C names (by name; a pool
+    it never reads, the constant pool whose every view became a constant's param, is left
+    out), then the constants it takes as params."""
 
     buffers: list[str]
     constants: list[str]
-
-
-def _callable_entry(func: Any, constants: Mapping[str, str]) -> tuple[Any, EntryParams]:
-    """The entry as TVM's C code generator writes a plain function: a pointer param per
-    buffer param its body names (re-declaring the buffer over it), then one per constant
-    its view over the constant pool had (`constants`: buffer name to the new param's
-    name). A param C would never name gets no pointer: -Wunused-parameter is an error."""
-    replaced: dict[str, Any] = {}
-
-    def rebind(decl: Any) -> Any:
-        name = str(decl.buffer.name)
-        if name not in constants:
-            return decl
-        pointer = ir.PointerType(ir.PrimType(decl.buffer.dtype), "global")
-        replaced[name] = ir.Var(constants[name], pointer)
-        return tirx.DeclBuffer(decl.buffer, data=replaced[name])
-
-    body = tvm_ffi.structural_map(func.body, (tirx.DeclBuffer, rebind))
-    flags, body = _named(func.params, body)
-    kept = [p for p, named in zip(func.params, flags, strict=True) if named]
-    params, decls = [], []
-    for p in kept:
-        pointer = ir.PointerType(ir.PrimType(p.dtype), p.scope())
-        params.append(ir.Var(f"{c_identifier(p.name)}_ptr", pointer))
-        decls.append(tirx.DeclBuffer(p, data=params[-1]))
-    overridable = [name for name in constants if name in replaced]
-    params += [replaced[name] for name in overridable]
-    entry = tirx.PrimFunc(params, tirx.stmt_seq(*decls, body))
-    return entry, EntryParams([str(p.name) for p in kept], overridable)
-
-
-def _locals_on_stack(func: Any) -> Any:
-    """`func` with its `local` buffers (an accumulator the import made a register) of
-    scope `global`: TVM's C code generator declares a small `global` buffer inside the
-    import's `device_type` attr as a C array on the stack, but a `local` one it asks its
-    runtime's workspace for (its last resort for a larger one too, which the bundle then
-    refuses, see `operators_source`)."""
-    stacked = {
-        alloc.buffer: tirx.decl_buffer(
-            alloc.buffer.shape, alloc.buffer.dtype, str(alloc.buffer.name), scope="global"
-        )
-        for alloc in nodes_of(tirx.AllocBuffer, func.body)
-        if alloc.buffer.scope() == "local"
-    }
-    if not stacked:
-        return func
-
-    def rebind(var: Any, *_: Any) -> Any:
-        return next((new for old, new in stacked.items() if var.same_as(old)), var)
-
-    return func.with_body(tvm_ffi.structural_map(func.body, (ir.Var, rebind)))
-
-
-def _with_empty_operator(entry: Any, name: str, operators: dict[Any, Any]) -> Any:
-    """`entry` calling an empty operator added to `operators`: TVM takes a function alone
-    in its module for the public entry, whatever its attributes say."""
-    empty = tirx.PrimFunc([], tirx.Evaluate(tirx.IntImm("int32", 0)))
-    callee = ir.GlobalVar(name)
-    operators[callee] = empty
-    call = tirx.Evaluate(ir.Call(callee, [], ret_ty=empty.ret_type))
-    return tirx.PrimFunc(entry.params, tirx.stmt_seq(entry.body, call), attrs=entry.attrs)
-
-
-def _views_left_out(body: Any, views: list[Any]) -> Any:
-    def left_out(decl: Any) -> Any:
-        unused = any(decl.same_as(view) for view in views)
-        return tirx.Evaluate(tirx.IntImm("int32", 0)) if unused else decl
-
-    return tvm_ffi.structural_map(body, (tirx.DeclBuffer, left_out))
-
-
-def _named(params: Any, body: Any) -> tuple[list[bool], Any]:
-    """For each of `params`, whether the C of `body` names it; and `body` without the
-    buffers declared over a var that nothing uses (TVM writes no C for such a view: its
-    uses name the var)."""
-    views = [d for d in nodes_of(tirx.DeclBuffer, body) if isinstance(d.data, ir.Var)]
-    used = tirx.analysis.undefined_vars(_views_left_out(body, views), [])
-    unused = [v for v in views if not any(v.buffer.same_as(u) for u in used)]
-    named = [*used, *(v.data for v in views if not any(v.same_as(u) for u in unused))]
-    flags = [any(p.same_as(v) for v in named) for p in params]
-    return flags, _views_left_out(body, unused)
-
-
-def _without_unused_params(functions: dict[Any, Any]) -> dict[Any, Any]:
-    """`functions` with each param a function never names left out, and its argument at
-    every call (by GlobalVar, or by name through `call_extern`): C's -Wunused-parameter is
-    an error, and an operator may be handed a pool it does not use."""
-    named = {gv.name_hint: _named(f.params, f.body) for gv, f in functions.items()}
-    kept = {name: flags for name, (flags, _) in named.items()}
-
-    def callee(call: Any) -> tuple[str | None, int]:
-        """The module function `call` calls and the index of its first argument."""
-        if isinstance(call.op, ir.GlobalVar):
-            return call.op.name_hint, 0
-        if call.op.same_as(ir.Op.get("tirx.call_extern")) and isinstance(
-            call.args[0], ir.StringImm
-        ):
-            return str(call.args[0].value), 1
-        return None, 0
-
-    def dropped(call: Any) -> Any:
-        name, first = callee(call)
-        if name not in kept or all(kept[name]) or len(call.args) - first != len(kept[name]):
-            return call
-        passed = zip(call.args[first:], kept[name], strict=True)
-        args = [*call.args[:first], *(arg for arg, named in passed if named)]
-        return ir.Call(call.op, args, call.attrs, call.ty_args, call.span, ret_ty=call.ty)
-
-    return {
-        gv: tirx.PrimFunc(
-            [p for p, k in zip(f.params, kept[gv.name_hint], strict=True) if k],
-            tvm_ffi.structural_map(named[gv.name_hint][1], (ir.Call, dropped)),
-            ret_type=f.ret_type,
-            attrs=f.attrs,
-        )
-        for gv, f in functions.items()
-    }
-
-
-_EXTERN_C = '#ifdef __cplusplus\nextern "C"\n#endif\n'
-
-
-def operators_source(
-    mod: Any, entry: str, entry_c_name: str, constants: Mapping[str, str]
-) -> tuple[str, EntryParams]:
-    """TVM's C for every function of `mod`, the entry as `entry_c_name`, all `static`;
-    and the params the C entry takes."""
-    # The entry's calls name the operators' GlobalVars: the new module keeps them.
-    operators = {
-        gv: exact_float_placeholders(_locals_on_stack(mod[gv]))
-        for gv in mod.get_global_vars()
-        if gv.name_hint != entry
-    }
-    callable_entry, entry_params = _callable_entry(exact_float_placeholders(mod[entry]), constants)
-    if not operators:
-        callable_entry = _with_empty_operator(callable_entry, f"{entry_c_name}_nothing", operators)
-    private = tvm.IRModule(
-        _without_unused_params({**operators, tvm.ir.GlobalVar(entry_c_name): callable_entry})
-    )
-    with tvm.transform.PassContext(config={"tirx.disable_storage_rewrite": True}):
-        built = tvm.compile(private, target="c")
-    source = built.mod.inspect_source()
-    source = exact_floats(source[source.index(_EXTERN_C) :].replace(_EXTERN_C, ""))
-    # TVM declares the math functions it calls itself; <math.h> does.
-    source = re.sub(
-        r"^TVM_DLL \w+ (\w+)\(.*\);\n",
-        lambda m: "" if m[1] in MATH_FUNCTIONS else m[0],
-        source,
-        flags=re.MULTILINE,
-    )
-    source = source.replace("TVM_DLL ", "static ")
-    if leftover := re.search(r"\bTVM\w+", source):
-        raise UsmpError(
-            f"TVM's C for the module calls its runtime ({leftover[0]}); the bundle has none"
-        )
-
-    # A stack buffer is zeroed: gcc cannot see that the loop's first iteration writes an
-    # accumulator before it reads it (-Wmaybe-uninitialized, an error under -Werror).
-    source = re.sub(r"^(\s+\w+ \w+\[\d+\]);$", r"\1 = {0};", source, flags=re.MULTILINE)
-    return _short_identifiers(_DEFINITION.sub(partial(_unused_params_allowed, source), source)), (
-        entry_params
-    )
-
-
-_DEFINITION = re.compile(r"^static (?:void|int32_t) \w+\((.*)\) \{$", re.MULTILINE)
-
-
-def _unused_params_allowed(source: str, match: re.Match[str]) -> str:
-    """The definition, with `(void)p;` for each param `p` its body never names: the params
-    `_without_unused_params` leaves are those the TIR names but TVM's C does not (a buffer
-    a signal kernel's extern declares and never reads); -Wunused-parameter is an error."""
-    body = source[match.end() : source.find("\n}\n", match.end())]
-    names = [param.split()[-1].lstrip("*") for param in match[1].split(", ") if param]
-    unused = [name for name in names if not re.search(rf"\b{name}\b", body)]
-    return match[0] + "".join(f"\n  (void){name};" for name in unused)
-
-
-def _short_identifiers(source: str) -> str:
-    """`source` with each identifier TVM made of a long buffer name (`<name>_ptr`, a
-    local) made at most 63 characters (`short_names`)."""
-    identifiers = set(re.findall(r"\b[A-Za-z_]\w*\b", source))
-    short = short_names(sorted(identifiers))
-    longer = {name: s for name, s in short.items() if s != name}
-    if not longer:
-        return source
-    return re.sub(rf"\b[A-Za-z_]\w{{{NAME_LIMIT},}}\b", lambda m: longer[m[0]], source)
 
 
 # ----------------------------------------------------------------------- the files
@@ -1006,17 +819,23 @@ def _pool_address(interface: Interface, pool: str, offset: int) -> str:
     return f"&({base})[{offset}]"
 
 
+def _io_struct(interface: Interface, name: str) -> str | None:
+    """The struct of `model_run` that holds the entry's buffer param `name`: `inputs` or
+    `outputs`; None for a pool."""
+    if any(t.name == name for t in interface.outputs):
+        return "outputs"
+    return "inputs" if any(t.name == name for t in interface.inputs) else None
+
+
 def _entry_arguments(interface: Interface, params: EntryParams) -> list[str]:
     by_name = {t.name: t for t in (*interface.inputs, *interface.outputs)}
     arguments = []
     for name in params.buffers:
-        pool = next((p for p in interface.pools if p.name == name), None)
-        if pool is not None:
-            arguments.append(_pool_address(interface, pool.name, 0))
+        struct = _io_struct(interface, name)
+        if struct is None:
+            arguments.append(_pool_address(interface, name, 0))
         else:
-            tensor = by_name[name]
-            owner = "outputs" if tensor in interface.outputs else "inputs"
-            arguments.append(f"{owner}->{tensor.ident}")
+            arguments.append(f"{struct}->{by_name[name].ident}")
     constants = {t.name: t for t in interface.constants}
     for name in params.constants:
         tensor = constants[name]
@@ -1058,7 +877,8 @@ def library_source(interface: Interface, operators: str, params: EntryParams) ->
     # entry none of its inputs (or outputs) reach once unused params are dropped.
     unused = ["  (void)workspace_pools;", "  (void)overrides;"]
     if not interface.in_pools:
-        unused += [f"  (void){s};" for s in ("inputs", "outputs") if f"{s}->" not in arguments]
+        reached = {_io_struct(interface, name) for name in params.buffers}
+        unused += [f"  (void){s};" for s in ("inputs", "outputs") if s not in reached]
     lines = [
         "/* Generated by usmp-translate --emit-c: the operators are TVM's C code generator's,",
         "   but those on the int8 kernels (usmp_dialect/tvm/kernels/int8_kernels.c). */",
@@ -1115,12 +935,12 @@ def _init_state_function(interface: Interface) -> str:
     return "\n".join([*lines, "}", ""])
 
 
-def constants_source(interface: Interface, pool_bytes: bytes | bytearray) -> str:
+def constants_source(interface: Interface) -> str:
     m = interface.model
     pool = next(p for p in interface.pools if p.constant)
     # C zero-fills what the initializer leaves out: the text is of the constants' bytes
     # (the input's), whatever the pool's size.
-    rows = _byte_rows(bytes(pool_bytes).rstrip(b"\0"))
+    rows = _byte_rows(interface.constant_bytes.rstrip(b"\0"))
     return "\n".join(
         [
             f"/* The constant pool of {m}: read-only, so it stays in flash. */",

@@ -4,6 +4,8 @@ with, as TE/TIR expressions:
     quantize_multiplier(real) -> (multiplier, shift)       TFLite's QuantizeMultiplier
     multiply_by_quantized_multiplier(x, multiplier, shift)  int32 x -> int32, TFLite's
                                                             MultiplyByQuantizedMultiplier
+    multiply_int64_by_quantized_multiplier(x, multiplier, shift)  its int64 overload
+                                                            (TFLM's 16x8 kernels)
     requantized(x, multiplier, shift, zero_point)           that, plus a zero point
     clamped(x, low, high, dtype)                            an activation's clamp
 
@@ -80,6 +82,23 @@ def multiply_by_quantized_multiplier(x: Any, multiplier: Any, shift: Any) -> Any
     below = tirx.Select(tirx.all(high < zero, exponent > zero), one, zero)
     # In int32's range: the cast is exact.
     return ((high + ((one << exponent) >> one) - below) >> exponent).astype("int32")
+
+
+def multiply_int64_by_quantized_multiplier(x: Any, multiplier: Any, shift: Any) -> Any:
+    """TFLite's MultiplyByQuantizedMultiplier of an int64 `x` (the accumulator of TFLM's
+    int16-activation kernels), as an int32 expression: the multiplier rounded to 15 bits
+    ((multiplier + 2^15) >> 16, 0x7FFF from 0x7FFF0000 on), x times it plus half of
+    2^(15 - shift), shifted right by 15 - shift, the int64 result cut to int32 (C's
+    conversion, a wrap: TFLM asserts it fits). One rounding, in both of TFLite's builds."""
+    factor = _int64(multiplier)
+    reduced = tirx.Select(
+        factor < _int64(0x7FFF0000), (factor + _int64(1 << 15)) >> _int64(16), _int64(0x7FFF)
+    )
+    total_shift = _int64(15) - _int64(shift)
+    product = _int64(x) * reduced + (_int64(1) << (total_shift - _int64(1)))
+    half_range = _int64(1 << 31)
+    wrapped = (((product >> total_shift) + half_range) & _int64(0xFFFFFFFF)) - half_range
+    return wrapped.astype("int32")
 
 
 def requantized(x: Any, multiplier: Any, shift: Any, zero_point: int) -> Any:

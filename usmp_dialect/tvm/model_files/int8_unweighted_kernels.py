@@ -8,8 +8,14 @@ file's options and quantization and emits it):
     add(a, b, operands, output, bounds)            ADD, TFLM's AddFunc
     average_pool(x, window, out_shape, bounds)     AVERAGE_POOL_2D
     mean(x, reduction, output, bounds)             MEAN
+    quantized_sum(x, reduction, scale, zero_point, dtype)   SUM (int8, int16)
     quantize(x, scale, zero_point, bounds)         QUANTIZE of float32
     requantize(x, zero_point, output, bounds)      QUANTIZE of an integer tensor
+    rectify(x, zero_point, slopes, bounds)         RELU, LEAKY_RELU, ABS (`Slopes`)
+    clamp(x, bounds)                               RELU6 (the stored values clamped)
+    prelu(x, alpha, zero_points, slopes, bounds)   PRELU (alpha broadcast)
+    compare(a, b, operands, relation, shape)       EQUAL, LESS, ... (a bool tensor)
+    resize_bilinear(x, out_shape, align_corners, half_pixel)   RESIZE_BILINEAR
 
 ADD: each input less its zero point, in 20 more bits, scaled to twice the larger input
 scale (`add_operands`), their sum scaled to the output's. AVERAGE_POOL_2D: the int8 values
@@ -19,6 +25,14 @@ the sum less count x zero point, multiplied by the input-to-output scale over th
 as TFLM folds them into one multiplier (`mean_requantization`). QUANTIZE of an integer
 tensor: the value less its zero point multiplied by the input-to-output scale; of a
 float32 tensor: the value divided by the scale in float32, rounded half away from zero.
+RESIZE_BILINEAR: TFLM's ResizeBilinearInteger, each source position in 1/1024ths of a
+pixel, the four neighbours weighted in 20 fractional bits, rounded half away from zero (the
+wheel's double rounding). The comparisons: each input less its zero point, in 8 more bits,
+times its own scale (`comparison_operands`), compared. RELU, LEAKY_RELU, PRELU and ABS:
+the value less its zero point requantized to the output, by the input-to-output scale
+where it is not negative, by that times alpha where it is (LEAKY_RELU's option; PRELU's
+tensor, less its zero point, the product requantized; ABS: the magnitude); RELU's bounds
+begin at the output's zero point.
 Each result is clamped to `bounds` (the type's, or a fused activation's) and cast. The
 multipliers are `fixed_point`'s.
 """
@@ -27,6 +41,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+import numpy as np
 from tvm import te, tirx
 
 from usmp_dialect.tvm.fast_kernels import add_annotation, average_pool_annotation
@@ -42,6 +57,7 @@ INT_RANGES = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767)}
 # The types TFLM's QUANTIZE requantizes an integer tensor to (int16 to int32 too).
 REQUANTIZED_RANGES = {**INT_RANGES, "int32": (-(2**31), 2**31 - 1)}
 _ADD_LEFT_SHIFT = 20  # TFLM's int8 ADD: the inputs in 20 more bits
+_COMPARISON_LEFT_SHIFT = 8  # TFLM's quantized comparisons: the inputs in 8 more bits
 
 
 class Bounds(NamedTuple):
@@ -58,6 +74,16 @@ class Requantized(NamedTuple):
     multiplier: int
     shift: int
     zero_point: int
+
+
+class Slopes(NamedTuple):
+    """How `rectify` requantizes a value less its zero point: where it is not negative,
+    where it is (LEAKY_RELU's alpha folded in), and whether it takes the magnitude first
+    (ABS)."""
+
+    nonnegative: Requantized
+    negative: Requantized
+    magnitude: bool = False
 
 
 class AddOperand(NamedTuple):
@@ -119,6 +145,17 @@ def add_operands(
     return operands, *quantize_multiplier(twice_max / ((1 << _ADD_LEFT_SHIFT) * out_scale))
 
 
+def comparison_operands(
+    shapes: list[list[int]], scales: list[float], zero_points: list[int]
+) -> list[AddOperand]:
+    """TFLM's ComparisonsPrepare of int8 and int16 inputs: each scaled by its own scale
+    (QuantizeMultiplierSmallerThanOneExp, QuantizeMultiplier's of a scale below 1)."""
+    return [
+        AddOperand(shape, zero_point, *quantize_multiplier(scale))
+        for shape, scale, zero_point in zip(shapes, scales, zero_points, strict=True)
+    ]
+
+
 def mean_requantization(
     in_scale: float, out_scale: float, count: int, zero_point: int
 ) -> Requantized:
@@ -137,6 +174,15 @@ def _broadcast(shape: list[int], index: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(0 if size == 1 else i for size, i in zip(shape, tail, strict=True))
 
 
+def _scaled(x: Any, operand: AddOperand, index: tuple[Any, ...], left_shift: int) -> Any:
+    """The element of `x` broadcast to the output's `index`, less its zero point, in
+    `left_shift` more bits, times its operand's multiplier: how TFLM's ADD and comparisons
+    bring two inputs to one scale."""
+    value = x[_broadcast(operand.shape, index)].astype("int32")
+    shifted = (value - tirx.const(operand.zero_point, "int32")) * (1 << left_shift)
+    return multiply_by_quantized_multiplier(shifted, operand.multiplier, operand.shift)
+
+
 def _requantized(value: Any, r: Requantized, bounds: Bounds) -> Any:
     return clamped(requantized(value, r.multiplier, r.shift, r.zero_point), *bounds)
 
@@ -153,10 +199,7 @@ def add(
     tensors = (a, b)
 
     def scaled(term: int, index: tuple[Any, ...]) -> Any:
-        operand = operands[term]
-        value = tensors[term][_broadcast(operand.shape, index)].astype("int32")
-        shifted = (value - tirx.const(operand.zero_point, "int32")) * (1 << _ADD_LEFT_SHIFT)
-        return multiply_by_quantized_multiplier(shifted, operand.multiplier, operand.shift)
+        return _scaled(tensors[term], operands[term], index, _ADD_LEFT_SHIFT)
 
     # The scaled inputs summed as a reduction of two terms: the lowering keeps a
     # reduction's value in a local accumulator, where an elementwise stage is inlined into
@@ -175,6 +218,17 @@ def add(
         name="add",
         attrs=add_annotation(operands, output, bounds, same_shape),
     )
+
+
+def compare(a: Any, b: Any, operands: list[AddOperand], relation: Any, shape: list[int]) -> Any:
+    """TFLM's quantized comparison (`relation`, a TIR comparison such as `tirx.GT`) of
+    `a` and `b`, broadcast into `shape`: a bool tensor."""
+    tensors = (a, b)
+
+    def scaled(term: int, index: tuple[Any, ...]) -> Any:
+        return _scaled(tensors[term], operands[term], index, _COMPARISON_LEFT_SHIFT)
+
+    return te.compute(shape, lambda *i: relation(scaled(0, i), scaled(1, i)), name="compare")
 
 
 def average_pool(x: Any, w: PoolWindow, out_shape: list[int], bounds: Bounds) -> Any:
@@ -207,6 +261,34 @@ def average_pool(x: Any, w: PoolWindow, out_shape: list[int], bounds: Bounds) ->
 
 def mean(x: Any, reduction: Reduction, output: Requantized, bounds: Bounds) -> Any:
     """TFLM's int8 MEAN of `x` over the reduction's axes."""
+    total = _sum(x, reduction)
+    offset = tirx.const(reduction.zero_point * reduction.elements, "int32")
+    return te.compute(
+        reduction.out_shape,
+        lambda *i: _requantized(total[i] - offset, output, bounds),
+        name="mean",
+    )
+
+
+def quantized_sum(x: Any, reduction: Reduction, scale: float, zero_point: int, dtype: str) -> Any:
+    """TFLM's quantized SUM (QuantizedMeanOrSum's sum) of `x` over the reduction's axes,
+    in float32 as TFLM computes it: the int32 sum times the input-to-output `scale`
+    (float32) plus the input zero point's share, rounded half away from zero, plus the
+    output's `zero_point`, cast to `dtype` unclamped (TFLM's static_cast)."""
+    total = _sum(x, reduction)
+    f32 = np.float32
+    bias = f32(-reduction.zero_point) * f32(scale) * f32(reduction.elements)
+
+    def element(*index: Any) -> Any:
+        real = total[index].astype("float32") * tirx.const(float(scale), "float32")
+        rounded = _rounded_half_away(real + tirx.const(float(bias), "float32"))
+        return (rounded.astype("int32") + tirx.const(zero_point, "int32")).astype(dtype)
+
+    return te.compute(reduction.out_shape, element, name="sum")
+
+
+def _sum(x: Any, reduction: Reduction) -> Any:
+    """The int32 sums of `x` over the reduction's axes."""
     shape, rank = reduction.shape, len(reduction.shape)
     reduced = {a: te.reduce_axis((0, shape[a]), f"r{a}") for a in reduction.axes}
     kept = [i for i in range(rank) if i not in reduced]
@@ -218,25 +300,25 @@ def mean(x: Any, reduction: Reduction, output: Requantized, bounds: Bounds) -> A
         read = x[tuple(at[i] for i in range(rank))].astype("int32")
         return te.sum(read, axis=list(reduced.values()))
 
-    out_shape = reduction.out_shape
-    total = te.compute(out_shape, element, name="sum")
-    offset = tirx.const(reduction.zero_point * reduction.elements, "int32")
-    return te.compute(
-        out_shape, lambda *i: _requantized(total[i] - offset, output, bounds), name="mean"
-    )
+    return te.compute(reduction.out_shape, element, name="sum")
+
+
+def _rounded_half_away(q: Any) -> Any:
+    """The float32 expression `q` rounded half away from zero (std::round), bounded to
+    +-2^30 so that a cast to int32 is defined."""
+    magnitude = tirx.Select(q < 0, -q, q)  # no fabs in TVM's C target
+    whole = tirx.floor(magnitude)
+    away = tirx.Select(magnitude - whole >= tirx.const(0.5, "float32"), whole + 1.0, whole)
+    bound = tirx.const(2.0**30, "float32")
+    return tirx.max(tirx.min(tirx.Select(q < 0, -away, away), bound), -bound)
 
 
 def quantize(x: Any, scale: float, zero_point: int, bounds: Bounds) -> Any:
     """TFLM's AffineQuantize of the float32 `x`: x / scale in float32, std::round."""
 
     def element(*index: Any) -> Any:
-        q = x[index] / tirx.const(scale, "float32")
-        magnitude = tirx.Select(q < 0, -q, q)  # no fabs in TVM's C target
-        whole = tirx.floor(magnitude)
-        away = tirx.Select(magnitude - whole >= tirx.const(0.5, "float32"), whole + 1.0, whole)
         # Bounded before the cast: the clamp decides past the type's range.
-        bound = tirx.const(2.0**30, "float32")
-        rounded = tirx.max(tirx.min(tirx.Select(q < 0, -away, away), bound), -bound)
+        rounded = _rounded_half_away(x[index] / tirx.const(scale, "float32"))
         return clamped(rounded.astype("int32") + tirx.const(zero_point, "int32"), *bounds)
 
     return te.compute(x.shape, element, name="quantize")
@@ -250,3 +332,93 @@ def requantize(x: Any, zero_point: int, output: Requantized, bounds: Bounds) -> 
         lambda *i: _requantized(x[i].astype("int32") - offset, output, bounds),
         name="requantize",
     )
+
+
+def rectify(x: Any, zero_point: int, slopes: Slopes, bounds: Bounds) -> Any:
+    """TFLM's quantized RELU, LEAKY_RELU or ABS of the integer `x` (`Slopes`)."""
+    offset = tirx.const(zero_point, "int32")
+    zero = tirx.const(0, "int32")
+
+    def element(*index: Any) -> Any:
+        value = x[index].astype("int32") - offset
+        if slopes.magnitude:
+            value = tirx.Select(value < zero, zero - value, value)
+        if slopes.negative == slopes.nonnegative:
+            return _requantized(value, slopes.nonnegative, bounds)
+        return tirx.Select(
+            value >= zero,
+            _requantized(value, slopes.nonnegative, bounds),
+            _requantized(value, slopes.negative, bounds),
+        )
+
+    return te.compute(x.shape, element, name="rectify")
+
+
+def clamp(x: Any, bounds: Bounds) -> Any:
+    """The stored values of `x` clamped to `bounds`: TFLM's quantized RELU6."""
+    return te.compute(x.shape, lambda *i: clamped(x(*i), *bounds), name="clamp")
+
+
+_TENTHS = 10  # ResizeBilinearInteger's positions: in 1/2^10ths of an input pixel
+
+
+def _resize_scale(size: int, out: int, align_corners: bool) -> int:
+    """ResizeBilinearInteger's scale_10 of one axis."""
+    if align_corners and out > 1:
+        return ((1 << _TENTHS) * (size - 1) + (out - 1) // 2) // (out - 1)
+    return ((1 << _TENTHS) * size + out // 2) // out
+
+
+def _resize_axis(index: Any, size: int, scale: int, half_pixel: bool) -> tuple[Any, Any, Any]:
+    """ComputeInterpolationValuesInteger of an output `index`: the source position (in
+    1/1024ths), the lower and the upper neighbour (C's division truncating)."""
+    offset = scale // 2 - (1 << (_TENTHS - 1)) if half_pixel else 0
+    position = index * scale + offset
+    lower = tirx.max(tirx.truncdiv(position, 1 << _TENTHS), 0)
+    upper = tirx.min(tirx.truncdiv(position + (1 << _TENTHS) - 1, 1 << _TENTHS), size - 1)
+    return position, lower, upper
+
+
+def resize_bilinear(x: Any, out_shape: list[int], align_corners: bool, half_pixel: bool) -> Any:
+    """TFLM's integer RESIZE_BILINEAR of the NHWC `x` into `out_shape`."""
+    _, height, width, _ = (int(d) for d in x.shape)
+    scales = [
+        _resize_scale(size, out, align_corners)
+        for size, out in [(height, out_shape[1]), (width, out_shape[2])]
+    ]
+    unit = tirx.const(1 << _TENTHS, "int64")
+
+    def element(n: Any, y: Any, xx: Any, c: Any) -> Any:
+        in_y, y0, y1 = _resize_axis(y, height, scales[0], half_pixel)
+        in_x, x0, x1 = _resize_axis(xx, width, scales[1], half_pixel)
+        dy = (in_y - y0 * (1 << _TENTHS)).astype("int64")
+        dx = (in_x - x0 * (1 << _TENTHS)).astype("int64")
+        total = (
+            x[n, y0, x0, c].astype("int64") * (unit - dy) * (unit - dx)
+            + x[n, y1, x0, c].astype("int64") * dy * (unit - dx)
+            + x[n, y0, x1, c].astype("int64") * (unit - dy) * dx
+            + x[n, y1, x1, c].astype("int64") * dy * dx
+        )
+        half = tirx.const(1 << 19, "int64")
+        rounded = tirx.Select(total > tirx.const(0, "int64"), total + half, total - half)
+        return tirx.truncdiv(rounded, tirx.const(1 << 20, "int64")).astype(x.dtype)
+
+    return te.compute(out_shape, element, name="resize_bilinear")
+
+
+def prelu(x: Any, alpha: Any, zero_points: tuple[int, int], slopes: Slopes, bounds: Bounds) -> Any:
+    """TFLM's quantized PRELU of `x` by `alpha` (broadcast as numpy does), each less its
+    zero point (`zero_points`): below zero the product, by the negative slope."""
+    offset, alpha_offset = (tirx.const(z, "int32") for z in zero_points)
+    alpha_shape = [int(d) for d in alpha.shape]
+
+    def element(*index: Any) -> Any:
+        value = x[index].astype("int32") - offset
+        slope = alpha[_broadcast(alpha_shape, index)].astype("int32") - alpha_offset
+        return tirx.Select(
+            value >= tirx.const(0, "int32"),
+            _requantized(value, slopes.nonnegative, bounds),
+            _requantized(value * slope, slopes.negative, bounds),
+        )
+
+    return te.compute(x.shape, element, name="prelu")

@@ -67,7 +67,7 @@ from usmp_dialect.tvm.model_files.tensor_names import (
     with_file_names,
     with_output_names,
 )
-from usmp_dialect.tvm.model_files.tflite_operators import CONVERTED_CUSTOM, tensor_shape
+from usmp_dialect.tvm.model_files.tflite_operators import CONVERTED_CUSTOM
 from usmp_dialect.tvm.model_files.tflite_quantization import check_quantization
 from usmp_dialect.tvm.model_files.tflite_state import (
     state_output_names,
@@ -75,6 +75,7 @@ from usmp_dialect.tvm.model_files.tflite_state import (
     with_state,
 )
 from usmp_dialect.tvm.model_files.tflite_structure import check_structure
+from usmp_dialect.tvm.model_files.tflite_tensors import tensor_shape
 from usmp_dialect.tvm.relax.dynamic_results import unlowerable_op
 from usmp_dialect.tvm.relax.names import ENTRY
 from usmp_dialect.tvm.relax.to_tir import RelaxImportError, import_relax, sanitize, shape_text

@@ -29,7 +29,8 @@ from usmp_dialect.tvm.model_files.tflite_lstm_int8 import (
     integer_lstm,
     integer_quantization,
 )
-from usmp_dialect.tvm.model_files.tflite_operators import options_of, tensor_shape
+from usmp_dialect.tvm.model_files.tflite_operators import options_of
+from usmp_dialect.tvm.model_files.tflite_tensors import tensor_shape
 
 # The operator's inputs TFLM's kernel reads, by index.
 _GATES = ("input", "forget", "cell", "output")

@@ -46,7 +46,7 @@ from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
 from usmp_dialect.tvm.model_files.fixed_point import clamped, quantize_multiplier, requantized
 from usmp_dialect.tvm.model_files.int8_unweighted_kernels import INT_RANGES, OPAQUE
 from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
-from usmp_dialect.tvm.model_files.tflite_operators import scalar_quantization
+from usmp_dialect.tvm.model_files.tflite_tensors import scalar_quantization
 from usmp_dialect.tvm.relax.temporaries import SIGNAL_KERNEL_ATTR
 
 
@@ -204,20 +204,27 @@ def _squashed(x: Any, table: Any, bits: int, past: int, rounding: tuple[int, int
     return (value * sign + offset) >> _int(rounding[2])
 
 
-def _logistic(pre: Any, table: Any) -> Any:
-    """TFLM's int16 Logistic of the int16 value `pre` (an int32 load), int16 in Q0.15: the
-    input times 3, 9 bits of interpolation."""
-    rounding = (1 << 9, (1 << 25) + (1 << 9) - 1, 10)
-    return _squashed(pre * _int(3), table, 9, 0x7FFF << 10, rounding).astype("int16")
-
-
-def _tanh(pre: Any, table: Any, scaling: tuple[int, int]) -> Any:
-    """TFLM's int16 Tanh of the int16 value `pre` (an int32 load), int16 in Q0.15: (input x
-    multiplier + rounding) >> right shift (`scaling`), 8 bits of interpolation."""
+def _scaled_input(pre: Any, scaling: tuple[int, int]) -> Any:
+    """(input x multiplier + rounding) >> right shift (`scaling`): how TFLM's int16
+    logistic and tanh bring their input to the table's scale."""
     multiplier, shift = scaling
     half = (1 << (shift - 1)) if shift > 0 else 0
-    scaled = (pre * _int(multiplier) + _int(half)) >> _int(shift)
+    return (pre * _int(multiplier) + _int(half)) >> _int(shift)
+
+
+def int16_logistic(pre: Any, table: Any, scaling: tuple[int, int] = (3, 0)) -> Any:
+    """TFLM's int16 Logistic of the int16 value `pre` (an int32 load), int16 in Q0.15: the
+    input scaled (`scaling`: times 3 for an input in Q3.12), 9 bits of interpolation."""
+    rounding = (1 << 9, (1 << 25) + (1 << 9) - 1, 10)
+    scaled = _scaled_input(pre, scaling)
+    return _squashed(scaled, table, 9, 0x7FFF << 10, rounding).astype("int16")
+
+
+def int16_tanh(pre: Any, table: Any, scaling: tuple[int, int]) -> Any:
+    """TFLM's int16 Tanh of the int16 value `pre` (an int32 load), int16 in Q0.15: the
+    input scaled (`scaling`), 8 bits of interpolation."""
     rounding = ((1 << 7) - (1 << 23), (1 << 23) + (1 << 7) - 1, 8)
+    scaled = _scaled_input(pre, scaling)
     return _squashed(scaled, table, 8, 0xFFFF << 8, rounding).astype("int16")
 
 
@@ -269,7 +276,11 @@ def _gate_activation(
     recurrent = _int16(requantized(registers[1], *q.recurrent_fc[gate], 0))
     registers[2] = _int16(own + recurrent)
     # The cell gate's tanh takes Q3.12: TFLM's input shift 15 - 12 - 3 = 0.
-    return _tanh(registers[2], lut, (3, 0)) if gate == "cell" else _logistic(registers[2], lut)
+    return (
+        int16_tanh(registers[2], lut, (3, 0))
+        if gate == "cell"
+        else int16_logistic(registers[2], lut)
+    )
 
 
 def _cell_update(gates: Any, cell: Any, q: IntegerLstm) -> Any:
@@ -320,7 +331,7 @@ def _lstm_kernel(
                             gates[g] = _gate_activation(gate, at, gate_operands, registers, q, lut)
                         c[b, u] = _cell_update(gates, c[b, u], q)
                         registers[2] = c[b, u].astype("int32")
-                        squashed = _tanh(registers[2], lut, q.cell_tanh)
+                        squashed = int16_tanh(registers[2], lut, q.cell_tanh)
                         value = _product(squashed, gates[3], q.hidden, q.hidden_zero_point)
                         out[layout.at(b, t, u)] = clamped(value, *INT_RANGES["int8"], "int8")
                     with T.serial(0, layout.batch) as b, T.serial(0, layout.units) as u:

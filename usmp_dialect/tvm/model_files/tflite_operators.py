@@ -29,6 +29,16 @@ requantization now and then (6 steps of MLPerf Tiny's image classifier's logits)
 one kernel of ours instead (`int8_weighted_kernels`), TFLM's arithmetic bit for bit, its
 weight and bias the file's constants as stored.
 
+Found by tools/operator_table.py (each builtin TFLM registers, one operator a file,
+against TFLM): quantized RELU, RELU6, LEAKY_RELU, PRELU, ABS, SUM, the comparisons and
+RESIZE_BILINEAR computed in TFLM's integers (`int8_unweighted_kernels`); the operators
+that only move values (`MOVING_OPERATORS`) taken on int8 and int16 tensors; TVM's
+ARG_MAX/ARG_MIN index type, GATHER_ND's indices, EMBEDDING_LOOKUP's input order, FILL of a
+constant, MIRROR_PAD SYMMETRIC, REVERSE_V2 of several axes, SPACE_TO_BATCH_ND and
+BATCH_TO_SPACE_ND, float TRANSPOSE_CONV (in NCHW) and float ABS (no fabs in TVM's C)
+corrected; int16 LOGISTIC, TANH and SOFTMAX (TFLM's lookup tables) and quantized
+TRANSPOSE_CONV refused.
+
 MediaPipe's custom operators (mediapipe/util/tflite/operations), by their published
 definitions: Convolution2DTransposeBias, TFLite's TRANSPOSE_CONV with a bias and the
 output shape its kernel computes (MediaPipe's selfie segmentation ends in one);
@@ -42,6 +52,7 @@ TransformLandmarks (points moved by it). Their options are a C struct of int32 f
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -50,23 +61,70 @@ from tvm import relax
 from tvm.relax.frontend.tflite.tflite_frontend import OperatorConverter
 
 from usmp_dialect.tvm.model_files import int8_unweighted_kernels as int8
+from usmp_dialect.tvm.model_files.dynamic_update_slice import convert_dynamic_update_slice
 from usmp_dialect.tvm.model_files.fixed_point import quantize_multiplier
+from usmp_dialect.tvm.model_files.int8_l2_normalization import convert_int8_l2_normalization
 from usmp_dialect.tvm.model_files.int8_weighted_kernels import (
     ConvWindow,
     Requantization,
+    batch_matmul,
     conv2d,
     depthwise_conv2d,
     fully_connected,
+    transpose_conv2d,
 )
+from usmp_dialect.tvm.model_files.int16_table_kernels import (
+    convert_int16_softmax,
+    convert_int16_squash,
+)
+from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
 from usmp_dialect.tvm.model_files.tensor_names import tflite_tensor_label
 from usmp_dialect.tvm.model_files.tflite_sparsity import SparsityError, densified
+from usmp_dialect.tvm.model_files.tflite_tensors import scalar_quantization, tensor_shape
 from usmp_dialect.tvm.relax.narrowed_constants import WIDENED_ARGS
 
+# Operators that move a tensor's values without arithmetic (TFLM's kernels copy the stored
+# integers, whatever the quantization): TVM's converters, on the stored integers, are TFLM's
+# of a quantized tensor too. ARG_MAX and ARG_MIN compare them: the order of the stored
+# values is that of the real ones (a scale is positive). CAST converts the stored values,
+# as TFLM's does (its quantization unread).
+MOVING_OPERATORS = frozenset(
+    {
+        "ARG_MAX",
+        "ARG_MIN",
+        "BATCH_TO_SPACE_ND",
+        "BROADCAST_TO",
+        "CAST",
+        "DEPTH_TO_SPACE",
+        "EXPAND_DIMS",
+        "GATHER",
+        "GATHER_ND",
+        "MIRROR_PAD",
+        "PACK",
+        "RESIZE_NEAREST_NEIGHBOR",
+        "REVERSE_V2",
+        "SELECT_V2",
+        "SLICE",
+        "SPACE_TO_BATCH_ND",
+        "SPACE_TO_DEPTH",
+        "SPLIT",
+        "SPLIT_V",
+        "SQUEEZE",
+        "TRANSPOSE",
+        "UNPACK",
+    }
+)
 
-def tensor_shape(tensor: Any) -> list[int]:
-    """A flatbuffer tensor's shape as the file writes it: `ShapeAsNumpy()` is 0, not an
-    empty array, for a scalar (a tensor without a shape vector)."""
-    return [int(d) for d in tensor.ShapeAsNumpy()] if tensor.ShapeLength() else []
+
+# The comparisons TFLM computes on scaled integers for int8 and int16 inputs.
+_RELATIONS = {
+    "EQUAL": tvm.tirx.EQ,
+    "NOT_EQUAL": tvm.tirx.NE,
+    "GREATER": tvm.tirx.GT,
+    "GREATER_EQUAL": tvm.tirx.GE,
+    "LESS": tvm.tirx.LT,
+    "LESS_EQUAL": tvm.tirx.LE,
+}
 
 
 # MediaPipe's custom operators converted here, by their custom code.
@@ -135,16 +193,6 @@ def _padding(stride: int, size: int, kernel: int, out: int) -> int:
     """TFLite's ComputePadding (dilation 1): the padding before, rounded towards zero, not
     below 0."""
     return max(0, int(((out - 1) * stride + kernel - size) / 2))
-
-
-def scalar_quantization(tensor: Any) -> tuple[float, int] | None:
-    """A tensor wrapper's one scale and zero point, None if it has none or one per
-    channel."""
-    quantization = tensor.tensor.Quantization()
-    if quantization is None or quantization.ScaleLength() != 1:
-        return None
-    zero_point = int(quantization.ZeroPoint(0)) if quantization.ZeroPointLength() else 0
-    return float(quantization.Scale(0)), zero_point
 
 
 def _custom_options(op: Any) -> np.ndarray:
@@ -256,12 +304,12 @@ class CorrectedConverter(OperatorConverter):
     """TVM's TFLite `OperatorConverter` with the operators above converted anew, and
     int8 ones computed as TFLM computes them (`int8_unweighted_kernels`)."""
 
-    _SUPPORTED_QUANTIZED_OPS = OperatorConverter._SUPPORTED_QUANTIZED_OPS | {
-        "PAD",
-        "PADV2",
-        "SHAPE",
-        "DENSIFY",
-    }
+    _SUPPORTED_QUANTIZED_OPS = (
+        OperatorConverter._SUPPORTED_QUANTIZED_OPS
+        | {"PAD", "PADV2", "SHAPE", "DENSIFY", "PRELU"}
+        | {"BATCH_MATMUL", "DYNAMIC_UPDATE_SLICE", "L2_NORMALIZATION"}
+        | MOVING_OPERATORS
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -275,13 +323,21 @@ class CorrectedConverter(OperatorConverter):
                 "Landmarks2TransformMatrix": self.convert_landmarks_to_transform_matrix,
                 "TransformTensorBilinear": self.convert_transform_tensor_bilinear,
                 "TransformLandmarks": self.convert_transform_landmarks,
+                "DYNAMIC_UPDATE_SLICE": self.convert_dynamic_update_slice,
             }
         )
         int8_operators = {
             "ADD": self.convert_int8_add,
             "AVERAGE_POOL_2D": self.convert_int8_average_pool,
             "MEAN": self.convert_int8_mean,
+            "SUM": self.convert_quantized_sum,
             "QUANTIZE": self.convert_int8_quantize,
+            "RELU": self.convert_quantized_relu,
+            "RELU6": self.convert_quantized_relu6,
+            "LEAKY_RELU": self.convert_quantized_leaky_relu,
+            "ABS": self.convert_quantized_abs,
+            "PRELU": self.convert_quantized_prelu,
+            **{name: partial(self.convert_quantized_comparison, name) for name in _RELATIONS},
         }
         # TVM's, for the float and per-channel tensors ours leave to it (called as
         # TVM calls a converter, op by keyword).
@@ -743,18 +799,25 @@ class CorrectedConverter(OperatorConverter):
             tables,
         )
 
-    def _kernel_operands(self, op: Any) -> tuple[Any, Any, Any, Any] | None:
+    def _kernel_operands(self, op: Any, first: int = 0) -> tuple[Any, Any, Any, Any] | None:
         """(data, weight, bias or None, out) of a quantized operator our kernels
-        compute: int8 activations, an int8 weight of zero point 0 that is a constant
-        of the file; None for any other (TVM's converter's)."""
-        data, weight, *rest = self.get_input_tensors(op)
+        compute: int8 activations, or int16 ones with an int64 bias or none (TFLM's
+        16x8), an int8 weight of zero point 0 that is a constant of the file; None for
+        any other (TVM's converter's). Its inputs from `first` on are the data, weight
+        and bias (TRANSPOSE_CONV's: weight, data, bias after the output's shape)."""
+        inputs = self.get_input_tensors(op)[first:]
+        if first:
+            inputs[:2] = inputs[1::-1]
+        data, weight, *rest = inputs
         (out,) = self.get_output_tensors(op)
         bias = rest[0] if rest and rest[0].tensor_idx != -1 else None
-        types = {self.get_tensor_type_str(t.tensor.Type()) for t in (data, out, weight)}
+        types = [self.get_tensor_type_str(t.tensor.Type()) for t in (data, out, weight)]
         constant = not self.has_expr(weight.tensor_idx) and (
             bias is None or not self.has_expr(bias.tensor_idx)
         )
-        if types != {"int8"} or not data.qnn_params or not constant:
+        bias_type = None if bias is None else self.get_tensor_type_str(bias.tensor.Type())
+        int16 = types == ["int16", "int16", "int8"] and bias_type in (None, "int64")
+        if (set(types) != {"int8"} and not int16) or not data.qnn_params or not constant:
             return None
         if np.any(_quantization(weight.tensor)[1] != 0):
             return None  # our kernels sum a symmetric weight; TVM's converter takes this one
@@ -773,6 +836,8 @@ class CorrectedConverter(OperatorConverter):
             )
         except ValueError as error:
             raise tvm.error.OpNotImplemented(str(error)) from None
+        if self.get_tensor_type_str(data.tensor.Type()) == "int16":
+            r = r._replace(accumulator="int64")
         if tables is None:
             return r, (None, None)
         name = weight.tensor.Name().decode("utf-8", "replace")
@@ -813,15 +878,40 @@ class CorrectedConverter(OperatorConverter):
     def convert_batch_matmul(self, op: Any) -> Any:
         from tflite.BatchMatMulOptions import BatchMatMulOptions
 
-        if self.is_quantized(op):
-            raise tvm.error.OpNotImplemented("quantized BATCH_MATMUL")
         options = BatchMatMulOptions()
         table = op.BuiltinOptions()
         options.Init(table.Bytes, table.Pos)
         lhs, rhs = self.get_input_tensors(op)
-        return relax.op.matmul(
-            self._operand(lhs, options.AdjX()), self._operand(rhs, options.AdjY())
-        )
+        operands = self._operand(lhs, options.AdjX()), self._operand(rhs, options.AdjY())
+        if self.is_quantized(op):
+            return self._quantized_batch_matmul(op, *operands)
+        return relax.op.matmul(*operands)
+
+    def _quantized_batch_matmul(self, op: Any, lhs_expr: Any, rhs_expr: Any) -> Any:
+        """TFLM's int8 (int32 sums) or int16 (int64 sums) BATCH_MATMUL (`batch_matmul`):
+        one multiplier, the float32 product of the operands' scales over the output's,
+        no activation."""
+        lhs, rhs = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        types = {self.get_tensor_type_str(t.tensor.Type()) for t in (lhs, rhs, out)}
+        quantizations = [scalar_quantization(t) for t in (lhs, rhs, out)]
+        if len(types) != 1 or not types <= {"int8", "int16"} or None in quantizations:
+            raise OperatorRejected(
+                "quantized BATCH_MATMUL of other types than TFLM's (int8 or int16 "
+                "operands and output, one scale each)"
+            )
+        (dtype,) = types
+        r, _ = requantization(lhs.tensor, rhs.tensor, out.tensor, 0, dtype, True)
+        if dtype == "int16":
+            r = r._replace(accumulator="int64")
+        rhs_zero_point = quantizations[1][1]  # type: ignore[index]
+        out_shape = tensor_shape(out.tensor)
+
+        def compute(a: Any, b: Any) -> Any:
+            return batch_matmul(a, b, rhs_zero_point, out_shape, r)
+
+        operands = [self.bb.normalize(e) for e in (lhs_expr, rhs_expr)]  # typed for TE
+        return self.bb.call_te(compute, *operands, primfunc_name_hint="batch_matmul")
 
     def _operand(self, tensor: Any, adjoint: bool) -> Any:
         """A BATCH_MATMUL operand, its last two axes swapped if `adjoint`."""
@@ -903,7 +993,9 @@ class CorrectedConverter(OperatorConverter):
 
         return self._int8_call(compute, [data], "average_pool_int8")
 
-    def convert_int8_mean(self, op: Any) -> Any:
+    def _reduction(self, op: Any) -> tuple[Any, Any, Any, str] | None:
+        """A quantized MEAN's or SUM's input, its `Reduction`, the output's (scale, zero
+        point) and type; None for a float one."""
         from tflite.ReducerOptions import ReducerOptions
 
         data, axes = self.get_input_tensors(op)
@@ -911,7 +1003,7 @@ class CorrectedConverter(OperatorConverter):
         source, target = scalar_quantization(data), scalar_quantization(out)
         dtype = self.get_tensor_type_str(out.tensor.Type())
         if source is None or target is None or dtype not in int8.INT_RANGES:
-            return self.tvm_converters["MEAN"](op=op)
+            return None
         shape = tensor_shape(data.tensor)
         listed = np.asarray(self.get_tensor_value(axes)).reshape(-1)
         keep_dims = False
@@ -921,14 +1013,405 @@ class CorrectedConverter(OperatorConverter):
             options.Init(table.Bytes, table.Pos)
             keep_dims = bool(options.KeepDims())
         axes_list = sorted({int(a) % len(shape) for a in listed})
-        reduction = int8.Reduction(shape, axes_list, keep_dims, source[1])
-        output = int8.mean_requantization(source[0], target[0], reduction.elements, target[1])
+        return data, int8.Reduction(shape, axes_list, keep_dims, source[1]), target, dtype
+
+    def convert_int8_mean(self, op: Any) -> Any:
+        reduced = self._reduction(op)
+        if reduced is None:
+            return self.tvm_converters["MEAN"](op=op)
+        data, reduction, target, dtype = reduced
+        in_scale = scalar_quantization(data)[0]  # type: ignore[index]
+        output = int8.mean_requantization(in_scale, target[0], reduction.elements, target[1])
         bounds = int8.Bounds(*int8.INT_RANGES[dtype], dtype)
 
         def compute(x: Any) -> Any:
             return int8.mean(x, reduction, output, bounds)
 
         return self._int8_call(compute, [data], "mean_int8")
+
+    def convert_quantized_sum(self, op: Any) -> Any:
+        """TFLM's quantized SUM (`int8.quantized_sum`), its scale the input's over the
+        output's in float32."""
+        reduced = self._reduction(op)
+        if reduced is None:
+            return self.tvm_converters["SUM"](op=op)
+        data, reduction, (out_scale, zero_point), dtype = reduced
+        in_scale = scalar_quantization(data)[0]  # type: ignore[index]
+        scale = float(np.float32(in_scale) / np.float32(out_scale))
+
+        def compute(x: Any) -> Any:
+            return int8.quantized_sum(x, reduction, scale, zero_point, dtype)
+
+        return self._int8_call(compute, [data], "sum_quantized")
+
+    def _convert_arg_min_max(self, op: Any, relax_op: Any) -> Any:
+        """TVM's, its int64 indices cast to the type the file's output has (TFLite's
+        options choose int32 or int64; TVM's converter leaves them int64)."""
+        (out,) = self.get_output_tensors(op)
+        indices = super()._convert_arg_min_max(op, relax_op)
+        return relax.op.astype(indices, self.get_tensor_type_str(out.tensor.Type()))
+
+    def _quantized_unary(self, op: Any) -> tuple[Any, Any, str, Any, Any] | None:
+        """An int8 or int16 operator's input and output, their type and (scale, zero
+        point) each; None for a float one (or one without a single scale)."""
+        (data,) = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        dtype = self.get_tensor_type_str(out.tensor.Type())
+        source, target = scalar_quantization(data), scalar_quantization(out)
+        if dtype not in ("int8", "int16") or source is None or target is None:
+            return None
+        return data, out, dtype, source, target
+
+    def _rectified(self, op: Any, slopes: Any, bounds: Any, name: str) -> Any:
+        data = self.get_input_tensors(op)[0]
+        zero_point = scalar_quantization(data)[1]  # type: ignore[index]
+
+        def compute(x: Any) -> Any:
+            return int8.rectify(x, zero_point, slopes, bounds)
+
+        return self._int8_call(compute, [data], name)
+
+    def convert_quantized_relu(self, op: Any) -> Any:
+        """TFLM's quantized RELU: requantized to the output, clamped from its zero
+        point (CalculateReluOpData)."""
+        unary = self._quantized_unary(op)
+        if unary is None:
+            return self.tvm_converters["RELU"](op=op)
+        _, out, _, (in_scale, _), (out_scale, zero_point) = unary
+        same = int8.Requantized(*quantize_multiplier(in_scale / out_scale), zero_point)
+        return self._rectified(op, int8.Slopes(same, same), self._bounds(out, 1), "relu")
+
+    def convert_quantized_relu6(self, op: Any) -> Any:
+        """TFLM's quantized RELU6: the stored values clamped to the input's 0 and 6, its
+        output's quantization unread (Relu6Quantized)."""
+        unary = self._quantized_unary(op)
+        if unary is None:
+            return self.tvm_converters["RELU6"](op=op)
+        data, _, dtype, (scale, zero_point), _ = unary
+        bounds = int8.Bounds(*activation_range(3, scale, zero_point, dtype), dtype)
+        return self._int8_call(lambda x: int8.clamp(x, bounds), [data], "relu6")
+
+    def convert_quantized_leaky_relu(self, op: Any) -> Any:
+        """TFLM's quantized LEAKY_RELU: input-to-output scale where the value is not below
+        its zero point, times alpha where it is, each multiplier computed in float32 as
+        TFLM's CalculateOpDataLeakyRelu does."""
+        from tflite.LeakyReluOptions import LeakyReluOptions
+
+        unary = self._quantized_unary(op)
+        if unary is None:
+            return self.tvm_converters["LEAKY_RELU"](op=op)
+        _, out, _, (in_scale, _), (out_scale, zero_point) = unary
+        alpha = np.float32(options_of(op, LeakyReluOptions).Alpha())
+        identity = float(np.float32(in_scale) / np.float32(out_scale))
+        sloped = float(np.float32(in_scale) * alpha / np.float32(out_scale))
+        slopes = int8.Slopes(
+            int8.Requantized(*quantize_multiplier(identity), zero_point),
+            int8.Requantized(*quantize_multiplier(sloped), zero_point),
+        )
+        return self._rectified(op, slopes, self._bounds(out), "leaky_relu")
+
+    def convert_resize_bilinear(self, op: Any) -> Any:
+        """TFLM's integer RESIZE_BILINEAR of an int8 or int16 tensor (its stored values,
+        `int8.resize_bilinear`); TVM's of a float32 one."""
+        from tflite.ResizeBilinearOptions import ResizeBilinearOptions
+
+        data = self.get_input_tensors(op)[0]
+        (out,) = self.get_output_tensors(op)
+        if self.get_tensor_type_str(data.tensor.Type()) not in ("int8", "int16"):
+            return super().convert_resize_bilinear(op)
+        options = options_of(op, ResizeBilinearOptions)
+        align, half_pixel = bool(options.AlignCorners()), bool(options.HalfPixelCenters())
+
+        def compute(x: Any) -> Any:
+            return int8.resize_bilinear(x, tensor_shape(out.tensor), align, half_pixel)
+
+        return self._int8_call(compute, [data], "resize_bilinear_quantized")
+
+    def convert_transpose_conv(self, op: Any) -> Any:
+        """TFLite's TRANSPOSE_CONV of float32 tensors (weights OHWI, the output's shape an
+        input, a bias if given, a fused activation): Relax's conv2d_transpose of the data
+        in NCHW (TVM lowers no NHWC one: its converter's does not build), its output
+        cropped as TFLite's ComputePaddingHeightWidth pads it (of the output's size). A
+        quantized one is refused: TFLM's integer arithmetic is not converted."""
+        from tflite.Padding import Padding
+        from tflite.TransposeConvOptions import TransposeConvOptions
+
+        inputs = self.get_input_tensors(op)
+        weights, data = inputs[1], inputs[2]
+        options = options_of(op, TransposeConvOptions)
+        if data.qnn_params:
+            return self._quantized_transpose_conv(op, options)
+        (out,) = self.get_output_tensors(op)
+        _, out_h, out_w, _ = tensor_shape(out.tensor)
+        _, in_h, in_w, _ = tensor_shape(data.tensor)
+        _, kernel_h, kernel_w, _ = tensor_shape(weights.tensor)
+        strides = (options.StrideH(), options.StrideW())
+        before, after, extra = [], [], []
+        for size, given, kernel, stride in zip(
+            (out_h, out_w), (in_h, in_w), (kernel_h, kernel_w), strides, strict=True
+        ):
+            convolved = -(-size // stride)  # ComputeOutSize of the output's size, SAME
+            if options.Padding() != Padding.SAME:
+                convolved = (size + stride - kernel) // stride
+            top = _padding(stride, size, kernel, convolved)
+            bottom = (given - 1) * stride + kernel - size - top
+            if bottom <= -stride:
+                raise ValueError(f"its output is {size} wide, more than its input gives")
+            before.append(top)
+            after.append(max(bottom, 0))
+            extra.append(max(-bottom, 0))
+        iohw = relax.op.permute_dims(self.get_tensor_expr(weights), [3, 0, 1, 2])
+        nchw = relax.op.permute_dims(self.get_tensor_expr(data), [0, 3, 1, 2])
+        result = relax.op.nn.conv2d_transpose(
+            nchw,
+            iohw,
+            strides=strides,
+            padding=[*before, *after],
+            output_padding=extra,
+            out_dtype="float32",
+        )
+        nhwc = relax.op.permute_dims(result, [0, 2, 3, 1])
+        if len(inputs) > 3:
+            nhwc = relax.op.add(nhwc, self.get_tensor_expr(inputs[3]))
+        return self.convert_fused_activation_function(nhwc, options.FusedActivationFunction())
+
+    def _quantized_transpose_conv(self, op: Any, options: Any) -> Any:
+        """TFLM's int8 (int32 sums) or 16x8 (int64 sums, an int64 bias) TRANSPOSE_CONV
+        (`transpose_conv2d`), requantized per channel as its convolutions are, padded as
+        TFLite's ComputePaddingHeightWidth pads a convolution of the output's size."""
+        from tflite.Padding import Padding
+
+        operands = self._kernel_operands(op, first=1)
+        if operands is None:
+            raise OperatorRejected(
+                "quantized TRANSPOSE_CONV of other types than TFLM's int8 or 16x8 (an int8 "
+                "weight of zero point 0, an int32 or int64 bias)"
+            )
+        data, weight, _, out = operands
+        r, tables = self._requantization(operands, options.FusedActivationFunction(), False)
+        _, out_h, out_w, _ = tensor_shape(out.tensor)
+        _, kernel_h, kernel_w, _ = tensor_shape(weight.tensor)
+        strides = (options.StrideH(), options.StrideW())
+        pads = []
+        for size, kernel, stride in zip((out_h, out_w), (kernel_h, kernel_w), strides, strict=True):
+            same = options.Padding() == Padding.SAME
+            convolved = -(-size // stride) if same else (size + stride - kernel) // stride
+            pads.append(_padding(stride, size, kernel, convolved))
+        window = ConvWindow(strides, (1, 1), (pads[0], pads[1]), (out_h, out_w))
+        return self._kernel(
+            lambda x, w, b, m, s: transpose_conv2d(x, w, b, m, s, window, r),
+            ("transpose_conv2d", window, r),
+            self.get_tensor_expr(data),
+            operands,
+            tables,
+        )
+
+    def convert_mirror_pad(self, op: Any) -> Any:
+        """TFLite's MIRROR_PAD, REFLECT (the edge not repeated) or SYMMETRIC (repeated):
+        each padded axis the flipped slices beside the tensor, concatenated (TVM's
+        converter has no SYMMETRIC)."""
+        from tflite.MirrorPadOptions import MirrorPadOptions
+
+        data, paddings = self.get_input_tensors(op)
+        edge = 0 if options_of(op, MirrorPadOptions).Mode() == 1 else 1  # SYMMETRIC: 1
+        padded = self.get_tensor_expr(data)
+        shape = tensor_shape(data.tensor)
+        pads = np.asarray(self.get_tensor_value(paddings)).reshape(-1, 2)
+        for axis, (before, after) in enumerate(pads.tolist()):
+            size = shape[axis]
+            parts = []
+            if before:
+                parts.append(self._flipped(padded, axis, edge, edge + before))
+            parts.append(padded)
+            if after:
+                parts.append(self._flipped(padded, axis, size - edge - after, size - edge))
+            if len(parts) > 1:
+                padded = relax.op.concat(parts, axis=axis)
+                shape = [*shape[:axis], size + before + after, *shape[axis + 1 :]]
+        return padded
+
+    @staticmethod
+    def _flipped(x: Any, axis: int, begin: int, end: int) -> Any:
+        part = relax.op.strided_slice(x, axes=[axis], begin=[begin], end=[end])
+        return relax.op.flip(part, axis=axis)
+
+    def _blocks(self, op: Any) -> tuple[Any, list[int], list[int], list[int]] | None:
+        """A 4-D SPACE_TO_BATCH_ND's or BATCH_TO_SPACE_ND's data, its shape, block and
+        paddings (crops) flattened; None for another rank."""
+        data, block, pads = self.get_input_tensors(op)
+        shape = tensor_shape(data.tensor)
+        if len(shape) != 4:
+            return None
+        sizes = [int(v) for v in np.asarray(self.get_tensor_value(block)).reshape(-1)]
+        flat = [int(v) for v in np.asarray(self.get_tensor_value(pads)).reshape(-1)]
+        return data, shape, sizes, flat
+
+    def convert_space_to_batch_nd(self, op: Any) -> Any:
+        """TFLite's SPACE_TO_BATCH_ND of NHWC data: padded (with the zero point of a
+        quantized tensor, as TFLM pads), each block's pixels made a batch, the block's
+        row and column outermost -- reshapes and a transpose (TVM's converter leaves a
+        packed call no plan can take)."""
+        blocked = self._blocks(op)
+        if blocked is None:
+            return super().convert_space_to_batch_nd(op)
+        data, (batch, height, width, channels), (bh, bw), (top, bottom, left, right) = blocked
+        quantization = scalar_quantization(data)
+        padded = relax.op.nn.pad(
+            self.get_tensor_expr(data),
+            pad_width=[0, 0, top, bottom, left, right, 0, 0],
+            pad_value=float(quantization[1]) if quantization else 0.0,
+        )
+        rows, columns = (height + top + bottom) // bh, (width + left + right) // bw
+        split = relax.op.reshape(padded, [batch, rows, bh, columns, bw, channels])
+        moved = relax.op.permute_dims(split, [2, 4, 0, 1, 3, 5])
+        return relax.op.reshape(moved, [bh * bw * batch, rows, columns, channels])
+
+    def convert_batch_to_space_nd(self, op: Any) -> Any:
+        """TFLite's BATCH_TO_SPACE_ND of NHWC data: SPACE_TO_BATCH_ND undone, then
+        cropped."""
+        blocked = self._blocks(op)
+        if blocked is None:
+            return super().convert_batch_to_space_nd(op)
+        data, (batch, height, width, channels), (bh, bw), (top, bottom, left, right) = blocked
+        outer = batch // (bh * bw)
+        split = relax.op.reshape(
+            self.get_tensor_expr(data), [bh, bw, outer, height, width, channels]
+        )
+        moved = relax.op.permute_dims(split, [2, 3, 0, 4, 1, 5])
+        whole = relax.op.reshape(moved, [outer, height * bh, width * bw, channels])
+        return relax.op.strided_slice(
+            whole,
+            axes=[1, 2],
+            begin=[top, left],
+            end=[height * bh - bottom, width * bw - right],
+        )
+
+    def convert_reverse_v2(self, op: Any) -> Any:
+        """TFLite's REVERSE_V2 of any number of axes, one flip each (TVM's converter
+        takes one)."""
+        data, axes = self.get_input_tensors(op)
+        rank = len(tensor_shape(data.tensor))
+        reversed_ = self.get_tensor_expr(data)
+        for axis in np.asarray(self.get_tensor_value(axes)).reshape(-1):
+            reversed_ = relax.op.flip(reversed_, axis=int(axis) % rank)
+        return reversed_
+
+    def convert_fill(self, op: Any) -> Any:
+        """TFLite's FILL of a shape the file holds: TVM's reads the value only as an
+        expression another operator computed (a KeyError on a constant one)."""
+        dims, value = self.get_input_tensors(op)
+        if self.has_expr(dims.tensor_idx):
+            return super().convert_fill(op)
+        shape = [int(d) for d in np.asarray(self.get_tensor_value(dims)).reshape(-1)]
+        return relax.op.full(shape, self.get_tensor_expr(value))
+
+    def convert_embedding_lookup(self, op: Any) -> Any:
+        """TFLite's EMBEDDING_LOOKUP: the rows of its second input (the table) at its
+        first (the ids), as TFLM reads them (TVM's converter swaps the two). A table of
+        another type than the output (TFLM dequantizes an int8 one) is refused."""
+        ids, table = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        if table.tensor.Type() != out.tensor.Type():
+            raise tvm.error.OpNotImplemented(
+                "EMBEDDING_LOOKUP of a table of another type than its output"
+            )
+        rows = relax.op.astype(self.get_tensor_expr(ids), "int32")
+        return relax.op.take(self.get_tensor_expr(table), rows, axis=0)
+
+    def convert_gather_nd(self, op: Any) -> Any:
+        """TFLite's GATHER_ND: the indices' last dim indexes the data's leading dims, as
+        Relax's `gather_nd` reads them (TVM's converter moves that dim first, as Relay's
+        took them: an output of the wrong shape)."""
+        data, indices = self.get_input_tensors(op)
+        at = relax.op.astype(self.get_tensor_expr(indices), "int64")
+        return relax.op.gather_nd(self.get_tensor_expr(data), at)
+
+    def convert_dynamic_update_slice(self, op: Any) -> Any:
+        return convert_dynamic_update_slice(self, op)
+
+    def convert_l2_normalization(self, op: Any) -> Any:
+        if self.is_quantized(op):
+            return convert_int8_l2_normalization(self, op)
+        return super().convert_l2_normalization(op)
+
+    # TFLM's int16 LOGISTIC, TANH and SOFTMAX: `int16_table_kernels`.
+    def convert_logistic(self, op: Any) -> Any:
+        if self._int16_input(op):
+            return convert_int16_squash(self, op, "LOGISTIC")
+        return super().convert_logistic(op)
+
+    def convert_tanh(self, op: Any) -> Any:
+        if self._int16_input(op):
+            return convert_int16_squash(self, op, "TANH")
+        return super().convert_tanh(op)
+
+    def _int16_input(self, op: Any) -> bool:
+        data = self.get_input_tensors(op)[0]
+        return bool(self.get_tensor_type_str(data.tensor.Type()) == "int16")
+
+    def convert_softmax(self, op: Any) -> Any:
+        if self._int16_input(op):
+            return convert_int16_softmax(self, op)
+        return super().convert_softmax(op)
+
+    def convert_quantized_comparison(self, name: str, op: Any) -> Any:
+        """TFLM's comparison of int8 or int16 inputs (`int8.compare`); TVM's of others."""
+        lhs, rhs = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        quantizations = [scalar_quantization(t) for t in (lhs, rhs)]
+        types = {self.get_tensor_type_str(t.tensor.Type()) for t in (lhs, rhs)}
+        if not types <= {"int8", "int16"} or None in quantizations:
+            return self.tvm_converters[name](op=op)
+        operands = int8.comparison_operands(
+            [tensor_shape(t.tensor) for t in (lhs, rhs)],
+            [q[0] for q in quantizations if q is not None],
+            [q[1] for q in quantizations if q is not None],
+        )
+        relation = _RELATIONS[name]
+
+        def compute(a: Any, b: Any) -> Any:
+            return int8.compare(a, b, operands, relation, tensor_shape(out.tensor))
+
+        return self._int8_call(compute, [lhs, rhs], f"{name.lower()}_quantized")
+
+    def convert_quantized_prelu(self, op: Any) -> Any:
+        """TFLM's quantized PRELU (CalculatePreluParams: input over output scale where the
+        input is not below its zero point, times alpha's scale where it is); TVM's of
+        float32 tensors."""
+        data, alpha = self.get_input_tensors(op)
+        (out,) = self.get_output_tensors(op)
+        quantizations = [scalar_quantization(t) for t in (data, alpha, out)]
+        if self.get_tensor_type_str(out.tensor.Type()) not in ("int8", "int16") or (
+            None in quantizations
+        ):
+            return self.tvm_converters["PRELU"](op=op)
+        (in_scale, in_zero), (alpha_scale, alpha_zero), (out_scale, out_zero) = (
+            q for q in quantizations if q is not None
+        )
+        slopes = int8.Slopes(
+            int8.Requantized(*quantize_multiplier(in_scale / out_scale), out_zero),
+            int8.Requantized(*quantize_multiplier(in_scale * alpha_scale / out_scale), out_zero),
+        )
+        bounds = self._bounds(out)
+
+        def compute(x: Any, a: Any) -> Any:
+            return int8.prelu(x, a, (in_zero, alpha_zero), slopes, bounds)
+
+        return self._int8_call(compute, [data, alpha], "prelu_quantized")
+
+    def convert_quantized_abs(self, op: Any) -> Any:
+        """TFLM's quantized ABS: the magnitude of the value less its zero point,
+        requantized to the output; a float ABS as the larger of x and -x (TVM's C target
+        has no fabs)."""
+        unary = self._quantized_unary(op)
+        if unary is None:
+            (data,) = self.get_input_tensors(op)
+            x = self.get_tensor_expr(data)
+            return relax.op.maximum(x, relax.op.negative(x))
+        _, out, _, (in_scale, _), (out_scale, zero_point) = unary
+        scaled = int8.Requantized(*quantize_multiplier(in_scale / out_scale), zero_point)
+        slopes = int8.Slopes(scaled, scaled, magnitude=True)
+        return self._rectified(op, slopes, self._bounds(out), "abs_quantized")
 
     def convert_int8_quantize(self, op: Any) -> Any:
         (data,) = self.get_input_tensors(op)

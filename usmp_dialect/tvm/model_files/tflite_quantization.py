@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from usmp_dialect.tvm.model_files.tensor_names import tensor_name
-from usmp_dialect.tvm.model_files.tflite_operators import tensor_shape
+from usmp_dialect.tvm.model_files.tflite_tensors import tensor_shape
 from usmp_dialect.tvm.relax.to_tir import RelaxImportError
 
 _INTEGERS: dict[str, type[np.integer]] = {"INT4": np.int8, "INT8": np.int8, "UINT8": np.uint8}

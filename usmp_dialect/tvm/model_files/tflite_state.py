@@ -52,8 +52,9 @@ from tvm.relax.frontend.tflite.tflite_frontend import get_tensor_name
 
 from usmp_dialect.tvm.model_files.tensor_names import tflite_tensor_label
 from usmp_dialect.tvm.model_files.tflite_lstm import convert_lstm
-from usmp_dialect.tvm.model_files.tflite_operators import CorrectedConverter, tensor_shape
+from usmp_dialect.tvm.model_files.tflite_operators import CorrectedConverter
 from usmp_dialect.tvm.model_files.tflite_svdf import convert_svdf
+from usmp_dialect.tvm.model_files.tflite_tensors import tensor_shape
 from usmp_dialect.tvm.model_files.tflm_signal import CARRYING_SIGNAL_CONVERTERS, signal_converters
 from usmp_dialect.tvm.relax.to_tir import STATE_COUNT_ATTR, STATE_INITIAL_ATTR
 

@@ -39,11 +39,8 @@ from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
 from usmp_dialect.tvm.model_files.fixed_point import clamped, quantize_multiplier, requantized
 from usmp_dialect.tvm.model_files.int8_unweighted_kernels import INT_RANGES
 from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
-from usmp_dialect.tvm.model_files.tflite_operators import (
-    options_of,
-    scalar_quantization,
-    tensor_shape,
-)
+from usmp_dialect.tvm.model_files.tflite_operators import options_of
+from usmp_dialect.tvm.model_files.tflite_tensors import scalar_quantization, tensor_shape
 
 # TFLM's fused activations for float SVDF (ActivationValFloat): those that clamp.
 FLOAT_CLAMPS = {0: None, 1: (0.0, None), 2: (-1.0, 1.0), 3: (0.0, 6.0)}

@@ -68,7 +68,8 @@ from tvm.script.ir_builder import tirx as T
 from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
 from usmp_dialect.tvm.model_files.int8_unweighted_kernels import OPAQUE
 from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
-from usmp_dialect.tvm.model_files.tflite_operators import flex_options, tensor_shape
+from usmp_dialect.tvm.model_files.tflite_operators import flex_options
+from usmp_dialect.tvm.model_files.tflite_tensors import tensor_shape
 from usmp_dialect.tvm.relax.temporaries import SIGNAL_KERNEL_ATTR
 
 _Q15_MAX = 32767  # kissfft's SAMP_MAX for FIXED_POINT 16

@@ -51,7 +51,10 @@ def plan_problem(
 ) -> None:
     plan_pools(
         module,
-        plan_pools_pipeline(algorithm, time_limit, lower=False, effort=effort, pools=pools),
+        # The VM runs its own kernels over whole tensors: never banded.
+        plan_pools_pipeline(
+            algorithm, time_limit, lower=False, effort=effort, pools=pools, band_stages=False
+        ),
     )
 
 

@@ -1,6 +1,7 @@
 """A `tvm.IRModule` planned as `usmp-opt --plan-pools` plans its TVMScript.
 
-plan_module(mod, algorithm, workspace_io, hoist_workspaces, pools, reorder, in_place)
+plan_module(mod, algorithm, workspace_io, hoist_workspaces, pools, reorder, in_place,
+            band_stages)
     -> tvm.IRModule
 """
 
@@ -21,10 +22,11 @@ def plan_module(
     pools: str = "",
     reorder: bool = True,
     in_place: bool = True,
+    band_stages: bool = True,
 ) -> Any:
     """`usmp-opt --plan-pools [--use-workspace-io] [--pools SPEC] [--no-reorder]
-    [--no-in-place]` on a `tvm.IRModule` (with `tir-hoist-workspaces` first if asked): the
-    planned one."""
+    [--no-in-place] [--no-band-stages]` on a `tvm.IRModule` (with `tir-hoist-workspaces`
+    first if asked): the planned one."""
     module = import_module(mod)
     plan_pools(
         module,
@@ -35,6 +37,7 @@ def plan_module(
             pools=pools,
             reorder=reorder,
             in_place=in_place,
+            band_stages=band_stages,
         ),
     )
     return emit_module(module)
