@@ -36,8 +36,8 @@ TEMPORARIES_HELP = (
 
 
 @dataclass(frozen=True)
-class Lowering:
-    """How a model is lowered (`usmp-translate --import-relax --weights=... --fusion=...`).
+class TirImport:
+    """How a model is imported to TIR (`usmp-translate --import-relax --weights=... --fusion=...`).
 
     `weights="bound"` binds the weights into `forward` first (`relax.transform.BindParams`,
     as an application of `relax.build` does), so that TVM's `FoldConstant` computes every
@@ -91,8 +91,8 @@ def unshown(stage: str) -> None:
     """No progress display."""
 
 
-DEFAULT_LOWERING = Lowering()
-MODEL_FILE_LOWERING = Lowering(temporaries="inline")
+DEFAULT_TIR_IMPORT = TirImport()
+MODEL_FILE_TIR_IMPORT = TirImport(temporaries="inline")
 """How `--import-tflite` and `--import-onnx` lower a model file unless told otherwise: an
 int8 model's tensors stay int8 where its kernels keep them so."""
 
