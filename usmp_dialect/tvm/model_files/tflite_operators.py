@@ -74,6 +74,7 @@ from usmp_dialect.tvm.model_files.int8_weighted_kernels import (
     transpose_conv2d,
 )
 from usmp_dialect.tvm.model_files.int16_table_kernels import (
+    convert_int8_elu,
     convert_int16_softmax,
     convert_int16_squash,
 )
@@ -307,7 +308,7 @@ class CorrectedConverter(OperatorConverter):
     _SUPPORTED_QUANTIZED_OPS = (
         OperatorConverter._SUPPORTED_QUANTIZED_OPS
         | {"PAD", "PADV2", "SHAPE", "DENSIFY", "PRELU"}
-        | {"BATCH_MATMUL", "DYNAMIC_UPDATE_SLICE", "L2_NORMALIZATION"}
+        | {"BATCH_MATMUL", "DYNAMIC_UPDATE_SLICE", "L2_NORMALIZATION", "ELU"}
         | MOVING_OPERATORS
     )
 
@@ -1348,6 +1349,11 @@ class CorrectedConverter(OperatorConverter):
     def _int16_input(self, op: Any) -> bool:
         data = self.get_input_tensors(op)[0]
         return bool(self.get_tensor_type_str(data.tensor.Type()) == "int16")
+
+    def convert_elu(self, op: Any) -> Any:
+        if self.is_quantized(op):
+            return convert_int8_elu(self, op)
+        return super().convert_elu(op)
 
     def convert_softmax(self, op: Any) -> Any:
         if self._int16_input(op):
