@@ -5,7 +5,7 @@ flags, the progress callback's type) and the C library's (`--emit-c`'s model nam
 the runner's files, the int8 kernels' targets). No TVM here, and nothing of
 `usmp_dialect.tvm`, each module of which imports TVM at its top: the mains build their
 parsers, `--help` and usage errors from this one, and import the wing where a command needs
-it (`usmp_dialect.tvm.relax.to_tir` lowers a model as a `Lowering` says,
+it (`usmp_dialect.tvm.relax.to_tir` imports a model as a `TirImport` says,
 `usmp_dialect.tvm.c` writes the library).
 """
 

@@ -10,7 +10,7 @@ another, `*-to-usmp` and `usmp-to-*`, whose shared steps are `usmp_dialect/lower
     relax_vm_outputs(mod, weights, inputs) -> list   the Relax VM's outputs, the reference
 
 (`usmp_dialect.tvm.relax.model_spec` loads `(mod, weights)` from a model file; the first
-three take a `Lowering`, the options of `--import-relax`.)
+three take a `TirImport`, the options of `--import-relax`.)
 
 A clip computing the identity (an int8 tensor's to [-128, 127], as TVM's TFLite frontend
 applies a RELU) is dropped first (`identity_clips`). By default the weights are then bound
