@@ -22,12 +22,15 @@ from builtin_tflite import CASES  # noqa: E402
 from operator_table import EXACT, REFUSED, run_case  # noqa: E402
 
 # One row of each kind of converter: ours in integers (a convolution, an activation
-# requantized, one clamped), TVM's moving stored int8 values, TVM's float32 with the
-# index type corrected, and a diagnostic.
+# requantized, one clamped, sums scaled as ADD scales, a table looked up), TVM's moving
+# stored int8 values, TVM's float32 with the index type corrected, and a diagnostic.
 ROWS = [
     ("CONV_2D", "int8"),
     ("LEAKY_RELU", "int16"),
     ("RELU6", "int8"),
+    ("ADD_N", "int8"),
+    ("CUMSUM", "int8"),
+    ("ELU", "int8"),
     ("TRANSPOSE", "int8"),
     ("ARG_MAX", "float32"),
     ("CONV_2D", "int16"),

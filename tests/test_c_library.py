@@ -26,7 +26,7 @@ from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from usmp_dialect.tvm.c.library import c_identifier  # noqa: E402
 from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
 from usmp_dialect.tvm.relax.to_tir import model_to_tir  # noqa: E402
-from usmp_dialect.tvm_options import DEFAULT_LOWERING  # noqa: E402
+from usmp_dialect.tvm_options import DEFAULT_TIR_IMPORT  # noqa: E402
 
 ROOT = Path(__file__).parents[1]
 
@@ -41,7 +41,7 @@ def _require_tools(qemu: bool) -> None:
 def _planned(spec: str) -> tuple[ModuleOp, dict[str, np.ndarray]]:
     """The model planned with its constants in a constant pool, and the constants."""
     mod, weights = load_model(str(ROOT / spec))
-    lowered = model_to_tir(mod, weights, spec, DEFAULT_LOWERING)
+    lowered = model_to_tir(mod, weights, spec, DEFAULT_TIR_IMPORT)
     module = c_check.planned_tir_module(lowered.tir, lowered.constants)
     plan_pools(module, plan_pools_pipeline(constant_pool=True))
     return module, lowered.constants
@@ -141,7 +141,7 @@ def test_a_model_with_nothing_to_plan_is_a_library_without_pools() -> None:
     result = check_model(mod, weights, "<sums>", executor="c", inputs={"x": x})
     assert [(o.name, o.agrees) for o in result.outputs] == [("output", True)]
     assert result.pools == {}
-    lowered = model_to_tir(mod, weights, "<sums>", DEFAULT_LOWERING)
+    lowered = model_to_tir(mod, weights, "<sums>", DEFAULT_TIR_IMPORT)
     with pytest.raises(UsmpError, match="@main is not planned"):
         check_module(c_check.planned_tir_module(lowered.tir, lowered.constants))
 
@@ -185,13 +185,13 @@ def test_int8_model_is_exact(tmp_path: Path) -> None:
     from int8_tflite import int8_cnn_tflite
 
     from usmp_dialect.tvm.model_files.loading import load_model_file
-    from usmp_dialect.tvm_options import MODEL_FILE_LOWERING
+    from usmp_dialect.tvm_options import MODEL_FILE_TIR_IMPORT
 
     path = tmp_path / "int8_cnn.tflite"
     path.write_bytes(int8_cnn_tflite())
     mod, weights = load_model_file(str(path), "tflite")
     result = check_model(
-        mod, weights, str(path), lowering=MODEL_FILE_LOWERING, tolerance=0, executor="c"
+        mod, weights, str(path), tir_import=MODEL_FILE_TIR_IMPORT, tolerance=0, executor="c"
     )
     assert [(o.dtype, o.max_error) for o in result.outputs] == [("int8", 0.0)]
 
@@ -209,7 +209,7 @@ def test_float_constants_keep_every_digit(tmp_path: Path, executor: str) -> None
     from int8_tflite import int8_requantize_tflite
 
     from usmp_dialect.tvm.model_files.loading import load_model_file
-    from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, Lowering
+    from usmp_dialect.tvm_options import MODEL_FILE_TIR_IMPORT, TirImport
 
     path = tmp_path / "requantize.tflite"
     path.write_bytes(int8_requantize_tflite(6 / 255, 12 / 255))
@@ -220,7 +220,9 @@ def test_float_constants_keep_every_digit(tmp_path: Path, executor: str) -> None
         weights,
         str(path),
         # Unfused, a dequantize and a quantize: a float32 intermediate in the pool.
-        lowering=Lowering(MODEL_FILE_LOWERING.weights, "none", MODEL_FILE_LOWERING.temporaries),
+        tir_import=TirImport(
+            MODEL_FILE_TIR_IMPORT.weights, "none", MODEL_FILE_TIR_IMPORT.temporaries
+        ),
         target="c",
         tolerance=0,
         executor=executor,
@@ -586,7 +588,7 @@ def test_a_pool_goes_in_the_section_and_memory_it_names(tmp_path: Path) -> None:
     the header says so, and the board computes the host's bytes."""
     _require_tools(qemu=True)
     mod, weights = load_model(str(ROOT / "examples/models/cnn.py:cnn"))
-    lowered = model_to_tir(mod, weights, "cnn.py:cnn", DEFAULT_LOWERING)
+    lowered = model_to_tir(mod, weights, "cnn.py:cnn", DEFAULT_TIR_IMPORT)
     module = c_check.planned_tir_module(lowered.tir, lowered.constants)
     pools = "sram:size_hint=1K:section=.dtcm,dram:section=.ext_ram"
     plan_pools(module, plan_pools_pipeline(constant_pool=True, pools=pools))

@@ -39,9 +39,9 @@ from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_f
 from usmp_dialect.tvm.relax.narrowed_constants import narrowest  # noqa: E402
 from usmp_dialect.tvm.relax.to_tir import model_to_tir, sanitize  # noqa: E402
 from usmp_dialect.tvm.tvmscript.emitter import emit_tvmscript  # noqa: E402
-from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, Lowering  # noqa: E402
+from usmp_dialect.tvm_options import MODEL_FILE_TIR_IMPORT, TirImport  # noqa: E402
 
-FILE_STORAGE = dataclasses.replace(MODEL_FILE_LOWERING, constant_storage="file")
+FILE_STORAGE = dataclasses.replace(MODEL_FILE_TIR_IMPORT, constant_storage="file")
 WRITTEN = {
     "int8_cnn.tflite": int8_cnn_tflite,
     "int8_conv_stack.tflite": lambda: conv_stack_tflite(int8=True),
@@ -126,7 +126,7 @@ def _checked_against_tflm(path: Path) -> None:
     model as it was before any constant was narrowed or shared), and TFLM's exactly."""
     mod, weights = load_model_file(str(path), "tflite")
     result = check_model(
-        mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c", tolerance=0
+        mod, weights, str(path), tir_import=MODEL_FILE_TIR_IMPORT, target="c", tolerance=0
     )
     assert result.inputs is not None and result.values is not None
     assert [o.max_error for o in result.outputs] == [0]
@@ -137,7 +137,7 @@ def _checked_against_tflm(path: Path) -> None:
 
 def _constants(path: Path) -> dict[str, np.ndarray]:
     mod, weights = load_model_file(str(path), "tflite")
-    return model_to_tir(mod, weights, str(path), MODEL_FILE_LOWERING).constants
+    return model_to_tir(mod, weights, str(path), MODEL_FILE_TIR_IMPORT).constants
 
 
 def test_equal_constants_are_stored_once_and_keep_tflms_values(tmp_path: Path) -> None:
@@ -169,10 +169,10 @@ def _run_tvmscript(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(tool), *args], capture_output=True, text=True)
 
 
-def _planned(path: Path, folder: Path, lowering: Lowering = MODEL_FILE_LOWERING) -> list[str]:
+def _planned(path: Path, folder: Path, tir_import: TirImport = MODEL_FILE_TIR_IMPORT) -> list[str]:
     """The file imported as `lowering` says and planned with a constant pool: the
     arguments of `run_tvmscript` that run it (its TVMScript, its constants' bytes)."""
-    module = import_model_file(str(path), "tflite", lowering=lowering)
+    module = import_model_file(str(path), "tflite", tir_import=tir_import)
     plan_pools(module, plan_pools_pipeline(constant_pool=True))
     script, constants = folder / "planned.py", folder / "constants.bin"
     script.write_text(emit_tvmscript(module))
@@ -269,15 +269,15 @@ def test_a_narrowed_bias_overridden_agrees_with_the_relax_vm(tmp_path: Path) -> 
     mod, weights = load_model_file(str(path), "tflite")
     fits = np.full(16, -20000, np.int32)
     too_wide = np.full(16, 90000, np.int32)
-    for lowering, bias in ((MODEL_FILE_LOWERING, fits), (FILE_STORAGE, too_wide)):
+    for tir_import, bias in ((MODEL_FILE_TIR_IMPORT, fits), (FILE_STORAGE, too_wide)):
         result = check_model(
-            mod, weights, str(path), lowering=lowering, target="c", tolerance=0,
+            mod, weights, str(path), tir_import=tir_import, target="c", tolerance=0,
             overrides={"conv0_bias": bias},
         )  # fmt: skip
         assert [o.max_error for o in result.outputs] == [0]
     with pytest.raises(LocatedError, match="values do not fit int16"):
         overrides = {"conv0_bias": too_wide}
-        check_model(mod, weights, lowering=MODEL_FILE_LOWERING, overrides=overrides)
+        check_model(mod, weights, tir_import=MODEL_FILE_TIR_IMPORT, overrides=overrides)
     assert (
         "/* conv0_bias_int16: the file's int32 conv0_bias, stored as int16 (its values "
         "fit; --constant-storage=file keeps it int32). */"

@@ -25,7 +25,7 @@ from tests.support.model_check import check_model  # noqa: E402
 from tests.support.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import load_model_file  # noqa: E402
 from usmp_dialect.tvm.relax.to_tir import relax_vm_outputs  # noqa: E402
-from usmp_dialect.tvm_options import MODEL_FILE_LOWERING  # noqa: E402
+from usmp_dialect.tvm_options import MODEL_FILE_TIR_IMPORT  # noqa: E402
 
 CASES = {
     "conv-same-relu6": lambda: int8_kernel_tflite("conv", activation=Act.RELU6),
@@ -67,7 +67,7 @@ def test_int8_operator_gives_tflms_outputs_exactly(case: str, tmp_path: Path) ->
     # One kernel an operator: no dequantize or quantize left to legalize.
     text = mod.script()
     assert "dequantize" not in text and "R.quantize" not in text
-    result = check_model(mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c")
+    result = check_model(mod, weights, str(path), tir_import=MODEL_FILE_TIR_IMPORT, target="c")
     assert [o.max_error for o in result.outputs] == [0] * len(result.outputs)
     rng = np.random.default_rng(0)
     for _ in range(4):

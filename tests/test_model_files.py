@@ -56,8 +56,8 @@ from usmp_dialect.tvm.tflm.arena import tflm_arena  # noqa: E402
 from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.tvmscript.run import build, io_tensors, state_pool  # noqa: E402
 from usmp_dialect.tvm_options import (  # noqa: E402
-    MODEL_FILE_LOWERING,
-    Lowering,
+    MODEL_FILE_TIR_IMPORT,
+    TirImport,
     parse_input_shapes,
 )
 
@@ -172,7 +172,7 @@ def test_model_file_matches_relax_vm(name: str, model_files: dict[str, Path | No
         mod,
         weights,
         path,
-        lowering=MODEL_FILE_LOWERING,
+        tir_import=MODEL_FILE_TIR_IMPORT,
         workspace_io=True,
         target="c",
         tolerance=1e-5,
@@ -219,7 +219,7 @@ def test_int8_model_pool_within_tflm_arena(model_files: dict[str, Path | None]) 
             mod,
             weights,
             path,
-            lowering=MODEL_FILE_LOWERING,
+            tir_import=MODEL_FILE_TIR_IMPORT,
             workspace_io=workspace_io,
             target="c",
             tolerance=0,
@@ -255,7 +255,7 @@ def _assert_within_tflm_arena(path: Path) -> None:
         mod,
         weights,
         str(path),
-        lowering=MODEL_FILE_LOWERING,
+        tir_import=MODEL_FILE_TIR_IMPORT,
         workspace_io=True,
         target="c",
         tolerance=0,
@@ -279,7 +279,7 @@ def test_kept_temporaries_are_whole_workspaces(model_files: dict[str, Path | Non
     """`--temporaries=keep` leaves each kernel's temporaries whole: the int8 convolution's
     int32 accumulator is an operator workspace of the whole output's shape."""
     path, _ = _model(INT8, model_files)
-    kept = print_module(import_model_file(path, "tflite", lowering=Lowering(temporaries="keep")))
+    kept = print_module(import_model_file(path, "tflite", tir_import=TirImport(temporaries="keep")))
     inlined = print_module(import_model_file(path, "tflite"))
     assert 'tir.alloc_buffer "acc" : !tir.buffer<1x12x12x8xi32, index i64>' in kept
     # Inlined, every buffer left to plan is int8; a convolution's or matmul's accumulator
@@ -419,7 +419,7 @@ def _planned_and_built(
     """The file's `main`, planned, its library built for c, its constants, and how many
     inputs it takes (its first params; the constants follow, then the outputs)."""
     mod, weights = load_model_file(path, model_file_kind(path), shapes)
-    tir_mod, constants = model_to_tir(mod, weights, path, MODEL_FILE_LOWERING)
+    tir_mod, constants = model_to_tir(mod, weights, path, MODEL_FILE_TIR_IMPORT)
     planned = plan_module(tir_mod)
     weight_names = {sanitize(k) for k in weights}
     inputs = [p for p in mod["forward"].params if sanitize(p.name) not in weight_names]
@@ -556,11 +556,11 @@ def test_outputs_keep_the_files_names_unique(tmp_path: Path) -> None:
         helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
     )
     mod, weights = load_model_file(str(path), "onnx")
-    tir_mod, _ = model_to_tir(mod, weights, str(path), MODEL_FILE_LOWERING)
+    tir_mod, _ = model_to_tir(mod, weights, str(path), MODEL_FILE_TIR_IMPORT)
     assert [p.name for p in tir_mod["main"].params] == ["x", "w_1", "T_", "w_1_"]
     text = print_module(import_model_file(str(path), "onnx"))
     assert print_module(parse_module(text, "outputs")) == text
-    result = check_model(mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c")
+    result = check_model(mod, weights, str(path), tir_import=MODEL_FILE_TIR_IMPORT, target="c")
     assert [(o.name, o.agrees) for o in result.outputs] == [("T_", True), ("w_1_", True)]
 
 
@@ -580,7 +580,7 @@ def test_corrected_tflite_operators_compute_tflites_values(tmp_path: Path) -> No
     (out,) = relax_vm_outputs(mod, weights, {"input": x})
     expected = np.matmul(x.transpose(0, 2, 1), weight.transpose(0, 2, 1))[:, :, None, :]
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
-    result = check_model(mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c")
+    result = check_model(mod, weights, str(path), tir_import=MODEL_FILE_TIR_IMPORT, target="c")
     assert [(o.name, o.shape, o.agrees) for o in result.outputs] == [("expand", (2, 3, 1, 5), True)]
 
 
@@ -605,7 +605,7 @@ def test_int8_pad_computes_tflms_values(tmp_path: Path) -> None:
     (ours,) = relax_vm_outputs(mod, weights, {"input": x})
     assert ours.dtype == theirs.dtype
     np.testing.assert_array_equal(ours, theirs)
-    result = check_model(mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c")
+    result = check_model(mod, weights, str(path), tir_import=MODEL_FILE_TIR_IMPORT, target="c")
     assert [(o.name, o.max_error, o.agrees) for o in result.outputs] == [("padded", 0, True)]
 
 
@@ -813,7 +813,7 @@ def test_output_count_unlike_the_files_is_one_diagnostic() -> None:
     mod = bb.get()
     mod["forward"] = mod["forward"].with_attr(OUTPUT_NAMES_ATTR, ["a", "b"])
     with pytest.raises(RelaxImportError) as raised:
-        model_to_tir(mod, {}, "two_outputs.tflite", MODEL_FILE_LOWERING)
+        model_to_tir(mod, {}, "two_outputs.tflite", MODEL_FILE_TIR_IMPORT)
     assert raised.value.message == (
         "in 'forward': the model file names 2 outputs, TVM's frontend returns 1"
     )

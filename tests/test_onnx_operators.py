@@ -27,7 +27,7 @@ from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_f
 from usmp_dialect.tvm.relax.to_tir import RelaxImportError, model_to_tir, sanitize  # noqa: E402
 from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.tvmscript.run import run_module  # noqa: E402
-from usmp_dialect.tvm_options import MODEL_FILE_LOWERING  # noqa: E402
+from usmp_dialect.tvm_options import MODEL_FILE_TIR_IMPORT  # noqa: E402
 
 # float32 sums in another order than onnxruntime's: a few units in the last place of
 # values near 1, over the handful of products each output sums.
@@ -64,7 +64,7 @@ def _ours(path: Path, inputs: dict[str, np.ndarray], target: str = "llvm") -> li
     """The model imported, planned, built for `target` and run: its outputs in the graph's
     order."""
     mod, weights = load_model_file(str(path), "onnx")
-    tir, constants = model_to_tir(mod, weights, str(path), MODEL_FILE_LOWERING)
+    tir, constants = model_to_tir(mod, weights, str(path), MODEL_FILE_TIR_IMPORT)
     planned = plan_module(tir)
     arguments = {**{sanitize(k): v for k, v in inputs.items()}, **constants}
     results = run_module(planned, arguments, target)
@@ -202,7 +202,7 @@ def test_topk_runs_in_the_c_library(tmp_path: Path) -> None:
     inputs = {"x": _normal(2, 6)}
     mod, weights = load_model_file(str(path), "onnx")
     checked = check_model(
-        mod, weights, str(path), lowering=MODEL_FILE_LOWERING, executor="c", inputs=inputs
+        mod, weights, str(path), tir_import=MODEL_FILE_TIR_IMPORT, executor="c", inputs=inputs
     )
     assert checked.values is not None
     ours = [checked.values[name] for name in ("relu", "indices")]
@@ -233,7 +233,7 @@ def test_cumsum_runs_in_the_c_library(tmp_path: Path) -> None:
         mod,
         weights,
         str(path),
-        lowering=MODEL_FILE_LOWERING,
+        tir_import=MODEL_FILE_TIR_IMPORT,
         workspace_io=True,
         executor="c",
         inputs=inputs,
@@ -266,7 +266,7 @@ def test_cumsum_exclusive_or_reverse_runs_fused(
     inputs = {"x": _normal(2, 3, 5)}
     mod, weights = load_model_file(str(path), "onnx")
     checked = check_model(
-        mod, weights, str(path), lowering=MODEL_FILE_LOWERING, executor="c", inputs=inputs
+        mod, weights, str(path), tir_import=MODEL_FILE_TIR_IMPORT, executor="c", inputs=inputs
     )
     assert checked.values is not None
     assert "tir.call @fused_relu_cumsum(" in print_module(import_model_file(str(path), "onnx"))

@@ -26,7 +26,7 @@ from tests.support.model_check import check_model  # noqa: E402
 from tests.support.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import load_model_file  # noqa: E402
 from usmp_dialect.tvm.relax.to_tir import sanitize  # noqa: E402
-from usmp_dialect.tvm_options import MODEL_FILE_LOWERING  # noqa: E402
+from usmp_dialect.tvm_options import MODEL_FILE_TIR_IMPORT  # noqa: E402
 
 
 @pytest.mark.parametrize("name", QUANTIZED_OPERATORS)
@@ -47,7 +47,7 @@ def test_operator_gives_tflms_values(name: str, tmp_path: Path) -> None:
         mod,
         weights,
         str(path),
-        lowering=MODEL_FILE_LOWERING,
+        tir_import=MODEL_FILE_TIR_IMPORT,
         target="c",
         tolerance=0,
         executor="c",

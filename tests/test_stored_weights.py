@@ -19,12 +19,12 @@ from int8_tflite import float16_weights_tflite, int8_cnn_tflite  # noqa: E402
 from tests.support.model_check import check_model  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import load_model_file  # noqa: E402
 from usmp_dialect.tvm.relax.to_tir import model_to_tir  # noqa: E402
-from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, Lowering  # noqa: E402
+from usmp_dialect.tvm_options import MODEL_FILE_TIR_IMPORT, TirImport  # noqa: E402
 
 
-def _constants(path: Path, lowering: Lowering = MODEL_FILE_LOWERING) -> dict[str, np.ndarray]:
+def _constants(path: Path, tir_import: TirImport = MODEL_FILE_TIR_IMPORT) -> dict[str, np.ndarray]:
     mod, weights = load_model_file(str(path), "tflite")
-    return model_to_tir(mod, weights, str(path), lowering).constants
+    return model_to_tir(mod, weights, str(path), tir_import).constants
 
 
 def _kinds(constants: dict[str, np.ndarray]) -> dict[str, tuple[str, tuple[int, ...]]]:
@@ -61,7 +61,7 @@ def test_int8_weights_stay_int8(int8_model: Path) -> None:
         mod,
         weights,
         str(int8_model),
-        lowering=MODEL_FILE_LOWERING,
+        tir_import=MODEL_FILE_TIR_IMPORT,
         pools="sram,flash:kind=constant",
         target="c",
         tolerance=0,
@@ -92,7 +92,7 @@ def test_kept_temporaries_fold_decodings(tmp_path: Path) -> None:
     float32 tensor computed at run time: it is folded at compile time, as before."""
     path = tmp_path / "float16_weights.tflite"
     path.write_bytes(float16_weights_tflite())
-    constants = _constants(path, Lowering(temporaries="keep"))
+    constants = _constants(path, TirImport(temporaries="keep"))
     assert constants["dense_weights_astype_permute_dims"].dtype == np.float32
     assert constants["dense_1_weights_astype_permute_dims"].shape == (8, 4)
 
@@ -125,9 +125,9 @@ def test_decoding_read_twice_is_folded(transposed: bool, folded: str) -> None:
     it is folded to a float32 constant named after the weight and the ops, and the model
     still equals the Relax VM."""
     mod, weights = _shared_float16_weight(transposed)
-    constants = model_to_tir(mod, weights, "<shared>", MODEL_FILE_LOWERING).constants
+    constants = model_to_tir(mod, weights, "<shared>", MODEL_FILE_TIR_IMPORT).constants
     assert _kinds(constants) == {folded: ("float32", (8, 8))}
-    result = check_model(mod, weights, "<shared>", lowering=MODEL_FILE_LOWERING, tolerance=0)
+    result = check_model(mod, weights, "<shared>", tir_import=MODEL_FILE_TIR_IMPORT, tolerance=0)
     assert [o.max_error for o in result.outputs] == [0]
 
 
@@ -159,9 +159,9 @@ def _prelu() -> tuple[object, dict[str, np.ndarray]]:
 def test_broadcast_weight_stays_per_channel() -> None:
     """The alpha is read as its 8 values, not folded into a 32-value copy."""
     mod, weights = _prelu()
-    constants = model_to_tir(mod, weights, "<prelu>", MODEL_FILE_LOWERING).constants
+    constants = model_to_tir(mod, weights, "<prelu>", MODEL_FILE_TIR_IMPORT).constants
     assert _kinds(constants) == {"alpha": ("float32", (8,))}
-    result = check_model(mod, weights, "<prelu>", lowering=MODEL_FILE_LOWERING, tolerance=0)
+    result = check_model(mod, weights, "<prelu>", tir_import=MODEL_FILE_TIR_IMPORT, tolerance=0)
     assert [o.max_error for o in result.outputs] == [0]
 
 
@@ -174,7 +174,7 @@ def test_stored_weight_is_overridden_by_its_own_bytes(int8_model: Path) -> None:
         mod,
         weights,
         str(int8_model),
-        lowering=MODEL_FILE_LOWERING,
+        tir_import=MODEL_FILE_TIR_IMPORT,
         target="c",
         tolerance=0,
         overrides={"conv_weights": other},

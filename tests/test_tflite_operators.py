@@ -30,7 +30,7 @@ from tests.support.model_check import check_model  # noqa: E402
 from tests.support.reference_runtime import reference_outputs  # noqa: E402
 from usmp_dialect.tvm.model_files.loading import load_model_file  # noqa: E402
 from usmp_dialect.tvm.relax.to_tir import relax_vm_outputs  # noqa: E402
-from usmp_dialect.tvm_options import MODEL_FILE_LOWERING  # noqa: E402
+from usmp_dialect.tvm_options import MODEL_FILE_TIR_IMPORT  # noqa: E402
 
 
 def _imported(path: Path) -> str:
@@ -49,7 +49,7 @@ def _checked(path: Path, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
     `inputs`, once the planned, built model is checked equal to the Relax VM."""
     assert "tir.prim_func @main" in _imported(path)
     mod, weights = load_model_file(str(path), "tflite")
-    result = check_model(mod, weights, str(path), lowering=MODEL_FILE_LOWERING, target="c")
+    result = check_model(mod, weights, str(path), tir_import=MODEL_FILE_TIR_IMPORT, target="c")
     assert all(o.agrees for o in result.outputs), result.outputs
     return relax_vm_outputs(mod, weights, inputs)
 

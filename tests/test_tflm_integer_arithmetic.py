@@ -1,10 +1,12 @@
-"""TFLM's integer arithmetic converted bit for bit (int16 LOGISTIC, TANH and SOFTMAX by
-TFLM's tables; 16x8 convolutions; quantized TRANSPOSE_CONV and BATCH_MATMUL; int8
-L2_NORMALIZATION; DYNAMIC_UPDATE_SLICE), each a one-operator file imported, planned with
-its inputs and outputs in the workspace, its C library built and run and its outputs
-compared with TFLM's interpreter's, as tools/operator_table.py does: rows of its table,
-and cases beside them that take the paths its rows do not (a power-of-two input scale,
-VALID padding with an activation, adjoint operands, start indices clamped)."""
+"""TFLM's integer arithmetic converted bit for bit (int16 LOGISTIC, TANH and SOFTMAX and
+int8 ELU by TFLM's tables; 16x8 convolutions; quantized TRANSPOSE_CONV and BATCH_MATMUL;
+int8 L2_NORMALIZATION, CUMSUM; DYNAMIC_UPDATE_SLICE), each a one-operator file imported,
+planned with its inputs and outputs in the workspace, its C library built and run and its
+outputs compared with TFLM's interpreter's, as tools/operator_table.py does: rows of its
+table, and cases beside them that take the paths its rows do not (a power-of-two input
+scale, VALID padding with an activation, adjoint operands, start indices clamped, a
+reverse inclusive sum along the last axis); and ELU's table, every int8 value of it,
+against TFLM's outputs."""
 
 from __future__ import annotations
 
@@ -24,6 +26,9 @@ sys.path.insert(0, str(ROOT / "tools"))
 from builtin_tflite import CASES, RELU, Case, T, _weights  # noqa: E402
 from operator_table import EXACT, run_case  # noqa: E402
 from tflite.Padding import Padding  # noqa: E402
+
+from tests.support.reference_runtime import reference_outputs  # noqa: E402
+from usmp_dialect.tvm.model_files.int16_table_kernels import elu_table  # noqa: E402
 
 
 def _tanh_of_power_of_two_scale() -> Case:
@@ -77,11 +82,24 @@ def _clamped_update() -> Case:
     )
 
 
+def _reverse_inclusive_cumsum() -> Case:
+    """int8 CUMSUM of [2,4,3] along axis -1, each element's sum of itself and those
+    after it, into another quantization."""
+    return Case(
+        "CUMSUM",
+        "int8",
+        (T((2, 4, 3)), T((1,), "int32", data=np.array([-1], np.int32))),
+        (T((2, 4, 3), q=(0.11, 9)),),
+        ("CumsumOptions", {"Exclusive": False, "Reverse": True}),
+    )
+
+
 CASES_BESIDE = {
     "tanh-int16-power-of-two": _tanh_of_power_of_two_scale,
     "transpose_conv-int8-valid-relu": _transpose_conv_valid_relu,
     "batch_matmul-int16-adjoint": _adjoint_batch_matmul,
     "dynamic_update_slice-int8-clamped": _clamped_update,
+    "cumsum-int8-reverse-inclusive": _reverse_inclusive_cumsum,
 }
 
 
@@ -99,6 +117,17 @@ def test_table_row_equals_tflm(key: tuple[str, str]) -> None:
 def test_case_beside_the_table_equals_tflm(name: str) -> None:
     pytest.importorskip("tflite_micro")
     assert run_case(CASES_BESIDE[name]())[2:] == (EXACT, "")
+
+
+@pytest.mark.parametrize("source, target", [((0.05, -3), (0.03, 7)), ((0.2, 50), (0.0077, 127))])
+def test_elu_table_equals_tflm_on_every_int8_value(
+    tmp_path: Path, source: tuple[float, int], target: tuple[float, int]
+) -> None:
+    pytest.importorskip("tflite_micro")
+    path = tmp_path / "elu.tflite"
+    path.write_bytes(Case("ELU", "int8", (T((256,), q=source),), (T((256,), q=target),)).tflite())
+    (theirs,) = reference_outputs(str(path), [np.arange(-128, 128, dtype=np.int8)])
+    np.testing.assert_array_equal(elu_table(source, target), theirs)
 
 
 def test_operator_tflm_refuses_is_refused_naming_it(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The fast tier's tool server (tests/filecheck/tool_server/): four calls in a row of a
+"""lit's tool server (tests/filecheck/tool_server/): four calls in a row of a
 tool under test run with different string-hash seeds, filecheck's calls between them or
 not, so an output that depends on hash order cannot pass for one seed alone, and a call
 whose environment asks for a seed runs with exactly that one."""

@@ -47,12 +47,16 @@ def _load(name: str, scratch: str) -> tuple[Any, Any, str, Any, str | None]:
     """The model, its weights, where errors point, its lowering, and its `.tflite` file."""
     from usmp_dialect.tvm.model_files.loading import load_model_file
     from usmp_dialect.tvm.relax.model_spec import load_model
-    from usmp_dialect.tvm_options import DEFAULT_LOWERING, MODEL_FILE_LOWERING, parse_input_shapes
+    from usmp_dialect.tvm_options import (
+        DEFAULT_TIR_IMPORT,
+        MODEL_FILE_TIR_IMPORT,
+        parse_input_shapes,
+    )
 
     if name in ZOO:
         spec = f"{ROOT}/examples/models/{name}.py:{name}"
         mod, weights = load_model(spec)
-        return mod, weights, spec, DEFAULT_LOWERING, None
+        return mod, weights, spec, DEFAULT_TIR_IMPORT, None
     # The models the tests write and the wheels they use (tests/, beside this script's).
     wheel_models = importlib.import_module("wheel_models")
     if name == INT8_CNN:
@@ -67,7 +71,7 @@ def _load(name: str, scratch: str) -> tuple[Any, Any, str, Any, str | None]:
     kind = "tflite" if path.endswith(".tflite") else "onnx"
     mod, weights = load_model_file(path, kind, parse_input_shapes(shapes))
     tflite = path if kind == "tflite" and not shapes else None
-    return mod, weights, path, MODEL_FILE_LOWERING, tflite
+    return mod, weights, path, MODEL_FILE_TIR_IMPORT, tflite
 
 
 def _verdict(result: Any) -> str:
@@ -80,8 +84,8 @@ def _sections(sizes: Any) -> list[str]:
 
 
 def measure(name: str, scratch: str) -> list[str]:
-    mod, weights, where, lowering, tflite = _load(name, scratch)
-    kwargs = {"lowering": lowering, "tolerance": TOLERANCE}
+    mod, weights, where, tir_import, tflite = _load(name, scratch)
+    kwargs = {"tir_import": tir_import, "tolerance": TOLERANCE}
     host = check_model(mod, weights, where, executor="c", **kwargs)
     workspace = sum(size for pool, size in host.pools.items() if pool != host.constant_pool)
     row = [name, str(workspace), *_sections(host.library.sizes)]

@@ -42,13 +42,13 @@ def _steps(path: str) -> list[Callable[[], object]]:
     """The import and the check of the model file at `path`."""
     from tests.support.model_check import check_model
     from usmp_dialect.tvm.model_files.loading import import_model_file, load_model_file
-    from usmp_dialect.tvm_options import MODEL_FILE_LOWERING
+    from usmp_dialect.tvm_options import MODEL_FILE_TIR_IMPORT
 
     mod, weights = load_model_file(path, "tflite")
     return [
         lambda: import_model_file(path, "tflite"),
         lambda: check_model(
-            mod, weights, path, lowering=MODEL_FILE_LOWERING, workspace_io=True, target="c"
+            mod, weights, path, tir_import=MODEL_FILE_TIR_IMPORT, workspace_io=True, target="c"
         ),
     ]
 

@@ -177,9 +177,9 @@ def io_bytes(report: PlanReport) -> int:
 def measure(name: str, kwargs: dict[str, Any], time_limit: float) -> dict[str, Any]:
     from usmp_dialect.tvm.relax.model_spec import load_model
     from usmp_dialect.tvm.relax.to_tir import relax_planner_bytes, relax_to_tir
-    from usmp_dialect.tvm_options import Lowering
+    from usmp_dialect.tvm_options import TirImport
 
-    weights_as_params = Lowering(weights="params")
+    weights_as_params = TirImport(weights="params")
 
     mod, weights = load_model(f"{MODELS / name}.py:{name}", **kwargs)
     relax = relax_planner_bytes(mod)
@@ -203,7 +203,7 @@ def measure(name: str, kwargs: dict[str, Any], time_limit: float) -> dict[str, A
         rows[f"{key}_s"] = seconds
     rows["unplanned"] = list(full["unplanned"])
     rows.update(measure_bound(mod, weights, name, time_limit))
-    check = check_model(mod, weights, name, lowering=weights_as_params, workspace_io=True)
+    check = check_model(mod, weights, name, tir_import=weights_as_params, workspace_io=True)
     rows["error"] = max(o.max_error for o in check.outputs)
     rows["agrees"] = all(o.agrees for o in check.outputs)
     return rows
@@ -499,11 +499,11 @@ def measure_model_file(
     flags if any."""
     from usmp_dialect.tvm.model_files.loading import load_model_file, model_file_kind
     from usmp_dialect.tvm.relax.to_tir import relax_planner_bytes, relax_to_tir
-    from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, Lowering, parse_input_shapes
+    from usmp_dialect.tvm_options import MODEL_FILE_TIR_IMPORT, TirImport, parse_input_shapes
 
     kind = model_file_kind(path)
     mod, weights = load_model_file(path, kind, parse_input_shapes(input_shapes))
-    tir_mod = relax_to_tir(mod, weights, path, MODEL_FILE_LOWERING)
+    tir_mod = relax_to_tir(mod, weights, path, MODEL_FILE_TIR_IMPORT)
     rows: dict[str, Any] = {"relax": relax_planner_bytes(mod, weights)}
     rows["tflm_head"], rows["tflm_total"] = _tflm_arena(path, input_shapes)
     if kind == "tflite":
@@ -520,10 +520,10 @@ def measure_model_file(
         rows[key], rows[f"{key}_live"] = pool_bytes(report)
     report, rows["io_s"] = plan(tir_mod, io_front, time_limit)
     rows["io"], rows["io_live"], rows["state"] = _state_apart(report)
-    kept = relax_to_tir(mod, weights, path, Lowering(temporaries="keep"))
+    kept = relax_to_tir(mod, weights, path, TirImport(temporaries="keep"))
     rows["kept"], rows["kept_live"], _ = _state_apart(plan(kept, io_front, time_limit)[0])
     check = check_model(
-        mod, weights, path, lowering=MODEL_FILE_LOWERING, workspace_io=True, target="c"
+        mod, weights, path, tir_import=MODEL_FILE_TIR_IMPORT, workspace_io=True, target="c"
     )
     rows["error"] = max(o.max_error for o in check.outputs)
     return rows
@@ -819,11 +819,11 @@ def measure_corpus_file(
         reference_outputs,
     )
     from usmp_dialect.tvm.model_files.loading import load_model_file, model_file_kind
-    from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, parse_input_shapes
+    from usmp_dialect.tvm_options import MODEL_FILE_TIR_IMPORT, parse_input_shapes
 
     mod, weights = load_model_file(path, model_file_kind(path), parse_input_shapes(input_shapes))
     check = check_model(
-        mod, weights, path, lowering=MODEL_FILE_LOWERING, workspace_io=True, target="c"
+        mod, weights, path, tir_import=MODEL_FILE_TIR_IMPORT, workspace_io=True, target="c"
     )
     # The state a model keeps from run to run is a pool of its own, as TFLM keeps its
     # variables outside its non-persistent arena: compared apart.

@@ -238,11 +238,11 @@ def measure_file(path: str, runs: int, count: str | None, work: Path) -> dict:
 
 def measure_zoo(spec: str, label: str) -> dict:
     from usmp_dialect.tvm.relax.model_spec import load_model
-    from usmp_dialect.tvm.relax.to_tir import DEFAULT_LOWERING, model_to_tir
+    from usmp_dialect.tvm.relax.to_tir import DEFAULT_TIR_IMPORT, model_to_tir
     from usmp_dialect.tvm.tvmscript.importer import import_module
 
     mod, weights = load_model(str(ROOT / "examples" / "models" / spec))
-    lowered = model_to_tir(mod, weights, spec, DEFAULT_LOWERING)
+    lowered = model_to_tir(mod, weights, spec, DEFAULT_TIR_IMPORT)
     return measure(label, import_module(lowered.tir), None, None)
 
 

@@ -34,13 +34,13 @@ from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_
 from usmp_dialect.tvm_options import (
     CONSTANT_STORAGE_HELP,
     CONSTANT_STORAGE_MODES,
-    DEFAULT_LOWERING,
+    DEFAULT_TIR_IMPORT,
     FUSION_MODES,
-    MODEL_FILE_LOWERING,
+    MODEL_FILE_TIR_IMPORT,
     TEMPORARIES_HELP,
     TEMPORARIES_MODES,
     WEIGHT_MODES,
-    Lowering,
+    TirImport,
 )
 
 TOOL = "check_relax_model"
@@ -73,13 +73,13 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--weights",
         choices=WEIGHT_MODES,
-        default=DEFAULT_LOWERING.weights,
+        default=DEFAULT_TIR_IMPORT.weights,
         help="bound (default): bound into the model and folded; params: entry parameters",
     )
     parser.add_argument(
         "--fusion",
         choices=FUSION_MODES,
-        default=DEFAULT_LOWERING.fusion,
+        default=DEFAULT_TIR_IMPORT.fusion,
         help="TVM's operator fusion: default (on) or none",
     )
     parser.add_argument(
@@ -90,7 +90,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--constant-storage",
         choices=CONSTANT_STORAGE_MODES,
-        default=DEFAULT_LOWERING.constant_storage,
+        default=DEFAULT_TIR_IMPORT.constant_storage,
         help=CONSTANT_STORAGE_HELP,
     )
     parser.add_argument(
@@ -145,15 +145,15 @@ def _loaded(args: argparse.Namespace) -> tuple[Any, dict[str, np.ndarray], str, 
     return mod, weights, args.model, kind
 
 
-def _lowering(args: argparse.Namespace) -> Lowering:
+def _lowering(args: argparse.Namespace) -> TirImport:
     """The lowering options, `--temporaries` defaulting as `usmp-translate`'s import of
     the model does (inline for a model file, keep for a Relax model)."""
     from usmp_dialect.tvm.model_files.loading import KINDS
 
     is_file = args.model.endswith(tuple(f".{kind}" for kind in KINDS))
-    default = MODEL_FILE_LOWERING if is_file else DEFAULT_LOWERING
+    default = MODEL_FILE_TIR_IMPORT if is_file else DEFAULT_TIR_IMPORT
     temporaries = args.temporaries or default.temporaries
-    return Lowering(args.weights, args.fusion, temporaries, args.constant_storage)
+    return TirImport(args.weights, args.fusion, temporaries, args.constant_storage)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -171,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 mod,
                 weights,
                 location,
-                lowering=_lowering(args),
+                tir_import=_lowering(args),
                 workspace_io=args.use_workspace_io,
                 target=args.target,
                 seed=args.seed,

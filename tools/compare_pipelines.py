@@ -104,9 +104,9 @@ def _load(spec: str, fusion: str) -> ModuleOp:
 
     if _is_model_spec(spec):
         from usmp_dialect.tvm.relax.model_spec import import_relax_file
-        from usmp_dialect.tvm_options import Lowering
+        from usmp_dialect.tvm_options import TirImport
 
-        return import_relax_file(spec, Lowering(fusion=fusion))
+        return import_relax_file(spec, TirImport(fusion=fusion))
     try:
         with open(spec, "rb") as file:
             text = decode_input(file.read(), spec)

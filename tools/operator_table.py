@@ -162,7 +162,7 @@ def run_case(case: Case, seed: int = 0) -> Row:
     from usmp_dialect.tvm.model_files.loading import load_model_file
     from usmp_dialect.tvm.relax.to_tir import RelaxImportError, sanitize
     from usmp_dialect.tvm.tvmscript.importer import TVMScriptError
-    from usmp_dialect.tvm_options import MODEL_FILE_LOWERING
+    from usmp_dialect.tvm_options import MODEL_FILE_TIR_IMPORT
 
     def row(result: str, detail: str = "") -> Row:
         return Row(case.operator, case.dtype, result, detail)
@@ -184,7 +184,7 @@ def run_case(case: Case, seed: int = 0) -> Row:
                 mod,
                 weights,
                 path,
-                lowering=MODEL_FILE_LOWERING,
+                tir_import=MODEL_FILE_TIR_IMPORT,
                 workspace_io=True,
                 target="c",
                 executor="c",

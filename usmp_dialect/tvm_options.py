@@ -5,7 +5,7 @@ flags, the progress callback's type) and the C library's (`--emit-c`'s model nam
 the runner's files, the int8 kernels' targets). No TVM here, and nothing of
 `usmp_dialect.tvm`, each module of which imports TVM at its top: the mains build their
 parsers, `--help` and usage errors from this one, and import the wing where a command needs
-it (`usmp_dialect.tvm.relax.to_tir` lowers a model as a `Lowering` says,
+it (`usmp_dialect.tvm.relax.to_tir` imports a model as a `TirImport` says,
 `usmp_dialect.tvm.c` writes the library).
 """
 
@@ -36,8 +36,8 @@ TEMPORARIES_HELP = (
 
 
 @dataclass(frozen=True)
-class Lowering:
-    """How a model is lowered (`usmp-translate --import-relax --weights=... --fusion=...`).
+class TirImport:
+    """How a model is imported to TIR (`usmp-translate --import-relax --weights=... --fusion=...`).
 
     `weights="bound"` binds the weights into `forward` first (`relax.transform.BindParams`,
     as an application of `relax.build` does), so that TVM's `FoldConstant` computes every
@@ -91,8 +91,8 @@ def unshown(stage: str) -> None:
     """No progress display."""
 
 
-DEFAULT_LOWERING = Lowering()
-MODEL_FILE_LOWERING = Lowering(temporaries="inline")
+DEFAULT_TIR_IMPORT = TirImport()
+MODEL_FILE_TIR_IMPORT = TirImport(temporaries="inline")
 """How `--import-tflite` and `--import-onnx` lower a model file unless told otherwise: an
 int8 model's tensors stay int8 where its kernels keep them so."""
 

@@ -42,12 +42,12 @@ from usmp_dialect.tvm.relax.to_tir import (  # noqa: E402
 from usmp_dialect.tvm.tvmscript.importer import import_module  # noqa: E402
 from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.tvmscript.run import run_module  # noqa: E402
-from usmp_dialect.tvm_options import Lowering  # noqa: E402
+from usmp_dialect.tvm_options import TirImport  # noqa: E402
 
 MODELS = Path(__file__).parents[2] / "examples" / "models"
 TOLERANCE = 1e-5
 ZOO = ["mlp", "cnn", "mobilenet", "resnet", "transformer"]
-WEIGHTS_AS_PARAMS = Lowering(weights="params")
+WEIGHTS_AS_PARAMS = TirImport(weights="params")
 
 
 def _model(name: str):
@@ -140,7 +140,7 @@ def test_bound_weights_leave_no_weight_transpose_to_run() -> None:
     """The MLP's three `nn.Linear` transposes are folded: three operator calls instead of
     six, and no transposed weight among the intermediates."""
     mod, weights = _model("mlp")
-    params = _plan_report(relax_to_tir(mod, weights, lowering=WEIGHTS_AS_PARAMS), [TirToUsmp()])
+    params = _plan_report(relax_to_tir(mod, weights, tir_import=WEIGHTS_AS_PARAMS), [TirToUsmp()])
     bound = _plan_report(relax_to_tir(mod, weights), [TirToUsmp()])
     assert [b["name"] for b in params["buffers"] if b["name"].startswith("permute_dims")] == [
         "permute_dims",
@@ -155,16 +155,16 @@ def test_fusion_none_calls_one_operator_per_op() -> None:
     """`--fusion=none` leaves out TVM's FuseOps/FuseTIR: the MLP's matmul, bias add and
     relu are separate operators (8 calls instead of 3), and the result still agrees."""
 
-    def calls(lowering: Lowering) -> list[str]:
-        module = import_relax(*_model("mlp"), lowering=lowering)
+    def calls(tir_import: TirImport) -> list[str]:
+        module = import_relax(*_model("mlp"), tir_import=tir_import)
         return [op.callee.root_reference.data for op in module.walk() if op.name == "tir.call"]
 
-    assert calls(Lowering()) == [
+    assert calls(TirImport()) == [
         "fused_matmul_add_relu",
         "fused_matmul1_add_relu",
         "fused_matmul2_add1",
     ]
-    assert calls(Lowering(fusion="none")) == [
+    assert calls(TirImport(fusion="none")) == [
         "matmul",
         "add",
         "relu",
@@ -175,7 +175,7 @@ def test_fusion_none_calls_one_operator_per_op() -> None:
         "add1",
     ]
     mod, weights = _two_input_model()
-    result = check_model(mod, weights, lowering=Lowering(fusion="none"), workspace_io=True)
+    result = check_model(mod, weights, tir_import=TirImport(fusion="none"), workspace_io=True)
     assert result.outputs[0].agrees
 
 
@@ -191,7 +191,7 @@ def test_inlined_temporaries_shrink_the_pool_and_keep_every_value(name: str) -> 
         result = check_model(
             mod,
             weights,
-            lowering=Lowering(temporaries=temporaries),
+            tir_import=TirImport(temporaries=temporaries),
             workspace_io=True,
             tolerance=0,
         )
@@ -218,7 +218,7 @@ def test_full_size_model_with_io_in_the_pool_matches_relax_vm(name: str, argumen
 
 def test_tuple_output_plans_and_matches_relax_vm() -> None:
     mod, weights = _two_output_model()
-    tir_mod = relax_to_tir(mod, weights, lowering=WEIGHTS_AS_PARAMS)
+    tir_mod = relax_to_tir(mod, weights, tir_import=WEIGHTS_AS_PARAMS)
     assert [p.name for p in tir_mod["main"].params] == [
         "x",
         "fc_weight",
@@ -281,7 +281,7 @@ def _constant_model():
 
 def test_constant_tensor_is_a_constant_param() -> None:
     mod, weights = _constant_model()
-    tir_mod, constants = model_to_tir(mod, weights, lowering=WEIGHTS_AS_PARAMS)
+    tir_mod, constants = model_to_tir(mod, weights, tir_import=WEIGHTS_AS_PARAMS)
     main = tir_mod["main"]
     assert [p.name for p in main.params] == ["x", "fc_weight", "fc_bias", "constant0", "output"]
     assert list(main.attrs["usmp.constants"]) == ["fc_weight", "fc_bias", "constant0"]
@@ -290,7 +290,7 @@ def test_constant_tensor_is_a_constant_param() -> None:
     )
     # The constant's values reach the operators: planned, built and run, the model agrees.
     for workspace_io in (False, True):
-        result = check_model(mod, weights, lowering=WEIGHTS_AS_PARAMS, workspace_io=workspace_io)
+        result = check_model(mod, weights, tir_import=WEIGHTS_AS_PARAMS, workspace_io=workspace_io)
         assert result.outputs[0].agrees
 
 
@@ -366,7 +366,7 @@ def test_model_pool_is_max_live_and_below_relax(name: str, weights_mode: str) ->
     not) take fewer bytes in our pool, and every pool (with operator workspaces, and inputs
     and output too) is the max-live bound."""
     mod, weights = _model(name)
-    tir_mod = relax_to_tir(mod, weights, lowering=Lowering(weights=weights_mode))
+    tir_mod = relax_to_tir(mod, weights, tir_import=TirImport(weights=weights_mode))
     intermediates = _plan_report(tir_mod, [TirToUsmp(workspaces=False)])
     (pool,) = intermediates["pools"]
     bound = weights if weights_mode == "bound" else None

@@ -38,7 +38,7 @@ from usmp_dialect.tvm.tvmscript.run import (
     state_pool,
     stored_overrides,
 )
-from usmp_dialect.tvm_options import DEFAULT_LOWERING, Lowering
+from usmp_dialect.tvm_options import DEFAULT_TIR_IMPORT, TirImport
 
 
 class OutputCheck(NamedTuple):
@@ -159,7 +159,7 @@ def check_model(
     weights: Mapping[str, np.ndarray],
     where: str = "<relax>",
     *,
-    lowering: Lowering = DEFAULT_LOWERING,
+    tir_import: TirImport = DEFAULT_TIR_IMPORT,
     workspace_io: bool = False,
     target: str = "llvm",
     seed: int = 0,
@@ -179,7 +179,7 @@ def check_model(
     and run on this machine) or `qemu` (that library on QEMU's Cortex-M55). `inputs`, by
     TIR name, replace the random ones drawn from `seed`."""
 
-    tir_mod, constants = model_to_tir(mod, weights, where, lowering)
+    tir_mod, constants = model_to_tir(mod, weights, where, tir_import)
     weights, stored = _overridden(weights, constants, overrides or {}, tir_mod)
     constants = {**constants, **stored}
     main = tir_mod["main"]
@@ -220,10 +220,10 @@ def check_model(
         max_error = float(np.max(difference)) if got.size else 0.0
         agrees = bool(np.allclose(got, reference, rtol=tolerance, atol=tolerance))
         checks.append(OutputCheck(name, str(got.dtype), tuple(got.shape), max_error, agrees))
-    bound = weights if lowering.weights == "bound" else None
+    bound = weights if tir_import.weights == "bound" else None
     return ModelCheck(
         pool_sizes,
-        relax_planner_bytes(mod, bound, lowering.fusion),
+        relax_planner_bytes(mod, bound, tir_import.fusion),
         checks,
         constant_pool_name,
         sum(array.nbytes for array in constants.values()),

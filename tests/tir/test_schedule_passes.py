@@ -18,7 +18,7 @@ from tests.support import c_check  # noqa: E402
 from usmp_dialect.dialects.usmp import IN_PLACE_RESULTS_ATTR  # noqa: E402
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from usmp_dialect.tvm.relax.model_spec import load_model  # noqa: E402
-from usmp_dialect.tvm.relax.to_tir import Lowering, model_to_tir  # noqa: E402
+from usmp_dialect.tvm.relax.to_tir import TirImport, model_to_tir  # noqa: E402
 from usmp_dialect.tvm.tvmscript.planned_module import plan_module  # noqa: E402
 from usmp_dialect.tvm.tvmscript.run import load_tvmscript, random_inputs, run_module  # noqa: E402
 
@@ -75,7 +75,7 @@ def test_in_place_results_give_the_c_librarys_bytes_exactly() -> None:
     except c_check.MissingTools as error:
         pytest.fail(str(error))
     mod, weights = load_model(str(EXAMPLES / "models" / "resnet.py:resnet"))
-    lowered = model_to_tir(mod, weights, "resnet", Lowering(fusion="none"))
+    lowered = model_to_tir(mod, weights, "resnet", TirImport(fusion="none"))
     x = np.random.default_rng(0).standard_normal((1, 3, 16, 16)).astype("float32")
     ours, pools, shared = _library_outputs(lowered, True, x)
     theirs, own_pools, none = _library_outputs(lowered, False, x)

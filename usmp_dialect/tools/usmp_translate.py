@@ -68,10 +68,10 @@ from usmp_dialect.tools.progress import terminal_progress
 from usmp_dialect.tvm_options import (
     CONSTANT_STORAGE_HELP,
     CONSTANT_STORAGE_MODES,
-    DEFAULT_LOWERING,
     DEFAULT_TARGET,
+    DEFAULT_TIR_IMPORT,
     FUSION_MODES,
-    MODEL_FILE_LOWERING,
+    MODEL_FILE_TIR_IMPORT,
     MODEL_NAME_LIMIT,
     RUNNER,
     STARTUP,
@@ -79,8 +79,8 @@ from usmp_dialect.tvm_options import (
     TEMPORARIES_HELP,
     TEMPORARIES_MODES,
     WEIGHT_MODES,
-    Lowering,
     Stages,
+    TirImport,
     parse_input_shapes,
     unshown,
 )
@@ -134,27 +134,27 @@ def import_tvmscript(
 def import_relax(
     text: str,
     name: str,
-    lowering: Lowering = DEFAULT_LOWERING,
+    tir_import: TirImport = DEFAULT_TIR_IMPORT,
     elide_constants: bool = False,
     stage: Stages = unshown,
 ) -> Iterator[str | bytes]:
     from usmp_dialect.tvm.relax.model_spec import import_relax_file
 
-    return module_pieces(import_relax_file(name, lowering, stage), elide_constants)
+    return module_pieces(import_relax_file(name, tir_import, stage), elide_constants)
 
 
 def import_model_file(
     text: str,
     name: str,
     kind: str,
-    lowering: Lowering = MODEL_FILE_LOWERING,
+    tir_import: TirImport = MODEL_FILE_TIR_IMPORT,
     input_shapes: Mapping[str, tuple[int, ...]] | None = None,
     elide_constants: bool = False,
     stage: Stages = unshown,
 ) -> Iterator[str | bytes]:
     from usmp_dialect.tvm.model_files.loading import import_model_file as model_file_to_tir
 
-    module = model_file_to_tir(name, kind, input_shapes, lowering, stage)
+    module = model_file_to_tir(name, kind, input_shapes, tir_import, stage)
     return module_pieces(module, elide_constants)
 
 
@@ -379,7 +379,7 @@ def emit_c(
         outputs.add_in_directory(directory, file_name, content)
 
 
-def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
+def _tir_import(args: argparse.Namespace, mode: str) -> TirImport:
     """The lowering options given; any of them with another mode is a usage error."""
     keys = ("weights", "fusion", "temporaries", "constant_storage")
     given = {key: value for key in keys if (value := getattr(args, key))}
@@ -387,7 +387,7 @@ def _lowering(args: argparse.Namespace, mode: str) -> Lowering:
         if mode not in MODEL_MODES:
             flag = key.replace("_", "-")
             usage_error(TOOL, f"--{flag} is an option of --import-relax, not of --{mode}")
-    default = DEFAULT_LOWERING if mode == "import-relax" else MODEL_FILE_LOWERING
+    default = DEFAULT_TIR_IMPORT if mode == "import-relax" else MODEL_FILE_TIR_IMPORT
     return dataclasses.replace(default, **given)
 
 
@@ -423,7 +423,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         option = "--model-name" if args.model_name is not None else "--target"
         usage_error(TOOL, f"{option} is an option of --emit-c")
     mode = next(flag for flag in TRANSLATIONS if getattr(args, flag.replace("-", "_")))
-    lowering = _lowering(args, mode)
+    tir_import = _tir_import(args, mode)
     input_shapes = _input_shapes(args, mode)
     if args.input_file == "-":
         if mode in NAMED_INPUTS:
@@ -439,12 +439,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         translate, _ = TRANSLATIONS[mode]
         stage = unshown if line is None else line.stage
         if mode == "import-relax":
-            translate = partial(import_relax, lowering=lowering, stage=stage)
+            translate = partial(import_relax, tir_import=tir_import, stage=stage)
         elif mode in MODEL_MODES:
             translate = partial(
                 import_model_file,
                 kind=mode.removeprefix("import-"),
-                lowering=lowering,
+                tir_import=tir_import,
                 input_shapes=input_shapes,
                 stage=stage,
             )

@@ -1,4 +1,4 @@
-"""Stands in for usmp-opt or usmp-translate (the name it is called by) in the fast lit tier: hands
+"""Stands in for usmp-opt, usmp-translate or filecheck (the name it is called by) in lit: hands
 its arguments, standard streams, working directory and environment to the tool server
 (`server.py`, at the socket named by USMP_TOOL_SERVER) and ends as the tool ended.
 Runs with `python3 -S` and imports only the standard library, so it starts in milliseconds."""

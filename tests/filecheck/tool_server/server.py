@@ -1,7 +1,7 @@
-"""Runs usmp-opt, usmp-translate and filecheck for the fast lit tier without paying their
-imports each time.
+"""Runs usmp-opt, usmp-translate and filecheck for lit without paying their imports each
+time.
 
-The fast tier launches usmp-opt and usmp-translate about 300 times, filecheck about 400;
+lit launches usmp-opt and usmp-translate about 300 times, filecheck about 400;
 each launch spent most of its CPU time importing (xDSL and numpy: ~0.45 CPU s a launch).
 This server imports the tools once, then forks a child for every call that the client
 (`client.py`, put first on lit's PATH under each tool's name) makes: the child takes the
@@ -21,13 +21,15 @@ whose environment asks for a seed (`PYTHONHASHSEED=N`) gets exactly that one: it
 execs a fresh interpreter, as launching the installed script would.
 
 It serves until its standard input closes, which happens when lit (which holds the other end)
-ends. The whole suite (`tools/run-tests` without `--fast`) launches the installed scripts.
+ends. Both tiers use it; pytest launches the installed scripts themselves
+(tests/test_driver_io.py, tests/test_start_up.py).
 """
 
 from __future__ import annotations
 
 import array
 import contextlib
+import importlib
 import io
 import json
 import os
@@ -62,6 +64,10 @@ HASH_SEED = "PYTHONHASHSEED"
 RUN_ONE = "--run"
 """`server.py --run TOOL ARGS...`: run one tool in this fresh interpreter and exit."""
 SIBLING = "--sibling"
+PRELOAD = "--preload"
+"""`server.py SOCKET [--sibling] [--preload MODULE]...`: MODULE imported before serving too
+(`tvm` in the whole suite: ~1.8 CPU s a call that takes a TVM path, ~100 such calls). TVM
+starts no thread at import, so a fork of a server that imported it is a clean process."""
 SERVERS = 4
 """This server and its siblings: the calls in a row that have different hash seeds. Each
 costs ~0.4 CPU s of imports when the tier starts, and ~45 MB."""
@@ -201,13 +207,13 @@ def _run_forked(request: dict, fds: list[int], connection: socket.socket) -> int
     return os.WEXITSTATUS(wait_status)
 
 
-def _start_siblings(socket_path: str) -> dict[str, subprocess.Popen]:
-    """`SERVERS - 1` more servers, by socket, each with a hash seed of its own; each serves
-    until its standard input closes."""
+def _start_siblings(socket_path: str, preloads: list[str]) -> dict[str, subprocess.Popen]:
+    """`SERVERS - 1` more servers, by socket, each with a hash seed of its own and the same
+    `preloads`; each serves until its standard input closes."""
     env = {name: value for name, value in os.environ.items() if name != HASH_SEED}
     siblings = {
         path: subprocess.Popen(
-            [sys.executable, __file__, path, SIBLING],
+            [sys.executable, __file__, path, SIBLING, *_preload_arguments(preloads)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
@@ -221,8 +227,14 @@ def _start_siblings(socket_path: str) -> dict[str, subprocess.Popen]:
     return siblings
 
 
-def serve(socket_path: str, is_sibling: bool) -> None:
-    siblings = {} if is_sibling else _start_siblings(socket_path)
+def _preload_arguments(preloads: list[str]) -> list[str]:
+    return [argument for module in preloads for argument in (PRELOAD, module)]
+
+
+def serve(socket_path: str, is_sibling: bool, preloads: list[str]) -> None:
+    for module in preloads:
+        importlib.import_module(module)
+    siblings = {} if is_sibling else _start_siblings(socket_path, preloads)
     turns: list[str | None] = [None, *siblings]
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(socket_path)
@@ -267,4 +279,9 @@ def _reap_children(options: int) -> None:
 if __name__ == "__main__":
     if sys.argv[1] == RUN_ONE:
         sys.exit(_run_entry_point(sys.argv[2], sys.argv[3:]))
-    serve(sys.argv[1], is_sibling=sys.argv[2:] == [SIBLING])
+    options = sys.argv[2:]
+    serve(
+        sys.argv[1],
+        is_sibling=SIBLING in options,
+        preloads=[options[i + 1] for i, option in enumerate(options) if option == PRELOAD],
+    )

@@ -1,11 +1,14 @@
-"""TFLite's int16 LOGISTIC, TANH and SOFTMAX as TensorFlow Lite Micro's reference kernels
-compute them (reference_integer_ops logistic.h and tanh.h, reference_ops SoftmaxInt16),
-where TVM's frontend computes them in float32 and is a step or two off:
+"""TFLite's int16 LOGISTIC, TANH and SOFTMAX, and int8 ELU, as TensorFlow Lite Micro's
+reference kernels compute them (reference_integer_ops logistic.h and tanh.h,
+reference_ops SoftmaxInt16, elu.cc's lookup table), where TVM's frontend computes them in
+float32 and is a step or two off (or, ELU, refuses it):
 
     squash_scaling(scale, power_of_two_shifts) -> (multiplier, right shift)
     convert_int16_squash(converter, op, name)  -> the operator's call (LOGISTIC, TANH)
     softmax_tables() -> (exp table, 1 / (1 + x) table)   TFLM's LUTPopulate<int16_t>
     convert_int16_softmax(converter, op)       -> SOFTMAX's call
+    elu_table(input, output)                    TFLM's int8 ELU table
+    convert_int8_elu(converter, op)            -> ELU's call
 
 Each input value is brought to the table's scale, 3 x 2^12 steps a unit (x multiplier +
 rounding) >> right shift, then squashed by the interpolated 256-entry sigmoid table the
@@ -27,6 +30,11 @@ less the leading zeros, rounded, clamped to [0, 32767]. TFLM fills both tables w
 prepares the operator, in float32 (its LUTPopulate<int16_t>: 512 samples, each less half
 the error of interpolating to its interval's midpoint): `softmax_tables` fills them so
 at import, constants of the kernel.
+
+int8 ELU: TFLM's prepare step fills a table of the 256 int8 values in float32 (each
+dequantized, exp(x) - 1 where it is negative, times 1 / output scale, rounded half away
+from zero, plus the output's zero point, clamped); its kernel looks each input up.
+`elu_table` fills it so, a constant of the kernel.
 """
 
 from __future__ import annotations
@@ -249,4 +257,38 @@ def convert_int16_softmax(converter: Any, op: Any) -> Any:
         relax.const(exp_table, "int16"),
         relax.const(reciprocal, "int16"),
         primfunc_name_hint="softmax_int16",
+    )
+
+
+def elu_table(source: tuple[float, int], target: tuple[float, int]) -> np.ndarray:
+    """TFLM's int8 ELU table (elu.cc's PopulateLookupTable, in float32) from an input and
+    an output (scale, zero point): the outputs of -128 .. 127, in that order."""
+    values = np.arange(-128, 128, dtype=np.int32)
+    dequantized = _F32(source[0]) * (values - source[1]).astype(_F32)
+    negative = dequantized < 0
+    transformed = np.where(negative, _exp(np.minimum(dequantized, 0)) - _F32(1), dequantized)
+    rescaled = _round_half_away(transformed * (_F32(1) / _F32(target[0])))
+    quantized = (rescaled + _F32(target[1])).astype(np.int64)
+    return np.clip(quantized, -128, 127).astype(np.int8)
+
+
+def convert_int8_elu(converter: Any, op: Any) -> Any:
+    """The int8 ELU of `op`: one kernel looking each input up in `elu_table`."""
+    (data,) = converter.get_input_tensors(op)
+    (out,) = converter.get_output_tensors(op)
+    source, target = scalar_quantization(data), scalar_quantization(out)
+    dtype = converter.get_tensor_type_str(data.tensor.Type())
+    if dtype != "int8" or source is None or target is None:
+        raise OperatorRejected(
+            f"{dtype} ELU other than TFLM's (int8, one scale and zero point a tensor)"
+        )
+
+    def compute(x: Any, table: Any) -> Any:
+        return te.compute(x.shape, lambda *i: table[x[i].astype("int32") + 128], name="elu")
+
+    return converter.bb.call_te(
+        compute,
+        converter.get_tensor_expr(data),
+        relax.const(elu_table(source, target), "int8"),
+        primfunc_name_hint="elu_int8",
     )

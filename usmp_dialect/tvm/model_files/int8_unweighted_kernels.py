@@ -6,6 +6,8 @@ compute of the operator's int8 tensors, one `call_tir` (`tflite_operators` reads
 file's options and quantization and emits it):
 
     add(a, b, operands, output, bounds)            ADD, TFLM's AddFunc
+    add_n(tensors, operand, output, bounds)        ADD_N
+    cumsum(x, operand, output, bounds, scan)       CUMSUM (`Scan`: axis, exclusive, reverse)
     average_pool(x, window, out_shape, bounds)     AVERAGE_POOL_2D
     mean(x, reduction, output, bounds)             MEAN
     quantized_sum(x, reduction, scale, zero_point, dtype)   SUM (int8, int16)
@@ -18,7 +20,9 @@ file's options and quantization and emits it):
     resize_bilinear(x, out_shape, align_corners, half_pixel)   RESIZE_BILINEAR
 
 ADD: each input less its zero point, in 20 more bits, scaled to twice the larger input
-scale (`add_operands`), their sum scaled to the output's. AVERAGE_POOL_2D: the int8 values
+scale (`add_operands`), their sum scaled to the output's. ADD_N and CUMSUM: the same
+scaling of their inputs (one scale for all), summed onto the scaled value of a stored 0 (TFLM's
+accumulator starts there), the sum scaled to the output's. AVERAGE_POOL_2D: the int8 values
 of a window summed as they are (input and output share a scale and zero point), over the
 cells inside the input only, divided by their count rounding half away from zero. MEAN:
 the sum less count x zero point, multiplied by the input-to-output scale over the count
@@ -94,6 +98,21 @@ class AddOperand(NamedTuple):
     zero_point: int
     multiplier: int
     shift: int
+
+
+class Scan(NamedTuple):
+    """A CUMSUM's axis, whether an element's own value is left out of its sum
+    (exclusive), and whether it sums the elements after it (reverse)."""
+
+    axis: int
+    exclusive: bool
+    reverse: bool
+
+    def summed(self, element: Any, term: Any) -> Any:
+        """Whether the sum at `element` (its index along the axis) takes `term`."""
+        if self.reverse:
+            return term > element if self.exclusive else term >= element
+        return term < element if self.exclusive else term <= element
 
 
 class PoolWindow(NamedTuple):
@@ -178,8 +197,11 @@ def _scaled(x: Any, operand: AddOperand, index: tuple[Any, ...], left_shift: int
     """The element of `x` broadcast to the output's `index`, less its zero point, in
     `left_shift` more bits, times its operand's multiplier: how TFLM's ADD and comparisons
     bring two inputs to one scale."""
-    value = x[_broadcast(operand.shape, index)].astype("int32")
-    shifted = (value - tirx.const(operand.zero_point, "int32")) * (1 << left_shift)
+    return _scaled_value(x[_broadcast(operand.shape, index)], operand, left_shift)
+
+
+def _scaled_value(value: Any, operand: AddOperand, left_shift: int) -> Any:
+    shifted = (value.astype("int32") - tirx.const(operand.zero_point, "int32")) * (1 << left_shift)
     return multiply_by_quantized_multiplier(shifted, operand.multiplier, operand.shift)
 
 
@@ -217,6 +239,48 @@ def add(
         lambda *i: _requantized(total[i], output, bounds),
         name="add",
         attrs=add_annotation(operands, output, bounds, same_shape),
+    )
+
+
+def _scaled_zero(operand: AddOperand) -> Any:
+    """A stored 0 scaled as an input: where TFLM's ADD_N and CUMSUM start their sums."""
+    return _scaled_value(tirx.const(0, "int32"), operand, _ADD_LEFT_SHIFT)
+
+
+def add_n(tensors: list[Any], operand: AddOperand, output: Requantized, bounds: Bounds) -> Any:
+    """TFLM's int8 ADD_N of `tensors` (one shape, one quantization)."""
+    term = te.reduce_axis((0, len(tensors)), "term")
+
+    def scaled(index: tuple[Any, ...]) -> Any:
+        chosen = _scaled(tensors[-1], operand, index, _ADD_LEFT_SHIFT)
+        for i in reversed(range(len(tensors) - 1)):
+            chosen = tirx.Select(
+                term == i, _scaled(tensors[i], operand, index, _ADD_LEFT_SHIFT), chosen
+            )
+        return chosen
+
+    shape = list(tensors[0].shape)
+    total = te.compute(shape, lambda *i: te.sum(scaled(i), axis=term), name="scaled_sum")
+    zero = _scaled_zero(operand)
+    return te.compute(shape, lambda *i: _requantized(zero + total[i], output, bounds), name="add_n")
+
+
+def cumsum(x: Any, operand: AddOperand, output: Requantized, bounds: Bounds, scan: Scan) -> Any:
+    """TFLM's int8 CUMSUM of `x` along `scan.axis`."""
+    shape = list(x.shape)
+    term = te.reduce_axis((0, shape[scan.axis]), "term")
+
+    def summed(*index: Any) -> Any:
+        at = (*index[: scan.axis], term, *index[scan.axis + 1 :])
+        value = _scaled_value(x[at], operand, _ADD_LEFT_SHIFT)
+        # A Select, not te.sum's `where`: TVM's create_prim_func drops that condition.
+        kept = tirx.Select(scan.summed(index[scan.axis], term), value, tirx.const(0, "int32"))
+        return te.sum(kept, axis=term)
+
+    total = te.compute(shape, summed, name="scaled_cumsum")
+    zero = _scaled_zero(operand)
+    return te.compute(
+        shape, lambda *i: _requantized(zero + total[i], output, bounds), name="cumsum"
     )
 
 

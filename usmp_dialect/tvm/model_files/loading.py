@@ -79,7 +79,7 @@ from usmp_dialect.tvm.model_files.tflite_tensors import tensor_shape
 from usmp_dialect.tvm.relax.dynamic_results import unlowerable_op
 from usmp_dialect.tvm.relax.names import ENTRY
 from usmp_dialect.tvm.relax.to_tir import RelaxImportError, import_relax, sanitize, shape_text
-from usmp_dialect.tvm_options import MODEL_FILE_LOWERING, Lowering, Stages, unshown
+from usmp_dialect.tvm_options import MODEL_FILE_TIR_IMPORT, Stages, TirImport, unshown
 
 KINDS = ("tflite", "onnx")
 _FRONTENDS = {"tflite": "TFLite", "onnx": "ONNX"}
@@ -566,7 +566,7 @@ def import_model_file(
     path: str,
     kind: str,
     input_shapes: Mapping[str, Sequence[int]] | None = None,
-    lowering: Lowering = MODEL_FILE_LOWERING,
+    tir_import: TirImport = MODEL_FILE_TIR_IMPORT,
     stage: Stages = unshown,
 ) -> ModuleOp:
     """`usmp-translate --import-tflite FILE` / `--import-onnx FILE [--input-shape ...]`,
@@ -574,7 +574,7 @@ def import_model_file(
     stage(f"TVM's {_FRONTENDS[kind]} frontend")
     mod, weights = load_model_file(path, kind, input_shapes)
     with file_operators_named(mod, path, kind):
-        module = import_relax(mod, weights, path, lowering, stage)
+        module = import_relax(mod, weights, path, tir_import, stage)
     if kind == "tflite":
         quantized = tflite_io_quantization(_tflite_model(path).Subgraphs(0))
         entry = choose_entry(prim_funcs(module), "")

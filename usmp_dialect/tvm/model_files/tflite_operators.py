@@ -30,14 +30,14 @@ one kernel of ours instead (`int8_weighted_kernels`), TFLM's arithmetic bit for 
 weight and bias the file's constants as stored.
 
 Found by tools/operator_table.py (each builtin TFLM registers, one operator a file,
-against TFLM): quantized RELU, RELU6, LEAKY_RELU, PRELU, ABS, SUM, the comparisons and
-RESIZE_BILINEAR computed in TFLM's integers (`int8_unweighted_kernels`); the operators
-that only move values (`MOVING_OPERATORS`) taken on int8 and int16 tensors; TVM's
-ARG_MAX/ARG_MIN index type, GATHER_ND's indices, EMBEDDING_LOOKUP's input order, FILL of a
-constant, MIRROR_PAD SYMMETRIC, REVERSE_V2 of several axes, SPACE_TO_BATCH_ND and
-BATCH_TO_SPACE_ND, float TRANSPOSE_CONV (in NCHW) and float ABS (no fabs in TVM's C)
-corrected; int16 LOGISTIC, TANH and SOFTMAX (TFLM's lookup tables) and quantized
-TRANSPOSE_CONV refused.
+against TFLM): quantized RELU, RELU6, LEAKY_RELU, PRELU, ABS, SUM, ADD_N, CUMSUM, the
+comparisons and RESIZE_BILINEAR computed in TFLM's integers (`int8_unweighted_kernels`);
+int8 ELU and int16 LOGISTIC, TANH and SOFTMAX by TFLM's lookup tables
+(`int16_table_kernels`); the operators that only move values (`MOVING_OPERATORS`) taken
+on int8 and int16 tensors; TVM's ARG_MAX/ARG_MIN index type, GATHER_ND's indices,
+EMBEDDING_LOOKUP's input order, FILL of a constant, MIRROR_PAD SYMMETRIC, REVERSE_V2 of
+several axes, SPACE_TO_BATCH_ND and BATCH_TO_SPACE_ND, float TRANSPOSE_CONV (in NCHW) and
+float ABS (no fabs in TVM's C) corrected.
 
 MediaPipe's custom operators (mediapipe/util/tflite/operations), by their published
 definitions: Convolution2DTransposeBias, TFLite's TRANSPOSE_CONV with a bias and the
@@ -74,6 +74,7 @@ from usmp_dialect.tvm.model_files.int8_weighted_kernels import (
     transpose_conv2d,
 )
 from usmp_dialect.tvm.model_files.int16_table_kernels import (
+    convert_int8_elu,
     convert_int16_softmax,
     convert_int16_squash,
 )
@@ -307,7 +308,8 @@ class CorrectedConverter(OperatorConverter):
     _SUPPORTED_QUANTIZED_OPS = (
         OperatorConverter._SUPPORTED_QUANTIZED_OPS
         | {"PAD", "PADV2", "SHAPE", "DENSIFY", "PRELU"}
-        | {"BATCH_MATMUL", "DYNAMIC_UPDATE_SLICE", "L2_NORMALIZATION"}
+        | {"BATCH_MATMUL", "DYNAMIC_UPDATE_SLICE", "L2_NORMALIZATION", "ELU"}
+        | {"ADD_N", "CUMSUM"}
         | MOVING_OPERATORS
     )
 
@@ -959,6 +961,60 @@ class CorrectedConverter(OperatorConverter):
         # inputs of its float32 add apart alike: `temporaries.widening_kept_apart`).
         return self._int8_call(compute, [lhs, rhs], "add_int8", op_pattern=int8.OPAQUE)
 
+    def _summed_operand(self, op: Any, inputs: list[Any]) -> tuple[Any, Any, Any] | None:
+        """An int8 ADD_N's or CUMSUM's input operand (`int8.add_operands`, one for all
+        its inputs), output requantization and bounds; None for a float one."""
+        (out,) = self.get_output_tensors(op)
+        if self.get_tensor_type_str(out.tensor.Type()) != "int8":
+            return None
+        quantizations = {scalar_quantization(t) for t in inputs}
+        source, target = quantizations.pop(), scalar_quantization(out)
+        if quantizations or source is None or target is None:
+            raise OperatorRejected(
+                "int8 inputs of more than one scale and zero point (TFLM takes one)"
+            )
+        scale, zero_point = source
+        shapes = [tensor_shape(t.tensor) for t in inputs]
+        operands, multiplier, shift = int8.add_operands(
+            shapes, [scale] * len(inputs), [zero_point] * len(inputs), target[0]
+        )
+        output = int8.Requantized(multiplier, shift, target[1])
+        return operands[0], output, self._bounds(out)
+
+    def convert_add_n(self, op: Any) -> Any:
+        """TFLM's int8 ADD_N (`int8.add_n`); TVM's of float32 inputs."""
+        inputs = self.get_input_tensors(op)
+        summed = self._summed_operand(op, inputs)
+        if summed is None:
+            return super().convert_add_n(op)
+
+        def compute(*tensors: Any) -> Any:
+            return int8.add_n(list(tensors), *summed)
+
+        return self._int8_call(compute, inputs, "add_n_int8")
+
+    def convert_cumsum(self, op: Any) -> Any:
+        """TFLM's int8 CUMSUM (`int8.cumsum`) along a constant axis; TVM's of float32."""
+        from tflite.CumsumOptions import CumsumOptions
+
+        data, axis = self.get_input_tensors(op)
+        summed = self._summed_operand(op, [data])
+        if summed is None:
+            return super().convert_cumsum(op)
+        if self.has_expr(axis.tensor_idx):
+            raise OperatorRejected("CUMSUM of an axis computed at run time (a constant only)")
+        rank = len(tensor_shape(data.tensor))
+        index = int(np.asarray(self.get_tensor_value(axis)).flat[0])
+        if not -rank <= index < rank:
+            raise OperatorRejected(f"CUMSUM along axis {index} of a rank-{rank} tensor")
+        options = options_of(op, CumsumOptions)
+        scan = int8.Scan(index % rank, bool(options.Exclusive()), bool(options.Reverse()))
+
+        def compute(x: Any) -> Any:
+            return int8.cumsum(x, *summed, scan)
+
+        return self._int8_call(compute, [data], "cumsum_int8")
+
     def convert_int8_average_pool(self, op: Any) -> Any:
         from tflite.Padding import Padding
         from tflite.Pool2DOptions import Pool2DOptions
@@ -1348,6 +1404,11 @@ class CorrectedConverter(OperatorConverter):
     def _int16_input(self, op: Any) -> bool:
         data = self.get_input_tensors(op)[0]
         return bool(self.get_tensor_type_str(data.tensor.Type()) == "int16")
+
+    def convert_elu(self, op: Any) -> Any:
+        if self.is_quantized(op):
+            return convert_int8_elu(self, op)
+        return super().convert_elu(op)
 
     def convert_softmax(self, op: Any) -> Any:
         if self._int16_input(op):

@@ -24,7 +24,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.tvm.relax.to_tir import RelaxImportError, import_relax
-from usmp_dialect.tvm_options import DEFAULT_LOWERING, Lowering, Stages, unshown
+from usmp_dialect.tvm_options import DEFAULT_TIR_IMPORT, Stages, TirImport, unshown
 
 # The path ends at the first `.py:`, so a string argument may hold `:` and `)`.
 _SPEC = re.compile(r"(?P<path>.+?\.py):(?P<name>[A-Za-z_]\w*)(?:\((?P<arguments>.*)\))?", re.S)
@@ -160,9 +160,9 @@ def load_model(spec: str, **arguments: Any) -> tuple[Any, dict[str, np.ndarray]]
 
 
 def import_relax_file(
-    spec: str, lowering: Lowering = DEFAULT_LOWERING, stage: Stages = unshown
+    spec: str, tir_import: TirImport = DEFAULT_TIR_IMPORT, stage: Stages = unshown
 ) -> ModuleOp:
     """`usmp-translate --import-relax PATH.py:NAME [--weights=...] [--fusion=...]`."""
     stage("running the model file")
     mod, weights = load_model(spec)
-    return import_relax(mod, weights, model_location(spec), lowering, stage)
+    return import_relax(mod, weights, model_location(spec), tir_import, stage)

@@ -10,7 +10,7 @@ another, `*-to-usmp` and `usmp-to-*`, whose shared steps are `usmp_dialect/lower
     relax_vm_outputs(mod, weights, inputs) -> list   the Relax VM's outputs, the reference
 
 (`usmp_dialect.tvm.relax.model_spec` loads `(mod, weights)` from a model file; the first
-three take a `Lowering`, the options of `--import-relax`.)
+three take a `TirImport`, the options of `--import-relax`.)
 
 A clip computing the identity (an int8 tensor's to [-128, 127], as TVM's TFLite frontend
 applies a RELU) is dropped first (`identity_clips`). By default the weights are then bound
@@ -102,7 +102,7 @@ from usmp_dialect.tvm.relax.temporaries import inline_temporaries, widening_kept
 from usmp_dialect.tvm.relax.topk import sorting_in_loops
 from usmp_dialect.tvm.tvmscript.emitter import tvm_attrs
 from usmp_dialect.tvm.tvmscript.importer import TVMScriptError, import_module
-from usmp_dialect.tvm_options import DEFAULT_LOWERING, Lowering, Stages, unshown
+from usmp_dialect.tvm_options import DEFAULT_TIR_IMPORT, Stages, TirImport, unshown
 
 OUTPUT_NAME = "output"
 OUTPUT_NAMES_ATTR = "usmp.output_names"
@@ -291,7 +291,7 @@ def _bind_weights(
 def lower_relax(
     mod: Any,
     at: Site = UNNAMED,
-    lowering: Lowering = DEFAULT_LOWERING,
+    tir_import: TirImport = DEFAULT_TIR_IMPORT,
     tensors: Mapping[str, Any] | None = None,
 ) -> Any:
     """TVM's own CPU pipeline (`relax.backend.cpu_generic`) up to dataflow lowering: library
@@ -303,15 +303,15 @@ def lower_relax(
     failing on the model is a `RelaxImportError` at `at`."""
     target = tvm.target.Target("llvm")
     hidden: dict[Any, Any] = {}
-    if lowering.keeps_stored_weights:
+    if tir_import.keeps_stored_weights:
         mod, hidden = expanded_constants_hidden(mod, ENTRY, tensors or {})
     try:
         with target, output_captured():
             lowered = tvm.transform.Sequential(
-                _lowered_by_tvm(target, lowering.fusion, lowering.temporaries == "inline")
+                _lowered_by_tvm(target, tir_import.fusion, tir_import.temporaries == "inline")
             )(mod)
-            if lowering.temporaries == "inline":
-                lowered = inline_temporaries(lowered, fuse_producers=lowering.fusion != "none")
+            if tir_import.temporaries == "inline":
+                lowered = inline_temporaries(lowered, fuse_producers=tir_import.fusion != "none")
             lowered = expanded_constants_restored(lowered, ENTRY, hidden)
             return relax.transform.RewriteDataflowReshape()(lowered)
     except Exception as error:  # TVM's own passes reject the model; its message says why
@@ -770,17 +770,17 @@ def relax_to_tir(
     mod: Any,
     weights: Mapping[str, np.ndarray],
     where: str = "<relax>",
-    lowering: Lowering = DEFAULT_LOWERING,
+    tir_import: TirImport = DEFAULT_TIR_IMPORT,
 ) -> Any:
     """The AOT-style TIR `tvm.IRModule` of a Relax model (see the module docstring)."""
-    return model_to_tir(mod, weights, where, lowering).tir
+    return model_to_tir(mod, weights, where, tir_import).tir
 
 
 def model_to_tir(
     mod: Any,
     weights: Mapping[str, np.ndarray],
     where: str = "<relax>",
-    lowering: Lowering = DEFAULT_LOWERING,
+    tir_import: TirImport = DEFAULT_TIR_IMPORT,
     stage: Stages = unshown,
 ) -> TirModel:
     """`relax_to_tir`, with the arrays a caller passes for `main`'s constant params."""
@@ -800,19 +800,19 @@ def model_to_tir(
         mod[ENTRY] = func
     tensors: dict[str, Any] = {}
     narrowed: dict[str, str] = {}
-    if lowering.weights == "bound":
+    if tir_import.weights == "bound":
         mod, tensors, narrowed = _bind_weights(
-            mod, weights, at, lowering.keeps_stored_weights, lowering.constant_storage
+            mod, weights, at, tir_import.keeps_stored_weights, tir_import.constant_storage
         )
     stage("legalization and fusion (TVM)")
-    lowered = lower_relax(_with_script_names(mod), at, lowering, tensors)
+    lowered = lower_relax(_with_script_names(mod), at, tir_import, tensors)
     lowered = outputs_copied(lowered, ENTRY, _state_params(lowered[ENTRY], weight_names))
     stage("lowering to TIR")
     func = lowered[ENTRY]
     inputs, weight_params = _split_params(func, weight_names)
     if not isinstance(func.body, relax.SeqExpr):
         raise at.error(f"'{ENTRY}' body is a {type(func.body).__name__}")
-    found = _bindings(func.body, at, merge_equal=lowering.constant_storage == "compact")
+    found = _bindings(func.body, at, merge_equal=tir_import.constant_storage == "compact")
     computed = {var for _, _, results in found.calls for var in results}
     names = None if output_names is None else [str(n) for n in output_names]
     outputs = _outputs(func.body.body, found.aliases, found.tuples, computed, names, at)
@@ -934,13 +934,13 @@ def import_relax(
     mod: Any,
     weights: Mapping[str, np.ndarray],
     where: str = "<relax>",
-    lowering: Lowering = DEFAULT_LOWERING,
+    tir_import: TirImport = DEFAULT_TIR_IMPORT,
     stage: Stages = unshown,
 ) -> ModuleOp:
     """The `tir` dialect of a Relax model (see the module docstring), `main` holding its
     constants' values as `usmp.constant_values`."""
 
-    lowered = model_to_tir(mod, weights, where, lowering, stage)
+    lowered = model_to_tir(mod, weights, where, tir_import, stage)
     stage("import into the tir dialect")
     try:
         module = import_module(lowered.tir, "<lowered>")
