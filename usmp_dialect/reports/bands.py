@@ -52,9 +52,11 @@ def module_bands(module: ModuleOp) -> Bands | None:
 
 
 def band_lines(bands: Bands) -> list[str]:
-    lines = [
-        f"banded (tir-band-stages): {bands['peak']} -> {bands['banded_peak']} bytes live at once"
-    ]
+    if bands["stages"]:
+        header = f"banded (tir-band-stages): {bands['peak']} -> {bands['banded_peak']} bytes"
+    else:
+        header = f"nothing banded (tir-band-stages): {bands['peak']} bytes"
+    lines = [f"{header} live at once"]
     for i, stage in enumerate(bands["stages"], 1):
         buffers = ", ".join(f"{name} {rows} rows" for name, rows in stage["buffers"].items())
         lines.append(

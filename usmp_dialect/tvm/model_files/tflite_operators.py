@@ -1291,7 +1291,7 @@ class CorrectedConverter(OperatorConverter):
         part = relax.op.strided_slice(x, axes=[axis], begin=[begin], end=[end])
         return relax.op.flip(part, axis=axis)
 
-    def _blocks(self, op: Any) -> tuple[Any, list[int], list[int], list[int]] | None:
+    def _space_batch_operands(self, op: Any) -> tuple[Any, list[int], list[int], list[int]] | None:
         """A 4-D SPACE_TO_BATCH_ND's or BATCH_TO_SPACE_ND's data, its shape, block and
         paddings (crops) flattened; None for another rank."""
         data, block, pads = self.get_input_tensors(op)
@@ -1307,7 +1307,7 @@ class CorrectedConverter(OperatorConverter):
         quantized tensor, as TFLM pads), each block's pixels made a batch, the block's
         row and column outermost -- reshapes and a transpose (TVM's converter leaves a
         packed call no plan can take)."""
-        blocked = self._blocks(op)
+        blocked = self._space_batch_operands(op)
         if blocked is None:
             return super().convert_space_to_batch_nd(op)
         data, (batch, height, width, channels), (bh, bw), (top, bottom, left, right) = blocked
@@ -1325,7 +1325,7 @@ class CorrectedConverter(OperatorConverter):
     def convert_batch_to_space_nd(self, op: Any) -> Any:
         """TFLite's BATCH_TO_SPACE_ND of NHWC data: SPACE_TO_BATCH_ND undone, then
         cropped."""
-        blocked = self._blocks(op)
+        blocked = self._space_batch_operands(op)
         if blocked is None:
             return super().convert_batch_to_space_nd(op)
         data, (batch, height, width, channels), (bh, bw), (top, bottom, left, right) = blocked
