@@ -63,12 +63,12 @@ def test_banded_stage_is_bit_exact_with_tflm_in_less_memory(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("layers", "bands"), [(MOBILENET, 4), (WIDER, 3)], ids=["mobilenet", "wider"]
 )
-def test_banded_kernels_on_the_m55_give_tflms_bytes(
+def test_banded_kernels_on_the_boards_give_tflms_bytes(
     tmp_path: Path, layers: list[tuple], bands: int
 ) -> None:
-    """The bands on Helium's kernels (on QEMU's M55) and on the portable ones (here): a
-    range of rows, windows read across a rolling buffer's end; in WIDER, a 3x3
-    convolution and a depth multiplier of 2 banded, one of 4 not."""
+    """The bands on Helium's kernels (on QEMU's M55), on the DSP ones (QEMU's M4) and on
+    the portable ones (here): a range of rows, windows read across a rolling buffer's end;
+    in WIDER, a 3x3 convolution and a depth multiplier of 2 banded, one of 4 not."""
     try:
         c_check.require_tools(qemu=True)
     except c_check.MissingTools as error:
@@ -77,13 +77,19 @@ def test_banded_kernels_on_the_m55_give_tflms_bytes(
     path.write_bytes(band_stage_tflite(layers=layers))
     image = _image()
     (tflm,) = reference_outputs(str(path), [image])
-    for qemu in (True, False) if layers is WIDER else (True,):
+    boards = ["m55", "m4"] + (["host"] if layers is WIDER else [])
+    for board in boards:
+        on_qemu = board != "host"
         run = c_check.run_planned(
-            _planned(path, True), {"input": image}, str(tmp_path / f"qemu_{qemu}"), qemu=qemu
+            _planned(path, True),
+            {"input": image},
+            str(tmp_path / board),
+            qemu=on_qemu,
+            board=board if on_qemu else "m55",
         )
         (output,) = run.outputs.values()
-        np.testing.assert_array_equal(output.reshape(tflm.shape), tflm, err_msg=f"qemu {qemu}")
-        source = (tmp_path / f"qemu_{qemu}" / "model.c").read_text()
+        np.testing.assert_array_equal(output.reshape(tflm.shape), tflm, err_msg=board)
+        source = (tmp_path / board / "model.c").read_text()
         assert portable_operators(source) == []
         names = [name.split()[0] for name in kernel_operators(source)]
         assert len(names) == 4 and sum(name.endswith("_band") for name in names) == bands

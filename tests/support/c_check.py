@@ -221,17 +221,18 @@ def run_planned(
     qemu: bool = False,
     model: str = "model",
     sanitize: bool | None = None,
+    board: str = "m55",
 ) -> LibraryRun:
-    """Write the planned `module`'s library into `directory`, build it and run it once;
-    on this machine, with `sanitize` (by default: `sanitizing()`), its sanitized build too
-    (`check_sanitized`)."""
+    """Write the planned `module`'s library into `directory`, build it and run it once
+    (with `qemu`, on that `board`); on this machine, with `sanitize` (by default:
+    `sanitizing()`), its sanitized build too (`check_sanitized`)."""
     write_library(module, directory, model)
     entry = c_library.check_module(module)
     interface = c_library.interface(module, entry, model)
     start = time.perf_counter()
-    image = build(directory, qemu)
+    image = build(directory, qemu, board=board)
     build_seconds = time.perf_counter() - start
-    outputs = run(directory, interface, inputs, qemu)
+    outputs = run(directory, interface, inputs, qemu, board=board)
     pools = {p.name: p.size for p in interface.pools}
     constant = next((p.name for p in interface.pools if p.constant), None)
     state = next((p.name for p in interface.pools if p.state), None)

@@ -917,9 +917,12 @@ USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const 
 /* DEPTHWISE_CONV_2D of depth multiplier 1 at one pixel, four channels a time: a word of
  * four channels' inputs and one of their weights widened in pairs (SXTB16), the zero
  * point taken from two inputs at once (SSUB16: int8 less int8 fits 16 bits), one SMLAxy a
- * product. The channels done (a multiple of four), the rest left to the caller. */
-static int32_t usmp_depthwise_pixel_x4(const int8_t* xs, const int8_t* ws, int32_t rows,
-                                       int32_t cols, int8_t* out, const void* bias,
+ * product. The window's first tap is column `x_col` of input row `first_row`, each row
+ * taken at its place in a rolling buffer (usmp_row_at). The channels done (a multiple of
+ * four), the rest left to the caller. */
+static int32_t usmp_depthwise_pixel_x4(const int8_t* x, int32_t first_row, ptrdiff_t x_col,
+                                       const int8_t* ws, int32_t rows, int32_t cols,
+                                       int8_t* out, const void* bias,
                                        const int32_t* multipliers, const int8_t* shifts,
                                        const struct usmp_conv* p) {
   const int32_t channels = p->out_c, x_row = p->in_w * channels, w_row = p->k_w * channels;
@@ -929,7 +932,7 @@ static int32_t usmp_depthwise_pixel_x4(const int8_t* xs, const int8_t* ws, int32
   for (; c + 4 <= channels; c += 4) {
     int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
     for (int32_t r = 0; r < rows; ++r) {
-      const int8_t* xt = xs + (ptrdiff_t)r * x_row + c;
+      const int8_t* xt = x + usmp_row_at(first_row + r, p->in_rows, x_row) + x_col + c;
       const int8_t* wt = ws + (ptrdiff_t)r * w_row + c;
       for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels) {
         const uint32_t xv = usmp_word(xt), wv = usmp_word(wt);
@@ -1034,10 +1037,9 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
       int32_t c = 0;
 #if defined(USMP_DSP)
       if (m == 1) {
-        const int8_t* xs = x + ((ptrdiff_t)(y0 + kh0) * p->in_w + x0 + kw0) * in_c;
         const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * out_c;
-        c = usmp_depthwise_pixel_x4(xs, ws, kh1 - kh0, kw1 - kw0, out, bias, multipliers,
-                                    shifts, p);
+        c = usmp_depthwise_pixel_x4(x, y0 + kh0, (ptrdiff_t)(x0 + kw0) * in_c, ws, kh1 - kh0,
+                                    kw1 - kw0, out, bias, multipliers, shifts, p);
       }
 #endif
       for (; c < out_c; ++c) {
