@@ -190,7 +190,7 @@ def _pool(directory: Path) -> str:
 def measure(path: str, board: Board, plugin: Path, scratch: Path) -> list[str]:
     name = Path(path).stem
     module = import_model_file(path, "tflite")
-    plan_pools(module, plan_pools_pipeline(constant_pool=True))
+    plan_pools(module, plan_pools_pipeline(constant_pool=True, band_stages=False))
     kernels, loops = scratch / name / "kernels", scratch / name / "tvm"
     _write(module, kernels, "any")
     _write(module, loops, "tvm")
@@ -263,7 +263,9 @@ def main() -> None:
     flags = board.flags.replace("-std=c11 ", "")
     preamble = [
         f"`python tools/bench_m55_kernels.py --count-sh .../count.sh{options} MODEL.tflite ... "
-        "--write`: each int8 `.tflite` planned (`--plan-pools --constant-pool`) and written by "
+        "--write`: each int8 `.tflite` planned (`--plan-pools --constant-pool "
+        "--no-band-stages`: the operators as TFLM runs them, whole; the banded libraries "
+        'are in "Schedule") and written by '
         "`usmp-translate --emit-c` (`--target any`, and `--target tvm` for TVM's loops), its "
         f"runner built with `arm-none-eabi-gcc {flags}` (GCC 12.2) and run on "
         f"QEMU 7.2's {board.name}; guest instructions per inference counted exactly by a TCG "
