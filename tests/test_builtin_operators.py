@@ -23,7 +23,7 @@ from operator_table import EXACT, REFUSED, run_case  # noqa: E402
 
 # One row of each kind of converter: ours in integers (a convolution, an activation
 # requantized, one clamped, sums scaled as ADD scales, a table looked up), TVM's moving
-# stored int8 values, TVM's float32 with the index type corrected, and a diagnostic.
+# stored int8 values, TVM's float32 with the index type corrected, TFLM's 16x8 convolution.
 ROWS = [
     ("CONV_2D", "int8"),
     ("LEAKY_RELU", "int16"),
