@@ -157,6 +157,15 @@ TFLM_FAULTS = {
 def run_case(case: Case, seed: int = 0) -> Row:
     """The case imported, planned with its inputs and outputs in the workspace, emitted as
     the C library, built and run, and compared with TFLM on the same inputs."""
+    outputs = case_outputs(case, case.inputs_of(seed))
+    if isinstance(outputs, Row):
+        return outputs
+    return Row(case.operator, case.dtype, *_compare(*outputs))
+
+
+def case_outputs(case: Case, given: list[np.ndarray]) -> Row | tuple[list, list]:
+    """Our C library's outputs and TFLM's on the inputs `given`, or the row saying why
+    there are none (refused, failing, TFLM failing or at fault)."""
     from tests.support.model_check import check_model
     from usmp_dialect.diagnostics import LocatedError
     from usmp_dialect.tvm.model_files.loading import load_model_file
@@ -170,7 +179,6 @@ def run_case(case: Case, seed: int = 0) -> Row:
     with tempfile.TemporaryDirectory(prefix="usmp-operator-") as folder:
         path = f"{folder}/{case.operator.lower()}_{case.dtype}.tflite"
         Path(path).write_bytes(case.tflite())
-        given = case.inputs_of(seed)
         theirs = _tflm_outputs(path, given)
         if isinstance(theirs, str):
             return row(TFLM_FAILS, theirs)
@@ -199,7 +207,7 @@ def run_case(case: Case, seed: int = 0) -> Row:
             return row(WRONG, f"fails: {type(error).__name__}: {_last_line(str(error))}")
     if (case.operator, case.dtype) in TFLM_FAULTS:  # whatever TFLM's outputs were this run
         return row(TFLM_FAILS, TFLM_FAULTS[(case.operator, case.dtype)])
-    return row(*_compare(list((check.values or {}).values()), theirs))
+    return list((check.values or {}).values()), theirs
 
 
 def npu_row() -> Row:

@@ -79,6 +79,10 @@ from usmp_dialect.tvm.model_files.int16_table_kernels import (
     convert_int16_squash,
 )
 from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
+from usmp_dialect.tvm.model_files.quantized_arithmetic import (
+    convert_int8_hard_swish,
+    convert_quantized_binary,
+)
 from usmp_dialect.tvm.model_files.tensor_names import tflite_tensor_label
 from usmp_dialect.tvm.model_files.tflite_sparsity import SparsityError, densified
 from usmp_dialect.tvm.model_files.tflite_tensors import scalar_quantization, tensor_shape
@@ -127,6 +131,9 @@ _RELATIONS = {
     "LESS_EQUAL": tvm.tirx.LE,
 }
 
+
+# The operators `quantized_arithmetic` computes as TFLM does (ADD: int16 only).
+_ARITHMETIC = ("SUB", "MUL", "DIV", "SQUARED_DIFFERENCE")
 
 # MediaPipe's custom operators converted here, by their custom code.
 CONVERTED_CUSTOM = frozenset(
@@ -339,7 +346,9 @@ class CorrectedConverter(OperatorConverter):
             "LEAKY_RELU": self.convert_quantized_leaky_relu,
             "ABS": self.convert_quantized_abs,
             "PRELU": self.convert_quantized_prelu,
+            "HARD_SWISH": self.convert_hard_swish,
             **{name: partial(self.convert_quantized_comparison, name) for name in _RELATIONS},
+            **{name: partial(self.convert_quantized_arithmetic, name) for name in _ARITHMETIC},
         }
         # TVM's, for the float and per-channel tensors ours leave to it (called as
         # TVM calls a converter, op by keyword).
@@ -943,7 +952,7 @@ class CorrectedConverter(OperatorConverter):
         quantizations = [scalar_quantization(t) for t in (lhs, rhs, out)]
         types = {self.get_tensor_type_str(t.tensor.Type()) for t in (lhs, rhs, out)}
         if types != {"int8"} or None in quantizations:
-            return self.tvm_converters["ADD"](op=op)
+            return self.convert_quantized_arithmetic("ADD", op)
         (s1, z1), (s2, z2), (so, zo) = (q for q in quantizations if q is not None)
         options = AddOptions()
         table = op.BuiltinOptions()
@@ -960,6 +969,17 @@ class CorrectedConverter(OperatorConverter):
         # keeps a convolution's whole sum alive (TVM's fusion kept the dequantized
         # inputs of its float32 add apart alike: `temporaries.widening_kept_apart`).
         return self._int8_call(compute, [lhs, rhs], "add_int8", op_pattern=int8.OPAQUE)
+
+    def convert_quantized_arithmetic(self, name: str, op: Any) -> Any:
+        """TFLM's quantized SUB, MUL, DIV, SQUARED_DIFFERENCE and int16 ADD
+        (`quantized_arithmetic`); TVM's of float32 tensors."""
+        call = convert_quantized_binary(self, op, name, self._bounds)
+        return self.tvm_converters[name](op=op) if call is None else call
+
+    def convert_hard_swish(self, op: Any) -> Any:
+        """TFLM's int8 HARD_SWISH (`quantized_arithmetic`); TVM's of float32."""
+        call = convert_int8_hard_swish(self, op)
+        return self.tvm_converters["HARD_SWISH"](op=op) if call is None else call
 
     def _summed_operand(self, op: Any, inputs: list[Any]) -> tuple[Any, Any, Any] | None:
         """An int8 ADD_N's or CUMSUM's input operand (`int8.add_operands`, one for all
