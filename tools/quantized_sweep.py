@@ -12,8 +12,10 @@ tools/operator_table.py does, run once on all its inputs, and compared with TFLM
 interpreter's outputs. int8 binary operators: every pair of stored values (a [256, 256]
 first input, each row one value, the second input [256] broadcast along it); int16 ones:
 512 x 512 pairs (every value in -128..127 and 256 spread over the whole range, both ends
-among them); unary int8 operators: all 256 values. DIV by a stored value equal to the
-divisor's zero point is left out (TFLM's kernel divides by zero there: undefined).
+among them); unary int8 operators: all 256 values. Left out of DIV's: a divisor at its
+zero point (TFLM's kernel divides by zero) and the pairs whose quotient TFLM shifts right
+by 32 or more (undefined in C; x86 wraps the count and TFLM's wheel gives the quotient
+unscaled, up to 255 steps off; ours is scaled, 0).
 
 Each line: operator, type, parameter set, how many outputs differ of how many.
 """
@@ -111,9 +113,23 @@ def binary_sweep(operator: str, dtype: str, q: Quantization) -> Sweep:
     )
     first = np.repeat(values[:, None], n, axis=1)
     kept = None
-    if operator == "DIV":  # TFLM divides by zero there
-        kept = np.broadcast_to(values[None, :].astype(np.int32) != q2[1], (n, n))
+    if operator == "DIV":
+        kept = _div_defined(first, values, q)
     return Sweep(case, [first, values.copy()], kept)
+
+
+def _div_defined(first: np.ndarray, second: np.ndarray, q: Quantization) -> np.ndarray:
+    """Where TFLM's int8 DIV is defined: not by a divisor at its zero point (a division
+    by zero), and not where it shifts by 32 or more (`div_exponents`)."""
+    from usmp_dialect.tvm.model_files.fixed_point import quantize_multiplier
+    from usmp_dialect.tvm.model_files.quantized_arithmetic import div_exponents
+
+    (s1, z1), (s2, z2), so = q.inputs[0], q.inputs[1], q.output[0]
+    numerators = first.astype(np.int64) - z1
+    divisors = np.broadcast_to(second.astype(np.int64) - z2, numerators.shape)
+    _, shift = quantize_multiplier(float(s1) / (float(s2) * float(so)))
+    nonzero = np.where(divisors == 0, 1, divisors)
+    return (divisors != 0) & (div_exponents(numerators, nonzero, shift) > -32)
 
 
 def unary_sweep(operator: str, q: Quantization) -> Sweep:

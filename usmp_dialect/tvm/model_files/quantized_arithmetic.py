@@ -129,6 +129,19 @@ def reciprocals() -> tuple[np.ndarray, np.ndarray]:
     return np.array(multipliers, np.int32), np.array(shifts, np.int32)
 
 
+def div_exponents(numerators: np.ndarray, divisors: np.ndarray, output_shift: int) -> np.ndarray:
+    """The exponent TFLM's int8 DIV requantizes each quotient by (the output's shift less
+    the reciprocal's and the numerator's redundant sign bits), of numerators and divisors
+    less their zero points (divisors not 0). Below -31 TFLM shifts an int32 by 32 or
+    more, undefined in C: on x86 the count wraps, the quotient is not scaled down (it is
+    here: 0, the value's rounding)."""
+    _, shifts = reciprocals()
+    numerators = np.where(divisors < 0, -numerators, numerators)
+    magnitude = np.where(numerators < 0, -numerators - 1, numerators)
+    sign_bits = 31 - np.ceil(np.log2(magnitude + 1)).astype(np.int64)
+    return output_shift - shifts[np.abs(divisors)] - sign_bits
+
+
 # ---- kernels
 
 
@@ -191,6 +204,15 @@ def _redundant_sign_bits(x: Any) -> Any:
     return tirx.const(31, "int32") - length
 
 
+def _kept(shape: list[int], value: Any, name: str) -> Any:
+    """A stage of `value`'s elements written as a sum of one term: the lowering keeps a
+    reduction in a local, where it inlines an elementwise stage into each of its readers
+    (the DIV's quotient reads its operands a dozen times: TVM's simplifier then takes
+    minutes)."""
+    one = te.reduce_axis((0, 1), f"{name}_term")
+    return te.compute(shape, lambda *i: te.sum(value(*i), axis=one), name=name)
+
+
 def div(
     a: Any,
     b: Any,
@@ -206,27 +228,35 @@ def div(
     multipliers, shifts = tables
     zero = tirx.const(0, "int32")
 
-    # The numerator (its sign flipped with the divisor's) and the divisor's magnitude.
-    def signed(*i: Any) -> Any:
+    def divisor(i: tuple[Any, ...]) -> Any:
+        return _offset(b[int8.broadcast_index(shapes[1], i)], zero_points[1])
+
+    def signed(*i: Any) -> Any:  # the numerator, its sign flipped with the divisor's
         numerator = _offset(a[int8.broadcast_index(shapes[0], i)], zero_points[0])
-        divisor = _offset(b[int8.broadcast_index(shapes[1], i)], zero_points[1])
-        return tirx.Select(divisor < zero, zero - numerator, numerator)
+        return tirx.Select(divisor(i) < zero, zero - numerator, numerator)
 
     def magnitude(*i: Any) -> Any:
-        divisor = _offset(b[int8.broadcast_index(shapes[1], i)], zero_points[1])
-        return tirx.Select(divisor < zero, zero - divisor, divisor)
+        return tirx.Select(divisor(i) < zero, zero - divisor(i), divisor(i))
 
-    numerators = te.compute(shape, signed, name="numerator")
-    divisors = te.compute(shape, magnitude, name="divisor")
+    numerators = _kept(shape, signed, "numerator")
+    divisors = _kept(shape, magnitude, "divisor")
+    headrooms = _kept(shape, lambda *i: _redundant_sign_bits(numerators[i]), "headroom")
+
+    def unscaled(*i: Any) -> Any:
+        return multiply_by_quantized_multiplier(
+            numerators[i], multipliers[divisors[i]], headrooms[i]
+        )
+
+    quotients = _kept(shape, unscaled, "quotient")
+    exponents = _kept(
+        shape,
+        lambda *i: tirx.const(output.shift, "int32") - shifts[divisors[i]] - headrooms[i],
+        "exponent",
+    )
 
     def element(*i: Any) -> Any:
-        numerator, divisor = numerators[i], divisors[i]
-        headroom = _redundant_sign_bits(numerator)
-        quotient = multiply_by_quantized_multiplier(numerator, multipliers[divisor], headroom)
-        exponent = tirx.const(output.shift, "int32") - shifts[divisor] - headroom
-        scaled = multiply_by_quantized_multiplier(quotient, output.multiplier, exponent)
-        total = scaled.astype("int64") + tirx.const(output.zero_point, "int64")
-        return clamped(total, *bounds)
+        scaled = multiply_by_quantized_multiplier(quotients[i], output.multiplier, exponents[i])
+        return clamped(scaled.astype("int64") + tirx.const(output.zero_point, "int64"), *bounds)
 
     return te.compute(shape, element, name="div")
 
@@ -284,8 +314,8 @@ def convert_quantized_binary(
         def compute(a: Any, b: Any) -> Any:
             return squared_difference(a, b, operands, output, bounds, shape)
 
-    else:  # DIV: the multiplier in float32, as TFLM's CalculateOpDataDiv
-        real = _F32(s1) / (_F32(s2) * _F32(so))
+    else:  # DIV: the multiplier in double (the wheel's CalculateOpDataDiv; float32 is off)
+        real = float(s1) / (float(s2) * float(so))
         output = int8.Requantized(*quantize_multiplier(float(real)), zo)
         multipliers, shifts = reciprocals()
         args += [relax.const(multipliers, "int32"), relax.const(shifts, "int32")]
