@@ -1391,8 +1391,36 @@ class CorrectedConverter(OperatorConverter):
             raise tvm.error.OpNotImplemented(
                 "EMBEDDING_LOOKUP of a table of another type than its output"
             )
-        rows = relax.op.astype(self.get_tensor_expr(ids), "int32")
-        return relax.op.take(self.get_tensor_expr(table), rows, axis=0)
+        rows = self._checked_indices(ids, tensor_shape(table.tensor)[0], "EMBEDDING_LOOKUP")
+        return relax.op.take(self.get_tensor_expr(table), rows, axis=0, mode="clip")
+
+    def convert_gather(self, op: Any) -> Any:
+        """TFLite's GATHER (batch_dims 0) along its axis, an index outside the axis clamped
+        into it (TVM's converter takes them unchecked: a read outside the tensor)."""
+        from tflite.GatherOptions import GatherOptions
+
+        data, indices = self.get_input_tensors(op)
+        shape = tensor_shape(data.tensor)
+        axis = options_of(op, GatherOptions).Axis()
+        axis = axis + len(shape) if axis < 0 else axis
+        at = self._checked_indices(indices, shape[axis], "GATHER")
+        return relax.op.take(self.get_tensor_expr(data), at, axis=axis, mode="clip")
+
+    def _checked_indices(self, indices: Any, size: int, name: str) -> Any:
+        """GATHER's or EMBEDDING_LOOKUP's indices into an axis of `size`, as int32: constant
+        ones checked (one outside is refused: TFLM's Invoke fails on it), those computed
+        at run time clamped by the caller's `take` (TFLM's Invoke fails; the C library
+        has no error path from an operator, so it reads the nearest row instead of
+        outside the tensor)."""
+        if not self.has_expr(indices.tensor_idx):
+            values = np.asarray(self.get_tensor_value(indices))
+            outside = values[(values < 0) | (values >= size)]
+            if outside.size:
+                raise OperatorRejected(
+                    f"{name} index {int(outside.flat[0])} outside its axis of {size} "
+                    "(TFLM's Invoke fails on it)"
+                )
+        return relax.op.astype(self.get_tensor_expr(indices), "int32")
 
     def convert_gather_nd(self, op: Any) -> Any:
         """TFLite's GATHER_ND: the indices' last dim indexes the data's leading dims, as
