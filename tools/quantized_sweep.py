@@ -25,7 +25,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -93,12 +93,15 @@ def _int16_values() -> np.ndarray:
     return np.concatenate([np.arange(-128, 128), spread, [-32768, 32767]]).astype(np.int16)
 
 
+def _tensor(shape: tuple[int, ...], dtype: str, q: tuple[float, int]) -> T:
+    return T(shape, q=q) if dtype == "int8" else T(shape, q16=q)
+
+
 def binary_sweep(operator: str, dtype: str, q: Quantization) -> Sweep:
     """Every pair of the type's values (int8) or the dense set (int16): a [n, n] first
     input of rows of one value each, the second input [n] broadcast along them."""
     values = np.arange(-128, 128).astype(np.int8) if dtype == "int8" else _int16_values()
     n = values.size
-    key = "q" if dtype == "int8" else "q16"
     (q1, q2), qo = q.inputs, q.output
     table = _OPTIONS.get(operator)
     options = None
@@ -107,8 +110,8 @@ def binary_sweep(operator: str, dtype: str, q: Quantization) -> Sweep:
     case = Case(
         operator,
         dtype,
-        (T((n, n), **{key: q1}), T((n,), **{key: q2})),
-        (T((n, n), **{key: qo}),),
+        (_tensor((n, n), dtype, q1), _tensor((n,), dtype, q2)),
+        (_tensor((n, n), dtype, qo),),
         options,
     )
     first = np.repeat(values[:, None], n, axis=1)
@@ -141,14 +144,14 @@ def unary_sweep(operator: str, q: Quantization) -> Sweep:
         case = Case(operator, "int8", (T((256,), q=qi),), (T((256,), q=qo),))
         return Sweep(case, [values])
     rng = np.random.default_rng(5)
-    rows = [values.reshape(16, 16), values.reshape(16, 16).T]
+    rows: list[np.ndarray] = [values.reshape(16, 16), values.reshape(16, 16).T]
     for top in range(-128, 128, 4):  # each row's max `top`, the rest below it
         below = rng.integers(-128, top + 1, (4, 16))
         below[:, 0] = top
         rows.append(below)
     rows.append(np.full((2, 16), 5))
     data = np.concatenate(rows).astype(np.int8)
-    options = ("LogSoftmaxOptions", {})
+    options: tuple[str, dict[str, Any]] = ("LogSoftmaxOptions", {})
     case = Case(operator, "int8", (T(data.shape, q=qi),), (T(data.shape, q=qo),), options)
     return Sweep(case, [data])
 

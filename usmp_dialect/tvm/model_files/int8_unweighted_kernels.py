@@ -272,7 +272,9 @@ def add_n(tensors: list[Any], operand: AddOperand, output: Requantized, bounds: 
     shape = list(tensors[0].shape)
     total = te.compute(shape, lambda *i: te.sum(scaled(i), axis=term), name="scaled_sum")
     zero = _scaled_zero(operand)
-    return te.compute(shape, lambda *i: requantized_within(zero + total[i], output, bounds), name="add_n")
+    return te.compute(
+        shape, lambda *i: requantized_within(zero + total[i], output, bounds), name="add_n"
+    )
 
 
 def cumsum(x: Any, operand: AddOperand, output: Requantized, bounds: Bounds, scan: Scan) -> Any:

@@ -150,7 +150,12 @@ def _offset(x: Any, zero_point: int) -> Any:
 
 
 def mul(
-    a: Any, b: Any, zero_points: tuple[int, int], output: int8.Requantized, bounds: int8.Bounds, shape: list[int]
+    a: Any,
+    b: Any,
+    zero_points: tuple[int, int],
+    output: int8.Requantized,
+    bounds: int8.Bounds,
+    shape: list[int],
 ) -> Any:
     """TFLM's quantized MUL of `a` and `b` broadcast into `shape`."""
     shapes = [[int(d) for d in t.shape] for t in (a, b)]
@@ -198,7 +203,10 @@ def _redundant_sign_bits(x: Any) -> Any:
     of x (of -x - 1 where x is negative)."""
     magnitude = tirx.Select(x < 0, tirx.const(-1, "int32") - x, x)
     length = sum(
-        (tirx.Select(magnitude >= (1 << k), tirx.const(1, "int32"), tirx.const(0, "int32")) for k in range(9)),
+        (
+            tirx.Select(magnitude >= (1 << k), tirx.const(1, "int32"), tirx.const(0, "int32"))
+            for k in range(9)
+        ),
         tirx.const(0, "int32"),
     )
     return tirx.const(31, "int32") - length
@@ -395,7 +403,9 @@ def convert_int8_hard_swish(converter: Any, op: Any) -> Any:
     if converter.get_tensor_type_str(data.tensor.Type()) != "int8":
         return None
     if source is None or target is None:
-        raise OperatorRejected("int8 HARD_SWISH other than TFLM's (one scale and zero point a tensor)")
+        raise OperatorRejected(
+            "int8 HARD_SWISH other than TFLM's (one scale and zero point a tensor)"
+        )
     try:
         table = hard_swish_table(source, target)
     except ValueError as error:
@@ -405,5 +415,8 @@ def convert_int8_hard_swish(converter: Any, op: Any) -> Any:
         return te.compute(x.shape, lambda *i: values[x[i].astype("int32") + 128], name="hard_swish")
 
     return converter.bb.call_te(
-        compute, converter.get_tensor_expr(data), relax.const(table, "int8"), primfunc_name_hint="hard_swish_int8"
+        compute,
+        converter.get_tensor_expr(data),
+        relax.const(table, "int8"),
+        primfunc_name_hint="hard_swish_int8",
     )
