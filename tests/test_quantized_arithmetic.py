@@ -21,7 +21,8 @@ pytestmark = pytest.mark.tvm
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
-from builtin_tflite import Case, T  # noqa: E402
+from builtin_tflite import CASES, Case, T  # noqa: E402
+from operator_table import EXACT, run_case  # noqa: E402
 from quantized_sweep import UNARY_INT8, differences, sweeps  # noqa: E402
 
 from tests.support.c_check import SANITIZE_ENV  # noqa: E402
@@ -50,6 +51,14 @@ def test_every_input_equals_tflm(operator: str, dtype: str, name: str) -> None:
     size = int(np.prod(sweep.case.outputs[0].shape))
     compared = size if sweep.kept is None else int(np.count_nonzero(sweep.kept))
     assert differences(sweep) == (0, compared)
+
+
+@pytest.mark.parametrize("key", [("HARD_SWISH", "float32"), ("SUB", "float32")], ids="-".join)
+def test_float_operators_stay_tvms(key: tuple[str, str]) -> None:
+    """A float32 operator of the same converter goes to TVM's (HARD_SWISH's once
+    recursed into the override of TVM's own method)."""
+    pytest.importorskip("tflite_micro")
+    assert run_case(CASES[key])[2:] == (EXACT, "")
 
 
 @pytest.mark.parametrize("q", UNARY_INT8, ids=lambda q: q.name.replace(" ", "_"))

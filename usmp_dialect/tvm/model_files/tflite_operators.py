@@ -346,7 +346,7 @@ class CorrectedConverter(OperatorConverter):
             "LEAKY_RELU": self.convert_quantized_leaky_relu,
             "ABS": self.convert_quantized_abs,
             "PRELU": self.convert_quantized_prelu,
-            "HARD_SWISH": self.convert_hard_swish,
+            "HARD_SWISH": self.convert_quantized_hard_swish,
             **{name: partial(self.convert_quantized_comparison, name) for name in _RELATIONS},
             **{name: partial(self.convert_quantized_arithmetic, name) for name in _ARITHMETIC},
         }
@@ -976,7 +976,7 @@ class CorrectedConverter(OperatorConverter):
         call = convert_quantized_binary(self, op, name, self._bounds)
         return self.tvm_converters[name](op=op) if call is None else call
 
-    def convert_hard_swish(self, op: Any) -> Any:
+    def convert_quantized_hard_swish(self, op: Any) -> Any:
         """TFLM's int8 HARD_SWISH (`quantized_arithmetic`); TVM's of float32."""
         call = convert_int8_hard_swish(self, op)
         return self.tvm_converters["HARD_SWISH"](op=op) if call is None else call
