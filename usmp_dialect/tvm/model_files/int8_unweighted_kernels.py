@@ -5,7 +5,7 @@ outputs then a step off TFLM's here and there, and more after a few layers). Eac
 compute of the operator's int8 tensors, one `call_tir` (`tflite_operators` reads the
 file's options and quantization and emits it):
 
-    add(a, b, operands, output, bounds)            ADD, TFLM's AddFunc
+    add(a, b, operands, output, bounds, shape, left_shift, subtract)   ADD, SUB (int8, int16)
     add_n(tensors, operand, output, bounds)        ADD_N
     cumsum(x, operand, output, bounds, scan)       CUMSUM (`Scan`: axis, exclusive, reverse)
     average_pool(x, window, out_shape, bounds)     AVERAGE_POOL_2D

@@ -32,6 +32,10 @@ weight and bias the file's constants as stored.
 Found by tools/operator_table.py (each builtin TFLM registers, one operator a file,
 against TFLM): quantized RELU, RELU6, LEAKY_RELU, PRELU, ABS, SUM, ADD_N, CUMSUM, the
 comparisons and RESIZE_BILINEAR computed in TFLM's integers (`int8_unweighted_kernels`);
+quantized SUB, MUL, DIV, SQUARED_DIFFERENCE, HARD_SWISH and int16 ADD likewise
+(`quantized_arithmetic`: tools/quantized_sweep.py found TVM's float path off TFLM's on
+ties and large multipliers); GATHER's and EMBEDDING_LOOKUP's run-time indices clamped
+into their axis (TVM's `take` read outside the tensor), constant ones outside refused;
 int8 ELU and int16 LOGISTIC, TANH and SOFTMAX by TFLM's lookup tables
 (`int16_table_kernels`); the operators that only move values (`MOVING_OPERATORS`) taken
 on int8 and int16 tensors; TVM's ARG_MAX/ARG_MIN index type, GATHER_ND's indices,
