@@ -78,7 +78,8 @@ def plan_pools_pipeline(
     passes += ["tir-io-to-allocations"] if workspace_io else []
     passes += ["tir-reorder-for-memory"] if reorder else []
     # Bands before in-place results: a result sharing its input's bytes ends a band chain.
-    passes += ["tir-band-stages"] if band_stages else []
+    bands = "tir-band-stages" if in_place else "tir-band-stages{in-place=false}"
+    passes += [bands] if band_stages else []
     passes += ["tir-in-place-results"] if in_place else []
     passes += [
         "memref-to-usmp",
