@@ -34,6 +34,14 @@ WIDER = [  # a 3x3 convolution and depth multipliers 2 and 4 on rolling buffers
     ("depthwise", (1, 3, 3, 32), 2, 32),
 ]
 
+KEYWORD_SPOTTER = [  # MLPerf Tiny's keyword spotter's shape: every tensor after the first one size
+    ("conv", (8, 3, 3, 1), 2, 8),
+    ("depthwise", (1, 3, 3, 8), 1, 8),
+    ("conv", (8, 1, 1, 8), 1, 8),
+    ("depthwise", (1, 3, 3, 8), 1, 8),
+    ("conv", (8, 1, 1, 8), 1, 8),
+]
+
 
 def band_stage_tflite(seed: int = 0, layers: list[tuple] | None = None) -> bytes:
     """The stage of `layers` (by default MOBILENET's, the module's docstring)."""
