@@ -173,9 +173,7 @@ def _residual_block(shares: bool) -> Program:
     b, which dies there (`tir-in-place-results`)."""
     chain = (_conv("conv1", 8, 32), _conv("conv2", 8, 32))
     live = (frozenset({0, 1}), frozenset({0, 1, 2}), frozenset({0, 2, 3}))
-    return Program(
-        live, (256,) * 4, (chain,), ((0, 1),), ((1, 2),), ((2, 2, 3),) if shares else ()
-    )
+    return Program(live, (256,) * 4, (chain,), ((0, 1),), ((1, 2),), ((2, 2, 3),) if shares else ())
 
 
 def test_residual_block_is_banded_where_its_add_writes_over_a_dying_operand():
@@ -229,7 +227,9 @@ def programs(draw: st.DrawFn) -> Program:
         out_rows = -(-rows // stride)
         low = -(window // 2)
         chain.append(
-            RowOperator(f"op{k}", out_rows, out_bytes, rows, row_bytes, stride, low, low + window - 1)
+            RowOperator(
+                f"op{k}", out_rows, out_bytes, rows, row_bytes, stride, low, low + window - 1
+            )
         )
         rows, row_bytes = out_rows, out_bytes
     n = len(chain)
@@ -244,8 +244,11 @@ def programs(draw: st.DrawFn) -> Program:
     shares = [
         (k + 1, k, k + 1)
         for k, op in enumerate(chain)
-        if k > 0 and op.stride == 1 and op.low == op.high == 0
-        and op.row_bytes == op.input_row_bytes and draw(st.booleans())
+        if k > 0
+        and op.stride == 1
+        and op.low == op.high == 0
+        and op.row_bytes == op.input_row_bytes
+        and draw(st.booleans())
     ]
     if draw(st.booleans()):
         shares.append((n + 1, n, add))

@@ -156,9 +156,9 @@ class Program:
             owner = self._owners(undone)
             removed = {self.outputs[stage.chain][k] for k in range(stage.first, stage.last)}
             union = {owner.get(b, b) for t in self.steps_of(stage) for b in self.live[t]}
-            self._stage_levels[key] = sum(
-                self.sizes[b] for b in union - removed
-            ) + self.band_bytes(stage)
+            self._stage_levels[key] = sum(self.sizes[b] for b in union - removed) + self.band_bytes(
+                stage
+            )
         return self._stage_levels[key]
 
     def step_bytes(self, stages: Sequence[Stage]) -> list[int]:

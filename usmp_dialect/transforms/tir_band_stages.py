@@ -313,10 +313,14 @@ def _shares(
             pairs[name] = result_pairs(call.callee)
         for i, j in pairs[name]:
             x, y = call.buffers[i], call.buffers[j]
-            if x not in index or y not in index:
+            if x is None or y is None or x not in index or y not in index:
                 continue
             root = owner.get(x, x)
-            others = {owner.get(b, b) for k, b in enumerate(call.buffers) if k not in (i, j)}
+            others = {
+                owner.get(b, b)
+                for k, b in enumerate(call.buffers)
+                if k not in (i, j) and b is not None
+            }
             if (
                 ends[root] == step
                 and first[y] == step
@@ -355,7 +359,9 @@ NO_GAIN = "no gain: no band of its chain lowers the bytes live at once"
 """Why an operator of a chain is not banded when it could be."""
 
 
-def _reasons(calls: Sequence[_Call], model: Program, stages: Sequence[Stage]) -> dict[str, Attribute]:
+def _reasons(
+    calls: Sequence[_Call], model: Program, stages: Sequence[Stage]
+) -> dict[str, Attribute]:
     """Why each operator not banded is not: one that is no row operator, and one of a
     chain that no chosen stage takes (each named once, the first reason its calls
     give)."""
