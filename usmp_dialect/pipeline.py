@@ -60,8 +60,9 @@ def plan_pools_pipeline(
     that dies at its operator where the operator provably computes so
     (`tir-in-place-results`: on by default); `band_stages` runs chains of row operators
     band by band, their intermediates in rolling buffers of a few rows (`tir-band-stages`:
-    on by default; every row computed once, by the same code, so the outputs are the
-    unbanded ones and the multiply-accumulates too). For a
+    on by default, where it lowers the bytes live at once as `in_place` leaves them;
+    every row computed once, by the same code, so the outputs are the unbanded ones and
+    the multiply-accumulates too). For a
     benchmark `instance` (a `.csv`, read as usmp allocations alone), only the pools'
     assignment and the plan: the passes that read TIR or memrefs, and the lowerings back
     to them, would find nothing to do, and loading them costs a small plan's run 0.06 s."""

@@ -6,8 +6,12 @@ a convolution, depthwise convolution, pooling or elementwise operator whose outp
 each read a window of its input's rows) whose input is the output of the call just before
 it, used by nothing else, continues that call's chain. `planning/bands.py` chooses the
 stages of the chains and their band heights that lower the program's peak most (the
-bytes live at once, the bound the planner reaches on a chain). Each chosen stage is then
-rewritten in place:
+bytes live at once, the bound the planner reaches on a chain), counted as
+`tir-in-place-results`, which runs next in `--plan-pools`, leaves them (a result written
+over an input that dies at its operator takes no bytes of its own; `in-place=false`
+counts each apart); where no stage lowers that peak, nothing is banded (bands cost index
+arithmetic and calls on the device) and each chain's operators are recorded as "no
+gain". Each chosen stage is then rewritten in place:
 
 - each operator the stage calls gets a copy (`<name>_band`, one per buffer shape) with two
   more params, `row_begin` and `row_end`, the output rows its loop now runs over; its
