@@ -10,6 +10,7 @@
 // RUN: usmp-opt %s --plan-pools -t usmp-report | filecheck %s --check-prefix=PLAN
 // RUN: usmp-opt %s --plan-pools --band-stages -t usmp-report | filecheck %s --check-prefix=PLAN
 // RUN: usmp-opt %s --plan-pools --no-band-stages -t usmp-report | filecheck %s --check-prefix=OFF
+// RUN: usmp-opt %s --plan-pools --no-in-place -t usmp-report | filecheck %s --check-prefix=APART
 // RUN: usmp-opt %s --plan-pools | usmp-opt --plan-pools | filecheck %s --check-prefix=AGAIN
 // RUN: %exit-code usmp-opt %s --plan-pools --band-stages --no-band-stages 2>&1 | filecheck %s --check-prefix=BOTH
 // RUN: usmp-opt %s --plan-pools -t usmp-html | filecheck %s --check-prefix=HTML
@@ -61,6 +62,8 @@
 // PLAN:      global_workspace    40        32  1.250x
 // PLAN:      a_band  global_workspace
 // PLAN:      b_band  global_workspace
+// Without in-place results (--no-in-place), b takes bytes of its own: 64 unbanded.
+// APART:     banded (tir-band-stages): 64 -> 32 bytes live at once
 // PLAN:      banded (tir-band-stages): 48 -> 32 bytes live at once
 // PLAN-NEXT:   stage 1: copy -> copy -> down: band height 1, 4 steps, 12 calls, multiply-accumulates 1.0x (halo rows kept, none recomputed); rolling buffers (16 bytes): a_band 2 rows, b_band 2 rows
 // PLAN-NEXT:   not banded: total: its outermost loop does not run over its output's rows (a global operator)
