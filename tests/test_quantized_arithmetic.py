@@ -118,6 +118,17 @@ def test_gather_index_outside_reads_the_nearest_row(
     np.testing.assert_array_equal(out, np.take(data, indices, axis=1, mode="clip"))
 
 
+def test_gather_nd_index_outside_reads_the_nearest_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    case = Case("GATHER_ND", "int8", (T((2, 3, 4)), T((3, 2), "int32")), (T((3, 4)),))
+    data = np.arange(24, dtype=np.int8).reshape(2, 3, 4)
+    indices = np.array([[1, 1_000_000], [-9, 2], [5, -1]], np.int32)
+    (out,) = _run_sanitized(case, [data, indices], tmp_path, monkeypatch)
+    clamped = np.clip(indices, 0, [1, 2])
+    np.testing.assert_array_equal(out, data[clamped[:, 0], clamped[:, 1]])
+
+
 def test_embedding_lookup_id_outside_reads_the_nearest_row(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

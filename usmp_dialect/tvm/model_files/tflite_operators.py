@@ -1410,18 +1410,19 @@ class CorrectedConverter(OperatorConverter):
         at = self._checked_indices(indices, shape[axis], "GATHER")
         return relax.op.take(self.get_tensor_expr(data), at, axis=axis, mode="clip")
 
-    def _checked_indices(self, indices: Any, size: int, name: str) -> Any:
-        """GATHER's or EMBEDDING_LOOKUP's indices into an axis of `size`, as int32: constant
-        ones checked (one outside is refused: TFLM's Invoke fails on it), those computed
-        at run time clamped by the caller's `take` (TFLM's Invoke fails; the C library
-        has no error path from an operator, so it reads the nearest row instead of
-        outside the tensor)."""
+    def _checked_indices(self, indices: Any, size: Any, name: str) -> Any:
+        """GATHER's, GATHER_ND's or EMBEDDING_LOOKUP's indices into an axis of `size` (or
+        GATHER_ND's last dim into dims of `size`s), as int32: constant ones checked (one
+        outside is refused: TFLM's Invoke fails on it), those computed at run time
+        clamped by the caller (TFLM's Invoke fails; the C library has no error path
+        from an operator, so it reads the nearest row instead of outside the tensor)."""
         if not self.has_expr(indices.tensor_idx):
             values = np.asarray(self.get_tensor_value(indices))
             outside = values[(values < 0) | (values >= size)]
             if outside.size:
+                where = f"its axis of {size}" if np.ndim(size) == 0 else f"dims {list(size)}"
                 raise OperatorRejected(
-                    f"{name} index {int(outside.flat[0])} outside its axis of {size} "
+                    f"{name} index {int(outside.flat[0])} outside {where} "
                     "(TFLM's Invoke fails on it)"
                 )
         return relax.op.astype(self.get_tensor_expr(indices), "int32")
@@ -1429,10 +1430,18 @@ class CorrectedConverter(OperatorConverter):
     def convert_gather_nd(self, op: Any) -> Any:
         """TFLite's GATHER_ND: the indices' last dim indexes the data's leading dims, as
         Relax's `gather_nd` reads them (TVM's converter moves that dim first, as Relay's
-        took them: an output of the wrong shape)."""
+        took them: an output of the wrong shape). Each index is clamped into its dim, as
+        GATHER's (`_checked_indices`)."""
         data, indices = self.get_input_tensors(op)
+        depth = tensor_shape(indices.tensor)[-1]
+        sizes = np.array(tensor_shape(data.tensor)[:depth], np.int64)
+        self._checked_indices(indices, sizes, "GATHER_ND")
         at = relax.op.astype(self.get_tensor_expr(indices), "int64")
-        return relax.op.gather_nd(self.get_tensor_expr(data), at)
+        # Relax's gather_nd has no clamping mode: each column clamped to its dim's size.
+        low, high = relax.const(np.zeros_like(sizes), "int64"), relax.const(sizes - 1, "int64")
+        return relax.op.gather_nd(
+            self.get_tensor_expr(data), relax.op.minimum(relax.op.maximum(at, low), high)
+        )
 
     def convert_dynamic_update_slice(self, op: Any) -> Any:
         return convert_dynamic_update_slice(self, op)
