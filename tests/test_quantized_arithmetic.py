@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 from builtin_tflite import CASES, Case, T  # noqa: E402
-from operator_table import EXACT, run_case  # noqa: E402
+from operator_table import EXACT, library_outputs, run_case  # noqa: E402
 from quantized_sweep import UNARY_INT8, differences, sweeps  # noqa: E402
 
 from tests.support.c_check import SANITIZE_ENV  # noqa: E402
@@ -79,27 +79,12 @@ def _run_sanitized(
 ) -> list[np.ndarray]:
     """The case's C library run on `inputs`, and again built with the sanitizers (a
     report of theirs fails the run)."""
-    from tests.support.model_check import check_model
-    from usmp_dialect.tvm.model_files.loading import load_model_file
-    from usmp_dialect.tvm.relax.to_tir import sanitize
-    from usmp_dialect.tvm_options import MODEL_FILE_TIR_IMPORT
-
     monkeypatch.setenv(SANITIZE_ENV, "1")
     path = folder / "model.tflite"
     path.write_bytes(case.tflite())
-    mod, weights = load_model_file(str(path), "tflite")
-    names = [sanitize(p.name) for p in mod["forward"].params if p.name not in weights]
-    check = check_model(
-        mod,
-        weights,
-        str(path),
-        tir_import=MODEL_FILE_TIR_IMPORT,
-        workspace_io=True,
-        target="c",
-        executor="c",
-        inputs=dict(zip(names, inputs, strict=True)),
-    )
-    return list((check.values or {}).values())
+    outputs = library_outputs(case, str(path), inputs)
+    assert isinstance(outputs, list), outputs
+    return outputs
 
 
 def test_gather_index_outside_reads_the_nearest_row(
