@@ -1,5 +1,6 @@
-"""Quantized SUB, MUL, DIV, SQUARED_DIFFERENCE, HARD_SWISH and int16 ADD computed as TFLM
-computes them (usmp_dialect/tvm/model_files/quantized_arithmetic.py): the C library
+"""Quantized SUB, MUL, DIV, SQUARED_DIFFERENCE, HARD_SWISH, LOG_SOFTMAX and int16 ADD
+computed as TFLM computes them (usmp_dialect/tvm/model_files/quantized_arithmetic.py,
+int8_log_softmax.py): the C library
 equals TFLM's interpreter on every int8 input pair (int16: 512 x 512 pairs over the whole
 range), each operator on the parameter set where TVM's float path was furthest from TFLM's
 (tools/quantized_sweep.py runs all the sets). And GATHER and EMBEDDING_LOOKUP of an index
@@ -22,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 from builtin_tflite import CASES, Case, T  # noqa: E402
-from operator_table import EXACT, library_outputs, run_case  # noqa: E402
+from operator_table import EXACT, Row, case_outputs, library_outputs, run_case  # noqa: E402
 from quantized_sweep import UNARY_INT8, differences, sweeps  # noqa: E402
 
 from tests.support.c_check import SANITIZE_ENV  # noqa: E402
@@ -41,6 +42,8 @@ SWEPT = [
     ("DIV", "int8", "ties"),
     ("SQUARED_DIFFERENCE", "int8", "large multiplier"),
     ("HARD_SWISH", "int8", "ties"),
+    ("LOG_SOFTMAX", "int8", "ties"),
+    ("LOG_SOFTMAX", "int8", "large scale"),
 ]
 
 
@@ -51,6 +54,32 @@ def test_every_input_equals_tflm(operator: str, dtype: str, name: str) -> None:
     size = int(np.prod(sweep.case.outputs[0].shape))
     compared = size if sweep.kept is None else int(np.count_nonzero(sweep.kept))
     assert differences(sweep) == (0, compared)
+
+
+def test_log_softmax_of_a_vector_equals_tflm() -> None:
+    """A rank-1 LOG_SOFTMAX, one row of every int8 value."""
+    pytest.importorskip("tflite_micro")
+    out = T((256,), q=(16 / 256, 127))
+    case = Case("LOG_SOFTMAX", "int8", (T((256,), q=(0.1, 3)),), (out,), ("LogSoftmaxOptions", {}))
+    outputs = case_outputs(case, [np.arange(-128, 128, dtype=np.int8)])
+    assert not isinstance(outputs, Row), outputs
+    (ours,), (theirs,) = outputs
+    np.testing.assert_array_equal(ours, theirs)
+
+
+def test_log_softmax_of_another_output_scale_is_refused(tmp_path: Path) -> None:
+    from usmp_dialect.tvm.model_files.loading import load_model_file
+    from usmp_dialect.tvm.relax.to_tir import RelaxImportError
+
+    path = tmp_path / "log_softmax.tflite"
+    options = ("LogSoftmaxOptions", {})
+    path.write_bytes(Case("LOG_SOFTMAX", "int8", (T((2, 3)),), (T((2, 3)),), options).tflite())
+    with pytest.raises(RelaxImportError) as refused:
+        load_model_file(str(path), "tflite")
+    assert refused.value.message == (
+        "LOG_SOFTMAX operator 0, computing 'out0': int8 LOG_SOFTMAX of output quantization "
+        "(0.05, -3) (TFLM takes (0.0625, 127) only, and an input of one scale and zero point)"
+    )
 
 
 @pytest.mark.parametrize("key", [("HARD_SWISH", "float32"), ("SUB", "float32")], ids="-".join)

@@ -80,11 +80,11 @@ def _squared_difference_operands(
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
 
 
-def _wrap32(x: int) -> int:
+def wrap32(x: int) -> int:
     return (x + 2**31) % 2**32 - 2**31
 
 
-def _doubling_high_mul(a: int, b: int) -> int:
+def doubling_high_mul(a: int, b: int) -> int:
     """gemmlowp's SaturatingRoundingDoublingHighMul of int32s."""
     if a == b == _INT32_MIN:
         return _INT32_MAX
@@ -95,7 +95,7 @@ def _doubling_high_mul(a: int, b: int) -> int:
     return quotient if total >= 0 else -quotient
 
 
-def _saturating_shift_left(x: int, exponent: int) -> int:
+def saturating_shift_left(x: int, exponent: int) -> int:
     """gemmlowp's SaturatingRoundingMultiplyByPOT of a positive exponent."""
     threshold = (1 << (31 - exponent)) - 1
     if x > threshold:
@@ -109,12 +109,12 @@ def _one_over_one_plus_x(a: int) -> int:
     """gemmlowp's one_over_one_plus_x_for_x_in_0_1 of a Q0.31 raw value: Newton-Raphson
     in Q2.29 from 48/17 - 32/17 x half the denominator, three steps."""
     half_denominator = (a + _INT32_MAX + 1) // 2  # RoundingHalfSum(a, One), the sum > 0
-    x = _wrap32(1515870810 + _doubling_high_mul(half_denominator, -1010580540))
+    x = wrap32(1515870810 + doubling_high_mul(half_denominator, -1010580540))
     one = 1 << 29  # F2's one
     for _ in range(3):
-        error = _wrap32(one - _doubling_high_mul(half_denominator, x))
-        x = _wrap32(x + _saturating_shift_left(_doubling_high_mul(x, error), 2))
-    return _saturating_shift_left(x, 1)  # ExactMulByPot<-1>, then Rescale<0>
+        error = wrap32(one - doubling_high_mul(half_denominator, x))
+        x = wrap32(x + saturating_shift_left(doubling_high_mul(x, error), 2))
+    return saturating_shift_left(x, 1)  # ExactMulByPot<-1>, then Rescale<0>
 
 
 def reciprocals() -> tuple[np.ndarray, np.ndarray]:
@@ -124,7 +124,7 @@ def reciprocals() -> tuple[np.ndarray, np.ndarray]:
     for x in range(1, 256):
         zeros = 32 - x.bit_length()
         shifts.append(31 - zeros)
-        shifted_minus_one = _wrap32((x << zeros) - (1 << 31))
+        shifted_minus_one = wrap32((x << zeros) - (1 << 31))
         multipliers.append(_one_over_one_plus_x(shifted_minus_one))
     return np.array(multipliers, np.int32), np.array(shifts, np.int32)
 

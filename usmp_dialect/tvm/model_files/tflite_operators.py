@@ -33,9 +33,11 @@ Found by tools/operator_table.py (each builtin TFLM registers, one operator a fi
 against TFLM): quantized RELU, RELU6, LEAKY_RELU, PRELU, ABS, SUM, ADD_N, CUMSUM, the
 comparisons and RESIZE_BILINEAR computed in TFLM's integers (`int8_unweighted_kernels`);
 quantized SUB, MUL, DIV, SQUARED_DIFFERENCE, HARD_SWISH and int16 ADD likewise
-(`quantized_arithmetic`: tools/quantized_sweep.py found TVM's float path off TFLM's on
+(`quantized_arithmetic`), int8 LOG_SOFTMAX (`int8_log_softmax`) (tools/quantized_sweep.py
+found TVM's float path off TFLM's on
 ties and large multipliers); GATHER's and EMBEDDING_LOOKUP's run-time indices clamped
-into their axis (TVM's `take` read outside the tensor), constant ones outside refused;
+into their axis (TVM's `take` read outside the tensor), GATHER_ND's into their dims,
+constant ones outside refused;
 int8 ELU and int16 LOGISTIC, TANH and SOFTMAX by TFLM's lookup tables
 (`int16_table_kernels`); the operators that only move values (`MOVING_OPERATORS`) taken
 on int8 and int16 tensors; TVM's ARG_MAX/ARG_MIN index type, GATHER_ND's indices,
@@ -68,6 +70,7 @@ from usmp_dialect.tvm.model_files import int8_unweighted_kernels as int8
 from usmp_dialect.tvm.model_files.dynamic_update_slice import convert_dynamic_update_slice
 from usmp_dialect.tvm.model_files.fixed_point import quantize_multiplier
 from usmp_dialect.tvm.model_files.int8_l2_normalization import convert_int8_l2_normalization
+from usmp_dialect.tvm.model_files.int8_log_softmax import convert_int8_log_softmax
 from usmp_dialect.tvm.model_files.int8_weighted_kernels import (
     ConvWindow,
     Requantization,
@@ -1475,6 +1478,10 @@ class CorrectedConverter(OperatorConverter):
         if self._int16_input(op):
             return convert_int16_softmax(self, op)
         return super().convert_softmax(op)
+
+    def convert_log_softmax(self, op: Any) -> Any:
+        call = convert_int8_log_softmax(self, op)
+        return super().convert_log_softmax(op) if call is None else call
 
     def convert_quantized_comparison(self, name: str, op: Any) -> Any:
         """TFLM's comparison of int8 or int16 inputs (`int8.compare`); TVM's of others."""
