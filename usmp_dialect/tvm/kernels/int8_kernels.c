@@ -118,16 +118,27 @@ static void usmp_channel_scale(const int32_t* multipliers, const int8_t* shifts,
 }
 
 #if defined(USMP_HELIUM)
-/* The same requantization on four lanes, each its own multiplier and shift. */
-/* TFLM's MultiplyByQuantizedMultiplier on four lanes, each its own multiplier and shift. */
-static int32x4_t usmp_multiply_x4(int32x4_t acc, int32x4_t multiplier, int32x4_t shift) {
-  int32x4_t zero = vdupq_n_s32(0);
-  int32x4_t left = vminq_s32(vmaxq_s32(shift, zero), vdupq_n_s32(31));
-  int32x4_t right = vminq_s32(shift, zero); /* -right, the shift VRSHL rounds by */
+/* A shift of TFLM's multiplier as its left shift and VRSHL's (-right) rounding shift. */
+static void usmp_shifts_x4(int32x4_t shift, int32x4_t* left, int32x4_t* right) {
+  const int32x4_t zero = vdupq_n_s32(0);
+  *left = vminq_s32(vmaxq_s32(shift, zero), vdupq_n_s32(31));
+  *right = vminq_s32(shift, zero);
+}
+
+/* TFLM's MultiplyByQuantizedMultiplier on four lanes, each its own multiplier and shift
+ * (split by usmp_shifts_x4). */
+static int32x4_t usmp_multiply_lr_x4(int32x4_t acc, int32x4_t multiplier, int32x4_t left,
+                                     int32x4_t right) {
   int32x4_t high = vqrdmulhq_s32(vshlq_s32(acc, left), multiplier);
   /* -1 where high < 0 and right > 0: then VRSHL's half up is TFLM's half away from 0. */
   int32x4_t below = vshrq_n_s32(vandq_s32(high, right), 31);
   return vrshlq_s32(vqaddq_s32(high, below), right);
+}
+
+static int32x4_t usmp_multiply_x4(int32x4_t acc, int32x4_t multiplier, int32x4_t shift) {
+  int32x4_t left, right;
+  usmp_shifts_x4(shift, &left, &right);
+  return usmp_multiply_lr_x4(acc, multiplier, left, right);
 }
 
 /* That, plus the output's zero point, clamped to the activation's range. */
@@ -800,11 +811,11 @@ USMP_NOINLINE int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int3
 
 /* Four output pixels of a row (their windows `next` bytes apart, whole) of four channels:
  * one load of the weights for the four, each pixel's products plus `inside` requantized
- * and stored at `out` a pixel (`channels` bytes) apart. */
+ * and stored at `out` a pixel (`out_c` bytes) apart. */
 USMP_NOINLINE void usmp_pixels4_x4(const int8_t* x, const int8_t* w, int32_t rows, int32_t cols,
                                    int32_t x_row, int32_t w_row, int32_t channels, int32_t next,
-                                   int8_t* out, int32x4_t inside, int32x4_t multiplier,
-                                   int32x4_t shift, mve_pred16_t lanes,
+                                   int8_t* out, int32_t out_c, int32x4_t inside,
+                                   int32x4_t multiplier, int32x4_t shift, mve_pred16_t lanes,
                                    const struct usmp_conv* p) {
   int32x4_t a0 = inside, a1 = inside, a2 = inside, a3 = inside;
   for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
@@ -819,9 +830,9 @@ USMP_NOINLINE void usmp_pixels4_x4(const int8_t* x, const int8_t* w, int32_t row
     }
   }
   vstrbq_p_s32(out, usmp_requantize_x4(a0, multiplier, shift, p), lanes);
-  vstrbq_p_s32(out + channels, usmp_requantize_x4(a1, multiplier, shift, p), lanes);
-  vstrbq_p_s32(out + 2 * channels, usmp_requantize_x4(a2, multiplier, shift, p), lanes);
-  vstrbq_p_s32(out + 3 * channels, usmp_requantize_x4(a3, multiplier, shift, p), lanes);
+  vstrbq_p_s32(out + out_c, usmp_requantize_x4(a1, multiplier, shift, p), lanes);
+  vstrbq_p_s32(out + 2 * out_c, usmp_requantize_x4(a2, multiplier, shift, p), lanes);
+  vstrbq_p_s32(out + 3 * out_c, usmp_requantize_x4(a3, multiplier, shift, p), lanes);
 }
 
 /* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every pixel of the
@@ -884,7 +895,7 @@ USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const 
         } else if (full && rows == p->k_h && cols == p->k_w && ox + 3 < p->out_w &&
                    x0 + 3 * p->stride_w + p->k_w <= p->in_w) {
           usmp_pixels4_x4(xs, ws, rows, cols, x_row, w_row, channels, p->stride_w * channels,
-                          out, inside, multiplier, shift, lanes, p);
+                          out, channels, inside, multiplier, shift, lanes, p);
           ox += 3;
           out += 3 * channels;
           continue;
@@ -907,6 +918,137 @@ USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const 
         } else
           acc = vaddq_s32(b, usmp_taps_p_x4(xs, ws, rows, cols, x_row, w_row, channels, zp, lanes));
         vstrbq_p_s32(out, usmp_requantize_x4(acc, multiplier, shift, p), lanes);
+      }
+    }
+  }
+}
+
+/* The bound of usmp_depthwise_padded_x4's stack: a chunk of 16 channels' weights and the
+ * window rows of an output row, padded. */
+#define USMP_PADDED 1024
+#define USMP_CHUNK 16
+
+/* The columns of a padded row of usmp_depthwise_padded_x4: every output pixel's window. */
+static int32_t usmp_padded_width(const struct usmp_conv* p) {
+  return (p->out_w - 1) * p->stride_w + p->k_w;
+}
+
+/* Whether usmp_depthwise_padded_x4 takes `p`: channels in chunks of 16, and a chunk's
+ * weights and padded window rows within USMP_PADDED bytes (a narrow image, whose edge
+ * windows are most of its windows). */
+static int usmp_padded_fits(const struct usmp_conv* p) {
+  const int32_t bytes = p->k_h * (p->k_w + usmp_padded_width(p)) * USMP_CHUNK;
+  return p->in_c % USMP_CHUNK == 0 && bytes <= USMP_PADDED;
+}
+
+/* One output row of four channels of usmp_depthwise_padded_x4: windows of `rows` x `cols`
+ * taps `next` bytes apart in its padded rows `x` (`row` bytes apart), the chunk's weights
+ * at `w`; four pixels a load of a weight, then one a time; the shifts split once. Inlined
+ * with constant `cols` and `next` (then every tap's offset is an immediate). */
+USMP_INLINE void usmp_padded_row_x4(const int8_t* x, const int8_t* w, int8_t* out, int32_t rows,
+                                    int32_t cols, int32_t row, int32_t next, int32x4_t inside,
+                                    int32x4_t multiplier, int32x4_t shift, int32_t out_c,
+                                    const struct usmp_conv* p) {
+  const int32_t out_w = p->out_w, output_zp = p->output_zp;
+  const int32x4_t low = vdupq_n_s32(p->act_min), high = vdupq_n_s32(p->act_max);
+  const int32_t w_row = cols * USMP_CHUNK;
+  int32x4_t left, right;
+  usmp_shifts_x4(shift, &left, &right);
+#define USMP_PADDED_STORE(at, acc)                                                         \
+  vstrbq_s32((at), vminq_s32(vmaxq_s32(vqaddq_n_s32(usmp_multiply_lr_x4((acc), multiplier, \
+                                                                        left, right),      \
+                                                    output_zp),                            \
+                                       low),                                               \
+                             high))
+  int32_t ox = 0;
+  for (; ox + 4 <= out_w; ox += 4, x += 4 * next, out += 4 * out_c) {
+    int32x4_t a0 = inside, a1 = inside, a2 = inside, a3 = inside;
+    const int8_t* xr = x;
+    const int8_t* wr = w;
+    for (int32_t r = 0; r < rows; ++r, xr += row, wr += w_row) {
+      for (int32_t t = 0; t < cols; ++t) {
+        const int32x4_t wv = vldrbq_s32(wr + t * USMP_CHUNK);
+        const int8_t* xt = xr + t * USMP_CHUNK;
+        a0 = vaddq_s32(a0, vmulq_s32(vldrbq_s32(xt), wv));
+        a1 = vaddq_s32(a1, vmulq_s32(vldrbq_s32(xt + next), wv));
+        a2 = vaddq_s32(a2, vmulq_s32(vldrbq_s32(xt + 2 * next), wv));
+        a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(xt + 3 * next), wv));
+      }
+    }
+    USMP_PADDED_STORE(out, a0);
+    USMP_PADDED_STORE(out + out_c, a1);
+    USMP_PADDED_STORE(out + 2 * out_c, a2);
+    USMP_PADDED_STORE(out + 3 * out_c, a3);
+  }
+  for (; ox < out_w; ++ox, x += next, out += out_c) {
+    int32x4_t acc = inside;
+    const int8_t* xr = x;
+    const int8_t* wr = w;
+    for (int32_t r = 0; r < rows; ++r, xr += row, wr += w_row)
+      for (int32_t t = 0; t < cols; ++t)
+        acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(xr + t * USMP_CHUNK),
+                                       vldrbq_s32(wr + t * USMP_CHUNK)));
+    USMP_PADDED_STORE(out, acc);
+  }
+#undef USMP_PADDED_STORE
+}
+
+/* DEPTHWISE_CONV_2D of depth multiplier 1 on a copy of its input, 16 channels a time: an
+ * output row's window rows copied into `rows`, padded with the input's zero point (as
+ * usmp_conv_cols_x4's im2col), so that every window is whole and its sum less the zero
+ * point's share of the whole filter (no edge case: four pixels a weight load wherever
+ * the row has four); the chunk's weights copied once, its constants taken once. */
+USMP_NOINLINE void usmp_depthwise_padded_x4(const int8_t* x, const int8_t* w, const void* bias,
+                                            const int32_t* multipliers, const int8_t* shifts,
+                                            int8_t* y, const struct usmp_conv* params) {
+  const struct usmp_conv copy = *params; /* not reread after each store through y */
+  const struct usmp_conv* p = &copy;
+  int8_t buffer[USMP_PADDED];
+  const int32_t channels = p->in_c, taps = p->k_h * p->k_w, width = usmp_padded_width(p);
+  const int32_t row = width * USMP_CHUNK, next = p->stride_w * USMP_CHUNK;
+  const int32_t used = width - p->pad_left < p->in_w ? width - p->pad_left : p->in_w;
+  const int32_t x_row = p->in_w * channels, y_row = p->out_w * channels;
+  const int8_t zp = (int8_t)p->input_zp;
+  const mve_pred16_t lanes = vctp32q(4); /* the bias's */
+  int8_t* weights = buffer;
+  int8_t* rows = buffer + taps * USMP_CHUNK;
+  int32_t begin, end;
+  usmp_row_range(p, &begin, &end);
+  for (int32_t c = 0; c < channels; c += USMP_CHUNK) {
+    for (int32_t t = 0; t < taps; ++t)
+      vstrbq_s8(weights + t * USMP_CHUNK, vldrbq_s8(w + (ptrdiff_t)t * channels + c));
+    int32x4_t inside[USMP_CHUNK / 4], multiplier[USMP_CHUNK / 4], shift[USMP_CHUNK / 4];
+    for (int32_t g = 0; g < USMP_CHUNK / 4; ++g) {
+      int32x4_t sum = vdupq_n_s32(0);
+      for (int32_t t = 0; t < taps; ++t)
+        sum = vaddq_s32(sum, vldrbq_s32(weights + t * USMP_CHUNK + 4 * g));
+      const int32x4_t b = usmp_bias_x4(bias, p->bias_bytes, c + 4 * g, lanes);
+      inside[g] = vsubq_s32(b, vmulq_n_s32(sum, p->input_zp));
+      usmp_scale_x4(multipliers, shifts, c + 4 * g, lanes, p, &multiplier[g], &shift[g]);
+    }
+    for (int32_t oy = begin; oy < end; ++oy) {
+      const int32_t y0 = oy * p->stride_h - p->pad_top;
+      for (int32_t kh = 0; kh < p->k_h; ++kh) {
+        int8_t* dst = rows + kh * row;
+        if (y0 + kh < 0 || y0 + kh >= p->in_h) {
+          usmp_fill(dst, zp, row);
+          continue;
+        }
+        const int8_t* src = x + usmp_row_at(y0 + kh, p->in_rows, x_row) + c;
+        usmp_fill(dst, zp, p->pad_left * USMP_CHUNK);
+        dst += p->pad_left * USMP_CHUNK;
+        for (int32_t i = 0; i < used; ++i, dst += USMP_CHUNK, src += channels)
+          vstrbq_s8(dst, vldrbq_s8(src));
+        usmp_fill(dst, zp, (width - p->pad_left - used) * USMP_CHUNK);
+      }
+      int8_t* out = y + usmp_row_at(oy, p->out_rows, y_row) + c;
+      for (int32_t g = 0; g < USMP_CHUNK / 4; ++g) {
+        if (p->k_w == 3 && p->stride_w == 1) /* the usual: its taps' offsets constants */
+          usmp_padded_row_x4(rows + 4 * g, weights + 4 * g, out + 4 * g, p->k_h, 3, row,
+                             USMP_CHUNK, inside[g], multiplier[g], shift[g], channels, p);
+        else
+          usmp_padded_row_x4(rows + 4 * g, weights + 4 * g, out + 4 * g, p->k_h, p->k_w, row,
+                             next, inside[g], multiplier[g], shift[g], channels, p);
       }
     }
   }
@@ -1010,6 +1152,10 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
                               const struct usmp_conv* p) {
   const int32_t in_c = p->in_c, out_c = p->out_c, m = p->out_c / p->in_c;
 #if defined(USMP_HELIUM)
+  if (m == 1 && usmp_padded_fits(p)) {
+    usmp_depthwise_padded_x4(x, w, bias, multipliers, shifts, y, p);
+    return;
+  }
   if (m == 1) {
     if (p->in_rows < p->in_h) /* two copies, as usmp_conv_s8's */
       usmp_depthwise_rows_x4(x, w, bias, multipliers, shifts, y, p, 1);
