@@ -135,7 +135,7 @@ def test_helium_gives_the_portable_bytes_on_the_m55(tmp_path: Path) -> None:
         # 16 channels a chunk on zero-point-padded window rows: 9 pixels a row (two fours
         # and one), and stride 2 (its windows' offsets not constants).
         "padded": _kernel(kind="depthwise", in_channels=32, activation=1),
-        "padded stride 2": _kernel(kind="depthwise", in_channels=16, stride=2),
+        "padded2": _kernel(kind="depthwise", in_channels=16, stride=2),
         "multiplier": COVERED["depthwise multiplier 4"],
         "dense": COVERED["dense rows"],
         "pointwise": COVERED["pointwise"],

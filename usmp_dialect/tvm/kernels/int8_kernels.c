@@ -148,6 +148,29 @@ static int32x4_t usmp_requantize_x4(int32x4_t acc, int32x4_t multiplier, int32x4
   return vminq_s32(vmaxq_s32(value, vdupq_n_s32(p->act_min)), vdupq_n_s32(p->act_max));
 }
 
+/* The requantized outputs of a block of pixels: the shifts split and the output's zero
+ * point and range taken once for every vector of the block. */
+struct usmp_requant_x4 {
+  int32x4_t multiplier, left, right, low, high;
+  int32_t output_zp;
+};
+
+static struct usmp_requant_x4 usmp_requant_x4(int32x4_t multiplier, int32x4_t shift,
+                                              const struct usmp_conv* p) {
+  struct usmp_requant_x4 q;
+  q.multiplier = multiplier;
+  usmp_shifts_x4(shift, &q.left, &q.right);
+  q.low = vdupq_n_s32(p->act_min);
+  q.high = vdupq_n_s32(p->act_max);
+  q.output_zp = p->output_zp;
+  return q;
+}
+
+static int32x4_t usmp_requantize_q_x4(int32x4_t acc, const struct usmp_requant_x4* q) {
+  const int32x4_t value = usmp_multiply_lr_x4(acc, q->multiplier, q->left, q->right);
+  return vminq_s32(vmaxq_s32(vqaddq_n_s32(value, q->output_zp), q->low), q->high);
+}
+
 static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
   int32_t acc = 0;
   for (; n >= 16; n -= 16, x += 16, w += 16) acc = vmladavaq_s8(acc, vldrbq_s8(x), vldrbq_s8(w));
@@ -817,6 +840,7 @@ USMP_NOINLINE void usmp_pixels4_x4(const int8_t* x, const int8_t* w, int32_t row
                                    int8_t* out, int32_t out_c, int32x4_t inside,
                                    int32x4_t multiplier, int32x4_t shift, mve_pred16_t lanes,
                                    const struct usmp_conv* p) {
+  const struct usmp_requant_x4 q = usmp_requant_x4(multiplier, shift, p);
   int32x4_t a0 = inside, a1 = inside, a2 = inside, a3 = inside;
   for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
     const int8_t* xt = x;
@@ -829,10 +853,10 @@ USMP_NOINLINE void usmp_pixels4_x4(const int8_t* x, const int8_t* w, int32_t row
       a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(xt + 3 * next), wv));
     }
   }
-  vstrbq_p_s32(out, usmp_requantize_x4(a0, multiplier, shift, p), lanes);
-  vstrbq_p_s32(out + out_c, usmp_requantize_x4(a1, multiplier, shift, p), lanes);
-  vstrbq_p_s32(out + 2 * out_c, usmp_requantize_x4(a2, multiplier, shift, p), lanes);
-  vstrbq_p_s32(out + 3 * out_c, usmp_requantize_x4(a3, multiplier, shift, p), lanes);
+  vstrbq_p_s32(out, usmp_requantize_q_x4(a0, &q), lanes);
+  vstrbq_p_s32(out + out_c, usmp_requantize_q_x4(a1, &q), lanes);
+  vstrbq_p_s32(out + 2 * out_c, usmp_requantize_q_x4(a2, &q), lanes);
+  vstrbq_p_s32(out + 3 * out_c, usmp_requantize_q_x4(a3, &q), lanes);
 }
 
 /* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every pixel of the
@@ -943,23 +967,14 @@ static int usmp_padded_fits(const struct usmp_conv* p) {
 
 /* One output row of four channels of usmp_depthwise_padded_x4: windows of `rows` x `cols`
  * taps `next` bytes apart in its padded rows `x` (`row` bytes apart), the chunk's weights
- * at `w`; four pixels a load of a weight, then one a time; the shifts split once. Inlined
+ * at `w`; four pixels a load of a weight, then one a time. Inlined
  * with constant `cols` and `next` (then every tap's offset is an immediate). */
 USMP_INLINE void usmp_padded_row_x4(const int8_t* x, const int8_t* w, int8_t* out, int32_t rows,
                                     int32_t cols, int32_t row, int32_t next, int32x4_t inside,
                                     int32x4_t multiplier, int32x4_t shift, int32_t out_c,
                                     const struct usmp_conv* p) {
-  const int32_t out_w = p->out_w, output_zp = p->output_zp;
-  const int32x4_t low = vdupq_n_s32(p->act_min), high = vdupq_n_s32(p->act_max);
-  const int32_t w_row = cols * USMP_CHUNK;
-  int32x4_t left, right;
-  usmp_shifts_x4(shift, &left, &right);
-#define USMP_PADDED_STORE(at, acc)                                                         \
-  vstrbq_s32((at), vminq_s32(vmaxq_s32(vqaddq_n_s32(usmp_multiply_lr_x4((acc), multiplier, \
-                                                                        left, right),      \
-                                                    output_zp),                            \
-                                       low),                                               \
-                             high))
+  const int32_t out_w = p->out_w, w_row = cols * USMP_CHUNK;
+  const struct usmp_requant_x4 q = usmp_requant_x4(multiplier, shift, p);
   int32_t ox = 0;
   for (; ox + 4 <= out_w; ox += 4, x += 4 * next, out += 4 * out_c) {
     int32x4_t a0 = inside, a1 = inside, a2 = inside, a3 = inside;
@@ -975,10 +990,10 @@ USMP_INLINE void usmp_padded_row_x4(const int8_t* x, const int8_t* w, int8_t* ou
         a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(xt + 3 * next), wv));
       }
     }
-    USMP_PADDED_STORE(out, a0);
-    USMP_PADDED_STORE(out + out_c, a1);
-    USMP_PADDED_STORE(out + 2 * out_c, a2);
-    USMP_PADDED_STORE(out + 3 * out_c, a3);
+    vstrbq_s32(out, usmp_requantize_q_x4(a0, &q));
+    vstrbq_s32(out + out_c, usmp_requantize_q_x4(a1, &q));
+    vstrbq_s32(out + 2 * out_c, usmp_requantize_q_x4(a2, &q));
+    vstrbq_s32(out + 3 * out_c, usmp_requantize_q_x4(a3, &q));
   }
   for (; ox < out_w; ++ox, x += next, out += out_c) {
     int32x4_t acc = inside;
@@ -988,9 +1003,8 @@ USMP_INLINE void usmp_padded_row_x4(const int8_t* x, const int8_t* w, int8_t* ou
       for (int32_t t = 0; t < cols; ++t)
         acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(xr + t * USMP_CHUNK),
                                        vldrbq_s32(wr + t * USMP_CHUNK)));
-    USMP_PADDED_STORE(out, acc);
+    vstrbq_s32(out, usmp_requantize_q_x4(acc, &q));
   }
-#undef USMP_PADDED_STORE
 }
 
 /* DEPTHWISE_CONV_2D of depth multiplier 1 on a copy of its input, 16 channels a time: an
@@ -1213,10 +1227,45 @@ struct usmp_add {
   int32_t multiplier, shift, output_zp, act_min, act_max;
 };
 
+#if defined(USMP_HELIUM)
+/* usmp_multiply_lr_x4 by a multiplier and a shift that are scalars, the shift no left
+ * one (VQRDMULH and VRSHL by a register; the rounding's -1 where it shifts right). */
+USMP_INLINE int32x4_t usmp_multiply_right_x4(int32x4_t acc, int32_t multiplier, int32_t shift) {
+  const int32x4_t high = vqrdmulhq_n_s32(acc, multiplier);
+  return shift < 0 ? vrshlq_n_s32(vqaddq_s32(high, vshrq_n_s32(high, 31)), shift) : high;
+}
+
+/* usmp_add_s8 of the whole groups of four elements where none of its three scales shifts
+ * left (as TFLite's converter writes an ADD): its multipliers and shifts scalars beside
+ * the vectors, an input less its zero point and times 2^20 one multiply-add (VMLAS:
+ * x * 2^20 + -zp * 2^20). The elements done (none where a scale shifts left). */
+static int32_t usmp_add_right_x4(const int8_t* a, const int8_t* b, int8_t* y,
+                                 const struct usmp_add* p) {
+  if (p->a_shift > 0 || p->b_shift > 0 || p->shift > 0) return 0;
+  const int32x4_t unit = vdupq_n_s32(1 << 20);
+  const int32_t a_offset = -p->a_zp * (1 << 20), b_offset = -p->b_zp * (1 << 20);
+  const int32_t a_multiplier = p->a_multiplier, a_shift = p->a_shift;
+  const int32_t b_multiplier = p->b_multiplier, b_shift = p->b_shift;
+  const int32_t multiplier = p->multiplier, shift = p->shift, output_zp = p->output_zp;
+  const int32x4_t low = vdupq_n_s32(p->act_min), high = vdupq_n_s32(p->act_max);
+  const int32_t whole = p->size & ~3;
+  for (int32_t i = 0; i < whole; i += 4) {
+    const int32x4_t va = usmp_multiply_right_x4(
+        vmlasq_n_s32(vldrbq_s32(a + i), unit, a_offset), a_multiplier, a_shift);
+    const int32x4_t vb = usmp_multiply_right_x4(
+        vmlasq_n_s32(vldrbq_s32(b + i), unit, b_offset), b_multiplier, b_shift);
+    const int32x4_t sum = usmp_multiply_right_x4(vaddq_s32(va, vb), multiplier, shift);
+    vstrbq_s32(y + i, vminq_s32(vmaxq_s32(vqaddq_n_s32(sum, output_zp), low), high));
+  }
+  return whole;
+}
+#endif
+
 USMP_KERNEL void usmp_add_s8(const int8_t* a, const int8_t* b, int8_t* y,
                              const struct usmp_add* p) {
   int32_t i = 0;
 #if defined(USMP_HELIUM)
+  i = usmp_add_right_x4(a, b, y, p);
   const int32x4_t a_multiplier = vdupq_n_s32(p->a_multiplier), a_shift = vdupq_n_s32(p->a_shift);
   const int32x4_t b_multiplier = vdupq_n_s32(p->b_multiplier), b_shift = vdupq_n_s32(p->b_shift);
   const int32x4_t multiplier = vdupq_n_s32(p->multiplier), shift = vdupq_n_s32(p->shift);
