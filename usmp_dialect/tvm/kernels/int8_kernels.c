@@ -555,10 +555,12 @@ static void usmp_fill(int8_t* dst, int8_t value, int32_t n) {
   for (int32_t k = 0; k < n; k += 16) vstrbq_p_s8(dst + k, v, vctp8q((uint32_t)(n - k)));
 }
 
+/* n bytes of src at dst: whole blocks of 16 unpredicated, then the rest. */
 static void usmp_copy(int8_t* dst, const int8_t* src, int32_t n) {
-  for (int32_t k = 0; k < n; k += 16) {
-    const mve_pred16_t part = vctp8q((uint32_t)(n - k));
-    vstrbq_p_s8(dst + k, vldrbq_z_s8(src + k, part), part);
+  for (; n >= 16; n -= 16, dst += 16, src += 16) vstrbq_s8(dst, vldrbq_s8(src));
+  if (n > 0) {
+    const mve_pred16_t part = vctp8q((uint32_t)n);
+    vstrbq_p_s8(dst, vldrbq_z_s8(src, part), part);
   }
 }
 
