@@ -84,30 +84,50 @@ static void usmp_span(int32_t start, int32_t size, int32_t k, int32_t* begin, in
   *end = size - start < k ? size - start : k;
 }
 
+/* A channel's multiplier and its shift split into a left and a right one, clamped: taken
+ * once per channel where a kernel requantizes many outputs of it. */
+struct usmp_scale {
+  int32_t multiplier, left, right;
+};
+
+static struct usmp_scale usmp_scale_of(int32_t multiplier, int32_t shift) {
+  const struct usmp_scale s = {multiplier, shift > 0 ? (shift < 31 ? shift : 31) : 0,
+                               shift < 0 ? (shift > -31 ? -shift : 31) : 0};
+  return s;
+}
+
 /* TFLM's MultiplyByQuantizedMultiplier (double rounding) of `acc`: the left shift wraps
  * as an unsigned one; gemmlowp's SaturatingRoundingDoublingHighMul as one 32x32->64
  * product (SMULL), saturating its one overflow; RoundingDivideByPOT by mask and
  * threshold. All in 32 bits but the product (a 64-bit add and shift were 40 instructions
  * an output on a Cortex-M4). */
-static int32_t usmp_requantize(int32_t acc, int32_t multiplier, int32_t shift) {
-  const int32_t left = shift > 0 ? (shift < 31 ? shift : 31) : 0;
-  const int32_t right = shift < 0 ? (shift > -31 ? -shift : 31) : 0;
-  const int32_t scaled = (int32_t)((uint32_t)acc << left);
-  const int64_t product = (int64_t)scaled * multiplier;
-  const int32_t high = scaled == INT32_MIN && multiplier == INT32_MIN
+USMP_INLINE int32_t usmp_requantize_by(int32_t acc, struct usmp_scale s) {
+  const int32_t scaled = (int32_t)((uint32_t)acc << s.left);
+  const int64_t product = (int64_t)scaled * s.multiplier;
+  const int32_t high = scaled == INT32_MIN && s.multiplier == INT32_MIN
                            ? INT32_MAX
                            : (int32_t)((product + ((int64_t)1 << 30)) >> 31);
-  const int32_t mask = (int32_t)((1u << right) - 1u);
+  const int32_t mask = (int32_t)((1u << s.right) - 1u);
   const int32_t threshold = (mask >> 1) + (high < 0);
-  return (high >> right) + ((high & mask) > threshold);
+  return (high >> s.right) + ((high & mask) > threshold);
 }
 
-/* The output's int8: clamped before the zero point is added, so nothing overflows. */
+static int32_t usmp_requantize(int32_t acc, int32_t multiplier, int32_t shift) {
+  return usmp_requantize_by(acc, usmp_scale_of(multiplier, shift));
+}
+
+/* The output's int8: clamped to [low, high] (the activation's range less the zero point)
+ * before the zero point is added, so nothing overflows. */
+USMP_INLINE int8_t usmp_output_by(int32_t acc, struct usmp_scale s, int32_t low, int32_t high,
+                                  int32_t zp) {
+  const int32_t value = usmp_requantize_by(acc, s);
+  return (int8_t)((value < low ? low : value > high ? high : value) + zp);
+}
+
 static int8_t usmp_output(int32_t acc, int32_t multiplier, int32_t shift,
                           const struct usmp_conv* p) {
-  const int32_t value = usmp_requantize(acc, multiplier, shift);
-  const int32_t low = p->act_min - p->output_zp, high = p->act_max - p->output_zp;
-  return (int8_t)((value < low ? low : value > high ? high : value) + p->output_zp);
+  return usmp_output_by(acc, usmp_scale_of(multiplier, shift), p->act_min - p->output_zp,
+                        p->act_max - p->output_zp, p->output_zp);
 }
 
 static void usmp_channel_scale(const int32_t* multipliers, const int8_t* shifts, int32_t c,
@@ -250,72 +270,125 @@ static int32_t usmp_sum(const int8_t* w, int32_t n) {
   return acc;
 }
 
-/* One output channel of the rows of a matrix product, two rows a time: the weights
- * widened once for two dot products. The rows done (even), the rest left to the caller. */
-static int32_t usmp_matmul_rows_x2(const int8_t* x, const int8_t* weights, int8_t* y,
-                                   int32_t rows, int32_t depth, int32_t units, int32_t base,
-                                   int32_t multiplier, int32_t shift,
-                                   const struct usmp_conv* p) {
-  int32_t row = 0;
-  for (; row + 2 <= rows; row += 2, x += 2 * depth, y += 2 * units) {
-    const int8_t* x1 = x + depth;
-    int32_t a0 = base, a1 = base, i = 0;
-    for (; i + 4 <= depth; i += 4) {
-      const uint32_t wv = usmp_word(weights + i);
-      const int16x2_t w_even = __sxtb16((int8x4_t)wv), w_odd = usmp_odd(wv);
-      const uint32_t x0v = usmp_word(x + i), x1v = usmp_word(x1 + i);
-      a0 = __smlad(__sxtb16((int8x4_t)x0v), w_even, a0);
-      a0 = __smlad(usmp_odd(x0v), w_odd, a0);
-      a1 = __smlad(__sxtb16((int8x4_t)x1v), w_even, a1);
-      a1 = __smlad(usmp_odd(x1v), w_odd, a1);
-    }
-    for (; i < depth; ++i) {
-      a0 += (int32_t)x[i] * weights[i];
-      a1 += (int32_t)x1[i] * weights[i];
-    }
-    y[0] = usmp_output(a0, multiplier, shift, p);
-    y[units] = usmp_output(a1, multiplier, shift, p);
+/* Two rows (x0 and x0 + step) by two channels' weights (w0 and w0 + step), `depth` int8
+ * each: four dot products added to acc, {x0.w0, x0.w1, x1.w0, x1.w1}, each operand
+ * loaded and widened once for two of them. The loop is written out: 4 loads, 8 SXTB16
+ * and 8 SMLAD for 16 products, 22 instructions with the count (GCC 12 spilled one of the
+ * 14 registers it needs and took 25). */
+USMP_INLINE void usmp_dot_2x2(const int8_t* x0, const int8_t* w0, int32_t step, int32_t depth,
+                              int32_t acc[4]) {
+  int32_t a00 = acc[0], a01 = acc[1], a10 = acc[2], a11 = acc[3];
+  int32_t n = depth >> 2;
+  if (n > 0) {
+    uint32_t xa, xb, xc, xd, wv, wp;
+    __asm("1:\n\t"
+          "ldr %[xd], [%[x], %[step]]\n\t"
+          "ldr %[xb], [%[x]], #4\n\t"
+          "sxtb16 %[xc], %[xd]\n\t"
+          "sxtb16 %[xd], %[xd], ror #8\n\t"
+          "sxtb16 %[xa], %[xb]\n\t"
+          "sxtb16 %[xb], %[xb], ror #8\n\t"
+          "ldr %[wv], [%[w], %[step]]\n\t"
+          "sxtb16 %[wp], %[wv]\n\t"
+          "sxtb16 %[wv], %[wv], ror #8\n\t"
+          "smlad %[a01], %[xa], %[wp], %[a01]\n\t"
+          "smlad %[a11], %[xc], %[wp], %[a11]\n\t"
+          "smlad %[a01], %[xb], %[wv], %[a01]\n\t"
+          "smlad %[a11], %[xd], %[wv], %[a11]\n\t"
+          "ldr %[wv], [%[w]], #4\n\t"
+          "sxtb16 %[wp], %[wv]\n\t"
+          "sxtb16 %[wv], %[wv], ror #8\n\t"
+          "smlad %[a00], %[xa], %[wp], %[a00]\n\t"
+          "smlad %[a10], %[xc], %[wp], %[a10]\n\t"
+          "smlad %[a00], %[xb], %[wv], %[a00]\n\t"
+          "smlad %[a10], %[xd], %[wv], %[a10]\n\t"
+          "subs %[n], %[n], #1\n\t"
+          "bne 1b"
+          : [a00] "+r"(a00), [a01] "+r"(a01), [a10] "+r"(a10), [a11] "+r"(a11),
+            [x] "+r"(x0), [w] "+r"(w0), [n] "+r"(n), [xa] "=&r"(xa), [xb] "=&r"(xb),
+            [xc] "=&r"(xc), [xd] "=&r"(xd), [wv] "=&r"(wv), [wp] "=&r"(wp)
+          : [step] "r"(step)
+          : "cc", "memory");
   }
-  return row;
+  for (int32_t i = 0; i < (depth & 3); ++i) {
+    const int8_t* x1 = x0 + step;
+    const int8_t* w1 = w0 + step;
+    a00 += (int32_t)x0[i] * w0[i];
+    a01 += (int32_t)x0[i] * w1[i];
+    a10 += (int32_t)x1[i] * w0[i];
+    a11 += (int32_t)x1[i] * w1[i];
+  }
+  acc[0] = a00;
+  acc[1] = a01;
+  acc[2] = a10;
+  acc[3] = a11;
 }
 
-/* Two output channels of the matrix product, over two rows a time: four dot products from
- * one load and widening of two rows and two channels' weights. */
-static void usmp_matmul_pair(const int8_t* x, const int8_t* w0, int8_t* y, int32_t rows,
-                             int32_t depth, int32_t units, const int32_t base[2],
-                             const int32_t multiplier[2], const int32_t shift[2],
-                             const struct usmp_conv* p) {
-  const int8_t* w1 = w0 + depth;
-  int32_t row = 0;
-  for (; row + 2 <= rows; row += 2, x += 2 * depth, y += 2 * units) {
-    const int8_t* x1 = x + depth;
-    int32_t a00 = base[0], a01 = base[1], a10 = base[0], a11 = base[1], i = 0;
-    for (; i + 4 <= depth; i += 4) {
-      const uint32_t x0v = usmp_word(x + i), x1v = usmp_word(x1 + i);
-      const int16x2_t x0e = __sxtb16((int8x4_t)x0v), x0o = usmp_odd(x0v);
-      const int16x2_t x1e = __sxtb16((int8x4_t)x1v), x1o = usmp_odd(x1v);
-      const uint32_t w0v = usmp_word(w0 + i), w1v = usmp_word(w1 + i);
-      const int16x2_t w0e = __sxtb16((int8x4_t)w0v), w0o = usmp_odd(w0v);
-      a00 = __smlad(x0o, w0o, __smlad(x0e, w0e, a00));
-      a10 = __smlad(x1o, w0o, __smlad(x1e, w0e, a10));
-      const int16x2_t w1e = __sxtb16((int8x4_t)w1v), w1o = usmp_odd(w1v);
-      a01 = __smlad(x0o, w1o, __smlad(x0e, w1e, a01));
-      a11 = __smlad(x1o, w1o, __smlad(x1e, w1e, a11));
-    }
-    for (; i < depth; ++i) {
-      a00 += (int32_t)x[i] * w0[i];
-      a01 += (int32_t)x[i] * w1[i];
-      a10 += (int32_t)x1[i] * w0[i];
-      a11 += (int32_t)x1[i] * w1[i];
-    }
-    y[0] = usmp_output(a00, multiplier[0], shift[0], p);
-    y[1] = usmp_output(a01, multiplier[1], shift[1], p);
-    y[units] = usmp_output(a10, multiplier[0], shift[0], p);
-    y[units + 1] = usmp_output(a11, multiplier[1], shift[1], p);
+/* The requantization of two output channels of a kernel: their bias less the zero
+ * point's share, their scales, the output's range less its zero point. */
+struct usmp_pair_out {
+  int32_t base[2];
+  struct usmp_scale scale[2];
+  int32_t low, high, zp;
+};
+
+/* Channels c and c + 1 (`channels` of them: 1 or 2; one channel is computed twice) of
+ * weights `w` rows of `depth`; `inside`: the weights' sum of each, less the input's zero
+ * point times it, is in the base (every tap inside the input, or the zero point there). */
+static struct usmp_pair_out usmp_pair_of(const int8_t* w, const void* bias,
+                                         const int32_t* multipliers, const int8_t* shifts,
+                                         int32_t c, int32_t channels, int32_t depth,
+                                         const struct usmp_conv* p) {
+  struct usmp_pair_out o;
+  for (int32_t k = 0; k < 2; ++k) {
+    const int32_t ck = c + (k < channels ? k : 0);
+    int32_t multiplier, shift;
+    usmp_channel_scale(multipliers, shifts, ck, p, &multiplier, &shift);
+    o.scale[k] = usmp_scale_of(multiplier, shift);
+    o.base[k] = usmp_bias(bias, p->bias_bytes, ck) -
+                p->input_zp * usmp_sum(w + (ptrdiff_t)ck * depth, depth);
   }
-  if (row < rows) {
-    y[0] = usmp_output(base[0] + usmp_dot(x, w0, depth), multiplier[0], shift[0], p);
-    y[1] = usmp_output(base[1] + usmp_dot(x, w1, depth), multiplier[1], shift[1], p);
+  o.low = p->act_min - p->output_zp;
+  o.high = p->act_max - p->output_zp;
+  o.zp = p->output_zp;
+  return o;
+}
+
+/* Two rows' outputs of a channel pair: y0 and y1 (NULL: one row) at the pair's first. */
+USMP_INLINE void usmp_pair_store(const int32_t acc[4], const struct usmp_pair_out* o,
+                                 int32_t channels, int8_t* y0, int8_t* y1) {
+  y0[0] = usmp_output_by(acc[0], o->scale[0], o->low, o->high, o->zp);
+  if (channels > 1) y0[1] = usmp_output_by(acc[1], o->scale[1], o->low, o->high, o->zp);
+  if (!y1) return;
+  y1[0] = usmp_output_by(acc[2], o->scale[0], o->low, o->high, o->zp);
+  if (channels > 1) y1[1] = usmp_output_by(acc[3], o->scale[1], o->low, o->high, o->zp);
+}
+
+/* The matrix product (usmp_matmul_s8), two rows by two channels a time. */
+static void usmp_matmul_2x2(const int8_t* x, const int8_t* w, const void* bias,
+                            const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                            int32_t rows, int32_t depth, int32_t units,
+                            const struct usmp_conv* p) {
+  for (int32_t c = 0; c < units; c += 2) {
+    const int32_t channels = units - c < 2 ? 1 : 2;
+    const struct usmp_pair_out o =
+        usmp_pair_of(w, bias, multipliers, shifts, c, channels, depth, p);
+    const int8_t* w0 = w + (ptrdiff_t)c * depth;
+    const int8_t* w1 = w0 + (channels - 1) * depth;
+    const int8_t* xr = x;
+    int8_t* yr = y + c;
+    int32_t row = 0;
+    for (; row + 2 <= rows; row += 2, xr += 2 * depth, yr += 2 * units) {
+      int32_t acc[4] = {o.base[0], o.base[1], o.base[0], o.base[1]};
+      if (channels == 2) usmp_dot_2x2(xr, w0, depth, depth, acc);
+      else { acc[0] += usmp_dot(xr, w0, depth); acc[2] += usmp_dot(xr + depth, w0, depth); }
+      usmp_pair_store(acc, &o, channels, yr, yr + units);
+    }
+    if (row < rows) {
+      const int32_t acc[4] = {o.base[0] + usmp_dot(xr, w0, depth),
+                              o.base[1] + usmp_dot(xr, w1, depth)};
+      usmp_pair_store(acc, &o, channels, yr, NULL);
+    }
   }
 }
 #else
@@ -390,19 +463,11 @@ USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bi
                            const int32_t* multipliers, const int8_t* shifts, int8_t* y,
                            int32_t rows, int32_t depth, int32_t units,
                            const struct usmp_conv* p) {
-  int32_t c = 0;
 #if defined(USMP_DSP)
-  for (; c + 2 <= units; c += 2) {
-    int32_t base[2], multiplier[2], shift[2];
-    for (int32_t k = 0; k < 2; ++k) {
-      const int8_t* weights = w + (ptrdiff_t)(c + k) * depth;
-      base[k] = usmp_bias(bias, p->bias_bytes, c + k) - p->input_zp * usmp_sum(weights, depth);
-      usmp_channel_scale(multipliers, shifts, c + k, p, &multiplier[k], &shift[k]);
-    }
-    usmp_matmul_pair(x, w + (ptrdiff_t)c * depth, y + c, rows, depth, units, base, multiplier,
-                     shift, p);
-  }
+  usmp_matmul_2x2(x, w, bias, multipliers, shifts, y, rows, depth, units, p);
+  return;
 #endif
+  int32_t c = 0;
   for (; c < units; ++c) {
     const int8_t* weights = w + (ptrdiff_t)c * depth;
     int32_t base = usmp_bias(bias, p->bias_bytes, c) - p->input_zp * usmp_sum(weights, depth);
@@ -411,8 +476,6 @@ USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bi
     int32_t row = 0;
 #if defined(USMP_HELIUM)
     row = usmp_matmul_rows_x4(x, weights, y + c, rows, depth, units, base, multiplier, shift, p);
-#elif defined(USMP_DSP)
-    row = usmp_matmul_rows_x2(x, weights, y + c, rows, depth, units, base, multiplier, shift, p);
 #endif
     for (; row < rows; ++row) {
       int32_t acc = base + usmp_dot(x + (ptrdiff_t)row * depth, weights, depth);
