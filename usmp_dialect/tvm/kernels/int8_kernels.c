@@ -332,25 +332,27 @@ struct usmp_pair_out {
   int32_t low, high, zp;
 };
 
-/* Channels c and c + 1 (`channels` of them: 1 or 2; one channel is computed twice) of
- * weights `w` rows of `depth`; `inside`: the weights' sum of each, less the input's zero
- * point times it, is in the base (every tap inside the input, or the zero point there). */
-static struct usmp_pair_out usmp_pair_of(const int8_t* w, const void* bias,
-                                         const int32_t* multipliers, const int8_t* shifts,
-                                         int32_t c, int32_t channels, int32_t depth,
-                                         const struct usmp_conv* p) {
-  struct usmp_pair_out o;
-  for (int32_t k = 0; k < 2; ++k) {
-    const int32_t ck = c + (k < channels ? k : 0);
+/* Output channel c's bias less the input's zero point times the sum of its weights, `depth`
+ * of them: its whole share, for a window inside the input or the zero point outside it. */
+static int32_t usmp_inside(const int8_t* w, const void* bias, int32_t c, int32_t depth,
+                           const struct usmp_conv* p) {
+  return usmp_bias(bias, p->bias_bytes, c) - p->input_zp * usmp_sum(w + (ptrdiff_t)c * depth, depth);
+}
+
+/* Channels c and c + 1 (`channels` of them: 1 or 2; one channel is computed twice), their
+ * bases given. */
+static struct usmp_pair_out usmp_pair_of(const int32_t* multipliers, const int8_t* shifts,
+                                         int32_t c, int32_t channels, int32_t base0,
+                                         int32_t base1, const struct usmp_conv* p) {
+  struct usmp_pair_out o = {{base0, channels > 1 ? base1 : base0}, {{0, 0, 0}, {0, 0, 0}},
+                            p->act_min - p->output_zp, p->act_max - p->output_zp,
+                            p->output_zp};
+  for (int32_t k = 0; k < channels; ++k) {
     int32_t multiplier, shift;
-    usmp_channel_scale(multipliers, shifts, ck, p, &multiplier, &shift);
+    usmp_channel_scale(multipliers, shifts, c + k, p, &multiplier, &shift);
     o.scale[k] = usmp_scale_of(multiplier, shift);
-    o.base[k] = usmp_bias(bias, p->bias_bytes, ck) -
-                p->input_zp * usmp_sum(w + (ptrdiff_t)ck * depth, depth);
   }
-  o.low = p->act_min - p->output_zp;
-  o.high = p->act_max - p->output_zp;
-  o.zp = p->output_zp;
+  if (channels < 2) o.scale[1] = o.scale[0];
   return o;
 }
 
@@ -371,8 +373,9 @@ static void usmp_matmul_2x2(const int8_t* x, const int8_t* w, const void* bias,
                             const struct usmp_conv* p) {
   for (int32_t c = 0; c < units; c += 2) {
     const int32_t channels = units - c < 2 ? 1 : 2;
-    const struct usmp_pair_out o =
-        usmp_pair_of(w, bias, multipliers, shifts, c, channels, depth, p);
+    const struct usmp_pair_out o = usmp_pair_of(
+        multipliers, shifts, c, channels, usmp_inside(w, bias, c, depth, p),
+        usmp_inside(w, bias, c + channels - 1, depth, p), p);
     const int8_t* w0 = w + (ptrdiff_t)c * depth;
     const int8_t* w1 = w0 + (channels - 1) * depth;
     const int8_t* xr = x;
@@ -700,6 +703,69 @@ static void usmp_conv_cols_x4(const int8_t* x, const int8_t* w, const void* bias
 }
 #endif
 
+#if defined(USMP_DSP)
+/* The bounds of usmp_conv_2x2's stack: two windows of taps (3x3x64 and 10x4x1 fit), the
+ * output channels' bases. A larger convolution takes the dot products of usmp_conv_s8. */
+#define USMP_COLS 640
+#define USMP_CHANNELS 128
+
+/* The window of output pixel (oy, ox) into `cols` in the filter's order, a tap outside
+ * the input as the input's zero point (its product less the zero point's share is
+ * nothing): every window is one dot product of the whole filter. */
+static void usmp_window(int8_t* cols, const int8_t* x, int32_t oy, int32_t ox,
+                        const struct usmp_conv* p) {
+  const int32_t y0 = oy * p->stride_h - p->pad_top, x0 = ox * p->stride_w - p->pad_left;
+  const int32_t w_row = p->k_w * p->in_c, x_row = p->in_w * p->in_c;
+  int32_t kw0, kw1;
+  usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
+  const int32_t before = kw0 * p->in_c, run = (kw1 - kw0) * p->in_c;
+  const int32_t after = w_row - before - run;
+  for (int32_t kh = 0; kh < p->k_h; ++kh, cols += w_row) {
+    const int32_t r = y0 + kh;
+    if (r < 0 || r >= p->in_h) {
+      memset(cols, p->input_zp, (size_t)w_row);
+      continue;
+    }
+    if (before) memset(cols, p->input_zp, (size_t)before);
+    memcpy(cols + before, x + usmp_row_at(r, p->in_rows, x_row) + (ptrdiff_t)(x0 + kw0) * p->in_c,
+           (size_t)run);
+    if (after) memset(cols + before + run, p->input_zp, (size_t)after);
+  }
+}
+
+/* CONV_2D of a window of at most USMP_COLS taps, two output pixels by two output channels
+ * a time: both pixels' windows copied into `cols` (an im2col of two pixels, stack), one
+ * after the other as the channels' weights are, so that usmp_dot_2x2 takes both. */
+static void usmp_conv_2x2(const int8_t* x, const int8_t* w, const void* bias,
+                          const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                          const struct usmp_conv* params) {
+  const struct usmp_conv copy = *params; /* not reread after each store through y */
+  const struct usmp_conv* p = &copy;
+  int8_t cols[2 * USMP_COLS];
+  int32_t inside[USMP_CHANNELS];
+  const int32_t filter = p->k_h * p->k_w * p->in_c, out_c = p->out_c;
+  for (int32_t c = 0; c < out_c; ++c) inside[c] = usmp_inside(w, bias, c, filter, p);
+  int32_t begin, end;
+  usmp_row_range(p, &begin, &end);
+  for (int32_t oy = begin; oy < end; ++oy) {
+    int8_t* out = y + usmp_row_at(oy, p->out_rows, p->out_w * out_c);
+    for (int32_t ox = 0; ox < p->out_w; ox += 2, out += 2 * out_c) {
+      const int two = p->out_w - ox > 1;
+      usmp_window(cols, x, oy, ox, p);
+      usmp_window(cols + filter, x, oy, two ? ox + 1 : ox, p);
+      for (int32_t c = 0; c < out_c; c += 2) {
+        const int32_t channels = out_c - c < 2 ? 1 : 2;
+        const struct usmp_pair_out o = usmp_pair_of(multipliers, shifts, c, channels, inside[c],
+                                                    inside[c + channels - 1], p);
+        int32_t acc[4] = {o.base[0], o.base[1], o.base[0], o.base[1]};
+        usmp_dot_2x2(cols, w + (ptrdiff_t)c * filter, filter, filter, acc);
+        usmp_pair_store(acc, &o, channels, out + c, two ? out + out_c + c : NULL);
+      }
+    }
+  }
+}
+#endif
+
 /* CONV_2D of NHWC x by OHWI w (dilation 1, one group). A window's row of taps inside
  * the input is contiguous in x and in w: one dot product. */
 USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias,
@@ -721,6 +787,12 @@ USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias
     }
     return;
   }
+#if defined(USMP_DSP)
+  if (p->k_h * p->k_w * p->in_c <= USMP_COLS && p->out_c <= USMP_CHANNELS) {
+    usmp_conv_2x2(x, w, bias, multipliers, shifts, y, p);
+    return;
+  }
+#endif
 #if defined(USMP_HELIUM)
   if (p->k_h * p->k_w * p->in_c <= USMP_COLS && p->out_c <= USMP_CHANNELS) {
     usmp_conv_cols_x4(x, w, bias, multipliers, shifts, y, p);
