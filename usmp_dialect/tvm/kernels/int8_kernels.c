@@ -1157,6 +1157,17 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
     return;
   }
 #endif
+#if defined(USMP_DSP)
+  if (in_c == 1 && p->k_h * p->k_w * out_c <= USMP_COLS && out_c <= USMP_CHANNELS) {
+    /* One input channel: a CONV_2D of the weights in OHWI order (a copy on the stack). */
+    int8_t ohwi[USMP_COLS];
+    const int32_t taps = p->k_h * p->k_w;
+    for (int32_t c = 0; c < out_c; ++c)
+      for (int32_t t = 0; t < taps; ++t) ohwi[c * taps + t] = w[t * out_c + c];
+    usmp_conv_2x2(x, ohwi, bias, multipliers, shifts, y, p);
+    return;
+  }
+#endif
   const int32_t x_row = p->in_w * in_c;
   int32_t begin, end;
   usmp_row_range(p, &begin, &end);
