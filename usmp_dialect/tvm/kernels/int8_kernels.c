@@ -1049,11 +1049,26 @@ USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const 
 #endif
 
 #if defined(USMP_DSP)
-/* DEPTHWISE_CONV_2D of depth multiplier 1 at one pixel, four channels a time: a word of
- * four channels' inputs and one of their weights widened in pairs (SXTB16), the zero
- * point taken from two inputs at once (SSUB16: int8 less int8 fits 16 bits), one SMLAxy a
- * product. The window's first tap is column `x_col` of input row `first_row`, each row
- * taken at its place in a rolling buffer (usmp_row_at). The channels done (a multiple of
+/* Four channels' products of one tap of a depthwise window added to acc: a word of four
+ * channels' inputs and one of their weights widened in pairs (SXTB16), the zero point
+ * taken from two inputs at once (SSUB16: int8 less int8 fits 16 bits), one SMLAxy a
+ * product. */
+USMP_INLINE void usmp_depthwise_tap_x4(const int8_t* xt, const int8_t* wt, int16x2_t zp,
+                                       int32_t acc[4]) {
+  const uint32_t xv = usmp_word(xt), wv = usmp_word(wt);
+  const int16x2_t x_even = __ssub16(__sxtb16((int8x4_t)xv), zp);
+  const int16x2_t x_odd = __ssub16(usmp_odd(xv), zp);
+  const int16x2_t w_even = __sxtb16((int8x4_t)wv), w_odd = usmp_odd(wv);
+  acc[0] = __smlabb(x_even, w_even, acc[0]);
+  acc[1] = __smlabb(x_odd, w_odd, acc[1]);
+  acc[2] = __smlatt(x_even, w_even, acc[2]);
+  acc[3] = __smlatt(x_odd, w_odd, acc[3]);
+}
+
+/* DEPTHWISE_CONV_2D of depth multiplier 1 at one pixel, four channels a time
+ * (usmp_depthwise_tap_x4); a whole 3x3 window written out, its three rows found once for
+ * every channel. The window's first tap is column `x_col` of input row `first_row`, each
+ * row at its place in a rolling buffer (usmp_row_at). The channels done (a multiple of
  * four), the rest left to the caller. */
 static int32_t usmp_depthwise_pixel_x4(const int8_t* x, int32_t first_row, ptrdiff_t x_col,
                                        const int8_t* ws, int32_t rows, int32_t cols,
@@ -1063,29 +1078,35 @@ static int32_t usmp_depthwise_pixel_x4(const int8_t* x, int32_t first_row, ptrdi
   const int32_t channels = p->out_c, x_row = p->in_w * channels, w_row = p->k_w * channels;
   const uint32_t zp16 = (uint16_t)p->input_zp;
   const int16x2_t zp = (int16x2_t)((zp16 << 16) | zp16);
+  const int32_t low = p->act_min - p->output_zp, high = p->act_max - p->output_zp;
+  const int32_t output_zp = p->output_zp, bias_bytes = p->bias_bytes;
+  const int8_t* x0 = x + usmp_row_at(first_row, p->in_rows, x_row) + x_col;
+  const int whole3x3 = rows == 3 && cols == 3;
+  const int8_t* x1 = whole3x3 ? x + usmp_row_at(first_row + 1, p->in_rows, x_row) + x_col : x0;
+  const int8_t* x2 = whole3x3 ? x + usmp_row_at(first_row + 2, p->in_rows, x_row) + x_col : x0;
   int32_t c = 0;
   for (; c + 4 <= channels; c += 4) {
-    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    for (int32_t r = 0; r < rows; ++r) {
-      const int8_t* xt = x + usmp_row_at(first_row + r, p->in_rows, x_row) + x_col + c;
-      const int8_t* wt = ws + (ptrdiff_t)r * w_row + c;
-      for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels) {
-        const uint32_t xv = usmp_word(xt), wv = usmp_word(wt);
-        const int16x2_t x_even = __ssub16(__sxtb16((int8x4_t)xv), zp);
-        const int16x2_t x_odd = __ssub16(usmp_odd(xv), zp);
-        const int16x2_t w_even = __sxtb16((int8x4_t)wv), w_odd = usmp_odd(wv);
-        a0 = __smlabb(x_even, w_even, a0);
-        a1 = __smlabb(x_odd, w_odd, a1);
-        a2 = __smlatt(x_even, w_even, a2);
-        a3 = __smlatt(x_odd, w_odd, a3);
+    int32_t acc[4] = {0, 0, 0, 0};
+    if (whole3x3) {
+      const int8_t* w0 = ws + c;
+      for (int32_t t = 0; t < 3; ++t) {
+        usmp_depthwise_tap_x4(x0 + c + t * channels, w0 + t * channels, zp, acc);
+        usmp_depthwise_tap_x4(x1 + c + t * channels, w0 + w_row + t * channels, zp, acc);
+        usmp_depthwise_tap_x4(x2 + c + t * channels, w0 + 2 * w_row + t * channels, zp, acc);
+      }
+    } else {
+      for (int32_t r = 0; r < rows; ++r) {
+        const int8_t* xt = x + usmp_row_at(first_row + r, p->in_rows, x_row) + x_col + c;
+        const int8_t* wt = ws + (ptrdiff_t)r * w_row + c;
+        for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels)
+          usmp_depthwise_tap_x4(xt, wt, zp, acc);
       }
     }
-    const int32_t sums[4] = {a0, a1, a2, a3};
     for (int32_t k = 0; k < 4; ++k) {
       int32_t multiplier, shift;
       usmp_channel_scale(multipliers, shifts, c + k, p, &multiplier, &shift);
-      const int32_t acc = usmp_bias(bias, p->bias_bytes, c + k) + sums[k];
-      out[c + k] = usmp_output(acc, multiplier, shift, p);
+      out[c + k] = usmp_output_by(usmp_bias(bias, bias_bytes, c + k) + acc[k],
+                                  usmp_scale_of(multiplier, shift), low, high, output_zp);
     }
   }
   return c;
