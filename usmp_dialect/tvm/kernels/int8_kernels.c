@@ -1065,48 +1065,83 @@ USMP_INLINE void usmp_depthwise_tap_x4(const int8_t* xt, const int8_t* wt, int16
   acc[3] = __smlatt(x_odd, w_odd, acc[3]);
 }
 
-/* DEPTHWISE_CONV_2D of depth multiplier 1 at one pixel, four channels a time
- * (usmp_depthwise_tap_x4); a whole 3x3 window written out, its three rows found once for
- * every channel. The window's first tap is column `x_col` of input row `first_row`, each
+/* usmp_depthwise_tap_x4 without the zero point (taken once, from the weights' sum). */
+USMP_INLINE void usmp_products_x4(const int8_t* xt, const int8_t* wt, int32_t acc[4]) {
+  const uint32_t xv = usmp_word(xt), wv = usmp_word(wt);
+  const int16x2_t x_even = __sxtb16((int8x4_t)xv), x_odd = usmp_odd(xv);
+  const int16x2_t w_even = __sxtb16((int8x4_t)wv), w_odd = usmp_odd(wv);
+  acc[0] = __smlabb(x_even, w_even, acc[0]);
+  acc[1] = __smlabb(x_odd, w_odd, acc[1]);
+  acc[2] = __smlatt(x_even, w_even, acc[2]);
+  acc[3] = __smlatt(x_odd, w_odd, acc[3]);
+}
+
+/* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every output pixel:
+ * the channels' scales, bias and weights' sum taken once. A 3x3 window inside the input
+ * is written out (usmp_products_x4, its zero point's share from the weights' sum); a
+ * window across the input's edge takes its taps inside (usmp_depthwise_tap_x4). Each input
  * row at its place in a rolling buffer (usmp_row_at). The channels done (a multiple of
  * four), the rest left to the caller. */
-static int32_t usmp_depthwise_pixel_x4(const int8_t* x, int32_t first_row, ptrdiff_t x_col,
-                                       const int8_t* ws, int32_t rows, int32_t cols,
-                                       int8_t* out, const void* bias,
-                                       const int32_t* multipliers, const int8_t* shifts,
-                                       const struct usmp_conv* p) {
+static int32_t usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* bias,
+                                 const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                                 const struct usmp_conv* params) {
+  const struct usmp_conv copy = *params; /* not reread after each store through y */
+  const struct usmp_conv* p = &copy;
   const int32_t channels = p->out_c, x_row = p->in_w * channels, w_row = p->k_w * channels;
   const uint32_t zp16 = (uint16_t)p->input_zp;
   const int16x2_t zp = (int16x2_t)((zp16 << 16) | zp16);
   const int32_t low = p->act_min - p->output_zp, high = p->act_max - p->output_zp;
-  const int32_t output_zp = p->output_zp, bias_bytes = p->bias_bytes;
-  const int8_t* x0 = x + usmp_row_at(first_row, p->in_rows, x_row) + x_col;
-  const int whole3x3 = rows == 3 && cols == 3;
-  const int8_t* x1 = whole3x3 ? x + usmp_row_at(first_row + 1, p->in_rows, x_row) + x_col : x0;
-  const int8_t* x2 = whole3x3 ? x + usmp_row_at(first_row + 2, p->in_rows, x_row) + x_col : x0;
+  const int32_t output_zp = p->output_zp, is3x3 = p->k_h == 3 && p->k_w == 3;
+  int32_t begin, end;
+  usmp_row_range(p, &begin, &end);
   int32_t c = 0;
   for (; c + 4 <= channels; c += 4) {
-    int32_t acc[4] = {0, 0, 0, 0};
-    if (whole3x3) {
-      const int8_t* w0 = ws + c;
-      for (int32_t t = 0; t < 3; ++t) {
-        usmp_depthwise_tap_x4(x0 + c + t * channels, w0 + t * channels, zp, acc);
-        usmp_depthwise_tap_x4(x1 + c + t * channels, w0 + w_row + t * channels, zp, acc);
-        usmp_depthwise_tap_x4(x2 + c + t * channels, w0 + 2 * w_row + t * channels, zp, acc);
-      }
-    } else {
-      for (int32_t r = 0; r < rows; ++r) {
-        const int8_t* xt = x + usmp_row_at(first_row + r, p->in_rows, x_row) + x_col + c;
-        const int8_t* wt = ws + (ptrdiff_t)r * w_row + c;
-        for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels)
-          usmp_depthwise_tap_x4(xt, wt, zp, acc);
-      }
-    }
+    struct usmp_scale scale[4];
+    int32_t base[4], whole[4];
     for (int32_t k = 0; k < 4; ++k) {
-      int32_t multiplier, shift;
+      int32_t multiplier, shift, sum = 0;
       usmp_channel_scale(multipliers, shifts, c + k, p, &multiplier, &shift);
-      out[c + k] = usmp_output_by(usmp_bias(bias, bias_bytes, c + k) + acc[k],
-                                  usmp_scale_of(multiplier, shift), low, high, output_zp);
+      scale[k] = usmp_scale_of(multiplier, shift);
+      base[k] = usmp_bias(bias, p->bias_bytes, c + k);
+      for (int32_t t = 0; t < p->k_h * p->k_w; ++t) sum += w[t * channels + c + k];
+      whole[k] = base[k] - p->input_zp * sum;
+    }
+    const int8_t* wc = w + c;
+    for (int32_t oy = begin; oy < end; ++oy) {
+      const int32_t y0 = oy * p->stride_h - p->pad_top;
+      int32_t kh0, kh1;
+      usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
+      const int rows3 = is3x3 && kh0 == 0 && kh1 == 3;
+      const int8_t* x0 = x + usmp_row_at(y0 + kh0, p->in_rows, x_row) + c;
+      const int8_t* x1 = rows3 ? x + usmp_row_at(y0 + 1, p->in_rows, x_row) + c : x0;
+      const int8_t* x2 = rows3 ? x + usmp_row_at(y0 + 2, p->in_rows, x_row) + c : x0;
+      int8_t* out = y + usmp_row_at(oy, p->out_rows, p->out_w * channels) + c;
+      for (int32_t ox = 0; ox < p->out_w; ++ox, out += channels) {
+        const int32_t left = ox * p->stride_w - p->pad_left;
+        int32_t kw0, kw1;
+        usmp_span(left, p->in_w, p->k_w, &kw0, &kw1);
+        int32_t acc[4];
+        if (rows3 && kw0 == 0 && kw1 == 3) {
+          const ptrdiff_t at = (ptrdiff_t)left * channels;
+          acc[0] = whole[0], acc[1] = whole[1], acc[2] = whole[2], acc[3] = whole[3];
+          for (int32_t t = 0; t < 3; ++t) {
+            usmp_products_x4(x0 + at + t * channels, wc + t * channels, acc);
+            usmp_products_x4(x1 + at + t * channels, wc + w_row + t * channels, acc);
+            usmp_products_x4(x2 + at + t * channels, wc + 2 * w_row + t * channels, acc);
+          }
+        } else {
+          acc[0] = base[0], acc[1] = base[1], acc[2] = base[2], acc[3] = base[3];
+          for (int32_t r = kh0; r < kh1; ++r) {
+            const int8_t* xt = x + usmp_row_at(y0 + r, p->in_rows, x_row) +
+                               (ptrdiff_t)(left + kw0) * channels + c;
+            const int8_t* wt = wc + (ptrdiff_t)r * w_row + kw0 * channels;
+            for (int32_t t = kw0; t < kw1; ++t, xt += channels, wt += channels)
+              usmp_depthwise_tap_x4(xt, wt, zp, acc);
+          }
+        }
+        for (int32_t k = 0; k < 4; ++k)
+          out[k] = usmp_output_by(acc[k], scale[k], low, high, output_zp);
+      }
     }
   }
   return c;
@@ -1189,6 +1224,10 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
     return;
   }
 #endif
+  int32_t done = 0; /* the channels done */
+#if defined(USMP_DSP)
+  if (m == 1) done = usmp_depthwise_x4(x, w, bias, multipliers, shifts, y, p);
+#endif
   const int32_t x_row = p->in_w * in_c;
   int32_t begin, end;
   usmp_row_range(p, &begin, &end);
@@ -1201,15 +1240,7 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
       int32_t kw0, kw1;
       usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
       int8_t* out = y + usmp_row_at(oy, p->out_rows, p->out_w * out_c) + (ptrdiff_t)ox * out_c;
-      int32_t c = 0;
-#if defined(USMP_DSP)
-      if (m == 1) {
-        const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * out_c;
-        c = usmp_depthwise_pixel_x4(x, y0 + kh0, (ptrdiff_t)(x0 + kw0) * in_c, ws, kh1 - kh0,
-                                    kw1 - kw0, out, bias, multipliers, shifts, p);
-      }
-#endif
-      for (; c < out_c; ++c) {
+      for (int32_t c = done; c < out_c; ++c) {
         int32_t acc = usmp_bias(bias, p->bias_bytes, c);
         for (int32_t kh = kh0; kh < kh1; ++kh) {
           const int8_t* xr = x + usmp_row_at(y0 + kh, p->in_rows, x_row);
