@@ -116,18 +116,12 @@ static int32_t usmp_requantize(int32_t acc, int32_t multiplier, int32_t shift) {
   return usmp_requantize_by(acc, usmp_scale_of(multiplier, shift));
 }
 
-/* The output's int8: clamped to [low, high] (the activation's range less the zero point)
- * before the zero point is added, so nothing overflows. */
-USMP_INLINE int8_t usmp_output_by(int32_t acc, struct usmp_scale s, int32_t low, int32_t high,
-                                  int32_t zp) {
-  const int32_t value = usmp_requantize_by(acc, s);
-  return (int8_t)((value < low ? low : value > high ? high : value) + zp);
-}
-
+/* The output's int8: clamped before the zero point is added, so nothing overflows. */
 static int8_t usmp_output(int32_t acc, int32_t multiplier, int32_t shift,
                           const struct usmp_conv* p) {
-  return usmp_output_by(acc, usmp_scale_of(multiplier, shift), p->act_min - p->output_zp,
-                        p->act_max - p->output_zp, p->output_zp);
+  const int32_t value = usmp_requantize(acc, multiplier, shift);
+  const int32_t low = p->act_min - p->output_zp, high = p->act_max - p->output_zp;
+  return (int8_t)((value < low ? low : value > high ? high : value) + p->output_zp);
 }
 
 static void usmp_channel_scale(const int32_t* multipliers, const int8_t* shifts, int32_t c,
@@ -245,6 +239,14 @@ static int16x2_t usmp_odd(uint32_t word) {
   int16x2_t odd;
   __asm("sxtb16 %0, %1, ror #8" : "=r"(odd) : "r"(word));
   return odd;
+}
+
+/* The output's int8: clamped to [low, high] (the activation's range less the zero point)
+ * before the zero point is added, so nothing overflows. */
+USMP_INLINE int8_t usmp_output_by(int32_t acc, struct usmp_scale s, int32_t low, int32_t high,
+                                  int32_t zp) {
+  const int32_t value = usmp_requantize_by(acc, s);
+  return (int8_t)((value < low ? low : value > high ? high : value) + zp);
 }
 
 static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
