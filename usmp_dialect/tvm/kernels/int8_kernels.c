@@ -326,6 +326,18 @@ USMP_INLINE void usmp_dot_2x2(const int8_t* x0, const int8_t* w0, int32_t step, 
   acc[3] = a11;
 }
 
+/* usmp_dot_2x2 of `channels` (1 or 2) channels, a constant where it is inlined: the last
+ * of an odd count has no weights after its own. */
+USMP_INLINE void usmp_dot_2xc(const int8_t* x0, const int8_t* w0, int32_t step, int32_t depth,
+                              const int32_t channels, int32_t acc[4]) {
+  if (channels == 2) {
+    usmp_dot_2x2(x0, w0, step, depth, acc);
+  } else {
+    acc[0] += usmp_dot(x0, w0, depth);
+    acc[2] += usmp_dot(x0 + step, w0, depth);
+  }
+}
+
 /* The requantization of two output channels of a kernel: their bias less the zero
  * point's share, their scales, the output's range less its zero point. */
 struct usmp_pair_out {
@@ -368,33 +380,41 @@ USMP_INLINE void usmp_pair_store(const int32_t acc[4], const struct usmp_pair_ou
   if (channels > 1) y1[1] = usmp_output_by(acc[3], o->scale[1], o->low, o->high, o->zp);
 }
 
+/* Channels c and c + 1 of the matrix product (usmp_matmul_s8), two rows a time;
+ * `channels`: usmp_dot_2xc's. */
+USMP_INLINE void usmp_matmul_channels(const int8_t* x, const int8_t* w, const void* bias,
+                                      const int32_t* multipliers, const int8_t* shifts,
+                                      int8_t* y, int32_t rows, int32_t depth, int32_t units,
+                                      const struct usmp_conv* p, int32_t c,
+                                      const int32_t channels) {
+  const struct usmp_pair_out o = usmp_pair_of(
+      multipliers, shifts, c, channels, usmp_inside(w, bias, c, depth, p),
+      usmp_inside(w, bias, c + channels - 1, depth, p), p);
+  const int8_t* w0 = w + (ptrdiff_t)c * depth;
+  const int8_t* w1 = w0 + (channels - 1) * depth;
+  int8_t* yr = y + c;
+  int32_t row = 0;
+  for (; row + 2 <= rows; row += 2, x += 2 * depth, yr += 2 * units) {
+    int32_t acc[4] = {o.base[0], o.base[1], o.base[0], o.base[1]};
+    usmp_dot_2xc(x, w0, depth, depth, channels, acc);
+    usmp_pair_store(acc, &o, channels, yr, yr + units);
+  }
+  if (row < rows) {
+    const int32_t acc[4] = {o.base[0] + usmp_dot(x, w0, depth), o.base[1] + usmp_dot(x, w1, depth)};
+    usmp_pair_store(acc, &o, channels, yr, NULL);
+  }
+}
+
 /* The matrix product (usmp_matmul_s8), two rows by two channels a time. */
 static void usmp_matmul_2x2(const int8_t* x, const int8_t* w, const void* bias,
                             const int32_t* multipliers, const int8_t* shifts, int8_t* y,
                             int32_t rows, int32_t depth, int32_t units,
                             const struct usmp_conv* p) {
-  for (int32_t c = 0; c < units; c += 2) {
-    const int32_t channels = units - c < 2 ? 1 : 2;
-    const struct usmp_pair_out o = usmp_pair_of(
-        multipliers, shifts, c, channels, usmp_inside(w, bias, c, depth, p),
-        usmp_inside(w, bias, c + channels - 1, depth, p), p);
-    const int8_t* w0 = w + (ptrdiff_t)c * depth;
-    const int8_t* w1 = w0 + (channels - 1) * depth;
-    const int8_t* xr = x;
-    int8_t* yr = y + c;
-    int32_t row = 0;
-    for (; row + 2 <= rows; row += 2, xr += 2 * depth, yr += 2 * units) {
-      int32_t acc[4] = {o.base[0], o.base[1], o.base[0], o.base[1]};
-      if (channels == 2) usmp_dot_2x2(xr, w0, depth, depth, acc);
-      else { acc[0] += usmp_dot(xr, w0, depth); acc[2] += usmp_dot(xr + depth, w0, depth); }
-      usmp_pair_store(acc, &o, channels, yr, yr + units);
-    }
-    if (row < rows) {
-      const int32_t acc[4] = {o.base[0] + usmp_dot(xr, w0, depth),
-                              o.base[1] + usmp_dot(xr, w1, depth)};
-      usmp_pair_store(acc, &o, channels, yr, NULL);
-    }
-  }
+  int32_t c = 0;
+  for (; c + 2 <= units; c += 2)
+    usmp_matmul_channels(x, w, bias, multipliers, shifts, y, rows, depth, units, p, c, 2);
+  if (c < units)
+    usmp_matmul_channels(x, w, bias, multipliers, shifts, y, rows, depth, units, p, c, 1);
 }
 #else
 static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
@@ -735,6 +755,19 @@ static void usmp_window(int8_t* cols, const int8_t* x, int32_t oy, int32_t ox,
   }
 }
 
+/* Channels c and c + 1 of usmp_conv_2x2's two pixels (`out1`: NULL, one), their windows
+ * in `cols`; `channels`: usmp_dot_2xc's. */
+USMP_INLINE void usmp_conv_channels(const int8_t* cols, const int8_t* w, int32_t filter,
+                                    const int32_t* inside, const int32_t* multipliers,
+                                    const int8_t* shifts, int8_t* out, int8_t* out1, int32_t c,
+                                    const int32_t channels, const struct usmp_conv* p) {
+  const struct usmp_pair_out o =
+      usmp_pair_of(multipliers, shifts, c, channels, inside[c], inside[c + channels - 1], p);
+  int32_t acc[4] = {o.base[0], o.base[1], o.base[0], o.base[1]};
+  usmp_dot_2xc(cols, w + (ptrdiff_t)c * filter, filter, filter, channels, acc);
+  usmp_pair_store(acc, &o, channels, out + c, out1 ? out1 + c : NULL);
+}
+
 /* CONV_2D of a window of at most USMP_COLS taps, two output pixels by two output channels
  * a time: both pixels' windows copied into `cols` (an im2col of two pixels, stack), one
  * after the other as the channels' weights are, so that usmp_dot_2x2 takes both. */
@@ -755,14 +788,12 @@ static void usmp_conv_2x2(const int8_t* x, const int8_t* w, const void* bias,
       const int two = p->out_w - ox > 1;
       usmp_window(cols, x, oy, ox, p);
       usmp_window(cols + filter, x, oy, two ? ox + 1 : ox, p);
-      for (int32_t c = 0; c < out_c; c += 2) {
-        const int32_t channels = out_c - c < 2 ? 1 : 2;
-        const struct usmp_pair_out o = usmp_pair_of(multipliers, shifts, c, channels, inside[c],
-                                                    inside[c + channels - 1], p);
-        int32_t acc[4] = {o.base[0], o.base[1], o.base[0], o.base[1]};
-        usmp_dot_2x2(cols, w + (ptrdiff_t)c * filter, filter, filter, acc);
-        usmp_pair_store(acc, &o, channels, out + c, two ? out + out_c + c : NULL);
-      }
+      int8_t* out1 = two ? out + out_c : NULL;
+      int32_t c = 0;
+      for (; c + 2 <= out_c; c += 2)
+        usmp_conv_channels(cols, w, filter, inside, multipliers, shifts, out, out1, c, 2, p);
+      if (c < out_c)
+        usmp_conv_channels(cols, w, filter, inside, multipliers, shifts, out, out1, c, 1, p);
     }
   }
 }
