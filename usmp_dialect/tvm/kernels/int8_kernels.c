@@ -1098,20 +1098,44 @@ USMP_INLINE void usmp_depthwise_tap_x4(const int8_t* xt, const int8_t* wt, int16
   acc[3] = __smlatt(x_odd, w_odd, acc[3]);
 }
 
-/* usmp_depthwise_tap_x4 without the zero point (taken once, from the weights' sum). */
-USMP_INLINE void usmp_products_x4(const int8_t* xt, const int8_t* wt, int32_t acc[4]) {
-  const uint32_t xv = usmp_word(xt), wv = usmp_word(wt);
-  const int16x2_t x_even = __sxtb16((int8x4_t)xv), x_odd = usmp_odd(xv);
-  const int16x2_t w_even = __sxtb16((int8x4_t)wv), w_odd = usmp_odd(wv);
-  acc[0] = __smlabb(x_even, w_even, acc[0]);
-  acc[1] = __smlabb(x_odd, w_odd, acc[1]);
-  acc[2] = __smlatt(x_even, w_even, acc[2]);
-  acc[3] = __smlatt(x_odd, w_odd, acc[3]);
+/* One tap of usmp_depthwise_3x3_x4: X and W its input's and weights' addresses. */
+#define USMP_TAP_X4(X, W)                                                                  \
+  "ldr %[xv], " X "\n\tldr %[wv], " W "\n\tsxtb16 %[xe], %[xv]\n\tsxtb16 %[we], %[wv]\n\t"   \
+  "smlabb %[a0], %[xe], %[we], %[a0]\n\tsmlatt %[a2], %[xe], %[we], %[a2]\n\t"              \
+  "sxtb16 %[xv], %[xv], ror #8\n\tsxtb16 %[wv], %[wv], ror #8\n\t"                           \
+  "smlabb %[a1], %[xv], %[wv], %[a1]\n\tsmlatt %[a3], %[xv], %[wv], %[a3]\n\t"
+/* A row of three taps from input row pointer XP: the pointers step by channels. */
+#define USMP_ROW_X4(XP)                                                                    \
+  USMP_TAP_X4("[%[" XP "]]", "[%[w]]")                                                     \
+  USMP_TAP_X4("[%[" XP "], %[c]]", "[%[w], %[c]]")                                         \
+  "add %[" XP "], %[" XP "], %[c], lsl #1\n\tadd %[w], %[w], %[c], lsl #1\n\t"               \
+  USMP_TAP_X4("[%[" XP "]]", "[%[w]]") "add %[w], %[w], %[c]\n\t"
+
+/* A 3x3 depthwise window inside the input, four channels: the products of its taps,
+ * usmp_depthwise_tap_x4's without the zero point (taken once, from the weights' sum), added
+ * to acc; x0, x1 and x2 its rows' first taps, w its weights', `channels` apart. Written
+ * out: 10 instructions a tap and 9 to step (GCC 12 spilled the pointers, twice that). */
+USMP_INLINE void usmp_depthwise_3x3_x4(const int8_t* x0, const int8_t* x1, const int8_t* x2,
+                                       const int8_t* w, int32_t channels, int32_t acc[4]) {
+  int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+  uint32_t xv, wv, xe, we;
+  __asm(USMP_ROW_X4("x0") USMP_ROW_X4("x1") USMP_ROW_X4("x2")
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x0] "+r"(x0),
+          [x1] "+r"(x1), [x2] "+r"(x2), [w] "+r"(w), [xv] "=&r"(xv), [wv] "=&r"(wv),
+          [xe] "=&r"(xe), [we] "=&r"(we)
+        : [c] "r"(channels)
+        : "memory");
+  acc[0] = a0;
+  acc[1] = a1;
+  acc[2] = a2;
+  acc[3] = a3;
 }
+#undef USMP_ROW_X4
+#undef USMP_TAP_X4
 
 /* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every output pixel:
  * the channels' scales, bias and weights' sum taken once. A 3x3 window inside the input
- * is written out (usmp_products_x4, its zero point's share from the weights' sum); a
+ * is written out (usmp_depthwise_3x3_x4, its zero point's share from the weights' sum); a
  * window across the input's edge takes its taps inside (usmp_depthwise_tap_x4). Each input
  * row at its place in a rolling buffer (usmp_row_at). The channels done (a multiple of
  * four), the rest left to the caller. */
@@ -1157,11 +1181,7 @@ static int32_t usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* b
         if (rows3 && kw0 == 0 && kw1 == 3) {
           const ptrdiff_t at = (ptrdiff_t)left * channels;
           acc[0] = whole[0], acc[1] = whole[1], acc[2] = whole[2], acc[3] = whole[3];
-          for (int32_t t = 0; t < 3; ++t) {
-            usmp_products_x4(x0 + at + t * channels, wc + t * channels, acc);
-            usmp_products_x4(x1 + at + t * channels, wc + w_row + t * channels, acc);
-            usmp_products_x4(x2 + at + t * channels, wc + 2 * w_row + t * channels, acc);
-          }
+          usmp_depthwise_3x3_x4(x0 + at, x1 + at, x2 + at, wc, channels, acc);
         } else {
           acc[0] = base[0], acc[1] = base[1], acc[2] = base[2], acc[3] = base[3];
           for (int32_t r = kh0; r < kh1; ++r) {
