@@ -350,7 +350,8 @@ struct usmp_pair_out {
  * of them: its whole share, for a window inside the input or the zero point outside it. */
 static int32_t usmp_inside(const int8_t* w, const void* bias, int32_t c, int32_t depth,
                            const struct usmp_conv* p) {
-  return usmp_bias(bias, p->bias_bytes, c) - p->input_zp * usmp_sum(w + (ptrdiff_t)c * depth, depth);
+  const int32_t sum = usmp_sum(w + (ptrdiff_t)c * depth, depth);
+  return usmp_bias(bias, p->bias_bytes, c) - p->input_zp * sum;
 }
 
 /* Channels c and c + 1 (`channels` of them: 1 or 2; one channel is computed twice), their
@@ -740,6 +741,8 @@ static void usmp_window(int8_t* cols, const int8_t* x, int32_t oy, int32_t ox,
   const int32_t w_row = p->k_w * p->in_c, x_row = p->in_w * p->in_c;
   int32_t kw0, kw1;
   usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
+  if (kw0 > p->k_w) kw0 = p->k_w; /* a window wholly in the padding: no tap copied */
+  if (kw1 < kw0) kw1 = kw0;
   const int32_t before = kw0 * p->in_c, run = (kw1 - kw0) * p->in_c;
   const int32_t after = w_row - before - run;
   for (int32_t kh = 0; kh < p->k_h; ++kh, cols += w_row) {
@@ -749,8 +752,10 @@ static void usmp_window(int8_t* cols, const int8_t* x, int32_t oy, int32_t ox,
       continue;
     }
     if (before) memset(cols, p->input_zp, (size_t)before);
-    memcpy(cols + before, x + usmp_row_at(r, p->in_rows, x_row) + (ptrdiff_t)(x0 + kw0) * p->in_c,
-           (size_t)run);
+    if (run) {
+      const int8_t* taps = x + usmp_row_at(r, p->in_rows, x_row) + (ptrdiff_t)(x0 + kw0) * p->in_c;
+      memcpy(cols + before, taps, (size_t)run);
+    }
     if (after) memset(cols + before + run, p->input_zp, (size_t)after);
   }
 }
