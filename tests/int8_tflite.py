@@ -850,8 +850,8 @@ def int8_kernel_tflite(
                  `in_channels` and `filters` change the 4 and the 8)
     "pointwise": input int8[1,9,9,20] -> CONV_2D 1x1, 8 filters (81 pixels, 20 channels:
                  a matrix product with a tail of rows and of columns)
-    "depthwise": input int8[1,9,9,4] -> DEPTHWISE_CONV_2D 3x3, `depth_multiplier`
-                 (`in_channels` changes the 4)
+    "depthwise": input int8[1,9,9,4] -> DEPTHWISE_CONV_2D 3x3, `depth_multiplier` (and
+                 `in_channels`)
     "dense":     input int8[1,3,16] -> FULLY_CONNECTED 6 (`keep_num_dims`: [1,3,6], else
                  [3,6])
 

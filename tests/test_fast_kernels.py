@@ -149,14 +149,25 @@ def test_helium_gives_the_portable_bytes_on_the_m55(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_dsp_gives_the_portable_bytes_on_the_m4(tmp_path: Path) -> None:
     """On QEMU's Cortex-M4 (MPS2 AN386, `make qemu-m4`) the DSP kernels (SXTB16, SMLAD:
-    the matrix product two rows by two channels a time, its tail row dot products; SMLAxy:
-    the depthwise conv four channels a time, with windows cut by the padding) and the
-    portable ones give the same bytes, TFLM's."""
+    the matrix product and the conv's im2col of two pixels two rows by two channels a time,
+    a tail row, a channel left over, a window too wide for the im2col; SMLAxy: the depthwise
+    conv four channels a time, its 3x3 windows inside the input written out, windows cut by
+    the padding, a tail of channels; one input channel times 8 as a conv) and the portable
+    ones give the same bytes, TFLM's."""
     pytest.importorskip("tflite_micro")
     c_check.require_tools(qemu=True)
     from usmp_dialect.tvm.c.runner import M4_FLAGS
 
-    cases = {"pointwise": COVERED["pointwise"], "depthwise": COVERED["depthwise stride 2"]}
+    cases = {
+        "pointwise": COVERED["pointwise"],
+        "dense": COVERED["dense rows"],
+        "conv": COVERED["conv same"],
+        "conv5": _kernel(kind="conv", filters=5, stride=2, per_channel=False),
+        "wide": _kernel(kind="conv", in_channels=72, filters=5),
+        "depthwise": COVERED["depthwise stride 2"],
+        "depthwise6": _kernel(kind="depthwise", in_channels=6),
+        "channel": _kernel(kind="depthwise", in_channels=1, depth_multiplier=8),
+    }
     _assert_fast_path_is_portable(tmp_path, cases, M4_FLAGS, "m4")
 
 
