@@ -68,7 +68,7 @@ from tvm.script.ir_builder import tirx as T
 from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
 from usmp_dialect.tvm.model_files.int8_unweighted_kernels import OPAQUE
 from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
-from usmp_dialect.tvm.model_files.tflite_operators import flex_options
+from usmp_dialect.tvm.model_files.tflite_options import flex_options
 from usmp_dialect.tvm.model_files.tflite_tensors import tensor_shape
 from usmp_dialect.tvm.relax.temporaries import SIGNAL_KERNEL_ATTR
 
