@@ -121,7 +121,8 @@ def test_uncovered_operator_keeps_tvm_loops(tmp_path: Path, model: Callable[[], 
 @pytest.mark.slow
 def test_helium_gives_the_portable_bytes_on_the_m55(tmp_path: Path) -> None:
     """On QEMU's Cortex-M55 the Helium kernels (padding, stride 2, a channel tail; a conv's
-    window copied into its im2col, or too wide for it) and the portable ones
+    window copied into its im2col, or too wide for it; a depthwise's window rows copied
+    padded) and the portable ones
     (`-DUSMP_KERNELS_PORTABLE`) give the same bytes, TFLM's."""
     pytest.importorskip("tflite_micro")
     c_check.require_tools(qemu=True)
@@ -131,6 +132,10 @@ def test_helium_gives_the_portable_bytes_on_the_m55(tmp_path: Path) -> None:
         "conv6": _kernel(kind="conv", filters=6, stride=2, per_channel=False),
         "wide": _kernel(kind="conv", in_channels=72, filters=5),
         "depthwise": _kernel(kind="depthwise"),
+        # 16 channels a chunk on zero-point-padded window rows: 9 pixels a row (two fours
+        # and one), and stride 2 (its windows' offsets not constants).
+        "padded": _kernel(kind="depthwise", in_channels=32, activation=1),
+        "padded2": _kernel(kind="depthwise", in_channels=16, stride=2),
         "multiplier": COVERED["depthwise multiplier 4"],
         "dense": COVERED["dense rows"],
         "pointwise": COVERED["pointwise"],

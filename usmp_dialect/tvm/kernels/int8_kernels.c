@@ -21,7 +21,11 @@
 #define USMP_KERNEL static __attribute__((unused))
 #define USMP_INLINE static inline __attribute__((always_inline))
 #define USMP_NOINLINE static __attribute__((noinline))
+/* A kernel that another calls too, kept out of it: inlined in usmp_conv_s8, the matrix
+ * product's loop lost registers (person_detect +7%). */
+#define USMP_KERNEL_NOINLINE static __attribute__((unused, noinline))
 #else
+#define USMP_KERNEL_NOINLINE static
 #define USMP_NOINLINE static
 #define USMP_KERNEL static
 #define USMP_INLINE static inline
@@ -132,16 +136,27 @@ static void usmp_channel_scale(const int32_t* multipliers, const int8_t* shifts,
 }
 
 #if defined(USMP_HELIUM)
-/* The same requantization on four lanes, each its own multiplier and shift. */
-/* TFLM's MultiplyByQuantizedMultiplier on four lanes, each its own multiplier and shift. */
-static int32x4_t usmp_multiply_x4(int32x4_t acc, int32x4_t multiplier, int32x4_t shift) {
-  int32x4_t zero = vdupq_n_s32(0);
-  int32x4_t left = vminq_s32(vmaxq_s32(shift, zero), vdupq_n_s32(31));
-  int32x4_t right = vminq_s32(shift, zero); /* -right, the shift VRSHL rounds by */
+/* A shift of TFLM's multiplier as its left shift and VRSHL's (-right) rounding shift. */
+static void usmp_shifts_x4(int32x4_t shift, int32x4_t* left, int32x4_t* right) {
+  const int32x4_t zero = vdupq_n_s32(0);
+  *left = vminq_s32(vmaxq_s32(shift, zero), vdupq_n_s32(31));
+  *right = vminq_s32(shift, zero);
+}
+
+/* TFLM's MultiplyByQuantizedMultiplier on four lanes, each its own multiplier and shift
+ * (split by usmp_shifts_x4). */
+static int32x4_t usmp_multiply_lr_x4(int32x4_t acc, int32x4_t multiplier, int32x4_t left,
+                                     int32x4_t right) {
   int32x4_t high = vqrdmulhq_s32(vshlq_s32(acc, left), multiplier);
   /* -1 where high < 0 and right > 0: then VRSHL's half up is TFLM's half away from 0. */
   int32x4_t below = vshrq_n_s32(vandq_s32(high, right), 31);
   return vrshlq_s32(vqaddq_s32(high, below), right);
+}
+
+static int32x4_t usmp_multiply_x4(int32x4_t acc, int32x4_t multiplier, int32x4_t shift) {
+  int32x4_t left, right;
+  usmp_shifts_x4(shift, &left, &right);
+  return usmp_multiply_lr_x4(acc, multiplier, left, right);
 }
 
 /* That, plus the output's zero point, clamped to the activation's range. */
@@ -149,6 +164,29 @@ static int32x4_t usmp_requantize_x4(int32x4_t acc, int32x4_t multiplier, int32x4
                                     const struct usmp_conv* p) {
   int32x4_t value = vqaddq_n_s32(usmp_multiply_x4(acc, multiplier, shift), p->output_zp);
   return vminq_s32(vmaxq_s32(value, vdupq_n_s32(p->act_min)), vdupq_n_s32(p->act_max));
+}
+
+/* The requantized outputs of a block of pixels: the shifts split and the output's zero
+ * point and range taken once for every vector of the block. */
+struct usmp_requant_x4 {
+  int32x4_t multiplier, left, right, low, high;
+  int32_t output_zp;
+};
+
+static struct usmp_requant_x4 usmp_requant_x4(int32x4_t multiplier, int32x4_t shift,
+                                              const struct usmp_conv* p) {
+  struct usmp_requant_x4 q;
+  q.multiplier = multiplier;
+  usmp_shifts_x4(shift, &q.left, &q.right);
+  q.low = vdupq_n_s32(p->act_min);
+  q.high = vdupq_n_s32(p->act_max);
+  q.output_zp = p->output_zp;
+  return q;
+}
+
+static int32x4_t usmp_requantize_q_x4(int32x4_t acc, const struct usmp_requant_x4* q) {
+  const int32x4_t value = usmp_multiply_lr_x4(acc, q->multiplier, q->left, q->right);
+  return vminq_s32(vmaxq_s32(vqaddq_n_s32(value, q->output_zp), q->low), q->high);
 }
 
 static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
@@ -447,13 +485,13 @@ static int32_t usmp_matmul_rows_x4(const int8_t* x, const int8_t* weights, int8_
   const int32_t blocks = depth >> 4, tail = depth & 15;
   const mve_pred16_t last = vctp8q((uint32_t)tail);
   int32_t row = 0;
-  for (; row + 4 <= rows; row += 4, x += 4 * depth, y += 4 * units) {
+  for (; row + 4 <= rows; row += 4, y += 4 * units) {
     const int8_t* x0 = x;
     const int8_t* x1 = x0 + depth;
     const int8_t* x2 = x1 + depth;
     const int8_t* x3 = x2 + depth;
     const int8_t* wk = weights;
-    int32_t a0 = base, a1 = base, a2 = base, a3 = base;
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
     for (int32_t b = blocks; b > 0; --b) {
       int8x16_t wv = vldrbq_s8(wk);
       wk += 16;
@@ -473,8 +511,11 @@ static int32_t usmp_matmul_rows_x4(const int8_t* x, const int8_t* weights, int8_
       a2 = vmladavaq_p_s8(a2, vldrbq_z_s8(x2, last), wv, last);
       a3 = vmladavaq_p_s8(a3, vldrbq_z_s8(x3, last), wv, last);
     }
-    /* usmp_requantize_x4 with one multiplier and shift, as scalars. */
-    int32x4_t value = vqrdmulhq_n_s32(vshlq_r_s32(usmp_lanes(a0, a1, a2, a3), left), multiplier);
+    x = x3 + tail; /* the next four rows' first (x3 stepped over its whole blocks) */
+    /* usmp_requantize_x4 with one multiplier and shift, as scalars; the base added to the
+     * four sums at once. */
+    int32x4_t value = vaddq_n_s32(usmp_lanes(a0, a1, a2, a3), base);
+    value = vqrdmulhq_n_s32(vshlq_r_s32(value, left), multiplier);
     if (right) value = vqaddq_s32(value, vshrq_n_s32(value, 31));
     value = vqaddq_n_s32(vrshlq_n_s32(value, right), output_zp);
     vstrbq_scatter_offset_s32(y, offsets, vminq_s32(vmaxq_s32(value, low), high));
@@ -485,7 +526,7 @@ static int32_t usmp_matmul_rows_x4(const int8_t* x, const int8_t* weights, int8_
 
 /* y[rows][units] = x[rows][depth] . w[units][depth]: FULLY_CONNECTED, and a 1x1 CONV_2D
  * of stride 1 without padding (rows = pixels). */
-USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bias,
+USMP_KERNEL_NOINLINE void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bias,
                            const int32_t* multipliers, const int8_t* shifts, int8_t* y,
                            int32_t rows, int32_t depth, int32_t units,
                            const struct usmp_conv* p) {
@@ -603,10 +644,12 @@ static void usmp_fill(int8_t* dst, int8_t value, int32_t n) {
   for (int32_t k = 0; k < n; k += 16) vstrbq_p_s8(dst + k, v, vctp8q((uint32_t)(n - k)));
 }
 
+/* n bytes of src at dst: whole blocks of 16 unpredicated, then the rest. */
 static void usmp_copy(int8_t* dst, const int8_t* src, int32_t n) {
-  for (int32_t k = 0; k < n; k += 16) {
-    const mve_pred16_t part = vctp8q((uint32_t)(n - k));
-    vstrbq_p_s8(dst + k, vldrbq_z_s8(src + k, part), part);
+  for (; n >= 16; n -= 16, dst += 16, src += 16) vstrbq_s8(dst, vldrbq_s8(src));
+  if (n > 0) {
+    const mve_pred16_t part = vctp8q((uint32_t)n);
+    vstrbq_p_s8(dst, vldrbq_z_s8(src, part), part);
   }
 }
 
@@ -973,12 +1016,13 @@ USMP_NOINLINE int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int3
 
 /* Four output pixels of a row (their windows `next` bytes apart, whole) of four channels:
  * one load of the weights for the four, each pixel's products plus `inside` requantized
- * and stored at `out` a pixel (`channels` bytes) apart. */
+ * and stored at `out` a pixel (`out_c` bytes) apart. */
 USMP_NOINLINE void usmp_pixels4_x4(const int8_t* x, const int8_t* w, int32_t rows, int32_t cols,
                                    int32_t x_row, int32_t w_row, int32_t channels, int32_t next,
-                                   int8_t* out, int32x4_t inside, int32x4_t multiplier,
-                                   int32x4_t shift, mve_pred16_t lanes,
+                                   int8_t* out, int32_t out_c, int32x4_t inside,
+                                   int32x4_t multiplier, int32x4_t shift, mve_pred16_t lanes,
                                    const struct usmp_conv* p) {
+  const struct usmp_requant_x4 q = usmp_requant_x4(multiplier, shift, p);
   int32x4_t a0 = inside, a1 = inside, a2 = inside, a3 = inside;
   for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
     const int8_t* xt = x;
@@ -991,10 +1035,10 @@ USMP_NOINLINE void usmp_pixels4_x4(const int8_t* x, const int8_t* w, int32_t row
       a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(xt + 3 * next), wv));
     }
   }
-  vstrbq_p_s32(out, usmp_requantize_x4(a0, multiplier, shift, p), lanes);
-  vstrbq_p_s32(out + channels, usmp_requantize_x4(a1, multiplier, shift, p), lanes);
-  vstrbq_p_s32(out + 2 * channels, usmp_requantize_x4(a2, multiplier, shift, p), lanes);
-  vstrbq_p_s32(out + 3 * channels, usmp_requantize_x4(a3, multiplier, shift, p), lanes);
+  vstrbq_p_s32(out, usmp_requantize_q_x4(a0, &q), lanes);
+  vstrbq_p_s32(out + out_c, usmp_requantize_q_x4(a1, &q), lanes);
+  vstrbq_p_s32(out + 2 * out_c, usmp_requantize_q_x4(a2, &q), lanes);
+  vstrbq_p_s32(out + 3 * out_c, usmp_requantize_q_x4(a3, &q), lanes);
 }
 
 /* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every pixel of the
@@ -1057,7 +1101,7 @@ USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const 
         } else if (full && rows == p->k_h && cols == p->k_w && ox + 3 < p->out_w &&
                    x0 + 3 * p->stride_w + p->k_w <= p->in_w) {
           usmp_pixels4_x4(xs, ws, rows, cols, x_row, w_row, channels, p->stride_w * channels,
-                          out, inside, multiplier, shift, lanes, p);
+                          out, channels, inside, multiplier, shift, lanes, p);
           ox += 3;
           out += 3 * channels;
           continue;
@@ -1080,6 +1124,127 @@ USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const 
         } else
           acc = vaddq_s32(b, usmp_taps_p_x4(xs, ws, rows, cols, x_row, w_row, channels, zp, lanes));
         vstrbq_p_s32(out, usmp_requantize_x4(acc, multiplier, shift, p), lanes);
+      }
+    }
+  }
+}
+
+/* The bound of usmp_depthwise_padded_x4's stack: a chunk of 16 channels' weights and the
+ * window rows of an output row, padded. */
+#define USMP_PADDED 1024
+#define USMP_CHUNK 16
+
+/* The columns of a padded row of usmp_depthwise_padded_x4: every output pixel's window. */
+static int32_t usmp_padded_width(const struct usmp_conv* p) {
+  return (p->out_w - 1) * p->stride_w + p->k_w;
+}
+
+/* Whether usmp_depthwise_padded_x4 takes `p`: channels in chunks of 16, and a chunk's
+ * weights and padded window rows within USMP_PADDED bytes (a narrow image, whose edge
+ * windows are most of its windows). */
+static int usmp_padded_fits(const struct usmp_conv* p) {
+  const int32_t bytes = p->k_h * (p->k_w + usmp_padded_width(p)) * USMP_CHUNK;
+  return p->in_c % USMP_CHUNK == 0 && bytes <= USMP_PADDED;
+}
+
+/* One output row of four channels of usmp_depthwise_padded_x4: windows of `rows` x `cols`
+ * taps `next` bytes apart in its padded rows `x` (`row` bytes apart), the chunk's weights
+ * at `w`; four pixels a load of a weight, then one a time. Inlined
+ * with constant `cols` and `next` (then every tap's offset is an immediate). */
+USMP_INLINE void usmp_padded_row_x4(const int8_t* x, const int8_t* w, int8_t* out, int32_t rows,
+                                    int32_t cols, int32_t row, int32_t next, int32x4_t inside,
+                                    int32x4_t multiplier, int32x4_t shift, int32_t out_c,
+                                    const struct usmp_conv* p) {
+  const int32_t out_w = p->out_w, w_row = cols * USMP_CHUNK;
+  const struct usmp_requant_x4 q = usmp_requant_x4(multiplier, shift, p);
+  int32_t ox = 0;
+  for (; ox + 4 <= out_w; ox += 4, x += 4 * next, out += 4 * out_c) {
+    int32x4_t a0 = inside, a1 = inside, a2 = inside, a3 = inside;
+    const int8_t* xr = x;
+    const int8_t* wr = w;
+    for (int32_t r = 0; r < rows; ++r, xr += row, wr += w_row) {
+      for (int32_t t = 0; t < cols; ++t) {
+        const int32x4_t wv = vldrbq_s32(wr + t * USMP_CHUNK);
+        const int8_t* xt = xr + t * USMP_CHUNK;
+        a0 = vaddq_s32(a0, vmulq_s32(vldrbq_s32(xt), wv));
+        a1 = vaddq_s32(a1, vmulq_s32(vldrbq_s32(xt + next), wv));
+        a2 = vaddq_s32(a2, vmulq_s32(vldrbq_s32(xt + 2 * next), wv));
+        a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(xt + 3 * next), wv));
+      }
+    }
+    vstrbq_s32(out, usmp_requantize_q_x4(a0, &q));
+    vstrbq_s32(out + out_c, usmp_requantize_q_x4(a1, &q));
+    vstrbq_s32(out + 2 * out_c, usmp_requantize_q_x4(a2, &q));
+    vstrbq_s32(out + 3 * out_c, usmp_requantize_q_x4(a3, &q));
+  }
+  for (; ox < out_w; ++ox, x += next, out += out_c) {
+    int32x4_t acc = inside;
+    const int8_t* xr = x;
+    const int8_t* wr = w;
+    for (int32_t r = 0; r < rows; ++r, xr += row, wr += w_row)
+      for (int32_t t = 0; t < cols; ++t)
+        acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(xr + t * USMP_CHUNK),
+                                       vldrbq_s32(wr + t * USMP_CHUNK)));
+    vstrbq_s32(out, usmp_requantize_q_x4(acc, &q));
+  }
+}
+
+/* DEPTHWISE_CONV_2D of depth multiplier 1 on a copy of its input, 16 channels a time: an
+ * output row's window rows copied into `rows`, padded with the input's zero point (as
+ * usmp_conv_cols_x4's im2col), so that every window is whole and its sum less the zero
+ * point's share of the whole filter (no edge case: four pixels a weight load wherever
+ * the row has four); the chunk's weights copied once, its constants taken once. */
+USMP_NOINLINE void usmp_depthwise_padded_x4(const int8_t* x, const int8_t* w, const void* bias,
+                                            const int32_t* multipliers, const int8_t* shifts,
+                                            int8_t* y, const struct usmp_conv* params) {
+  const struct usmp_conv copy = *params; /* not reread after each store through y */
+  const struct usmp_conv* p = &copy;
+  int8_t buffer[USMP_PADDED];
+  const int32_t channels = p->in_c, taps = p->k_h * p->k_w, width = usmp_padded_width(p);
+  const int32_t row = width * USMP_CHUNK, next = p->stride_w * USMP_CHUNK;
+  const int32_t used = width - p->pad_left < p->in_w ? width - p->pad_left : p->in_w;
+  const int32_t x_row = p->in_w * channels, y_row = p->out_w * channels;
+  const int8_t zp = (int8_t)p->input_zp;
+  const mve_pred16_t lanes = vctp32q(4); /* the bias's */
+  int8_t* weights = buffer;
+  int8_t* rows = buffer + taps * USMP_CHUNK;
+  int32_t begin, end;
+  usmp_row_range(p, &begin, &end);
+  for (int32_t c = 0; c < channels; c += USMP_CHUNK) {
+    for (int32_t t = 0; t < taps; ++t)
+      vstrbq_s8(weights + t * USMP_CHUNK, vldrbq_s8(w + (ptrdiff_t)t * channels + c));
+    int32x4_t inside[USMP_CHUNK / 4], multiplier[USMP_CHUNK / 4], shift[USMP_CHUNK / 4];
+    for (int32_t g = 0; g < USMP_CHUNK / 4; ++g) {
+      int32x4_t sum = vdupq_n_s32(0);
+      for (int32_t t = 0; t < taps; ++t)
+        sum = vaddq_s32(sum, vldrbq_s32(weights + t * USMP_CHUNK + 4 * g));
+      const int32x4_t b = usmp_bias_x4(bias, p->bias_bytes, c + 4 * g, lanes);
+      inside[g] = vsubq_s32(b, vmulq_n_s32(sum, p->input_zp));
+      usmp_scale_x4(multipliers, shifts, c + 4 * g, lanes, p, &multiplier[g], &shift[g]);
+    }
+    for (int32_t oy = begin; oy < end; ++oy) {
+      const int32_t y0 = oy * p->stride_h - p->pad_top;
+      for (int32_t kh = 0; kh < p->k_h; ++kh) {
+        int8_t* dst = rows + kh * row;
+        if (y0 + kh < 0 || y0 + kh >= p->in_h) {
+          usmp_fill(dst, zp, row);
+          continue;
+        }
+        const int8_t* src = x + usmp_row_at(y0 + kh, p->in_rows, x_row) + c;
+        usmp_fill(dst, zp, p->pad_left * USMP_CHUNK);
+        dst += p->pad_left * USMP_CHUNK;
+        for (int32_t i = 0; i < used; ++i, dst += USMP_CHUNK, src += channels)
+          vstrbq_s8(dst, vldrbq_s8(src));
+        usmp_fill(dst, zp, (width - p->pad_left - used) * USMP_CHUNK);
+      }
+      int8_t* out = y + usmp_row_at(oy, p->out_rows, y_row) + c;
+      for (int32_t g = 0; g < USMP_CHUNK / 4; ++g) {
+        if (p->k_w == 3 && p->stride_w == 1) /* the usual: its taps' offsets constants */
+          usmp_padded_row_x4(rows + 4 * g, weights + 4 * g, out + 4 * g, p->k_h, 3, row,
+                             USMP_CHUNK, inside[g], multiplier[g], shift[g], channels, p);
+        else
+          usmp_padded_row_x4(rows + 4 * g, weights + 4 * g, out + 4 * g, p->k_h, p->k_w, row,
+                             next, inside[g], multiplier[g], shift[g], channels, p);
       }
     }
   }
@@ -1259,6 +1424,10 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
                               const struct usmp_conv* p) {
   const int32_t in_c = p->in_c, out_c = p->out_c, m = p->out_c / p->in_c;
 #if defined(USMP_HELIUM)
+  if (m == 1 && usmp_padded_fits(p)) {
+    usmp_depthwise_padded_x4(x, w, bias, multipliers, shifts, y, p);
+    return;
+  }
   if (m == 1) {
     if (p->in_rows < p->in_h) /* two copies, as usmp_conv_s8's */
       usmp_depthwise_rows_x4(x, w, bias, multipliers, shifts, y, p, 1);
@@ -1323,10 +1492,45 @@ struct usmp_add {
   int32_t multiplier, shift, output_zp, act_min, act_max;
 };
 
+#if defined(USMP_HELIUM)
+/* usmp_multiply_lr_x4 by a multiplier and a shift that are scalars, the shift no left
+ * one (VQRDMULH and VRSHL by a register; the rounding's -1 where it shifts right). */
+USMP_INLINE int32x4_t usmp_multiply_right_x4(int32x4_t acc, int32_t multiplier, int32_t shift) {
+  const int32x4_t high = vqrdmulhq_n_s32(acc, multiplier);
+  return shift < 0 ? vrshlq_n_s32(vqaddq_s32(high, vshrq_n_s32(high, 31)), shift) : high;
+}
+
+/* usmp_add_s8 of the whole groups of four elements where none of its three scales shifts
+ * left (as TFLite's converter writes an ADD): its multipliers and shifts scalars beside
+ * the vectors, an input less its zero point and times 2^20 one multiply-add (VMLAS:
+ * x * 2^20 + -zp * 2^20). The elements done (none where a scale shifts left). */
+static int32_t usmp_add_right_x4(const int8_t* a, const int8_t* b, int8_t* y,
+                                 const struct usmp_add* p) {
+  if (p->a_shift > 0 || p->b_shift > 0 || p->shift > 0) return 0;
+  const int32x4_t unit = vdupq_n_s32(1 << 20);
+  const int32_t a_offset = -p->a_zp * (1 << 20), b_offset = -p->b_zp * (1 << 20);
+  const int32_t a_multiplier = p->a_multiplier, a_shift = p->a_shift;
+  const int32_t b_multiplier = p->b_multiplier, b_shift = p->b_shift;
+  const int32_t multiplier = p->multiplier, shift = p->shift, output_zp = p->output_zp;
+  const int32x4_t low = vdupq_n_s32(p->act_min), high = vdupq_n_s32(p->act_max);
+  const int32_t whole = p->size & ~3;
+  for (int32_t i = 0; i < whole; i += 4) {
+    const int32x4_t va = usmp_multiply_right_x4(
+        vmlasq_n_s32(vldrbq_s32(a + i), unit, a_offset), a_multiplier, a_shift);
+    const int32x4_t vb = usmp_multiply_right_x4(
+        vmlasq_n_s32(vldrbq_s32(b + i), unit, b_offset), b_multiplier, b_shift);
+    const int32x4_t sum = usmp_multiply_right_x4(vaddq_s32(va, vb), multiplier, shift);
+    vstrbq_s32(y + i, vminq_s32(vmaxq_s32(vqaddq_n_s32(sum, output_zp), low), high));
+  }
+  return whole;
+}
+#endif
+
 USMP_KERNEL void usmp_add_s8(const int8_t* a, const int8_t* b, int8_t* y,
                              const struct usmp_add* p) {
   int32_t i = 0;
 #if defined(USMP_HELIUM)
+  i = usmp_add_right_x4(a, b, y, p);
   const int32x4_t a_multiplier = vdupq_n_s32(p->a_multiplier), a_shift = vdupq_n_s32(p->a_shift);
   const int32x4_t b_multiplier = vdupq_n_s32(p->b_multiplier), b_shift = vdupq_n_s32(p->b_shift);
   const int32x4_t multiplier = vdupq_n_s32(p->multiplier), shift = vdupq_n_s32(p->shift);
