@@ -275,7 +275,13 @@ def _computed_buffers(
     """The buffer each nest computes and its loop over that buffer's rows, in order."""
     computed: list[tuple[SSAValue, tir.ForOp]] = []
     for nest in nests:
-        written = {op.buffer for op in nest.walk() if isinstance(op, tir.StoreOp)}
+        # A buffer the nest allocates is scratch of one iteration (TVM's accumulator of
+        # one output element): it must lie inside the loop over rows, checked below.
+        written = {
+            op.buffer
+            for op in nest.walk()
+            if isinstance(op, tir.StoreOp) and not nest.is_ancestor(op.buffer.owner)
+        }
         if len(written) != 1:
             return f"writes {len(written)} buffers in one loop nest, not one"
         (buffer,) = written
