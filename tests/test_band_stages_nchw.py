@@ -45,8 +45,10 @@ def _runs(
     output = [p.name for p in tir_mod["main"].params][-1]
     for banded in (False, True):
         module = import_module(tir_mod)
+        plan = module.clone()  # the plan as the report reads it: before the lowerings
+        plan_pools(plan, plan_pools_pipeline(lower=False, workspace_io=True, band_stages=banded))
+        report = plan_report(plan)
         plan_pools(module, plan_pools_pipeline(workspace_io=True, band_stages=banded))
-        report = plan_report(module)
         state = {b["pool"] for b in report["buffers"] if b["io"] == IOKind.STATE}
         workspace = sum(p["size"] for p in report["pools"] if p["name"] not in state)
         results = run_module(emit_module(module), arguments, target)
