@@ -198,7 +198,7 @@ def _operands(
     for view in (output, input):
         if not _is_image(view.buffer):
             name = view.buffer_name.data if view.buffer_name else "?"
-            return f"'{name}' is not an image (a 4-d tensor of one image, NHWC or NCHW)"
+            return f"'{name}' is not one image (NHWC or NCHW)"
         if any(not isinstance(u.operation, tir.LoadOp | tir.StoreOp) for u in view.buffer.uses):
             return "passes a tensor on to another call"
     return input, output
@@ -303,7 +303,7 @@ def _computed_buffers(
         if loop is None and not any(lp.is_ancestor(op) for _, lp in computed):
             return "allocates a buffer outside its loop over rows, which rows may share"
         if loop is not None and not _is_image(op.buffer):
-            return f"'{_name(op.buffer)}' is not an image (a 4-d tensor of one image)"
+            return f"'{_name(op.buffer)}' is not one image (NHWC or NCHW)"
     return computed
 
 
