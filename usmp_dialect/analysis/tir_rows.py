@@ -287,6 +287,8 @@ def _computed_buffers(
         (buffer,) = written
         if any(buffer is b for b, _ in computed):
             return f"writes '{_name(buffer)}' in two loop nests"
+        if not _is_image(buffer):
+            return f"'{_name(buffer)}' is not one image (NHWC or NCHW)"
         loop = _row_loop(buffer, dim, buffer is output)
         if isinstance(loop, str):
             return loop
@@ -299,11 +301,9 @@ def _computed_buffers(
     for op in function.walk():
         if not isinstance(op, tir.AllocBufferOp):
             continue
-        loop = next((lp for b, lp in computed if b is op.buffer), None)
-        if loop is None and not any(lp.is_ancestor(op) for _, lp in computed):
+        inside = any(b is op.buffer or lp.is_ancestor(op) for b, lp in computed)
+        if not inside:
             return "allocates a buffer outside its loop over rows, which rows may share"
-        if loop is not None and not _is_image(op.buffer):
-            return f"'{_name(op.buffer)}' is not one image (NHWC or NCHW)"
     return computed
 
 
@@ -316,7 +316,9 @@ def _row_loop(buffer: SSAValue, dim: int, is_output: bool) -> tir.ForOp | str:
     if loop is None:
         return "writes its output at a row other than its loop's (a global operator)"
     if _constant(loop.min) != 0 or _constant(loop.extent) != rows or loop.step is not None:
-        return GLOBAL_OUTPUT if is_output else f"computes '{_name(buffer)}' over no loop on its rows"
+        if is_output:
+            return GLOBAL_OUTPUT
+        return f"computes '{_name(buffer)}' over no loop on its rows"
     for use in buffer.uses:
         access = use.operation
         if not isinstance(access, tir.LoadOp | tir.StoreOp):

@@ -371,7 +371,8 @@ class _StageRewriter:
             Rewriter.insert_op(band, InsertPoint.before(old.owner))
             bands[old] = band.buffer
         at = InsertPoint.before(_first_argument_op(chain[0].op))
-        heights = [max(step[k][1] - step[k][0] for step in stage.plan.steps) for k in range(len(chain))]
+        steps = stage.plan.steps
+        heights = [max(step[k][1] - step[k][0] for step in steps) for k in range(len(chain))]
         for step in stage.plan.steps:
             for k, (begin, end) in enumerate(step):
                 if end > begin:
@@ -495,9 +496,7 @@ def copy_rows(function: tir.PrimFuncOp, access: RowAccess) -> int:
 
 def _view(param: SSAValue) -> SSAValue:
     """The buffer a function declares over its pointer param `param`."""
-    return next(
-        u.operation.buffer for u in param.uses if isinstance(u.operation, tir.DeclBufferOp)
-    )
+    return next(u.operation.buffer for u in param.uses if isinstance(u.operation, tir.DeclBufferOp))
 
 
 def _rows_held(nest: RowNest, dim: int, height: int) -> int:
