@@ -9,7 +9,8 @@ Models: the `.tflite`/`.onnx` files given (`.onnx` by the name `tools/model_path
 knows, e.g. `inception-v1-onnx`; by default the files the issue names where they are on
 this machine: `person_detect.tflite` and `vww_96_int8.tflite` of
 /work/shared/benchmarks/models, MLPerf Tiny's `pretrainedResnet_quant.tflite` from
-~/.cache/usmp-bench/models or a mirror of mlcommons/tiny, and the ONNX zoo's
+~/.cache/usmp-bench/models or a mirror of mlcommons/tiny, its keyword spotter
+`kws_ref_model.tflite` where it is in ~/.cache/usmp-bench/models, and the ONNX zoo's
 `inception-v1-onnx` and `squeezenet-onnx` from the test extras), and the model zoo's
 ResNet-18 and U-Net (`examples/models`, at the sizes BENCHMARKS.md's "Models" uses;
 `--no-zoo` leaves them out).
@@ -86,6 +87,9 @@ def default_models(directory: Path) -> list[str]:
             resnet.write_bytes(shown.stdout)
     if resnet.exists():
         found.append(str(resnet))
+    kws = BENCH_CACHE / "kws_ref_model.tflite"
+    if kws.exists():
+        found.append(str(kws))
     return found + list(ONNX_MODELS)
 
 

@@ -60,8 +60,9 @@ def plan_pools_pipeline(
     that dies at its operator where the operator provably computes so
     (`tir-in-place-results`: on by default); `band_stages` runs chains of row operators
     band by band, their intermediates in rolling buffers of a few rows (`tir-band-stages`:
-    on by default; every row computed once, by the same code, so the outputs are the
-    unbanded ones and the multiply-accumulates too). For a
+    on by default, where it lowers the bytes live at once as `in_place` leaves them;
+    every row computed once, by the same code, so the outputs are the unbanded ones and
+    the multiply-accumulates too). For a
     benchmark `instance` (a `.csv`, read as usmp allocations alone), only the pools'
     assignment and the plan: the passes that read TIR or memrefs, and the lowerings back
     to them, would find nothing to do, and loading them costs a small plan's run 0.06 s."""
@@ -78,7 +79,8 @@ def plan_pools_pipeline(
     passes += ["tir-io-to-allocations"] if workspace_io else []
     passes += ["tir-reorder-for-memory"] if reorder else []
     # Bands before in-place results: a result sharing its input's bytes ends a band chain.
-    passes += ["tir-band-stages"] if band_stages else []
+    bands = "tir-band-stages" if in_place else "tir-band-stages{in-place=false}"
+    passes += [bands] if band_stages else []
     passes += ["tir-in-place-results"] if in_place else []
     passes += [
         "memref-to-usmp",

@@ -159,3 +159,119 @@ def test_recomputing_the_mobilenet_stage_costs_its_halo_rows():
     # last 4): 59 of 48, as many depthwise rows (the pointwise is 1x1), and the 3x3
     # depthwise reads 7 rows of the conv a band (6 and 5 at the ends).
     assert recomputed_rows(chain[:4], 2) == (6 + 10 * 7 + 5, 11 * 5 + 4, 11 * 5 + 4, 24)
+
+
+def _conv(name: str, rows: int, row_bytes: int, stride: int = 1) -> RowOperator:
+    """A 3x3 convolution (padded) of `rows` output rows reading `row_bytes` a row."""
+    return RowOperator(name, rows, row_bytes, rows * stride, row_bytes, stride, -1, 1)
+
+
+def _residual_block(shares: bool) -> Program:
+    """MLPerf Tiny's ResNet's block: x -> conv1 -> a -> conv2 -> b, then y = ADD(b, x).
+    Buffers 0 x, 1 a, 2 b, 3 y, 8 rows of 32 bytes each. Unbanded, conv2's step holds
+    x, a and b (768 bytes), and the ADD's x, b and y, or x and b where y is written over
+    b, which dies there (`tir-in-place-results`)."""
+    chain = (_conv("conv1", 8, 32), _conv("conv2", 8, 32))
+    live = (frozenset({0, 1}), frozenset({0, 1, 2}), frozenset({0, 2, 3}))
+    return Program(live, (256,) * 4, (chain,), ((0, 1),), ((1, 2),), ((2, 2, 3),) if shares else ())
+
+
+def test_residual_block_is_banded_where_its_add_writes_over_a_dying_operand():
+    program = _residual_block(shares=True)
+    assert program.peak_bytes([]) == 768
+    (stage,) = choose_stages(program)
+    assert (stage.first, stage.last) == (0, 1)
+    # x, b and a's rolling buffer of 3 rows at the convolutions; x and b at the ADD.
+    assert program.step_bytes([stage]) == [512 + 96, 512 + 96, 512]
+    # Without the ADD's share, its step keeps the peak: bands would gain no byte.
+    unshared = _residual_block(shares=False)
+    assert unshared.peak_bytes([]) == unshared.peak_bytes([stage]) == 768
+    assert choose_stages(unshared) == []
+
+
+def test_keyword_spotter_is_left_unbanded():
+    """MLPerf Tiny's keyword spotter as the pass reads it: a 10x4 convolution, stride 2,
+    of the 49x10 input, then four depthwise and pointwise pairs whose tensors (25x5x64)
+    are all one size, then the pooling: each of the chain's steps but the first holds an
+    input and an output of 8,000 bytes. A stage leaves fewer steps at that peak, but its
+    input, output and rolling buffers (their rows growing with each 3x3 window's lag) are
+    never fewer bytes: nothing is banded."""
+    conv = RowOperator("conv", 25, 320, 49, 10, 2, -4, 5)
+    depthwise = _conv("depthwise", 25, 320)
+    pointwise = RowOperator("pointwise", 25, 320, 25, 320, 1, 0, 0)
+    chain = (conv, *(depthwise, pointwise) * 4)
+    sizes = (490, *(8000,) * 9, 64)
+    live = tuple(frozenset({k, k + 1}) for k in range(10))
+    program = Program(live, sizes, (chain,), (tuple(range(9)),), (tuple(range(1, 10)),))
+    assert program.peak_bytes([]) == 16000
+    whole = Stage(0, 0, 8, schedule(chain, 1))
+    assert program.peak_bytes([whole]) == 16490
+    assert choose_stages(program) == []
+
+
+@st.composite
+def programs(draw: st.DrawFn) -> Program:
+    """A chain of row operators between a producer of its input and an ADD of its output
+    with a skip buffer: each row 1 to 4 bytes; an elementwise operator (stride 1, one
+    row a row, as many bytes) or the ADD may write over its dying input. Buffers: 0 the
+    chain's input, k + 1 operator k's output, then the skip buffer, the ADD's output and
+    a buffer live at the producer's step alone."""
+    rows = draw(st.integers(2, 12))
+    row_bytes = draw(st.integers(1, 4))
+    chain = []
+    for k in range(draw(st.integers(2, 4))):
+        elementwise = draw(st.booleans())
+        stride = 1 if elementwise else draw(st.sampled_from([1, 2]))
+        window = 1 if elementwise else draw(st.integers(1, 3))
+        out_bytes = row_bytes if elementwise else draw(st.integers(1, 4))
+        out_rows = -(-rows // stride)
+        low = -(window // 2)
+        chain.append(
+            RowOperator(
+                f"op{k}", out_rows, out_bytes, rows, row_bytes, stride, low, low + window - 1
+            )
+        )
+        rows, row_bytes = out_rows, out_bytes
+    n = len(chain)
+    sizes = [chain[0].input_rows * chain[0].input_row_bytes]
+    sizes += [op.rows * op.row_bytes for op in chain]
+    skip, add, other = n + 1, n + 2, n + 3
+    sizes += [draw(st.integers(0, 64)), sizes[n], draw(st.integers(0, 96))]
+    # Step 0 makes buffer 0; operator k runs at step k + 1; the ADD at step n + 1.
+    live = [frozenset({0, skip, other})]
+    live += [frozenset({k, k + 1, skip}) for k in range(n)]
+    live += [frozenset({n, skip, add})]
+    shares = [
+        (k + 1, k, k + 1)
+        for k, op in enumerate(chain)
+        if k > 0
+        and op.stride == 1
+        and op.low == op.high == 0
+        and op.row_bytes == op.input_row_bytes
+        and draw(st.booleans())
+    ]
+    if draw(st.booleans()):
+        shares.append((n + 1, n, add))
+    return Program(
+        tuple(live),
+        tuple(sizes),
+        (tuple(chain),),
+        (tuple(range(1, n + 1)),),
+        (tuple(range(1, n + 1)),),
+        tuple(shares),
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(programs())
+def test_chosen_stages_always_lower_the_modelled_peak(program):
+    """Whatever the chooser bands lowers the peak (bytes live at once, results written
+    over dying inputs) below the unbanded one, and each stage it keeps is needed for
+    that: never bands for fewer steps at an unchanged peak."""
+    stages = choose_stages(program)
+    if not stages:
+        return
+    peak = program.peak_bytes(stages)
+    assert peak < program.peak_bytes([])
+    for stage in stages:
+        assert program.peak_bytes([s for s in stages if s is not stage]) > peak

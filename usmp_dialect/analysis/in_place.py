@@ -20,6 +20,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr
 from xdsl.ir import Operation, SSAValue
 
+from usmp_dialect.analysis.tir_liveness import io_mark
 from usmp_dialect.analysis.tir_params import param_views
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
@@ -146,3 +147,27 @@ def elementwise_pairs(function: tir.PrimFuncOp) -> list[tuple[int, int]]:
             if i != j and x is not None and _computes_in_place(function, x, y, order):
                 pairs.append((i, j))
     return pairs
+
+
+def result_pairs(function: tir.PrimFuncOp) -> list[tuple[int, int]]:
+    """The `(input, output)` param pairs `function` computes in place: those it declares
+    in `usmp.in_place`, else those its TIR proves."""
+    if IN_PLACE_ATTR in function.attributes:
+        return in_place_pairs(function)
+    return elementwise_pairs(function)
+
+
+def can_share(x: tir.AllocBufferOp, y: tir.AllocBufferOp) -> bool:
+    """Whether allocation `y` may take allocation `x`'s bytes: both the entry's own (not
+    its inputs, outputs or state, whose bytes the application owns), of one element type
+    and scope, `y` no larger than `x`."""
+    xt, yt = x.buffer.type, y.buffer.type
+    assert isinstance(xt, tir.BufferType) and isinstance(yt, tir.BufferType)
+    return (
+        x is not y
+        and io_mark(x) is None
+        and io_mark(y) is None
+        and xt.element_type == yt.element_type
+        and xt.scope == yt.scope
+        and yt.size_in_bytes() <= xt.size_in_bytes()
+    )

@@ -120,13 +120,18 @@ class Stage:
 class Program:
     """What the chooser sees of a program: `live[s]`, the buffers (indices into `sizes`)
     live at step `s`; the chains of row operators, each operator `k` of chain `c` running
-    at step `steps[c][k]` and writing buffer `outputs[c][k]`."""
+    at step `steps[c][k]` and writing buffer `outputs[c][k]`; `shares`, in step order,
+    each `(step, x, y)`: the operator at `step` writes buffer `y` over buffer `x`, which
+    dies there (the pair `tir-in-place-results`, which runs after the bands, takes), so
+    `y`'s bytes are `x`'s. Banding a share's step undoes it: the stage's calls
+    interleave, so `x` no longer dies where `y` is born."""
 
     live: tuple[frozenset[int], ...]
     sizes: tuple[int, ...]
     chains: tuple[tuple[RowOperator, ...], ...]
     steps: tuple[tuple[int, ...], ...]
     outputs: tuple[tuple[int, ...], ...]
+    shares: tuple[tuple[int, int, int], ...] = ()
 
     def band_bytes(self, stage: Stage) -> int:
         """The bytes a stage's rolling buffers hold."""
@@ -135,31 +140,34 @@ class Program:
             op.row_bytes * rows for op, rows in zip(operators, stage.plan.buffer_rows, strict=True)
         )
 
-    @cached_property
-    def unbanded_bytes(self) -> tuple[int, ...]:
-        """The bytes live at each step with nothing banded."""
-        return tuple(sum(self.sizes[b] for b in buffers) for buffers in self.live)
-
     def steps_of(self, stage: Stage) -> tuple[int, ...]:
         """The program's steps a stage's operators run at."""
         return self.steps[stage.chain][stage.first : stage.last + 1]
 
-    def stage_bytes(self, stage: Stage) -> int:
-        """The bytes live at each of a banded stage's steps: its steps run interleaved, so
-        everything live at any of them is live at all of them, but its intermediates (the
-        outputs of all its operators but the last) are its rolling buffers. An
-        intermediate is used by two calls of the stage alone, so it is live at no other
-        step: a stage's banding changes the bytes at its own steps only."""
-        removed = {self.outputs[stage.chain][k] for k in range(stage.first, stage.last)}
-        union = frozenset().union(*(self.live[t] for t in self.steps_of(stage))) - removed
-        return sum(self.sizes[b] for b in union) + self.band_bytes(stage)
+    def stage_bytes(self, stage: Stage, banded: frozenset[int] = frozenset()) -> int:
+        """The bytes live at each of a banded stage's steps, the steps `banded` (other
+        stages') banded too: its steps run interleaved, so everything live at any of them
+        is live at all of them, but its intermediates (the outputs of all its operators
+        but the last) are its rolling buffers. An intermediate is used by two calls of
+        the stage alone, so it is live at no other step."""
+        undone = self._undone(banded | frozenset(self.steps_of(stage)))
+        key = (stage.chain, stage.first, stage.last, stage.plan.band_height, undone)
+        if key not in self._stage_levels:
+            owner = self._owners(undone)
+            removed = {self.outputs[stage.chain][k] for k in range(stage.first, stage.last)}
+            union = {owner.get(b, b) for t in self.steps_of(stage) for b in self.live[t]}
+            self._stage_levels[key] = sum(self.sizes[b] for b in union - removed) + self.band_bytes(
+                stage
+            )
+        return self._stage_levels[key]
 
     def step_bytes(self, stages: Sequence[Stage]) -> list[int]:
         """The bytes live at each of the program's steps, with `stages` (disjoint)
         banded."""
-        totals = list(self.unbanded_bytes)
+        banded = frozenset(t for stage in stages for t in self.steps_of(stage))
+        totals = list(self._levels(self._undone(banded)))
         for stage in stages:
-            level = self.stage_bytes(stage)
+            level = self.stage_bytes(stage, banded)
             for t in self.steps_of(stage):
                 totals[t] = level
         return totals
@@ -168,60 +176,99 @@ class Program:
         """The largest sum of live bytes over the program's steps, with `stages` banded."""
         return max(self.step_bytes(stages), default=0)
 
+    @cached_property
+    def _stage_levels(self) -> dict[tuple, int]:
+        return {}
+
+    @cached_property
+    def _step_levels(self) -> dict[frozenset[int], tuple[int, ...]]:
+        return {}
+
+    def _undone(self, banded: frozenset[int]) -> frozenset[int]:
+        """The shares (indices) that banding the steps `banded` undoes."""
+        return frozenset(i for i, share in enumerate(self.shares) if share[0] in banded)
+
+    def _owners(self, undone: frozenset[int]) -> dict[int, int]:
+        """Each buffer written over another, with the buffer whose bytes it takes (the
+        first of a run of shares), but by the shares `undone`."""
+        owner: dict[int, int] = {}
+        for i, (_, x, y) in enumerate(self.shares):
+            if i not in undone:
+                owner[y] = owner.get(x, x)
+        return owner
+
+    def _levels(self, undone: frozenset[int]) -> tuple[int, ...]:
+        """The bytes live at each step, nothing banded, but the shares `undone`."""
+        if undone not in self._step_levels:
+            owner = self._owners(undone)
+            self._step_levels[undone] = tuple(
+                sum(self.sizes[b] for b in {owner.get(b, b) for b in buffers})
+                for buffers in self.live
+            )
+        return self._step_levels[undone]
+
 
 def choose_stages(program: Program, band_heights: Sequence[int] | None = None) -> list[Stage]:
-    """Disjoint stages (two operators or more) that lower the program's peak, chosen
-    greedily: each round adds the stage (in place of those it overlaps) that lowers most
-    the peak, then the number of steps at the peak (several steps may share it, each
-    needing a stage of its own), ties broken by the fewest operators, then the fewest
-    calls; until none lowers them (fewer steps at the same peak bytes leave more results
-    to write over a dying input: MLPerf Tiny's ResNet gains so with `tir-in-place-results`).
-    `band_heights`: the heights to try (default: each height that gives another number of
-    steps). A round tries only the stages that could lower the peak: those running at a
-    step at the peak, or in place of a stage that does; a program whose peak is at no
-    chain's operator costs no band schedule at all."""
-    chosen: list[tuple[Stage, int]] = []  # each stage with the bytes at its steps
-    totals = list(program.unbanded_bytes)
-    best = _at_peak(totals)
-    tried: dict[tuple[int, int, int, int], tuple[Stage, int]] = {}
+    """Disjoint stages (two operators or more) that lower the program's peak, the bytes
+    live at once as `tir-in-place-results` leaves them; none where no set of stages
+    lowers it (bands cost index arithmetic and calls on the device: for nothing then).
+    Chosen greedily: each round adds the stage (in place of those it overlaps) that lowers
+    most the peak, then the number of steps at the peak (several steps may share it,
+    each needing a stage of its own before it drops), ties broken by the fewest
+    operators, then the fewest calls; until none lowers them. The stages the lower peak
+    does not need are then dropped (one that only took a step off a peak that later
+    rounds lowered anyway). `band_heights`: the heights to try (default: each height that
+    gives another number of steps). A round tries only the stages that could lower the
+    peak: those running at a step at the peak, or in place of a stage that does; a
+    program whose peak is at no chain's operator costs no band schedule at all."""
+    chosen: list[Stage] = []
+    unbanded = program.peak_bytes([])
+    best = _at_peak(program.step_bytes([]))
+    schedules: dict[tuple[int, int, int, int], Stage] = {}
     while True:
+        totals = program.step_bytes(chosen)
         at_peak = {t for t, total in enumerate(totals) if total == best[0]}
-        candidate: tuple[tuple[int, int, int, int], list[tuple[Stage, int]]] | None = None
+        candidate: tuple[tuple[int, int, int, int], list[Stage]] | None = None
         for chain, first, last in _spans(program):
-            kept = [c for c in chosen if not _overlaps(c[0], chain, first, last)]
+            kept = [c for c in chosen if not _overlaps(c, chain, first, last)]
             steps = program.steps[chain][first : last + 1]
             if at_peak.isdisjoint(steps) and len(kept) == len(chosen):
                 continue
             operators = program.chains[chain][first : last + 1]
             for height in _heights(operators[-1].rows, band_heights):
-                if (chain, first, last, height) not in tried:
-                    stage = Stage(chain, first, last, schedule(operators, height))
-                    tried[chain, first, last, height] = (stage, program.stage_bytes(stage))
-                stages = [*kept, tried[chain, first, last, height]]
-                peak = _at_peak(_with_levels(program, stages))
+                if (chain, first, last, height) not in schedules:
+                    schedules[chain, first, last, height] = Stage(
+                        chain, first, last, schedule(operators, height)
+                    )
+                stages = [*kept, schedules[chain, first, last, height]]
+                peak = _at_peak(program.step_bytes(stages))
                 if not peak < best:
                     continue
                 key = (
                     *peak,
-                    sum(s.last - s.first for s, _ in stages),
-                    sum(s.plan.calls() for s, _ in stages),
+                    sum(s.last - s.first for s in stages),
+                    sum(s.plan.calls() for s in stages),
                 )
                 if candidate is None or key < candidate[0]:
                     candidate = (key, stages)
         if candidate is None:
-            return sorted((s for s, _ in chosen), key=lambda s: (s.chain, s.first))
+            break
         chosen = candidate[1]
-        best = candidate[0][:2]
-        totals = _with_levels(program, chosen)
+        best = (candidate[0][0], candidate[0][1])
+    if best[0] >= unbanded:
+        return []
+    return sorted(_needed(program, chosen), key=lambda s: (s.chain, s.first))
 
 
-def _with_levels(program: Program, stages: Sequence[tuple[Stage, int]]) -> list[int]:
-    """`program.step_bytes` of the stages, each given with the bytes at its steps."""
-    totals = list(program.unbanded_bytes)
-    for stage, level in stages:
-        for t in program.steps_of(stage):
-            totals[t] = level
-    return totals
+def _needed(program: Program, stages: list[Stage]) -> list[Stage]:
+    """`stages` but those whose dropping leaves their peak as it is, tried the most calls
+    first."""
+    peak = program.peak_bytes(stages)
+    for stage in sorted(stages, key=lambda s: -s.plan.calls()):
+        fewer = [s for s in stages if s is not stage]
+        if program.peak_bytes(fewer) <= peak:
+            stages = fewer
+    return stages
 
 
 def _spans(program: Program) -> Iterator[tuple[int, int, int]]:

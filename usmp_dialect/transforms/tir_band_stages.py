@@ -6,8 +6,12 @@ a convolution, depthwise convolution, pooling or elementwise operator whose outp
 each read a window of its input's rows) whose input is the output of the call just before
 it, used by nothing else, continues that call's chain. `planning/bands.py` chooses the
 stages of the chains and their band heights that lower the program's peak most (the
-bytes live at once, the bound the planner reaches on a chain). Each chosen stage is then
-rewritten in place:
+bytes live at once, the bound the planner reaches on a chain), counted as
+`tir-in-place-results`, which runs next in `--plan-pools`, leaves them (a result written
+over an input that dies at its operator takes no bytes of its own; `in-place=false`
+counts each apart); where no stage lowers that peak, nothing is banded (bands cost index
+arithmetic and calls on the device) and each chain's operators are recorded as "no
+gain". Each chosen stage is then rewritten in place:
 
 - each operator the stage calls gets a copy (`<name>_band`, one per buffer shape) with two
   more params, `row_begin` and `row_end`, the output rows its loop now runs over; its
@@ -47,6 +51,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from usmp_dialect.analysis.in_place import can_share, result_pairs
 from usmp_dialect.analysis.tir_entry import module_calls, prim_funcs
 from usmp_dialect.analysis.tir_params import constant_params
 from usmp_dialect.analysis.tir_rows import RowAccess, RowNest, buffer_type, row_accesses
@@ -114,6 +119,10 @@ class TirBandStages(ModulePass):
     budget: int | float = 1.3
     """The most multiply-accumulates a banded program may do, relative to the unbanded
     one. Kept halo rows make every stage 1.0x, so any budget of at least 1.0 is met."""
+    in_place: bool = True
+    """Count the bytes as `tir-in-place-results` (which `--plan-pools` runs after this
+    pass, unless `--no-in-place`) leaves them: a result written over an input that dies
+    at its operator takes no bytes of its own."""
 
     def __post_init__(self):
         if self.band_height < 0:
@@ -133,7 +142,7 @@ class TirBandStages(ModulePass):
         if program is None:
             return
         functions, entry = program
-        calls, model = _read_program(entry, functions)
+        calls, model = _read_program(entry, functions, self.in_place)
         self._check_band_height(calls, entry)
         heights = [self.band_height] if self.band_height else None
         stages = choose_stages(model, heights)
@@ -149,7 +158,7 @@ class TirBandStages(ModulePass):
                 "peak": IntegerAttr(model.peak_bytes([]), i64),
                 "banded_peak": IntegerAttr(model.peak_bytes(stages), i64),
                 "stages": ArrayAttr(records),
-                "unbanded": DictionaryAttr(_reasons(calls)),
+                "unbanded": DictionaryAttr(_reasons(calls, model, stages)),
             }
         )
 
@@ -172,11 +181,11 @@ def band_program(module: ModuleOp, entry: str = "") -> Program | None:
     """What the chooser sees of `module`'s entry, as `tir-band-stages` reads it where it
     runs (after `tir-io-to-allocations`); None for a module without TIR."""
     program = tir_program_before_lowering(module, entry, TirBandStages.name)
-    return None if program is None else _read_program(program[1], program[0])[1]
+    return None if program is None else _read_program(program[1], program[0], True)[1]
 
 
 def _read_program(
-    entry: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]
+    entry: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp], in_place: bool
 ) -> tuple[list[_Call], Program]:
     calls = _entry_calls(entry, functions)
     constants = constant_params(entry)
@@ -191,7 +200,7 @@ def _read_program(
         call.options = () if isinstance(options, str) else tuple(options)
         call.access = options if isinstance(options, str) else options[0]
     chains = [c for linked in _chains(calls) for c in _along_one_dim(linked, calls)]
-    return calls, _program(calls, chains)
+    return calls, _program(calls, chains, in_place)
 
 
 def _chains(calls: Sequence[_Call]) -> list[list[int]]:
@@ -261,7 +270,7 @@ def _nothing_between(first: tir.CallOp, second: tir.CallOp) -> bool:
     return op is second
 
 
-def _program(calls: Sequence[_Call], chains: Sequence[Sequence[int]]) -> Program:
+def _program(calls: Sequence[_Call], chains: Sequence[Sequence[int]], in_place: bool) -> Program:
     buffers: list[SSAValue] = []
     first: dict[SSAValue, int] = {}
     last: dict[SSAValue, int] = {}
@@ -312,7 +321,49 @@ def _program(calls: Sequence[_Call], chains: Sequence[Sequence[int]]) -> Program
             )
             for chain in chains
         ),
+        _shares(calls, index, first, last) if in_place else (),
     )
+
+
+def _shares(
+    calls: Sequence[_Call],
+    index: dict[SSAValue, int],
+    first: dict[SSAValue, int],
+    last: dict[SSAValue, int],
+) -> tuple[tuple[int, int, int], ...]:
+    """The program's `(step, x, y)` where `tir-in-place-results` writes buffer `y` over
+    buffer `x` (by its rules: the callee computes the pair in place, `x` dies at the call
+    and `y` is born there, neither passed twice, `can_share`), unbanded. A buffer written
+    over `x` extends `x`'s bytes to its own last call."""
+    pairs: dict[str, list[tuple[int, int]]] = {}
+    owner: dict[SSAValue, SSAValue] = {}
+    ends: dict[SSAValue, int] = dict(last)
+    shares = []
+    for step, call in enumerate(calls):
+        name = call.callee.sym_name.data
+        if name not in pairs:
+            pairs[name] = result_pairs(call.callee)
+        for i, j in pairs[name]:
+            x, y = call.buffers[i], call.buffers[j]
+            if x is None or y is None or x not in index or y not in index:
+                continue
+            root = owner.get(x, x)
+            others = {
+                owner.get(b, b)
+                for k, b in enumerate(call.buffers)
+                if k not in (i, j) and b is not None
+            }
+            if (
+                ends[root] == step
+                and first[y] == step
+                and not others & {root, y}
+                and can_share(root.owner, y.owner)  # type: ignore[arg-type]
+            ):
+                owner[y] = root
+                ends[root] = last[y]
+                shares.append((step, index[x], index[y]))
+                break
+    return tuple(shares)
 
 
 def _record(stage: Stage, chain: Sequence[_Call], model: Program) -> DictionaryAttr:
@@ -336,11 +387,25 @@ def _record(stage: Stage, chain: Sequence[_Call], model: Program) -> DictionaryA
     )
 
 
-def _reasons(calls: Sequence[_Call]) -> dict[str, Attribute]:
+NO_GAIN = "no gain: no band of its chain lowers the bytes live at once"
+"""Why an operator of a chain is not banded when it could be."""
+
+
+def _reasons(
+    calls: Sequence[_Call], model: Program, stages: Sequence[Stage]
+) -> dict[str, Attribute]:
+    """Why each operator not banded is not: one that is no row operator, and one of a
+    chain that no chosen stage takes (each named once, the first reason its calls
+    give)."""
+    banded = {calls[t].callee.sym_name.data for stage in stages for t in model.steps_of(stage)}
+    chained = {t for steps in model.steps for t in steps}
     reasons: dict[str, Attribute] = {}
-    for call in calls:
+    for step, call in enumerate(calls):
+        name = call.callee.sym_name.data
         if isinstance(call.access, str):
-            reasons.setdefault(call.callee.sym_name.data, StringAttr(call.access))
+            reasons.setdefault(name, StringAttr(call.access))
+        elif step in chained and name not in banded:
+            reasons.setdefault(name, StringAttr(NO_GAIN))
     return reasons
 
 

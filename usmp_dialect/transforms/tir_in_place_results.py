@@ -38,8 +38,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from usmp_dialect.analysis.entry_calls import statement_call
-from usmp_dialect.analysis.in_place import elementwise_pairs, in_place_pairs
-from usmp_dialect.analysis.tir_liveness import aliases, io_mark
+from usmp_dialect.analysis.in_place import can_share, elementwise_pairs, in_place_pairs
+from usmp_dialect.analysis.tir_liveness import aliases
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import IN_PLACE_ATTR, IN_PLACE_RESULTS_ATTR, InPlaceResultsAttr
 from usmp_dialect.lowering.allocations_to_usmp import (
@@ -79,19 +79,6 @@ def _accesses(
         for use in alias.uses
         if not isinstance(use.operation, _NAMING_OPS)
     ]
-
-
-def _can_share(x: tir.AllocBufferOp, y: tir.AllocBufferOp) -> bool:
-    xt, yt = x.buffer.type, y.buffer.type
-    assert isinstance(xt, tir.BufferType) and isinstance(yt, tir.BufferType)
-    return (
-        x is not y
-        and io_mark(x) is None
-        and io_mark(y) is None
-        and xt.element_type == yt.element_type
-        and xt.scope == yt.scope
-        and yt.size_in_bytes() <= xt.size_in_bytes()
-    )
 
 
 def _share(x: tir.AllocBufferOp, y: tir.AllocBufferOp, block: Block) -> None:
@@ -148,7 +135,7 @@ class TirInPlaceResults(ModulePass):
     ) -> tuple[tir.AllocBufferOp, tir.AllocBufferOp] | None:
         owner = _owners(block)
         x, y = owner.get(args[i]), owner.get(args[j])
-        if x is None or y is None or not _can_share(x, y):
+        if x is None or y is None or not can_share(x, y):
             return None
         if any(owner.get(a) in (x, y) for k, a in enumerate(args) if k not in (i, j)):
             return None

@@ -1,17 +1,20 @@
 // tir-band-stages: x -> @copy -> a -> @copy -> b -> @down (stride 2) -> d -> @total.
-// a and b (32 bytes each) are live at once; banded a row of d at a time, each becomes a
+// a and b (32 bytes each) are live at once (b written over a, as tir-in-place-results
+// would, the peak is b and d: 48 bytes); banded a row of d at a time, each becomes a
 // rolling buffer of 2 rows (row r at r & 1) and the three calls become 4 steps of 3 calls
 // over constant rows. @total reads every row of d for each of its rows: not banded, and
 // the entry says why. The planner then places the band buffers like any other.
 // RUN: usmp-opt %s -p tir-band-stages | filecheck %s
-// RUN: usmp-opt %s -p 'tir-band-stages{band-height=4}' | filecheck %s --check-prefix=HEIGHT
+// RUN: usmp-opt %s -p 'tir-band-stages{band-height=4 in-place=false}' | filecheck %s --check-prefix=HEIGHT
+// RUN: usmp-opt %s -p 'tir-band-stages{band-height=4}' | filecheck %s --check-prefix=NOGAIN
 // RUN: usmp-opt %s --plan-pools -t usmp-report | filecheck %s --check-prefix=PLAN
 // RUN: usmp-opt %s --plan-pools --band-stages -t usmp-report | filecheck %s --check-prefix=PLAN
 // RUN: usmp-opt %s --plan-pools --no-band-stages -t usmp-report | filecheck %s --check-prefix=OFF
+// RUN: usmp-opt %s --plan-pools --no-in-place -t usmp-report | filecheck %s --check-prefix=APART
 // RUN: usmp-opt %s --plan-pools | usmp-opt --plan-pools | filecheck %s --check-prefix=AGAIN
 // RUN: %exit-code usmp-opt %s --plan-pools --band-stages --no-band-stages 2>&1 | filecheck %s --check-prefix=BOTH
 // RUN: usmp-opt %s --plan-pools -t usmp-html | filecheck %s --check-prefix=HTML
-// HTML: <pre class="bands">banded (tir-band-stages): 64 -&gt; 32 bytes live at once
+// HTML: <pre class="bands">banded (tir-band-stages): 48 -&gt; 32 bytes live at once
 
 // CHECK:      tir.prim_func @copy_band2(%in_ptr: !tir.ptr<i8> {tir.name = "in_ptr"}, %out_ptr: !tir.ptr<i8> {tir.name = "out_ptr"}, %row_begin: i32 {tir.name = "row_begin"}, %row_end: i32 {tir.name = "row_end"})
 // CHECK-NEXT:   %in = tir.decl_buffer "in" %in_ptr : !tir.ptr<i8> -> !tir.buffer<1x2x1x4xi8>
@@ -40,20 +43,28 @@
 // CHECK-NOT:  tir.prim_func @copy(
 // CHECK-NOT:  tir.prim_func @down(
 // CHECK:      tir.prim_func @total(
-// CHECK:      tir.prim_func @main({{.*}}usmp.bands = {peak = 64 : i64, banded_peak = 32 : i64, stages = [{operators = ["copy", "copy", "down"], band_height = 1 : i64, steps = 4 : i64, calls = 12 : i64, buffers = {a_band = 2 : i64, b_band = 2 : i64}, band_bytes = 16 : i64, macs = "1.0x (halo rows kept, none recomputed)"}], unbanded = {total = "writes its output at a row other than its loop's (a global operator)"}}}
+// CHECK:      tir.prim_func @main({{.*}}usmp.bands = {peak = 48 : i64, banded_peak = 32 : i64, stages = [{operators = ["copy", "copy", "down"], band_height = 1 : i64, steps = 4 : i64, calls = 12 : i64, buffers = {a_band = 2 : i64, b_band = 2 : i64}, band_bytes = 16 : i64, macs = "1.0x (halo rows kept, none recomputed)"}], unbanded = {total = "writes its output at a row other than its loop's (a global operator)"}}}
 // CHECK-NEXT:   %a_band = tir.alloc_buffer "a_band" : !tir.buffer<1x2x1x4xi8>
 // CHECK-NEXT:   %b_band = tir.alloc_buffer "b_band" : !tir.buffer<1x2x1x4xi8>
 // CHECK-NEXT:   %d = tir.alloc_buffer "d" : !tir.buffer<1x4x1x4xi8>
 // CHECK-COUNT-4: tir.call @copy_band(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!tir.ptr<i8>, !tir.ptr<i8>, i32, i32) -> ()
 // CHECK:      tir.call @total(
 
-// A band height asked for: one stage of two steps of 4 rows, a's buffer of 4 rows.
+// A band height asked for, the bytes counted without in-place results: one stage of two
+// steps of 4 rows, a's buffer of 4 rows.
 // HEIGHT: usmp.bands = {peak = 64 : i64, banded_peak = 48 : i64, stages = [{operators = ["copy", "copy"], band_height = 4 : i64, steps = 2 : i64, calls = 4 : i64, buffers = {a_band = 4 : i64}
+// With them (as --plan-pools runs it), b takes a's bytes (a dies where the second copy
+// writes b): 48 bytes unbanded, and no band of 4 rows lowers that. Nothing is banded and
+// the record says why.
+// NOGAIN: usmp.bands = {peak = 48 : i64, banded_peak = 48 : i64, stages = [], unbanded = {copy = "no gain: no band of its chain lowers the bytes live at once", down = "no gain: no band of its chain lowers the bytes live at once", total = "writes its output at a row other than its loop's (a global operator)"}}
+// NOGAIN-NOT: tir.call @copy_band
 
 // PLAN:      global_workspace    40        32  1.250x
 // PLAN:      a_band  global_workspace
 // PLAN:      b_band  global_workspace
-// PLAN:      banded (tir-band-stages): 64 -> 32 bytes live at once
+// Without in-place results (--no-in-place), b takes bytes of its own: 64 unbanded.
+// APART:     banded (tir-band-stages): 64 -> 32 bytes live at once
+// PLAN:      banded (tir-band-stages): 48 -> 32 bytes live at once
 // PLAN-NEXT:   stage 1: copy -> copy -> down: band height 1, 4 steps, 12 calls, multiply-accumulates 1.0x (halo rows kept, none recomputed); rolling buffers (16 bytes): a_band 2 rows, b_band 2 rows
 // PLAN-NEXT:   not banded: total: writes its output at a row other than its loop's (a global operator)
 
