@@ -850,7 +850,8 @@ def int8_kernel_tflite(
                  `in_channels` and `filters` change the 4 and the 8)
     "pointwise": input int8[1,9,9,20] -> CONV_2D 1x1, 8 filters (81 pixels, 20 channels:
                  a matrix product with a tail of rows and of columns)
-    "depthwise": input int8[1,9,9,4] -> DEPTHWISE_CONV_2D 3x3, `depth_multiplier`
+    "depthwise": input int8[1,9,9,4] -> DEPTHWISE_CONV_2D 3x3, `depth_multiplier` (and
+                 `in_channels`)
     "dense":     input int8[1,3,16] -> FULLY_CONNECTED 6 (`keep_num_dims`: [1,3,6], else
                  [3,6])
 
@@ -870,7 +871,8 @@ def int8_kernel_tflite(
     elif kind == "pointwise":
         in_shape, weights = [1, 9, 9, 20], rng.standard_normal((8, 1, 1, 20)) / 6
     else:
-        in_shape, weights = [1, 9, 9, 4], rng.standard_normal((1, 3, 3, 4 * depth_multiplier)) / 3
+        in_shape = [1, 9, 9, in_channels]
+        weights = rng.standard_normal((1, 3, 3, in_channels * depth_multiplier)) / 3
     channel_axis = 3 if kind == "depthwise" else 0
     channels = weights.shape[channel_axis]
     moved = np.moveaxis(weights, channel_axis, 0).reshape(channels, -1)

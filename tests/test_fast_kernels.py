@@ -121,7 +121,8 @@ def test_uncovered_operator_keeps_tvm_loops(tmp_path: Path, model: Callable[[], 
 @pytest.mark.slow
 def test_helium_gives_the_portable_bytes_on_the_m55(tmp_path: Path) -> None:
     """On QEMU's Cortex-M55 the Helium kernels (padding, stride 2, a channel tail; a conv's
-    window copied into its im2col, or too wide for it) and the portable ones
+    window copied into its im2col, or too wide for it; a depthwise's window rows copied
+    padded) and the portable ones
     (`-DUSMP_KERNELS_PORTABLE`) give the same bytes, TFLM's."""
     pytest.importorskip("tflite_micro")
     c_check.require_tools(qemu=True)
@@ -131,6 +132,10 @@ def test_helium_gives_the_portable_bytes_on_the_m55(tmp_path: Path) -> None:
         "conv6": _kernel(kind="conv", filters=6, stride=2, per_channel=False),
         "wide": _kernel(kind="conv", in_channels=72, filters=5),
         "depthwise": _kernel(kind="depthwise"),
+        # 16 channels a chunk on zero-point-padded window rows: 9 pixels a row (two fours
+        # and one), and stride 2 (its windows' offsets not constants).
+        "padded": _kernel(kind="depthwise", in_channels=32, activation=1),
+        "padded2": _kernel(kind="depthwise", in_channels=16, stride=2),
         "multiplier": COVERED["depthwise multiplier 4"],
         "dense": COVERED["dense rows"],
         "pointwise": COVERED["pointwise"],
@@ -144,14 +149,25 @@ def test_helium_gives_the_portable_bytes_on_the_m55(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_dsp_gives_the_portable_bytes_on_the_m4(tmp_path: Path) -> None:
     """On QEMU's Cortex-M4 (MPS2 AN386, `make qemu-m4`) the DSP kernels (SXTB16, SMLAD:
-    the matrix product two rows by two channels a time, its tail row dot products; SMLAxy:
-    the depthwise conv four channels a time, with windows cut by the padding) and the
-    portable ones give the same bytes, TFLM's."""
+    the matrix product and the conv's im2col of two pixels two rows by two channels a time,
+    a tail row, a channel left over, a window too wide for the im2col; SMLAxy: the depthwise
+    conv four channels a time, its 3x3 windows inside the input written out, windows cut by
+    the padding, a tail of channels; one input channel times 8 as a conv) and the portable
+    ones give the same bytes, TFLM's."""
     pytest.importorskip("tflite_micro")
     c_check.require_tools(qemu=True)
     from usmp_dialect.tvm.c.runner import M4_FLAGS
 
-    cases = {"pointwise": COVERED["pointwise"], "depthwise": COVERED["depthwise stride 2"]}
+    cases = {
+        "pointwise": COVERED["pointwise"],
+        "dense": COVERED["dense rows"],
+        "conv": COVERED["conv same"],
+        "conv5": _kernel(kind="conv", filters=5, stride=2, per_channel=False),
+        "wide": _kernel(kind="conv", in_channels=72, filters=5),
+        "depthwise": COVERED["depthwise stride 2"],
+        "depthwise6": _kernel(kind="depthwise", in_channels=6),
+        "channel": _kernel(kind="depthwise", in_channels=1, depth_multiplier=8),
+    }
     _assert_fast_path_is_portable(tmp_path, cases, M4_FLAGS, "m4")
 
 

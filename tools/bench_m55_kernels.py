@@ -272,8 +272,10 @@ def main() -> None:
         f"plugin (runs of {REPEATS} + 1 less 1, over {REPEATS}). Portable C: the same "
         "library compiled with `-DUSMP_KERNELS_PORTABLE`. Code: `.text` bytes of `model.c`'s "
         "object (the operators, the kernels and the entry). Workspace pool: bytes; the "
-        "kernels need no workspace in the pools (the Helium convolution's im2col of one "
-        "pixel is at most 1,152 bytes of stack). TFLM's bytes: the output equals the "
+        "kernels need no workspace in the pools (the convolution's im2col is stack: at most "
+        "1,152 bytes for one pixel with Helium, 1,792 bytes for two with the DSP; the Helium "
+        "depthwise's padded rows at most 1,024). "
+        "TFLM's bytes: the output equals the "
         "`tflite-micro` wheel's interpreter's on one random input, on this machine and on "
         "the board in each build.",
     ]

@@ -21,7 +21,11 @@
 #define USMP_KERNEL static __attribute__((unused))
 #define USMP_INLINE static inline __attribute__((always_inline))
 #define USMP_NOINLINE static __attribute__((noinline))
+/* A kernel that another calls too, kept out of it: inlined in usmp_conv_s8, the matrix
+ * product's loop lost registers (person_detect +7%). */
+#define USMP_KERNEL_NOINLINE static __attribute__((unused, noinline))
 #else
+#define USMP_KERNEL_NOINLINE static
 #define USMP_NOINLINE static
 #define USMP_KERNEL static
 #define USMP_INLINE static inline
@@ -84,22 +88,36 @@ static void usmp_span(int32_t start, int32_t size, int32_t k, int32_t* begin, in
   *end = size - start < k ? size - start : k;
 }
 
+/* A channel's multiplier and its shift split into a left and a right one, clamped: taken
+ * once per channel where a kernel requantizes many outputs of it. */
+struct usmp_scale {
+  int32_t multiplier, left, right;
+};
+
+static struct usmp_scale usmp_scale_of(int32_t multiplier, int32_t shift) {
+  const struct usmp_scale s = {multiplier, shift > 0 ? (shift < 31 ? shift : 31) : 0,
+                               shift < 0 ? (shift > -31 ? -shift : 31) : 0};
+  return s;
+}
+
 /* TFLM's MultiplyByQuantizedMultiplier (double rounding) of `acc`: the left shift wraps
  * as an unsigned one; gemmlowp's SaturatingRoundingDoublingHighMul as one 32x32->64
  * product (SMULL), saturating its one overflow; RoundingDivideByPOT by mask and
  * threshold. All in 32 bits but the product (a 64-bit add and shift were 40 instructions
  * an output on a Cortex-M4). */
-static int32_t usmp_requantize(int32_t acc, int32_t multiplier, int32_t shift) {
-  const int32_t left = shift > 0 ? (shift < 31 ? shift : 31) : 0;
-  const int32_t right = shift < 0 ? (shift > -31 ? -shift : 31) : 0;
-  const int32_t scaled = (int32_t)((uint32_t)acc << left);
-  const int64_t product = (int64_t)scaled * multiplier;
-  const int32_t high = scaled == INT32_MIN && multiplier == INT32_MIN
+USMP_INLINE int32_t usmp_requantize_by(int32_t acc, struct usmp_scale s) {
+  const int32_t scaled = (int32_t)((uint32_t)acc << s.left);
+  const int64_t product = (int64_t)scaled * s.multiplier;
+  const int32_t high = scaled == INT32_MIN && s.multiplier == INT32_MIN
                            ? INT32_MAX
                            : (int32_t)((product + ((int64_t)1 << 30)) >> 31);
-  const int32_t mask = (int32_t)((1u << right) - 1u);
+  const int32_t mask = (int32_t)((1u << s.right) - 1u);
   const int32_t threshold = (mask >> 1) + (high < 0);
-  return (high >> right) + ((high & mask) > threshold);
+  return (high >> s.right) + ((high & mask) > threshold);
+}
+
+static int32_t usmp_requantize(int32_t acc, int32_t multiplier, int32_t shift) {
+  return usmp_requantize_by(acc, usmp_scale_of(multiplier, shift));
 }
 
 /* The output's int8: clamped before the zero point is added, so nothing overflows. */
@@ -118,16 +136,27 @@ static void usmp_channel_scale(const int32_t* multipliers, const int8_t* shifts,
 }
 
 #if defined(USMP_HELIUM)
-/* The same requantization on four lanes, each its own multiplier and shift. */
-/* TFLM's MultiplyByQuantizedMultiplier on four lanes, each its own multiplier and shift. */
-static int32x4_t usmp_multiply_x4(int32x4_t acc, int32x4_t multiplier, int32x4_t shift) {
-  int32x4_t zero = vdupq_n_s32(0);
-  int32x4_t left = vminq_s32(vmaxq_s32(shift, zero), vdupq_n_s32(31));
-  int32x4_t right = vminq_s32(shift, zero); /* -right, the shift VRSHL rounds by */
+/* A shift of TFLM's multiplier as its left shift and VRSHL's (-right) rounding shift. */
+static void usmp_shifts_x4(int32x4_t shift, int32x4_t* left, int32x4_t* right) {
+  const int32x4_t zero = vdupq_n_s32(0);
+  *left = vminq_s32(vmaxq_s32(shift, zero), vdupq_n_s32(31));
+  *right = vminq_s32(shift, zero);
+}
+
+/* TFLM's MultiplyByQuantizedMultiplier on four lanes, each its own multiplier and shift
+ * (split by usmp_shifts_x4). */
+static int32x4_t usmp_multiply_lr_x4(int32x4_t acc, int32x4_t multiplier, int32x4_t left,
+                                     int32x4_t right) {
   int32x4_t high = vqrdmulhq_s32(vshlq_s32(acc, left), multiplier);
   /* -1 where high < 0 and right > 0: then VRSHL's half up is TFLM's half away from 0. */
   int32x4_t below = vshrq_n_s32(vandq_s32(high, right), 31);
   return vrshlq_s32(vqaddq_s32(high, below), right);
+}
+
+static int32x4_t usmp_multiply_x4(int32x4_t acc, int32x4_t multiplier, int32x4_t shift) {
+  int32x4_t left, right;
+  usmp_shifts_x4(shift, &left, &right);
+  return usmp_multiply_lr_x4(acc, multiplier, left, right);
 }
 
 /* That, plus the output's zero point, clamped to the activation's range. */
@@ -135,6 +164,29 @@ static int32x4_t usmp_requantize_x4(int32x4_t acc, int32x4_t multiplier, int32x4
                                     const struct usmp_conv* p) {
   int32x4_t value = vqaddq_n_s32(usmp_multiply_x4(acc, multiplier, shift), p->output_zp);
   return vminq_s32(vmaxq_s32(value, vdupq_n_s32(p->act_min)), vdupq_n_s32(p->act_max));
+}
+
+/* The requantized outputs of a block of pixels: the shifts split and the output's zero
+ * point and range taken once for every vector of the block. */
+struct usmp_requant_x4 {
+  int32x4_t multiplier, left, right, low, high;
+  int32_t output_zp;
+};
+
+static struct usmp_requant_x4 usmp_requant_x4(int32x4_t multiplier, int32x4_t shift,
+                                              const struct usmp_conv* p) {
+  struct usmp_requant_x4 q;
+  q.multiplier = multiplier;
+  usmp_shifts_x4(shift, &q.left, &q.right);
+  q.low = vdupq_n_s32(p->act_min);
+  q.high = vdupq_n_s32(p->act_max);
+  q.output_zp = p->output_zp;
+  return q;
+}
+
+static int32x4_t usmp_requantize_q_x4(int32x4_t acc, const struct usmp_requant_x4* q) {
+  const int32x4_t value = usmp_multiply_lr_x4(acc, q->multiplier, q->left, q->right);
+  return vminq_s32(vmaxq_s32(vqaddq_n_s32(value, q->output_zp), q->low), q->high);
 }
 
 static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
@@ -227,6 +279,14 @@ static int16x2_t usmp_odd(uint32_t word) {
   return odd;
 }
 
+/* The output's int8: clamped to [low, high] (the activation's range less the zero point)
+ * before the zero point is added, so nothing overflows. */
+USMP_INLINE int8_t usmp_output_by(int32_t acc, struct usmp_scale s, int32_t low, int32_t high,
+                                  int32_t zp) {
+  const int32_t value = usmp_requantize_by(acc, s);
+  return (int8_t)((value < low ? low : value > high ? high : value) + zp);
+}
+
 static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
   int32_t acc = 0, i = 0;
   for (; i + 4 <= n; i += 4) {
@@ -250,73 +310,150 @@ static int32_t usmp_sum(const int8_t* w, int32_t n) {
   return acc;
 }
 
-/* One output channel of the rows of a matrix product, two rows a time: the weights
- * widened once for two dot products. The rows done (even), the rest left to the caller. */
-static int32_t usmp_matmul_rows_x2(const int8_t* x, const int8_t* weights, int8_t* y,
-                                   int32_t rows, int32_t depth, int32_t units, int32_t base,
-                                   int32_t multiplier, int32_t shift,
-                                   const struct usmp_conv* p) {
-  int32_t row = 0;
-  for (; row + 2 <= rows; row += 2, x += 2 * depth, y += 2 * units) {
-    const int8_t* x1 = x + depth;
-    int32_t a0 = base, a1 = base, i = 0;
-    for (; i + 4 <= depth; i += 4) {
-      const uint32_t wv = usmp_word(weights + i);
-      const int16x2_t w_even = __sxtb16((int8x4_t)wv), w_odd = usmp_odd(wv);
-      const uint32_t x0v = usmp_word(x + i), x1v = usmp_word(x1 + i);
-      a0 = __smlad(__sxtb16((int8x4_t)x0v), w_even, a0);
-      a0 = __smlad(usmp_odd(x0v), w_odd, a0);
-      a1 = __smlad(__sxtb16((int8x4_t)x1v), w_even, a1);
-      a1 = __smlad(usmp_odd(x1v), w_odd, a1);
-    }
-    for (; i < depth; ++i) {
-      a0 += (int32_t)x[i] * weights[i];
-      a1 += (int32_t)x1[i] * weights[i];
-    }
-    y[0] = usmp_output(a0, multiplier, shift, p);
-    y[units] = usmp_output(a1, multiplier, shift, p);
+/* Two rows (x0 and x0 + step) by two channels' weights (w0 and w0 + step), `depth` int8
+ * each: four dot products added to acc, {x0.w0, x0.w1, x1.w0, x1.w1}, each operand
+ * loaded and widened once for two of them. The loop is written out: 4 loads, 8 SXTB16
+ * and 8 SMLAD for 16 products, 22 instructions with the count (GCC 12 spilled one of the
+ * 14 registers it needs and took 25). */
+USMP_INLINE void usmp_dot_2x2(const int8_t* x0, const int8_t* w0, int32_t step, int32_t depth,
+                              int32_t acc[4]) {
+  int32_t a00 = acc[0], a01 = acc[1], a10 = acc[2], a11 = acc[3];
+  int32_t n = depth >> 2;
+  if (n > 0) {
+    uint32_t xa, xb, xc, xd, wv, wp;
+    __asm("1:\n\t"
+          "ldr %[xd], [%[x], %[step]]\n\t"
+          "ldr %[xb], [%[x]], #4\n\t"
+          "sxtb16 %[xc], %[xd]\n\t"
+          "sxtb16 %[xd], %[xd], ror #8\n\t"
+          "sxtb16 %[xa], %[xb]\n\t"
+          "sxtb16 %[xb], %[xb], ror #8\n\t"
+          "ldr %[wv], [%[w], %[step]]\n\t"
+          "sxtb16 %[wp], %[wv]\n\t"
+          "sxtb16 %[wv], %[wv], ror #8\n\t"
+          "smlad %[a01], %[xa], %[wp], %[a01]\n\t"
+          "smlad %[a11], %[xc], %[wp], %[a11]\n\t"
+          "smlad %[a01], %[xb], %[wv], %[a01]\n\t"
+          "smlad %[a11], %[xd], %[wv], %[a11]\n\t"
+          "ldr %[wv], [%[w]], #4\n\t"
+          "sxtb16 %[wp], %[wv]\n\t"
+          "sxtb16 %[wv], %[wv], ror #8\n\t"
+          "smlad %[a00], %[xa], %[wp], %[a00]\n\t"
+          "smlad %[a10], %[xc], %[wp], %[a10]\n\t"
+          "smlad %[a00], %[xb], %[wv], %[a00]\n\t"
+          "smlad %[a10], %[xd], %[wv], %[a10]\n\t"
+          "subs %[n], %[n], #1\n\t"
+          "bne 1b"
+          : [a00] "+r"(a00), [a01] "+r"(a01), [a10] "+r"(a10), [a11] "+r"(a11),
+            [x] "+r"(x0), [w] "+r"(w0), [n] "+r"(n), [xa] "=&r"(xa), [xb] "=&r"(xb),
+            [xc] "=&r"(xc), [xd] "=&r"(xd), [wv] "=&r"(wv), [wp] "=&r"(wp)
+          : [step] "r"(step)
+          : "cc", "memory");
   }
-  return row;
+  for (int32_t i = 0; i < (depth & 3); ++i) {
+    const int8_t* x1 = x0 + step;
+    const int8_t* w1 = w0 + step;
+    a00 += (int32_t)x0[i] * w0[i];
+    a01 += (int32_t)x0[i] * w1[i];
+    a10 += (int32_t)x1[i] * w0[i];
+    a11 += (int32_t)x1[i] * w1[i];
+  }
+  acc[0] = a00;
+  acc[1] = a01;
+  acc[2] = a10;
+  acc[3] = a11;
 }
 
-/* Two output channels of the matrix product, over two rows a time: four dot products from
- * one load and widening of two rows and two channels' weights. */
-static void usmp_matmul_pair(const int8_t* x, const int8_t* w0, int8_t* y, int32_t rows,
-                             int32_t depth, int32_t units, const int32_t base[2],
-                             const int32_t multiplier[2], const int32_t shift[2],
-                             const struct usmp_conv* p) {
-  const int8_t* w1 = w0 + depth;
+/* usmp_dot_2x2 of `channels` (1 or 2) channels, a constant where it is inlined: the last
+ * of an odd count has no weights after its own. */
+USMP_INLINE void usmp_dot_2xc(const int8_t* x0, const int8_t* w0, int32_t step, int32_t depth,
+                              const int32_t channels, int32_t acc[4]) {
+  if (channels == 2) {
+    usmp_dot_2x2(x0, w0, step, depth, acc);
+  } else {
+    acc[0] += usmp_dot(x0, w0, depth);
+    acc[2] += usmp_dot(x0 + step, w0, depth);
+  }
+}
+
+/* The requantization of two output channels of a kernel: their bias less the zero
+ * point's share, their scales, the output's range less its zero point. */
+struct usmp_pair_out {
+  int32_t base[2];
+  struct usmp_scale scale[2];
+  int32_t low, high, zp;
+};
+
+/* Output channel c's bias less the input's zero point times the sum of its weights, `depth`
+ * of them: its whole share, for a window inside the input or the zero point outside it. */
+static int32_t usmp_inside(const int8_t* w, const void* bias, int32_t c, int32_t depth,
+                           const struct usmp_conv* p) {
+  const int32_t sum = usmp_sum(w + (ptrdiff_t)c * depth, depth);
+  return usmp_bias(bias, p->bias_bytes, c) - p->input_zp * sum;
+}
+
+/* Channels c and c + 1 (`channels` of them: 1 or 2; one channel is computed twice), their
+ * bases given. */
+static struct usmp_pair_out usmp_pair_of(const int32_t* multipliers, const int8_t* shifts,
+                                         int32_t c, int32_t channels, int32_t base0,
+                                         int32_t base1, const struct usmp_conv* p) {
+  struct usmp_pair_out o = {{base0, channels > 1 ? base1 : base0}, {{0, 0, 0}, {0, 0, 0}},
+                            p->act_min - p->output_zp, p->act_max - p->output_zp,
+                            p->output_zp};
+  for (int32_t k = 0; k < channels; ++k) {
+    int32_t multiplier, shift;
+    usmp_channel_scale(multipliers, shifts, c + k, p, &multiplier, &shift);
+    o.scale[k] = usmp_scale_of(multiplier, shift);
+  }
+  if (channels < 2) o.scale[1] = o.scale[0];
+  return o;
+}
+
+/* Two rows' outputs of a channel pair: y0 and y1 (NULL: one row) at the pair's first. */
+USMP_INLINE void usmp_pair_store(const int32_t acc[4], const struct usmp_pair_out* o,
+                                 int32_t channels, int8_t* y0, int8_t* y1) {
+  y0[0] = usmp_output_by(acc[0], o->scale[0], o->low, o->high, o->zp);
+  if (channels > 1) y0[1] = usmp_output_by(acc[1], o->scale[1], o->low, o->high, o->zp);
+  if (!y1) return;
+  y1[0] = usmp_output_by(acc[2], o->scale[0], o->low, o->high, o->zp);
+  if (channels > 1) y1[1] = usmp_output_by(acc[3], o->scale[1], o->low, o->high, o->zp);
+}
+
+/* Channels c and c + 1 of the matrix product (usmp_matmul_s8), two rows a time;
+ * `channels`: usmp_dot_2xc's. */
+USMP_INLINE void usmp_matmul_channels(const int8_t* x, const int8_t* w, const void* bias,
+                                      const int32_t* multipliers, const int8_t* shifts,
+                                      int8_t* y, int32_t rows, int32_t depth, int32_t units,
+                                      const struct usmp_conv* p, int32_t c,
+                                      const int32_t channels) {
+  const struct usmp_pair_out o = usmp_pair_of(
+      multipliers, shifts, c, channels, usmp_inside(w, bias, c, depth, p),
+      usmp_inside(w, bias, c + channels - 1, depth, p), p);
+  const int8_t* w0 = w + (ptrdiff_t)c * depth;
+  const int8_t* w1 = w0 + (channels - 1) * depth;
+  int8_t* yr = y + c;
   int32_t row = 0;
-  for (; row + 2 <= rows; row += 2, x += 2 * depth, y += 2 * units) {
-    const int8_t* x1 = x + depth;
-    int32_t a00 = base[0], a01 = base[1], a10 = base[0], a11 = base[1], i = 0;
-    for (; i + 4 <= depth; i += 4) {
-      const uint32_t x0v = usmp_word(x + i), x1v = usmp_word(x1 + i);
-      const int16x2_t x0e = __sxtb16((int8x4_t)x0v), x0o = usmp_odd(x0v);
-      const int16x2_t x1e = __sxtb16((int8x4_t)x1v), x1o = usmp_odd(x1v);
-      const uint32_t w0v = usmp_word(w0 + i), w1v = usmp_word(w1 + i);
-      const int16x2_t w0e = __sxtb16((int8x4_t)w0v), w0o = usmp_odd(w0v);
-      a00 = __smlad(x0o, w0o, __smlad(x0e, w0e, a00));
-      a10 = __smlad(x1o, w0o, __smlad(x1e, w0e, a10));
-      const int16x2_t w1e = __sxtb16((int8x4_t)w1v), w1o = usmp_odd(w1v);
-      a01 = __smlad(x0o, w1o, __smlad(x0e, w1e, a01));
-      a11 = __smlad(x1o, w1o, __smlad(x1e, w1e, a11));
-    }
-    for (; i < depth; ++i) {
-      a00 += (int32_t)x[i] * w0[i];
-      a01 += (int32_t)x[i] * w1[i];
-      a10 += (int32_t)x1[i] * w0[i];
-      a11 += (int32_t)x1[i] * w1[i];
-    }
-    y[0] = usmp_output(a00, multiplier[0], shift[0], p);
-    y[1] = usmp_output(a01, multiplier[1], shift[1], p);
-    y[units] = usmp_output(a10, multiplier[0], shift[0], p);
-    y[units + 1] = usmp_output(a11, multiplier[1], shift[1], p);
+  for (; row + 2 <= rows; row += 2, x += 2 * depth, yr += 2 * units) {
+    int32_t acc[4] = {o.base[0], o.base[1], o.base[0], o.base[1]};
+    usmp_dot_2xc(x, w0, depth, depth, channels, acc);
+    usmp_pair_store(acc, &o, channels, yr, yr + units);
   }
   if (row < rows) {
-    y[0] = usmp_output(base[0] + usmp_dot(x, w0, depth), multiplier[0], shift[0], p);
-    y[1] = usmp_output(base[1] + usmp_dot(x, w1, depth), multiplier[1], shift[1], p);
+    const int32_t acc[4] = {o.base[0] + usmp_dot(x, w0, depth), o.base[1] + usmp_dot(x, w1, depth)};
+    usmp_pair_store(acc, &o, channels, yr, NULL);
   }
+}
+
+/* The matrix product (usmp_matmul_s8), two rows by two channels a time. */
+static void usmp_matmul_2x2(const int8_t* x, const int8_t* w, const void* bias,
+                            const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                            int32_t rows, int32_t depth, int32_t units,
+                            const struct usmp_conv* p) {
+  int32_t c = 0;
+  for (; c + 2 <= units; c += 2)
+    usmp_matmul_channels(x, w, bias, multipliers, shifts, y, rows, depth, units, p, c, 2);
+  if (c < units)
+    usmp_matmul_channels(x, w, bias, multipliers, shifts, y, rows, depth, units, p, c, 1);
 }
 #else
 static int32_t usmp_dot(const int8_t* x, const int8_t* w, int32_t n) {
@@ -348,13 +485,13 @@ static int32_t usmp_matmul_rows_x4(const int8_t* x, const int8_t* weights, int8_
   const int32_t blocks = depth >> 4, tail = depth & 15;
   const mve_pred16_t last = vctp8q((uint32_t)tail);
   int32_t row = 0;
-  for (; row + 4 <= rows; row += 4, x += 4 * depth, y += 4 * units) {
+  for (; row + 4 <= rows; row += 4, y += 4 * units) {
     const int8_t* x0 = x;
     const int8_t* x1 = x0 + depth;
     const int8_t* x2 = x1 + depth;
     const int8_t* x3 = x2 + depth;
     const int8_t* wk = weights;
-    int32_t a0 = base, a1 = base, a2 = base, a3 = base;
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
     for (int32_t b = blocks; b > 0; --b) {
       int8x16_t wv = vldrbq_s8(wk);
       wk += 16;
@@ -374,8 +511,11 @@ static int32_t usmp_matmul_rows_x4(const int8_t* x, const int8_t* weights, int8_
       a2 = vmladavaq_p_s8(a2, vldrbq_z_s8(x2, last), wv, last);
       a3 = vmladavaq_p_s8(a3, vldrbq_z_s8(x3, last), wv, last);
     }
-    /* usmp_requantize_x4 with one multiplier and shift, as scalars. */
-    int32x4_t value = vqrdmulhq_n_s32(vshlq_r_s32(usmp_lanes(a0, a1, a2, a3), left), multiplier);
+    x = x3 + tail; /* the next four rows' first (x3 stepped over its whole blocks) */
+    /* usmp_requantize_x4 with one multiplier and shift, as scalars; the base added to the
+     * four sums at once. */
+    int32x4_t value = vaddq_n_s32(usmp_lanes(a0, a1, a2, a3), base);
+    value = vqrdmulhq_n_s32(vshlq_r_s32(value, left), multiplier);
     if (right) value = vqaddq_s32(value, vshrq_n_s32(value, 31));
     value = vqaddq_n_s32(vrshlq_n_s32(value, right), output_zp);
     vstrbq_scatter_offset_s32(y, offsets, vminq_s32(vmaxq_s32(value, low), high));
@@ -386,23 +526,15 @@ static int32_t usmp_matmul_rows_x4(const int8_t* x, const int8_t* weights, int8_
 
 /* y[rows][units] = x[rows][depth] . w[units][depth]: FULLY_CONNECTED, and a 1x1 CONV_2D
  * of stride 1 without padding (rows = pixels). */
-USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bias,
+USMP_KERNEL_NOINLINE void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bias,
                            const int32_t* multipliers, const int8_t* shifts, int8_t* y,
                            int32_t rows, int32_t depth, int32_t units,
                            const struct usmp_conv* p) {
-  int32_t c = 0;
 #if defined(USMP_DSP)
-  for (; c + 2 <= units; c += 2) {
-    int32_t base[2], multiplier[2], shift[2];
-    for (int32_t k = 0; k < 2; ++k) {
-      const int8_t* weights = w + (ptrdiff_t)(c + k) * depth;
-      base[k] = usmp_bias(bias, p->bias_bytes, c + k) - p->input_zp * usmp_sum(weights, depth);
-      usmp_channel_scale(multipliers, shifts, c + k, p, &multiplier[k], &shift[k]);
-    }
-    usmp_matmul_pair(x, w + (ptrdiff_t)c * depth, y + c, rows, depth, units, base, multiplier,
-                     shift, p);
-  }
+  usmp_matmul_2x2(x, w, bias, multipliers, shifts, y, rows, depth, units, p);
+  return;
 #endif
+  int32_t c = 0;
   for (; c < units; ++c) {
     const int8_t* weights = w + (ptrdiff_t)c * depth;
     int32_t base = usmp_bias(bias, p->bias_bytes, c) - p->input_zp * usmp_sum(weights, depth);
@@ -411,8 +543,6 @@ USMP_KERNEL void usmp_matmul_s8(const int8_t* x, const int8_t* w, const void* bi
     int32_t row = 0;
 #if defined(USMP_HELIUM)
     row = usmp_matmul_rows_x4(x, weights, y + c, rows, depth, units, base, multiplier, shift, p);
-#elif defined(USMP_DSP)
-    row = usmp_matmul_rows_x2(x, weights, y + c, rows, depth, units, base, multiplier, shift, p);
 #endif
     for (; row < rows; ++row) {
       int32_t acc = base + usmp_dot(x + (ptrdiff_t)row * depth, weights, depth);
@@ -514,10 +644,12 @@ static void usmp_fill(int8_t* dst, int8_t value, int32_t n) {
   for (int32_t k = 0; k < n; k += 16) vstrbq_p_s8(dst + k, v, vctp8q((uint32_t)(n - k)));
 }
 
+/* n bytes of src at dst: whole blocks of 16 unpredicated, then the rest. */
 static void usmp_copy(int8_t* dst, const int8_t* src, int32_t n) {
-  for (int32_t k = 0; k < n; k += 16) {
-    const mve_pred16_t part = vctp8q((uint32_t)(n - k));
-    vstrbq_p_s8(dst + k, vldrbq_z_s8(src + k, part), part);
+  for (; n >= 16; n -= 16, dst += 16, src += 16) vstrbq_s8(dst, vldrbq_s8(src));
+  if (n > 0) {
+    const mve_pred16_t part = vctp8q((uint32_t)n);
+    vstrbq_p_s8(dst, vldrbq_z_s8(src, part), part);
   }
 }
 
@@ -637,6 +769,84 @@ static void usmp_conv_cols_x4(const int8_t* x, const int8_t* w, const void* bias
 }
 #endif
 
+#if defined(USMP_DSP)
+/* The bounds of usmp_conv_2x2's stack: two windows of taps (3x3x64 and 10x4x1 fit), the
+ * output channels' bases. A larger convolution takes the dot products of usmp_conv_s8. */
+#define USMP_COLS 640
+#define USMP_CHANNELS 128
+
+/* The window of output pixel (oy, ox) into `cols` in the filter's order, a tap outside
+ * the input as the input's zero point (its product less the zero point's share is
+ * nothing): every window is one dot product of the whole filter. */
+static void usmp_window(int8_t* cols, const int8_t* x, int32_t oy, int32_t ox,
+                        const struct usmp_conv* p) {
+  const int32_t y0 = oy * p->stride_h - p->pad_top, x0 = ox * p->stride_w - p->pad_left;
+  const int32_t w_row = p->k_w * p->in_c, x_row = p->in_w * p->in_c;
+  int32_t kw0, kw1;
+  usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
+  if (kw0 > p->k_w) kw0 = p->k_w; /* a window wholly in the padding: no tap copied */
+  if (kw1 < kw0) kw1 = kw0;
+  const int32_t before = kw0 * p->in_c, run = (kw1 - kw0) * p->in_c;
+  const int32_t after = w_row - before - run;
+  for (int32_t kh = 0; kh < p->k_h; ++kh, cols += w_row) {
+    const int32_t r = y0 + kh;
+    if (r < 0 || r >= p->in_h) {
+      memset(cols, p->input_zp, (size_t)w_row);
+      continue;
+    }
+    if (before) memset(cols, p->input_zp, (size_t)before);
+    if (run) {
+      const int8_t* taps = x + usmp_row_at(r, p->in_rows, x_row) + (ptrdiff_t)(x0 + kw0) * p->in_c;
+      memcpy(cols + before, taps, (size_t)run);
+    }
+    if (after) memset(cols + before + run, p->input_zp, (size_t)after);
+  }
+}
+
+/* Channels c and c + 1 of usmp_conv_2x2's two pixels (`out1`: NULL, one), their windows
+ * in `cols`; `channels`: usmp_dot_2xc's. */
+USMP_INLINE void usmp_conv_channels(const int8_t* cols, const int8_t* w, int32_t filter,
+                                    const int32_t* inside, const int32_t* multipliers,
+                                    const int8_t* shifts, int8_t* out, int8_t* out1, int32_t c,
+                                    const int32_t channels, const struct usmp_conv* p) {
+  const struct usmp_pair_out o =
+      usmp_pair_of(multipliers, shifts, c, channels, inside[c], inside[c + channels - 1], p);
+  int32_t acc[4] = {o.base[0], o.base[1], o.base[0], o.base[1]};
+  usmp_dot_2xc(cols, w + (ptrdiff_t)c * filter, filter, filter, channels, acc);
+  usmp_pair_store(acc, &o, channels, out + c, out1 ? out1 + c : NULL);
+}
+
+/* CONV_2D of a window of at most USMP_COLS taps, two output pixels by two output channels
+ * a time: both pixels' windows copied into `cols` (an im2col of two pixels, stack), one
+ * after the other as the channels' weights are, so that usmp_dot_2x2 takes both. */
+static void usmp_conv_2x2(const int8_t* x, const int8_t* w, const void* bias,
+                          const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                          const struct usmp_conv* params) {
+  const struct usmp_conv copy = *params; /* not reread after each store through y */
+  const struct usmp_conv* p = &copy;
+  int8_t cols[2 * USMP_COLS];
+  int32_t inside[USMP_CHANNELS];
+  const int32_t filter = p->k_h * p->k_w * p->in_c, out_c = p->out_c;
+  for (int32_t c = 0; c < out_c; ++c) inside[c] = usmp_inside(w, bias, c, filter, p);
+  int32_t begin, end;
+  usmp_row_range(p, &begin, &end);
+  for (int32_t oy = begin; oy < end; ++oy) {
+    int8_t* out = y + usmp_row_at(oy, p->out_rows, p->out_w * out_c);
+    for (int32_t ox = 0; ox < p->out_w; ox += 2, out += 2 * out_c) {
+      const int two = p->out_w - ox > 1;
+      usmp_window(cols, x, oy, ox, p);
+      usmp_window(cols + filter, x, oy, two ? ox + 1 : ox, p);
+      int8_t* out1 = two ? out + out_c : NULL;
+      int32_t c = 0;
+      for (; c + 2 <= out_c; c += 2)
+        usmp_conv_channels(cols, w, filter, inside, multipliers, shifts, out, out1, c, 2, p);
+      if (c < out_c)
+        usmp_conv_channels(cols, w, filter, inside, multipliers, shifts, out, out1, c, 1, p);
+    }
+  }
+}
+#endif
+
 /* CONV_2D of NHWC x by OHWI w (dilation 1, one group). A window's row of taps inside
  * the input is contiguous in x and in w: one dot product. */
 USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias,
@@ -658,6 +868,12 @@ USMP_KERNEL void usmp_conv_s8(const int8_t* x, const int8_t* w, const void* bias
     }
     return;
   }
+#if defined(USMP_DSP)
+  if (p->k_h * p->k_w * p->in_c <= USMP_COLS && p->out_c <= USMP_CHANNELS) {
+    usmp_conv_2x2(x, w, bias, multipliers, shifts, y, p);
+    return;
+  }
+#endif
 #if defined(USMP_HELIUM)
   if (p->k_h * p->k_w * p->in_c <= USMP_COLS && p->out_c <= USMP_CHANNELS) {
     usmp_conv_cols_x4(x, w, bias, multipliers, shifts, y, p);
@@ -800,12 +1016,13 @@ USMP_NOINLINE int32x4_t usmp_products2_x4(const int8_t* x, const int8_t* w, int3
 
 /* Four output pixels of a row (their windows `next` bytes apart, whole) of four channels:
  * one load of the weights for the four, each pixel's products plus `inside` requantized
- * and stored at `out` a pixel (`channels` bytes) apart. */
+ * and stored at `out` a pixel (`out_c` bytes) apart. */
 USMP_NOINLINE void usmp_pixels4_x4(const int8_t* x, const int8_t* w, int32_t rows, int32_t cols,
                                    int32_t x_row, int32_t w_row, int32_t channels, int32_t next,
-                                   int8_t* out, int32x4_t inside, int32x4_t multiplier,
-                                   int32x4_t shift, mve_pred16_t lanes,
+                                   int8_t* out, int32_t out_c, int32x4_t inside,
+                                   int32x4_t multiplier, int32x4_t shift, mve_pred16_t lanes,
                                    const struct usmp_conv* p) {
+  const struct usmp_requant_x4 q = usmp_requant_x4(multiplier, shift, p);
   int32x4_t a0 = inside, a1 = inside, a2 = inside, a3 = inside;
   for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
     const int8_t* xt = x;
@@ -818,10 +1035,10 @@ USMP_NOINLINE void usmp_pixels4_x4(const int8_t* x, const int8_t* w, int32_t row
       a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(xt + 3 * next), wv));
     }
   }
-  vstrbq_p_s32(out, usmp_requantize_x4(a0, multiplier, shift, p), lanes);
-  vstrbq_p_s32(out + channels, usmp_requantize_x4(a1, multiplier, shift, p), lanes);
-  vstrbq_p_s32(out + 2 * channels, usmp_requantize_x4(a2, multiplier, shift, p), lanes);
-  vstrbq_p_s32(out + 3 * channels, usmp_requantize_x4(a3, multiplier, shift, p), lanes);
+  vstrbq_p_s32(out, usmp_requantize_q_x4(a0, &q), lanes);
+  vstrbq_p_s32(out + out_c, usmp_requantize_q_x4(a1, &q), lanes);
+  vstrbq_p_s32(out + 2 * out_c, usmp_requantize_q_x4(a2, &q), lanes);
+  vstrbq_p_s32(out + 3 * out_c, usmp_requantize_q_x4(a3, &q), lanes);
 }
 
 /* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every pixel of the
@@ -884,7 +1101,7 @@ USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const 
         } else if (full && rows == p->k_h && cols == p->k_w && ox + 3 < p->out_w &&
                    x0 + 3 * p->stride_w + p->k_w <= p->in_w) {
           usmp_pixels4_x4(xs, ws, rows, cols, x_row, w_row, channels, p->stride_w * channels,
-                          out, inside, multiplier, shift, lanes, p);
+                          out, channels, inside, multiplier, shift, lanes, p);
           ox += 3;
           out += 3 * channels;
           continue;
@@ -911,46 +1128,243 @@ USMP_INLINE void usmp_depthwise_rows_x4(const int8_t* x, const int8_t* w, const 
     }
   }
 }
+
+/* The bound of usmp_depthwise_padded_x4's stack: a chunk of 16 channels' weights and the
+ * window rows of an output row, padded. */
+#define USMP_PADDED 1024
+#define USMP_CHUNK 16
+
+/* The columns of a padded row of usmp_depthwise_padded_x4: every output pixel's window. */
+static int32_t usmp_padded_width(const struct usmp_conv* p) {
+  return (p->out_w - 1) * p->stride_w + p->k_w;
+}
+
+/* Whether usmp_depthwise_padded_x4 takes `p`: channels in chunks of 16, and a chunk's
+ * weights and padded window rows within USMP_PADDED bytes (a narrow image, whose edge
+ * windows are most of its windows). */
+static int usmp_padded_fits(const struct usmp_conv* p) {
+  const int32_t bytes = p->k_h * (p->k_w + usmp_padded_width(p)) * USMP_CHUNK;
+  return p->in_c % USMP_CHUNK == 0 && bytes <= USMP_PADDED;
+}
+
+/* One output row of four channels of usmp_depthwise_padded_x4: windows of `rows` x `cols`
+ * taps `next` bytes apart in its padded rows `x` (`row` bytes apart), the chunk's weights
+ * at `w`; four pixels a load of a weight, then one a time. Inlined
+ * with constant `cols` and `next` (then every tap's offset is an immediate). */
+USMP_INLINE void usmp_padded_row_x4(const int8_t* x, const int8_t* w, int8_t* out, int32_t rows,
+                                    int32_t cols, int32_t row, int32_t next, int32x4_t inside,
+                                    int32x4_t multiplier, int32x4_t shift, int32_t out_c,
+                                    const struct usmp_conv* p) {
+  const int32_t out_w = p->out_w, w_row = cols * USMP_CHUNK;
+  const struct usmp_requant_x4 q = usmp_requant_x4(multiplier, shift, p);
+  int32_t ox = 0;
+  for (; ox + 4 <= out_w; ox += 4, x += 4 * next, out += 4 * out_c) {
+    int32x4_t a0 = inside, a1 = inside, a2 = inside, a3 = inside;
+    const int8_t* xr = x;
+    const int8_t* wr = w;
+    for (int32_t r = 0; r < rows; ++r, xr += row, wr += w_row) {
+      for (int32_t t = 0; t < cols; ++t) {
+        const int32x4_t wv = vldrbq_s32(wr + t * USMP_CHUNK);
+        const int8_t* xt = xr + t * USMP_CHUNK;
+        a0 = vaddq_s32(a0, vmulq_s32(vldrbq_s32(xt), wv));
+        a1 = vaddq_s32(a1, vmulq_s32(vldrbq_s32(xt + next), wv));
+        a2 = vaddq_s32(a2, vmulq_s32(vldrbq_s32(xt + 2 * next), wv));
+        a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(xt + 3 * next), wv));
+      }
+    }
+    vstrbq_s32(out, usmp_requantize_q_x4(a0, &q));
+    vstrbq_s32(out + out_c, usmp_requantize_q_x4(a1, &q));
+    vstrbq_s32(out + 2 * out_c, usmp_requantize_q_x4(a2, &q));
+    vstrbq_s32(out + 3 * out_c, usmp_requantize_q_x4(a3, &q));
+  }
+  for (; ox < out_w; ++ox, x += next, out += out_c) {
+    int32x4_t acc = inside;
+    const int8_t* xr = x;
+    const int8_t* wr = w;
+    for (int32_t r = 0; r < rows; ++r, xr += row, wr += w_row)
+      for (int32_t t = 0; t < cols; ++t)
+        acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(xr + t * USMP_CHUNK),
+                                       vldrbq_s32(wr + t * USMP_CHUNK)));
+    vstrbq_s32(out, usmp_requantize_q_x4(acc, &q));
+  }
+}
+
+/* DEPTHWISE_CONV_2D of depth multiplier 1 on a copy of its input, 16 channels a time: an
+ * output row's window rows copied into `rows`, padded with the input's zero point (as
+ * usmp_conv_cols_x4's im2col), so that every window is whole and its sum less the zero
+ * point's share of the whole filter (no edge case: four pixels a weight load wherever
+ * the row has four); the chunk's weights copied once, its constants taken once. */
+USMP_NOINLINE void usmp_depthwise_padded_x4(const int8_t* x, const int8_t* w, const void* bias,
+                                            const int32_t* multipliers, const int8_t* shifts,
+                                            int8_t* y, const struct usmp_conv* params) {
+  const struct usmp_conv copy = *params; /* not reread after each store through y */
+  const struct usmp_conv* p = &copy;
+  int8_t buffer[USMP_PADDED];
+  const int32_t channels = p->in_c, taps = p->k_h * p->k_w, width = usmp_padded_width(p);
+  const int32_t row = width * USMP_CHUNK, next = p->stride_w * USMP_CHUNK;
+  const int32_t used = width - p->pad_left < p->in_w ? width - p->pad_left : p->in_w;
+  const int32_t x_row = p->in_w * channels, y_row = p->out_w * channels;
+  const int8_t zp = (int8_t)p->input_zp;
+  const mve_pred16_t lanes = vctp32q(4); /* the bias's */
+  int8_t* weights = buffer;
+  int8_t* rows = buffer + taps * USMP_CHUNK;
+  int32_t begin, end;
+  usmp_row_range(p, &begin, &end);
+  for (int32_t c = 0; c < channels; c += USMP_CHUNK) {
+    for (int32_t t = 0; t < taps; ++t)
+      vstrbq_s8(weights + t * USMP_CHUNK, vldrbq_s8(w + (ptrdiff_t)t * channels + c));
+    int32x4_t inside[USMP_CHUNK / 4], multiplier[USMP_CHUNK / 4], shift[USMP_CHUNK / 4];
+    for (int32_t g = 0; g < USMP_CHUNK / 4; ++g) {
+      int32x4_t sum = vdupq_n_s32(0);
+      for (int32_t t = 0; t < taps; ++t)
+        sum = vaddq_s32(sum, vldrbq_s32(weights + t * USMP_CHUNK + 4 * g));
+      const int32x4_t b = usmp_bias_x4(bias, p->bias_bytes, c + 4 * g, lanes);
+      inside[g] = vsubq_s32(b, vmulq_n_s32(sum, p->input_zp));
+      usmp_scale_x4(multipliers, shifts, c + 4 * g, lanes, p, &multiplier[g], &shift[g]);
+    }
+    for (int32_t oy = begin; oy < end; ++oy) {
+      const int32_t y0 = oy * p->stride_h - p->pad_top;
+      for (int32_t kh = 0; kh < p->k_h; ++kh) {
+        int8_t* dst = rows + kh * row;
+        if (y0 + kh < 0 || y0 + kh >= p->in_h) {
+          usmp_fill(dst, zp, row);
+          continue;
+        }
+        const int8_t* src = x + usmp_row_at(y0 + kh, p->in_rows, x_row) + c;
+        usmp_fill(dst, zp, p->pad_left * USMP_CHUNK);
+        dst += p->pad_left * USMP_CHUNK;
+        for (int32_t i = 0; i < used; ++i, dst += USMP_CHUNK, src += channels)
+          vstrbq_s8(dst, vldrbq_s8(src));
+        usmp_fill(dst, zp, (width - p->pad_left - used) * USMP_CHUNK);
+      }
+      int8_t* out = y + usmp_row_at(oy, p->out_rows, y_row) + c;
+      for (int32_t g = 0; g < USMP_CHUNK / 4; ++g) {
+        if (p->k_w == 3 && p->stride_w == 1) /* the usual: its taps' offsets constants */
+          usmp_padded_row_x4(rows + 4 * g, weights + 4 * g, out + 4 * g, p->k_h, 3, row,
+                             USMP_CHUNK, inside[g], multiplier[g], shift[g], channels, p);
+        else
+          usmp_padded_row_x4(rows + 4 * g, weights + 4 * g, out + 4 * g, p->k_h, p->k_w, row,
+                             next, inside[g], multiplier[g], shift[g], channels, p);
+      }
+    }
+  }
+}
 #endif
 
 #if defined(USMP_DSP)
-/* DEPTHWISE_CONV_2D of depth multiplier 1 at one pixel, four channels a time: a word of
- * four channels' inputs and one of their weights widened in pairs (SXTB16), the zero
- * point taken from two inputs at once (SSUB16: int8 less int8 fits 16 bits), one SMLAxy a
- * product. The window's first tap is column `x_col` of input row `first_row`, each row
- * taken at its place in a rolling buffer (usmp_row_at). The channels done (a multiple of
+/* Four channels' products of one tap of a depthwise window added to acc: a word of four
+ * channels' inputs and one of their weights widened in pairs (SXTB16), the zero point
+ * taken from two inputs at once (SSUB16: int8 less int8 fits 16 bits), one SMLAxy a
+ * product. */
+USMP_INLINE void usmp_depthwise_tap_x4(const int8_t* xt, const int8_t* wt, int16x2_t zp,
+                                       int32_t acc[4]) {
+  const uint32_t xv = usmp_word(xt), wv = usmp_word(wt);
+  const int16x2_t x_even = __ssub16(__sxtb16((int8x4_t)xv), zp);
+  const int16x2_t x_odd = __ssub16(usmp_odd(xv), zp);
+  const int16x2_t w_even = __sxtb16((int8x4_t)wv), w_odd = usmp_odd(wv);
+  acc[0] = __smlabb(x_even, w_even, acc[0]);
+  acc[1] = __smlabb(x_odd, w_odd, acc[1]);
+  acc[2] = __smlatt(x_even, w_even, acc[2]);
+  acc[3] = __smlatt(x_odd, w_odd, acc[3]);
+}
+
+/* One tap of usmp_depthwise_3x3_x4: X and W its input's and weights' addresses. */
+#define USMP_TAP_X4(X, W)                                                                  \
+  "ldr %[xv], " X "\n\tldr %[wv], " W "\n\tsxtb16 %[xe], %[xv]\n\tsxtb16 %[we], %[wv]\n\t"   \
+  "smlabb %[a0], %[xe], %[we], %[a0]\n\tsmlatt %[a2], %[xe], %[we], %[a2]\n\t"              \
+  "sxtb16 %[xv], %[xv], ror #8\n\tsxtb16 %[wv], %[wv], ror #8\n\t"                           \
+  "smlabb %[a1], %[xv], %[wv], %[a1]\n\tsmlatt %[a3], %[xv], %[wv], %[a3]\n\t"
+/* A row of three taps from input row pointer XP: the pointers step by channels. */
+#define USMP_ROW_X4(XP)                                                                    \
+  USMP_TAP_X4("[%[" XP "]]", "[%[w]]")                                                     \
+  USMP_TAP_X4("[%[" XP "], %[c]]", "[%[w], %[c]]")                                         \
+  "add %[" XP "], %[" XP "], %[c], lsl #1\n\tadd %[w], %[w], %[c], lsl #1\n\t"               \
+  USMP_TAP_X4("[%[" XP "]]", "[%[w]]") "add %[w], %[w], %[c]\n\t"
+
+/* A 3x3 depthwise window inside the input, four channels: the products of its taps,
+ * usmp_depthwise_tap_x4's without the zero point (taken once, from the weights' sum), added
+ * to acc; x0, x1 and x2 its rows' first taps, w its weights', `channels` apart. Written
+ * out: 10 instructions a tap and 9 to step (GCC 12 spilled the pointers, twice that). */
+USMP_INLINE void usmp_depthwise_3x3_x4(const int8_t* x0, const int8_t* x1, const int8_t* x2,
+                                       const int8_t* w, int32_t channels, int32_t acc[4]) {
+  int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+  uint32_t xv, wv, xe, we;
+  __asm(USMP_ROW_X4("x0") USMP_ROW_X4("x1") USMP_ROW_X4("x2")
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x0] "+r"(x0),
+          [x1] "+r"(x1), [x2] "+r"(x2), [w] "+r"(w), [xv] "=&r"(xv), [wv] "=&r"(wv),
+          [xe] "=&r"(xe), [we] "=&r"(we)
+        : [c] "r"(channels)
+        : "memory");
+  acc[0] = a0;
+  acc[1] = a1;
+  acc[2] = a2;
+  acc[3] = a3;
+}
+#undef USMP_ROW_X4
+#undef USMP_TAP_X4
+
+/* DEPTHWISE_CONV_2D of depth multiplier 1, four channels a time over every output pixel:
+ * the channels' scales, bias and weights' sum taken once. A 3x3 window inside the input
+ * is written out (usmp_depthwise_3x3_x4, its zero point's share from the weights' sum); a
+ * window across the input's edge takes its taps inside (usmp_depthwise_tap_x4). Each input
+ * row at its place in a rolling buffer (usmp_row_at). The channels done (a multiple of
  * four), the rest left to the caller. */
-static int32_t usmp_depthwise_pixel_x4(const int8_t* x, int32_t first_row, ptrdiff_t x_col,
-                                       const int8_t* ws, int32_t rows, int32_t cols,
-                                       int8_t* out, const void* bias,
-                                       const int32_t* multipliers, const int8_t* shifts,
-                                       const struct usmp_conv* p) {
+static int32_t usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* bias,
+                                 const int32_t* multipliers, const int8_t* shifts, int8_t* y,
+                                 const struct usmp_conv* params) {
+  const struct usmp_conv copy = *params; /* not reread after each store through y */
+  const struct usmp_conv* p = &copy;
   const int32_t channels = p->out_c, x_row = p->in_w * channels, w_row = p->k_w * channels;
   const uint32_t zp16 = (uint16_t)p->input_zp;
   const int16x2_t zp = (int16x2_t)((zp16 << 16) | zp16);
+  const int32_t low = p->act_min - p->output_zp, high = p->act_max - p->output_zp;
+  const int32_t output_zp = p->output_zp, is3x3 = p->k_h == 3 && p->k_w == 3;
+  int32_t begin, end;
+  usmp_row_range(p, &begin, &end);
   int32_t c = 0;
   for (; c + 4 <= channels; c += 4) {
-    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    for (int32_t r = 0; r < rows; ++r) {
-      const int8_t* xt = x + usmp_row_at(first_row + r, p->in_rows, x_row) + x_col + c;
-      const int8_t* wt = ws + (ptrdiff_t)r * w_row + c;
-      for (int32_t t = 0; t < cols; ++t, xt += channels, wt += channels) {
-        const uint32_t xv = usmp_word(xt), wv = usmp_word(wt);
-        const int16x2_t x_even = __ssub16(__sxtb16((int8x4_t)xv), zp);
-        const int16x2_t x_odd = __ssub16(usmp_odd(xv), zp);
-        const int16x2_t w_even = __sxtb16((int8x4_t)wv), w_odd = usmp_odd(wv);
-        a0 = __smlabb(x_even, w_even, a0);
-        a1 = __smlabb(x_odd, w_odd, a1);
-        a2 = __smlatt(x_even, w_even, a2);
-        a3 = __smlatt(x_odd, w_odd, a3);
-      }
-    }
-    const int32_t sums[4] = {a0, a1, a2, a3};
+    struct usmp_scale scale[4];
+    int32_t base[4], whole[4];
     for (int32_t k = 0; k < 4; ++k) {
-      int32_t multiplier, shift;
+      int32_t multiplier, shift, sum = 0;
       usmp_channel_scale(multipliers, shifts, c + k, p, &multiplier, &shift);
-      const int32_t acc = usmp_bias(bias, p->bias_bytes, c + k) + sums[k];
-      out[c + k] = usmp_output(acc, multiplier, shift, p);
+      scale[k] = usmp_scale_of(multiplier, shift);
+      base[k] = usmp_bias(bias, p->bias_bytes, c + k);
+      for (int32_t t = 0; t < p->k_h * p->k_w; ++t) sum += w[t * channels + c + k];
+      whole[k] = base[k] - p->input_zp * sum;
+    }
+    const int8_t* wc = w + c;
+    for (int32_t oy = begin; oy < end; ++oy) {
+      const int32_t y0 = oy * p->stride_h - p->pad_top;
+      int32_t kh0, kh1;
+      usmp_span(y0, p->in_h, p->k_h, &kh0, &kh1);
+      const int rows3 = is3x3 && kh0 == 0 && kh1 == 3;
+      const int8_t* x0 = x + usmp_row_at(y0 + kh0, p->in_rows, x_row) + c;
+      const int8_t* x1 = rows3 ? x + usmp_row_at(y0 + 1, p->in_rows, x_row) + c : x0;
+      const int8_t* x2 = rows3 ? x + usmp_row_at(y0 + 2, p->in_rows, x_row) + c : x0;
+      int8_t* out = y + usmp_row_at(oy, p->out_rows, p->out_w * channels) + c;
+      for (int32_t ox = 0; ox < p->out_w; ++ox, out += channels) {
+        const int32_t left = ox * p->stride_w - p->pad_left;
+        int32_t kw0, kw1;
+        usmp_span(left, p->in_w, p->k_w, &kw0, &kw1);
+        int32_t acc[4];
+        if (rows3 && kw0 == 0 && kw1 == 3) {
+          const ptrdiff_t at = (ptrdiff_t)left * channels;
+          acc[0] = whole[0], acc[1] = whole[1], acc[2] = whole[2], acc[3] = whole[3];
+          usmp_depthwise_3x3_x4(x0 + at, x1 + at, x2 + at, wc, channels, acc);
+        } else {
+          acc[0] = base[0], acc[1] = base[1], acc[2] = base[2], acc[3] = base[3];
+          for (int32_t r = kh0; r < kh1; ++r) {
+            const int8_t* xt = x + usmp_row_at(y0 + r, p->in_rows, x_row) +
+                               (ptrdiff_t)(left + kw0) * channels + c;
+            const int8_t* wt = wc + (ptrdiff_t)r * w_row + kw0 * channels;
+            for (int32_t t = kw0; t < kw1; ++t, xt += channels, wt += channels)
+              usmp_depthwise_tap_x4(xt, wt, zp, acc);
+          }
+        }
+        for (int32_t k = 0; k < 4; ++k)
+          out[k] = usmp_output_by(acc[k], scale[k], low, high, output_zp);
+      }
     }
   }
   return c;
@@ -1010,6 +1424,10 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
                               const struct usmp_conv* p) {
   const int32_t in_c = p->in_c, out_c = p->out_c, m = p->out_c / p->in_c;
 #if defined(USMP_HELIUM)
+  if (m == 1 && usmp_padded_fits(p)) {
+    usmp_depthwise_padded_x4(x, w, bias, multipliers, shifts, y, p);
+    return;
+  }
   if (m == 1) {
     if (p->in_rows < p->in_h) /* two copies, as usmp_conv_s8's */
       usmp_depthwise_rows_x4(x, w, bias, multipliers, shifts, y, p, 1);
@@ -1021,6 +1439,21 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
     usmp_depthwise_multiplier_x4(x, w, bias, multipliers, shifts, y, p);
     return;
   }
+#endif
+#if defined(USMP_DSP)
+  if (in_c == 1 && p->k_h * p->k_w * out_c <= USMP_COLS && out_c <= USMP_CHANNELS) {
+    /* One input channel: a CONV_2D of the weights in OHWI order (a copy on the stack). */
+    int8_t ohwi[USMP_COLS];
+    const int32_t taps = p->k_h * p->k_w;
+    for (int32_t c = 0; c < out_c; ++c)
+      for (int32_t t = 0; t < taps; ++t) ohwi[c * taps + t] = w[t * out_c + c];
+    usmp_conv_2x2(x, ohwi, bias, multipliers, shifts, y, p);
+    return;
+  }
+#endif
+  int32_t done = 0; /* the channels done */
+#if defined(USMP_DSP)
+  if (m == 1) done = usmp_depthwise_x4(x, w, bias, multipliers, shifts, y, p);
 #endif
   const int32_t x_row = p->in_w * in_c;
   int32_t begin, end;
@@ -1034,15 +1467,7 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
       int32_t kw0, kw1;
       usmp_span(x0, p->in_w, p->k_w, &kw0, &kw1);
       int8_t* out = y + usmp_row_at(oy, p->out_rows, p->out_w * out_c) + (ptrdiff_t)ox * out_c;
-      int32_t c = 0;
-#if defined(USMP_DSP)
-      if (m == 1) {
-        const int8_t* ws = w + ((ptrdiff_t)kh0 * p->k_w + kw0) * out_c;
-        c = usmp_depthwise_pixel_x4(x, y0 + kh0, (ptrdiff_t)(x0 + kw0) * in_c, ws, kh1 - kh0,
-                                    kw1 - kw0, out, bias, multipliers, shifts, p);
-      }
-#endif
-      for (; c < out_c; ++c) {
+      for (int32_t c = done; c < out_c; ++c) {
         int32_t acc = usmp_bias(bias, p->bias_bytes, c);
         for (int32_t kh = kh0; kh < kh1; ++kh) {
           const int8_t* xr = x + usmp_row_at(y0 + kh, p->in_rows, x_row);
@@ -1067,10 +1492,45 @@ struct usmp_add {
   int32_t multiplier, shift, output_zp, act_min, act_max;
 };
 
+#if defined(USMP_HELIUM)
+/* usmp_multiply_lr_x4 by a multiplier and a shift that are scalars, the shift no left
+ * one (VQRDMULH and VRSHL by a register; the rounding's -1 where it shifts right). */
+USMP_INLINE int32x4_t usmp_multiply_right_x4(int32x4_t acc, int32_t multiplier, int32_t shift) {
+  const int32x4_t high = vqrdmulhq_n_s32(acc, multiplier);
+  return shift < 0 ? vrshlq_n_s32(vqaddq_s32(high, vshrq_n_s32(high, 31)), shift) : high;
+}
+
+/* usmp_add_s8 of the whole groups of four elements where none of its three scales shifts
+ * left (as TFLite's converter writes an ADD): its multipliers and shifts scalars beside
+ * the vectors, an input less its zero point and times 2^20 one multiply-add (VMLAS:
+ * x * 2^20 + -zp * 2^20). The elements done (none where a scale shifts left). */
+static int32_t usmp_add_right_x4(const int8_t* a, const int8_t* b, int8_t* y,
+                                 const struct usmp_add* p) {
+  if (p->a_shift > 0 || p->b_shift > 0 || p->shift > 0) return 0;
+  const int32x4_t unit = vdupq_n_s32(1 << 20);
+  const int32_t a_offset = -p->a_zp * (1 << 20), b_offset = -p->b_zp * (1 << 20);
+  const int32_t a_multiplier = p->a_multiplier, a_shift = p->a_shift;
+  const int32_t b_multiplier = p->b_multiplier, b_shift = p->b_shift;
+  const int32_t multiplier = p->multiplier, shift = p->shift, output_zp = p->output_zp;
+  const int32x4_t low = vdupq_n_s32(p->act_min), high = vdupq_n_s32(p->act_max);
+  const int32_t whole = p->size & ~3;
+  for (int32_t i = 0; i < whole; i += 4) {
+    const int32x4_t va = usmp_multiply_right_x4(
+        vmlasq_n_s32(vldrbq_s32(a + i), unit, a_offset), a_multiplier, a_shift);
+    const int32x4_t vb = usmp_multiply_right_x4(
+        vmlasq_n_s32(vldrbq_s32(b + i), unit, b_offset), b_multiplier, b_shift);
+    const int32x4_t sum = usmp_multiply_right_x4(vaddq_s32(va, vb), multiplier, shift);
+    vstrbq_s32(y + i, vminq_s32(vmaxq_s32(vqaddq_n_s32(sum, output_zp), low), high));
+  }
+  return whole;
+}
+#endif
+
 USMP_KERNEL void usmp_add_s8(const int8_t* a, const int8_t* b, int8_t* y,
                              const struct usmp_add* p) {
   int32_t i = 0;
 #if defined(USMP_HELIUM)
+  i = usmp_add_right_x4(a, b, y, p);
   const int32x4_t a_multiplier = vdupq_n_s32(p->a_multiplier), a_shift = vdupq_n_s32(p->a_shift);
   const int32x4_t b_multiplier = vdupq_n_s32(p->b_multiplier), b_shift = vdupq_n_s32(p->b_shift);
   const int32x4_t multiplier = vdupq_n_s32(p->multiplier), shift = vdupq_n_s32(p->shift);
