@@ -157,6 +157,34 @@ TFLM_FAULTS = {
 def run_case(case: Case, seed: int = 0) -> Row:
     """The case imported, planned with its inputs and outputs in the workspace, emitted as
     the C library, built and run, and compared with TFLM on the same inputs."""
+    outputs = case_outputs(case, case.inputs_of(seed))
+    if isinstance(outputs, Row):
+        return outputs
+    return Row(case.operator, case.dtype, *_compare(*outputs))
+
+
+def case_outputs(case: Case, given: list[np.ndarray]) -> Row | tuple[list, list]:
+    """Our C library's outputs and TFLM's on the inputs `given`, or the row saying why
+    there are none (refused, failing, TFLM failing or at fault)."""
+    with tempfile.TemporaryDirectory(prefix="usmp-operator-") as folder:
+        path = f"{folder}/{case.operator.lower()}_{case.dtype}.tflite"
+        Path(path).write_bytes(case.tflite())
+        theirs = _tflm_outputs(path, given)
+        if isinstance(theirs, str):
+            return Row(case.operator, case.dtype, TFLM_FAILS, theirs)
+        ours = library_outputs(case, path, given)
+    if isinstance(ours, Row):
+        return ours
+    if (case.operator, case.dtype) in TFLM_FAULTS:  # whatever TFLM's outputs were this run
+        return Row(case.operator, case.dtype, TFLM_FAILS, TFLM_FAULTS[(case.operator, case.dtype)])
+    return ours, theirs
+
+
+def library_outputs(case: Case, path: str, given: list[np.ndarray]) -> Row | list[np.ndarray]:
+    """The case's file at `path` imported, planned with its inputs and outputs in the
+    workspace, emitted as the C library, built and run on `given` (sanitized too where
+    the environment asks, tests/support/c_check.py): its outputs, or the row saying why
+    there are none (refused, failing)."""
     from tests.support.model_check import check_model
     from usmp_dialect.diagnostics import LocatedError
     from usmp_dialect.tvm.model_files.loading import load_model_file
@@ -167,39 +195,30 @@ def run_case(case: Case, seed: int = 0) -> Row:
     def row(result: str, detail: str = "") -> Row:
         return Row(case.operator, case.dtype, result, detail)
 
-    with tempfile.TemporaryDirectory(prefix="usmp-operator-") as folder:
-        path = f"{folder}/{case.operator.lower()}_{case.dtype}.tflite"
-        Path(path).write_bytes(case.tflite())
-        given = case.inputs_of(seed)
-        theirs = _tflm_outputs(path, given)
-        if isinstance(theirs, str):
-            return row(TFLM_FAILS, theirs)
-        try:
-            mod, weights = load_model_file(path, "tflite")
-        except (RelaxImportError, LocatedError) as error:
-            return row(REFUSED, _reason(str(getattr(error, "message", error))))
-        names = [sanitize(p.name) for p in mod["forward"].params if p.name not in weights]
-        try:
-            check = check_model(
-                mod,
-                weights,
-                path,
-                tir_import=MODEL_FILE_TIR_IMPORT,
-                workspace_io=True,
-                target="c",
-                executor="c",
-                inputs=dict(zip(names, given, strict=True)),
-            )
-        except (RelaxImportError, TVMScriptError, LocatedError) as error:
-            message = str(getattr(error, "message", error))
-            if message.startswith(LIBRARY_FAILED):  # it imported: the build or run broke
-                return row(WRONG, f"fails: {_last_line(message)}")
-            return row(REFUSED, _reason(message))
-        except Exception as error:  # a failure without a diagnostic: a bug
-            return row(WRONG, f"fails: {type(error).__name__}: {_last_line(str(error))}")
-    if (case.operator, case.dtype) in TFLM_FAULTS:  # whatever TFLM's outputs were this run
-        return row(TFLM_FAILS, TFLM_FAULTS[(case.operator, case.dtype)])
-    return row(*_compare(list((check.values or {}).values()), theirs))
+    try:
+        mod, weights = load_model_file(path, "tflite")
+    except (RelaxImportError, LocatedError) as error:
+        return row(REFUSED, _reason(str(getattr(error, "message", error))))
+    names = [sanitize(p.name) for p in mod["forward"].params if p.name not in weights]
+    try:
+        check = check_model(
+            mod,
+            weights,
+            path,
+            tir_import=MODEL_FILE_TIR_IMPORT,
+            workspace_io=True,
+            target="c",
+            executor="c",
+            inputs=dict(zip(names, given, strict=True)),
+        )
+    except (RelaxImportError, TVMScriptError, LocatedError) as error:
+        message = str(getattr(error, "message", error))
+        if message.startswith(LIBRARY_FAILED):  # it imported: the build or run broke
+            return row(WRONG, f"fails: {_last_line(message)}")
+        return row(REFUSED, _reason(message))
+    except Exception as error:  # a failure without a diagnostic: a bug
+        return row(WRONG, f"fails: {type(error).__name__}: {_last_line(str(error))}")
+    return list((check.values or {}).values())
 
 
 def npu_row() -> Row:

@@ -5,7 +5,7 @@ outputs then a step off TFLM's here and there, and more after a few layers). Eac
 compute of the operator's int8 tensors, one `call_tir` (`tflite_operators` reads the
 file's options and quantization and emits it):
 
-    add(a, b, operands, output, bounds)            ADD, TFLM's AddFunc
+    add(a, b, operands, output, bounds, shape, left_shift, subtract)   ADD, SUB (int8, int16)
     add_n(tensors, operand, output, bounds)        ADD_N
     cumsum(x, operand, output, bounds, scan)       CUMSUM (`Scan`: axis, exclusive, reverse)
     average_pool(x, window, out_shape, bounds)     AVERAGE_POOL_2D
@@ -60,7 +60,7 @@ OPAQUE = 8  # TVM's OpPatternKind kOpaque: FuseOps fuses such a function with no
 INT_RANGES = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767)}
 # The types TFLM's QUANTIZE requantizes an integer tensor to (int16 to int32 too).
 REQUANTIZED_RANGES = {**INT_RANGES, "int32": (-(2**31), 2**31 - 1)}
-_ADD_LEFT_SHIFT = 20  # TFLM's int8 ADD: the inputs in 20 more bits
+ADD_LEFT_SHIFT = 20  # TFLM's int8 ADD and SUB: the inputs in 20 more bits (int16: 15)
 _COMPARISON_LEFT_SHIFT = 8  # TFLM's quantized comparisons: the inputs in 8 more bits
 
 
@@ -152,16 +152,20 @@ class Reduction(NamedTuple):
 
 
 def add_operands(
-    shapes: list[list[int]], scales: list[float], zero_points: list[int], out_scale: float
+    shapes: list[list[int]],
+    scales: list[float],
+    zero_points: list[int],
+    out_scale: float,
+    left_shift: int = ADD_LEFT_SHIFT,
 ) -> tuple[list[AddOperand], int, int]:
     """TFLM's CalculateOpDataAdd: both inputs' operands, and the output's multiplier and
-    shift."""
+    shift (`left_shift`: 20 for int8, 15 for int16)."""
     twice_max = 2 * max(scales)
     operands = [
         AddOperand(shape, zero_point, *quantize_multiplier(scale / twice_max))
         for shape, scale, zero_point in zip(shapes, scales, zero_points, strict=True)
     ]
-    return operands, *quantize_multiplier(twice_max / ((1 << _ADD_LEFT_SHIFT) * out_scale))
+    return operands, *quantize_multiplier(twice_max / ((1 << left_shift) * out_scale))
 
 
 def comparison_operands(
@@ -186,18 +190,18 @@ def mean_requantization(
     return Requantized((multiplier << extra) // count, shift - extra, zero_point)
 
 
-def _broadcast(shape: list[int], index: tuple[Any, ...]) -> tuple[Any, ...]:
+def broadcast_index(shape: list[int], index: tuple[Any, ...]) -> tuple[Any, ...]:
     """The element of a tensor of `shape` that numpy's broadcasting reads at the output's
     `index` (dims aligned from the last; a dim of 1 read at 0)."""
     tail = index[len(index) - len(shape) :] if shape else ()
     return tuple(0 if size == 1 else i for size, i in zip(shape, tail, strict=True))
 
 
-def _scaled(x: Any, operand: AddOperand, index: tuple[Any, ...], left_shift: int) -> Any:
+def scaled_at(x: Any, operand: AddOperand, index: tuple[Any, ...], left_shift: int) -> Any:
     """The element of `x` broadcast to the output's `index`, less its zero point, in
     `left_shift` more bits, times its operand's multiplier: how TFLM's ADD and comparisons
     bring two inputs to one scale."""
-    return _scaled_value(x[_broadcast(operand.shape, index)], operand, left_shift)
+    return _scaled_value(x[broadcast_index(operand.shape, index)], operand, left_shift)
 
 
 def _scaled_value(value: Any, operand: AddOperand, left_shift: int) -> Any:
@@ -205,7 +209,7 @@ def _scaled_value(value: Any, operand: AddOperand, left_shift: int) -> Any:
     return multiply_by_quantized_multiplier(shifted, operand.multiplier, operand.shift)
 
 
-def _requantized(value: Any, r: Requantized, bounds: Bounds) -> Any:
+def requantized_within(value: Any, r: Requantized, bounds: Bounds) -> Any:
     return clamped(requantized(value, r.multiplier, r.shift, r.zero_point), *bounds)
 
 
@@ -216,12 +220,16 @@ def add(
     output: Requantized,
     bounds: Bounds,
     shape: list[int],
+    left_shift: int = ADD_LEFT_SHIFT,
+    subtract: bool = False,
 ) -> Any:
-    """TFLM's int8 ADD of `a` and `b` into `shape`."""
+    """TFLM's quantized ADD (or SUB: `subtract`) of `a` and `b` into `shape`, the inputs
+    in `left_shift` more bits."""
     tensors = (a, b)
 
     def scaled(term: int, index: tuple[Any, ...]) -> Any:
-        return _scaled(tensors[term], operands[term], index, _ADD_LEFT_SHIFT)
+        value = scaled_at(tensors[term], operands[term], index, left_shift)
+        return tirx.const(0, "int32") - value if subtract and term == 1 else value
 
     # The scaled inputs summed as a reduction of two terms: the lowering keeps a
     # reduction's value in a local accumulator, where an elementwise stage is inlined into
@@ -234,17 +242,19 @@ def add(
         name="scaled_sum",
     )
     same_shape = all(list(o.shape) == list(shape) for o in operands)
+    # The M55's fast kernel is TFLM's int8 ADD's (`fast_kernels`).
+    plain = not subtract and left_shift == ADD_LEFT_SHIFT
     return te.compute(
         shape,
-        lambda *i: _requantized(total[i], output, bounds),
-        name="add",
-        attrs=add_annotation(operands, output, bounds, same_shape),
+        lambda *i: requantized_within(total[i], output, bounds),
+        name="subtract" if subtract else "add",
+        attrs=add_annotation(operands, output, bounds, same_shape) if plain else None,
     )
 
 
 def _scaled_zero(operand: AddOperand) -> Any:
     """A stored 0 scaled as an input: where TFLM's ADD_N and CUMSUM start their sums."""
-    return _scaled_value(tirx.const(0, "int32"), operand, _ADD_LEFT_SHIFT)
+    return _scaled_value(tirx.const(0, "int32"), operand, ADD_LEFT_SHIFT)
 
 
 def add_n(tensors: list[Any], operand: AddOperand, output: Requantized, bounds: Bounds) -> Any:
@@ -252,17 +262,19 @@ def add_n(tensors: list[Any], operand: AddOperand, output: Requantized, bounds: 
     term = te.reduce_axis((0, len(tensors)), "term")
 
     def scaled(index: tuple[Any, ...]) -> Any:
-        chosen = _scaled(tensors[-1], operand, index, _ADD_LEFT_SHIFT)
+        chosen = scaled_at(tensors[-1], operand, index, ADD_LEFT_SHIFT)
         for i in reversed(range(len(tensors) - 1)):
             chosen = tirx.Select(
-                term == i, _scaled(tensors[i], operand, index, _ADD_LEFT_SHIFT), chosen
+                term == i, scaled_at(tensors[i], operand, index, ADD_LEFT_SHIFT), chosen
             )
         return chosen
 
     shape = list(tensors[0].shape)
     total = te.compute(shape, lambda *i: te.sum(scaled(i), axis=term), name="scaled_sum")
     zero = _scaled_zero(operand)
-    return te.compute(shape, lambda *i: _requantized(zero + total[i], output, bounds), name="add_n")
+    return te.compute(
+        shape, lambda *i: requantized_within(zero + total[i], output, bounds), name="add_n"
+    )
 
 
 def cumsum(x: Any, operand: AddOperand, output: Requantized, bounds: Bounds, scan: Scan) -> Any:
@@ -272,7 +284,7 @@ def cumsum(x: Any, operand: AddOperand, output: Requantized, bounds: Bounds, sca
 
     def summed(*index: Any) -> Any:
         at = (*index[: scan.axis], term, *index[scan.axis + 1 :])
-        value = _scaled_value(x[at], operand, _ADD_LEFT_SHIFT)
+        value = _scaled_value(x[at], operand, ADD_LEFT_SHIFT)
         # A Select, not te.sum's `where`: TVM's create_prim_func drops that condition.
         kept = tirx.Select(scan.summed(index[scan.axis], term), value, tirx.const(0, "int32"))
         return te.sum(kept, axis=term)
@@ -280,7 +292,7 @@ def cumsum(x: Any, operand: AddOperand, output: Requantized, bounds: Bounds, sca
     total = te.compute(shape, summed, name="scaled_cumsum")
     zero = _scaled_zero(operand)
     return te.compute(
-        shape, lambda *i: _requantized(zero + total[i], output, bounds), name="cumsum"
+        shape, lambda *i: requantized_within(zero + total[i], output, bounds), name="cumsum"
     )
 
 
@@ -290,7 +302,7 @@ def compare(a: Any, b: Any, operands: list[AddOperand], relation: Any, shape: li
     tensors = (a, b)
 
     def scaled(term: int, index: tuple[Any, ...]) -> Any:
-        return _scaled(tensors[term], operands[term], index, _COMPARISON_LEFT_SHIFT)
+        return scaled_at(tensors[term], operands[term], index, _COMPARISON_LEFT_SHIFT)
 
     return te.compute(shape, lambda *i: relation(scaled(0, i), scaled(1, i)), name="compare")
 
@@ -329,7 +341,7 @@ def mean(x: Any, reduction: Reduction, output: Requantized, bounds: Bounds) -> A
     offset = tirx.const(reduction.zero_point * reduction.elements, "int32")
     return te.compute(
         reduction.out_shape,
-        lambda *i: _requantized(total[i] - offset, output, bounds),
+        lambda *i: requantized_within(total[i] - offset, output, bounds),
         name="mean",
     )
 
@@ -393,7 +405,7 @@ def requantize(x: Any, zero_point: int, output: Requantized, bounds: Bounds) -> 
     offset = tirx.const(zero_point, "int32")
     return te.compute(
         x.shape,
-        lambda *i: _requantized(x[i].astype("int32") - offset, output, bounds),
+        lambda *i: requantized_within(x[i].astype("int32") - offset, output, bounds),
         name="requantize",
     )
 
@@ -408,11 +420,11 @@ def rectify(x: Any, zero_point: int, slopes: Slopes, bounds: Bounds) -> Any:
         if slopes.magnitude:
             value = tirx.Select(value < zero, zero - value, value)
         if slopes.negative == slopes.nonnegative:
-            return _requantized(value, slopes.nonnegative, bounds)
+            return requantized_within(value, slopes.nonnegative, bounds)
         return tirx.Select(
             value >= zero,
-            _requantized(value, slopes.nonnegative, bounds),
-            _requantized(value, slopes.negative, bounds),
+            requantized_within(value, slopes.nonnegative, bounds),
+            requantized_within(value, slopes.negative, bounds),
         )
 
     return te.compute(x.shape, element, name="rectify")
@@ -478,11 +490,11 @@ def prelu(x: Any, alpha: Any, zero_points: tuple[int, int], slopes: Slopes, boun
 
     def element(*index: Any) -> Any:
         value = x[index].astype("int32") - offset
-        slope = alpha[_broadcast(alpha_shape, index)].astype("int32") - alpha_offset
+        slope = alpha[broadcast_index(alpha_shape, index)].astype("int32") - alpha_offset
         return tirx.Select(
             value >= tirx.const(0, "int32"),
-            _requantized(value, slopes.nonnegative, bounds),
-            _requantized(value * slope, slopes.negative, bounds),
+            requantized_within(value, slopes.nonnegative, bounds),
+            requantized_within(value * slope, slopes.negative, bounds),
         )
 
     return te.compute(x.shape, element, name="prelu")

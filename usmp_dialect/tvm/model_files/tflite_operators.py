@@ -32,6 +32,12 @@ weight and bias the file's constants as stored.
 Found by tools/operator_table.py (each builtin TFLM registers, one operator a file,
 against TFLM): quantized RELU, RELU6, LEAKY_RELU, PRELU, ABS, SUM, ADD_N, CUMSUM, the
 comparisons and RESIZE_BILINEAR computed in TFLM's integers (`int8_unweighted_kernels`);
+quantized SUB, MUL, DIV, SQUARED_DIFFERENCE, HARD_SWISH and int16 ADD likewise
+(`quantized_arithmetic`), int8 LOG_SOFTMAX (`int8_log_softmax`) (tools/quantized_sweep.py
+found TVM's float path off TFLM's on
+ties and large multipliers); GATHER's and EMBEDDING_LOOKUP's run-time indices clamped
+into their axis (TVM's `take` read outside the tensor), GATHER_ND's into their dims,
+constant ones outside refused;
 int8 ELU and int16 LOGISTIC, TANH and SOFTMAX by TFLM's lookup tables
 (`int16_table_kernels`); the operators that only move values (`MOVING_OPERATORS`) taken
 on int8 and int16 tensors; TVM's ARG_MAX/ARG_MIN index type, GATHER_ND's indices,
@@ -64,6 +70,7 @@ from usmp_dialect.tvm.model_files import int8_unweighted_kernels as int8
 from usmp_dialect.tvm.model_files.dynamic_update_slice import convert_dynamic_update_slice
 from usmp_dialect.tvm.model_files.fixed_point import quantize_multiplier
 from usmp_dialect.tvm.model_files.int8_l2_normalization import convert_int8_l2_normalization
+from usmp_dialect.tvm.model_files.int8_log_softmax import convert_int8_log_softmax
 from usmp_dialect.tvm.model_files.int8_weighted_kernels import (
     ConvWindow,
     Requantization,
@@ -79,6 +86,10 @@ from usmp_dialect.tvm.model_files.int16_table_kernels import (
     convert_int16_squash,
 )
 from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
+from usmp_dialect.tvm.model_files.quantized_arithmetic import (
+    convert_int8_hard_swish,
+    convert_quantized_binary,
+)
 from usmp_dialect.tvm.model_files.tensor_names import tflite_tensor_label
 from usmp_dialect.tvm.model_files.tflite_sparsity import SparsityError, densified
 from usmp_dialect.tvm.model_files.tflite_tensors import scalar_quantization, tensor_shape
@@ -127,6 +138,9 @@ _RELATIONS = {
     "LESS_EQUAL": tvm.tirx.LE,
 }
 
+
+# The operators `quantized_arithmetic` computes as TFLM does (ADD: int16 only).
+_ARITHMETIC = ("SUB", "MUL", "DIV", "SQUARED_DIFFERENCE")
 
 # MediaPipe's custom operators converted here, by their custom code.
 CONVERTED_CUSTOM = frozenset(
@@ -339,7 +353,9 @@ class CorrectedConverter(OperatorConverter):
             "LEAKY_RELU": self.convert_quantized_leaky_relu,
             "ABS": self.convert_quantized_abs,
             "PRELU": self.convert_quantized_prelu,
+            "HARD_SWISH": self.convert_quantized_hard_swish,
             **{name: partial(self.convert_quantized_comparison, name) for name in _RELATIONS},
+            **{name: partial(self.convert_quantized_arithmetic, name) for name in _ARITHMETIC},
         }
         # TVM's, for the float and per-channel tensors ours leave to it (called as
         # TVM calls a converter, op by keyword).
@@ -943,7 +959,7 @@ class CorrectedConverter(OperatorConverter):
         quantizations = [scalar_quantization(t) for t in (lhs, rhs, out)]
         types = {self.get_tensor_type_str(t.tensor.Type()) for t in (lhs, rhs, out)}
         if types != {"int8"} or None in quantizations:
-            return self.tvm_converters["ADD"](op=op)
+            return self.convert_quantized_arithmetic("ADD", op)
         (s1, z1), (s2, z2), (so, zo) = (q for q in quantizations if q is not None)
         options = AddOptions()
         table = op.BuiltinOptions()
@@ -960,6 +976,17 @@ class CorrectedConverter(OperatorConverter):
         # keeps a convolution's whole sum alive (TVM's fusion kept the dequantized
         # inputs of its float32 add apart alike: `temporaries.widening_kept_apart`).
         return self._int8_call(compute, [lhs, rhs], "add_int8", op_pattern=int8.OPAQUE)
+
+    def convert_quantized_arithmetic(self, name: str, op: Any) -> Any:
+        """TFLM's quantized SUB, MUL, DIV, SQUARED_DIFFERENCE and int16 ADD
+        (`quantized_arithmetic`); TVM's of float32 tensors."""
+        call = convert_quantized_binary(self, op, name, self._bounds)
+        return self.tvm_converters[name](op=op) if call is None else call
+
+    def convert_quantized_hard_swish(self, op: Any) -> Any:
+        """TFLM's int8 HARD_SWISH (`quantized_arithmetic`); TVM's of float32."""
+        call = convert_int8_hard_swish(self, op)
+        return self.tvm_converters["HARD_SWISH"](op=op) if call is None else call
 
     def _summed_operand(self, op: Any, inputs: list[Any]) -> tuple[Any, Any, Any] | None:
         """An int8 ADD_N's or CUMSUM's input operand (`int8.add_operands`, one for all
@@ -1371,16 +1398,53 @@ class CorrectedConverter(OperatorConverter):
             raise tvm.error.OpNotImplemented(
                 "EMBEDDING_LOOKUP of a table of another type than its output"
             )
-        rows = relax.op.astype(self.get_tensor_expr(ids), "int32")
-        return relax.op.take(self.get_tensor_expr(table), rows, axis=0)
+        rows = self._checked_indices(ids, tensor_shape(table.tensor)[0], "EMBEDDING_LOOKUP")
+        return relax.op.take(self.get_tensor_expr(table), rows, axis=0, mode="clip")
+
+    def convert_gather(self, op: Any) -> Any:
+        """TFLite's GATHER (batch_dims 0) along its axis, an index outside the axis clamped
+        into it (TVM's converter takes them unchecked: a read outside the tensor)."""
+        from tflite.GatherOptions import GatherOptions
+
+        data, indices = self.get_input_tensors(op)
+        shape = tensor_shape(data.tensor)
+        axis = options_of(op, GatherOptions).Axis()
+        axis = axis + len(shape) if axis < 0 else axis
+        at = self._checked_indices(indices, shape[axis], "GATHER")
+        return relax.op.take(self.get_tensor_expr(data), at, axis=axis, mode="clip")
+
+    def _checked_indices(self, indices: Any, size: Any, name: str) -> Any:
+        """GATHER's, GATHER_ND's or EMBEDDING_LOOKUP's indices into an axis of `size` (or
+        GATHER_ND's last dim into dims of `size`s), as int32: constant ones checked (one
+        outside is refused: TFLM's Invoke fails on it), those computed at run time
+        clamped by the caller (TFLM's Invoke fails; the C library has no error path
+        from an operator, so it reads the nearest row instead of outside the tensor)."""
+        if not self.has_expr(indices.tensor_idx):
+            values = np.asarray(self.get_tensor_value(indices))
+            outside = values[(values < 0) | (values >= size)]
+            if outside.size:
+                where = f"its axis of {size}" if np.ndim(size) == 0 else f"dims {list(size)}"
+                raise OperatorRejected(
+                    f"{name} index {int(outside.flat[0])} outside {where} "
+                    "(TFLM's Invoke fails on it)"
+                )
+        return relax.op.astype(self.get_tensor_expr(indices), "int32")
 
     def convert_gather_nd(self, op: Any) -> Any:
         """TFLite's GATHER_ND: the indices' last dim indexes the data's leading dims, as
         Relax's `gather_nd` reads them (TVM's converter moves that dim first, as Relay's
-        took them: an output of the wrong shape)."""
+        took them: an output of the wrong shape). Each index is clamped into its dim, as
+        GATHER's (`_checked_indices`)."""
         data, indices = self.get_input_tensors(op)
+        depth = tensor_shape(indices.tensor)[-1]
+        sizes = np.array(tensor_shape(data.tensor)[:depth], np.int64)
+        self._checked_indices(indices, sizes, "GATHER_ND")
         at = relax.op.astype(self.get_tensor_expr(indices), "int64")
-        return relax.op.gather_nd(self.get_tensor_expr(data), at)
+        # Relax's gather_nd has no clamping mode: each column clamped to its dim's size.
+        low, high = relax.const(np.zeros_like(sizes), "int64"), relax.const(sizes - 1, "int64")
+        return relax.op.gather_nd(
+            self.get_tensor_expr(data), relax.op.minimum(relax.op.maximum(at, low), high)
+        )
 
     def convert_dynamic_update_slice(self, op: Any) -> Any:
         return convert_dynamic_update_slice(self, op)
@@ -1414,6 +1478,10 @@ class CorrectedConverter(OperatorConverter):
         if self._int16_input(op):
             return convert_int16_softmax(self, op)
         return super().convert_softmax(op)
+
+    def convert_log_softmax(self, op: Any) -> Any:
+        call = convert_int8_log_softmax(self, op)
+        return super().convert_log_softmax(op) if call is None else call
 
     def convert_quantized_comparison(self, name: str, op: Any) -> Any:
         """TFLM's comparison of int8 or int16 inputs (`int8.compare`); TVM's of others."""
