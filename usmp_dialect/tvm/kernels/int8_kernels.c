@@ -1321,11 +1321,8 @@ static int32_t usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* b
   const int32_t output_zp = p->output_zp, is3x3 = p->k_h == 3 && p->k_w == 3;
   int32_t begin, end;
   usmp_row_range(p, &begin, &end);
-  /* The end of the whole groups, taken before the loop: with a constant channel count
-   * the caller's loop over the rest then folds away. (Tested as c + 4 <= channels, GCC
-   * kept that loop, from c = channels, and warned that it would overrun the bias.) */
-  const int32_t groups_end = channels & ~3;
-  for (int32_t c = 0; c < groups_end; c += 4) {
+  int32_t c = 0;
+  for (; c + 4 <= channels; c += 4) {
     struct usmp_scale scale[4];
     int32_t base[4], whole[4];
     for (int32_t k = 0; k < 4; ++k) {
@@ -1370,7 +1367,7 @@ static int32_t usmp_depthwise_x4(const int8_t* x, const int8_t* w, const void* b
       }
     }
   }
-  return groups_end;
+  return c;
 }
 #endif
 
@@ -1456,7 +1453,13 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
 #endif
   int32_t done = 0; /* the channels done */
 #if defined(USMP_DSP)
-  if (m == 1) done = usmp_depthwise_x4(x, w, bias, multipliers, shifts, y, p);
+  if (m == 1) {
+    done = usmp_depthwise_x4(x, w, bias, multipliers, shifts, y, p);
+    /* No channel left over: return, by a test that is a constant where out_c is, so the
+     * loop over the rest below is plainly dead. (Else GCC kept that loop, from c = out_c
+     * until c wrapped, and warned that it read past the bias.) */
+    if (out_c % 4 == 0) return;
+  }
 #endif
   const int32_t x_row = p->in_w * in_c;
   int32_t begin, end;
