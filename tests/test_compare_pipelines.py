@@ -43,6 +43,10 @@ def test_a_pass_pipeline_beside_a_preset(capsys) -> None:
         ("tir-to-usmp", "pipeline 'tir-to-usmp' has no usmp-plan: it plans nothing to compare"),
         ("usmp-plan", "nothing to plan: run memref-to-usmp or tir-to-usmp first"),
         ("no-such-pass", "invalid pass pipeline 'no-such-pass'"),
+        (
+            "tir-reorder-for-memory{max-states=x},tir-to-usmp,usmp-assign-pools,usmp-plan",
+            "tir-reorder-for-memory: option max-states takes an integer, got 'x'",
+        ),
     ],
 )
 def test_a_pipeline_that_cannot_compare_is_one_diagnostic(capsys, pipeline, message) -> None:

@@ -36,7 +36,7 @@ LAYERS = (
     ("dialects",),
     ("analysis", "interpreters", "lowering"),
     ("transforms", "formats", "reports"),
-    ("universe", "parsing", "pipeline", "tvm_options"),
+    ("universe", "parsing", "pass_options", "pipeline", "tvm_options"),
 )
 """The core's layers, lowest first: a module may import its own layer and those below."""
 

@@ -18,6 +18,7 @@ import re
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
 
+from usmp_dialect.pass_options import check_pass_options
 from usmp_dialect.planning.budget import DEFAULT_ALGORITHM, DEFAULT_EFFORT, DEFAULT_TIME_LIMIT
 from usmp_dialect.universe import USMP_UNIVERSE, usmp_context
 
@@ -148,8 +149,10 @@ def plan_pools(
         if after_each is not None:
             after_each(previous, module, next)
 
+    pipeline = plan_pools_pipeline() if pipeline is None else pipeline
+    check_pass_options(USMP_UNIVERSE.all_passes, pipeline)
     PassPipeline.parse_spec(
         USMP_UNIVERSE.all_passes,
-        plan_pools_pipeline() if pipeline is None else pipeline,
+        pipeline,
         callback=verify,
     ).apply(usmp_context(), module)

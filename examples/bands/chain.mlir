@@ -42,7 +42,7 @@ tir.prim_func @total(%in_ptr: !tir.ptr<i8> {tir.name = "in_ptr"}, %out_ptr: !tir
     }
   }
 }
-tir.prim_func @main(%x: !tir.buffer<1x8x1x4xi8> {tir.name = "x"}, %z: !tir.buffer<1x2x1x4xi8> {tir.name = "z"}) {
+tir.prim_func @main(%x: !tir.buffer<1x8x1x4xi8> {tir.name = "x"}, %z: !tir.buffer<1x2x1x4xi8> {tir.name = "z"}) attributes {global_symbol = "main", runner_function = true, tirx.noalias = true} {
   %a = tir.alloc_buffer "a" : !tir.buffer<1x8x1x4xi8>
   %b = tir.alloc_buffer "b" : !tir.buffer<1x8x1x4xi8>
   %d = tir.alloc_buffer "d" : !tir.buffer<1x4x1x4xi8>

@@ -143,6 +143,24 @@ def test_command_line_pipeline_and_runner(tmp_path: Path) -> None:
     assert "out float32[16]" in result
 
 
+def test_run_tvmscript_on_a_private_entry_is_one_diagnostic(tmp_path, capsys) -> None:
+    from usmp_dialect.parsing import parse_module
+    from usmp_dialect.tools.run_tvmscript import main
+    from usmp_dialect.tvm.tvmscript.emitter import emit_tvmscript
+
+    text = (EXAMPLES.parent / "bands" / "chain.mlir").read_text()
+    attributes = ' attributes {global_symbol = "main", runner_function = true, tirx.noalias = true}'
+    assert attributes in text
+    path = tmp_path / "private.py"
+    path.write_text(emit_tvmscript(parse_module(text.replace(attributes, ""), "chain.mlir")))
+    with pytest.raises(SystemExit) as exit_status:
+        main([str(path), "--target", "llvm"])
+    assert exit_status.value.code == 1
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"{path}: error: the entry function main is private")
+    assert "Traceback" not in captured.err and captured.out == ""
+
+
 # ------------------------------------------------------------------ random operator chains
 
 _BODIES = {

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
+from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects.usmp import POOLS_ATTR
 from usmp_dialect.tools.errors import UsageParser, report_user_errors, requires_tvm
 
@@ -50,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "when its values fit",
     )
     args = parser.parse_args(argv)
-    with report_user_errors(TOOL), requires_tvm(TOOL, "running TVMScript"):
+    with report_user_errors(TOOL) as context, requires_tvm(TOOL, "running TVMScript"):
         from usmp_dialect.tvm.tvmscript.planned_module import plan_module
         from usmp_dialect.tvm.tvmscript.run import (
             entry_constants,
@@ -66,7 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
 
         overrides = read_overrides(args.override)
+        context.input_name = args.file
         mod = load_tvmscript(args.file)
+        _check_public(mod, entry_name(mod))
         if args.plan:
             mod = plan_module(mod, workspace_io=args.use_workspace_io)
         overrides = stored_overrides(
@@ -83,6 +87,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, array in outputs.items():
         print(f"{name} {array.dtype}{list(array.shape)}: {array.ravel()}")
     return 0
+
+
+def _check_public(mod: Any, entry: str) -> None:
+    """TVM builds and calls only a function with a `global_symbol`; on a private entry its
+    build stops inside a pass ("This pass must be called after MakePackedAPI")."""
+    attrs = mod[entry].attrs
+    if attrs is None or "global_symbol" not in attrs:
+        raise UsmpError(
+            f"the entry function {entry} is private (no global_symbol), and TVM runs only "
+            "a public one: declare it @T.prim_func without private=True (in .mlir: "
+            f'attributes {{global_symbol = "{entry}"}})'
+        )
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from usmp_dialect.diagnostics import LocatedError, decode_input, with_location
+from usmp_dialect.pass_options import check_pass_options
 from usmp_dialect.pipeline import (
     DEFAULT_ALGORITHM,
     DEFAULT_EFFORT,
@@ -301,6 +302,7 @@ class UsmpOptMain(xDSLOptMain):
             except ValueError as error:
                 _usage_error(f"--plan-pools: {error}")
         try:
+            check_pass_options(self.available_passes, args.passes)
             super().setup_pipeline()
         except ValueError as error:
             _usage_error(f"invalid pass pipeline '{args.passes}': {error}")

@@ -7,12 +7,12 @@ after it in the file, and after those that touched it before); any topological o
 computes the same values, but on a branching graph (a residual block, a U-Net's skip, an
 inception cell) some keep fewer bytes live at once. The pass finds the order of least peak
 by dynamic programming over the sets of calls already run (`planning/schedule.py`: exact
-for every graph of at most 14 calls and for wider ones up to `max-states` sets a layer,
-a deterministic beam search above it), where a call's peak is the buffers live around it,
-those it passes and the buffers its callee allocates. It moves each call, with the ops that
-compute its arguments, into that order, and keeps the new order only when the liveness
-`tir-to-usmp` computes from it has no higher max-live than the file's order (that
-liveness sees inside each call; the graph does not).
+for every graph of at most 14 calls at the default `max-states`, and for wider ones up to
+`max-states` sets a layer, a deterministic beam search above it), where a call's peak is
+the buffers live around it, those it passes and the buffers its callee allocates. It moves
+each call, with the ops that compute its arguments, into that order, and keeps the new
+order only when the liveness `tir-to-usmp` computes from it has no higher max-live than the
+file's order (that liveness sees inside each call; the graph does not).
 
 An entry it reorders records so in `usmp.schedule` (a `#usmp.schedule<...>`, which the
 report prints): the order's peak against the file's, whether it is proven least, and the
