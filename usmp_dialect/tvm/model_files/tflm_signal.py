@@ -89,7 +89,6 @@ from usmp_dialect.tvm.model_files.tflm_signal_operands import (
     shape_of,
 )
 
-_Q15_MAX = 32767  # kissfft's SAMP_MAX for FIXED_POINT 16
 
 
 _PCAN_SNR_BITS = 12
