@@ -89,8 +89,6 @@ from usmp_dialect.tvm.model_files.tflm_signal_operands import (
     shape_of,
 )
 
-
-
 _PCAN_SNR_BITS = 12
 
 
