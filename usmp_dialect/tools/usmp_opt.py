@@ -28,7 +28,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from usmp_dialect.diagnostics import LocatedError, decode_input, with_location
+from usmp_dialect.diagnostics import LocatedError, decode_input, warn, with_location
 from usmp_dialect.pass_options import check_pass_options
 from usmp_dialect.pipeline import (
     DEFAULT_ALGORITHM,
@@ -79,6 +79,22 @@ def _finite_number(text: str) -> float:
         raise argparse.ArgumentTypeError(f"must be a finite number, got '{text}'")
     return value
 
+
+
+def _warn_of_unmade_in_place(passes: Sequence[ModulePass]) -> None:
+    """`tir-band-stages` counts results written in place (`in-place=true`) as
+    `tir-in-place-results` writes them: with none after it, its choice is made for a peak
+    the plan does not reach (a pass cannot see its pipeline; the driver can)."""
+    for i, band in enumerate(passes):
+        if band.name == "tir-band-stages" and getattr(band, "in_place", False):
+            if not any(later.name == "tir-in-place-results" for later in passes[i + 1 :]):
+                warn(
+                    "tir-band-stages counts results written in place (in-place=true), but "
+                    "no tir-in-place-results runs after it: add it after, or write "
+                    "tir-band-stages{in-place=false}",
+                    None,
+                    "usmp-opt",
+                )
 
 class UsmpOptMain(xDSLOptMain):
     def __init__(self, args: Sequence[str] | None = None):
@@ -306,6 +322,7 @@ class UsmpOptMain(xDSLOptMain):
             super().setup_pipeline()
         except ValueError as error:
             _usage_error(f"invalid pass pipeline '{args.passes}': {error}")
+        _warn_of_unmade_in_place(self.pipeline.passes)
         callback = self._verify_at_the_ends() if args.plan_pools else self.pipeline.callback
         if args.disable_verify:
             callback = self._verify_what_is_read(callback)
