@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from usmp_dialect.analysis.tir_entry import prim_funcs
-from usmp_dialect.analysis.tir_rows import RowAccess, row_access
+from usmp_dialect.analysis.tir_rows import RowAccess, row_access, row_accesses
 from usmp_dialect.parsing import parse_module
 
 OPERATOR = """
@@ -93,3 +93,65 @@ def test_a_buffer_shared_by_rows_keeps_an_operator_whole():
     function = prim_funcs(parse_module(text, "op.mlir"))["op"]
     access = row_access(function, [0, 2])
     assert isinstance(access, str) and "outside its loop over rows" in access
+
+
+NCHW_POOL = """
+tir.prim_func @pool(%in_ptr: !tir.ptr<f32>, %out_ptr: !tir.ptr<f32>) {
+  %in = tir.decl_buffer "in" %in_ptr : !tir.ptr<f32> -> !tir.buffer<1x2x8x4xf32>
+  %out = tir.decl_buffer "out" %out_ptr : !tir.ptr<f32> -> !tir.buffer<1x2x4x4xf32>
+  %pad = tir.alloc_buffer "pad" : !tir.buffer<1x2x10x4xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %c4 = arith.constant 4 : i32
+  %c10 = arith.constant 10 : i32
+  tir.for %c "c" = %c0 extent %c2 serial : i32 {
+    tir.for %y "y" = %c0 extent %c10 serial : i32 {
+      tir.for %x "x" = %c0 extent %c4 serial : i32 {
+        %r = arith.subi %y, %c1 : i32
+        %v = tir.load %in[%c0, {channel}, %r, %x] : f32
+        tir.store %v, %pad[%c0, %c, %y, %x]
+      }
+    }
+  }
+  tir.for %co "co" = %c0 extent %c2 serial : i32 {
+    tir.for %yo "yo" = %c0 extent %c4 serial : i32 {
+      tir.for %xo "xo" = %c0 extent %c4 serial : i32 {
+        tir.for %k "k" = %c0 extent %c3 serial : i32 {
+          %ys = arith.muli %yo, %c2 : i32
+          %row = arith.addi %ys, %k : i32
+          %p = tir.load %pad[%c0, %co, %row, %xo] : f32
+          tir.store %p, %out[%c0, %co, %yo, %xo]
+        }
+      }
+    }
+  }
+}
+"""
+
+
+def test_an_nchw_operator_of_two_loop_nests_is_banded_along_h():
+    """TVM's NCHW pooling: a padded copy, then the pool, each with the channel loop
+    outermost. Along H (dim 2), output rows [b, e) read the copy's rows 2b .. 2(e-1)+2,
+    so the input's 2b-1 .. 2(e-1)+1; along C (dim 1) it is elementwise."""
+    function = prim_funcs(parse_module(NCHW_POOL.replace("{channel}", "%c"), "pool.mlir"))["pool"]
+    accesses = row_accesses(function, [0, 1])
+    assert isinstance(accesses, list)
+    assert [a.dim for a in accesses] == [1, 2]
+    along_h = accesses[1]
+    assert (along_h.stride, along_h.low, along_h.high) == (2, -1, 1)
+    assert [(n.stride, n.low, n.high) for n in along_h.nests] == [(2, 0, 2), (1, 0, 0)]
+    assert [n.loop.var_name.data for n in along_h.nests] == ["y", "yo"]
+    along_c = accesses[0]
+    assert (along_c.stride, along_c.low, along_c.high) == (1, 0, 0)
+
+
+def test_an_nchw_operator_mixing_channels_is_banded_along_h_only():
+    """Reading every channel for each output channel (a convolution's reduction), the
+    operator is no row operator along C."""
+    text = NCHW_POOL.replace("{channel}", "%c0")
+    function = prim_funcs(parse_module(text, "pool.mlir"))["pool"]
+    accesses = row_accesses(function, [0, 1])
+    assert isinstance(accesses, list)
+    assert [a.dim for a in accesses] == [2]

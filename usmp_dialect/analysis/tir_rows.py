@@ -1,12 +1,19 @@
 """Row operators in TIR: an operator function that computes its output row by row from
 a window of rows of one input, the form `tir-band-stages` can run band by band.
 
-Such a function has one outermost loop (`rows`), over the output's rows from 0 (dim 1 of
-an NHWC buffer), stores into the output only at that row, and reads its one activation
-input (the other buffer params are weights) at rows `stride * row + c`, where `c` runs
-over loops inside `rows` with constant bounds. Both buffers are touched only by loads
-and stores. Padding stays right: the function's bounds checks read the loop's row, which
-stays the absolute row; only the buffers' row index is what a band rewrites.
+The row dimension is read from the function, not assumed: it is the dim of its 4-d
+tensors (one image) that a loop over the output's rows indexes, dim 1 of an NHWC tensor
+and dim 2 of an NCHW one, the same dim in its input, its output and every buffer it
+allocates. The function is a sequence of loop nests (TVM's NCHW operators: a padded
+copy, the convolution, the bias, the activation, each with the channel loop outermost),
+each nest computing one buffer (its output, or a buffer it allocates and a later nest
+reads) over a loop on that buffer's rows, at any depth of the nest. Each nest stores its
+buffer only at that loop's row and reads every other buffer at rows `stride * row + c`,
+where `c` runs over loops with constant bounds; so output rows `[b, e)` need, of every
+buffer, rows `[stride * b + low, stride * (e - 1) + high]` (`RowNest`), and of the input
+the window `RowAccess` records. Both activations are touched only by loads and stores.
+Padding stays right: bounds checks read the loop's row, which stays the absolute row;
+only the buffers' row index is what a band rewrites.
 """
 
 from __future__ import annotations
@@ -20,24 +27,54 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from usmp_dialect.dialects import tir
 
-__all__ = ["RowAccess", "affine_terms", "buffer_type", "multiplications", "row_access"]
+__all__ = [
+    "RowAccess",
+    "RowNest",
+    "affine_terms",
+    "buffer_type",
+    "multiplications",
+    "row_access",
+    "row_accesses",
+]
 
-ROW = 1
-"""The row dimension of an NHWC buffer."""
+
+@dataclass(frozen=True)
+class RowNest:
+    """One loop nest of a row operator: `loop` runs over the rows of `buffer` (the
+    output's view or a buffer the function allocates); for output rows `[b, e)` it
+    computes rows `stride * b + low` to `stride * (e - 1) + high` of it."""
+
+    loop: tir.ForOp
+    buffer: SSAValue
+    stride: int
+    low: int
+    high: int
 
 
 @dataclass(frozen=True)
 class RowAccess:
     """How a row operator reads and writes: params `input` and `output` (indices), the
-    loop over rows, and which rows of the input output row `y` reads:
+    row dimension `dim` of its tensors, its loop nests in program order (the last
+    computes the output), and which rows of the input output row `y` reads:
     `stride * y + low` to `stride * y + high`."""
 
     input: int
     output: int
-    rows: tir.ForOp
+    dim: int
+    nests: tuple[RowNest, ...]
     stride: int
     low: int
     high: int
+
+    @property
+    def rows(self) -> tir.ForOp:
+        """The loop over the output's rows."""
+        return self.nests[-1].loop
+
+    @property
+    def allocated(self) -> tuple[RowNest, ...]:
+        """The nests that compute a buffer the function allocates."""
+        return tuple(n for n in self.nests if isinstance(n.buffer.owner, tir.AllocBufferOp))
 
 
 def buffer_type(value: SSAValue) -> tir.BufferType:
@@ -108,9 +145,43 @@ def _loop_range(var: SSAValue) -> tuple[int, int] | None:
     return first, first + extent - 1
 
 
+ROW_DIMS = (1, 2)
+"""The dims a row dimension may be: H of an NHWC tensor (1) or of an NCHW one (2)."""
+
+GLOBAL_OUTPUT = "no loop of it runs over its output's rows (a global operator)"
+
+
 def row_access(function: tir.PrimFuncOp, activations: Sequence[int]) -> RowAccess | str:
     """How `function` reads and writes rows, given the params that hold activations (the
-    others hold weights); else why it is not a row operator."""
+    others hold weights), along the row dimension its loops prefer; else why it is not a
+    row operator."""
+    accesses = row_accesses(function, activations)
+    return accesses if isinstance(accesses, str) else accesses[0]
+
+
+def row_accesses(function: tir.PrimFuncOp, activations: Sequence[int]) -> list[RowAccess] | str:
+    """Each way `function` is a row operator, one a row dimension, the dim of its outer
+    loop over the output first (an elementwise operator is one along H and along C of
+    NCHW, a convolution only along H); else why it is not one along the dim it prefers."""
+    operands = _operands(function, activations)
+    if isinstance(operands, str):
+        return operands
+    input, output = operands
+    accesses: list[RowAccess] = []
+    reasons: list[str] = []
+    for dim in _preferred_dims(output.buffer):
+        access = _access_along(function, input, output, dim)
+        if isinstance(access, str):
+            reasons.append(access)
+        else:
+            accesses.append(access)
+    return accesses or reasons[0]
+
+
+def _operands(
+    function: tir.PrimFuncOp, activations: Sequence[int]
+) -> tuple[tir.DeclBufferOp, tir.DeclBufferOp] | str:
+    """The views of the activation `function` reads and of the one it writes."""
     views: dict[int, tir.DeclBufferOp] = {}
     for op in function.body.block.ops:
         if isinstance(op, tir.DeclBufferOp) and op.data in function.body.block.args:
@@ -125,62 +196,194 @@ def row_access(function: tir.PrimFuncOp, activations: Sequence[int]) -> RowAcces
         return f"reads {len(read)} and writes {len(written)} of its {len(activations)} tensors"
     output, input = views[written[0]], views[read[0]]
     for view in (output, input):
-        shape = buffer_type(view.buffer).dims
-        if len(shape) != 4 or shape[0] != 1:
-            return f"'{view.buffer_name.data if view.buffer_name else '?'}' is not an NHWC tensor"
+        if not _is_image(view.buffer):
+            name = view.buffer_name.data if view.buffer_name else "?"
+            return f"'{name}' is not one image (NHWC or NCHW)"
         if any(not isinstance(u.operation, tir.LoadOp | tir.StoreOp) for u in view.buffer.uses):
             return "passes a tensor on to another call"
-    loops = _outermost_loops(function)
-    rows = buffer_type(output.buffer).dims[ROW]
+    return input, output
+
+
+def _is_image(buffer: SSAValue) -> bool:
+    shape = buffer_type(buffer).dims
+    return len(shape) == 4 and shape[0] == 1
+
+
+def _preferred_dims(output: SSAValue) -> list[int]:
+    """`ROW_DIMS`, those the output's first store indexes by a loop in the order of their
+    loops (the outer first), then the others."""
+    store = next(u.operation for u in output.uses if isinstance(u.operation, tir.StoreOp))
+    depth = {}
+    for dim in ROW_DIMS:
+        loop = _loop_of(store.indices[dim])
+        if loop is not None:
+            depth[dim] = sum(1 for _ in _enclosing_loops(loop))
+    return sorted(depth, key=depth.__getitem__) + [d for d in ROW_DIMS if d not in depth]
+
+
+def _loop_of(var: SSAValue) -> tir.ForOp | None:
+    if not isinstance(var, BlockArgument):
+        return None
+    loop = var.block.parent_op()
+    return loop if isinstance(loop, tir.ForOp) and loop.loop_var is var else None
+
+
+def _enclosing_loops(op: Operation):
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, tir.ForOp):
+            yield parent
+        parent = parent.parent_op()
+
+
+def _name(buffer: SSAValue) -> str:
+    op = buffer.owner
+    name = getattr(op, "buffer_name", None)
+    return name.data if name is not None else "?"
+
+
+def _access_along(
+    function: tir.PrimFuncOp, input: tir.DeclBufferOp, output: tir.DeclBufferOp, dim: int
+) -> RowAccess | str:
+    rows = buffer_type(output.buffer).dims[dim]
     if rows < 2:
         return "its output has one row: nothing to band"
-    if len(loops) != 1:
-        return f"has {len(loops)} outermost loops, not one loop over its output's rows"
-    loop = loops[0]
+    nests = _outermost_loops(function)
+    computed = _computed_buffers(function, nests, output.buffer, dim)
+    if isinstance(computed, str):
+        return computed
+    needs = _needed_rows(nests, computed, input.buffer, output.buffer, dim)
+    if isinstance(needs, str):
+        return needs
+    if input.buffer not in needs:
+        return "reads its input's rows independently of its output's row (a global operator)"
+    stride, low, high = needs[input.buffer]
+    return RowAccess(
+        input.data.index,  # type: ignore[attr-defined]
+        output.data.index,  # type: ignore[attr-defined]
+        dim,
+        tuple(RowNest(loop, buffer, *needs[buffer]) for buffer, loop in computed),
+        stride,
+        low,
+        high,
+    )
+
+
+def _computed_buffers(
+    function: tir.PrimFuncOp, nests: Sequence[tir.ForOp], output: SSAValue, dim: int
+) -> list[tuple[SSAValue, tir.ForOp]] | str:
+    """The buffer each nest computes and its loop over that buffer's rows, in order."""
+    computed: list[tuple[SSAValue, tir.ForOp]] = []
+    for nest in nests:
+        # A buffer the nest allocates is scratch of one iteration (TVM's accumulator of
+        # one output element): it must lie inside the loop over rows, checked below.
+        written = {
+            op.buffer
+            for op in nest.walk()
+            if isinstance(op, tir.StoreOp) and not nest.is_ancestor(op.buffer.owner)
+        }
+        if len(written) != 1:
+            return f"writes {len(written)} buffers in one loop nest, not one"
+        (buffer,) = written
+        if any(buffer is b for b, _ in computed):
+            return f"writes '{_name(buffer)}' in two loop nests"
+        if not _is_image(buffer):
+            return f"'{_name(buffer)}' is not one image (NHWC or NCHW)"
+        loop = _row_loop(buffer, dim, buffer is output)
+        if isinstance(loop, str):
+            return loop
+        computed.append((buffer, loop))
+    if not computed or computed[-1][0] is not output:
+        return GLOBAL_OUTPUT
+    stored = sum(1 for op in function.walk() if isinstance(op, tir.StoreOp))
+    if stored != sum(1 for n in nests for op in n.walk() if isinstance(op, tir.StoreOp)):
+        return "stores outside its loop nests"
+    for op in function.walk():
+        if not isinstance(op, tir.AllocBufferOp):
+            continue
+        inside = any(b is op.buffer or lp.is_ancestor(op) for b, lp in computed)
+        if not inside:
+            return "allocates a buffer outside its loop over rows, which rows may share"
+    return computed
+
+
+def _row_loop(buffer: SSAValue, dim: int, is_output: bool) -> tir.ForOp | str:
+    """The loop over `buffer`'s rows: every store and load of `buffer` in its nest is at
+    its var, which runs over all of its rows."""
+    rows = buffer_type(buffer).dims[dim]
+    stores = [u.operation for u in buffer.uses if isinstance(u.operation, tir.StoreOp)]
+    loop = _loop_of(stores[0].indices[dim])
+    if loop is None:
+        return "writes its output at a row other than its loop's (a global operator)"
     if _constant(loop.min) != 0 or _constant(loop.extent) != rows or loop.step is not None:
-        return "its outermost loop does not run over its output's rows (a global operator)"
-    if any(
-        isinstance(op, tir.AllocBufferOp) and not loop.is_ancestor(op) for op in function.walk()
-    ):
-        return "allocates a buffer outside its loop over rows, which rows may share"
-    for use in output.buffer.uses:
+        if is_output:
+            return GLOBAL_OUTPUT
+        return f"computes '{_name(buffer)}' over no loop on its rows"
+    for use in buffer.uses:
         access = use.operation
-        assert isinstance(access, tir.LoadOp | tir.StoreOp)
-        if access.indices[ROW] is not loop.loop_var:
+        if not isinstance(access, tir.LoadOp | tir.StoreOp):
+            return f"passes '{_name(buffer)}' on to another call"
+        inside = loop.is_ancestor(access)
+        if (inside or isinstance(access, tir.StoreOp)) and access.indices[dim] is not loop.loop_var:
             return "writes its output at a row other than its loop's (a global operator)"
-    window = _window(input, loop)
-    if isinstance(window, str):
-        return window
-    stride, low, high = window
-    return RowAccess(read[0], written[0], loop, stride, low, high)
+    return loop
 
 
-def _window(input: tir.DeclBufferOp, loop: tir.ForOp) -> tuple[int, int, int] | str:
-    strides: set[int] = set()
-    low, high = None, None
-    for use in input.buffer.uses:
-        assert isinstance(use.operation, tir.LoadOp)
-        terms = affine_terms(use.operation.indices[ROW])
-        if terms is None:
-            return "reads its input at rows that are not an affine function of its loops"
-        stride = terms.pop(loop.loop_var, 0)
-        first = last = terms.pop(None, 0)
-        for var, coefficient in terms.items():
-            assert var is not None
-            bounds = _loop_range(var)
-            if bounds is None:
-                return "reads its input at rows that depend on more than its loops"
-            ends = (coefficient * bounds[0], coefficient * bounds[1])
-            first, last = first + min(ends), last + max(ends)
-        strides.add(stride)
-        low = first if low is None else min(low, first)
-        high = last if high is None else max(high, last)
-    if len(strides) != 1 or low is None or high is None or min(strides) < 1:
-        return (
-            "reads its input's rows independently of its output's row (a global operator, "
-            "or dim 1 is not rows: an NCHW layout)"
-        )
-    return strides.pop(), low, high
+def _needed_rows(
+    nests: Sequence[tir.ForOp],
+    computed: Sequence[tuple[SSAValue, tir.ForOp]],
+    input: SSAValue,
+    output: SSAValue,
+    dim: int,
+) -> dict[SSAValue, tuple[int, int, int]] | str:
+    """For each buffer a nest computes and the input, the rows output rows `[b, e)` read
+    of it, `stride * b + low` to `stride * (e - 1) + high`, from the last nest back."""
+    needs: dict[SSAValue, tuple[int, int, int]] = {output: (1, 0, 0)}
+    order = {id(b): k for k, (b, _) in enumerate(computed)}
+    for k in reversed(range(len(nests))):
+        buffer, loop = computed[k]
+        if buffer not in needs:
+            return f"computes '{_name(buffer)}', which its output does not read"
+        stride, low, high = needs[buffer]
+        for load in nests[k].walk():
+            if not isinstance(load, tir.LoadOp) or load.buffer is buffer:
+                continue
+            source = load.buffer
+            if source is not input and id(source) not in order:
+                continue  # a weight, or a buffer of each row
+            if source is output or order.get(id(source), -1) > k:
+                return f"reads '{_name(source)}' before a later loop nest computes it"
+            window = _window(load.indices[dim], loop)
+            if isinstance(window, str):
+                return window
+            s, first, last = window
+            need = (s * stride, s * low + first, s * high + last)
+            if source in needs:
+                known = needs[source]
+                if known[0] != need[0]:
+                    return f"reads '{_name(source)}' at two strides"
+                need = (need[0], min(known[1], need[1]), max(known[2], need[2]))
+            needs[source] = need
+    return needs
+
+
+def _window(row: SSAValue, loop: tir.ForOp) -> tuple[int, int, int] | str:
+    """`row` as `stride * loop + c`, c from `low` to `high`: (stride, low, high)."""
+    terms = affine_terms(row)
+    if terms is None:
+        return "reads its input at rows that are not an affine function of its loops"
+    stride = terms.pop(loop.loop_var, 0)
+    first = last = terms.pop(None, 0)
+    for var, coefficient in terms.items():
+        assert var is not None
+        bounds = _loop_range(var)
+        if bounds is None:
+            return "reads its input at rows that depend on more than its loops"
+        ends = (coefficient * bounds[0], coefficient * bounds[1])
+        first, last = first + min(ends), last + max(ends)
+    if stride < 1:
+        return "reads its input's rows independently of its output's row (a global operator)"
+    return stride, first, last
 
 
 def multiplications(op: Operation) -> int:

@@ -54,7 +54,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from usmp_dialect.analysis.in_place import can_share, result_pairs
 from usmp_dialect.analysis.tir_entry import module_calls, prim_funcs
 from usmp_dialect.analysis.tir_params import constant_params
-from usmp_dialect.analysis.tir_rows import ROW, RowAccess, buffer_type, row_access
+from usmp_dialect.analysis.tir_rows import RowAccess, RowNest, buffer_type, row_accesses
 from usmp_dialect.diagnostics import UsmpError
 from usmp_dialect.dialects import tir
 from usmp_dialect.lowering.allocations_to_usmp import (
@@ -67,6 +67,9 @@ from usmp_dialect.planning.bands import BANDS_ATTR, Program, RowOperator, Stage,
 ROW_PARAM_TYPE = i32
 """The type of an operator's `row_begin` and `row_end`."""
 
+NHWC_ROW = 1
+"""The row dimension of the NHWC tensors the C library's band kernels take."""
+
 
 @dataclass
 class _Call:
@@ -77,6 +80,8 @@ class _Call:
     callee: tir.PrimFuncOp
     buffers: list[SSAValue | None]
     access: RowAccess | str | None = None
+    options: tuple[RowAccess, ...] = ()
+    """Each row dimension it is a row operator along, the one it prefers first."""
 
 
 def _entry_calls(entry: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp]) -> list[_Call]:
@@ -98,8 +103,8 @@ def _buffer_name(buffer: SSAValue) -> str:
     return buffer.name_hint or "buffer"
 
 
-def _row_bytes(buffer_type: tir.BufferType) -> int:
-    return buffer_type.size_in_bytes() // buffer_type.dims[ROW]
+def _row_bytes(buffer_type: tir.BufferType, dim: int) -> int:
+    return buffer_type.size_in_bytes() // buffer_type.dims[dim]
 
 
 @dataclass(frozen=True)
@@ -161,7 +166,7 @@ class TirBandStages(ModulePass):
 
     def _check_band_height(self, calls: Sequence[_Call], entry: tir.PrimFuncOp) -> None:
         rows = [
-            c.buffers[c.access.output].type.dims[ROW]  # type: ignore[union-attr]
+            c.buffers[c.access.output].type.dims[c.access.dim]  # type: ignore[union-attr]
             for c in calls
             if isinstance(c.access, RowAccess)
         ]
@@ -193,8 +198,11 @@ def _read_program(
             for i, buffer in enumerate(call.buffers)
             if buffer is not None and buffer not in weights
         ]
-        call.access = row_access(call.callee, activations)
-    return calls, _program(calls, _chains(calls), in_place)
+        options = row_accesses(call.callee, activations)
+        call.options = () if isinstance(options, str) else tuple(options)
+        call.access = options if isinstance(options, str) else options[0]
+    chains = [c for linked in _chains(calls) for c in _along_one_dim(linked, calls)]
+    return calls, _program(calls, chains, in_place)
 
 
 def _chains(calls: Sequence[_Call]) -> list[list[int]]:
@@ -219,6 +227,25 @@ def _chains(calls: Sequence[_Call]) -> list[list[int]]:
                 continue
         chains.append([i])
     return [c for c in chains if len(c) > 1]
+
+
+def _along_one_dim(chain: Sequence[int], calls: Sequence[_Call]) -> list[list[int]]:
+    """`chain` cut where its operators share no row dimension, each part's calls set to
+    their access along the dim of the part's first call that all share (NCHW's H for a
+    convolution and the elementwise operators around it)."""
+    parts: list[tuple[list[int], set[int]]] = []
+    for step in chain:
+        dims = {a.dim for a in calls[step].options}
+        if parts and dims & parts[-1][1]:
+            parts[-1][0].append(step)
+            parts[-1][1].intersection_update(dims)
+        else:
+            parts.append(([step], dims))
+    for steps, dims in parts:
+        dim = next(a.dim for a in calls[steps[0]].options if a.dim in dims)
+        for step in steps:
+            calls[step].access = next(a for a in calls[step].options if a.dim == dim)
+    return [steps for steps, _ in parts if len(steps) > 1]
 
 
 def _used_only_by(buffer: SSAValue, calls: tuple[tir.CallOp, ...]) -> bool:
@@ -286,13 +313,14 @@ def _program(calls: Sequence[_Call], chains: Sequence[Sequence[int]], in_place: 
             assert isinstance(call.access, RowAccess)
             output = buffer_type(call.buffers[call.access.output])  # type: ignore[arg-type]
             input = buffer_type(call.buffers[call.access.input])  # type: ignore[arg-type]
+            dim = call.access.dim
             row_operators.append(
                 RowOperator(
                     call.callee.sym_name.data,
-                    output.dims[ROW],
-                    _row_bytes(output),
-                    input.dims[ROW],
-                    _row_bytes(input),
+                    output.dims[dim],
+                    _row_bytes(output, dim),
+                    input.dims[dim],
+                    _row_bytes(input, dim),
                     call.access.stride,
                     call.access.low,
                     call.access.high,
@@ -425,7 +453,7 @@ class _StageRewriter:
         self.entry = entry
         self.names = BufferNames()
         self.names.used.update(functions)
-        self.copies: dict[tuple[str, int, int], tir.PrimFuncOp] = {}
+        self.copies: dict[tuple[str, int, int, tuple[int, ...]], tir.PrimFuncOp] = {}
 
     def rewrite(self, stage: Stage, chain: Sequence[_Call]) -> None:
         bands: dict[SSAValue, SSAValue] = {}
@@ -434,7 +462,7 @@ class _StageRewriter:
             old = call.buffers[call.access.output]
             assert old is not None and isinstance(old.owner, tir.AllocBufferOp)
             band = tir.AllocBufferOp(
-                _with_rows(old.type, rows),  # type: ignore[arg-type]
+                _with_rows(old.type, call.access.dim, rows),  # type: ignore[arg-type]
                 dict(old.owner.annotations.data),
                 f"{_buffer_name(old)}_band",
             )
@@ -442,10 +470,12 @@ class _StageRewriter:
             Rewriter.insert_op(band, InsertPoint.before(old.owner))
             bands[old] = band.buffer
         at = InsertPoint.before(_first_argument_op(chain[0].op))
+        steps = stage.plan.steps
+        heights = [max(step[k][1] - step[k][0] for step in steps) for k in range(len(chain))]
         for step in stage.plan.steps:
             for k, (begin, end) in enumerate(step):
                 if end > begin:
-                    self._call_rows(chain[k], bands, begin, end, at)
+                    self._call_rows(chain[k], bands, (begin, end, heights[k]), at)
         for call in chain:
             _erase_call(call.op)
         for old in bands:
@@ -460,7 +490,7 @@ class _StageRewriter:
             for function in functions.values()
             for _, callee in module_calls(function, functions)
         }
-        for name, _, _ in self.copies:
+        for name, *_ in self.copies:
             if name not in called and name in functions:
                 Rewriter.erase_op(functions[name])
 
@@ -468,16 +498,19 @@ class _StageRewriter:
         self,
         call: _Call,
         bands: dict[SSAValue, SSAValue],
-        begin: int,
-        end: int,
+        rows: tuple[int, int, int],
         at: InsertPoint,
     ) -> None:
-        assert isinstance(call.access, RowAccess)
-        input = call.buffers[call.access.input]
-        output = call.buffers[call.access.output]
-        in_rows = buffer_type(bands[input]).dims[ROW] if input in bands else 0
-        out_rows = buffer_type(bands[output]).dims[ROW] if output in bands else 0
-        callee = self._copy(call.callee, call.access, in_rows, out_rows)
+        """Calls `call`'s band copy over output rows `[begin, end)` of `rows`, the
+        third the most rows any of its calls computes."""
+        begin, end, height = rows
+        access = call.access
+        assert isinstance(access, RowAccess)
+        input = call.buffers[access.input]
+        output = call.buffers[access.output]
+        in_rows = buffer_type(bands[input]).dims[access.dim] if input in bands else 0
+        out_rows = buffer_type(bands[output]).dims[access.dim] if output in bands else 0
+        callee = self._copy(call.callee, access, (in_rows, out_rows), height)
         row_type = ROW_PARAM_TYPE
         new_ops: list[Operation] = []
         args: list[SSAValue] = []
@@ -502,22 +535,35 @@ class _StageRewriter:
         Rewriter.insert_op(new_ops, at)
 
     def _copy(
-        self, callee: tir.PrimFuncOp, access: RowAccess, in_rows: int, out_rows: int
+        self,
+        callee: tir.PrimFuncOp,
+        access: RowAccess,
+        rows: tuple[int, int],
+        height: int,
     ) -> tir.PrimFuncOp:
-        key = (callee.sym_name.data, in_rows, out_rows)
+        """The band copy of `callee` whose input and output hold `rows` rows (0: all),
+        each buffer it allocates the rows `height` output rows need."""
+        in_rows, out_rows = rows
+        allocated = tuple(_rows_held(n, access.dim, height) for n in access.allocated)
+        key = (callee.sym_name.data, in_rows, out_rows, allocated)
         if key in self.copies:
             return self.copies[key]
         copy = callee.clone()
         name = self.names.unique(f"{callee.sym_name.data}_band", "band")
         copy.properties["sym_name"] = StringAttr(name)
         Rewriter.insert_op(copy, InsertPoint.after(callee))
-        fresh = row_access(copy, [access.input, access.output])
-        assert isinstance(fresh, RowAccess)
-        _run_over_rows(copy, fresh.rows, copy_rows(copy, fresh))
+        options = row_accesses(copy, [access.input, access.output])
+        assert not isinstance(options, str)
+        fresh = next(a for a in options if a.dim == access.dim)
+        _run_over_rows(copy, fresh, copy_rows(copy, fresh))
         _band_kernel(copy, fresh, in_rows, out_rows)
-        for param, rows in ((fresh.input, in_rows), (fresh.output, out_rows)):
-            if rows:
-                _roll(copy, param, rows)
+        views = copy.body.block.args
+        for arg, held in ((views[fresh.input], in_rows), (views[fresh.output], out_rows)):
+            if held:
+                _roll(_view(arg), fresh.dim, held)
+        for nest, held in zip(fresh.allocated, allocated, strict=True):
+            if held < buffer_type(nest.buffer).dims[fresh.dim]:
+                _roll(nest.buffer, fresh.dim, held)
         self.copies[key] = copy
         return copy
 
@@ -535,6 +581,8 @@ def _band_kernel(copy: tir.PrimFuncOp, access: RowAccess, in_rows: int, out_rows
     rows = (operands.get("data"), operands.get("output"))
     if record.get("kind") not in tir.BAND_KERNELS or rows != (access.input, access.output):
         return
+    if access.dim != NHWC_ROW or access.allocated:
+        return
     params = len(copy.body.block.args)
     record["band"] = {"rows": [params - 2, params - 1], "in_rows": in_rows, "out_rows": out_rows}
     copy.attributes[tir.KERNEL_ATTR] = StringAttr(json.dumps(record, sort_keys=True))
@@ -542,17 +590,23 @@ def _band_kernel(copy: tir.PrimFuncOp, access: RowAccess, in_rows: int, out_rows
 
 def copy_rows(function: tir.PrimFuncOp, access: RowAccess) -> int:
     """The rows of the output of a row operator."""
-    view = next(
-        u.operation
-        for u in function.body.block.args[access.output].uses
-        if isinstance(u.operation, tir.DeclBufferOp)
-    )
-    return buffer_type(view.buffer).dims[ROW]
+    return buffer_type(_view(function.body.block.args[access.output])).dims[access.dim]
 
 
-def _with_rows(buffer_type: tir.BufferType, rows: int) -> tir.BufferType:
+def _view(param: SSAValue) -> SSAValue:
+    """The buffer a function declares over its pointer param `param`."""
+    return next(u.operation.buffer for u in param.uses if isinstance(u.operation, tir.DeclBufferOp))
+
+
+def _rows_held(nest: RowNest, dim: int, height: int) -> int:
+    """The rows of its buffer a nest computes for `height` output rows, at most all."""
+    rows = nest.stride * (height - 1) + nest.high - nest.low + 1
+    return min(rows, buffer_type(nest.buffer).dims[dim])
+
+
+def _with_rows(buffer_type: tir.BufferType, dim: int, rows: int) -> tir.BufferType:
     dims = list(buffer_type.dims)
-    dims[ROW] = rows
+    dims[dim] = rows
     return tir.BufferType(
         dims,
         buffer_type.element_type,
@@ -565,46 +619,87 @@ def _with_rows(buffer_type: tir.BufferType, rows: int) -> tir.BufferType:
     )
 
 
-def _run_over_rows(function: tir.PrimFuncOp, loop: tir.ForOp, rows: int) -> None:
-    """The loop over rows runs from the new param `row_begin` to `row_end`: 32-bit params,
-    each clamped to [0, rows], bounds TVM can prove, so that its index arithmetic stays in
-    32 bits (64-bit params made it 64-bit: 1.2x the instructions on a Cortex-M55)."""
+def _run_over_rows(function: tir.PrimFuncOp, access: RowAccess, rows: int) -> None:
+    """The loop over output rows runs from the new param `row_begin` to `row_end`, and
+    each other nest's loop over the rows of its buffer that those rows read: 32-bit
+    params, each bound clamped to the buffer's rows, bounds TVM can prove, so that its
+    index arithmetic stays in 32 bits (64-bit params made it 64-bit: 1.2x the
+    instructions on a Cortex-M55)."""
     at = len(function.body.block.args)
     begin = function.insert_param(at, ROW_PARAM_TYPE, "row_begin")
     end = function.insert_param(at + 1, ROW_PARAM_TYPE, "row_end")
+    ops: list[Operation] = []
+    first, last = _clamped(ops, begin, end, rows)
+    for nest in access.nests:
+        held = buffer_type(nest.buffer).dims[access.dim]
+        if (nest.stride, nest.low, nest.high, held) == (1, 0, 0, rows):
+            low, high = first, last
+        else:
+            low = _affine(ops, first, nest.stride, nest.low)
+            high = _affine(ops, last, nest.stride, nest.high + 1 - nest.stride)
+            low, high = _clamped(ops, low, high, held)
+        extent = arith.SubiOp(high, low)
+        ops.append(extent)
+        bounds: list[SSAValue] = [low, extent.result]
+        if nest.loop.min.type != ROW_PARAM_TYPE:
+            casts = [tir.CastOp(b, nest.loop.min.type) for b in bounds]
+            ops += casts
+            bounds = [c.result for c in casts]
+        nest.loop.operands[0] = bounds[0]
+        nest.loop.operands[1] = bounds[1]
+    Rewriter.insert_op(ops, InsertPoint.before(_top_level(function, access.nests[0].loop)))
+
+
+def _clamped(
+    ops: list[Operation], begin: SSAValue, end: SSAValue, rows: int
+) -> tuple[SSAValue, SSAValue]:
+    """`begin` and `end` clamped to `[0, rows]`, `end` to at least `begin`."""
     zero = arith.ConstantOp(IntegerAttr(0, ROW_PARAM_TYPE))
     limit = arith.ConstantOp(IntegerAttr(rows, ROW_PARAM_TYPE))
     at_least_zero = arith.MaxSIOp(begin, zero.result)
     first = arith.MinSIOp(at_least_zero.result, limit.result)
     at_least_first = arith.MaxSIOp(end, first.result)
     last = arith.MinSIOp(at_least_first.result, limit.result)
-    extent = arith.SubiOp(last.result, first.result)
-    ops: list[Operation] = [zero, limit, at_least_zero, first, at_least_first, last, extent]
-    bounds: list[SSAValue] = [first.result, extent.result]
-    if loop.min.type != ROW_PARAM_TYPE:
-        casts = [tir.CastOp(b, loop.min.type) for b in bounds]
-        ops += casts
-        bounds = [c.result for c in casts]
-    Rewriter.insert_op(ops, InsertPoint.before(loop))
-    loop.operands[0] = bounds[0]
-    loop.operands[1] = bounds[1]
+    ops += [zero, limit, at_least_zero, first, at_least_first, last]
+    return first.result, last.result
 
 
-def _roll(function: tir.PrimFuncOp, param: int, rows: int) -> None:
-    """Param `param`'s view holds `rows` rows, row `r` at `r % rows`."""
-    arg = function.body.block.args[param]
-    view = next(u.operation for u in arg.uses if isinstance(u.operation, tir.DeclBufferOp))
-    assert isinstance(view, tir.DeclBufferOp)
-    rolled = tir.DeclBufferOp(
-        view.data,
-        _with_rows(buffer_type(view.buffer), rows),
-        None if view.buffer_name is None else view.buffer_name.data,
-    )
-    Rewriter.replace_op(view, rolled)
+def _affine(ops: list[Operation], value: SSAValue, scale: int, offset: int) -> SSAValue:
+    """`scale * value + offset`."""
+    factor = arith.ConstantOp(IntegerAttr(scale, ROW_PARAM_TYPE))
+    constant = arith.ConstantOp(IntegerAttr(offset, ROW_PARAM_TYPE))
+    product = arith.MuliOp(value, factor.result)
+    total = arith.AddiOp(product.result, constant.result)
+    ops += [factor, constant, product, total]
+    return total.result
+
+
+def _top_level(function: tir.PrimFuncOp, op: Operation) -> Operation:
+    while op.parent_op() is not function:
+        parent = op.parent_op()
+        assert parent is not None
+        op = parent
+    return op
+
+
+def _roll(buffer: SSAValue, dim: int, rows: int) -> None:
+    """`buffer` (a param's view or an allocated buffer) holds `rows` rows of `dim`, row
+    `r` at `r % rows`."""
+    old = buffer.owner
+    rolled_type = _with_rows(buffer_type(buffer), dim, rows)
+    rolled: tir.DeclBufferOp | tir.AllocBufferOp
+    if isinstance(old, tir.DeclBufferOp):
+        name = None if old.buffer_name is None else old.buffer_name.data
+        rolled = tir.DeclBufferOp(old.data, rolled_type, name)
+    else:
+        assert isinstance(old, tir.AllocBufferOp)
+        name = None if old.buffer_name is None else old.buffer_name.data
+        rolled = tir.AllocBufferOp(rolled_type, dict(old.annotations.data), name)
+    Rewriter.replace_op(old, rolled)
     for use in list(rolled.buffer.uses):
         access = use.operation
         assert isinstance(access, tir.LoadOp | tir.StoreOp)
-        row = access.indices[ROW]
+        row = access.indices[dim]
         assert isinstance(row.type, IntegerType)
         if rows & (rows - 1) == 0:
             mask = arith.ConstantOp(IntegerAttr(rows - 1, row.type))
@@ -614,7 +709,7 @@ def _roll(function: tir.PrimFuncOp, param: int, rows: int) -> None:
             slot = arith.RemSIOp(row, mask.result)
         Rewriter.insert_op([mask, slot], InsertPoint.before(access))
         first_index = 1 if isinstance(access, tir.LoadOp) else 2
-        access.operands[first_index + ROW] = slot.results[0]
+        access.operands[first_index + dim] = slot.results[0]
 
 
 def _first_argument_op(call: tir.CallOp) -> Operation:

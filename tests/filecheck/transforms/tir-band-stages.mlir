@@ -46,7 +46,7 @@
 // CHECK-NOT:  tir.prim_func @copy(
 // CHECK-NOT:  tir.prim_func @down(
 // CHECK:      tir.prim_func @total(
-// CHECK:      tir.prim_func @main({{.*}}usmp.bands = {peak = 48 : i64, banded_peak = 32 : i64, stages = [{operators = ["copy", "copy", "down"], band_height = 1 : i64, steps = 4 : i64, calls = 12 : i64, buffers = {a_band = 2 : i64, b_band = 2 : i64}, band_bytes = 16 : i64, macs = "1.0x (halo rows kept, none recomputed)"}], unbanded = {total = "its outermost loop does not run over its output's rows (a global operator)"}, in_place = {}}}
+// CHECK:      tir.prim_func @main({{.*}}usmp.bands = {peak = 48 : i64, banded_peak = 32 : i64, stages = [{operators = ["copy", "copy", "down"], band_height = 1 : i64, steps = 4 : i64, calls = 12 : i64, buffers = {a_band = 2 : i64, b_band = 2 : i64}, band_bytes = 16 : i64, macs = "1.0x (halo rows kept, none recomputed)"}], unbanded = {total = "writes its output at a row other than its loop's (a global operator)"}, in_place = {}}}
 // CHECK-NEXT:   %a_band = tir.alloc_buffer "a_band" : !tir.buffer<1x2x1x4xi8>
 // CHECK-NEXT:   %b_band = tir.alloc_buffer "b_band" : !tir.buffer<1x2x1x4xi8>
 // CHECK-NEXT:   %d = tir.alloc_buffer "d" : !tir.buffer<1x4x1x4xi8>
@@ -59,7 +59,7 @@
 // With them (as --plan-pools runs it), b takes a's bytes (a dies where the second copy
 // writes b): 48 bytes unbanded, and no band of 4 rows lowers that. Nothing is banded and
 // the record says why, and which results it counted in place.
-// NOGAIN: usmp.bands = {peak = 48 : i64, banded_peak = 48 : i64, stages = [], unbanded = {copy = "no gain: no band of its chain lowers the bytes live at once", down = "no gain: no band of its chain lowers the bytes live at once", total = "its outermost loop does not run over its output's rows (a global operator)"}, in_place = {b = "a"}}
+// NOGAIN: usmp.bands = {peak = 48 : i64, banded_peak = 48 : i64, stages = [], unbanded = {copy = "no gain: no band of its chain lowers the bytes live at once", down = "no gain: no band of its chain lowers the bytes live at once", total = "writes its output at a row other than its loop's (a global operator)"}, in_place = {b = "a"}}
 // NOGAIN-NOT: tir.call @copy_band
 
 // The count took b over a, but no tir-in-place-results follows: the driver warns, and the
@@ -85,7 +85,7 @@
 // APART:     banded (tir-band-stages): 64 -> 32 bytes live at once
 // PLAN:      banded (tir-band-stages): 48 -> 32 bytes live at once
 // PLAN-NEXT:   stage 1: copy -> copy -> down: band height 1, 4 steps, 12 calls, multiply-accumulates 1.0x (halo rows kept, none recomputed); rolling buffers (16 bytes): a_band 2 rows, b_band 2 rows
-// PLAN-NEXT:   not banded: total: its outermost loop does not run over its output's rows (a global operator)
+// PLAN-NEXT:   not banded: total: writes its output at a row other than its loop's (a global operator)
 
 tir.prim_func @copy(%in_ptr: !tir.ptr<i8> {tir.name = "in_ptr"}, %out_ptr: !tir.ptr<i8> {tir.name = "out_ptr"}) {
   %in = tir.decl_buffer "in" %in_ptr : !tir.ptr<i8> -> !tir.buffer<1x8x1x4xi8>
