@@ -147,7 +147,9 @@ _SCHEDULE_TEXT = re.compile(
     r"reordered: peak (\d+) bytes against the file's (\d+) \(((?:not )?proven least)\): "
     r"(@.*) \(the file's calls ([\d, ]+)\)"
 )
-_KEPT_TEXT = re.compile(r"the file's order kept: peak (\d+) bytes \(((?:not )?proven least)\): (@.*)")
+_KEPT_TEXT = re.compile(
+    r"the file's order kept: peak (\d+) bytes \(((?:not )?proven least)\): (@.*)"
+)
 
 
 def schedule_record(text: StringAttr) -> ScheduleAttr:

@@ -80,21 +80,21 @@ def _finite_number(text: str) -> float:
     return value
 
 
-
 def _warn_of_unmade_in_place(passes: Sequence[ModulePass]) -> None:
     """`tir-band-stages` counts results written in place (`in-place=true`) as
     `tir-in-place-results` writes them: with none after it, its choice is made for a peak
     the plan does not reach (a pass cannot see its pipeline; the driver can)."""
     for i, band in enumerate(passes):
-        if band.name == "tir-band-stages" and getattr(band, "in_place", False):
-            if not any(later.name == "tir-in-place-results" for later in passes[i + 1 :]):
-                warn(
-                    "tir-band-stages counts results written in place (in-place=true), but "
-                    "no tir-in-place-results runs after it: add it after, or write "
-                    "tir-band-stages{in-place=false}",
-                    None,
-                    "usmp-opt",
-                )
+        counts_in_place = band.name == "tir-band-stages" and getattr(band, "in_place", False)
+        if counts_in_place and all(p.name != "tir-in-place-results" for p in passes[i + 1 :]):
+            warn(
+                "tir-band-stages counts results written in place (in-place=true), but "
+                "no tir-in-place-results runs after it: add it after, or write "
+                "tir-band-stages{in-place=false}",
+                None,
+                "usmp-opt",
+            )
+
 
 class UsmpOptMain(xDSLOptMain):
     def __init__(self, args: Sequence[str] | None = None):
