@@ -25,10 +25,8 @@ pytestmark = pytest.mark.tvm
 from test_svdf import DATA, _streamed, _streamed_outputs  # noqa: E402
 
 from usmp_dialect.tvm.model_files.loading import import_model_file  # noqa: E402
-from usmp_dialect.tvm.model_files.tflm_signal import (  # noqa: E402
-    kiss_factors,
-    log2_correction_table,
-)
+from usmp_dialect.tvm.model_files.tflm_signal import log2_correction_table  # noqa: E402
+from usmp_dialect.tvm.model_files.tflm_signal_fft import kiss_factors  # noqa: E402
 from usmp_dialect.tvm.relax.to_tir import RelaxImportError  # noqa: E402
 
 RATE = 16000

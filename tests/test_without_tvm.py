@@ -91,3 +91,30 @@ def test_csv_and_mlir_plan_without_tvm(
     assert usmp_opt.main([str(imported), "--plan-pools", "-o", str(planned)]) == 0
     assert usmp_translate.main(["--export-csv", str(planned)]) == 0
     assert capsys.readouterr().out.startswith("id,")
+
+
+@pytest.mark.parametrize(
+    "missing, flag, model",
+    [
+        ("onnx", "--import-tflite", "tests/data/tflm/audio_preprocessor_int8.tflite"),
+        ("tflite", "--import-tflite", "tests/data/tflm/audio_preprocessor_int8.tflite"),
+        ("onnx", "--import-onnx", "tests/data/tflm/README.md"),
+    ],
+)
+def test_a_model_file_without_the_models_extra_is_one_error_naming_it(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    missing: str,
+    flag: str,
+    model: str,
+) -> None:
+    """TVM's ONNX frontend needs onnx as it is imported, for .tflite files too: without it
+    the import was a traceback, before the importer could name the extra."""
+    monkeypatch.setitem(sys.modules, missing, None)
+    with pytest.raises(SystemExit) as exit:
+        usmp_translate.main([flag, str(ROOT / model)])
+    assert exit.value.code == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"{ROOT / model}: error: reading this model file needs the '{missing}' package: "
+        "pip install -e '.[models]' in the usmp_dialect checkout"
+    ]

@@ -17,6 +17,18 @@ that plugin into ~/.cache/usmp-bench and runs QEMU with it on the chosen board i
 figure per inference is the count of a runner that runs the model N+1 times less that of
 one that runs it once, over N. Needs the ARM toolchain and QEMU (`apt-get install -y
 gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm`).
+
+    python tools/bench_m55_kernels.py --count-sh PATH/count.sh [--board m4] --by-symbol \
+        MODEL.tflite ...
+
+prints instead, for each model's kernels build, its instructions per inference split by
+the function of the ELF's symbol table each instruction lies in (nm's sizes), counted by
+the TCG plugin tb_profile.c beside this tool (built on demand as the counter's plugin is).
+(tools/symbol_split.py). Each function of model.c (kernels, operators, entry) is marked
+"model.c"; each other one ("runner, start-up, C library": newlib's memcpy, expf and the
+like that the model calls) keeps its own row too, an instruction in no function's span
+counts as "(no function)", and the runner's `main`, whose loop runs the model again, takes
+the division's remainder, so the rows add up to the bench's figure for the kernels.
 """
 
 from __future__ import annotations
@@ -27,6 +39,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +48,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmark_sections import add_write_option, markdown_section, publish  # noqa: E402
+from benchmark_sections import (  # noqa: E402
+    add_write_option,
+    markdown_section,
+    publish,
+    table_row,
+)
+from symbol_split import by_function, functions, per_inference_split  # noqa: E402
 
 from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline  # noqa: E402
 from usmp_dialect.tvm.c import bundle as c_bundle  # noqa: E402
@@ -113,12 +132,12 @@ def _elf(board: Board, directory: Path, runs: int, extra: str = "") -> Path:
     return elf
 
 
-def _plugin(count_sh: str) -> Path:
-    """The instruction-counting TCG plugin beside count.sh, built into this user's cache
-    (count.sh runs the M55's board only; the plugin counts on any)."""
-    source = Path(count_sh).parent / "insncount.c"
+def _plugin(source: Path) -> Path:
+    """A TCG plugin's shared object, built from its C source into this user's cache (for
+    the counter beside count.sh: count.sh runs the M55's board only; the plugin counts on
+    any)."""
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "usmp-bench"
-    plugin = cache / "libinsncount.so"
+    plugin = cache / f"lib{source.stem}.so"
     if not plugin.exists() or plugin.stat().st_mtime < source.stat().st_mtime:
         cache.mkdir(parents=True, exist_ok=True)
         subprocess.run(
@@ -127,12 +146,13 @@ def _plugin(count_sh: str) -> Path:
     return plugin
 
 
-def _count(board: Board, plugin: Path, elf: Path, inputs: list[str]) -> int:
+def _qemu(board: Board, plugin: str, elf: Path, inputs: list[str]) -> str:
+    """QEMU's output of the runner on the board with the plugin (its `-plugin` argument)."""
     done = subprocess.run(
         [
             *("qemu-system-arm", "-M", board.machine, "-nographic", "-monitor", "none"),
             *("-serial", "none", "-semihosting-config", "enable=on,target=native"),
-            *("-plugin", str(plugin), "-d", "plugin", "-kernel", str(elf)),
+            *("-plugin", plugin, "-d", "plugin", "-kernel", str(elf)),
             *("-append", " ".join([*inputs, "out.bin"])),
         ],
         cwd=elf.parent,
@@ -140,7 +160,12 @@ def _count(board: Board, plugin: Path, elf: Path, inputs: list[str]) -> int:
         text=True,
         check=True,
     )
-    return int(re.search(r"insns (\d+)", done.stdout + done.stderr)[1])  # type: ignore[index]
+    return done.stdout + done.stderr
+
+
+def _count(board: Board, plugin: Path, elf: Path, inputs: list[str]) -> int:
+    output = _qemu(board, str(plugin), elf, inputs)
+    return int(re.search(r"insns (\d+)", output)[1])  # type: ignore[index]
 
 
 def _per_inference(
@@ -154,14 +179,65 @@ def _per_inference(
     return (more - once) // REPEATS, output
 
 
-def _code_size(board: Board, directory: Path) -> int:
-    """Bytes of `.text` of the library's operators (model.c) for the board."""
+OTHER = "runner, start-up, C library"
+
+
+def _profile(board: Board, plugin: Path, elf: Path, inputs: list[str]) -> Counter[str]:
+    """Instructions of one run of the runner, by function."""
+    lines = elf.with_suffix(".profile")
+    _qemu(board, f"{plugin},out={lines}", elf, inputs)
+    executed = (line.split() for line in lines.read_text().splitlines())
+    return by_function(functions(_nm(elf)), ((int(a, 16), int(n)) for a, n in executed))
+
+
+def _nm(binary: Path) -> str:
+    return subprocess.run(
+        ["arm-none-eabi-nm", "-S", "-n", "--defined-only", str(binary)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
+def symbol_split(path: str, board: Board, plugin: Path, scratch: Path) -> list[list[str]]:
+    """The rows of a model's kernels build's split by function, largest first, its total
+    last (the bench's "kernels" figure)."""
+    name = Path(path).stem
+    kernels = scratch / name
+    _write(_planned(path), kernels, "any")
+    _random_input(path).tofile(kernels / "x.bin")
+    once = _profile(board, plugin, _elf(board, kernels, 1), ["x.bin"])
+    more = _profile(board, plugin, _elf(board, kernels, REPEATS + 1), ["x.bin"])
+    split = per_inference_split(once, more, REPEATS)
+    mine = {f.name for f in functions(_nm(_model_object(board, kernels)))}
+    total = sum(split.values())
+    rows = [
+        [
+            name,
+            function,
+            "model.c" if function in mine else OTHER,
+            f"{count:,}",
+            f"{count / total:.1%}",
+        ]
+        for function, count in sorted(split.items(), key=lambda item: -item[1])
+    ]
+    return [*rows, [name, "total", "", f"{total:,}", "100.0%"]]
+
+
+def _model_object(board: Board, directory: Path) -> Path:
+    """The library's operators (model.c) compiled for the board."""
     obj = directory / "model.o"
     subprocess.run(
         ["arm-none-eabi-gcc", *board.flags.split(), "-c", "model.c", "-o", obj.name],
         cwd=directory,
         check=True,
     )
+    return obj
+
+
+def _code_size(board: Board, directory: Path) -> int:
+    """Bytes of `.text` of the library's operators (model.c) for the board."""
+    obj = _model_object(board, directory)
     done = subprocess.run(
         ["arm-none-eabi-size", "-A", str(obj)], capture_output=True, text=True, check=True
     )
@@ -187,17 +263,27 @@ def _pool(directory: Path) -> str:
     return str(sum(map(int, sizes)))
 
 
-def measure(path: str, board: Board, plugin: Path, scratch: Path) -> list[str]:
-    name = Path(path).stem
+def _planned(path: str) -> object:
+    """The `.tflite` imported and planned as TFLM runs it (whole operators, no bands)."""
     module = import_model_file(path, "tflite")
     plan_pools(module, plan_pools_pipeline(constant_pool=True, band_stages=False))
-    kernels, loops = scratch / name / "kernels", scratch / name / "tvm"
-    _write(module, kernels, "any")
-    _write(module, loops, "tvm")
+    return module
+
+
+def _random_input(path: str) -> np.ndarray:
     from tflite_micro.python.tflite_micro import runtime
 
     detail = runtime.Interpreter.from_file(path).get_input_details(0)
-    x = np.random.default_rng(0).integers(-128, 128, detail["shape"]).astype(detail["dtype"])
+    return np.random.default_rng(0).integers(-128, 128, detail["shape"]).astype(detail["dtype"])
+
+
+def measure(path: str, board: Board, plugin: Path, scratch: Path) -> list[str]:
+    name = Path(path).stem
+    module = _planned(path)
+    kernels, loops = scratch / name / "kernels", scratch / name / "tvm"
+    _write(module, kernels, "any")
+    _write(module, loops, "tvm")
+    x = _random_input(path)
     for directory in (kernels, loops):
         x.tofile(directory / "x.bin")
     subprocess.run(["make", "-s", "-C", str(kernels), "run"], check=True)
@@ -231,6 +317,18 @@ def measure(path: str, board: Board, plugin: Path, scratch: Path) -> list[str]:
     ]
 
 
+def print_symbol_splits(models: list[str], board: Board) -> None:
+    plugin = _plugin(Path(__file__).resolve().parent / "tb_profile.c")
+    print(f"Instructions per inference of each model's kernels on the {board.title}, by function:")
+    print()
+    print(table_row(["model", "function", "in", "instructions", "share"]))
+    print("|---|---|---|---:|---:|")
+    with tempfile.TemporaryDirectory(prefix="bench-kernels-") as scratch:
+        for path in models:
+            for row in symbol_split(path, board, plugin, Path(scratch)):
+                print(table_row(row), flush=True)
+
+
 def header(board: Board) -> list[str]:
     return [
         "model",
@@ -249,14 +347,26 @@ def header(board: Board) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("models", nargs="+", metavar="MODEL.tflite")
-    parser.add_argument("--count-sh", required=True, help="the instruction counter's count.sh")
+    parser.add_argument("--count-sh", help="the instruction counter's count.sh")
     parser.add_argument(
         "--board", choices=sorted(BOARDS), default="m55", help="the QEMU board (default m55)"
+    )
+    parser.add_argument(
+        "--by-symbol",
+        action="store_true",
+        help="print each model's kernels' instructions per inference by function instead",
     )
     add_write_option(parser)
     args = parser.parse_args()
     board = BOARDS[args.board]
-    plugin = _plugin(os.path.abspath(args.count_sh))
+    if args.by_symbol:
+        if args.write is not None:
+            parser.error("--by-symbol prints its tables; it writes no section")
+        print_symbol_splits(args.models, board)
+        return
+    if not args.count_sh:
+        parser.error("the following arguments are required: --count-sh")
+    plugin = _plugin(Path(args.count_sh).resolve().parent / "insncount.c")
     with tempfile.TemporaryDirectory(prefix="bench-kernels-") as scratch:
         rows = [measure(path, board, plugin, Path(scratch)) for path in args.models]
     options = "" if args.board == "m55" else f" --board {args.board}"

@@ -30,6 +30,10 @@ passes and printing recurse once a level; `RECURSION_LIMIT` gives them room for 
 RECURSION_LIMIT = 40 * MAX_NESTING
 
 
+MODELS_EXTRA = "pip install -e '.[models]' in the usmp_dialect checkout"
+"""How to add the packages TVM's frontends read model files with (`tflite`, `onnx`)."""
+
+
 class UsmpError(PassFailedException):
     def __init__(self, message: str, op: Operation | None = None):
         super().__init__(message)

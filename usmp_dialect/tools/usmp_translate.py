@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib.util
 import os
 import re
 import sys
@@ -47,7 +48,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
-from usmp_dialect.diagnostics import LocatedError, decode_input
+from usmp_dialect.diagnostics import MODELS_EXTRA, LocatedError, decode_input
 from usmp_dialect.formats.constant_pool import constant_pool_bytes
 from usmp_dialect.formats.csv_export import module_to_csv
 from usmp_dialect.formats.csv_to_usmp import read_csv_module
@@ -143,6 +144,17 @@ def import_relax(
     return module_pieces(import_relax_file(name, tir_import, stage), elide_constants)
 
 
+def _check_model_file_packages(name: str, kind: str) -> None:
+    """A package reading the file needs, missing, as one diagnostic naming the extra: TVM's
+    ONNX frontend, which the importer loads for either kind, needs onnx as it is imported,
+    before the importer itself could say so."""
+    for package in ("onnx", "tflite") if kind == "tflite" else ("onnx",):
+        if importlib.util.find_spec(package) is None:
+            raise LocatedError(
+                f"reading this model file needs the '{package}' package: {MODELS_EXTRA}", name
+            )
+
+
 def import_model_file(
     text: str,
     name: str,
@@ -152,6 +164,7 @@ def import_model_file(
     elide_constants: bool = False,
     stage: Stages = unshown,
 ) -> Iterator[str | bytes]:
+    _check_model_file_packages(name, kind)
     from usmp_dialect.tvm.model_files.loading import import_model_file as model_file_to_tir
 
     module = model_file_to_tir(name, kind, input_shapes, tir_import, stage)

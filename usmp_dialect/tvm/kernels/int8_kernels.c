@@ -1453,7 +1453,13 @@ USMP_KERNEL void usmp_depthwise_s8(const int8_t* x, const int8_t* w, const void*
 #endif
   int32_t done = 0; /* the channels done */
 #if defined(USMP_DSP)
-  if (m == 1) done = usmp_depthwise_x4(x, w, bias, multipliers, shifts, y, p);
+  if (m == 1) {
+    done = usmp_depthwise_x4(x, w, bias, multipliers, shifts, y, p);
+    /* No channel left over: return, by a test that is a constant where out_c is, so the
+     * loop over the rest below is plainly dead. (Else GCC kept that loop, from c = out_c
+     * until c wrapped, and warned that it read past the bias.) */
+    if (out_c % 4 == 0) return;
+  }
 #endif
   const int32_t x_row = p->in_w * in_c;
   int32_t begin, end;

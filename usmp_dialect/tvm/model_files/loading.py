@@ -48,6 +48,7 @@ from tvm.relax.frontend.tflite import from_tflite
 from xdsl.dialects.builtin import ModuleOp
 
 from usmp_dialect.analysis.tir_entry import choose_entry, prim_funcs
+from usmp_dialect.diagnostics import MODELS_EXTRA
 from usmp_dialect.tvm.captured_output import output_captured
 from usmp_dialect.tvm.model_files.input_shapes import dims_text, fixed_input_shapes
 from usmp_dialect.tvm.model_files.io_quantization import (
@@ -132,9 +133,6 @@ def _run_frontend(
     raise RelaxImportError(
         f"TVM's {frontend} frontend failed{at}: {type(failure).__name__}: {last}", path
     )
-
-
-MODELS_EXTRA = "pip install -e '.[models]' in the usmp_dialect checkout"
 
 
 def _required(package: str, path: str) -> Any:

@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import onnx
 
 from usmp_dialect.tvm.model_files.input_shapes import fixed_input_shapes
 from usmp_dialect.tvm.relax.to_tir import RelaxImportError
@@ -61,8 +62,6 @@ def static_onnx_model(
 ) -> tuple[Any, dict[str, list[int]]]:
     """`model` with its inputs' shapes fixed and its shape computations folded into
     initializers, and the fixed shapes by input name."""
-    import onnx
-
     declared = {i.name: _declared_dims(i) for i in graph_inputs(model)}
     shapes = fixed_input_shapes(declared, input_shapes, where)
     model = _with_input_shapes(model, shapes)
@@ -87,8 +86,6 @@ def _drop_inference_dropouts(graph: Any) -> None:
     """Each `Dropout` not in training mode (no `training_mode` input) whose mask no node
     reads becomes the `Identity` it is at inference: TVM's frontend makes it a tuple of
     the output and the mask, which a fused operator then returns."""
-    import onnx
-
     read = {name for node in graph.node for name in node.input} | {o.name for o in graph.output}
     for i, node in enumerate(graph.node):
         if (
@@ -101,8 +98,6 @@ def _drop_inference_dropouts(graph: Any) -> None:
 
 
 def _with_input_shapes(model: Any, shapes: Mapping[str, Sequence[int]]) -> Any:
-    import onnx
-
     model = onnx.ModelProto.FromString(model.SerializeToString())
     for value_info in model.graph.input:
         if value_info.name in shapes:
@@ -139,7 +134,6 @@ def _shape_value(node: Any, shape: list[int]) -> np.ndarray:
 
 def _evaluated(node: Any, values: list[np.ndarray], opset_imports: Any) -> list[np.ndarray]:
     """One node run by ONNX's reference implementation on constant inputs."""
-    import onnx
     from onnx.reference import ReferenceEvaluator
 
     evaluator = ReferenceEvaluator(
@@ -165,8 +159,6 @@ def _taken_branch(node: Any, condition: np.ndarray, graph: Any) -> list[Any]:
     """The nodes an `If` of a constant `condition` stands for: its taken branch's, the
     branch's initializers added to `graph`, and an `Identity` from each branch output to
     the `If`'s (ONNX names are unique across a graph and its subgraphs: nothing clashes)."""
-    import onnx
-
     name = "then_branch" if bool(np.asarray(condition).reshape(-1)[0]) else "else_branch"
     branch = next(a.g for a in node.attribute if a.name == name)
     graph.initializer.extend(branch.initializer)
@@ -208,8 +200,6 @@ def _unrolled(node: Any, trips: int, graph: Any) -> list[Any]:
     the iteration number and condition constants (added to `graph`), the carried values
     passed from one iteration to the next, each scan output the concatenation of its
     iterations' values along a new first axis."""
-    import onnx
-
     body = next(a.g for a in node.attribute if a.name == "body")
     carried = list(node.input[2:])
     count = len(carried)
@@ -262,8 +252,6 @@ def _unrolled(node: Any, trips: int, graph: Any) -> list[Any]:
 def _folded(model: Any, where: str) -> tuple[Any, bool]:
     """`model` with every value computed from static shapes alone an initializer, and
     each `If` of a constant condition its taken branch; and whether anything was."""
-    import onnx
-
     graph = model.graph
     shapes = _static_shapes(graph)
     constants = {t.name: onnx.numpy_helper.to_array(t) for t in graph.initializer}
@@ -325,8 +313,6 @@ def _folded(model: Any, where: str) -> tuple[Any, bool]:
 
 def _constant_node_value(node: Any) -> np.ndarray:
     """A `Constant` node's tensor (ValueError if it holds anything else)."""
-    import onnx
-
     attribute = node.attribute[0] if len(node.attribute) == 1 else None
     if attribute is None or attribute.name != "value":
         raise ValueError("not a tensor constant")

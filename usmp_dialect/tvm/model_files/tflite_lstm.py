@@ -29,7 +29,7 @@ from usmp_dialect.tvm.model_files.tflite_lstm_int8 import (
     integer_lstm,
     integer_quantization,
 )
-from usmp_dialect.tvm.model_files.tflite_operators import options_of
+from usmp_dialect.tvm.model_files.tflite_options import options_of
 from usmp_dialect.tvm.model_files.tflite_tensors import tensor_shape
 
 # The operator's inputs TFLM's kernel reads, by index.

@@ -39,7 +39,7 @@ from usmp_dialect.dialects.usmp import IN_PLACE_ATTR
 from usmp_dialect.tvm.model_files.fixed_point import clamped, quantize_multiplier, requantized
 from usmp_dialect.tvm.model_files.int8_unweighted_kernels import INT_RANGES
 from usmp_dialect.tvm.model_files.onnx_operators import OperatorRejected
-from usmp_dialect.tvm.model_files.tflite_operators import options_of
+from usmp_dialect.tvm.model_files.tflite_options import options_of
 from usmp_dialect.tvm.model_files.tflite_tensors import scalar_quantization, tensor_shape
 
 # TFLM's fused activations for float SVDF (ActivationValFloat): those that clamp.
