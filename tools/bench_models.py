@@ -50,9 +50,9 @@ where TFLM plans every tensor of the graph, inputs and outputs included, and the
 with its persistent "tail" of interpreter structures) and Relax's StaticPlanBlockMemory
 (the "Model files" section), its pool with inputs and outputs planned with none of the
 schedule passes and, *+ schedule passes*, with all three as `--plan-pools` runs them
-(tools/bench_schedule.py's code, which measures each pass apart); a streaming model's state is a state pool of its own, as the
-pipeline keeps it, reported apart against the bytes of the file's variables, as in
-"Corpus". TFLM gets the
+(tools/bench_schedule.py's code, which measures each pass apart); a streaming model's
+state is a state pool of its own, as the pipeline keeps it, reported apart against the
+bytes of the file's variables, as in "Corpus". TFLM gets the
 arena it needs (`tflm_arena` grows it until TFLM allocates); a file that does not import,
 or fails later, is a row saying why.
 
@@ -615,7 +615,8 @@ def model_files_section(rows: list[tuple[str, dict[str, Any]]], command: str) ->
         lines.append(
             f"| {name} | {_cell(str(r['tflm_head']))} | {r['tflm_total']} | {r['relax']} "
             f"| {r['ours']} ({r['ours_live']}) | {r['ws']} ({r['ws_live']}) "
-            f"| {r['io']} ({r['io_live']}) | {r['scheduled']} | {_state_cell(r)} | {r['kept']} ({r['kept_live']}) "
+            f"| {r['io']} ({r['io_live']}) | {r['scheduled']} | {_state_cell(r)} "
+            f"| {r['kept']} ({r['kept_live']}) "
             f"| {r['io_s']:.2f} | {r['error']:.2g} |"
         )
     lines += [
