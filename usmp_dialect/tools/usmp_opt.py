@@ -82,18 +82,20 @@ def _finite_number(text: str) -> float:
 
 def _warn_of_unmade_in_place(passes: Sequence[ModulePass]) -> None:
     """`tir-band-stages` counts results written in place (`in-place=true`) as
-    `tir-in-place-results` writes them: with none after it, its choice is made for a peak
-    the plan does not reach (a pass cannot see its pipeline; the driver can)."""
-    for i, band in enumerate(passes):
-        counts_in_place = band.name == "tir-band-stages" and getattr(band, "in_place", False)
-        if counts_in_place and all(p.name != "tir-in-place-results" for p in passes[i + 1 :]):
-            warn(
-                "tir-band-stages counts results written in place (in-place=true), but "
-                "no tir-in-place-results runs after it: add it after, or write "
-                "tir-band-stages{in-place=false}",
-                None,
-                "usmp-opt",
-            )
+    `tir-in-place-results` writes them: in a pipeline without that pass, its choice is
+    made for a peak the plan does not reach (a pass cannot see its pipeline; the driver
+    can). After it, the band pass reads the views it made; before it, it counts them."""
+    names = [p.name for p in passes]
+    if "tir-in-place-results" in names:
+        return
+    if any(p.name == "tir-band-stages" and getattr(p, "in_place", False) for p in passes):
+        warn(
+            "tir-band-stages counts results written in place (in-place=true), but no "
+            "tir-in-place-results runs in the pipeline: add it after, or write "
+            "tir-band-stages{in-place=false}",
+            None,
+            "usmp-opt",
+        )
 
 
 class UsmpOptMain(xDSLOptMain):
