@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, Module
 from usmp_dialect.dialects import tir
 from usmp_dialect.dialects.usmp import IN_PLACE_RESULTS_ATTR, InPlaceResultsAttr
 from usmp_dialect.planning.bands import BANDS_ATTR
+from usmp_dialect.reports.names import short_names
 
 
 class BandStage(TypedDict):
@@ -80,7 +81,10 @@ def band_lines(bands: Bands) -> list[str]:
     for name, reason in bands["unbanded"].items():
         lines.append(f"  not banded: {name}: {reason}")
     if not_made := bands.get("in_place_not_made"):
-        pairs = ", ".join(f"{result} over {input}" for result, input in not_made.items())
+        short = short_names([*not_made, *not_made.values()])
+        pairs = ", ".join(
+            f"{short[result]} over {short[input]}" for result, input in not_made.items()
+        )
         lines.append(
             f"  counted results written in place ({pairs}) that no tir-in-place-results "
             "after it wrote so: the plan keeps more bytes live than this count (run "
