@@ -48,9 +48,11 @@ dtln model and its arena threshold test's conv model, and any given) as
 `tflite-micro` wheel's interpreter, its recording allocator: the non-persistent "head",
 where TFLM plans every tensor of the graph, inputs and outputs included, and the total
 with its persistent "tail" of interpreter structures) and Relax's StaticPlanBlockMemory
-(the "Model files" section); a streaming model's state is a state pool of its own, as the
-pipeline keeps it, reported apart against the bytes of the file's variables, as in
-"Corpus". TFLM gets the
+(the "Model files" section), its pool with inputs and outputs planned with none of the
+schedule passes and, *+ schedule passes*, with all three as `--plan-pools` runs them
+(tools/bench_schedule.py's code, which measures each pass apart); a streaming model's
+state is a state pool of its own, as the pipeline keeps it, reported apart against the
+bytes of the file's variables, as in "Corpus". TFLM gets the
 arena it needs (`tflm_arena` grows it until TFLM allocates); a file that does not import,
 or fails later, is a row saying why.
 
@@ -520,6 +522,7 @@ def measure_model_file(
         rows[key], rows[f"{key}_live"] = pool_bytes(report)
     report, rows["io_s"] = plan(tir_mod, io_front, time_limit)
     rows["io"], rows["io_live"], rows["state"] = _state_apart(report)
+    rows["scheduled"] = scheduled_bytes(tir_mod)
     kept = relax_to_tir(mod, weights, path, TirImport(temporaries="keep"))
     rows["kept"], rows["kept_live"], _ = _state_apart(plan(kept, io_front, time_limit)[0])
     check = check_model(
@@ -527,6 +530,17 @@ def measure_model_file(
     )
     rows["error"] = max(o.max_error for o in check.outputs)
     return rows
+
+
+def scheduled_bytes(tir_mod) -> int:
+    """The workspace pool (a state pool apart) of `--plan-pools --use-workspace-io` with
+    its schedule passes (`tir-reorder-for-memory`, `tir-band-stages`,
+    `tir-in-place-results`), as tools/bench_schedule.py's *all* column plans it."""
+    from bench_schedule import PASSES, planned_with, workspace_bytes
+
+    from usmp_dialect.tvm.tvmscript.importer import import_module
+
+    return workspace_bytes(planned_with(import_module(tir_mod), PASSES["all"], lower=False))
 
 
 def _state_apart(report: PlanReport) -> tuple[int, int, int]:
@@ -582,23 +596,27 @@ def model_files_section(rows: list[tuple[str, dict[str, Any]]], command: str) ->
         "TensorFlow Lite Micro's arena from the `tflite-micro` wheel's interpreter "
         "(recording allocator): *non-persistent* is its head, where TFLM plans every tensor "
         "of the graph, inputs and outputs included (comparable with *ours + workspaces, "
-        "I/O*), *total* adds the persistent tail of interpreter structures. Bytes; max-live "
-        "in parentheses; seconds are the front passes + `usmp-plan`.",
+        "I/O*), *total* adds the persistent tail of interpreter structures. *+ schedule "
+        "passes* is *ours + workspaces, I/O* as `--plan-pools --use-workspace-io` plans it, "
+        "with `tir-reorder-for-memory`, `tir-band-stages` and `tir-in-place-results` (the "
+        "plans before it have none of them; tools/bench_schedule.py measures each apart). "
+        "Bytes; max-live in parentheses; seconds are the front passes + `usmp-plan`.",
         "",
         "| file | TFLM non-persistent | TFLM total | Relax StaticPlanBlockMemory "
         "| ours, intermediates | ours, + workspaces | ours, + workspaces, I/O "
-        "| state: ours / TFLM's variables "
+        "| + schedule passes | state: ours / TFLM's variables "
         "| temporaries kept: + workspaces, I/O | seconds | max \\|ours − Relax VM\\| |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, r in rows:
         if "failed" in r:
-            lines.append(f"| {name} | {_cell(r['failed'])} |" + " |" * 9)
+            lines.append(f"| {name} | {_cell(r['failed'])} |" + " |" * 10)
             continue
         lines.append(
             f"| {name} | {_cell(str(r['tflm_head']))} | {r['tflm_total']} | {r['relax']} "
             f"| {r['ours']} ({r['ours_live']}) | {r['ws']} ({r['ws_live']}) "
-            f"| {r['io']} ({r['io_live']}) | {_state_cell(r)} | {r['kept']} ({r['kept_live']}) "
+            f"| {r['io']} ({r['io_live']}) | {r['scheduled']} | {_state_cell(r)} "
+            f"| {r['kept']} ({r['kept_live']}) "
             f"| {r['io_s']:.2f} | {r['error']:.2g} |"
         )
     lines += [

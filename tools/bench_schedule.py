@@ -93,7 +93,7 @@ def default_models(directory: Path) -> list[str]:
     return found + list(ONNX_MODELS)
 
 
-def _planned(module: Any, passes: dict, lower: bool) -> Any:
+def planned_with(module: Any, passes: dict, lower: bool) -> Any:
     """`module` planned with `passes`: a copy, unless lowered to be built (a copy leaves
     the constants' bytes behind)."""
     from usmp_dialect.pipeline import plan_pools, plan_pools_pipeline
@@ -205,7 +205,7 @@ def measure(name: str, module: Any, tflm: int | None, library: Any) -> dict:
     row: dict[str, Any] = {"model": name, "tflm": tflm}
     planned = {}
     for column, passes in PASSES.items():
-        planned[column] = _planned(module, passes, lower=False)
+        planned[column] = planned_with(module, passes, lower=False)
         row[column] = workspace_bytes(planned[column])
     row["macs"] = macs(module)
     row["exact"], row["m55"] = library() if library else ("-", "-")
@@ -223,7 +223,7 @@ def measure_file(path: str, runs: int, count: str | None, work: Path) -> dict:
 
         def library() -> tuple[str, str]:
             planned = {
-                banded: _planned(import_model_file(path, "tflite"), passes, lower=True)
+                banded: planned_with(import_model_file(path, "tflite"), passes, lower=True)
                 for banded, passes in (("all", PASSES["all"]), ("unbanded", UNBANDED))
             }
             return run_libraries(path, planned, runs, count, work)

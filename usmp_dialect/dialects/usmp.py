@@ -663,7 +663,8 @@ class ScheduleAttr(ParametrizedAttribute):
     2 @g, 1 @h]>`: the order `tir-reorder-for-memory` gave the entry's calls
     (`usmp.schedule` on the entry): each call's index in the file's order and its callee,
     in the new order; the new order's peak against the file's, in bytes, and whether it is
-    proven least. The report prints it as `text`."""
+    proven least. Calls in the file's order record that the pass kept it. The report
+    prints it as `text`."""
 
     name = "usmp.schedule"
 
@@ -702,11 +703,13 @@ class ScheduleAttr(ParametrizedAttribute):
     def text(self) -> str:
         """What the report prints."""
         proven = "proven least" if self.proven_least.value.data else "not proven least"
+        callees = ", ".join("@" + callee for callee in self.callee_names)
+        if self.call_order == tuple(range(len(self.call_order))):
+            return f"the file's order kept: peak {self.peak.value.data} bytes ({proven}): {callees}"
         return (
             f"reordered: peak {self.peak.value.data} bytes against the file's "
             f"{self.file_peak.value.data} ({proven}): "
-            f"{', '.join('@' + callee for callee in self.callee_names)} "
-            f"(the file's calls {', '.join(map(str, self.call_order))})"
+            f"{callees} (the file's calls {', '.join(map(str, self.call_order))})"
         )
 
     def verify(self) -> None:

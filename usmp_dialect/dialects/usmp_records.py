@@ -147,16 +147,24 @@ _SCHEDULE_TEXT = re.compile(
     r"reordered: peak (\d+) bytes against the file's (\d+) \(((?:not )?proven least)\): "
     r"(@.*) \(the file's calls ([\d, ]+)\)"
 )
+_KEPT_TEXT = re.compile(
+    r"the file's order kept: peak (\d+) bytes \(((?:not )?proven least)\): (@.*)"
+)
 
 
 def schedule_record(text: StringAttr) -> ScheduleAttr:
     """The sentence `tir-reorder-for-memory` wrote before `#usmp.schedule`: `"reordered:
     peak 288 bytes against the file's 528 (proven least): @f, @g (the file's calls 1,
-    0)"`."""
-    match = _SCHEDULE_TEXT.fullmatch(text.data)
-    if match is None:
+    0)"`, or where it kept the file's order `"the file's order kept: peak 288 bytes
+    (proven least): @f, @g"`."""
+    if kept := _KEPT_TEXT.fullmatch(text.data):
+        peak, proven, callees = kept.groups()
+        file_peak = peak
+        calls = ", ".join(str(i) for i in range(len(callees.split(", "))))
+    elif match := _SCHEDULE_TEXT.fullmatch(text.data):
+        peak, file_peak, proven, callees, calls = match.groups()
+    else:
         raise VerifyException(f"{SCHEDULE_ATTR} {text} is not the sentence it was written as")
-    peak, file_peak, proven, callees, calls = match.groups()
     return ScheduleAttr(
         int(peak),
         int(file_peak),

@@ -8,7 +8,9 @@ from typing import TypedDict
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 
 from usmp_dialect.dialects import tir
+from usmp_dialect.dialects.usmp import IN_PLACE_RESULTS_ATTR, InPlaceResultsAttr
 from usmp_dialect.planning.bands import BANDS_ATTR
+from usmp_dialect.reports.names import short_names
 
 
 class BandStage(TypedDict):
@@ -29,6 +31,10 @@ class Bands(TypedDict):
     stages: list[BandStage]
     unbanded: dict[str, str]
     """Operators that could not be banded, each with why."""
+    in_place_not_made: dict[str, str]
+    """The results the pass counted as written over a dying input (`in-place=true`,
+    `{result: input}`) that no `tir-in-place-results` after it wrote so: where there are
+    any, the plan's peak is not the pass's count."""
 
 
 def _value(attr):
@@ -47,7 +53,14 @@ def module_bands(module: ModuleOp) -> Bands | None:
     """The record of the module's entry, None when the pass did not run."""
     for op in module.walk():
         if isinstance(op, tir.PrimFuncOp) and BANDS_ATTR in op.attributes:
-            return _value(op.attributes[BANDS_ATTR])
+            record = _value(op.attributes[BANDS_ATTR])
+            made = op.attributes.get(IN_PLACE_RESULTS_ATTR)
+            made_over = made.over if isinstance(made, InPlaceResultsAttr) else {}
+            counted = record.pop("in_place", {})
+            record["in_place_not_made"] = {
+                result: input for result, input in counted.items() if made_over.get(result) != input
+            }
+            return record
     return None
 
 
@@ -67,4 +80,14 @@ def band_lines(bands: Bands) -> list[str]:
         )
     for name, reason in bands["unbanded"].items():
         lines.append(f"  not banded: {name}: {reason}")
+    if not_made := bands.get("in_place_not_made"):
+        short = short_names([*not_made, *not_made.values()])
+        pairs = ", ".join(
+            f"{short[result]} over {short[input]}" for result, input in not_made.items()
+        )
+        lines.append(
+            f"  counted results written in place ({pairs}) that no tir-in-place-results "
+            "after it wrote so: the plan keeps more bytes live than this count (run "
+            "tir-in-place-results after it, or tir-band-stages{in-place=false})"
+        )
     return lines

@@ -28,7 +28,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from usmp_dialect.diagnostics import LocatedError, decode_input, with_location
+from usmp_dialect.diagnostics import LocatedError, decode_input, warn, with_location
 from usmp_dialect.pass_options import check_pass_options
 from usmp_dialect.pipeline import (
     DEFAULT_ALGORITHM,
@@ -78,6 +78,24 @@ def _finite_number(text: str) -> float:
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"must be a finite number, got '{text}'")
     return value
+
+
+def _warn_of_unmade_in_place(passes: Sequence[ModulePass]) -> None:
+    """`tir-band-stages` counts results written in place (`in-place=true`) as
+    `tir-in-place-results` writes them: in a pipeline without that pass, its choice is
+    made for a peak the plan does not reach (a pass cannot see its pipeline; the driver
+    can). After it, the band pass reads the views it made; before it, it counts them."""
+    names = [p.name for p in passes]
+    if "tir-in-place-results" in names:
+        return
+    if any(p.name == "tir-band-stages" and getattr(p, "in_place", False) for p in passes):
+        warn(
+            "tir-band-stages counts results written in place (in-place=true), but no "
+            "tir-in-place-results runs in the pipeline: add it after, or write "
+            "tir-band-stages{in-place=false}",
+            None,
+            "usmp-opt",
+        )
 
 
 class UsmpOptMain(xDSLOptMain):
@@ -306,6 +324,7 @@ class UsmpOptMain(xDSLOptMain):
             super().setup_pipeline()
         except ValueError as error:
             _usage_error(f"invalid pass pipeline '{args.passes}': {error}")
+        _warn_of_unmade_in_place(self.pipeline.passes)
         callback = self._verify_at_the_ends() if args.plan_pools else self.pipeline.callback
         if args.disable_verify:
             callback = self._verify_what_is_read(callback)

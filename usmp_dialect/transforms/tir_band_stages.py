@@ -143,6 +143,7 @@ class TirBandStages(ModulePass):
             return
         functions, entry = program
         calls, model = _read_program(entry, functions, self.in_place)
+        buffers = _program_buffers(calls)
         self._check_band_height(calls, entry)
         heights = [self.band_height] if self.band_height else None
         stages = choose_stages(model, heights)
@@ -159,6 +160,7 @@ class TirBandStages(ModulePass):
                 "banded_peak": IntegerAttr(model.peak_bytes(stages), i64),
                 "stages": ArrayAttr(records),
                 "unbanded": DictionaryAttr(_reasons(calls, model, stages)),
+                "in_place": DictionaryAttr(_counted_in_place(model, stages, buffers)),
             }
         )
 
@@ -270,16 +272,32 @@ def _nothing_between(first: tir.CallOp, second: tir.CallOp) -> bool:
     return op is second
 
 
+def _base(buffer: SSAValue) -> SSAValue:
+    """The buffer whose bytes `buffer` names: a view (`tir.decl_buffer` over a buffer's
+    data, as `tir-in-place-results` makes) is its base's bytes."""
+    while isinstance(view := buffer.owner, tir.DeclBufferOp) and isinstance(
+        data := view.data.owner, tir.BufferDataOp
+    ):
+        buffer = data.buffer
+    return buffer
+
+
+def _program_buffers(calls: Sequence[_Call]) -> list[SSAValue]:
+    """The allocations of the entry its calls pass (views read as their bases), in the
+    order of their first calls: the program's buffers, by index."""
+    bases = (_base(b) for call in calls for b in call.buffers if b is not None)
+    return list(dict.fromkeys(b for b in bases if isinstance(b.owner, tir.AllocBufferOp)))
+
+
 def _program(calls: Sequence[_Call], chains: Sequence[Sequence[int]], in_place: bool) -> Program:
-    buffers: list[SSAValue] = []
+    buffers = _program_buffers(calls)
+    known = set(buffers)
     first: dict[SSAValue, int] = {}
     last: dict[SSAValue, int] = {}
     for step, call in enumerate(calls):
-        for buffer in call.buffers:
-            if buffer is not None and isinstance(buffer.owner, tir.AllocBufferOp):
-                if buffer not in first:
-                    first[buffer] = step
-                    buffers.append(buffer)
+        for view in call.buffers:
+            if view is not None and (buffer := _base(view)) in known:
+                first.setdefault(buffer, step)
                 last[buffer] = step
     index = {b: i for i, b in enumerate(buffers)}
     live = tuple(
@@ -316,7 +334,7 @@ def _program(calls: Sequence[_Call], chains: Sequence[Sequence[int]], in_place: 
         tuple(tuple(c) for c in chains),
         tuple(
             tuple(
-                index.get(calls[s].buffers[calls[s].access.output], -1)  # type: ignore[union-attr, arg-type]
+                index.get(_base(calls[s].buffers[calls[s].access.output]), -1)  # type: ignore[union-attr, arg-type]
                 for s in chain
             )
             for chain in chains
@@ -344,12 +362,12 @@ def _shares(
         if name not in pairs:
             pairs[name] = result_pairs(call.callee)
         for i, j in pairs[name]:
-            x, y = call.buffers[i], call.buffers[j]
+            x, y = (None if b is None else _base(b) for b in (call.buffers[i], call.buffers[j]))
             if x is None or y is None or x not in index or y not in index:
                 continue
             root = owner.get(x, x)
             others = {
-                owner.get(b, b)
+                owner.get(_base(b), _base(b))
                 for k, b in enumerate(call.buffers)
                 if k not in (i, j) and b is not None
             }
@@ -385,6 +403,22 @@ def _record(stage: Stage, chain: Sequence[_Call], model: Program) -> DictionaryA
             "macs": StringAttr("1.0x (halo rows kept, none recomputed)"),
         }
     )
+
+
+def _counted_in_place(
+    model: Program, stages: Sequence[Stage], buffers: Sequence[SSAValue]
+) -> dict[str, Attribute]:
+    """The results the count took as written over a dying input, `{result: input}` by
+    name as `tir-in-place-results` records them (the input the first of a run of
+    shares): those at the steps no chosen stage bands."""
+    banded = {t for stage in stages for t in model.steps_of(stage)}
+    root: dict[int, int] = {}
+    counted: dict[str, Attribute] = {}
+    for step, x, y in model.shares:
+        if step not in banded:
+            root[y] = root.get(x, x)
+            counted[_buffer_name(buffers[y])] = StringAttr(_buffer_name(buffers[root[y]]))
+    return counted
 
 
 NO_GAIN = "no gain: no band of its chain lowers the bytes live at once"

@@ -16,9 +16,10 @@ file's order (that liveness sees inside each call; the graph does not).
 
 An entry it reorders records so in `usmp.schedule` (a `#usmp.schedule<...>`, which the
 report prints): the order's peak against the file's, whether it is proven least, and the
-calls' new order by their indices in the file. An entry whose body is not a plain
-sequence of calls (a loop, a store among them) is left as it is, as is one whose file
-order is already least.
+calls' new order by their indices in the file. One whose file order is already least, or
+whose new order `tir-to-usmp` would find no better, keeps its order and records that (the
+calls in the file's order, proven least only when the search proved it). An entry whose
+body is not a plain sequence of calls (a loop, a store among them) is left as it is.
 Runs before `tir-to-usmp` (`--plan-pools` runs it first unless `--no-reorder`).
 """
 
@@ -105,18 +106,30 @@ class TirReorderForMemory(ModulePass):
             return
         functions, entry = program
         calls = entry_calls(entry, functions)
-        if isinstance(calls, str):
+        if isinstance(calls, str) or not calls.groups:
             return
         schedule = least_peak_order(calls.graph, self.max_states)
-        if schedule.order == tuple(range(len(calls.groups))):
+        file_order = tuple(range(len(calls.groups)))
+        file_peak = order_peak(calls.graph, file_order)
+        # A module reordered before keeps the record of that reordering.
+        entry.attributes.setdefault(
+            SCHEDULE_ATTR,
+            ScheduleAttr(
+                file_peak,
+                file_peak,
+                schedule.exact and schedule.order == file_order,
+                file_order,
+                calls.callees,
+            ),
+        )
+        if schedule.order == file_order:
             return
         entry_name = entry.sym_name.data
         before = max_live(op, entry_name)
         _place(calls.groups, schedule.order)
         if max_live(op, entry_name) > before:
-            _place(calls.groups, tuple(range(len(calls.groups))))
+            _place(calls.groups, file_order)
             return
-        file_peak = order_peak(calls.graph, range(len(calls.groups)))
         entry.attributes[SCHEDULE_ATTR] = ScheduleAttr(
             schedule.peak,
             file_peak,

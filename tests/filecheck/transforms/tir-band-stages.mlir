@@ -12,6 +12,9 @@
 // RUN: usmp-opt %s --plan-pools --no-band-stages -t usmp-report | filecheck %s --check-prefix=OFF
 // RUN: usmp-opt %s --plan-pools --no-in-place -t usmp-report | filecheck %s --check-prefix=APART
 // RUN: usmp-opt %s --plan-pools | usmp-opt --plan-pools | filecheck %s --check-prefix=AGAIN
+// RUN: usmp-opt %s -p 'tir-band-stages{band-height=4},tir-to-usmp,usmp-assign-pools,tir-align-to-pools,usmp-plan' -t usmp-report 2>&1 | filecheck %s --check-prefix=UNMADE
+// RUN: usmp-opt %s -p 'tir-band-stages{band-height=4},tir-in-place-results,tir-to-usmp,usmp-assign-pools,tir-align-to-pools,usmp-plan' -t usmp-report 2>&1 | filecheck %s --check-prefix=MADE
+// RUN: usmp-opt %s -p 'tir-in-place-results,tir-band-stages,tir-to-usmp,usmp-assign-pools,tir-align-to-pools,usmp-plan' -t usmp-report 2>&1 | filecheck %s --check-prefix=VIEWS
 // RUN: %exit-code usmp-opt %s --plan-pools --band-stages --no-band-stages 2>&1 | filecheck %s --check-prefix=BOTH
 // RUN: usmp-opt %s --plan-pools -t usmp-html | filecheck %s --check-prefix=HTML
 // HTML: <pre class="bands">banded (tir-band-stages): 48 -&gt; 32 bytes live at once
@@ -43,7 +46,7 @@
 // CHECK-NOT:  tir.prim_func @copy(
 // CHECK-NOT:  tir.prim_func @down(
 // CHECK:      tir.prim_func @total(
-// CHECK:      tir.prim_func @main({{.*}}usmp.bands = {peak = 48 : i64, banded_peak = 32 : i64, stages = [{operators = ["copy", "copy", "down"], band_height = 1 : i64, steps = 4 : i64, calls = 12 : i64, buffers = {a_band = 2 : i64, b_band = 2 : i64}, band_bytes = 16 : i64, macs = "1.0x (halo rows kept, none recomputed)"}], unbanded = {total = "writes its output at a row other than its loop's (a global operator)"}}}
+// CHECK:      tir.prim_func @main({{.*}}usmp.bands = {peak = 48 : i64, banded_peak = 32 : i64, stages = [{operators = ["copy", "copy", "down"], band_height = 1 : i64, steps = 4 : i64, calls = 12 : i64, buffers = {a_band = 2 : i64, b_band = 2 : i64}, band_bytes = 16 : i64, macs = "1.0x (halo rows kept, none recomputed)"}], unbanded = {total = "writes its output at a row other than its loop's (a global operator)"}, in_place = {}}}
 // CHECK-NEXT:   %a_band = tir.alloc_buffer "a_band" : !tir.buffer<1x2x1x4xi8>
 // CHECK-NEXT:   %b_band = tir.alloc_buffer "b_band" : !tir.buffer<1x2x1x4xi8>
 // CHECK-NEXT:   %d = tir.alloc_buffer "d" : !tir.buffer<1x4x1x4xi8>
@@ -55,9 +58,26 @@
 // HEIGHT: usmp.bands = {peak = 64 : i64, banded_peak = 48 : i64, stages = [{operators = ["copy", "copy"], band_height = 4 : i64, steps = 2 : i64, calls = 4 : i64, buffers = {a_band = 4 : i64}
 // With them (as --plan-pools runs it), b takes a's bytes (a dies where the second copy
 // writes b): 48 bytes unbanded, and no band of 4 rows lowers that. Nothing is banded and
-// the record says why.
-// NOGAIN: usmp.bands = {peak = 48 : i64, banded_peak = 48 : i64, stages = [], unbanded = {copy = "no gain: no band of its chain lowers the bytes live at once", down = "no gain: no band of its chain lowers the bytes live at once", total = "writes its output at a row other than its loop's (a global operator)"}}
+// the record says why, and which results it counted in place.
+// NOGAIN: usmp.bands = {peak = 48 : i64, banded_peak = 48 : i64, stages = [], unbanded = {copy = "no gain: no band of its chain lowers the bytes live at once", down = "no gain: no band of its chain lowers the bytes live at once", total = "writes its output at a row other than its loop's (a global operator)"}, in_place = {b = "a"}}
 // NOGAIN-NOT: tir.call @copy_band
+
+// The count took b over a, but no tir-in-place-results follows: the driver warns, and the
+// report says the plan's peak (max-live 64) is not the count's 48.
+// UNMADE:      usmp-opt: warning: tir-band-stages counts results written in place (in-place=true), but no tir-in-place-results runs in the pipeline: add it after, or write tir-band-stages{in-place=false}
+// UNMADE:      max-live 64 bytes
+// UNMADE:      nothing banded (tir-band-stages): 48 bytes live at once
+// UNMADE:      counted results written in place (b over a) that no tir-in-place-results after it wrote so: the plan keeps more bytes live than this count (run tir-in-place-results after it, or tir-band-stages{in-place=false})
+// With it after, the count is the plan's: no warning, no such line.
+// MADE-NOT:    warning
+// MADE:        max-live 48 bytes
+// MADE:        nothing banded (tir-band-stages): 48 bytes live at once
+// MADE-NOT:    counted results
+// After tir-in-place-results, b is a view of a's bytes: counted as a's, live until @down
+// (a and d: 48 bytes, the plan's max-live), not 32; no warning: the count is the plan's.
+// VIEWS-NOT:   warning
+// VIEWS:       max-live 48 bytes
+// VIEWS:       nothing banded (tir-band-stages): 48 bytes live at once
 
 // PLAN:      global_workspace    40        32  1.250x
 // PLAN:      a_band  global_workspace

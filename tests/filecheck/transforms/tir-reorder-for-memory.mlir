@@ -9,6 +9,8 @@
 // RUN: usmp-opt %examples/pass_ordering/branches.mlir -p tir-reorder-for-memory | usmp-opt -p tir-reorder-for-memory | filecheck %s --check-prefix=AGAIN
 // RUN: usmp-opt %examples/pass_ordering/branches.mlir -p 'tir-reorder-for-memory{max-states=1}' | filecheck %s --check-prefix=BEAM
 // RUN: usmp-opt %s -p tir-reorder-for-memory | filecheck %s --check-prefix=LOOP
+// RUN: usmp-opt %examples/bands/chain.mlir -p tir-reorder-for-memory | filecheck %s --check-prefix=KEPT
+// RUN: usmp-opt %examples/bands/chain.mlir --plan-pools --no-band-stages -t usmp-report | filecheck %s --check-prefix=KEPT-REPORT
 // RUN: not usmp-opt %s -p 'tir-reorder-for-memory{max-states=0}' 2>&1 | filecheck %s --check-prefix=BAD
 // RUN: not usmp-opt %examples/pass_ordering/branches.mlir -p tir-to-usmp,tir-reorder-for-memory 2>&1 | filecheck %s --check-prefix=LATE
 
@@ -37,8 +39,13 @@
 // FILE-NOT:    schedule:
 
 // The order found is least already: a second run leaves it, and its record, as they are.
-// AGAIN:     usmp.schedule = #usmp.schedule<peak = 288
+// AGAIN:     usmp.schedule = #usmp.schedule<peak = 288, file_peak = 528
 // AGAIN-NOT: usmp.schedule
+
+// A chain has one order: the file's, kept, and the entry records so (the report prints
+// it; translate/tvmscript-schedule-kept.test reads it back from TVMScript).
+// KEPT:        usmp.schedule = #usmp.schedule<peak = 64, file_peak = 64, proven_least = true, calls = [0 @copy, 1 @copy, 2 @down, 3 @total]>
+// KEPT-REPORT: schedule: the file's order kept: peak 64 bytes (proven least): @copy, @copy, @down, @total
 
 // A search that keeps one set of calls a layer is not proven least; here it still finds
 // the order.
