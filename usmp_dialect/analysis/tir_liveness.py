@@ -319,6 +319,14 @@ def entry_operators(module: ModuleOp, entry: str = "") -> list[tuple[str, int, i
 def tir_liveness(module: ModuleOp, entry: str = "") -> ProgramLiveness[Allocation] | None:
     """The allocations of the program run from its entry function, or None when no
     function of the module allocates."""
+    found = timed_liveness(module, entry)
+    return None if found is None else found[0]
+
+
+def timed_liveness(
+    module: ModuleOp, entry: str = ""
+) -> tuple[ProgramLiveness[Allocation], list[tuple[str, int, int]]] | None:
+    """`tir_liveness` and, on the same timeline, `entry_operators`."""
     functions = prim_funcs(module)
     all_allocs = allocs_by_function(functions, tir.AllocBufferOp)
     if not all_allocs:
@@ -332,6 +340,7 @@ def tir_liveness(module: ModuleOp, entry: str = "") -> ProgramLiveness[Allocatio
         if instance.start is not None and instance.end is not None:
             instance.allocation.intervals.append((instance.start, instance.end + 1))
     unreachable = unreachable_allocations(all_allocs, timeline.allocations, Allocation)
-    return ProgramLiveness(
+    liveness = ProgramLiveness(
         entry_function.sym_name.data, list(timeline.allocations.values()), unreachable
     )
+    return liveness, timeline.operators

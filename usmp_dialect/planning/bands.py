@@ -26,6 +26,7 @@ __all__ = [
     "Program",
     "RowOperator",
     "Stage",
+    "Workspace",
     "choose_stages",
     "recomputed_rows",
     "schedule",
@@ -33,10 +34,28 @@ __all__ = [
 
 
 @dataclass(frozen=True)
+class Workspace:
+    """A buffer an operator allocates for itself (index `buffer` into the program's),
+    `rows` rows of `row_bytes` along its chain's row dimension. A call that computes `h`
+    output rows holds `stride * (h - 1) + span` of them, as `tir-band-stages` sizes a band
+    copy's buffers."""
+
+    buffer: int
+    rows: int
+    row_bytes: int
+    stride: int
+    span: int
+
+    def held_bytes(self, height: int) -> int:
+        return min(self.rows, self.stride * (height - 1) + self.span) * self.row_bytes
+
+
+@dataclass(frozen=True)
 class RowOperator:
     """One operator of a chain: `rows` output rows of `row_bytes` each, reading the
     previous operator's output (or the stage's input, `input_rows` of
-    `input_row_bytes`)."""
+    `input_row_bytes`); `workspaces`, the buffers it allocates that a band call holds
+    in fewer rows."""
 
     name: str
     rows: int
@@ -46,6 +65,7 @@ class RowOperator:
     stride: int
     low: int
     high: int
+    workspaces: tuple[Workspace, ...] = ()
 
     def input_rows_for(self, begin: int, end: int) -> tuple[int, int]:
         """The input rows [first, last + 1) that output rows [begin, end) read."""
@@ -124,7 +144,12 @@ class Program:
     each `(step, x, y)`: the operator at `step` writes buffer `y` over buffer `x`, which
     dies there (the pair `tir-in-place-results`, which runs after the bands, takes), so
     `y`'s bytes are `x`'s. Banding a share's step undoes it: the stage's calls
-    interleave, so `x` no longer dies where `y` is born."""
+    interleave, so `x` no longer dies where `y` is born.
+
+    `points[s]`: the indices into `live` of step `s`'s points, the moments of its call
+    where a buffer's life begins (its operators' own buffers included, each live at the
+    statements that use it, as the planner counts them); default: `live[s]` alone. A step
+    costs its points' most bytes."""
 
     live: tuple[frozenset[int], ...]
     sizes: tuple[int, ...]
@@ -132,6 +157,10 @@ class Program:
     steps: tuple[tuple[int, ...], ...]
     outputs: tuple[tuple[int, ...], ...]
     shares: tuple[tuple[int, int, int], ...] = ()
+    points: tuple[range, ...] = ()
+
+    def points_of(self, step: int) -> range:
+        return self.points[step] if self.points else range(step, step + 1)
 
     def band_bytes(self, stage: Stage) -> int:
         """The bytes a stage's rolling buffers hold."""
@@ -149,23 +178,48 @@ class Program:
         stages') banded too: its steps run interleaved, so everything live at any of them
         is live at all of them, but its intermediates (the outputs of all its operators
         but the last) are its rolling buffers. An intermediate is used by two calls of
-        the stage alone, so it is live at no other step."""
+        the stage alone, so it is live at no other step. Its operators' own buffers hold
+        the rows a band call computes, each live during its call only."""
         undone = self._undone(banded | frozenset(self.steps_of(stage)))
         key = (stage.chain, stage.first, stage.last, stage.plan.band_height, undone)
         if key not in self._stage_levels:
             owner = self._owners(undone)
+            operators = self.chains[stage.chain][stage.first : stage.last + 1]
             removed = {self.outputs[stage.chain][k] for k in range(stage.first, stage.last)}
-            union = {owner.get(b, b) for t in self.steps_of(stage) for b in self.live[t]}
-            self._stage_levels[key] = sum(self.sizes[b] for b in union - removed) + self.band_bytes(
-                stage
+            removed |= {w.buffer for op in operators for w in op.workspaces}
+            union = {
+                owner.get(b, b)
+                for t in self.steps_of(stage)
+                for p in self.points_of(t)
+                for b in self.live[p]
+            }
+            own = max(self._workspace_bytes(stage, k) for k in range(len(operators)))
+            self._stage_levels[key] = (
+                sum(self.sizes[b] for b in union - removed) + self.band_bytes(stage) + own
             )
         return self._stage_levels[key]
+
+    def _workspace_bytes(self, stage: Stage, k: int) -> int:
+        """The most bytes of its own buffers the band calls of the stage's `k`th operator
+        hold at once (each sized for the most rows one of its calls computes)."""
+        op = self.chains[stage.chain][stage.first + k]
+        if not op.workspaces:
+            return 0
+        height = max(step[k][1] - step[k][0] for step in stage.plan.steps)
+        step = self.steps_of(stage)[k]
+        return max(
+            sum(w.held_bytes(height) for w in op.workspaces if w.buffer in self.live[p])
+            for p in self.points_of(step)
+        )
 
     def step_bytes(self, stages: Sequence[Stage]) -> list[int]:
         """The bytes live at each of the program's steps, with `stages` (disjoint)
         banded."""
         banded = frozenset(t for stage in stages for t in self.steps_of(stage))
-        totals = list(self._levels(self._undone(banded)))
+        levels = self._levels(self._undone(banded))
+        totals = [
+            max(levels[p] for p in self.points_of(t)) for t in range(len(self.points or self.live))
+        ]
         for stage in stages:
             level = self.stage_bytes(stage, banded)
             for t in self.steps_of(stage):
@@ -198,14 +252,35 @@ class Program:
         return owner
 
     def _levels(self, undone: frozenset[int]) -> tuple[int, ...]:
-        """The bytes live at each step, nothing banded, but the shares `undone`."""
+        """The bytes live at each point, nothing banded, but the shares `undone`. Buffers
+        sharing bytes are one buffer from the first's first point to the last's last."""
         if undone not in self._step_levels:
             owner = self._owners(undone)
+            spans: dict[int, tuple[int, int]] = {}
+            for b, root in owner.items():
+                for member in (b, root):
+                    if member in self._lifetimes:
+                        first, last = self._lifetimes[member]
+                        low, high = spans.get(root, (first, last))
+                        spans[root] = (min(low, first), max(high, last))
             self._step_levels[undone] = tuple(
-                sum(self.sizes[b] for b in {owner.get(b, b) for b in buffers})
-                for buffers in self.live
+                sum(
+                    self.sizes[b]
+                    for b in {owner.get(b, b) for b in buffers}
+                    | {root for root, (first, last) in spans.items() if first <= p <= last}
+                )
+                for p, buffers in enumerate(self.live)
             )
         return self._step_levels[undone]
+
+    @cached_property
+    def _lifetimes(self) -> dict[int, tuple[int, int]]:
+        """Each buffer's first and last point."""
+        lifetimes: dict[int, tuple[int, int]] = {}
+        for p, buffers in enumerate(self.live):
+            for b in buffers:
+                lifetimes[b] = (lifetimes.get(b, (p, p))[0], p)
+        return lifetimes
 
 
 def choose_stages(program: Program, band_heights: Sequence[int] | None = None) -> list[Stage]:

@@ -32,6 +32,7 @@ in `usmp.bands` (the plan report prints it). Runs before `tir-to-usmp`, after
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -53,6 +54,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from usmp_dialect.analysis.in_place import can_share, result_pairs
 from usmp_dialect.analysis.tir_entry import module_calls, prim_funcs
+from usmp_dialect.analysis.tir_liveness import timed_liveness
 from usmp_dialect.analysis.tir_params import constant_params
 from usmp_dialect.analysis.tir_rows import RowAccess, RowNest, buffer_type, row_accesses
 from usmp_dialect.diagnostics import UsmpError
@@ -62,7 +64,14 @@ from usmp_dialect.lowering.allocations_to_usmp import (
     takes_its_pools,
     tir_program_before_lowering,
 )
-from usmp_dialect.planning.bands import BANDS_ATTR, Program, RowOperator, Stage, choose_stages
+from usmp_dialect.planning.bands import (
+    BANDS_ATTR,
+    Program,
+    RowOperator,
+    Stage,
+    Workspace,
+    choose_stages,
+)
 
 ROW_PARAM_TYPE = i32
 """The type of an operator's `row_begin` and `row_end`."""
@@ -142,7 +151,7 @@ class TirBandStages(ModulePass):
         if program is None:
             return
         functions, entry = program
-        calls, model = _read_program(entry, functions, self.in_place)
+        calls, model = _read_program(op, entry, functions, self.in_place)
         buffers = _program_buffers(calls)
         self._check_band_height(calls, entry)
         heights = [self.band_height] if self.band_height else None
@@ -183,11 +192,13 @@ def band_program(module: ModuleOp, entry: str = "") -> Program | None:
     """What the chooser sees of `module`'s entry, as `tir-band-stages` reads it where it
     runs (after `tir-io-to-allocations`); None for a module without TIR."""
     program = tir_program_before_lowering(module, entry, TirBandStages.name)
-    return None if program is None else _read_program(program[1], program[0], True)[1]
+    if program is None:
+        return None
+    return _read_program(module, program[1], program[0], True)[1]
 
 
 def _read_program(
-    entry: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp], in_place: bool
+    module: ModuleOp, entry: tir.PrimFuncOp, functions: dict[str, tir.PrimFuncOp], in_place: bool
 ) -> tuple[list[_Call], Program]:
     calls = _entry_calls(entry, functions)
     constants = constant_params(entry)
@@ -202,7 +213,7 @@ def _read_program(
         call.options = () if isinstance(options, str) else tuple(options)
         call.access = options if isinstance(options, str) else options[0]
     chains = [c for linked in _chains(calls) for c in _along_one_dim(linked, calls)]
-    return calls, _program(calls, chains, in_place)
+    return calls, _program(module, entry, calls, chains, in_place)
 
 
 def _chains(calls: Sequence[_Call]) -> list[list[int]]:
@@ -289,7 +300,13 @@ def _program_buffers(calls: Sequence[_Call]) -> list[SSAValue]:
     return list(dict.fromkeys(b for b in bases if isinstance(b.owner, tir.AllocBufferOp)))
 
 
-def _program(calls: Sequence[_Call], chains: Sequence[Sequence[int]], in_place: bool) -> Program:
+def _program(
+    module: ModuleOp,
+    entry: tir.PrimFuncOp,
+    calls: Sequence[_Call],
+    chains: Sequence[Sequence[int]],
+    in_place: bool,
+) -> Program:
     buffers = _program_buffers(calls)
     known = set(buffers)
     first: dict[SSAValue, int] = {}
@@ -300,11 +317,7 @@ def _program(calls: Sequence[_Call], chains: Sequence[Sequence[int]], in_place: 
                 first.setdefault(buffer, step)
                 last[buffer] = step
     index = {b: i for i, b in enumerate(buffers)}
-    live = tuple(
-        frozenset(index[b] for b in buffers if first[b] <= step <= last[b])
-        for step in range(len(calls))
-    )
-    sizes = tuple(b.type.size_in_bytes() for b in buffers)  # type: ignore[attr-defined]
+    timeline = _Timeline(module, entry, calls, [(b, first[b], last[b]) for b in buffers])
     operators = []
     for chain in chains:
         row_operators = []
@@ -314,6 +327,17 @@ def _program(calls: Sequence[_Call], chains: Sequence[Sequence[int]], in_place: 
             output = buffer_type(call.buffers[call.access.output])  # type: ignore[arg-type]
             input = buffer_type(call.buffers[call.access.input])  # type: ignore[arg-type]
             dim = call.access.dim
+            workspaces = tuple(
+                Workspace(
+                    timeline.own[step, nest.buffer.owner],
+                    buffer_type(nest.buffer).dims[dim],
+                    _row_bytes(buffer_type(nest.buffer), dim),
+                    nest.stride,
+                    nest.high - nest.low + 1,
+                )
+                for nest in call.access.allocated
+                if (step, nest.buffer.owner) in timeline.own
+            )
             row_operators.append(
                 RowOperator(
                     call.callee.sym_name.data,
@@ -324,12 +348,13 @@ def _program(calls: Sequence[_Call], chains: Sequence[Sequence[int]], in_place: 
                     call.access.stride,
                     call.access.low,
                     call.access.high,
+                    workspaces,
                 )
             )
         operators.append(tuple(row_operators))
     return Program(
-        live,
-        sizes,
+        timeline.live,
+        timeline.sizes,
         tuple(operators),
         tuple(tuple(c) for c in chains),
         tuple(
@@ -340,7 +365,81 @@ def _program(calls: Sequence[_Call], chains: Sequence[Sequence[int]], in_place: 
             for chain in chains
         ),
         _shares(calls, index, first, last) if in_place else (),
+        timeline.points,
     )
+
+
+class _Timeline:
+    """The program's points as the planner sees them (`tir_liveness`): each call's
+    moments where a buffer's life begins, and the buffers live at each, the entry's
+    `buffers` (indices as theirs) and the buffers each call allocates for itself (`own`:
+    `(step, alloc op)` to their index, from `len(buffers)` on), each live from the
+    statement that first uses it to the one that last does. `buffers`: each with its
+    first and last call."""
+
+    def __init__(
+        self,
+        module: ModuleOp,
+        entry: tir.PrimFuncOp,
+        calls: Sequence[_Call],
+        buffers: Sequence[tuple[SSAValue, int, int]],
+    ):
+        found = timed_liveness(module, entry.sym_name.data)
+        allocations, operators = ([], []) if found is None else (found[0].allocations, found[1])
+        spans = _call_spans(calls, operators)
+        intervals: list[tuple[int, int]] = []
+        sizes: list[int] = []
+        self.own: dict[tuple[int, object], int] = {}
+        index = {b: i for i, (b, _, _) in enumerate(buffers)}
+        entry_intervals: dict[int, tuple[int, int]] = {}
+        owned: list[tuple[int, Operation, tuple[int, int]]] = []
+        starts = [a for a, _ in spans]
+        for allocation in allocations:
+            if allocation.op.buffer in index:
+                if allocation.intervals:
+                    entry_intervals[index[allocation.op.buffer]] = (
+                        min(a for a, _ in allocation.intervals),
+                        max(b for _, b in allocation.intervals),
+                    )
+            elif allocation.function != entry.sym_name.data and not allocation.unplanned_reason:
+                for interval in allocation.intervals:
+                    step = bisect_right(starts, interval[0]) - 1
+                    if step >= 0 and interval[0] <= spans[step][1]:
+                        owned.append((step, allocation.op, interval))
+        for i, (buffer, first, last) in enumerate(buffers):
+            sizes.append(buffer.type.size_in_bytes())  # type: ignore[attr-defined]
+            # A buffer the timeline missed lives over its calls, whole.
+            whole = (spans[first][0], spans[last][1] + 1)
+            intervals.append(entry_intervals.get(i, whole))
+        for step, op, interval in owned:
+            self.own[step, op] = len(sizes)
+            sizes.append(op.buffer.type.size_in_bytes())  # type: ignore[attr-defined]
+            intervals.append(interval)
+        self.sizes = tuple(sizes)
+        points: list[int] = []
+        ranges: list[range] = []
+        for a, b in spans:
+            moments = sorted({a} | {start for start, _ in intervals if a <= start <= b})
+            ranges.append(range(len(points), len(points) + len(moments)))
+            points += moments
+        self.points = tuple(ranges)
+        self.live = tuple(
+            frozenset(i for i, (start, end) in enumerate(intervals) if start <= t < end)
+            for t in points
+        )
+
+
+def _call_spans(
+    calls: Sequence[_Call], operators: Sequence[tuple[str, int, int]]
+) -> list[tuple[int, int]]:
+    """Each call's first and last statement on the timeline (`operators`: the entry's
+    calls of module functions, in order, each with its own)."""
+    spans = []
+    found = iter(operators)
+    for call in calls:
+        name = call.callee.sym_name.data
+        spans.append(next((a, b) for n, a, b in found if n == name))
+    return spans
 
 
 def _shares(
