@@ -124,5 +124,5 @@ tir.prim_func @main(%x: !tir.buffer<1x2x16x4xf32> {tir.name = "x"}, %d: !tir.buf
 // PLAN:      global_workspace   192       192  1.000x  -
 // PLAN:      a_band  global_workspace {{.*}} 96
 // PLAN-NEXT: pad     global_workspace {{.*}} 96
-// PLAN:      banded (tir-band-stages): 512 -> 96 bytes live at once
+// PLAN:      banded (tir-band-stages): 1088 -> 192 bytes live at once
 // PLAN-NEXT:   stage 1: mix -> pool: band height 1, 8 steps, 16 calls
