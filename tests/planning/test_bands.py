@@ -12,6 +12,7 @@ from usmp_dialect.planning.bands import (
     Program,
     RowOperator,
     Stage,
+    Workspace,
     choose_stages,
     recomputed_rows,
     schedule,
@@ -122,6 +123,37 @@ def test_asked_band_height_trades_rows_for_calls():
     assert high[0].plan.calls() < low[0].plan.calls()
     assert program.peak_bytes(high) > program.peak_bytes(low)
     assert program.peak_bytes(high) < program.peak_bytes([])
+
+
+def _nchw_stem() -> Program:
+    """An NCHW stem as TVM lowers it, each operator padding its input into a buffer of
+    its own first: a 7x7/2 convolution, 3x32x32 -> 64x16x16 (its padded copy 3x38x32),
+    then a 3x3/2 max pool -> 64x8x8 (its padded copy 64x18x18), float32. Buffers: 0 the
+    input, 1 the convolution's output, 2 the pool's, 3 and 4 the padded copies. Each call
+    has two points: its copy's nest (the copy and what it reads), then its compute nest
+    (the copy and what it writes)."""
+    chain = (
+        RowOperator("conv", 16, 4096, 32, 384, 2, -3, 3, (Workspace(3, 38, 456, 2, 7),)),
+        RowOperator("pool", 8, 2048, 16, 4096, 2, -1, 1, (Workspace(4, 18, 4608, 2, 3),)),
+    )
+    sizes = (12288, 65536, 16384, 17328, 82944)
+    live = (frozenset({0, 3}), frozenset({3, 1}), frozenset({1, 4}), frozenset({4, 2}))
+    return Program(live, sizes, (chain,), ((0, 1),), ((1, 2),), (), (range(0, 2), range(2, 4)))
+
+
+def test_operators_own_buffers_count_at_their_nests_and_shrink_in_a_band():
+    program = _nchw_stem()
+    # The pool's padded copy beside its input, the call's second nest alone.
+    assert program.peak_bytes([]) == 65536 + 82944
+    (stage,) = choose_stages(program, [1])
+    # The input and the pool's output, 3 rows of the convolution's output, and the
+    # larger of the band calls' copies: the pool's, 3 of its 18 rows.
+    assert program.peak_bytes([stage]) == 12288 + 16384 + 3 * 4096 + 3 * 4608
+    peaks = {h: program.peak_bytes(choose_stages(program, [h])) for h in range(1, 9)}
+    assert peaks[1] < peaks[2] < peaks[4] < peaks[8] == program.peak_bytes([])
+    (chosen,) = choose_stages(program)
+    assert chosen.plan.band_height == 1
+    assert program.peak_bytes([chosen]) == min(peaks.values())
 
 
 def test_nothing_is_banded_when_no_stage_lowers_the_peak():
