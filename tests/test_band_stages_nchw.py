@@ -154,3 +154,22 @@ def test_resnet18_default_band_height_reaches_the_least_peak() -> None:
         workspaces[height] = sum(p["size"] for p in plan_report(plan)["pools"])
     assert workspaces[0] == min(workspaces.values())
     assert workspaces[0] < workspaces[4]
+
+
+@pytest.mark.slow
+def test_unet_last_convolution_banded_alone_is_bit_exact() -> None:
+    """The U-Net's peak is its last convolution's padded copy of a full-resolution
+    concatenation, a buffer of the operator: banded alone, the call holds a few rows of
+    it, and the outputs are the unbanded ones bit for bit."""
+    spec = "unet.py:unet(size=16, channels=4)"
+    mod, weights = load_model(str(ROOT / "examples" / "models" / spec))
+    tir_mod, constants = model_to_tir(mod, weights, spec, DEFAULT_TIR_IMPORT)
+    image = np.random.default_rng(2).standard_normal((1, 3, 16, 16)).astype("float32")
+    runs = _runs(tir_mod, {"x": image, **constants}, "llvm")
+    bands, workspace, output = runs[True]
+    (stage,) = bands["stages"]
+    assert stage["operators"] == ["fused_conv2d9_add_relu"]
+    assert stage["buffers"] == {}
+    assert workspace < runs[False][1]
+    np.testing.assert_array_equal(output, runs[False][2])
+    assert np.abs(output).max() > 0

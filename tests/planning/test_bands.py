@@ -156,6 +156,20 @@ def test_operators_own_buffers_count_at_their_nests_and_shrink_in_a_band():
     assert program.peak_bytes([chosen]) == min(peaks.values())
 
 
+def test_an_operator_alone_is_banded_where_its_own_buffer_is_the_peak():
+    # A 3x3 convolution, 16x16x8 -> 16x16x8 float32, padding its input (buffer 0, read
+    # again later) into an 18-row copy of its own (buffer 2): the copy's nest holds the
+    # input and the copy, the convolution's nest the output (buffer 1) too.
+    conv = RowOperator("conv", 16, 512, 16, 512, 1, -1, 1, (Workspace(2, 18, 576, 1, 3),))
+    live = (frozenset({0, 2}), frozenset({0, 1, 2}))
+    program = Program(live, (8192, 8192, 10368), ((conv,),), ((0,),), ((1,),), (), (range(2),))
+    assert program.peak_bytes([]) == 8192 * 2 + 10368
+    (stage,) = choose_stages(program)
+    assert (stage.first, stage.last) == (0, 0)
+    assert program.peak_bytes([stage]) == 8192 * 2 + 576 * (stage.plan.band_height + 2)
+    assert stage.plan.band_height == 1
+
+
 def test_nothing_is_banded_when_no_stage_lowers_the_peak():
     # The peak is an operator outside the chain, whose buffers nothing can shrink.
     chain = (

@@ -284,9 +284,10 @@ class Program:
 
 
 def choose_stages(program: Program, band_heights: Sequence[int] | None = None) -> list[Stage]:
-    """Disjoint stages (two operators or more) that lower the program's peak, the bytes
-    live at once as `tir-in-place-results` leaves them; none where no set of stages
-    lowers it (bands cost index arithmetic and calls on the device: for nothing then).
+    """Disjoint stages (two operators or more, or one with buffers of its own) that lower
+    the program's peak, the bytes live at once as `tir-in-place-results` leaves them;
+    none where no set of stages lowers it (bands cost index arithmetic and calls on the
+    device: for nothing then).
     Chosen greedily: each round adds the stage (in place of those it overlaps) that lowers
     most the peak, then the number of steps at the peak (several steps may share it,
     each needing a stage of its own before it drops), ties broken by the fewest
@@ -347,10 +348,12 @@ def _needed(program: Program, stages: list[Stage]) -> list[Stage]:
 
 
 def _spans(program: Program) -> Iterator[tuple[int, int, int]]:
-    """Each run of two operators or more of a chain: (chain, first, last)."""
+    """Each run of two operators or more of a chain, and each operator with buffers of
+    its own (which a band holds in fewer rows): (chain, first, last)."""
     for c, chain in enumerate(program.chains):
         for first in range(len(chain)):
-            for last in range(first + 1, len(chain)):
+            alone = first if chain[first].workspaces else first + 1
+            for last in range(alone, len(chain)):
                 yield c, first, last
 
 

@@ -72,11 +72,15 @@ def band_lines(bands: Bands) -> list[str]:
     lines = [f"{header} live at once"]
     for i, stage in enumerate(bands["stages"], 1):
         buffers = ", ".join(f"{name} {rows} rows" for name, rows in stage["buffers"].items())
+        rolling = (
+            f"rolling buffers ({stage['band_bytes']} bytes): {buffers}"
+            if buffers
+            else "one operator, its own buffers held in a band's rows"
+        )
         lines.append(
             f"  stage {i}: {' -> '.join(stage['operators'])}: band height "
             f"{stage['band_height']}, {stage['steps']} steps, {stage['calls']} calls, "
-            f"multiply-accumulates {stage['macs']}; rolling buffers ({stage['band_bytes']} "
-            f"bytes): {buffers}"
+            f"multiply-accumulates {stage['macs']}; {rolling}"
         )
     for name, reason in bands["unbanded"].items():
         lines.append(f"  not banded: {name}: {reason}")

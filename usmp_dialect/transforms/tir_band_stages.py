@@ -6,7 +6,10 @@ a convolution, depthwise convolution, pooling or elementwise operator whose outp
 each read a window of its input's rows) whose input is the output of the call just before
 it, used by nothing else, continues that call's chain. `planning/bands.py` chooses the
 stages of the chains and their band heights that lower the program's peak most (the
-bytes live at once, the bound the planner reaches on a chain), counted as
+bytes live at once, the bound the planner reaches on a chain: each buffer live at the
+statements that use it, those an operator allocates for itself too, which a band call
+holds in the rows it computes, so that an operator alone is a stage where they are the
+peak), counted as
 `tir-in-place-results`, which runs next in `--plan-pools`, leaves them (a result written
 over an input that dies at its operator takes no bytes of its own; `in-place=false`
 counts each apart); where no stage lowers that peak, nothing is banded (bands cost index
@@ -237,7 +240,14 @@ def _chains(calls: Sequence[_Call]) -> list[list[int]]:
                 chains[-1].append(i)
                 continue
         chains.append([i])
-    return [c for c in chains if len(c) > 1]
+    return [c for c in chains if _bandable(c, calls)]
+
+
+def _bandable(chain: Sequence[int], calls: Sequence[_Call]) -> bool:
+    """Whether a run of row operators may be a stage: two or more, or one whose buffers
+    of its own a band holds in fewer rows."""
+    access = calls[chain[0]].access
+    return len(chain) > 1 or (isinstance(access, RowAccess) and bool(access.allocated))
 
 
 def _along_one_dim(chain: Sequence[int], calls: Sequence[_Call]) -> list[list[int]]:
@@ -256,7 +266,7 @@ def _along_one_dim(chain: Sequence[int], calls: Sequence[_Call]) -> list[list[in
         dim = next(a.dim for a in calls[steps[0]].options if a.dim in dims)
         for step in steps:
             calls[step].access = next(a for a in calls[step].options if a.dim == dim)
-    return [steps for steps, _ in parts if len(steps) > 1]
+    return [steps for steps, _ in parts if _bandable(steps, calls)]
 
 
 def _used_only_by(buffer: SSAValue, calls: tuple[tir.CallOp, ...]) -> bool:
