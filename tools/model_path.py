@@ -34,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print usmp-translate's flags that import the model (--import-tflite or "
         "--import-onnx PATH, then its --input-shape flags), for "
-        'usmp-translate $(python tools/model_path.py --import NAME)',
+        "usmp-translate $(python tools/model_path.py --import NAME)",
     )
     return parser
 
