@@ -202,14 +202,29 @@ def run_libraries(
 
 
 def measure(name: str, module: Any, tflm: int | None, library: Any) -> dict:
+    """A model's row of the table; each figure, once measured, as a line on stderr."""
     row: dict[str, Any] = {"model": name, "tflm": tflm}
-    planned = {}
+    if tflm is not None:
+        _progress(name, f"TFLM head {tflm:,} bytes")
     for column, passes in PASSES.items():
-        planned[column] = planned_with(module, passes, lower=False)
-        row[column] = workspace_bytes(planned[column])
+        row[column] = workspace_bytes(planned_with(module, passes, lower=False))
+        ratio = row[column] / row["plan alone"]
+        against = "" if column == "plan alone" else f" ({ratio:.3f}x the plan alone)"
+        _progress(name, f"{column}: {row[column]:,} bytes{against}")
     row["macs"] = macs(module)
-    row["exact"], row["m55"] = library() if library else ("-", "-")
+    kept, recomputed = row["macs"]
+    _progress(name, f"MACs with halo rows kept {kept:.2f}x, recomputed {recomputed:.2f}x")
+    if library:
+        row["exact"], row["m55"] = library()
+        counted = "" if row["m55"] == "-" else f"; M55 instructions, all / unbanded: {row['m55']}"
+        _progress(name, f"outputs {row['exact']}{counted}")
+    else:
+        row["exact"], row["m55"] = "-", "-"
     return row
+
+
+def _progress(model: str, line: str) -> None:
+    print(f"bench_schedule: {model}: {line}", file=sys.stderr, flush=True)
 
 
 def measure_file(path: str, runs: int, count: str | None, work: Path) -> dict:
@@ -304,15 +319,14 @@ def main(argv: list[str]) -> int:
     count = args.count if args.m55 else None
     if count is not None and not os.access(count, os.X_OK):
         sys.exit(f"bench_schedule: {count} not found: pass --count PATH")
-    rows = []
     with tempfile.TemporaryDirectory(prefix="usmp-bench-schedule-") as directory:
-        for model in args.models or default_models(Path(directory)):
-            rows.append(measure_file(model, args.runs, count, Path(directory)))
-            print(rows[-1], file=sys.stderr, flush=True)
+        work = Path(directory)
+        rows = [
+            measure_file(model, args.runs, count, work)
+            for model in args.models or default_models(work)
+        ]
     if not args.no_zoo:
-        for spec, label in ZOO.items():
-            rows.append(measure_zoo(spec, label))
-            print(rows[-1], file=sys.stderr, flush=True)
+        rows += [measure_zoo(spec, label) for spec, label in ZOO.items()]
     command = "python tools/bench_schedule.py" + (" --m55" if args.m55 else "") + " --write"
     publish(section(rows, command), args, complete=bool(rows))
     return 0

@@ -41,11 +41,14 @@ class ProgramLiveness(Generic[AllocationT]):
 
 def requested_entry(functions: Mapping[str, FunctionT], requested: str) -> FunctionT | None:
     """The function an `entry` option names (an error when there is none), or None when
-    the option is empty and each dialect's own rule chooses."""
+    the option is empty and each dialect's own rule chooses. The error points at the first
+    function: the option has no place in the input."""
     if not requested:
         return None
     if requested not in functions:
-        raise UsmpError(f"entry function @{requested} does not exist")
+        raise UsmpError(
+            f"entry function @{requested} does not exist", next(iter(functions.values()), None)
+        )
     return functions[requested]
 
 

@@ -74,7 +74,8 @@ def choose_entry(functions: dict[str, func.FuncOp], requested: str) -> func.Func
         names = ", ".join(f"@{f.sym_name.data}" for f in roots) or "none"
         raise UsmpError(
             f"cannot tell the entry function (candidates: {names}); name it with "
-            "memref-to-usmp{entry=NAME}"
+            "memref-to-usmp{entry=NAME}",
+            roots[0] if roots else next(iter(functions.values()), None),
         )
     return roots[0]
 

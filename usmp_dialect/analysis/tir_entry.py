@@ -50,7 +50,8 @@ def choose_entry(
     raise UsmpError(
         f"no entry function: no function has the {ENTRY_ATTR} attribute or is named "
         f"{', '.join(ENTRY_NAMES[:-1])} or {ENTRY_NAMES[-1]}; name it with "
-        f"{pass_name}{{entry=NAME}}"
+        f"{pass_name}{{entry=NAME}}",
+        next(iter(functions.values()), None),
     )
 
 

@@ -112,6 +112,25 @@ def _parse_error_text(error: ParseError) -> str:
     return f"{header}\n{source_line}\n{caret}"
 
 
+_PIPELINE_ERROR = re.compile(
+    r"Error parsing pass pipeline specification:\n(?P<location>\S+)\n"
+    r"(?P<source>.*)\n(?P<caret> *\^)\n *(?P<message>.*?)\s*$",
+    re.S,
+)
+"""xDSL's text for a mistake in `-p`: its location, the pipeline, a caret, the message."""
+
+
+def _pipeline_error_text(error: ArgSpecParseError, tool: str) -> str:
+    """A `-p` mistake as a diagnostic at `pass-pipeline:line:col`, as MLIR's tools name the
+    pipeline, then the pipeline and a caret under the mistake."""
+    text = str(error)
+    found = _PIPELINE_ERROR.match(text)
+    if found is None:
+        return format_error(tool, text.replace("\n", " "))
+    header = format_error(found["location"], found["message"])
+    return f"{header}\n{found['source']}\n{found['caret']}"
+
+
 USER_ERRORS = (ParseError, DiagnosticException, ArgSpecParseError)
 
 
@@ -124,6 +143,8 @@ def user_error_text(error: BaseException, context: ErrorContext) -> str:
             return format_error(location_prefix(error.op, context.prefix), error.message)
         case LocatedError():
             return format_error(error.location, error.message)
+        case ArgSpecParseError():
+            return _pipeline_error_text(error, context.tool)
         case DiagnosticException():
             return format_error(context.prefix, str(error))
         case _:

@@ -171,7 +171,7 @@ class TirBandStages(ModulePass):
                 "peak": IntegerAttr(model.peak_bytes([]), i64),
                 "banded_peak": IntegerAttr(model.peak_bytes(stages), i64),
                 "stages": ArrayAttr(records),
-                "unbanded": DictionaryAttr(_reasons(calls, model, stages)),
+                "unbanded": DictionaryAttr(_reasons(calls, model, stages, self.band_height)),
                 "in_place": DictionaryAttr(_counted_in_place(model, stages, buffers)),
             }
         )
@@ -530,12 +530,15 @@ def _counted_in_place(
     return counted
 
 
-NO_GAIN = "no gain: no band of its chain lowers the bytes live at once"
-"""Why an operator of a chain is not banded when it could be."""
+def _no_gain(band_height: int) -> str:
+    """Why an operator of a chain is not banded when it could be; with the height the
+    pass was told to use, when it was told one."""
+    height = f" at band height {band_height}" if band_height else ""
+    return f"no gain{height}: no band of its chain lowers the bytes live at once"
 
 
 def _reasons(
-    calls: Sequence[_Call], model: Program, stages: Sequence[Stage]
+    calls: Sequence[_Call], model: Program, stages: Sequence[Stage], band_height: int
 ) -> dict[str, Attribute]:
     """Why each operator not banded is not: one that is no row operator, and one of a
     chain that no chosen stage takes (each named once, the first reason its calls
@@ -548,7 +551,7 @@ def _reasons(
         if isinstance(call.access, str):
             reasons.setdefault(name, StringAttr(call.access))
         elif step in chained and name not in banded:
-            reasons.setdefault(name, StringAttr(NO_GAIN))
+            reasons.setdefault(name, StringAttr(_no_gain(band_height)))
     return reasons
 
 

@@ -50,3 +50,8 @@ func.func @main() {
   func.return
 }
 // CHECK: memref-to-usmp-errors.mlir:47:5: operand #1 does not dominate this use
+
+// The entry option has no place in the input: its error points at the first function.
+// RUN: %exit-code usmp-opt %s --split-input-file -p 'memref-to-usmp{entry=nowhere}' 2>&1 | filecheck %s --check-prefix=LOCATED
+// LOCATED: memref-to-usmp-errors.mlir:4:1: error: entry function @nowhere does not exist
+// LOCATED: exit=1

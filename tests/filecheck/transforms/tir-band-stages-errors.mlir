@@ -10,6 +10,9 @@
 // RUN: %exit-code usmp-opt %s -p tir-to-usmp,tir-band-stages 2>&1 | filecheck %s --check-prefix=ORDER
 // ORDER: error: tir-band-stages runs before tir-to-usmp, but buffer 'a' is already a usmp.alloc_offset
 // ORDER: exit=1
+// RUN: %exit-code usmp-opt %s -p 'tir-band-stages{entry=nope in-place=false}' 2>&1 | filecheck %s --check-prefix=ENTRY
+// ENTRY: tir-band-stages-errors.mlir:17:1: error: entry function @nope does not exist
+// ENTRY: exit=1
 
 tir.prim_func @copy(%in_ptr: !tir.ptr<i8> {tir.name = "in_ptr"}, %out_ptr: !tir.ptr<i8> {tir.name = "out_ptr"}) {
   %in = tir.decl_buffer "in" %in_ptr : !tir.ptr<i8> -> !tir.buffer<1x8x1x4xi8>

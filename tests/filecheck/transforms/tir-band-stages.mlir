@@ -59,7 +59,7 @@
 // With them (as --plan-pools runs it), b takes a's bytes (a dies where the second copy
 // writes b): 48 bytes unbanded, and no band of 4 rows lowers that. Nothing is banded and
 // the record says why, and which results it counted in place.
-// NOGAIN: usmp.bands = {peak = 48 : i64, banded_peak = 48 : i64, stages = [], unbanded = {copy = "no gain: no band of its chain lowers the bytes live at once", down = "no gain: no band of its chain lowers the bytes live at once", total = "writes its output at a row other than its loop's (a global operator)"}, in_place = {b = "a"}}
+// NOGAIN: usmp.bands = {peak = 48 : i64, banded_peak = 48 : i64, stages = [], unbanded = {copy = "no gain at band height 4: no band of its chain lowers the bytes live at once", down = "no gain at band height 4: no band of its chain lowers the bytes live at once", total = "writes its output at a row other than its loop's (a global operator)"}, in_place = {b = "a"}}
 // NOGAIN-NOT: tir.call @copy_band
 
 // The count took b over a, but no tir-in-place-results follows: the driver warns, and the
@@ -67,6 +67,7 @@
 // UNMADE:      usmp-opt: warning: tir-band-stages counts results written in place (in-place=true), but no tir-in-place-results runs in the pipeline: add it after, or write tir-band-stages{in-place=false}
 // UNMADE:      max-live 64 bytes
 // UNMADE:      nothing banded (tir-band-stages): 48 bytes live at once
+// UNMADE:      not banded: copy: no gain at band height 4: no band of its chain lowers the bytes live at once
 // UNMADE:      counted results written in place (b over a) that no tir-in-place-results after it wrote so: the plan keeps more bytes live than this count (run tir-in-place-results after it, or tir-band-stages{in-place=false})
 // With it after, the count is the plan's: no warning, no such line.
 // MADE-NOT:    warning

@@ -1,7 +1,7 @@
 // RUN: usmp-opt %s --split-input-file --verify-diagnostics -p tir-to-usmp | filecheck %s
 // RUN: usmp-opt %s --split-input-file --verify-diagnostics -p 'tir-to-usmp{entry=nowhere}' | filecheck %s --check-prefix=ENTRY
 // RUN: %exit-code usmp-opt %s --split-input-file -p tir-to-usmp | filecheck %s --check-prefix=EXIT
-// EXIT: error: no entry function
+// EXIT: tir-to-usmp-errors.mlir:7:1: error: no entry function
 // EXIT: exit=1
 
 tir.prim_func @f() {
