@@ -395,11 +395,17 @@ class _Timeline:
         buffers: Sequence[tuple[SSAValue, int, int]],
     ):
         found = timed_liveness(module, entry.sym_name.data)
-        allocations, operators = ([], []) if found is None else (found[0].allocations, found[1])
+        if found is None:  # nothing allocates: no buffers, a point a call
+            self.sizes: tuple[int, ...] = ()
+            self.own: dict[tuple[int, object], int] = {}
+            self.points = tuple(range(s, s + 1) for s in range(len(calls)))
+            self.live: tuple[frozenset[int], ...] = tuple(frozenset() for _ in calls)
+            return
+        allocations, operators = found[0].allocations, found[1]
         spans = _call_spans(calls, operators)
         intervals: list[tuple[int, int]] = []
         sizes: list[int] = []
-        self.own: dict[tuple[int, object], int] = {}
+        self.own = {}
         index = {b: i for i, (b, _, _) in enumerate(buffers)}
         entry_intervals: dict[int, tuple[int, int]] = {}
         owned: list[tuple[int, Operation, tuple[int, int]]] = []
