@@ -56,15 +56,24 @@ def _runs(
     return runs
 
 
+def _zoo_tir(spec: str) -> tuple[Any, dict]:
+    """A zoo model's TIR and constants."""
+    mod, weights = load_model(str(ROOT / "examples" / "models" / spec))
+    return model_to_tir(mod, weights, spec, DEFAULT_TIR_IMPORT)
+
+
+def _zoo_runs(spec: str, size: int, target: str) -> dict[bool, tuple[dict, int, np.ndarray]]:
+    """`_runs` of a zoo model on a random `size`x`size` image."""
+    tir_mod, constants = _zoo_tir(spec)
+    image = np.random.default_rng(size).standard_normal((1, 3, size, size)).astype("float32")
+    return _runs(tir_mod, {"x": image, **constants}, target)
+
+
 @pytest.mark.slow
 def test_resnet18_stem_banded_in_nchw_is_bit_exact() -> None:
     """The 7x7/2 convolution and the 3x3/2 max pool, MCUNetV2's textbook stage: the
     convolution's output (64 channels at 16x16) becomes 3 rows of each channel."""
-    spec = 'resnet.py:resnet(size=32, config="resnet18")'
-    mod, weights = load_model(str(ROOT / "examples" / "models" / spec))
-    tir_mod, constants = model_to_tir(mod, weights, spec, DEFAULT_TIR_IMPORT)
-    image = np.random.default_rng(0).standard_normal((1, 3, 32, 32)).astype("float32")
-    runs = _runs(tir_mod, {"x": image, **constants}, "c")
+    runs = _zoo_runs('resnet.py:resnet(size=32, config="resnet18")', 32, "c")
     bands, workspace, output = runs[True]
     (stage,) = bands["stages"]
     assert stage["operators"] == ["fused_conv2d_add_relu", "max_pool2d"]
@@ -141,10 +150,7 @@ def test_resnet18_default_band_height_reaches_the_least_peak() -> None:
     before the bias), which a band call holds in the rows it computes: at 64x64 the
     tallest band that seemed as good held a 319,488-byte workspace, one row a band
     holds 214,016."""
-    spec = 'resnet.py:resnet(size=64, config="resnet18")'
-    mod, weights = load_model(str(ROOT / "examples" / "models" / spec))
-    tir_mod, _ = model_to_tir(mod, weights, spec, DEFAULT_TIR_IMPORT)
-    module = import_module(tir_mod)
+    module = import_module(_zoo_tir('resnet.py:resnet(size=64, config="resnet18")')[0])
     bands = plan_pools_pipeline(lower=False, workspace_io=True)
     workspaces = {}
     for height in (0, 1, 2, 4):
@@ -161,11 +167,7 @@ def test_unet_last_convolution_banded_alone_is_bit_exact() -> None:
     """The U-Net's peak is its last convolution's padded copy of a full-resolution
     concatenation, a buffer of the operator: banded alone, the call holds a few rows of
     it, and the outputs are the unbanded ones bit for bit."""
-    spec = "unet.py:unet(size=16, channels=4)"
-    mod, weights = load_model(str(ROOT / "examples" / "models" / spec))
-    tir_mod, constants = model_to_tir(mod, weights, spec, DEFAULT_TIR_IMPORT)
-    image = np.random.default_rng(2).standard_normal((1, 3, 16, 16)).astype("float32")
-    runs = _runs(tir_mod, {"x": image, **constants}, "llvm")
+    runs = _zoo_runs("unet.py:unet(size=16, channels=4)", 16, "llvm")
     bands, workspace, output = runs[True]
     (stage,) = bands["stages"]
     assert stage["operators"] == ["fused_conv2d9_add_relu"]
